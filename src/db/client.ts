@@ -1,0 +1,97 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { acquireDataDirLock } from "./data-dir-lock.js";
+import { migrationsFolder } from "./paths.js";
+import * as schema from "./schema.js";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle has the same query API as the database. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  readonly kind: "pglite" | "postgres";
+  readonly db: Db;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** PGlite only: the whole data dir as a tarball (tests start new databases from it). */
+  snapshot?(): Promise<Blob>;
+}
+
+export type DatabaseOptions =
+  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "pglite-memory"; snapshot?: Blob };
+
+/** Opens the database and applies the committed migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.kind === "postgres" ? openPostgres(options.url, options.poolSize) : await openPglite(options);
+  try {
+    await database.migrate();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+function openPostgres(url: string, poolSize = 10): Database & { migrate(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: "postgres",
+    db,
+    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(
+  options: { kind: "pglite"; dataDir: string } | { kind: "pglite-memory"; snapshot?: Blob },
+): Promise<Database & { migrate(): Promise<void> }> {
+  let releaseLock: (() => void) | undefined;
+  let dataDir: string | undefined;
+  if (options.kind === "pglite") {
+    dataDir = path.resolve(options.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+    releaseLock = acquireDataDirLock(dataDir);
+  }
+  let client: PGlite;
+  try {
+    const loadDataDir = options.kind === "pglite-memory" ? options.snapshot : undefined;
+    client = await PGlite.create({ dataDir, loadDataDir, extensions: { pg_trgm, unaccent } });
+  } catch (error) {
+    releaseLock?.();
+    throw error;
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: "pglite",
+    db,
+    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    snapshot: () => client.dumpDataDir("none"),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        releaseLock?.();
+      }
+    },
+  };
+}

@@ -1,0 +1,178 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** One specialty chosen by a professional (spec part 2 §3 profiles.especialidades). */
+export interface EspecialidadeEscolhida {
+  especialidade: string;
+  areas_atuacao: string[];
+  rqe?: string | null;
+}
+
+export interface TenantSettings {
+  feegow?: {
+    status?: "connected" | "error" | "disconnected";
+    last_sync?: string | null;
+    integrations?: Partial<Record<"patients" | "professionals" | "procedures" | "file_upload", boolean>>;
+  };
+}
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export const tenants = pgTable("tenants", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  tipo_perfil: text("tipo_perfil", { enum: ["estabelecimento", "profissional_independente"] }).notNull(),
+  tipo_estabelecimento: text("tipo_estabelecimento", {
+    enum: ["clinica", "consultorio_cnpj", "policlinica", "unidade_hospitalar"],
+  }),
+  nome: text("nome").notNull(),
+  razao_social: text("razao_social"),
+  nome_fantasia: text("nome_fantasia"),
+  cnpj: text("cnpj"),
+  cnes: text("cnes"),
+  cep: text("cep"),
+  estado: text("estado"),
+  cidade: text("cidade"),
+  bairro: text("bairro"),
+  logradouro: text("logradouro"),
+  numero: text("numero"),
+  complemento: text("complemento"),
+  telefone: text("telefone"),
+  settings: jsonb("settings").$type<TenantSettings>().notNull().default({}),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
+});
+
+export const profiles = pgTable(
+  "profiles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    is_proprietario: boolean("is_proprietario").notNull().default(false),
+    nome: text("nome").notNull(),
+    email: text("email").notNull(),
+    password_hash: text("password_hash").notNull(),
+    cpf: text("cpf").notNull(),
+    role: text("role", {
+      enum: ["profissional", "admin", "atendente", "juridico", "auditor", "pro_saude", "saas_admin"],
+    }).notNull(),
+    is_active: boolean("is_active").notNull().default(true),
+    telefone: text("telefone"),
+    crm: text("crm"),
+    rqe: text("rqe"),
+    especialidade: text("especialidade"),
+    especialidades: jsonb("especialidades").$type<EspecialidadeEscolhida[]>().notNull().default([]),
+    conselho_tipo: text("conselho_tipo", { enum: ["CRM", "COREN", "CREFITO", "CRO", "CRBM"] }),
+    conselho_numero: text("conselho_numero"),
+    conselho_uf: text("conselho_uf"),
+    template_riscos: text("template_riscos"),
+    template_beneficios: text("template_beneficios"),
+    template_cuidados_pos: text("template_cuidados_pos"),
+    template_valor_procedimento: text("template_valor_procedimento"),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("profiles_email_unique").on(sql`lower(${t.email})`),
+    index("profiles_tenant_created_idx").on(t.tenant_id, t.created_at.desc()),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    profile_id: uuid("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    token_hash: text("token_hash").notNull(),
+    ip_address: text("ip_address"),
+    user_agent: text("user_agent"),
+    created_at: createdAt(),
+    last_seen_at: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("sessions_token_hash_unique").on(t.token_hash),
+    index("sessions_tenant_profile_idx").on(t.tenant_id, t.profile_id),
+  ],
+);
+
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    profile_id: uuid("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    token_hash: text("token_hash").notNull(),
+    created_at: createdAt(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    used_at: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("password_reset_tokens_hash_unique").on(t.token_hash)],
+);
+
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    to_address: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    text_body: text("text_body").notNull(),
+    html_body: text("html_body"),
+    status: text("status", { enum: ["pending", "sent", "failed"] }).notNull().default("pending"),
+    attempts: jsonb("attempts").$type<{ at: string; error: string }[]>().notNull().default([]),
+    created_at: createdAt(),
+    sent_at: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [index("email_outbox_tenant_created_idx").on(t.tenant_id, t.created_at.desc())],
+);
+
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    actor_profile_id: uuid("actor_profile_id"),
+    action: text("action").notNull(),
+    entity_type: text("entity_type").notNull(),
+    entity_id: text("entity_id"),
+    ip_address: text("ip_address"),
+    user_agent: text("user_agent"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    created_at: createdAt(),
+  },
+  (t) => [index("audit_events_tenant_created_idx").on(t.tenant_id, t.created_at.desc())],
+);
+
+/** Postal-code lookups, shared by every tenant (public data). */
+export const cepCache = pgTable("cep_cache", {
+  cep: text("cep").primaryKey(),
+  found: boolean("found").notNull(),
+  payload: jsonb("payload").$type<Record<string, string>>(),
+  source: text("source").notNull(),
+  fetched_at: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,15 @@
+import { sql } from "drizzle-orm";
+import type { Db, Tx } from "./client.js";
+
+/**
+ * Runs `work` in a transaction where PostgreSQL itself only lets it see and write rows of
+ * `tenantId` (row-level security, migration 0001). Queries still filter by tenant in their
+ * WHERE clauses: this is the second wall, not the first.
+ */
+export function withTenant<T>(db: Db, tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true)`);
+    await tx.execute(sql`set local role consentir_app`);
+    return work(tx);
+  });
+}

@@ -1,0 +1,101 @@
+import path from "node:path";
+import fastifyCookie from "@fastify/cookie";
+import fastifyHelmet from "@fastify/helmet";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Database } from "../db/client.js";
+import { projectRoot } from "../db/paths.js";
+import type { Env } from "./env.js";
+import { registerErrorHandling } from "./errors.js";
+import { authPlugin } from "./plugins/auth.js";
+import { clientAppPlugin } from "./plugins/client-app.js";
+import { originCheckPlugin } from "./plugins/origin-check.js";
+import { authRoutes } from "./routes/auth.js";
+import { cepRoutes } from "./routes/cep.js";
+import { devOutboxRoutes } from "./routes/dev-outbox.js";
+import { healthRoutes } from "./routes/health.js";
+import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
+
+export interface AppConfig {
+  env: Env;
+  database: Database;
+  /** Folder with the built client (default dist/client). */
+  clientDir?: string;
+  /** Postal-code sources, in order (default ViaCEP then BrasilAPI at the env URLs). */
+  cepSources?: CepSource[];
+  /** Pino logger options, or false (tests). Default: JSON logs at env.LOG_LEVEL. */
+  logger?: boolean | { level: string };
+}
+
+export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+  const { env, database } = config;
+  const app = Fastify({
+    logger: config.logger ?? { level: env.LOG_LEVEL },
+    trustProxy: env.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", "data:"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: env.NODE_ENV === "production" ? [] : null,
+      },
+    },
+    strictTransportSecurity: env.NODE_ENV === "production",
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(originCheckPlugin, { publicUrl: env.PUBLIC_URL });
+  await app.register(authPlugin, { db: database.db, secureCookies: env.NODE_ENV === "production", sessionDays: env.SESSION_DAYS });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: "Consentir API", description: "API do Consentir", version: "0.1.0" },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+
+  const cepSources = config.cepSources ?? [
+    viaCep(env.VIACEP_URL, env.CEP_TIMEOUT_MS),
+    brasilApi(env.BRASILAPI_URL, env.CEP_TIMEOUT_MS),
+  ];
+
+  await app.register(healthRoutes, { database });
+  await app.register(authRoutes, {
+    db: database.db,
+    env,
+    authRateLimit: { max: env.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" },
+  });
+  await app.register(cepRoutes, { db: database.db, sources: cepSources });
+  if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
+
+  await app.register(clientAppPlugin, {
+    clientDir: config.clientDir ?? path.join(projectRoot, "dist", "client"),
+  });
+
+  return app;
+}

@@ -1,0 +1,52 @@
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFromString = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1");
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "deve começar com postgres:// ou postgresql://")
+    .optional(),
+  PUBLIC_URL: z.url("deve ser uma URL, por exemplo https://consentir.exemplo.com.br").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TRUST_PROXY: booleanFromString.default(false),
+  VIACEP_URL: z.url().default("https://viacep.com.br"),
+  BRASILAPI_URL: z.url().default("https://brasilapi.com.br"),
+  CEP_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
+  SESSION_DAYS: z.coerce.number().int().positive().max(90).default(30),
+  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Configuração inválida:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Validates the environment once at start-up; names every bad variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const input = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = envSchema.safeParse(input);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => `${issue.path.join(".") || "(raiz)"}: ${issue.message}`),
+    );
+  }
+  return result.data;
+}
+
+export function resolveDataDir(env: Pick<Env, "DATA_DIR">): string {
+  return path.resolve(env.DATA_DIR);
+}

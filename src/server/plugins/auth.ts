@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { Db } from "../../db/client.js";
+import { AppError } from "../errors.js";
+import { resolveSession, type SessionUser } from "../services/auth/sessions.js";
+
+export const SESSION_COOKIE = "consentir_session";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The signed-in user, when the session cookie is valid. */
+    user: SessionUser | null;
+  }
+}
+
+export interface AuthPluginOptions {
+  db: Db;
+  secureCookies: boolean;
+  sessionDays: number;
+}
+
+/** Resolves the session cookie on every /api request into `request.user`. */
+export const authPlugin = fp<AuthPluginOptions>(async (app, options) => {
+  app.decorateRequest("user", null);
+  app.addHook("onRequest", async (request) => {
+    if (!request.url.startsWith("/api/")) return;
+    const token = request.cookies[SESSION_COOKIE];
+    request.user = token ? await resolveSession(options.db, token) : null;
+  });
+});
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  token: string,
+  expiresAt: Date,
+  secure: boolean,
+): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure });
+}
+
+/** preHandler for every protected route: the tenant and actor come from here, never the request. */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  if (!request.user) throw new AppError("UNAUTHENTICATED");
+}
+
+/** The signed-in user in a handler that ran `requireUser`. */
+export function currentUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw new AppError("UNAUTHENTICATED");
+  return request.user;
+}
+
+export type { FastifyInstance };

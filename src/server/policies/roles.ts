@@ -1,0 +1,40 @@
+/**
+ * Who may do what (spec part 1 §6, part 2 §6). Every route asks this module; nothing else
+ * decides permissions. Later issues add their actions here.
+ */
+export const ROLES = ["profissional", "admin", "atendente", "juridico", "auditor", "pro_saude", "saas_admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABEL: Record<Role, string> = {
+  profissional: "Profissional",
+  admin: "Administrador/Secretária",
+  atendente: "Atendente",
+  juridico: "Jurídico",
+  auditor: "Auditor",
+  pro_saude: "Profissional de saúde",
+  saas_admin: "Administrador da plataforma",
+};
+
+export interface Actor {
+  profileId: string;
+  tenantId: string;
+  role: Role;
+  isOwner: boolean;
+}
+
+export type Action =
+  | "app.use"
+  | "users.manage"
+  | "documents.chooseResponsiblePhysician"
+  | "procedures.makePrivate";
+
+const rules: Record<Action, (actor: Actor) => boolean> = {
+  "app.use": () => true,
+  "users.manage": (a) => a.isOwner,
+  "documents.chooseResponsiblePhysician": (a) => a.isOwner || a.role === "admin",
+  "procedures.makePrivate": (a) => a.isOwner || a.role === "profissional",
+};
+
+export function can(actor: Actor, action: Action): boolean {
+  return rules[action](actor);
+}

@@ -1,0 +1,126 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Db } from "../../db/client.js";
+import { passwordResetConfirmSchema, passwordResetRequestSchema, signInSchema } from "../../shared/schemas/auth.js";
+import { currentUserSchema } from "../../shared/schemas/me.js";
+import { signUpSchema } from "../../shared/schemas/signup.js";
+import type { Env } from "../env.js";
+import { clearSessionCookie, currentUser, requireUser, SESSION_COOKIE, setSessionCookie } from "../plugins/auth.js";
+import { publicOrigin } from "../lib/origin.js";
+import { presentCurrentUser } from "../presenters/profile.js";
+import { requestPasswordReset, resetPassword } from "../services/auth/password-reset.js";
+import { createSession, deleteSession } from "../services/auth/sessions.js";
+import { checkCredentials } from "../services/auth/sign-in.js";
+import { signUp } from "../services/auth/sign-up.js";
+import { getCurrentProfile } from "../services/profiles/get-current-profile.js";
+
+interface AuthRouteOptions {
+  db: Db;
+  env: Env;
+  authRateLimit: { max: number; timeWindow: string };
+}
+
+const ok = z.object({ ok: z.literal(true) });
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, { db, env, authRateLimit }) => {
+  const secure = env.NODE_ENV === "production";
+  const limited = { rateLimit: authRateLimit };
+
+  app.post(
+    "/api/auth/sign-up",
+    {
+      config: limited,
+      schema: {
+        tags: ["autenticação"],
+        summary: "Cadastra um estabelecimento ou profissional independente (tenant + proprietário)",
+        body: signUpSchema,
+        response: { 201: z.object({ tenant_id: z.string(), profile_id: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const result = await signUp(db, request.body);
+      request.log.info({ tenantId: result.tenantId, profileId: result.profileId }, "tenant signed up");
+      return reply.status(201).send({ tenant_id: result.tenantId, profile_id: result.profileId });
+    },
+  );
+
+  app.post(
+    "/api/auth/sign-in",
+    {
+      config: limited,
+      schema: { tags: ["autenticação"], summary: "Entra e recebe o cookie de sessão", body: signInSchema, response: { 200: currentUserSchema } },
+    },
+    async (request, reply) => {
+      const { profileId, tenantId } = await checkCredentials(db, request.body.email, request.body.password);
+      const previous = request.cookies[SESSION_COOKIE];
+      if (previous) await deleteSession(db, previous);
+      const session = await createSession(db, {
+        tenantId,
+        profileId,
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+        days: env.SESSION_DAYS,
+      });
+      setSessionCookie(reply, session.token, session.expiresAt, secure);
+      const { profile, tenant } = await getCurrentProfile(db, { profileId, tenantId });
+      return presentCurrentUser(profile, tenant);
+    },
+  );
+
+  app.post(
+    "/api/auth/sign-out",
+    { schema: { tags: ["autenticação"], summary: "Sai (encerra a sessão)", response: { 200: ok } } },
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await deleteSession(db, token);
+      clearSessionCookie(reply, secure);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    "/api/auth/me",
+    {
+      preHandler: requireUser,
+      schema: { tags: ["autenticação"], summary: "O usuário da sessão, com sua clínica", response: { 200: currentUserSchema } },
+    },
+    async (request) => {
+      const { profile, tenant } = await getCurrentProfile(db, currentUser(request));
+      return presentCurrentUser(profile, tenant);
+    },
+  );
+
+  app.post(
+    "/api/auth/password-reset/request",
+    {
+      config: limited,
+      schema: {
+        tags: ["autenticação"],
+        summary: "Envia por e-mail um link para redefinir a senha",
+        body: passwordResetRequestSchema,
+        response: { 202: ok },
+      },
+    },
+    async (request, reply) => {
+      await requestPasswordReset(db, { email: request.body.email, origin: publicOrigin(request, env) });
+      return reply.status(202).send({ ok: true as const });
+    },
+  );
+
+  app.post(
+    "/api/auth/password-reset/confirm",
+    {
+      config: limited,
+      schema: {
+        tags: ["autenticação"],
+        summary: "Define a nova senha a partir do link recebido",
+        body: passwordResetConfirmSchema,
+        response: { 200: ok },
+      },
+    },
+    async (request) => {
+      await resetPassword(db, { token: request.body.token, password: request.body.password });
+      return { ok: true as const };
+    },
+  );
+};

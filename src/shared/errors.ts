@@ -1,0 +1,39 @@
+/**
+ * The error catalogue: every error the API returns has a stable code, an HTTP status and a
+ * pt-BR message. The server maps it to responses in one place (src/server/errors.ts); the
+ * client shows `message` and may branch on `code`.
+ */
+export const ERRORS = {
+  VALIDATION: { status: 400, message: "Dados inválidos. Verifique os campos destacados." },
+  BAD_REQUEST: { status: 400, message: "Requisição inválida." },
+  UNAUTHENTICATED: { status: 401, message: "Sua sessão expirou. Entre novamente." },
+  INVALID_CREDENTIALS: { status: 401, message: "E-mail ou senha incorretos." },
+  ACCOUNT_INACTIVE: { status: 403, message: "Sua conta está desativada. Fale com o responsável pela clínica." },
+  FORBIDDEN: { status: 403, message: "Você não tem permissão para esta ação." },
+  ORIGIN_MISMATCH: { status: 403, message: "Origem da requisição não permitida." },
+  NOT_FOUND: { status: 404, message: "Recurso não encontrado." },
+  EMAIL_TAKEN: { status: 409, message: "Este email já está cadastrado. Tente fazer login." },
+  PAYLOAD_TOO_LARGE: { status: 413, message: "O conteúdo enviado é grande demais." },
+  RATE_LIMITED: { status: 429, message: "Muitas tentativas. Aguarde alguns minutos antes de tentar novamente." },
+  RESET_TOKEN_INVALID: { status: 400, message: "O link de redefinição de senha é inválido ou expirou. Peça um novo." },
+  CEP_INVALID: { status: 400, message: "CEP inválido. Informe os 8 dígitos." },
+  CEP_NOT_FOUND: { status: 404, message: "CEP não encontrado" },
+  CEP_UNAVAILABLE: { status: 502, message: "Erro ao buscar CEP" },
+  INTERNAL: { status: 500, message: "Erro inesperado. Tente novamente em instantes." },
+  UNAVAILABLE: { status: 503, message: "Serviço indisponível no momento." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** The body of every error response. */
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+  issues?: FieldIssue[];
+  details?: Record<string, unknown>;
+}

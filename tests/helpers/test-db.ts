@@ -1,0 +1,20 @@
+import { readFileSync } from "node:fs";
+import { inject } from "vitest";
+import { type Database, openDatabase } from "../../src/db/client.js";
+
+/**
+ * The database the integration suite runs on: embedded PGlite (in memory, started from the
+ * migrated snapshot made by pglite-snapshot-setup.ts) by default, the PostgreSQL at
+ * TEST_DATABASE_URL in the `integration-postgres` project (CI sets it).
+ * Tests never mock our own database.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  if (process.env.TEST_DB === "postgres") {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
+    return openDatabase({ kind: "postgres", url, poolSize: 4 });
+  }
+  const snapshotFile = inject("pgliteSnapshot");
+  const snapshot = snapshotFile ? new Blob([readFileSync(snapshotFile)]) : undefined;
+  return openDatabase({ kind: "pglite-memory", snapshot });
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { rawRows } from "../../src/db/raw.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withTenant } from "../../src/db/tenant-scope.js";
+import { buildApp } from "../../src/server/app.js";
+import { EnvError, loadEnv } from "../../src/server/env.js";
+import { professionalSignUp } from "../helpers/factories.js";
+import { createTestApp, testEnv, type TestContext } from "../helpers/test-app.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe("health, docs and headers", () => {
+  it("answers /api/health when the database is reachable", async () => {
+    const response = await ctx.app.inject({ method: "GET", url: "/api/health" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: "ok", database: process.env.TEST_DB === "postgres" ? "postgres" : "pglite" });
+    expect(response.headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("serves the OpenAPI document with the auth routes", async () => {
+    const response = await ctx.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(response.statusCode).toBe(200);
+    const paths = Object.keys(response.json().paths);
+    expect(paths).toEqual(expect.arrayContaining(["/api/auth/sign-up", "/api/auth/sign-in", "/api/health", "/api/cep/{cep}"]));
+  });
+
+  it("answers unknown API paths with a JSON 404", async () => {
+    const response = await ctx.app.inject({ method: "GET", url: "/api/nao-existe" });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ code: "NOT_FOUND", message: "Recurso não encontrado." });
+  });
+});
+
+describe("client app", () => {
+  it("serves index.html for client routes (SPA fallback) and files as they are", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "consentir-client-"));
+    writeFileSync(path.join(dir, "index.html"), "<!doctype html><title>Consentir</title><div id=root></div>");
+    writeFileSync(path.join(dir, "robots.txt"), "User-agent: *");
+    const app = await buildApp({ env: testEnv(), database: ctx.database, logger: false, clientDir: dir });
+    try {
+      const page = await app.inject({ method: "GET", url: "/patients/qualquer-coisa" });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers["content-type"]).toContain("text/html");
+      expect(page.body).toContain("<div id=root>");
+      const file = await app.inject({ method: "GET", url: "/robots.txt" });
+      expect(file.body).toBe("User-agent: *");
+      const api = await app.inject({ method: "GET", url: "/api/qualquer" });
+      expect(api.statusCode).toBe(404);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("env", () => {
+  it("names every bad variable", () => {
+    let caught: unknown;
+    try {
+      loadEnv({ PORT: "abc", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud" });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(EnvError);
+    const problems = (caught as EnvError).problems.join("\n");
+    expect(problems).toContain("PORT");
+    expect(problems).toContain("DATABASE_URL");
+    expect(problems).toContain("LOG_LEVEL");
+  });
+
+  it("has the documented defaults", () => {
+    const env = loadEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATA_DIR).toBe("./data");
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+});
+
+describe("row-level security", () => {
+  it("hides other tenants' rows from tenant-scoped transactions even without a WHERE clause", async () => {
+    const a = (await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: professionalSignUp() })).json();
+    const b = (await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: professionalSignUp() })).json();
+    const seenByA = await withTenant(ctx.database.db, a.tenant_id, async (tx) => {
+      return rawRows<{ id: string; tenant_id: string }>(tx, sql`select id, tenant_id from profiles`);
+    });
+    expect(seenByA.map((r) => r.id)).toEqual([a.profile_id]);
+
+    await expect(
+      withTenant(ctx.database.db, a.tenant_id, (tx) =>
+        rawRows(tx, sql`update profiles set nome = 'invadido' where id = ${b.profile_id} returning id`),
+      ).then((rows) => rows.length),
+    ).resolves.toBe(0);
+
+    await expect(
+      withTenant(ctx.database.db, a.tenant_id, (tx) =>
+        tx.execute(
+          sql`insert into sessions (tenant_id, profile_id, token_hash, expires_at)
+              values (${b.tenant_id}, ${b.profile_id}, 'x', now())`,
+        ),
+      ),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,59 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const clientRoot = fileURLToPath(new URL("./src/client", import.meta.url));
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  resolve: { alias: { "@": clientRoot } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "src/**/*.test.tsx", "tests/unit/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          env: { TEST_DB: "pglite" },
+          globalSetup: ["tests/helpers/pglite-snapshot-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      ...(postgresUrl
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "integration-postgres",
+                include: ["tests/integration/**/*.test.ts"],
+                env: { TEST_DB: "postgres" },
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+                // One shared database: files run one after another.
+                poolOptions: { forks: { singleFork: true } },
+              },
+            },
+          ]
+        : []),
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          poolOptions: { forks: { singleFork: true } },
+          globalSetup: ["tests/e2e/global-setup.ts"],
+        },
+      },
+    ],
+  },
+});
