@@ -2,10 +2,11 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const clientRoot = fileURLToPath(new URL("./src/client", import.meta.url));
+const sharedRoot = fileURLToPath(new URL("./src/shared", import.meta.url));
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
-  resolve: { alias: { "@": clientRoot } },
+  resolve: { alias: { "@shared": sharedRoot, "@": clientRoot } },
   test: {
     projects: [
       {

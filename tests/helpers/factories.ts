@@ -1,6 +1,6 @@
 import { isValidCnpj } from "../../src/shared/br/cnpj.js";
 import { isValidCpf } from "../../src/shared/br/cpf.js";
-import { uniqueEmail } from "./test-app.js";
+import { uniqueEmail } from "./test-env.js";
 
 function randomDigits(count: number): string {
   let out = "";

@@ -164,3 +164,15 @@ describe("rate limit", () => {
     }
   });
 });
+
+describe("GET /api/auth/session", () => {
+  it("answers null when signed out and the user when signed in, never 401", async () => {
+    const out = await ctx.app.inject({ method: "GET", url: "/api/auth/session" });
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ user: null });
+    const user = await registered();
+    const cookie = sessionCookieFrom(await signIn(user.email, user.password));
+    const inside = await ctx.app.inject({ method: "GET", url: "/api/auth/session", headers: { cookie } });
+    expect(inside.json().user.profile.email).toBe(user.email);
+  });
+});

@@ -90,6 +90,22 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     },
   );
 
+  app.get(
+    "/api/auth/session",
+    {
+      schema: {
+        tags: ["autenticação"],
+        summary: "A sessão atual: o usuário, ou null quando ninguém entrou (nunca 401)",
+        response: { 200: z.object({ user: currentUserSchema.nullable() }) },
+      },
+    },
+    async (request) => {
+      if (!request.user) return { user: null };
+      const { profile, tenant } = await getCurrentProfile(db, request.user);
+      return { user: presentCurrentUser(profile, tenant) };
+    },
+  );
+
   app.post(
     "/api/auth/password-reset/request",
     {

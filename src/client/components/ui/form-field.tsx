@@ -68,7 +68,7 @@ function FormField({
     <div
       data-slot="form-field"
       data-invalid={hasError ? "true" : undefined}
-      className={cn("grid gap-2", className)}
+      className={cn("grid content-start gap-2", className)}
       {...props}
     >
       <Label htmlFor={htmlFor} className={cn(hasError && "text-destructive")}>

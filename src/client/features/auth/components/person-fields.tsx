@@ -1,0 +1,43 @@
+import { type FieldErrors, useFormContext } from "react-hook-form";
+import { MaskedInput } from "@/components/form/masked-input";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { maskCpf, maskPhone } from "@shared/br/masks";
+
+interface PersonValues {
+  nome: string;
+  cpf: string;
+  email: string;
+  telefone?: string;
+  password: string;
+  confirmPassword: string;
+}
+
+/** Name, CPF, e-mail, phone, password and its confirmation: the account holder. */
+export function PersonFields() {
+  // Used inside a larger form (FormProvider): only these keys are touched here.
+  const { register, formState } = useFormContext<PersonValues>();
+  const errors: FieldErrors<PersonValues> = formState.errors;
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <FormField className="sm:col-span-2" label="Nome completo" htmlFor="nome" required error={errors.nome?.message}>
+        <Input {...register("nome")} autoComplete="name" />
+      </FormField>
+      <FormField label="CPF" htmlFor="cpf" required error={errors.cpf?.message}>
+        <MaskedInput {...register("cpf")} mask={maskCpf} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+      </FormField>
+      <FormField label="Telefone" htmlFor="telefone" error={errors.telefone?.message}>
+        <MaskedInput {...register("telefone")} mask={maskPhone} inputMode="tel" autoComplete="tel" placeholder="(00) 00000-0000" />
+      </FormField>
+      <FormField className="sm:col-span-2" label="E-mail" htmlFor="email" required error={errors.email?.message}>
+        <Input {...register("email")} type="email" autoComplete="email" />
+      </FormField>
+      <FormField label="Senha" htmlFor="password" required hint="Mínimo de 6 caracteres" error={errors.password?.message}>
+        <Input {...register("password")} type="password" autoComplete="new-password" />
+      </FormField>
+      <FormField label="Confirmar senha" htmlFor="confirmPassword" required error={errors.confirmPassword?.message}>
+        <Input {...register("confirmPassword")} type="password" autoComplete="new-password" />
+      </FormField>
+    </div>
+  );
+}

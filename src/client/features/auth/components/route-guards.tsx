@@ -1,0 +1,43 @@
+import { Navigate, Outlet, useLocation } from "react-router";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+import { useCurrentUser } from "../api/auth-api";
+
+function FullPageSpinner() {
+  return (
+    <div className="grid min-h-svh place-items-center">
+      <Spinner className="size-6" />
+    </div>
+  );
+}
+
+function ProfileLoadError({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="grid min-h-svh place-items-center p-4 text-center">
+      <div className="grid gap-3">
+        <p>Erro ao carregar perfil do usuário</p>
+        <Button variant="outline" onClick={onRetry}>
+          Tentar novamente
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Every app route: signed out → /auth (remembering where the user was going). */
+export function RequireAuth() {
+  const { data: user, isPending, isError, refetch } = useCurrentUser();
+  const location = useLocation();
+  if (isPending) return <FullPageSpinner />;
+  if (isError) return <ProfileLoadError onRetry={() => void refetch()} />;
+  if (!user) return <Navigate to="/auth" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+/** /auth: signed in → /. */
+export function RedirectIfSignedIn() {
+  const { data: user, isPending } = useCurrentUser();
+  if (isPending) return <FullPageSpinner />;
+  if (user) return <Navigate to="/" replace />;
+  return <Outlet />;
+}

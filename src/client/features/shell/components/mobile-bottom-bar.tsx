@@ -1,0 +1,33 @@
+import { NavLink } from "react-router";
+import { cn } from "@/lib/utils";
+import { BOTTOM_BAR } from "../navigation";
+
+/** Under 768 px: Novo, Assinar, Avisos, Perfil (spec part 1 §2). */
+export function MobileBottomBar() {
+  return (
+    <nav
+      aria-label="Navegação rápida"
+      data-testid="mobile-bottom-bar"
+      className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 pb-[env(safe-area-inset-bottom)] backdrop-blur md:hidden"
+    >
+      <ul className="grid grid-cols-4">
+        {BOTTOM_BAR.map((item) => (
+          <li key={item.to}>
+            <NavLink
+              to={item.to}
+              className={({ isActive }) =>
+                cn(
+                  "flex min-h-14 flex-col items-center justify-center gap-0.5 text-xs text-muted-foreground",
+                  isActive && "font-medium text-primary",
+                )
+              }
+            >
+              <item.icon className="size-5" aria-hidden />
+              {item.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

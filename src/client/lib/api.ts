@@ -1,0 +1,52 @@
+import type { ApiErrorBody, ErrorCode, FieldIssue } from "@shared/errors";
+
+/** An error answered by our API: stable code, pt-BR message, and per-field issues. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | "NETWORK",
+    message: string,
+    readonly issues: FieldIssue[] = [],
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+const NETWORK_MESSAGE = "Não foi possível falar com o servidor. Verifique sua conexão e tente novamente.";
+
+export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+      headers: init.body === undefined ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      credentials: "same-origin",
+      signal: init.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === "AbortError") throw error;
+    throw new ApiError(0, "NETWORK", NETWORK_MESSAGE);
+  }
+  const text = await response.text();
+  const data: unknown = text ? safeJson(text) : undefined;
+  if (!response.ok) {
+    const body = (data ?? {}) as Partial<ApiErrorBody>;
+    throw new ApiError(
+      response.status,
+      body.code ?? "INTERNAL",
+      body.message ?? "Erro inesperado. Tente novamente em instantes.",
+      body.issues ?? [],
+    );
+  }
+  return data as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,28 @@
+import { validCnpj, validCpf } from "../helpers/factories.js";
+import { uniqueEmail } from "../helpers/test-env.js";
+import { baseUrl } from "./browser.js";
+
+/** Registers a professional through the API (for tests whose subject is not sign-up). */
+export async function registerProfessional(): Promise<{ email: string; password: string; nome: string }> {
+  const account = { email: uniqueEmail("e2e"), password: "segredo123", nome: "Dra. Marina Costa Lima" };
+  const response = await fetch(`${baseUrl()}/api/auth/sign-up`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      profile_type: "profissional_independente",
+      nome: account.nome,
+      cpf: validCpf(),
+      email: account.email,
+      password: account.password,
+      confirmPassword: account.password,
+      conselho_tipo: "CRO",
+      conselho_numero: "54321",
+      conselho_uf: "RJ",
+      especialidades: [{ especialidade: "implantodontia", areas_atuacao: [], rqe: null }],
+    }),
+  });
+  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  return account;
+}
+
+export { validCnpj, validCpf };

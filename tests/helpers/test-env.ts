@@ -1,0 +1,21 @@
+import { type Env, loadEnv } from "../../src/server/env.js";
+
+/** The env every test app runs with: quiet, no outside calls, generous rate limits. */
+export function testEnv(overrides: Record<string, string> = {}): Env {
+  return loadEnv({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    RATE_LIMIT_AUTH_PER_MINUTE: "10000",
+    VIACEP_URL: "http://127.0.0.1:9",
+    BRASILAPI_URL: "http://127.0.0.1:9",
+    CEP_TIMEOUT_MS: "1000",
+    ...overrides,
+  });
+}
+
+let counter = 0;
+/** A unique e-mail per call, so tests sharing a database never collide. */
+export function uniqueEmail(prefix = "user"): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}.${process.pid}.${counter}@teste.consentir.test`;
+}
