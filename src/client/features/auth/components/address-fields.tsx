@@ -2,13 +2,13 @@ import { useState } from "react";
 import { type FieldErrors, useFormContext } from "react-hook-form";
 import { MaskedInput } from "@/components/form/masked-input";
 import { NativeSelect } from "@/components/form/native-select";
+import { UfSelect } from "@/components/form/uf-select";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { ApiError, api } from "@/lib/api";
 import { maskCep } from "@shared/br/masks";
 import type { Endereco } from "@shared/schemas/cep";
-import { UFS } from "@shared/reference/ufs";
 
 export interface AddressValues {
   cep: string;
@@ -89,14 +89,7 @@ export function AddressFields() {
         <Input {...register("cidade")} autoComplete="address-level2" />
       </FormField>
       <FormField className="sm:col-span-1" label="UF" htmlFor="estado" required error={errors.estado?.message}>
-        <NativeSelect {...register("estado")} autoComplete="address-level1">
-          <option value="">UF</option>
-          {UFS.map((uf) => (
-            <option key={uf.sigla} value={uf.sigla}>
-              {uf.sigla}
-            </option>
-          ))}
-        </NativeSelect>
+        <UfSelect {...register("estado")} autoComplete="address-level1" />
       </FormField>
     </div>
   );

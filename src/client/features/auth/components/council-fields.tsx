@@ -1,13 +1,13 @@
 import { Plus, Trash2 } from "lucide-react";
 import { Controller, type FieldErrors, useFieldArray, useFormContext, useWatch } from "react-hook-form";
 import { NativeSelect } from "@/components/form/native-select";
+import { UfSelect } from "@/components/form/uf-select";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { CONSELHOS, type ConselhoTipo } from "@shared/reference/councils";
 import { MAX_AREAS_POR_ESPECIALIDADE, MAX_ESPECIALIDADES } from "@shared/reference/limits";
 import { areasFor, requiresRqe, requiresSpecialty, specialtiesFor } from "@shared/reference/specialties";
-import { UFS } from "@shared/reference/ufs";
 
 export const EMPTY_ESPECIALIDADE = { especialidade: "", areas_atuacao: [] as string[], rqe: "" };
 
@@ -53,14 +53,7 @@ export function CouncilFields({ onCouncilChange }: CouncilFieldsProps) {
           <Input {...register("conselho_numero")} inputMode="numeric" />
         </FormField>
         <FormField className="sm:col-span-1" label="UF do conselho" htmlFor="conselho_uf" required error={errors.conselho_uf?.message}>
-          <NativeSelect {...register("conselho_uf")}>
-            <option value="">UF</option>
-            {UFS.map((uf) => (
-              <option key={uf.sigla} value={uf.sigla}>
-                {uf.sigla}
-              </option>
-            ))}
-          </NativeSelect>
+          <UfSelect {...register("conselho_uf")} />
         </FormField>
       </div>
 

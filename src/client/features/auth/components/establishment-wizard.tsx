@@ -5,11 +5,11 @@ import { type FieldPath, FormProvider, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { MaskedInput } from "@/components/form/masked-input";
 import { NativeSelect } from "@/components/form/native-select";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { FormErrorAlert } from "@/components/form/form-error-alert";
+import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
 import { Stepper } from "@/components/ui/stepper";
 import { applyServerErrors } from "@/lib/form-errors";
 import { maskCnes, maskCnpj } from "@shared/br/masks";
@@ -152,11 +152,7 @@ export function EstablishmentWizard({ onBack, onDone }: { onBack: () => void; on
         />
       </div>
 
-      {formError ? (
-        <Alert variant="destructive">
-          <AlertDescription>{formError}</AlertDescription>
-        </Alert>
-      ) : null}
+      <FormErrorAlert message={formError} />
 
       <div className="flex justify-between gap-2">
         {step > 0 ? (
@@ -171,9 +167,7 @@ export function EstablishmentWizard({ onBack, onDone }: { onBack: () => void; on
             Próximo <ArrowRight />
           </Button>
         ) : (
-          <Button type="submit" disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? <Spinner /> : null} Criar conta
-          </Button>
+          <SubmitButton pending={formState.isSubmitting}>Criar conta</SubmitButton>
         )}
       </div>
     </form>

@@ -3,12 +3,13 @@ import { MailCheck } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
+import { FormErrorAlert } from "@/components/form/form-error-alert";
+import { SubmitButton } from "@/components/form/submit-button";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
 import { ApiError } from "@/lib/api";
 import { passwordResetRequestSchema } from "@shared/schemas/auth";
 import { useRequestPasswordReset } from "../api/auth-api";
@@ -69,11 +70,7 @@ export function ForgotPasswordDialog({
             <FormField label="E-mail" htmlFor="forgot-email" required error={formState.errors.email?.message}>
               <Input {...register("email")} type="email" autoComplete="email" />
             </FormField>
-            {error ? (
-              <Alert variant="destructive">
-                <AlertDescription>{error}</AlertDescription>
-              </Alert>
-            ) : null}
+            <FormErrorAlert message={error} />
           </form>
         )}
         <DialogFooter>
@@ -82,9 +79,7 @@ export function ForgotPasswordDialog({
               Fechar
             </Button>
           ) : (
-            <Button type="submit" form="forgot-password" disabled={formState.isSubmitting}>
-              {formState.isSubmitting ? <Spinner /> : null} Enviar link
-            </Button>
+            <SubmitButton pending={formState.isSubmitting} form="forgot-password">Enviar link</SubmitButton>
           )}
         </DialogFooter>
       </DialogContent>

@@ -2,9 +2,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { FormErrorAlert } from "@/components/form/form-error-alert";
+import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
-import { Spinner } from "@/components/ui/spinner";
 import { applyServerErrors } from "@/lib/form-errors";
 import { professionalSignUpSchema } from "@shared/schemas/signup";
 import type { z } from "zod";
@@ -61,14 +61,8 @@ export function ProfessionalForm({ onBack, onDone }: { onBack: () => void; onDon
       <PersonFields />
       <CouncilFields onCouncilChange={() => setValue("especialidades", [{ ...EMPTY_ESPECIALIDADE }])}
       />
-      {formError ? (
-        <Alert variant="destructive">
-          <AlertDescription>{formError}</AlertDescription>
-        </Alert>
-      ) : null}
-      <Button type="submit" disabled={formState.isSubmitting}>
-        {formState.isSubmitting ? <Spinner /> : null} Criar conta
-      </Button>
+      <FormErrorAlert message={formError} />
+      <SubmitButton pending={formState.isSubmitting}>Criar conta</SubmitButton>
     </form>
     </FormProvider>
   );

@@ -4,12 +4,13 @@ import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import { Logo } from "@/components/brand/logo";
+import { FormErrorAlert } from "@/components/form/form-error-alert";
+import { SubmitButton } from "@/components/form/submit-button";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
 import { ApiError } from "@/lib/api";
 import { passwordResetConfirmSchema } from "@shared/schemas/auth";
 import { useConfirmPasswordReset } from "../api/auth-api";
@@ -71,14 +72,8 @@ export function ResetPasswordPage() {
                 <FormField label="Confirmar nova senha" htmlFor="reset-confirm" required error={formState.errors.confirmPassword?.message}>
                   <Input {...register("confirmPassword")} type="password" autoComplete="new-password" />
                 </FormField>
-                {error ? (
-                  <Alert variant="destructive">
-                    <AlertDescription>{error}</AlertDescription>
-                  </Alert>
-                ) : null}
-                <Button type="submit" disabled={formState.isSubmitting}>
-                  {formState.isSubmitting ? <Spinner /> : null} Salvar nova senha
-                </Button>
+                <FormErrorAlert message={error} />
+                <SubmitButton pending={formState.isSubmitting}>Salvar nova senha</SubmitButton>
               </form>
             )}
             <Link to="/auth" className="justify-self-center text-sm text-primary underline-offset-4 hover:underline">

@@ -2,11 +2,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { FormErrorAlert } from "@/components/form/form-error-alert";
+import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
 import { ApiError } from "@/lib/api";
 import { signInSchema } from "@shared/schemas/auth";
 import { useSignIn } from "../api/auth-api";
@@ -42,14 +42,8 @@ export function SignInForm({ defaultEmail, onSignedIn }: { defaultEmail?: string
       <FormField label="Senha" htmlFor="signin-password" required error={formState.errors.password?.message}>
         <Input {...register("password")} type="password" autoComplete="current-password" />
       </FormField>
-      {error ? (
-        <Alert variant="destructive">
-          <AlertDescription>{error}</AlertDescription>
-        </Alert>
-      ) : null}
-      <Button type="submit" disabled={formState.isSubmitting}>
-        {formState.isSubmitting ? <Spinner /> : null} Entrar
-      </Button>
+      <FormErrorAlert message={error} />
+      <SubmitButton pending={formState.isSubmitting}>Entrar</SubmitButton>
       <Button type="button" variant="link" className="justify-self-center" onClick={() => setForgotOpen(true)}>
         Esqueci minha senha
       </Button>

@@ -1,0 +1,104 @@
+import { sql } from "drizzle-orm";
+import { hashPassword } from "../../server/lib/passwords.js";
+import { signUp } from "../../server/services/auth/sign-up.js";
+import { establishmentSignUpSchema } from "../../shared/schemas/signup.js";
+import type { Db } from "../client.js";
+import { rawRows } from "../raw.js";
+import { profiles } from "../schema.js";
+
+export const DEMO_EMAIL = "demo@consentir.test";
+export const DEMO_PASSWORD = "consentir-demo";
+
+interface StaffMember {
+  nome: string;
+  email: string;
+  cpf: string;
+  role: "admin" | "atendente" | "profissional";
+  conselho_tipo?: "CRM";
+  conselho_numero?: string;
+  conselho_uf?: string;
+  especialidades?: { especialidade: string; areas_atuacao: string[]; rqe: string }[];
+}
+
+/** The demo clinic's staff besides its owner: a secretary, a receptionist and a physician. */
+const STAFF: StaffMember[] = [
+  { nome: "Juliana Ferreira Campos", email: "secretaria@consentir.test", cpf: "39053344705", role: "admin" },
+  { nome: "Rafael Nogueira Dias", email: "recepcao@consentir.test", cpf: "11144477735", role: "atendente" },
+  {
+    nome: "Dra. Beatriz Lopes Andrade",
+    email: "dra.beatriz@consentir.test",
+    cpf: "52998224725",
+    role: "profissional",
+    conselho_tipo: "CRM",
+    conselho_numero: "187654",
+    conselho_uf: "SP",
+    especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "64321" }],
+  },
+];
+
+export interface SeedResult {
+  created: boolean;
+  tenantId: string;
+}
+
+/**
+ * A realistic demo clinic whose owner signs in as demo@consentir.test / consentir-demo.
+ * Idempotent: run it again and it changes nothing. Later issues add their demo data here.
+ */
+export async function seedDemoClinic(db: Db): Promise<SeedResult> {
+  const existing = await rawRows<{ tenant_id: string }>(
+    db,
+    sql`select tenant_id from profiles where lower(email) = ${DEMO_EMAIL} limit 1`,
+  );
+  if (existing[0]) return { created: false, tenantId: existing[0].tenant_id };
+
+  const owner = establishmentSignUpSchema.parse({
+    profile_type: "estabelecimento",
+    tipo_estabelecimento: "clinica",
+    razao_social: "Clínica Bem Viver Serviços Médicos Ltda",
+    nome_fantasia: "Clínica Bem Viver",
+    cnpj: "11.222.333/0001-81",
+    cnes: "2077485",
+    cep: "01310-100",
+    estado: "SP",
+    cidade: "São Paulo",
+    bairro: "Bela Vista",
+    logradouro: "Avenida Paulista",
+    numero: "1578",
+    complemento: "Conjunto 42",
+    nome: "Dr. Carlos Eduardo Mendes",
+    cpf: "123.456.789-09",
+    email: DEMO_EMAIL,
+    telefone: "(11) 3285-4100",
+    password: DEMO_PASSWORD,
+    confirmPassword: DEMO_PASSWORD,
+    conselho_tipo: "CRM",
+    conselho_numero: "123456",
+    conselho_uf: "SP",
+    especialidades: [
+      { especialidade: "cirurgia_plastica", areas_atuacao: [], rqe: "45678" },
+      { especialidade: "dermatologia", areas_atuacao: [], rqe: "45679" },
+    ],
+  });
+  const { tenantId } = await signUp(db, owner);
+
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.insert(profiles).values(
+    STAFF.map((member) => ({
+      tenant_id: tenantId,
+      nome: member.nome,
+      email: member.email,
+      cpf: member.cpf,
+      role: member.role,
+      password_hash: passwordHash,
+      conselho_tipo: member.conselho_tipo ?? null,
+      conselho_numero: member.conselho_numero ?? null,
+      conselho_uf: member.conselho_uf ?? null,
+      crm: member.conselho_tipo === "CRM" ? (member.conselho_numero ?? null) : null,
+      especialidades: member.especialidades ?? [],
+      especialidade: member.especialidades?.[0]?.especialidade ?? null,
+      rqe: member.especialidades?.[0]?.rqe ?? null,
+    })),
+  );
+  return { created: true, tenantId };
+}
