@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  date,
   index,
   jsonb,
   pgTable,
@@ -9,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { SEXOS } from "../shared/schemas/patient.js";
 
 /** One specialty chosen by a professional (spec part 2 §3 profiles.especialidades). */
 export interface EspecialidadeEscolhida {
@@ -176,3 +178,43 @@ export const cepCache = pgTable("cep_cache", {
   source: text("source").notNull(),
   fetched_at: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A clinic's patient (spec part 1 §3 pacientes, part 2 §3 guardian fields). */
+export const pacientes = pgTable(
+  "pacientes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    nome: text("nome").notNull(),
+    cpf: text("cpf"),
+    data_nascimento: date("data_nascimento", { mode: "string" }),
+    sexo: text("sexo", { enum: SEXOS }),
+    telefone: text("telefone"),
+    email: text("email"),
+    cep: text("cep"),
+    logradouro: text("logradouro"),
+    numero: text("numero"),
+    complemento: text("complemento"),
+    bairro: text("bairro"),
+    cidade: text("cidade"),
+    uf: text("uf"),
+    responsavel_nome: text("responsavel_nome"),
+    responsavel_cpf: text("responsavel_cpf"),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    /** What the list search matches: name (accents folded), CPF and phone digits, e-mail. */
+    busca: text("busca")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`app_search_text(coalesce(nome, '') || ' ' || coalesce(cpf, '') || ' ' || coalesce(telefone, '') || ' ' || coalesce(email, ''))`,
+      ),
+  },
+  (t) => [
+    index("pacientes_tenant_created_idx").on(t.tenant_id, t.created_at.desc(), t.id.desc()),
+    uniqueIndex("pacientes_tenant_cpf_unique").on(t.tenant_id, t.cpf).where(sql`${t.cpf} is not null`),
+    index("pacientes_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
+  ],
+);

@@ -22,6 +22,7 @@ import { authRoutes } from "./routes/auth.js";
 import { cepRoutes } from "./routes/cep.js";
 import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { healthRoutes } from "./routes/health.js";
+import { patientRoutes } from "./routes/patients.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
 
 export interface AppConfig {
@@ -91,6 +92,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     authRateLimit: { max: env.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" },
   });
   await app.register(cepRoutes, { db: database.db, sources: cepSources });
+  await app.register(patientRoutes, { db: database.db });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
 
   await app.register(clientAppPlugin, {

@@ -1,3 +1,5 @@
+import { AppError } from "../errors.js";
+
 /**
  * Who may do what (spec part 1 §6, part 2 §6). Every route asks this module; nothing else
  * decides permissions. Later issues add their actions here.
@@ -24,12 +26,20 @@ export interface Actor {
 
 export type Action =
   | "app.use"
+  | "patients.read"
+  | "patients.write"
+  | "patients.delete"
   | "users.manage"
   | "documents.chooseResponsiblePhysician"
   | "procedures.makePrivate";
 
 const rules: Record<Action, (actor: Actor) => boolean> = {
   "app.use": () => true,
+  // Everyone in the clinic reads patients (auditors and legal staff included).
+  "patients.read": () => true,
+  // Auditors and legal staff only read; the care team and the front desk register and edit.
+  "patients.write": (a) => a.isOwner || ["profissional", "admin", "atendente", "pro_saude"].includes(a.role),
+  "patients.delete": (a) => a.isOwner || a.role === "admin",
   "users.manage": (a) => a.isOwner,
   "documents.chooseResponsiblePhysician": (a) => a.isOwner || a.role === "admin",
   "procedures.makePrivate": (a) => a.isOwner || a.role === "profissional",
@@ -37,4 +47,9 @@ const rules: Record<Action, (actor: Actor) => boolean> = {
 
 export function can(actor: Actor, action: Action): boolean {
   return rules[action](actor);
+}
+
+/** Throws FORBIDDEN unless `actor` may do `action`. */
+export function authorize(actor: Actor, action: Action): void {
+  if (!can(actor, action)) throw new AppError("FORBIDDEN");
 }

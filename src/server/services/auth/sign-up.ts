@@ -4,6 +4,7 @@ import { profiles, tenants } from "../../../db/schema.js";
 import type { SignUp } from "../../../shared/schemas/signup.js";
 import { AppError } from "../../errors.js";
 import { hashPassword } from "../../lib/passwords.js";
+import { isUniqueViolation } from "../../lib/pg-errors.js";
 
 export interface SignUpResult {
   tenantId: string;
@@ -79,13 +80,4 @@ export async function signUp(db: Db, input: SignUp): Promise<SignUpResult> {
     if (isUniqueViolation(error)) throw new AppError("EMAIL_TAKEN");
     throw error;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  while (current && typeof current === "object") {
-    if ((current as { code?: unknown }).code === "23505") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -1,0 +1,30 @@
+import type { DbOrTx } from "../../../db/client.js";
+import { auditEvents } from "../../../db/schema.js";
+
+export interface AuditContext {
+  tenantId: string;
+  actorProfileId: string | null;
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+}
+
+/**
+ * Appends one event to the tenant's audit trail, inside the caller's transaction (LGPD: who saw
+ * or changed which data, when, from where). The hash chain arrives with the signing issue.
+ */
+export async function recordAuditEvent(
+  tx: DbOrTx,
+  context: AuditContext,
+  event: { action: string; entityType: string; entityId?: string; data?: Record<string, unknown> },
+): Promise<void> {
+  await tx.insert(auditEvents).values({
+    tenant_id: context.tenantId,
+    actor_profile_id: context.actorProfileId,
+    action: event.action,
+    entity_type: event.entityType,
+    entity_id: event.entityId,
+    ip_address: context.ip,
+    user_agent: context.userAgent?.slice(0, 500),
+    data: event.data ?? {},
+  });
+}

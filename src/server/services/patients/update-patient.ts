@@ -1,0 +1,48 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { pacientes } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import type { Patient, PatientData } from "../../../shared/schemas/patient.js";
+import { isUniqueViolation } from "../../lib/pg-errors.js";
+import type { Actor } from "../../policies/roles.js";
+import { presentPatient } from "../../presenters/patient.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { assertCpfFree, cpfTaken, findPatientOrThrow } from "./find-patient.js";
+
+const EDITABLE = [
+  "nome", "cpf", "data_nascimento", "sexo", "telefone", "email", "cep", "logradouro", "numero",
+  "complemento", "bairro", "cidade", "uf", "responsavel_nome", "responsavel_cpf",
+] as const;
+
+/** Replaces the patient's data with the form's (a field left blank becomes empty). */
+export async function updatePatient(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: PatientData,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+): Promise<Patient> {
+  try {
+    return await withTenant(db, actor.tenantId, async (tx) => {
+      const before = await findPatientOrThrow(tx, actor.tenantId, id);
+      await assertCpfFree(tx, actor.tenantId, input.cpf, id);
+      const values = Object.fromEntries(EDITABLE.map((key) => [key, input[key] ?? null]));
+      const [row] = await tx
+        .update(pacientes)
+        .set({ ...values, nome: input.nome, updated_at: new Date() })
+        .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, id)))
+        .returning();
+      if (!row) throw new Error("pacientes update returned no row");
+      const changed = EDITABLE.filter((key) => (before[key] ?? null) !== (row[key] ?? null));
+      await recordAuditEvent(
+        tx,
+        { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+        { action: "patient.updated", entityType: "paciente", entityId: id, data: { campos: changed } },
+      );
+      return presentPatient(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw cpfTaken(undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { isValidCpf } from "../br/cpf.js";
+import { optionalPhoneField, optionalText } from "./common.js";
+import { UF_SIGLAS } from "../reference/ufs.js";
+
+export const SEXOS = ["feminino", "masculino", "outro", "nao_informado"] as const;
+export type Sexo = (typeof SEXOS)[number];
+export const SEXO_LABEL: Record<Sexo, string> = {
+  feminino: "Feminino",
+  masculino: "Masculino",
+  outro: "Outro",
+  nao_informado: "Prefere não informar",
+};
+
+export const PATIENT_PAGE_SIZE = 20;
+
+export const PATIENT_MESSAGES = {
+  created: "Paciente cadastrado com sucesso",
+  updated: "Paciente atualizado com sucesso",
+  createError: "Erro ao cadastrar paciente",
+  updateError: "Erro ao atualizar paciente",
+  searchPlaceholder: "Buscar por nome, CPF, telefone ou email...",
+  empty: "Nenhum paciente cadastrado",
+  emptyHint: "Cadastre o primeiro paciente para começar a gerar termos de consentimento.",
+  emptySearch: (term: string) => `Nenhum paciente encontrado para "${term}"`,
+  showing: (shown: number, total: number) => `Mostrando ${shown} de ${total} pacientes`,
+} as const;
+
+const optionalCpf = (message: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || isValidCpf(value), message)
+    .transform((value) => (value ? value.replace(/\D/g, "") : undefined));
+
+/** An empty select ("") means "not informed". */
+const blankAsMissing = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema);
+
+const optionalDate = z
+  .string()
+  .trim()
+  .optional()
+  .refine((value) => !value || /^\d{4}-\d{2}-\d{2}$/.test(value), "Data inválida")
+  .refine((value) => !value || !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Data inválida")
+  .refine((value) => !value || value <= new Date().toISOString().slice(0, 10), "A data de nascimento não pode estar no futuro")
+  .refine((value) => !value || value >= "1900-01-01", "Data inválida")
+  .transform((value) => (value ? value : undefined));
+
+/** New patient and edit patient (spec part 1 §5 "New patient", part 2 §3 guardian fields). */
+export const patientInputSchema = z.object({
+  nome: z.string({ error: "Informe o nome do paciente" }).trim().min(1, "Informe o nome do paciente").max(160, "Use no máximo 160 caracteres"),
+  cpf: optionalCpf("CPF inválido"),
+  data_nascimento: optionalDate,
+  sexo: blankAsMissing(z.enum(SEXOS, { error: "Selecione uma opção válida" }).optional()),
+  telefone: optionalPhoneField,
+  email: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || z.email().safeParse(value).success, "E-mail inválido")
+    .transform((value) => (value ? value.toLowerCase() : undefined)),
+  cep: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || value.replace(/\D/g, "").length === 8, "CEP inválido")
+    .transform((value) => (value ? value.replace(/\D/g, "") : undefined)),
+  logradouro: optionalText(200),
+  numero: optionalText(20),
+  complemento: optionalText(120),
+  bairro: optionalText(120),
+  cidade: optionalText(120),
+  uf: blankAsMissing(z.enum(UF_SIGLAS, { error: "Selecione a UF" }).optional()),
+  responsavel_nome: optionalText(160),
+  responsavel_cpf: optionalCpf("CPF do responsável inválido"),
+});
+export type PatientInput = z.input<typeof patientInputSchema>;
+export type PatientData = z.output<typeof patientInputSchema>;
+
+export const patientSchema = z.object({
+  id: z.string(),
+  nome: z.string(),
+  cpf: z.string().nullable(),
+  data_nascimento: z.string().nullable(),
+  sexo: z.enum(SEXOS).nullable(),
+  telefone: z.string().nullable(),
+  email: z.string().nullable(),
+  cep: z.string().nullable(),
+  logradouro: z.string().nullable(),
+  numero: z.string().nullable(),
+  complemento: z.string().nullable(),
+  bairro: z.string().nullable(),
+  cidade: z.string().nullable(),
+  uf: z.string().nullable(),
+  /** The address in one line, for lists and documents. */
+  endereco: z.string().nullable(),
+  responsavel_nome: z.string().nullable(),
+  responsavel_cpf: z.string().nullable(),
+  contratos_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Patient = z.infer<typeof patientSchema>;
+
+export const patientListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  sexo: z.enum(SEXOS).optional(),
+  criado_de: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Data inválida").optional(),
+  criado_ate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Data inválida").optional(),
+  menores: z.enum(["sim", "nao"]).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(PATIENT_PAGE_SIZE),
+});
+export type PatientListQuery = z.input<typeof patientListQuerySchema>;
+
+export const patientListSchema = z.object({
+  items: z.array(patientSchema),
+  /** How many patients match the search and filters. */
+  total: z.number().int(),
+  /** Opaque cursor of the next page, or null on the last page. */
+  next_cursor: z.string().nullable(),
+});
+export type PatientList = z.infer<typeof patientListSchema>;
+
+export const patientStatsSchema = z.object({
+  total: z.number().int(),
+  ativos: z.number().int(),
+  inativos: z.number().int(),
+  novos_mes: z.number().int(),
+});
+export type PatientStats = z.infer<typeof patientStatsSchema>;
