@@ -77,6 +77,9 @@ async function openPglite(
     releaseLock?.();
     throw error;
   }
+  // PGlite keeps every page in memory: random reads cost what sequential ones do. With the
+  // default (4.0) the planner prefers scanning a whole table to a trigram index.
+  await client.exec("SET random_page_cost = 1.1");
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: "pglite",

@@ -3,6 +3,7 @@ import {
   boolean,
   date,
   index,
+  integer,
   jsonb,
   pgTable,
   text,
@@ -87,7 +88,7 @@ export const profiles = pgTable(
   },
   (t) => [
     uniqueIndex("profiles_email_unique").on(sql`lower(${t.email})`),
-    index("profiles_tenant_created_idx").on(t.tenant_id, t.created_at.desc()),
+    index("profiles_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()),
   ],
 );
 
@@ -148,7 +149,7 @@ export const emailOutbox = pgTable(
     created_at: createdAt(),
     sent_at: timestamp("sent_at", { withTimezone: true }),
   },
-  (t) => [index("email_outbox_tenant_created_idx").on(t.tenant_id, t.created_at.desc())],
+  (t) => [index("email_outbox_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst())],
 );
 
 export const auditEvents = pgTable(
@@ -167,7 +168,7 @@ export const auditEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     created_at: createdAt(),
   },
-  (t) => [index("audit_events_tenant_created_idx").on(t.tenant_id, t.created_at.desc())],
+  (t) => [index("audit_events_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst())],
 );
 
 /** Postal-code lookups, shared by every tenant (public data). */
@@ -213,8 +214,19 @@ export const pacientes = pgTable(
       ),
   },
   (t) => [
-    index("pacientes_tenant_created_idx").on(t.tenant_id, t.created_at.desc(), t.id.desc()),
+    index("pacientes_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     uniqueIndex("pacientes_tenant_cpf_unique").on(t.tenant_id, t.cpf).where(sql`${t.cpf} is not null`),
     index("pacientes_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
   ],
 );
+
+/**
+ * Per-tenant row counts kept by triggers (migration 0006), so "Total de Pacientes" and the
+ * unfiltered list total do not count tens of thousands of rows on every request.
+ */
+export const tenantCounters = pgTable("tenant_counters", {
+  tenant_id: uuid("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  pacientes: integer("pacientes").notNull().default(0),
+});

@@ -244,3 +244,26 @@ describe("patients: search, filters, paging, stats", () => {
     expect(stats.json()).toEqual({ total: 3, ativos: 3, inativos: 0, novos_mes: 2 });
   });
 });
+
+describe("patient counters", () => {
+  it("keep the total right through single, bulk and deleted rows, per tenant", async () => {
+    const a = await newClinic(ctx.app);
+    const b = await newClinic(ctx.app);
+    const stats = async (who: SignedIn) => (await call(who, "GET", "/api/patients/stats")).json().total;
+    const first = await create(a);
+    await create(a);
+    await rawRows(
+      ctx.database.db,
+      sql`insert into pacientes (tenant_id, nome) select ${a.tenantId}::uuid, 'Lote ' || i from generate_series(1, 25) i
+          union all select ${b.tenantId}::uuid, 'Outro ' || i from generate_series(1, 4) i`,
+    );
+    expect(await stats(a)).toBe(27);
+    expect(await stats(b)).toBe(4);
+    expect((await call(a, "DELETE", `/api/patients/${first.id}`)).statusCode).toBe(204);
+    expect(await stats(a)).toBe(26);
+    const list = await call(a, "GET", "/api/patients?limit=1");
+    expect(list.json().total).toBe(26);
+    const filtered = await call(a, "GET", "/api/patients?q=lote");
+    expect(filtered.json().total).toBe(25);
+  });
+});

@@ -24,6 +24,8 @@ describe("npm run seed", () => {
     );
     expect(staff).toHaveLength(4);
     expect(staff.filter((p) => p.is_proprietario)).toHaveLength(1);
+    const patients = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from pacientes where tenant_id = ${first.tenantId}`);
+    expect(patients[0]?.n).toBe(8);
 
     for (const email of [DEMO_EMAIL, "secretaria@consentir.test"]) {
       const response = await ctx.app.inject({

@@ -3,6 +3,10 @@ import { AuthPage } from "@/features/auth/components/auth-page";
 import { ResetPasswordPage } from "@/features/auth/components/reset-password-page";
 import { RedirectIfSignedIn, RequireAuth } from "@/features/auth/components/route-guards";
 import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
+import { PatientCreatePage } from "@/features/patients/components/patient-create-page";
+import { PatientDetailPage } from "@/features/patients/components/patient-detail-page";
+import { PatientEditPage } from "@/features/patients/components/patient-edit-page";
+import { PatientsListPage } from "@/features/patients/components/patients-list-page";
 import { AppLayout } from "@/features/shell/components/app-layout";
 import { ComingSoonPage } from "@/pages/coming-soon-page";
 import { DevOutboxPage } from "@/pages/dev-outbox-page";
@@ -11,8 +15,6 @@ import { ProfilePage } from "@/pages/profile-page";
 
 /** Screens of the spec whose features land in later issues. */
 const UPCOMING: [string, string][] = [
-  ["/patients", "Pacientes"],
-  ["/patients/create", "Novo Paciente"],
   ["/documents", "Documentos"],
   ["/documents/create", "Novo Documento"],
   ["/contracts/create", "Novo Documento"],
@@ -45,6 +47,10 @@ export const router = createBrowserRouter([
         children: [
           { path: "/", element: <DashboardPage /> },
           { path: "/profile", element: <ProfilePage /> },
+          { path: "/patients", element: <PatientsListPage /> },
+          { path: "/patients/create", element: <PatientCreatePage /> },
+          { path: "/patients/:id", element: <PatientDetailPage /> },
+          { path: "/patients/:id/edit", element: <PatientEditPage /> },
           ...UPCOMING.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
           { path: "*", element: <NotFoundPage /> },
         ],

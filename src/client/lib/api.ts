@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode | "NETWORK",
     message: string,
     readonly issues: FieldIssue[] = [],
+    /** Extra facts some errors carry (e.g. PATIENT_CPF_TAKEN: the patient holding the CPF). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = "ApiError";
@@ -38,6 +40,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
       body.code ?? "INTERNAL",
       body.message ?? "Erro inesperado. Tente novamente em instantes.",
       body.issues ?? [],
+      body.details ?? {},
     );
   }
   return data as T;

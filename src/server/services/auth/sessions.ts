@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { profiles, sessions, tenants } from "../../../db/schema.js";
+import { profiles, sessions } from "../../../db/schema.js";
 import { hashToken, newToken } from "../../lib/tokens.js";
 import type { Actor, Role } from "../../policies/roles.js";
 
@@ -46,7 +46,6 @@ export async function resolveSession(db: Db, token: string, now = new Date()): P
     })
     .from(sessions)
     .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
-    .innerJoin(tenants, eq(tenants.id, sessions.tenant_id))
     .where(and(eq(sessions.token_hash, hashToken(token)), gt(sessions.expires_at, now)))
     .limit(1);
   if (!row || !row.isActive) return null;

@@ -1,0 +1,209 @@
+import { Search, SearchX, UserPlus, Users } from "lucide-react";
+import type * as React from "react";
+import { useEffect, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Input } from "@/components/ui/input";
+import { PageHeader } from "@/components/ui/page-header";
+import { Spinner } from "@/components/ui/spinner";
+import { useIsMobile } from "@/components/ui/use-mobile";
+import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { PATIENT_MESSAGES, PATIENT_PAGE_SIZE } from "@shared/schemas/patient";
+import { usePatients } from "../api/patients-api";
+import { errorMessage } from "../lib/errors";
+import {
+  type CursorStack,
+  countActiveFilters,
+  currentCursor,
+  nextPage,
+  type PatientFilters as Filters,
+  previousPage,
+  readListState,
+  shownSoFar,
+  writeListState,
+} from "../lib/list-params";
+import { canWritePatients } from "../lib/permissions";
+import { useDebouncedValue } from "../lib/use-debounced-value";
+import { PatientCards } from "./patient-cards";
+import { PatientFilters } from "./patient-filters";
+import { PatientListSkeleton } from "./patient-list-skeleton";
+import { PatientLoadError } from "./patient-load-error";
+import { PatientPagination } from "./patient-pagination";
+import { PatientStats } from "./patient-stats";
+import { PatientTable } from "./patient-table";
+
+/**
+ * /patients (spec part 1 §2): counters, a server-side search and filters kept in the address
+ * bar (so Back returns to the same list), and keyset pages.
+ */
+export function PatientsListPage() {
+  const { data: user } = useCurrentUser();
+  const canEdit = canWritePatients(user?.profile);
+  const isMobile = useIsMobile();
+  const listTop = useRef<HTMLDivElement>(null);
+
+  const [searchParams, setSearchParams] = useSearchParams();
+  const { q, filters } = readListState(searchParams);
+  const [term, setTerm] = useState(q);
+  const debouncedTerm = useDebouncedValue(term.trim(), 300);
+
+  // The typed term reaches the address bar (and the query) once typing pauses.
+  useEffect(() => {
+    if (debouncedTerm === q) return;
+    setSearchParams((current) => writeListState(debouncedTerm, readListState(current).filters), { replace: true });
+    // Only a new debounced term writes; an outside change of `q` is handled below.
+  }, [debouncedTerm]);
+
+  // Back/forward changed `q`: show it in the box.
+  useEffect(() => {
+    if (q !== debouncedTerm) setTerm(q);
+  }, [q]);
+
+  const setFilters = (next: Filters) => setSearchParams(writeListState(q, next), { replace: true });
+
+  // Paging starts over whenever the search or a filter changes.
+  const key = writeListState(q, filters).toString();
+  const [stack, setStack] = useState<CursorStack>({ key, cursors: [] });
+  const pages = stack.key === key ? stack : { key, cursors: [] };
+
+  const list = usePatients({ q: q || undefined, ...filters, cursor: currentCursor(pages) });
+  const data = list.data;
+  const activeFilters = countActiveFilters(filters);
+
+  function goTo(next: CursorStack) {
+    setStack(next);
+    const top = listTop.current;
+    if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
+  }
+
+  let body: React.ReactNode;
+  if (list.isPending) {
+    body = <PatientListSkeleton mobile={isMobile} />;
+  } else if (list.isError) {
+    body = (
+      <div className="p-4">
+        <PatientLoadError
+          title="Não foi possível carregar os pacientes"
+          message={errorMessage(list.error)}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
+        />
+      </div>
+    );
+  } else if (data && data.items.length === 0) {
+    body = (
+      <div className="p-4">
+        {q ? (
+          <EmptyState
+            icon={<SearchX />}
+            title={PATIENT_MESSAGES.emptySearch(q)}
+            description={activeFilters ? "Revise a busca ou limpe os filtros." : "Confira a grafia ou busque por outro dado."}
+            action={
+              activeFilters ? (
+                <Button variant="outline" onClick={() => setFilters({})}>
+                  Limpar filtros
+                </Button>
+              ) : undefined
+            }
+          />
+        ) : activeFilters ? (
+          <EmptyState
+            icon={<SearchX />}
+            title="Nenhum paciente corresponde aos filtros"
+            description="Altere ou limpe os filtros para ver mais pacientes."
+            action={
+              <Button variant="outline" onClick={() => setFilters({})}>
+                Limpar filtros
+              </Button>
+            }
+          />
+        ) : (
+          <EmptyState
+            icon={<Users />}
+            title={PATIENT_MESSAGES.empty}
+            description={PATIENT_MESSAGES.emptyHint}
+            action={
+              canEdit ? (
+                <Button asChild>
+                  <Link to="/patients/create">
+                    <UserPlus /> Novo Paciente
+                  </Link>
+                </Button>
+              ) : undefined
+            }
+          />
+        )}
+      </div>
+    );
+  } else if (data) {
+    body = isMobile ? <PatientCards patients={data.items} canEdit={canEdit} /> : <PatientTable patients={data.items} canEdit={canEdit} />;
+  }
+
+  const hasPrevious = pages.cursors.length > 0;
+  const hasNext = Boolean(data?.next_cursor);
+
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title="Pacientes"
+        description="Gerencie os pacientes da sua clínica"
+        actions={
+          canEdit ? (
+            <Button asChild>
+              <Link to="/patients/create">
+                <UserPlus /> Novo Paciente
+              </Link>
+            </Button>
+          ) : undefined
+        }
+      />
+
+      <PatientStats />
+
+      <div className="flex flex-col gap-2 sm:flex-row" role="search">
+        <div className="relative min-w-0 flex-1">
+          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+          <Input
+            type="search"
+            value={term}
+            onChange={(event) => setTerm(event.target.value)}
+            placeholder={PATIENT_MESSAGES.searchPlaceholder}
+            aria-label="Buscar pacientes"
+            maxLength={100}
+            className="pl-9 placeholder:text-sm"
+          />
+        </div>
+        <PatientFilters value={filters} onChange={setFilters} />
+      </div>
+
+      <Card ref={listTop} className="scroll-mt-20 gap-0 overflow-hidden py-0">
+        <div className="flex min-h-12 items-center justify-between gap-2 border-b px-4 py-2">
+          <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="patients-showing">
+            {data ? PATIENT_MESSAGES.showing(shownSoFar(pages, data.items.length, PATIENT_PAGE_SIZE), data.total) : "\u00a0"}
+          </p>
+          <div className="flex items-center gap-2">
+            {list.isFetching && !list.isPending ? <Spinner className="text-muted-foreground" label="Atualizando" /> : null}
+            {activeFilters ? (
+              <Button variant="link" size="sm" className="h-auto px-0" onClick={() => setFilters({})}>
+                Limpar filtros
+              </Button>
+            ) : null}
+          </div>
+        </div>
+        <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
+        {hasPrevious || hasNext ? (
+          <PatientPagination
+            page={pages.cursors.length + 1}
+            hasPrevious={hasPrevious}
+            hasNext={hasNext}
+            busy={list.isPlaceholderData}
+            onPrevious={() => goTo(previousPage(pages))}
+            onNext={() => goTo(nextPage(pages, data?.next_cursor ?? null))}
+          />
+        ) : null}
+      </Card>
+    </div>
+  );
+}
