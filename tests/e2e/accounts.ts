@@ -1,5 +1,6 @@
 import { validCnpj, validCpf } from "../helpers/factories.js";
 import { uniqueEmail } from "../helpers/test-env.js";
+import type { Page } from "playwright-core";
 import { baseUrl } from "./browser.js";
 
 /** Registers a professional through the API (for tests whose subject is not sign-up). */
@@ -26,3 +27,12 @@ export async function registerProfessional(): Promise<{ email: string; password:
 }
 
 export { validCnpj, validCpf };
+
+/** Signs in through the /auth screen and waits for the dashboard. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/auth");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Senha").fill(password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+}

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerProfessional, validCpf } from "./accounts.js";
+import { registerProfessional, validCpf, signIn } from "./accounts.js";
 import { DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
 
 let browser: Browser;
@@ -10,14 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/auth");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Senha").fill(password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
-}
 
 /** Registers a patient through the API with the page's session (for tests about the list). */
 async function createPatientByApi(page: Page, body: Record<string, unknown>): Promise<{ id: string; nome: string }> {

@@ -1,7 +1,7 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueEmail } from "../helpers/test-env.js";
-import { registerProfessional, validCnpj, validCpf } from "./accounts.js";
+import { registerProfessional, validCnpj, validCpf, signIn } from "./accounts.js";
 import { DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
 
 let browser: Browser;
@@ -11,14 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/auth");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Senha").fill(password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
-}
 
 describe("establishment sign-up, sign-in and the app shell", () => {
   it("signs up a clinic through the three steps, signs in and stays signed in after a reload", async () => {

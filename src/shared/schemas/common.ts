@@ -25,28 +25,28 @@ export const optionalText = (max = 200) =>
 export const emailField = z
   .string({ error: "Informe o e-mail" })
   .trim()
-  .min(1, "Informe o e-mail")
+  .min(1, { error: "Informe o e-mail", abort: true })
   .pipe(z.email("E-mail inválido"))
   .transform((value) => value.toLowerCase());
 
 export const cpfField = z
   .string({ error: "Informe o CPF" })
   .trim()
-  .min(1, "Informe o CPF")
+  .min(1, { error: "Informe o CPF", abort: true })
   .refine(isValidCpf, "CPF inválido")
   .transform(normalizeCpf);
 
 export const cnpjField = z
   .string({ error: "Informe o CNPJ" })
   .trim()
-  .min(1, "Informe o CNPJ")
+  .min(1, { error: "Informe o CNPJ", abort: true })
   .refine(isValidCnpj, "CNPJ inválido")
   .transform(normalizeCnpj);
 
 export const cepField = z
   .string({ error: "Informe o CEP" })
   .trim()
-  .min(1, "Informe o CEP")
+  .min(1, { error: "Informe o CEP", abort: true })
   .refine(isValidCep, "CEP inválido")
   .transform((value) => value.replace(/\D/g, ""));
 

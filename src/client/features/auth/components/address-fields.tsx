@@ -1,14 +1,11 @@
-import { useState } from "react";
 import { type FieldErrors, useFormContext } from "react-hook-form";
 import { MaskedInput } from "@/components/form/masked-input";
+import { useCepLookup } from "@/components/form/use-cep-lookup";
 import { NativeSelect } from "@/components/form/native-select";
 import { UfSelect } from "@/components/form/uf-select";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
-import { ApiError, api } from "@/lib/api";
 import { maskCep } from "@shared/br/masks";
-import type { Endereco } from "@shared/schemas/cep";
 
 export interface AddressValues {
   cep: string;
@@ -25,33 +22,15 @@ export function AddressFields() {
   // Used inside a larger form (FormProvider): only the address keys are touched here.
   const { register, setValue, formState } = useFormContext<AddressValues>();
   const errors: FieldErrors<AddressValues> = formState.errors;
-  const [lookup, setLookup] = useState<{ state: "idle" | "loading" | "found" | "failed"; message?: string }>({
-    state: "idle",
+  const { onCepChange, hint } = useCepLookup((address) => {
+    const fill = { shouldValidate: true, shouldDirty: true };
+    if (address.logradouro) setValue("logradouro", address.logradouro, fill);
+    if (address.bairro) setValue("bairro", address.bairro, fill);
+    if (address.cidade) setValue("cidade", address.cidade, fill);
+    if (address.uf) setValue("estado", address.uf as AddressValues["estado"], fill);
   });
 
-  async function onCepChange(value: string) {
-    const digits = value.replace(/\D/g, "");
-    if (digits.length !== 8) return;
-    setLookup({ state: "loading" });
-    try {
-      const address = await api<Endereco>(`/api/cep/${digits}`);
-      const fill = { shouldValidate: true, shouldDirty: true };
-      if (address.logradouro) setValue("logradouro", address.logradouro, fill);
-      if (address.bairro) setValue("bairro", address.bairro, fill);
-      if (address.cidade) setValue("cidade", address.cidade, fill);
-      if (address.uf) setValue("estado", address.uf, fill);
-      setLookup({ state: "found" });
-    } catch (error) {
-      const message =
-        error instanceof ApiError && error.code === "CEP_NOT_FOUND"
-          ? "CEP não encontrado. Preencha o endereço manualmente."
-          : "Erro ao buscar CEP. Preencha o endereço manualmente.";
-      console.warn("CEP lookup failed", error);
-      setLookup({ state: "failed", message });
-    }
-  }
-
-  const cep = register("cep", { onChange: (event) => void onCepChange(event.target.value) });
+  const cep = register("cep", { onChange: (event) => onCepChange(event.target.value) });
 
   return (
     <div className="grid gap-4 sm:grid-cols-6">
@@ -61,15 +40,7 @@ export function AddressFields() {
         htmlFor="cep"
         required
         error={errors.cep?.message}
-        hint={
-          lookup.state === "loading" ? (
-            <span className="inline-flex items-center gap-1">
-              <Spinner className="size-3" /> Buscando endereço…
-            </span>
-          ) : lookup.state === "failed" ? (
-            lookup.message
-          ) : undefined
-        }
+        hint={hint}
       >
         <MaskedInput {...cep} mask={maskCep} inputMode="numeric" autoComplete="postal-code" placeholder="00000-000" maxLength={9} />
       </FormField>

@@ -1,16 +1,11 @@
-import { useRef, useState } from "react";
 import { type FieldErrors, useFormContext } from "react-hook-form";
 import { MaskedInput } from "@/components/form/masked-input";
+import { useCepLookup } from "@/components/form/use-cep-lookup";
 import { UfSelect } from "@/components/form/uf-select";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
-import { ApiError, api } from "@/lib/api";
 import { maskCep } from "@shared/br/masks";
-import type { Endereco } from "@shared/schemas/cep";
 import type { PatientFormValues } from "../lib/form-values";
-
-type Lookup = { state: "idle" | "loading" | "found" | "failed"; message?: string };
 
 /**
  * The patient's address: CEP with mask and lookup through our server (ViaCEP/BrasilAPI),
@@ -20,39 +15,15 @@ type Lookup = { state: "idle" | "loading" | "found" | "failed"; message?: string
 export function PatientAddressFields() {
   const { register, setValue, formState } = useFormContext<PatientFormValues>();
   const errors: FieldErrors<PatientFormValues> = formState.errors;
-  const [lookup, setLookup] = useState<Lookup>({ state: "idle" });
-  // Only the answer to the latest CEP typed may fill the fields.
-  const latest = useRef("");
+  const { onCepChange, hint } = useCepLookup((address) => {
+    const fill = { shouldValidate: true, shouldDirty: true };
+    if (address.logradouro) setValue("logradouro", address.logradouro, fill);
+    if (address.bairro) setValue("bairro", address.bairro, fill);
+    if (address.cidade) setValue("cidade", address.cidade, fill);
+    if (address.uf) setValue("uf", address.uf as PatientFormValues["uf"], fill);
+  });
 
-  async function onCepChange(value: string) {
-    const digits = value.replace(/\D/g, "");
-    latest.current = digits;
-    if (digits.length !== 8) {
-      if (lookup.state !== "idle") setLookup({ state: "idle" });
-      return;
-    }
-    setLookup({ state: "loading" });
-    try {
-      const address = await api<Endereco>(`/api/cep/${digits}`);
-      if (latest.current !== digits) return;
-      const fill = { shouldValidate: true, shouldDirty: true };
-      if (address.logradouro) setValue("logradouro", address.logradouro, fill);
-      if (address.bairro) setValue("bairro", address.bairro, fill);
-      if (address.cidade) setValue("cidade", address.cidade, fill);
-      if (address.uf) setValue("uf", address.uf as PatientFormValues["uf"], fill);
-      setLookup({ state: "found" });
-    } catch (error) {
-      if (latest.current !== digits) return;
-      const message =
-        error instanceof ApiError && error.code === "CEP_NOT_FOUND"
-          ? "CEP não encontrado. Preencha o endereço manualmente."
-          : "Erro ao buscar CEP. Preencha o endereço manualmente.";
-      console.warn("CEP lookup failed", error);
-      setLookup({ state: "failed", message });
-    }
-  }
-
-  const cep = register("cep", { onChange: (event) => void onCepChange(event.target.value) });
+  const cep = register("cep", { onChange: (event) => onCepChange(event.target.value) });
 
   return (
     <div className="grid gap-4 sm:grid-cols-6">
@@ -61,15 +32,7 @@ export function PatientAddressFields() {
         label="CEP"
         htmlFor="cep"
         error={errors.cep?.message}
-        hint={
-          lookup.state === "loading" ? (
-            <span className="inline-flex items-center gap-1">
-              <Spinner className="size-3" label="Buscando endereço" /> Buscando endereço…
-            </span>
-          ) : lookup.state === "failed" ? (
-            lookup.message
-          ) : undefined
-        }
+        hint={hint}
       >
         <MaskedInput {...cep} mask={maskCep} inputMode="numeric" autoComplete="postal-code" placeholder="00000-000" maxLength={9} />
       </FormField>
