@@ -1,17 +1,18 @@
+import type * as React from "react";
 import { createBrowserRouter } from "react-router";
-import { AuthPage } from "@/features/auth/components/auth-page";
-import { ResetPasswordPage } from "@/features/auth/components/reset-password-page";
 import { RedirectIfSignedIn, RequireAuth } from "@/features/auth/components/route-guards";
 import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
-import { PatientCreatePage } from "@/features/patients/components/patient-create-page";
-import { PatientDetailPage } from "@/features/patients/components/patient-detail-page";
-import { PatientEditPage } from "@/features/patients/components/patient-edit-page";
-import { PatientsListPage } from "@/features/patients/components/patients-list-page";
 import { AppLayout } from "@/features/shell/components/app-layout";
 import { ComingSoonPage } from "@/pages/coming-soon-page";
-import { DevOutboxPage } from "@/pages/dev-outbox-page";
 import { NotFoundPage } from "@/pages/not-found-page";
-import { ProfilePage } from "@/pages/profile-page";
+
+/**
+ * Screens load on demand (route-level code splitting): the sign-in screen does not carry the
+ * patients feature, and each feature downloads when first opened.
+ */
+const page = <T,>(load: () => Promise<T>, pick: (module: T) => React.ComponentType) => async () => ({
+  Component: pick(await load()),
+});
 
 /** Screens of the spec whose features land in later issues. */
 const UPCOMING: [string, string][] = [
@@ -35,10 +36,10 @@ const UPCOMING: [string, string][] = [
 export const router = createBrowserRouter([
   {
     element: <RedirectIfSignedIn />,
-    children: [{ path: "/auth", element: <AuthPage /> }],
+    children: [{ path: "/auth", lazy: page(() => import("@/features/auth/components/auth-page"), (m) => m.AuthPage) }],
   },
-  { path: "/auth/redefinir-senha", element: <ResetPasswordPage /> },
-  { path: "/dev/emails", element: <DevOutboxPage /> },
+  { path: "/auth/redefinir-senha", lazy: page(() => import("@/features/auth/components/reset-password-page"), (m) => m.ResetPasswordPage) },
+  { path: "/dev/emails", lazy: page(() => import("@/pages/dev-outbox-page"), (m) => m.DevOutboxPage) },
   {
     element: <RequireAuth />,
     children: [
@@ -46,11 +47,11 @@ export const router = createBrowserRouter([
         element: <AppLayout />,
         children: [
           { path: "/", element: <DashboardPage /> },
-          { path: "/profile", element: <ProfilePage /> },
-          { path: "/patients", element: <PatientsListPage /> },
-          { path: "/patients/create", element: <PatientCreatePage /> },
-          { path: "/patients/:id", element: <PatientDetailPage /> },
-          { path: "/patients/:id/edit", element: <PatientEditPage /> },
+          { path: "/profile", lazy: page(() => import("@/pages/profile-page"), (m) => m.ProfilePage) },
+          { path: "/patients", lazy: page(() => import("@/features/patients/components/patients-list-page"), (m) => m.PatientsListPage) },
+          { path: "/patients/create", lazy: page(() => import("@/features/patients/components/patient-create-page"), (m) => m.PatientCreatePage) },
+          { path: "/patients/:id", lazy: page(() => import("@/features/patients/components/patient-detail-page"), (m) => m.PatientDetailPage) },
+          { path: "/patients/:id/edit", lazy: page(() => import("@/features/patients/components/patient-edit-page"), (m) => m.PatientEditPage) },
           ...UPCOMING.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
           { path: "*", element: <NotFoundPage /> },
         ],
