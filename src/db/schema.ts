@@ -2,12 +2,15 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -230,3 +233,109 @@ export const tenantCounters = pgTable("tenant_counters", {
     .references(() => tenants.id, { onDelete: "cascade" }),
   pacientes: integer("pacientes").notNull().default(0),
 });
+
+/**
+ * A clinic's procedure (spec part 2 §3 procedimentos). A private one is seen only by its creator
+ * and the owner (services/procedures/procedure-visibility.ts). The (tenant_id, id) unique index
+ * lets the link tables point at it with their tenant, so a link can never cross clinics.
+ */
+export const procedimentos = pgTable(
+  "procedimentos",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    nome: text("nome").notNull(),
+    descricao: text("descricao"),
+    especialidade: text("especialidade"),
+    is_private: boolean("is_private").notNull().default(false),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    unique("procedimentos_tenant_id_unique").on(t.tenant_id, t.id),
+    index("procedimentos_tenant_nome_idx").on(t.tenant_id, t.nome),
+  ],
+);
+
+/** Columns shared by the three kinds of content item (risks, benefits, aftercare). */
+const contentItemColumns = () => ({
+  id: uuid("id").primaryKey().defaultRandom(),
+  tenant_id: uuid("tenant_id")
+    .notNull()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  titulo: text("titulo").notNull(),
+  descricao: text("descricao").notNull(),
+  created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
+});
+
+/** A risk of the clinic's content library (spec part 2 §3 riscos). */
+export const riscos = pgTable("riscos", { ...contentItemColumns(), categoria: text("categoria") }, (t) => [
+  unique("riscos_tenant_id_unique").on(t.tenant_id, t.id),
+  index("riscos_tenant_titulo_idx").on(t.tenant_id, t.titulo),
+]);
+
+/** A benefit of the clinic's content library (spec part 2 §3 beneficios). */
+export const beneficios = pgTable("beneficios", { ...contentItemColumns(), categoria: text("categoria") }, (t) => [
+  unique("beneficios_tenant_id_unique").on(t.tenant_id, t.id),
+  index("beneficios_tenant_titulo_idx").on(t.tenant_id, t.titulo),
+]);
+
+/** An aftercare item (spec part 2 §3 cuidados_pos); the spec does not show its tenant: we keep one. */
+export const cuidadosPos = pgTable("cuidados_pos", { ...contentItemColumns(), periodo: text("periodo") }, (t) => [
+  unique("cuidados_pos_tenant_id_unique").on(t.tenant_id, t.id),
+  index("cuidados_pos_tenant_titulo_idx").on(t.tenant_id, t.titulo),
+]);
+
+/**
+ * Links between a procedure and its content items. The foreign keys carry tenant_id, so both
+ * ends belong to the link's clinic; deleting either end deletes the link.
+ */
+export const procedimentoRiscos = pgTable(
+  "procedimento_riscos",
+  {
+    tenant_id: uuid("tenant_id").notNull(),
+    procedimento_id: uuid("procedimento_id").notNull(),
+    risco_id: uuid("risco_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "procedimento_riscos_pk", columns: [t.tenant_id, t.procedimento_id, t.risco_id] }),
+    index("procedimento_riscos_tenant_item_idx").on(t.tenant_id, t.risco_id),
+    foreignKey({ name: "procedimento_riscos_procedimento_fk", columns: [t.tenant_id, t.procedimento_id], foreignColumns: [procedimentos.tenant_id, procedimentos.id] }).onDelete("cascade"),
+    foreignKey({ name: "procedimento_riscos_risco_fk", columns: [t.tenant_id, t.risco_id], foreignColumns: [riscos.tenant_id, riscos.id] }).onDelete("cascade"),
+  ],
+);
+
+export const procedimentoBeneficios = pgTable(
+  "procedimento_beneficios",
+  {
+    tenant_id: uuid("tenant_id").notNull(),
+    procedimento_id: uuid("procedimento_id").notNull(),
+    beneficio_id: uuid("beneficio_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "procedimento_beneficios_pk", columns: [t.tenant_id, t.procedimento_id, t.beneficio_id] }),
+    index("procedimento_beneficios_tenant_item_idx").on(t.tenant_id, t.beneficio_id),
+    foreignKey({ name: "procedimento_beneficios_procedimento_fk", columns: [t.tenant_id, t.procedimento_id], foreignColumns: [procedimentos.tenant_id, procedimentos.id] }).onDelete("cascade"),
+    foreignKey({ name: "procedimento_beneficios_beneficio_fk", columns: [t.tenant_id, t.beneficio_id], foreignColumns: [beneficios.tenant_id, beneficios.id] }).onDelete("cascade"),
+  ],
+);
+
+export const procedimentoCuidados = pgTable(
+  "procedimento_cuidados",
+  {
+    tenant_id: uuid("tenant_id").notNull(),
+    procedimento_id: uuid("procedimento_id").notNull(),
+    cuidado_id: uuid("cuidado_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "procedimento_cuidados_pk", columns: [t.tenant_id, t.procedimento_id, t.cuidado_id] }),
+    index("procedimento_cuidados_tenant_item_idx").on(t.tenant_id, t.cuidado_id),
+    foreignKey({ name: "procedimento_cuidados_procedimento_fk", columns: [t.tenant_id, t.procedimento_id], foreignColumns: [procedimentos.tenant_id, procedimentos.id] }).onDelete("cascade"),
+    foreignKey({ name: "procedimento_cuidados_cuidado_fk", columns: [t.tenant_id, t.cuidado_id], foreignColumns: [cuidadosPos.tenant_id, cuidadosPos.id] }).onDelete("cascade"),
+  ],
+);

@@ -20,9 +20,11 @@ import { clientAppPlugin } from "./plugins/client-app.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
 import { authRoutes } from "./routes/auth.js";
 import { cepRoutes } from "./routes/cep.js";
+import { contentRoutes } from "./routes/content.js";
 import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { healthRoutes } from "./routes/health.js";
 import { patientRoutes } from "./routes/patients.js";
+import { procedureRoutes } from "./routes/procedures.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
 
 export interface AppConfig {
@@ -93,6 +95,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   await app.register(cepRoutes, { db: database.db, sources: cepSources });
   await app.register(patientRoutes, { db: database.db });
+  await app.register(procedureRoutes, { db: database.db });
+  await app.register(contentRoutes, { db: database.db });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
 
   await app.register(clientAppPlugin, {

@@ -14,6 +14,10 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, message: "Recurso não encontrado." },
   EMAIL_TAKEN: { status: 409, message: "Este email já está cadastrado. Tente fazer login." },
   PATIENT_CPF_TAKEN: { status: 409, message: "Já existe um paciente com este CPF nesta clínica." },
+  ASSOCIATION_ITEM_UNKNOWN: {
+    status: 400,
+    message: "Um ou mais itens selecionados não existem mais. Recarregue a página e tente novamente.",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: "O conteúdo enviado é grande demais." },
   RATE_LIMITED: { status: 429, message: "Muitas tentativas. Aguarde alguns minutos antes de tentar novamente." },
   RESET_TOKEN_INVALID: { status: 400, message: "O link de redefinição de senha é inválido ou expirou. Peça um novo." },

@@ -31,7 +31,11 @@ export type Action =
   | "patients.delete"
   | "users.manage"
   | "documents.chooseResponsiblePhysician"
-  | "procedures.makePrivate";
+  | "procedures.makePrivate"
+  | "procedures.read"
+  | "procedures.write"
+  | "content.read"
+  | "content.write";
 
 const rules: Record<Action, (actor: Actor) => boolean> = {
   "app.use": () => true,
@@ -43,6 +47,11 @@ const rules: Record<Action, (actor: Actor) => boolean> = {
   "users.manage": (a) => a.isOwner,
   "documents.chooseResponsiblePhysician": (a) => a.isOwner || a.role === "admin",
   "procedures.makePrivate": (a) => a.isOwner || a.role === "profissional",
+  // Procedures and the content library: everyone reads; auditors and legal staff only read.
+  "procedures.read": () => true,
+  "procedures.write": (a) => a.isOwner || ["profissional", "admin", "atendente", "pro_saude"].includes(a.role),
+  "content.read": () => true,
+  "content.write": (a) => a.isOwner || ["profissional", "admin", "atendente", "pro_saude"].includes(a.role),
 };
 
 export function can(actor: Actor, action: Action): boolean {

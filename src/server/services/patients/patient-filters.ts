@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lte, lt, or, type SQL, sql } from "drizzle-orm";
 import { pacientes } from "../../../db/schema.js";
+import { escapeLike } from "../../lib/search-text.js";
 import { dateInSaoPaulo, startOfDayInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import type { z } from "zod";
 import type { patientListQuerySchema } from "../../../shared/schemas/patient.js";
@@ -9,10 +10,6 @@ type ListQuery = z.output<typeof patientListQuerySchema>;
 /** A search typed as digits and punctuation ("123.456", "(11) 9876") looks for CPF/phone digits. */
 export function isDigitSearch(term: string): boolean {
   return /^[\d\s().\-/]+$/.test(term) && /\d/.test(term);
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function addDays(date: string, days: number): string {
