@@ -5,6 +5,7 @@ import { establishmentSignUpSchema } from "../../shared/schemas/signup.js";
 import type { Db } from "../client.js";
 import { rawRows } from "../raw.js";
 import { pacientes, profiles } from "../schema.js";
+import { seedDemoLibrary } from "./demo-library.js";
 
 export const DEMO_EMAIL = "demo@consentir.test";
 export const DEMO_PASSWORD = "consentir-demo";
@@ -80,7 +81,7 @@ export async function seedDemoClinic(db: Db): Promise<SeedResult> {
       { especialidade: "dermatologia", areas_atuacao: [], rqe: "45679" },
     ],
   });
-  const { tenantId } = await signUp(db, owner);
+  const { tenantId, profileId: ownerId } = await signUp(db, owner);
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db.insert(profiles).values(
@@ -101,6 +102,7 @@ export async function seedDemoClinic(db: Db): Promise<SeedResult> {
     })),
   );
   await db.insert(pacientes).values(DEMO_PATIENTS.map((p) => ({ ...p, tenant_id: tenantId })));
+  await seedDemoLibrary(db, tenantId, ownerId);
   return { created: true, tenantId };
 }
 

@@ -1,22 +1,9 @@
+import { type Action, can as canSubject, type Role } from "../../shared/permissions.js";
 import { AppError } from "../errors.js";
 
-/**
- * Who may do what (spec part 1 §6, part 2 §6). Every route asks this module; nothing else
- * decides permissions. Later issues add their actions here.
- */
-export const ROLES = ["profissional", "admin", "atendente", "juridico", "auditor", "pro_saude", "saas_admin"] as const;
-export type Role = (typeof ROLES)[number];
+export { type Action, ROLE_LABEL, ROLES, type Role } from "../../shared/permissions.js";
 
-export const ROLE_LABEL: Record<Role, string> = {
-  profissional: "Profissional",
-  admin: "Administrador/Secretária",
-  atendente: "Atendente",
-  juridico: "Jurídico",
-  auditor: "Auditor",
-  pro_saude: "Profissional de saúde",
-  saas_admin: "Administrador da plataforma",
-};
-
+/** Who is acting: always taken from the session, never from the request. */
 export interface Actor {
   profileId: string;
   tenantId: string;
@@ -24,38 +11,9 @@ export interface Actor {
   isOwner: boolean;
 }
 
-export type Action =
-  | "app.use"
-  | "patients.read"
-  | "patients.write"
-  | "patients.delete"
-  | "users.manage"
-  | "documents.chooseResponsiblePhysician"
-  | "procedures.makePrivate"
-  | "procedures.read"
-  | "procedures.write"
-  | "content.read"
-  | "content.write";
-
-const rules: Record<Action, (actor: Actor) => boolean> = {
-  "app.use": () => true,
-  // Everyone in the clinic reads patients (auditors and legal staff included).
-  "patients.read": () => true,
-  // Auditors and legal staff only read; the care team and the front desk register and edit.
-  "patients.write": (a) => a.isOwner || ["profissional", "admin", "atendente", "pro_saude"].includes(a.role),
-  "patients.delete": (a) => a.isOwner || a.role === "admin",
-  "users.manage": (a) => a.isOwner,
-  "documents.chooseResponsiblePhysician": (a) => a.isOwner || a.role === "admin",
-  "procedures.makePrivate": (a) => a.isOwner || a.role === "profissional",
-  // Procedures and the content library: everyone reads; auditors and legal staff only read.
-  "procedures.read": () => true,
-  "procedures.write": (a) => a.isOwner || ["profissional", "admin", "atendente", "pro_saude"].includes(a.role),
-  "content.read": () => true,
-  "content.write": (a) => a.isOwner || ["profissional", "admin", "atendente", "pro_saude"].includes(a.role),
-};
-
+/** The one permission table (src/shared/permissions.ts), asked by every route. */
 export function can(actor: Actor, action: Action): boolean {
-  return rules[action](actor);
+  return canSubject(actor, action);
 }
 
 /** Throws FORBIDDEN unless `actor` may do `action`. */

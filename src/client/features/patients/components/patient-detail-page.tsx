@@ -16,10 +16,10 @@ import { usePatient } from "../api/patients-api";
 import { ageFromBirthDate, formatAge, formatDateBR, formatInstantDateBR, isMinor } from "../lib/dates";
 import { errorMessage, isPatientNotFound } from "../lib/errors";
 import { addressLines, documentsLabel } from "../lib/labels";
-import { canDeletePatients, canWritePatients } from "../lib/permissions";
 import { PatientDeleteButton } from "./patient-delete-button";
 import { PatientLoadError } from "./patient-load-error";
 import { PatientNotFound } from "./patient-not-found";
+import { profileCan } from "@shared/permissions";
 
 /** /patients/:id — the patient's data, guardian, address and documents (#documentos). */
 export function PatientDetailPage() {
@@ -60,7 +60,7 @@ export function PatientDetailPage() {
         description={`Paciente desde ${formatInstantDateBR(p.created_at)}`}
         actions={
           <>
-            {canWritePatients(user?.profile) ? (
+            {profileCan(user?.profile, "patients.write") ? (
               <Button asChild variant="outline">
                 <Link to={`/patients/${p.id}/edit`}>
                   <Pencil /> Editar Paciente
@@ -72,7 +72,7 @@ export function PatientDetailPage() {
                 <FilePlus2 /> Novo Contrato
               </Link>
             </Button>
-            {canDeletePatients(user?.profile) ? <PatientDeleteButton id={p.id} nome={p.nome} className="sm:order-first" /> : null}
+            {profileCan(user?.profile, "patients.delete") ? <PatientDeleteButton id={p.id} nome={p.nome} className="sm:order-first" /> : null}
           </>
         }
       >

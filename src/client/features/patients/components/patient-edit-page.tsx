@@ -6,10 +6,10 @@ import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { usePatient, useUpdatePatient } from "../api/patients-api";
 import { errorMessage, isPatientNotFound } from "../lib/errors";
 import { patientToFormValues } from "../lib/form-values";
-import { canWritePatients } from "../lib/permissions";
 import { PatientForm } from "./patient-form";
 import { PatientLoadError } from "./patient-load-error";
 import { PatientNotFound } from "./patient-not-found";
+import { profileCan } from "@shared/permissions";
 
 /** /patients/:id/edit */
 export function PatientEditPage() {
@@ -33,7 +33,7 @@ export function PatientEditPage() {
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6">
       <PageHeader title="Editar Paciente" description={patient.data.nome} />
-      {canWritePatients(user?.profile) ? (
+      {profileCan(user?.profile, "patients.write") ? (
         <PatientForm
           key={patient.data.id}
           mode="edit"

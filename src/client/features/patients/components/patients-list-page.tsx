@@ -24,7 +24,6 @@ import {
   shownSoFar,
   writeListState,
 } from "../lib/list-params";
-import { canWritePatients } from "../lib/permissions";
 import { useDebouncedValue } from "../lib/use-debounced-value";
 import { PatientCards } from "./patient-cards";
 import { PatientFilters } from "./patient-filters";
@@ -33,6 +32,7 @@ import { PatientLoadError } from "./patient-load-error";
 import { PatientPagination } from "./patient-pagination";
 import { PatientStats } from "./patient-stats";
 import { PatientTable } from "./patient-table";
+import { profileCan } from "@shared/permissions";
 
 /**
  * /patients (spec part 1 §2): counters, a server-side search and filters kept in the address
@@ -40,7 +40,7 @@ import { PatientTable } from "./patient-table";
  */
 export function PatientsListPage() {
   const { data: user } = useCurrentUser();
-  const canEdit = canWritePatients(user?.profile);
+  const canEdit = profileCan(user?.profile, "patients.write");
   const isMobile = useIsMobile();
   const listTop = useRef<HTMLDivElement>(null);
 

@@ -1,0 +1,62 @@
+/**
+ * Who may do what (spec part 1 §6, part 2 §6). One table for both sides: the server enforces it
+ * (src/server/policies/roles.ts: every route calls authorize), the client reads it only to offer
+ * the actions the server will accept.
+ */
+export const ROLES = ["profissional", "admin", "atendente", "juridico", "auditor", "pro_saude", "saas_admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABEL: Record<Role, string> = {
+  profissional: "Profissional",
+  admin: "Administrador/Secretária",
+  atendente: "Atendente",
+  juridico: "Jurídico",
+  auditor: "Auditor",
+  pro_saude: "Profissional de saúde",
+  saas_admin: "Administrador da plataforma",
+};
+
+export interface PermissionSubject {
+  role: string;
+  isOwner: boolean;
+}
+
+export type Action =
+  | "app.use"
+  | "patients.read"
+  | "patients.write"
+  | "patients.delete"
+  | "users.manage"
+  | "documents.chooseResponsiblePhysician"
+  | "procedures.makePrivate"
+  | "procedures.read"
+  | "procedures.write"
+  | "content.read"
+  | "content.write";
+
+/** The care team and the front desk write; auditors and legal staff only read. */
+const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
+const clinicWriter = (a: PermissionSubject) => a.isOwner || CLINIC_WRITERS.has(a.role);
+
+const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
+  "app.use": () => true,
+  "patients.read": () => true,
+  "patients.write": clinicWriter,
+  "patients.delete": (a) => a.isOwner || a.role === "admin",
+  "users.manage": (a) => a.isOwner,
+  "documents.chooseResponsiblePhysician": (a) => a.isOwner || a.role === "admin",
+  "procedures.makePrivate": (a) => a.isOwner || a.role === "profissional",
+  "procedures.read": () => true,
+  "procedures.write": clinicWriter,
+  "content.read": () => true,
+  "content.write": clinicWriter,
+};
+
+export function can(subject: PermissionSubject, action: Action): boolean {
+  return rules[action](subject);
+}
+
+/** The same question for a profile as the API presents it (role, is_proprietario); none → no. */
+export function profileCan(profile: { role: string; is_proprietario: boolean } | null | undefined, action: Action): boolean {
+  return profile ? can({ role: profile.role, isOwner: profile.is_proprietario }, action) : false;
+}
