@@ -15,7 +15,7 @@ import { applyServerErrors } from "@/lib/form-errors";
 import { maskCnes, maskCnpj } from "@shared/br/masks";
 import { establishmentSignUpSchema, TIPO_ESTABELECIMENTO_LABEL, TIPOS_ESTABELECIMENTO } from "@shared/schemas/signup";
 import { useSignUp } from "../api/auth-api";
-import { AddressFields } from "./address-fields";
+import { AddressFields } from "@/components/form/address-fields";
 import { CouncilFields, EMPTY_ESPECIALIDADE } from "./council-fields";
 import { PersonFields } from "./person-fields";
 import { signUpErrorMessage } from "./sign-up-error";
@@ -142,7 +142,7 @@ export function EstablishmentWizard({ onBack, onDone }: { onBack: () => void; on
       </div>
 
       <div hidden={step !== 1}>
-        <AddressFields />
+        <AddressFields stateField="estado" required />
       </div>
 
       <div hidden={step !== 2} className="grid gap-5">

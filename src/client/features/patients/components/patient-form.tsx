@@ -19,7 +19,7 @@ import { cpfTakenBy } from "../api/patients-api";
 import { ageFromBirthDate, formatAge, isMinor, todayInSaoPaulo } from "../lib/dates";
 import { PATIENT_FORM_FIELDS, type PatientFormValues, hasGuardian } from "../lib/form-values";
 import { useGoBack } from "../lib/use-go-back";
-import { PatientAddressFields } from "./patient-address-fields";
+import { AddressFields } from "@/components/form/address-fields";
 import { PatientFormSection } from "./patient-form-section";
 import { PatientGuardianSection } from "./patient-guardian-section";
 
@@ -134,7 +134,7 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
         </PatientFormSection>
 
         <PatientFormSection id="endereco" title="Endereço" description="Digite o CEP para preencher o endereço automaticamente.">
-          <PatientAddressFields />
+          <AddressFields stateField="uf" />
         </PatientFormSection>
 
         <PatientGuardianSection minor={minor} initiallyOpen={hasGuardian(defaultValues)} />
