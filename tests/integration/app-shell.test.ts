@@ -111,3 +111,22 @@ describe("row-level security", () => {
     ).rejects.toThrow();
   });
 });
+
+describe("development outbox", () => {
+  it("answers only requests from this machine", async () => {
+    const local = await ctx.app.inject({ method: "GET", url: "/api/dev/outbox" });
+    expect(local.statusCode).toBe(200);
+    expect(Array.isArray(local.json().items)).toBe(true);
+    const remote = await ctx.app.inject({ method: "GET", url: "/api/dev/outbox", remoteAddress: "203.0.113.7" });
+    expect(remote.statusCode).toBe(404);
+  });
+
+  it("does not exist in production", async () => {
+    const app = await buildApp({ env: testEnv({ NODE_ENV: "production" }), database: ctx.database, logger: false });
+    try {
+      expect((await app.inject({ method: "GET", url: "/api/dev/outbox" })).statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -3,10 +3,17 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { emailOutbox } from "../../db/schema.js";
+import { AppError } from "../errors.js";
+
+function isLoopback(ip: string): boolean {
+  return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
+}
 
 /**
  * Development only (never registered in production): the e-mails the app would have sent, so a
- * developer can follow a reset link without an SMTP server.
+ * developer can follow a reset link without an SMTP server. The outbox holds every clinic's mail
+ * (reset links included), so it answers only requests from this machine: a server started
+ * without NODE_ENV=production must not hand it to the network.
  */
 export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
@@ -31,7 +38,8 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         },
       },
     },
-    async () => {
+    async (request) => {
+      if (!isLoopback(request.ip)) throw new AppError("NOT_FOUND");
       const rows = await db.select().from(emailOutbox).orderBy(desc(emailOutbox.created_at)).limit(50);
       return {
         items: rows.map((row) => ({
