@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { TemplateStructure } from "../shared/document-model/structure.js";
 import { SEXOS } from "../shared/schemas/patient.js";
 
 /** One specialty chosen by a professional (spec part 2 §3 profiles.especialidades). */
@@ -217,6 +218,7 @@ export const pacientes = pgTable(
       ),
   },
   (t) => [
+    unique("pacientes_tenant_id_unique").on(t.tenant_id, t.id),
     index("pacientes_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     uniqueIndex("pacientes_tenant_cpf_unique").on(t.tenant_id, t.cpf).where(sql`${t.cpf} is not null`),
     index("pacientes_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
@@ -337,5 +339,105 @@ export const procedimentoCuidados = pgTable(
     index("procedimento_cuidados_tenant_item_idx").on(t.tenant_id, t.cuidado_id),
     foreignKey({ name: "procedimento_cuidados_procedimento_fk", columns: [t.tenant_id, t.procedimento_id], foreignColumns: [procedimentos.tenant_id, procedimentos.id] }).onDelete("cascade"),
     foreignKey({ name: "procedimento_cuidados_cuidado_fk", columns: [t.tenant_id, t.cuidado_id], foreignColumns: [cuidadosPos.tenant_id, cuidadosPos.id] }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * A consent template (spec part 2 §3 templates). Its content lives in immutable versions; the
+ * newest version is the current one.
+ */
+export const templates = pgTable(
+  "templates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    titulo: text("titulo").notNull(),
+    especialidade: text("especialidade").notNull(),
+    categoria: text("categoria").notNull(),
+    status: text("status", { enum: ["draft", "review", "published"] }).notNull().default("draft"),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    /** What the list search matches: title, specialty and category, accents folded. */
+    busca: text("busca")
+      .notNull()
+      .generatedAlwaysAs(sql`app_search_text(coalesce(titulo, '') || ' ' || coalesce(especialidade, '') || ' ' || coalesce(categoria, ''))`),
+  },
+  (t) => [
+    unique("templates_tenant_id_unique").on(t.tenant_id, t.id),
+    index("templates_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("templates_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
+  ],
+);
+
+/**
+ * One immutable version of a template (spec part 2 §3 template_versions). version_number counts
+ * 1, 2, 3… per template (the spec used timestamps); hash_modelo is the SHA-256 of the content.
+ * variaveis_json holds the validated structure; conteudo_html keeps the same structure serialised,
+ * as the spec's column did.
+ */
+export const templateVersions = pgTable(
+  "template_versions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    template_id: uuid("template_id").notNull(),
+    version_number: integer("version_number").notNull(),
+    conteudo_html: text("conteudo_html").notNull(),
+    variaveis_json: jsonb("variaveis_json").$type<TemplateStructure>().notNull(),
+    changelog: text("changelog").notNull(),
+    hash_modelo: text("hash_modelo").notNull(),
+    published_at: timestamp("published_at", { withTimezone: true }),
+    published_by: uuid("published_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    unique("template_versions_tenant_id_unique").on(t.tenant_id, t.id),
+    uniqueIndex("template_versions_template_number_unique").on(t.template_id, t.version_number),
+    foreignKey({ name: "template_versions_template_fk", columns: [t.tenant_id, t.template_id], foreignColumns: [templates.tenant_id, templates.id] }).onDelete("cascade"),
+  ],
+);
+
+export const CONTRATO_STATUSES = ["draft", "sent", "viewed", "signed", "cancelled", "expired"] as const;
+
+/**
+ * A consent document for a patient (spec part 1 §3 contratos). It points at the exact template
+ * version it was made from (never the template id) and freezes, at creation, the document model it
+ * will be signed on (DESIGN §2). A version or patient used by a document cannot be deleted.
+ */
+export const contratos = pgTable(
+  "contratos",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    paciente_id: uuid("paciente_id").notNull(),
+    template_version_id: uuid("template_version_id").notNull(),
+    procedimento_id: uuid("procedimento_id").references(() => procedimentos.id, { onDelete: "set null" }),
+    titulo: text("titulo").notNull(),
+    procedimento: text("procedimento"),
+    data_procedimento: date("data_procedimento", { mode: "string" }),
+    status: text("status", { enum: CONTRATO_STATUSES }).notNull().default("draft"),
+    medico_responsavel_id: uuid("medico_responsavel_id").references(() => profiles.id, { onDelete: "set null" }),
+    variaveis_preenchidas: jsonb("variaveis_preenchidas").$type<Record<string, unknown>>().notNull().default({}),
+    conteudo_selecionado: jsonb("conteudo_selecionado").$type<{ tipo: string; titulo: string; descricao: string }[]>().notNull().default([]),
+    /** The frozen DocumentModel the patient reads and signs. */
+    documento: jsonb("documento").$type<Record<string, unknown>>().notNull(),
+    /** SHA-256 (hex) of the canonical JSON of `documento`: what the signer signs. */
+    conteudo_sha256: text("conteudo_sha256").notNull(),
+    expiracao_at: timestamp("expiracao_at", { withTimezone: true }).notNull(),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    unique("contratos_tenant_id_unique").on(t.tenant_id, t.id),
+    index("contratos_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("contratos_tenant_version_idx").on(t.tenant_id, t.template_version_id),
+    index("contratos_tenant_paciente_idx").on(t.tenant_id, t.paciente_id),
+    foreignKey({ name: "contratos_paciente_fk", columns: [t.tenant_id, t.paciente_id], foreignColumns: [pacientes.tenant_id, pacientes.id] }).onDelete("restrict"),
+    foreignKey({ name: "contratos_template_version_fk", columns: [t.tenant_id, t.template_version_id], foreignColumns: [templateVersions.tenant_id, templateVersions.id] }).onDelete("restrict"),
   ],
 );

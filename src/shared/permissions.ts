@@ -32,11 +32,16 @@ export type Action =
   | "procedures.read"
   | "procedures.write"
   | "content.read"
-  | "content.write";
+  | "content.write"
+  | "templates.read"
+  | "templates.write"
+  | "templates.publish";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
 const clinicWriter = (a: PermissionSubject) => a.isOwner || CLINIC_WRITERS.has(a.role);
+const TEMPLATE_AUTHORS = new Set(["profissional", "admin", "pro_saude"]);
+const TEMPLATE_PUBLISHERS = new Set(["profissional", "admin"]);
 
 const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "app.use": () => true,
@@ -50,6 +55,10 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "procedures.write": clinicWriter,
   "content.read": () => true,
   "content.write": clinicWriter,
+  "templates.read": () => true,
+  /** Consent wording is the care team's and the administration's; the front desk only uses it. */
+  "templates.write": (a) => a.isOwner || TEMPLATE_AUTHORS.has(a.role),
+  "templates.publish": (a) => a.isOwner || TEMPLATE_PUBLISHERS.has(a.role),
 };
 
 export function can(subject: PermissionSubject, action: Action): boolean {

@@ -1,0 +1,232 @@
+import { z } from "zod";
+import { SectionTypeSchema } from "../document-model/structure.js";
+import { requiredText } from "./common.js";
+
+/** Spec part 2 §9. */
+export const TEMPLATE_CATEGORIES = ["Consentimento", "Contratos", "Clínicos", "Éticos", "Administrativos"] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+
+export const TEMPLATE_STATUSES = ["draft", "review", "published"] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+
+export const TEMPLATE_STATUS_LABEL: Readonly<Record<TemplateStatus, string>> = {
+  draft: "Rascunho",
+  review: "Em Revisão",
+  published: "Publicado",
+};
+
+/** An unknown status shows as draft (spec part 2 §2 Template view). */
+export function templateStatusLabel(status: string): string {
+  return TEMPLATE_STATUS_LABEL[status as TemplateStatus] ?? TEMPLATE_STATUS_LABEL.draft;
+}
+
+/** The four tags a template can use for the clinic's and the professional's content (part 2 §9). */
+export const TEMPLATE_TAGS = ["riscos", "beneficios", "cuidados_pos", "valor_procedimento"] as const;
+
+export const TEMPLATE_PAGE_SIZE = 20;
+export const MAX_TEMPLATE_SECTIONS = 100;
+export const MAX_SECTION_CONTENT = 20_000;
+
+export const TEMPLATE_MESSAGES = {
+  tituloRequired: "Informe o título do template",
+  especialidadeRequired: "Por favor, selecione uma especialidade",
+  especialidadeNotAllowed: "Especialidade não permitida para o seu perfil",
+  categoriaRequired: "Selecione uma categoria",
+  created: "Template criado com sucesso",
+  createError: "Erro ao criar template",
+  saved: "Template atualizado com sucesso.",
+  saveError: "Erro ao salvar template.",
+  loadError: "Erro ao carregar template.",
+  versionsLoadError: "Erro ao carregar histórico de versões.",
+  statisticsLoadError: "Erro ao carregar estatísticas.",
+  duplicated: "Template duplicado com sucesso.",
+  duplicateError: "Erro ao duplicar template.",
+  deleted: "Template excluído com sucesso.",
+  deleteError: "Erro ao excluir template.",
+  deleteBlockedTitle: "Não é possível excluir",
+  deleteBlocked: (count: number) => `Este template está sendo usado em ${count} contrato(s). Não é possível excluí-lo.`,
+  confirmDeleteTitle: "Confirmar Exclusão",
+  notFound: "Template não encontrado",
+  backToTemplates: "Voltar para Templates",
+  searchPlaceholder: "Buscar por título, especialidade ou categoria...",
+  empty: "Nenhum template encontrado",
+  emptyHint: "Crie seu primeiro template para começar",
+  emptySearch: (term: string) => `Nenhum template encontrado para "${term}"`,
+  noStructure: "Este template não possui conteúdo estruturado...",
+  changelogUpdated: "Template atualizado",
+  changelogCreated: "Versão inicial",
+  changelogDuplicated: "Template duplicado",
+  copySuffix: " (Cópia)",
+  statusChanged: "Status do template atualizado",
+  statusError: "Erro ao alterar status do template",
+  invalidTransition: "Esta mudança de status não é permitida",
+  defaultsSaved: "Templates salvos com sucesso!",
+  defaultsError: "Erro ao salvar templates. Tente novamente.",
+} as const;
+
+/** A section as the editor sends it: the five types, bounded sizes. */
+export const templateSectionInputSchema = z.object({
+  id: z.union([z.string().trim().min(1).max(64), z.number().finite()]).transform((id) => String(id)),
+  type: SectionTypeSchema,
+  title: z.string().max(300, "Use no máximo 300 caracteres no título da seção"),
+  content: z.string().max(MAX_SECTION_CONTENT, `Use no máximo ${MAX_SECTION_CONTENT} caracteres por seção`),
+  variables: z.array(z.string().max(100)).max(200).optional(),
+});
+
+export const templateStructureInputSchema = z.object({
+  title: z.string().max(300, "Use no máximo 300 caracteres no título do documento"),
+  introduction: z.string().max(MAX_SECTION_CONTENT, `Use no máximo ${MAX_SECTION_CONTENT} caracteres na introdução`),
+  sections: z
+    .array(templateSectionInputSchema)
+    .max(MAX_TEMPLATE_SECTIONS, `Use no máximo ${MAX_TEMPLATE_SECTIONS} seções`)
+    .refine((sections) => new Set(sections.map((s) => String(s.id))).size === sections.length, "Seções com identificador repetido"),
+});
+
+/** Create and edit: basic information plus the structured content. */
+export const templateInputSchema = z.object({
+  titulo: requiredText(TEMPLATE_MESSAGES.tituloRequired, 200),
+  especialidade: requiredText(TEMPLATE_MESSAGES.especialidadeRequired, 120),
+  categoria: z.enum(TEMPLATE_CATEGORIES, { error: TEMPLATE_MESSAGES.categoriaRequired }),
+  estrutura: templateStructureInputSchema,
+});
+export type TemplateInput = z.input<typeof templateInputSchema>;
+export type TemplateData = z.output<typeof templateInputSchema>;
+
+/** A row of the list (and the head of every template screen). */
+export const templateSummarySchema = z.object({
+  id: z.string(),
+  titulo: z.string(),
+  especialidade: z.string(),
+  categoria: z.string(),
+  status: z.enum(TEMPLATE_STATUSES),
+  created_at: z.string(),
+  updated_at: z.string(),
+  created_by: z.string().nullable(),
+  criador_nome: z.string().nullable(),
+  versao_atual: z.number().int().nullable(),
+  /** Documents made from any version of this template. */
+  usos: z.number().int(),
+});
+export type TemplateSummary = z.infer<typeof templateSummarySchema>;
+
+export const templateListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  status: z.enum(TEMPLATE_STATUSES).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(TEMPLATE_PAGE_SIZE),
+});
+
+export const templateListSchema = z.object({
+  items: z.array(templateSummarySchema),
+  /** Templates matching the search. */
+  total: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+export type TemplateList = z.infer<typeof templateListSchema>;
+
+/** The four cards of /templates (whole clinic, not the search). */
+export const templateStatsSchema = z.object({
+  total: z.number().int(),
+  publicados: z.number().int(),
+  em_revisao: z.number().int(),
+  rascunhos: z.number().int(),
+});
+export type TemplateStats = z.infer<typeof templateStatsSchema>;
+
+export const templateStructureSchema = z.object({
+  title: z.string(),
+  introduction: z.string(),
+  sections: z.array(
+    z.object({
+      id: z.string(),
+      type: SectionTypeSchema,
+      title: z.string(),
+      content: z.string(),
+      variables: z.array(z.string()).optional(),
+    }),
+  ),
+});
+
+/** One template with its current version's content (view and edit). */
+export const templateDetailSchema = templateSummarySchema.extend({
+  versao_atual_id: z.string().nullable(),
+  hash_modelo: z.string().nullable(),
+  /** Parsed with the spec's fallbacks: never null; may have no sections. */
+  estrutura: templateStructureSchema,
+});
+export type TemplateDetail = z.infer<typeof templateDetailSchema>;
+
+export const templateVersionSchema = z.object({
+  id: z.string(),
+  version_number: z.number().int(),
+  changelog: z.string(),
+  hash_modelo: z.string(),
+  created_at: z.string(),
+  published_at: z.string().nullable(),
+  /** Null → the screen shows 'Sistema'. */
+  publicador_nome: z.string().nullable(),
+  atual: z.boolean(),
+});
+export type TemplateVersion = z.infer<typeof templateVersionSchema>;
+export const templateVersionListSchema = z.object({ items: z.array(templateVersionSchema) });
+
+/** Usage statistics of one template (counts documents of every version). */
+export const templateUsageSchema = z.object({
+  total: z.number().int(),
+  este_mes: z.number().int(),
+  ultimos_30_dias: z.number().int(),
+  primeiro_uso: z.string().nullable(),
+  ultimo_uso: z.string().nullable(),
+  por_status: z.array(z.object({ status: z.string(), total: z.number().int() })),
+  /** Exactly six entries, oldest first, months in America/Sao_Paulo ('2026-06'). */
+  por_mes: z.array(z.object({ mes: z.string(), total: z.number().int() })),
+});
+export type TemplateUsage = z.infer<typeof templateUsageSchema>;
+
+/** Review workflow (the spec does not show transitions): which status may follow which. */
+export const TEMPLATE_TRANSITIONS: Readonly<Record<TemplateStatus, readonly TemplateStatus[]>> = {
+  draft: ["review", "published"],
+  review: ["published", "draft"],
+  published: ["draft"],
+};
+
+export function canTransition(from: TemplateStatus, to: TemplateStatus): boolean {
+  return TEMPLATE_TRANSITIONS[from].includes(to);
+}
+
+export const templateStatusInputSchema = z.object({
+  status: z.enum(TEMPLATE_STATUSES, { error: "Status inválido" }),
+});
+
+/** The specialties the signed-in user may give a template. */
+export const allowedSpecialtiesSchema = z.object({
+  items: z.array(z.string()),
+  /** True when nobody in the clinic has a specialty: the list is every known specialty. */
+  fallback: z.boolean(),
+});
+export type AllowedSpecialties = z.infer<typeof allowedSpecialtiesSchema>;
+
+/** /profile/templates: the professional's default texts (part 2 §2 Personal template defaults). */
+export const templateDefaultsSchema = z.object({
+  template_riscos: z.string().max(MAX_SECTION_CONTENT).nullable(),
+  template_beneficios: z.string().max(MAX_SECTION_CONTENT).nullable(),
+  template_cuidados_pos: z.string().max(MAX_SECTION_CONTENT).nullable(),
+  template_valor_procedimento: z.string().max(200).nullable(),
+});
+export type TemplateDefaults = z.infer<typeof templateDefaultsSchema>;
+
+const optionalDefault = (max: number) =>
+  z
+    .string({ error: "Texto inválido" })
+    .max(max, `Use no máximo ${max} caracteres`)
+    .nullable()
+    .optional()
+    .transform((value) => (value?.trim() ? value : null));
+
+export const templateDefaultsInputSchema = z.object({
+  template_riscos: optionalDefault(MAX_SECTION_CONTENT),
+  template_beneficios: optionalDefault(MAX_SECTION_CONTENT),
+  template_cuidados_pos: optionalDefault(MAX_SECTION_CONTENT),
+  template_valor_procedimento: optionalDefault(200),
+});
+export type TemplateDefaultsInput = z.input<typeof templateDefaultsInputSchema>;
