@@ -15,6 +15,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { TemplateStructure } from "../shared/document-model/structure.js";
+import { DOCUMENT_STATUSES } from "../shared/schemas/document.js";
 import { SEXOS } from "../shared/schemas/patient.js";
 
 /** One specialty chosen by a professional (spec part 2 §3 profiles.especialidades). */
@@ -234,6 +235,7 @@ export const tenantCounters = pgTable("tenant_counters", {
     .primaryKey()
     .references(() => tenants.id, { onDelete: "cascade" }),
   pacientes: integer("pacientes").notNull().default(0),
+  contratos: integer("contratos").notNull().default(0),
 });
 
 /**
@@ -401,7 +403,26 @@ export const templateVersions = pgTable(
   ],
 );
 
-export const CONTRATO_STATUSES = ["draft", "sent", "viewed", "signed", "cancelled", "expired"] as const;
+/**
+ * A stored file (PDFs now; certificates and logos later). The bytes live in the storage driver
+ * (src/server/storage), addressed by their SHA-256; the row says whose file it is and its name.
+ */
+export const files = pgTable(
+  "files",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    sha256: text("sha256").notNull(),
+    size: integer("size").notNull(),
+    content_type: text("content_type").notNull(),
+    nome: text("nome").notNull(),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+  },
+  (t) => [unique("files_tenant_id_unique").on(t.tenant_id, t.id)],
+);
 
 /**
  * A consent document for a patient (spec part 1 §3 contratos). It points at the exact template
@@ -419,7 +440,7 @@ export const contratos = pgTable(
     titulo: text("titulo").notNull(),
     procedimento: text("procedimento"),
     data_procedimento: date("data_procedimento", { mode: "string" }),
-    status: text("status", { enum: CONTRATO_STATUSES }).notNull().default("draft"),
+    status: text("status", { enum: DOCUMENT_STATUSES }).notNull().default("draft"),
     medico_responsavel_id: uuid("medico_responsavel_id").references(() => profiles.id, { onDelete: "set null" }),
     variaveis_preenchidas: jsonb("variaveis_preenchidas").$type<Record<string, unknown>>().notNull().default({}),
     conteudo_selecionado: jsonb("conteudo_selecionado").$type<{ tipo: string; titulo: string; descricao: string }[]>().notNull().default([]),
@@ -428,6 +449,17 @@ export const contratos = pgTable(
     /** SHA-256 (hex) of the canonical JSON of `documento`: what the signer signs. */
     conteudo_sha256: text("conteudo_sha256").notNull(),
     expiracao_at: timestamp("expiracao_at", { withTimezone: true }).notNull(),
+    /** The generated PDF (unsigned document), when there is one. */
+    pdf_file_id: uuid("pdf_file_id"),
+    cancel_reason: text("cancel_reason"),
+    cancelled_at: timestamp("cancelled_at", { withTimezone: true }),
+    signed_at: timestamp("signed_at", { withTimezone: true }),
+    /** What the list search matches: title, procedure, patient name (as frozen) and the id. */
+    busca: text("busca")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`app_search_text(coalesce(titulo, '') || ' ' || coalesce(procedimento, '') || ' ' || coalesce(variaveis_preenchidas ->> 'paciente_nome', '') || ' ' || id::text)`,
+      ),
     created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
     created_at: createdAt(),
     updated_at: updatedAt(),
@@ -436,7 +468,11 @@ export const contratos = pgTable(
     unique("contratos_tenant_id_unique").on(t.tenant_id, t.id),
     index("contratos_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("contratos_tenant_version_idx").on(t.tenant_id, t.template_version_id),
-    index("contratos_tenant_paciente_idx").on(t.tenant_id, t.paciente_id),
+    index("contratos_tenant_paciente_idx").on(t.tenant_id, t.paciente_id, t.created_at.desc().nullsFirst()),
+    index("contratos_tenant_medico_idx").on(t.tenant_id, t.medico_responsavel_id, t.created_at.desc().nullsFirst()),
+    index("contratos_tenant_status_idx").on(t.tenant_id, t.status, t.expiracao_at),
+    index("contratos_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
+    foreignKey({ name: "contratos_pdf_file_fk", columns: [t.tenant_id, t.pdf_file_id], foreignColumns: [files.tenant_id, files.id] }),
     foreignKey({ name: "contratos_paciente_fk", columns: [t.tenant_id, t.paciente_id], foreignColumns: [pacientes.tenant_id, pacientes.id] }).onDelete("restrict"),
     foreignKey({ name: "contratos_template_version_fk", columns: [t.tenant_id, t.template_version_id], foreignColumns: [templateVersions.tenant_id, templateVersions.id] }).onDelete("restrict"),
   ],

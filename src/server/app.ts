@@ -13,7 +13,7 @@ import {
 } from "fastify-type-provider-zod";
 import type { Database } from "../db/client.js";
 import { projectRoot } from "../db/paths.js";
-import type { Env } from "./env.js";
+import { type Env, resolveDataDir } from "./env.js";
 import { registerErrorHandling } from "./errors.js";
 import { authPlugin } from "./plugins/auth.js";
 import { clientAppPlugin } from "./plugins/client-app.js";
@@ -24,8 +24,12 @@ import { contentRoutes } from "./routes/content.js";
 import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { healthRoutes } from "./routes/health.js";
 import { patientRoutes } from "./routes/patients.js";
+import { documentRoutes } from "./routes/documents.js";
 import { procedureRoutes } from "./routes/procedures.js";
+import { templateDefaultsRoutes } from "./routes/template-defaults.js";
+import { templateRoutes } from "./routes/templates.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
+import { createLocalFileStorage, type FileStorage } from "./storage/file-storage.js";
 
 export interface AppConfig {
   env: Env;
@@ -34,6 +38,8 @@ export interface AppConfig {
   clientDir?: string;
   /** Postal-code sources, in order (default ViaCEP then BrasilAPI at the env URLs). */
   cepSources?: CepSource[];
+  /** Where file bytes go (default: DATA_DIR/files, content-addressed). */
+  storage?: FileStorage;
   /** Pino logger options, or false (tests). Default: JSON logs at env.LOG_LEVEL. */
   logger?: boolean | { level: string };
 }
@@ -96,7 +102,10 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(cepRoutes, { db: database.db, sources: cepSources });
   await app.register(patientRoutes, { db: database.db });
   await app.register(procedureRoutes, { db: database.db });
+  await app.register(templateRoutes, { db: database.db });
+  await app.register(templateDefaultsRoutes, { db: database.db });
   await app.register(contentRoutes, { db: database.db });
+  await app.register(documentRoutes, { db: database.db, storage: config.storage ?? createLocalFileStorage(path.join(resolveDataDir(env), "files")) });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
 
   await app.register(clientAppPlugin, {

@@ -35,7 +35,10 @@ export type Action =
   | "content.write"
   | "templates.read"
   | "templates.write"
-  | "templates.publish";
+  | "templates.publish"
+  | "documents.read"
+  | "documents.write"
+  | "documents.delete";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
@@ -59,6 +62,10 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   /** Consent wording is the care team's and the administration's; the front desk only uses it. */
   "templates.write": (a) => a.isOwner || TEMPLATE_AUTHORS.has(a.role),
   "templates.publish": (a) => a.isOwner || TEMPLATE_PUBLISHERS.has(a.role),
+  "documents.read": () => true,
+  "documents.write": clinicWriter,
+  /** Deleting drafts and cancelling sent documents: the people who manage the clinic's documents. */
+  "documents.delete": (a) => a.isOwner || a.role === "admin" || a.role === "profissional" || a.role === "pro_saude",
 };
 
 export function can(subject: PermissionSubject, action: Action): boolean {

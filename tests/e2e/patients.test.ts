@@ -205,7 +205,10 @@ describe("patients", () => {
 
     await page.getByRole("button", { name: "Ações de Beatriz Santos de Oliveira Albuquerque" }).click();
     await page.getByRole("menuitem", { name: "Ver Contratos" }).click();
-    await page.waitForURL(`**/patients/${minor.id}#documentos`);
+    // The documents list, filtered by this patient.
+    await page.waitForURL(`**/documents?paciente=${minor.id}`);
+    await page.getByText("Nenhum documento corresponde aos filtros").waitFor();
+    await page.goto(`/patients/${minor.id}`);
     await page.getByText("Nenhum documento para este paciente").waitFor();
     expect(await page.getByText("Menor de idade").isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { type Env, loadEnv } from "../../src/server/env.js";
 
 /** The env every test app runs with: quiet, no outside calls, generous rate limits. */
@@ -9,6 +11,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     VIACEP_URL: "http://127.0.0.1:9",
     BRASILAPI_URL: "http://127.0.0.1:9",
     CEP_TIMEOUT_MS: "1000",
+    // Files (PDFs) go to a scratch folder, never the project's ./data.
+    DATA_DIR: path.join(os.tmpdir(), "consentir-test-data"),
     ...overrides,
   });
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
+import { insertDocument } from "../helpers/documents.js";
 import { validCpf } from "../helpers/factories.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
@@ -267,3 +268,40 @@ describe("patient counters", () => {
     expect(filtered.json().total).toBe(25);
   });
 });
+
+describe("patients and their documents", () => {
+  it("counts each patient's documents, filters with/without documents, and refuses deleting a patient with documents", async () => {
+    const c = await newClinic(ctx.app);
+    const withDocs = await create(c, { nome: "Paciente Com Documentos" });
+    const without = await create(c, { nome: "Paciente Sem Documentos", cpf: validCpf() });
+    const { templateVersionId } = await publishedVersion(c);
+    for (let i = 0; i < 2; i += 1) {
+      await insertDocument(ctx.database, { tenantId: c.tenantId, pacienteId: withDocs.id, templateVersionId });
+    }
+    const list = (await call(c, "GET", "/api/patients")).json() as { items: { id: string; contratos_count: number }[] };
+    const counts = Object.fromEntries(list.items.map((p) => [p.id, p.contratos_count]));
+    expect(counts).toEqual({ [withDocs.id]: 2, [without.id]: 0 });
+    expect((await call(c, "GET", `/api/patients/${withDocs.id}`)).json().contratos_count).toBe(2);
+    const names = async (query: string) => (await call(c, "GET", `/api/patients?${query}`)).json().items.map((p: { nome: string }) => p.nome);
+    expect(await names("documentos=com")).toEqual(["Paciente Com Documentos"]);
+    expect(await names("documentos=sem")).toEqual(["Paciente Sem Documentos"]);
+    expect((await call(c, "GET", "/api/patients?documentos=talvez")).statusCode).toBe(400);
+
+    const refused = await call(c, "DELETE", `/api/patients/${withDocs.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: "PATIENT_HAS_DOCUMENTS", message: "Este paciente possui 2 documento(s) e não pode ser excluído." });
+    expect((await call(c, "DELETE", `/api/patients/${without.id}`)).statusCode).toBe(204);
+  });
+});
+
+async function publishedVersion(who: SignedIn) {
+  const specialties = (await call(who, "GET", "/api/templates/specialties")).json().items as string[];
+  const created = await call(who, "POST", "/api/templates", {
+    titulo: "TCLE",
+    especialidade: specialties[0],
+    categoria: "Consentimento",
+    estrutura: { title: "TCLE", introduction: "Eu, {{paciente_nome}}", sections: [] },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return { templateVersionId: created.json().versao_atual_id as string };
+}

@@ -16,13 +16,7 @@ const page = <T,>(load: () => Promise<T>, pick: (module: T) => React.ComponentTy
 
 /** Screens of the spec whose features land in later issues. */
 const UPCOMING: [string, string][] = [
-  ["/documents", "Documentos"],
-  ["/documents/create", "Novo Documento"],
-  ["/contracts/create", "Novo Documento"],
   ["/certificates", "Certificado Digital"],
-  ["/templates", "Templates"],
-  ["/templates/create", "Novo Template"],
-  ["/profile/templates", "Config. Templates"],
   ["/users", "Usuários"],
   ["/integration", "Integração"],
   ["/settings", "Configurações"],
@@ -58,6 +52,26 @@ export const router = createBrowserRouter([
             path: "/content-management",
             lazy: page(() => import("@/features/content/components/content-management-page"), (m) => m.ContentManagementPage),
           },
+          { path: "/templates", lazy: page(() => import("@/features/templates/components/templates-list-page"), (m) => m.TemplatesListPage) },
+          { path: "/templates/create", lazy: page(() => import("@/features/templates/components/template-create-page"), (m) => m.TemplateCreatePage) },
+          { path: "/templates/:id/edit", lazy: page(() => import("@/features/templates/components/template-edit-page"), (m) => m.TemplateEditPage) },
+          { path: "/templates/:id/preview", lazy: page(() => import("@/features/templates/components/template-view-page"), (m) => m.TemplateViewPage) },
+          {
+            path: "/templates/:id/versions",
+            lazy: page(() => import("@/features/templates/components/template-versions-page"), (m) => m.TemplateVersionsPage),
+          },
+          {
+            path: "/templates/:id/statistics",
+            lazy: page(() => import("@/features/templates/components/template-statistics-page"), (m) => m.TemplateStatisticsPage),
+          },
+          {
+            path: "/profile/templates",
+            lazy: page(() => import("@/features/template-defaults/components/template-defaults-page"), (m) => m.TemplateDefaultsPage),
+          },
+          { path: "/documents", lazy: page(() => import("@/features/documents/components/documents-list-page"), (m) => m.DocumentsListPage) },
+          { path: "/documents/create", lazy: page(() => import("@/features/documents/components/document-create-page"), (m) => m.DocumentCreatePage) },
+          { path: "/contracts/create", lazy: page(() => import("@/features/documents/components/document-create-page"), (m) => m.DocumentCreatePage) },
+          { path: "/documents/:id", lazy: page(() => import("@/features/documents/components/document-detail-page"), (m) => m.DocumentDetailPage) },
           ...UPCOMING.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
           { path: "*", element: <NotFoundPage /> },
         ],

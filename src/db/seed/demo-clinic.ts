@@ -6,6 +6,7 @@ import type { Db } from "../client.js";
 import { rawRows } from "../raw.js";
 import { pacientes, profiles } from "../schema.js";
 import { seedDemoLibrary } from "./demo-library.js";
+import { seedDemoTemplates } from "./demo-templates.js";
 
 export const DEMO_EMAIL = "demo@consentir.test";
 export const DEMO_PASSWORD = "consentir-demo";
@@ -51,7 +52,12 @@ export async function seedDemoClinic(db: Db): Promise<SeedResult> {
     db,
     sql`select tenant_id from profiles where lower(email) = ${DEMO_EMAIL} limit 1`,
   );
-  if (existing[0]) return { created: false, tenantId: existing[0].tenant_id };
+  if (existing[0]) {
+    // A clinic seeded before the templates existed gets them now (a no-op when it has any).
+    const [owner] = await rawRows<{ id: string }>(db, sql`select id from profiles where tenant_id = ${existing[0].tenant_id} and is_proprietario limit 1`);
+    if (owner) await seedDemoTemplates(db, existing[0].tenant_id, owner.id);
+    return { created: false, tenantId: existing[0].tenant_id };
+  }
 
   const owner = establishmentSignUpSchema.parse({
     profile_type: "estabelecimento",
@@ -103,6 +109,7 @@ export async function seedDemoClinic(db: Db): Promise<SeedResult> {
   );
   await db.insert(pacientes).values(DEMO_PATIENTS.map((p) => ({ ...p, tenant_id: tenantId })));
   await seedDemoLibrary(db, tenantId, ownerId);
+  await seedDemoTemplates(db, tenantId, ownerId);
   return { created: true, tenantId };
 }
 

@@ -1,20 +1,39 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { AppError } from "../errors.js";
 
-/** Keyset cursor over (created_at desc, id desc): opaque to clients. */
+/**
+ * Keyset cursor over (created_at desc, id desc), opaque to clients. created_at is kept to the
+ * microsecond, as PostgreSQL stores it: a millisecond Date would skip rows created in the same
+ * millisecond as the page's last one.
+ */
 export interface CreatedCursor {
-  createdAt: Date;
+  /** ISO 8601 UTC with microseconds, e.g. 2026-11-22T00:30:29.123456Z. */
+  createdAt: string;
   id: string;
 }
 
+const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function encodeCursor(cursor: CreatedCursor): string {
-  return Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString("base64url");
+  return Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString("base64url");
 }
 
 export function decodeCursor(value: string): CreatedCursor {
-  const [iso, id] = Buffer.from(value, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(iso ?? "");
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime())) {
+  const [createdAt, id, ...rest] = Buffer.from(value, "base64url").toString("utf8").split("|");
+  if (rest.length > 0 || !createdAt || !id || !ISO_MICROS.test(createdAt) || !UUID.test(id) || Number.isNaN(Date.parse(createdAt))) {
     throw new AppError("BAD_REQUEST", "Cursor de paginação inválido.");
   }
   return { createdAt, id };
+}
+
+/** created_at as the cursor's text (UTC, microseconds), to select beside a page's rows. */
+export function cursorTime(column: AnyPgColumn | SQL): SQL<string> {
+  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/** Rows strictly after the cursor in newest-first order. */
+export function afterCursor(cursor: CreatedCursor, createdAt: AnyPgColumn | SQL, id: AnyPgColumn | SQL): SQL {
+  return sql`(${createdAt}, ${id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
 }

@@ -110,6 +110,8 @@ export const patientListQuerySchema = z.object({
   criado_de: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Data inválida").optional(),
   criado_ate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Data inválida").optional(),
   menores: z.enum(["sim", "nao"]).optional(),
+  /** With or without documents. */
+  documentos: z.enum(["com", "sem"]).optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(PATIENT_PAGE_SIZE),
 });

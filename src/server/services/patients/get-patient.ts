@@ -4,6 +4,7 @@ import type { Patient } from "../../../shared/schemas/patient.js";
 import type { Actor } from "../../policies/roles.js";
 import { presentPatient } from "../../presenters/patient.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { countPatientDocuments } from "./count-patient-documents.js";
 import { findPatientOrThrow } from "./find-patient.js";
 
 /** One patient; the view is written to the audit trail (LGPD: who saw whose data). */
@@ -15,6 +16,7 @@ export async function getPatient(db: Db, actor: Actor, id: string, audit: Omit<A
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
       { action: "patient.viewed", entityType: "paciente", entityId: row.id },
     );
-    return presentPatient(row);
+    const documents = await countPatientDocuments(tx, actor.tenantId, [row.id]);
+    return presentPatient(row, documents.get(row.id) ?? 0);
   });
 }

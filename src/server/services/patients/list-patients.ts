@@ -4,21 +4,19 @@ import type { Db, Tx } from "../../../db/client.js";
 import { pacientes } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { PatientList, patientListQuerySchema } from "../../../shared/schemas/patient.js";
-import { type CreatedCursor, decodeCursor, encodeCursor } from "../../lib/cursor.js";
+import { afterCursor, cursorTime, decodeCursor, encodeCursor } from "../../lib/cursor.js";
 import type { Actor } from "../../policies/roles.js";
 import { presentPatient } from "../../presenters/patient.js";
 import { countAllPatients } from "./count-patients.js";
+import { countPatientDocuments } from "./count-patient-documents.js";
 import { allOf, patientConditions } from "./patient-filters.js";
 
 type ListQuery = z.output<typeof patientListQuerySchema>;
-type PatientRow = typeof pacientes.$inferSelect;
+type PatientRow = typeof pacientes.$inferSelect & { cursor_at: string };
 
 const newestFirst = [desc(pacientes.created_at), desc(pacientes.id)];
 
-/** Rows strictly after the cursor in newest-first order. */
-function after(cursor: CreatedCursor, createdAt: SQL | typeof pacientes.created_at, id: SQL | typeof pacientes.id): SQL {
-  return sql`(${createdAt}, ${id}) < (${cursor.createdAt}, ${cursor.id})`;
-}
+const after = afterCursor;
 
 /**
  * Without a search, the page walks the (tenant_id, created_at, id) index and the total is a
@@ -28,13 +26,20 @@ function after(cursor: CreatedCursor, createdAt: SQL | typeof pacientes.created_
 interface PageAndTotal {
   rows: PatientRow[];
   total: number;
+  documents: Map<string, number>;
 }
 
 async function pageAndTotal(tx: Tx, tenantId: string, conditions: SQL[], query: ListQuery): Promise<PageAndTotal> {
+  const page = await pageRows(tx, tenantId, conditions, query);
+  const documents = await countPatientDocuments(tx, tenantId, page.rows.map((row) => row.id));
+  return { ...page, documents };
+}
+
+async function pageRows(tx: Tx, tenantId: string, conditions: SQL[], query: ListQuery): Promise<Omit<PageAndTotal, "documents">> {
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const pageConditions = cursor ? [...conditions, after(cursor, pacientes.created_at, pacientes.id)] : conditions;
   if (!query.q) {
-    const rows = await tx.select().from(pacientes).where(allOf(pageConditions)).orderBy(...newestFirst).limit(query.limit + 1);
+    const rows = await tx.select({ ...getTableColumns(pacientes), cursor_at: cursorTime(pacientes.created_at) }).from(pacientes).where(allOf(pageConditions)).orderBy(...newestFirst).limit(query.limit + 1);
     // Only the tenant condition: the kept counter answers; with filters, count the matches.
     const total =
       conditions.length === 1
@@ -57,7 +62,7 @@ async function pageAndTotal(tx: Tx, tenantId: string, conditions: SQL[], query: 
     .limit(query.limit + 1)
     .as("page");
   const rows = await tx
-    .select({ ...getTableColumns(pacientes), total: page.total })
+    .select({ ...getTableColumns(pacientes), total: page.total, cursor_at: cursorTime(pacientes.created_at) })
     .from(page)
     .innerJoin(pacientes, eq(pacientes.id, page.id))
     .orderBy(desc(page.created_at), desc(page.id));
@@ -76,13 +81,13 @@ export async function listPatients(db: Db, actor: Actor, query: ListQuery, now =
   // ignored and every row scanned. The search therefore relies on its tenant WHERE clause alone
   // (docs/decisions/004-search-without-rls.md); everything else runs behind both walls.
   const run = query.q ? (work: (tx: Tx) => Promise<PageAndTotal>) => db.transaction(work) : (work: (tx: Tx) => Promise<PageAndTotal>) => withTenant(db, actor.tenantId, work);
-  return run(async (tx) => pageAndTotal(tx, actor.tenantId, conditions, query)).then(({ rows, total }) => {
+  return run(async (tx) => pageAndTotal(tx, actor.tenantId, conditions, query)).then(({ rows, total, documents }) => {
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     return {
-      items: page.map((row) => presentPatient(row)),
+      items: page.map((row) => presentPatient(row, documents.get(row.id) ?? 0)),
       total,
-      next_cursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+      next_cursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.cursor_at, id: last.id }) : null,
     };
   });
 }

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lte, lt, or, type SQL, sql } from "drizzle-orm";
-import { pacientes } from "../../../db/schema.js";
+import { contratos, pacientes } from "../../../db/schema.js";
 import { escapeLike } from "../../lib/search-text.js";
 import { dateInSaoPaulo, startOfDayInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import type { z } from "zod";
@@ -42,6 +42,10 @@ export function patientConditions(tenantId: string, query: ListQuery, now: Date)
         ? gt(pacientes.data_nascimento, eighteenYearsAgo)
         : (or(isNull(pacientes.data_nascimento), lte(pacientes.data_nascimento, eighteenYearsAgo)) as SQL),
     );
+  }
+  if (query.documentos) {
+    const has = sql`exists (select 1 from ${contratos} where ${contratos.tenant_id} = ${pacientes.tenant_id} and ${contratos.paciente_id} = ${pacientes.id})`;
+    conditions.push(query.documentos === "com" ? has : sql`not ${has}`);
   }
   return conditions;
 }

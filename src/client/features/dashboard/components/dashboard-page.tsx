@@ -1,9 +1,19 @@
-import { FilePlus2, FileSignature, UserPlus } from "lucide-react";
+import { AlertTriangle, CheckCircle2, Clock, FilePlus2, FileSignature, FileText, Percent, TrendingDown, TrendingUp, UserPlus } from "lucide-react";
+import type * as React from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
+import { Skeleton } from "@/components/ui/skeleton";
+import { StatCard } from "@/components/ui/stat-card";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useDocumentCounters } from "@/features/documents/api/documents-api";
+import { cn } from "@/lib/utils";
+import { DOCUMENT_MESSAGES, signatureRate } from "@shared/schemas/document";
+import { monthOverMonth } from "../lib/trend";
+import { RecentDocuments } from "./recent-documents";
+
+const NUMBER = new Intl.NumberFormat("pt-BR");
 
 function greeting(now = new Date()): string {
   const hour = now.getHours();
@@ -12,13 +22,30 @@ function greeting(now = new Date()): string {
   return "Boa noite";
 }
 
-/** The dashboard: its statistics and recent documents arrive with the documents issue. */
+function Trend({ current, previous }: { current: number; previous: number }) {
+  const trend = monthOverMonth(current, previous);
+  if (!trend) return null;
+  const Icon = trend.direction === "down" ? TrendingDown : TrendingUp;
+  return (
+    <span className={cn("inline-flex items-center gap-1", trend.direction === "up" && "text-[color-mix(in_oklab,var(--color-success)_70%,black)]", trend.direction === "down" && "text-destructive")}>
+      {trend.direction === "flat" ? null : <Icon className="size-3.5" aria-hidden />}
+      {trend.text}
+    </span>
+  );
+}
+
+/** The dashboard (spec part 1 §2, §9): figures of the clinic, the latest documents and shortcuts. */
 export function DashboardPage() {
   const { data: user } = useCurrentUser();
-  if (!user) return <p>Erro ao carregar dados do usuário.</p>;
+  const counters = useDocumentCounters();
+  if (!user) return <p>{DOCUMENT_MESSAGES.noTenant}</p>;
   const firstName = user.profile.nome.split(/\s+/).find((part) => !/^dra?\.?$/i.test(part)) ?? user.profile.nome;
+  const c = counters.data;
+  const loading = counters.isPending;
+  const pending = c ? c.pendentes + c.visualizados : undefined;
+
   return (
-    <div className="grid gap-6">
+    <div className="grid min-w-0 gap-6">
       <PageHeader
         title="Dashboard"
         description="Visão geral dos seus termos de consentimento"
@@ -33,26 +60,98 @@ export function DashboardPage() {
       <p className="text-lg" data-testid="dashboard-greeting">
         {greeting()}, {firstName}! Você está em <strong>{user.tenant.nome}</strong>.
       </p>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <Link to="/templates/create" className="rounded-xl focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none">
-          <Card className="h-full transition hover:border-primary">
-            <CardHeader>
-              <FileSignature className="size-6 text-primary" aria-hidden />
-              <CardTitle>Criar Template</CardTitle>
-              <CardDescription>Monte um modelo de termo com variáveis.</CardDescription>
-            </CardHeader>
-          </Card>
-        </Link>
-        <Link to="/patients/create" className="rounded-xl focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none">
-          <Card className="h-full transition hover:border-primary">
-            <CardHeader>
-              <UserPlus className="size-6 text-primary" aria-hidden />
-              <CardTitle>Cadastrar Paciente</CardTitle>
-              <CardDescription>Registre um paciente para gerar documentos.</CardDescription>
-            </CardHeader>
-          </Card>
-        </Link>
-      </div>
+
+      <section aria-label="Resumo dos contratos" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="dashboard-stats">
+        <StatCard
+          title="Total de Contratos"
+          value={c ? NUMBER.format(c.total) : "—"}
+          icon={<FileText />}
+          loading={loading}
+          description={c ? <Trend current={c.criados_este_mes} previous={c.criados_mes_passado} /> : undefined}
+          data-testid="stat-total"
+        />
+        <StatCard
+          title="Assinados"
+          value={c ? NUMBER.format(c.assinados) : "—"}
+          icon={<CheckCircle2 />}
+          loading={loading}
+          description={c ? <Trend current={c.assinados_este_mes} previous={c.assinados_mes_passado} /> : undefined}
+          data-testid="stat-assinados"
+        />
+        <StatCard
+          title="Pendentes"
+          value={pending === undefined ? "—" : NUMBER.format(pending)}
+          icon={<Clock />}
+          loading={loading}
+          description={c ? "Enviados ou visualizados, aguardando assinatura" : undefined}
+          data-testid="stat-pendentes"
+        />
+        <StatCard
+          title="Taxa de Assinatura"
+          value={c ? `${signatureRate(c.assinados, c.total)}%` : "—"}
+          icon={<Percent />}
+          loading={loading}
+          description={c ? "Assinados sobre o total de contratos" : undefined}
+          data-testid="stat-taxa"
+        />
+      </section>
+      {counters.isError ? <p className="text-sm text-destructive">Não foi possível carregar os números dos contratos.</p> : null}
+
+      <RecentDocuments />
+
+      <section aria-label="Atalhos" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <Shortcut to="/templates/create" icon={<FileSignature />} title="Criar Template" description="Monte um modelo de termo com variáveis." />
+        <Shortcut to="/patients/create" icon={<UserPlus />} title="Cadastrar Paciente" description="Registre um paciente para gerar documentos." />
+        <Shortcut
+          to="/documents?status=expired"
+          icon={<AlertTriangle />}
+          title="Contratos Expirando"
+          testId="shortcut-expired"
+          description={
+            loading ? (
+              <Skeleton className="h-4 w-40" />
+            ) : c ? (
+              c.expirados === 0 ? (
+                "Nenhum contrato expirado."
+              ) : (
+                <span className="font-medium text-destructive">
+                  {c.expirados === 1 ? "1 contrato expirado" : `${NUMBER.format(c.expirados)} contratos expirados`}
+                </span>
+              )
+            ) : (
+              "Veja os contratos que passaram do prazo."
+            )
+          }
+        />
+      </section>
     </div>
+  );
+}
+
+function Shortcut({
+  to,
+  icon,
+  title,
+  description,
+  testId,
+}: {
+  to: string;
+  icon: React.ReactNode;
+  title: string;
+  description: React.ReactNode;
+  testId?: string;
+}) {
+  return (
+    <Link to={to} className="rounded-xl focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none" data-testid={testId}>
+      <Card className="h-full transition hover:border-primary">
+        <CardHeader>
+          <span className="text-primary [&_svg]:size-6" aria-hidden>
+            {icon}
+          </span>
+          <CardTitle>{title}</CardTitle>
+          <CardDescription>{description}</CardDescription>
+        </CardHeader>
+      </Card>
+    </Link>
   );
 }

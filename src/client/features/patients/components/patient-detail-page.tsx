@@ -1,11 +1,10 @@
-import { FilePlus2, FileText, Pencil } from "lucide-react";
+import { FilePlus2, Pencil } from "lucide-react";
 import type * as React from "react";
 import { useEffect } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
@@ -15,8 +14,9 @@ import { SEXO_LABEL } from "@shared/schemas/patient";
 import { usePatient } from "../api/patients-api";
 import { ageFromBirthDate, formatAge, formatDateBR, formatInstantDateBR, isMinor } from "../lib/dates";
 import { errorMessage, isPatientNotFound } from "../lib/errors";
-import { addressLines, documentsLabel } from "../lib/labels";
+import { addressLines } from "../lib/labels";
 import { PatientDeleteButton } from "./patient-delete-button";
+import { PatientDocumentsSection } from "./patient-documents-section";
 import { PatientLoadError } from "./patient-load-error";
 import { PatientNotFound } from "./patient-not-found";
 import { profileCan } from "@shared/permissions";
@@ -156,20 +156,7 @@ export function PatientDetailPage() {
         </Card>
       </div>
 
-      <section id="documentos" aria-labelledby="documentos-title" className="grid scroll-mt-20 gap-3">
-        <div className="flex items-baseline justify-between gap-2">
-          <h2 id="documentos-title" className="text-lg font-semibold">
-            Documentos
-          </h2>
-          <span className="text-sm text-muted-foreground">{documentsLabel(p.contratos_count)}</span>
-        </div>
-        <EmptyState
-          icon={<FileText />}
-          titleAs="h3"
-          title="Nenhum documento para este paciente"
-          description="Os termos de consentimento e contratos deste paciente aparecerão aqui."
-        />
-      </section>
+      <PatientDocumentsSection patientId={p.id} total={p.contratos_count} />
     </div>
   );
 }

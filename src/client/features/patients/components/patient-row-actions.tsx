@@ -32,7 +32,7 @@ export function PatientRowActions({ id, nome, canEdit }: { id: string; nome: str
           </DropdownMenuItem>
         ) : null}
         <DropdownMenuItem asChild>
-          <Link to={`/patients/${id}#documentos`}>
+          <Link to={`/documents?paciente=${encodeURIComponent(id)}`}>
             <FileText /> Ver Contratos
           </Link>
         </DropdownMenuItem>

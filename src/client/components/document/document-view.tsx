@@ -1,0 +1,96 @@
+import type { DocumentModel, DocumentSection } from "@shared/document-model/build-document-model";
+import { cn } from "@/lib/utils";
+import { InlineText } from "./inline-text";
+import { SignatureBlock } from "./signature-block";
+
+/**
+ * Draws a DocumentModel (spec part 2 §3; DESIGN.md §2): the same model the PDF renderer draws.
+ * Text only: user content is never turned into HTML.
+ */
+export function DocumentView({ model, className }: { model: DocumentModel; className?: string }) {
+  const hasIntroduction = model.introduction.length > 0;
+  return (
+    <article
+      data-slot="document-view"
+      className={cn("mx-auto grid w-full max-w-3xl gap-6 text-sm leading-relaxed text-foreground sm:text-[0.95rem]", className)}
+    >
+      {model.title.trim() ? (
+        <h2 className="text-center text-lg font-semibold tracking-tight text-balance break-words sm:text-xl">{model.title}</h2>
+      ) : null}
+      {hasIntroduction ? (
+        <p className="whitespace-pre-line break-words sm:text-justify">
+          <InlineText inlines={model.introduction} />
+        </p>
+      ) : null}
+      {model.sections.map((section) => (
+        <DocumentSectionView key={section.id} section={section} />
+      ))}
+    </article>
+  );
+}
+
+function DocumentSectionView({ section }: { section: DocumentSection }) {
+  const heading = section.title.trim() ? (
+    <h3 className="font-semibold break-words">{section.title}</h3>
+  ) : null;
+  const paragraphs = section.paragraphs ?? [];
+  const items = section.items ?? [];
+
+  switch (section.type) {
+    case "bullet_list":
+    case "numbered_list": {
+      const List = section.type === "bullet_list" ? "ul" : "ol";
+      return (
+        <section className="grid gap-2" data-section-type={section.type}>
+          {heading}
+          {items.length > 0 ? (
+            <List className={cn("grid gap-1 pl-6 break-words", section.type === "bullet_list" ? "list-disc" : "list-decimal")}>
+              {items.map((item, index) => (
+                <li key={index} className="pl-1 whitespace-pre-line">
+                  <InlineText inlines={item} />
+                </li>
+              ))}
+            </List>
+          ) : null}
+        </section>
+      );
+    }
+    case "patient_data":
+      return (
+        <section
+          className="grid gap-2 rounded-lg border bg-muted/40 p-4"
+          data-section-type="patient_data"
+          aria-label={section.title.trim() || "Dados do Paciente"}
+        >
+          {heading ?? <h3 className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Dados do Paciente</h3>}
+          {paragraphs.map((paragraph, index) => (
+            <p key={index} className="whitespace-pre-line break-words">
+              <InlineText inlines={paragraph} />
+            </p>
+          ))}
+        </section>
+      );
+    case "signature":
+      return (
+        <section className="grid gap-4" data-section-type="signature">
+          {heading}
+          {paragraphs.length > 0 ? (
+            paragraphs.map((paragraph, index) => <SignatureBlock key={index} paragraph={paragraph} />)
+          ) : (
+            <div aria-hidden="true" className="mx-auto mt-8 h-px w-full max-w-80 bg-foreground/70" />
+          )}
+        </section>
+      );
+    default:
+      return (
+        <section className="grid gap-2" data-section-type="paragraph">
+          {heading}
+          {paragraphs.map((paragraph, index) => (
+            <p key={index} className="whitespace-pre-line break-words sm:text-justify">
+              <InlineText inlines={paragraph} />
+            </p>
+          ))}
+        </section>
+      );
+  }
+}

@@ -1,0 +1,152 @@
+import { Ban, Download, Eye, FileSearch, History, MoreHorizontal, Trash2 } from "lucide-react";
+import type * as React from "react";
+import { useState } from "react";
+import { Link } from "react-router";
+import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { DOCUMENT_MESSAGES, type DocumentSummary } from "@shared/schemas/document";
+import { removalFor } from "../lib/format";
+import type { RemovalTarget } from "./document-remove-dialog";
+
+/** What the list does for a row's actions (the page owns the dialogs). */
+export interface DocumentRowHandlers {
+  canDelete: boolean;
+  onPreview: (id: string) => void;
+  onDownload: (id: string) => void;
+  onRemove: (target: RemovalTarget) => void;
+}
+
+export function removalTarget(doc: DocumentSummary): RemovalTarget | null {
+  const mode = removalFor(doc.status);
+  return mode ? { id: doc.id, mode, label: `${doc.short_id} · ${doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}` } : null;
+}
+
+/**
+ * The desktop row menu (spec part 1 §2). Sending, resending and the clinic-system upload arrive
+ * with the signing issue: no item is shown before it works.
+ */
+export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handlers: DocumentRowHandlers }) {
+  const target = handlers.canDelete ? removalTarget(doc) : null;
+  const patient = doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient;
+  return (
+    <DropdownMenu modal={false}>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" aria-label={`Ações do documento ${doc.short_id} de ${patient}`}>
+          <MoreHorizontal />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-60">
+        <DropdownMenuItem asChild>
+          <Link to={`/documents/${doc.id}`}>
+            <Eye /> Ver Detalhes
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => handlers.onPreview(doc.id)}>
+          <FileSearch /> Gerar e Visualizar PDF
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => handlers.onDownload(doc.id)}>
+          <Download /> Baixar PDF
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to={`/documents/${doc.id}?aba=auditoria`}>
+            <History /> Ver Trilha de Auditoria
+          </Link>
+        </DropdownMenuItem>
+        {target ? (
+          <>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem variant="destructive" onSelect={() => handlers.onRemove(target)}>
+              {target.mode === "delete" ? (
+                <>
+                  <Trash2 /> Excluir
+                </>
+              ) : (
+                <>
+                  <Ban /> Cancelar
+                </>
+              )}
+            </DropdownMenuItem>
+          </>
+        ) : null}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+/** Under 768 px: a button that opens a bottom sheet of large tiles (spec part 1 §2). */
+export function DocumentRowSheet({ doc, handlers }: { doc: DocumentSummary; handlers: DocumentRowHandlers }) {
+  const [open, setOpen] = useState(false);
+  const target = handlers.canDelete ? removalTarget(doc) : null;
+  const patient = doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient;
+  const run = (action: () => void) => () => {
+    setOpen(false);
+    action();
+  };
+  return (
+    <>
+      <Button variant="ghost" size="icon" aria-label={`Ações do documento ${doc.short_id} de ${patient}`} onClick={() => setOpen(true)}>
+        <MoreHorizontal />
+      </Button>
+      <Sheet open={open} onOpenChange={setOpen}>
+        <SheetContent side="bottom" className="rounded-t-xl pb-[max(1rem,env(safe-area-inset-bottom))]">
+          <SheetHeader className="pb-0 text-left">
+            <SheetTitle className="truncate pr-8">{patient}</SheetTitle>
+            <SheetDescription>
+              {doc.short_id} · {doc.procedimento ?? doc.titulo}
+            </SheetDescription>
+          </SheetHeader>
+          <div className="grid grid-cols-3 gap-3 px-4">
+            <Tile asLink={`/documents/${doc.id}`} icon={<Eye />} label="Ver Detalhes" onClick={() => setOpen(false)} />
+            <Tile icon={<FileSearch />} label="Gerar PDF" onClick={run(() => handlers.onPreview(doc.id))} />
+            {target ? (
+              <Tile
+                icon={target.mode === "delete" ? <Trash2 /> : <Ban />}
+                label={target.mode === "delete" ? "Excluir" : "Cancelar"}
+                destructive
+                onClick={run(() => handlers.onRemove(target))}
+              />
+            ) : (
+              <Tile asLink={`/documents/${doc.id}?aba=auditoria`} icon={<History />} label="Auditoria" onClick={() => setOpen(false)} />
+            )}
+          </div>
+        </SheetContent>
+      </Sheet>
+    </>
+  );
+}
+
+function Tile({
+  icon,
+  label,
+  onClick,
+  asLink,
+  destructive,
+}: {
+  icon: React.ReactNode;
+  label: string;
+  onClick: () => void;
+  asLink?: string;
+  destructive?: boolean;
+}) {
+  const className = `flex min-h-20 flex-col items-center justify-center gap-2 rounded-lg border bg-card p-3 text-center text-xs font-medium transition hover:bg-muted focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none [&_svg]:size-5 ${
+    destructive ? "text-destructive" : "[&_svg]:text-primary"
+  }`;
+  return asLink ? (
+    <Link to={asLink} className={className} onClick={onClick}>
+      {icon}
+      {label}
+    </Link>
+  ) : (
+    <button type="button" className={className} onClick={onClick}>
+      {icon}
+      {label}
+    </button>
+  );
+}

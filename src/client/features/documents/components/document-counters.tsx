@@ -1,0 +1,39 @@
+import { AlertTriangle, CheckCircle2, Clock, Eye, FileText } from "lucide-react";
+import { StatCard } from "@/components/ui/stat-card";
+import type { DocumentCounters as Counters } from "@shared/schemas/document";
+
+const NUMBER = new Intl.NumberFormat("pt-BR");
+
+/**
+ * The five counters of /documents (spec part 1 §2): a grid on desktop, one horizontal scrolling
+ * row under 768 px.
+ */
+export function DocumentCounters({ counters, loading }: { counters: Counters | undefined; loading: boolean }) {
+  const value = (n: number | undefined) => (n === undefined ? "—" : NUMBER.format(n));
+  const cards = [
+    { title: "Total", value: counters?.total, icon: <FileText /> },
+    { title: "Assinados", value: counters?.assinados, icon: <CheckCircle2 /> },
+    { title: "Pendentes", value: counters?.pendentes, icon: <Clock /> },
+    { title: "Visualizados", value: counters?.visualizados, icon: <Eye /> },
+    { title: "Expirados", value: counters?.expirados, icon: <AlertTriangle /> },
+  ];
+  return (
+    <section
+      aria-label="Resumo dos documentos"
+      className="-mx-4 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-1 md:mx-0 md:grid md:grid-cols-5 md:gap-4 md:overflow-visible md:px-0 md:pb-0"
+      data-testid="document-counters"
+    >
+      {cards.map((card) => (
+        <StatCard
+          key={card.title}
+          title={card.title}
+          value={value(card.value)}
+          icon={card.icon}
+          loading={loading}
+          className="min-w-36 shrink-0 snap-start md:min-w-0"
+          data-testid={`counter-${card.title.toLowerCase()}`}
+        />
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { Download, FileWarning } from "lucide-react";
+import { DocumentView } from "@/components/document/document-view";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Spinner } from "@/components/ui/spinner";
+import { errorMessage } from "@/features/patients/lib/errors";
+import { DOCUMENT_MESSAGES, shortDocumentId } from "@shared/schemas/document";
+import { useDocument } from "../api/documents-api";
+import { asDocumentModel } from "../lib/as-document-model";
+import { usePdfDownload } from "../lib/use-pdf-download";
+import { DocumentInfoPanel } from "./document-info-panel";
+import { DocumentStatusBadge } from "./document-status-badge";
+
+/**
+ * The full-screen preview (spec part 1 §2 Document preview dialog): the frozen document, the
+ * info panel and the PDF download. Sending and the clinic-system upload arrive with their issues.
+ */
+export function DocumentPreviewDialog({ documentId, onClose }: { documentId: string | null; onClose: () => void }) {
+  const detail = useDocument(documentId ?? undefined);
+  const { download, pendingId } = usePdfDownload();
+  const doc = detail.data;
+  const model = doc ? asDocumentModel(doc.documento) : null;
+
+  return (
+    <Dialog open={documentId !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        className="flex h-[100dvh] max-h-none w-screen max-w-none flex-col gap-0 overflow-hidden rounded-none border-0 p-0 sm:max-w-none"
+        data-testid="document-preview-dialog"
+      >
+        <DialogHeader className="flex-row flex-wrap items-center gap-x-3 gap-y-1 border-b px-4 py-3 pr-12 text-left sm:px-6">
+          <DialogTitle className="min-w-0 truncate">{doc?.titulo ?? "Visualizar documento"}</DialogTitle>
+          {doc ? <DocumentStatusBadge status={doc.status} /> : null}
+          <DialogDescription className="w-full sm:w-auto">{doc ? shortDocumentId(doc.id) : "Carregando documento"}</DialogDescription>
+        </DialogHeader>
+        <div className="grid min-h-0 flex-1 overflow-y-auto lg:grid-cols-[1fr_20rem] lg:overflow-hidden">
+          <div className="min-w-0 bg-muted/40 p-3 sm:p-6 lg:overflow-y-auto">
+            {detail.isPending ? (
+              <div className="mx-auto grid max-w-3xl gap-3 rounded-lg bg-background p-6" aria-busy="true">
+                <Skeleton className="mx-auto h-6 w-2/3" />
+                <Skeleton className="h-4 w-full" />
+                <Skeleton className="h-4 w-5/6" />
+                <Skeleton className="h-4 w-4/6" />
+              </div>
+            ) : detail.isError ? (
+              <Alert variant="destructive" className="mx-auto max-w-3xl">
+                <FileWarning />
+                <AlertTitle>{DOCUMENT_MESSAGES.contentError}</AlertTitle>
+                <AlertDescription>{errorMessage(detail.error)}</AlertDescription>
+              </Alert>
+            ) : model ? (
+              <div className="mx-auto max-w-3xl rounded-lg border bg-background p-4 shadow-sm sm:p-10">
+                <DocumentView model={model} />
+              </div>
+            ) : (
+              <Alert variant="destructive" className="mx-auto max-w-3xl">
+                <FileWarning />
+                <AlertTitle>{DOCUMENT_MESSAGES.noTemplateContent}</AlertTitle>
+              </Alert>
+            )}
+          </div>
+          <aside className="grid content-start gap-4 border-t p-4 sm:p-6 lg:overflow-y-auto lg:border-t-0 lg:border-l" aria-label="Informações do documento">
+            {doc ? (
+              <>
+                <Button onClick={() => void download(doc.id)} disabled={pendingId === doc.id}>
+                  {pendingId === doc.id ? <Spinner /> : <Download />} Baixar PDF
+                </Button>
+                <DocumentInfoPanel document={doc} />
+              </>
+            ) : detail.isPending ? (
+              <div className="grid gap-3">
+                <Skeleton className="h-9 w-full" />
+                <Skeleton className="h-4 w-2/3" />
+                <Skeleton className="h-4 w-1/2" />
+              </div>
+            ) : null}
+          </aside>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,224 @@
+import { AlertTriangle, FilePlus2, FileText, Search, SearchX } from "lucide-react";
+import type * as React from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Input } from "@/components/ui/input";
+import { PageHeader } from "@/components/ui/page-header";
+import { Spinner } from "@/components/ui/spinner";
+import { useIsMobile } from "@/components/ui/use-mobile";
+import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { PatientLoadError } from "@/features/patients/components/patient-load-error";
+import { PatientPagination } from "@/features/patients/components/patient-pagination";
+import { errorMessage } from "@/features/patients/lib/errors";
+import { type CursorStack, currentCursor, nextPage, previousPage, shownSoFar } from "@/features/patients/lib/list-params";
+import { useDebouncedValue } from "@/features/patients/lib/use-debounced-value";
+import { profileCan } from "@shared/permissions";
+import { DOCUMENT_MESSAGES, DOCUMENT_PAGE_SIZE } from "@shared/schemas/document";
+import { useDocumentCounters, useDocumentFormOptions, useDocuments } from "../api/documents-api";
+import {
+  countActiveFilters,
+  type DocumentFilters as Filters,
+  readDocumentListState,
+  toApiQuery,
+  writeDocumentListState,
+} from "../lib/list-params";
+import { usePdfDownload } from "../lib/use-pdf-download";
+import type { DocumentRowHandlers } from "./document-actions";
+import { DocumentCounters } from "./document-counters";
+import { DocumentFilterChips, DocumentFiltersButton } from "./document-filters";
+import { DocumentListSkeleton } from "./document-list-skeleton";
+import { DocumentPreviewDialog } from "./document-preview-dialog";
+import { DocumentRemoveDialog, type RemovalTarget } from "./document-remove-dialog";
+import { DocumentCards, DocumentTable } from "./document-rows";
+
+/**
+ * /documents (spec part 1 §2): counters, a server-side search, filters kept in the address bar
+ * (?status=expired, ?paciente=<id> are linked from the dashboard and the patients list) and
+ * keyset pages.
+ */
+export function DocumentsListPage() {
+  const { data: user } = useCurrentUser();
+  const canWrite = profileCan(user?.profile, "documents.write");
+  const canDelete = profileCan(user?.profile, "documents.delete");
+  const isMobile = useIsMobile();
+  const listTop = useRef<HTMLDivElement>(null);
+
+  const [searchParams, setSearchParams] = useSearchParams();
+  const { q, filters } = readDocumentListState(searchParams);
+  const [term, setTerm] = useState(q);
+  const debouncedTerm = useDebouncedValue(term.trim(), 300);
+
+  useEffect(() => {
+    if (debouncedTerm === q) return;
+    setSearchParams((current) => writeDocumentListState(debouncedTerm, readDocumentListState(current).filters), { replace: true });
+  }, [debouncedTerm]);
+
+  useEffect(() => {
+    if (q !== debouncedTerm) setTerm(q);
+  }, [q]);
+
+  const setFilters = (next: Filters) => setSearchParams(writeDocumentListState(q, next), { replace: true });
+
+  const key = writeDocumentListState(q, filters).toString();
+  const [stack, setStack] = useState<CursorStack>({ key, cursors: [] });
+  const pages = stack.key === key ? stack : { key, cursors: [] };
+
+  const list = useDocuments(toApiQuery(q, filters, currentCursor(pages)));
+  const counters = useDocumentCounters();
+  const options = useDocumentFormOptions(canWrite);
+  const physicians = useMemo(() => (options.data ? options.data.physicians.map(({ id, nome }) => ({ id, nome })) : null), [options.data]);
+  const activeFilters = countActiveFilters(filters);
+  const data = list.data;
+
+  const [previewId, setPreviewId] = useState<string | null>(null);
+  const [removal, setRemoval] = useState<RemovalTarget | null>(null);
+  const { download } = usePdfDownload();
+  const handlers: DocumentRowHandlers = {
+    canDelete,
+    onPreview: setPreviewId,
+    onDownload: (id) => void download(id),
+    onRemove: setRemoval,
+  };
+
+  function goTo(next: CursorStack) {
+    setStack(next);
+    const top = listTop.current;
+    if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
+  }
+
+  const newButton = canWrite ? (
+    <Button asChild>
+      <Link to="/documents/create">
+        <FilePlus2 /> Novo Documento
+      </Link>
+    </Button>
+  ) : undefined;
+
+  let body: React.ReactNode;
+  if (list.isPending) {
+    body = <DocumentListSkeleton mobile={isMobile} />;
+  } else if (list.isError) {
+    body = (
+      <div className="p-4">
+        <PatientLoadError
+          title="Não foi possível carregar os documentos"
+          message={errorMessage(list.error)}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
+        />
+      </div>
+    );
+  } else if (data && data.items.length === 0) {
+    body = (
+      <div className="p-4">
+        {q ? (
+          <EmptyState
+            icon={<SearchX />}
+            title={DOCUMENT_MESSAGES.emptySearch(q)}
+            description={activeFilters ? "Revise a busca ou limpe os filtros." : "Busque pelo nome do paciente, pelo procedimento, pelo título ou pelo ID."}
+            action={
+              activeFilters ? (
+                <Button variant="outline" onClick={() => setFilters({})}>
+                  Limpar filtros
+                </Button>
+              ) : undefined
+            }
+          />
+        ) : activeFilters ? (
+          <EmptyState
+            icon={<SearchX />}
+            title="Nenhum documento corresponde aos filtros"
+            description="Altere ou limpe os filtros para ver mais documentos."
+            action={
+              <Button variant="outline" onClick={() => setFilters({})}>
+                Limpar filtros
+              </Button>
+            }
+          />
+        ) : (
+          <EmptyState icon={<FileText />} title={DOCUMENT_MESSAGES.empty} description={DOCUMENT_MESSAGES.emptyHint} action={newButton} />
+        )}
+      </div>
+    );
+  } else if (data) {
+    body = isMobile ? <DocumentCards documents={data.items} handlers={handlers} /> : <DocumentTable documents={data.items} handlers={handlers} />;
+  }
+
+  const hasPrevious = pages.cursors.length > 0;
+  const hasNext = Boolean(data?.nextCursor);
+  const expired = counters.data?.expirados ?? 0;
+
+  if (!user) return <p>{DOCUMENT_MESSAGES.noTenant}</p>;
+
+  return (
+    <div className="grid min-w-0 gap-6">
+      <PageHeader title="Documentos" description="Gerencie os termos de consentimento e assinaturas" actions={newButton} />
+
+      <DocumentCounters counters={counters.data} loading={counters.isPending} />
+
+      {expired > 0 ? (
+        <Alert className="border-destructive/40 bg-destructive/5" data-testid="expired-warning">
+          <AlertTriangle className="text-destructive" />
+          <AlertTitle>{DOCUMENT_MESSAGES.expiredWarningTitle}</AlertTitle>
+          <AlertDescription className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+            <span>
+              {expired === 1 ? "1 documento passou do prazo de assinatura." : `${expired} documentos passaram do prazo de assinatura.`} Reenvie ou cancele
+              conforme o caso.
+            </span>
+            {filters.status !== "expired" ? (
+              <Button variant="outline" size="sm" className="shrink-0" onClick={() => setFilters({ ...filters, status: "expired" })}>
+                Ver expirados
+              </Button>
+            ) : null}
+          </AlertDescription>
+        </Alert>
+      ) : null}
+
+      <div className="grid gap-3">
+        <div className="flex gap-2" role="search">
+          <div className="relative min-w-0 flex-1">
+            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+            <Input
+              type="search"
+              value={term}
+              onChange={(event) => setTerm(event.target.value)}
+              placeholder={DOCUMENT_MESSAGES.searchPlaceholder}
+              aria-label="Buscar documentos"
+              maxLength={100}
+              className="pl-9 placeholder:text-sm"
+            />
+          </div>
+          <DocumentFiltersButton value={filters} onChange={setFilters} physicians={physicians} />
+        </div>
+        <DocumentFilterChips value={filters} onChange={setFilters} physicians={physicians} />
+      </div>
+
+      <Card ref={listTop} className="scroll-mt-20 gap-0 overflow-hidden py-0">
+        <div className="flex min-h-12 items-center justify-between gap-2 border-b px-4 py-2">
+          <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="documents-showing">
+            {data ? DOCUMENT_MESSAGES.showing(shownSoFar(pages, data.items.length, DOCUMENT_PAGE_SIZE), data.total) : "\u00a0"}
+          </p>
+          {list.isFetching && !list.isPending ? <Spinner className="text-muted-foreground" label="Atualizando" /> : null}
+        </div>
+        <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
+        {hasPrevious || hasNext ? (
+          <PatientPagination
+            page={pages.cursors.length + 1}
+            hasPrevious={hasPrevious}
+            hasNext={hasNext}
+            busy={list.isPlaceholderData}
+            onPrevious={() => goTo(previousPage(pages))}
+            onNext={() => goTo(nextPage(pages, data?.nextCursor ?? null))}
+          />
+        ) : null}
+      </Card>
+
+      <DocumentPreviewDialog documentId={previewId} onClose={() => setPreviewId(null)} />
+      <DocumentRemoveDialog target={removal} onClose={() => setRemoval(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import { DOCUMENT_MESSAGES } from "@shared/schemas/document";
+import { downloadDocumentPdf } from "../api/documents-api";
+
+/** Downloads a document's PDF with the spec's toasts ('PDF Baixado' / 'Erro no Download'). */
+export function usePdfDownload() {
+  const [pendingId, setPendingId] = useState<string | null>(null);
+  async function download(id: string) {
+    setPendingId(id);
+    try {
+      const name = await downloadDocumentPdf(id);
+      toast.success(DOCUMENT_MESSAGES.pdfDownloaded, { description: DOCUMENT_MESSAGES.pdfDownloadedText(name) });
+    } catch {
+      toast.error(DOCUMENT_MESSAGES.downloadError, { description: DOCUMENT_MESSAGES.downloadErrorText });
+    } finally {
+      setPendingId(null);
+    }
+  }
+  return { download, pendingId };
+}

@@ -1,0 +1,121 @@
+import { FilePlus2, FileText, SearchX } from "lucide-react";
+import type * as React from "react";
+import { useRef, useState } from "react";
+import { Link } from "react-router";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Spinner } from "@/components/ui/spinner";
+import { useIsMobile } from "@/components/ui/use-mobile";
+import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { PatientListSkeleton } from "@/features/patients/components/patient-list-skeleton";
+import { PatientLoadError } from "@/features/patients/components/patient-load-error";
+import { PatientPagination } from "@/features/patients/components/patient-pagination";
+import { errorMessage } from "@/features/patients/lib/errors";
+import { type CursorStack, currentCursor, nextPage, previousPage, shownSoFar } from "@/features/patients/lib/list-params";
+import { useDebouncedValue } from "@/features/patients/lib/use-debounced-value";
+import { SearchBox } from "@/features/procedures/components/search-box";
+import { profileCan } from "@shared/permissions";
+import { TEMPLATE_MESSAGES, TEMPLATE_PAGE_SIZE } from "@shared/schemas/template";
+import { useTemplates } from "../api/templates-api";
+import { NUMBER } from "../lib/format";
+import { TemplateCards, TemplateTable } from "./template-list";
+import { TemplateStats } from "./template-stats";
+
+/** /templates (spec part 2 §2 Templates list): counters, server-side search, keyset pages. */
+export function TemplatesListPage() {
+  const { data: user } = useCurrentUser();
+  const canWrite = profileCan(user?.profile, "templates.write");
+  const isMobile = useIsMobile();
+  const listTop = useRef<HTMLDivElement>(null);
+  const [term, setTerm] = useState("");
+  const q = useDebouncedValue(term.trim(), 300);
+
+  // Paging starts over whenever the search changes.
+  const [stack, setStack] = useState<CursorStack>({ key: q, cursors: [] });
+  const pages = stack.key === q ? stack : { key: q, cursors: [] };
+  const list = useTemplates(q, currentCursor(pages));
+  const data = list.data;
+
+  function goTo(next: CursorStack) {
+    setStack(next);
+    const top = listTop.current;
+    if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
+  }
+
+  const newButton = canWrite ? (
+    <Button asChild>
+      <Link to="/templates/create">
+        <FilePlus2 /> Novo Template
+      </Link>
+    </Button>
+  ) : undefined;
+
+  let body: React.ReactNode;
+  if (list.isPending) {
+    body = <PatientListSkeleton mobile={isMobile} />;
+  } else if (list.isError) {
+    body = (
+      <div className="p-4">
+        <PatientLoadError
+          title="Não foi possível carregar os templates"
+          message={errorMessage(list.error)}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
+        />
+      </div>
+    );
+  } else if (data && data.items.length === 0) {
+    body = (
+      <div className="p-4">
+        {q ? (
+          <EmptyState
+            icon={<SearchX />}
+            title={TEMPLATE_MESSAGES.emptySearch(q)}
+            description="Confira a grafia ou busque por outro título, especialidade ou categoria."
+          />
+        ) : (
+          <EmptyState icon={<FileText />} title={TEMPLATE_MESSAGES.empty} description={TEMPLATE_MESSAGES.emptyHint} action={newButton} />
+        )}
+      </div>
+    );
+  } else if (data) {
+    body = isMobile ? <TemplateCards templates={data.items} canWrite={canWrite} /> : <TemplateTable templates={data.items} canWrite={canWrite} />;
+  }
+
+  const hasPrevious = pages.cursors.length > 0;
+  const hasNext = Boolean(data?.nextCursor);
+
+  return (
+    <div className="grid gap-6">
+      <PageHeader title="Templates" description="Modelos de termos de consentimento e contratos da clínica" actions={newButton} />
+
+      <TemplateStats />
+
+      <SearchBox value={term} onChange={setTerm} placeholder={TEMPLATE_MESSAGES.searchPlaceholder} label="Buscar templates" />
+
+      <Card ref={listTop} className="scroll-mt-20 gap-0 overflow-hidden py-0">
+        <div className="flex min-h-12 items-center justify-between gap-2 border-b px-4 py-2">
+          <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="templates-showing">
+            {data
+              ? `Mostrando ${NUMBER.format(shownSoFar(pages, data.items.length, TEMPLATE_PAGE_SIZE))} de ${NUMBER.format(data.total)} templates`
+              : "\u00a0"}
+          </p>
+          {list.isFetching && !list.isPending ? <Spinner className="text-muted-foreground" label="Atualizando" /> : null}
+        </div>
+        <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
+        {hasPrevious || hasNext ? (
+          <PatientPagination
+            page={pages.cursors.length + 1}
+            hasPrevious={hasPrevious}
+            hasNext={hasNext}
+            busy={list.isPlaceholderData}
+            onPrevious={() => goTo(previousPage(pages))}
+            onNext={() => goTo(nextPage(pages, data?.nextCursor ?? null))}
+          />
+        ) : null}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { type DocumentStatus, type DocumentSummary, effectiveStatus, shortDocumentId } from "../../shared/schemas/document.js";
+
+export interface DocumentSummaryRow {
+  id: string;
+  titulo: string;
+  procedimento: string | null;
+  status: DocumentStatus;
+  created_at: Date;
+  expiracao_at: Date;
+  data_procedimento: string | null;
+  paciente_id: string;
+  paciente_nome: string | null;
+  profissional_nome: string | null;
+  criador_nome: string | null;
+  template_titulo: string | null;
+  versao: number | null;
+}
+
+export function presentDocumentSummary(row: DocumentSummaryRow, now: Date): DocumentSummary {
+  return {
+    id: row.id,
+    short_id: shortDocumentId(row.id),
+    titulo: row.titulo,
+    procedimento: row.procedimento,
+    status: effectiveStatus(row.status, row.expiracao_at, now),
+    created_at: row.created_at.toISOString(),
+    expiracao_at: row.expiracao_at.toISOString(),
+    data_procedimento: row.data_procedimento,
+    paciente_id: row.paciente_id,
+    paciente_nome: row.paciente_nome,
+    profissional_nome: row.profissional_nome,
+    criador_nome: row.criador_nome,
+    template_titulo: row.template_titulo,
+    versao: row.versao,
+  };
+}

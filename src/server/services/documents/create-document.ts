@@ -1,0 +1,125 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { contratos, pacientes, templates, templateVersions, tenants } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { buildDocumentModel } from "../../../shared/document-model/build-document-model.js";
+import { fillDocumentVariables, storedDocumentVariables } from "../../../shared/document-model/document-variables.js";
+import { parseTemplateContent } from "../../../shared/document-model/structure.js";
+import { specialtyName } from "../../../shared/reference/specialties.js";
+import { isConselhoTipo } from "../../../shared/reference/councils.js";
+import { DOCUMENT_VALIDITY_DAYS, type DocumentCreateData } from "../../../shared/schemas/document.js";
+import { AppError } from "../../errors.js";
+import { canonicalSha256 } from "../../lib/content-hash.js";
+import type { Actor } from "../../policies/roles.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { findProcedureOrThrow } from "../procedures/procedure-visibility.js";
+import { loadSelectedContent } from "./load-selected-content.js";
+import { resolveResponsiblePhysician } from "./responsible-physician.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The physician's specialty as text: the first chosen one, by name. */
+export function physicianSpecialty(profile: { especialidade: string | null; especialidades: { especialidade: string }[]; conselho_tipo: string | null }): string | null {
+  const code = profile.especialidades[0]?.especialidade ?? profile.especialidade;
+  if (!code) return null;
+  return specialtyName(code, profile.conselho_tipo && isConselhoTipo(profile.conselho_tipo) ? profile.conselho_tipo : undefined);
+}
+
+/**
+ * Creates a document (spec part 1 §5 New document, part 2 §7): every variable filled from the
+ * clinic's own rows, the document model frozen with its SHA-256 (DESIGN §2), expiry in 7 days,
+ * one transaction with its audit event. Returns the new id; the PDF is generated afterwards.
+ */
+export async function createDocument(
+  db: Db,
+  actor: Actor,
+  input: DocumentCreateData,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  now: Date = new Date(),
+): Promise<{ id: string }> {
+  return withTenant(db, actor.tenantId, async (tx) => {
+    const [patient] = await tx
+      .select()
+      .from(pacientes)
+      .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, input.paciente_id)))
+      .limit(1);
+    if (!patient) throw new AppError("NOT_FOUND", "Paciente não encontrado");
+
+    const [version] = await tx
+      .select({ version: templateVersions, template: templates })
+      .from(templateVersions)
+      .innerJoin(templates, eq(templates.id, templateVersions.template_id))
+      .where(and(eq(templateVersions.tenant_id, actor.tenantId), eq(templateVersions.id, input.template_version_id)))
+      .limit(1);
+    if (!version) throw new AppError("NOT_FOUND", "Template não encontrado");
+    if (!version.version.published_at) throw new AppError("DOCUMENT_TEMPLATE_NOT_PUBLISHED");
+
+    const procedure = input.procedimento_id ? await findProcedureOrThrow(tx, actor, input.procedimento_id) : null;
+    const physician = await resolveResponsiblePhysician(tx, actor, input.medico_responsavel_id);
+    const [clinic] = await tx.select().from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
+    if (!clinic) throw new AppError("NOT_FOUND");
+    const selected = await loadSelectedContent(tx, actor.tenantId, input.conteudo);
+
+    const expiresAt = new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS);
+    const procedimento = input.procedimento ?? procedure?.nome ?? null;
+    const values = fillDocumentVariables({
+      titulo: input.titulo,
+      procedimento,
+      data_procedimento: input.data_procedimento ?? null,
+      patient,
+      physician: { ...physician, especialidade: physicianSpecialty(physician) },
+      clinic: { ...clinic, nome: clinic.nome_fantasia ?? clinic.razao_social ?? clinic.nome },
+      selected,
+      custom: input.variaveis,
+      createdAt: now,
+      expiresAt,
+    });
+    const structure = parseTemplateContent(version.version.variaveis_json, version.template.titulo);
+    const model = buildDocumentModel(structure, values);
+    if (model.unresolved.length > 0 && !input.permitir_pendencias) {
+      throw new AppError("DOCUMENT_UNRESOLVED", undefined, { details: { unresolved: model.unresolved } });
+    }
+
+    const [row] = await tx
+      .insert(contratos)
+      .values({
+        tenant_id: actor.tenantId,
+        paciente_id: patient.id,
+        template_version_id: version.version.id,
+        procedimento_id: procedure?.id ?? null,
+        titulo: input.titulo,
+        procedimento,
+        data_procedimento: input.data_procedimento ?? null,
+        status: "draft",
+        medico_responsavel_id: physician.id,
+        variaveis_preenchidas: { ...storedDocumentVariables(values), conteudo_selecionado: selected },
+        conteudo_selecionado: selected,
+        documento: model as unknown as Record<string, unknown>,
+        conteudo_sha256: canonicalSha256(model),
+        expiracao_at: expiresAt,
+        created_by: actor.profileId,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning({ id: contratos.id, conteudo_sha256: contratos.conteudo_sha256 });
+    if (!row) throw new Error("contratos insert returned no row");
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      {
+        action: "document.created",
+        entityType: "contrato",
+        entityId: row.id,
+        data: {
+          titulo: input.titulo,
+          paciente_id: patient.id,
+          template_version_id: version.version.id,
+          medico_responsavel_id: physician.id,
+          conteudo_sha256: row.conteudo_sha256,
+          pendencias: model.unresolved,
+        },
+      },
+    );
+    return { id: row.id };
+  });
+}

@@ -1,0 +1,45 @@
+import { and, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { contratos } from "../../../db/schema.js";
+import { startOfDayInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
+import type { DocumentStatus } from "../../../shared/schemas/document.js";
+import { escapeLike } from "../../lib/search-text.js";
+
+/**
+ * Rows whose effective status (spec part 1 §4, DESIGN §2) is `status`: sent or viewed documents
+ * past their expiry count as expired even before the sweep writes it.
+ */
+export function hasEffectiveStatus(status: DocumentStatus, now: Date): SQL {
+  const live = sql`${contratos.expiracao_at} > ${now}`;
+  if (status === "expired") {
+    return or(eq(contratos.status, "expired"), and(inArray(contratos.status, ["sent", "viewed"]), lte(contratos.expiracao_at, now))) as SQL;
+  }
+  if (status === "sent" || status === "viewed") return and(eq(contratos.status, status), live) as SQL;
+  return eq(contratos.status, status);
+}
+
+export interface DocumentFilterQuery {
+  q?: string | undefined;
+  status?: DocumentStatus | undefined;
+  paciente_id?: string | undefined;
+  medico_responsavel_id?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** WHERE conditions of the documents list; the first is always the tenant. */
+export function documentConditions(tenantId: string, query: DocumentFilterQuery, now: Date): SQL[] {
+  const conditions: SQL[] = [eq(contratos.tenant_id, tenantId)];
+  if (query.q) {
+    conditions.push(sql`${contratos.busca} like '%' || app_search_text(${escapeLike(query.q)}) || '%'`);
+  }
+  if (query.status) conditions.push(hasEffectiveStatus(query.status, now));
+  if (query.paciente_id) conditions.push(eq(contratos.paciente_id, query.paciente_id));
+  if (query.medico_responsavel_id) conditions.push(eq(contratos.medico_responsavel_id, query.medico_responsavel_id));
+  if (query.from) conditions.push(gte(contratos.created_at, startOfDayInSaoPaulo(query.from)));
+  if (query.to) {
+    const next = new Date(`${query.to}T12:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    conditions.push(lt(contratos.created_at, startOfDayInSaoPaulo(next.toISOString().slice(0, 10))));
+  }
+  return conditions;
+}

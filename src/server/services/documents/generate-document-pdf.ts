@@ -1,0 +1,80 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { contratos, files, profiles, tenants } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { formatAddress } from "../../../shared/document-model/document-variables.js";
+import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
+import { renderDocumentPdf } from "../../../pdf/document-pdf.js";
+import { pdfFileName } from "../../../pdf/file-name.js";
+import { AppError } from "../../errors.js";
+import type { Actor } from "../../policies/roles.js";
+import type { FileStorage } from "../../storage/file-storage.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { physicianSpecialty } from "./create-document.js";
+import { findDocumentOrThrow } from "./find-document.js";
+
+/**
+ * Draws the document's frozen model as a PDF (src/pdf), stores it through the storage driver
+ * (never as a data URL in the row) and links it to the document. Reading happens in one short
+ * transaction, rendering outside any transaction, linking in another.
+ */
+export async function generateDocumentPdf(
+  db: Db,
+  storage: FileStorage,
+  actor: Actor,
+  id: string,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  now: Date = new Date(),
+): Promise<{ fileId: string; nome: string; bytes: Buffer }> {
+  const { document, clinic, physician } = await withTenant(db, actor.tenantId, async (tx) => {
+    const document = await findDocumentOrThrow(tx, actor.tenantId, id);
+    const [clinic] = await tx.select().from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
+    const [physician] = document.medico_responsavel_id
+      ? await tx
+          .select()
+          .from(profiles)
+          .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, document.medico_responsavel_id)))
+          .limit(1)
+      : [];
+    return { document, clinic, physician };
+  });
+  if (!clinic) throw new AppError("NOT_FOUND");
+
+  let bytes: Buffer;
+  try {
+    bytes = await renderDocumentPdf({
+      model: document.documento as unknown as DocumentModel,
+      documentId: document.id,
+      contentSha256: document.conteudo_sha256,
+      createdAt: document.created_at,
+      clinic: {
+        nome: clinic.nome_fantasia ?? clinic.nome,
+        razao_social: clinic.razao_social,
+        cnpj: clinic.cnpj,
+        cnes: clinic.cnes,
+        endereco: formatAddress({ ...clinic }) || null,
+        telefone: clinic.telefone,
+      },
+      physician: physician ? { ...physician, especialidade: physicianSpecialty(physician) } : null,
+    });
+  } catch (error) {
+    throw new AppError("PDF_FAILED", undefined, { details: { reason: error instanceof Error ? error.message : String(error) } });
+  }
+  const stored = await storage.put(bytes);
+  const nome = pdfFileName(document.titulo, now);
+  const fileId = await withTenant(db, actor.tenantId, async (tx) => {
+    const [file] = await tx
+      .insert(files)
+      .values({ tenant_id: actor.tenantId, sha256: stored.sha256, size: stored.size, content_type: "application/pdf", nome, created_by: actor.profileId })
+      .returning({ id: files.id });
+    if (!file) throw new Error("files insert returned no row");
+    await tx.update(contratos).set({ pdf_file_id: file.id }).where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      { action: "document.pdf_generated", entityType: "contrato", entityId: id, data: { file_id: file.id, sha256: stored.sha256, size: stored.size } },
+    );
+    return file.id;
+  });
+  return { fileId, nome, bytes };
+}

@@ -1,0 +1,83 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { auditEvents, contratos, pacientes, profiles } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { auditActionLabel } from "../../../shared/audit/labels.js";
+import type { DocumentDetail } from "../../../shared/schemas/document.js";
+import { AppError } from "../../errors.js";
+import type { Actor } from "../../policies/roles.js";
+import { presentDocumentSummary } from "../../presenters/document.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { physicianSpecialty } from "./create-document.js";
+import { summarySelect } from "./list-documents.js";
+import { findDocumentOrThrow } from "./find-document.js";
+
+const AUDIT_LIMIT = 500;
+
+/** A document with its frozen content, the people around it and its audit trail; the view is audited. */
+export async function getDocument(
+  db: Db,
+  actor: Actor,
+  id: string,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  now = new Date(),
+): Promise<DocumentDetail> {
+  return withTenant(db, actor.tenantId, async (tx) => {
+    const document = await findDocumentOrThrow(tx, actor.tenantId, id);
+    const [summary] = await summarySelect(tx).where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id))).limit(1);
+    if (!summary) throw new AppError("NOT_FOUND", "Documento não encontrado");
+    const [patient] = await tx.select().from(pacientes).where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, document.paciente_id))).limit(1);
+    const [physician] = document.medico_responsavel_id
+      ? await tx.select().from(profiles).where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, document.medico_responsavel_id))).limit(1)
+      : [];
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      { action: "document.viewed_by_staff", entityType: "contrato", entityId: id },
+    );
+    const trail = await tx
+      .select({ event: auditEvents, actor_nome: profiles.nome })
+      .from(auditEvents)
+      .leftJoin(profiles, eq(profiles.id, auditEvents.actor_profile_id))
+      .where(and(eq(auditEvents.tenant_id, actor.tenantId), eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, id)))
+      .orderBy(asc(auditEvents.created_at), asc(auditEvents.id))
+      .limit(AUDIT_LIMIT);
+    return {
+      ...presentDocumentSummary(summary, now),
+      documento: document.documento,
+      conteudo_sha256: document.conteudo_sha256,
+      variaveis_preenchidas: document.variaveis_preenchidas,
+      conteudo_selecionado: document.conteudo_selecionado,
+      paciente: patient
+        ? { id: patient.id, nome: patient.nome, cpf: patient.cpf, email: patient.email, telefone: patient.telefone, data_nascimento: patient.data_nascimento }
+        : null,
+      medico: physician
+        ? {
+            id: physician.id,
+            nome: physician.nome,
+            cpf: physician.cpf,
+            email: physician.email,
+            telefone: physician.telefone,
+            conselho_tipo: physician.conselho_tipo,
+            conselho_numero: physician.conselho_numero,
+            conselho_uf: physician.conselho_uf,
+            rqe: physician.especialidades[0]?.rqe ?? physician.rqe,
+            especialidade: physicianSpecialty(physician),
+          }
+        : null,
+      has_pdf: document.pdf_file_id !== null,
+      pdf_nome: null,
+      cancel_reason: document.cancel_reason,
+      audit: trail.map(({ event, actor_nome }) => ({
+        id: event.id,
+        action: event.action,
+        label: auditActionLabel(event.action),
+        created_at: event.created_at.toISOString(),
+        actor_nome,
+        ip_address: event.ip_address,
+        user_agent: event.user_agent,
+        data: event.data,
+      })),
+    };
+  });
+}

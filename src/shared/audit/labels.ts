@@ -1,0 +1,18 @@
+/** pt-BR description of each audit action shown in a document's trail. */
+export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
+  "document.created": "Documento criado",
+  "document.viewed_by_staff": "Documento consultado pela equipe",
+  "document.pdf_generated": "PDF gerado",
+  "document.pdf_downloaded": "PDF baixado",
+  "document.deleted": "Documento excluído",
+  "document.cancelled": "Documento cancelado",
+  "document.sent": "Enviado para assinatura",
+  "document.resent": "Link de assinatura reenviado",
+  "document.viewed": "Aberto pelo paciente",
+  "document.signed": "Assinado",
+  "document.expired": "Prazo de assinatura expirado",
+};
+
+export function auditActionLabel(action: string): string {
+  return AUDIT_ACTION_LABEL[action] ?? action;
+}

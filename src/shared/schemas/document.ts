@@ -1,0 +1,301 @@
+import { z } from "zod";
+import { optionalText } from "./common.js";
+
+/** Spec part 1 §4. */
+export const DOCUMENT_STATUSES = ["draft", "sent", "viewed", "signed", "cancelled", "expired"] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+export const DOCUMENT_STATUS_LABEL: Readonly<Record<DocumentStatus, string>> = {
+  draft: "Rascunho",
+  sent: "Enviado",
+  viewed: "Visualizado",
+  signed: "Assinado",
+  cancelled: "Cancelado",
+  expired: "Expirado",
+};
+
+/**
+ * Dashboard badges (spec part 1 §4): signed, pending (sent or viewed), expired. The spec shows any
+ * other status raw ("draft"); a pt-BR screen shows its label instead (Rascunho, Cancelado).
+ */
+export function dashboardBadge(status: string): string {
+  if (status === "signed") return "Assinado";
+  if (status === "sent" || status === "viewed") return "Pendente";
+  if (status === "expired") return "Expirado";
+  return DOCUMENT_STATUS_LABEL[status as DocumentStatus] ?? status;
+}
+
+/** Validity of a new document (spec part 1 §9). */
+export const DOCUMENT_VALIDITY_DAYS = 7;
+export const DOCUMENT_PAGE_SIZE = 20;
+export const RECENT_DOCUMENTS = 5;
+export const MAX_SELECTED_ITEMS = 200;
+
+/** '#' + the last 8 characters of the id (spec part 1 §3). */
+export function shortDocumentId(id: string): string {
+  return `#${id.slice(-8)}`;
+}
+
+/**
+ * The status a reader sees: sent or viewed documents whose expiry has passed are expired even
+ * before the sweep job writes it (DESIGN §2).
+ */
+export function effectiveStatus(status: DocumentStatus, expiracaoAt: Date | string, now: Date): DocumentStatus {
+  if ((status === "sent" || status === "viewed") && new Date(expiracaoAt).getTime() <= now.getTime()) return "expired";
+  return status;
+}
+
+/** Signature rate (spec part 1 §9): signed / total × 100, one decimal, 0 without documents. */
+export function signatureRate(signed: number, total: number): string {
+  const rate = total === 0 ? 0 : (signed / total) * 100;
+  return rate.toFixed(1);
+}
+
+export const DOCUMENT_MESSAGES = {
+  requiredFields: "Por favor, preencha todos os campos obrigatórios.",
+  physicianRequired: "Por favor, selecione o médico responsável pelo documento.",
+  physicianInvalid: "O médico responsável escolhido não pode assinar documentos desta clínica.",
+  created: "Documento criado e PDF enviado com sucesso",
+  createdLocal: "Documento criado e PDF gerado com sucesso",
+  createError: "Erro ao criar documento",
+  unresolved: "Há variáveis sem valor no documento. Preencha os dados ou ajuste o template antes de criar.",
+  templateNotPublished: "Este template não está publicado. Publique-o antes de criar documentos.",
+  notFound: "Documento não encontrado",
+  contractNotFound: "Contrato não encontrado",
+  searchPlaceholder: "Buscar por paciente, procedimento ou ID...",
+  empty: "Nenhum documento encontrado",
+  emptyHint: "Crie o primeiro documento para começar a coletar assinaturas.",
+  emptySearch: (term: string) => `Nenhum documento encontrado para "${term}"`,
+  showing: (shown: number, total: number) => `Mostrando ${shown} de ${total} documentos`,
+  noPatient: "Paciente não informado",
+  noProfessional: "Profissional não informado",
+  expiredWarningTitle: "Atenção: Documentos Expirados",
+  pdfDownloaded: "PDF Baixado",
+  pdfDownloadedText: (name: string) => `Arquivo ${name} foi baixado com sucesso.`,
+  downloadError: "Erro no Download",
+  downloadErrorText: "Não foi possível fazer o download do PDF.",
+  pdfUnavailable: "PDF não disponível",
+  pdfUnavailableText: "Gere o PDF primeiro para fazer download",
+  pdfError: "Erro ao gerar PDF",
+  templateProcessingError: "Erro ao processar template do documento",
+  noTemplateContent: "Nenhum conteúdo de template encontrado.",
+  contentError: "Erro ao gerar conteúdo do documento.",
+  readyToSign: "Pronto para assinatura",
+  deleted: "Documento excluído",
+  deleteError: "Erro ao excluir documento",
+  cancelled: "Documento cancelado",
+  cancelError: "Erro ao cancelar documento",
+  cancelReasonRequired: "Informe o motivo do cancelamento",
+  signedLocked: "Documentos assinados não podem ser excluídos nem alterados.",
+  onlyDraftDeletable: "Só rascunhos podem ser excluídos; documentos enviados podem ser cancelados.",
+  notCancellable: "Este documento não pode ser cancelado.",
+  noTenant: "Erro ao carregar dados do usuário.",
+} as const;
+
+const uuidRequired = z.uuid({ error: DOCUMENT_MESSAGES.requiredFields });
+const idList = z
+  .array(z.uuid("Item inválido"), { error: "Lista de itens inválida" })
+  .max(MAX_SELECTED_ITEMS, `Selecione no máximo ${MAX_SELECTED_ITEMS} itens`)
+  .default([])
+  .transform((ids) => [...new Set(ids)]);
+const customText = (max: number) =>
+  z
+    .string({ error: "Texto inválido" })
+    .max(max, `Use no máximo ${max} caracteres`)
+    .nullable()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : null));
+
+export const documentCreateInputSchema = z.object({
+  paciente_id: uuidRequired,
+  template_version_id: uuidRequired,
+  titulo: z
+    .string({ error: DOCUMENT_MESSAGES.requiredFields })
+    .trim()
+    .min(1, DOCUMENT_MESSAGES.requiredFields)
+    .max(200, "Use no máximo 200 caracteres"),
+  procedimento_id: z.preprocess((v) => (v === "" ? undefined : v), z.uuid("Procedimento inválido").optional()),
+  procedimento: optionalText(200),
+  data_procedimento: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.iso.date({ error: "Data do procedimento inválida" }).optional(),
+  ),
+  medico_responsavel_id: z.preprocess((v) => (v === "" ? undefined : v), z.uuid("Médico responsável inválido").optional()),
+  variaveis: z
+    .object({
+      valor_procedimento: customText(200),
+      riscos_personalizados: customText(20_000),
+      beneficios_personalizados: customText(20_000),
+      cuidados_personalizados: customText(20_000),
+    })
+    .default({ valor_procedimento: null, riscos_personalizados: null, beneficios_personalizados: null, cuidados_personalizados: null }),
+  conteudo: z
+    .object({ riscos: idList, beneficios: idList, cuidados: idList })
+    .default({ riscos: [], beneficios: [], cuidados: [] }),
+  /**
+   * Placeholders without a value are refused (DOCUMENT_UNRESOLVED, with the names in details)
+   * unless the user saw the list and chose to create anyway; they then print as visible gaps.
+   */
+  permitir_pendencias: z.boolean().optional().default(false),
+});
+export type DocumentCreateInput = z.input<typeof documentCreateInputSchema>;
+export type DocumentCreateData = z.output<typeof documentCreateInputSchema>;
+
+export const documentSummarySchema = z.object({
+  id: z.string(),
+  short_id: z.string(),
+  titulo: z.string(),
+  procedimento: z.string().nullable(),
+  /** Effective status (expired when the deadline passed). */
+  status: z.enum(DOCUMENT_STATUSES),
+  created_at: z.string(),
+  expiracao_at: z.string(),
+  data_procedimento: z.string().nullable(),
+  paciente_id: z.string(),
+  paciente_nome: z.string().nullable(),
+  profissional_nome: z.string().nullable(),
+  criador_nome: z.string().nullable(),
+  template_titulo: z.string().nullable(),
+  versao: z.number().int().nullable(),
+});
+export type DocumentSummary = z.infer<typeof documentSummarySchema>;
+
+export const documentListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  status: z.enum(DOCUMENT_STATUSES).optional(),
+  paciente_id: z.uuid("Paciente inválido").optional(),
+  medico_responsavel_id: z.uuid("Profissional inválido").optional(),
+  from: z.iso.date({ error: "Data inicial inválida" }).optional(),
+  to: z.iso.date({ error: "Data final inválida" }).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(DOCUMENT_PAGE_SIZE),
+});
+export type DocumentListQuery = z.input<typeof documentListQuerySchema>;
+
+export const documentListSchema = z.object({
+  items: z.array(documentSummarySchema),
+  total: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+export type DocumentList = z.infer<typeof documentListSchema>;
+
+/** The five counters of /documents and the dashboard's figures (whole clinic). */
+export const documentCountersSchema = z.object({
+  total: z.number().int(),
+  assinados: z.number().int(),
+  /** Status sent (viewed has its own counter). */
+  pendentes: z.number().int(),
+  visualizados: z.number().int(),
+  expirados: z.number().int(),
+  /** Created this month and last month (São Paulo calendar), for a real month-over-month change. */
+  criados_este_mes: z.number().int(),
+  criados_mes_passado: z.number().int(),
+  assinados_este_mes: z.number().int(),
+  assinados_mes_passado: z.number().int(),
+});
+export type DocumentCounters = z.infer<typeof documentCountersSchema>;
+
+const personSchema = z.object({
+  id: z.string(),
+  nome: z.string(),
+  cpf: z.string().nullable(),
+  email: z.string().nullable(),
+  telefone: z.string().nullable(),
+});
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  label: z.string(),
+  created_at: z.string(),
+  actor_nome: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const documentDetailSchema = documentSummarySchema.extend({
+  /** The frozen DocumentModel (shape in src/shared/document-model/build-document-model.ts). */
+  documento: z.record(z.string(), z.unknown()),
+  conteudo_sha256: z.string(),
+  variaveis_preenchidas: z.record(z.string(), z.unknown()),
+  conteudo_selecionado: z.array(z.object({ tipo: z.string(), titulo: z.string(), descricao: z.string() })),
+  paciente: personSchema.extend({ data_nascimento: z.string().nullable() }).nullable(),
+  medico: personSchema
+    .extend({
+      conselho_tipo: z.string().nullable(),
+      conselho_numero: z.string().nullable(),
+      conselho_uf: z.string().nullable(),
+      rqe: z.string().nullable(),
+      especialidade: z.string().nullable(),
+    })
+    .nullable(),
+  has_pdf: z.boolean(),
+  pdf_nome: z.string().nullable(),
+  cancel_reason: z.string().nullable(),
+  audit: z.array(auditEntrySchema),
+});
+export type DocumentDetail = z.infer<typeof documentDetailSchema>;
+
+export const documentCancelInputSchema = z.object({
+  motivo: z
+    .string({ error: DOCUMENT_MESSAGES.cancelReasonRequired })
+    .trim()
+    .min(3, DOCUMENT_MESSAGES.cancelReasonRequired)
+    .max(500, "Use no máximo 500 caracteres"),
+});
+
+/** What the new-document screen needs besides patients, procedures and content. */
+export const documentFormOptionsSchema = z.object({
+  templates: z.array(
+    z.object({
+      template_id: z.string(),
+      template_version_id: z.string(),
+      titulo: z.string(),
+      categoria: z.string(),
+      especialidade: z.string(),
+      version_number: z.number().int(),
+      /** Structure of that version, for the live preview. */
+      estrutura: z.object({
+        title: z.string(),
+        introduction: z.string(),
+        sections: z.array(z.object({ id: z.string(), type: z.string(), title: z.string(), content: z.string() })),
+      }),
+    }),
+  ),
+  physicians: z.array(
+    z.object({
+      id: z.string(),
+      nome: z.string(),
+      cpf: z.string().nullable(),
+      conselho_tipo: z.string().nullable(),
+      conselho_numero: z.string().nullable(),
+      conselho_uf: z.string().nullable(),
+      rqe: z.string().nullable(),
+      especialidade: z.string().nullable(),
+    }),
+  ),
+  /** Administrators and owners choose the responsible physician; others are it. */
+  must_choose_physician: z.boolean(),
+  /** The signed-in professional's personal defaults (part 2 §2), prefilled into the custom texts. */
+  defaults: z.object({
+    valor_procedimento: z.string().nullable(),
+    riscos_personalizados: z.string().nullable(),
+    beneficios_personalizados: z.string().nullable(),
+    cuidados_personalizados: z.string().nullable(),
+  }),
+  /** Clinic data for the live preview's unidade_* variables. */
+  clinic: z.object({
+    nome: z.string(),
+    logradouro: z.string().nullable(),
+    numero: z.string().nullable(),
+    complemento: z.string().nullable(),
+    bairro: z.string().nullable(),
+    cidade: z.string().nullable(),
+    estado: z.string().nullable(),
+    cep: z.string().nullable(),
+    telefone: z.string().nullable(),
+  }),
+});
+export type DocumentFormOptions = z.infer<typeof documentFormOptionsSchema>;
