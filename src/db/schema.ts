@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
+  customType,
   date,
   foreignKey,
   index,
@@ -26,12 +28,19 @@ export interface EspecialidadeEscolhida {
 }
 
 export interface TenantSettings {
+  /** Signing options of the clinic: ask the patient for an e-mail one-time code before signing. */
+  assinatura?: { codigo_email?: boolean };
   feegow?: {
     status?: "connected" | "error" | "disconnected";
     last_sync?: string | null;
     integrations?: Partial<Record<"patients" | "professionals" | "procedures" | "file_upload", boolean>>;
   };
 }
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value),
+});
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -151,10 +160,17 @@ export const emailOutbox = pgTable(
     html_body: text("html_body"),
     status: text("status", { enum: ["pending", "sent", "failed"] }).notNull().default("pending"),
     attempts: jsonb("attempts").$type<{ at: string; error: string }[]>().notNull().default([]),
+    /** Files (by id in `files`) attached to the message, e.g. the signed PDF. */
+    attachments: jsonb("attachments").$type<{ file_id: string; filename: string; content_type: string }[]>().notNull().default([]),
+    /** When delivery may be tried (again): retries back off. */
+    next_attempt_at: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     created_at: createdAt(),
     sent_at: timestamp("sent_at", { withTimezone: true }),
   },
-  (t) => [index("email_outbox_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst())],
+  (t) => [
+    index("email_outbox_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()),
+    index("email_outbox_due_idx").on(t.next_attempt_at).where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 export const auditEvents = pgTable(
@@ -172,9 +188,27 @@ export const auditEvents = pgTable(
     user_agent: text("user_agent"),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     created_at: createdAt(),
+    /** Position in the tenant's chain (1, 2, 3…), the previous event's hash and this one's. */
+    // Filled by the BEFORE INSERT trigger of migration 0014 (never by the application).
+    seq: bigint("seq", { mode: "number" }).notNull().default(0),
+    prev_hash: text("prev_hash").notNull().default(""),
+    hash: text("hash").notNull().default(""),
   },
-  (t) => [index("audit_events_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst())],
+  (t) => [
+    index("audit_events_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()),
+    uniqueIndex("audit_events_tenant_seq_unique").on(t.tenant_id, t.seq),
+    index("audit_events_entity_idx").on(t.tenant_id, t.entity_type, t.entity_id),
+  ],
 );
+
+/** The head of each tenant's audit chain: locked while an event is appended (one writer at a time). */
+export const auditChainHeads = pgTable("audit_chain_heads", {
+  tenant_id: uuid("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+});
 
 /** Postal-code lookups, shared by every tenant (public data). */
 export const cepCache = pgTable("cep_cache", {
@@ -454,6 +488,14 @@ export const contratos = pgTable(
     cancel_reason: text("cancel_reason"),
     cancelled_at: timestamp("cancelled_at", { withTimezone: true }),
     signed_at: timestamp("signed_at", { withTimezone: true }),
+    sent_at: timestamp("sent_at", { withTimezone: true }),
+    viewed_at: timestamp("viewed_at", { withTimezone: true }),
+    /** The final, sealed PDF (document + signatures + registry), once the finalize job ran. */
+    signed_pdf_file_id: uuid("signed_pdf_file_id"),
+    /** Public code of /verificar/:code, set when the document is signed. */
+    verification_code: text("verification_code"),
+    /** What /verificar/:code tells: the final PDF's SHA-256, and that of the sealed bytes. */
+    signed_pdf_sha256: text("signed_pdf_sha256"),
     /** What the list search matches: title, procedure, patient name (as frozen) and the id. */
     busca: text("busca")
       .notNull()
@@ -473,7 +515,127 @@ export const contratos = pgTable(
     index("contratos_tenant_status_idx").on(t.tenant_id, t.status, t.expiracao_at),
     index("contratos_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
     foreignKey({ name: "contratos_pdf_file_fk", columns: [t.tenant_id, t.pdf_file_id], foreignColumns: [files.tenant_id, files.id] }),
+    foreignKey({ name: "contratos_signed_pdf_file_fk", columns: [t.tenant_id, t.signed_pdf_file_id], foreignColumns: [files.tenant_id, files.id] }),
+    uniqueIndex("contratos_verification_code_unique").on(t.verification_code).where(sql`${t.verification_code} is not null`),
     foreignKey({ name: "contratos_paciente_fk", columns: [t.tenant_id, t.paciente_id], foreignColumns: [pacientes.tenant_id, pacientes.id] }).onDelete("restrict"),
     foreignKey({ name: "contratos_template_version_fk", columns: [t.tenant_id, t.template_version_id], foreignColumns: [templateVersions.tenant_id, templateVersions.id] }).onDelete("restrict"),
   ],
 );
+
+/**
+ * A signing link (DESIGN §3): 256-bit random token, only its SHA-256 kept; it expires with the
+ * document and a new one revokes the old. One live token per document.
+ */
+export const signingTokens = pgTable(
+  "signing_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    contrato_id: uuid("contrato_id").notNull(),
+    token_hash: text("token_hash").notNull(),
+    /** The token itself, AES-256-GCM encrypted with the instance secret, so staff can copy the same link again. */
+    token_encrypted: bytea("token_encrypted").notNull(),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revoked_at: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("signing_tokens_hash_unique").on(t.token_hash),
+    index("signing_tokens_contrato_idx").on(t.tenant_id, t.contrato_id),
+    foreignKey({ name: "signing_tokens_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * A party who signed a document (spec part 1 §3 contrato_partes) with the evidence of an advanced
+ * electronic signature (DESIGN §3). One signature per role per document: a second, concurrent
+ * submission cannot add another.
+ */
+export const contratoPartes = pgTable(
+  "contrato_partes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    contrato_id: uuid("contrato_id").notNull(),
+    papel: text("papel", { enum: ["paciente"] }).notNull().default("paciente"),
+    nome: text("nome").notNull(),
+    cpf: text("cpf").notNull(),
+    email: text("email").notNull(),
+    telefone: text("telefone"),
+    assinou_em: timestamp("assinou_em", { withTimezone: true }).notNull(),
+    metodo_assinatura: text("metodo_assinatura", { enum: ["eletronica", "ICP-Brasil"] }).notNull().default("eletronica"),
+    /** The drawn signature (PNG) in the storage driver. */
+    assinatura_file_id: uuid("assinatura_file_id").notNull(),
+    ip_address: text("ip_address"),
+    user_agent: text("user_agent"),
+    /** SHA-256 of the content shown to the signer (the document's frozen model). */
+    conteudo_sha256: text("conteudo_sha256").notNull(),
+    /** True when the e-mail one-time code was typed before signing. */
+    otp_verificado: boolean("otp_verificado").notNull().default(false),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("contrato_partes_contrato_papel_unique").on(t.tenant_id, t.contrato_id, t.papel),
+    foreignKey({ name: "contrato_partes_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("restrict"),
+    foreignKey({ name: "contrato_partes_assinatura_fk", columns: [t.tenant_id, t.assinatura_file_id], foreignColumns: [files.tenant_id, files.id] }),
+  ],
+);
+
+/** E-mail one-time codes for signing (optional per clinic): only the code's hash is kept. */
+export const signingOtps = pgTable(
+  "signing_otps",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    contrato_id: uuid("contrato_id").notNull(),
+    code_hash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumed_at: timestamp("consumed_at", { withTimezone: true }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index("signing_otps_contrato_idx").on(t.tenant_id, t.contrato_id, t.created_at.desc().nullsFirst()),
+    foreignKey({ name: "signing_otps_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * Background work (final PDF, expiry sweep): a row per job, taken with FOR UPDATE SKIP LOCKED so
+ * any number of processes can work the same table; retried with back-off (decision 007).
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").notNull(),
+    tenant_id: uuid("tenant_id").references(() => tenants.id, { onDelete: "cascade" }),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    status: text("status", { enum: ["pending", "running", "done", "failed"] }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    max_attempts: integer("max_attempts").notNull().default(5),
+    run_at: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    locked_until: timestamp("locked_until", { withTimezone: true }),
+    last_error: text("last_error"),
+    /** One pending job per key (e.g. "finalize:<contrato id>"): enqueuing twice is harmless. */
+    dedupe_key: text("dedupe_key"),
+    created_at: createdAt(),
+    finished_at: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("jobs_due_idx").on(t.run_at).where(sql`${t.status} = 'pending'`),
+    uniqueIndex("jobs_dedupe_unique").on(t.dedupe_key).where(sql`${t.dedupe_key} is not null and ${t.status} in ('pending', 'running')`),
+  ],
+);
+
+/** The instance's own seal certificate (DESIGN §3), generated on first run, kept encrypted. */
+export const sealCertificates = pgTable("seal_certificates", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  /** PKCS#12 (key + certificate), AES-256-GCM encrypted with the instance secret. */
+  p12_encrypted: bytea("p12_encrypted").notNull(),
+  subject: text("subject").notNull(),
+  fingerprint_sha256: text("fingerprint_sha256").notNull(),
+  not_after: timestamp("not_after", { withTimezone: true }).notNull(),
+  created_at: createdAt(),
+});

@@ -22,6 +22,15 @@ export const envSchema = z.object({
   CEP_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
   SESSION_DAYS: z.coerce.number().int().positive().max(90).default(30),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  /** Requests per minute per IP (and per token) on the public signing routes. */
+  RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /** Key material for secrets at rest (tokens, certificates); default: DATA_DIR/secret.key, made once. */
+  APP_SECRET: z.string().min(32, "use pelo menos 32 caracteres").optional(),
+  /** smtp(s)://user:pass@host:port — without it e-mail stays in the outbox (visible at /dev/emails). */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "deve começar com smtp:// ou smtps://").optional(),
+  SMTP_FROM: z.string().min(3).default("Consentir <nao-responda@consentir.local>"),
+  /** Run the background worker (jobs, e-mail) in this process. */
+  WORKER: booleanFromString.default(true),
 });
 
 export type Env = z.infer<typeof envSchema>;

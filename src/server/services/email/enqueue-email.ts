@@ -7,6 +7,8 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html?: string;
+  /** Stored files to attach (by id in `files`), e.g. the signed PDF. */
+  attachments?: { fileId: string; filename: string; contentType: string }[];
 }
 
 /**
@@ -22,6 +24,7 @@ export async function enqueueEmail(tx: DbOrTx, email: OutgoingEmail): Promise<st
       subject: email.subject,
       text_body: email.text,
       html_body: email.html,
+      attachments: (email.attachments ?? []).map((a) => ({ file_id: a.fileId, filename: a.filename, content_type: a.contentType })),
     })
     .returning({ id: emailOutbox.id });
   if (!row) throw new Error("email_outbox insert returned no row");

@@ -1,0 +1,1 @@
+ALTER TABLE "signing_tokens" ADD COLUMN "token_encrypted" "bytea" NOT NULL;

@@ -1,0 +1,40 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client.js";
+import { jobs } from "../../db/schema.js";
+
+/** The kinds of background work and their payloads. */
+export interface JobPayloads {
+  /** Build the final PDF (document, signatures, registry page), seal it, e-mail the parties. */
+  "document.finalize": { contratoId: string };
+  /** Move sent/viewed documents past their deadline to expired (recurring). */
+  "documents.expire": Record<string, never>;
+}
+export type JobKind = keyof JobPayloads;
+
+export interface NewJob<K extends JobKind> {
+  kind: K;
+  payload: JobPayloads[K];
+  tenantId?: string | null;
+  /** While a job with this key is pending or running, enqueuing another is a no-op. */
+  dedupeKey?: string;
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
+/**
+ * Adds a job inside the caller's transaction: it runs only if that work commits, and it is
+ * never lost (the worker retries with back-off; src/server/jobs/worker.ts).
+ */
+export async function enqueueJob<K extends JobKind>(tx: DbOrTx, job: NewJob<K>): Promise<void> {
+  await tx
+    .insert(jobs)
+    .values({
+      kind: job.kind,
+      payload: job.payload as Record<string, unknown>,
+      tenant_id: job.tenantId ?? null,
+      dedupe_key: job.dedupeKey ?? null,
+      run_at: job.runAt ?? new Date(),
+      max_attempts: job.maxAttempts ?? 5,
+    })
+    .onConflictDoNothing({ target: jobs.dedupe_key, where: sql`${jobs.dedupe_key} is not null and ${jobs.status} in ('pending', 'running')` });
+}

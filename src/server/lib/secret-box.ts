@@ -1,0 +1,56 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { type Env, resolveDataDir } from "../env.js";
+
+/** AES-256-GCM with the instance key: secrets at rest (signing-link copies, seal certificate). */
+export interface SecretBox {
+  seal(plain: Uint8Array | string): Buffer;
+  open(sealed: Uint8Array): Buffer;
+}
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * The instance key: SHA-256 of APP_SECRET when set (production, several processes), else 32
+ * random bytes made once into DATA_DIR/secret.key (mode 0600).
+ */
+export function loadInstanceKey(env: Pick<Env, "APP_SECRET" | "DATA_DIR">): Buffer {
+  if (env.APP_SECRET) return createHash("sha256").update(env.APP_SECRET, "utf8").digest();
+  const file = path.join(resolveDataDir(env), "secret.key");
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  chmodSync(file, 0o600);
+  const key = Buffer.from(readFileSync(file, "utf8").trim(), "base64");
+  if (key.length !== 32) throw new Error(`${file} não contém uma chave de 32 bytes`);
+  return key;
+}
+
+export function createSecretBox(key: Buffer): SecretBox {
+  if (key.length !== 32) throw new Error("secret box key must be 32 bytes");
+  return {
+    seal(plain) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv("aes-256-gcm", key, iv);
+      const body = Buffer.concat([cipher.update(typeof plain === "string" ? Buffer.from(plain, "utf8") : plain), cipher.final()]);
+      return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+    },
+    open(sealed) {
+      const data = Buffer.from(sealed);
+      if (data[0] !== VERSION || data.length < 1 + IV_BYTES + TAG_BYTES) throw new Error("sealed secret has an unknown format");
+      const iv = data.subarray(1, 1 + IV_BYTES);
+      const tag = data.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
+      const decipher = createDecipheriv("aes-256-gcm", key, iv);
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(data.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
+    },
+  };
+}
