@@ -1,17 +1,82 @@
 import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { build, defineConfig, type Plugin, type UserConfig } from "vite";
 
 const clientRoot = fileURLToPath(new URL("./src/client", import.meta.url));
 const sharedRoot = fileURLToPath(new URL("./src/shared", import.meta.url));
+const outDir = fileURLToPath(new URL("./dist/client", import.meta.url));
 
-export default defineConfig({
+/** The public pages (signing, verification) have their own entry: sign.html. */
+const PUBLIC_PAGE = /^\/(assinar|verificar)(\/|$)/;
+
+const common = (): UserConfig => ({
   root: clientRoot,
   plugins: [react(), tailwindcss()],
   resolve: { alias: { "@shared": sharedRoot, "@": clientRoot } },
+});
+
+/** The public bundle's `cn` joins classes without tailwind-merge (see public-pages/lib/class-names.ts). */
+const publicAliases = [
+  { find: /^@\/lib\/utils$/, replacement: fileURLToPath(new URL("./src/client/public-pages/lib/class-names.ts", import.meta.url)) },
+  { find: "@shared", replacement: sharedRoot },
+  { find: "@", replacement: clientRoot },
+];
+
+/** In development, /assinar/* and /verificar/* answer sign.html, as the server does in production. */
+function publicPagesFallback(): Plugin {
+  return {
+    name: "consentir-public-pages-fallback",
+    apply: "serve",
+    configureServer(server) {
+      server.middlewares.use((request, _response, next) => {
+        if (request.url && PUBLIC_PAGE.test(request.url) && !request.url.includes(".")) request.url = "/sign.html";
+        next();
+      });
+    },
+  };
+}
+
+/**
+ * The public signing page ships its own small bundle (DESIGN.md §6). A second entry in the same
+ * Rollup graph would share chunks with the staff app, and a shared chunk carries whatever the
+ * staff app also uses from it (zod, for one). So sign.html is built on its own, right after the
+ * staff app, into the same dist/client: its chunks hold only what the public pages import.
+ */
+function publicBundle(): Plugin {
+  let logLevel: UserConfig["logLevel"];
+  let target = outDir;
+  return {
+    name: "consentir-public-bundle",
+    apply: "build",
+    configResolved(config) {
+      logLevel = config.logLevel;
+      target = config.build.outDir;
+    },
+    async closeBundle() {
+      await build({
+        ...common(),
+        resolve: { alias: publicAliases },
+        configFile: false,
+        logLevel,
+        build: {
+          outDir: target,
+          emptyOutDir: false,
+          sourcemap: true,
+          rollupOptions: {
+            input: { sign: fileURLToPath(new URL("./src/client/sign.html", import.meta.url)) },
+          },
+        },
+      });
+    },
+  };
+}
+
+export default defineConfig({
+  ...common(),
+  plugins: [...(common().plugins ?? []), publicPagesFallback(), publicBundle()],
   build: {
-    outDir: fileURLToPath(new URL("./dist/client", import.meta.url)),
+    outDir,
     emptyOutDir: true,
     sourcemap: true,
   },

@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { type Database, openDatabase } from "../../src/db/client.js";
@@ -40,7 +42,13 @@ export async function startBenchTarget(label: "pglite" | "postgres"): Promise<Be
   } else {
     database = await openDatabase({ kind: "pglite-memory" });
   }
-  const env = loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", RATE_LIMIT_AUTH_PER_MINUTE: "100000" });
+  const env = loadEnv({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    RATE_LIMIT_AUTH_PER_MINUTE: "100000",
+    RATE_LIMIT_PUBLIC_PER_MINUTE: "100000",
+    DATA_DIR: path.join(os.tmpdir(), "consentir-bench-data"),
+  });
   const app = await buildApp({ env, database, logger: false });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();

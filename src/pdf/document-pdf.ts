@@ -18,6 +18,7 @@ import type { DocumentModel, DocumentSection, Inline } from "../shared/document-
 import { councilRegistration } from "../shared/document-model/document-variables.js";
 import { shortDocumentId } from "../shared/schemas/document.js";
 import { PDF_FONT, pdfEngine } from "./fonts.js";
+import { registryContent, type SignatureRegistry } from "./signature-registry.js";
 
 export interface DocumentPdfClinic {
   nome: string;
@@ -58,6 +59,8 @@ export interface DocumentPdfInput {
   clinic: DocumentPdfClinic;
   physician: DocumentPdfPhysician | null;
   signatures?: DocumentPdfSignature[];
+  /** The final PDF's last page(s): "Registro de assinaturas" (src/pdf/signature-registry.ts). */
+  registry?: SignatureRegistry;
 }
 
 /** 20 CSS px (1/96 in) in PDF points (1/72 in). */
@@ -418,6 +421,7 @@ export function documentDefinition(input: DocumentPdfInput): TDocumentDefinition
     ...sections,
     ...(hasSignatureSection ? [] : [{ stack: signatureArea(physician), unbreakable: true, margin: [0, 12, 0, 0] } as Content]),
     ...signaturesBlock(input.signatures ?? []),
+    ...(input.registry ? registryContent(input.registry, input.contentSha256) : []),
   ];
   const author = clinic.razao_social?.trim() || clinic.nome;
   return {

@@ -18,6 +18,7 @@ import { registerErrorHandling } from "./errors.js";
 import { authPlugin } from "./plugins/auth.js";
 import { clientAppPlugin } from "./plugins/client-app.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
+import { auditRoutes } from "./routes/audit.js";
 import { authRoutes } from "./routes/auth.js";
 import { cepRoutes } from "./routes/cep.js";
 import { contentRoutes } from "./routes/content.js";
@@ -25,10 +26,18 @@ import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { healthRoutes } from "./routes/health.js";
 import { patientRoutes } from "./routes/patients.js";
 import { documentRoutes } from "./routes/documents.js";
+import { signedPdfRoutes } from "./routes/signed-pdf.js";
+import { verificationRoutes } from "./routes/verification.js";
+import { signingPublicRoutes } from "./routes/signing-public.js";
+import { signingStaffRoutes } from "./routes/signing-staff.js";
 import { procedureRoutes } from "./routes/procedures.js";
 import { templateDefaultsRoutes } from "./routes/template-defaults.js";
 import { templateRoutes } from "./routes/templates.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
+import { jobHandlers } from "./jobs/handlers.js";
+import { jobOrigin } from "./jobs/job-context.js";
+import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
+import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
 import { createLocalFileStorage, type FileStorage } from "./storage/file-storage.js";
 
 export interface AppConfig {
@@ -40,6 +49,8 @@ export interface AppConfig {
   cepSources?: CepSource[];
   /** Where file bytes go (default: DATA_DIR/files, content-addressed). */
   storage?: FileStorage;
+  /** Secrets at rest (default: key from APP_SECRET or DATA_DIR/secret.key). */
+  secretBox?: SecretBox;
   /** Pino logger options, or false (tests). Default: JSON logs at env.LOG_LEVEL. */
   logger?: boolean | { level: string };
 }
@@ -105,7 +116,25 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(templateRoutes, { db: database.db });
   await app.register(templateDefaultsRoutes, { db: database.db });
   await app.register(contentRoutes, { db: database.db });
-  await app.register(documentRoutes, { db: database.db, storage: config.storage ?? createLocalFileStorage(path.join(resolveDataDir(env), "files")) });
+  const storage = config.storage ?? createLocalFileStorage(path.join(resolveDataDir(env), "files"));
+  const secretBox = config.secretBox ?? createSecretBox(loadInstanceKey(env));
+  app.decorate("services", { storage, secretBox });
+  // The background worker (jobs, e-mail, expiry sweep): started when the app is ready if
+  // env.WORKER; tests run its rounds by hand with app.worker.tick().
+  const worker = createWorker(
+    { db: database.db, storage, secretBox, env, origin: jobOrigin(env), log: app.log },
+    jobHandlers,
+    smtpTransport(env.SMTP_URL),
+  );
+  app.decorate("worker", worker);
+  if (env.WORKER) app.addHook("onReady", async () => worker.start());
+  app.addHook("onClose", async () => worker.stop());
+  await app.register(documentRoutes, { db: database.db, storage });
+  await app.register(signedPdfRoutes, { db: database.db, storage: app.services.storage });
+  await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE });
+  await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
+  await app.register(signingPublicRoutes, { db: database.db, env, storage });
+  await app.register(auditRoutes, { db: database.db });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
 
   await app.register(clientAppPlugin, {
@@ -113,4 +142,13 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Shared services built once per app: file storage and the instance secret box. */
+    services: { storage: FileStorage; secretBox: SecretBox };
+    /** The background worker of this app (decision 007). */
+    worker: Worker;
+  }
 }

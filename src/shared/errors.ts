@@ -44,6 +44,10 @@ export const ERRORS = {
   SIGNING_OTP_INVALID: { status: 400, message: "Código inválido ou expirado. Peça um novo código." },
   DOCUMENT_NOT_SENDABLE: { status: 409, message: "Só rascunhos podem ser enviados; documentos enviados podem ser reenviados." },
   DOCUMENT_NOT_RESENDABLE: { status: 409, message: "Só documentos enviados ou visualizados podem ser reenviados." },
+  PATIENT_CPF_MISSING: {
+    status: 400,
+    message: "O paciente não tem CPF cadastrado. Cadastre o CPF antes de enviar: ele é conferido na assinatura.",
+  },
   PATIENT_EMAIL_MISSING: { status: 400, message: "O paciente não tem e-mail cadastrado" },
   PAYLOAD_TOO_LARGE: { status: 413, message: "O conteúdo enviado é grande demais." },
   RATE_LIMITED: { status: 429, message: "Muitas tentativas. Aguarde alguns minutos antes de tentar novamente." },

@@ -270,8 +270,7 @@ describe("documents", () => {
 
     await card.getByRole("button", { name: /^Ações do documento/ }).click();
     const sheet = page.getByRole("dialog");
-    for (const tile of ["Ver Detalhes", "Gerar PDF", "Excluir"]) await sheet.getByText(tile, { exact: true }).waitFor();
-    expect(await sheet.textContent()).not.toContain("Enviar");
+    for (const tile of ["Ver Detalhes", "Gerar PDF", "Enviar p/ Assinatura", "Excluir"]) await sheet.getByText(tile, { exact: true }).waitFor();
     await settle(page);
     await snap(page, "documents-sheet-phone");
     await sheet.getByRole("link", { name: "Ver Detalhes" }).click();

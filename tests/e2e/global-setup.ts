@@ -18,7 +18,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const cep = await startFakeCepServer();
   const database = await openDatabase({ kind: "pglite-memory" });
   const app = await buildApp({
-    env: testEnv({ VIACEP_URL: cep.url, BRASILAPI_URL: cep.url }),
+    env: testEnv({ VIACEP_URL: cep.url, BRASILAPI_URL: cep.url, WORKER: "true" }),
     database,
     logger: false,
   });

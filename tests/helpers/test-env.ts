@@ -8,11 +8,14 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     RATE_LIMIT_AUTH_PER_MINUTE: "10000",
+    RATE_LIMIT_PUBLIC_PER_MINUTE: "10000",
     VIACEP_URL: "http://127.0.0.1:9",
     BRASILAPI_URL: "http://127.0.0.1:9",
     CEP_TIMEOUT_MS: "1000",
     // Files (PDFs) go to a scratch folder, never the project's ./data.
     DATA_DIR: path.join(os.tmpdir(), "consentir-test-data"),
+    // Tests run worker rounds by hand (app.worker.tick()); the browser suite turns it on.
+    WORKER: "false",
     ...overrides,
   });
 }

@@ -171,6 +171,19 @@ describe("creating a document", () => {
     }
   });
 
+  it("keeps a document whole when the procedure it was made from is deleted (issue 5)", async () => {
+    const procedure = (await call(clinic, "POST", "/api/procedures", { nome: "Rinoplastia" })).json();
+    const created = await call(clinic, "POST", "/api/documents", { ...baseInput(), procedimento: undefined, procedimento_id: procedure.id });
+    expect(created.statusCode, created.body).toBe(201);
+    const before = (await call(clinic, "GET", `/api/documents/${created.json().id}`)).json();
+    expect(before.procedimento).toBe("Rinoplastia");
+    expect((await call(clinic, "DELETE", `/api/procedures/${procedure.id}`)).statusCode).toBe(204);
+    const after = (await call(clinic, "GET", `/api/documents/${created.json().id}`)).json();
+    expect(after.procedimento).toBe("Rinoplastia");
+    expect(after.documento).toEqual(before.documento);
+    expect(after.conteudo_sha256).toBe(before.conteudo_sha256);
+  });
+
   it("refuses a template not yet published", async () => {
     const specialties = (await call(clinic, "GET", "/api/templates/specialties")).json().items as string[];
     const draft = (

@@ -19,7 +19,6 @@ const UPCOMING: [string, string][] = [
   ["/certificates", "Certificado Digital"],
   ["/users", "Usuários"],
   ["/integration", "Integração"],
-  ["/settings", "Configurações"],
   ["/sign", "Assinar"],
   ["/notifications", "Avisos"],
 ];
@@ -72,6 +71,7 @@ export const router = createBrowserRouter([
           { path: "/documents/create", lazy: page(() => import("@/features/documents/components/document-create-page"), (m) => m.DocumentCreatePage) },
           { path: "/contracts/create", lazy: page(() => import("@/features/documents/components/document-create-page"), (m) => m.DocumentCreatePage) },
           { path: "/documents/:id", lazy: page(() => import("@/features/documents/components/document-detail-page"), (m) => m.DocumentDetailPage) },
+          { path: "/settings", lazy: page(() => import("@/features/settings/components/settings-page"), (m) => m.SettingsPage) },
           ...UPCOMING.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
           { path: "*", element: <NotFoundPage /> },
         ],

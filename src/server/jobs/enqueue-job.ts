@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { jobs } from "../../db/schema.js";
 
@@ -36,5 +35,7 @@ export async function enqueueJob<K extends JobKind>(tx: DbOrTx, job: NewJob<K>):
       run_at: job.runAt ?? new Date(),
       max_attempts: job.maxAttempts ?? 5,
     })
-    .onConflictDoNothing({ target: jobs.dedupe_key, where: sql`${jobs.dedupe_key} is not null and ${jobs.status} in ('pending', 'running')` });
+    // No conflict target: naming one would need SELECT on jobs, which tenant transactions lack;
+    // the only unique index that can conflict is the dedupe key's.
+    .onConflictDoNothing();
 }

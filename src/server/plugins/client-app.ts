@@ -4,13 +4,19 @@ import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
 import { errorBody } from "../errors.js";
 
+/** The public pages (signing link, verification) answer their own small bundle, sign.html. */
+const PUBLIC_PAGE = /^\/(assinar|verificar)(\/|\?|$)/;
+
 /**
  * Serves the built React app from dist/client, with the SPA fallback: any GET that is not an
  * API call or a file answers index.html, and the client router decides (including not-found).
+ * /assinar/* and /verificar/* answer sign.html instead (DESIGN.md §1, §6), without a referrer.
  */
 export const clientAppPlugin = fp<{ clientDir: string }>(async (app, options) => {
   const indexFile = path.join(options.clientDir, "index.html");
+  const signFile = path.join(options.clientDir, "sign.html");
   const hasClient = existsSync(indexFile);
+  const hasPublicPages = existsSync(signFile);
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: options.clientDir,
@@ -33,6 +39,13 @@ export const clientAppPlugin = fp<{ clientDir: string }>(async (app, options) =>
         .status(503)
         .type("text/plain; charset=utf-8")
         .send("A interface não foi compilada. Rode `npm run build` (ou `npm start`, que compila quando preciso).");
+    }
+    if (hasPublicPages && PUBLIC_PAGE.test(request.url)) {
+      return reply
+        .header("cache-control", "no-cache")
+        .header("referrer-policy", "no-referrer")
+        .header("x-robots-tag", "noindex, nofollow")
+        .sendFile("sign.html");
     }
     return reply.header("cache-control", "no-cache").sendFile("index.html");
   });

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -29,7 +29,7 @@ export function createLocalFileStorage(root: string): FileStorage {
       const existing = await stat(target).catch(() => null);
       if (existing?.size === bytes.byteLength) return { sha256, size: bytes.byteLength };
       await mkdir(path.dirname(target), { recursive: true });
-      const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+      const temporary = `${target}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
       await writeFile(temporary, bytes, { mode: 0o600 });
       await rename(temporary, target);
       return { sha256, size: bytes.byteLength };

@@ -11,6 +11,12 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.viewed": "Aberto pelo paciente",
   "document.signed": "Assinado",
   "document.expired": "Prazo de assinatura expirado",
+  "document.sealed": "PDF assinado selado",
+  "document.signed_pdf_downloaded": "PDF assinado baixado",
+  "document.opened": "Link de assinatura aberto",
+  "document.otp_sent": "Código de verificação enviado ao paciente",
+  "document.link_emailed": "Link de assinatura enviado por e-mail ao paciente",
+  "settings.signing_updated": "Opções de assinatura alteradas",
 };
 
 export function auditActionLabel(action: string): string {

@@ -1,4 +1,4 @@
-import { Ban, Download, Eye, FileSearch, History, MoreHorizontal, Trash2 } from "lucide-react";
+import { Ban, Download, Eye, FileSearch, History, MoreHorizontal, RefreshCw, Send, Trash2 } from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -14,6 +14,7 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "
 import { DOCUMENT_MESSAGES, type DocumentSummary } from "@shared/schemas/document";
 import { removalFor } from "../lib/format";
 import type { RemovalTarget } from "./document-remove-dialog";
+import type { SendTarget } from "./send-for-signature-dialog";
 
 /** What the list does for a row's actions (the page owns the dialogs). */
 export interface DocumentRowHandlers {
@@ -21,6 +22,16 @@ export interface DocumentRowHandlers {
   onPreview: (id: string) => void;
   onDownload: (id: string) => void;
   onRemove: (target: RemovalTarget) => void;
+  /** Enviar para Assinatura / Reenviar; absent when the user may not send. */
+  onSend?: (target: SendTarget) => void;
+}
+
+/** Drafts are sent, sent or viewed documents resent (spec part 1 §2, §4). */
+export function sendTarget(doc: DocumentSummary): SendTarget | null {
+  const label = `${doc.short_id} · ${doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}`;
+  if (doc.status === "draft") return { id: doc.id, mode: "send", label };
+  if (doc.status === "sent" || doc.status === "viewed") return { id: doc.id, mode: "resend", label };
+  return null;
 }
 
 export function removalTarget(doc: DocumentSummary): RemovalTarget | null {
@@ -29,11 +40,12 @@ export function removalTarget(doc: DocumentSummary): RemovalTarget | null {
 }
 
 /**
- * The desktop row menu (spec part 1 §2). Sending, resending and the clinic-system upload arrive
- * with the signing issue: no item is shown before it works.
+ * The desktop row menu (spec part 1 §2). The clinic-system upload arrives with its issue: no item
+ * is shown before it works.
  */
 export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handlers: DocumentRowHandlers }) {
   const target = handlers.canDelete ? removalTarget(doc) : null;
+  const send = handlers.onSend ? sendTarget(doc) : null;
   const patient = doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient;
   return (
     <DropdownMenu modal={false}>
@@ -54,6 +66,19 @@ export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handl
         <DropdownMenuItem onSelect={() => handlers.onDownload(doc.id)}>
           <Download /> Baixar PDF
         </DropdownMenuItem>
+        {send ? (
+          <DropdownMenuItem onSelect={() => handlers.onSend?.(send)}>
+            {send.mode === "send" ? (
+              <>
+                <Send /> Enviar para Assinatura
+              </>
+            ) : (
+              <>
+                <RefreshCw /> Reenviar
+              </>
+            )}
+          </DropdownMenuItem>
+        ) : null}
         <DropdownMenuItem asChild>
           <Link to={`/documents/${doc.id}?aba=auditoria`}>
             <History /> Ver Trilha de Auditoria
@@ -84,6 +109,8 @@ export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handl
 export function DocumentRowSheet({ doc, handlers }: { doc: DocumentSummary; handlers: DocumentRowHandlers }) {
   const [open, setOpen] = useState(false);
   const target = handlers.canDelete ? removalTarget(doc) : null;
+  const send = handlers.onSend ? sendTarget(doc) : null;
+  const sendDraft = send?.mode === "send" ? send : null;
   const patient = doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient;
   const run = (action: () => void) => () => {
     setOpen(false);
@@ -102,9 +129,10 @@ export function DocumentRowSheet({ doc, handlers }: { doc: DocumentSummary; hand
               {doc.short_id} · {doc.procedimento ?? doc.titulo}
             </SheetDescription>
           </SheetHeader>
-          <div className="grid grid-cols-3 gap-3 px-4">
+          <div className={`grid gap-3 px-4 ${sendDraft ? "grid-cols-2" : "grid-cols-3"}`}>
             <Tile asLink={`/documents/${doc.id}`} icon={<Eye />} label="Ver Detalhes" onClick={() => setOpen(false)} />
             <Tile icon={<FileSearch />} label="Gerar PDF" onClick={run(() => handlers.onPreview(doc.id))} />
+            {sendDraft ? <Tile icon={<Send />} label="Enviar p/ Assinatura" onClick={run(() => handlers.onSend?.(sendDraft))} /> : null}
             {target ? (
               <Tile
                 icon={target.mode === "delete" ? <Trash2 /> : <Ban />}

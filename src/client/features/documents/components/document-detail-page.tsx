@@ -23,6 +23,8 @@ import { usePdfDownload } from "../lib/use-pdf-download";
 import { DocumentInfoPanel } from "./document-info-panel";
 import { DocumentPreviewDialog } from "./document-preview-dialog";
 import { DocumentRemoveDialog, type RemovalTarget } from "./document-remove-dialog";
+import { DocumentSignatures } from "./document-signatures";
+import { DocumentSigningPanel } from "./document-signing-panel";
 import { DocumentStatusBadge } from "./document-status-badge";
 
 const TABS = ["conteudo", "dados", "auditoria"] as const;
@@ -53,6 +55,7 @@ export function DocumentDetailPage() {
   const tab: Tab = (TABS as readonly string[]).includes(tabParam ?? "") ? (tabParam as Tab) : "conteudo";
   const { data: user } = useCurrentUser();
   const canDelete = profileCan(user?.profile, "documents.delete");
+  const canWrite = profileCan(user?.profile, "documents.write");
   const detail = useDocument(id);
   const { download, pendingId } = usePdfDownload();
   const [preview, setPreview] = useState(false);
@@ -119,6 +122,17 @@ export function DocumentDetailPage() {
         </div>
       </div>
 
+      {["sent", "viewed", "signed"].includes(doc.status) || (doc.status === "draft" && canWrite) ? (
+        <Card className="gap-3 py-4">
+          <CardHeader className="px-4 sm:px-6">
+            <CardTitle className="text-base">Assinatura</CardTitle>
+          </CardHeader>
+          <CardContent className="max-w-xl px-4 sm:px-6">
+            <DocumentSigningPanel doc={doc} canWrite={canWrite} />
+          </CardContent>
+        </Card>
+      ) : null}
+
       {doc.status === "cancelled" && doc.cancel_reason ? (
         <Alert variant="destructive" data-testid="cancel-reason">
           <Ban />
@@ -135,11 +149,14 @@ export function DocumentDetailPage() {
         </TabsList>
         <TabsContent value="conteudo" className="mt-2">
           {model ? (
-            <Card className="py-0">
-              <CardContent className="p-4 sm:p-10">
-                <DocumentView model={model} />
-              </CardContent>
-            </Card>
+            <div className="grid gap-4">
+              <Card className="py-0">
+                <CardContent className="p-4 sm:p-10">
+                  <DocumentView model={model} />
+                </CardContent>
+              </Card>
+              <DocumentSignatures documentId={doc.id} status={doc.status} />
+            </div>
           ) : (
             <Alert variant="destructive">
               <FileWarning />

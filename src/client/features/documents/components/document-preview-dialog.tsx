@@ -5,21 +5,28 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
+import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { errorMessage } from "@/features/patients/lib/errors";
+import { profileCan } from "@shared/permissions";
 import { DOCUMENT_MESSAGES, shortDocumentId } from "@shared/schemas/document";
 import { useDocument } from "../api/documents-api";
 import { asDocumentModel } from "../lib/as-document-model";
 import { usePdfDownload } from "../lib/use-pdf-download";
 import { DocumentInfoPanel } from "./document-info-panel";
+import { DocumentSignatures } from "./document-signatures";
+import { DocumentSigningPanel } from "./document-signing-panel";
 import { DocumentStatusBadge } from "./document-status-badge";
 
 /**
  * The full-screen preview (spec part 1 §2 Document preview dialog): the frozen document, the
- * info panel and the PDF download. Sending and the clinic-system upload arrive with their issues.
+ * info panel, the PDF download, sending for signature with the link's actions, and the
+ * Signatures block once signed. The clinic-system upload arrives with its issue.
  */
 export function DocumentPreviewDialog({ documentId, onClose }: { documentId: string | null; onClose: () => void }) {
   const detail = useDocument(documentId ?? undefined);
   const { download, pendingId } = usePdfDownload();
+  const { data: user } = useCurrentUser();
+  const canWrite = profileCan(user?.profile, "documents.write");
   const doc = detail.data;
   const model = doc ? asDocumentModel(doc.documento) : null;
 
@@ -50,8 +57,11 @@ export function DocumentPreviewDialog({ documentId, onClose }: { documentId: str
                 <AlertDescription>{errorMessage(detail.error)}</AlertDescription>
               </Alert>
             ) : model ? (
-              <div className="mx-auto max-w-3xl rounded-lg border bg-background p-4 shadow-sm sm:p-10">
-                <DocumentView model={model} />
+              <div className="mx-auto grid max-w-3xl gap-4">
+                <div className="rounded-lg border bg-background p-4 shadow-sm sm:p-10">
+                  <DocumentView model={model} />
+                </div>
+                {doc ? <DocumentSignatures documentId={doc.id} status={doc.status} /> : null}
               </div>
             ) : (
               <Alert variant="destructive" className="mx-auto max-w-3xl">
@@ -63,7 +73,8 @@ export function DocumentPreviewDialog({ documentId, onClose }: { documentId: str
           <aside className="grid content-start gap-4 border-t p-4 sm:p-6 lg:overflow-y-auto lg:border-t-0 lg:border-l" aria-label="Informações do documento">
             {doc ? (
               <>
-                <Button onClick={() => void download(doc.id)} disabled={pendingId === doc.id}>
+                <DocumentSigningPanel doc={doc} canWrite={canWrite} />
+                <Button variant={doc.status === "draft" ? "outline" : "default"} onClick={() => void download(doc.id)} disabled={pendingId === doc.id}>
                   {pendingId === doc.id ? <Spinner /> : <Download />} Baixar PDF
                 </Button>
                 <DocumentInfoPanel document={doc} />

@@ -34,6 +34,7 @@ import { DocumentListSkeleton } from "./document-list-skeleton";
 import { DocumentPreviewDialog } from "./document-preview-dialog";
 import { DocumentRemoveDialog, type RemovalTarget } from "./document-remove-dialog";
 import { DocumentCards, DocumentTable } from "./document-rows";
+import { SendForSignatureDialog, type SendTarget } from "./send-for-signature-dialog";
 
 /**
  * /documents (spec part 1 §2): counters, a server-side search, filters kept in the address bar
@@ -76,12 +77,14 @@ export function DocumentsListPage() {
 
   const [previewId, setPreviewId] = useState<string | null>(null);
   const [removal, setRemoval] = useState<RemovalTarget | null>(null);
+  const [sending, setSending] = useState<SendTarget | null>(null);
   const { download } = usePdfDownload();
   const handlers: DocumentRowHandlers = {
     canDelete,
     onPreview: setPreviewId,
     onDownload: (id) => void download(id),
     onRemove: setRemoval,
+    onSend: canWrite ? setSending : undefined,
   };
 
   function goTo(next: CursorStack) {
@@ -219,6 +222,7 @@ export function DocumentsListPage() {
 
       <DocumentPreviewDialog documentId={previewId} onClose={() => setPreviewId(null)} />
       <DocumentRemoveDialog target={removal} onClose={() => setRemoval(null)} />
+      <SendForSignatureDialog target={sending} onClose={() => setSending(null)} />
     </div>
   );
 }

@@ -6,9 +6,9 @@ import { Input } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { NativeSelect } from "@/components/form/native-select";
 import { SEXO_LABEL, SEXOS, type Sexo } from "@shared/schemas/patient";
-import { countActiveFilters, isDateRangeInverted, MENORES_OPTIONS, type PatientFilters as Filters } from "../lib/list-params";
+import { countActiveFilters, DOCUMENTOS_OPTIONS, isDateRangeInverted, MENORES_OPTIONS, type PatientFilters as Filters } from "../lib/list-params";
 
-/** "Filtros": sexo, registration period and minors, applied as they change. */
+/** "Filtros": sexo, registration period, minors and with/without documents, applied as they change. */
 export function PatientFilters({ value, onChange }: { value: Filters; onChange: (next: Filters) => void }) {
   const active = countActiveFilters(value);
   const set = <K extends keyof Filters>(key: K, next: Filters[K] | "") =>
@@ -57,6 +57,18 @@ export function PatientFilters({ value, onChange }: { value: Filters; onChange: 
             onChange={(event) => set("menores", event.target.value as Filters["menores"] | "")}
           >
             {MENORES_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </NativeSelect>
+        </FormField>
+        <FormField label="Documentos" htmlFor="filtro-documentos">
+          <NativeSelect
+            value={value.documentos ?? ""}
+            onChange={(event) => set("documentos", event.target.value as Filters["documentos"] | "")}
+          >
+            {DOCUMENTOS_OPTIONS.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
               </option>

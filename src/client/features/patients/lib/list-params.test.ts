@@ -38,6 +38,10 @@ describe("countActiveFilters", () => {
     expect(countActiveFilters({})).toBe(0);
     expect(countActiveFilters({ sexo: "masculino" })).toBe(1);
     expect(countActiveFilters({ sexo: "outro", criado_de: "2025-01-01", criado_ate: "2025-02-01", menores: "nao" })).toBe(4);
+    expect(countActiveFilters({ documentos: "sem" })).toBe(1);
+    expect(readListState(new URLSearchParams("documentos=com")).filters).toEqual({ documentos: "com" });
+    expect(readListState(new URLSearchParams("documentos=talvez")).filters).toEqual({});
+    expect(writeListState("", { documentos: "sem" }).toString()).toBe("documentos=sem");
   });
 });
 

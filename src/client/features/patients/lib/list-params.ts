@@ -6,6 +6,7 @@ export interface PatientFilters {
   criado_de?: string;
   criado_ate?: string;
   menores?: "sim" | "nao";
+  documentos?: "com" | "sem";
 }
 
 export const MENORES_OPTIONS = [
@@ -14,7 +15,15 @@ export const MENORES_OPTIONS = [
   { value: "nao", label: "Somente maiores" },
 ] as const;
 
+export const DOCUMENTOS_OPTIONS = [
+  { value: "", label: "Todos" },
+  { value: "com", label: "Com documentos" },
+  { value: "sem", label: "Sem documentos" },
+] as const;
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const FILTER_KEYS = ["sexo", "criado_de", "criado_ate", "menores", "documentos"] as const;
 
 /** Reads `q` and the filters from the address bar, ignoring anything malformed. */
 export function readListState(params: URLSearchParams): { q: string; filters: PatientFilters } {
@@ -27,6 +36,8 @@ export function readListState(params: URLSearchParams): { q: string; filters: Pa
   if (ate && ISO_DATE.test(ate)) filters.criado_ate = ate;
   const menores = params.get("menores");
   if (menores === "sim" || menores === "nao") filters.menores = menores;
+  const documentos = params.get("documentos");
+  if (documentos === "com" || documentos === "sem") filters.documentos = documentos;
   return { q: (params.get("q") ?? "").trim().slice(0, 100), filters };
 }
 
@@ -35,7 +46,7 @@ export function writeListState(q: string, filters: PatientFilters): URLSearchPar
   const params = new URLSearchParams();
   const term = q.trim();
   if (term) params.set("q", term);
-  for (const key of ["sexo", "criado_de", "criado_ate", "menores"] as const) {
+  for (const key of FILTER_KEYS) {
     const value = filters[key];
     if (value) params.set(key, value);
   }
@@ -44,7 +55,7 @@ export function writeListState(q: string, filters: PatientFilters): URLSearchPar
 
 /** How many filters are on (the date range counts once per end). */
 export function countActiveFilters(filters: PatientFilters): number {
-  return (["sexo", "criado_de", "criado_ate", "menores"] as const).filter((key) => Boolean(filters[key])).length;
+  return (FILTER_KEYS).filter((key) => Boolean(filters[key])).length;
 }
 
 /** True when the "de" date is after the "até" date. */
@@ -55,7 +66,7 @@ export function isDateRangeInverted(filters: PatientFilters): boolean {
 /** The query string for GET /api/patients (no leading "?"); blanks are left out. */
 export function patientListQueryString(query: PatientListQuery): string {
   const params = new URLSearchParams();
-  for (const key of ["q", "sexo", "criado_de", "criado_ate", "menores", "cursor", "limit"] as const) {
+  for (const key of ["q", ...FILTER_KEYS, "cursor", "limit"] as const) {
     const value = query[key];
     if (value === undefined || value === null) continue;
     const text = String(value).trim();

@@ -1,0 +1,86 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ApiError, api } from "@/lib/api";
+import type { SignatureSummary, SigningLink } from "@shared/schemas/signing";
+import { documentKeys, fileNameFromDisposition, retryUnlessClientError } from "./documents-api";
+
+export const signingKeys = {
+  link: (id: string) => [...documentKeys.all, "signing-link", id] as const,
+  signatures: (id: string) => [...documentKeys.all, "signatures", id] as const,
+};
+
+const path = (id: string, rest: string) => `/api/documents/${encodeURIComponent(id)}/${rest}`;
+
+/** The live signing link of a sent or viewed document; null when none was issued (404). */
+export function useSigningLink(id: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: signingKeys.link(id ?? ""),
+    queryFn: async ({ signal }) => {
+      try {
+        return await api<SigningLink>(path(id!, "link"), { signal });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    enabled: Boolean(id) && enabled,
+    retry: retryUnlessClientError,
+    refetchOnWindowFocus: false,
+  });
+}
+
+export function useSignatures(id: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: signingKeys.signatures(id ?? ""),
+    queryFn: async ({ signal }) => (await api<{ items: SignatureSummary[] }>(path(id!, "signatures"), { signal })).items,
+    enabled: Boolean(id) && enabled,
+    retry: retryUnlessClientError,
+    refetchOnWindowFocus: false,
+  });
+}
+
+export type SendMode = "send" | "resend";
+
+/** Enviar para Assinatura (draft) or Reenviar (sent/viewed: a new token, the old link stops working). */
+export function useSendForSignature() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, mode, email }: { id: string; mode: SendMode; email: boolean }) =>
+      api<SigningLink>(path(id, mode), { method: "POST", body: { email } }),
+    onSuccess: (link, { id }) => {
+      queryClient.setQueryData(signingKeys.link(id), link);
+      void queryClient.invalidateQueries({ queryKey: documentKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.counters() });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.recent() });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) });
+    },
+  });
+}
+
+/**
+ * Downloads the sealed PDF. 'pending' while the job that seals it has not finished (404
+ * 'PDF não disponível'); the file name on success.
+ */
+export async function downloadSignedPdf(id: string): Promise<{ status: "pending" } | { status: "saved"; name: string }> {
+  let response: Response;
+  try {
+    response = await fetch(path(id, "signed-pdf"), { credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, "NETWORK", "Não foi possível falar com o servidor.");
+  }
+  if (response.status === 404) return { status: "pending" };
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { code?: ApiError["code"]; message?: string };
+    throw new ApiError(response.status, body.code ?? "INTERNAL", body.message ?? "Não foi possível baixar o PDF assinado.");
+  }
+  const name = fileNameFromDisposition(response.headers.get("content-disposition")) ?? `documento-assinado-${id.slice(-8)}.pdf`;
+  const url = URL.createObjectURL(await response.blob());
+  const anchor = document.createElement("a");
+  anchor.href = url;
+  anchor.download = name;
+  anchor.rel = "noopener";
+  document.body.appendChild(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { status: "saved", name };
+}

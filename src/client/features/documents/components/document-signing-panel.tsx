@@ -1,0 +1,85 @@
+import { FileCheck2, RefreshCw, Send } from "lucide-react";
+import type * as React from "react";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Spinner } from "@/components/ui/spinner";
+import { DOCUMENT_MESSAGES, type DocumentDetail, shortDocumentId } from "@shared/schemas/document";
+import { SIGNING_MESSAGES } from "@shared/schemas/signing";
+import { useSigningLink } from "../api/signing-api";
+import { SIGNED_PDF_PREPARING, useSignedPdfDownload } from "../lib/use-signed-pdf-download";
+import { SendForSignatureDialog, type SendTarget } from "./send-for-signature-dialog";
+import { SigningLinkActions } from "./signing-link-actions";
+
+const awaitingSignature = (status: string) => status === "sent" || status === "viewed";
+
+/**
+ * What the document offers about signing (preview dialog and document page): Enviar para
+ * Assinatura on a draft; the live link ('Pronto para assinatura') with its actions on a sent or
+ * viewed one; the sealed PDF once signed.
+ */
+export function DocumentSigningPanel({ doc, canWrite }: { doc: DocumentDetail; canWrite: boolean }) {
+  const [target, setTarget] = useState<SendTarget | null>(null);
+  const live = awaitingSignature(doc.status);
+  const link = useSigningLink(doc.id, live);
+  const label = `${shortDocumentId(doc.id)} · ${doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}`;
+
+  let body: React.ReactNode = null;
+  if (doc.status === "draft") {
+    body = canWrite ? (
+      <Button onClick={() => setTarget({ id: doc.id, mode: "send", label })} className="w-full">
+        <Send /> Enviar para Assinatura
+      </Button>
+    ) : null;
+  } else if (live) {
+    if (link.isPending) body = <Skeleton className="h-24 w-full" />;
+    else if (link.data) {
+      body = (
+        <>
+          <Badge variant="success" className="w-fit" data-testid="ready-to-sign">
+            {DOCUMENT_MESSAGES.readyToSign}
+          </Badge>
+          <SigningLinkActions documentId={doc.id} link={link.data} canWrite={canWrite} />
+        </>
+      );
+    } else {
+      body = (
+        <>
+          <p className="text-sm text-muted-foreground">{link.isError ? SIGNING_MESSAGES.linkError : SIGNING_MESSAGES.tokenMissing}</p>
+          {canWrite ? (
+            <Button variant="outline" onClick={() => setTarget({ id: doc.id, mode: "resend", label })}>
+              <RefreshCw /> Reenviar
+            </Button>
+          ) : null}
+        </>
+      );
+    }
+  } else if (doc.status === "signed") {
+    body = <SignedPdfButton id={doc.id} />;
+  }
+
+  if (!body) return null;
+  return (
+    <section className="grid gap-3" aria-label="Assinatura" data-testid="signing-panel">
+      {body}
+      <SendForSignatureDialog target={target} onClose={() => setTarget(null)} canWrite={canWrite} />
+    </section>
+  );
+}
+
+export function SignedPdfButton({ id }: { id: string }) {
+  const { state, download } = useSignedPdfDownload(id);
+  return (
+    <div className="grid gap-1.5">
+      <Button onClick={download} disabled={state !== "idle"}>
+        {state === "idle" ? <FileCheck2 /> : <Spinner />} Baixar PDF assinado
+      </Button>
+      {state === "preparing" ? (
+        <p className="text-xs text-muted-foreground" role="status">
+          {SIGNED_PDF_PREPARING}
+        </p>
+      ) : null}
+    </div>
+  );
+}

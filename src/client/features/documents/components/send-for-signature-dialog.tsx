@@ -1,0 +1,96 @@
+import { Send } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Label } from "@/components/ui/label";
+import { Spinner } from "@/components/ui/spinner";
+import { ApiError } from "@/lib/api";
+import { SIGNING_MESSAGES, type SigningLink } from "@shared/schemas/signing";
+import { type SendMode, useSendForSignature } from "../api/signing-api";
+import { RESEND_WARNING, SigningLinkActions } from "./signing-link-actions";
+
+export interface SendTarget {
+  id: string;
+  mode: SendMode;
+  /** "#1a2b3c4d · Paciente" */
+  label: string;
+}
+
+const reason = (error: unknown) => (error instanceof ApiError ? error.message : "Erro inesperado. Tente novamente em instantes.");
+
+/**
+ * Enviar para Assinatura (draft) / Reenviar (sent or viewed): confirm (optionally e-mailing the
+ * link to the patient), then show the link with Copiar Link and WhatsApp.
+ */
+export function SendForSignatureDialog({ target, onClose, canWrite = true }: { target: SendTarget | null; onClose: () => void; canWrite?: boolean }) {
+  const send = useSendForSignature();
+  const [email, setEmail] = useState(true);
+  const [result, setResult] = useState<SigningLink | null>(null);
+  const emailId = useId();
+
+  useEffect(() => {
+    setEmail(true);
+    setResult(null);
+  }, [target?.id, target?.mode]);
+
+  async function confirm() {
+    if (!target) return;
+    try {
+      const link = await send.mutateAsync({ id: target.id, mode: target.mode, email });
+      setResult(link);
+      toast.success(target.mode === "send" ? SIGNING_MESSAGES.sent : SIGNING_MESSAGES.resent);
+      if (email) {
+        if (link.email_enviado) toast.success(SIGNING_MESSAGES.emailQueued);
+        else toast.warning(SIGNING_MESSAGES.patientEmailMissing);
+      }
+    } catch (error) {
+      toast.error(SIGNING_MESSAGES.linkError, { description: reason(error) });
+    }
+  }
+
+  const resend = target?.mode === "resend";
+  return (
+    <Dialog open={target !== null} onOpenChange={(open) => !open && !send.isPending && onClose()}>
+      <DialogContent className="sm:max-w-md" data-testid="send-for-signature-dialog">
+        <DialogHeader>
+          <DialogTitle>{result ? "Link de assinatura" : resend ? "Reenviar link de assinatura" : "Enviar para Assinatura"}</DialogTitle>
+          <DialogDescription>
+            {result
+              ? "Envie este link ao paciente. Ele abre a página de assinatura no celular, sem precisar de conta."
+              : resend
+                ? `${target?.label ?? ""}: um novo link será gerado. ${RESEND_WARNING}.`
+                : `${target?.label ?? ""}: um link de assinatura será gerado e o documento passará a Enviado.`}
+          </DialogDescription>
+        </DialogHeader>
+        {result && target ? (
+          <SigningLinkActions documentId={target.id} link={result} canWrite={false} />
+        ) : (
+          <div className="flex items-center gap-2">
+            <Checkbox id={emailId} checked={email} onCheckedChange={(value) => setEmail(value === true)} disabled={!canWrite} />
+            <Label htmlFor={emailId} className="font-normal">
+              Enviar também o link por e-mail ao paciente
+            </Label>
+          </div>
+        )}
+        <DialogFooter>
+          {result ? (
+            <Button variant="outline" onClick={onClose}>
+              Fechar
+            </Button>
+          ) : (
+            <>
+              <Button variant="outline" onClick={onClose} disabled={send.isPending}>
+                Voltar
+              </Button>
+              <Button onClick={() => void confirm()} disabled={send.isPending || !canWrite}>
+                {send.isPending ? <Spinner /> : <Send />} {resend ? "Reenviar" : "Enviar para Assinatura"}
+              </Button>
+            </>
+          )}
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,80 @@
+import { MailCheck } from "lucide-react";
+import { useId } from "react";
+import { toast } from "sonner";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Label } from "@/components/ui/label";
+import { PageHeader } from "@/components/ui/page-header";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Switch } from "@/components/ui/switch";
+import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { ApiError } from "@/lib/api";
+import { useSaveSigningSettings, useSigningSettings } from "../api/settings-api";
+
+export const SETTINGS_MESSAGES = {
+  saved: "Configurações atualizadas",
+  saveError: (reason: string) => `Erro ao salvar configurações: ${reason}`,
+  readOnly: "Somente o proprietário ou um administrador pode alterar.",
+} as const;
+
+/** /settings (Configurações): for now, the signing card. */
+export function SettingsPage() {
+  return (
+    <div className="grid min-w-0 gap-6">
+      <PageHeader title="Configurações" description="Preferências da clínica" />
+      <SigningSettingsCard />
+    </div>
+  );
+}
+
+function SigningSettingsCard() {
+  const { data: user } = useCurrentUser();
+  const profile = user?.profile;
+  const canManage = Boolean(profile && (profile.is_proprietario || profile.role === "admin"));
+  const settings = useSigningSettings();
+  const save = useSaveSigningSettings();
+  const switchId = useId();
+
+  async function change(value: boolean) {
+    try {
+      await save.mutateAsync({ codigo_email: value });
+      toast.success(SETTINGS_MESSAGES.saved);
+    } catch (error) {
+      toast.error(SETTINGS_MESSAGES.saveError(error instanceof ApiError ? error.message : "erro inesperado"));
+    }
+  }
+
+  return (
+    <Card className="max-w-2xl" data-testid="signing-settings">
+      <CardHeader>
+        <CardTitle className="text-base">Assinatura</CardTitle>
+        <CardDescription>Como os pacientes assinam pelo link recebido.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-2">
+        {settings.isPending ? (
+          <Skeleton className="h-10 w-full" />
+        ) : settings.isError ? (
+          <p className="text-sm text-destructive">Não foi possível carregar as configurações.</p>
+        ) : (
+          <div className="flex items-start justify-between gap-4">
+            <div className="grid gap-1">
+              <Label htmlFor={switchId} className="flex items-center gap-2">
+                <MailCheck className="size-4 text-primary" aria-hidden /> Exigir código por e-mail antes de assinar
+              </Label>
+              <p className="text-sm text-muted-foreground">
+                O paciente recebe um código de 6 dígitos no e-mail cadastrado e o digita antes de assinar: mais uma prova de quem assinou.
+              </p>
+              {!canManage ? <p className="text-xs text-muted-foreground">{SETTINGS_MESSAGES.readOnly}</p> : null}
+            </div>
+            <Switch
+              id={switchId}
+              checked={settings.data.codigo_email}
+              onCheckedChange={(value) => void change(value)}
+              disabled={!canManage || save.isPending}
+              className="mt-0.5"
+            />
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

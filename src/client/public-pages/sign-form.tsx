@@ -1,0 +1,293 @@
+import { MailCheck, PenLine } from "lucide-react";
+import type * as React from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import { Spinner } from "./components/spinner";
+import { isValidCpf } from "@shared/br/cpf";
+import { maskCpf, maskPhone } from "@shared/br/masks";
+import type { SignInput, SigningPage } from "@shared/schemas/signing";
+import { OTP_DIGITS, SIGNING_MESSAGES } from "@shared/signing-rules";
+import { SignatureCanvas, type SignatureCanvasHandle } from "./components/signature-canvas";
+import { Notice, Panel, PlainButton } from "./components/public-shell";
+import { publicFetch } from "./lib/http";
+
+type Field = "nome" | "cpf" | "email" | "telefone" | "codigo" | "assinatura";
+type Problem = { title: string; message?: string; fields: Field[] };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const FIELDS: readonly Field[] = ["nome", "cpf", "email", "telefone", "codigo", "assinatura"];
+
+/** The page's own checks, with the spec's messages (the server repeats every one of them). */
+export function checkSigner(values: { nome: string; cpf: string; email: string; codigo: string }, options: { signatureEmpty: boolean; codeRequired: boolean }): Problem | null {
+  const missing = (["nome", "cpf", "email"] as const).filter((field) => !values[field].trim());
+  if (missing.length > 0) return { title: SIGNING_MESSAGES.required, fields: missing };
+  if (!isValidCpf(values.cpf)) return { title: "CPF inválido", fields: ["cpf"] };
+  if (!EMAIL.test(values.email.trim())) return { title: "E-mail inválido", fields: ["email"] };
+  if (options.signatureEmpty) return { title: SIGNING_MESSAGES.signatureRequiredTitle, message: SIGNING_MESSAGES.signatureRequired, fields: ["assinatura"] };
+  if (options.codeRequired && !new RegExp(`^\\d{${OTP_DIGITS}}$`).test(values.codigo.trim())) return { title: SIGNING_MESSAGES.otpRequired, fields: ["codigo"] };
+  return null;
+}
+
+/** Signer data (nome, CPF, e-mail, telefone opcional), the optional e-mail code, the drawing, Assinar Documento. */
+export function SignForm({
+  token,
+  page,
+  onSigned,
+  onInvalid,
+  onStale,
+}: {
+  token: string;
+  page: SigningPage;
+  onSigned: () => void;
+  onInvalid: () => void;
+  onStale: () => void;
+}) {
+  const [values, setValues] = useState({ nome: "", cpf: "", email: "", telefone: "", codigo: "" });
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [sending, setSending] = useState(false);
+  const [code, setCode] = useState<{ state: "idle" | "sending" | "sent"; email: string | null; error: string | null }>({
+    state: "idle",
+    email: page.codigo_email,
+    error: null,
+  });
+  const [cooldown, setCooldown] = useState(0);
+  const canvas = useRef<SignatureCanvasHandle>(null);
+  const problemRef = useRef<HTMLDivElement>(null);
+  const base = `/api/public/sign/${encodeURIComponent(token)}`;
+
+  useEffect(() => {
+    if (cooldown <= 0) return;
+    const timer = setTimeout(() => setCooldown((left) => left - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [cooldown]);
+
+  useEffect(() => {
+    if (problem) problemRef.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+  }, [problem]);
+
+  const set = (field: keyof typeof values, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (problem?.fields.includes(field)) setProblem(null);
+  };
+  const invalid = (field: Field) => problem?.fields.includes(field) ?? false;
+
+  async function sendCode() {
+    setCode((current) => ({ ...current, state: "sending", error: null }));
+    const result = await publicFetch<{ enviado: boolean; email: string | null }>(`${base}/code`, { method: "POST", json: {} });
+    if (result.ok) {
+      setCode({ state: "sent", email: result.data.email ?? page.codigo_email, error: null });
+      setCooldown(30);
+      return;
+    }
+    if (result.status === 410) return onInvalid();
+    setCode((current) => ({ ...current, state: current.state === "sending" ? "idle" : current.state, error: result.message ?? SIGNING_MESSAGES.signError }));
+  }
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    if (sending) return;
+    const pad = canvas.current;
+    const found = checkSigner(values, { signatureEmpty: pad?.isEmpty() ?? true, codeRequired: page.codigo_obrigatorio });
+    if (found) return setProblem(found);
+    setProblem(null);
+    setSending(true);
+    const input: SignInput = {
+      nome: values.nome.trim(),
+      cpf: values.cpf,
+      email: values.email.trim(),
+      telefone: values.telefone.trim() || undefined,
+      assinatura: pad!.toDataUrl(),
+      conteudo_sha256: page.documento.conteudo_sha256,
+      codigo: page.codigo_obrigatorio ? values.codigo.trim() : undefined,
+    };
+    const result = await publicFetch<{ estado: "signed"; assinou_em: string }>(base, { method: "POST", json: input });
+    setSending(false);
+    if (result.ok) return onSigned();
+    if (result.status === 410) return onInvalid();
+    if (result.code === "SIGNING_ALREADY_SIGNED") return onSigned();
+    if (result.code === "SIGNING_CONTENT_CHANGED") {
+      setProblem({ title: result.message ?? SIGNING_MESSAGES.signError, fields: [] });
+      return onStale();
+    }
+    if (result.status >= 400 && result.status < 500 && result.message) {
+      // The server's own words, as they are (spec part 1 §5 messages).
+      const fields = fieldsOf(result.code, result.issues);
+      const isSignature = fields.includes("assinatura");
+      setProblem({
+        title: isSignature ? SIGNING_MESSAGES.signatureRequiredTitle : result.message,
+        message: isSignature ? result.message : undefined,
+        fields,
+      });
+      return;
+    }
+    setProblem({ title: SIGNING_MESSAGES.signErrorTitle, message: SIGNING_MESSAGES.signError, fields: [] });
+  }
+
+  const ids = { nome: useId(), cpf: useId(), email: useId(), telefone: useId(), codigo: useId() };
+  const codeSent = code.state === "sent";
+
+  return (
+    <Panel aria-labelledby="sign-title" className="print:hidden">
+      <form className="grid gap-5" onSubmit={(event) => void submit(event)} noValidate data-testid="sign-form">
+        <div className="grid gap-1">
+          <h2 id="sign-title" className="text-base font-semibold">
+            Seus dados
+          </h2>
+          <p className="text-sm text-muted-foreground">Preencha como no cadastro da clínica. Eles serão conferidos antes de registrar a assinatura.</p>
+        </div>
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField id={ids.nome} label="Nome completo" required invalid={invalid("nome")} className="sm:col-span-2">
+            <input
+              id={ids.nome}
+              value={values.nome}
+              onChange={(event) => set("nome", event.target.value)}
+              autoComplete="name"
+              maxLength={160}
+              aria-invalid={invalid("nome") || undefined}
+              className={inputClass(invalid("nome"))}
+            />
+          </TextField>
+          <TextField id={ids.cpf} label="CPF" required invalid={invalid("cpf")}>
+            <input
+              id={ids.cpf}
+              value={values.cpf}
+              onChange={(event) => set("cpf", maskCpf(event.target.value))}
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="000.000.000-00"
+              maxLength={14}
+              aria-invalid={invalid("cpf") || undefined}
+              className={inputClass(invalid("cpf"))}
+            />
+          </TextField>
+          <TextField id={ids.telefone} label="Telefone (opcional)" invalid={invalid("telefone")}>
+            <input
+              id={ids.telefone}
+              value={values.telefone}
+              onChange={(event) => set("telefone", maskPhone(event.target.value))}
+              inputMode="tel"
+              type="tel"
+              autoComplete="tel-national"
+              placeholder="(00) 00000-0000"
+              maxLength={15}
+              className={inputClass(invalid("telefone"))}
+            />
+          </TextField>
+          <TextField id={ids.email} label="E-mail" required invalid={invalid("email")} className="sm:col-span-2">
+            <input
+              id={ids.email}
+              value={values.email}
+              onChange={(event) => set("email", event.target.value)}
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              maxLength={254}
+              aria-invalid={invalid("email") || undefined}
+              className={inputClass(invalid("email"))}
+            />
+          </TextField>
+        </div>
+
+        {page.codigo_obrigatorio ? (
+          <div className="grid gap-3 rounded-lg border bg-muted/40 p-3" data-testid="otp-step">
+            <div className="grid gap-1">
+              <h3 className="flex items-center gap-2 text-sm font-semibold">
+                <MailCheck className="size-4 text-primary" aria-hidden /> Código de verificação
+              </h3>
+              <p className="text-sm text-muted-foreground">
+                {codeSent
+                  ? `${SIGNING_MESSAGES.otpSent}${code.email ? ` (${code.email})` : ""}`
+                  : `A clínica pede um código enviado ao seu e-mail cadastrado${code.email ? ` (${code.email})` : ""} antes da assinatura.`}
+              </p>
+            </div>
+            <div className="flex flex-wrap items-end gap-3">
+              <PlainButton variant="outline" onClick={() => void sendCode()} disabled={code.state === "sending" || cooldown > 0}>
+                {code.state === "sending" ? <Spinner /> : null}
+                {codeSent ? (cooldown > 0 ? `Reenviar código (${cooldown}s)` : "Reenviar código") : "Enviar código"}
+              </PlainButton>
+              {codeSent ? (
+                <TextField id={ids.codigo} label="Código de 6 dígitos" required invalid={invalid("codigo")} className="w-40">
+                  <input
+                    id={ids.codigo}
+                    value={values.codigo}
+                    onChange={(event) => set("codigo", event.target.value.replace(/\D/g, "").slice(0, OTP_DIGITS))}
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={OTP_DIGITS}
+                    placeholder="000000"
+                    aria-invalid={invalid("codigo") || undefined}
+                    className={`${inputClass(invalid("codigo"))} text-center font-mono tracking-[0.3em]`}
+                  />
+                </TextField>
+              ) : null}
+            </div>
+            {code.error ? <p className="text-sm text-destructive" role="alert">{code.error}</p> : null}
+          </div>
+        ) : null}
+
+        <div className="grid gap-2">
+          <h3 className="flex items-center gap-2 text-sm font-semibold">
+            <PenLine className="size-4 text-primary" aria-hidden /> Assinatura <span className="text-destructive">*</span>
+          </h3>
+          <p className="text-sm text-muted-foreground">Desenhe sua assinatura no quadro abaixo, com o dedo ou o mouse.</p>
+          <SignatureCanvas ref={canvas} disabled={sending} invalid={invalid("assinatura")} onChange={(empty) => !empty && invalid("assinatura") && setProblem(null)} />
+        </div>
+
+        {problem ? (
+          <div ref={problemRef}>
+            <Notice tone="error" title={problem.title} data-testid="sign-error">
+              {problem.message}
+            </Notice>
+          </div>
+        ) : null}
+
+        <p className="text-xs text-muted-foreground">
+          Ao assinar, você declara ter lido o documento. Registramos data e hora, endereço IP, navegador e o resumo (SHA-256) do conteúdo exibido.
+        </p>
+        <PlainButton type="submit" className="min-h-11 w-full text-base" disabled={sending}>
+          {sending ? <Spinner label="Assinando" /> : null}
+          {sending ? "Assinando…" : "Assinar Documento"}
+        </PlainButton>
+      </form>
+    </Panel>
+  );
+}
+
+function fieldsOf(code: string | null, issues: { path: string; message: string }[]): Field[] {
+  if (code === "SIGNING_NAME_MISMATCH") return ["nome"];
+  if (code === "SIGNING_CPF_MISMATCH") return ["cpf"];
+  if (code === "SIGNING_SIGNATURE_REQUIRED") return ["assinatura"];
+  if (code === "SIGNING_OTP_REQUIRED" || code === "SIGNING_OTP_INVALID") return ["codigo"];
+  return issues.map((issue) => issue.path.split(".")[0] as Field).filter((field) => FIELDS.includes(field));
+}
+
+const inputClass = (invalid: boolean) =>
+  `h-11 w-full min-w-0 rounded-md border bg-background px-3 text-base shadow-xs outline-none transition focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:h-10 sm:text-sm ${
+    invalid ? "border-destructive ring-destructive/20" : "border-input"
+  }`;
+
+function TextField({
+  id,
+  label,
+  required,
+  invalid,
+  className = "",
+  children,
+}: {
+  id: string;
+  label: string;
+  required?: boolean;
+  invalid?: boolean;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={`grid gap-1.5 ${className}`}>
+      <label htmlFor={id} className={`text-sm font-medium ${invalid ? "text-destructive" : ""}`}>
+        {label}
+        {required ? <span className="text-destructive"> *</span> : null}
+      </label>
+      {children}
+    </div>
+  );
+}

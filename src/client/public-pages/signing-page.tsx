@@ -1,0 +1,177 @@
+import { CalendarClock, FileWarning, Printer } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { DocumentView } from "@/components/document/document-view";
+import { Spinner } from "./components/spinner";
+import { asDocumentModel } from "@/features/documents/lib/as-document-model";
+import type { SigningPage as SigningPageData } from "@shared/schemas/signing";
+import { SIGNING_MESSAGES } from "@shared/signing-rules";
+import { Notice, Panel, Pill, PlainButton, PublicShell } from "./components/public-shell";
+import { SignatureList } from "./components/signature-list";
+import { SignForm } from "./sign-form";
+import { formatDate, formatDateTime } from "./lib/format";
+import { publicFetch } from "./lib/http";
+
+type State =
+  | { kind: "loading" }
+  | { kind: "invalid" }
+  | { kind: "error" }
+  | { kind: "ready"; page: SigningPageData; justSigned: boolean };
+
+const pagePath = (token: string) => `/api/public/sign/${encodeURIComponent(token)}`;
+
+/** /assinar/:token (spec part 1 §2 Public signing page). */
+export function SigningPage({ token }: { token: string }) {
+  const [state, setState] = useState<State>({ kind: "loading" });
+
+  const load = useCallback(
+    async (justSigned = false) => {
+      const result = await publicFetch<SigningPageData>(pagePath(token));
+      if (result.ok) setState({ kind: "ready", page: result.data, justSigned });
+      else if (result.status === 410 || result.status === 404 || result.code === "SIGNING_LINK_INVALID") setState({ kind: "invalid" });
+      else setState({ kind: "error" });
+    },
+    [token],
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // Just signed: the confirmation is at the top of the page.
+  const justSigned = state.kind === "ready" && state.justSigned;
+  useEffect(() => {
+    if (justSigned) window.scrollTo({ top: 0, behavior: "smooth" });
+  }, [justSigned]);
+
+  if (state.kind === "loading") {
+    return (
+      <PublicShell>
+        <Panel aria-busy="true" className="place-items-center py-16 text-sm text-muted-foreground">
+          <Spinner large label="Carregando documento" />
+          <span>Carregando documento…</span>
+        </Panel>
+      </PublicShell>
+    );
+  }
+
+  if (state.kind === "invalid") {
+    return (
+      <PublicShell>
+        <Panel className="justify-items-center py-10 text-center" data-testid="signing-invalid">
+          <span className="grid size-12 place-items-center rounded-full bg-destructive/10 text-destructive">
+            <FileWarning className="size-6" aria-hidden />
+          </span>
+          <h1 className="text-lg font-semibold text-balance">{SIGNING_MESSAGES.invalidLink}</h1>
+          <p className="max-w-sm text-sm text-balance text-muted-foreground">
+            O link pode ter sido substituído por um novo, cancelado ou ter passado do prazo. Peça à clínica um novo link de assinatura.
+          </p>
+        </Panel>
+      </PublicShell>
+    );
+  }
+
+  if (state.kind === "error") {
+    return (
+      <PublicShell>
+        <Panel className="justify-items-center py-10 text-center">
+          <h1 className="text-lg font-semibold">{SIGNING_MESSAGES.validateError}</h1>
+          <p className="text-sm text-muted-foreground">Verifique sua conexão e tente novamente.</p>
+          <PlainButton variant="outline" onClick={() => (setState({ kind: "loading" }), void load())}>
+            Tentar novamente
+          </PlainButton>
+        </Panel>
+      </PublicShell>
+    );
+  }
+
+  const { page } = state;
+  const doc = page.documento;
+  const model = asDocumentModel(doc.modelo);
+  const signed = page.estado === "signed";
+
+  return (
+    <PublicShell clinic={doc.clinica}>
+      <Panel className="gap-3 print:hidden">
+        <div className="grid gap-2">
+          <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
+            {doc.clinica} · {doc.short_id}
+          </p>
+          <h1 className="text-xl font-semibold tracking-tight text-balance break-words sm:text-2xl">{doc.titulo}</h1>
+          <div>
+            {signed ? (
+              <Pill tone="success" data-testid="signing-status">
+                Documento assinado
+              </Pill>
+            ) : (
+              <Pill tone="warning" data-testid="signing-status">
+                Aguardando assinatura
+              </Pill>
+            )}
+          </div>
+        </div>
+        <dl className="grid gap-2 rounded-lg border border-primary/20 bg-primary/5 p-3 text-sm sm:grid-cols-2" data-testid="signing-info">
+          <div className="grid gap-0.5">
+            <dt className="text-xs text-muted-foreground">Criado em</dt>
+            <dd className="font-medium tabular-nums">{formatDate(doc.created_at)}</dd>
+          </div>
+          <div className="grid gap-0.5">
+            <dt className="flex items-center gap-1 text-xs text-muted-foreground">
+              <CalendarClock className="size-3.5" aria-hidden /> Prazo para assinatura
+            </dt>
+            <dd className="font-medium tabular-nums">{formatDateTime(doc.prazo_assinatura)}</dd>
+          </div>
+          {doc.profissional ? (
+            <div className="grid gap-0.5 sm:col-span-2">
+              <dt className="text-xs text-muted-foreground">Profissional responsável</dt>
+              <dd className="font-medium break-words">{doc.profissional}</dd>
+            </div>
+          ) : null}
+        </dl>
+      </Panel>
+
+      {signed ? (
+        <div className="print:hidden">
+          <Notice tone="success" title={SIGNING_MESSAGES.signedTitle} data-testid="signing-success">
+            {SIGNING_MESSAGES.signed}
+          </Notice>
+        </div>
+      ) : null}
+
+      <Panel className="gap-3 print:border-0 print:p-0 print:shadow-none" aria-label="Documento">
+        <div className="flex items-center justify-between gap-2 print:hidden">
+          <h2 className="text-sm font-semibold text-muted-foreground">Leia o documento</h2>
+          <PlainButton variant="outline" className="min-h-9 px-3" onClick={() => window.print()}>
+            <Printer aria-hidden /> Imprimir cópia
+          </PlainButton>
+        </div>
+        {model ? (
+          <div className="rounded-lg border bg-background p-4 sm:p-8 print:border-0 print:p-0">
+            <DocumentView model={model} />
+          </div>
+        ) : (
+          <Notice tone="error" title={SIGNING_MESSAGES.noContent} />
+        )}
+      </Panel>
+
+      {signed ? (
+        <Panel aria-labelledby="signatures-title" data-testid="signatures-block">
+          <h2 id="signatures-title" className="text-base font-semibold">
+            Assinaturas digitais
+          </h2>
+          <SignatureList signatures={page.assinaturas} />
+          <p className="text-sm text-muted-foreground print:hidden" data-testid="signed-notice">
+            {SIGNING_MESSAGES.signedNotice}
+          </p>
+        </Panel>
+      ) : model ? (
+        <SignForm
+          token={token}
+          page={page}
+          onSigned={() => void load(true)}
+          onInvalid={() => setState({ kind: "invalid" })}
+          onStale={() => void load()}
+        />
+      ) : null}
+    </PublicShell>
+  );
+}

@@ -1,0 +1,55 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import QRCode from "qrcode";
+import { describe, expect, it } from "vitest";
+import { sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
+import { renderDocumentPdf } from "./document-pdf.js";
+import { formatSaoPaulo, formatUtc, LEGAL_NOTE, REGISTRY_TITLE, type SignatureRegistry } from "./signature-registry.js";
+
+describe("registry times", () => {
+  it("writes each instant in UTC and in São Paulo (UTC−3, no daylight saving since 2019)", () => {
+    const at = new Date("2026-01-15T02:30:05Z");
+    expect(formatUtc(at)).toBe("2026-01-15 02:30:05");
+    expect(formatSaoPaulo(at)).toBe("14/01/2026 23:30:05");
+  });
+});
+
+describe("'Registro de assinaturas' page", () => {
+  it("comes after the document, on its own last page, with events, hashes, code, link and legal note", async () => {
+    const url = "https://consentir.exemplo.com.br/verificar/7K2M9QX4TB";
+    const registry: SignatureRegistry = {
+      events: [
+        { at: new Date("2026-03-07T17:04:09Z"), label: "Enviado para assinatura", ip: "10.0.0.5", userAgent: "Mozilla/5.0 (X11; Linux x86_64)" },
+        { at: new Date("2026-03-08T13:20:41Z"), label: "Assinado", ip: "203.0.113.7", userAgent: null },
+      ],
+      verificationCode: "7K2M9QX4TB",
+      verificationUrl: url,
+      qrPngDataUrl: await QRCode.toDataURL(url),
+      sealCommonName: "Consentir — Selo da instância",
+    };
+    const input = sampleDocumentInput();
+    const withRegistry = await renderDocumentPdf({ ...input, registry });
+    const without = await renderDocumentPdf(input);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "consentir-registry-"));
+    const file = path.join(dir, "registro.pdf");
+    writeFileSync(file, withRegistry);
+    writeFileSync(path.join(dir, "sem.pdf"), without);
+    const pages = (f: string) => Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [f], { encoding: "utf8" }))![1]);
+    const total = pages(file);
+    expect(total).toBe(pages(path.join(dir, "sem.pdf")) + 1);
+    const last = execFileSync("pdftotext", ["-f", String(total), "-l", String(total), file, "-"], { encoding: "utf8" });
+    expect(last).toContain(REGISTRY_TITLE);
+    expect(last).toContain("2026-03-08 13:20:41");
+    expect(last).toContain("Data/hora (UTC)");
+    expect(last).toContain("08/03/2026 10:20:41");
+    expect(last).toContain("203.0.113.7");
+    expect(last).toContain(input.contentSha256);
+    expect(last).toContain("7K2M9QX4TB");
+    expect(last).toContain(url);
+    expect(last).toContain("Consentir — Selo da instância");
+    expect(last.replace(/\s+/g, " ")).toContain(LEGAL_NOTE.slice(0, 60));
+    expect(last).toContain("2.200-2/2001");
+  });
+});

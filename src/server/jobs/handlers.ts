@@ -1,0 +1,14 @@
+import { finalizeSignedDocument } from "../services/finalize/finalize-signed-document.js";
+import { expireDocuments } from "./expire-documents.js";
+import type { JobHandlers } from "./run-due-jobs.js";
+
+/** What each job kind does. */
+export const jobHandlers: JobHandlers = {
+  "document.finalize": async (ctx, payload, tenantId) => {
+    if (!tenantId) throw new Error("document.finalize needs the document's tenant");
+    await finalizeSignedDocument(ctx, payload, tenantId);
+  },
+  "documents.expire": async (ctx) => {
+    await expireDocuments(ctx.db);
+  },
+};

@@ -1,0 +1,87 @@
+import { and, eq, lte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { jobs } from "../../db/schema.js";
+import type { JobContext } from "./job-context.js";
+import type { JobKind, JobPayloads } from "./enqueue-job.js";
+
+export type JobHandler<K extends JobKind = JobKind> = (ctx: JobContext, payload: JobPayloads[K], tenantId: string | null) => Promise<void>;
+export type JobHandlers = { [K in JobKind]?: JobHandler<K> };
+
+/** How long a taken job stays reserved before another worker may take it again. */
+const LEASE_MS = 5 * 60_000;
+
+/** Seconds before retry n (1, 2, …): 10 s, 40 s, 160 s … capped at one hour. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(60 * 60_000, 10_000 * 4 ** Math.max(0, attempt - 1));
+}
+
+type JobRow = typeof jobs.$inferSelect;
+
+/** Takes one due job (FOR UPDATE SKIP LOCKED: many workers never take the same one). */
+async function claim(db: Db, now: Date): Promise<JobRow | undefined> {
+  return db.transaction(async (tx) => {
+    const [job] = await tx
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.status, "pending"), lte(jobs.run_at, now)))
+      .orderBy(jobs.run_at)
+      .limit(1)
+      .for("update", { skipLocked: true });
+    if (!job) return undefined;
+    const [taken] = await tx
+      .update(jobs)
+      .set({ status: "running", attempts: job.attempts + 1, locked_until: new Date(now.getTime() + LEASE_MS) })
+      .where(eq(jobs.id, job.id))
+      .returning();
+    return taken;
+  });
+}
+
+/** Jobs whose worker died mid-run go back to the queue once their lease ends. */
+async function releaseExpiredLeases(db: Db, now: Date): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ status: "pending", locked_until: null })
+    .where(and(eq(jobs.status, "running"), lte(jobs.locked_until, now)));
+}
+
+/**
+ * Runs due jobs until none is left or `limit` ran; a failure is recorded and retried later with
+ * back-off, and after max_attempts the job stays 'failed' with its last error (never deleted).
+ */
+export async function runDueJobs(ctx: JobContext, handlers: JobHandlers, limit = 20, now: () => Date = () => new Date()): Promise<number> {
+  await releaseExpiredLeases(ctx.db, now());
+  let ran = 0;
+  while (ran < limit) {
+    const job = await claim(ctx.db, now());
+    if (!job) break;
+    ran += 1;
+    const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler(ctx, job.payload as never, job.tenant_id);
+      await ctx.db.update(jobs).set({ status: "done", finished_at: now(), locked_until: null, last_error: null }).where(eq(jobs.id, job.id));
+    } catch (error) {
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const exhausted = job.attempts >= job.max_attempts;
+      ctx.log.error({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, exhausted ? "job failed for good" : "job failed; will retry");
+      await ctx.db
+        .update(jobs)
+        .set({
+          status: exhausted ? "failed" : "pending",
+          run_at: exhausted ? job.run_at : new Date(now().getTime() + retryDelayMs(job.attempts)),
+          locked_until: null,
+          last_error: message.slice(0, 2000),
+          finished_at: exhausted ? now() : null,
+        })
+        .where(eq(jobs.id, job.id));
+    }
+  }
+  return ran;
+}
+
+/** Pending or running jobs (for tests and the health of the queue). */
+export async function countOpenJobs(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(jobs).where(sql`${jobs.status} in ('pending', 'running')`);
+  return row?.n ?? 0;
+}

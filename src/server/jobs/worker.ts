@@ -1,0 +1,77 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import { deliverDueEmails } from "../services/email/deliver-emails.js";
+import { expireDocuments } from "./expire-documents.js";
+import type { JobContext } from "./job-context.js";
+import { type JobHandlers, runDueJobs } from "./run-due-jobs.js";
+
+export interface WorkerOptions {
+  /** Pause between rounds when there was nothing to do. */
+  idleMs?: number;
+  /** How often the expiry sweep runs. */
+  sweepEveryMs?: number;
+}
+
+export interface Worker {
+  /** Starts the loop (no-op when already started). */
+  start(): void;
+  /** One round: due jobs, due e-mails, and the sweep when it is time. Used by tests too. */
+  tick(options?: { sweep?: boolean }): Promise<{ jobs: number; emails: number; expired: number }>;
+  stop(): Promise<void>;
+}
+
+/** SMTP transport from SMTP_URL, or null: then e-mail stays in the outbox (dev viewer). */
+export function smtpTransport(url: string | undefined): Transporter | null {
+  return url ? nodemailer.createTransport(url) : null;
+}
+
+/**
+ * The in-process background worker (decision 007): a loop that never overlaps itself. Any
+ * number of processes may run one: jobs and e-mails are taken with SKIP LOCKED.
+ */
+export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: Transporter | null, options: WorkerOptions = {}): Worker {
+  const idleMs = options.idleMs ?? 1000;
+  const sweepEveryMs = options.sweepEveryMs ?? 60_000;
+  let lastSweep = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let started = false;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const tick = async (tickOptions: { sweep?: boolean } = {}) => {
+    const jobs = await runDueJobs(ctx, handlers);
+    const emails = transport ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage) : 0;
+    let expired = 0;
+    if (tickOptions.sweep ?? Date.now() - lastSweep >= sweepEveryMs) {
+      lastSweep = Date.now();
+      expired = await expireDocuments(ctx.db);
+    }
+    return { jobs, emails, expired };
+  };
+
+  const loop = () => {
+    if (stopped) return;
+    running = tick()
+      .then((done) => (done.jobs > 0 || done.emails > 0 ? 0 : idleMs))
+      .catch((error: unknown) => {
+        ctx.log.error({ err: error }, "worker round failed");
+        return idleMs * 5;
+      })
+      .then((delay) => {
+        if (!stopped) timer = setTimeout(loop, delay);
+      });
+  };
+  return {
+    start() {
+      if (started || stopped) return;
+      started = true;
+      timer = setTimeout(loop, 0);
+    },
+    tick,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Db } from "../../db/client.js";
+import { currentUser, requireUser } from "../plugins/auth.js";
+import { authorize } from "../policies/roles.js";
+import { verifyAuditChain } from "../services/audit/verify-audit-chain.js";
+
+const reportSchema = z.object({
+  tenant_id: z.string(),
+  intact: z.boolean(),
+  first_broken_seq: z.number().int().nullable(),
+  events: z.number().int(),
+});
+
+export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.addHook("preHandler", requireUser);
+  app.get(
+    "/api/audit/verify",
+    { schema: { tags: ["auditoria"], summary: "Verifica a cadeia de hashes da trilha de auditoria da clínica (proprietário)", response: { 200: reportSchema } } },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "users.manage");
+      return verifyAuditChain(db, actor.tenantId);
+    },
+  );
+};

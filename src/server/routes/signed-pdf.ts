@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Db } from "../../db/client.js";
+import { currentUser, requireUser } from "../plugins/auth.js";
+import { authorize } from "../policies/roles.js";
+import { getSignedPdf } from "../services/finalize/get-signed-pdf.js";
+import type { FileStorage } from "../storage/file-storage.js";
+
+const idParams = z.object({ id: z.uuid("Documento não encontrado") });
+
+/** Staff download of the sealed PDF (document + signatures + registry, PAdES). */
+export const signedPdfRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage }> = async (app, { db, storage }) => {
+  app.addHook("preHandler", requireUser);
+
+  app.get(
+    "/api/documents/:id/signed-pdf",
+    {
+      schema: {
+        tags: ["documentos"],
+        summary: "Baixa o PDF assinado e selado (404 'PDF não disponível' enquanto não for selado)",
+        params: idParams,
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.read");
+      const pdf = await getSignedPdf(db, storage, actor, request.params.id, { ip: request.ip, userAgent: request.headers["user-agent"] });
+      return reply
+        .header("content-type", "application/pdf")
+        .header("content-disposition", `attachment; filename="${pdf.nome}"`)
+        .header("cache-control", "private, no-store")
+        .send(pdf.bytes);
+    },
+  );
+};

@@ -1,0 +1,99 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Db } from "../../db/client.js";
+import { signingPageSchema, signInputSchema } from "../../shared/schemas/signing.js";
+import type { Env } from "../env.js";
+import { AppError } from "../errors.js";
+import { openSigningPage } from "../services/signing/open-signing-page.js";
+import { sendSigningCode } from "../services/signing/send-signing-code.js";
+import { signDocument } from "../services/signing/sign-document.js";
+import type { FileStorage } from "../storage/file-storage.js";
+
+/** Any string: a malformed token is answered like an unknown one (410), never a 400 that tells them apart. */
+const tokenParams = z.object({ token: z.string().max(200) });
+const tags = ["assinatura pública"];
+/** E-mail codes: a few per link per quarter hour (each one sends an e-mail). */
+const CODE_LIMIT = { max: 5, timeWindow: 15 * 60_000 };
+
+interface SigningPublicOptions {
+  db: Db;
+  env: Env;
+  storage: FileStorage;
+}
+
+/**
+ * The patient's side (no account; the token in the link is the only key). Every answer says
+ * Referrer-Policy: no-referrer and Cache-Control: no-store; every route is rate-limited per IP
+ * and per token (RATE_LIMIT_PUBLIC_PER_MINUTE), the code route harder.
+ */
+export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = async (app, { db, env, storage }) => {
+  // onSend runs for every answer, errors and 429s included.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("referrer-policy", "no-referrer");
+    reply.header("cache-control", "no-store");
+    return payload;
+  });
+  const tokenOf = (request: FastifyRequest) => (request.params as { token?: string }).token ?? "";
+  const perMinute = { max: env.RATE_LIMIT_PUBLIC_PER_MINUTE, timeWindow: 60_000 };
+  const perIp = app.createRateLimit({ ...perMinute, keyGenerator: (request) => `sign-ip:${request.ip}` });
+  const perToken = app.createRateLimit({ ...perMinute, keyGenerator: (request) => `sign-token:${tokenOf(request)}` });
+  const perTokenCodes = app.createRateLimit({ ...CODE_LIMIT, keyGenerator: (request) => `sign-code:${tokenOf(request)}` });
+  /** Every limiter counts the request; the first one exceeded answers 429 (RATE_LIMITED, pt-BR). */
+  const limit = (...limiters: (typeof perIp)[]) => async (request: FastifyRequest, reply: FastifyReply) => {
+    for (const limiter of limiters) {
+      const result = await limiter(request);
+      if (!result.isAllowed && result.isExceeded) {
+        reply.header("retry-after", String(result.ttlInSeconds));
+        throw new AppError("RATE_LIMITED");
+      }
+    }
+  };
+  app.addHook("onRequest", limit(perIp, perToken));
+  const codeLimit = limit(perTokenCodes);
+  const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
+    ip: request.ip,
+    userAgent: request.headers["user-agent"],
+  });
+
+  app.get(
+    "/api/public/sign/:token",
+    {
+      schema: {
+        tags,
+        summary: "O documento a assinar (ou já assinado) pelo link; 410 quando o link é inválido ou expirou",
+        params: tokenParams,
+        response: { 200: signingPageSchema },
+      },
+    },
+    async (request) => openSigningPage(db, storage, request.params.token, auditOf(request)),
+  );
+
+  app.post(
+    "/api/public/sign/:token/code",
+    {
+      onRequest: codeLimit,
+      schema: {
+        tags,
+        summary: "Envia um código de 6 dígitos ao e-mail cadastrado do paciente (quando a clínica o exige)",
+        params: tokenParams,
+        response: { 200: z.object({ enviado: z.literal(true), email: z.string() }) },
+      },
+    },
+    async (request) => sendSigningCode(db, request.params.token, auditOf(request)),
+  );
+
+  app.post(
+    "/api/public/sign/:token",
+    {
+      schema: {
+        tags,
+        summary: "Assina: o servidor confere nome, CPF, assinatura desenhada, conteúdo e código; uma assinatura por documento",
+        params: tokenParams,
+        body: signInputSchema,
+        response: { 200: z.object({ estado: z.literal("signed"), assinou_em: z.string() }) },
+      },
+    },
+    async (request) => signDocument(db, storage, request.params.token, request.body, auditOf(request)),
+  );
+};

@@ -1,0 +1,138 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Db } from "../../db/client.js";
+import { sendInputSchema, signatureSummarySchema, signingLinkSchema } from "../../shared/schemas/signing.js";
+import type { Env } from "../env.js";
+import { AppError } from "../errors.js";
+import { publicOrigin } from "../lib/origin.js";
+import type { SecretBox } from "../lib/secret-box.js";
+import { currentUser, requireUser } from "../plugins/auth.js";
+import { authorize, can } from "../policies/roles.js";
+import { getSigningLink } from "../services/signing/get-signing-link.js";
+import { getSigningSettings } from "../services/signing/get-signing-settings.js";
+import { listSignatures } from "../services/signing/list-signatures.js";
+import { resendDocument } from "../services/signing/resend-document.js";
+import { saveSigningSettings } from "../services/signing/save-signing-settings.js";
+import { sendDocument } from "../services/signing/send-document.js";
+import type { FileStorage } from "../storage/file-storage.js";
+
+const idParams = z.object({ id: z.uuid("Documento não encontrado") });
+const signingSettingsSchema = z.object({ codigo_email: z.boolean({ error: "Informe se o código por e-mail é exigido" }) });
+const tags = ["assinatura"];
+
+interface SigningStaffOptions {
+  db: Db;
+  env: Env;
+  storage: FileStorage;
+  secretBox: SecretBox;
+}
+
+/** Staff side of signing: send/resend the link, copy it again, the Signatures block, the clinic's signing setting. */
+export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = async (app, { db, env, storage, secretBox }) => {
+  app.addHook("preHandler", requireUser);
+  const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
+    ip: request.ip,
+    userAgent: request.headers["user-agent"],
+  });
+
+  app.post(
+    "/api/documents/:id/send",
+    {
+      schema: {
+        tags,
+        summary: "Envia para assinatura: rascunho → enviado, gera o link (e, se pedido, o envia por e-mail ao paciente)",
+        params: idParams,
+        body: sendInputSchema.nullish(),
+        response: { 200: signingLinkSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.write");
+      const email = request.body?.email ?? false;
+      return sendDocument(db, secretBox, actor, request.params.id, { email, origin: publicOrigin(request, env) }, auditOf(request));
+    },
+  );
+
+  app.post(
+    "/api/documents/:id/resend",
+    {
+      schema: {
+        tags,
+        summary: "Reenvia: novo link para documento enviado ou visualizado; o link anterior deixa de funcionar",
+        params: idParams,
+        body: sendInputSchema.nullish(),
+        response: { 200: signingLinkSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.write");
+      const email = request.body?.email ?? false;
+      return resendDocument(db, secretBox, actor, request.params.id, { email, origin: publicOrigin(request, env) }, auditOf(request));
+    },
+  );
+
+  app.get(
+    "/api/documents/:id/link",
+    {
+      schema: {
+        tags,
+        summary: "O link de assinatura vigente (Copiar Link, WhatsApp), ou 404 'Token de assinatura não gerado'",
+        params: idParams,
+        response: { 200: signingLinkSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.read");
+      reply.header("cache-control", "private, no-store");
+      return getSigningLink(db, secretBox, actor, request.params.id, publicOrigin(request, env));
+    },
+  );
+
+  app.get(
+    "/api/documents/:id/signatures",
+    {
+      schema: {
+        tags,
+        summary: "Bloco de assinaturas: quem assinou, quando, como e de onde (CPF completo, IP, navegador, imagem)",
+        params: idParams,
+        response: { 200: z.object({ items: z.array(signatureSummarySchema) }) },
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.read");
+      reply.header("cache-control", "private, no-store");
+      return { items: await listSignatures(db, storage, actor, request.params.id) };
+    },
+  );
+
+  app.get(
+    "/api/settings/signing",
+    { schema: { tags, summary: "Opções de assinatura da clínica (código por e-mail)", response: { 200: signingSettingsSchema } } },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.read");
+      return getSigningSettings(db, actor);
+    },
+  );
+
+  app.put(
+    "/api/settings/signing",
+    {
+      schema: {
+        tags,
+        summary: "Liga ou desliga o código por e-mail antes de assinar (proprietário ou administrador)",
+        body: signingSettingsSchema,
+        response: { 200: signingSettingsSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      if (!can(actor, "documents.chooseResponsiblePhysician")) throw new AppError("FORBIDDEN");
+      return saveSigningSettings(db, actor, request.body, auditOf(request));
+    },
+  );
+};

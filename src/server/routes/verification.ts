@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Db } from "../../db/client.js";
+import { pdfVerdictSchema, verificationSchema } from "../../shared/schemas/signing.js";
+import { AppError } from "../errors.js";
+import { checkPdfForCode, getPublicVerification } from "../services/sealing/public-verification.js";
+
+/** Largest PDF the public check accepts. */
+export const MAX_VERIFY_PDF_BYTES = 10 * 1024 * 1024;
+
+const codeParams = z.object({ code: z.string() });
+const tags = ["verificação pública"];
+
+/**
+ * /verificar/:code's API, public (no session): the code printed on the registry page is the
+ * capability. Rate-limited per IP; answers carry Referrer-Policy: no-referrer.
+ */
+export const verificationRoutes: FastifyPluginAsyncZod<{ db: Db; rateLimitPerMinute: number }> = async (app, { db, rateLimitPerMinute }) => {
+  const rateLimit = { max: rateLimitPerMinute, timeWindow: "1 minute" };
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("referrer-policy", "no-referrer");
+    reply.header("cache-control", "no-store");
+    return payload;
+  });
+  // Raw PDF bodies, only for the routes of this plugin (encapsulated).
+  app.addContentTypeParser(["application/pdf", "application/octet-stream"], { parseAs: "buffer", bodyLimit: MAX_VERIFY_PDF_BYTES }, (_request, body, done) => {
+    done(null, body);
+  });
+
+  app.get(
+    "/api/public/verify/:code",
+    {
+      config: { rateLimit },
+      schema: { tags, summary: "Dados públicos de um documento assinado pelo código de verificação", params: codeParams, response: { 200: verificationSchema } },
+    },
+    async (request) => getPublicVerification(db, request.params.code),
+  );
+
+  app.post(
+    "/api/public/verify/:code/pdf",
+    {
+      config: { rateLimit },
+      bodyLimit: MAX_VERIFY_PDF_BYTES,
+      schema: {
+        tags,
+        summary: "Confere um PDF (corpo application/pdf): é idêntico ao selado? A assinatura PAdES confere?",
+        params: codeParams,
+        response: { 200: pdfVerdictSchema },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError("BAD_REQUEST", "Envie o arquivo PDF.");
+      return checkPdfForCode(db, request.params.code, body);
+    },
+  );
+};

@@ -1,0 +1,97 @@
+/**
+ * The 'document.finalize' job (DESIGN §3): after a document is signed, builds its final PDF (the
+ * document with the Signatures block and the "Registro de assinaturas" page), seals it with the
+ * instance's PAdES seal, stores it, links it to the document with the SHA-256 of the sealed
+ * bytes, records 'document.sealed' and queues the e-mails with the PDF attached — the last four
+ * in one tenant transaction, after the rendering and sealing (which touch no table).
+ *
+ * Idempotent: a document that already has its sealed PDF is not sealed again; the run only
+ * makes sure its e-mails were queued (once). Two runs at the same time: the second to reach the
+ * locked row finds the PDF linked and stops (its stored bytes are content-addressed, harmless).
+ */
+import { and, eq } from "drizzle-orm";
+import { contratos, files } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { renderDocumentPdf } from "../../../pdf/document-pdf.js";
+import { pdfFileName } from "../../../pdf/file-name.js";
+import type { JobContext } from "../../jobs/job-context.js";
+import { sha256Hex } from "../../storage/file-storage.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { instanceSeal } from "../sealing/instance-seal.js";
+import { sealPdf } from "../sealing/seal-pdf.js";
+import { loadFinalDocument, withRegistry } from "./final-pdf-input.js";
+import { emailsWithAttachment, enqueueSignedDocumentEmails } from "./signed-document-emails.js";
+
+/** Download name of the sealed PDF: "<title> assinado_<timestamp>.pdf" made safe. */
+export function signedPdfFileName(title: string, at: Date): string {
+  return pdfFileName(`${title} assinado`, at);
+}
+
+export async function finalizeSignedDocument(ctx: JobContext, payload: { contratoId: string }, tenantId: string): Promise<void> {
+  const { contratoId } = payload;
+  const document = await loadFinalDocument(ctx, tenantId, contratoId);
+  if (!document) {
+    ctx.log.warn({ contratoId, tenantId }, "finalize: documento não encontrado; nada a fazer");
+    return;
+  }
+  const { contrato } = document;
+
+  if (contrato.signed_pdf_file_id) {
+    const fileId = contrato.signed_pdf_file_id;
+    await withTenant(ctx.db, tenantId, async (tx) => {
+      if ((await emailsWithAttachment(tx, tenantId, fileId)) > 0) return;
+      const [file] = await tx.select({ nome: files.nome }).from(files).where(and(eq(files.tenant_id, tenantId), eq(files.id, fileId))).limit(1);
+      await enqueueSignedDocumentEmails(tx, tenantId, document, { fileId, filename: file?.nome ?? signedPdfFileName(contrato.titulo, new Date()) }, ctx.origin);
+    });
+    return;
+  }
+  if (contrato.status !== "signed" || document.parties.length === 0) {
+    ctx.log.warn({ contratoId, tenantId, status: contrato.status }, "finalize: documento não está assinado; nada a fazer");
+    return;
+  }
+
+  const seal = await instanceSeal(ctx.db, ctx.secretBox);
+  const now = new Date();
+  const input = await withRegistry(document, ctx.origin, seal.material.commonName);
+  const sealed = await sealPdf(await renderDocumentPdf(input), seal.material, {
+    signingTime: now,
+    contactInfo: ctx.origin,
+  });
+  const stored = await ctx.storage.put(sealed);
+  const nome = signedPdfFileName(contrato.titulo, now);
+
+  await withTenant(ctx.db, tenantId, async (tx) => {
+    const [locked] = await tx
+      .select({ signed_pdf_file_id: contratos.signed_pdf_file_id })
+      .from(contratos)
+      .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, contratoId)))
+      .for("update");
+    if (!locked || locked.signed_pdf_file_id) return;
+    const [file] = await tx
+      .insert(files)
+      .values({ tenant_id: tenantId, sha256: stored.sha256, size: stored.size, content_type: "application/pdf", nome, created_by: null })
+      .returning({ id: files.id });
+    if (!file) throw new Error("files insert returned no row");
+    await tx
+      .update(contratos)
+      .set({ signed_pdf_file_id: file.id, signed_pdf_sha256: sha256Hex(sealed), updated_at: now })
+      .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, contratoId)));
+    await recordAuditEvent(
+      tx,
+      { tenantId, actorProfileId: null },
+      {
+        action: "document.sealed",
+        entityType: "contrato",
+        entityId: contratoId,
+        data: {
+          file_id: file.id,
+          sha256: stored.sha256,
+          size: stored.size,
+          certificado: seal.material.subject,
+          certificado_sha256: seal.material.fingerprintSha256,
+        },
+      },
+    );
+    await enqueueSignedDocumentEmails(tx, tenantId, document, { fileId: file.id, filename: nome }, ctx.origin);
+  });
+}

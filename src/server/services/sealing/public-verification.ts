@@ -1,0 +1,89 @@
+/**
+ * /verificar/:code (public): what anyone holding the code may learn about a signed document, and
+ * the check of a PDF they hold. The code is the capability: the document is found by its code
+ * across tenants (owner connection, no RLS: there is no session), then that tenant's rows are
+ * read inside its own RLS transaction. Never returned: content, IPs, full CPFs, e-mails.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { contratoPartes, contratos, tenants } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { maskCpf, type PdfVerdict, type Verification } from "../../../shared/schemas/signing.js";
+import { AppError } from "../../errors.js";
+import { sha256Hex } from "../../storage/file-storage.js";
+import { verifyPdfSignature } from "./verify-pdf-signature.js";
+
+const CODE = /^[0-9A-Z]{6,32}$/;
+const notFound = () => new AppError("NOT_FOUND", "Documento não encontrado");
+
+/** Codes are typed from paper: case and separators do not matter. */
+export function normalizeVerificationCode(code: string): string {
+  return code.trim().toUpperCase().replace(/[\s-]/g, "");
+}
+
+async function findByCode(db: Db, rawCode: string): Promise<{ id: string; tenantId: string; code: string }> {
+  const code = normalizeVerificationCode(rawCode);
+  if (!CODE.test(code)) throw notFound();
+  const [row] = await db
+    .select({ id: contratos.id, tenantId: contratos.tenant_id })
+    .from(contratos)
+    .where(eq(contratos.verification_code, code))
+    .limit(1);
+  if (!row) throw notFound();
+  return { ...row, code };
+}
+
+export async function getPublicVerification(db: Db, rawCode: string): Promise<Verification> {
+  const { id, tenantId, code } = await findByCode(db, rawCode);
+  return withTenant(db, tenantId, async (tx) => {
+    const [contrato] = await tx
+      .select({
+        titulo: contratos.titulo,
+        status: contratos.status,
+        created_at: contratos.created_at,
+        conteudo_sha256: contratos.conteudo_sha256,
+        signed_pdf_sha256: contratos.signed_pdf_sha256,
+      })
+      .from(contratos)
+      .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, id)))
+      .limit(1);
+    const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+    if (!contrato || !clinic) throw notFound();
+    const parties = await tx
+      .select({ nome: contratoPartes.nome, cpf: contratoPartes.cpf, assinou_em: contratoPartes.assinou_em, metodo: contratoPartes.metodo_assinatura })
+      .from(contratoPartes)
+      .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, id)))
+      .orderBy(asc(contratoPartes.assinou_em));
+    return {
+      codigo: code,
+      titulo: contrato.titulo,
+      clinica: clinic.nome_fantasia ?? clinic.nome,
+      status: contrato.status,
+      criado_em: contrato.created_at.toISOString(),
+      assinaturas: parties.map((p) => ({ nome: p.nome, cpf: maskCpf(p.cpf), assinou_em: p.assinou_em.toISOString(), metodo_assinatura: p.metodo })),
+      pdf_selado_sha256: contrato.signed_pdf_sha256,
+      conteudo_sha256: contrato.conteudo_sha256,
+    };
+  });
+}
+
+/** Is `pdf` exactly this document's sealed PDF, and does its PAdES signature verify? */
+export async function checkPdfForCode(db: Db, rawCode: string, pdf: Buffer): Promise<PdfVerdict> {
+  const { id, tenantId } = await findByCode(db, rawCode);
+  const [row] = await withTenant(db, tenantId, (tx) =>
+    tx
+      .select({ signed_pdf_sha256: contratos.signed_pdf_sha256 })
+      .from(contratos)
+      .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, id)))
+      .limit(1),
+  );
+  if (!row) throw notFound();
+  const sha256 = sha256Hex(pdf);
+  const signature = verifyPdfSignature(pdf);
+  return {
+    identico: row.signed_pdf_sha256 !== null && row.signed_pdf_sha256 === sha256,
+    assinatura_valida: signature.valid,
+    sha256,
+    certificado: signature.signerCommonName,
+  };
+}

@@ -1,0 +1,43 @@
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { signingOtps } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { OTP_MAX_ATTEMPTS } from "../../../shared/schemas/signing.js";
+import { AppError } from "../../errors.js";
+import { signingCodeMatches } from "./signing-codes.js";
+
+/**
+ * Checks the typed code against the newest unconsumed code of the document. A wrong code counts
+ * an attempt (committed even though the signature is refused); after OTP_MAX_ATTEMPTS, or once
+ * expired, the code is dead and a new one must be asked for. Returns the code's id, consumed
+ * later in the signing transaction.
+ */
+export async function checkSigningCode(
+  db: Db,
+  tenantId: string,
+  contratoId: string,
+  code: string | undefined,
+  now = new Date(),
+): Promise<string> {
+  if (!code) throw new AppError("SIGNING_OTP_REQUIRED");
+  const verdict = await withTenant(db, tenantId, async (tx) => {
+    const [otp] = await tx
+      .select()
+      .from(signingOtps)
+      .where(and(eq(signingOtps.tenant_id, tenantId), eq(signingOtps.contrato_id, contratoId), isNull(signingOtps.consumed_at)))
+      .orderBy(desc(signingOtps.created_at))
+      .limit(1)
+      .for("update");
+    if (!otp || otp.expires_at.getTime() <= now.getTime() || otp.attempts >= OTP_MAX_ATTEMPTS) return null;
+    if (!signingCodeMatches(contratoId, code, otp.code_hash)) {
+      await tx
+        .update(signingOtps)
+        .set({ attempts: sql`${signingOtps.attempts} + 1` })
+        .where(and(eq(signingOtps.tenant_id, tenantId), eq(signingOtps.id, otp.id)));
+      return null;
+    }
+    return otp.id;
+  });
+  if (!verdict) throw new AppError("SIGNING_OTP_INVALID");
+  return verdict;
+}

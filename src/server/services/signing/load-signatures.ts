@@ -1,0 +1,47 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Tx } from "../../../db/client.js";
+import { contratoPartes, files } from "../../../db/schema.js";
+import { formatCpf } from "../../../shared/br/cpf.js";
+import { maskCpf, maskEmail, type SignatureSummary } from "../../../shared/schemas/signing.js";
+import type { FileStorage } from "../../storage/file-storage.js";
+import { pngDataUrl } from "./signature-png.js";
+
+export type SignatureRow = Awaited<ReturnType<typeof selectSignatures>>[number];
+
+/** The parties that signed the document, oldest first (spec part 1 §7: ordered by assinou_em). */
+export function selectSignatures(tx: Tx, tenantId: string, contratoId: string) {
+  return tx
+    .select({ parte: contratoPartes, sha256: files.sha256 })
+    .from(contratoPartes)
+    .innerJoin(files, and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.assinatura_file_id)))
+    .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)))
+    .orderBy(asc(contratoPartes.assinou_em), asc(contratoPartes.id));
+}
+
+/**
+ * The Signatures block: for staff, every field (full CPF, IP, user agent); for the public page
+ * (anyone holding the link), the CPF and e-mail masked and no phone, IP or user agent. The drawn image is read from storage (outside any
+ * transaction) and given as a PNG data URL; null when the bytes are gone.
+ */
+export async function presentSignatures(
+  rows: SignatureRow[],
+  storage: FileStorage,
+  audience: "staff" | "public",
+): Promise<SignatureSummary[]> {
+  return Promise.all(
+    rows.map(async ({ parte, sha256 }) => {
+      const bytes = await storage.get(sha256);
+      return {
+        nome: parte.nome,
+        cpf: audience === "staff" ? formatCpf(parte.cpf) : maskCpf(parte.cpf),
+        email: audience === "staff" ? parte.email : maskEmail(parte.email),
+        telefone: audience === "staff" ? parte.telefone : null,
+        assinou_em: parte.assinou_em.toISOString(),
+        metodo_assinatura: parte.metodo_assinatura,
+        ip_address: audience === "staff" ? parte.ip_address : null,
+        user_agent: audience === "staff" ? parte.user_agent : null,
+        assinatura: bytes ? pngDataUrl(bytes) : null,
+      };
+    }),
+  );
+}

@@ -1,0 +1,91 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { contratos, pacientes, profiles, tenants } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { shortDocumentId } from "../../../shared/schemas/document.js";
+import { maskEmail, type SigningPage } from "../../../shared/schemas/signing.js";
+import { AppError } from "../../errors.js";
+import type { FileStorage } from "../../storage/file-storage.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { findDocumentOrThrow } from "../documents/find-document.js";
+import { presentSignatures, selectSignatures } from "./load-signatures.js";
+import { requiresEmailCode } from "./signing-settings.js";
+import { signingState } from "./signing-state.js";
+import { findSigningTokenOrThrow } from "./signing-tokens.js";
+
+/**
+ * GET /api/public/sign/:token: what the signing page draws. The first opening of a sent document
+ * moves it to viewed with an audit event (no actor; IP and user agent), in one transaction; later
+ * openings change nothing (a conditional update: two first openings at once audit once).
+ */
+export async function openSigningPage(
+  db: Db,
+  storage: FileStorage,
+  token: string,
+  audit: { ip?: string | undefined; userAgent?: string | undefined },
+  now = new Date(),
+): Promise<SigningPage> {
+  const link = await findSigningTokenOrThrow(db, token);
+  const { page, signatureRows } = await withTenant(db, link.tenantId, async (tx) => {
+    const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
+      throw new AppError("SIGNING_LINK_INVALID");
+    });
+    const estado = signingState(link, document, now);
+    if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
+
+    let status = document.status;
+    if (document.status === "sent") {
+      const moved = await tx
+        .update(contratos)
+        .set({ status: "viewed", viewed_at: now, updated_at: now })
+        .where(and(eq(contratos.tenant_id, link.tenantId), eq(contratos.id, document.id), eq(contratos.status, "sent")))
+        .returning({ id: contratos.id });
+      if (moved.length > 0) {
+        status = "viewed";
+        await recordAuditEvent(
+          tx,
+          { tenantId: link.tenantId, actorProfileId: null, ...audit },
+          { action: "document.viewed", entityType: "contrato", entityId: document.id, data: { via: "link" } },
+        );
+      }
+    }
+
+    const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, link.tenantId)).limit(1);
+    const [physician] = document.medico_responsavel_id
+      ? await tx
+          .select({ nome: profiles.nome })
+          .from(profiles)
+          .where(and(eq(profiles.tenant_id, link.tenantId), eq(profiles.id, document.medico_responsavel_id)))
+          .limit(1)
+      : [];
+    const codeRequired = estado === "pending" && (await requiresEmailCode(tx, link.tenantId));
+    const [patient] = codeRequired
+      ? await tx
+          .select({ email: pacientes.email })
+          .from(pacientes)
+          .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
+          .limit(1)
+      : [];
+    const signatureRows = estado === "signed" ? await selectSignatures(tx, link.tenantId, document.id) : [];
+    const frozenPhysician = document.variaveis_preenchidas.medico_nome;
+    const page: Omit<SigningPage, "assinaturas"> = {
+      estado,
+      documento: {
+        short_id: shortDocumentId(document.id),
+        titulo: document.titulo,
+        status,
+        created_at: document.created_at.toISOString(),
+        prazo_assinatura: document.expiracao_at.toISOString(),
+        modelo: document.documento,
+        conteudo_sha256: document.conteudo_sha256,
+        clinica: clinic ? (clinic.nome_fantasia ?? clinic.nome) : "",
+        profissional: physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),
+      },
+      codigo_obrigatorio: codeRequired,
+      codigo_email: codeRequired && patient?.email ? maskEmail(patient.email) : null,
+    };
+    return { page, signatureRows };
+  });
+  // The signer's own page: CPF masked, no IP or user agent; the drawn image is theirs.
+  return { ...page, assinaturas: await presentSignatures(signatureRows, storage, "public") };
+}

@@ -1,0 +1,50 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { contratos } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { effectiveStatus } from "../../../shared/schemas/document.js";
+import type { SigningLink } from "../../../shared/schemas/signing.js";
+import { AppError } from "../../errors.js";
+import type { SecretBox } from "../../lib/secret-box.js";
+import type { Actor } from "../../policies/roles.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { findDocumentOrThrow } from "../documents/find-document.js";
+import { emailSigningLink, loadLinkRecipients, presentSigningLink } from "./signing-link.js";
+import { issueSigningToken, revokeSigningTokens } from "./signing-tokens.js";
+
+/**
+ * Reenviar: a sent or viewed (and not yet past its deadline) document gets a new link; every
+ * previous link stops working at once. The document keeps its status.
+ */
+export async function resendDocument(
+  db: Db,
+  secretBox: SecretBox,
+  actor: Actor,
+  id: string,
+  input: { email: boolean; origin: string },
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  now = new Date(),
+): Promise<SigningLink> {
+  return withTenant(db, actor.tenantId, async (tx) => {
+    const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
+    const status = effectiveStatus(document.status, document.expiracao_at, now);
+    if (status !== "sent" && status !== "viewed") throw new AppError("DOCUMENT_NOT_RESENDABLE");
+    await revokeSigningTokens(tx, actor.tenantId, id, now);
+    const expiresAt = document.expiracao_at;
+    const token = await issueSigningToken(tx, secretBox, { tenantId: actor.tenantId, contratoId: id, expiresAt, createdBy: actor.profileId, now });
+    await tx.update(contratos).set({ updated_at: now }).where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
+    const context: AuditContext = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
+    await recordAuditEvent(tx, context, {
+      action: "document.resent",
+      entityType: "contrato",
+      entityId: id,
+      data: { expires_at: expiresAt.toISOString(), email: input.email },
+    });
+    const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
+    const link = presentSigningLink(input.origin, token, expiresAt, document.titulo, recipients, input.email);
+    if (input.email) {
+      await emailSigningLink(tx, context, { contratoId: id, titulo: document.titulo, link: link.link, expiresAt, recipients });
+    }
+    return link;
+  });
+}

@@ -1,0 +1,63 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { contratos, pacientes } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { DOCUMENT_VALIDITY_DAYS } from "../../../shared/schemas/document.js";
+import type { SigningLink } from "../../../shared/schemas/signing.js";
+import { AppError } from "../../errors.js";
+import type { SecretBox } from "../../lib/secret-box.js";
+import type { Actor } from "../../policies/roles.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { findDocumentOrThrow } from "../documents/find-document.js";
+import { emailSigningLink, loadLinkRecipients, presentSigningLink } from "./signing-link.js";
+import { issueSigningToken } from "./signing-tokens.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Enviar para Assinatura: draft → sent with a new signing link (expires with the document), in
+ * one transaction with its audit event; optionally e-mails the link to the patient.
+ * A draft whose deadline already passed gets a fresh one (the link would be born dead).
+ */
+export async function sendDocument(
+  db: Db,
+  secretBox: SecretBox,
+  actor: Actor,
+  id: string,
+  input: { email: boolean; origin: string },
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  now = new Date(),
+): Promise<SigningLink> {
+  return withTenant(db, actor.tenantId, async (tx) => {
+    const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
+    if (document.status === "signed") throw new AppError("DOCUMENT_LOCKED");
+    if (document.status !== "draft") throw new AppError("DOCUMENT_NOT_SENDABLE");
+    // The signer's CPF is checked against the patient's: without one nobody could ever sign.
+    const [patient] = await tx
+      .select({ cpf: pacientes.cpf })
+      .from(pacientes)
+      .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, document.paciente_id)))
+      .limit(1);
+    if (!patient?.cpf) throw new AppError("PATIENT_CPF_MISSING");
+    const expiresAt =
+      document.expiracao_at.getTime() > now.getTime() ? document.expiracao_at : new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS);
+    await tx
+      .update(contratos)
+      .set({ status: "sent", sent_at: now, expiracao_at: expiresAt, updated_at: now })
+      .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
+    const token = await issueSigningToken(tx, secretBox, { tenantId: actor.tenantId, contratoId: id, expiresAt, createdBy: actor.profileId, now });
+    const context: AuditContext = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
+    await recordAuditEvent(tx, context, {
+      action: "document.sent",
+      entityType: "contrato",
+      entityId: id,
+      data: { expires_at: expiresAt.toISOString(), email: input.email },
+    });
+    const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
+    const link = presentSigningLink(input.origin, token, expiresAt, document.titulo, recipients, input.email);
+    if (input.email) {
+      await emailSigningLink(tx, context, { contratoId: id, titulo: document.titulo, link: link.link, expiresAt, recipients });
+    }
+    return link;
+  });
+}

@@ -1,0 +1,176 @@
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import type { Db, Tx } from "../../../db/client.js";
+import { contratoPartes, contratos, files, pacientes, signingOtps, signingTokens } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { cpfMatches, nameMatches, OTP_MAX_ATTEMPTS, type SignData } from "../../../shared/schemas/signing.js";
+import { AppError } from "../../errors.js";
+import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { isUniqueViolation } from "../../lib/pg-errors.js";
+import type { FileStorage } from "../../storage/file-storage.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { findDocumentOrThrow } from "../documents/find-document.js";
+import { checkSigningCode } from "./check-signing-code.js";
+import { decodeSignaturePng } from "./signature-png.js";
+import { requiresEmailCode } from "./signing-settings.js";
+import { signingState } from "./signing-state.js";
+import { findSigningTokenOrThrow } from "./signing-tokens.js";
+import { newVerificationCode } from "./verification-code.js";
+
+export interface SignResult {
+  estado: "signed";
+  assinou_em: string;
+}
+
+/**
+ * POST /api/public/sign/:token — the server is the judge (spec part 1 §5, DESIGN §3): the link
+ * must be live; the typed name must be contained in the patient's, the CPF digits equal, the
+ * drawing a real PNG of sane size, the content the one shown, and (when the clinic asks) the
+ * e-mail code right. Then ONE transaction, with the document row locked, records the party and
+ * its evidence, moves the document to signed with its verification code, consumes the code,
+ * audits and enqueues the final PDF. A second submission (replay or concurrent) finds the
+ * document signed: SIGNING_ALREADY_SIGNED; the unique (tenant, contrato, papel) is the last wall.
+ */
+export async function signDocument(
+  db: Db,
+  storage: FileStorage,
+  token: string,
+  input: SignData,
+  audit: { ip?: string | undefined; userAgent?: string | undefined },
+  now = new Date(),
+): Promise<SignResult> {
+  const link = await findSigningTokenOrThrow(db, token);
+  const { document, patient, codeRequired } = await withTenant(db, link.tenantId, async (tx) => {
+    const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
+      throw new AppError("SIGNING_LINK_INVALID");
+    });
+    const [patient] = await tx
+      .select({ nome: pacientes.nome, cpf: pacientes.cpf })
+      .from(pacientes)
+      .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
+      .limit(1);
+    return { document, patient, codeRequired: await requiresEmailCode(tx, link.tenantId) };
+  });
+  assertSignable(signingState(link, document, now));
+  if (!patient) throw new AppError("SIGNING_LINK_INVALID");
+
+  if (!nameMatches(input.nome, patient.nome)) throw new AppError("SIGNING_NAME_MISMATCH");
+  if (!cpfMatches(input.cpf, patient.cpf)) throw new AppError("SIGNING_CPF_MISMATCH");
+  const png = decodeSignaturePng(input.assinatura);
+  if (input.conteudo_sha256 !== document.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
+  const otpId = codeRequired ? await checkSigningCode(db, link.tenantId, document.id, input.codigo, now) : null;
+  const verificationCode = await unusedVerificationCode(db);
+
+  try {
+    return await withTenant(db, link.tenantId, async (tx) => {
+      const locked = await findDocumentOrThrow(tx, link.tenantId, document.id, true);
+      const [current] = await tx
+        .select({ expiresAt: signingTokens.expires_at, revokedAt: signingTokens.revoked_at })
+        .from(signingTokens)
+        .where(and(eq(signingTokens.tenant_id, link.tenantId), eq(signingTokens.id, link.id)))
+        .limit(1);
+      if (!current) throw new AppError("SIGNING_LINK_INVALID");
+      assertSignable(signingState(current, locked, now));
+      if (locked.conteudo_sha256 !== input.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
+
+      // Content-addressed and idempotent: written under the lock, so a double submit writes once.
+      const stored = await storage.put(png);
+      const [file] = await tx
+        .insert(files)
+        .values({
+          tenant_id: link.tenantId,
+          sha256: stored.sha256,
+          size: stored.size,
+          content_type: "image/png",
+          nome: `assinatura-${document.id.slice(-8)}.png`,
+          created_at: now,
+        })
+        .returning({ id: files.id });
+      if (!file) throw new Error("files insert returned no row");
+
+      const [parte] = await tx
+        .insert(contratoPartes)
+        .values({
+          tenant_id: link.tenantId,
+          contrato_id: document.id,
+          papel: "paciente",
+          nome: input.nome,
+          cpf: input.cpf.replace(/\D/g, ""),
+          email: input.email,
+          telefone: input.telefone ?? null,
+          assinou_em: now,
+          metodo_assinatura: "eletronica",
+          assinatura_file_id: file.id,
+          ip_address: audit.ip ?? null,
+          user_agent: audit.userAgent?.slice(0, 500) ?? null,
+          conteudo_sha256: locked.conteudo_sha256,
+          otp_verificado: otpId !== null,
+          created_at: now,
+        })
+        .returning({ id: contratoPartes.id });
+      if (!parte) throw new Error("contrato_partes insert returned no row");
+
+      if (otpId) {
+        const consumed = await tx
+          .update(signingOtps)
+          .set({ consumed_at: now })
+          .where(
+            and(
+              eq(signingOtps.tenant_id, link.tenantId),
+              eq(signingOtps.id, otpId),
+              isNull(signingOtps.consumed_at),
+              gt(signingOtps.expires_at, now),
+              lt(signingOtps.attempts, OTP_MAX_ATTEMPTS),
+            ),
+          )
+          .returning({ id: signingOtps.id });
+        if (consumed.length === 0) throw new AppError("SIGNING_OTP_INVALID");
+      }
+
+      await tx
+        .update(contratos)
+        .set({ status: "signed", signed_at: now, verification_code: verificationCode, updated_at: now })
+        .where(and(eq(contratos.tenant_id, link.tenantId), eq(contratos.id, document.id)));
+      await recordAuditEvent(
+        tx,
+        { tenantId: link.tenantId, actorProfileId: null, ip: audit.ip, userAgent: audit.userAgent },
+        {
+          action: "document.signed",
+          entityType: "contrato",
+          entityId: document.id,
+          data: {
+            parte_id: parte.id,
+            conteudo_sha256: locked.conteudo_sha256,
+            assinatura_sha256: stored.sha256,
+            otp_verificado: otpId !== null,
+            metodo_assinatura: "eletronica",
+            verification_code: verificationCode,
+          },
+        },
+      );
+      await enqueueJob(tx, { kind: "document.finalize", payload: { contratoId: document.id }, tenantId: link.tenantId, dedupeKey: `finalize:${document.id}`, runAt: now });
+      return { estado: "signed" as const, assinou_em: now.toISOString() };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "contrato_partes_contrato_papel_unique")) throw new AppError("SIGNING_ALREADY_SIGNED");
+    throw error;
+  }
+}
+
+function assertSignable(state: "pending" | "signed" | "invalid"): void {
+  if (state === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
+  if (state === "invalid") throw new AppError("SIGNING_LINK_INVALID");
+}
+
+/**
+ * A verification code no document uses yet. Looked up as the owner role (every clinic's codes:
+ * row-level security would hide the others); the unique index stays the last wall.
+ */
+async function unusedVerificationCode(db: Db): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const code = newVerificationCode();
+    const [taken] = await db.select({ id: contratos.id }).from(contratos).where(eq(contratos.verification_code, code)).limit(1);
+    if (!taken) return code;
+  }
+  throw new Error("could not find an unused verification code");
+}
+

@@ -1,0 +1,85 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../../../db/client.js";
+import { pacientes, tenants } from "../../../db/schema.js";
+import { type SigningLink, signingPath, whatsappMessage, whatsappUrl } from "../../../shared/schemas/signing.js";
+import { AppError } from "../../errors.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { enqueueEmail } from "../email/enqueue-email.js";
+
+/** The patient and clinic a link message talks about. */
+export interface LinkRecipients {
+  patient: { nome: string; email: string | null; telefone: string | null };
+  clinica: string;
+}
+
+export async function loadLinkRecipients(tx: Tx, tenantId: string, pacienteId: string): Promise<LinkRecipients> {
+  const [patient] = await tx
+    .select({ nome: pacientes.nome, email: pacientes.email, telefone: pacientes.telefone })
+    .from(pacientes)
+    .where(and(eq(pacientes.tenant_id, tenantId), eq(pacientes.id, pacienteId)))
+    .limit(1);
+  const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  if (!patient || !clinic) throw new AppError("NOT_FOUND", "Documento não encontrado");
+  return { patient, clinica: clinic.nome_fantasia ?? clinic.nome };
+}
+
+/** What staff get back: the link, its deadline and the ready WhatsApp text and wa.me URL. */
+export function presentSigningLink(
+  origin: string,
+  token: string,
+  expiresAt: Date,
+  titulo: string,
+  recipients: LinkRecipients,
+  emailEnviado: boolean,
+): SigningLink {
+  const link = `${origin}${signingPath(token)}`;
+  const text = whatsappMessage(recipients.patient.nome, titulo, link);
+  return {
+    link,
+    expires_at: expiresAt.toISOString(),
+    whatsapp_text: text,
+    whatsapp_url: whatsappUrl(recipients.patient.telefone, text),
+    email_enviado: emailEnviado,
+  };
+}
+
+const deadlineFormat = new Intl.DateTimeFormat("pt-BR", {
+  timeZone: "America/Sao_Paulo",
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/**
+ * Puts the link e-mail to the patient's registered address in the outbox (same transaction) and
+ * audits it. PATIENT_EMAIL_MISSING when the patient has no e-mail.
+ */
+export async function emailSigningLink(
+  tx: Tx,
+  audit: AuditContext,
+  input: { contratoId: string; titulo: string; link: string; expiresAt: Date; recipients: LinkRecipients },
+): Promise<void> {
+  const { patient, clinica } = input.recipients;
+  if (!patient.email) throw new AppError("PATIENT_EMAIL_MISSING");
+  const first = patient.nome.trim().split(/\s+/)[0] ?? patient.nome;
+  const outboxId = await enqueueEmail(tx, {
+    tenantId: audit.tenantId,
+    to: patient.email,
+    subject: `${clinica}: documento para assinatura — ${input.titulo}`,
+    text:
+      `Olá, ${first}!\n\n` +
+      `${clinica} enviou o documento "${input.titulo}" para você ler e assinar eletronicamente.\n\n` +
+      `Abra o link abaixo no celular ou no computador (válido até ${deadlineFormat.format(input.expiresAt)}, horário de Brasília):\n\n` +
+      `${input.link}\n\n` +
+      `O link é pessoal: não o encaminhe a outras pessoas.\n` +
+      `Se você não reconhece este envio, ignore este e-mail ou fale com ${clinica}.`,
+  });
+  await recordAuditEvent(tx, audit, {
+    action: "document.link_emailed",
+    entityType: "contrato",
+    entityId: input.contratoId,
+    data: { email: patient.email, outbox_id: outboxId },
+  });
+}

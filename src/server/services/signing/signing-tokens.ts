@@ -1,0 +1,94 @@
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import type { Db, Tx } from "../../../db/client.js";
+import { signingTokens } from "../../../db/schema.js";
+import { AppError } from "../../errors.js";
+import type { SecretBox } from "../../lib/secret-box.js";
+import { hashToken, newToken } from "../../lib/tokens.js";
+
+/** What a token in a link points at (read before the tenant is known, as the owner role). */
+export interface SigningTokenRow {
+  id: string;
+  tenantId: string;
+  contratoId: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+}
+
+/** 43 base64url characters: what newToken() makes. Anything else is not ours. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The token row for a link, or SIGNING_LINK_INVALID (never saying why). Runs without a tenant
+ * (like the session lookup): the token's hash is the only key a patient holds.
+ */
+export async function findSigningTokenOrThrow(db: Db, token: string): Promise<SigningTokenRow> {
+  if (!TOKEN_SHAPE.test(token)) throw new AppError("SIGNING_LINK_INVALID");
+  const [row] = await db
+    .select({
+      id: signingTokens.id,
+      tenantId: signingTokens.tenant_id,
+      contratoId: signingTokens.contrato_id,
+      expiresAt: signingTokens.expires_at,
+      revokedAt: signingTokens.revoked_at,
+    })
+    .from(signingTokens)
+    .where(eq(signingTokens.token_hash, hashToken(token)))
+    .limit(1);
+  if (!row) throw new AppError("SIGNING_LINK_INVALID");
+  return row;
+}
+
+/**
+ * Issues a signing link inside the caller's transaction: a 256-bit random token, its SHA-256 (the
+ * lookup key) and a copy sealed with the instance key (so staff can copy the same link again).
+ */
+export async function issueSigningToken(
+  tx: Tx,
+  secretBox: SecretBox,
+  input: { tenantId: string; contratoId: string; expiresAt: Date; createdBy: string | null; now: Date },
+): Promise<string> {
+  const token = newToken();
+  await tx.insert(signingTokens).values({
+    tenant_id: input.tenantId,
+    contrato_id: input.contratoId,
+    token_hash: hashToken(token),
+    token_encrypted: secretBox.seal(token),
+    created_by: input.createdBy,
+    created_at: input.now,
+    expires_at: input.expiresAt,
+  });
+  return token;
+}
+
+/** Every live token of the document stops working (a new link replaces them). */
+export async function revokeSigningTokens(tx: Tx, tenantId: string, contratoId: string, now: Date): Promise<void> {
+  await tx
+    .update(signingTokens)
+    .set({ revoked_at: now })
+    .where(and(eq(signingTokens.tenant_id, tenantId), eq(signingTokens.contrato_id, contratoId), isNull(signingTokens.revoked_at)));
+}
+
+/** The newest unrevoked, unexpired token of the document, decrypted; null when none. */
+export async function currentSigningToken(
+  tx: Tx,
+  secretBox: SecretBox,
+  tenantId: string,
+  contratoId: string,
+  now: Date,
+): Promise<{ token: string; expiresAt: Date } | null> {
+  const [row] = await tx
+    .select({ sealed: signingTokens.token_encrypted, expiresAt: signingTokens.expires_at })
+    .from(signingTokens)
+    .where(
+      and(
+        eq(signingTokens.tenant_id, tenantId),
+        eq(signingTokens.contrato_id, contratoId),
+        isNull(signingTokens.revoked_at),
+        gt(signingTokens.expires_at, now),
+      ),
+    )
+    .orderBy(desc(signingTokens.created_at))
+    .limit(1);
+  if (!row) return null;
+  return { token: secretBox.open(row.sealed).toString("utf8"), expiresAt: row.expiresAt };
+}

@@ -1,0 +1,334 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerProfessional, signIn, validCpf } from "./accounts.js";
+import { baseUrl, DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const STRUCTURE = {
+  title: "Termo de Consentimento — {{procedimento}}",
+  introduction: "Eu, {{paciente_nome}}, autorizo {{profissional_nome}} a realizar {{procedimento}}.",
+  sections: [
+    { id: "s1", type: "paragraph", title: "Declaração", content: "Declaro que li e compreendi os riscos e benefícios do procedimento." },
+    { id: "s2", type: "signature", title: "Assinaturas", content: "{{paciente_nome}}\n\n{{profissional_nome}}" },
+  ],
+};
+const PATIENT = "Joana Prado Albuquerque";
+
+async function json<T>(response: { status(): number; json(): Promise<unknown>; text(): Promise<string> }, status: number): Promise<T> {
+  if (response.status() !== status) throw new Error(`expected ${status}, got ${response.status()}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A published template, a patient with CPF, e-mail and phone, and a draft document for them. */
+async function seedDocument(page: Page, cpf: string): Promise<string> {
+  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+  const template = await json<{ id: string }>(
+    await page.request.post("/api/templates", {
+      data: { titulo: "TCLE Clareamento", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE },
+    }),
+    201,
+  );
+  await json(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
+  const patient = await json<{ id: string }>(
+    await page.request.post("/api/patients", {
+      data: { nome: PATIENT, cpf, email: "joana@exemplo.com.br", telefone: "(21) 98765-4321", data_nascimento: "1988-04-12" },
+    }),
+    201,
+  );
+  const options = await json<{ templates: { template_version_id: string }[]; physicians: { id: string }[] }>(
+    await page.request.get("/api/documents/form-options"),
+    200,
+  );
+  const created = await json<{ id: string }>(
+    await page.request.post("/api/documents", {
+      data: {
+        paciente_id: patient.id,
+        template_version_id: options.templates[0]!.template_version_id,
+        titulo: "Termo de Consentimento - Clareamento dental",
+        procedimento: "Clareamento dental",
+        medico_responsavel_id: options.physicians[0]!.id,
+        permitir_pendencias: true,
+      },
+    }),
+    201,
+  );
+  return created.id;
+}
+
+/** A phone with a 3× screen and no cookies: the patient. */
+async function phone(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: PHONE,
+    deviceScaleFactor: 3,
+    hasTouch: true,
+    baseURL: baseUrl(),
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    // Refused submissions (400) and the replaced link (410) are logged by the browser itself.
+    if (message.type() === "error" && !/status of (400|404|410)/.test(message.text())) errors.push(`console: ${message.text()}`);
+  });
+  return { context, page, errors };
+}
+
+/** Draws a signature with the mouse on the 280×120 canvas. */
+async function drawSignature(page: Page) {
+  const canvas = page.getByTestId("signature-canvas");
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + 80);
+  await page.mouse.down();
+  for (let step = 1; step <= 24; step++) {
+    await page.mouse.move(box.x + 30 + step * 9, box.y + 60 + Math.sin(step / 2) * 30, { steps: 2 });
+  }
+  await page.mouse.up();
+}
+
+const settle = (page: Page) => page.waitForTimeout(600);
+
+describe("signing", () => {
+  it("staff send the link, the patient signs on a phone, the sealed PDF verifies", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, DESKTOP);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl() });
+    await signIn(page, account.email, account.password);
+    const patientCpf = validCpf();
+    const documentId = await seedDocument(page, patientCpf);
+
+    // The list offers Enviar para Assinatura on a draft, not Reenviar.
+    await page.goto("/documents");
+    await page.getByRole("button", { name: /^Ações do documento/ }).click();
+    await page.getByRole("menuitem", { name: "Enviar para Assinatura" }).waitFor();
+    expect(await page.getByRole("menuitem", { name: "Reenviar" }).count()).toBe(0);
+    await page.keyboard.press("Escape");
+
+    // Send from the document page: the link is shown and Copiar Link copies it.
+    await page.goto(`/documents/${documentId}`);
+    await page.getByTestId("signing-panel").getByRole("button", { name: "Enviar para Assinatura" }).click();
+    const dialog = page.getByTestId("send-for-signature-dialog");
+    await dialog.getByText("Enviar também o link por e-mail ao paciente").waitFor();
+    await dialog.getByRole("button", { name: "Enviar para Assinatura" }).click();
+    await page.getByText("Documento enviado para assinatura").waitFor();
+    await page.getByText("E-mail com o link enviado ao paciente").waitFor();
+    const firstLink = await dialog.getByTestId("signing-link").inputValue();
+    expect(firstLink).toMatch(new RegExp(`^${baseUrl()}/assinar/[A-Za-z0-9_-]{20,}$`));
+    await dialog.getByRole("button", { name: "Copiar Link" }).click();
+    await page.getByText("Link copiado!").first().waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(firstLink);
+    await dialog.getByRole("button", { name: "Fechar", exact: true }).first().click();
+    await dialog.waitFor({ state: "detached" });
+
+    // The page now shows the live link; Reenviar warns, issues a new link, and the old one stops working.
+    const panel = page.getByTestId("signing-panel");
+    await panel.getByTestId("ready-to-sign").getByText("Pronto para assinatura").waitFor();
+    await page.getByTestId("document-status").first().getByText("Enviado").waitFor();
+    expect(await panel.getByTestId("signing-link").inputValue()).toBe(firstLink);
+    await panel.getByRole("button", { name: "Reenviar" }).click();
+    const confirm = page.getByRole("alertdialog");
+    await confirm.getByText("O link anterior deixará de funcionar", { exact: false }).waitFor();
+    await settle(page);
+    await snap(page, "signing-resend-confirm-desktop");
+    await confirm.getByRole("button", { name: "Reenviar" }).click();
+    await page.getByText("Novo link de assinatura gerado; o anterior deixou de funcionar").waitFor();
+    await expect.poll(() => panel.getByTestId("signing-link").inputValue()).not.toBe(firstLink);
+    const link = await panel.getByTestId("signing-link").inputValue();
+    await snap(page, "signing-sent-desktop");
+
+    // WhatsApp copies the ready message and opens wa.me with the patient's phone.
+    // (no Internet here: wa.me answers from a stand-in)
+    const opened: string[] = [];
+    await context.route("https://wa.me/**", (route) => {
+      opened.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: "text/html", body: "<title>WhatsApp</title>" });
+    });
+    const popup = context.waitForEvent("page");
+    await panel.getByRole("button", { name: "WhatsApp" }).click();
+    const whatsapp = await popup;
+    await expect.poll(() => opened.length).toBe(1);
+    expect(opened[0]).toMatch(/^https:\/\/wa\.me\/5521987654321\?text=/);
+    expect(decodeURIComponent(new URL(opened[0]!).searchParams.get("text") ?? "")).toContain(link);
+    await whatsapp.close();
+    await page.getByText("Mensagem copiada!").first().waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(link);
+
+    // The patient, on a phone, without an account.
+    const patient = await phone();
+    const p = patient.page;
+
+    // The replaced link says so instead of showing the document.
+    await p.goto(firstLink);
+    await p.getByText("O link de assinatura é inválido ou expirado").waitFor();
+    expect(await p.getByRole("article").count()).toBe(0);
+    await snap(p, "signing-invalid-phone");
+
+    const response = await p.goto(link);
+    expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
+    await p.getByRole("heading", { name: "Termo de Consentimento - Clareamento dental" }).waitFor();
+    await p.getByTestId("signing-status").getByText("Aguardando assinatura").waitFor();
+    await p.getByRole("article").getByText(`Eu, ${PATIENT}, autorizo ${account.nome}`, { exact: false }).waitFor();
+    const info = await p.getByTestId("signing-info").textContent();
+    expect(info).toMatch(/Criado em\d{2}\/\d{2}\/\d{4}/);
+    expect(info).toMatch(/Prazo para assinatura\d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}/);
+    // The public page loads its own bundle: no admin app.
+    const scripts = await p.evaluate(() => [...document.querySelectorAll("script[src]")].map((s) => s.getAttribute("src")));
+    expect(scripts.every((src) => /\/assets\/sign-/.test(src ?? ""))).toBe(true);
+    expect(await p.evaluate(() => document.querySelector('meta[name="referrer"]')?.getAttribute("content"))).toBe("no-referrer");
+
+    // First opening: sent → viewed.
+    await expect
+      .poll(async () => (await json<{ status: string }>(await page.request.get(`/api/documents/${documentId}`), 200)).status)
+      .toBe("viewed");
+
+    // The canvas: 280×120 CSS px, backing store at the screen's density (sharp on a 3× phone).
+    const canvasSize = await p.getByTestId("signature-canvas").evaluate((node) => {
+      const canvas = node as HTMLCanvasElement;
+      const rect = canvas.getBoundingClientRect();
+      return { css: [rect.width, rect.height], store: [canvas.width, canvas.height] };
+    });
+    expect(canvasSize).toEqual({ css: [280, 120], store: [840, 360] });
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(p, "signing-pending-phone");
+
+    // The page's own checks first.
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("sign-error").getByText("Nome, CPF e E-mail são obrigatórios").waitFor();
+    await p.getByLabel("Nome completo").fill("joana prado");
+    let otherCpf = validCpf();
+    while (otherCpf === patientCpf) otherCpf = validCpf();
+    await p.getByLabel("CPF").pressSequentially(otherCpf);
+    expect(await p.getByLabel("CPF").inputValue()).toMatch(/^\d{3}\.\d{3}\.\d{3}-\d{2}$/);
+    await p.getByLabel("E-mail").fill("joana@exemplo.com.br");
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("sign-error").getByText("Assinatura obrigatória").waitFor();
+    await p.getByText("Por favor, assine no campo acima").waitFor();
+
+    // The server is the judge: a CPF that is not the patient's.
+    await drawSignature(p);
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("sign-error").getByText("CPF não confere com os dados do paciente").waitFor();
+    await snap(p, "signing-error-phone");
+
+    // Limpar empties the canvas.
+    await p.getByRole("button", { name: "Limpar" }).click();
+    await p.getByLabel("CPF").fill("");
+    await p.getByLabel("CPF").pressSequentially(patientCpf);
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("sign-error").getByText("Assinatura obrigatória").waitFor();
+
+    // Right data and a drawn signature → signed.
+    await drawSignature(p);
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("signing-success").getByText("Documento assinado com sucesso!").waitFor();
+    await p.getByText("Sua assinatura foi registrada com segurança").waitFor();
+    await p.getByTestId("signing-status").getByText("Documento assinado").waitFor();
+    const block = p.getByTestId("signatures-block");
+    await block.getByText("joana prado", { exact: false }).first().waitFor();
+    const blockText = await block.textContent();
+    expect(blockText).toContain("Assinado");
+    expect(blockText).toContain("Eletrônica");
+    expect(blockText).not.toContain(patientCpf.replace(/\D/g, "").slice(0, 3) + "." + patientCpf.replace(/\D/g, "").slice(3, 6) + "." + patientCpf.replace(/\D/g, "").slice(6, 9) + "-");
+    expect(blockText).toMatch(/\d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}/);
+    await block.getByRole("img", { name: /^Assinatura de / }).waitFor();
+    await p.getByText("Todos os participantes receberão uma cópia do documento assinado por e-mail.").waitFor();
+    expect(await p.getByTestId("sign-form").count()).toBe(0);
+    await settle(p);
+    await snap(p, "signing-signed-phone");
+
+    // The staff list shows it signed; the document page shows the Signatures block with the evidence.
+    await page.goto("/documents");
+    await page.getByTestId("document-row").getByTestId("document-status").getByText("Assinado").waitFor();
+    await page.goto(`/documents/${documentId}`);
+    const staffBlock = page.getByTestId("document-signatures");
+    await staffBlock.getByText("joana prado", { exact: false }).first().waitFor();
+    const staffText = await staffBlock.textContent();
+    expect(staffText).toContain("joana@exemplo.com.br");
+    expect(staffText).toMatch(/IP: \S+/);
+    expect(staffText).toContain("Navegador: Mozilla/5.0");
+    await page.getByRole("button", { name: "Baixar PDF assinado" }).waitFor();
+    await snap(page, "signing-staff-signed-desktop");
+
+    // The verification page, by the code of the signed document.
+    const detail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(await page.request.get(`/api/documents/${documentId}`), 200);
+    const code = detail.audit.find((event) => event.action === "document.signed")?.data.verification_code;
+    expect(typeof code).toBe("string");
+    await p.goto(`/verificar/${code as string}`);
+    await p.getByRole("heading", { name: "Termo de Consentimento - Clareamento dental" }).waitFor();
+    await p.getByTestId("verification-status").getByText("Assinado").waitFor();
+    const signatures = await p.getByTestId("verification-signatures").textContent();
+    expect(signatures).toContain("joana prado");
+    expect(signatures).toMatch(/CPF: \*\*\*\.\d{3}\.\d{3}-\*\*/);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(p, "verification-phone");
+
+    // The sealed PDF (a job in the same process).
+    let sealed: Buffer | null = null;
+    for (let i = 0; i < 40 && !sealed; i++) {
+      const answer = await page.request.get(`/api/documents/${documentId}/signed-pdf`);
+      if (answer.status() === 200) sealed = Buffer.from(await answer.body());
+      else await page.waitForTimeout(500);
+    }
+    expect(sealed, "the sealed PDF was not ready in 20 s").not.toBeNull();
+    expect(sealed!.subarray(0, 4).toString("latin1")).toBe("%PDF");
+    await p.reload();
+    await p.getByTestId("sealed-hash").waitFor();
+
+    const input = p.getByLabel("Arquivo PDF para verificar");
+    await input.setInputFiles({ name: "termo-assinado.pdf", mimeType: "application/pdf", buffer: sealed! });
+    await p.getByTestId("pdf-verdict").getByText("termo-assinado.pdf", { exact: false }).waitFor();
+    expect(await p.getByTestId("verdict-identical").getAttribute("data-ok")).toBe("true");
+    expect(await p.getByTestId("verdict-signature").getAttribute("data-ok")).toBe("true");
+    await p.getByText("Este arquivo é exatamente o PDF selado deste documento.").waitFor();
+    await snap(p, "verification-ok-phone");
+
+    // One byte changed inside the signed range: not the sealed file, and its signature no longer verifies.
+    const modified = Buffer.from(sealed!);
+    const at = modified.indexOf("\n%", 0, "latin1") + 2;
+    modified[at] = modified[at]! ^ 0x01;
+    await input.setInputFiles({ name: "termo-alterado.pdf", mimeType: "application/pdf", buffer: modified });
+    await p.getByTestId("pdf-verdict").getByText("termo-alterado.pdf", { exact: false }).waitFor();
+    expect(await p.getByTestId("verdict-identical").getAttribute("data-ok")).toBe("false");
+    expect(await p.getByTestId("verdict-signature").getAttribute("data-ok")).toBe("false");
+    await p.getByText("Este arquivo NÃO é o PDF selado deste documento", { exact: false }).waitFor();
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(p, "verification-rejected-phone");
+
+    // An unknown code.
+    await p.goto("/verificar/NAO-EXISTE-123");
+    await p.getByText("Documento não encontrado").waitFor();
+
+    expect(patient.errors).toEqual([]);
+    expect(errors).toEqual([]);
+    await patient.context.close();
+    await context.close();
+  });
+
+  it("settings: the owner turns on the e-mail code", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, DESKTOP);
+    await signIn(page, account.email, account.password);
+    await page.goto("/settings");
+    const card = page.getByTestId("signing-settings");
+    const toggle = card.getByRole("switch", { name: "Exigir código por e-mail antes de assinar" });
+    await toggle.waitFor();
+    expect(await toggle.getAttribute("aria-checked")).toBe("false");
+    await toggle.click();
+    await page.getByText("Configurações atualizadas").waitFor();
+    expect((await json<{ codigo_email: boolean }>(await page.request.get("/api/settings/signing"), 200)).codigo_email).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByTestId("signing-settings").getByRole("switch").getAttribute("aria-checked")).toBe("true");
+    await snap(page, "settings-desktop");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,152 @@
+import { deflateSync } from "node:zlib";
+import type { FastifyInstance } from "fastify";
+import { MIN_SIGNATURE_BYTES } from "../../src/shared/schemas/signing.js";
+import { validCpf } from "./factories.js";
+import type { SignedIn } from "./sessions.js";
+
+/** CRC-32 (PNG chunks). */
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A real PNG (RGBA, 8 bits) with a black 2-px scribble on transparency, like a canvas export:
+ * `width`×`height` px. The default 280×120 is comfortably above MIN_SIGNATURE_BYTES.
+ */
+export function signaturePng(width = 280, height = 120, seed = 1): Buffer {
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 4); // filter byte 0 + transparent pixels
+    for (let x = 0; x < width; x++) {
+      const curve = height / 2 + (height / 3) * Math.sin((x + seed * 7) / 9) * Math.cos((x * seed) / 41);
+      if (Math.abs(y - curve) < 1.5) row.writeUInt32BE(0x000000ff, 1 + x * 4);
+    }
+    rows.push(row);
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8); // bit depth 8, colour type RGBA, deflate, no filter set, no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(Buffer.concat(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+export const pngDataUrl = (bytes: Uint8Array) => `data:image/png;base64,${Buffer.from(bytes).toString("base64")}`;
+
+/** A drawn signature as the page sends it (a valid PNG data URL, ≥ MIN_SIGNATURE_BYTES). */
+export function signatureDataUrl(seed = 1): string {
+  const png = signaturePng(280, 120, seed);
+  if (png.length < MIN_SIGNATURE_BYTES) throw new Error(`test signature too small: ${png.length} bytes`);
+  return pngDataUrl(png);
+}
+
+const STRUCTURE = {
+  title: "Termo de Consentimento — {{procedimento}}",
+  introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{medico}} a realizar {{procedimento}}.",
+  sections: [
+    { id: "s1", type: "paragraph", title: "Riscos", content: "Riscos explicados: {{riscos}}" },
+    { id: "s2", type: "signature", title: "Assinaturas", content: "{{paciente_nome}}" },
+  ],
+};
+
+type Call = (method: "GET" | "POST" | "PUT", url: string, payload?: unknown) => Promise<{ statusCode: number; body: string; json(): any }>;
+const caller = (app: FastifyInstance, who: SignedIn): Call => (method, url, payload) =>
+  app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
+
+function expectStatus(response: { statusCode: number; body: string }, status: number, what: string): void {
+  if (response.statusCode !== status) throw new Error(`${what}: ${response.statusCode} ${response.body}`);
+}
+
+/** A published template of the clinic; returns its current version id. */
+export async function publishedTemplateVersion(app: FastifyInstance, who: SignedIn): Promise<string> {
+  const call = caller(app, who);
+  const specialties = (await call("GET", "/api/templates/specialties")).json().items as string[];
+  const created = await call("POST", "/api/templates", { titulo: "TCLE Assinatura", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE });
+  expectStatus(created, 201, "template");
+  const published = await call("POST", `/api/templates/${created.json().id}/status`, { status: "published" });
+  expectStatus(published, 200, "publish");
+  return published.json().versao_atual_id as string;
+}
+
+export interface SignablePatient {
+  id: string;
+  nome: string;
+  cpf: string;
+  email: string | null;
+}
+
+/** A patient with CPF (and e-mail unless `email: null`). */
+export async function signingPatient(
+  app: FastifyInstance,
+  who: SignedIn,
+  options: { nome?: string; email?: string | null } = {},
+): Promise<SignablePatient> {
+  const nome = options.nome ?? "Ana Luíza Conceição";
+  const cpf = validCpf();
+  const email = options.email === undefined ? `paciente.${cpf}@exemplo.com.br` : options.email;
+  const response = await caller(app, who)("POST", "/api/patients", { nome, cpf, data_nascimento: "1990-05-10", ...(email ? { email } : {}) });
+  expectStatus(response, 201, "patient");
+  return { id: response.json().id as string, nome, cpf, email };
+}
+
+/** A draft document (made through the API: frozen model, hash, PDF) for the patient, ready to send. */
+export async function draftDocument(app: FastifyInstance, who: SignedIn, versionId: string, patientId: string, titulo = "TCLE - Blefaroplastia"): Promise<string> {
+  const response = await caller(app, who)("POST", "/api/documents", {
+    paciente_id: patientId,
+    template_version_id: versionId,
+    titulo,
+    procedimento: "Blefaroplastia superior",
+    data_procedimento: "2026-12-03",
+    medico_responsavel_id: who.profileId,
+    variaveis: { riscos_personalizados: "Hematoma" },
+  });
+  expectStatus(response, 201, "document");
+  return response.json().id as string;
+}
+
+export interface SignableDocument {
+  documentId: string;
+  patient: SignablePatient;
+}
+
+/** Template (reused when `versionId` is given) + patient + draft document, ready to send. */
+export async function signableDocument(
+  app: FastifyInstance,
+  who: SignedIn,
+  options: { versionId?: string; nome?: string; email?: string | null } = {},
+): Promise<SignableDocument & { versionId: string }> {
+  const versionId = options.versionId ?? (await publishedTemplateVersion(app, who));
+  const patient = await signingPatient(app, who, options);
+  const documentId = await draftDocument(app, who, versionId, patient.id);
+  return { documentId, patient, versionId };
+}
+
+/** The token at the end of a signing link. */
+export function tokenOf(link: string): string {
+  const token = new URL(link).pathname.split("/").pop();
+  if (!token) throw new Error(`no token in ${link}`);
+  return token;
+}
