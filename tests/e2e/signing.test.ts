@@ -145,6 +145,13 @@ describe("signing", () => {
     const link = await panel.getByTestId("signing-link").inputValue();
     await snap(page, "signing-sent-desktop");
 
+    // Email sends the patient this same link (nothing replaced) and copies it.
+    await page.evaluate(() => navigator.clipboard.writeText(""));
+    await panel.getByRole("button", { name: "Email" }).click();
+    await expect.poll(() => page.getByText("E-mail com o link enviado ao paciente").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    expect(await panel.getByTestId("signing-link").inputValue()).toBe(link);
+
     // WhatsApp copies the ready message and opens wa.me with the patient's phone.
     // (no Internet here: wa.me answers from a stand-in)
     const opened: string[] = [];

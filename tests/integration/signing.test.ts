@@ -162,6 +162,21 @@ describe("sending a document for signature", () => {
     expect((await eventsOf(documentId)).map((e) => e.action)).toEqual(expect.arrayContaining(["document.sent", "document.link_emailed"]));
   });
 
+  it("e-mails the SAME live link again later (Email in the preview dialog) without replacing it", async () => {
+    const sent = await sentDocument();
+    const response = await staff(clinic, "POST", `/api/documents/${sent.documentId}/email-link`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(tokenOf(response.json().link)).toBe(sent.token);
+    expect(response.json().email_enviado).toBe(true);
+    const mails = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.to_address, sent.patient.email ?? ""));
+    expect(mails.at(-1)?.text_body).toContain(response.json().link);
+    expect((await openPage(sent.token)).statusCode).toBe(200);
+    // A draft has no link to e-mail; another clinic's id is not found.
+    const { documentId: draft } = await signableDocument(ctx.app, clinic, { versionId });
+    expect((await staff(clinic, "POST", `/api/documents/${draft}/email-link`)).json().message).toBe(SIGNING_MESSAGES.tokenMissing);
+    expect((await staff(other, "POST", `/api/documents/${sent.documentId}/email-link`)).statusCode).toBe(404);
+  });
+
   it("refuses the e-mail when the patient has none, and then nothing changes", async () => {
     const { documentId } = await signableDocument(ctx.app, clinic, { versionId, email: null });
     expectError(await staff(clinic, "POST", `/api/documents/${documentId}/send`, { email: true }), "PATIENT_EMAIL_MISSING");

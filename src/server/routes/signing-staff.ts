@@ -8,6 +8,7 @@ import { publicOrigin } from "../lib/origin.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
 import { authorize, can } from "../policies/roles.js";
+import { emailCurrentLink } from "../services/signing/email-current-link.js";
 import { getSigningLink } from "../services/signing/get-signing-link.js";
 import { getSigningSettings } from "../services/signing/get-signing-settings.js";
 import { listSignatures } from "../services/signing/list-signatures.js";
@@ -88,6 +89,23 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       authorize(actor, "documents.read");
       reply.header("cache-control", "private, no-store");
       return getSigningLink(db, secretBox, actor, request.params.id, publicOrigin(request, env));
+    },
+  );
+
+  app.post(
+    "/api/documents/:id/email-link",
+    {
+      schema: {
+        tags,
+        summary: "Envia por e-mail ao paciente o link de assinatura vigente (sem trocá-lo)",
+        params: idParams,
+        response: { 200: signingLinkSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.write");
+      return emailCurrentLink(db, secretBox, actor, request.params.id, publicOrigin(request, env), auditOf(request));
     },
   );
 

@@ -9,6 +9,7 @@ import { specialtyName } from "../../../shared/reference/specialties.js";
 import { isConselhoTipo } from "../../../shared/reference/councils.js";
 import { DOCUMENT_VALIDITY_DAYS, type DocumentCreateData } from "../../../shared/schemas/document.js";
 import { AppError } from "../../errors.js";
+import { clinicDisplayName } from "../../presenters/pdf-parties.js";
 import { canonicalSha256 } from "../../lib/content-hash.js";
 import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
@@ -68,7 +69,7 @@ export async function createDocument(
       data_procedimento: input.data_procedimento ?? null,
       patient,
       physician: { ...physician, especialidade: physicianSpecialty(physician) },
-      clinic: { ...clinic, nome: clinic.nome_fantasia ?? clinic.razao_social ?? clinic.nome },
+      clinic: { ...clinic, nome: clinicDisplayName(clinic) },
       selected,
       custom: input.variaveis,
       createdAt: now,

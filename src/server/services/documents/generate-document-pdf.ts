@@ -2,15 +2,14 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { contratos, files, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { formatAddress } from "../../../shared/document-model/document-variables.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
 import { renderDocumentPdf } from "../../../pdf/document-pdf.js";
 import { pdfFileName } from "../../../pdf/file-name.js";
+import { pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
-import { physicianSpecialty } from "./create-document.js";
 import { findDocumentOrThrow } from "./find-document.js";
 
 /**
@@ -47,15 +46,8 @@ export async function generateDocumentPdf(
       documentId: document.id,
       contentSha256: document.conteudo_sha256,
       createdAt: document.created_at,
-      clinic: {
-        nome: clinic.nome_fantasia ?? clinic.nome,
-        razao_social: clinic.razao_social,
-        cnpj: clinic.cnpj,
-        cnes: clinic.cnes,
-        endereco: formatAddress({ ...clinic }) || null,
-        telefone: clinic.telefone,
-      },
-      physician: physician ? { ...physician, especialidade: physicianSpecialty(physician) } : null,
+      clinic: pdfClinic(clinic),
+      physician: pdfPhysician(physician),
     });
   } catch (error) {
     throw new AppError("PDF_FAILED", undefined, { details: { reason: error instanceof Error ? error.message : String(error) } });

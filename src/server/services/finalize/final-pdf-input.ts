@@ -1,3 +1,4 @@
+import { clinicDisplayName, pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 /**
  * Everything the final PDF draws, read in one tenant transaction: the document and its frozen
  * model, the clinic, the responsible physician, the parties who signed (with their drawn PNGs
@@ -11,9 +12,7 @@ import type { DocumentPdfInput, DocumentPdfSignature } from "../../../pdf/docume
 import type { RegistryEvent } from "../../../pdf/signature-registry.js";
 import { auditActionLabel } from "../../../shared/audit/labels.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
-import { formatAddress } from "../../../shared/document-model/document-variables.js";
 import type { JobContext } from "../../jobs/job-context.js";
-import { physicianSpecialty } from "../documents/create-document.js";
 
 /**
  * QR code of the verification link: 4 px per module, 8-bit grayscale without alpha (PDFKit then
@@ -83,7 +82,7 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
 
   return {
     contrato,
-    clinicName: clinic.nome_fantasia ?? clinic.nome,
+    clinicName: clinicDisplayName(clinic),
     physician: physician ? { nome: physician.nome, email: physician.email } : null,
     parties: parties.map((p) => p.parte),
     events: events.map((e) => ({ at: e.created_at, label: auditActionLabel(e.action), ip: e.ip_address, userAgent: e.user_agent })),
@@ -92,15 +91,8 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
       documentId: contrato.id,
       contentSha256: contrato.conteudo_sha256,
       createdAt: contrato.created_at,
-      clinic: {
-        nome: clinic.nome_fantasia ?? clinic.nome,
-        razao_social: clinic.razao_social,
-        cnpj: clinic.cnpj,
-        cnes: clinic.cnes,
-        endereco: formatAddress({ ...clinic }) || null,
-        telefone: clinic.telefone,
-      },
-      physician: physician ? { ...physician, especialidade: physicianSpecialty(physician) } : null,
+      clinic: pdfClinic(clinic),
+      physician: pdfPhysician(physician),
       signatures,
     },
   };

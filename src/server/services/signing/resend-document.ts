@@ -7,10 +7,10 @@ import type { SigningLink } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { Actor } from "../../policies/roles.js";
-import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
-import { emailSigningLink, loadLinkRecipients, presentSigningLink } from "./signing-link.js";
-import { issueSigningToken, revokeSigningTokens } from "./signing-tokens.js";
+import { issueAndShareLink } from "./signing-link.js";
+import { revokeSigningTokens } from "./signing-tokens.js";
 
 /**
  * Reenviar: a sent or viewed (and not yet past its deadline) document gets a new link; every
@@ -31,20 +31,8 @@ export async function resendDocument(
     if (status !== "sent" && status !== "viewed") throw new AppError("DOCUMENT_NOT_RESENDABLE");
     await revokeSigningTokens(tx, actor.tenantId, id, now);
     const expiresAt = document.expiracao_at;
-    const token = await issueSigningToken(tx, secretBox, { tenantId: actor.tenantId, contratoId: id, expiresAt, createdBy: actor.profileId, now });
     await tx.update(contratos).set({ updated_at: now }).where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
-    const context: AuditContext = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
-    await recordAuditEvent(tx, context, {
-      action: "document.resent",
-      entityType: "contrato",
-      entityId: id,
-      data: { expires_at: expiresAt.toISOString(), email: input.email },
-    });
-    const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
-    const link = presentSigningLink(input.origin, token, expiresAt, document.titulo, recipients, input.email);
-    if (input.email) {
-      await emailSigningLink(tx, context, { contratoId: id, titulo: document.titulo, link: link.link, expiresAt, recipients });
-    }
-    return link;
+    const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
+    return issueAndShareLink(tx, secretBox, context, { document, action: "document.resent", expiresAt, email: input.email, origin: input.origin, now });
   });
 }

@@ -7,10 +7,9 @@ import type { SigningLink } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { Actor } from "../../policies/roles.js";
-import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
-import { emailSigningLink, loadLinkRecipients, presentSigningLink } from "./signing-link.js";
-import { issueSigningToken } from "./signing-tokens.js";
+import { issueAndShareLink } from "./signing-link.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -45,19 +44,7 @@ export async function sendDocument(
       .update(contratos)
       .set({ status: "sent", sent_at: now, expiracao_at: expiresAt, updated_at: now })
       .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
-    const token = await issueSigningToken(tx, secretBox, { tenantId: actor.tenantId, contratoId: id, expiresAt, createdBy: actor.profileId, now });
-    const context: AuditContext = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
-    await recordAuditEvent(tx, context, {
-      action: "document.sent",
-      entityType: "contrato",
-      entityId: id,
-      data: { expires_at: expiresAt.toISOString(), email: input.email },
-    });
-    const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
-    const link = presentSigningLink(input.origin, token, expiresAt, document.titulo, recipients, input.email);
-    if (input.email) {
-      await emailSigningLink(tx, context, { contratoId: id, titulo: document.titulo, link: link.link, expiresAt, recipients });
-    }
-    return link;
+    const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
+    return issueAndShareLink(tx, secretBox, context, { document, action: "document.sent", expiresAt, email: input.email, origin: input.origin, now });
   });
 }

@@ -3,8 +3,10 @@ import type { Tx } from "../../../db/client.js";
 import { pacientes, tenants } from "../../../db/schema.js";
 import { type SigningLink, signingPath, whatsappMessage, whatsappUrl } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
+import type { SecretBox } from "../../lib/secret-box.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
+import { issueSigningToken } from "./signing-tokens.js";
 
 /** The patient and clinic a link message talks about. */
 export interface LinkRecipients {
@@ -82,4 +84,37 @@ export async function emailSigningLink(
     entityId: input.contratoId,
     data: { email: patient.email, outbox_id: outboxId },
   });
+}
+
+/**
+ * The common end of Enviar and Reenviar: a new token, the audit event, the link for staff and,
+ * when asked, the e-mail to the patient, all in the caller's transaction.
+ */
+export async function issueAndShareLink(
+  tx: Tx,
+  secretBox: SecretBox,
+  context: AuditContext & { actorProfileId: string },
+  input: {
+    document: { id: string; titulo: string; paciente_id: string };
+    action: "document.sent" | "document.resent";
+    expiresAt: Date;
+    email: boolean;
+    origin: string;
+    now: Date;
+  },
+): Promise<SigningLink> {
+  const { document, expiresAt, now } = input;
+  const token = await issueSigningToken(tx, secretBox, { tenantId: context.tenantId, contratoId: document.id, expiresAt, createdBy: context.actorProfileId, now });
+  await recordAuditEvent(tx, context, {
+    action: input.action,
+    entityType: "contrato",
+    entityId: document.id,
+    data: { expires_at: expiresAt.toISOString(), email: input.email },
+  });
+  const recipients = await loadLinkRecipients(tx, context.tenantId, document.paciente_id);
+  const link = presentSigningLink(input.origin, token, expiresAt, document.titulo, recipients, input.email);
+  if (input.email) {
+    await emailSigningLink(tx, context, { contratoId: document.id, titulo: document.titulo, link: link.link, expiresAt, recipients });
+  }
+  return link;
 }

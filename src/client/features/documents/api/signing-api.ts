@@ -56,6 +56,13 @@ export function useSendForSignature() {
   });
 }
 
+/** Email: the patient gets the SAME live link by e-mail (nothing is replaced). */
+export function useEmailSigningLink() {
+  return useMutation({
+    mutationFn: ({ id }: { id: string }) => api<SigningLink>(path(id, "email-link"), { method: "POST" }),
+  });
+}
+
 /**
  * Downloads the sealed PDF. 'pending' while the job that seals it has not finished (404
  * 'PDF não disponível'); the file name on success.

@@ -15,7 +15,7 @@ import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { ApiError } from "@/lib/api";
 import { SIGNING_MESSAGES, type SigningLink } from "@shared/schemas/signing";
-import { useSendForSignature } from "../api/signing-api";
+import { useEmailSigningLink, useSendForSignature } from "../api/signing-api";
 import { copyText } from "../lib/clipboard";
 
 export const RESEND_WARNING = "O link anterior deixará de funcionar";
@@ -39,26 +39,32 @@ export function shareOnWhatsApp(link: SigningLink | null | undefined) {
 }
 
 /**
- * The live link and what staff do with it (spec part 1 §2): Copiar Link, Email, WhatsApp and,
- * for writers, Reenviar. There is no "e-mail the same link" call: Email issues a new link and
- * e-mails it (after saying the old one stops working), so what the patient receives always works.
+ * The live link and what staff do with it (spec part 1 §2): Copiar Link, Email (e-mails the
+ * patient this same link and copies it), WhatsApp and, for writers, Reenviar (a new link; the
+ * old one stops working, so it asks first).
  */
 export function SigningLinkActions({ documentId, link, canWrite }: { documentId: string; link: SigningLink; canWrite: boolean }) {
-  const [confirm, setConfirm] = useState<null | "email" | "resend">(null);
+  const [confirm, setConfirm] = useState<null | "resend">(null);
   const send = useSendForSignature();
+  const emailLink = useEmailSigningLink();
 
-  async function resend(email: boolean) {
+  async function resend() {
     try {
-      const fresh = await send.mutateAsync({ id: documentId, mode: "resend", email });
+      await send.mutateAsync({ id: documentId, mode: "resend", email: false });
       setConfirm(null);
       toast.success(SIGNING_MESSAGES.resent);
-      if (email) {
-        if (fresh.email_enviado) toast.success(SIGNING_MESSAGES.emailQueued);
-        else toast.warning(SIGNING_MESSAGES.patientEmailMissing);
-        if (await copyText(fresh.link)) toast.success(SIGNING_MESSAGES.linkCopied);
-      }
     } catch (error) {
       setConfirm(null);
+      toast.error(SIGNING_MESSAGES.linkError, { description: reason(error) });
+    }
+  }
+
+  async function email() {
+    try {
+      const sent = await emailLink.mutateAsync({ id: documentId });
+      toast.success(SIGNING_MESSAGES.emailQueued);
+      if (await copyText(sent.link)) toast.success(SIGNING_MESSAGES.linkCopied);
+    } catch (error) {
       toast.error(SIGNING_MESSAGES.linkError, { description: reason(error) });
     }
   }
@@ -75,8 +81,8 @@ export function SigningLinkActions({ documentId, link, canWrite }: { documentId:
         </Button>
         {canWrite ? (
           <>
-            <Button variant="outline" size="sm" onClick={() => setConfirm("email")}>
-              <Mail /> Email
+            <Button variant="outline" size="sm" disabled={emailLink.isPending} onClick={() => void email()}>
+              {emailLink.isPending ? <Spinner /> : <Mail />} Email
             </Button>
             <Button variant="outline" size="sm" onClick={() => setConfirm("resend")}>
               <RefreshCw /> Reenviar
@@ -87,18 +93,14 @@ export function SigningLinkActions({ documentId, link, canWrite }: { documentId:
       <AlertDialog open={confirm !== null} onOpenChange={(open) => !open && !send.isPending && setConfirm(null)}>
         <AlertDialogContent>
           <AlertDialogHeader>
-            <AlertDialogTitle>{confirm === "email" ? "Enviar o link por e-mail?" : "Reenviar link de assinatura?"}</AlertDialogTitle>
-            <AlertDialogDescription>
-              {confirm === "email"
-                ? `Um novo link será gerado e enviado ao e-mail cadastrado do paciente. ${RESEND_WARNING}.`
-                : `Um novo link será gerado. ${RESEND_WARNING}.`}
-            </AlertDialogDescription>
+            <AlertDialogTitle>Reenviar link de assinatura?</AlertDialogTitle>
+            <AlertDialogDescription>{`Um novo link será gerado. ${RESEND_WARNING}.`}</AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel disabled={send.isPending}>Voltar</AlertDialogCancel>
-            <Button onClick={() => void resend(confirm === "email")} disabled={send.isPending}>
-              {send.isPending ? <Spinner /> : confirm === "email" ? <Mail /> : <RefreshCw />}
-              {confirm === "email" ? "Gerar e enviar" : "Reenviar"}
+            <Button onClick={() => void resend()} disabled={send.isPending}>
+              {send.isPending ? <Spinner /> : <RefreshCw />}
+              Reenviar
             </Button>
           </AlertDialogFooter>
         </AlertDialogContent>
