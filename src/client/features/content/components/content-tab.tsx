@@ -10,7 +10,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { PatientListSkeleton } from "@/features/patients/components/patient-list-skeleton";
 import { PatientLoadError } from "@/features/patients/components/patient-load-error";
 import { errorMessage } from "@/features/patients/lib/errors";
-import { useDebouncedValue } from "@/features/patients/lib/use-debounced-value";
+import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { ConfirmDeleteButton } from "@/features/procedures/components/confirm-delete-button";
 import { SearchBox } from "@/features/procedures/components/search-box";
 import { CONTENT_KIND_LABEL, CONTENT_MESSAGES, type ContentItem, type ContentKind } from "@shared/schemas/content";

@@ -1,7 +1,7 @@
 import { AlertTriangle, FilePlus2, FileText, Search, SearchX } from "lucide-react";
 import type * as React from "react";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useMemo, useRef, useState } from "react";
+import { Link } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -14,8 +14,8 @@ import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { PatientLoadError } from "@/features/patients/components/patient-load-error";
 import { PatientPagination } from "@/features/patients/components/patient-pagination";
 import { errorMessage } from "@/features/patients/lib/errors";
-import { type CursorStack, currentCursor, nextPage, previousPage, shownSoFar } from "@/features/patients/lib/list-params";
-import { useDebouncedValue } from "@/features/patients/lib/use-debounced-value";
+import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
+import { useUrlListState } from "@/lib/use-url-list-state";
 import { profileCan } from "@shared/permissions";
 import { DOCUMENT_MESSAGES, DOCUMENT_PAGE_SIZE } from "@shared/schemas/document";
 import { useDocumentCounters, useDocumentFormOptions, useDocuments } from "../api/documents-api";
@@ -48,27 +48,12 @@ export function DocumentsListPage() {
   const isMobile = useIsMobile();
   const listTop = useRef<HTMLDivElement>(null);
 
-  const [searchParams, setSearchParams] = useSearchParams();
-  const { q, filters } = readDocumentListState(searchParams);
-  const [term, setTerm] = useState(q);
-  const debouncedTerm = useDebouncedValue(term.trim(), 300);
+  const { q, filters, term, setTerm, setFilters, pages, cursor, goTo } = useUrlListState<Filters>(
+    { read: readDocumentListState, write: writeDocumentListState },
+    listTop,
+  );
 
-  useEffect(() => {
-    if (debouncedTerm === q) return;
-    setSearchParams((current) => writeDocumentListState(debouncedTerm, readDocumentListState(current).filters), { replace: true });
-  }, [debouncedTerm]);
-
-  useEffect(() => {
-    if (q !== debouncedTerm) setTerm(q);
-  }, [q]);
-
-  const setFilters = (next: Filters) => setSearchParams(writeDocumentListState(q, next), { replace: true });
-
-  const key = writeDocumentListState(q, filters).toString();
-  const [stack, setStack] = useState<CursorStack>({ key, cursors: [] });
-  const pages = stack.key === key ? stack : { key, cursors: [] };
-
-  const list = useDocuments(toApiQuery(q, filters, currentCursor(pages)));
+  const list = useDocuments(toApiQuery(q, filters, cursor));
   const counters = useDocumentCounters();
   const options = useDocumentFormOptions(canWrite);
   const physicians = useMemo(() => (options.data ? options.data.physicians.map(({ id, nome }) => ({ id, nome })) : null), [options.data]);
@@ -87,11 +72,6 @@ export function DocumentsListPage() {
     onSend: canWrite ? setSending : undefined,
   };
 
-  function goTo(next: CursorStack) {
-    setStack(next);
-    const top = listTop.current;
-    if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
-  }
 
   const newButton = canWrite ? (
     <Button asChild>

@@ -5,7 +5,7 @@ import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { usePatient, usePatients } from "@/features/patients/api/patients-api";
-import { useDebouncedValue } from "@/features/patients/lib/use-debounced-value";
+import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { formatCpf } from "@shared/br/cpf";
 import type { Patient } from "@shared/schemas/patient";
 

@@ -1,7 +1,7 @@
 import { Search, SearchX, UserPlus, Users } from "lucide-react";
 import type * as React from "react";
-import { useEffect, useRef, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useRef } from "react";
+import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -10,21 +10,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Spinner } from "@/components/ui/spinner";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useUrlListState } from "@/lib/use-url-list-state";
 import { PATIENT_MESSAGES, PATIENT_PAGE_SIZE } from "@shared/schemas/patient";
 import { usePatients } from "../api/patients-api";
 import { errorMessage } from "../lib/errors";
-import {
-  type CursorStack,
-  countActiveFilters,
-  currentCursor,
-  nextPage,
-  type PatientFilters as Filters,
-  previousPage,
-  readListState,
-  shownSoFar,
-  writeListState,
-} from "../lib/list-params";
-import { useDebouncedValue } from "../lib/use-debounced-value";
+import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
+import { countActiveFilters, type PatientFilters as Filters, readListState, writeListState } from "../lib/list-params";
 import { PatientCards } from "./patient-cards";
 import { PatientFilters } from "./patient-filters";
 import { PatientListSkeleton } from "./patient-list-skeleton";
@@ -44,39 +35,15 @@ export function PatientsListPage() {
   const isMobile = useIsMobile();
   const listTop = useRef<HTMLDivElement>(null);
 
-  const [searchParams, setSearchParams] = useSearchParams();
-  const { q, filters } = readListState(searchParams);
-  const [term, setTerm] = useState(q);
-  const debouncedTerm = useDebouncedValue(term.trim(), 300);
+  const { q, filters, term, setTerm, setFilters, pages, cursor, goTo } = useUrlListState<Filters>(
+    { read: readListState, write: writeListState },
+    listTop,
+  );
 
-  // The typed term reaches the address bar (and the query) once typing pauses.
-  useEffect(() => {
-    if (debouncedTerm === q) return;
-    setSearchParams((current) => writeListState(debouncedTerm, readListState(current).filters), { replace: true });
-    // Only a new debounced term writes; an outside change of `q` is handled below.
-  }, [debouncedTerm]);
-
-  // Back/forward changed `q`: show it in the box.
-  useEffect(() => {
-    if (q !== debouncedTerm) setTerm(q);
-  }, [q]);
-
-  const setFilters = (next: Filters) => setSearchParams(writeListState(q, next), { replace: true });
-
-  // Paging starts over whenever the search or a filter changes.
-  const key = writeListState(q, filters).toString();
-  const [stack, setStack] = useState<CursorStack>({ key, cursors: [] });
-  const pages = stack.key === key ? stack : { key, cursors: [] };
-
-  const list = usePatients({ q: q || undefined, ...filters, cursor: currentCursor(pages) });
+  const list = usePatients({ q: q || undefined, ...filters, cursor });
   const data = list.data;
   const activeFilters = countActiveFilters(filters);
 
-  function goTo(next: CursorStack) {
-    setStack(next);
-    const top = listTop.current;
-    if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
-  }
 
   let body: React.ReactNode;
   if (list.isPending) {

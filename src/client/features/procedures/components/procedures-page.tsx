@@ -11,7 +11,7 @@ import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { PatientListSkeleton } from "@/features/patients/components/patient-list-skeleton";
 import { PatientLoadError } from "@/features/patients/components/patient-load-error";
 import { errorMessage } from "@/features/patients/lib/errors";
-import { useDebouncedValue } from "@/features/patients/lib/use-debounced-value";
+import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { type Procedure, PROCEDURE_MESSAGES } from "@shared/schemas/procedure";
 import { useProcedures } from "../api/procedures-api";
 import { ProcedureCards, ProcedureTable } from "./procedure-list";

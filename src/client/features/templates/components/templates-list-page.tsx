@@ -1,6 +1,6 @@
 import { FilePlus2, FileText, SearchX } from "lucide-react";
 import type * as React from "react";
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -13,8 +13,8 @@ import { PatientListSkeleton } from "@/features/patients/components/patient-list
 import { PatientLoadError } from "@/features/patients/components/patient-load-error";
 import { PatientPagination } from "@/features/patients/components/patient-pagination";
 import { errorMessage } from "@/features/patients/lib/errors";
-import { type CursorStack, currentCursor, nextPage, previousPage, shownSoFar } from "@/features/patients/lib/list-params";
-import { useDebouncedValue } from "@/features/patients/lib/use-debounced-value";
+import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
+import { useUrlListState } from "@/lib/use-url-list-state";
 import { SearchBox } from "@/features/procedures/components/search-box";
 import { profileCan } from "@shared/permissions";
 import { TEMPLATE_MESSAGES, TEMPLATE_PAGE_SIZE } from "@shared/schemas/template";
@@ -23,26 +23,21 @@ import { NUMBER } from "../lib/format";
 import { TemplateCards, TemplateTable } from "./template-list";
 import { TemplateStats } from "./template-stats";
 
+const TEMPLATE_LIST_CODEC = {
+  read: (params: URLSearchParams) => ({ q: (params.get("q") ?? "").trim().slice(0, 100), filters: {} }),
+  write: (q: string) => new URLSearchParams(q.trim() ? { q: q.trim() } : {}),
+};
+
 /** /templates (spec part 2 §2 Templates list): counters, server-side search, keyset pages. */
 export function TemplatesListPage() {
   const { data: user } = useCurrentUser();
   const canWrite = profileCan(user?.profile, "templates.write");
   const isMobile = useIsMobile();
   const listTop = useRef<HTMLDivElement>(null);
-  const [term, setTerm] = useState("");
-  const q = useDebouncedValue(term.trim(), 300);
-
-  // Paging starts over whenever the search changes.
-  const [stack, setStack] = useState<CursorStack>({ key: q, cursors: [] });
-  const pages = stack.key === q ? stack : { key: q, cursors: [] };
-  const list = useTemplates(q, currentCursor(pages));
+  // The search lives in the address bar (?q=), like the patients and documents lists.
+  const { q, term, setTerm, pages, cursor, goTo } = useUrlListState(TEMPLATE_LIST_CODEC, listTop);
+  const list = useTemplates(q, cursor);
   const data = list.data;
-
-  function goTo(next: CursorStack) {
-    setStack(next);
-    const top = listTop.current;
-    if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
-  }
 
   const newButton = canWrite ? (
     <Button asChild>
