@@ -1,4 +1,4 @@
-import { AlertTriangle, FilePlus2, FileText, Search, SearchX } from "lucide-react";
+import { AlertTriangle, FilePlus2, FileText, Search } from "lucide-react";
 import type * as React from "react";
 import { useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
@@ -9,6 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Spinner } from "@/components/ui/spinner";
+import { ListEmptyState } from "@/components/list/list-empty-state";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { PatientLoadError } from "@/features/patients/components/patient-load-error";
@@ -98,33 +99,17 @@ export function DocumentsListPage() {
   } else if (data && data.items.length === 0) {
     body = (
       <div className="p-4">
-        {q ? (
-          <EmptyState
-            icon={<SearchX />}
-            title={DOCUMENT_MESSAGES.emptySearch(q)}
-            description={activeFilters ? "Revise a busca ou limpe os filtros." : "Busque pelo nome do paciente, pelo procedimento, pelo título ou pelo ID."}
-            action={
-              activeFilters ? (
-                <Button variant="outline" onClick={() => setFilters({})}>
-                  Limpar filtros
-                </Button>
-              ) : undefined
-            }
-          />
-        ) : activeFilters ? (
-          <EmptyState
-            icon={<SearchX />}
-            title="Nenhum documento corresponde aos filtros"
-            description="Altere ou limpe os filtros para ver mais documentos."
-            action={
-              <Button variant="outline" onClick={() => setFilters({})}>
-                Limpar filtros
-              </Button>
-            }
-          />
-        ) : (
+        <ListEmptyState
+          q={q}
+          activeFilters={activeFilters}
+          onClearFilters={() => setFilters({})}
+          searchTitle={DOCUMENT_MESSAGES.emptySearch(q)}
+          searchHint="Busque pelo nome do paciente, pelo procedimento, pelo título ou pelo ID."
+          filtersTitle="Nenhum documento corresponde aos filtros"
+          filtersHint="Altere ou limpe os filtros para ver mais documentos."
+        >
           <EmptyState icon={<FileText />} title={DOCUMENT_MESSAGES.empty} description={DOCUMENT_MESSAGES.emptyHint} action={newButton} />
-        )}
+        </ListEmptyState>
       </div>
     );
   } else if (data) {

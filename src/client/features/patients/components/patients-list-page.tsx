@@ -1,4 +1,4 @@
-import { Search, SearchX, UserPlus, Users } from "lucide-react";
+import { Search, UserPlus, Users } from "lucide-react";
 import type * as React from "react";
 import { useRef } from "react";
 import { Link } from "react-router";
@@ -8,6 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Spinner } from "@/components/ui/spinner";
+import { ListEmptyState } from "@/components/list/list-empty-state";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { useUrlListState } from "@/lib/use-url-list-state";
@@ -62,31 +63,15 @@ export function PatientsListPage() {
   } else if (data && data.items.length === 0) {
     body = (
       <div className="p-4">
-        {q ? (
-          <EmptyState
-            icon={<SearchX />}
-            title={PATIENT_MESSAGES.emptySearch(q)}
-            description={activeFilters ? "Revise a busca ou limpe os filtros." : "Confira a grafia ou busque por outro dado."}
-            action={
-              activeFilters ? (
-                <Button variant="outline" onClick={() => setFilters({})}>
-                  Limpar filtros
-                </Button>
-              ) : undefined
-            }
-          />
-        ) : activeFilters ? (
-          <EmptyState
-            icon={<SearchX />}
-            title="Nenhum paciente corresponde aos filtros"
-            description="Altere ou limpe os filtros para ver mais pacientes."
-            action={
-              <Button variant="outline" onClick={() => setFilters({})}>
-                Limpar filtros
-              </Button>
-            }
-          />
-        ) : (
+        <ListEmptyState
+          q={q}
+          activeFilters={activeFilters}
+          onClearFilters={() => setFilters({})}
+          searchTitle={PATIENT_MESSAGES.emptySearch(q)}
+          searchHint="Confira a grafia ou busque por outro dado."
+          filtersTitle="Nenhum paciente corresponde aos filtros"
+          filtersHint="Altere ou limpe os filtros para ver mais pacientes."
+        >
           <EmptyState
             icon={<Users />}
             title={PATIENT_MESSAGES.empty}
@@ -101,7 +86,7 @@ export function PatientsListPage() {
               ) : undefined
             }
           />
-        )}
+        </ListEmptyState>
       </div>
     );
   } else if (data) {
