@@ -71,11 +71,42 @@ describe("npm run seed", () => {
     );
     expect(creators).toEqual([{ created_by: owner[0]?.id }]);
   });
+
+  it("gives the demo clinic documents made from its published template, with their procedures' content", async () => {
+    const { tenantId } = await seedDemoClinic(ctx.database.db);
+    const sign = await ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email: DEMO_EMAIL, password: DEMO_PASSWORD } });
+    const cookie = `consentir_session=${sign.cookies.find((c) => c.name === "consentir_session")?.value}`;
+    const list = (await ctx.app.inject({ method: "GET", url: "/api/documents", headers: { cookie } })).json();
+    expect(list.total).toBe(3);
+    const detail = (await ctx.app.inject({ method: "GET", url: `/api/documents/${list.items[0].id}`, headers: { cookie } })).json();
+    expect(detail.status).toBe("draft");
+    expect(detail.documento.unresolved).toEqual([]);
+    expect(detail.conteudo_selecionado.length).toBeGreaterThanOrEqual(3);
+    expect(detail.medico.nome).toBe("Dr. Carlos Eduardo Mendes");
+    // The PDF is generated on the first download.
+    const pdf = await ctx.app.inject({ method: "GET", url: `/api/documents/${list.items[0].id}/pdf`, headers: { cookie } });
+    expect(pdf.statusCode).toBe(200);
+    const rows = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from contratos where tenant_id = ${tenantId}`);
+    expect(rows[0]?.n).toBe(3);
+  });
 });
 
 /** Row counts of everything the demo seed writes for a clinic, to show a second run adds nothing. */
 async function rowCounts(tenantId: string): Promise<Record<string, number>> {
-  const tables = ["profiles", "pacientes", "procedimentos", "riscos", "beneficios", "cuidados_pos", "procedimento_riscos", "procedimento_beneficios", "procedimento_cuidados"];
+  const tables = [
+    "profiles",
+    "pacientes",
+    "procedimentos",
+    "riscos",
+    "beneficios",
+    "cuidados_pos",
+    "procedimento_riscos",
+    "procedimento_beneficios",
+    "procedimento_cuidados",
+    "templates",
+    "template_versions",
+    "contratos",
+  ];
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const rows = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${tenantId}`);

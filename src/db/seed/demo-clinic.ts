@@ -5,6 +5,7 @@ import { establishmentSignUpSchema } from "../../shared/schemas/signup.js";
 import type { Db } from "../client.js";
 import { rawRows } from "../raw.js";
 import { pacientes, profiles } from "../schema.js";
+import { seedDemoDocuments } from "./demo-documents.js";
 import { seedDemoLibrary } from "./demo-library.js";
 import { seedDemoTemplates } from "./demo-templates.js";
 
@@ -55,7 +56,10 @@ export async function seedDemoClinic(db: Db): Promise<SeedResult> {
   if (existing[0]) {
     // A clinic seeded before the templates existed gets them now (a no-op when it has any).
     const [owner] = await rawRows<{ id: string }>(db, sql`select id from profiles where tenant_id = ${existing[0].tenant_id} and is_proprietario limit 1`);
-    if (owner) await seedDemoTemplates(db, existing[0].tenant_id, owner.id);
+    if (owner) {
+      await seedDemoTemplates(db, existing[0].tenant_id, owner.id);
+      await seedDemoDocuments(db, existing[0].tenant_id, owner.id);
+    }
     return { created: false, tenantId: existing[0].tenant_id };
   }
 
@@ -110,6 +114,7 @@ export async function seedDemoClinic(db: Db): Promise<SeedResult> {
   await db.insert(pacientes).values(DEMO_PATIENTS.map((p) => ({ ...p, tenant_id: tenantId })));
   await seedDemoLibrary(db, tenantId, ownerId);
   await seedDemoTemplates(db, tenantId, ownerId);
+  await seedDemoDocuments(db, tenantId, ownerId);
   return { created: true, tenantId };
 }
 
