@@ -214,13 +214,43 @@ describe("templates", () => {
     await page.getByRole("searchbox", { name: "Buscar templates" }).fill("xyz inexistente");
     await page.getByText('Nenhum template encontrado para "xyz inexistente"').waitFor();
 
+    // Once a document uses a version, the template cannot be deleted: the spec's dialog says why.
+    const me = (await (await page.request.get("/api/auth/me")).json()) as { profile: { id: string } };
+    const patient = await page.request.post("/api/patients", { data: { nome: "Paciente Do Termo" } });
+    expect(patient.status()).toBe(201);
+    const current = (await (await page.request.get(`/api/templates/${id}`)).json()) as { versao_atual_id: string };
+    const used = await page.request.post("/api/documents", {
+      data: {
+        paciente_id: ((await patient.json()) as { id: string }).id,
+        template_version_id: current.versao_atual_id,
+        titulo: "Termo em uso",
+        procedimento: "Blefaroplastia",
+        medico_responsavel_id: me.profile.id,
+        permitir_pendencias: true,
+      },
+    });
+    expect(used.status(), await used.text()).toBe(201);
+    await page.goto("/templates");
+    const original = page.getByTestId("template-row").filter({ hasText: "TCLE - Blefaroplastia" });
+    await expect.poll(() => original.textContent()).toContain("Usado: 1 vez");
+    await page.getByRole("button", { name: "Ações de TCLE - Blefaroplastia" }).click();
+    await page.getByRole("menuitem", { name: "Excluir" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Excluir" }).click();
+    const blocked = page.getByRole("alertdialog").filter({ hasText: "Não é possível excluir" });
+    await blocked.getByText("Este template está sendo usado em 1 contrato(s). Não é possível excluí-lo.").waitFor();
+    await expect.poll(() => page.getByRole("alertdialog").count()).toBe(1);
+    await page.waitForTimeout(400); // let the confirm dialog's exit animation end before the screenshot
+    await snap(page, "template-delete-blocked-desktop");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.getByTestId("template-row").count()).toBe(1);
+
     // An unknown id.
     await page.goto("/templates/00000000-0000-4000-8000-000000000000/preview");
     await page.getByText("Template não encontrado").waitFor();
     await page.getByRole("link", { name: "Voltar para Templates" }).waitFor();
 
-    // The only console error allowed is the browser's note of that expected 404.
-    expect(errors.filter((e) => !e.includes("404"))).toEqual([]);
+    // The only console errors allowed are the browser's notes of the expected 404 and 409.
+    expect(errors.filter((e) => !e.includes("404") && !e.includes("409"))).toEqual([]);
     await context.close();
 
     // On a phone: cards instead of the table, and the editor.
@@ -229,7 +259,7 @@ describe("templates", () => {
     await phone.page.goto("/templates");
     await phone.page.getByTestId("template-card").first().waitFor();
     expect(await phone.page.getByTestId("templates-table").count()).toBe(0);
-    expect(await phone.page.getByTestId("template-card").first().textContent()).toContain("Usado: 0 vezes");
+    expect(await phone.page.getByTestId("template-card").first().textContent()).toContain("Usado: 1 vez");
     await snap(phone.page, "templates-list-phone");
     await phone.page.goto(`/templates/${id}/edit`);
     await expect.poll(() => phone.page.getByLabel(/^Título do Template/).inputValue()).toBe("TCLE - Blefaroplastia");
