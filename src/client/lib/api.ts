@@ -1,5 +1,7 @@
 import type { ApiErrorBody, ErrorCode, FieldIssue } from "@shared/errors";
 
+export const UNEXPECTED_ERROR = "Erro inesperado. Tente novamente em instantes.";
+
 /** An error answered by our API: stable code, pt-BR message, and per-field issues. */
 export class ApiError extends Error {
   constructor(
@@ -38,7 +40,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     throw new ApiError(
       response.status,
       body.code ?? "INTERNAL",
-      body.message ?? "Erro inesperado. Tente novamente em instantes.",
+      body.message ?? UNEXPECTED_ERROR,
       body.issues ?? [],
       body.details ?? {},
     );
@@ -52,4 +54,9 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The message to show for a failed call: the server's pt-BR message, or a generic one. */
+export function errorMessage(error: unknown): string {
+  return error instanceof ApiError ? error.message : UNEXPECTED_ERROR;
 }

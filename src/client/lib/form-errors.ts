@@ -1,5 +1,5 @@
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
-import { ApiError } from "./api";
+import { ApiError, UNEXPECTED_ERROR } from "./api";
 
 /**
  * Puts the server's per-field issues on the form's fields; returns the message to show
@@ -10,7 +10,7 @@ export function applyServerErrors<T extends FieldValues>(
   setError: UseFormSetError<T>,
   knownFields: readonly string[],
 ): string | null {
-  if (!(error instanceof ApiError)) return "Erro inesperado. Tente novamente em instantes.";
+  if (!(error instanceof ApiError)) return UNEXPECTED_ERROR;
   const unplaced: string[] = [];
   for (const issue of error.issues) {
     const root = issue.path.split(".")[0] ?? "";

@@ -1,7 +1,7 @@
 import type { profiles, tenants } from "../../db/schema.js";
 import { formatAddress } from "../../shared/document-model/document-variables.js";
 import type { DocumentPdfClinic, DocumentPdfPhysician } from "../../pdf/document-pdf.js";
-import { physicianSpecialty } from "../services/documents/create-document.js";
+import { physicianCredentials } from "./physician.js";
 
 type TenantRow = typeof tenants.$inferSelect;
 type ProfileRow = typeof profiles.$inferSelect;
@@ -25,5 +25,5 @@ export function pdfClinic(clinic: TenantRow): DocumentPdfClinic {
 
 /** The responsible physician as the PDF identifies them (CFM Res. 2.299/2021 art. 2). */
 export function pdfPhysician(physician: ProfileRow | undefined | null): DocumentPdfPhysician | null {
-  return physician ? { ...physician, rqe: physician.especialidades[0]?.rqe ?? physician.rqe, especialidade: physicianSpecialty(physician) } : null;
+  return physician ? { ...physician, ...physicianCredentials(physician) } : null;
 }

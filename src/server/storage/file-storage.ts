@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { sha256Hex } from "../lib/content-hash.js";
 
 /** Where file bytes live (DESIGN §1): a directory by default, an S3 bucket later. */
 export interface FileStorage {
@@ -11,10 +12,6 @@ export interface FileStorage {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-
-export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
-}
 
 /**
  * Content-addressed directory: files/ab/cd/abcd…; written to a temporary name then renamed, so a

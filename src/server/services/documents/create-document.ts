@@ -5,11 +5,10 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import { buildDocumentModel } from "../../../shared/document-model/build-document-model.js";
 import { fillDocumentVariables, storedDocumentVariables } from "../../../shared/document-model/document-variables.js";
 import { parseTemplateContent } from "../../../shared/document-model/structure.js";
-import { specialtyName } from "../../../shared/reference/specialties.js";
-import { isConselhoTipo } from "../../../shared/reference/councils.js";
 import { DOCUMENT_VALIDITY_DAYS, type DocumentCreateData } from "../../../shared/schemas/document.js";
 import { AppError } from "../../errors.js";
 import { clinicDisplayName } from "../../presenters/pdf-parties.js";
+import { physicianCredentials } from "../../presenters/physician.js";
 import { canonicalSha256 } from "../../lib/content-hash.js";
 import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
@@ -18,13 +17,6 @@ import { loadSelectedContent } from "./load-selected-content.js";
 import { resolveResponsiblePhysician } from "./responsible-physician.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The physician's specialty as text: the first chosen one, by name. */
-export function physicianSpecialty(profile: { especialidade: string | null; especialidades: { especialidade: string }[]; conselho_tipo: string | null }): string | null {
-  const code = profile.especialidades[0]?.especialidade ?? profile.especialidade;
-  if (!code) return null;
-  return specialtyName(code, profile.conselho_tipo && isConselhoTipo(profile.conselho_tipo) ? profile.conselho_tipo : undefined);
-}
 
 /**
  * Creates a document (spec part 1 §5 New document, part 2 §7): every variable filled from the
@@ -68,7 +60,7 @@ export async function createDocument(
       procedimento,
       data_procedimento: input.data_procedimento ?? null,
       patient,
-      physician: { ...physician, especialidade: physicianSpecialty(physician) },
+      physician: { ...physician, ...physicianCredentials(physician) },
       clinic: { ...clinic, nome: clinicDisplayName(clinic) },
       selected,
       custom: input.variaveis,

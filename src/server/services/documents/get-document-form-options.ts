@@ -6,7 +6,7 @@ import { parseTemplateContent } from "../../../shared/document-model/structure.j
 import type { DocumentFormOptions } from "../../../shared/schemas/document.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
-import { physicianSpecialty } from "./create-document.js";
+import { physicianCredentials } from "../../presenters/physician.js";
 import { eligiblePhysicians, mustChoosePhysician } from "./responsible-physician.js";
 
 /**
@@ -45,8 +45,7 @@ export async function getDocumentFormOptions(db: Db, actor: Actor): Promise<Docu
         conselho_tipo: p.conselho_tipo,
         conselho_numero: p.conselho_numero,
         conselho_uf: p.conselho_uf,
-        rqe: p.especialidades[0]?.rqe ?? p.rqe,
-        especialidade: physicianSpecialty(p),
+        ...physicianCredentials(p),
       })),
       must_choose_physician: await mustChoosePhysician(tx, actor),
       defaults: {

@@ -8,7 +8,7 @@ import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
 import { presentDocumentSummary } from "../../presenters/document.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
-import { physicianSpecialty } from "./create-document.js";
+import { physicianCredentials } from "../../presenters/physician.js";
 import { summarySelect } from "./list-documents.js";
 import { findDocumentOrThrow } from "./find-document.js";
 
@@ -61,8 +61,7 @@ export async function getDocument(
             conselho_tipo: physician.conselho_tipo,
             conselho_numero: physician.conselho_numero,
             conselho_uf: physician.conselho_uf,
-            rqe: physician.especialidades[0]?.rqe ?? physician.rqe,
-            especialidade: physicianSpecialty(physician),
+            ...physicianCredentials(physician),
           }
         : null,
       has_pdf: document.pdf_file_id !== null,

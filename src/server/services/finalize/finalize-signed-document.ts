@@ -15,7 +15,7 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import { renderDocumentPdf } from "../../../pdf/document-pdf.js";
 import { pdfFileName } from "../../../pdf/file-name.js";
 import type { JobContext } from "../../jobs/job-context.js";
-import { sha256Hex } from "../../storage/file-storage.js";
+import { sha256Hex } from "../../lib/content-hash.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { instanceSeal } from "../sealing/instance-seal.js";
 import { sealPdf } from "../sealing/seal-pdf.js";

@@ -10,7 +10,7 @@ import { contratoPartes, contratos, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { maskCpf, type PdfVerdict, type Verification } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
-import { sha256Hex } from "../../storage/file-storage.js";
+import { sha256Hex } from "../../lib/content-hash.js";
 import { verifyPdfSignature } from "./verify-pdf-signature.js";
 
 const CODE = /^[0-9A-Z]{6,32}$/;

@@ -3,8 +3,9 @@
  * made with node-forge, kept as PKCS#12 under a random passphrase. The clinic's own ICP-Brasil
  * A1 replaces it when a clinic has one (certificates issue).
  */
-import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, randomBytes, X509Certificate } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, type KeyObject, randomBytes, X509Certificate } from "node:crypto";
 import forge from "node-forge";
+import { sha256Hex } from "../../lib/content-hash.js";
 
 export const SEAL_SUBJECT_CN = "Consentir — Selo da instância";
 export const SEAL_SUBJECT_O = "Consentir";
@@ -44,7 +45,7 @@ function materialOf(cert: forge.pki.Certificate, privateKey: KeyObject): SealMat
     privateKey,
     certificateDer,
     ...certificateNames(certificateDer),
-    fingerprintSha256: createHash("sha256").update(certificateDer).digest("hex"),
+    fingerprintSha256: sha256Hex(certificateDer),
     notAfter: cert.validity.notAfter,
   };
 }

@@ -7,7 +7,8 @@ import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { findTemplateOrThrow, newestVersion } from "./find-template.js";
 import { loadTemplateDetail } from "./get-template.js";
-import { hashContent, versionContent } from "./template-content.js";
+import { canonicalSha256 } from "../../lib/content-hash.js";
+import { versionContent } from "./template-content.js";
 
 /**
  * A copy of the template: title + ' (Cópia)', same specialty and category, draft, with version 1
@@ -40,7 +41,7 @@ export async function duplicateTemplate(
       ? {
           variaveis_json: sourceVersion.variaveis_json,
           conteudo_html: sourceVersion.conteudo_html,
-          hash_modelo: hashContent(sourceVersion.variaveis_json),
+          hash_modelo: canonicalSha256(sourceVersion.variaveis_json),
         }
       : versionContent(emptyTemplate(titulo));
     await tx.insert(templateVersions).values({

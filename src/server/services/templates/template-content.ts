@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { canonicalSha256 } from "../../lib/content-hash.js";
 import type { TemplateStructure } from "../../../shared/document-model/structure.js";
 import { findPlaceholders } from "../../../shared/document-model/variables.js";
 import type { TemplateData } from "../../../shared/schemas/template.js";
@@ -22,17 +21,11 @@ export function normalizeStructure(input: TemplateData["estrutura"]): TemplateSt
   };
 }
 
-/** SHA-256 (hex) of the RFC 8785 canonical JSON of the content: the version's hash_modelo. */
-export function hashContent(content: unknown): string {
-  const canonical = canonicalize(content) ?? "null";
-  return createHash("sha256").update(canonical, "utf8").digest("hex");
-}
-
 /** The content columns of a template_versions row for `structure`. */
 export function versionContent(structure: TemplateStructure) {
   return {
     variaveis_json: structure,
     conteudo_html: JSON.stringify(structure),
-    hash_modelo: hashContent(structure),
+    hash_modelo: canonicalSha256(structure),
   };
 }

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { ApiError } from "@/lib/api";
+import { ApiError, errorMessage } from "@/lib/api";
 import { passwordResetRequestSchema } from "@shared/schemas/auth";
 import { useRequestPasswordReset } from "../api/auth-api";
 
@@ -47,7 +47,7 @@ export function ForgotPasswordDialog({
       await request.mutateAsync(email);
       setSentTo(email);
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : "Erro inesperado. Tente novamente em instantes.");
+      setError(errorMessage(caught));
     }
   });
 

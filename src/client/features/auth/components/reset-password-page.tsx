@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { ApiError } from "@/lib/api";
+import { ApiError, errorMessage } from "@/lib/api";
 import { passwordResetConfirmSchema } from "@shared/schemas/auth";
 import { useConfirmPasswordReset } from "../api/auth-api";
 
@@ -35,7 +35,7 @@ export function ResetPasswordPage() {
       await confirm.mutateAsync(values);
       setDone(true);
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : "Erro inesperado. Tente novamente em instantes.");
+      setError(errorMessage(caught));
     }
   });
 

@@ -8,8 +8,8 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
 import { PatientListSkeleton } from "@/features/patients/components/patient-list-skeleton";
-import { PatientLoadError } from "@/features/patients/components/patient-load-error";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { LoadError } from "@/components/list/load-error";
+import { errorMessage } from "@/lib/api";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { ConfirmDeleteButton } from "@/features/procedures/components/confirm-delete-button";
 import { SearchBox } from "@/features/procedures/components/search-box";
@@ -40,7 +40,7 @@ export function ContentTab({ kind, canEdit }: { kind: ContentKind; canEdit: bool
   } else if (list.isError) {
     body = (
       <div className="p-4">
-        <PatientLoadError title={CONTENT_MESSAGES.loadError} message={errorMessage(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+        <LoadError title={CONTENT_MESSAGES.loadError} message={errorMessage(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
       </div>
     );
   } else if (data && data.items.length === 0) {

@@ -22,7 +22,7 @@ import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { useContentItems } from "@/features/content/api/content-api";
 import { usePatient } from "@/features/patients/api/patients-api";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { errorMessage } from "@/lib/api";
 import { AssociationChecklist } from "@/features/procedures/components/association-checklist";
 import { procedureKeys, useProcedures } from "@/features/procedures/api/procedures-api";
 import { ApiError, api } from "@/lib/api";

@@ -11,8 +11,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { PatientLoadError } from "@/features/patients/components/patient-load-error";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { LoadError } from "@/components/list/load-error";
+import { errorMessage } from "@/lib/api";
 import { ApiError } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
 import { type AuditEntry, DOCUMENT_MESSAGES, type DocumentDetail } from "@shared/schemas/document";
@@ -78,7 +78,7 @@ export function DocumentDetailPage() {
         }
       />
     ) : (
-      <PatientLoadError title="Não foi possível carregar o documento" message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+      <LoadError title="Não foi possível carregar o documento" message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
     );
   }
 

@@ -6,7 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { errorMessage } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
 import { DOCUMENT_MESSAGES, shortDocumentId } from "@shared/schemas/document";
 import { useDocument } from "../api/documents-api";

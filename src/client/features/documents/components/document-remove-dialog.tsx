@@ -14,7 +14,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FormField } from "@/components/ui/form-field";
 import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
-import { ApiError } from "@/lib/api";
+import { ApiError, errorMessage } from "@/lib/api";
 import { DOCUMENT_MESSAGES, documentCancelInputSchema } from "@shared/schemas/document";
 import { useCancelDocument, useDeleteDocument } from "../api/documents-api";
 
@@ -25,7 +25,6 @@ export interface RemovalTarget {
   label: string;
 }
 
-const reason = (error: unknown) => (error instanceof ApiError ? error.message : "Erro inesperado. Tente novamente em instantes.");
 
 /**
  * Excluir (drafts: asks for confirmation) or Cancelar (sent or viewed: asks the reason). The
@@ -64,7 +63,7 @@ export function DocumentRemoveDialog({
       onClose();
       onDone?.("delete");
     } catch (err) {
-      toast.error(DOCUMENT_MESSAGES.deleteError, { description: reason(err) });
+      toast.error(DOCUMENT_MESSAGES.deleteError, { description: errorMessage(err) });
       onClose();
     }
   }
@@ -86,7 +85,7 @@ export function DocumentRemoveDialog({
         setError(err.issues[0]?.message ?? err.message);
         return;
       }
-      toast.error(DOCUMENT_MESSAGES.cancelError, { description: reason(err) });
+      toast.error(DOCUMENT_MESSAGES.cancelError, { description: errorMessage(err) });
       onClose();
     }
   }

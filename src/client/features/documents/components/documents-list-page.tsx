@@ -12,9 +12,9 @@ import { Spinner } from "@/components/ui/spinner";
 import { ListEmptyState } from "@/components/list/list-empty-state";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { PatientLoadError } from "@/features/patients/components/patient-load-error";
-import { PatientPagination } from "@/features/patients/components/patient-pagination";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { LoadError } from "@/components/list/load-error";
+import { ListPagination } from "@/components/list/list-pagination";
+import { errorMessage } from "@/lib/api";
 import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
 import { useUrlListState } from "@/lib/use-url-list-state";
 import { profileCan } from "@shared/permissions";
@@ -88,7 +88,7 @@ export function DocumentsListPage() {
   } else if (list.isError) {
     body = (
       <div className="p-4">
-        <PatientLoadError
+        <LoadError
           title="Não foi possível carregar os documentos"
           message={errorMessage(list.error)}
           onRetry={() => void list.refetch()}
@@ -174,7 +174,7 @@ export function DocumentsListPage() {
         </div>
         <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
         {hasPrevious || hasNext ? (
-          <PatientPagination
+          <ListPagination
             page={pages.cursors.length + 1}
             hasPrevious={hasPrevious}
             hasNext={hasNext}

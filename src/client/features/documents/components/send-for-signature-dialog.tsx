@@ -6,7 +6,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { ApiError } from "@/lib/api";
+import { errorMessage } from "@/lib/api";
 import { SIGNING_MESSAGES, type SigningLink } from "@shared/schemas/signing";
 import { type SendMode, useSendForSignature } from "../api/signing-api";
 import { RESEND_WARNING, SigningLinkActions } from "./signing-link-actions";
@@ -18,7 +18,6 @@ export interface SendTarget {
   label: string;
 }
 
-const reason = (error: unknown) => (error instanceof ApiError ? error.message : "Erro inesperado. Tente novamente em instantes.");
 
 /**
  * Enviar para Assinatura (draft) / Reenviar (sent or viewed): confirm (optionally e-mailing the
@@ -46,7 +45,7 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
         else toast.warning(SIGNING_MESSAGES.patientEmailMissing);
       }
     } catch (error) {
-      toast.error(SIGNING_MESSAGES.linkError, { description: reason(error) });
+      toast.error(SIGNING_MESSAGES.linkError, { description: errorMessage(error) });
     }
   }
 

@@ -13,14 +13,13 @@ import {
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import { ApiError } from "@/lib/api";
+import { errorMessage } from "@/lib/api";
 import { SIGNING_MESSAGES, type SigningLink } from "@shared/schemas/signing";
 import { useEmailSigningLink, useSendForSignature } from "../api/signing-api";
 import { copyText } from "../lib/clipboard";
 
 export const RESEND_WARNING = "O link anterior deixará de funcionar";
 
-const reason = (error: unknown) => (error instanceof ApiError ? error.message : "Erro inesperado. Tente novamente em instantes.");
 
 export async function copyLink(link: string | undefined | null) {
   if (!link) return void toast.error(SIGNING_MESSAGES.tokenMissing);
@@ -55,7 +54,7 @@ export function SigningLinkActions({ documentId, link, canWrite }: { documentId:
       toast.success(SIGNING_MESSAGES.resent);
     } catch (error) {
       setConfirm(null);
-      toast.error(SIGNING_MESSAGES.linkError, { description: reason(error) });
+      toast.error(SIGNING_MESSAGES.linkError, { description: errorMessage(error) });
     }
   }
 
@@ -65,7 +64,7 @@ export function SigningLinkActions({ documentId, link, canWrite }: { documentId:
       toast.success(SIGNING_MESSAGES.emailQueued);
       if (await copyText(sent.link)) toast.success(SIGNING_MESSAGES.linkCopied);
     } catch (error) {
-      toast.error(SIGNING_MESSAGES.linkError, { description: reason(error) });
+      toast.error(SIGNING_MESSAGES.linkError, { description: errorMessage(error) });
     }
   }
 

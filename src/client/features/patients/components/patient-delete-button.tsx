@@ -16,7 +16,7 @@ import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { useDeletePatient } from "../api/patients-api";
-import { errorMessage } from "../lib/errors";
+import { errorMessage } from "@/lib/api";
 
 /** Excluir, with a confirmation (owners and administrators only: the caller decides to show it). */
 export function PatientDeleteButton({ id, nome, className }: { id: string; nome: string; className?: string }) {

@@ -13,11 +13,12 @@ import { formatPhone } from "@shared/br/phone";
 import { SEXO_LABEL } from "@shared/schemas/patient";
 import { usePatient } from "../api/patients-api";
 import { ageFromBirthDate, formatAge, formatDateBR, formatInstantDateBR, isMinor } from "../lib/dates";
-import { errorMessage, isPatientNotFound } from "../lib/errors";
+import { errorMessage } from "@/lib/api";
+import { isPatientNotFound } from "../lib/errors";
 import { addressLines } from "../lib/labels";
 import { PatientDeleteButton } from "./patient-delete-button";
 import { PatientDocumentsSection } from "./patient-documents-section";
-import { PatientLoadError } from "./patient-load-error";
+import { LoadError } from "@/components/list/load-error";
 import { PatientNotFound } from "./patient-not-found";
 import { profileCan } from "@shared/permissions";
 
@@ -39,7 +40,7 @@ export function PatientDetailPage() {
   if (patient.isError) {
     if (isPatientNotFound(patient.error)) return <PatientNotFound />;
     return (
-      <PatientLoadError
+      <LoadError
         title="Não foi possível carregar o paciente"
         message={errorMessage(patient.error)}
         onRetry={() => void patient.refetch()}

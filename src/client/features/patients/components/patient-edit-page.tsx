@@ -4,10 +4,11 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { usePatient, useUpdatePatient } from "../api/patients-api";
-import { errorMessage, isPatientNotFound } from "../lib/errors";
+import { errorMessage } from "@/lib/api";
+import { isPatientNotFound } from "../lib/errors";
 import { patientToFormValues } from "../lib/form-values";
 import { PatientForm } from "./patient-form";
-import { PatientLoadError } from "./patient-load-error";
+import { LoadError } from "@/components/list/load-error";
 import { PatientNotFound } from "./patient-not-found";
 import { profileCan } from "@shared/permissions";
 
@@ -22,7 +23,7 @@ export function PatientEditPage() {
   if (patient.isError) {
     if (isPatientNotFound(patient.error)) return <PatientNotFound />;
     return (
-      <PatientLoadError
+      <LoadError
         title="Não foi possível carregar o paciente"
         message={errorMessage(patient.error)}
         onRetry={() => void patient.refetch()}

@@ -11,7 +11,7 @@ import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { ApiError } from "@/lib/api";
+import { ApiError, errorMessage } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { maskCpf, maskPhone } from "@shared/br/masks";
 import { type Patient, type PatientInput, PATIENT_MESSAGES, patientInputSchema, SEXO_LABEL, SEXOS } from "@shared/schemas/patient";
@@ -71,7 +71,7 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
       }
       const rest = applyServerErrors(error, setError, PATIENT_FORM_FIELDS);
       setFormError(rest);
-      const reason = rest ?? (error instanceof ApiError ? error.message : "Erro inesperado. Tente novamente em instantes.");
+      const reason = rest ?? errorMessage(error);
       toast.error(messages.error, { description: reason });
       const first = error instanceof ApiError ? error.issues.find((issue) => PATIENT_FORM_FIELDS.includes(issue.path as never)) : undefined;
       if (first) setFocus(first.path as keyof PatientFormValues);

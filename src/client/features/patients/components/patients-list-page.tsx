@@ -14,14 +14,14 @@ import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { useUrlListState } from "@/lib/use-url-list-state";
 import { PATIENT_MESSAGES, PATIENT_PAGE_SIZE } from "@shared/schemas/patient";
 import { usePatients } from "../api/patients-api";
-import { errorMessage } from "../lib/errors";
+import { errorMessage } from "@/lib/api";
 import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
 import { countActiveFilters, type PatientFilters as Filters, readListState, writeListState } from "../lib/list-params";
 import { PatientCards } from "./patient-cards";
 import { PatientFilters } from "./patient-filters";
 import { PatientListSkeleton } from "./patient-list-skeleton";
-import { PatientLoadError } from "./patient-load-error";
-import { PatientPagination } from "./patient-pagination";
+import { LoadError } from "@/components/list/load-error";
+import { ListPagination } from "@/components/list/list-pagination";
 import { PatientStats } from "./patient-stats";
 import { PatientTable } from "./patient-table";
 import { profileCan } from "@shared/permissions";
@@ -52,7 +52,7 @@ export function PatientsListPage() {
   } else if (list.isError) {
     body = (
       <div className="p-4">
-        <PatientLoadError
+        <LoadError
           title="Não foi possível carregar os pacientes"
           message={errorMessage(list.error)}
           onRetry={() => void list.refetch()}
@@ -146,7 +146,7 @@ export function PatientsListPage() {
         </div>
         <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
         {hasPrevious || hasNext ? (
-          <PatientPagination
+          <ListPagination
             page={pages.cursors.length + 1}
             hasPrevious={hasPrevious}
             hasNext={hasNext}

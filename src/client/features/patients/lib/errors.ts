@@ -7,7 +7,3 @@ import { ApiError } from "@/lib/api";
 export function isPatientNotFound(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || (error.status === 400 && error.code === "VALIDATION"));
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof ApiError ? error.message : "Erro inesperado. Tente novamente em instantes.";
-}

@@ -7,7 +7,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useContentItems } from "@/features/content/api/content-api";
 import { selectedLabel } from "@/features/content/lib/labels";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { errorMessage } from "@/lib/api";
 import { CONTENT_KIND_LABEL, CONTENT_MESSAGES, type ContentKind } from "@shared/schemas/content";
 import { filterItems } from "../lib/filter-items";
 import { SearchBox } from "./search-box";

@@ -11,8 +11,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { PatientLoadError } from "@/features/patients/components/patient-load-error";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { LoadError } from "@/components/list/load-error";
+import { errorMessage } from "@/lib/api";
 import { CONTENT_KINDS, type ContentKind } from "@shared/schemas/content";
 import { PROCEDURE_MESSAGES, type ProcedureAssociations } from "@shared/schemas/procedure";
 import { useProcedureAssociations, useProcedures, useSaveProcedureAssociations } from "../api/procedures-api";
@@ -84,7 +84,7 @@ export function ProcedureAssociationsPage() {
     body = <Skeleton className="h-9 w-full max-w-md" />;
   } else if (procedures.isError) {
     body = (
-      <PatientLoadError
+      <LoadError
         title={PROCEDURE_MESSAGES.loadError}
         message={errorMessage(procedures.error)}
         onRetry={() => void procedures.refetch()}
@@ -128,7 +128,7 @@ export function ProcedureAssociationsPage() {
             description="Escolha o procedimento para marcar os riscos, benefícios e cuidados pós-operatórios associados."
           />
         ) : associations.isError ? (
-          <PatientLoadError
+          <LoadError
             title={PROCEDURE_MESSAGES.associationsLoadError}
             message={errorMessage(associations.error)}
             onRetry={() => void associations.refetch()}

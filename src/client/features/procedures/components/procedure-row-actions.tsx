@@ -2,7 +2,7 @@ import { Link2, Pencil } from "lucide-react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { errorMessage } from "@/lib/api";
 import { type Procedure, PROCEDURE_MESSAGES } from "@shared/schemas/procedure";
 import { useDeleteProcedure } from "../api/procedures-api";
 import { ConfirmDeleteButton } from "./confirm-delete-button";

@@ -9,8 +9,8 @@ import { Spinner } from "@/components/ui/spinner";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { PatientListSkeleton } from "@/features/patients/components/patient-list-skeleton";
-import { PatientLoadError } from "@/features/patients/components/patient-load-error";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { LoadError } from "@/components/list/load-error";
+import { errorMessage } from "@/lib/api";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { type Procedure, PROCEDURE_MESSAGES } from "@shared/schemas/procedure";
 import { useProcedures } from "../api/procedures-api";
@@ -46,7 +46,7 @@ export function ProceduresPage() {
   } else if (list.isError) {
     body = (
       <div className="p-4">
-        <PatientLoadError
+        <LoadError
           title={PROCEDURE_MESSAGES.loadError}
           message={errorMessage(list.error)}
           onRetry={() => void list.refetch()}

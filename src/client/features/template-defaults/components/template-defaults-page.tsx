@@ -1,8 +1,8 @@
 import type * as React from "react";
 import { PageHeader } from "@/components/ui/page-header";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { PatientLoadError } from "@/features/patients/components/patient-load-error";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { LoadError } from "@/components/list/load-error";
+import { errorMessage } from "@/lib/api";
 import { useAllowedSpecialties, useTemplateDefaults } from "../api/template-defaults-api";
 import { specialtyWarning } from "../lib/specialty-warning";
 import { SpecialtyWarningAlert } from "./specialty-warning-alert";
@@ -24,7 +24,7 @@ export function TemplateDefaultsPage() {
     body = <TemplateDefaultsSkeleton />;
   } else if (defaults.isError) {
     body = (
-      <PatientLoadError
+      <LoadError
         title="Erro ao carregar templates"
         message={errorMessage(defaults.error)}
         onRetry={() => void defaults.refetch()}

@@ -3,7 +3,7 @@ import { Navigate, useNavigate, useParams } from "react-router";
 import { toast } from "sonner";
 import { PageHeader } from "@/components/ui/page-header";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { errorMessage } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
 import { TEMPLATE_CATEGORIES, TEMPLATE_MESSAGES, type TemplateCategory } from "@shared/schemas/template";
 import { isTemplateNotFound, useTemplate, useUpdateTemplate } from "../api/templates-api";

@@ -24,7 +24,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useGoBack } from "@/features/patients/lib/use-go-back";
-import { ApiError } from "@/lib/api";
+import { ApiError, errorMessage } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { SAMPLE_TEMPLATE } from "@shared/document-model/sample-template";
 import type { TemplateStructure } from "@shared/document-model/structure";
@@ -112,7 +112,7 @@ export function TemplateForm({
       } catch (error) {
         const rest = applyServerErrors(error, setError, ["titulo", "especialidade", "categoria"]);
         setFormError(rest);
-        const reason = rest ?? (error instanceof ApiError ? error.message : "Erro inesperado. Tente novamente em instantes.");
+        const reason = rest ?? errorMessage(error);
         toast.error(messages.error, { description: reason });
       }
     },

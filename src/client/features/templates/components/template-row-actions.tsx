@@ -20,7 +20,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { Spinner } from "@/components/ui/spinner";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { errorMessage } from "@/lib/api";
 import { ApiError } from "@/lib/api";
 import { TEMPLATE_MESSAGES, type TemplateSummary } from "@shared/schemas/template";
 import { useDeleteTemplate, useDuplicateTemplate } from "../api/templates-api";

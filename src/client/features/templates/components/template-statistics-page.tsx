@@ -5,8 +5,8 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatCard } from "@/components/ui/stat-card";
-import { PatientLoadError } from "@/features/patients/components/patient-load-error";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { LoadError } from "@/components/list/load-error";
+import { errorMessage } from "@/lib/api";
 import { DOCUMENT_STATUS_LABEL } from "@shared/schemas/document";
 import { TEMPLATE_MESSAGES, type TemplateUsage } from "@shared/schemas/template";
 import { isTemplateNotFound, useTemplate, useTemplateStatistics } from "../api/templates-api";
@@ -39,7 +39,7 @@ export function TemplateStatisticsPage() {
         }
       />
       {stats.isError ? (
-        <PatientLoadError
+        <LoadError
           title={TEMPLATE_MESSAGES.statisticsLoadError}
           message={errorMessage(stats.error)}
           onRetry={() => void stats.refetch()}

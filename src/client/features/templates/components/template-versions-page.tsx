@@ -7,8 +7,8 @@ import { Card, CardContent } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
-import { PatientLoadError } from "@/features/patients/components/patient-load-error";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { LoadError } from "@/components/list/load-error";
+import { errorMessage } from "@/lib/api";
 import { TEMPLATE_MESSAGES, type TemplateVersion } from "@shared/schemas/template";
 import { isTemplateNotFound, useTemplate, useTemplateVersions } from "../api/templates-api";
 import { formatDate, formatDateTime, formatRelative } from "../lib/format";
@@ -29,7 +29,7 @@ export function TemplateVersionsPage() {
     body = <VersionsSkeleton />;
   } else if (versions.isError) {
     body = (
-      <PatientLoadError
+      <LoadError
         title={TEMPLATE_MESSAGES.versionsLoadError}
         message={errorMessage(versions.error)}
         onRetry={() => void versions.refetch()}

@@ -9,7 +9,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { errorMessage } from "@/lib/api";
 import { ApiError } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
 import { TEMPLATE_MESSAGES, TEMPLATE_TRANSITIONS, type TemplateStatus } from "@shared/schemas/template";

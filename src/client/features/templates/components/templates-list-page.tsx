@@ -10,9 +10,9 @@ import { Spinner } from "@/components/ui/spinner";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { PatientListSkeleton } from "@/features/patients/components/patient-list-skeleton";
-import { PatientLoadError } from "@/features/patients/components/patient-load-error";
-import { PatientPagination } from "@/features/patients/components/patient-pagination";
-import { errorMessage } from "@/features/patients/lib/errors";
+import { LoadError } from "@/components/list/load-error";
+import { ListPagination } from "@/components/list/list-pagination";
+import { errorMessage } from "@/lib/api";
 import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
 import { useUrlListState } from "@/lib/use-url-list-state";
 import { SearchBox } from "@/features/procedures/components/search-box";
@@ -53,7 +53,7 @@ export function TemplatesListPage() {
   } else if (list.isError) {
     body = (
       <div className="p-4">
-        <PatientLoadError
+        <LoadError
           title="Não foi possível carregar os templates"
           message={errorMessage(list.error)}
           onRetry={() => void list.refetch()}
@@ -101,7 +101,7 @@ export function TemplatesListPage() {
         </div>
         <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
         {hasPrevious || hasNext ? (
-          <PatientPagination
+          <ListPagination
             page={pages.cursors.length + 1}
             hasPrevious={hasPrevious}
             hasNext={hasNext}

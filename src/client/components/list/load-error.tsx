@@ -3,7 +3,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 
 /** A failed fetch, with the server's message and a retry. */
-export function PatientLoadError({
+export function LoadError({
   title,
   message,
   onRetry,

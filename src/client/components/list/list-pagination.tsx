@@ -2,7 +2,7 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Button } from "@/components/ui/button";
 
 /** Anterior / Próxima over keyset pages. */
-export function PatientPagination({
+export function ListPagination({
   page,
   hasPrevious,
   hasNext,
