@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
-import { PatientListSkeleton } from "@/features/patients/components/patient-list-skeleton";
+import { ListSkeleton } from "@/components/list/list-skeleton";
 import { LoadError } from "@/components/list/load-error";
 import { errorMessage } from "@/lib/api";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
@@ -36,7 +36,7 @@ export function ContentTab({ kind, canEdit }: { kind: ContentKind; canEdit: bool
 
   let body: React.ReactNode;
   if (list.isPending) {
-    body = <PatientListSkeleton mobile rows={3} />;
+    body = <ListSkeleton mobile rows={3} label="Carregando itens" />;
   } else if (list.isError) {
     body = (
       <div className="p-4">

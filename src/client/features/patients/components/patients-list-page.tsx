@@ -19,7 +19,7 @@ import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
 import { countActiveFilters, type PatientFilters as Filters, readListState, writeListState } from "../lib/list-params";
 import { PatientCards } from "./patient-cards";
 import { PatientFilters } from "./patient-filters";
-import { PatientListSkeleton } from "./patient-list-skeleton";
+import { ListSkeleton } from "@/components/list/list-skeleton";
 import { LoadError } from "@/components/list/load-error";
 import { ListPagination } from "@/components/list/list-pagination";
 import { PatientStats } from "./patient-stats";
@@ -48,7 +48,7 @@ export function PatientsListPage() {
 
   let body: React.ReactNode;
   if (list.isPending) {
-    body = <PatientListSkeleton mobile={isMobile} />;
+    body = <ListSkeleton mobile={isMobile} label="Carregando pacientes" />;
   } else if (list.isError) {
     body = (
       <div className="p-4">

@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Spinner } from "@/components/ui/spinner";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { PatientListSkeleton } from "@/features/patients/components/patient-list-skeleton";
+import { ListSkeleton } from "@/components/list/list-skeleton";
 import { LoadError } from "@/components/list/load-error";
 import { errorMessage } from "@/lib/api";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
@@ -42,7 +42,7 @@ export function ProceduresPage() {
 
   let body: React.ReactNode;
   if (list.isPending) {
-    body = <PatientListSkeleton mobile={isMobile} rows={4} />;
+    body = <ListSkeleton mobile={isMobile} rows={4} label="Carregando procedimentos" />;
   } else if (list.isError) {
     body = (
       <div className="p-4">

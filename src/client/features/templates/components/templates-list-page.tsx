@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Spinner } from "@/components/ui/spinner";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { PatientListSkeleton } from "@/features/patients/components/patient-list-skeleton";
+import { ListSkeleton } from "@/components/list/list-skeleton";
 import { LoadError } from "@/components/list/load-error";
 import { ListPagination } from "@/components/list/list-pagination";
 import { errorMessage } from "@/lib/api";
@@ -49,7 +49,7 @@ export function TemplatesListPage() {
 
   let body: React.ReactNode;
   if (list.isPending) {
-    body = <PatientListSkeleton mobile={isMobile} />;
+    body = <ListSkeleton mobile={isMobile} label="Carregando templates" />;
   } else if (list.isError) {
     body = (
       <div className="p-4">

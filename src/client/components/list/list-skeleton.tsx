@@ -1,10 +1,10 @@
 import { Skeleton } from "@/components/ui/skeleton";
 
 /** Placeholder rows while the first page loads (table shape on desktop, cards on phones). */
-export function PatientListSkeleton({ mobile, rows = 5 }: { mobile: boolean; rows?: number }) {
+export function ListSkeleton({ mobile, rows = 5, label = "Carregando" }: { mobile: boolean; rows?: number; label?: string }) {
   return (
-    <div aria-busy="true" data-testid="patients-loading">
-      <span className="sr-only">Carregando pacientes</span>
+    <div aria-busy="true" data-testid="list-loading">
+      <span className="sr-only">{label}</span>
       <ul className="grid divide-y">
         {Array.from({ length: rows }, (_, index) => (
           <li key={index} className={mobile ? "grid gap-2 px-4 py-3" : "flex items-center gap-6 px-4 py-3"}>
