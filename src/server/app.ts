@@ -35,9 +35,11 @@ import { templateDefaultsRoutes } from "./routes/template-defaults.js";
 import { templateRoutes } from "./routes/templates.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
 import { jobHandlers } from "./jobs/handlers.js";
-import { jobOrigin } from "./jobs/job-context.js";
 import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
+import { siteOrigin } from "./lib/origin.js";
+import { rejectUnsafeText } from "./plugins/safe-input.js";
+import "../shared/schemas/zod-locale.js";
 import { createLocalFileStorage, type FileStorage } from "./storage/file-storage.js";
 
 export interface AppConfig {
@@ -66,6 +68,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  rejectUnsafeText(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -122,7 +125,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // The background worker (jobs, e-mail, expiry sweep): started when the app is ready if
   // env.WORKER; tests run its rounds by hand with app.worker.tick().
   const worker = createWorker(
-    { db: database.db, storage, secretBox, env, origin: jobOrigin(env), log: app.log },
+    { db: database.db, storage, secretBox, env, origin: siteOrigin(env), log: app.log },
     jobHandlers,
     smtpTransport(env.SMTP_URL),
   );

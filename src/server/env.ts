@@ -5,7 +5,10 @@ const booleanFromString = z
   .enum(["true", "false", "1", "0"])
   .transform((value) => value === "true" || value === "1");
 
-export const envSchema = z.object({
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
+
+export const envSchema = z
+  .object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -14,7 +17,9 @@ export const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "deve começar com postgres:// ou postgresql://")
     .optional(),
-  PUBLIC_URL: z.url("deve ser uma URL, por exemplo https://consentir.exemplo.com.br").optional(),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "deve ser uma URL http(s), por exemplo https://consentir.exemplo.com.br" })
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: booleanFromString.default(false),
   VIACEP_URL: z.url().default("https://viacep.com.br"),
@@ -31,7 +36,26 @@ export const envSchema = z.object({
   SMTP_FROM: z.string().min(3).default("Consentir <nao-responda@consentir.local>"),
   /** Run the background worker (jobs, e-mail) in this process. */
   WORKER: booleanFromString.default(true),
-});
+})
+  .superRefine((env, ctx) => {
+    // Links in e-mails, signing pages and sealed PDFs come only from here, never from a request's
+    // Host header (issue 15): a published server must say its own address.
+    if (env.NODE_ENV !== "production") return;
+    if (!env.PUBLIC_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PUBLIC_URL"],
+        message:
+          "obrigatória com NODE_ENV=production (é a origem dos links de e-mail, de assinatura e do QR dos PDFs selados), por exemplo https://consentir.exemplo.com.br",
+      });
+    } else if (LOOPBACK_HOST.test(new URL(env.PUBLIC_URL).hostname)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PUBLIC_URL"],
+        message: "não pode apontar para esta máquina (localhost) com NODE_ENV=production: os links enviados aos pacientes não abririam",
+      });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

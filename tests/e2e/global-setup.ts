@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../../src/db/client.js";
@@ -17,20 +18,33 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const cep = await startFakeCepServer();
   const database = await openDatabase({ kind: "pglite-memory" });
+  // Links (signing, QR) come from PUBLIC_URL, so the port is chosen before the app is built.
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
   const app = await buildApp({
-    env: testEnv({ VIACEP_URL: cep.url, BRASILAPI_URL: cep.url, WORKER: "true" }),
+    env: testEnv({ VIACEP_URL: cep.url, BRASILAPI_URL: cep.url, WORKER: "true", PORT: String(port), PUBLIC_URL: baseUrl }),
     database,
     logger: false,
   });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  if (!address || typeof address === "string") throw new Error("no server address");
-  project.provide("baseUrl", `http://127.0.0.1:${address.port}`);
+  await app.listen({ port, host: "127.0.0.1" });
+  project.provide("baseUrl", baseUrl);
   return async () => {
     await app.close();
     await database.close();
     await cep.close();
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 declare module "vitest" {

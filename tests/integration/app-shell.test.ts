@@ -112,6 +112,25 @@ describe("row-level security", () => {
   });
 });
 
+describe("public address in production", () => {
+  it("refuses to start without PUBLIC_URL, or with a localhost one, naming the variable", () => {
+    for (const extra of [{}, { PUBLIC_URL: "http://localhost:3000" }, { PUBLIC_URL: "http://127.0.0.1" }, { PUBLIC_URL: "ftp://x.example" }]) {
+      let caught: unknown;
+      try {
+        loadEnv({ NODE_ENV: "production", ...extra });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(EnvError);
+      expect((caught as EnvError).problems.join("\n")).toMatch(/^PUBLIC_URL: /m);
+    }
+    expect(loadEnv({ NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br" }).PUBLIC_URL).toBe(
+      "https://consentir.exemplo.com.br",
+    );
+    expect(loadEnv({}).PUBLIC_URL).toBeUndefined();
+  });
+});
+
 describe("development outbox", () => {
   it("answers only requests from this machine", async () => {
     const local = await ctx.app.inject({ method: "GET", url: "/api/dev/outbox" });
@@ -122,7 +141,7 @@ describe("development outbox", () => {
   });
 
   it("does not exist in production", async () => {
-    const app = await buildApp({ env: testEnv({ NODE_ENV: "production" }), database: ctx.database, logger: false });
+    const app = await buildApp({ env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" }), database: ctx.database, logger: false });
     try {
       expect((await app.inject({ method: "GET", url: "/api/dev/outbox" })).statusCode).toBe(404);
     } finally {

@@ -23,6 +23,46 @@ async function latestResetLink(email: string): Promise<string> {
 }
 
 describe("password reset", () => {
+  it("builds the link from PUBLIC_URL, never from a forged Host or X-Forwarded-Host", async () => {
+    const user = professionalSignUp();
+    await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: user });
+    const response = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/password-reset/request",
+      headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" },
+      payload: { email: user.email },
+    });
+    expect(response.statusCode).toBe(202);
+    const rows = await rawRows(ctx.database.db,
+      sql`select text_body, html_body from email_outbox where to_address = ${user.email} order by created_at desc limit 1`,
+    );
+    const mail = JSON.stringify(rows[0]);
+    expect(mail).toContain("https://app.consentir.test/auth/redefinir-senha?token=");
+    expect(mail).not.toContain("evil.example");
+  });
+
+  it("without PUBLIC_URL (development) links point at this machine's port, whatever the Host", async () => {
+    const dev = await createTestApp({ env: { PORT: "3456" } });
+    try {
+      const user = professionalSignUp();
+      await dev.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: user });
+      await dev.app.inject({
+        method: "POST",
+        url: "/api/auth/password-reset/request",
+        headers: { host: "evil.example" },
+        payload: { email: user.email },
+      });
+      const rows = await rawRows(dev.database.db,
+        sql`select text_body from email_outbox where to_address = ${user.email} order by created_at desc limit 1`,
+      );
+      const body = String((rows[0] as { text_body?: string }).text_body);
+      expect(body).toContain("http://localhost:3456/auth/redefinir-senha?token=");
+      expect(body).not.toContain("evil.example");
+    } finally {
+      await dev.close();
+    }
+  });
+
   it("e-mails a link that sets a new password once and ends the old sessions", async () => {
     const user = professionalSignUp();
     await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: user });

@@ -4,7 +4,7 @@ import type { Env } from "../env.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { FileStorage } from "../storage/file-storage.js";
 
-/** What background work may use (no request: the origin comes from PUBLIC_URL or the port). */
+/** What background work may use (links use siteOrigin(env), as requests do). */
 export interface JobContext {
   db: Db;
   storage: FileStorage;
@@ -13,8 +13,4 @@ export interface JobContext {
   /** Site origin for links written by jobs (QR code, e-mails). */
   origin: string;
   log: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
-}
-
-export function jobOrigin(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
-  return env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
 }

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { isIsoInstant } from "../../shared/schemas/safe-input.js";
 import { AppError } from "../errors.js";
 
 /**
@@ -13,7 +14,6 @@ export interface CreatedCursor {
   id: string;
 }
 
-const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor(cursor: CreatedCursor): string {
@@ -22,7 +22,7 @@ export function encodeCursor(cursor: CreatedCursor): string {
 
 export function decodeCursor(value: string): CreatedCursor {
   const [createdAt, id, ...rest] = Buffer.from(value, "base64url").toString("utf8").split("|");
-  if (rest.length > 0 || !createdAt || !id || !ISO_MICROS.test(createdAt) || !UUID.test(id) || Number.isNaN(Date.parse(createdAt))) {
+  if (rest.length > 0 || !createdAt || !id || !isIsoInstant(createdAt) || !UUID.test(id)) {
     throw new AppError("BAD_REQUEST", "Cursor de paginação inválido.");
   }
   return { createdAt, id };

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
 import { authorize } from "../policies/roles.js";
 import { verifyAuditChain } from "../services/audit/verify-audit-chain.js";
 
 const reportSchema = z.object({
-  tenant_id: z.string(),
+  tenant_id: text(),
   intact: z.boolean(),
   first_broken_seq: z.number().int().nullable(),
   events: z.number().int(),

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import { passwordResetConfirmSchema, passwordResetRequestSchema, signInSchema } from "../../shared/schemas/auth.js";
 import { currentUserSchema } from "../../shared/schemas/me.js";
 import { signUpSchema } from "../../shared/schemas/signup.js";
 import type { Env } from "../env.js";
 import { clearSessionCookie, currentUser, requireUser, SESSION_COOKIE, setSessionCookie } from "../plugins/auth.js";
-import { publicOrigin } from "../lib/origin.js";
+import { siteOrigin } from "../lib/origin.js";
 import { presentCurrentUser } from "../presenters/profile.js";
 import { requestPasswordReset, resetPassword } from "../services/auth/password-reset.js";
 import { createSession, deleteSession } from "../services/auth/sessions.js";
@@ -34,7 +35,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
         tags: ["autenticação"],
         summary: "Cadastra um estabelecimento ou profissional independente (tenant + proprietário)",
         body: signUpSchema,
-        response: { 201: z.object({ tenant_id: z.string(), profile_id: z.string() }) },
+        response: { 201: z.object({ tenant_id: text(), profile_id: text() }) },
       },
     },
     async (request, reply) => {
@@ -118,7 +119,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
       },
     },
     async (request, reply) => {
-      await requestPasswordReset(db, { email: request.body.email, origin: publicOrigin(request, env) });
+      await requestPasswordReset(db, { email: request.body.email, origin: siteOrigin(env) });
       return reply.status(202).send({ ok: true as const });
     },
   );

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import {
   documentCancelInputSchema,
@@ -27,10 +28,10 @@ import type { FileStorage } from "../storage/file-storage.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
 const createdSchema = z.object({
-  id: z.string(),
+  id: text(),
   /** False when the document was saved but its PDF failed: it can be generated again later. */
   pdf_gerado: z.boolean(),
-  pdf_nome: z.string().nullable(),
+  pdf_nome: text().nullable(),
 });
 const tags = ["documentos"];
 
@@ -110,7 +111,7 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
 
   app.post(
     "/api/documents/:id/pdf",
-    { schema: { tags, summary: "Gera novamente o PDF do documento", params: idParams, response: { 200: z.object({ pdf_nome: z.string() }) } } },
+    { schema: { tags, summary: "Gera novamente o PDF do documento", params: idParams, response: { 200: z.object({ pdf_nome: text() }) } } },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");

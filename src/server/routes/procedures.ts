@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import {
   procedureAssociationsSchema,
@@ -19,7 +20,7 @@ import { saveProcedureAssociations } from "../services/procedures/save-procedure
 import { updateProcedure } from "../services/procedures/update-procedure.js";
 
 const idParams = z.object({ id: z.uuid("Procedimento não encontrado") });
-const associationsSchema = z.object({ riscos: z.array(z.string()), beneficios: z.array(z.string()), cuidados: z.array(z.string()) });
+const associationsSchema = z.object({ riscos: z.array(text()), beneficios: z.array(text()), cuidados: z.array(text()) });
 const tags = ["procedimentos"];
 
 export const procedureRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

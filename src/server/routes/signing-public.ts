@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import { signingPageSchema, signInputSchema } from "../../shared/schemas/signing.js";
 import type { Env } from "../env.js";
@@ -11,7 +12,7 @@ import { signDocument } from "../services/signing/sign-document.js";
 import type { FileStorage } from "../storage/file-storage.js";
 
 /** Any string: a malformed token is answered like an unknown one (410), never a 400 that tells them apart. */
-const tokenParams = z.object({ token: z.string().max(200) });
+const tokenParams = z.object({ token: text().max(200) });
 const tags = ["assinatura pública"];
 /** E-mail codes: a few per link per quarter hour (each one sends an e-mail). */
 const CODE_LIMIT = { max: 5, timeWindow: 15 * 60_000 };
@@ -77,7 +78,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         tags,
         summary: "Envia um código de 6 dígitos ao e-mail cadastrado do paciente (quando a clínica o exige)",
         params: tokenParams,
-        response: { 200: z.object({ enviado: z.literal(true), email: z.string() }) },
+        response: { 200: z.object({ enviado: z.literal(true), email: text() }) },
       },
     },
     async (request) => sendSigningCode(db, request.params.token, auditOf(request)),
@@ -91,7 +92,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         summary: "Assina: o servidor confere nome, CPF, assinatura desenhada, conteúdo e código; uma assinatura por documento",
         params: tokenParams,
         body: signInputSchema,
-        response: { 200: z.object({ estado: z.literal("signed"), assinou_em: z.string() }) },
+        response: { 200: z.object({ estado: z.literal("signed"), assinou_em: text() }) },
       },
     },
     async (request) => signDocument(db, storage, request.params.token, request.body, auditOf(request)),

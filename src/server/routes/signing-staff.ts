@@ -4,7 +4,7 @@ import type { Db } from "../../db/client.js";
 import { sendInputSchema, signatureSummarySchema, signingLinkSchema } from "../../shared/schemas/signing.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
-import { publicOrigin } from "../lib/origin.js";
+import { siteOrigin } from "../lib/origin.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
 import { authorize, can } from "../policies/roles.js";
@@ -51,7 +51,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
-      return sendDocument(db, secretBox, actor, request.params.id, { email, origin: publicOrigin(request, env) }, auditOf(request));
+      return sendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env) }, auditOf(request));
     },
   );
 
@@ -70,7 +70,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
-      return resendDocument(db, secretBox, actor, request.params.id, { email, origin: publicOrigin(request, env) }, auditOf(request));
+      return resendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env) }, auditOf(request));
     },
   );
 
@@ -88,7 +88,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.read");
       reply.header("cache-control", "private, no-store");
-      return getSigningLink(db, secretBox, actor, request.params.id, publicOrigin(request, env));
+      return getSigningLink(db, secretBox, actor, request.params.id, siteOrigin(env));
     },
   );
 
@@ -105,7 +105,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return emailCurrentLink(db, secretBox, actor, request.params.id, publicOrigin(request, env), auditOf(request));
+      return emailCurrentLink(db, secretBox, actor, request.params.id, siteOrigin(env), auditOf(request));
     },
   );
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import {
   allowedSpecialtiesSchema,
@@ -27,7 +28,7 @@ import { listTemplateVersions } from "../services/templates/list-template-versio
 import { updateTemplate } from "../services/templates/update-template.js";
 
 /** Any string: a malformed id is answered 404 'Template não encontrado' by the service, like another clinic's. */
-const idParams = z.object({ id: z.string().max(100) });
+const idParams = z.object({ id: text().max(100) });
 const tags = ["templates"];
 
 export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import { pdfVerdictSchema, verificationSchema } from "../../shared/schemas/signing.js";
 import { AppError } from "../errors.js";
@@ -8,7 +9,7 @@ import { checkPdfForCode, getPublicVerification } from "../services/sealing/publ
 /** Largest PDF the public check accepts. */
 export const MAX_VERIFY_PDF_BYTES = 10 * 1024 * 1024;
 
-const codeParams = z.object({ code: z.string() });
+const codeParams = z.object({ code: text() });
 const tags = ["verificação pública"];
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "../schemas/safe-input.js";
 
 /** The five section types of a structured template (spec part 2, §3). */
 export const SECTION_TYPES = [
@@ -26,16 +27,16 @@ export const SectionTypeSchema = z.enum(SECTION_TYPES);
  * numbers, so a number is accepted and turned into its string form.
  */
 export const TemplateSectionSchema = z.object({
-  id: z.union([z.string().min(1), z.number().finite()]).transform((id) => String(id)),
+  id: z.union([text().min(1), z.number().finite()]).transform((id) => String(id)),
   type: SectionTypeSchema,
-  title: z.string(),
-  content: z.string(),
-  variables: z.array(z.string()).optional(),
+  title: text(),
+  content: text(),
+  variables: z.array(text()).optional(),
 });
 
 export const TemplateStructureSchema = z.object({
-  title: z.string(),
-  introduction: z.string(),
+  title: text(),
+  introduction: text(),
   sections: z.array(TemplateSectionSchema),
 });
 

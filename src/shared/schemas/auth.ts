@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { text } from "./safe-input.js";
 import { emailField, passwordField } from "./common.js";
 
 export const signInSchema = z.object({
   email: emailField,
-  password: z.string({ error: "Informe a senha" }).min(1, "Informe a senha").max(200),
+  password: text({ error: "Informe a senha" }).min(1, "Informe a senha").max(200),
 });
 export type SignInInput = z.input<typeof signInSchema>;
 
@@ -11,9 +12,9 @@ export const passwordResetRequestSchema = z.object({ email: emailField });
 
 export const passwordResetConfirmSchema = z
   .object({
-    token: z.string().min(20, "Link inválido").max(200),
+    token: text().min(20, "Link inválido").max(200),
     password: passwordField,
-    confirmPassword: z.string().min(1, "Confirme a senha"),
+    confirmPassword: text().min(1, "Confirme a senha"),
   })
   .refine((v) => v.password === v.confirmPassword, {
     path: ["confirmPassword"],

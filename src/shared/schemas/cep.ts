@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { text } from "./safe-input.js";
 
 export const enderecoSchema = z.object({
-  cep: z.string(),
-  logradouro: z.string(),
-  complemento: z.string(),
-  bairro: z.string(),
-  cidade: z.string(),
-  uf: z.string(),
+  cep: text(),
+  logradouro: text(),
+  complemento: text(),
+  bairro: text(),
+  cidade: text(),
+  uf: text(),
 });
 export type Endereco = z.infer<typeof enderecoSchema>;
 

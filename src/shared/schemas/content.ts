@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./safe-input.js";
 import { optionalText, requiredText } from "./common.js";
 
 /** The three kinds of content item, as they appear in the API path (/api/content/:kind). */
@@ -42,19 +43,19 @@ export type ContentItemInput = z.input<typeof contentItemInputSchema>;
 export type ContentItemData = z.output<typeof contentItemInputSchema>;
 
 export const contentItemSchema = z.object({
-  id: z.string(),
+  id: text(),
   kind: z.enum(CONTENT_KINDS),
-  titulo: z.string(),
-  descricao: z.string(),
-  categoria: z.string().nullable(),
-  periodo: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  titulo: text(),
+  descricao: text(),
+  categoria: text().nullable(),
+  periodo: text().nullable(),
+  created_at: text(),
+  updated_at: text(),
 });
 export type ContentItem = z.infer<typeof contentItemSchema>;
 
 export const contentListQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
+  q: text().trim().max(100).optional(),
 });
 
 export const contentListSchema = z.object({

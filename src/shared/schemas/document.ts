@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { calendarDate, text } from "./safe-input.js";
 import { optionalText } from "./common.js";
 
 /** Spec part 1 §4. */
@@ -118,7 +119,7 @@ export const documentCreateInputSchema = z.object({
   procedimento: optionalText(200),
   data_procedimento: z.preprocess(
     (v) => (v === "" || v === null ? undefined : v),
-    z.iso.date({ error: "Data do procedimento inválida" }).optional(),
+    calendarDate("Data do procedimento inválida").optional(),
   ),
   medico_responsavel_id: z.preprocess((v) => (v === "" ? undefined : v), z.uuid("Médico responsável inválido").optional()),
   variaveis: z
@@ -142,32 +143,32 @@ export type DocumentCreateInput = z.input<typeof documentCreateInputSchema>;
 export type DocumentCreateData = z.output<typeof documentCreateInputSchema>;
 
 export const documentSummarySchema = z.object({
-  id: z.string(),
-  short_id: z.string(),
-  titulo: z.string(),
-  procedimento: z.string().nullable(),
+  id: text(),
+  short_id: text(),
+  titulo: text(),
+  procedimento: text().nullable(),
   /** Effective status (expired when the deadline passed). */
   status: z.enum(DOCUMENT_STATUSES),
-  created_at: z.string(),
-  expiracao_at: z.string(),
-  data_procedimento: z.string().nullable(),
-  paciente_id: z.string(),
-  paciente_nome: z.string().nullable(),
-  profissional_nome: z.string().nullable(),
-  criador_nome: z.string().nullable(),
-  template_titulo: z.string().nullable(),
+  created_at: text(),
+  expiracao_at: text(),
+  data_procedimento: text().nullable(),
+  paciente_id: text(),
+  paciente_nome: text().nullable(),
+  profissional_nome: text().nullable(),
+  criador_nome: text().nullable(),
+  template_titulo: text().nullable(),
   versao: z.number().int().nullable(),
 });
 export type DocumentSummary = z.infer<typeof documentSummarySchema>;
 
 export const documentListQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
+  q: text().trim().max(100).optional(),
   status: z.enum(DOCUMENT_STATUSES).optional(),
   paciente_id: z.uuid("Paciente inválido").optional(),
   medico_responsavel_id: z.uuid("Profissional inválido").optional(),
-  from: z.iso.date({ error: "Data inicial inválida" }).optional(),
-  to: z.iso.date({ error: "Data final inválida" }).optional(),
-  cursor: z.string().max(200).optional(),
+  from: calendarDate("Data inicial inválida").optional(),
+  to: calendarDate("Data final inválida").optional(),
+  cursor: text().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(DOCUMENT_PAGE_SIZE),
 });
 export type DocumentListQuery = z.input<typeof documentListQuerySchema>;
@@ -175,7 +176,7 @@ export type DocumentListQuery = z.input<typeof documentListQuerySchema>;
 export const documentListSchema = z.object({
   items: z.array(documentSummarySchema),
   total: z.number().int(),
-  nextCursor: z.string().nullable(),
+  nextCursor: text().nullable(),
 });
 export type DocumentList = z.infer<typeof documentListSchema>;
 
@@ -196,44 +197,44 @@ export const documentCountersSchema = z.object({
 export type DocumentCounters = z.infer<typeof documentCountersSchema>;
 
 const personSchema = z.object({
-  id: z.string(),
-  nome: z.string(),
-  cpf: z.string().nullable(),
-  email: z.string().nullable(),
-  telefone: z.string().nullable(),
+  id: text(),
+  nome: text(),
+  cpf: text().nullable(),
+  email: text().nullable(),
+  telefone: text().nullable(),
 });
 
 export const auditEntrySchema = z.object({
-  id: z.string(),
-  action: z.string(),
-  label: z.string(),
-  created_at: z.string(),
-  actor_nome: z.string().nullable(),
-  ip_address: z.string().nullable(),
-  user_agent: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()),
+  id: text(),
+  action: text(),
+  label: text(),
+  created_at: text(),
+  actor_nome: text().nullable(),
+  ip_address: text().nullable(),
+  user_agent: text().nullable(),
+  data: z.record(text(), z.unknown()),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export const documentDetailSchema = documentSummarySchema.extend({
   /** The frozen DocumentModel (shape in src/shared/document-model/build-document-model.ts). */
-  documento: z.record(z.string(), z.unknown()),
-  conteudo_sha256: z.string(),
-  variaveis_preenchidas: z.record(z.string(), z.unknown()),
-  conteudo_selecionado: z.array(z.object({ tipo: z.string(), titulo: z.string(), descricao: z.string() })),
-  paciente: personSchema.extend({ data_nascimento: z.string().nullable() }).nullable(),
+  documento: z.record(text(), z.unknown()),
+  conteudo_sha256: text(),
+  variaveis_preenchidas: z.record(text(), z.unknown()),
+  conteudo_selecionado: z.array(z.object({ tipo: text(), titulo: text(), descricao: text() })),
+  paciente: personSchema.extend({ data_nascimento: text().nullable() }).nullable(),
   medico: personSchema
     .extend({
-      conselho_tipo: z.string().nullable(),
-      conselho_numero: z.string().nullable(),
-      conselho_uf: z.string().nullable(),
-      rqe: z.string().nullable(),
-      especialidade: z.string().nullable(),
+      conselho_tipo: text().nullable(),
+      conselho_numero: text().nullable(),
+      conselho_uf: text().nullable(),
+      rqe: text().nullable(),
+      especialidade: text().nullable(),
     })
     .nullable(),
   has_pdf: z.boolean(),
-  pdf_nome: z.string().nullable(),
-  cancel_reason: z.string().nullable(),
+  pdf_nome: text().nullable(),
+  cancel_reason: text().nullable(),
   audit: z.array(auditEntrySchema),
 });
 export type DocumentDetail = z.infer<typeof documentDetailSchema>;
@@ -250,52 +251,52 @@ export const documentCancelInputSchema = z.object({
 export const documentFormOptionsSchema = z.object({
   templates: z.array(
     z.object({
-      template_id: z.string(),
-      template_version_id: z.string(),
-      titulo: z.string(),
-      categoria: z.string(),
-      especialidade: z.string(),
+      template_id: text(),
+      template_version_id: text(),
+      titulo: text(),
+      categoria: text(),
+      especialidade: text(),
       version_number: z.number().int(),
       /** Structure of that version, for the live preview. */
       estrutura: z.object({
-        title: z.string(),
-        introduction: z.string(),
-        sections: z.array(z.object({ id: z.string(), type: z.string(), title: z.string(), content: z.string() })),
+        title: text(),
+        introduction: text(),
+        sections: z.array(z.object({ id: text(), type: text(), title: text(), content: text() })),
       }),
     }),
   ),
   physicians: z.array(
     z.object({
-      id: z.string(),
-      nome: z.string(),
-      cpf: z.string().nullable(),
-      conselho_tipo: z.string().nullable(),
-      conselho_numero: z.string().nullable(),
-      conselho_uf: z.string().nullable(),
-      rqe: z.string().nullable(),
-      especialidade: z.string().nullable(),
+      id: text(),
+      nome: text(),
+      cpf: text().nullable(),
+      conselho_tipo: text().nullable(),
+      conselho_numero: text().nullable(),
+      conselho_uf: text().nullable(),
+      rqe: text().nullable(),
+      especialidade: text().nullable(),
     }),
   ),
   /** Administrators and owners choose the responsible physician; others are it. */
   must_choose_physician: z.boolean(),
   /** The signed-in professional's personal defaults (part 2 §2), prefilled into the custom texts. */
   defaults: z.object({
-    valor_procedimento: z.string().nullable(),
-    riscos_personalizados: z.string().nullable(),
-    beneficios_personalizados: z.string().nullable(),
-    cuidados_personalizados: z.string().nullable(),
+    valor_procedimento: text().nullable(),
+    riscos_personalizados: text().nullable(),
+    beneficios_personalizados: text().nullable(),
+    cuidados_personalizados: text().nullable(),
   }),
   /** Clinic data for the live preview's unidade_* variables. */
   clinic: z.object({
-    nome: z.string(),
-    logradouro: z.string().nullable(),
-    numero: z.string().nullable(),
-    complemento: z.string().nullable(),
-    bairro: z.string().nullable(),
-    cidade: z.string().nullable(),
-    estado: z.string().nullable(),
-    cep: z.string().nullable(),
-    telefone: z.string().nullable(),
+    nome: text(),
+    logradouro: text().nullable(),
+    numero: text().nullable(),
+    complemento: text().nullable(),
+    bairro: text().nullable(),
+    cidade: text().nullable(),
+    estado: text().nullable(),
+    cep: text().nullable(),
+    telefone: text().nullable(),
   }),
 });
 export type DocumentFormOptions = z.infer<typeof documentFormOptionsSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { calendarDate, isCalendarDate, text } from "./safe-input.js";
 import { isValidCpf } from "../br/cpf.js";
 import { optionalPhoneField, optionalText } from "./common.js";
 import { UF_SIGLAS } from "../reference/ufs.js";
@@ -38,19 +39,16 @@ const optionalCpf = (message: string) =>
 const blankAsMissing = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === "" || value === null ? undefined : value), schema);
 
-const optionalDate = z
-  .string()
+const optionalDate = text()
   .trim()
   .optional()
-  .refine((value) => !value || /^\d{4}-\d{2}-\d{2}$/.test(value), "Data inválida")
-  .refine((value) => !value || !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Data inválida")
+  .refine((value) => !value || isCalendarDate(value), "Data inválida")
   .refine((value) => !value || value <= new Date().toISOString().slice(0, 10), "A data de nascimento não pode estar no futuro")
-  .refine((value) => !value || value >= "1900-01-01", "Data inválida")
   .transform((value) => (value ? value : undefined));
 
 /** New patient and edit patient (spec part 1 §5 "New patient", part 2 §3 guardian fields). */
 export const patientInputSchema = z.object({
-  nome: z.string({ error: "Informe o nome do paciente" }).trim().min(1, "Informe o nome do paciente").max(160, "Use no máximo 160 caracteres"),
+  nome: text({ error: "Informe o nome do paciente" }).trim().min(1, "Informe o nome do paciente").max(160, "Use no máximo 160 caracteres"),
   cpf: optionalCpf("CPF inválido"),
   data_nascimento: optionalDate,
   sexo: blankAsMissing(z.enum(SEXOS, { error: "Selecione uma opção válida" }).optional()),
@@ -80,39 +78,39 @@ export type PatientInput = z.input<typeof patientInputSchema>;
 export type PatientData = z.output<typeof patientInputSchema>;
 
 export const patientSchema = z.object({
-  id: z.string(),
-  nome: z.string(),
-  cpf: z.string().nullable(),
-  data_nascimento: z.string().nullable(),
+  id: text(),
+  nome: text(),
+  cpf: text().nullable(),
+  data_nascimento: text().nullable(),
   sexo: z.enum(SEXOS).nullable(),
-  telefone: z.string().nullable(),
-  email: z.string().nullable(),
-  cep: z.string().nullable(),
-  logradouro: z.string().nullable(),
-  numero: z.string().nullable(),
-  complemento: z.string().nullable(),
-  bairro: z.string().nullable(),
-  cidade: z.string().nullable(),
-  uf: z.string().nullable(),
+  telefone: text().nullable(),
+  email: text().nullable(),
+  cep: text().nullable(),
+  logradouro: text().nullable(),
+  numero: text().nullable(),
+  complemento: text().nullable(),
+  bairro: text().nullable(),
+  cidade: text().nullable(),
+  uf: text().nullable(),
   /** The address in one line, for lists and documents. */
-  endereco: z.string().nullable(),
-  responsavel_nome: z.string().nullable(),
-  responsavel_cpf: z.string().nullable(),
+  endereco: text().nullable(),
+  responsavel_nome: text().nullable(),
+  responsavel_cpf: text().nullable(),
   contratos_count: z.number().int(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: text(),
+  updated_at: text(),
 });
 export type Patient = z.infer<typeof patientSchema>;
 
 export const patientListQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
+  q: text().trim().max(100).optional(),
   sexo: z.enum(SEXOS).optional(),
-  criado_de: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Data inválida").optional(),
-  criado_ate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Data inválida").optional(),
+  criado_de: calendarDate().optional(),
+  criado_ate: calendarDate().optional(),
   menores: z.enum(["sim", "nao"]).optional(),
   /** With or without documents. */
   documentos: z.enum(["com", "sem"]).optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: text().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(PATIENT_PAGE_SIZE),
 });
 export type PatientListQuery = z.input<typeof patientListQuerySchema>;
@@ -122,7 +120,7 @@ export const patientListSchema = z.object({
   /** How many patients match the search and filters. */
   total: z.number().int(),
   /** Opaque cursor of the next page, or null on the last page. */
-  next_cursor: z.string().nullable(),
+  next_cursor: text().nullable(),
 });
 export type PatientList = z.infer<typeof patientListSchema>;
 

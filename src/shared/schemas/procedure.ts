@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./safe-input.js";
 import { optionalText, requiredText } from "./common.js";
 
 /** The list answers at most this many procedures, sorted by name (a clinic keeps far fewer). */
@@ -37,19 +38,19 @@ export type ProcedureInput = z.input<typeof procedureInputSchema>;
 export type ProcedureData = z.output<typeof procedureInputSchema>;
 
 export const procedureSchema = z.object({
-  id: z.string(),
-  nome: z.string(),
-  descricao: z.string().nullable(),
-  especialidade: z.string().nullable(),
+  id: text(),
+  nome: text(),
+  descricao: text().nullable(),
+  especialidade: text().nullable(),
   is_private: z.boolean(),
-  created_by: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_by: text().nullable(),
+  created_at: text(),
+  updated_at: text(),
 });
 export type Procedure = z.infer<typeof procedureSchema>;
 
 export const procedureListQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
+  q: text().trim().max(100).optional(),
 });
 
 export const procedureListSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./safe-input.js";
 import { CONSELHO_TIPOS, type ConselhoTipo } from "../reference/councils.js";
 import { MAX_AREAS_POR_ESPECIALIDADE, MAX_ESPECIALIDADES } from "../reference/limits.js";
 import { areasFor, findSpecialty, requiresRqe, requiresSpecialty } from "../reference/specialties.js";
@@ -36,8 +37,8 @@ export const MESSAGES = {
 } as const;
 
 export const especialidadeEscolhidaSchema = z.object({
-  especialidade: z.string().trim().max(80),
-  areas_atuacao: z.array(z.string().trim().max(80)).max(MAX_AREAS_POR_ESPECIALIDADE, MESSAGES.tooManyAreas).default([]),
+  especialidade: text().trim().max(80),
+  areas_atuacao: z.array(text().trim().max(80)).max(MAX_AREAS_POR_ESPECIALIDADE, MESSAGES.tooManyAreas).default([]),
   rqe: z
     .string()
     .trim()
@@ -75,7 +76,7 @@ export const professionalShape = {
   email: emailField,
   telefone: optionalPhoneField,
   password: passwordField,
-  confirmPassword: z.string({ error: "Confirme a senha" }).min(1, "Confirme a senha"),
+  confirmPassword: text({ error: "Confirme a senha" }).min(1, "Confirme a senha"),
   conselho_tipo: z.enum(CONSELHO_TIPOS, { error: "Selecione o conselho" }),
   conselho_numero: requiredText("Informe o número do conselho", 20),
   conselho_uf: ufField,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./safe-input.js";
 import { SectionTypeSchema } from "../document-model/structure.js";
 import { requiredText } from "./common.js";
 
@@ -66,16 +67,16 @@ export const TEMPLATE_MESSAGES = {
 
 /** A section as the editor sends it: the five types, bounded sizes. */
 export const templateSectionInputSchema = z.object({
-  id: z.union([z.string().trim().min(1).max(64), z.number().finite()]).transform((id) => String(id)),
+  id: z.union([text().trim().min(1).max(64), z.number().finite()]).transform((id) => String(id)),
   type: SectionTypeSchema,
-  title: z.string().max(300, "Use no máximo 300 caracteres no título da seção"),
-  content: z.string().max(MAX_SECTION_CONTENT, `Use no máximo ${MAX_SECTION_CONTENT} caracteres por seção`),
-  variables: z.array(z.string().max(100)).max(200).optional(),
+  title: text().max(300, "Use no máximo 300 caracteres no título da seção"),
+  content: text().max(MAX_SECTION_CONTENT, `Use no máximo ${MAX_SECTION_CONTENT} caracteres por seção`),
+  variables: z.array(text().max(100)).max(200).optional(),
 });
 
 export const templateStructureInputSchema = z.object({
-  title: z.string().max(300, "Use no máximo 300 caracteres no título do documento"),
-  introduction: z.string().max(MAX_SECTION_CONTENT, `Use no máximo ${MAX_SECTION_CONTENT} caracteres na introdução`),
+  title: text().max(300, "Use no máximo 300 caracteres no título do documento"),
+  introduction: text().max(MAX_SECTION_CONTENT, `Use no máximo ${MAX_SECTION_CONTENT} caracteres na introdução`),
   sections: z
     .array(templateSectionInputSchema)
     .max(MAX_TEMPLATE_SECTIONS, `Use no máximo ${MAX_TEMPLATE_SECTIONS} seções`)
@@ -94,15 +95,15 @@ export type TemplateData = z.output<typeof templateInputSchema>;
 
 /** A row of the list (and the head of every template screen). */
 export const templateSummarySchema = z.object({
-  id: z.string(),
-  titulo: z.string(),
-  especialidade: z.string(),
-  categoria: z.string(),
+  id: text(),
+  titulo: text(),
+  especialidade: text(),
+  categoria: text(),
   status: z.enum(TEMPLATE_STATUSES),
-  created_at: z.string(),
-  updated_at: z.string(),
-  created_by: z.string().nullable(),
-  criador_nome: z.string().nullable(),
+  created_at: text(),
+  updated_at: text(),
+  created_by: text().nullable(),
+  criador_nome: text().nullable(),
   versao_atual: z.number().int().nullable(),
   /** Documents made from any version of this template. */
   usos: z.number().int(),
@@ -110,9 +111,9 @@ export const templateSummarySchema = z.object({
 export type TemplateSummary = z.infer<typeof templateSummarySchema>;
 
 export const templateListQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
+  q: text().trim().max(100).optional(),
   status: z.enum(TEMPLATE_STATUSES).optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: text().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(TEMPLATE_PAGE_SIZE),
 });
 
@@ -120,7 +121,7 @@ export const templateListSchema = z.object({
   items: z.array(templateSummarySchema),
   /** Templates matching the search. */
   total: z.number().int(),
-  nextCursor: z.string().nullable(),
+  nextCursor: text().nullable(),
 });
 export type TemplateList = z.infer<typeof templateListSchema>;
 
@@ -134,37 +135,37 @@ export const templateStatsSchema = z.object({
 export type TemplateStats = z.infer<typeof templateStatsSchema>;
 
 export const templateStructureSchema = z.object({
-  title: z.string(),
-  introduction: z.string(),
+  title: text(),
+  introduction: text(),
   sections: z.array(
     z.object({
-      id: z.string(),
+      id: text(),
       type: SectionTypeSchema,
-      title: z.string(),
-      content: z.string(),
-      variables: z.array(z.string()).optional(),
+      title: text(),
+      content: text(),
+      variables: z.array(text()).optional(),
     }),
   ),
 });
 
 /** One template with its current version's content (view and edit). */
 export const templateDetailSchema = templateSummarySchema.extend({
-  versao_atual_id: z.string().nullable(),
-  hash_modelo: z.string().nullable(),
+  versao_atual_id: text().nullable(),
+  hash_modelo: text().nullable(),
   /** Parsed with the spec's fallbacks: never null; may have no sections. */
   estrutura: templateStructureSchema,
 });
 export type TemplateDetail = z.infer<typeof templateDetailSchema>;
 
 export const templateVersionSchema = z.object({
-  id: z.string(),
+  id: text(),
   version_number: z.number().int(),
-  changelog: z.string(),
-  hash_modelo: z.string(),
-  created_at: z.string(),
-  published_at: z.string().nullable(),
+  changelog: text(),
+  hash_modelo: text(),
+  created_at: text(),
+  published_at: text().nullable(),
   /** Null → the screen shows 'Sistema'. */
-  publicador_nome: z.string().nullable(),
+  publicador_nome: text().nullable(),
   atual: z.boolean(),
 });
 export type TemplateVersion = z.infer<typeof templateVersionSchema>;
@@ -175,11 +176,11 @@ export const templateUsageSchema = z.object({
   total: z.number().int(),
   este_mes: z.number().int(),
   ultimos_30_dias: z.number().int(),
-  primeiro_uso: z.string().nullable(),
-  ultimo_uso: z.string().nullable(),
-  por_status: z.array(z.object({ status: z.string(), total: z.number().int() })),
+  primeiro_uso: text().nullable(),
+  ultimo_uso: text().nullable(),
+  por_status: z.array(z.object({ status: text(), total: z.number().int() })),
   /** Exactly six entries, oldest first, months in America/Sao_Paulo ('2026-06'). */
-  por_mes: z.array(z.object({ mes: z.string(), total: z.number().int() })),
+  por_mes: z.array(z.object({ mes: text(), total: z.number().int() })),
 });
 export type TemplateUsage = z.infer<typeof templateUsageSchema>;
 
@@ -200,7 +201,7 @@ export const templateStatusInputSchema = z.object({
 
 /** The specialties the signed-in user may give a template. */
 export const allowedSpecialtiesSchema = z.object({
-  items: z.array(z.string()),
+  items: z.array(text()),
   /** True when nobody in the clinic has a specialty: the list is every known specialty. */
   fallback: z.boolean(),
 });
@@ -208,10 +209,10 @@ export type AllowedSpecialties = z.infer<typeof allowedSpecialtiesSchema>;
 
 /** /profile/templates: the professional's default texts (part 2 §2 Personal template defaults). */
 export const templateDefaultsSchema = z.object({
-  template_riscos: z.string().max(MAX_SECTION_CONTENT).nullable(),
-  template_beneficios: z.string().max(MAX_SECTION_CONTENT).nullable(),
-  template_cuidados_pos: z.string().max(MAX_SECTION_CONTENT).nullable(),
-  template_valor_procedimento: z.string().max(200).nullable(),
+  template_riscos: text().max(MAX_SECTION_CONTENT).nullable(),
+  template_beneficios: text().max(MAX_SECTION_CONTENT).nullable(),
+  template_cuidados_pos: text().max(MAX_SECTION_CONTENT).nullable(),
+  template_valor_procedimento: text().max(200).nullable(),
 });
 export type TemplateDefaults = z.infer<typeof templateDefaultsSchema>;
 
