@@ -7,7 +7,7 @@ import { contratos, emailOutbox, files, jobs } from "../../src/db/schema.js";
 import { withTenant } from "../../src/db/tenant-scope.js";
 import { enqueueJob } from "../../src/server/jobs/enqueue-job.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
-import { runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
+import { LEASE_MS, runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
 import { verifyAuditChain } from "../../src/server/services/audit/verify-audit-chain.js";
 import { recordAuditEvent } from "../../src/server/services/audit/record-audit-event.js";
 import { enqueueEmail } from "../../src/server/services/email/enqueue-email.js";
@@ -182,6 +182,51 @@ describe("jobs", () => {
     const open = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from jobs where dedupe_key like 'paralelo-%' and status <> 'done'`);
     expect(open[0]!.n).toBe(0);
     expect(runs).toHaveLength(6);
+  });
+});
+
+describe("job leases", () => {
+  it("a job whose worker died (kill -9 mid-run) is taken again once its short lease ends, within 30 s", async () => {
+    await enqueueJob(ctx.database.db, { kind: "documents.expire", payload: {}, dedupeKey: "teste-lease-morto" });
+    // A worker takes it and dies without finishing (no more heartbeats): the row stays 'running'.
+    const died = { "documents.expire": async () => new Promise<void>(() => {}) };
+    void runDueJobs(jobContext(), died, 1, () => new Date(), { heartbeatMs: 2 ** 30 });
+    await expect.poll(async () => (await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "teste-lease-morto")))[0]?.status).toBe("running");
+    const [taken] = await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "teste-lease-morto"));
+    const leaseLeft = taken!.locked_until!.getTime() - Date.now();
+    expect(leaseLeft).toBeGreaterThan(0);
+    expect(leaseLeft).toBeLessThanOrEqual(LEASE_MS);
+    expect(LEASE_MS + 1000).toBeLessThan(30_000);
+
+    let ran = 0;
+    const handlers = { "documents.expire": async () => { ran += 1; } };
+    expect(await runDueJobs(jobContext(), handlers)).toBe(0);
+    const afterLease = () => new Date(taken!.locked_until!.getTime() + 1);
+    expect(await runDueJobs(jobContext(), handlers, 20, afterLease)).toBe(1);
+    expect(ran).toBe(1);
+  });
+
+  it("a long job keeps its lease by heartbeat: no other worker takes it while it runs", async () => {
+    await enqueueJob(ctx.database.db, { kind: "documents.expire", payload: {}, dedupeKey: "teste-lease-longo" });
+    let runs = 0;
+    let release!: () => void;
+    const slow = {
+      "documents.expire": async () => {
+        runs += 1;
+        await new Promise<void>((resolve) => { release = resolve; });
+      },
+    };
+    const lease = { leaseMs: 400, heartbeatMs: 50 };
+    const first = runDueJobs(jobContext(), slow, 1, () => new Date(), lease);
+    await expect.poll(() => runs).toBe(1);
+    // Well past the first lease: without the heartbeat another worker would take the job again.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(await runDueJobs(jobContext(), slow, 20, () => new Date(), lease)).toBe(0);
+    expect(runs).toBe(1);
+    release();
+    expect(await first).toBe(1);
+    const [row] = await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "teste-lease-longo"));
+    expect(row!.status).toBe("done");
   });
 });
 

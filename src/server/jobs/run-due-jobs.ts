@@ -7,8 +7,19 @@ import type { JobKind, JobPayloads } from "./enqueue-job.js";
 export type JobHandler<K extends JobKind = JobKind> = (ctx: JobContext, payload: JobPayloads[K], tenantId: string | null) => Promise<void>;
 export type JobHandlers = { [K in JobKind]?: JobHandler<K> };
 
-/** How long a taken job stays reserved before another worker may take it again. */
-const LEASE_MS = 5 * 60_000;
+/**
+ * How long a taken job stays reserved before another worker may take it again. The worker running
+ * it renews the lease every HEARTBEAT_MS, so a long job keeps it while a job whose process died
+ * (kill -9, crash) is taken again within LEASE_MS plus one idle round (issue 15: the sealed PDF
+ * arrives within 30 s of a crash).
+ */
+export const LEASE_MS = 20_000;
+export const HEARTBEAT_MS = 5_000;
+
+export interface LeaseOptions {
+  leaseMs?: number;
+  heartbeatMs?: number;
+}
 
 /** Seconds before retry n (1, 2, …): 10 s, 40 s, 160 s … capped at one hour. */
 export function retryDelayMs(attempt: number): number {
@@ -18,7 +29,7 @@ export function retryDelayMs(attempt: number): number {
 type JobRow = typeof jobs.$inferSelect;
 
 /** Takes one due job (FOR UPDATE SKIP LOCKED: many workers never take the same one). */
-async function claim(db: Db, now: Date): Promise<JobRow | undefined> {
+async function claim(db: Db, now: Date, leaseMs: number): Promise<JobRow | undefined> {
   return db.transaction(async (tx) => {
     const [job] = await tx
       .select()
@@ -30,7 +41,7 @@ async function claim(db: Db, now: Date): Promise<JobRow | undefined> {
     if (!job) return undefined;
     const [taken] = await tx
       .update(jobs)
-      .set({ status: "running", attempts: job.attempts + 1, locked_until: new Date(now.getTime() + LEASE_MS) })
+      .set({ status: "running", attempts: job.attempts + 1, locked_until: new Date(now.getTime() + leaseMs) })
       .where(eq(jobs.id, job.id))
       .returning();
     return taken;
@@ -49,19 +60,29 @@ async function releaseExpiredLeases(db: Db, now: Date): Promise<void> {
  * Runs due jobs until none is left or `limit` ran; a failure is recorded and retried later with
  * back-off, and after max_attempts the job stays 'failed' with its last error (never deleted).
  */
-export async function runDueJobs(ctx: JobContext, handlers: JobHandlers, limit = 20, now: () => Date = () => new Date()): Promise<number> {
+export async function runDueJobs(
+  ctx: JobContext,
+  handlers: JobHandlers,
+  limit = 20,
+  now: () => Date = () => new Date(),
+  lease: LeaseOptions = {},
+): Promise<number> {
+  const leaseMs = lease.leaseMs ?? LEASE_MS;
   await releaseExpiredLeases(ctx.db, now());
   let ran = 0;
   while (ran < limit) {
-    const job = await claim(ctx.db, now());
+    const job = await claim(ctx.db, now(), leaseMs);
     if (!job) break;
     ran += 1;
     const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
+    const heartbeat = keepLease(ctx, job.id, leaseMs, lease.heartbeatMs ?? HEARTBEAT_MS, now);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(ctx, job.payload as never, job.tenant_id);
+      await heartbeat.stop();
       await ctx.db.update(jobs).set({ status: "done", finished_at: now(), locked_until: null, last_error: null }).where(eq(jobs.id, job.id));
     } catch (error) {
+      await heartbeat.stop();
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const exhausted = job.attempts >= job.max_attempts;
       ctx.log.error({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, exhausted ? "job failed for good" : "job failed; will retry");
@@ -78,6 +99,28 @@ export async function runDueJobs(ctx: JobContext, handlers: JobHandlers, limit =
     }
   }
   return ran;
+}
+
+/** Renews a running job's lease every `heartbeatMs` until stopped (one renewal in flight at a time). */
+function keepLease(ctx: JobContext, jobId: string, leaseMs: number, heartbeatMs: number, now: () => Date): { stop(): Promise<void> } {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    inFlight = inFlight
+      .then(() =>
+        ctx.db
+          .update(jobs)
+          .set({ locked_until: new Date(now().getTime() + leaseMs) })
+          .where(and(eq(jobs.id, jobId), eq(jobs.status, "running"))),
+      )
+      .catch((error: unknown) => ctx.log.warn({ err: error, jobId }, "job lease renewal failed"));
+  }, heartbeatMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await inFlight;
+    },
+  };
 }
 
 /** Pending or running jobs (for tests and the health of the queue). */
