@@ -210,6 +210,28 @@ export const auditChainHeads = pgTable("audit_chain_heads", {
   hash: text("hash").notNull(),
 });
 
+/**
+ * Signed anchors of each tenant's audit chain (issue 15): the server MACs (seq, hash) of the chain
+ * head with a key derived from the instance key, which the database never holds. Anchors chain
+ * through prev_mac. A database owner who rewrites events and recomputes every hash still cannot
+ * match an anchor already written.
+ */
+export const auditAnchors = pgTable(
+  "audit_anchors",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    hash: text("hash").notNull(),
+    prev_mac: text("prev_mac").notNull(),
+    mac: text("mac").notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [uniqueIndex("audit_anchors_tenant_seq_unique").on(t.tenant_id, t.seq)],
+);
+
 /** Postal-code lookups, shared by every tenant (public data). */
 export const cepCache = pgTable("cep_cache", {
   cep: text("cep").primaryKey(),

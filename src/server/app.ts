@@ -39,6 +39,7 @@ import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
 import { siteOrigin } from "./lib/origin.js";
 import { rejectUnsafeText } from "./plugins/safe-input.js";
+import { AUDIT_ANCHOR_KEY_PURPOSE } from "./services/audit/audit-anchors.js";
 import "../shared/schemas/zod-locale.js";
 import { createLocalFileStorage, type FileStorage } from "./storage/file-storage.js";
 
@@ -137,7 +138,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE });
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
   await app.register(signingPublicRoutes, { db: database.db, env, storage });
-  await app.register(auditRoutes, { db: database.db });
+  await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
 
   await app.register(clientAppPlugin, {

@@ -8,7 +8,9 @@ import { withTenant } from "../../src/db/tenant-scope.js";
 import { enqueueJob } from "../../src/server/jobs/enqueue-job.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { LEASE_MS, runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
-import { verifyAuditChain } from "../../src/server/services/audit/verify-audit-chain.js";
+import { AUDIT_ANCHOR_KEY_PURPOSE, anchorAuditChains } from "../../src/server/services/audit/audit-anchors.js";
+import { verifyAllAuditChains, verifyAuditChain } from "../../src/server/services/audit/verify-audit-chain.js";
+import { createSecretBox } from "../../src/server/lib/secret-box.js";
 import { recordAuditEvent } from "../../src/server/services/audit/record-audit-event.js";
 import { enqueueEmail } from "../../src/server/services/email/enqueue-email.js";
 import { insertDocument, insertPatient } from "../helpers/documents.js";
@@ -69,6 +71,8 @@ afterAll(async () => {
   await ctx.close();
   await smtp.close();
 });
+
+const anchorKey = () => ctx.app.services.secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
 
 const jobContext = (): JobContext => ({
   db: ctx.database.db,
@@ -261,7 +265,7 @@ describe("the audit trail is append-only and hash-chained", () => {
         recordAuditEvent(tx, { tenantId: c.tenantId, actorProfileId: c.profileId, ip: "10.0.0.1", userAgent: "teste" }, { action: "teste.evento", entityType: "teste", data: { i } }),
       );
     }
-    const intact = await verifyAuditChain(ctx.database.db, c.tenantId);
+    const intact = await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId);
     expect(intact.intact).toBe(true);
     expect(intact.events).toBeGreaterThanOrEqual(4);
     const rows = await rawRows<{ seq: string; prev_hash: string; hash: string }>(
@@ -294,7 +298,7 @@ describe("the audit trail is append-only and hash-chained", () => {
       }
     };
     await tamper(sql`update audit_events set data = '{"i": 99}'::jsonb where tenant_id = ${c.tenantId} and seq = 3`);
-    expect(await verifyAuditChain(ctx.database.db, c.tenantId)).toMatchObject({ intact: false, first_broken_seq: 3 });
+    expect(await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId)).toMatchObject({ intact: false, first_broken_seq: 3 });
 
     // The owner's endpoint says the same; other roles may not ask.
     const report = await ctx.app.inject({ method: "GET", url: "/api/audit/verify", headers: { cookie: c.cookie } });
@@ -307,9 +311,78 @@ describe("the audit trail is append-only and hash-chained", () => {
     await withTenant(ctx.database.db, d.tenantId, (tx) =>
       recordAuditEvent(tx, { tenantId: d.tenantId, actorProfileId: d.profileId }, { action: "teste.ultimo", entityType: "teste" }),
     );
-    expect((await verifyAuditChain(ctx.database.db, d.tenantId)).intact).toBe(true);
+    expect((await verifyAuditChain(ctx.database.db, anchorKey(), d.tenantId)).intact).toBe(true);
     await tamper(sql`delete from audit_events where tenant_id = ${d.tenantId} and action = 'teste.ultimo'`);
-    expect((await verifyAuditChain(ctx.database.db, d.tenantId)).intact).toBe(false);
+    expect((await verifyAuditChain(ctx.database.db, anchorKey(), d.tenantId)).intact).toBe(false);
+  });
+});
+
+describe("audit verification cannot be blinded", () => {
+  const tamper = async (statement: ReturnType<typeof sql>) => {
+    await ctx.database.db.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
+    try {
+      await ctx.database.db.execute(statement);
+    } finally {
+      await ctx.database.db.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
+    }
+  };
+  const record = (c: SignedIn, i: number) =>
+    withTenant(ctx.database.db, c.tenantId, (tx) =>
+      recordAuditEvent(tx, { tenantId: c.tenantId, actorProfileId: c.profileId }, { action: "teste.ancora", entityType: "teste", data: { i } }),
+    );
+
+  it("finds a chain rewritten with every hash recomputed, once the worker has anchored it", async () => {
+    const c = await newClinic(ctx.app);
+    for (let i = 0; i < 3; i += 1) await record(c, i);
+    const round = await ctx.app.worker.tick({ sweep: true });
+    expect(round.anchored).toBeGreaterThanOrEqual(1);
+    expect(await anchorAuditChains(ctx.database.db, anchorKey())).toBe(0); // nothing moved since
+    const before = await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId);
+    expect(before).toMatchObject({ intact: true, problems: [] });
+    expect(before.anchored_seq).toBe(before.events);
+
+    // The database owner edits event 2 and recomputes every hash after it, and the head: the hash
+    // chain alone now looks intact…
+    await tamper(sql`update audit_events set data = '{"i": 42}'::jsonb where tenant_id = ${c.tenantId} and seq = 2`);
+    await ctx.database.db.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
+    try {
+      const rows = await rawRows<{ id: string; seq: string }>(ctx.database.db, sql`select id, seq from audit_events where tenant_id = ${c.tenantId} order by seq`);
+      let prev: string | null = null;
+      for (const row of rows) {
+        if (prev !== null) await ctx.database.db.execute(sql`update audit_events set prev_hash = ${prev} where id = ${row.id}`);
+        const [h] = await rawRows<{ h: string }>(ctx.database.db, sql`select app_audit_event_hash(e) as h from audit_events e where id = ${row.id}`);
+        await ctx.database.db.execute(sql`update audit_events set hash = ${h!.h} where id = ${row.id}`);
+        prev = h!.h;
+      }
+      await ctx.database.db.execute(sql`update audit_chain_heads set hash = ${prev} where tenant_id = ${c.tenantId}`);
+    } finally {
+      await ctx.database.db.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
+    }
+    const [fn] = await rawRows<{ broken: string | null }>(ctx.database.db, sql`select app_verify_audit_chain(${c.tenantId}::uuid) as broken`);
+    expect(fn!.broken).toBeNull();
+    // …but not to the anchors, which only the server's key can sign.
+    const after = await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId);
+    expect(after.intact).toBe(false);
+    expect(after.problems.join(" ")).toContain("reescrita");
+
+    // Re-anchoring the forged chain with another key does not help either.
+    const forger = createSecretBox(Buffer.alloc(32, 7)).deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
+    await ctx.database.db.execute(sql`delete from audit_anchors where tenant_id = ${c.tenantId}`);
+    await anchorAuditChains(ctx.database.db, forger);
+    const forged = await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId);
+    expect(forged.intact).toBe(false);
+    expect(forged.problems.join(" ")).toContain("assinatura válida");
+  });
+
+  it("checks every clinic that has events, and reports one whose chain head was removed", async () => {
+    const c = await newClinic(ctx.app);
+    await record(c, 1);
+    await ctx.database.db.execute(sql`delete from audit_chain_heads where tenant_id = ${c.tenantId}`);
+    const reports = await verifyAllAuditChains(ctx.database.db, anchorKey());
+    const mine = reports.find((r) => r.tenant_id === c.tenantId);
+    expect(mine).toBeDefined();
+    expect(mine!.intact).toBe(false);
+    expect(mine!.problems.join(" ")).toContain("cabeça da cadeia");
   });
 });
 

@@ -1,10 +1,13 @@
 /**
  * `npm run audit:verify`: checks every clinic's hash-chained audit trail and exits 1 when any
- * chain is broken (for cron and monitoring). Uses DATABASE_URL, or the embedded database.
+ * chain is broken, a clinic has events without a chain head, or a signed anchor no longer matches
+ * (for cron and monitoring). Uses DATABASE_URL, or the embedded database.
  */
 import path from "node:path";
 import { openDatabase } from "../../db/client.js";
 import { loadEnv } from "../env.js";
+import { createSecretBox, loadInstanceKey } from "../lib/secret-box.js";
+import { AUDIT_ANCHOR_KEY_PURPOSE } from "../services/audit/audit-anchors.js";
 import { verifyAllAuditChains } from "../services/audit/verify-audit-chain.js";
 
 const env = loadEnv();
@@ -12,12 +15,14 @@ const database = env.DATABASE_URL
   ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL })
   : await openDatabase({ kind: "pglite", dataDir: path.join(path.resolve(env.DATA_DIR), "pglite") });
 try {
-  const reports = await verifyAllAuditChains(database.db);
+  // The anchors' key comes from APP_SECRET / DATA_DIR/secret.key, never from the database.
+  const anchorKey = createSecretBox(loadInstanceKey(env)).deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
+  const reports = await verifyAllAuditChains(database.db, anchorKey);
   for (const report of reports) {
     console.log(
       report.intact
-        ? `ok      ${report.tenant_id}  ${report.events} eventos`
-        : `QUEBRADA ${report.tenant_id}  a partir do evento ${report.first_broken_seq} (de ${report.events})`,
+        ? `ok      ${report.tenant_id}  ${report.events} eventos, ${report.anchored_seq} ancorados`
+        : `QUEBRADA ${report.tenant_id}  ${report.problems.join(" ")}`,
     );
   }
   const broken = reports.filter((r) => !r.intact).length;

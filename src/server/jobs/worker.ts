@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { deliverDueEmails } from "../services/email/deliver-emails.js";
+import { AUDIT_ANCHOR_KEY_PURPOSE, anchorAuditChains } from "../services/audit/audit-anchors.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobContext } from "./job-context.js";
 import { type JobHandlers, runDueJobs } from "./run-due-jobs.js";
@@ -15,7 +16,7 @@ export interface Worker {
   /** Starts the loop (no-op when already started). */
   start(): void;
   /** One round: due jobs, due e-mails, and the sweep when it is time. Used by tests too. */
-  tick(options?: { sweep?: boolean }): Promise<{ jobs: number; emails: number; expired: number }>;
+  tick(options?: { sweep?: boolean }): Promise<{ jobs: number; emails: number; expired: number; anchored: number }>;
   stop(): Promise<void>;
 }
 
@@ -25,13 +26,15 @@ export function smtpTransport(url: string | undefined): Transporter | null {
 }
 
 /**
- * The in-process background worker (decision 007): a loop that never overlaps itself. Any
+ * The in-process background worker (decision 007): a loop that never overlaps itself. The sweep
+ * (every minute) expires documents and anchors the audit chains that moved. Any
  * number of processes may run one: jobs and e-mails are taken with SKIP LOCKED.
  */
 export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: Transporter | null, options: WorkerOptions = {}): Worker {
   const idleMs = options.idleMs ?? 1000;
   const sweepEveryMs = options.sweepEveryMs ?? 60_000;
   let lastSweep = 0;
+  const anchorKey = ctx.secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let started = false;
@@ -41,11 +44,14 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
     const jobs = await runDueJobs(ctx, handlers);
     const emails = transport ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage) : 0;
     let expired = 0;
+    let anchored = 0;
     if (tickOptions.sweep ?? Date.now() - lastSweep >= sweepEveryMs) {
       lastSweep = Date.now();
       expired = await expireDocuments(ctx.db);
+      // Each minute, the audit chains that moved get a signed anchor (issue 15).
+      anchored = await anchorAuditChains(ctx.db, anchorKey);
     }
-    return { jobs, emails, expired };
+    return { jobs, emails, expired, anchored };
   };
 
   const loop = () => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Env, resolveDataDir } from "../env.js";
@@ -7,6 +7,8 @@ import { type Env, resolveDataDir } from "../env.js";
 export interface SecretBox {
   seal(plain: Uint8Array | string): Buffer;
   open(sealed: Uint8Array): Buffer;
+  /** A 32-byte key for one purpose (HKDF-SHA256 of the instance key), e.g. the audit anchors' MAC. */
+  deriveKey(purpose: string): Buffer;
 }
 
 const VERSION = 1;
@@ -42,6 +44,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       const cipher = createCipheriv("aes-256-gcm", key, iv);
       const body = Buffer.concat([cipher.update(typeof plain === "string" ? Buffer.from(plain, "utf8") : plain), cipher.final()]);
       return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+    },
+    deriveKey(purpose) {
+      return Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `consentir:${purpose}`, 32));
     },
     open(sealed) {
       const data = Buffer.from(sealed);

@@ -11,9 +11,11 @@ const reportSchema = z.object({
   intact: z.boolean(),
   first_broken_seq: z.number().int().nullable(),
   events: z.number().int(),
+  anchored_seq: z.number().int(),
+  problems: z.array(text()),
 });
 
-export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const auditRoutes: FastifyPluginAsyncZod<{ db: Db; anchorKey: Buffer }> = async (app, { db, anchorKey }) => {
   app.addHook("preHandler", requireUser);
   app.get(
     "/api/audit/verify",
@@ -21,7 +23,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "users.manage");
-      return verifyAuditChain(db, actor.tenantId);
+      return verifyAuditChain(db, anchorKey, actor.tenantId);
     },
   );
 };
