@@ -81,7 +81,7 @@ async function signAtOnce(label: "pglite" | "postgres") {
             const response = await fetch(`${target.baseUrl}/api/public/sign/${signer.token}`, {
               method: "POST",
               headers: { "content-type": "application/json", origin: target.baseUrl },
-              body: JSON.stringify({ nome: signer.nome, cpf: signer.cpf, email: "carga@exemplo.com.br", assinatura: signature, conteudo_sha256: body.documento.conteudo_sha256 }),
+              body: JSON.stringify({ nome: signer.nome, cpf: signer.cpf, email: "carga@exemplo.com.br", assinatura: signature, conteudo_sha256: body.documento.conteudo_sha256, aceite_eletronico: true }),
             });
             await response.arrayBuffer();
             if (response.status !== 200) errors += 1;

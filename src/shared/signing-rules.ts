@@ -40,6 +40,10 @@ export const SIGNING_MESSAGES = {
   resent: "Novo link de assinatura gerado; o anterior deixou de funcionar",
   emailQueued: "E-mail com o link enviado ao paciente",
   patientEmailMissing: "O paciente não tem e-mail cadastrado",
+  emailInOutbox: "E-mail com o link colocado na caixa de saída: o envio de e-mail não está configurado neste servidor",
+  consentRequired: "Confirme que concorda em assinar eletronicamente",
+  codeFirst: "Para ver o documento completo e assinar, confirme o código enviado ao seu e-mail cadastrado.",
+  codeVerified: "Código confirmado. Agora você pode ler o documento completo e assinar.",
 } as const;
 
 /** The ready WhatsApp text (spec part 1 §2: a message containing the link). */
@@ -58,21 +62,65 @@ export function whatsappUrl(phone: string | null, text: string): string {
 /** Public path of a signing link (spec part 1 §9: origin + /assinar/{token}). */
 export const signingPath = (token: string) => `/assinar/${token}`;
 
-/**
- * The name typed by the signer must be contained in the patient's name, case- and
- * accent-insensitively (spec part 1 §5; the server repeats the check).
- */
-export function nameMatches(typed: string, patientName: string): boolean {
-  const fold = (s: string) =>
-    s
-      .normalize("NFD")
-      .replace(/\p{M}/gu, "")
-      .toLowerCase()
-      .replace(/\s+/g, " ")
-      .trim();
-  const t = fold(typed);
-  return t.length > 0 && fold(patientName).includes(t);
+/** Case, accents and runs of spaces do not count when names are compared. */
+export function foldName(value: string): string {
+  return value
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
 }
+
+/**
+ * The name typed by the signer must BE the registered name once case, accents and spaces are set
+ * aside (issue 11: "Ana" no longer passes for "Ana Luíza Conceição"; the spec's substring rule
+ * let anyone holding the link sign with a first name). The server repeats the check.
+ */
+export function nameMatches(typed: string, registeredName: string): boolean {
+  const t = foldName(typed);
+  return t.length > 0 && t === foldName(registeredName);
+}
+
+/** Replaces every appearance of `cpf` (masked 000.000.000-00 or bare digits) in a text with its mask. */
+export function maskCpfInText(value: string, cpf: string | null): string {
+  const digits = (cpf ?? "").replace(/\D/g, "");
+  if (digits.length !== 11) return value;
+  const formatted = `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6, 9)}-${digits.slice(9)}`;
+  const masked = maskCpf(digits);
+  return value.split(formatted).join(masked).split(digits).join(masked);
+}
+
+/** The same, through any JSON value (a frozen DocumentModel on the signing page). */
+export function maskCpfDeep<T>(value: T, cpf: string | null): T {
+  if (typeof value === "string") return maskCpfInText(value, cpf) as T;
+  if (Array.isArray(value)) return value.map((inner) => maskCpfDeep(inner, cpf)) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, maskCpfDeep(inner, cpf)])) as T;
+  }
+  return value;
+}
+
+/**
+ * The signer's explicit consent to sign electronically (issue 11), versioned: the SHA-256 of this
+ * exact text is recorded with each signature. A new wording gets a new version.
+ */
+export const ELECTRONIC_CONSENT = {
+  versao: "2026-11-v1",
+  texto:
+    "Li o documento acima e concordo em assiná-lo eletronicamente. Sei que minha assinatura eletrônica tem o mesmo valor da assinatura em papel (Lei 14.063/2020) e que serão registrados data e hora, endereço IP, navegador e o resumo (SHA-256) do conteúdo exibido.",
+} as const;
+
+/**
+ * What the evidence of a signature reaches (Lei 14.063/2020 art. 4): "avancada" when the signer
+ * proved control of a channel registered on the patient's record with a one-time code; "simples"
+ * otherwise (the clinic turned the code off, no channel can deliver it, or the record has none).
+ */
+export type SignatureLevel = "avancada" | "simples";
+export const SIGNATURE_LEVEL_LABEL: Record<SignatureLevel, string> = {
+  avancada: "assinatura eletrônica avançada",
+  simples: "assinatura eletrônica simples",
+};
 
 export function cpfMatches(typed: string, patientCpf: string | null): boolean {
   const digits = typed.replace(/\D/g, "");

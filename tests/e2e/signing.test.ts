@@ -97,6 +97,15 @@ async function drawSignature(page: Page) {
 
 const settle = (page: Page) => page.waitForTimeout(600);
 
+/** The newest signing code e-mailed to `to`, from the development outbox (this machine only). */
+async function latestCode(staffPage: Page, to: string): Promise<string> {
+  const outbox = await json<{ items: { to: string; subject: string; text: string }[] }>(await staffPage.request.get("/api/dev/outbox"), 200);
+  const mail = outbox.items.find((item) => item.to === to && item.subject.includes("código para assinar"));
+  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code e-mailed to ${to}: ${JSON.stringify(outbox.items.slice(0, 3))}`);
+  return code;
+}
+
 describe("signing", () => {
   it("staff send the link, the patient signs on a phone, the sealed PDF verifies", async () => {
     const account = await registerProfessional();
@@ -118,9 +127,12 @@ describe("signing", () => {
     await page.getByTestId("signing-panel").getByRole("button", { name: "Enviar para Assinatura" }).click();
     const dialog = page.getByTestId("send-for-signature-dialog");
     await dialog.getByText("Enviar também o link por e-mail ao paciente").waitFor();
+    await dialog.getByTestId("send-level-notice").getByText("assinatura eletrônica avançada", { exact: false }).waitFor();
+    await dialog.getByTestId("send-level-notice").getByText("O envio de e-mail não está configurado", { exact: false }).waitFor();
     await dialog.getByRole("button", { name: "Enviar para Assinatura" }).click();
     await page.getByText("Documento enviado para assinatura").waitFor();
-    await page.getByText("E-mail com o link enviado ao paciente").waitFor();
+    // No SMTP on this server: the toast says the e-mail waits in the outbox, not that it was sent.
+    await page.getByText("E-mail com o link colocado na caixa de saída", { exact: false }).first().waitFor();
     const firstLink = await dialog.getByTestId("signing-link").inputValue();
     expect(firstLink).toMatch(new RegExp(`^${baseUrl()}/assinar/[A-Za-z0-9_-]{20,}$`));
     await dialog.getByRole("button", { name: "Copiar Link" }).click();
@@ -148,7 +160,8 @@ describe("signing", () => {
     // Email sends the patient this same link (nothing replaced) and copies it.
     await page.evaluate(() => navigator.clipboard.writeText(""));
     await panel.getByRole("button", { name: "Email" }).click();
-    await expect.poll(() => page.getByText("E-mail com o link enviado ao paciente").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("E-mail com o link colocado na caixa de saída", { exact: false }).count()).toBeGreaterThan(1);
+    expect(await page.getByText("E-mail com o link enviado ao paciente").count()).toBe(0);
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
     expect(await panel.getByTestId("signing-link").inputValue()).toBe(link);
 
@@ -197,6 +210,23 @@ describe("signing", () => {
       .poll(async () => (await json<{ status: string }>(await page.request.get(`/api/documents/${documentId}`), 200)).status)
       .toBe("viewed");
 
+    // Exclusive control (issue 11): the CPF is masked and the form waits for the e-mail code.
+    await p.getByTestId("masked-notice").waitFor();
+    expect(await p.getByRole("article").textContent()).not.toContain(patientCpf);
+    expect(await p.getByTestId("sign-form").count()).toBe(0);
+    await p.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).click();
+    await p.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado.", { exact: false }).waitFor();
+    const otp = await latestCode(page, "joana@exemplo.com.br");
+    await p.getByLabel("Código de 6 dígitos").fill(otp === "000000" ? "111111" : "000000");
+    await p.getByRole("button", { name: "Confirmar código" }).click();
+    await p.getByTestId("otp-error").getByText("Código inválido ou expirado. Peça um novo código.").waitFor();
+    await snap(p, "signing-code-phone");
+    await p.getByLabel("Código de 6 dígitos").fill(otp);
+    await p.getByRole("button", { name: "Confirmar código" }).click();
+    await p.getByTestId("otp-verified").waitFor();
+    expect(await p.getByTestId("masked-notice").count()).toBe(0);
+    await p.getByTestId("signature-level").getByText("assinatura eletrônica avançada", { exact: false }).waitFor();
+
     // The canvas: 280×120 CSS px, backing store at the screen's density (sharp on a 3× phone).
     const canvasSize = await p.getByTestId("signature-canvas").evaluate((node) => {
       const canvas = node as HTMLCanvasElement;
@@ -220,8 +250,16 @@ describe("signing", () => {
     await p.getByTestId("sign-error").getByText("Assinatura obrigatória").waitFor();
     await p.getByText("Por favor, assine no campo acima").waitFor();
 
-    // The server is the judge: a CPF that is not the patient's.
+    // The explicit consent to sign electronically.
     await drawSignature(p);
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("sign-error").getByText("Confirme que concorda em assinar eletronicamente").waitFor();
+    await p.getByTestId("consent").click();
+
+    // The server is the judge: a part of the name is not the name; then a CPF that is not the patient's.
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("sign-error").getByText("Nome não confere com os dados do paciente").waitFor();
+    await p.getByLabel("Nome completo").fill("joana prado albuquerque");
     await p.getByRole("button", { name: "Assinar Documento" }).click();
     await p.getByTestId("sign-error").getByText("CPF não confere com os dados do paciente").waitFor();
     await snap(p, "signing-error-phone");
@@ -240,7 +278,7 @@ describe("signing", () => {
     await p.getByText("Sua assinatura foi registrada com segurança").waitFor();
     await p.getByTestId("signing-status").getByText("Documento assinado").waitFor();
     const block = p.getByTestId("signatures-block");
-    await block.getByText("joana prado", { exact: false }).first().waitFor();
+    await block.getByText(PATIENT, { exact: false }).first().waitFor();
     const blockText = await block.textContent();
     expect(blockText).toContain("Assinado");
     expect(blockText).toContain("Eletrônica");
@@ -257,7 +295,7 @@ describe("signing", () => {
     await page.getByTestId("document-row").getByTestId("document-status").getByText("Assinado").waitFor();
     await page.goto(`/documents/${documentId}`);
     const staffBlock = page.getByTestId("document-signatures");
-    await staffBlock.getByText("joana prado", { exact: false }).first().waitFor();
+    await staffBlock.getByText(PATIENT, { exact: false }).first().waitFor();
     const staffText = await staffBlock.textContent();
     expect(staffText).toContain("joana@exemplo.com.br");
     expect(staffText).toMatch(/IP: \S+/);
@@ -273,7 +311,7 @@ describe("signing", () => {
     await p.getByRole("heading", { name: "Termo de Consentimento - Clareamento dental" }).waitFor();
     await p.getByTestId("verification-status").getByText("Assinado").waitFor();
     const signatures = await p.getByTestId("verification-signatures").textContent();
-    expect(signatures).toContain("joana prado");
+    expect(signatures).toContain(PATIENT);
     expect(signatures).toMatch(/CPF: \*\*\*\.\d{3}\.\d{3}-\*\*/);
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await snap(p, "verification-phone");
@@ -320,7 +358,7 @@ describe("signing", () => {
     await context.close();
   });
 
-  it("settings: the owner turns on the e-mail code", async () => {
+  it("settings: the code is on by default; turning it off warns that signatures become simple", async () => {
     const account = await registerProfessional();
     const { context, page, errors } = await newPage(browser, DESKTOP);
     await signIn(page, account.email, account.password);
@@ -328,12 +366,15 @@ describe("signing", () => {
     const card = page.getByTestId("signing-settings");
     const toggle = card.getByRole("switch", { name: "Exigir código por e-mail antes de assinar" });
     await toggle.waitFor();
-    expect(await toggle.getAttribute("aria-checked")).toBe("false");
+    expect(await toggle.getAttribute("aria-checked")).toBe("true");
+    await card.getByTestId("signing-level").getByText("assinatura eletrônica avançada", { exact: false }).waitFor();
+    await card.getByTestId("email-not-configured").waitFor();
     await toggle.click();
     await page.getByText("Configurações atualizadas").waitFor();
-    expect((await json<{ codigo_email: boolean }>(await page.request.get("/api/settings/signing"), 200)).codigo_email).toBe(true);
+    expect((await json<{ codigo_email: boolean }>(await page.request.get("/api/settings/signing"), 200)).codigo_email).toBe(false);
+    await card.getByTestId("signing-level").getByText("assinatura eletrônica simples", { exact: false }).waitFor();
     await page.reload();
-    await expect.poll(() => page.getByTestId("signing-settings").getByRole("switch").getAttribute("aria-checked")).toBe("true");
+    await expect.poll(() => page.getByTestId("signing-settings").getByRole("switch").getAttribute("aria-checked")).toBe("false");
     await snap(page, "settings-desktop");
     expect(errors).toEqual([]);
     await context.close();

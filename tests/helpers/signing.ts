@@ -1,3 +1,6 @@
+import { and, desc, eq, like } from "drizzle-orm";
+import type { Database } from "../../src/db/client.js";
+import { emailOutbox } from "../../src/db/schema.js";
 import { deflateSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { MIN_SIGNATURE_BYTES } from "../../src/shared/schemas/signing.js";
@@ -149,4 +152,62 @@ export function tokenOf(link: string): string {
   const token = new URL(link).pathname.split("/").pop();
   if (!token) throw new Error(`no token in ${link}`);
   return token;
+}
+
+/** The newest 6-digit code e-mailed to `email` (read from the outbox, as the patient reads their mail). */
+export async function latestSigningCode(database: Database, email: string): Promise<string> {
+  const [mail] = await database.db
+    .select({ text: emailOutbox.text_body })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.to_address, email), like(emailOutbox.subject, "%código para assinar%")))
+    .orderBy(desc(emailOutbox.created_at))
+    .limit(1);
+  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no signing code e-mailed to ${email}`);
+  return code;
+}
+
+export interface PatientSigning {
+  /** The answer to the signature POST. */
+  response: Awaited<ReturnType<FastifyInstance["inject"]>>;
+  /** The page as the signer saw it before signing (unmasked when a code was verified). */
+  page: any;
+}
+
+/**
+ * Signs as the patient does on the page: opens it; when a code is required, asks for it, reads it
+ * from the outbox and verifies it; then signs with the registered name and CPF, the consent and
+ * a drawn signature. `overrides` change the signature body.
+ */
+export async function signAsPatient(
+  app: FastifyInstance,
+  database: Database,
+  token: string,
+  patient: SignablePatient,
+  overrides: Record<string, unknown> = {},
+  request: { remoteAddress?: string; headers?: Record<string, string> } = {},
+): Promise<PatientSigning> {
+  const call = (method: "GET" | "POST", url: string, payload?: unknown) =>
+    app.inject({ method, url, payload: payload as object, ...request });
+  let page = (await call("GET", `/api/public/sign/${token}`)).json();
+  let codigo: string | undefined;
+  if (page.codigo_obrigatorio) {
+    const asked = await call("POST", `/api/public/sign/${token}/code`);
+    if (asked.statusCode !== 200) throw new Error(`code: ${asked.statusCode} ${asked.body}`);
+    codigo = await latestSigningCode(database, patient.email ?? "");
+    const verified = await call("POST", `/api/public/sign/${token}/verify-code`, { codigo });
+    if (verified.statusCode !== 200) throw new Error(`verify-code: ${verified.statusCode} ${verified.body}`);
+    page = verified.json();
+  }
+  const response = await call("POST", `/api/public/sign/${token}`, {
+    nome: patient.nome,
+    cpf: patient.cpf,
+    email: patient.email ?? "assinante@exemplo.com.br",
+    assinatura: signatureDataUrl(),
+    conteudo_sha256: page.documento.conteudo_sha256,
+    aceite_eletronico: true,
+    ...(codigo ? { codigo } : {}),
+    ...overrides,
+  });
+  return { response, page };
 }

@@ -123,7 +123,9 @@ function validBodies(ids: Record<string, string>): Record<string, unknown> {
       email: "bruno@exemplo.com.br",
       assinatura: signatureDataUrl(),
       conteudo_sha256: "0".repeat(64),
+      aceite_eletronico: true,
     },
+    "POST /api/public/sign/{token}/verify-code": { codigo: "123456" },
   };
 }
 

@@ -64,12 +64,14 @@ async function pageHash(token: string): Promise<string> {
 }
 
 const signerInput = (patient: SignablePatient, conteudo_sha256: string, overrides: Record<string, unknown> = {}) => ({
-  nome: "ana luiza",
+  // The registered name, in other case, without accents and with extra spaces.
+  nome: "ANA  LUIZA conceicao ",
   cpf: `${patient.cpf.slice(0, 3)}.${patient.cpf.slice(3, 6)}.${patient.cpf.slice(6, 9)}-${patient.cpf.slice(9)}`,
   email: "Ana.Paciente@Exemplo.com.br",
   telefone: "(11) 98888-7777",
   assinatura: signatureDataUrl(),
   conteudo_sha256,
+  aceite_eletronico: true,
   ...overrides,
 });
 
@@ -87,6 +89,10 @@ beforeAll(async () => {
   ctx = await createTestApp({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "100000" } });
   clinic = await newClinic(ctx.app);
   other = await newClinic(ctx.app);
+  // This clinic signs without the e-mail code (simple signature), so most tests here exercise the
+  // other rules; the code's own tests below use a clinic with the default (code on).
+  const off = await staff(clinic, "PUT", "/api/settings/signing", { codigo_email: false });
+  expect(off.statusCode, off.body).toBe(200);
   versionId = await publishedTemplateVersion(ctx.app, clinic);
   otherVersionId = await publishedTemplateVersion(ctx.app, other);
 });
@@ -159,7 +165,11 @@ describe("sending a document for signature", () => {
     expect(mails[0]?.subject).toContain("Dra. Helena Martins Prado");
     expect(mails[0]?.text_body).toContain(response.json().link);
     expect(mails[0]?.text_body).toContain("Olá, Ana!");
-    expect((await eventsOf(documentId)).map((e) => e.action)).toEqual(expect.arrayContaining(["document.sent", "document.link_emailed"]));
+    // No SMTP here: the e-mail waits in the outbox, and nothing says it was sent (issue 11).
+    expect(response.json().email_na_caixa_de_saida).toBe(true);
+    const actions = (await eventsOf(documentId)).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["document.sent", "document.link_email_outbox"]));
+    expect(actions).not.toContain("document.link_emailed");
   });
 
   it("e-mails the SAME live link again later (Email in the preview dialog) without replacing it", async () => {
@@ -361,7 +371,8 @@ describe("the server is the judge of a signature", () => {
     expect(party).toMatchObject({
       tenant_id: clinic.tenantId,
       papel: "paciente",
-      nome: "ana luiza",
+      // Stored with the registered spelling (what was typed matched it after normalising).
+      nome: "Ana Luíza Conceição",
       cpf: sent.patient.cpf,
       email: "ana.paciente@exemplo.com.br",
       telefone: "(11) 98888-7777",
@@ -395,7 +406,8 @@ describe("the server is the judge of a signature", () => {
     expect(page.documento.status).toBe("signed");
     expect(page.assinaturas).toHaveLength(1);
     expect(page.assinaturas[0]).toMatchObject({
-      nome: "ana luiza",
+      // Stored with the registered spelling (what was typed matched it after normalising).
+      nome: "Ana Luíza Conceição",
       cpf: `***.${sent.patient.cpf.slice(3, 6)}.${sent.patient.cpf.slice(6, 9)}-**`,
       email: "an***@exemplo.com.br",
       telefone: null,
@@ -422,7 +434,8 @@ describe("the server is the judge of a signature", () => {
     const cpf = sent.patient.cpf;
     expect(response.json().items).toEqual([
       {
-        nome: "ana luiza",
+        // Stored with the registered spelling (what was typed matched it after normalising).
+        nome: "Ana Luíza Conceição",
         cpf: `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`,
         email: "ana.paciente@exemplo.com.br",
         telefone: "(11) 98888-7777",
@@ -479,17 +492,19 @@ describe("the e-mail one-time code", () => {
   });
 
   it("is a clinic setting only owners and administrators change (audited)", async () => {
-    expect((await staff(otpClinic, "GET", "/api/settings/signing")).json()).toEqual({ codigo_email: false });
+    // On by default (issue 11); this server can deliver codes (development outbox) but has no SMTP.
+    expect((await staff(otpClinic, "GET", "/api/settings/signing")).json()).toEqual({ codigo_email: true, email_configurado: false, codigo_disponivel: true });
     const professional = await newStaff(ctx.app, ctx.database, otpClinic.tenantId, "profissional");
     expectError(await staff(professional, "PUT", "/api/settings/signing", { codigo_email: true }), "FORBIDDEN");
     const admin = await newStaff(ctx.app, ctx.database, otpClinic.tenantId, "admin");
-    const saved = await staff(admin, "PUT", "/api/settings/signing", { codigo_email: true });
+    const saved = await staff(admin, "PUT", "/api/settings/signing", { codigo_email: false });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toEqual({ codigo_email: true });
-    expect((await staff(professional, "GET", "/api/settings/signing")).json()).toEqual({ codigo_email: true });
-    expect((await staff(clinic, "GET", "/api/settings/signing")).json()).toEqual({ codigo_email: false });
+    expect(saved.json()).toMatchObject({ codigo_email: false });
+    expect((await staff(professional, "GET", "/api/settings/signing")).json()).toMatchObject({ codigo_email: false });
+    expect((await staff(other, "GET", "/api/settings/signing")).json()).toMatchObject({ codigo_email: true });
+    expect((await staff(admin, "PUT", "/api/settings/signing", { codigo_email: true })).statusCode).toBe(200);
     const events = await ctx.database.db.select().from(auditEvents).where(and(eq(auditEvents.tenant_id, otpClinic.tenantId), eq(auditEvents.action, "settings.signing_updated")));
-    expect(events).toHaveLength(1);
+    expect(events).toHaveLength(2);
     expect(events[0]?.actor_profile_id).toBe(admin.profileId);
     expectError(await staff(otpClinic, "PUT", "/api/settings/signing", { codigo_email: "sim" }), "VALIDATION");
   });
@@ -551,7 +566,7 @@ describe("the e-mail one-time code", () => {
 
   it("is refused when the clinic does not ask for it", async () => {
     const sent = await sentDocument();
-    expectError(await publicCall("POST", `/api/public/sign/${sent.token}/code`), "BAD_REQUEST", "Esta clínica não exige código por e-mail.");
+    expectError(await publicCall("POST", `/api/public/sign/${sent.token}/code`), "BAD_REQUEST", "Este documento não pede código de verificação.");
   });
 });
 

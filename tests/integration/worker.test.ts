@@ -15,7 +15,7 @@ import { recordAuditEvent } from "../../src/server/services/audit/record-audit-e
 import { enqueueEmail } from "../../src/server/services/email/enqueue-email.js";
 import { insertDocument, insertPatient } from "../helpers/documents.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
-import { signableDocument, signatureDataUrl, tokenOf } from "../helpers/signing.js";
+import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 interface Received {
@@ -392,12 +392,7 @@ describe("after a signature", () => {
     const sent = await ctx.app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, headers: { cookie: clinic.cookie }, payload: {} });
     expect(sent.statusCode, sent.body).toBe(200);
     const token = tokenOf(sent.json().link);
-    const page = (await ctx.app.inject({ method: "GET", url: `/api/public/sign/${token}` })).json();
-    const signed = await ctx.app.inject({
-      method: "POST",
-      url: `/api/public/sign/${token}`,
-      payload: { nome: patient.nome, cpf: patient.cpf, email: "assinante@exemplo.com.br", assinatura: signatureDataUrl(), conteudo_sha256: page.documento.conteudo_sha256 },
-    });
+    const { response: signed } = await signAsPatient(ctx.app, ctx.database, token, patient, { email: "assinante@exemplo.com.br" });
     expect(signed.statusCode, signed.body).toBe(200);
     expect((await ctx.app.inject({ method: "GET", url: `/api/documents/${documentId}/signed-pdf`, headers: { cookie: clinic.cookie } })).statusCode).toBe(404);
 

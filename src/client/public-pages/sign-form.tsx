@@ -1,64 +1,61 @@
-import { MailCheck, PenLine } from "lucide-react";
+import { PenLine, ShieldCheck } from "lucide-react";
 import type * as React from "react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Spinner } from "./components/spinner";
 import { isValidCpf } from "@shared/br/cpf";
 import { maskCpf, maskPhone } from "@shared/br/masks";
 import type { SignInput, SigningPage } from "@shared/schemas/signing";
-import { OTP_DIGITS, SIGNING_MESSAGES } from "@shared/signing-rules";
+import { ELECTRONIC_CONSENT, SIGNATURE_LEVEL_LABEL, SIGNING_MESSAGES } from "@shared/signing-rules";
 import { SignatureCanvas, type SignatureCanvasHandle } from "./components/signature-canvas";
 import { Notice, Panel, PlainButton } from "./components/public-shell";
 import { publicFetch } from "./lib/http";
 
-type Field = "nome" | "cpf" | "email" | "telefone" | "codigo" | "assinatura";
+type Field = "nome" | "cpf" | "email" | "telefone" | "codigo" | "assinatura" | "aceite";
 type Problem = { title: string; message?: string; fields: Field[] };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const FIELDS: readonly Field[] = ["nome", "cpf", "email", "telefone", "codigo", "assinatura"];
+const FIELDS: readonly Field[] = ["nome", "cpf", "email", "telefone", "codigo", "assinatura", "aceite"];
 
 /** The page's own checks, with the spec's messages (the server repeats every one of them). */
-export function checkSigner(values: { nome: string; cpf: string; email: string; codigo: string }, options: { signatureEmpty: boolean; codeRequired: boolean }): Problem | null {
+export function checkSigner(
+  values: { nome: string; cpf: string; email: string },
+  options: { signatureEmpty: boolean; consent: boolean },
+): Problem | null {
   const missing = (["nome", "cpf", "email"] as const).filter((field) => !values[field].trim());
   if (missing.length > 0) return { title: SIGNING_MESSAGES.required, fields: missing };
   if (!isValidCpf(values.cpf)) return { title: "CPF inválido", fields: ["cpf"] };
   if (!EMAIL.test(values.email.trim())) return { title: "E-mail inválido", fields: ["email"] };
   if (options.signatureEmpty) return { title: SIGNING_MESSAGES.signatureRequiredTitle, message: SIGNING_MESSAGES.signatureRequired, fields: ["assinatura"] };
-  if (options.codeRequired && !new RegExp(`^\\d{${OTP_DIGITS}}$`).test(values.codigo.trim())) return { title: SIGNING_MESSAGES.otpRequired, fields: ["codigo"] };
+  if (!options.consent) return { title: SIGNING_MESSAGES.consentRequired, fields: ["aceite"] };
   return null;
 }
 
-/** Signer data (nome, CPF, e-mail, telefone opcional), the optional e-mail code, the drawing, Assinar Documento. */
+/**
+ * Signer data (nome, CPF, e-mail, telefone opcional), the drawing, the consent to sign
+ * electronically and Assinar Documento. `code` is the e-mail code already verified (CodeStep).
+ */
 export function SignForm({
   token,
   page,
+  code,
   onSigned,
   onInvalid,
   onStale,
 }: {
   token: string;
   page: SigningPage;
+  code: string | null;
   onSigned: () => void;
   onInvalid: () => void;
   onStale: () => void;
 }) {
-  const [values, setValues] = useState({ nome: "", cpf: "", email: "", telefone: "", codigo: "" });
+  const [values, setValues] = useState({ nome: "", cpf: "", email: "", telefone: "" });
+  const [consent, setConsent] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [sending, setSending] = useState(false);
-  const [code, setCode] = useState<{ state: "idle" | "sending" | "sent"; email: string | null; error: string | null }>({
-    state: "idle",
-    email: page.codigo_email,
-    error: null,
-  });
-  const [cooldown, setCooldown] = useState(0);
   const canvas = useRef<SignatureCanvasHandle>(null);
   const problemRef = useRef<HTMLDivElement>(null);
   const base = `/api/public/sign/${encodeURIComponent(token)}`;
-
-  useEffect(() => {
-    if (cooldown <= 0) return;
-    const timer = setTimeout(() => setCooldown((left) => left - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [cooldown]);
 
   useEffect(() => {
     if (problem) problemRef.current?.scrollIntoView({ block: "center", behavior: "smooth" });
@@ -70,23 +67,11 @@ export function SignForm({
   };
   const invalid = (field: Field) => problem?.fields.includes(field) ?? false;
 
-  async function sendCode() {
-    setCode((current) => ({ ...current, state: "sending", error: null }));
-    const result = await publicFetch<{ enviado: boolean; email: string | null }>(`${base}/code`, { method: "POST", json: {} });
-    if (result.ok) {
-      setCode({ state: "sent", email: result.data.email ?? page.codigo_email, error: null });
-      setCooldown(30);
-      return;
-    }
-    if (result.status === 410) return onInvalid();
-    setCode((current) => ({ ...current, state: current.state === "sending" ? "idle" : current.state, error: result.message ?? SIGNING_MESSAGES.signError }));
-  }
-
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     if (sending) return;
     const pad = canvas.current;
-    const found = checkSigner(values, { signatureEmpty: pad?.isEmpty() ?? true, codeRequired: page.codigo_obrigatorio });
+    const found = checkSigner(values, { signatureEmpty: pad?.isEmpty() ?? true, consent });
     if (found) return setProblem(found);
     setProblem(null);
     setSending(true);
@@ -97,7 +82,8 @@ export function SignForm({
       telefone: values.telefone.trim() || undefined,
       assinatura: pad!.toDataUrl(),
       conteudo_sha256: page.documento.conteudo_sha256,
-      codigo: page.codigo_obrigatorio ? values.codigo.trim() : undefined,
+      codigo: page.codigo_obrigatorio && code ? code : undefined,
+      aceite_eletronico: consent as true,
     };
     const result = await publicFetch<{ estado: "signed"; assinou_em: string }>(base, { method: "POST", json: input });
     setSending(false);
@@ -122,12 +108,16 @@ export function SignForm({
     setProblem({ title: SIGNING_MESSAGES.signErrorTitle, message: SIGNING_MESSAGES.signError, fields: [] });
   }
 
-  const ids = { nome: useId(), cpf: useId(), email: useId(), telefone: useId(), codigo: useId() };
-  const codeSent = code.state === "sent";
+  const ids = { nome: useId(), cpf: useId(), email: useId(), telefone: useId(), aceite: useId() };
 
   return (
     <Panel aria-labelledby="sign-title" className="print:hidden">
       <form className="grid gap-5" onSubmit={(event) => void submit(event)} noValidate data-testid="sign-form">
+        {page.codigo_verificado ? (
+          <p className="flex items-center gap-2 text-sm text-emerald-700" data-testid="otp-verified">
+            <ShieldCheck className="size-4" aria-hidden /> {SIGNING_MESSAGES.codeVerified}
+          </p>
+        ) : null}
         <div className="grid gap-1">
           <h2 id="sign-title" className="text-base font-semibold">
             Seus dados
@@ -188,43 +178,6 @@ export function SignForm({
           </TextField>
         </div>
 
-        {page.codigo_obrigatorio ? (
-          <div className="grid gap-3 rounded-lg border bg-muted/40 p-3" data-testid="otp-step">
-            <div className="grid gap-1">
-              <h3 className="flex items-center gap-2 text-sm font-semibold">
-                <MailCheck className="size-4 text-primary" aria-hidden /> Código de verificação
-              </h3>
-              <p className="text-sm text-muted-foreground">
-                {codeSent
-                  ? `${SIGNING_MESSAGES.otpSent}${code.email ? ` (${code.email})` : ""}`
-                  : `A clínica pede um código enviado ao seu e-mail cadastrado${code.email ? ` (${code.email})` : ""} antes da assinatura.`}
-              </p>
-            </div>
-            <div className="flex flex-wrap items-end gap-3">
-              <PlainButton variant="outline" onClick={() => void sendCode()} disabled={code.state === "sending" || cooldown > 0}>
-                {code.state === "sending" ? <Spinner /> : null}
-                {codeSent ? (cooldown > 0 ? `Reenviar código (${cooldown}s)` : "Reenviar código") : "Enviar código"}
-              </PlainButton>
-              {codeSent ? (
-                <TextField id={ids.codigo} label="Código de 6 dígitos" required invalid={invalid("codigo")} className="w-40">
-                  <input
-                    id={ids.codigo}
-                    value={values.codigo}
-                    onChange={(event) => set("codigo", event.target.value.replace(/\D/g, "").slice(0, OTP_DIGITS))}
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={OTP_DIGITS}
-                    placeholder="000000"
-                    aria-invalid={invalid("codigo") || undefined}
-                    className={`${inputClass(invalid("codigo"))} text-center font-mono tracking-[0.3em]`}
-                  />
-                </TextField>
-              ) : null}
-            </div>
-            {code.error ? <p className="text-sm text-destructive" role="alert">{code.error}</p> : null}
-          </div>
-        ) : null}
-
         <div className="grid gap-2">
           <h3 className="flex items-center gap-2 text-sm font-semibold">
             <PenLine className="size-4 text-primary" aria-hidden /> Assinatura <span className="text-destructive">*</span>
@@ -232,6 +185,24 @@ export function SignForm({
           <p className="text-sm text-muted-foreground">Desenhe sua assinatura no quadro abaixo, com o dedo ou o mouse.</p>
           <SignatureCanvas ref={canvas} disabled={sending} invalid={invalid("assinatura")} onChange={(empty) => !empty && invalid("assinatura") && setProblem(null)} />
         </div>
+
+        <label
+          htmlFor={ids.aceite}
+          className={`flex items-start gap-3 rounded-lg border p-3 text-sm ${invalid("aceite") ? "border-destructive" : "border-input"}`}
+          data-testid="consent"
+        >
+          <input
+            id={ids.aceite}
+            type="checkbox"
+            checked={consent}
+            onChange={(event) => {
+              setConsent(event.target.checked);
+              if (invalid("aceite")) setProblem(null);
+            }}
+            className="mt-0.5 size-5 shrink-0 accent-primary"
+          />
+          <span>{ELECTRONIC_CONSENT.texto}</span>
+        </label>
 
         {problem ? (
           <div ref={problemRef}>
@@ -241,8 +212,9 @@ export function SignForm({
           </div>
         ) : null}
 
-        <p className="text-xs text-muted-foreground">
-          Ao assinar, você declara ter lido o documento. Registramos data e hora, endereço IP, navegador e o resumo (SHA-256) do conteúdo exibido.
+        <p className="text-xs text-muted-foreground" data-testid="signature-level">
+          Nível desta assinatura: {SIGNATURE_LEVEL_LABEL[page.nivel]}
+          {page.nivel === "simples" && page.motivo_simples ? ` (${page.motivo_simples})` : ""}.
         </p>
         <PlainButton type="submit" className="min-h-11 w-full text-base" disabled={sending}>
           {sending ? <Spinner label="Assinando" /> : null}
@@ -258,6 +230,7 @@ function fieldsOf(code: string | null, issues: { path: string; message: string }
   if (code === "SIGNING_CPF_MISMATCH") return ["cpf"];
   if (code === "SIGNING_SIGNATURE_REQUIRED") return ["assinatura"];
   if (code === "SIGNING_OTP_REQUIRED" || code === "SIGNING_OTP_INVALID") return ["codigo"];
+  if (issues.some((issue) => issue.path.startsWith("aceite"))) return ["aceite"];
   return issues.map((issue) => issue.path.split(".")[0] as Field).filter((field) => FIELDS.includes(field));
 }
 

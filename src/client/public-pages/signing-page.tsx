@@ -7,6 +7,7 @@ import type { SigningPage as SigningPageData } from "@shared/schemas/signing";
 import { SIGNING_MESSAGES } from "@shared/signing-rules";
 import { Notice, Panel, Pill, PlainButton, PublicShell } from "./components/public-shell";
 import { SignatureList } from "./components/signature-list";
+import { CodeStep } from "./code-step";
 import { SignForm } from "./sign-form";
 import { formatDate, formatDateTime } from "./lib/format";
 import { publicFetch } from "./lib/http";
@@ -22,6 +23,8 @@ const pagePath = (token: string) => `/api/public/sign/${encodeURIComponent(token
 /** /assinar/:token (spec part 1 §2 Public signing page). */
 export function SigningPage({ token }: { token: string }) {
   const [state, setState] = useState<State>({ kind: "loading" });
+  // The e-mail code the signer confirmed (kept for the signature, which consumes it).
+  const [code, setCode] = useState<string | null>(null);
 
   const load = useCallback(
     async (justSigned = false) => {
@@ -144,6 +147,11 @@ export function SigningPage({ token }: { token: string }) {
             <Printer aria-hidden /> Imprimir cópia
           </PlainButton>
         </div>
+        {page.conteudo_mascarado ? (
+          <p className="text-sm text-muted-foreground print:hidden" data-testid="masked-notice">
+            Os números de CPF aparecem mascarados até você confirmar o código enviado ao seu e-mail.
+          </p>
+        ) : null}
         {model ? (
           <div className="rounded-lg border bg-background p-4 sm:p-8 print:border-0 print:p-0">
             <DocumentView model={model} />
@@ -163,10 +171,21 @@ export function SigningPage({ token }: { token: string }) {
             {SIGNING_MESSAGES.signedNotice}
           </p>
         </Panel>
+      ) : model && page.codigo_obrigatorio && !page.codigo_verificado ? (
+        <CodeStep
+          token={token}
+          page={page}
+          onVerified={(verified, confirmed) => {
+            setCode(confirmed);
+            setState({ kind: "ready", page: verified, justSigned: false });
+          }}
+          onInvalid={() => setState({ kind: "invalid" })}
+        />
       ) : model ? (
         <SignForm
           token={token}
           page={page}
+          code={code}
           onSigned={() => void load(true)}
           onInvalid={() => setState({ kind: "invalid" })}
           onStale={() => void load()}

@@ -3,12 +3,14 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
-import { signingPageSchema, signInputSchema } from "../../shared/schemas/signing.js";
+import { signingPageSchema, signInputSchema, verifyCodeInputSchema } from "../../shared/schemas/signing.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
 import { openSigningPage } from "../services/signing/open-signing-page.js";
 import { sendSigningCode } from "../services/signing/send-signing-code.js";
 import { signDocument } from "../services/signing/sign-document.js";
+import { emailChannelOf } from "../services/signing/signing-settings.js";
+import { verifySigningCode } from "../services/signing/verify-signing-code.js";
 import type { FileStorage } from "../storage/file-storage.js";
 
 /** Any string: a malformed token is answered like an unknown one (410), never a 400 that tells them apart. */
@@ -52,6 +54,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
   };
   app.addHook("onRequest", limit(perIp, perToken));
   const codeLimit = limit(perTokenCodes);
+  const channel = emailChannelOf(env);
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
     ip: request.ip,
     userAgent: request.headers["user-agent"],
@@ -67,7 +70,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         response: { 200: signingPageSchema },
       },
     },
-    async (request) => openSigningPage(db, storage, request.params.token, auditOf(request)),
+    async (request) => openSigningPage(db, storage, channel, request.params.token, auditOf(request)),
   );
 
   app.post(
@@ -81,7 +84,21 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         response: { 200: z.object({ enviado: z.literal(true), email: text() }) },
       },
     },
-    async (request) => sendSigningCode(db, request.params.token, auditOf(request)),
+    async (request) => sendSigningCode(db, channel, request.params.token, auditOf(request)),
+  );
+
+  app.post(
+    "/api/public/sign/:token/verify-code",
+    {
+      schema: {
+        tags,
+        summary: "Confere o código enviado ao e-mail cadastrado e devolve o documento completo (sem máscara); tentativas erradas contam e ficam na trilha",
+        params: tokenParams,
+        body: verifyCodeInputSchema,
+        response: { 200: signingPageSchema },
+      },
+    },
+    async (request) => verifySigningCode(db, storage, channel, request.params.token, request.body.codigo, auditOf(request)),
   );
 
   app.post(
@@ -95,6 +112,6 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         response: { 200: z.object({ estado: z.literal("signed"), assinou_em: text() }) },
       },
     },
-    async (request) => signDocument(db, storage, request.params.token, request.body, auditOf(request)),
+    async (request) => signDocument(db, storage, channel, request.params.token, request.body, auditOf(request)),
   );
 };

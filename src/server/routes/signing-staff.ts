@@ -15,10 +15,13 @@ import { listSignatures } from "../services/signing/list-signatures.js";
 import { resendDocument } from "../services/signing/resend-document.js";
 import { saveSigningSettings } from "../services/signing/save-signing-settings.js";
 import { sendDocument } from "../services/signing/send-document.js";
+import { emailChannelOf } from "../services/signing/signing-settings.js";
 import type { FileStorage } from "../storage/file-storage.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
 const signingSettingsSchema = z.object({ codigo_email: z.boolean({ error: "Informe se o código por e-mail é exigido" }) });
+const signingSettingsViewSchema = signingSettingsSchema.extend({ email_configurado: z.boolean(), codigo_disponivel: z.boolean() });
+const linkQuery = z.object({ via: z.enum(["ver", "copiar", "whatsapp"]).default("ver") });
 const tags = ["assinatura"];
 
 interface SigningStaffOptions {
@@ -31,6 +34,7 @@ interface SigningStaffOptions {
 /** Staff side of signing: send/resend the link, copy it again, the Signatures block, the clinic's signing setting. */
 export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = async (app, { db, env, storage, secretBox }) => {
   app.addHook("preHandler", requireUser);
+  const channel = emailChannelOf(env);
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
     ip: request.ip,
     userAgent: request.headers["user-agent"],
@@ -51,7 +55,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
-      return sendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env) }, auditOf(request));
+      return sendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env), channel }, auditOf(request));
     },
   );
 
@@ -70,7 +74,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
-      return resendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env) }, auditOf(request));
+      return resendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env), channel }, auditOf(request));
     },
   );
 
@@ -81,6 +85,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
         tags,
         summary: "O link de assinatura vigente (Copiar Link, WhatsApp), ou 404 'Token de assinatura não gerado'",
         params: idParams,
+        querystring: linkQuery,
         response: { 200: signingLinkSchema },
       },
     },
@@ -88,7 +93,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.read");
       reply.header("cache-control", "private, no-store");
-      return getSigningLink(db, secretBox, actor, request.params.id, siteOrigin(env));
+      return getSigningLink(db, secretBox, actor, request.params.id, siteOrigin(env), channel, { ...auditOf(request), via: request.query.via });
     },
   );
 
@@ -105,7 +110,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return emailCurrentLink(db, secretBox, actor, request.params.id, siteOrigin(env), auditOf(request));
+      return emailCurrentLink(db, secretBox, actor, request.params.id, siteOrigin(env), channel, auditOf(request));
     },
   );
 
@@ -129,11 +134,17 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
 
   app.get(
     "/api/settings/signing",
-    { schema: { tags, summary: "Opções de assinatura da clínica (código por e-mail)", response: { 200: signingSettingsSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Opções de assinatura da clínica (código por e-mail) e se este servidor entrega e-mails e códigos",
+        response: { 200: signingSettingsViewSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      return getSigningSettings(db, actor);
+      return getSigningSettings(db, actor, channel);
     },
   );
 
@@ -144,13 +155,13 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
         tags,
         summary: "Liga ou desliga o código por e-mail antes de assinar (proprietário ou administrador)",
         body: signingSettingsSchema,
-        response: { 200: signingSettingsSchema },
+        response: { 200: signingSettingsViewSchema },
       },
     },
     async (request) => {
       const actor = currentUser(request);
       if (!can(actor, "documents.chooseResponsiblePhysician")) throw new AppError("FORBIDDEN");
-      return saveSigningSettings(db, actor, request.body, auditOf(request));
+      return saveSigningSettings(db, actor, channel, request.body, auditOf(request));
     },
   );
 };

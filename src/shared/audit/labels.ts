@@ -16,6 +16,11 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.opened": "Link de assinatura aberto",
   "document.otp_sent": "Código de verificação enviado ao paciente",
   "document.link_emailed": "Link de assinatura enviado por e-mail ao paciente",
+  "document.link_email_outbox": "E-mail com o link na caixa de saída (envio de e-mail não configurado)",
+  "document.link_accessed": "Link de assinatura exibido a um membro da equipe",
+  "document.otp_verified": "Código de verificação confirmado pelo signatário",
+  "document.sign_attempt_failed": "Tentativa de assinatura recusada",
+  "patient.contact_changed": "Contato do paciente alterado enquanto aguardava assinatura",
   "settings.signing_updated": "Opções de assinatura alteradas",
 };
 

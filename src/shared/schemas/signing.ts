@@ -46,6 +46,13 @@ export const signInputSchema = z.object({
   conteudo_sha256: text().regex(/^[0-9a-f]{64}$/, "Conteúdo inválido"),
   /** The e-mail one-time code, when the clinic requires it. */
   codigo: text().trim().regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid).optional(),
+  /** The explicit consent to sign electronically (ELECTRONIC_CONSENT, recorded with its SHA-256). */
+  aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
+});
+
+/** POST /api/public/sign/:token/verify-code */
+export const verifyCodeInputSchema = z.object({
+  codigo: text({ error: SIGNING_MESSAGES.otpRequired }).trim().regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid),
 });
 export type SignInput = z.input<typeof signInputSchema>;
 export type SignData = z.output<typeof signInputSchema>;
@@ -85,6 +92,14 @@ export const signingPageSchema = z.object({
   codigo_obrigatorio: z.boolean(),
   /** Masked e-mail the code goes to, when required. */
   codigo_email: text().nullable(),
+  /** The code was verified (POST …/verify-code): the term comes whole. */
+  codigo_verificado: z.boolean(),
+  /** The term's CPFs are masked until the code is verified. */
+  conteudo_mascarado: z.boolean(),
+  /** What the signature will reach: avançada with the code, simples without. */
+  nivel: z.enum(["avancada", "simples"]),
+  /** Why it will be simple (pt-BR), or null. */
+  motivo_simples: text().nullable(),
   assinaturas: z.array(signatureSummarySchema),
 });
 export type SigningPage = z.infer<typeof signingPageSchema>;
@@ -96,6 +111,11 @@ export const signingLinkSchema = z.object({
   whatsapp_text: text(),
   whatsapp_url: text(),
   email_enviado: z.boolean(),
+  /** The e-mail was queued but cannot leave: SMTP is not configured (it waits in the outbox). */
+  email_na_caixa_de_saida: z.boolean(),
+  /** What the patient's signature will reach with the clinic's setting and this server. */
+  nivel: z.enum(["avancada", "simples"]),
+  motivo_simples: text().nullable(),
 });
 export type SigningLink = z.infer<typeof signingLinkSchema>;
 

@@ -1,6 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { pacientes } from "../../../db/schema.js";
+import { contratos, pacientes } from "../../../db/schema.js";
+import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { Patient, PatientData } from "../../../shared/schemas/patient.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
@@ -34,11 +35,23 @@ export async function updatePatient(
         .returning();
       if (!row) throw new Error("pacientes update returned no row");
       const changed = EDITABLE.filter((key) => (before[key] ?? null) !== (row[key] ?? null));
-      await recordAuditEvent(
-        tx,
-        { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-        { action: "patient.updated", entityType: "paciente", entityId: id, data: { campos: changed } },
-      );
+      const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
+      await recordAuditEvent(tx, context, { action: "patient.updated", entityType: "paciente", entityId: id, data: { campos: changed } });
+      // The code goes to the registered e-mail: changing a contact of a patient whose document
+      // waits for signature is evidence for that document (issue 11), masked as it is printed.
+      const contact = changed.filter((key) => key === "email" || key === "telefone" || key === "cpf" || key === "responsavel_cpf");
+      if (contact.length > 0) {
+        const waiting = await tx
+          .select({ id: contratos.id })
+          .from(contratos)
+          .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.paciente_id, id), inArray(contratos.status, ["sent", "viewed"])));
+        const shown = (key: (typeof contact)[number], value: string | null) =>
+          !value ? null : key === "email" ? maskEmail(value) : key.endsWith("cpf") ? maskCpf(value) : `(**) *****-${value.replace(/\D/g, "").slice(-4)}`;
+        const data = Object.fromEntries(contact.map((key) => [key, { antes: shown(key, before[key] ?? null), depois: shown(key, row[key] ?? null) }]));
+        for (const document of waiting) {
+          await recordAuditEvent(tx, context, { action: "patient.contact_changed", entityType: "contrato", entityId: document.id, data: { paciente_id: id, ...data } });
+        }
+      }
       return presentPatient(row);
     });
   } catch (error) {

@@ -9,6 +9,7 @@ import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { emailSigningLink, loadLinkRecipients, presentSigningLink } from "./signing-link.js";
 import { currentSigningToken } from "./signing-tokens.js";
+import type { EmailChannel } from "./signing-settings.js";
 
 const EMAILABLE = new Set(["sent", "viewed"]);
 
@@ -22,6 +23,7 @@ export async function emailCurrentLink(
   actor: Actor,
   id: string,
   origin: string,
+  channel: EmailChannel,
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now = new Date(),
 ): Promise<SigningLink> {
@@ -32,13 +34,14 @@ export async function emailCurrentLink(
       : null;
     if (!current) throw new AppError("NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
     const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
-    const link = presentSigningLink(origin, current.token, current.expiresAt, document.titulo, recipients, true);
+    const link = await presentSigningLink(tx, actor.tenantId, channel, { origin, token: current.token, expiresAt: current.expiresAt, titulo: document.titulo, recipients, emailQueued: true });
     await emailSigningLink(tx, { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit }, {
       contratoId: id,
       titulo: document.titulo,
       link: link.link,
       expiresAt: current.expiresAt,
       recipients,
+      smtp: channel.smtp,
     });
     return link;
   });

@@ -8,11 +8,26 @@ import type { Actor } from "../../policies/roles.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { loadLinkRecipients, presentSigningLink } from "./signing-link.js";
 import { currentSigningToken } from "./signing-tokens.js";
+import type { EmailChannel } from "./signing-settings.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 
 const LINKABLE = new Set(["sent", "viewed", "signed"]);
 
-/** The document's live link again (Copiar Link, WhatsApp), or 404 'Token de assinatura não gerado'. */
-export async function getSigningLink(db: Db, secretBox: SecretBox, actor: Actor, id: string, origin: string, now = new Date()): Promise<SigningLink> {
+/**
+ * The document's live link again (Copiar Link, WhatsApp), or 404 'Token de assinatura não gerado'.
+ * Whoever holds the link can open the term, so every staff fetch is an audit event naming the
+ * user (issue 11), shown on the document's trail and printed in the signatures registry.
+ */
+export async function getSigningLink(
+  db: Db,
+  secretBox: SecretBox,
+  actor: Actor,
+  id: string,
+  origin: string,
+  channel: EmailChannel,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId"> & { via: "ver" | "copiar" | "whatsapp" },
+  now = new Date(),
+): Promise<SigningLink> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     const current = LINKABLE.has(effectiveStatus(document.status, document.expiracao_at, now))
@@ -20,6 +35,13 @@ export async function getSigningLink(db: Db, secretBox: SecretBox, actor: Actor,
       : null;
     if (!current) throw new AppError("NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
     const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
-    return presentSigningLink(origin, current.token, current.expiresAt, document.titulo, recipients, false);
+    const { via, ...context } = audit;
+    await recordAuditEvent(tx, { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...context }, {
+      action: "document.link_accessed",
+      entityType: "contrato",
+      entityId: id,
+      data: { via, por: actor.profileId },
+    });
+    return presentSigningLink(tx, actor.tenantId, channel, { origin, token: current.token, expiresAt: current.expiresAt, titulo: document.titulo, recipients, emailQueued: false });
   });
 }

@@ -1,12 +1,24 @@
 import type { Db } from "../../../db/client.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { Actor } from "../../policies/roles.js";
-import { requiresEmailCode } from "./signing-settings.js";
+import { type EmailChannel, requiresEmailCode } from "./signing-settings.js";
 
 export interface SigningSettings {
   codigo_email: boolean;
 }
 
-export async function getSigningSettings(db: Db, actor: Actor): Promise<SigningSettings> {
-  return withTenant(db, actor.tenantId, async (tx) => ({ codigo_email: await requiresEmailCode(tx, actor.tenantId) }));
+/** The clinic's setting, and whether this server can deliver codes and e-mails at all. */
+export interface SigningSettingsView extends SigningSettings {
+  /** SMTP is configured: e-mails really leave the server. */
+  email_configurado: boolean;
+  /** A code can reach a patient now (SMTP, or the development outbox). */
+  codigo_disponivel: boolean;
+}
+
+export async function getSigningSettings(db: Db, actor: Actor, channel: EmailChannel): Promise<SigningSettingsView> {
+  return withTenant(db, actor.tenantId, async (tx) => ({
+    codigo_email: await requiresEmailCode(tx, actor.tenantId),
+    email_configurado: channel.smtp,
+    codigo_disponivel: channel.usable,
+  }));
 }

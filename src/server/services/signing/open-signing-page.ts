@@ -4,12 +4,13 @@ import { contratos, pacientes, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskEmail, type SigningPage } from "../../../shared/schemas/signing.js";
+import { maskCpfDeep } from "../../../shared/signing-rules.js";
 import { AppError } from "../../errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { presentSignatures, selectSignatures } from "./load-signatures.js";
-import { requiresEmailCode } from "./signing-settings.js";
+import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 
@@ -17,12 +18,17 @@ import { findSigningTokenOrThrow } from "./signing-tokens.js";
  * GET /api/public/sign/:token: what the signing page draws. The first opening of a sent document
  * moves it to viewed with an audit event (no actor; IP and user agent), in one transaction; later
  * openings change nothing (a conditional update: two first openings at once audit once).
+ * When a code is required, the term comes with the patient's (and guardian's) CPF masked until
+ * the code is verified (`revealed`, from POST …/verify-code): holding the link is not enough to
+ * read the full personal data (issue 11).
  */
 export async function openSigningPage(
   db: Db,
   storage: FileStorage,
+  channel: EmailChannel,
   token: string,
   audit: { ip?: string | undefined; userAgent?: string | undefined },
+  options: { revealed?: boolean } = {},
   now = new Date(),
 ): Promise<SigningPage> {
   const link = await findSigningTokenOrThrow(db, token);
@@ -58,14 +64,15 @@ export async function openSigningPage(
           .where(and(eq(profiles.tenant_id, link.tenantId), eq(profiles.id, document.medico_responsavel_id)))
           .limit(1)
       : [];
-    const codeRequired = estado === "pending" && (await requiresEmailCode(tx, link.tenantId));
-    const [patient] = codeRequired
-      ? await tx
-          .select({ email: pacientes.email })
-          .from(pacientes)
-          .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
-          .limit(1)
-      : [];
+    const [patient] = await tx
+      .select({ email: pacientes.email, cpf: pacientes.cpf, responsavel_cpf: pacientes.responsavel_cpf })
+      .from(pacientes)
+      .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
+      .limit(1);
+    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient?.email ?? null);
+    const codeRequired = estado === "pending" && requirement.codeRequired;
+    const masked = codeRequired && !options.revealed;
+    const modelo = masked ? maskCpfDeep(maskCpfDeep(document.documento, patient?.cpf ?? null), patient?.responsavel_cpf ?? null) : document.documento;
     const signatureRows = estado === "signed" ? await selectSignatures(tx, link.tenantId, document.id) : [];
     const frozenPhysician = document.variaveis_preenchidas.medico_nome;
     const page: Omit<SigningPage, "assinaturas"> = {
@@ -76,13 +83,17 @@ export async function openSigningPage(
         status,
         created_at: document.created_at.toISOString(),
         prazo_assinatura: document.expiracao_at.toISOString(),
-        modelo: document.documento,
+        modelo,
         conteudo_sha256: document.conteudo_sha256,
         clinica: clinic ? (clinic.nome_fantasia ?? clinic.nome) : "",
         profissional: physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),
       },
       codigo_obrigatorio: codeRequired,
       codigo_email: codeRequired && patient?.email ? maskEmail(patient.email) : null,
+      codigo_verificado: codeRequired && options.revealed === true,
+      conteudo_mascarado: masked,
+      nivel: requirement.level,
+      motivo_simples: requirement.reason,
     };
     return { page, signatureRows };
   });

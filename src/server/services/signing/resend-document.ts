@@ -10,6 +10,7 @@ import type { Actor } from "../../policies/roles.js";
 import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { issueAndShareLink } from "./signing-link.js";
+import type { EmailChannel } from "./signing-settings.js";
 import { revokeSigningTokens } from "./signing-tokens.js";
 
 /**
@@ -21,7 +22,7 @@ export async function resendDocument(
   secretBox: SecretBox,
   actor: Actor,
   id: string,
-  input: { email: boolean; origin: string },
+  input: { email: boolean; origin: string; channel: EmailChannel },
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now = new Date(),
 ): Promise<SigningLink> {
@@ -33,6 +34,6 @@ export async function resendDocument(
     const expiresAt = document.expiracao_at;
     await tx.update(contratos).set({ updated_at: now }).where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
     const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
-    return issueAndShareLink(tx, secretBox, context, { document, action: "document.resent", expiresAt, email: input.email, origin: input.origin, now });
+    return issueAndShareLink(tx, secretBox, context, { document, action: "document.resent", expiresAt, email: input.email, origin: input.origin, channel: input.channel, now });
   });
 }

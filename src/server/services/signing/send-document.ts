@@ -10,6 +10,7 @@ import type { Actor } from "../../policies/roles.js";
 import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { issueAndShareLink } from "./signing-link.js";
+import type { EmailChannel } from "./signing-settings.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -23,7 +24,7 @@ export async function sendDocument(
   secretBox: SecretBox,
   actor: Actor,
   id: string,
-  input: { email: boolean; origin: string },
+  input: { email: boolean; origin: string; channel: EmailChannel },
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now = new Date(),
 ): Promise<SigningLink> {
@@ -45,6 +46,6 @@ export async function sendDocument(
       .set({ status: "sent", sent_at: now, expiracao_at: expiresAt, updated_at: now })
       .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
     const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
-    return issueAndShareLink(tx, secretBox, context, { document, action: "document.sent", expiresAt, email: input.email, origin: input.origin, now });
+    return issueAndShareLink(tx, secretBox, context, { document, action: "document.sent", expiresAt, email: input.email, origin: input.origin, channel: input.channel, now });
   });
 }

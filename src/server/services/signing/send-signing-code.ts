@@ -8,7 +8,7 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { hashSigningCode, newSigningCode } from "./signing-codes.js";
-import { requiresEmailCode } from "./signing-settings.js";
+import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 
@@ -19,6 +19,7 @@ import { findSigningTokenOrThrow } from "./signing-tokens.js";
  */
 export async function sendSigningCode(
   db: Db,
+  channel: EmailChannel,
   token: string,
   audit: { ip?: string | undefined; userAgent?: string | undefined },
   now = new Date(),
@@ -31,13 +32,15 @@ export async function sendSigningCode(
     const estado = signingState(link, document, now);
     if (estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
-    if (!(await requiresEmailCode(tx, link.tenantId))) throw new AppError("BAD_REQUEST", "Esta clínica não exige código por e-mail.");
     const [patient] = await tx
       .select({ nome: pacientes.nome, email: pacientes.email })
       .from(pacientes)
       .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
       .limit(1);
     if (!patient?.email) throw new AppError("PATIENT_EMAIL_MISSING");
+    if (!signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient.email).codeRequired) {
+      throw new AppError("BAD_REQUEST", "Este documento não pede código de verificação.");
+    }
     const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, link.tenantId)).limit(1);
     const clinica = clinic ? (clinic.nome_fantasia ?? clinic.nome) : "Consentir";
 

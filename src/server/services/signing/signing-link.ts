@@ -7,6 +7,7 @@ import type { SecretBox } from "../../lib/secret-box.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { issueSigningToken } from "./signing-tokens.js";
+import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 
 /** The patient and clinic a link message talks about. */
 export interface LinkRecipients {
@@ -25,23 +26,29 @@ export async function loadLinkRecipients(tx: Tx, tenantId: string, pacienteId: s
   return { patient, clinica: clinic.nome_fantasia ?? clinic.nome };
 }
 
-/** What staff get back: the link, its deadline and the ready WhatsApp text and wa.me URL. */
-export function presentSigningLink(
-  origin: string,
-  token: string,
-  expiresAt: Date,
-  titulo: string,
-  recipients: LinkRecipients,
-  emailEnviado: boolean,
-): SigningLink {
-  const link = `${origin}${signingPath(token)}`;
-  const text = whatsappMessage(recipients.patient.nome, titulo, link);
+/**
+ * What staff get back: the link, its deadline, the ready WhatsApp text and wa.me URL, whether an
+ * e-mail was queued (and whether it can leave: without SMTP it waits in the outbox), and what the
+ * signature will reach.
+ */
+export async function presentSigningLink(
+  tx: Tx,
+  tenantId: string,
+  channel: EmailChannel,
+  input: { origin: string; token: string; expiresAt: Date; titulo: string; recipients: LinkRecipients; emailQueued: boolean },
+): Promise<SigningLink> {
+  const link = `${input.origin}${signingPath(input.token)}`;
+  const text = whatsappMessage(input.recipients.patient.nome, input.titulo, link);
+  const requirement = signingRequirement(await requiresEmailCode(tx, tenantId), channel, input.recipients.patient.email);
   return {
     link,
-    expires_at: expiresAt.toISOString(),
+    expires_at: input.expiresAt.toISOString(),
     whatsapp_text: text,
-    whatsapp_url: whatsappUrl(recipients.patient.telefone, text),
-    email_enviado: emailEnviado,
+    whatsapp_url: whatsappUrl(input.recipients.patient.telefone, text),
+    email_enviado: input.emailQueued,
+    email_na_caixa_de_saida: input.emailQueued && !channel.smtp,
+    nivel: requirement.level,
+    motivo_simples: requirement.reason,
   };
 }
 
@@ -56,12 +63,14 @@ const deadlineFormat = new Intl.DateTimeFormat("pt-BR", {
 
 /**
  * Puts the link e-mail to the patient's registered address in the outbox (same transaction) and
- * audits it. PATIENT_EMAIL_MISSING when the patient has no e-mail.
+ * audits it — as sent when SMTP is configured, as waiting in the outbox when it is not (issue 11:
+ * no audit event says an e-mail left when none could). PATIENT_EMAIL_MISSING when the patient has
+ * no e-mail.
  */
 export async function emailSigningLink(
   tx: Tx,
   audit: AuditContext,
-  input: { contratoId: string; titulo: string; link: string; expiresAt: Date; recipients: LinkRecipients },
+  input: { contratoId: string; titulo: string; link: string; expiresAt: Date; recipients: LinkRecipients; smtp: boolean },
 ): Promise<void> {
   const { patient, clinica } = input.recipients;
   if (!patient.email) throw new AppError("PATIENT_EMAIL_MISSING");
@@ -79,10 +88,10 @@ export async function emailSigningLink(
       `Se você não reconhece este envio, ignore este e-mail ou fale com ${clinica}.`,
   });
   await recordAuditEvent(tx, audit, {
-    action: "document.link_emailed",
+    action: input.smtp ? "document.link_emailed" : "document.link_email_outbox",
     entityType: "contrato",
     entityId: input.contratoId,
-    data: { email: patient.email, outbox_id: outboxId },
+    data: { email: patient.email, outbox_id: outboxId, smtp: input.smtp },
   });
 }
 
@@ -100,6 +109,7 @@ export async function issueAndShareLink(
     expiresAt: Date;
     email: boolean;
     origin: string;
+    channel: EmailChannel;
     now: Date;
   },
 ): Promise<SigningLink> {
@@ -112,9 +122,9 @@ export async function issueAndShareLink(
     data: { expires_at: expiresAt.toISOString(), email: input.email },
   });
   const recipients = await loadLinkRecipients(tx, context.tenantId, document.paciente_id);
-  const link = presentSigningLink(input.origin, token, expiresAt, document.titulo, recipients, input.email);
+  const link = await presentSigningLink(tx, context.tenantId, input.channel, { origin: input.origin, token, expiresAt, titulo: document.titulo, recipients, emailQueued: input.email });
   if (input.email) {
-    await emailSigningLink(tx, context, { contratoId: document.id, titulo: document.titulo, link: link.link, expiresAt, recipients });
+    await emailSigningLink(tx, context, { contratoId: document.id, titulo: document.titulo, link: link.link, expiresAt, recipients, smtp: input.channel.smtp });
   }
   return link;
 }

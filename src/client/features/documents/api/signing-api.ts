@@ -10,13 +10,16 @@ export const signingKeys = {
 
 const path = (id: string, rest: string) => `/api/documents/${encodeURIComponent(id)}/${rest}`;
 
-/** The live signing link of a sent or viewed document; null when none was issued (404). */
+/**
+ * The live signing link of a sent or viewed document; null when none was issued (404). Each
+ * fetch is an audit event naming the user (issue 11), so it is fetched only when staff ask.
+ */
 export function useSigningLink(id: string | undefined, enabled: boolean) {
   return useQuery({
     queryKey: signingKeys.link(id ?? ""),
     queryFn: async ({ signal }) => {
       try {
-        return await api<SigningLink>(path(id!, "link"), { signal });
+        return await api<SigningLink>(path(id!, "link?via=ver"), { signal });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;

@@ -1,4 +1,4 @@
-import { FileCheck2, RefreshCw, Send } from "lucide-react";
+import { Eye, FileCheck2, RefreshCw, Send } from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -22,7 +22,9 @@ const awaitingSignature = (status: string) => status === "sent" || status === "v
 export function DocumentSigningPanel({ doc, canWrite }: { doc: DocumentDetail; canWrite: boolean }) {
   const [target, setTarget] = useState<SendTarget | null>(null);
   const live = awaitingSignature(doc.status);
-  const link = useSigningLink(doc.id, live);
+  // Whoever sees the link can open the term: it is fetched (and audited) only when asked for.
+  const [revealed, setRevealed] = useState(false);
+  const link = useSigningLink(doc.id, live && revealed);
   const label = `${shortDocumentId(doc.id)} · ${doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}`;
 
   let body: React.ReactNode = null;
@@ -33,7 +35,19 @@ export function DocumentSigningPanel({ doc, canWrite }: { doc: DocumentDetail; c
       </Button>
     ) : null;
   } else if (live) {
-    if (link.isPending) body = <Skeleton className="h-24 w-full" />;
+    if (!revealed && !link.data) {
+      body = (
+        <>
+          <Badge variant="success" className="w-fit" data-testid="ready-to-sign">
+            {DOCUMENT_MESSAGES.readyToSign}
+          </Badge>
+          <Button variant="outline" onClick={() => setRevealed(true)} data-testid="show-signing-link">
+            <Eye /> Mostrar link de assinatura
+          </Button>
+          <p className="text-xs text-muted-foreground">Quem tem o link pode abrir o documento: cada exibição fica registrada na auditoria com o seu nome.</p>
+        </>
+      );
+    } else if (link.isPending) body = <Skeleton className="h-24 w-full" />;
     else if (link.data) {
       body = (
         <>

@@ -8,6 +8,7 @@ import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/api";
 import { SIGNING_MESSAGES, type SigningLink } from "@shared/schemas/signing";
+import { signingLevelNotice, useSigningSettings } from "@/features/settings/api/settings-api";
 import { type SendMode, useSendForSignature } from "../api/signing-api";
 import { RESEND_WARNING, SigningLinkActions } from "./signing-link-actions";
 
@@ -25,6 +26,7 @@ export interface SendTarget {
  */
 export function SendForSignatureDialog({ target, onClose, canWrite = true }: { target: SendTarget | null; onClose: () => void; canWrite?: boolean }) {
   const send = useSendForSignature();
+  const settings = useSigningSettings();
   const [email, setEmail] = useState(true);
   const [result, setResult] = useState<SigningLink | null>(null);
   const emailId = useId();
@@ -41,7 +43,8 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
       setResult(link);
       toast.success(target.mode === "send" ? SIGNING_MESSAGES.sent : SIGNING_MESSAGES.resent);
       if (email) {
-        if (link.email_enviado) toast.success(SIGNING_MESSAGES.emailQueued);
+        if (link.email_na_caixa_de_saida) toast.warning(SIGNING_MESSAGES.emailInOutbox);
+        else if (link.email_enviado) toast.success(SIGNING_MESSAGES.emailQueued);
         else toast.warning(SIGNING_MESSAGES.patientEmailMissing);
       }
     } catch (error) {
@@ -64,13 +67,23 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
           </DialogDescription>
         </DialogHeader>
         {result && target ? (
-          <SigningLinkActions documentId={target.id} link={result} canWrite={false} />
+          <div className="grid gap-3">
+            {result.nivel === "simples" && result.motivo_simples ? (
+              <p className="text-sm text-amber-700 dark:text-amber-400" data-testid="send-level">
+                Assinatura eletrônica simples: {result.motivo_simples}
+              </p>
+            ) : null}
+            <SigningLinkActions documentId={target.id} link={result} canWrite={false} />
+          </div>
         ) : (
-          <div className="flex items-center gap-2">
-            <Checkbox id={emailId} checked={email} onCheckedChange={(value) => setEmail(value === true)} disabled={!canWrite} />
-            <Label htmlFor={emailId} className="font-normal">
-              Enviar também o link por e-mail ao paciente
-            </Label>
+          <div className="grid gap-3">
+            <div className="flex items-center gap-2">
+              <Checkbox id={emailId} checked={email} onCheckedChange={(value) => setEmail(value === true)} disabled={!canWrite} />
+              <Label htmlFor={emailId} className="font-normal">
+                Enviar também o link por e-mail ao paciente
+              </Label>
+            </div>
+            {settings.data ? <SendLevelNotice settings={settings.data} /> : null}
           </div>
         )}
         <DialogFooter>
@@ -91,5 +104,18 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
         </DialogFooter>
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** Before sending: what the signature will reach, and whether an e-mail can leave this server. */
+function SendLevelNotice({ settings }: { settings: Parameters<typeof signingLevelNotice>[0] }) {
+  const notice = signingLevelNotice(settings);
+  return (
+    <div className="grid gap-1 text-sm" data-testid="send-level-notice">
+      <p className={notice.level === "simples" ? "text-amber-700 dark:text-amber-400" : "text-muted-foreground"}>{notice.text}</p>
+      {!settings.email_configurado ? (
+        <p className="text-amber-700 dark:text-amber-400">O envio de e-mail não está configurado: o e-mail ficará na caixa de saída. Envie o link pelo WhatsApp ou copie-o.</p>
+      ) : null}
+    </div>
   );
 }

@@ -61,7 +61,8 @@ export function SigningLinkActions({ documentId, link, canWrite }: { documentId:
   async function email() {
     try {
       const sent = await emailLink.mutateAsync({ id: documentId });
-      toast.success(SIGNING_MESSAGES.emailQueued);
+      if (sent.email_na_caixa_de_saida) toast.warning(SIGNING_MESSAGES.emailInOutbox);
+      else toast.success(SIGNING_MESSAGES.emailQueued);
       if (await copyText(sent.link)) toast.success(SIGNING_MESSAGES.linkCopied);
     } catch (error) {
       toast.error(SIGNING_MESSAGES.linkError, { description: errorMessage(error) });

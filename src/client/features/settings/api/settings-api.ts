@@ -6,12 +6,32 @@ export interface SigningSettings {
   codigo_email: boolean;
 }
 
+/** …and whether this server sends e-mail (SMTP) and can deliver a code at all. */
+export interface SigningSettingsView extends SigningSettings {
+  email_configurado: boolean;
+  codigo_disponivel: boolean;
+}
+
+/** What a document sent now will reach, in words for the send dialog and Configurações. */
+export function signingLevelNotice(settings: SigningSettingsView): { level: "avancada" | "simples"; text: string } {
+  if (!settings.codigo_email) {
+    return { level: "simples", text: "A clínica desativou o código: os documentos são assinados com assinatura eletrônica simples." };
+  }
+  if (!settings.codigo_disponivel) {
+    return {
+      level: "simples",
+      text: "O envio de e-mail não está configurado neste servidor: nenhum código pode chegar ao paciente, e o documento será assinado com assinatura eletrônica simples.",
+    };
+  }
+  return { level: "avancada", text: "O paciente confirma um código enviado ao e-mail cadastrado antes de assinar: assinatura eletrônica avançada." };
+}
+
 export const settingsKeys = { signing: ["settings", "signing"] as const };
 
 export function useSigningSettings() {
   return useQuery({
     queryKey: settingsKeys.signing,
-    queryFn: ({ signal }) => api<SigningSettings>("/api/settings/signing", { signal }),
+    queryFn: ({ signal }) => api<SigningSettingsView>("/api/settings/signing", { signal }),
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
   });
 }
@@ -19,7 +39,7 @@ export function useSigningSettings() {
 export function useSaveSigningSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SigningSettings) => api<SigningSettings>("/api/settings/signing", { method: "PUT", body: input }),
+    mutationFn: (input: SigningSettings) => api<SigningSettingsView>("/api/settings/signing", { method: "PUT", body: input }),
     onSuccess: (saved) => queryClient.setQueryData(settingsKeys.signing, saved),
   });
 }

@@ -8,7 +8,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { ApiError } from "@/lib/api";
-import { useSaveSigningSettings, useSigningSettings } from "../api/settings-api";
+import { signingLevelNotice, useSaveSigningSettings, useSigningSettings } from "../api/settings-api";
 
 export const SETTINGS_MESSAGES = {
   saved: "Configurações atualizadas",
@@ -61,8 +61,15 @@ function SigningSettingsCard() {
                 <MailCheck className="size-4 text-primary" aria-hidden /> Exigir código por e-mail antes de assinar
               </Label>
               <p className="text-sm text-muted-foreground">
-                O paciente recebe um código de 6 dígitos no e-mail cadastrado e o digita antes de assinar: mais uma prova de quem assinou.
+                O paciente recebe um código de 6 dígitos no e-mail cadastrado e o digita antes de ver o documento completo e assinar: é o que
+                torna a assinatura <strong>avançada</strong> (Lei 14.063/2020). Sem o código, os documentos são assinatura eletrônica simples.
               </p>
+              <SigningLevelLine settings={settings.data} />
+              {!settings.data.email_configurado ? (
+                <p className="text-sm text-amber-700 dark:text-amber-400" data-testid="email-not-configured">
+                  O envio de e-mail não está configurado neste servidor (SMTP): os e-mails ficam na caixa de saída e não chegam aos pacientes.
+                </p>
+              ) : null}
               {!canManage ? <p className="text-xs text-muted-foreground">{SETTINGS_MESSAGES.readOnly}</p> : null}
             </div>
             <Switch
@@ -76,5 +83,14 @@ function SigningSettingsCard() {
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function SigningLevelLine({ settings }: { settings: Parameters<typeof signingLevelNotice>[0] }) {
+  const notice = signingLevelNotice(settings);
+  return (
+    <p className={`text-sm ${notice.level === "simples" ? "text-amber-700 dark:text-amber-400" : "text-emerald-700 dark:text-emerald-400"}`} data-testid="signing-level">
+      {notice.text}
+    </p>
   );
 }

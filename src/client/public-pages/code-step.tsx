@@ -1,0 +1,116 @@
+import { MailCheck } from "lucide-react";
+import type * as React from "react";
+import { useEffect, useId, useState } from "react";
+import type { SigningPage } from "@shared/schemas/signing";
+import { OTP_DIGITS, SIGNING_MESSAGES } from "@shared/signing-rules";
+import { Spinner } from "./components/spinner";
+import { Panel, PlainButton } from "./components/public-shell";
+import { publicFetch } from "./lib/http";
+
+/**
+ * Before the whole term and the form: the signer proves control of the e-mail on the patient's
+ * record (issue 11). Enviar código → the 6 digits → Confirmar código; the server answers the
+ * page unmasked, and the code is kept to be consumed by the signature.
+ */
+export function CodeStep({
+  token,
+  page,
+  onVerified,
+  onInvalid,
+}: {
+  token: string;
+  page: SigningPage;
+  onVerified: (page: SigningPage, code: string) => void;
+  onInvalid: () => void;
+}) {
+  const base = `/api/public/sign/${encodeURIComponent(token)}`;
+  const [state, setState] = useState<"idle" | "sending" | "sent" | "verifying">("idle");
+  const [email, setEmail] = useState(page.codigo_email);
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [cooldown, setCooldown] = useState(0);
+  const codeId = useId();
+
+  useEffect(() => {
+    if (cooldown <= 0) return;
+    const timer = setTimeout(() => setCooldown((left) => left - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [cooldown]);
+
+  async function send() {
+    setState("sending");
+    setError(null);
+    const result = await publicFetch<{ enviado: boolean; email: string | null }>(`${base}/code`, { method: "POST", json: {} });
+    if (result.ok) {
+      setEmail(result.data.email ?? page.codigo_email);
+      setState("sent");
+      setCooldown(30);
+      return;
+    }
+    if (result.status === 410) return onInvalid();
+    setState((current) => (current === "sending" ? "idle" : current));
+    setError(result.message ?? SIGNING_MESSAGES.signError);
+  }
+
+  async function verify(event: React.FormEvent) {
+    event.preventDefault();
+    if (!new RegExp(`^\\d{${OTP_DIGITS}}$`).test(code)) return setError(SIGNING_MESSAGES.otpRequired);
+    setState("verifying");
+    setError(null);
+    const result = await publicFetch<SigningPage>(`${base}/verify-code`, { method: "POST", json: { codigo: code } });
+    if (result.ok) return onVerified(result.data, code);
+    if (result.status === 410) return onInvalid();
+    setState("sent");
+    setError(result.message ?? SIGNING_MESSAGES.otpInvalid);
+  }
+
+  const sent = state === "sent" || state === "verifying";
+  return (
+    <Panel aria-labelledby="code-title" className="print:hidden" data-testid="otp-step">
+      <form className="grid gap-4" onSubmit={(event) => void verify(event)} noValidate>
+        <div className="grid gap-1">
+          <h2 id="code-title" className="flex items-center gap-2 text-base font-semibold">
+            <MailCheck className="size-5 text-primary" aria-hidden /> Confirme que é você
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            {sent ? `${SIGNING_MESSAGES.otpSent}${email ? ` (${email})` : ""}` : `${SIGNING_MESSAGES.codeFirst}${email ? ` (${email})` : ""}`}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-end gap-3">
+          <PlainButton variant={sent ? "outline" : "primary"} onClick={() => void send()} disabled={state === "sending" || state === "verifying" || cooldown > 0}>
+            {state === "sending" ? <Spinner /> : null}
+            {sent ? (cooldown > 0 ? `Reenviar código (${cooldown}s)` : "Reenviar código") : "Enviar código"}
+          </PlainButton>
+        </div>
+        {sent ? (
+          <div className="flex flex-wrap items-end gap-3">
+            <div className="grid gap-1.5">
+              <label htmlFor={codeId} className="text-sm font-medium">
+                Código de 6 dígitos
+              </label>
+              <input
+                id={codeId}
+                value={code}
+                onChange={(event) => setCode(event.target.value.replace(/\D/g, "").slice(0, OTP_DIGITS))}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={OTP_DIGITS}
+                placeholder="000000"
+                aria-invalid={error ? true : undefined}
+                className="h-11 w-40 rounded-md border border-input bg-background px-3 text-center font-mono text-base tracking-[0.3em] shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50"
+              />
+            </div>
+            <PlainButton type="submit" disabled={state === "verifying"}>
+              {state === "verifying" ? <Spinner /> : null} Confirmar código
+            </PlainButton>
+          </div>
+        ) : null}
+        {error ? (
+          <p className="text-sm text-destructive" role="alert" data-testid="otp-error">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </Panel>
+  );
+}

@@ -1,0 +1,25 @@
+import type { Db } from "../../../db/client.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
+
+export type SigningFailure = "nome" | "cpf" | "codigo";
+
+/**
+ * A refused attempt on the public signing page (wrong name, CPF or code) is evidence too
+ * (issue 11): it is written in its own transaction, so it stays even though the attempt fails.
+ */
+export async function recordSigningFailure(
+  db: Db,
+  tenantId: string,
+  contratoId: string,
+  motivo: SigningFailure,
+  audit: { ip?: string | undefined; userAgent?: string | undefined },
+): Promise<void> {
+  await withTenant(db, tenantId, (tx) =>
+    recordAuditEvent(
+      tx,
+      { tenantId, actorProfileId: null, ...audit },
+      { action: "document.sign_attempt_failed", entityType: "contrato", entityId: contratoId, data: { motivo } },
+    ),
+  );
+}
