@@ -47,6 +47,32 @@ export async function snap(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * Resolves once the page has run the work already queued in it — React's render, commit and
+ * effects after a state change, and what those start (each round is one message task, posted
+ * behind the ones queued before it). An event-based yield: no timer, so it also works while
+ * `page.clock` is paused.
+ */
+export async function pageTasksDone(page: Page, rounds = 4): Promise<void> {
+  await page.evaluate(
+    (total) =>
+      new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        let round = 0;
+        channel.port1.onmessage = () => {
+          round += 1;
+          if (round < total) channel.port2.postMessage(null);
+          else {
+            channel.port1.close();
+            resolve();
+          }
+        };
+        channel.port2.postMessage(null);
+      }),
+    rounds,
+  );
+}
+
+/**
  * Holds the requests matching `url` (a slow connection) until `release()` is called; from then
  * on they go through.
  */
