@@ -45,3 +45,61 @@ export async function snap(page: Page, name: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Resolves once the page has run the work already queued in it — React's render, commit and
+ * effects after a state change, and what those start (each round is one message task, posted
+ * behind the ones queued before it). An event-based yield: no timer, so it also works while
+ * `page.clock` is paused.
+ */
+export async function pageTasksDone(page: Page, rounds = 4): Promise<void> {
+  await page.evaluate(
+    (total) =>
+      new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        let round = 0;
+        channel.port1.onmessage = () => {
+          round += 1;
+          if (round < total) channel.port2.postMessage(null);
+          else {
+            channel.port1.close();
+            resolve();
+          }
+        };
+        channel.port2.postMessage(null);
+      }),
+    rounds,
+  );
+}
+
+/**
+ * Holds the requests matching `url` (a slow connection) until `release()` is called; from then
+ * on they go through.
+ */
+export async function holdRequests(page: Page, url: string | RegExp): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return { release };
+}
+
+/** How wide the page is (more than the viewport means it scrolls sideways). */
+export const pageWidth = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth);
+
+/**
+ * Resolves once the animations and transitions running on the page (a dialog or sheet opening
+ * or closing) have finished — before a screenshot. Endless ones (spinners, skeletons) are left out.
+ */
+export async function animationsFinished(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime ?? Infinity)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}

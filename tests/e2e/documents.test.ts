@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
-import { DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
+import { animationsFinished, DESKTOP, holdRequests, launchBrowser, newPage, pageWidth, PHONE, snap } from "./browser.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -67,9 +67,6 @@ async function seedClinic(page: Page) {
   );
   return { patientId: patient.id, templateId: template.id };
 }
-
-/** Lets open/close animations (dialogs, sheets) finish before a screenshot. */
-const settle = (page: Page) => page.waitForTimeout(600);
 
 const checkbox = (page: Page, list: string, name: string) => page.getByRole("group", { name: list }).getByRole("checkbox", { name });
 
@@ -209,7 +206,7 @@ describe("documents", () => {
     await dialog.getByRole("article").getByText("Edema na região operada", { exact: false }).waitFor();
     await dialog.getByText("joana@exemplo.com.br").waitFor();
     await dialog.getByText("CRO-RJ 54321").waitFor();
-    await settle(page);
+    await animationsFinished(page);
     await snap(page, "document-preview-dialog-desktop");
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
@@ -259,19 +256,25 @@ describe("documents", () => {
       201,
     );
 
+    // The counters answer late (a slow phone connection), so the page is seen while they load.
+    const counters = await holdRequests(page, "**/api/documents/counters");
     await page.goto("/documents");
     const card = page.getByTestId("document-card");
     await card.getByText("Joana Prado Albuquerque").waitFor();
     expect(await page.getByTestId("documents-table").count()).toBe(0);
-    // The five counters scroll sideways inside their row; the page itself never does.
-    await page.getByTestId("counter-expirados").waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The five counters scroll sideways inside their row; the page itself never does, neither
+    // while they load nor once they show.
+    await page.locator('[data-testid="counter-expirados"][aria-busy="true"]').waitFor();
+    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+    counters.release();
+    await page.getByTestId("counter-expirados").locator('[data-slot="stat-card-value"]').waitFor();
+    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     await snap(page, "documents-phone");
 
     await card.getByRole("button", { name: /^Ações do documento/ }).click();
     const sheet = page.getByRole("dialog");
     for (const tile of ["Ver Detalhes", "Gerar PDF", "Enviar p/ Assinatura", "Excluir"]) await sheet.getByText(tile, { exact: true }).waitFor();
-    await settle(page);
+    await animationsFinished(page);
     await snap(page, "documents-sheet-phone");
     await sheet.getByRole("link", { name: "Ver Detalhes" }).click();
     await page.waitForURL(new RegExp(`/documents/${created.id}$`));
@@ -281,7 +284,7 @@ describe("documents", () => {
     await page.goto(`/documents/create?paciente=${patientId}`);
     await page.getByTestId("patient-chosen").getByText("Joana Prado Albuquerque").waitFor();
     await page.getByLabel(/^Template/).selectOption({ index: 1 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     await snap(page, "document-create-phone");
     await page.getByRole("tab", { name: /Pré-visualização/ }).click();
     await page.getByTestId("document-live-preview").getByText("Eu, Joana Prado Albuquerque,", { exact: false }).waitFor();

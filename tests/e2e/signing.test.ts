@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
-import { baseUrl, DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
+import { animationsFinished, baseUrl, DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -95,8 +95,6 @@ async function drawSignature(page: Page) {
   await page.mouse.up();
 }
 
-const settle = (page: Page) => page.waitForTimeout(600);
-
 /** The newest signing code e-mailed to `to`, from the development outbox (this machine only). */
 async function latestCode(staffPage: Page, to: string): Promise<string> {
   const outbox = await json<{ items: { to: string; subject: string; text: string }[] }>(await staffPage.request.get("/api/dev/outbox"), 200);
@@ -149,7 +147,7 @@ describe("signing", () => {
     await panel.getByRole("button", { name: "Reenviar" }).click();
     const confirm = page.getByRole("alertdialog");
     await confirm.getByText("O link anterior deixará de funcionar", { exact: false }).waitFor();
-    await settle(page);
+    await animationsFinished(page);
     await snap(page, "signing-resend-confirm-desktop");
     await confirm.getByRole("button", { name: "Reenviar" }).click();
     await page.getByText("Novo link de assinatura gerado; o anterior deixou de funcionar").waitFor();
@@ -287,7 +285,7 @@ describe("signing", () => {
     await block.getByRole("img", { name: /^Assinatura de / }).waitFor();
     await p.getByText("Todos os participantes receberão uma cópia do documento assinado por e-mail.").waitFor();
     expect(await p.getByTestId("sign-form").count()).toBe(0);
-    await settle(p);
+    await animationsFinished(p);
     await snap(p, "signing-signed-phone");
 
     // The staff list shows it signed; the document page shows the Signatures block with the evidence.
@@ -318,12 +316,16 @@ describe("signing", () => {
 
     // The sealed PDF (a job in the same process).
     let sealed: Buffer | null = null;
-    for (let i = 0; i < 40 && !sealed; i++) {
-      const answer = await page.request.get(`/api/documents/${documentId}/signed-pdf`);
-      if (answer.status() === 200) sealed = Buffer.from(await answer.body());
-      else await page.waitForTimeout(500);
-    }
-    expect(sealed, "the sealed PDF was not ready in 20 s").not.toBeNull();
+    await expect
+      .poll(
+        async () => {
+          const answer = await page.request.get(`/api/documents/${documentId}/signed-pdf`);
+          if (answer.status() === 200) sealed = Buffer.from(await answer.body());
+          return answer.status();
+        },
+        { timeout: 20_000, interval: 500, message: "the sealed PDF was not ready in 20 s" },
+      )
+      .toBe(200);
     expect(sealed!.subarray(0, 4).toString("latin1")).toBe("%PDF");
     await p.reload();
     await p.getByTestId("sealed-hash").waitFor();

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_TEMPLATE } from "../../src/shared/document-model/sample-template.js";
 import { registerProfessional, signIn } from "./accounts.js";
-import { DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
+import { animationsFinished, DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -239,7 +239,7 @@ describe("templates", () => {
     const blocked = page.getByRole("alertdialog").filter({ hasText: "Não é possível excluir" });
     await blocked.getByText("Este template está sendo usado em 1 contrato(s). Não é possível excluí-lo.").waitFor();
     await expect.poll(() => page.getByRole("alertdialog").count()).toBe(1);
-    await page.waitForTimeout(400); // let the confirm dialog's exit animation end before the screenshot
+    await animationsFinished(page); // the confirm dialog's exit, before the screenshot
     await snap(page, "template-delete-blocked-desktop");
     await page.keyboard.press("Escape");
     await expect.poll(() => page.getByTestId("template-row").count()).toBe(1);

@@ -1,5 +1,5 @@
 import { type RefObject, useEffect, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useNavigation, useSearchParams } from "react-router";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { type CursorStack, currentCursor } from "@/lib/cursor-stack";
 
@@ -18,10 +18,13 @@ export function useUrlListState<F>(codec: UrlListCodec<F>, listTop: RefObject<HT
   const { q, filters } = codec.read(searchParams);
   const [term, setTerm] = useState(q);
   const debouncedTerm = useDebouncedValue(term.trim(), 300);
+  const navigating = useNavigation().state !== "idle";
 
-  // The typed term reaches the address bar (and the query) once typing pauses.
+  // The typed term reaches the address bar (and the query) once typing pauses — unless the
+  // person has meanwhile clicked elsewhere: while that navigation is under way (a screen's code
+  // still downloading) this list is still mounted, and writing `?q=` would replace it.
   useEffect(() => {
-    if (debouncedTerm === q) return;
+    if (debouncedTerm === q || navigating) return;
     setSearchParams((current) => codec.write(debouncedTerm, codec.read(current).filters), { replace: true });
     // Only a new debounced term writes; an outside change of `q` is handled below.
   }, [debouncedTerm]);

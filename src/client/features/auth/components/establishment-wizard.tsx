@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ArrowLeft, ArrowRight } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { type FieldPath, FormProvider, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { MaskedInput } from "@/components/form/masked-input";
@@ -39,7 +39,6 @@ export function EstablishmentWizard({ onBack, onDone }: { onBack: () => void; on
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values, unknown, z.output<typeof establishmentSignUpSchema>>({
     resolver: zodResolver(establishmentSignUpSchema),
-    mode: "onTouched",
     defaultValues: {
       profile_type: "estabelecimento",
       tipo_estabelecimento: undefined,
@@ -66,8 +65,18 @@ export function EstablishmentWizard({ onBack, onDone }: { onBack: () => void; on
       especialidades: [{ ...EMPTY_ESPECIALIDADE }],
     },
   });
-  const { register, handleSubmit, formState, setError, setValue, trigger } = form;
+  const { register, handleSubmit, formState, setError, setValue, trigger, watch, getFieldState } = form;
   const errors = formState.errors;
+
+  // Errors show when 'Próximo' is pressed and each goes away as soon as its field is corrected
+  // (while typing), never on blur: pressing 'Próximo' blurs the field, and a message vanishing
+  // at that moment moved the button from under the pointer, so the click was lost.
+  useEffect(() => {
+    const { unsubscribe } = watch((_values, { name }) => {
+      if (name && getFieldState(name).error) void trigger(name);
+    });
+    return unsubscribe;
+  }, [watch, getFieldState, trigger]);
 
   async function next() {
     const fields = STEPS[step]?.fields ?? [];

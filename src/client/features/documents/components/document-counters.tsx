@@ -6,7 +6,10 @@ const NUMBER = new Intl.NumberFormat("pt-BR");
 
 /**
  * The five counters of /documents (spec part 1 §2): a grid on desktop, one horizontal scrolling
- * row under 768 px.
+ * row under 768 px. The row is `relative` so that it is the containing block of what it scrolls:
+ * the loading cards' screen-reader text is absolutely positioned (sr-only), and without it those
+ * spans escaped the row's clipping and made the whole page 700+ px wide on a phone until the
+ * counters arrived.
  */
 export function DocumentCounters({ counters, loading }: { counters: Counters | undefined; loading: boolean }) {
   const value = (n: number | undefined) => (n === undefined ? "—" : NUMBER.format(n));
@@ -20,7 +23,7 @@ export function DocumentCounters({ counters, loading }: { counters: Counters | u
   return (
     <section
       aria-label="Resumo dos documentos"
-      className="-mx-4 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-1 md:mx-0 md:grid md:grid-cols-5 md:gap-4 md:overflow-visible md:px-0 md:pb-0"
+      className="relative -mx-4 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-1 md:mx-0 md:grid md:grid-cols-5 md:gap-4 md:overflow-visible md:px-0 md:pb-0"
       data-testid="document-counters"
     >
       {cards.map((card) => (
