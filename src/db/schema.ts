@@ -147,6 +147,24 @@ export const passwordResetTokens = pgTable(
   (t) => [uniqueIndex("password_reset_tokens_hash_unique").on(t.token_hash)],
 );
 
+/**
+ * Failed sign-ins per e-mail address (decision 011): instance-wide, keyed by the SHA-256 of the
+ * lower-cased address so unknown addresses are throttled exactly like real accounts without
+ * keeping the addresses typed. Only the server's own role works this table.
+ */
+export const signInThrottles = pgTable(
+  "sign_in_throttles",
+  {
+    email_hash: text("email_hash").primaryKey(),
+    /** Consecutive failures (attempts made while locked are refused and not counted). */
+    failures: integer("failures").notNull().default(0),
+    last_failure_at: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Attempts are refused until then, even with the right password. */
+    locked_until: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [index("sign_in_throttles_last_failure_idx").on(t.last_failure_at)],
+);
+
 export const emailOutbox = pgTable(
   "email_outbox",
   {

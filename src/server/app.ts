@@ -93,7 +93,18 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(originCheckPlugin, { publicUrl: env.PUBLIC_URL });
-  await app.register(authPlugin, { db: database.db, secureCookies: env.NODE_ENV === "production", sessionDays: env.SESSION_DAYS });
+  await app.register(authPlugin, {
+    db: database.db,
+    secureCookies: env.NODE_ENV === "production",
+    sessionDays: env.SESSION_DAYS,
+    sessionIdleHours: env.SESSION_IDLE_HOURS,
+  });
+  // API answers carry personal data (patients, documents, the signed-in user): no browser or
+  // proxy keeps a copy. A route may set its own Cache-Control; only the CEP lookup (public
+  // postal data) does so with `public` (decision 011).
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+  });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -101,7 +112,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+  // The document is always built (tests enumerate routes through app.swagger()); its pages
+  // (/api/docs, /api/docs/json) are served outside production, or with API_DOCS=true.
+  if (env.API_DOCS ?? env.NODE_ENV !== "production") {
+    await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+  }
 
   const cepSources = config.cepSources ?? [
     viaCep(env.VIACEP_URL, env.CEP_TIMEOUT_MS),

@@ -25,7 +25,10 @@ export const envSchema = z
   VIACEP_URL: z.url().default("https://viacep.com.br"),
   BRASILAPI_URL: z.url().default("https://brasilapi.com.br"),
   CEP_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
+  /** Absolute lifetime of a session, in days. */
   SESSION_DAYS: z.coerce.number().int().positive().max(90).default(30),
+  /** A session unused for this long (hours) ends (decision 011). */
+  SESSION_IDLE_HOURS: z.coerce.number().positive().max(24 * 90).default(12),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
   /** Requests per minute per IP (and per token) on the public signing routes. */
   RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().positive().default(60),
@@ -34,6 +37,8 @@ export const envSchema = z
   /** smtp(s)://user:pass@host:port — without it e-mail stays in the outbox (visible at /dev/emails). */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "deve começar com smtp:// ou smtps://").optional(),
   SMTP_FROM: z.string().min(3).default("Consentir <nao-responda@consentir.local>"),
+  /** Serve the OpenAPI docs (/api/docs, /api/docs/json); default: on except with NODE_ENV=production. */
+  API_DOCS: booleanFromString.optional(),
   /** Run the background worker (jobs, e-mail) in this process. */
   WORKER: booleanFromString.default(true),
 })

@@ -51,6 +51,11 @@ export const ERRORS = {
   PATIENT_EMAIL_MISSING: { status: 400, message: "O paciente não tem e-mail cadastrado" },
   PAYLOAD_TOO_LARGE: { status: 413, message: "O conteúdo enviado é grande demais." },
   RATE_LIMITED: { status: 429, message: "Muitas tentativas. Aguarde alguns minutos antes de tentar novamente." },
+  /** Per-account sign-in lock (decision 011); the answer's message says how long, Retry-After too. */
+  SIGN_IN_LOCKED: {
+    status: 429,
+    message: "Muitas tentativas de entrar nesta conta. Por segurança, aguarde alguns minutos e tente novamente.",
+  },
   RESET_TOKEN_INVALID: { status: 400, message: "O link de redefinição de senha é inválido ou expirou. Peça um novo." },
   CEP_INVALID: { status: 400, message: "CEP inválido. Informe os 8 dígitos." },
   CEP_NOT_FOUND: { status: 404, message: "CEP não encontrado" },

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { rawRows } from "../../src/db/raw.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { professionalSignUp } from "../helpers/factories.js";
-import { createTestApp, sessionCookieFrom, type TestContext } from "../helpers/test-app.js";
+import { createTestApp, sessionCookieFrom, type TestContext, uniqueEmail } from "../helpers/test-app.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -58,7 +58,7 @@ describe("sessions", () => {
   it("refuses a wrong password and an unknown e-mail alike", async () => {
     const user = await registered();
     const wrong = await signIn(user.email, "senha-errada");
-    const unknown = await signIn("ninguem@consentir.test", "qualquer");
+    const unknown = await signIn(uniqueEmail("ninguem"), "qualquer");
     for (const response of [wrong, unknown]) {
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ code: "INVALID_CREDENTIALS", message: "E-mail ou senha incorretos." });
@@ -140,6 +140,73 @@ describe("sessions", () => {
   });
 });
 
+describe("idle timeout (SESSION_IDLE_HOURS, default 12)", () => {
+  const profileOf = (email: string) => sql`(select id from profiles where lower(email) = ${email})`;
+
+  it("refuses and deletes a session unused for longer than the idle time", async () => {
+    const user = await registered();
+    const cookie = sessionCookieFrom(await signIn(user.email, user.password));
+    await rawRows(ctx.database.db, sql`update sessions set last_seen_at = now() - interval '12 hours 1 minute' where profile_id = ${profileOf(user.email)}`);
+    const response = await me(cookie);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ code: "UNAUTHENTICATED", message: "Sua sessão expirou. Entre novamente." });
+    const left = await rawRows(ctx.database.db, sql`select count(*)::int as n from sessions where profile_id = ${profileOf(user.email)}`);
+    expect(left[0]).toEqual({ n: 0 });
+  });
+
+  it("keeps a session used within the idle time, and notes the use", async () => {
+    const user = await registered();
+    const cookie = sessionCookieFrom(await signIn(user.email, user.password));
+    await rawRows(ctx.database.db, sql`update sessions set last_seen_at = now() - interval '11 hours' where profile_id = ${profileOf(user.email)}`);
+    expect((await me(cookie)).statusCode).toBe(200);
+    const rows = await rawRows<{ idle: boolean }>(
+      ctx.database.db,
+      sql`select last_seen_at > now() - interval '1 minute' as idle from sessions where profile_id = ${profileOf(user.email)}`,
+    );
+    expect(rows[0]?.idle).toBe(true);
+  });
+
+  it("follows SESSION_IDLE_HOURS", async () => {
+    const short = await createTestApp({ env: { SESSION_IDLE_HOURS: "1" }, database: ctx.database });
+    try {
+      const user = await registered();
+      const login = await short.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email: user.email, password: user.password } });
+      const cookie = sessionCookieFrom(login);
+      await rawRows(ctx.database.db, sql`update sessions set last_seen_at = now() - interval '61 minutes' where profile_id = ${profileOf(user.email)}`);
+      expect((await short.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } })).statusCode).toBe(401);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it("keeps the absolute lifetime of SESSION_DAYS (30) however active the session is", async () => {
+    const user = await registered();
+    const response = await signIn(user.email, user.password);
+    const expires = response.cookies.find((c) => c.name === "consentir_session")?.expires;
+    const days = ((expires?.getTime() ?? 0) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+  });
+});
+
+describe("Cache-Control", () => {
+  it("answers no-store on authenticated API answers, errors and the session probe", async () => {
+    const user = await registered();
+    const cookie = sessionCookieFrom(await signIn(user.email, user.password));
+    const answers = [
+      await me(cookie),
+      await ctx.app.inject({ method: "GET", url: "/api/patients", headers: { cookie } }),
+      await ctx.app.inject({ method: "GET", url: "/api/auth/session", headers: { cookie } }),
+      await me(),
+      await signIn(user.email, "senha-errada-9"),
+      await ctx.app.inject({ method: "GET", url: "/api/nao-existe" }),
+    ];
+    for (const response of answers) expect(response.headers["cache-control"], response.body).toBe("no-store");
+    expect(answers[0]?.statusCode).toBe(200);
+    expect(answers[1]?.statusCode).toBe(200);
+  });
+});
+
 describe("rate limit", () => {
   it("answers the spec's message after too many attempts", async () => {
     const limited = await createTestApp({ env: { RATE_LIMIT_AUTH_PER_MINUTE: "3" }, database: ctx.database });
@@ -150,7 +217,7 @@ describe("rate limit", () => {
         last = await limited.app.inject({
           method: "POST",
           url: "/api/auth/sign-in",
-          payload: { email: "x@consentir.test", password: "x" },
+          payload: { email: uniqueEmail("x"), password: "x" },
         });
         codes.push(last.statusCode);
       }

@@ -90,7 +90,11 @@ describe("POST /api/auth/sign-up", () => {
   });
 
   const broken: [string, Record<string, unknown>, string, string][] = [
-    ["short password", { password: "12345", confirmPassword: "12345" }, "password", "A senha deve ter pelo menos 6 caracteres"],
+    ["short password", { password: "12345", confirmPassword: "12345" }, "password", "A senha deve ter pelo menos 8 caracteres"],
+    ["7-character password", { password: "abc1234", confirmPassword: "abc1234" }, "password", "A senha deve ter pelo menos 8 caracteres"],
+    ["common password", { password: "12345678", confirmPassword: "12345678" }, "password", "Esta senha é muito comum e fácil de adivinhar. Escolha outra."],
+    ["common Portuguese password", { password: "senha123", confirmPassword: "senha123" }, "password", "Esta senha é muito comum e fácil de adivinhar. Escolha outra."],
+    ["common password in capitals", { password: "Brasil123", confirmPassword: "Brasil123" }, "password", "Esta senha é muito comum e fácil de adivinhar. Escolha outra."],
     ["confirmation differs", { confirmPassword: "outra-senha" }, "confirmPassword", "As senhas não coincidem"],
     ["CRM specialty without RQE", { especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] }, "especialidades.0.rqe", "RQE é obrigatório para cada especialidade do CRM"],
     ["CRM without specialty", { especialidades: [] }, "especialidades", "Pelo menos uma especialidade é obrigatória"],
@@ -136,6 +140,7 @@ describe("POST /api/auth/sign-up", () => {
     ["no cidade", { cidade: "" }, "cidade", "Informe a cidade"],
     ["no logradouro", { logradouro: "" }, "logradouro", "Informe o logradouro"],
     ["bad CNES", { cnes: "12" }, "cnes", "O CNES tem 7 dígitos"],
+    ["common owner password", { password: "password1", confirmPassword: "password1" }, "password", "Esta senha é muito comum e fácil de adivinhar. Escolha outra."],
     ["CRM without specialty", { especialidades: [] }, "especialidades", "Selecione pelo menos uma especialidade"],
   ];
   it.each(brokenEstablishment)("refuses an establishment with %s", async (_label, override, path, message) => {

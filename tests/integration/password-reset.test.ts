@@ -112,6 +112,27 @@ describe("password reset", () => {
     expect(after[0]).toEqual(before[0]);
   });
 
+  it("refuses a new password under 8 characters or on the common list, and keeps the link usable", async () => {
+    const user = professionalSignUp();
+    await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: user });
+    await ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/request", payload: { email: user.email } });
+    const token = await latestResetLink(user.email);
+    const confirm = (password: string) =>
+      ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/confirm", payload: { token, password, confirmPassword: password } });
+
+    const short = await confirm("abc1234");
+    expect(short.statusCode).toBe(400);
+    expect(short.json().issues).toContainEqual({ path: "password", message: "A senha deve ter pelo menos 8 caracteres" });
+    for (const common of ["12345678", "senha123", "brasil123", "Flamengo"]) {
+      const response = await confirm(common);
+      expect(response.statusCode, common).toBe(400);
+      expect(response.json().issues, common).toEqual([
+        { path: "password", message: "Esta senha é muito comum e fácil de adivinhar. Escolha outra." },
+      ]);
+    }
+    expect((await confirm("linha-azul-7")).statusCode).toBe(200);
+  });
+
   it("refuses an expired link and a mismatched confirmation", async () => {
     const user = professionalSignUp();
     await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: user });
@@ -121,7 +142,7 @@ describe("password reset", () => {
     const mismatch = await ctx.app.inject({
       method: "POST",
       url: "/api/auth/password-reset/confirm",
-      payload: { token, password: "abcdef1", confirmPassword: "abcdef2" },
+      payload: { token, password: "linha-azul-7", confirmPassword: "linha-azul-8" },
     });
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().issues).toContainEqual({ path: "confirmPassword", message: "As senhas não coincidem" });
@@ -130,7 +151,7 @@ describe("password reset", () => {
     const expired = await ctx.app.inject({
       method: "POST",
       url: "/api/auth/password-reset/confirm",
-      payload: { token, password: "abcdef1", confirmPassword: "abcdef1" },
+      payload: { token, password: "linha-azul-7", confirmPassword: "linha-azul-7" },
     });
     expect(expired.statusCode).toBe(400);
     expect(expired.json().message).toBe("O link de redefinição de senha é inválido ou expirou. Peça um novo.");

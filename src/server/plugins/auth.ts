@@ -17,6 +17,8 @@ export interface AuthPluginOptions {
   db: Db;
   secureCookies: boolean;
   sessionDays: number;
+  /** SESSION_IDLE_HOURS: a session unused for longer is refused and deleted. */
+  sessionIdleHours: number;
 }
 
 /** Resolves the session cookie on every /api request into `request.user`. */
@@ -25,7 +27,7 @@ export const authPlugin = fp<AuthPluginOptions>(async (app, options) => {
   app.addHook("onRequest", async (request) => {
     if (!request.url.startsWith("/api/")) return;
     const token = request.cookies[SESSION_COOKIE];
-    request.user = token ? await resolveSession(options.db, token) : null;
+    request.user = token ? await resolveSession(options.db, token, { idleHours: options.sessionIdleHours }) : null;
   });
 });
 

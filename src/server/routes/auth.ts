@@ -6,6 +6,7 @@ import { passwordResetConfirmSchema, passwordResetRequestSchema, signInSchema } 
 import { currentUserSchema } from "../../shared/schemas/me.js";
 import { signUpSchema } from "../../shared/schemas/signup.js";
 import type { Env } from "../env.js";
+import { AppError } from "../errors.js";
 import { clearSessionCookie, currentUser, requireUser, SESSION_COOKIE, setSessionCookie } from "../plugins/auth.js";
 import { siteOrigin } from "../lib/origin.js";
 import { presentCurrentUser } from "../presenters/profile.js";
@@ -52,7 +53,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
       schema: { tags: ["autenticação"], summary: "Entra e recebe o cookie de sessão", body: signInSchema, response: { 200: currentUserSchema } },
     },
     async (request, reply) => {
-      const { profileId, tenantId } = await checkCredentials(db, request.body.email, request.body.password);
+      let credentials;
+      try {
+        credentials = await checkCredentials(db, request.body.email, request.body.password, { origin: siteOrigin(env) });
+      } catch (error) {
+        const retryAfter = error instanceof AppError ? error.extra.details?.retry_after_seconds : undefined;
+        if (typeof retryAfter === "number") reply.header("retry-after", String(retryAfter));
+        throw error;
+      }
+      const { profileId, tenantId } = credentials;
       const previous = request.cookies[SESSION_COOKIE];
       if (previous) await deleteSession(db, previous);
       const session = await createSession(db, {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "./safe-input.js";
-import { emailField, passwordField } from "./common.js";
+import { emailField } from "./common.js";
+import { passwordField } from "./password.js";
 
 export const signInSchema = z.object({
   email: emailField,

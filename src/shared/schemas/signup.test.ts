@@ -6,8 +6,8 @@ const professional = {
   nome: "Dra. Helena Prado",
   cpf: "529.982.247-25",
   email: " Helena@Exemplo.com ",
-  password: "segredo",
-  confirmPassword: "segredo",
+  password: "segredo123",
+  confirmPassword: "segredo123",
   conselho_tipo: "CRM",
   conselho_numero: "123456",
   conselho_uf: "SP",
@@ -48,11 +48,17 @@ describe("sign-up rules (spec part 1 §5)", () => {
     expect(parsed.complemento).toBeUndefined();
   });
 
-  it("requires a password of at least 6 characters and a matching confirmation", () => {
-    expect(issues(professionalSignUpSchema, { ...professional, password: "12345", confirmPassword: "12345" })).toContainEqual({
+  it("requires a password of at least 8 characters (decision 011), not a common one, and a matching confirmation", () => {
+    expect(issues(professionalSignUpSchema, { ...professional, password: "abc1234", confirmPassword: "abc1234" })).toContainEqual({
       path: "password",
-      message: "A senha deve ter pelo menos 6 caracteres",
+      message: "A senha deve ter pelo menos 8 caracteres",
     });
+    for (const common of ["12345678", "senha123", "brasil123", "Password1", "qwertyuiop"]) {
+      expect(issues(professionalSignUpSchema, { ...professional, password: common, confirmPassword: common }), common).toEqual([
+        { path: "password", message: "Esta senha é muito comum e fácil de adivinhar. Escolha outra." },
+      ]);
+    }
+    expect(professionalSignUpSchema.safeParse({ ...professional, password: "abc12345x", confirmPassword: "abc12345x" }).success).toBe(true);
     expect(issues(professionalSignUpSchema, { ...professional, confirmPassword: "outra" })).toEqual([
       { path: "confirmPassword", message: MESSAGES.passwordsDiffer },
     ]);

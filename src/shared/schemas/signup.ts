@@ -11,10 +11,10 @@ import {
   optionalCnesField,
   optionalPhoneField,
   optionalText,
-  passwordField,
   requiredText,
   ufField,
 } from "./common.js";
+import { passwordField } from "./password.js";
 
 export const TIPOS_ESTABELECIMENTO = ["clinica", "consultorio_cnpj", "policlinica", "unidade_hospitalar"] as const;
 export type TipoEstabelecimento = (typeof TIPOS_ESTABELECIMENTO)[number];

@@ -1,10 +1,11 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { passwordResetTokens, profiles, sessions } from "../../../db/schema.js";
+import { passwordResetTokens, profiles, sessions, signInThrottles } from "../../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { hashPassword } from "../../lib/passwords.js";
 import { hashToken, newToken } from "../../lib/tokens.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
+import { throttleKey } from "./sign-in-throttle.js";
 
 export const RESET_TOKEN_MINUTES = 60;
 
@@ -66,10 +67,13 @@ export async function resetPassword(
       )
       .returning({ profileId: passwordResetTokens.profile_id });
     if (!row) throw new AppError("RESET_TOKEN_INVALID");
-    await tx
+    const [profile] = await tx
       .update(profiles)
       .set({ password_hash: passwordHash, updated_at: now })
-      .where(eq(profiles.id, row.profileId));
+      .where(eq(profiles.id, row.profileId))
+      .returning({ email: profiles.email });
     await tx.delete(sessions).where(eq(sessions.profile_id, row.profileId));
+    // The link proved control of the mailbox: a sign-in lock (decision 011) ends here too.
+    if (profile) await tx.delete(signInThrottles).where(eq(signInThrottles.email_hash, throttleKey(profile.email)));
   });
 }

@@ -10,7 +10,11 @@ export interface SessionUser extends Actor {
   nome: string;
 }
 
-const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+/**
+ * last_seen_at is written at most this often (not on every request), so the idle timeout is
+ * exact to within these 5 minutes.
+ */
+export const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 
 export async function createSession(
   db: Db,
@@ -30,8 +34,17 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-/** The signed-in user behind a session cookie, or null (unknown, expired, or deactivated). */
-export async function resolveSession(db: Db, token: string, now = new Date()): Promise<SessionUser | null> {
+/**
+ * The signed-in user behind a session cookie, or null: unknown, past its absolute lifetime
+ * (SESSION_DAYS), idle for more than `idleHours` (SESSION_IDLE_HOURS; the session is then
+ * deleted), or of a deactivated account.
+ */
+export async function resolveSession(
+  db: Db,
+  token: string,
+  options: { idleHours: number; now?: Date },
+): Promise<SessionUser | null> {
+  const now = options.now ?? new Date();
   const [row] = await db
     .select({
       sessionId: sessions.id,
@@ -49,7 +62,12 @@ export async function resolveSession(db: Db, token: string, now = new Date()): P
     .where(and(eq(sessions.token_hash, hashToken(token)), gt(sessions.expires_at, now)))
     .limit(1);
   if (!row || !row.isActive) return null;
-  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+  const idleMs = now.getTime() - row.lastSeenAt.getTime();
+  if (idleMs > options.idleHours * 60 * 60 * 1000) {
+    await db.delete(sessions).where(eq(sessions.id, row.sessionId));
+    return null;
+  }
+  if (idleMs > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ last_seen_at: now }).where(eq(sessions.id, row.sessionId));
   }
   return {

@@ -3,6 +3,7 @@ import { MaskedInput } from "@/components/form/masked-input";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { maskCpf, maskPhone } from "@shared/br/masks";
+import { PASSWORD_MIN_LENGTH } from "@shared/schemas/common";
 
 interface PersonValues {
   nome: string;
@@ -32,7 +33,7 @@ export function PersonFields() {
       <FormField className="sm:col-span-2" label="E-mail" htmlFor="email" required error={errors.email?.message}>
         <Input {...register("email")} type="email" autoComplete="email" />
       </FormField>
-      <FormField label="Senha" htmlFor="password" required hint="Mínimo de 6 caracteres" error={errors.password?.message}>
+      <FormField label="Senha" htmlFor="password" required hint={`Mínimo de ${PASSWORD_MIN_LENGTH} caracteres`} error={errors.password?.message}>
         <Input {...register("password")} type="password" autoComplete="new-password" />
       </FormField>
       <FormField label="Confirmar senha" htmlFor="confirmPassword" required error={errors.confirmPassword?.message}>

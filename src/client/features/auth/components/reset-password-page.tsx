@@ -13,6 +13,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { ApiError, errorMessage } from "@/lib/api";
 import { passwordResetConfirmSchema } from "@shared/schemas/auth";
+import { PASSWORD_MIN_LENGTH } from "@shared/schemas/common";
 import { useConfirmPasswordReset } from "../api/auth-api";
 
 type Values = z.input<typeof passwordResetConfirmSchema>;
@@ -48,7 +49,7 @@ export function ResetPasswordPage() {
             <CardTitle>
               <h1>Criar nova senha</h1>
             </CardTitle>
-            <CardDescription>Escolha uma senha com pelo menos 6 caracteres.</CardDescription>
+            <CardDescription>Escolha uma senha com pelo menos {PASSWORD_MIN_LENGTH} caracteres, que não seja das mais comuns.</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
             {done ? (
