@@ -613,6 +613,14 @@ export const contratoPartes = pgTable(
     conteudo_sha256: text("conteudo_sha256").notNull(),
     /** True when the e-mail one-time code was typed before signing. */
     otp_verificado: boolean("otp_verificado").notNull().default(false),
+    /** What the evidence reaches (Lei 14.063/2020 art. 4): avançada only with a verified code. */
+    nivel_assinatura: text("nivel_assinatura", { enum: ["avancada", "simples"] }).notNull().default("simples"),
+    /** Drawn on the canvas, or typed (accessibility: for people who cannot draw). */
+    tipo_assinatura: text("tipo_assinatura", { enum: ["desenhada", "digitada"] }).notNull().default("desenhada"),
+    /** TCP source port seen by the server (with IP, identifies a connection behind CGNAT). */
+    porta_origem: integer("porta_origem"),
+    /** The user agent parsed: browser, system and device, in words. */
+    dispositivo: text("dispositivo"),
     created_at: createdAt(),
   },
   (t) => [

@@ -68,6 +68,8 @@ async function phone(): Promise<{ context: BrowserContext; page: Page; errors: s
     viewport: PHONE,
     deviceScaleFactor: 3,
     hasTouch: true,
+    isMobile: true,
+    userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
     baseURL: baseUrl(),
     locale: "pt-BR",
     timezoneId: "America/Sao_Paulo",
@@ -296,7 +298,10 @@ describe("signing", () => {
     await staffBlock.getByText(PATIENT, { exact: false }).first().waitFor();
     const staffText = await staffBlock.textContent();
     expect(staffText).toContain("joana@exemplo.com.br");
-    expect(staffText).toMatch(/IP: \S+/);
+    // A real connection: the source port and the parsed device are part of the evidence.
+    expect(staffText).toMatch(/IP: \S+ \(porta \d+\)/);
+    expect(staffText).toMatch(/Dispositivo: .+\(celular\)/);
+    expect(staffText).toContain("Avançada");
     expect(staffText).toContain("Navegador: Mozilla/5.0");
     await page.getByRole("button", { name: "Baixar PDF assinado" }).waitFor();
     await snap(page, "signing-staff-signed-desktop");
@@ -357,6 +362,29 @@ describe("signing", () => {
     expect(patient.errors).toEqual([]);
     expect(errors).toEqual([]);
     await patient.context.close();
+    await context.close();
+  });
+
+  it("staff see the live link only on request, and each time shows in the trail with their name", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, DESKTOP);
+    await signIn(page, account.email, account.password);
+    const documentId = await seedDocument(page, validCpf());
+    await json(await page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
+    await page.goto(`/documents/${documentId}`);
+    const panel = page.getByTestId("signing-panel");
+    await panel.getByTestId("ready-to-sign").waitFor();
+    expect(await panel.getByTestId("signing-link").count()).toBe(0);
+    await panel.getByTestId("show-signing-link").click();
+    expect(await panel.getByTestId("signing-link").inputValue()).toMatch(/\/assinar\/[A-Za-z0-9_-]{20,}$/);
+    await page.goto(`/documents/${documentId}?aba=auditoria`);
+    const trail = page.getByTestId("audit-trail");
+    const entry = trail.getByRole("listitem").filter({ hasText: "Link de assinatura exibido a um membro da equipe" });
+    await entry.waitFor();
+    expect(await entry.textContent()).toContain(account.nome);
+    await animationsFinished(page);
+    await snap(page, "signing-link-trail-desktop");
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -77,7 +77,7 @@ describe("exclusive control by default", () => {
     });
     expect(signed.statusCode, signed.body).toBe(200);
     const [party] = await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, documentId));
-    expect(party?.otp_verificado).toBe(true);
+    expect(party).toMatchObject({ otp_verificado: true, nivel_assinatura: "avancada", tipo_assinatura: "desenhada", dispositivo: "Chrome 126 · Android 14 · Google Pixel 8 (celular)" });
 
     const events = await eventsOf(documentId);
     const actions = events.map((e) => e.action);
@@ -153,8 +153,11 @@ describe("signers sign as themselves", () => {
     expect(noConsent.response.statusCode).toBe(400);
     expect(noConsent.response.json().message).toBe(SIGNING_MESSAGES.consentRequired);
 
-    const ok = await signAsPatient(ctx.app, ctx.database, token, patient, { nome: "  ana   LUIZA conceicao " });
+    // A typed signature (accessibility) is accepted and recorded as typed.
+    const ok = await signAsPatient(ctx.app, ctx.database, token, patient, { nome: "  ana   LUIZA conceicao ", tipo_assinatura: "digitada" });
     expect(ok.response.statusCode, ok.response.body).toBe(200);
+    const [party] = await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, documentId));
+    expect(party).toMatchObject({ nome: patient.nome, tipo_assinatura: "digitada", nivel_assinatura: "simples", dispositivo: null });
     const failures = (await eventsOf(documentId)).filter((e) => e.action === "document.sign_attempt_failed").map((e) => e.data);
     expect(failures).toEqual([{ motivo: "nome" }, { motivo: "cpf" }]);
   });

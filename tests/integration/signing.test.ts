@@ -443,6 +443,11 @@ describe("the server is the judge of a signature", () => {
         metodo_assinatura: "eletronica",
         ip_address: PHONE_IP,
         user_agent: PHONE_UA,
+        // The TCP source port of the request (light-my-request's fake socket has none).
+        porta_origem: null,
+        dispositivo: "Safari · iOS 17.4 · Apple iPhone (celular)",
+        nivel_assinatura: "simples",
+        tipo_assinatura: "desenhada",
         assinatura: signatureDataUrl(),
       },
     ]);

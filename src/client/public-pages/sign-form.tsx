@@ -7,6 +7,7 @@ import { maskCpf, maskPhone } from "@shared/br/masks";
 import type { SignInput, SigningPage } from "@shared/schemas/signing";
 import { ELECTRONIC_CONSENT, SIGNATURE_LEVEL_LABEL, SIGNING_MESSAGES } from "@shared/signing-rules";
 import { SignatureCanvas, type SignatureCanvasHandle } from "./components/signature-canvas";
+import { TypedSignature } from "./components/typed-signature";
 import { Notice, Panel, PlainButton } from "./components/public-shell";
 import { publicFetch } from "./lib/http";
 
@@ -51,6 +52,7 @@ export function SignForm({
 }) {
   const [values, setValues] = useState({ nome: "", cpf: "", email: "", telefone: "" });
   const [consent, setConsent] = useState(false);
+  const [signatureKind, setSignatureKind] = useState<"desenhada" | "digitada">("desenhada");
   const [problem, setProblem] = useState<Problem | null>(null);
   const [sending, setSending] = useState(false);
   const canvas = useRef<SignatureCanvasHandle>(null);
@@ -84,6 +86,7 @@ export function SignForm({
       conteudo_sha256: page.documento.conteudo_sha256,
       codigo: page.codigo_obrigatorio && code ? code : undefined,
       aceite_eletronico: consent as true,
+      tipo_assinatura: signatureKind,
     };
     const result = await publicFetch<{ estado: "signed"; assinou_em: string }>(base, { method: "POST", json: input });
     setSending(false);
@@ -182,8 +185,34 @@ export function SignForm({
           <h3 className="flex items-center gap-2 text-sm font-semibold">
             <PenLine className="size-4 text-primary" aria-hidden /> Assinatura <span className="text-destructive">*</span>
           </h3>
-          <p className="text-sm text-muted-foreground">Desenhe sua assinatura no quadro abaixo, com o dedo ou o mouse.</p>
-          <SignatureCanvas ref={canvas} disabled={sending} invalid={invalid("assinatura")} onChange={(empty) => !empty && invalid("assinatura") && setProblem(null)} />
+          <div className="flex gap-2" role="group" aria-label="Como assinar">
+            {(["desenhada", "digitada"] as const).map((kind) => (
+              <PlainButton
+                key={kind}
+                variant={signatureKind === kind ? "primary" : "outline"}
+                className="min-h-9 px-3"
+                aria-pressed={signatureKind === kind}
+                onClick={() => {
+                  setSignatureKind(kind);
+                  if (invalid("assinatura")) setProblem(null);
+                }}
+                disabled={sending}
+              >
+                {kind === "desenhada" ? "Desenhar" : "Digitar"}
+              </PlainButton>
+            ))}
+          </div>
+          {signatureKind === "desenhada" ? (
+            <>
+              <p className="text-sm text-muted-foreground">Desenhe sua assinatura no quadro abaixo, com o dedo ou o mouse.</p>
+              <SignatureCanvas ref={canvas} disabled={sending} invalid={invalid("assinatura")} onChange={(empty) => !empty && invalid("assinatura") && setProblem(null)} />
+            </>
+          ) : (
+            <>
+              <p className="text-sm text-muted-foreground">Se preferir não desenhar, digite seu nome: ele vira a imagem da assinatura e fica registrado como assinatura digitada.</p>
+              <TypedSignature ref={canvas} disabled={sending} invalid={invalid("assinatura")} onChange={(empty) => !empty && invalid("assinatura") && setProblem(null)} />
+            </>
+          )}
         </div>
 
         <label

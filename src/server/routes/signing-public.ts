@@ -55,9 +55,11 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
   app.addHook("onRequest", limit(perIp, perToken));
   const codeLimit = limit(perTokenCodes);
   const channel = emailChannelOf(env);
-  const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
+  const auditOf = (request: { ip: string; headers: { "user-agent"?: string }; socket: { remotePort?: number } }) => ({
     ip: request.ip,
     userAgent: request.headers["user-agent"],
+    // The TCP source port as this server sees it (behind a proxy: the proxy's; see TRUST_PROXY).
+    port: request.socket.remotePort,
   });
 
   app.get(

@@ -12,8 +12,7 @@ export const enderecoSchema = z.object({
 export type Endereco = z.infer<typeof enderecoSchema>;
 
 export const cepParamsSchema = z.object({
-  cep: z
-    .string()
+  cep: text()
     .transform((value) => value.replace(/\D/g, ""))
     .refine((value) => value.length === 8, "CEP inválido. Informe os 8 dígitos."),
 });

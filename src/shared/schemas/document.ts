@@ -100,8 +100,7 @@ const idList = z
   .default([])
   .transform((ids) => [...new Set(ids)]);
 const customText = (max: number) =>
-  z
-    .string({ error: "Texto inválido" })
+  text({ error: "Texto inválido" })
     .max(max, `Use no máximo ${max} caracteres`)
     .nullable()
     .optional()
@@ -110,8 +109,7 @@ const customText = (max: number) =>
 export const documentCreateInputSchema = z.object({
   paciente_id: uuidRequired,
   template_version_id: uuidRequired,
-  titulo: z
-    .string({ error: DOCUMENT_MESSAGES.requiredFields })
+  titulo: text({ error: DOCUMENT_MESSAGES.requiredFields })
     .trim()
     .min(1, DOCUMENT_MESSAGES.requiredFields)
     .max(200, "Use no máximo 200 caracteres"),
@@ -240,8 +238,7 @@ export const documentDetailSchema = documentSummarySchema.extend({
 export type DocumentDetail = z.infer<typeof documentDetailSchema>;
 
 export const documentCancelInputSchema = z.object({
-  motivo: z
-    .string({ error: DOCUMENT_MESSAGES.cancelReasonRequired })
+  motivo: text({ error: DOCUMENT_MESSAGES.cancelReasonRequired })
     .trim()
     .min(3, DOCUMENT_MESSAGES.cancelReasonRequired)
     .max(500, "Use no máximo 500 caracteres"),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./safe-input.js";
 import { isCommonPassword } from "../reference/common-passwords.js";
 import { PASSWORD_MIN_LENGTH } from "./common.js";
 
@@ -15,8 +16,7 @@ export const PASSWORD_MESSAGES = {
  * use it: accounts made under the spec's 6-character rule still sign in (signInSchema).
  * Kept apart from common.ts so the list (~70 kB) ships only with the pages that use it.
  */
-export const passwordField = z
-  .string({ error: "Informe a senha" })
+export const passwordField = text({ error: "Informe a senha" })
   .min(1, "Informe a senha")
   .min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGES.tooShort)
   .max(200, "A senha é longa demais")

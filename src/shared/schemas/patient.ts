@@ -28,8 +28,7 @@ export const PATIENT_MESSAGES = {
 } as const;
 
 const optionalCpf = (message: string) =>
-  z
-    .string()
+  text()
     .trim()
     .optional()
     .refine((value) => !value || isValidCpf(value), message)
@@ -53,14 +52,12 @@ export const patientInputSchema = z.object({
   data_nascimento: optionalDate,
   sexo: blankAsMissing(z.enum(SEXOS, { error: "Selecione uma opção válida" }).optional()),
   telefone: optionalPhoneField,
-  email: z
-    .string()
+  email: text()
     .trim()
     .optional()
     .refine((value) => !value || z.email().safeParse(value).success, "E-mail inválido")
     .transform((value) => (value ? value.toLowerCase() : undefined)),
-  cep: z
-    .string()
+  cep: text()
     .trim()
     .optional()
     .refine((value) => !value || value.replace(/\D/g, "").length === 8, "CEP inválido")

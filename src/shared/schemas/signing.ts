@@ -25,27 +25,26 @@ const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
 /** What the signer sends (spec part 1 §3 signer data + the drawn signature). */
 export const signInputSchema = z.object({
   nome: text({ error: SIGNING_MESSAGES.required }).trim().min(1, SIGNING_MESSAGES.required).max(160, "Use no máximo 160 caracteres"),
-  cpf: z
-    .string({ error: SIGNING_MESSAGES.required })
+  cpf: text({ error: SIGNING_MESSAGES.required })
     .trim()
     .min(1, { error: SIGNING_MESSAGES.required, abort: true })
     .refine(isValidCpf, "CPF inválido"),
-  email: z
-    .string({ error: SIGNING_MESSAGES.required })
+  email: text({ error: SIGNING_MESSAGES.required })
     .trim()
     .min(1, { error: SIGNING_MESSAGES.required, abort: true })
     .pipe(z.email("E-mail inválido"))
     .transform((v) => v.toLowerCase()),
   telefone: text().trim().max(30).optional().transform((v) => (v ? v : undefined)),
   /** PNG data URL of the drawn signature. */
-  assinatura: z
-    .string({ error: SIGNING_MESSAGES.signatureRequired })
+  assinatura: text({ error: SIGNING_MESSAGES.signatureRequired })
     .max(Math.ceil((MAX_SIGNATURE_BYTES * 4) / 3) + 40, SIGNING_MESSAGES.signatureRequired)
     .regex(PNG_DATA_URL, SIGNING_MESSAGES.signatureRequired),
   /** SHA-256 of the content the page showed; must equal the document's (no signing a stale copy). */
   conteudo_sha256: text().regex(/^[0-9a-f]{64}$/, "Conteúdo inválido"),
   /** The e-mail one-time code, when the clinic requires it. */
   codigo: text().trim().regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid).optional(),
+  /** Drawn on the canvas, or typed and drawn by the page (accessibility); recorded as such. */
+  tipo_assinatura: z.enum(["desenhada", "digitada"]).default("desenhada"),
   /** The explicit consent to sign electronically (ELECTRONIC_CONSENT, recorded with its SHA-256). */
   aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
 });
@@ -67,6 +66,13 @@ export const signatureSummarySchema = z.object({
   metodo_assinatura: text(),
   ip_address: text().nullable(),
   user_agent: text().nullable(),
+  /** TCP source port and the parsed device (staff only). */
+  porta_origem: z.number().int().nullable(),
+  dispositivo: text().nullable(),
+  /** avançada (code verified) or simples. */
+  nivel_assinatura: z.enum(["avancada", "simples"]),
+  /** Drawn on the canvas or typed (accessibility). */
+  tipo_assinatura: z.enum(["desenhada", "digitada"]),
   /** data:image/png;base64,… of the drawn signature (staff and the signer's own page). */
   assinatura: text().nullable(),
 });

@@ -39,8 +39,7 @@ export const MESSAGES = {
 export const especialidadeEscolhidaSchema = z.object({
   especialidade: text().trim().max(80),
   areas_atuacao: z.array(text().trim().max(80)).max(MAX_AREAS_POR_ESPECIALIDADE, MESSAGES.tooManyAreas).default([]),
-  rqe: z
-    .string()
+  rqe: text()
     .trim()
     .max(20)
     .optional()

@@ -217,8 +217,7 @@ export const templateDefaultsSchema = z.object({
 export type TemplateDefaults = z.infer<typeof templateDefaultsSchema>;
 
 const optionalDefault = (max: number) =>
-  z
-    .string({ error: "Texto inválido" })
+  text({ error: "Texto inválido" })
     .max(max, `Use no máximo ${max} caracteres`)
     .nullable()
     .optional()

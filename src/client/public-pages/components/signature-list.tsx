@@ -22,6 +22,12 @@ export function SignatureList({ signatures, detailed = false }: { signatures: re
                 <CheckCircle2 className="size-3" aria-hidden /> Assinado
               </span>
               <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium">{methodLabel(signature.metodo_assinatura)}</span>
+              <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium" data-testid="signature-level-badge">
+                {signature.nivel_assinatura === "avancada" ? "Avançada" : "Simples"}
+              </span>
+              {signature.tipo_assinatura === "digitada" ? (
+                <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium">Digitada</span>
+              ) : null}
             </div>
             <Line label="CPF" value={signature.cpf} />
             <Line label="Assinado em" value={formatDateTime(signature.assinou_em)} />
@@ -29,7 +35,8 @@ export function SignatureList({ signatures, detailed = false }: { signatures: re
               <>
                 <Line label="E-mail" value={signature.email} />
                 <Line label="Telefone" value={signature.telefone ?? "Não informado"} />
-                <Line label="IP" value={signature.ip_address ?? "—"} />
+                <Line label="IP" value={signature.ip_address ? `${signature.ip_address}${signature.porta_origem ? ` (porta ${signature.porta_origem})` : ""}` : "—"} />
+                <Line label="Dispositivo" value={signature.dispositivo ?? "—"} />
                 <Line label="Navegador" value={signature.user_agent ?? "—"} />
               </>
             ) : null}

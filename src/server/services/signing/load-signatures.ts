@@ -40,6 +40,10 @@ export async function presentSignatures(
         metodo_assinatura: parte.metodo_assinatura,
         ip_address: audience === "staff" ? parte.ip_address : null,
         user_agent: audience === "staff" ? parte.user_agent : null,
+        porta_origem: audience === "staff" ? parte.porta_origem : null,
+        dispositivo: audience === "staff" ? parte.dispositivo : null,
+        nivel_assinatura: parte.nivel_assinatura,
+        tipo_assinatura: parte.tipo_assinatura,
         assinatura: bytes ? pngDataUrl(bytes) : null,
       };
     }),

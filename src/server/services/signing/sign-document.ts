@@ -5,6 +5,7 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import { cpfMatches, nameMatches, OTP_MAX_ATTEMPTS, type SignData } from "../../../shared/schemas/signing.js";
 import { ELECTRONIC_CONSENT } from "../../../shared/signing-rules.js";
 import { sha256Hex } from "../../lib/content-hash.js";
+import { describeDevice } from "../../lib/device.js";
 import { AppError } from "../../errors.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
@@ -40,7 +41,7 @@ export async function signDocument(
   channel: EmailChannel,
   token: string,
   input: SignData,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
+  audit: { ip?: string | undefined; userAgent?: string | undefined; port?: number | undefined },
   now = new Date(),
 ): Promise<SignResult> {
   const link = await findSigningTokenOrThrow(db, token);
@@ -125,6 +126,10 @@ export async function signDocument(
           user_agent: audit.userAgent?.slice(0, 500) ?? null,
           conteudo_sha256: locked.conteudo_sha256,
           otp_verificado: otpId !== null,
+          nivel_assinatura: otpId !== null ? "avancada" : "simples",
+          tipo_assinatura: input.tipo_assinatura,
+          porta_origem: audit.port ?? null,
+          dispositivo: describeDevice(audit.userAgent),
           created_at: now,
         })
         .returning({ id: contratoPartes.id });
@@ -168,6 +173,9 @@ export async function signDocument(
             motivo_simples: otpId !== null ? null : requirement.reason,
             consentimento: { versao: ELECTRONIC_CONSENT.versao, sha256: sha256Hex(ELECTRONIC_CONSENT.texto) },
             metodo_assinatura: "eletronica",
+            tipo_assinatura: input.tipo_assinatura,
+            porta_origem: audit.port ?? null,
+            dispositivo: describeDevice(audit.userAgent),
             verification_code: verificationCode,
           },
         },

@@ -230,6 +230,9 @@ function DataTab({ doc }: { doc: DocumentDetail }) {
   );
 }
 
+/** Why a signing attempt was refused (document.sign_attempt_failed), in words. */
+const FAILURE_REASON: Record<string, string> = { nome: "nome não confere", cpf: "CPF não confere", codigo: "código inválido ou expirado" };
+
 function AuditTrail({ audit }: { audit: readonly AuditEntry[] }) {
   if (audit.length === 0) return <p className="text-sm text-muted-foreground">Nenhum evento registrado.</p>;
   return (
@@ -243,7 +246,7 @@ function AuditTrail({ audit }: { audit: readonly AuditEntry[] }) {
               <Meta label="Por" value={event.actor_nome ?? "Sistema"} />
               <Meta label="IP" value={event.ip_address ?? "—"} />
               <Meta label="Navegador" value={event.user_agent ?? "—"} />
-              {typeof event.data.motivo === "string" ? <Meta label="Motivo" value={event.data.motivo} /> : null}
+              {typeof event.data.motivo === "string" ? <Meta label="Motivo" value={FAILURE_REASON[event.data.motivo] ?? event.data.motivo} /> : null}
             </div>
           </li>
         ))}
