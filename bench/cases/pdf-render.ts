@@ -7,10 +7,15 @@
  * original app did (HTML → Chromium page.pdf(), A4, 20 px margins, header/footer templates), with a
  * new page per document in one running browser, and the figures come out as chromium_median_ms,
  * chromium_p95_ms and ratio = chromium median / ours (target ≥ 5).
+ *
+ * median_ms is the renderer itself, in this thread. pool_median_ms / pool_p95_ms are the same
+ * document through the server's PDF worker pool (decision 012: one thread per core), one after
+ * another, as a request sees it: the renderer plus the hop (structured clone in, bytes out).
  */
 import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { renderDocumentPdf, shortDocumentId, type DocumentPdfInput } from "../../src/pdf/document-pdf.js";
+import { createPdfPool } from "../../src/server/pdf-pool/pdf-pool.js";
 import type { Inline } from "../../src/shared/document-model/build-document-model.js";
 import { sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
 import type { BenchCase, BenchResult } from "../run.js";
@@ -144,6 +149,16 @@ async function run(): Promise<BenchResult> {
   const ours = summarize(await timeEach(SAMPLES, () => renderDocumentPdf(input)));
   log(`pdfmake: mediana ${round(ours.median)} ms, p95 ${round(ours.p95)} ms (${SAMPLES} documentos)`);
 
+  const pool = createPdfPool();
+  let pooled;
+  try {
+    await timeEach(WARMUP * 2, () => pool.render(input));
+    pooled = summarize(await timeEach(SAMPLES, () => pool.render(input)));
+  } finally {
+    await pool.close();
+  }
+  log(`pelo pool (${pool.threads} threads): mediana ${round(pooled.median)} ms, p95 ${round(pooled.p95)} ms`);
+
   const chromiumSamples = await chromiumFigures(input);
   const result: BenchResult = {
     median_ms: round(ours.median),
@@ -153,6 +168,9 @@ async function run(): Promise<BenchResult> {
     cold_first_ms: round(coldMs),
     samples: SAMPLES,
     target_median_ms: 40,
+    pool_median_ms: round(pooled.median),
+    pool_p95_ms: round(pooled.p95),
+    pool_threads: pool.threads,
     rss_mb: round(process.memoryUsage().rss / 2 ** 20),
   };
   if (chromiumSamples) {

@@ -9,7 +9,10 @@
  *   per sample (target: median under 25 ms, issue 7);
  * - render_plain_*, render_final_*, qr_*, seal_*: the parts;
  * - total_median_ms: QR + final render + seal (the whole job minus the database);
- * - unlock_ms: opening the PKCS#12 (once per process, not per document).
+ * - unlock_ms: opening the PKCS#12 (once per process, not per document);
+ * - pool_*: the same through the server's PDF worker pool (decision 012), as the finalize job
+ *   runs it: plain render, and final render + seal in one task; pool_added_median_ms is the
+ *   added cost measured that way.
  */
 import { randomUUID } from "node:crypto";
 import QRCode from "qrcode";
@@ -17,6 +20,7 @@ import { type DocumentPdfInput, renderDocumentPdf } from "../../src/pdf/document
 import { generateSealCertificate, unlockP12 } from "../../src/server/services/sealing/seal-certificate.js";
 import { QR_OPTIONS } from "../../src/server/services/finalize/final-pdf-input.js";
 import { sealPdf } from "../../src/server/services/sealing/seal-pdf.js";
+import { createPdfPool } from "../../src/server/pdf-pool/pdf-pool.js";
 import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
 import type { BenchCase, BenchResult } from "../run.js";
@@ -113,6 +117,28 @@ async function run(): Promise<BenchResult> {
     added.push(f - p + s);
     total.push(q + f + s);
   }
+  const pool = createPdfPool();
+  const poolAdded: number[] = [];
+  const poolTotal: number[] = [];
+  try {
+    const { input } = await finalInput(plain, material.commonName);
+    for (let i = 0; i < WARMUP * 2 + SAMPLES; i++) {
+      let t = performance.now();
+      await pool.render(plain);
+      const p = performance.now() - t;
+      t = performance.now();
+      await pool.renderAndSeal(input, material, {});
+      const fs = performance.now() - t;
+      if (i < WARMUP * 2) continue;
+      poolAdded.push(fs - p);
+      poolTotal.push(fs);
+    }
+  } finally {
+    await pool.close();
+  }
+  const pa = summarize(poolAdded);
+  const pt = summarize(poolTotal);
+  log(`pelo pool (${pool.threads} threads): acréscimo mediano ${round(pa.median)} ms, p95 ${round(pa.p95)} ms; render final + selo ${round(pt.median)} ms`);
   const a = summarize(added);
   const r = { plain: summarize(plainMs), final: summarize(finalMs), qr: summarize(qrMs), seal: summarize(sealMs), total: summarize(total) };
   log(`render simples ${round(r.plain.median)} ms · render final ${round(r.final.median)} ms · QR ${round(r.qr.median)} ms · selo ${round(r.seal.median)} ms`);
@@ -129,6 +155,10 @@ async function run(): Promise<BenchResult> {
     seal_p95_ms: round(r.seal.p95),
     total_median_ms: round(r.total.median),
     unlock_ms: round(unlockMs),
+    pool_added_median_ms: round(pa.median),
+    pool_added_p95_ms: round(pa.p95),
+    pool_final_and_seal_median_ms: round(pt.median),
+    pool_threads: pool.threads,
     // Counted before sealing: the seal's incremental update writes the signed page object again.
     pages: pages(firstRendered),
     bytes: firstSealed.length,

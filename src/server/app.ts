@@ -36,6 +36,7 @@ import { templateRoutes } from "./routes/templates.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
 import { jobHandlers } from "./jobs/handlers.js";
 import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
+import { createPdfPool, type PdfPool, type PdfPoolOptions } from "./pdf-pool/pdf-pool.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
 import { siteOrigin } from "./lib/origin.js";
 import { rejectUnsafeText } from "./plugins/safe-input.js";
@@ -56,6 +57,8 @@ export interface AppConfig {
   secretBox?: SecretBox;
   /** Pino logger options, or false (tests). Default: JSON logs at env.LOG_LEVEL. */
   logger?: boolean | { level: string };
+  /** PDF worker pool size and queue (default: one thread per core, 4 waiting per thread). */
+  pdfPool?: PdfPoolOptions;
 }
 
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
@@ -138,17 +141,22 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const storage = config.storage ?? createLocalFileStorage(path.join(resolveDataDir(env), "files"));
   const secretBox = config.secretBox ?? createSecretBox(loadInstanceKey(env));
   app.decorate("services", { storage, secretBox });
+  // PDF rendering and sealing run off the event loop (decision 012). Closed before the worker
+  // stops, so a job waiting for room goes back to its queue instead of holding the shutdown.
+  const pdfPool = createPdfPool(config.pdfPool);
+  app.decorate("pdfPool", pdfPool);
+  app.addHook("onClose", async () => pdfPool.close());
   // The background worker (jobs, e-mail, expiry sweep): started when the app is ready if
   // env.WORKER; tests run its rounds by hand with app.worker.tick().
   const worker = createWorker(
-    { db: database.db, storage, secretBox, env, origin: siteOrigin(env), log: app.log },
+    { db: database.db, storage, secretBox, env, origin: siteOrigin(env), log: app.log, pdf: pdfPool },
     jobHandlers,
     smtpTransport(env.SMTP_URL),
   );
   app.decorate("worker", worker);
   if (env.WORKER) app.addHook("onReady", async () => worker.start());
   app.addHook("onClose", async () => worker.stop());
-  await app.register(documentRoutes, { db: database.db, storage });
+  await app.register(documentRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(signedPdfRoutes, { db: database.db, storage: app.services.storage });
   await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE });
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
@@ -169,5 +177,7 @@ declare module "fastify" {
     services: { storage: FileStorage; secretBox: SecretBox };
     /** The background worker of this app (decision 007). */
     worker: Worker;
+    /** Worker threads that draw and seal PDFs (decision 012). */
+    pdfPool: PdfPool;
   }
 }

@@ -4,6 +4,8 @@ import { type ApiErrorBody, ERRORS, type ErrorCode, type FieldIssue } from "../s
 
 export class AppError extends Error {
   readonly status: number;
+  /** Sent as the Retry-After header (seconds), e.g. with SERVER_BUSY. */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     message?: string,
@@ -23,6 +25,7 @@ export function errorBody(code: ErrorCode, message?: string, extra: AppError["ex
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(error.retryAfterSeconds));
       return reply.status(error.status).send(errorBody(error.code, error.message, error.extra));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -34,6 +34,10 @@ export const ERRORS = {
   DOCUMENT_NOT_CANCELLABLE: { status: 409, message: "Este documento não pode ser cancelado." },
   PDF_UNAVAILABLE: { status: 404, message: "PDF não disponível" },
   PDF_FAILED: { status: 500, message: "Erro ao gerar PDF" },
+  DOCUMENT_TOO_LARGE: {
+    status: 400,
+    message: "O documento ficou grande demais para gerar o PDF. Escolha menos conteúdos ou encurte os textos.",
+  },
   SIGNING_LINK_INVALID: { status: 410, message: "O link de assinatura é inválido ou expirado" },
   SIGNING_NAME_MISMATCH: { status: 400, message: "Nome não confere com os dados do paciente" },
   SIGNING_CPF_MISMATCH: { status: 400, message: "CPF não confere com os dados do paciente" },
@@ -62,6 +66,8 @@ export const ERRORS = {
   CEP_UNAVAILABLE: { status: 502, message: "Erro ao buscar CEP" },
   INTERNAL: { status: 500, message: "Erro inesperado. Tente novamente em instantes." },
   UNAVAILABLE: { status: 503, message: "Serviço indisponível no momento." },
+  /** The PDF worker pool's queue is full (decision 012): sent with a Retry-After header. */
+  SERVER_BUSY: { status: 503, message: "O servidor está ocupado gerando outros documentos. Tente novamente em alguns segundos." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

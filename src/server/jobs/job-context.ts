@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { Env } from "../env.js";
+import type { PdfRenderer } from "../pdf-pool/pdf-pool.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { FileStorage } from "../storage/file-storage.js";
 
@@ -13,4 +14,6 @@ export interface JobContext {
   /** Site origin for links written by jobs (QR code, e-mails). */
   origin: string;
   log: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
+  /** Where the final PDF is drawn and sealed: the app's worker pool (default: this thread). */
+  pdf?: PdfRenderer;
 }

@@ -1,5 +1,6 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { AppError } from "../errors.js";
 import { jobs } from "../../db/schema.js";
 import type { JobContext } from "./job-context.js";
 import type { JobKind, JobPayloads } from "./enqueue-job.js";
@@ -83,6 +84,21 @@ export async function runDueJobs(
       await ctx.db.update(jobs).set({ status: "done", finished_at: now(), locked_until: null, last_error: null }).where(eq(jobs.id, job.id));
     } catch (error) {
       await heartbeat.stop();
+      if (error instanceof AppError && error.code === "SERVER_BUSY") {
+        // The PDF pool stayed full (decision 012): not the job's fault. Back to the queue after
+        // the pool's estimate, without spending an attempt.
+        ctx.log.warn({ jobId: job.id, kind: job.kind }, "job postponed: PDF pool busy");
+        await ctx.db
+          .update(jobs)
+          .set({
+            status: "pending",
+            attempts: job.attempts - 1,
+            run_at: new Date(now().getTime() + (error.retryAfterSeconds ?? 5) * 1000),
+            locked_until: null,
+          })
+          .where(eq(jobs.id, job.id));
+        continue;
+      }
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const exhausted = job.attempts >= job.max_attempts;
       ctx.log.error({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, exhausted ? "job failed for good" : "job failed; will retry");

@@ -12,6 +12,7 @@ import {
   documentListSchema,
   documentSummarySchema,
 } from "../../shared/schemas/document.js";
+import { AppError } from "../errors.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
 import { authorize } from "../policies/roles.js";
 import { cancelDocument } from "../services/documents/cancel-document.js";
@@ -24,18 +25,22 @@ import { getDocumentFormOptions } from "../services/documents/get-document-form-
 import { getDocumentPdf } from "../services/documents/get-document-pdf.js";
 import { listDocuments } from "../services/documents/list-documents.js";
 import { listRecentDocuments } from "../services/documents/list-recent-documents.js";
+import type { PdfRenderer } from "../pdf-pool/pdf-pool.js";
 import type { FileStorage } from "../storage/file-storage.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
 const createdSchema = z.object({
   id: text(),
-  /** False when the document was saved but its PDF failed: it can be generated again later. */
+  /**
+   * False when the document was saved but its PDF was not made (it failed, or the PDF pool was
+   * full): it is made on download or with POST /api/documents/:id/pdf.
+   */
   pdf_gerado: z.boolean(),
   pdf_nome: text().nullable(),
 });
 const tags = ["documentos"];
 
-export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage }> = async (app, { db, storage }) => {
+export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage; pdf: PdfRenderer }> = async (app, { db, storage, pdf: renderer }) => {
   app.addHook("preHandler", requireUser);
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
     ip: request.ip,
@@ -90,10 +95,15 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
       authorize(actor, "documents.write");
       const { id } = await createDocument(db, actor, request.body, auditOf(request));
       try {
-        const pdf = await generateDocumentPdf(db, storage, actor, id, auditOf(request));
+        const pdf = await generateDocumentPdf(db, storage, renderer, actor, id, auditOf(request));
         return reply.status(201).send({ id, pdf_gerado: true, pdf_nome: pdf.nome });
       } catch (error) {
-        request.log.error({ err: error, documentId: id }, "PDF generation failed after document creation");
+        // The document is kept either way; its PDF is made on download (decision 012).
+        if (error instanceof AppError && error.code === "SERVER_BUSY") {
+          request.log.warn({ documentId: id }, "PDF pool busy after document creation; PDF left for later");
+        } else {
+          request.log.error({ err: error, documentId: id }, "PDF generation failed after document creation");
+        }
         return reply.status(201).send({ id, pdf_gerado: false, pdf_nome: null });
       }
     },
@@ -115,7 +125,7 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      const pdf = await generateDocumentPdf(db, storage, actor, request.params.id, auditOf(request));
+      const pdf = await generateDocumentPdf(db, storage, renderer, actor, request.params.id, auditOf(request));
       return { pdf_nome: pdf.nome };
     },
   );
@@ -126,7 +136,7 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      const pdf = await getDocumentPdf(db, storage, actor, request.params.id, auditOf(request));
+      const pdf = await getDocumentPdf(db, storage, renderer, actor, request.params.id, auditOf(request));
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", `attachment; filename="${pdf.nome}"`)

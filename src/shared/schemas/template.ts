@@ -2,6 +2,10 @@ import { z } from "zod";
 import { text } from "./safe-input.js";
 import { SectionTypeSchema } from "../document-model/structure.js";
 import { requiredText } from "./common.js";
+import { templateSizeProblem, templateTextSize } from "../document-model/size.js";
+import { MAX_SECTION_CONTENT, MAX_TEMPLATE_SECTIONS } from "../reference/limits.js";
+
+export { MAX_SECTION_CONTENT, MAX_TEMPLATE_SECTIONS };
 
 /** Spec part 2 §9. */
 export const TEMPLATE_CATEGORIES = ["Consentimento", "Contratos", "Clínicos", "Éticos", "Administrativos"] as const;
@@ -25,8 +29,6 @@ export function templateStatusLabel(status: string): string {
 export const TEMPLATE_TAGS = ["riscos", "beneficios", "cuidados_pos", "valor_procedimento"] as const;
 
 export const TEMPLATE_PAGE_SIZE = 20;
-export const MAX_TEMPLATE_SECTIONS = 100;
-export const MAX_SECTION_CONTENT = 20_000;
 
 export const TEMPLATE_MESSAGES = {
   tituloRequired: "Informe o título do template",
@@ -81,6 +83,11 @@ export const templateStructureInputSchema = z.object({
     .array(templateSectionInputSchema)
     .max(MAX_TEMPLATE_SECTIONS, `Use no máximo ${MAX_TEMPLATE_SECTIONS} seções`)
     .refine((sections) => new Set(sections.map((s) => String(s.id))).size === sections.length, "Seções com identificador repetido"),
+}).superRefine((structure, ctx) => {
+  // The whole template must stay small enough for one PDF render well under a second (decision
+  // 012): total text, line breaks and the longest run without spaces.
+  const problem = templateSizeProblem(templateTextSize(structure));
+  if (problem) ctx.addIssue({ code: "custom", message: problem, path: [] });
 });
 
 /** Create and edit: basic information plus the structured content. */

@@ -4,6 +4,7 @@ import { contratos, pacientes, templates, templateVersions, tenants } from "../.
 import { withTenant } from "../../../db/tenant-scope.js";
 import { buildDocumentModel } from "../../../shared/document-model/build-document-model.js";
 import { fillDocumentVariables, storedDocumentVariables } from "../../../shared/document-model/document-variables.js";
+import { documentModelSize, documentSizeProblem } from "../../../shared/document-model/size.js";
 import { parseTemplateContent } from "../../../shared/document-model/structure.js";
 import { DOCUMENT_VALIDITY_DAYS, type DocumentCreateData } from "../../../shared/schemas/document.js";
 import { AppError } from "../../errors.js";
@@ -69,6 +70,11 @@ export async function createDocument(
     });
     const structure = parseTemplateContent(version.version.variaveis_json, version.template.titulo);
     const model = buildDocumentModel(structure, values);
+    // Filled values (chosen content, custom texts) can make a document far larger than its
+    // template: the same render-time limits apply to what will be drawn (decision 012).
+    const size = documentModelSize(model);
+    const tooLarge = documentSizeProblem(size);
+    if (tooLarge) throw new AppError("DOCUMENT_TOO_LARGE", tooLarge, { details: { ...size } });
     if (model.unresolved.length > 0 && !input.permitir_pendencias) {
       throw new AppError("DOCUMENT_UNRESOLVED", undefined, { details: { unresolved: model.unresolved } });
     }

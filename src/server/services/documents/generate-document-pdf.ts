@@ -3,10 +3,10 @@ import type { Db } from "../../../db/client.js";
 import { contratos, files, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
-import { renderDocumentPdf } from "../../../pdf/document-pdf.js";
 import { pdfFileName } from "../../../pdf/file-name.js";
 import { pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 import { AppError } from "../../errors.js";
+import type { PdfRenderer } from "../../pdf-pool/pdf-pool.js";
 import type { Actor } from "../../policies/roles.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
@@ -15,11 +15,13 @@ import { findDocumentOrThrow } from "./find-document.js";
 /**
  * Draws the document's frozen model as a PDF (src/pdf), stores it through the storage driver
  * (never as a data URL in the row) and links it to the document. Reading happens in one short
- * transaction, rendering outside any transaction, linking in another.
+ * transaction, rendering outside any transaction (in the PDF worker pool, decision 012), linking
+ * in another. A full pool answers SERVER_BUSY (503 + Retry-After); nothing was written then.
  */
 export async function generateDocumentPdf(
   db: Db,
   storage: FileStorage,
+  renderer: PdfRenderer,
   actor: Actor,
   id: string,
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
@@ -41,7 +43,7 @@ export async function generateDocumentPdf(
 
   let bytes: Buffer;
   try {
-    bytes = await renderDocumentPdf({
+    bytes = await renderer.render({
       model: document.documento as unknown as DocumentModel,
       documentId: document.id,
       contentSha256: document.conteudo_sha256,
@@ -50,6 +52,7 @@ export async function generateDocumentPdf(
       physician: pdfPhysician(physician),
     });
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError("PDF_FAILED", undefined, { details: { reason: error instanceof Error ? error.message : String(error) } });
   }
   const stored = await storage.put(bytes);

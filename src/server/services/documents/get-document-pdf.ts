@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { files } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
+import type { PdfRenderer } from "../../pdf-pool/pdf-pool.js";
 import type { Actor } from "../../policies/roles.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
@@ -10,11 +11,13 @@ import { generateDocumentPdf } from "./generate-document-pdf.js";
 
 /**
  * The document's PDF for download: the stored one, or a new one when none was generated yet (or
- * its bytes are gone from storage).
+ * its bytes are gone from storage). SERVER_BUSY (503 + Retry-After) when it has to be made and
+ * the PDF pool is full.
  */
 export async function getDocumentPdf(
   db: Db,
   storage: FileStorage,
+  renderer: PdfRenderer,
   actor: Actor,
   id: string,
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
@@ -34,7 +37,7 @@ export async function getDocumentPdf(
     const bytes = await storage.get(stored.sha256);
     if (bytes) pdf = { nome: stored.nome, bytes };
   }
-  pdf ??= await generateDocumentPdf(db, storage, actor, id, audit);
+  pdf ??= await generateDocumentPdf(db, storage, renderer, actor, id, audit);
   await withTenant(db, actor.tenantId, (tx) =>
     recordAuditEvent(
       tx,

@@ -3,7 +3,8 @@
  * document with the Signatures block and the "Registro de assinaturas" page), seals it with the
  * instance's PAdES seal, stores it, links it to the document with the SHA-256 of the sealed
  * bytes, records 'document.sealed' and queues the e-mails with the PDF attached — the last four
- * in one tenant transaction, after the rendering and sealing (which touch no table).
+ * in one tenant transaction, after the rendering and sealing (which touch no table; they run in
+ * the PDF worker pool, decision 012).
  *
  * Idempotent: a document that already has its sealed PDF is not sealed again; the run only
  * makes sure its e-mails were queued (once). Two runs at the same time: the second to reach the
@@ -12,13 +13,12 @@
 import { and, eq } from "drizzle-orm";
 import { contratos, files } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { renderDocumentPdf } from "../../../pdf/document-pdf.js";
 import { pdfFileName } from "../../../pdf/file-name.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { sha256Hex } from "../../lib/content-hash.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { instanceSeal } from "../sealing/instance-seal.js";
-import { sealPdf } from "../sealing/seal-pdf.js";
+import { inlinePdfRenderer } from "../../pdf-pool/inline-renderer.js";
 import { loadFinalDocument, withRegistry } from "./final-pdf-input.js";
 import { emailsWithAttachment, enqueueSignedDocumentEmails } from "./signed-document-emails.js";
 
@@ -53,10 +53,15 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
   const seal = await instanceSeal(ctx.db, ctx.secretBox);
   const now = new Date();
   const input = await withRegistry(document, ctx.origin, seal.material.commonName);
-  const sealed = await sealPdf(await renderDocumentPdf(input), seal.material, {
-    signingTime: now,
-    contactInfo: ctx.origin,
-  });
+  // Drawn and sealed in the PDF pool as background work: it waits for room rather than taking
+  // the places people are waiting for; if the pool stays full, SERVER_BUSY sends the job back to
+  // the queue without spending an attempt (run-due-jobs.ts).
+  const sealed = await (ctx.pdf ?? inlinePdfRenderer).renderAndSeal(
+    input,
+    seal.material,
+    { signingTime: now, contactInfo: ctx.origin },
+    { background: true },
+  );
   const stored = await ctx.storage.put(sealed);
   const nome = signedPdfFileName(contrato.titulo, now);
 

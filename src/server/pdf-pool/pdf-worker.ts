@@ -1,0 +1,18 @@
+/**
+ * Entry point of a PDF worker thread (piscina; decision 012). The fonts are loaded when the
+ * thread starts (piscina imports this file before declaring the thread ready), once per thread.
+ * The PDF goes back transferred, not copied.
+ */
+import { move } from "piscina";
+import { pdfEngine } from "../../pdf/fonts.js";
+import { type PdfTask, runPdfTask } from "./pdf-tasks.js";
+
+pdfEngine();
+
+export default async function runTask(task: PdfTask): Promise<unknown> {
+  const pdf = await runPdfTask(task);
+  // A Buffer that owns its whole ArrayBuffer can be transferred; a pooled slab (small Buffers) is
+  // copied first.
+  const owned = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? pdf : new Uint8Array(pdf);
+  return move(owned as Uint8Array);
+}
