@@ -598,7 +598,10 @@ export const contratoPartes = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     tenant_id: uuid("tenant_id").notNull(),
     contrato_id: uuid("contrato_id").notNull(),
-    papel: text("papel", { enum: ["paciente"] }).notNull().default("paciente"),
+    /** paciente, or responsavel (the legal guardian signing in their own name, issue 11). */
+    papel: text("papel", { enum: ["paciente", "responsavel"] }).notNull().default("paciente"),
+    /** The capacity printed with the signature, e.g. "responsável legal de Pedro Souza". */
+    qualidade: text("qualidade"),
     nome: text("nome").notNull(),
     cpf: text("cpf").notNull(),
     email: text("email").notNull(),

@@ -53,6 +53,10 @@ export const ERRORS = {
     message: "O paciente não tem CPF cadastrado. Cadastre o CPF antes de enviar: ele é conferido na assinatura.",
   },
   PATIENT_EMAIL_MISSING: { status: 400, message: "O paciente não tem e-mail cadastrado" },
+  GUARDIAN_MISSING: {
+    status: 400,
+    message: "Paciente menor de idade ou com responsável legal: cadastre o nome e o CPF do responsável antes de enviar. É ele quem assina.",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: "O conteúdo enviado é grande demais." },
   RATE_LIMITED: { status: 429, message: "Muitas tentativas. Aguarde alguns minutos antes de tentar novamente." },
   /** Per-account sign-in lock (decision 011); the answer's message says how long, Retry-After too. */

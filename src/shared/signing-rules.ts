@@ -1,3 +1,5 @@
+import { ageOn } from "./dates/sao-paulo.js";
+
 /**
  * Signing rules without zod: constants, messages and pure checks. The public signing page imports
  * this module directly (its bundle must not carry zod); src/shared/schemas/signing.ts re-exports it.
@@ -44,6 +46,8 @@ export const SIGNING_MESSAGES = {
   consentRequired: "Confirme que concorda em assinar eletronicamente",
   codeFirst: "Para ver o documento completo e assinar, confirme o código enviado ao seu e-mail cadastrado.",
   codeVerified: "Código confirmado. Agora você pode ler o documento completo e assinar.",
+  guardianNameMismatch: "Nome não confere com o do responsável legal cadastrado",
+  guardianCpfMismatch: "CPF não confere com o do responsável legal cadastrado",
 } as const;
 
 /** The ready WhatsApp text (spec part 1 §2: a message containing the link). */
@@ -99,6 +103,45 @@ export function maskCpfDeep<T>(value: T, cpf: string | null): T {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, maskCpfDeep(inner, cpf)])) as T;
   }
   return value;
+}
+
+/** Age of majority (Código Civil art. 5º): a patient under 18 signs through their legal guardian. */
+export const MAJORITY_AGE = 18;
+
+/** True when someone born on `birthDate` (YYYY-MM-DD) is under 18 on `today` (YYYY-MM-DD, São Paulo). */
+export function isMinorOn(birthDate: string | null, today: string): boolean {
+  const age = ageOn(birthDate, today);
+  return age !== null && age < MAJORITY_AGE;
+}
+
+/** Who signs a patient's document (issue 11): the patient, or their legal guardian. */
+export type SignerRole = "paciente" | "responsavel";
+
+export interface RequiredSigner {
+  papel: SignerRole;
+  /** The name and CPF the signer must type (the guardian's own when they sign). */
+  nome: string;
+  cpf: string | null;
+  /** "responsável legal de Pedro Souza", printed with the signature; null for the patient. */
+  qualidade: string | null;
+}
+
+/**
+ * The guardian signs when the record names one or the patient is a minor: in their own name and
+ * CPF, as "responsável legal de …" — never passing for the patient (a minor cannot consent alone).
+ */
+export function requiredSigner(
+  patient: { nome: string; cpf: string | null; data_nascimento: string | null; responsavel_nome: string | null; responsavel_cpf: string | null },
+  today: string,
+): RequiredSigner {
+  const guardian = Boolean(patient.responsavel_nome?.trim()) || isMinorOn(patient.data_nascimento, today);
+  if (!guardian) return { papel: "paciente", nome: patient.nome, cpf: patient.cpf, qualidade: null };
+  return {
+    papel: "responsavel",
+    nome: patient.responsavel_nome?.trim() ?? "",
+    cpf: patient.responsavel_cpf,
+    qualidade: `responsável legal de ${patient.nome}`,
+  };
 }
 
 /**

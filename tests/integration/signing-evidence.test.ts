@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratoPartes } from "../../src/db/schema.js";
 import { ELECTRONIC_CONSENT, SIGNING_MESSAGES } from "../../src/shared/signing-rules.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
-import { latestSigningCode, publishedTemplateVersion, signableDocument, signAsPatient, signatureDataUrl, tokenOf } from "../helpers/signing.js";
+import { validCpf } from "../helpers/factories.js";
+import { draftDocument, latestSigningCode, publishedTemplateVersion, signableDocument, signAsPatient, signatureDataUrl, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
@@ -160,6 +161,46 @@ describe("signers sign as themselves", () => {
     expect(party).toMatchObject({ nome: patient.nome, tipo_assinatura: "digitada", nivel_assinatura: "simples", dispositivo: null });
     const failures = (await eventsOf(documentId)).filter((e) => e.action === "document.sign_attempt_failed").map((e) => e.data);
     expect(failures).toEqual([{ motivo: "nome" }, { motivo: "cpf" }]);
+  });
+});
+
+describe("a minor signs through their legal guardian, in the guardian's own name", () => {
+  it("refuses to send without the guardian on record, then wants the guardian's name and CPF and prints the capacity", async () => {
+    const guardianCpf = "529.982.247-25";
+    const minor = await staff(clinic, "POST", "/api/patients", { nome: "Pedro Henrique Souza", cpf: validCpf(), data_nascimento: "2014-03-09", email: "familia.souza@exemplo.com.br" });
+    expect(minor.statusCode, minor.body).toBe(201);
+    const patient = { id: minor.json().id as string, nome: "Pedro Henrique Souza", cpf: minor.json().cpf as string, email: "familia.souza@exemplo.com.br" };
+    const documentId = await draftDocument(ctx.app, clinic, versionId, patient.id);
+    const refused = await staff(clinic, "POST", `/api/documents/${documentId}/send`, {});
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: "GUARDIAN_MISSING" });
+
+    const updated = await staff(clinic, "PUT", `/api/patients/${patient.id}`, {
+      nome: patient.nome, cpf: patient.cpf, data_nascimento: "2014-03-09", email: patient.email, responsavel_nome: "Marta Souza Lima", responsavel_cpf: guardianCpf,
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    const sentNow = await staff(clinic, "POST", `/api/documents/${documentId}/send`, {});
+    expect(sentNow.statusCode, sentNow.body).toBe(200);
+    const token = tokenOf(sentNow.json().link);
+    expect((await publicCall("GET", `/api/public/sign/${token}`)).json().signatario).toEqual({
+      papel: "responsavel",
+      qualidade: "responsável legal de Pedro Henrique Souza",
+      paciente_nome: "Pedro Henrique Souza",
+    });
+
+    // The minor's own name and CPF do not sign.
+    const asMinor = await signAsPatient(ctx.app, ctx.database, token, patient);
+    expect(asMinor.response.statusCode).toBe(400);
+    expect(asMinor.response.json().message).toBe(SIGNING_MESSAGES.guardianNameMismatch);
+    const wrongCpf = await signAsPatient(ctx.app, ctx.database, token, patient, { nome: "marta souza lima" });
+    expect(wrongCpf.response.json().message).toBe(SIGNING_MESSAGES.guardianCpfMismatch);
+
+    const signed = await signAsPatient(ctx.app, ctx.database, token, patient, { nome: "Marta Souza Lima", cpf: guardianCpf });
+    expect(signed.response.statusCode, signed.response.body).toBe(200);
+    const [party] = await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, documentId));
+    expect(party).toMatchObject({ papel: "responsavel", nome: "Marta Souza Lima", cpf: "52998224725", qualidade: "responsável legal de Pedro Henrique Souza", nivel_assinatura: "avancada" });
+    const block = await staff(clinic, "GET", `/api/documents/${documentId}/signatures`);
+    expect(block.json().items[0]).toMatchObject({ papel: "responsavel", qualidade: "responsável legal de Pedro Henrique Souza", cpf: "529.982.247-25" });
   });
 });
 

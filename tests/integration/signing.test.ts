@@ -436,6 +436,8 @@ describe("the server is the judge of a signature", () => {
       {
         // Stored with the registered spelling (what was typed matched it after normalising).
         nome: "Ana Luíza Conceição",
+        papel: "paciente",
+        qualidade: null,
         cpf: `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`,
         email: "ana.paciente@exemplo.com.br",
         telefone: "(11) 98888-7777",

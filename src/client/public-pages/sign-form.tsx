@@ -121,11 +121,15 @@ export function SignForm({
             <ShieldCheck className="size-4" aria-hidden /> {SIGNING_MESSAGES.codeVerified}
           </p>
         ) : null}
-        <div className="grid gap-1">
+        <div className="grid gap-1" data-testid="signer-heading">
           <h2 id="sign-title" className="text-base font-semibold">
-            Seus dados
+            {page.signatario.papel === "responsavel" ? "Dados do responsável legal" : "Seus dados"}
           </h2>
-          <p className="text-sm text-muted-foreground">Preencha como no cadastro da clínica. Eles serão conferidos antes de registrar a assinatura.</p>
+          <p className="text-sm text-muted-foreground">
+            {page.signatario.papel === "responsavel"
+              ? `Você assina como responsável legal de ${page.signatario.paciente_nome}. Preencha com o seu nome e o seu CPF, como no cadastro da clínica.`
+              : "Preencha como no cadastro da clínica. Eles serão conferidos antes de registrar a assinatura."}
+          </p>
         </div>
 
         <div className="grid gap-4 sm:grid-cols-2">

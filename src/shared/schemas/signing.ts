@@ -58,6 +58,9 @@ export type SignData = z.output<typeof signInputSchema>;
 
 export const signatureSummarySchema = z.object({
   nome: text(),
+  /** paciente or responsavel, and the capacity printed ("responsável legal de …"). */
+  papel: z.enum(["paciente", "responsavel"]),
+  qualidade: text().nullable(),
   /** Masked on public pages, full for staff. */
   cpf: text(),
   email: text(),
@@ -106,6 +109,8 @@ export const signingPageSchema = z.object({
   nivel: z.enum(["avancada", "simples"]),
   /** Why it will be simple (pt-BR), or null. */
   motivo_simples: text().nullable(),
+  /** Who signs: the patient, or their legal guardian in their own name ("responsável legal de …"). */
+  signatario: z.object({ papel: z.enum(["paciente", "responsavel"]), qualidade: text().nullable(), paciente_nome: text() }),
   assinaturas: z.array(signatureSummarySchema),
 });
 export type SigningPage = z.infer<typeof signingPageSchema>;

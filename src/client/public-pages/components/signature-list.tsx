@@ -29,6 +29,7 @@ export function SignatureList({ signatures, detailed = false }: { signatures: re
                 <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium">Digitada</span>
               ) : null}
             </div>
+            {signature.qualidade ? <Line label="Qualidade" value={signature.qualidade} /> : null}
             <Line label="CPF" value={signature.cpf} />
             <Line label="Assinado em" value={formatDateTime(signature.assinou_em)} />
             {detailed ? (

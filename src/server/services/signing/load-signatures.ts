@@ -33,6 +33,8 @@ export async function presentSignatures(
       const bytes = await storage.get(sha256);
       return {
         nome: parte.nome,
+        papel: parte.papel,
+        qualidade: parte.qualidade,
         cpf: audience === "staff" ? formatCpf(parte.cpf) : maskCpf(parte.cpf),
         email: audience === "staff" ? parte.email : maskEmail(parte.email),
         telefone: audience === "staff" ? parte.telefone : null,

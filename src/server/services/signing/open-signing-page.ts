@@ -4,7 +4,8 @@ import { contratos, pacientes, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskEmail, type SigningPage } from "../../../shared/schemas/signing.js";
-import { maskCpfDeep } from "../../../shared/signing-rules.js";
+import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
+import { maskCpfDeep, requiredSigner } from "../../../shared/signing-rules.js";
 import { AppError } from "../../errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
@@ -65,7 +66,14 @@ export async function openSigningPage(
           .limit(1)
       : [];
     const [patient] = await tx
-      .select({ email: pacientes.email, cpf: pacientes.cpf, responsavel_cpf: pacientes.responsavel_cpf })
+      .select({
+        nome: pacientes.nome,
+        email: pacientes.email,
+        cpf: pacientes.cpf,
+        data_nascimento: pacientes.data_nascimento,
+        responsavel_nome: pacientes.responsavel_nome,
+        responsavel_cpf: pacientes.responsavel_cpf,
+      })
       .from(pacientes)
       .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
       .limit(1);
@@ -94,9 +102,20 @@ export async function openSigningPage(
       conteudo_mascarado: masked,
       nivel: requirement.level,
       motivo_simples: requirement.reason,
+      signatario: signerOf(patient, now),
     };
     return { page, signatureRows };
   });
   // The signer's own page: CPF masked, no IP or user agent; the drawn image is theirs.
   return { ...page, assinaturas: await presentSignatures(signatureRows, storage, "public") };
+}
+
+/** Who the page asks to sign: the patient, or their legal guardian (name shown, CPF never). */
+function signerOf(
+  patient: Parameters<typeof requiredSigner>[0] | undefined,
+  now: Date,
+): SigningPage["signatario"] {
+  if (!patient) return { papel: "paciente", qualidade: null, paciente_nome: "" };
+  const signer = requiredSigner(patient, dateInSaoPaulo(now));
+  return { papel: signer.papel, qualidade: signer.qualidade, paciente_nome: patient.nome };
 }

@@ -4,6 +4,8 @@ import { contratos, pacientes } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { DOCUMENT_VALIDITY_DAYS } from "../../../shared/schemas/document.js";
 import type { SigningLink } from "../../../shared/schemas/signing.js";
+import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
+import { requiredSigner } from "../../../shared/signing-rules.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { Actor } from "../../policies/roles.js";
@@ -34,11 +36,21 @@ export async function sendDocument(
     if (document.status !== "draft") throw new AppError("DOCUMENT_NOT_SENDABLE");
     // The signer's CPF is checked against the patient's: without one nobody could ever sign.
     const [patient] = await tx
-      .select({ cpf: pacientes.cpf })
+      .select({
+        nome: pacientes.nome,
+        cpf: pacientes.cpf,
+        data_nascimento: pacientes.data_nascimento,
+        responsavel_nome: pacientes.responsavel_nome,
+        responsavel_cpf: pacientes.responsavel_cpf,
+      })
       .from(pacientes)
       .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, document.paciente_id)))
       .limit(1);
-    if (!patient?.cpf) throw new AppError("PATIENT_CPF_MISSING");
+    if (!patient) throw new AppError("PATIENT_CPF_MISSING");
+    // The signer's name and CPF are checked: a minor's guardian needs their own on the record.
+    const signer = requiredSigner(patient, dateInSaoPaulo(now));
+    if (signer.papel === "responsavel" && (!signer.nome || !signer.cpf)) throw new AppError("GUARDIAN_MISSING");
+    if (!signer.cpf) throw new AppError("PATIENT_CPF_MISSING");
     const expiresAt =
       document.expiracao_at.getTime() > now.getTime() ? document.expiracao_at : new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS);
     await tx

@@ -3,7 +3,8 @@ import type { Db, Tx } from "../../../db/client.js";
 import { contratoPartes, contratos, files, pacientes, signingOtps, signingTokens } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { cpfMatches, nameMatches, OTP_MAX_ATTEMPTS, type SignData } from "../../../shared/schemas/signing.js";
-import { ELECTRONIC_CONSENT } from "../../../shared/signing-rules.js";
+import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
+import { ELECTRONIC_CONSENT, requiredSigner, SIGNING_MESSAGES } from "../../../shared/signing-rules.js";
 import { sha256Hex } from "../../lib/content-hash.js";
 import { describeDevice } from "../../lib/device.js";
 import { AppError } from "../../errors.js";
@@ -50,7 +51,14 @@ export async function signDocument(
       throw new AppError("SIGNING_LINK_INVALID");
     });
     const [patient] = await tx
-      .select({ nome: pacientes.nome, cpf: pacientes.cpf, email: pacientes.email })
+      .select({
+        nome: pacientes.nome,
+        cpf: pacientes.cpf,
+        email: pacientes.email,
+        data_nascimento: pacientes.data_nascimento,
+        responsavel_nome: pacientes.responsavel_nome,
+        responsavel_cpf: pacientes.responsavel_cpf,
+      })
       .from(pacientes)
       .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
       .limit(1);
@@ -60,13 +68,16 @@ export async function signDocument(
   assertSignable(signingState(link, document, now));
   if (!patient) throw new AppError("SIGNING_LINK_INVALID");
 
-  if (!nameMatches(input.nome, patient.nome)) {
+  // The patient, or their legal guardian in their own name (issue 11).
+  const signer = requiredSigner(patient, dateInSaoPaulo(now));
+  const guardian = signer.papel === "responsavel";
+  if (!nameMatches(input.nome, signer.nome)) {
     await recordSigningFailure(db, link.tenantId, document.id, "nome", audit);
-    throw new AppError("SIGNING_NAME_MISMATCH");
+    throw new AppError("SIGNING_NAME_MISMATCH", guardian ? SIGNING_MESSAGES.guardianNameMismatch : undefined);
   }
-  if (!cpfMatches(input.cpf, patient.cpf)) {
+  if (!cpfMatches(input.cpf, signer.cpf)) {
     await recordSigningFailure(db, link.tenantId, document.id, "cpf", audit);
-    throw new AppError("SIGNING_CPF_MISMATCH");
+    throw new AppError("SIGNING_CPF_MISMATCH", guardian ? SIGNING_MESSAGES.guardianCpfMismatch : undefined);
   }
   const png = decodeSignaturePng(input.assinatura);
   if (input.conteudo_sha256 !== document.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
@@ -113,9 +124,10 @@ export async function signDocument(
         .values({
           tenant_id: link.tenantId,
           contrato_id: document.id,
-          papel: "paciente",
+          papel: signer.papel,
           // The registered spelling (the typed one matched it; it is kept in the audit event).
-          nome: patient.nome,
+          nome: signer.nome,
+          qualidade: signer.qualidade,
           cpf: input.cpf.replace(/\D/g, ""),
           email: input.email,
           telefone: input.telefone ?? null,
@@ -165,6 +177,8 @@ export async function signDocument(
           entityId: document.id,
           data: {
             parte_id: parte.id,
+            papel: signer.papel,
+            qualidade: signer.qualidade,
             nome_digitado: input.nome,
             conteudo_sha256: locked.conteudo_sha256,
             assinatura_sha256: stored.sha256,

@@ -1,0 +1,1 @@
+ALTER TABLE "contrato_partes" ADD COLUMN "qualidade" text;

@@ -1,0 +1,91 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerProfessional, signIn, validCpf } from "./accounts.js";
+import { animationsFinished, DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
+import { confirmSigningCode, drawSignature, json, patientPhone } from "./signing-helpers.js";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const MINOR = "Pedro Henrique Souza";
+const GUARDIAN = "Marta Souza Lima";
+const GUARDIAN_CPF = "529.982.247-25";
+const FAMILY_EMAIL = "familia.souza@exemplo.com.br";
+
+describe("a minor's document", () => {
+  it("is signed on a phone by the legal guardian, in their own name and CPF, as 'responsável legal de …'", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, DESKTOP);
+    await signIn(page, account.email, account.password);
+    const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+    const template = await json<{ id: string }>(
+      await page.request.post("/api/templates", {
+        data: {
+          titulo: "TCLE Ortodontia",
+          especialidade: specialties[0],
+          categoria: "Consentimento",
+          estrutura: { title: "Termo — {{procedimento}}", introduction: "Paciente: {{paciente_nome}}, CPF {{cpf_paciente}}.", sections: [] },
+        },
+      }),
+      201,
+    );
+    const version = await json<{ versao_atual_id: string }>(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
+    const patient = await json<{ id: string }>(
+      await page.request.post("/api/patients", {
+        data: { nome: MINOR, cpf: validCpf(), data_nascimento: "2014-03-09", email: FAMILY_EMAIL, responsavel_nome: GUARDIAN, responsavel_cpf: GUARDIAN_CPF },
+      }),
+      201,
+    );
+    const options = await json<{ physicians: { id: string }[] }>(await page.request.get("/api/documents/form-options"), 200);
+    const created = await json<{ id: string }>(
+      await page.request.post("/api/documents", {
+        data: { paciente_id: patient.id, template_version_id: version.versao_atual_id, titulo: "Termo - Aparelho ortodôntico", procedimento: "Aparelho ortodôntico", medico_responsavel_id: options.physicians[0]!.id },
+      }),
+      201,
+    );
+    const sent = await json<{ link: string }>(await page.request.post(`/api/documents/${created.id}/send`, { data: {} }), 200);
+
+    const phone = await patientPhone(browser);
+    const p = phone.page;
+    await p.goto(sent.link);
+    await confirmSigningCode(p, page, FAMILY_EMAIL);
+    const heading = p.getByTestId("signer-heading");
+    await heading.getByText("Dados do responsável legal").waitFor();
+    expect(await heading.textContent()).toContain(`Você assina como responsável legal de ${MINOR}`);
+
+    // The minor's own name does not sign.
+    await p.getByLabel("Nome completo").fill(MINOR);
+    await p.getByLabel("CPF").pressSequentially(GUARDIAN_CPF.replace(/\D/g, ""));
+    await p.getByLabel("E-mail").fill(FAMILY_EMAIL);
+    await drawSignature(p);
+    await p.getByTestId("consent").click();
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("sign-error").getByText("Nome não confere com o do responsável legal cadastrado").waitFor();
+
+    await p.getByLabel("Nome completo").fill("marta souza lima");
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("signing-success").waitFor();
+    const block = p.getByTestId("signatures-block");
+    await block.getByText(GUARDIAN).first().waitFor();
+    expect(await block.textContent()).toContain(`Qualidade: responsável legal de ${MINOR}`);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await animationsFinished(p);
+    await snap(p, "signing-guardian-phone");
+
+    // Staff see who signed and in what capacity.
+    await page.goto(`/documents/${created.id}`);
+    const staffBlock = page.getByTestId("document-signatures");
+    await staffBlock.getByText(`Qualidade: responsável legal de ${MINOR}`).waitFor();
+    expect(await staffBlock.textContent()).toContain(GUARDIAN_CPF);
+
+    expect(phone.errors).toEqual([]);
+    expect(errors).toEqual([]);
+    await phone.context.close();
+    await context.close();
+  });
+});
