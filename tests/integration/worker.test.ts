@@ -72,6 +72,16 @@ afterAll(async () => {
   await smtp.close();
 });
 
+/** What someone with full database access can do: change events behind the append-only trigger. */
+async function tamper(statement: ReturnType<typeof sql>): Promise<void> {
+  await ctx.database.db.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
+  try {
+    await ctx.database.db.execute(statement);
+  } finally {
+    await ctx.database.db.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
+  }
+}
+
 const anchorKey = () => ctx.app.services.secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
 
 const jobContext = (): JobContext => ({
@@ -289,14 +299,6 @@ describe("the audit trail is append-only and hash-chained", () => {
     await expect(ctx.database.db.execute(sql`update audit_events set action = 'x' where tenant_id = ${c.tenantId}`)).rejects.toThrow();
 
     // Someone with full database access edits the third event behind the triggers' back.
-    const tamper = async (statement: ReturnType<typeof sql>) => {
-      await ctx.database.db.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
-      try {
-        await ctx.database.db.execute(statement);
-      } finally {
-        await ctx.database.db.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
-      }
-    };
     await tamper(sql`update audit_events set data = '{"i": 99}'::jsonb where tenant_id = ${c.tenantId} and seq = 3`);
     expect(await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId)).toMatchObject({ intact: false, first_broken_seq: 3 });
 
@@ -318,14 +320,6 @@ describe("the audit trail is append-only and hash-chained", () => {
 });
 
 describe("audit verification cannot be blinded", () => {
-  const tamper = async (statement: ReturnType<typeof sql>) => {
-    await ctx.database.db.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
-    try {
-      await ctx.database.db.execute(statement);
-    } finally {
-      await ctx.database.db.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
-    }
-  };
   const record = (c: SignedIn, i: number) =>
     withTenant(ctx.database.db, c.tenantId, (tx) =>
       recordAuditEvent(tx, { tenantId: c.tenantId, actorProfileId: c.profileId }, { action: "teste.ancora", entityType: "teste", data: { i } }),

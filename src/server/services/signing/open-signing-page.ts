@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratos, pacientes, profiles, tenants } from "../../../db/schema.js";
+import { contratos, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskEmail, type SigningPage } from "../../../shared/schemas/signing.js";
@@ -13,6 +13,7 @@ import { findDocumentOrThrow } from "../documents/find-document.js";
 import { presentSignatures, selectSignatures } from "./load-signatures.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
+import { loadSignerRecord } from "./signer-record.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 
 /**
@@ -65,18 +66,7 @@ export async function openSigningPage(
           .where(and(eq(profiles.tenant_id, link.tenantId), eq(profiles.id, document.medico_responsavel_id)))
           .limit(1)
       : [];
-    const [patient] = await tx
-      .select({
-        nome: pacientes.nome,
-        email: pacientes.email,
-        cpf: pacientes.cpf,
-        data_nascimento: pacientes.data_nascimento,
-        responsavel_nome: pacientes.responsavel_nome,
-        responsavel_cpf: pacientes.responsavel_cpf,
-      })
-      .from(pacientes)
-      .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
-      .limit(1);
+    const patient = await loadSignerRecord(tx, link.tenantId, document.paciente_id);
     const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient?.email ?? null);
     const codeRequired = estado === "pending" && requirement.codeRequired;
     const masked = codeRequired && !options.revealed;

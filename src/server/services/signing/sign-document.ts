@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
-import { contratoPartes, contratos, files, pacientes, signingOtps, signingTokens } from "../../../db/schema.js";
+import { contratoPartes, contratos, files, signingOtps, signingTokens } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { cpfMatches, nameMatches, OTP_MAX_ATTEMPTS, type SignData } from "../../../shared/schemas/signing.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
@@ -18,6 +18,7 @@ import { decodeSignaturePng } from "./signature-png.js";
 import { recordSigningFailure } from "./record-signing-failure.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
+import { loadSignerRecord } from "./signer-record.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 import { newVerificationCode } from "./verification-code.js";
 
@@ -50,18 +51,7 @@ export async function signDocument(
     const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
       throw new AppError("SIGNING_LINK_INVALID");
     });
-    const [patient] = await tx
-      .select({
-        nome: pacientes.nome,
-        cpf: pacientes.cpf,
-        email: pacientes.email,
-        data_nascimento: pacientes.data_nascimento,
-        responsavel_nome: pacientes.responsavel_nome,
-        responsavel_cpf: pacientes.responsavel_cpf,
-      })
-      .from(pacientes)
-      .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
-      .limit(1);
+    const patient = await loadSignerRecord(tx, link.tenantId, document.paciente_id);
     const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient?.email ?? null);
     return { document, patient, requirement };
   });
