@@ -160,7 +160,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(signedPdfRoutes, { db: database.db, storage: app.services.storage });
   await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE });
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
-  await app.register(signingPublicRoutes, { db: database.db, env, storage });
+  await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
 

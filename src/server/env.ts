@@ -39,6 +39,11 @@ export const envSchema = z
   SMTP_FROM: z.string().min(3).default("Consentir <nao-responda@consentir.local>"),
   /** Serve the OpenAPI docs (/api/docs, /api/docs/json); default: on except with NODE_ENV=production. */
   API_DOCS: booleanFromString.optional(),
+  /** SMS for signing codes (Zenvia API v2, decision 018): base URL, API token and sender id. */
+  SMS_PROVIDER_URL: z.url().default("https://api.zenvia.com"),
+  SMS_API_TOKEN: z.string().min(8, "use o token da API do provedor de SMS").optional(),
+  SMS_FROM: z.string().min(1).default("consentir"),
+  SMS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Run the background worker (jobs, e-mail) in this process. */
   WORKER: booleanFromString.default(true),
 })

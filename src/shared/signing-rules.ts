@@ -45,6 +45,8 @@ export const SIGNING_MESSAGES = {
   emailInOutbox: "E-mail com o link colocado na caixa de saída: o envio de e-mail não está configurado neste servidor",
   consentRequired: "Confirme que concorda em assinar eletronicamente",
   codeFirst: "Para ver o documento completo e assinar, confirme o código enviado ao seu e-mail cadastrado.",
+  codeFirstSms: "Para ver o documento completo e assinar, confirme o código enviado por SMS ao seu celular cadastrado.",
+  otpSentSms: "Enviamos um código de 6 dígitos por SMS para o seu celular cadastrado.",
   codeVerified: "Código confirmado. Agora você pode ler o documento completo e assinar.",
   guardianNameMismatch: "Nome não confere com o do responsável legal cadastrado",
   guardianCpfMismatch: "CPF não confere com o do responsável legal cadastrado",

@@ -117,7 +117,7 @@ describe("exclusive control by default", () => {
       const owner = await newClinic(prod.app);
       const version = await publishedTemplateVersion(prod.app, owner);
       const settings = await prod.app.inject({ method: "GET", url: "/api/settings/signing", headers: { cookie: owner.cookie } });
-      expect(settings.json()).toEqual({ codigo_email: true, email_configurado: false, codigo_disponivel: false });
+      expect(settings.json()).toEqual({ codigo_email: true, email_configurado: false, codigo_disponivel: false, sms_configurado: false });
       const { documentId } = await signableDocument(prod.app, owner, { versionId: version });
       const response = await prod.app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, headers: { cookie: owner.cookie }, payload: { email: true } });
       expect(response.statusCode, response.body).toBe(200);

@@ -500,7 +500,7 @@ describe("the e-mail one-time code", () => {
 
   it("is a clinic setting only owners and administrators change (audited)", async () => {
     // On by default (issue 11); this server can deliver codes (development outbox) but has no SMTP.
-    expect((await staff(otpClinic, "GET", "/api/settings/signing")).json()).toEqual({ codigo_email: true, email_configurado: false, codigo_disponivel: true });
+    expect((await staff(otpClinic, "GET", "/api/settings/signing")).json()).toEqual({ codigo_email: true, email_configurado: false, codigo_disponivel: true, sms_configurado: false });
     const professional = await newStaff(ctx.app, ctx.database, otpClinic.tenantId, "profissional");
     expectError(await staff(professional, "PUT", "/api/settings/signing", { codigo_email: true }), "FORBIDDEN");
     const admin = await newStaff(ctx.app, ctx.database, otpClinic.tenantId, "admin");
@@ -527,7 +527,7 @@ describe("the e-mail one-time code", () => {
 
     const asked = await publicCall("POST", `/api/public/sign/${token}/code`, { email: "intruso@exemplo.com" });
     expect(asked.statusCode, asked.body).toBe(200);
-    expect(asked.json()).toEqual({ enviado: true, email: page.codigo_email });
+    expect(asked.json()).toEqual({ enviado: true, canal: "email", destino: page.codigo_email, email: page.codigo_email });
     expect(await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.to_address, "intruso@exemplo.com"))).toHaveLength(0);
     const { code } = await latestCodeTo(patient.email ?? "");
     const [otp] = await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId));

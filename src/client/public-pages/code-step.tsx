@@ -25,7 +25,10 @@ export function CodeStep({
 }) {
   const base = `/api/public/sign/${encodeURIComponent(token)}`;
   const [state, setState] = useState<"idle" | "sending" | "sent" | "verifying">("idle");
-  const [email, setEmail] = useState(page.codigo_email);
+  const channels = page.codigo_canais;
+  const [canal, setCanal] = useState<"email" | "sms">(channels[0]?.canal ?? "email");
+  const destinoOf = (which: "email" | "sms") => channels.find((c) => c.canal === which)?.destino ?? null;
+  const [email, setEmail] = useState(destinoOf(canal));
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [cooldown, setCooldown] = useState(0);
@@ -40,9 +43,9 @@ export function CodeStep({
   async function send() {
     setState("sending");
     setError(null);
-    const result = await publicFetch<{ enviado: boolean; email: string | null }>(`${base}/code`, { method: "POST", json: {} });
+    const result = await publicFetch<{ enviado: boolean; canal: "email" | "sms"; destino: string }>(`${base}/code`, { method: "POST", json: { canal } });
     if (result.ok) {
-      setEmail(result.data.email ?? page.codigo_email);
+      setEmail(result.data.destino);
       setState("sent");
       setCooldown(30);
       return;
@@ -73,9 +76,32 @@ export function CodeStep({
             <MailCheck className="size-5 text-primary" aria-hidden /> Confirme que é você
           </h2>
           <p className="text-sm text-muted-foreground">
-            {sent ? `${SIGNING_MESSAGES.otpSent}${email ? ` (${email})` : ""}` : `${SIGNING_MESSAGES.codeFirst}${email ? ` (${email})` : ""}`}
+            {sent
+              ? `${canal === "sms" ? SIGNING_MESSAGES.otpSentSms : SIGNING_MESSAGES.otpSent}${email ? ` (${email})` : ""}`
+              : `${canal === "sms" ? SIGNING_MESSAGES.codeFirstSms : SIGNING_MESSAGES.codeFirst}${email ? ` (${email})` : ""}`}
           </p>
         </div>
+        {channels.length > 1 && !sent ? (
+          <fieldset className="grid gap-2" data-testid="code-channels">
+            <legend className="mb-1 text-sm font-medium">Receber o código por</legend>
+            {channels.map((option) => (
+              <label key={option.canal} className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name="canal"
+                  value={option.canal}
+                  checked={canal === option.canal}
+                  onChange={() => {
+                    setCanal(option.canal);
+                    setEmail(option.destino);
+                  }}
+                  className="size-4 accent-primary"
+                />
+                {option.canal === "sms" ? `SMS para ${option.destino}` : `E-mail para ${option.destino}`}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
         <div className="flex flex-wrap items-end gap-3">
           <PlainButton variant={sent ? "outline" : "primary"} onClick={() => void send()} disabled={state === "sending" || state === "verifying" || cooldown > 0}>
             {state === "sending" ? <Spinner /> : null}

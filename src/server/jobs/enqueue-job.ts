@@ -7,6 +7,8 @@ export interface JobPayloads {
   "document.finalize": { contratoId: string };
   /** Move sent/viewed documents past their deadline to expired (recurring). */
   "documents.expire": Record<string, never>;
+  /** Send a text by SMS (the signing code); `sealed` is the text sealed with the secret box. */
+  "sms.send": { to: string; sealed: string; contratoId: string };
 }
 export type JobKind = keyof JobPayloads;
 

@@ -1,4 +1,5 @@
 import { finalizeSignedDocument } from "../services/finalize/finalize-signed-document.js";
+import { sendSmsJob } from "../services/messaging/send-sms-job.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
 
@@ -10,5 +11,8 @@ export const jobHandlers: JobHandlers = {
   },
   "documents.expire": async (ctx) => {
     await expireDocuments(ctx.db);
+  },
+  "sms.send": async (ctx, payload) => {
+    await sendSmsJob(ctx, payload);
   },
 };

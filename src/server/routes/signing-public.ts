@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
-import { signingPageSchema, signInputSchema, verifyCodeInputSchema } from "../../shared/schemas/signing.js";
+import { sendCodeInputSchema, signingPageSchema, signInputSchema, verifyCodeInputSchema } from "../../shared/schemas/signing.js";
+import type { SecretBox } from "../lib/secret-box.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
 import { openSigningPage } from "../services/signing/open-signing-page.js";
@@ -23,6 +24,7 @@ interface SigningPublicOptions {
   db: Db;
   env: Env;
   storage: FileStorage;
+  secretBox: SecretBox;
 }
 
 /**
@@ -30,7 +32,7 @@ interface SigningPublicOptions {
  * Referrer-Policy: no-referrer and Cache-Control: no-store; every route is rate-limited per IP
  * and per token (RATE_LIMIT_PUBLIC_PER_MINUTE), the code route harder.
  */
-export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = async (app, { db, env, storage }) => {
+export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = async (app, { db, env, storage, secretBox }) => {
   // onSend runs for every answer, errors and 429s included.
   app.addHook("onSend", async (_request, reply, payload) => {
     reply.header("referrer-policy", "no-referrer");
@@ -81,12 +83,13 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       onRequest: codeLimit,
       schema: {
         tags,
-        summary: "Envia um código de 6 dígitos ao e-mail cadastrado do paciente (quando a clínica o exige)",
+        summary: "Envia um código de 6 dígitos ao e-mail ou ao celular cadastrado do paciente (quando a clínica o exige)",
         params: tokenParams,
-        response: { 200: z.object({ enviado: z.literal(true), email: text() }) },
+        body: sendCodeInputSchema,
+        response: { 200: z.object({ enviado: z.literal(true), canal: z.enum(["email", "sms"]), destino: text(), email: text().nullable() }) },
       },
     },
-    async (request) => sendSigningCode(db, channel, request.params.token, auditOf(request)),
+    async (request) => sendSigningCode(db, secretBox, channel, request.params.token, auditOf(request), { canal: request.body?.canal }),
   );
 
   app.post(

@@ -20,7 +20,7 @@ import type { FileStorage } from "../storage/file-storage.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
 const signingSettingsSchema = z.object({ codigo_email: z.boolean({ error: "Informe se o código por e-mail é exigido" }) });
-const signingSettingsViewSchema = signingSettingsSchema.extend({ email_configurado: z.boolean(), codigo_disponivel: z.boolean() });
+const signingSettingsViewSchema = signingSettingsSchema.extend({ email_configurado: z.boolean(), codigo_disponivel: z.boolean(), sms_configurado: z.boolean() });
 const linkQuery = z.object({ via: z.enum(["ver", "copiar", "whatsapp"]).default("ver") });
 const tags = ["assinatura"];
 

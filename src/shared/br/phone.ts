@@ -74,3 +74,13 @@ export function formatPhone(input: string): string {
   if (d.length === 11) return `(${d.slice(0, 2)}) ${d.slice(2, 7)}-${d.slice(7)}`;
   return input;
 }
+
+/** A valid Brazilian mobile number (11 digits, 9 after the DDD): one an SMS can reach. */
+export function isMobilePhone(input: string | null | undefined): boolean {
+  return typeof input === "string" && isValidPhone(input) && normalizePhone(input).length === 11;
+}
+
+/** "(**) *****-4321": a phone shown before the signer proves who they are. */
+export function maskPhone4(input: string): string {
+  return `(**) *****-${normalizePhone(input).slice(-4)}`;
+}

@@ -49,6 +49,9 @@ export const signInputSchema = z.object({
   aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
 });
 
+/** POST /api/public/sign/:token/code: which channel (default: the first the page offers). */
+export const sendCodeInputSchema = z.object({ canal: z.enum(["email", "sms"]).optional() }).nullish();
+
 /** POST /api/public/sign/:token/verify-code */
 export const verifyCodeInputSchema = z.object({
   codigo: text({ error: SIGNING_MESSAGES.otpRequired }).trim().regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid),
@@ -101,6 +104,8 @@ export const signingPageSchema = z.object({
   codigo_obrigatorio: z.boolean(),
   /** Masked e-mail the code goes to, when required. */
   codigo_email: text().nullable(),
+  /** Where the code can go (e-mail and/or SMS to a mobile on record), destination masked. */
+  codigo_canais: z.array(z.object({ canal: z.enum(["email", "sms"]), destino: text() })),
   /** The code was verified (POST …/verify-code): the term comes whole. */
   codigo_verificado: z.boolean(),
   /** The term's CPFs are masked until the code is verified. */

@@ -11,14 +11,17 @@ export interface SigningSettings {
 export interface SigningSettingsView extends SigningSettings {
   /** SMTP is configured: e-mails really leave the server. */
   email_configurado: boolean;
-  /** A code can reach a patient now (SMTP, or the development outbox). */
+  /** A code can reach a patient now (SMTP, the development outbox, or SMS). */
   codigo_disponivel: boolean;
+  /** Codes can also go by SMS (SMS_API_TOKEN). */
+  sms_configurado: boolean;
 }
 
 export async function getSigningSettings(db: Db, actor: Actor, channel: EmailChannel): Promise<SigningSettingsView> {
   return withTenant(db, actor.tenantId, async (tx) => ({
     codigo_email: await requiresEmailCode(tx, actor.tenantId),
     email_configurado: channel.smtp,
-    codigo_disponivel: channel.usable,
+    codigo_disponivel: channel.usable || channel.sms,
+    sms_configurado: channel.sms,
   }));
 }

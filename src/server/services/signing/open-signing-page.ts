@@ -5,6 +5,7 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskEmail, type SigningPage } from "../../../shared/schemas/signing.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
+import { maskPhone4 } from "../../../shared/br/phone.js";
 import { maskCpfDeep, requiredSigner } from "../../../shared/signing-rules.js";
 import { AppError } from "../../errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
@@ -67,7 +68,7 @@ export async function openSigningPage(
           .limit(1)
       : [];
     const patient = await loadSignerRecord(tx, link.tenantId, document.paciente_id);
-    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient?.email ?? null);
+    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: patient?.email ?? null, telefone: patient?.telefone ?? null });
     const codeRequired = estado === "pending" && requirement.codeRequired;
     const masked = codeRequired && !options.revealed;
     const modelo = masked ? maskCpfDeep(maskCpfDeep(document.documento, patient?.cpf ?? null), patient?.responsavel_cpf ?? null) : document.documento;
@@ -87,7 +88,8 @@ export async function openSigningPage(
         profissional: physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),
       },
       codigo_obrigatorio: codeRequired,
-      codigo_email: codeRequired && patient?.email ? maskEmail(patient.email) : null,
+      codigo_email: codeRequired && requirement.channels.includes("email") && patient?.email ? maskEmail(patient.email) : null,
+      codigo_canais: codeRequired && patient ? requirement.channels.map((canal) => ({ canal, destino: canal === "email" ? maskEmail(patient.email ?? "") : maskPhone4(patient.telefone ?? "") })) : [],
       codigo_verificado: codeRequired && options.revealed === true,
       conteudo_mascarado: masked,
       nivel: requirement.level,

@@ -31,6 +31,6 @@ export async function saveSigningSettings(
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
       { action: "settings.signing_updated", entityType: "tenant", entityId: actor.tenantId, data: { codigo_email: { antes: before, depois: input.codigo_email } } },
     );
-    return { codigo_email: input.codigo_email, email_configurado: channel.smtp, codigo_disponivel: channel.usable };
+    return { codigo_email: input.codigo_email, email_configurado: channel.smtp, codigo_disponivel: channel.usable || channel.sms, sms_configurado: channel.sms };
   });
 }

@@ -8,7 +8,11 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { hashSigningCode, newSigningCode } from "./signing-codes.js";
-import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
+import { type CodeChannel, type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
+import { maskPhone4, normalizePhone } from "../../../shared/br/phone.js";
+import type { SecretBox } from "../../lib/secret-box.js";
+import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { smsAddress } from "../messaging/zenvia-sms.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 
@@ -19,11 +23,13 @@ import { findSigningTokenOrThrow } from "./signing-tokens.js";
  */
 export async function sendSigningCode(
   db: Db,
+  secretBox: SecretBox,
   channel: EmailChannel,
   token: string,
   audit: { ip?: string | undefined; userAgent?: string | undefined },
+  choice: { canal?: CodeChannel | undefined } = {},
   now = new Date(),
-): Promise<{ enviado: true; email: string }> {
+): Promise<{ enviado: true; canal: CodeChannel; destino: string; email: string | null }> {
   const link = await findSigningTokenOrThrow(db, token);
   return withTenant(db, link.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
@@ -33,13 +39,16 @@ export async function sendSigningCode(
     if (estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
     const [patient] = await tx
-      .select({ nome: pacientes.nome, email: pacientes.email })
+      .select({ nome: pacientes.nome, email: pacientes.email, telefone: pacientes.telefone })
       .from(pacientes)
       .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
       .limit(1);
-    if (!patient?.email) throw new AppError("PATIENT_EMAIL_MISSING");
-    if (!signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient.email).codeRequired) {
-      throw new AppError("BAD_REQUEST", "Este documento não pede código de verificação.");
+    if (!patient) throw new AppError("SIGNING_LINK_INVALID");
+    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient);
+    if (!requirement.codeRequired) throw new AppError("BAD_REQUEST", "Este documento não pede código de verificação.");
+    const canal = choice.canal ?? requirement.channels[0]!;
+    if (!requirement.channels.includes(canal)) {
+      throw new AppError("BAD_REQUEST", canal === "sms" ? "Não há celular cadastrado para receber o código por SMS." : "Não há e-mail cadastrado para receber o código.");
     }
     const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, link.tenantId)).limit(1);
     const clinica = clinic ? (clinic.nome_fantasia ?? clinic.nome) : "Consentir";
@@ -64,9 +73,29 @@ export async function sendSigningCode(
       created_at: now,
     });
     const first = patient.nome.trim().split(/\s+/)[0] ?? patient.nome;
+    if (canal === "sms") {
+      // Only to the mobile on the record; the text travels sealed through the jobs table.
+      const phone = normalizePhone(patient.telefone ?? "");
+      const text = `${clinica}: seu código para assinar "${document.titulo.slice(0, 60)}" é ${code}. Vale ${OTP_TTL_MINUTES} min. Não compartilhe.`;
+      await enqueueJob(tx, {
+        kind: "sms.send",
+        tenantId: link.tenantId,
+        payload: { to: smsAddress(phone), sealed: secretBox.seal(text).toString("base64"), contratoId: document.id },
+        maxAttempts: 4,
+        runAt: now,
+      });
+      const destino = maskPhone4(phone);
+      await recordAuditEvent(
+        tx,
+        { tenantId: link.tenantId, actorProfileId: null, ...audit },
+        { action: "document.otp_sent", entityType: "contrato", entityId: document.id, data: { canal, telefone: destino } },
+      );
+      return { enviado: true as const, canal, destino, email: null };
+    }
+    const email = patient.email ?? "";
     await enqueueEmail(tx, {
       tenantId: link.tenantId,
-      to: patient.email,
+      to: email,
       subject: `${clinica}: seu código para assinar — ${code}`,
       text:
         `Olá, ${first}!\n\n` +
@@ -77,8 +106,8 @@ export async function sendSigningCode(
     await recordAuditEvent(
       tx,
       { tenantId: link.tenantId, actorProfileId: null, ...audit },
-      { action: "document.otp_sent", entityType: "contrato", entityId: document.id, data: { email: maskEmail(patient.email) } },
+      { action: "document.otp_sent", entityType: "contrato", entityId: document.id, data: { canal, email: maskEmail(email) } },
     );
-    return { enviado: true as const, email: maskEmail(patient.email) };
+    return { enviado: true as const, canal, destino: maskEmail(email), email: maskEmail(email) };
   });
 }

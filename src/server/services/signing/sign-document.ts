@@ -52,7 +52,7 @@ export async function signDocument(
       throw new AppError("SIGNING_LINK_INVALID");
     });
     const patient = await loadSignerRecord(tx, link.tenantId, document.paciente_id);
-    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient?.email ?? null);
+    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: patient?.email ?? null, telefone: patient?.telefone ?? null });
     return { document, patient, requirement };
   });
   assertSignable(signingState(link, document, now));

@@ -9,6 +9,7 @@ export async function loadSignerRecord(tx: Tx, tenantId: string, pacienteId: str
       nome: pacientes.nome,
       cpf: pacientes.cpf,
       email: pacientes.email,
+      telefone: pacientes.telefone,
       data_nascimento: pacientes.data_nascimento,
       responsavel_nome: pacientes.responsavel_nome,
       responsavel_cpf: pacientes.responsavel_cpf,

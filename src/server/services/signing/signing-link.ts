@@ -39,7 +39,7 @@ export async function presentSigningLink(
 ): Promise<SigningLink> {
   const link = `${input.origin}${signingPath(input.token)}`;
   const text = whatsappMessage(input.recipients.patient.nome, input.titulo, link);
-  const requirement = signingRequirement(await requiresEmailCode(tx, tenantId), channel, input.recipients.patient.email);
+  const requirement = signingRequirement(await requiresEmailCode(tx, tenantId), channel, input.recipients.patient);
   return {
     link,
     expires_at: input.expiresAt.toISOString(),

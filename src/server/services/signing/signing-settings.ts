@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { tenants } from "../../../db/schema.js";
 import type { SignatureLevel } from "../../../shared/signing-rules.js";
+import { isMobilePhone } from "../../../shared/br/phone.js";
 import type { Env } from "../../env.js";
 
 /**
@@ -13,21 +14,30 @@ export async function requiresEmailCode(tx: Tx, tenantId: string): Promise<boole
   return row?.settings.assinatura?.codigo_email !== false;
 }
 
-/** Can a code sent by e-mail arrive? With SMTP, yes; in development the outbox viewer stands in. */
+/**
+ * The ways a code can travel from this server: e-mail (with SMTP; in development the outbox viewer
+ * stands in) and SMS (with an SMS provider configured, decision 018).
+ */
 export interface EmailChannel {
   /** SMTP_URL is set: e-mail really leaves the server. */
   smtp: boolean;
-  /** A code sent now can reach the patient (SMTP, or the development outbox). */
+  /** A code sent by e-mail now can reach the patient (SMTP, or the development outbox). */
   usable: boolean;
+  /** SMS_API_TOKEN is set: codes can go by SMS to a mobile on the patient's record. */
+  sms: boolean;
 }
 
-export function emailChannelOf(env: Pick<Env, "SMTP_URL" | "NODE_ENV">): EmailChannel {
+export function emailChannelOf(env: Pick<Env, "SMTP_URL" | "NODE_ENV"> & Partial<Pick<Env, "SMS_API_TOKEN">>): EmailChannel {
   const smtp = Boolean(env.SMTP_URL);
-  return { smtp, usable: smtp || env.NODE_ENV !== "production" };
+  return { smtp, usable: smtp || env.NODE_ENV !== "production", sms: Boolean(env.SMS_API_TOKEN) };
 }
+
+export type CodeChannel = "email" | "sms";
 
 export interface SigningRequirement {
   codeRequired: boolean;
+  /** Where the code can go for this patient, preferred first (e-mail, then SMS). */
+  channels: CodeChannel[];
   level: SignatureLevel;
   /** Why the signature will be simple, in pt-BR (null when advanced). */
   reason: string | null;
@@ -37,9 +47,18 @@ export interface SigningRequirement {
  * What signing this document asks for: the code when the clinic wants it AND a channel can deliver
  * it to an address on the patient's record — never a code that cannot arrive (issue 11).
  */
-export function signingRequirement(settingOn: boolean, channel: EmailChannel, patientEmail: string | null): SigningRequirement {
-  if (!settingOn) return { codeRequired: false, level: "simples", reason: "A clínica desativou o código de verificação." };
-  if (!channel.usable) return { codeRequired: false, level: "simples", reason: "O envio de e-mail não está configurado neste servidor." };
-  if (!patientEmail) return { codeRequired: false, level: "simples", reason: "O paciente não tem e-mail cadastrado para receber o código." };
-  return { codeRequired: true, level: "avancada", reason: null };
+export function signingRequirement(
+  settingOn: boolean,
+  channel: EmailChannel,
+  contact: { email: string | null; telefone: string | null },
+): SigningRequirement {
+  const simple = (reason: string): SigningRequirement => ({ codeRequired: false, channels: [], level: "simples", reason });
+  if (!settingOn) return simple("A clínica desativou o código de verificação.");
+  const channels: CodeChannel[] = [];
+  if (channel.usable && contact.email) channels.push("email");
+  if (channel.sms && isMobilePhone(contact.telefone)) channels.push("sms");
+  if (channels.length > 0) return { codeRequired: true, channels, level: "avancada", reason: null };
+  if (!channel.usable && !channel.sms) return simple("O envio de e-mail não está configurado neste servidor.");
+  if (channel.sms) return simple("O paciente não tem e-mail nem celular cadastrado para receber o código.");
+  return simple("O paciente não tem e-mail cadastrado para receber o código.");
 }

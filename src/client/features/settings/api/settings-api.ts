@@ -10,6 +10,7 @@ export interface SigningSettings {
 export interface SigningSettingsView extends SigningSettings {
   email_configurado: boolean;
   codigo_disponivel: boolean;
+  sms_configurado: boolean;
 }
 
 /** What a document sent now will reach, in words for the send dialog and Configurações. */
@@ -23,7 +24,8 @@ export function signingLevelNotice(settings: SigningSettingsView): { level: "ava
       text: "O envio de e-mail não está configurado neste servidor: nenhum código pode chegar ao paciente, e o documento será assinado com assinatura eletrônica simples.",
     };
   }
-  return { level: "avancada", text: "O paciente confirma um código enviado ao e-mail cadastrado antes de assinar: assinatura eletrônica avançada." };
+  const where = settings.sms_configurado ? (settings.email_configurado ? "ao e-mail ou ao celular cadastrado" : "ao celular cadastrado (SMS)") : "ao e-mail cadastrado";
+  return { level: "avancada", text: `O paciente confirma um código enviado ${where} antes de assinar: assinatura eletrônica avançada.` };
 }
 
 export const settingsKeys = { signing: ["settings", "signing"] as const };
