@@ -598,8 +598,11 @@ export const contratoPartes = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     tenant_id: uuid("tenant_id").notNull(),
     contrato_id: uuid("contrato_id").notNull(),
-    /** paciente, or responsavel (the legal guardian signing in their own name, issue 11). */
-    papel: text("papel", { enum: ["paciente", "responsavel"] }).notNull().default("paciente"),
+    /**
+     * paciente, or responsavel (the legal guardian signing in their own name), or profissional (the
+     * responsible professional signing the professional declaration in the app) — issue 11.
+     */
+    papel: text("papel", { enum: ["paciente", "responsavel", "profissional"] }).notNull().default("paciente"),
     /** The capacity printed with the signature, e.g. "responsável legal de Pedro Souza". */
     qualidade: text("qualidade"),
     nome: text("nome").notNull(),
@@ -608,8 +611,8 @@ export const contratoPartes = pgTable(
     telefone: text("telefone"),
     assinou_em: timestamp("assinou_em", { withTimezone: true }).notNull(),
     metodo_assinatura: text("metodo_assinatura", { enum: ["eletronica", "ICP-Brasil"] }).notNull().default("eletronica"),
-    /** The drawn signature (PNG) in the storage driver. */
-    assinatura_file_id: uuid("assinatura_file_id").notNull(),
+    /** The drawn (or typed) signature PNG in the storage driver; null for a professional's in-app signature. */
+    assinatura_file_id: uuid("assinatura_file_id"),
     ip_address: text("ip_address"),
     user_agent: text("user_agent"),
     /** SHA-256 of the content shown to the signer (the document's frozen model). */
@@ -619,7 +622,7 @@ export const contratoPartes = pgTable(
     /** What the evidence reaches (Lei 14.063/2020 art. 4): avançada only with a verified code. */
     nivel_assinatura: text("nivel_assinatura", { enum: ["avancada", "simples"] }).notNull().default("simples"),
     /** Drawn on the canvas, or typed (accessibility: for people who cannot draw). */
-    tipo_assinatura: text("tipo_assinatura", { enum: ["desenhada", "digitada"] }).notNull().default("desenhada"),
+    tipo_assinatura: text("tipo_assinatura", { enum: ["desenhada", "digitada", "senha"] }).notNull().default("desenhada"),
     /** TCP source port seen by the server (with IP, identifies a connection behind CGNAT). */
     porta_origem: integer("porta_origem"),
     /** The user agent parsed: browser, system and device, in words. */

@@ -53,6 +53,13 @@ export const ERRORS = {
     message: "O paciente não tem CPF cadastrado. Cadastre o CPF antes de enviar: ele é conferido na assinatura.",
   },
   PATIENT_EMAIL_MISSING: { status: 400, message: "O paciente não tem e-mail cadastrado" },
+  PROFESSIONAL_SIGNATURE_MISSING: {
+    status: 409,
+    message: "O profissional responsável ainda não assinou a declaração do profissional. Ele assina pelo documento, no Consentir, antes do envio.",
+  },
+  PROFESSIONAL_NOT_RESPONSIBLE: { status: 403, message: "Só o profissional responsável pelo documento pode assinar a declaração do profissional." },
+  PROFESSIONAL_ALREADY_SIGNED: { status: 409, message: "O profissional responsável já assinou este documento." },
+  WRONG_PASSWORD: { status: 400, message: "Senha incorreta." },
   GUARDIAN_MISSING: {
     status: 400,
     message: "Paciente menor de idade ou com responsável legal: cadastre o nome e o CPF do responsável antes de enviar. É ele quem assina.",

@@ -146,6 +146,21 @@ export function requiredSigner(
   };
 }
 
+/** Every party a document needs: its link signer, and the responsible professional when it has one. */
+export type PartyRole = SignerRole | "profissional";
+
+/** The parties still to sign, in order: the professional (before sending), then the link signer. */
+export function missingRoles(signer: SignerRole, hasResponsibleProfessional: boolean, signed: readonly string[]): PartyRole[] {
+  const required: PartyRole[] = hasResponsibleProfessional ? ["profissional", signer] : [signer];
+  return required.filter((role) => !signed.includes(role));
+}
+
+export const PARTY_LABEL: Record<PartyRole, string> = {
+  paciente: "paciente",
+  responsavel: "responsável legal",
+  profissional: "profissional responsável",
+};
+
 /**
  * The signer's explicit consent to sign electronically (issue 11), versioned: the SHA-256 of this
  * exact text is recorded with each signature. A new wording gets a new version.

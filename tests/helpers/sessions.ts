@@ -8,6 +8,8 @@ import { uniqueEmail } from "./test-env.js";
 
 export interface SignedIn {
   cookie: string;
+  /** The user's password (to re-enter it, e.g. for the professional's signature). */
+  password: string;
   tenantId: string;
   profileId: string;
   email: string;
@@ -25,7 +27,7 @@ export async function newClinic(app: FastifyInstance): Promise<SignedIn> {
   const response = await app.inject({ method: "POST", url: "/api/auth/sign-up", payload });
   if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   const { tenant_id, profile_id } = response.json();
-  return { cookie: await signIn(app, payload.email, payload.password), tenantId: tenant_id, profileId: profile_id, email: payload.email };
+  return { cookie: await signIn(app, payload.email, payload.password), password: payload.password, tenantId: tenant_id, profileId: profile_id, email: payload.email };
 }
 
 /** A staff member with `role` in an existing clinic, signed in. */
@@ -40,5 +42,5 @@ export async function newStaff(
     .insert(profiles)
     .values({ tenant_id: tenantId, nome: `Equipe ${role}`, email, cpf: validCpf(), role, password_hash: await hashPassword("senha-equipe") })
     .returning({ id: profiles.id });
-  return { cookie: await signIn(app, email, "senha-equipe"), tenantId, profileId: row?.id ?? "", email };
+  return { cookie: await signIn(app, email, "senha-equipe"), password: "senha-equipe", tenantId, profileId: row?.id ?? "", email };
 }

@@ -127,7 +127,10 @@ export async function draftDocument(app: FastifyInstance, who: SignedIn, version
     variaveis: { riscos_personalizados: "Hematoma" },
   });
   expectStatus(response, 201, "document");
-  return response.json().id as string;
+  const id = response.json().id as string;
+  // The responsible professional signs the professional declaration before sending (issue 11).
+  expectStatus(await caller(app, who)("POST", `/api/documents/${id}/professional-signature`, { senha: who.password }), 200, "professional signature");
+  return id;
 }
 
 export interface SignableDocument {

@@ -114,6 +114,7 @@ function validBodies(ids: Record<string, string>): Record<string, unknown> {
       permitir_pendencias: true,
     },
     "POST /api/documents/{id}/cancel": { motivo: "Paciente desistiu" },
+    "POST /api/documents/{id}/professional-signature": { senha: "senha-errada" },
     "POST /api/documents/{id}/send": {},
     "POST /api/documents/{id}/resend": {},
     "PUT /api/settings/signing": { codigo_email: false },

@@ -77,7 +77,7 @@ describe("exclusive control by default", () => {
       conteudo_sha256: page.documento.conteudo_sha256, aceite_eletronico: true, codigo: code,
     });
     expect(signed.statusCode, signed.body).toBe(200);
-    const [party] = await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, documentId));
+    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "paciente")));
     expect(party).toMatchObject({ otp_verificado: true, nivel_assinatura: "avancada", tipo_assinatura: "desenhada", dispositivo: "Chrome 126 · Android 14 · Google Pixel 8 (celular)" });
 
     const events = await eventsOf(documentId);
@@ -85,7 +85,7 @@ describe("exclusive control by default", () => {
     expect(actions).toEqual(expect.arrayContaining(["document.otp_sent", "document.sign_attempt_failed", "document.otp_verified", "document.signed"]));
     expect(events.find((e) => e.action === "document.sign_attempt_failed")?.data).toEqual({ motivo: "codigo" });
     expect(events.find((e) => e.action === "document.sign_attempt_failed")?.ip_address).toBe(IP);
-    const signedEvent = events.find((e) => e.action === "document.signed");
+    const signedEvent = events.find((e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente");
     expect(signedEvent?.data).toMatchObject({
       nivel: "avancada",
       otp_verificado: true,
@@ -103,7 +103,7 @@ describe("exclusive control by default", () => {
     expect(pageA).toMatchObject({ codigo_obrigatorio: false, conteudo_mascarado: false, nivel: "simples" });
     const signedA = await signAsPatient(ctx.app, ctx.database, a.token, a.patient);
     expect(signedA.response.statusCode, signedA.response.body).toBe(200);
-    const event = (await eventsOf(a.documentId)).find((e) => e.action === "document.signed");
+    const event = (await eventsOf(a.documentId)).find((e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente");
     expect(event?.data).toMatchObject({ nivel: "simples", otp_verificado: false, motivo_simples: "A clínica desativou o código de verificação." });
 
     const b = await sent(clinic, { email: null });
@@ -157,7 +157,7 @@ describe("signers sign as themselves", () => {
     // A typed signature (accessibility) is accepted and recorded as typed.
     const ok = await signAsPatient(ctx.app, ctx.database, token, patient, { nome: "  ana   LUIZA conceicao ", tipo_assinatura: "digitada" });
     expect(ok.response.statusCode, ok.response.body).toBe(200);
-    const [party] = await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, documentId));
+    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "paciente")));
     expect(party).toMatchObject({ nome: patient.nome, tipo_assinatura: "digitada", nivel_assinatura: "simples", dispositivo: null });
     const failures = (await eventsOf(documentId)).filter((e) => e.action === "document.sign_attempt_failed").map((e) => e.data);
     expect(failures).toEqual([{ motivo: "nome" }, { motivo: "cpf" }]);
@@ -197,10 +197,46 @@ describe("a minor signs through their legal guardian, in the guardian's own name
 
     const signed = await signAsPatient(ctx.app, ctx.database, token, patient, { nome: "Marta Souza Lima", cpf: guardianCpf });
     expect(signed.response.statusCode, signed.response.body).toBe(200);
-    const [party] = await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, documentId));
+    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "responsavel")));
     expect(party).toMatchObject({ papel: "responsavel", nome: "Marta Souza Lima", cpf: "52998224725", qualidade: "responsável legal de Pedro Henrique Souza", nivel_assinatura: "avancada" });
     const block = await staff(clinic, "GET", `/api/documents/${documentId}/signatures`);
-    expect(block.json().items[0]).toMatchObject({ papel: "responsavel", qualidade: "responsável legal de Pedro Henrique Souza", cpf: "529.982.247-25" });
+    expect(block.json().items.find((item: { papel: string }) => item.papel === "responsavel")).toMatchObject({ papel: "responsavel", qualidade: "responsável legal de Pedro Henrique Souza", cpf: "529.982.247-25" });
+  });
+});
+
+describe("the responsible professional signs as themselves, in the app, before sending", () => {
+  it("blocks sending until the professional re-enters their password; nobody else may sign for them", async () => {
+    const patient = await staff(clinic, "POST", "/api/patients", { nome: "Rita Campos Leal", cpf: validCpf(), data_nascimento: "1975-07-07", email: "rita@exemplo.com.br" });
+    const created = await staff(clinic, "POST", "/api/documents", {
+      paciente_id: patient.json().id, template_version_id: versionId, titulo: "TCLE - Rinoplastia", procedimento: "Rinoplastia", medico_responsavel_id: clinic.profileId, variaveis: { riscos_personalizados: "Edema" },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    expect((await staff(clinic, "GET", `/api/documents/${id}`)).json().assinaturas_pendentes).toEqual(["profissional", "paciente"]);
+    const early = await staff(clinic, "POST", `/api/documents/${id}/send`, {});
+    expect(early.statusCode).toBe(409);
+    expect(early.json().code).toBe("PROFESSIONAL_SIGNATURE_MISSING");
+
+    // A receptionist cannot sign in the professional's place, even with their own password.
+    const receptionist = await newStaff(ctx.app, ctx.database, clinic.tenantId, "atendente");
+    const notMine = await staff(receptionist, "POST", `/api/documents/${id}/professional-signature`, { senha: receptionist.password });
+    expect(notMine.statusCode).toBe(403);
+    expect(notMine.json().message).toBe("Só o profissional responsável pelo documento pode assinar a declaração do profissional.");
+    // A wrong password is refused and audited with the user.
+    const wrong = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, { senha: "nao-e-a-senha" });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe("Senha incorreta.");
+    const failure = (await eventsOf(id)).find((e) => e.action === "document.sign_attempt_failed");
+    expect(failure).toMatchObject({ actor_profile_id: clinic.profileId, data: { motivo: "senha" } });
+
+    const signed = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, { senha: clinic.password });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const again = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, { senha: clinic.password });
+    expect(again.statusCode).toBe(409);
+    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, id), eq(contratoPartes.papel, "profissional")));
+    expect(party).toMatchObject({ nome: "Dra. Helena Martins Prado", tipo_assinatura: "senha", nivel_assinatura: "avancada", assinatura_file_id: null, qualidade: "profissional responsável — CRM-SP 123456" });
+    expect((await staff(clinic, "GET", `/api/documents/${id}`)).json().assinaturas_pendentes).toEqual(["paciente"]);
+    expect((await staff(clinic, "POST", `/api/documents/${id}/send`, {})).statusCode).toBe(200);
   });
 });
 

@@ -66,7 +66,7 @@ describe("signing code by SMS", () => {
       nome: "Carla Mendes Rocha", cpf, email: "carla@exemplo.com.br", assinatura: signatureDataUrl(), conteudo_sha256: page.documento.conteudo_sha256, aceite_eletronico: true, codigo: code,
     });
     expect(signed.statusCode, signed.body).toBe(200);
-    const [party] = await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, documentId));
+    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "paciente")));
     expect(party).toMatchObject({ otp_verificado: true, nivel_assinatura: "avancada" });
   });
 

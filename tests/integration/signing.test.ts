@@ -82,7 +82,9 @@ const documentRow = async (id: string) => {
 };
 const eventsOf = (id: string) =>
   ctx.database.db.select().from(auditEvents).where(and(eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, id))).orderBy(asc(auditEvents.seq));
-const partiesOf = (id: string) => ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, id));
+/** The link signer's parties (the professional signed the declaration before sending). */
+const partiesOf = async (id: string) =>
+  (await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, id))).filter((party) => party.papel !== "profissional");
 
 beforeAll(async () => {
   // Generous public limit here: the rate limit has its own app below.
@@ -388,7 +390,10 @@ describe("the server is the judge of a signature", () => {
     expect(file).toMatchObject({ tenant_id: clinic.tenantId, content_type: "image/png", size: png.length, sha256: createHash("sha256").update(png).digest("hex") });
     expect((await ctx.app.services.storage.get(file?.sha256 ?? ""))?.equals(png)).toBe(true);
 
-    const signedEvent = (await eventsOf(sent.documentId)).find((e) => e.action === "document.signed");
+    // The signer's evidence is its own event; completion is "document.signed" with the code and parties.
+    const completed = (await eventsOf(sent.documentId)).find((e) => e.action === "document.signed");
+    expect(completed?.data).toEqual({ verification_code: row.verification_code, partes: expect.arrayContaining(["paciente", "profissional"]) });
+    const signedEvent = (await eventsOf(sent.documentId)).find((e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente");
     expect(signedEvent).toMatchObject({ actor_profile_id: null, ip_address: PHONE_IP, user_agent: PHONE_UA });
     expect(signedEvent?.data).toMatchObject({ conteudo_sha256: hash, parte_id: party?.id, otp_verificado: false });
     const finalize = (await ctx.database.db.select().from(jobs).where(eq(jobs.kind, "document.finalize"))).filter(
@@ -404,8 +409,9 @@ describe("the server is the judge of a signature", () => {
     const page = response.json();
     expect(page.estado).toBe("signed");
     expect(page.documento.status).toBe("signed");
-    expect(page.assinaturas).toHaveLength(1);
-    expect(page.assinaturas[0]).toMatchObject({
+    // The professional signed before sending; then the patient.
+    expect(page.assinaturas.map((a: { papel: string }) => a.papel)).toEqual(["profissional", "paciente"]);
+    expect(page.assinaturas[1]).toMatchObject({
       // Stored with the registered spelling (what was typed matched it after normalising).
       nome: "Ana Luíza Conceição",
       cpf: `***.${sent.patient.cpf.slice(3, 6)}.${sent.patient.cpf.slice(6, 9)}-**`,
@@ -432,7 +438,7 @@ describe("the server is the judge of a signature", () => {
     const response = await staff(clinic, "GET", `/api/documents/${sent.documentId}/signatures`);
     expect(response.statusCode, response.body).toBe(200);
     const cpf = sent.patient.cpf;
-    expect(response.json().items).toEqual([
+    expect(response.json().items.filter((item: { papel: string }) => item.papel === "paciente")).toEqual([
       {
         // Stored with the registered spelling (what was typed matched it after normalising).
         nome: "Ana Luíza Conceição",
@@ -455,11 +461,13 @@ describe("the server is the judge of a signature", () => {
     ]);
   });
 
-  it("lists no signatures for an unsigned document", async () => {
+  it("lists only the professional's signature on a document the patient has not signed", async () => {
     const unsigned = await sentDocument();
     const response = await staff(clinic, "GET", `/api/documents/${unsigned.documentId}/signatures`);
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().items).toEqual([]);
+    expect(response.json().items).toEqual([
+      expect.objectContaining({ papel: "profissional", tipo_assinatura: "senha", nivel_assinatura: "avancada", assinatura: null, qualidade: "profissional responsável — CRM-SP 123456" }),
+    ]);
   });
 });
 

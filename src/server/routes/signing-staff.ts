@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
-import { sendInputSchema, signatureSummarySchema, signingLinkSchema } from "../../shared/schemas/signing.js";
+import { professionalSignatureInputSchema, sendInputSchema, signatureSummarySchema, signingLinkSchema } from "../../shared/schemas/signing.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
 import { siteOrigin } from "../lib/origin.js";
@@ -15,6 +16,7 @@ import { listSignatures } from "../services/signing/list-signatures.js";
 import { resendDocument } from "../services/signing/resend-document.js";
 import { saveSigningSettings } from "../services/signing/save-signing-settings.js";
 import { sendDocument } from "../services/signing/send-document.js";
+import { signAsProfessional } from "../services/signing/sign-as-professional.js";
 import { emailChannelOf } from "../services/signing/signing-settings.js";
 import type { FileStorage } from "../storage/file-storage.js";
 
@@ -129,6 +131,24 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       authorize(actor, "documents.read");
       reply.header("cache-control", "private, no-store");
       return { items: await listSignatures(db, storage, actor, request.params.id) };
+    },
+  );
+
+  app.post(
+    "/api/documents/:id/professional-signature",
+    {
+      schema: {
+        tags,
+        summary: "O profissional responsável assina a declaração do profissional (senha digitada de novo); antes do envio",
+        params: idParams,
+        body: professionalSignatureInputSchema,
+        response: { 200: z.object({ assinou_em: text() }) },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.read");
+      return signAsProfessional(db, actor, request.params.id, request.body.senha, { ...auditOf(request), port: request.socket.remotePort });
     },
   );
 

@@ -49,6 +49,11 @@ export const signInputSchema = z.object({
   aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
 });
 
+/** POST /api/documents/:id/professional-signature: the professional's own password, typed again. */
+export const professionalSignatureInputSchema = z.object({
+  senha: text({ error: "Digite sua senha" }).min(1, "Digite sua senha").max(200, "A senha é longa demais"),
+});
+
 /** POST /api/public/sign/:token/code: which channel (default: the first the page offers). */
 export const sendCodeInputSchema = z.object({ canal: z.enum(["email", "sms"]).optional() }).nullish();
 
@@ -61,8 +66,8 @@ export type SignData = z.output<typeof signInputSchema>;
 
 export const signatureSummarySchema = z.object({
   nome: text(),
-  /** paciente or responsavel, and the capacity printed ("responsável legal de …"). */
-  papel: z.enum(["paciente", "responsavel"]),
+  /** paciente, responsavel or profissional, and the capacity printed ("responsável legal de …"). */
+  papel: z.enum(["paciente", "responsavel", "profissional"]),
   qualidade: text().nullable(),
   /** Masked on public pages, full for staff. */
   cpf: text(),
@@ -78,7 +83,7 @@ export const signatureSummarySchema = z.object({
   /** avançada (code verified) or simples. */
   nivel_assinatura: z.enum(["avancada", "simples"]),
   /** Drawn on the canvas or typed (accessibility). */
-  tipo_assinatura: z.enum(["desenhada", "digitada"]),
+  tipo_assinatura: z.enum(["desenhada", "digitada", "senha"]),
   /** data:image/png;base64,… of the drawn signature (staff and the signer's own page). */
   assinatura: text().nullable(),
 });

@@ -3,6 +3,9 @@ import type { Db } from "../../../db/client.js";
 import { auditEvents, contratos, pacientes, profiles } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { auditActionLabel } from "../../../shared/audit/labels.js";
+import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
+import { missingRoles, requiredSigner } from "../../../shared/signing-rules.js";
+import { signedRoles } from "../signing/complete-document.js";
 import type { DocumentDetail } from "../../../shared/schemas/document.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
@@ -42,8 +45,12 @@ export async function getDocument(
       .where(and(eq(auditEvents.tenant_id, actor.tenantId), eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, id)))
       .orderBy(asc(auditEvents.created_at), asc(auditEvents.id))
       .limit(AUDIT_LIMIT);
+    const signed = await signedRoles(tx, actor.tenantId, id);
+    const signer = patient ? requiredSigner(patient, dateInSaoPaulo(now)).papel : "paciente";
     return {
       ...presentDocumentSummary(summary, now),
+      // Who still has to sign (issue 11): the professional before sending, then the link signer.
+      assinaturas_pendentes: document.status === "cancelled" || document.status === "signed" ? [] : missingRoles(signer, Boolean(document.medico_responsavel_id), signed),
       documento: document.documento,
       conteudo_sha256: document.conteudo_sha256,
       variaveis_preenchidas: document.variaveis_preenchidas,

@@ -13,7 +13,7 @@ export function selectSignatures(tx: Tx, tenantId: string, contratoId: string) {
   return tx
     .select({ parte: contratoPartes, sha256: files.sha256 })
     .from(contratoPartes)
-    .innerJoin(files, and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.assinatura_file_id)))
+    .leftJoin(files, and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.assinatura_file_id)))
     .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)))
     .orderBy(asc(contratoPartes.assinou_em), asc(contratoPartes.id));
 }
@@ -30,7 +30,7 @@ export async function presentSignatures(
 ): Promise<SignatureSummary[]> {
   return Promise.all(
     rows.map(async ({ parte, sha256 }) => {
-      const bytes = await storage.get(sha256);
+      const bytes = sha256 ? await storage.get(sha256) : null;
       return {
         nome: parte.nome,
         papel: parte.papel,

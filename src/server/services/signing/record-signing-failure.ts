@@ -2,7 +2,7 @@ import type { Db } from "../../../db/client.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 
-export type SigningFailure = "nome" | "cpf" | "codigo";
+export type SigningFailure = "nome" | "cpf" | "codigo" | "senha";
 
 /**
  * A refused attempt on the public signing page (wrong name, CPF or code) is evidence too
@@ -14,11 +14,12 @@ export async function recordSigningFailure(
   contratoId: string,
   motivo: SigningFailure,
   audit: { ip?: string | undefined; userAgent?: string | undefined },
+  actorProfileId: string | null = null,
 ): Promise<void> {
   await withTenant(db, tenantId, (tx) =>
     recordAuditEvent(
       tx,
-      { tenantId, actorProfileId: null, ...audit },
+      { tenantId, actorProfileId, ip: audit.ip, userAgent: audit.userAgent },
       { action: "document.sign_attempt_failed", entityType: "contrato", entityId: contratoId, data: { motivo } },
     ),
   );

@@ -11,6 +11,7 @@ import type { SecretBox } from "../../lib/secret-box.js";
 import type { Actor } from "../../policies/roles.js";
 import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
+import { signedRoles } from "./complete-document.js";
 import { issueAndShareLink } from "./signing-link.js";
 import type { EmailChannel } from "./signing-settings.js";
 
@@ -51,6 +52,11 @@ export async function sendDocument(
     const signer = requiredSigner(patient, dateInSaoPaulo(now));
     if (signer.papel === "responsavel" && (!signer.nome || !signer.cpf)) throw new AppError("GUARDIAN_MISSING");
     if (!signer.cpf) throw new AppError("PATIENT_CPF_MISSING");
+    // The responsible professional signs the professional declaration first (issue 11), so the
+    // signer's signature completes the document.
+    if (document.medico_responsavel_id && !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")) {
+      throw new AppError("PROFESSIONAL_SIGNATURE_MISSING");
+    }
     const expiresAt =
       document.expiracao_at.getTime() > now.getTime() ? document.expiracao_at : new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS);
     await tx

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
-import { contratoPartes, contratos, files, signingOtps, signingTokens } from "../../../db/schema.js";
+import { contratoPartes, files, signingOtps, signingTokens } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { cpfMatches, nameMatches, OTP_MAX_ATTEMPTS, type SignData } from "../../../shared/schemas/signing.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
@@ -8,7 +8,6 @@ import { ELECTRONIC_CONSENT, requiredSigner, SIGNING_MESSAGES } from "../../../s
 import { sha256Hex } from "../../lib/content-hash.js";
 import { describeDevice } from "../../lib/device.js";
 import { AppError } from "../../errors.js";
-import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
@@ -20,7 +19,7 @@ import { type EmailChannel, requiresEmailCode, signingRequirement } from "./sign
 import { signingState } from "./signing-state.js";
 import { loadSignerRecord } from "./signer-record.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
-import { newVerificationCode } from "./verification-code.js";
+import { completeDocument, unusedVerificationCode } from "./complete-document.js";
 
 export interface SignResult {
   estado: "signed";
@@ -154,37 +153,29 @@ export async function signDocument(
         if (consumed.length === 0) throw new AppError("SIGNING_OTP_INVALID");
       }
 
-      await tx
-        .update(contratos)
-        .set({ status: "signed", signed_at: now, verification_code: verificationCode, updated_at: now })
-        .where(and(eq(contratos.tenant_id, link.tenantId), eq(contratos.id, document.id)));
-      await recordAuditEvent(
-        tx,
-        { tenantId: link.tenantId, actorProfileId: null, ip: audit.ip, userAgent: audit.userAgent },
-        {
-          action: "document.signed",
-          entityType: "contrato",
-          entityId: document.id,
-          data: {
-            parte_id: parte.id,
-            papel: signer.papel,
-            qualidade: signer.qualidade,
-            nome_digitado: input.nome,
-            conteudo_sha256: locked.conteudo_sha256,
-            assinatura_sha256: stored.sha256,
-            otp_verificado: otpId !== null,
-            nivel: otpId !== null ? "avancada" : "simples",
-            motivo_simples: otpId !== null ? null : requirement.reason,
-            consentimento: { versao: ELECTRONIC_CONSENT.versao, sha256: sha256Hex(ELECTRONIC_CONSENT.texto) },
-            metodo_assinatura: "eletronica",
-            tipo_assinatura: input.tipo_assinatura,
-            porta_origem: audit.port ?? null,
-            dispositivo: describeDevice(audit.userAgent),
-            verification_code: verificationCode,
-          },
+      const context = { tenantId: link.tenantId, actorProfileId: null, ip: audit.ip, userAgent: audit.userAgent };
+      await recordAuditEvent(tx, context, {
+        action: "document.party_signed",
+        entityType: "contrato",
+        entityId: document.id,
+        data: {
+          parte_id: parte.id,
+          papel: signer.papel,
+          qualidade: signer.qualidade,
+          nome_digitado: input.nome,
+          conteudo_sha256: locked.conteudo_sha256,
+          assinatura_sha256: stored.sha256,
+          otp_verificado: otpId !== null,
+          nivel: otpId !== null ? "avancada" : "simples",
+          motivo_simples: otpId !== null ? null : requirement.reason,
+          consentimento: { versao: ELECTRONIC_CONSENT.versao, sha256: sha256Hex(ELECTRONIC_CONSENT.texto) },
+          metodo_assinatura: "eletronica",
+          tipo_assinatura: input.tipo_assinatura,
+          porta_origem: audit.port ?? null,
+          dispositivo: describeDevice(audit.userAgent),
         },
-      );
-      await enqueueJob(tx, { kind: "document.finalize", payload: { contratoId: document.id }, tenantId: link.tenantId, dedupeKey: `finalize:${document.id}`, runAt: now });
+      });
+      await completeDocument(tx, context, { document: locked, verificationCode, now });
       return { estado: "signed" as const, assinou_em: now.toISOString() };
     });
   } catch (error) {
@@ -197,17 +188,3 @@ function assertSignable(state: "pending" | "signed" | "invalid"): void {
   if (state === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
   if (state === "invalid") throw new AppError("SIGNING_LINK_INVALID");
 }
-
-/**
- * A verification code no document uses yet. Looked up as the owner role (every clinic's codes:
- * row-level security would hide the others); the unique index stays the last wall.
- */
-async function unusedVerificationCode(db: Db): Promise<string> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const code = newVerificationCode();
-    const [taken] = await db.select({ id: contratos.id }).from(contratos).where(eq(contratos.verification_code, code)).limit(1);
-    if (!taken) return code;
-  }
-  throw new Error("could not find an unused verification code");
-}
-

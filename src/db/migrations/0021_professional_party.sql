@@ -1,0 +1,1 @@
+ALTER TABLE "contrato_partes" ALTER COLUMN "assinatura_file_id" DROP NOT NULL;

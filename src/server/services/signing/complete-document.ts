@@ -1,0 +1,53 @@
+import { and, eq } from "drizzle-orm";
+import type { Db, Tx } from "../../../db/client.js";
+import { contratoPartes, contratos } from "../../../db/schema.js";
+import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { newVerificationCode } from "./verification-code.js";
+
+/**
+ * The link signer's signature completes a document (issue 11): the responsible professional has
+ * signed the professional declaration before it could be sent (sendDocument checks it), so now,
+ * in the signer's transaction: status signed, the public verification code, the `document.signed`
+ * event naming the parties, and the final-PDF job.
+ */
+export async function completeDocument(
+  tx: Tx,
+  audit: AuditContext,
+  input: { document: { id: string }; verificationCode: string; now: Date },
+): Promise<void> {
+  const { document, now } = input;
+  await tx
+    .update(contratos)
+    .set({ status: "signed", signed_at: now, verification_code: input.verificationCode, updated_at: now })
+    .where(and(eq(contratos.tenant_id, audit.tenantId), eq(contratos.id, document.id)));
+  await recordAuditEvent(tx, audit, {
+    action: "document.signed",
+    entityType: "contrato",
+    entityId: document.id,
+    data: { verification_code: input.verificationCode, partes: await signedRoles(tx, audit.tenantId, document.id) },
+  });
+  await enqueueJob(tx, { kind: "document.finalize", payload: { contratoId: document.id }, tenantId: audit.tenantId, dedupeKey: `finalize:${document.id}`, runAt: now });
+}
+
+/** The roles that have signed a document. */
+export async function signedRoles(tx: Tx, tenantId: string, contratoId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ papel: contratoPartes.papel })
+    .from(contratoPartes)
+    .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)));
+  return rows.map((row) => row.papel);
+}
+
+/**
+ * A verification code no document uses yet. Looked up as the owner role (every clinic's codes:
+ * row-level security would hide the others); the unique index stays the last wall.
+ */
+export async function unusedVerificationCode(db: Db): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const code = newVerificationCode();
+    const [taken] = await db.select({ id: contratos.id }).from(contratos).where(eq(contratos.verification_code, code)).limit(1);
+    if (!taken) return code;
+  }
+  throw new Error("could not find an unused verification code");
+}
