@@ -94,6 +94,8 @@ export async function openSigningPage(
       conteudo_mascarado: masked,
       nivel: requirement.level,
       motivo_simples: requirement.reason,
+      email_configurado: channel.smtp,
+      pdf_assinado_pronto: estado === "signed" && document.signed_pdf_file_id !== null,
     };
     return { page, signatureRows };
   });

@@ -77,7 +77,13 @@ export async function sendSigningCode(
     await recordAuditEvent(
       tx,
       { tenantId: link.tenantId, actorProfileId: null, ...audit },
-      { action: "document.otp_sent", entityType: "contrato", entityId: document.id, data: { email: maskEmail(patient.email) } },
+      // Without SMTP (development: the outbox viewer stands in) the trail must not say it was sent.
+      {
+        action: channel.smtp ? "document.otp_sent" : "document.otp_email_outbox",
+        entityType: "contrato",
+        entityId: document.id,
+        data: { email: maskEmail(patient.email), smtp: channel.smtp },
+      },
     );
     return { enviado: true as const, email: maskEmail(patient.email) };
   });
