@@ -6,7 +6,8 @@ import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLINIC, DOCUMENT_ID, PHYSICIAN, sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
 import type { DocumentModel } from "../shared/document-model/build-document-model.js";
-import { EDGE_PT, documentDefinition, renderDocumentPdf, shortDocumentId, type DocumentPdfInput } from "./document-pdf.js";
+import { diagonalChars, sortedChars } from "../../tests/helpers/pdf-text.js";
+import { DRAFT_WATERMARK, EDGE_PT, documentDefinition, renderDocumentPdf, shortDocumentId, type DocumentPdfInput } from "./document-pdf.js";
 
 // Needs poppler-utils (pdftotext, pdfinfo, pdfimages): the PDF is read back the way a person's
 // viewer reads it, not through our own code.
@@ -259,5 +260,23 @@ describe("renderDocumentPdf — user text and edge cases", () => {
     const text = flat(allText(save(await renderDocumentPdf({ ...sampleDocumentInput(), physician, clinic: CLINIC }))));
     expect(text).toContain("Conselho: CRM 123456");
     expect(text).not.toContain("RQE:");
+  });
+});
+
+describe("renderDocumentPdf — the draft watermark (issue 11)", () => {
+  it("marks every page of a draft 'RASCUNHO – sem validade', diagonally, light grey and translucent; nothing without the option", async () => {
+    const input = sampleDocumentInput();
+    expect(documentDefinition(input).watermark).toBeUndefined();
+    expect(documentDefinition({ ...input, watermark: DRAFT_WATERMARK }).watermark).toMatchObject({ text: "RASCUNHO – sem validade", color: "#9ca3af", opacity: 0.2 });
+
+    const draft = save(await renderDocumentPdf({ ...input, watermark: DRAFT_WATERMARK }));
+    const pages = Number(pdfinfo(draft).Pages);
+    expect(pages).toBeGreaterThanOrEqual(3);
+    for (let page = 1; page <= pages; page++) expect(diagonalChars(draft, page), `page ${page}`).toBe(sortedChars(DRAFT_WATERMARK));
+    // The content under it is still read whole (the watermark is drawn apart from the lines).
+    expect(execFileSync("pdftotext", ["-nodiag", draft, "-"], { encoding: "utf8" })).toContain(input.contentSha256);
+
+    const plain = save(await renderDocumentPdf(input));
+    for (let page = 1; page <= pages; page++) expect(diagonalChars(plain, page)).toBe("");
   });
 });

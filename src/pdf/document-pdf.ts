@@ -61,7 +61,15 @@ export interface DocumentPdfInput {
   signatures?: DocumentPdfSignature[];
   /** The final PDF's last page(s): "Registro de assinaturas" (src/pdf/signature-registry.ts). */
   registry?: SignatureRegistry;
+  /**
+   * Text drawn diagonally across every page, light grey and translucent over the content (which
+   * stays readable): the draft carries DRAFT_WATERMARK; the final, sealed PDF never sets it.
+   */
+  watermark?: string;
 }
+
+/** What every draft PDF (GET /api/documents/:id/pdf) says across each page (issue 11). */
+export const DRAFT_WATERMARK = "RASCUNHO – sem validade";
 
 /** 20 CSS px (1/96 in) in PDF points (1/72 in). */
 export const EDGE_PT = (20 * 72) / 96;
@@ -441,6 +449,7 @@ export function documentDefinition(input: DocumentPdfInput): TDocumentDefinition
     header: header(clinic),
     footer: footer(input.documentId, input.contentSha256),
     content,
+    ...(input.watermark ? { watermark: { text: input.watermark, color: "#9ca3af", opacity: 0.2, bold: true, fontSize: 60 } } : {}),
     styles: STYLES,
     defaultStyle: { font: PDF_FONT, fontSize: 10, color: INK },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fileTimestamp, pdfFileName, safeFileStem } from "./file-name.js";
+import { draftPdfFileName, fileTimestamp, isWatermarkedDraftName, pdfFileName, safeFileStem } from "./file-name.js";
 
 // 2025-03-07 17:04:09 UTC = 14:04:09 in São Paulo (UTC-3, no DST since 2019).
 const AT = new Date("2025-03-07T17:04:09Z");
@@ -30,5 +30,17 @@ describe("pdfFileName", () => {
 
   it("uses the São Paulo calendar around midnight UTC", () => {
     expect(fileTimestamp(new Date("2025-01-01T02:30:00Z"))).toBe("20241231_233000");
+  });
+});
+
+describe("draftPdfFileName", () => {
+  it("says the file is a draft, with a marker no title can produce", () => {
+    const name = draftPdfFileName("Termo de Consentimento - Botox", AT);
+    expect(name).toBe("Termo_de_Consentimento___Botox-rascunho_20250307_140409.pdf");
+    expect(isWatermarkedDraftName(name)).toBe(true);
+    // A stored name from before drafts were watermarked, even for a title that says "rascunho".
+    expect(isWatermarkedDraftName(pdfFileName("Termo de Consentimento - Botox", AT))).toBe(false);
+    expect(isWatermarkedDraftName(pdfFileName("Termo - rascunho", AT))).toBe(false);
+    expect(isWatermarkedDraftName(draftPdfFileName("a".repeat(300), AT))).toBe(true);
   });
 });

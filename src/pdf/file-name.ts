@@ -43,3 +43,17 @@ export function safeFileStem(title: string): string {
 export function pdfFileName(title: string, at: Date): string {
   return `${safeFileStem(title)}_${fileTimestamp(at)}.pdf`;
 }
+
+/**
+ * The draft's download name says it is a draft: "<título>-rascunho_<yyyyMMdd_HHmmss>.pdf" (issue
+ * 11). The hyphen never occurs in a stem (safeFileStem turns it into "_"), so the marker cannot
+ * come from a title.
+ */
+export function draftPdfFileName(title: string, at: Date): string {
+  return `${safeFileStem(title)}-rascunho_${fileTimestamp(at)}.pdf`;
+}
+
+/** Drafts stored before drafts were watermarked lack the marker in their name (they are drawn again). */
+export function isWatermarkedDraftName(name: string): boolean {
+  return /-rascunho_\d{8}_\d{6}\.pdf$/.test(name);
+}

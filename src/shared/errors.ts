@@ -46,6 +46,9 @@ export const ERRORS = {
   SIGNING_CONTENT_CHANGED: { status: 409, message: "O documento mudou desde que a página foi aberta. Recarregue para ler a versão atual." },
   SIGNING_OTP_REQUIRED: { status: 400, message: "Digite o código enviado para o seu e-mail" },
   SIGNING_OTP_INVALID: { status: 400, message: "Código inválido ou expirado. Peça um novo código." },
+  /** The signer's download before the finalize job sealed the PDF (the page keeps asking). */
+  SIGNED_PDF_PREPARING: { status: 404, message: "O documento assinado está sendo preparado. Tente novamente em instantes." },
+  SIGNED_PDF_NOT_SIGNED: { status: 404, message: "Este documento ainda não foi assinado." },
   DOCUMENT_NOT_SENDABLE: { status: 409, message: "Só rascunhos podem ser enviados; documentos enviados podem ser reenviados." },
   DOCUMENT_NOT_RESENDABLE: { status: 409, message: "Só documentos enviados ou visualizados podem ser reenviados." },
   PATIENT_CPF_MISSING: {

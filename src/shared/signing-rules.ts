@@ -30,6 +30,13 @@ export const SIGNING_MESSAGES = {
   noContent: "Nenhum conteúdo de template encontrado.",
   notFound: "Documento não encontrado",
   signedNotice: "Todos os participantes receberão uma cópia do documento assinado por e-mail.",
+  /** When e-mail cannot leave the server (no SMTP): nothing is promised by e-mail (issue 11). */
+  signedNoticeDownload: "Baixe aqui sua cópia do documento assinado e guarde-a com você.",
+  signedPdfDownload: "Baixar documento assinado",
+  signedPdfPreparing: "Preparando o documento assinado…",
+  signedPdfPreparingHint: "O documento com as assinaturas e o selo está sendo gerado. O botão será liberado em instantes.",
+  signedPdfLate: "O documento assinado ainda está sendo preparado. Tente novamente em alguns minutos.",
+  signedPdfError: "Não foi possível baixar o documento assinado. Verifique sua conexão e tente novamente.",
   otpSent: "Enviamos um código de 6 dígitos para o seu e-mail cadastrado.",
   otpRequired: "Digite o código enviado para o seu e-mail",
   otpInvalid: "Código inválido ou expirado. Peça um novo código.",

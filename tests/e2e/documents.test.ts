@@ -137,11 +137,12 @@ describe("documents", () => {
     await page.getByRole("article").getByText("Edema na região operada: Descrição de Edema na região operada.").waitFor();
     await snap(page, "document-detail-desktop");
 
-    // Download the PDF from the document page.
+    // Download the PDF from the document page: a draft, said so in its label and file name (issue 11).
+    expect(await page.getByRole("button", { name: "Baixar PDF assinado" }).count()).toBe(0);
     const downloadPromise = page.waitForEvent("download");
-    await page.getByRole("button", { name: "Baixar PDF" }).click();
+    await page.getByRole("button", { name: "Baixar rascunho (sem validade)" }).click();
     const download = await downloadPromise;
-    expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+    expect(download.suggestedFilename()).toMatch(/^Termo_de_Consentimento___Implante_dentario-rascunho_\d{8}_\d{6}\.pdf$/);
     const file = await download.path();
     expect(readFileSync(file).subarray(0, 4).toString("latin1")).toBe("%PDF");
     await page.getByText("PDF Baixado").waitFor();
@@ -199,10 +200,13 @@ describe("documents", () => {
     await page.getByTestId("document-filter-chips").getByText("Paciente: Joana Prado Albuquerque").waitFor();
     await page.getByText("Mostrando 1 de 1 documentos").waitFor();
 
-    // The preview dialog from the row menu.
+    // The preview dialog from the row menu, which offers a draft's PDF as a draft only.
     await page.getByRole("button", { name: /^Ações do documento/ }).click();
+    await page.getByRole("menuitem", { name: "Baixar rascunho (sem validade)" }).waitFor();
+    expect(await page.getByRole("menuitem", { name: "Baixar PDF assinado" }).count()).toBe(0);
     await page.getByRole("menuitem", { name: "Gerar e Visualizar PDF" }).click();
     const dialog = page.getByTestId("document-preview-dialog");
+    await dialog.getByRole("button", { name: "Baixar rascunho (sem validade)" }).waitFor();
     await dialog.getByRole("article").getByText("Edema na região operada", { exact: false }).waitFor();
     await dialog.getByText("joana@exemplo.com.br").waitFor();
     await dialog.getByText("CRO-RJ 54321").waitFor();

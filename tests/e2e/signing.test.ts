@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
@@ -275,6 +276,8 @@ describe("signing", () => {
     await drawSignature(p);
     await p.getByRole("button", { name: "Assinar Documento" }).click();
     await p.getByTestId("signing-success").getByText("Documento assinado com sucesso!").waitFor();
+    // Usually for a moment only (the job seals in the same process): the button waits for the PDF.
+    if (await p.getByRole("button", { name: "Preparando o documento assinado…" }).isVisible()) await snap(p, "signing-signed-preparing-phone");
     await p.getByText("Sua assinatura foi registrada com segurança").waitFor();
     await p.getByTestId("signing-status").getByText("Documento assinado").waitFor();
     const block = p.getByTestId("signatures-block");
@@ -285,14 +288,29 @@ describe("signing", () => {
     expect(blockText).not.toContain(patientCpf.replace(/\D/g, "").slice(0, 3) + "." + patientCpf.replace(/\D/g, "").slice(3, 6) + "." + patientCpf.replace(/\D/g, "").slice(6, 9) + "-");
     expect(blockText).toMatch(/\d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}/);
     await block.getByRole("img", { name: /^Assinatura de / }).waitFor();
-    await p.getByText("Todos os participantes receberão uma cópia do documento assinado por e-mail.").waitFor();
+    // No SMTP here: the page promises no e-mail; the copy is the download (issue 11).
+    await p.getByTestId("signed-notice").getByText("Baixe aqui sua cópia do documento assinado e guarde-a com você.").waitFor();
+    expect(await p.getByText("Todos os participantes receberão uma cópia do documento assinado por e-mail.").count()).toBe(0);
     expect(await p.getByTestId("sign-form").count()).toBe(0);
+    // The sealed PDF is made by a job a moment later: the button says so, then downloads it.
+    const phoneDownload = p.getByRole("link", { name: "Baixar documento assinado" });
+    await phoneDownload.waitFor({ timeout: 30_000 });
     await animationsFinished(p);
     await snap(p, "signing-signed-phone");
+    const phoneFile = p.waitForEvent("download");
+    await phoneDownload.click();
+    const phoneCopy = await phoneFile;
+    expect(phoneCopy.suggestedFilename()).toMatch(/^Termo_de_Consentimento___Clareamento_dental_assinado_\d{8}_\d{6}\.pdf$/);
+    const phoneBytes = readFileSync(await phoneCopy.path());
+    expect(phoneBytes.subarray(0, 4).toString("latin1")).toBe("%PDF");
 
     // The staff list shows it signed; the document page shows the Signatures block with the evidence.
     await page.goto("/documents");
     await page.getByTestId("document-row").getByTestId("document-status").getByText("Assinado").waitFor();
+    // Its row menu offers the sealed PDF first, the draft as a draft.
+    await page.getByRole("button", { name: /^Ações do documento/ }).click();
+    expect((await page.getByRole("menuitem", { name: /^Baixar/ }).allTextContents()).map((text) => text.trim())).toEqual(["Baixar PDF assinado", "Baixar rascunho (sem validade)"]);
+    await page.keyboard.press("Escape");
     await page.goto(`/documents/${documentId}`);
     const staffBlock = page.getByTestId("document-signatures");
     await staffBlock.getByText(PATIENT, { exact: false }).first().waitFor();
@@ -303,8 +321,21 @@ describe("signing", () => {
     expect(staffText).toMatch(/Dispositivo: .+\(celular\)/);
     expect(staffText).toContain("Avançada");
     expect(staffText).toContain("Navegador: Mozilla/5.0");
-    await page.getByRole("button", { name: "Baixar PDF assinado" }).waitFor();
+    // The primary download is the sealed PDF, the very file the patient got; the draft is secondary and says so.
+    await page.getByRole("button", { name: "Baixar rascunho (sem validade)" }).waitFor();
     await snap(page, "signing-staff-signed-desktop");
+    const staffFile = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Baixar PDF assinado" }).click();
+    const staffCopy = await staffFile;
+    expect(staffCopy.suggestedFilename()).toBe(phoneCopy.suggestedFilename());
+    expect(readFileSync(await staffCopy.path()).equals(phoneBytes)).toBe(true);
+    const draftFile = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Baixar rascunho (sem validade)" }).click();
+    expect((await draftFile).suggestedFilename()).toMatch(/-rascunho_\d{8}_\d{6}\.pdf$/);
+    // The trail says the signer downloaded it, in words.
+    await page.getByRole("tab", { name: "Trilha de Auditoria" }).click();
+    await page.getByTestId("audit-trail").getByText("PDF assinado baixado pelo signatário (pelo link de assinatura)").waitFor();
+    await page.getByRole("tab", { name: "Conteúdo" }).click();
 
     // The verification page, by the code of the signed document.
     const detail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(await page.request.get(`/api/documents/${documentId}`), 200);
@@ -332,6 +363,7 @@ describe("signing", () => {
       )
       .toBe(200);
     expect(sealed!.subarray(0, 4).toString("latin1")).toBe("%PDF");
+    expect(sealed!.equals(phoneBytes)).toBe(true);
     await p.reload();
     await p.getByTestId("sealed-hash").waitFor();
 
@@ -354,6 +386,21 @@ describe("signing", () => {
     await p.getByText("Este arquivo NÃO é o PDF selado deste documento", { exact: false }).waitFor();
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await snap(p, "verification-rejected-phone");
+
+    // Staff on a phone: the bottom sheet's first tile is the sealed PDF.
+    const staffPhone = await newPage(browser, PHONE);
+    await signIn(staffPhone.page, account.email, account.password);
+    await staffPhone.page.goto("/documents");
+    await staffPhone.page.getByRole("button", { name: /^Ações do documento/ }).click();
+    const sheet = staffPhone.page.getByRole("dialog");
+    await sheet.getByRole("button", { name: "Baixar PDF assinado" }).waitFor();
+    await animationsFinished(staffPhone.page);
+    await snap(staffPhone.page, "documents-sheet-signed-phone");
+    const sheetFile = staffPhone.page.waitForEvent("download");
+    await sheet.getByRole("button", { name: "Baixar PDF assinado" }).click();
+    expect((await sheetFile).suggestedFilename()).toBe(phoneCopy.suggestedFilename());
+    expect(staffPhone.errors).toEqual([]);
+    await staffPhone.context.close();
 
     // An unknown code.
     await p.goto("/verificar/NAO-EXISTE-123");

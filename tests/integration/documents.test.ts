@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { validCpf } from "../helpers/factories.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
+import { diagonalChars, pageCount, sortedChars } from "../helpers/pdf-text.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
@@ -91,7 +92,7 @@ describe("creating a document", () => {
     expect(response.statusCode, response.body).toBe(201);
     const { id, pdf_gerado, pdf_nome } = response.json();
     expect(pdf_gerado).toBe(true);
-    expect(pdf_nome).toMatch(/^TCLE___Blefaroplastia_\d{8}_\d{6}\.pdf$/);
+    expect(pdf_nome).toMatch(/^TCLE___Blefaroplastia-rascunho_\d{8}_\d{6}\.pdf$/);
 
     const detail = (await call(clinic, "GET", `/api/documents/${id}`)).json();
     expect(detail).toMatchObject({
@@ -369,7 +370,8 @@ describe("delete, cancel and the PDF", () => {
     const response = await call(clinic, "GET", `/api/documents/${id}/pdf`);
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("application/pdf");
-    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="TCLE___Blefaroplastia_\d{8}_\d{6}\.pdf"$/);
+    // The draft says it is one, in its name and across every page (issue 11).
+    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="TCLE___Blefaroplastia-rascunho_\d{8}_\d{6}\.pdf"$/);
     const dir = mkdtempSync(path.join(os.tmpdir(), "consentir-pdf-"));
     const file = path.join(dir, "doc.pdf");
     writeFileSync(file, response.rawPayload);
@@ -379,6 +381,9 @@ describe("delete, cancel and the PDF", () => {
     expect(text).toContain("Ana Luíza Conceição");
     expect(text).toContain("Blefaroplastia superior");
     expect(text).toMatch(/Página 1 de \d+/);
+    const pages = pageCount(file);
+    expect(pages).toBeGreaterThan(0);
+    for (let page = 1; page <= pages; page++) expect(diagonalChars(file, page), `page ${page}`).toBe(sortedChars("RASCUNHO – sem validade"));
     expect(text).toContain(`#${id.slice(-8)}`);
     expect(text.replace(/\s+/g, "")).toContain(detail.conteudo_sha256);
     const info = execFileSync("pdfinfo", [file]).toString("utf8");

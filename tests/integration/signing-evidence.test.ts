@@ -82,7 +82,7 @@ describe("exclusive control by default", () => {
 
     const events = await eventsOf(documentId);
     const actions = events.map((e) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(["document.otp_sent", "document.sign_attempt_failed", "document.otp_verified", "document.signed"]));
+    expect(actions).toEqual(expect.arrayContaining(["document.otp_email_outbox", "document.sign_attempt_failed", "document.otp_verified", "document.signed"]));
     expect(events.find((e) => e.action === "document.sign_attempt_failed")?.data).toEqual({ motivo: "codigo" });
     expect(events.find((e) => e.action === "document.sign_attempt_failed")?.ip_address).toBe(IP);
     const signedEvent = events.find((e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente");

@@ -551,7 +551,7 @@ describe("the e-mail one-time code", () => {
     const [party] = await partiesOf(documentId);
     expect(party?.otp_verificado).toBe(true);
     expect((await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId)))[0]?.consumed_at).toBeInstanceOf(Date);
-    expect((await eventsOf(documentId)).map((e) => e.action)).toEqual(expect.arrayContaining(["document.otp_sent", "document.signed"]));
+    expect((await eventsOf(documentId)).map((e) => e.action)).toEqual(expect.arrayContaining(["document.otp_email_outbox", "document.signed"]));
   });
 
   it(`dies after ${OTP_MAX_ATTEMPTS} wrong attempts, and a new code replaces the old`, async () => {

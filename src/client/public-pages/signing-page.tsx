@@ -1,16 +1,17 @@
-import { CalendarClock, FileWarning, Printer } from "lucide-react";
+import { CalendarClock, Download, FileWarning, Printer } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { DocumentView } from "@/components/document/document-view";
 import { Spinner } from "./components/spinner";
 import { asDocumentModel } from "@/features/documents/lib/as-document-model";
 import type { SigningPage as SigningPageData } from "@shared/schemas/signing";
 import { SIGNING_MESSAGES } from "@shared/signing-rules";
-import { Notice, Panel, Pill, PlainButton, PublicShell } from "./components/public-shell";
+import { buttonClasses, Notice, Panel, Pill, PlainButton, PublicShell } from "./components/public-shell";
 import { SignatureList } from "./components/signature-list";
 import { CodeStep } from "./code-step";
 import { SignForm } from "./sign-form";
 import { formatDate, formatDateTime } from "./lib/format";
 import { publicFetch } from "./lib/http";
+import { signedPdfPath, useSignedPdfReady } from "./lib/use-signed-pdf-ready";
 
 type State =
   | { kind: "loading" }
@@ -133,10 +134,11 @@ export function SigningPage({ token }: { token: string }) {
       </Panel>
 
       {signed ? (
-        <div className="print:hidden">
+        <div className="grid gap-3 print:hidden">
           <Notice tone="success" title={SIGNING_MESSAGES.signedTitle} data-testid="signing-success">
             {SIGNING_MESSAGES.signed}
           </Notice>
+          <SignedPdfDownload token={token} page={page} onInvalid={() => setState({ kind: "invalid" })} />
         </div>
       ) : null}
 
@@ -167,9 +169,6 @@ export function SigningPage({ token }: { token: string }) {
             Assinaturas digitais
           </h2>
           <SignatureList signatures={page.assinaturas} />
-          <p className="text-sm text-muted-foreground print:hidden" data-testid="signed-notice">
-            {SIGNING_MESSAGES.signedNotice}
-          </p>
         </Panel>
       ) : model && page.codigo_obrigatorio && !page.codigo_verificado ? (
         <CodeStep
@@ -192,5 +191,54 @@ export function SigningPage({ token }: { token: string }) {
         />
       ) : null}
     </PublicShell>
+  );
+}
+
+/**
+ * Once signed: the sealed PDF to keep (issue 11). A job seals it a few seconds after the signature;
+ * until it exists the button says so and the page asks again every 3 s. The copy by e-mail is
+ * promised only when e-mail really leaves this server (`email_configurado`); otherwise the page
+ * says the copy is here.
+ */
+function SignedPdfDownload({ token, page, onInvalid }: { token: string; page: SigningPageData; onInvalid: () => void }) {
+  const { state, retry } = useSignedPdfReady(token, { enabled: true, initiallyReady: page.pdf_assinado_pronto, onInvalid });
+  return (
+    <Panel className="gap-3" aria-label="Cópia do documento assinado" data-testid="signed-pdf-panel">
+      <p className="text-sm" data-testid="signed-notice">
+        {page.email_configurado ? SIGNING_MESSAGES.signedNotice : SIGNING_MESSAGES.signedNoticeDownload}
+      </p>
+      {state === "ready" ? (
+        // A plain link: the browser downloads it itself (Content-Disposition: attachment), with its
+        // own progress on phones; no copy of the file is held in the page's memory.
+        <a href={signedPdfPath(token)} download rel="noreferrer" className={buttonClasses("primary", "w-full sm:w-fit")} data-testid="signed-pdf-download">
+          <Download aria-hidden /> {SIGNING_MESSAGES.signedPdfDownload}
+        </a>
+      ) : (
+        <div className="grid gap-1.5">
+          <PlainButton className="w-full sm:w-fit" disabled data-testid="signed-pdf-download">
+            {state === "preparing" ? (
+              <span aria-hidden className="contents">
+                <Spinner />
+              </span>
+            ) : (
+              <Download aria-hidden />
+            )}
+            {state === "preparing" ? SIGNING_MESSAGES.signedPdfPreparing : SIGNING_MESSAGES.signedPdfDownload}
+          </PlainButton>
+          {state === "preparing" ? (
+            <p className="text-xs text-muted-foreground" role="status">
+              {SIGNING_MESSAGES.signedPdfPreparingHint}
+            </p>
+          ) : (
+            <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground" role="status">
+              {SIGNING_MESSAGES.signedPdfLate}
+              <PlainButton variant="outline" className="min-h-8 px-3" onClick={retry}>
+                Tentar novamente
+              </PlainButton>
+            </p>
+          )}
+        </div>
+      )}
+    </Panel>
   );
 }

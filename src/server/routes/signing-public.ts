@@ -7,6 +7,7 @@ import { sendCodeInputSchema, signingPageSchema, signInputSchema, verifyCodeInpu
 import type { SecretBox } from "../lib/secret-box.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
+import { getSignerSignedPdf, signerSignedPdfReady } from "../services/signing/get-signer-signed-pdf.js";
 import { openSigningPage } from "../services/signing/open-signing-page.js";
 import { sendSigningCode } from "../services/signing/send-signing-code.js";
 import { signDocument } from "../services/signing/sign-document.js";
@@ -75,6 +76,45 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) => openSigningPage(db, storage, channel, request.params.token, auditOf(request)),
+  );
+
+  // The sealed PDF for the signer (issue 11). Whoever holds the link can fetch it for as long as the
+  // link opens the signed page — after signing that is until the link is revoked, not until a
+  // deadline (see get-signer-signed-pdf.ts). Each GET is audited; HEAD (the page's polling) is not.
+  app.get(
+    "/api/public/sign/:token/signed-pdf",
+    {
+      // Fastify would answer HEAD with this handler (reading the bytes and auditing a download).
+      exposeHeadRoute: false,
+      schema: {
+        tags,
+        summary:
+          "Baixa o PDF assinado e selado pelo link de assinatura (404 enquanto é preparado ou antes da assinatura; 410 quando o link é inválido)",
+        params: tokenParams,
+      },
+    },
+    async (request, reply) => {
+      const pdf = await getSignerSignedPdf(db, storage, request.params.token, { ip: request.ip, userAgent: request.headers["user-agent"] });
+      return reply
+        .header("content-type", "application/pdf")
+        .header("content-disposition", `attachment; filename="${pdf.nome}"`)
+        .send(pdf.bytes);
+    },
+  );
+
+  app.head(
+    "/api/public/sign/:token/signed-pdf",
+    {
+      schema: {
+        tags,
+        summary: "O PDF assinado já está pronto? 200 quando sim, 404 enquanto é preparado, 410 quando o link é inválido (sem registrar download)",
+        params: tokenParams,
+      },
+    },
+    async (request, reply) => {
+      await signerSignedPdfReady(db, request.params.token);
+      return reply.header("content-type", "application/pdf").send();
+    },
   );
 
   app.post(

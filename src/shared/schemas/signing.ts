@@ -121,6 +121,13 @@ export const signingPageSchema = z.object({
   motivo_simples: text().nullable(),
   /** Who signs: the patient, or their legal guardian in their own name ("responsável legal de …"). */
   signatario: z.object({ papel: z.enum(["paciente", "responsavel"]), qualidade: text().nullable(), paciente_nome: text() }),
+  /**
+   * E-mail really leaves this server (SMTP_URL is set). When false, nothing is promised by e-mail:
+   * the signed page offers the download instead (issue 11).
+   */
+  email_configurado: z.boolean(),
+  /** Signed and the sealed PDF exists: GET …/signed-pdf answers 200 (else the page polls HEAD). */
+  pdf_assinado_pronto: z.boolean(),
   assinaturas: z.array(signatureSummarySchema),
 });
 export type SigningPage = z.infer<typeof signingPageSchema>;

@@ -3,7 +3,8 @@ import type { Db } from "../../../db/client.js";
 import { contratos, files, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
-import { pdfFileName } from "../../../pdf/file-name.js";
+import { DRAFT_WATERMARK } from "../../../pdf/document-pdf.js";
+import { draftPdfFileName } from "../../../pdf/file-name.js";
 import { pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 import { AppError } from "../../errors.js";
 import type { PdfRenderer } from "../../pdf-pool/pdf-pool.js";
@@ -13,7 +14,8 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { findDocumentOrThrow } from "./find-document.js";
 
 /**
- * Draws the document's frozen model as a PDF (src/pdf), stores it through the storage driver
+ * Draws the document's frozen model as the DRAFT PDF (src/pdf; watermarked 'RASCUNHO – sem
+ * validade' on every page, named …-rascunho_…), stores it through the storage driver
  * (never as a data URL in the row) and links it to the document. Reading happens in one short
  * transaction, rendering outside any transaction (in the PDF worker pool, decision 012), linking
  * in another. A full pool answers SERVER_BUSY (503 + Retry-After); nothing was written then.
@@ -50,13 +52,15 @@ export async function generateDocumentPdf(
       createdAt: document.created_at,
       clinic: pdfClinic(clinic),
       physician: pdfPhysician(physician),
+      // The draft is never the signed document (issue 11): every page says so.
+      watermark: DRAFT_WATERMARK,
     });
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError("PDF_FAILED", undefined, { details: { reason: error instanceof Error ? error.message : String(error) } });
   }
   const stored = await storage.put(bytes);
-  const nome = pdfFileName(document.titulo, now);
+  const nome = draftPdfFileName(document.titulo, now);
   const fileId = await withTenant(db, actor.tenantId, async (tx) => {
     const [file] = await tx
       .insert(files)

@@ -7,10 +7,11 @@ import type { Actor } from "../../policies/roles.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "./find-document.js";
+import { isWatermarkedDraftName } from "../../../pdf/file-name.js";
 import { generateDocumentPdf } from "./generate-document-pdf.js";
 
 /**
- * The document's PDF for download: the stored one, or a new one when none was generated yet (or
+ * The document's draft PDF for download (watermarked 'RASCUNHO – sem validade'): the stored one, or a new one when none was generated yet (or
  * its bytes are gone from storage). SERVER_BUSY (503 + Retry-After) when it has to be made and
  * the PDF pool is full.
  */
@@ -33,7 +34,8 @@ export async function getDocumentPdf(
     return file ?? null;
   });
   let pdf: { nome: string; bytes: Buffer } | null = null;
-  if (stored) {
+  // A draft stored before drafts were watermarked (its name lacks the marker) is drawn again.
+  if (stored && isWatermarkedDraftName(stored.nome)) {
     const bytes = await storage.get(stored.sha256);
     if (bytes) pdf = { nome: stored.nome, bytes };
   }

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../../db/client.js";
+import type { Db, Tx } from "../../../db/client.js";
 import { files } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { AppError } from "../../errors.js";
@@ -22,12 +22,7 @@ export async function getSignedPdf(
 ): Promise<{ nome: string; bytes: Buffer }> {
   const file = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
-    if (!document.signed_pdf_file_id) throw new AppError("PDF_UNAVAILABLE");
-    const [row] = await tx
-      .select()
-      .from(files)
-      .where(and(eq(files.tenant_id, actor.tenantId), eq(files.id, document.signed_pdf_file_id)))
-      .limit(1);
+    const row = await findSealedPdfFile(tx, actor.tenantId, document);
     if (!row) throw new AppError("PDF_UNAVAILABLE");
     return row;
   });
@@ -41,4 +36,18 @@ export async function getSignedPdf(
     ),
   );
   return { nome: file.nome, bytes };
+}
+
+/**
+ * The file row of a document's sealed PDF, or null while the finalize job has not sealed it (also
+ * used by the signer's download, src/server/services/signing/get-signer-signed-pdf.ts).
+ */
+export async function findSealedPdfFile(tx: Tx, tenantId: string, document: { signed_pdf_file_id: string | null }) {
+  if (!document.signed_pdf_file_id) return null;
+  const [row] = await tx
+    .select()
+    .from(files)
+    .where(and(eq(files.tenant_id, tenantId), eq(files.id, document.signed_pdf_file_id)))
+    .limit(1);
+  return row ?? null;
 }

@@ -95,6 +95,8 @@ export async function openSigningPage(
       nivel: requirement.level,
       motivo_simples: requirement.reason,
       signatario: signerOf(patient, now),
+      email_configurado: channel.smtp,
+      pdf_assinado_pronto: estado === "signed" && document.signed_pdf_file_id !== null,
     };
     return { page, signatureRows };
   });

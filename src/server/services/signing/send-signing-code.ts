@@ -106,7 +106,13 @@ export async function sendSigningCode(
     await recordAuditEvent(
       tx,
       { tenantId: link.tenantId, actorProfileId: null, ...audit },
-      { action: "document.otp_sent", entityType: "contrato", entityId: document.id, data: { canal, email: maskEmail(email) } },
+      // Without SMTP (development: the outbox viewer stands in) the trail must not say it was sent.
+      {
+        action: channel.smtp ? "document.otp_sent" : "document.otp_email_outbox",
+        entityType: "contrato",
+        entityId: document.id,
+        data: { canal, email: maskEmail(email), smtp: channel.smtp },
+      },
     );
     return { enviado: true as const, canal, destino: maskEmail(email), email: maskEmail(email) };
   });

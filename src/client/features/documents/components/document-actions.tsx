@@ -1,4 +1,4 @@
-import { Ban, Download, Eye, FileSearch, History, MoreHorizontal, RefreshCw, Send, Trash2 } from "lucide-react";
+import { Ban, Download, Eye, FileCheck2, FileSearch, History, MoreHorizontal, RefreshCw, Send, Trash2 } from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -13,6 +13,7 @@ import {
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { DOCUMENT_MESSAGES, type DocumentSummary } from "@shared/schemas/document";
 import { removalFor } from "../lib/format";
+import { DRAFT_PDF_LABEL, SIGNED_PDF_LABEL } from "../lib/use-signed-pdf-download";
 import type { RemovalTarget } from "./document-remove-dialog";
 import type { SendTarget } from "./send-for-signature-dialog";
 
@@ -20,7 +21,10 @@ import type { SendTarget } from "./send-for-signature-dialog";
 export interface DocumentRowHandlers {
   canDelete: boolean;
   onPreview: (id: string) => void;
+  /** The draft PDF (watermarked 'RASCUNHO – sem validade'). */
   onDownload: (id: string) => void;
+  /** The sealed PDF of a signed document (its primary download). */
+  onDownloadSigned: (id: string) => void;
   onRemove: (target: RemovalTarget) => void;
   /** Enviar para Assinatura / Reenviar; absent when the user may not send. */
   onSend?: (target: SendTarget) => void;
@@ -63,8 +67,13 @@ export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handl
         <DropdownMenuItem onSelect={() => handlers.onPreview(doc.id)}>
           <FileSearch /> Gerar e Visualizar PDF
         </DropdownMenuItem>
+        {doc.status === "signed" ? (
+          <DropdownMenuItem onSelect={() => handlers.onDownloadSigned(doc.id)} className="font-medium">
+            <FileCheck2 /> {SIGNED_PDF_LABEL}
+          </DropdownMenuItem>
+        ) : null}
         <DropdownMenuItem onSelect={() => handlers.onDownload(doc.id)}>
-          <Download /> Baixar PDF
+          <Download /> {DRAFT_PDF_LABEL}
         </DropdownMenuItem>
         {send ? (
           <DropdownMenuItem onSelect={() => handlers.onSend?.(send)}>
@@ -111,6 +120,8 @@ export function DocumentRowSheet({ doc, handlers }: { doc: DocumentSummary; hand
   const target = handlers.canDelete ? removalTarget(doc) : null;
   const send = handlers.onSend ? sendTarget(doc) : null;
   const sendDraft = send?.mode === "send" ? send : null;
+  // Signed: the sealed PDF is the sheet's first tile (the draft stays inside Gerar PDF's dialog).
+  const signed = doc.status === "signed";
   const patient = doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient;
   const run = (action: () => void) => () => {
     setOpen(false);
@@ -129,7 +140,8 @@ export function DocumentRowSheet({ doc, handlers }: { doc: DocumentSummary; hand
               {doc.short_id} · {doc.procedimento ?? doc.titulo}
             </SheetDescription>
           </SheetHeader>
-          <div className={`grid gap-3 px-4 ${sendDraft ? "grid-cols-2" : "grid-cols-3"}`}>
+          <div className={`grid gap-3 px-4 ${sendDraft || signed ? "grid-cols-2" : "grid-cols-3"}`}>
+            {signed ? <Tile icon={<FileCheck2 />} label={SIGNED_PDF_LABEL} primary onClick={run(() => handlers.onDownloadSigned(doc.id))} /> : null}
             <Tile asLink={`/documents/${doc.id}`} icon={<Eye />} label="Ver Detalhes" onClick={() => setOpen(false)} />
             <Tile icon={<FileSearch />} label="Gerar PDF" onClick={run(() => handlers.onPreview(doc.id))} />
             {sendDraft ? <Tile icon={<Send />} label="Enviar p/ Assinatura" onClick={run(() => handlers.onSend?.(sendDraft))} /> : null}
@@ -156,16 +168,19 @@ function Tile({
   onClick,
   asLink,
   destructive,
+  primary,
 }: {
   icon: React.ReactNode;
   label: string;
   onClick: () => void;
   asLink?: string;
   destructive?: boolean;
+  primary?: boolean;
 }) {
-  const className = `flex min-h-20 flex-col items-center justify-center gap-2 rounded-lg border bg-card p-3 text-center text-xs font-medium transition hover:bg-muted focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none [&_svg]:size-5 ${
-    destructive ? "text-destructive" : "[&_svg]:text-primary"
-  }`;
+  const tone = primary
+    ? "border-primary bg-primary text-primary-foreground hover:bg-primary/90"
+    : `bg-card hover:bg-muted ${destructive ? "text-destructive" : "[&_svg]:text-primary"}`;
+  const className = `flex min-h-20 flex-col items-center justify-center gap-2 rounded-lg border p-3 text-center text-xs font-medium transition focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none [&_svg]:size-5 ${tone}`;
   return asLink ? (
     <Link to={asLink} className={className} onClick={onClick}>
       {icon}

@@ -20,11 +20,12 @@ import { useDocument } from "../api/documents-api";
 import { asDocumentModel } from "../lib/as-document-model";
 import { formatDate, formatDateTime, isExpired, removalFor, showsExpiry, statusLabel } from "../lib/format";
 import { usePdfDownload } from "../lib/use-pdf-download";
+import { DRAFT_PDF_LABEL } from "../lib/use-signed-pdf-download";
 import { DocumentInfoPanel } from "./document-info-panel";
 import { DocumentPreviewDialog } from "./document-preview-dialog";
 import { DocumentRemoveDialog, type RemovalTarget } from "./document-remove-dialog";
 import { DocumentSignatures } from "./document-signatures";
-import { DocumentSigningPanel } from "./document-signing-panel";
+import { DocumentSigningPanel, SignedPdfButton } from "./document-signing-panel";
 import { DocumentStatusBadge } from "./document-status-badge";
 
 const TABS = ["conteudo", "dados", "auditoria"] as const;
@@ -86,6 +87,7 @@ export function DocumentDetailPage() {
   const model = asDocumentModel(doc.documento);
   const mode = canDelete ? removalFor(doc.status) : null;
   const label = `${doc.short_id} · ${doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}`;
+  const signed = doc.status === "signed";
 
   return (
     <div className="grid min-w-0 gap-6">
@@ -107,8 +109,14 @@ export function DocumentDetailPage() {
             </p>
           </div>
           <div className="flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap">
-            <Button onClick={() => void download(doc.id)} disabled={pendingId === doc.id}>
-              {pendingId === doc.id ? <Spinner /> : <Download />} Baixar PDF
+            {signed ? <SignedPdfButton id={doc.id} hint={false} /> : null}
+            <Button
+              variant={signed ? "outline" : "default"}
+              onClick={() => void download(doc.id)}
+              disabled={pendingId === doc.id}
+              title="O PDF do documento sem as assinaturas, marcado 'RASCUNHO – sem validade'"
+            >
+              {pendingId === doc.id ? <Spinner /> : <Download />} {DRAFT_PDF_LABEL}
             </Button>
             <Button variant="outline" onClick={() => setPreview(true)}>
               <FileSearch /> Visualizar
@@ -122,13 +130,14 @@ export function DocumentDetailPage() {
         </div>
       </div>
 
-      {["sent", "viewed", "signed"].includes(doc.status) || (doc.status === "draft" && canWrite) ? (
+      {/* A signed document's sealed PDF is the page's primary button (above), not repeated here. */}
+      {["sent", "viewed"].includes(doc.status) || (doc.status === "draft" && canWrite) ? (
         <Card className="gap-3 py-4">
           <CardHeader className="px-4 sm:px-6">
             <CardTitle className="text-base">Assinatura</CardTitle>
           </CardHeader>
           <CardContent className="max-w-xl px-4 sm:px-6">
-            <DocumentSigningPanel doc={doc} canWrite={canWrite} />
+            <DocumentSigningPanel doc={doc} canWrite={canWrite} signedPdf={false} />
           </CardContent>
         </Card>
       ) : null}

@@ -12,6 +12,7 @@ import { DOCUMENT_MESSAGES, shortDocumentId } from "@shared/schemas/document";
 import { useDocument } from "../api/documents-api";
 import { asDocumentModel } from "../lib/as-document-model";
 import { usePdfDownload } from "../lib/use-pdf-download";
+import { DRAFT_PDF_LABEL } from "../lib/use-signed-pdf-download";
 import { DocumentInfoPanel } from "./document-info-panel";
 import { DocumentSignatures } from "./document-signatures";
 import { DocumentSigningPanel } from "./document-signing-panel";
@@ -74,8 +75,14 @@ export function DocumentPreviewDialog({ documentId, onClose }: { documentId: str
             {doc ? (
               <>
                 <DocumentSigningPanel doc={doc} canWrite={canWrite} />
-                <Button variant={doc.status === "draft" ? "outline" : "default"} onClick={() => void download(doc.id)} disabled={pendingId === doc.id}>
-                  {pendingId === doc.id ? <Spinner /> : <Download />} Baixar PDF
+                {/* Signed: the sealed PDF (in the panel above) is the primary download; the draft is secondary. */}
+                <Button
+                  variant={doc.status === "draft" || doc.status === "signed" ? "outline" : "default"}
+                  onClick={() => void download(doc.id)}
+                  disabled={pendingId === doc.id}
+                  title="O PDF do documento sem as assinaturas, marcado 'RASCUNHO – sem validade'"
+                >
+                  {pendingId === doc.id ? <Spinner /> : <Download />} {DRAFT_PDF_LABEL}
                 </Button>
                 <DocumentInfoPanel document={doc} />
               </>

@@ -8,7 +8,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { DOCUMENT_MESSAGES, type DocumentDetail, shortDocumentId } from "@shared/schemas/document";
 import { SIGNING_MESSAGES } from "@shared/schemas/signing";
 import { useSigningLink } from "../api/signing-api";
-import { SIGNED_PDF_PREPARING, useSignedPdfDownload } from "../lib/use-signed-pdf-download";
+import { SIGNED_PDF_LABEL, SIGNED_PDF_PREPARING, useSignedPdfDownload } from "../lib/use-signed-pdf-download";
 import { SendForSignatureDialog, type SendTarget } from "./send-for-signature-dialog";
 import { SigningLinkActions } from "./signing-link-actions";
 
@@ -19,7 +19,7 @@ const awaitingSignature = (status: string) => status === "sent" || status === "v
  * Assinatura on a draft; the live link ('Pronto para assinatura') with its actions on a sent or
  * viewed one; the sealed PDF once signed.
  */
-export function DocumentSigningPanel({ doc, canWrite }: { doc: DocumentDetail; canWrite: boolean }) {
+export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc: DocumentDetail; canWrite: boolean; signedPdf?: boolean }) {
   const [target, setTarget] = useState<SendTarget | null>(null);
   const live = awaitingSignature(doc.status);
   // Whoever sees the link can open the term: it is fetched (and audited) only when asked for.
@@ -69,7 +69,7 @@ export function DocumentSigningPanel({ doc, canWrite }: { doc: DocumentDetail; c
         </>
       );
     }
-  } else if (doc.status === "signed") {
+  } else if (doc.status === "signed" && signedPdf) {
     body = <SignedPdfButton id={doc.id} />;
   }
 
@@ -82,14 +82,18 @@ export function DocumentSigningPanel({ doc, canWrite }: { doc: DocumentDetail; c
   );
 }
 
-export function SignedPdfButton({ id }: { id: string }) {
-  const { state, download } = useSignedPdfDownload(id);
+/**
+ * The primary download of a signed document: the sealed PDF (document + signatures + registry,
+ * PAdES). While the job is still sealing it the label says so and the hook tries again.
+ */
+export function SignedPdfButton({ id, hint = true, className }: { id: string; hint?: boolean; className?: string }) {
+  const { state, download } = useSignedPdfDownload();
   return (
-    <div className="grid gap-1.5">
-      <Button onClick={download} disabled={state !== "idle"}>
-        {state === "idle" ? <FileCheck2 /> : <Spinner />} Baixar PDF assinado
+    <div className={`grid gap-1.5 ${className ?? ""}`}>
+      <Button onClick={() => download(id)} disabled={state !== "idle"} data-testid="signed-pdf-button">
+        {state === "idle" ? <FileCheck2 /> : <Spinner />} {state === "preparing" ? "Preparando PDF assinado…" : SIGNED_PDF_LABEL}
       </Button>
-      {state === "preparing" ? (
+      {hint && state === "preparing" ? (
         <p className="text-xs text-muted-foreground" role="status">
           {SIGNED_PDF_PREPARING}
         </p>

@@ -28,6 +28,7 @@ import {
   writeDocumentListState,
 } from "../lib/list-params";
 import { usePdfDownload } from "../lib/use-pdf-download";
+import { useSignedPdfDownload } from "../lib/use-signed-pdf-download";
 import type { DocumentRowHandlers } from "./document-actions";
 import { DocumentCounters } from "./document-counters";
 import { DocumentFilterChips, DocumentFiltersButton } from "./document-filters";
@@ -65,10 +66,12 @@ export function DocumentsListPage() {
   const [removal, setRemoval] = useState<RemovalTarget | null>(null);
   const [sending, setSending] = useState<SendTarget | null>(null);
   const { download } = usePdfDownload();
+  const signedPdf = useSignedPdfDownload();
   const handlers: DocumentRowHandlers = {
     canDelete,
     onPreview: setPreviewId,
     onDownload: (id) => void download(id),
+    onDownloadSigned: signedPdf.download,
     onRemove: setRemoval,
     onSend: canWrite ? setSending : undefined,
   };
