@@ -1,6 +1,6 @@
 import type { BenchCase } from "../run.js";
 import { round, summarize } from "../stats.js";
-import { benchClinic, benchDatabases, startBenchTarget } from "../support/bench-app.js";
+import { BENCH_PASSWORD, benchClinic, benchDatabases, startBenchTarget } from "../support/bench-app.js";
 import { signatureDataUrl } from "../../tests/helpers/signing.js";
 
 const SIGNERS = 100;
@@ -65,6 +65,7 @@ async function signAtOnce(label: "pglite" | "postgres") {
           medico_responsavel_id: me.id,
           permitir_pendencias: true,
         });
+        await staff("POST", `/api/documents/${document.id}/professional-signature`, { senha: BENCH_PASSWORD });
         const link = await staff("POST", `/api/documents/${document.id}/send`, {});
         signers.push({ token: new URL(link.link as string).pathname.split("/").pop() ?? "", nome, cpf: cpf(i) });
       }

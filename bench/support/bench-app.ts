@@ -67,6 +67,9 @@ export async function startBenchTarget(label: "pglite" | "postgres"): Promise<Be
 }
 
 /** Signs up an independent professional through the API and returns the session cookie. */
+/** The password of every bench clinic owner (they re-enter it to sign as professional). */
+export const BENCH_PASSWORD = "bench-senha";
+
 export async function benchClinic(target: BenchTarget, n: number): Promise<{ cookie: string; tenantId: string }> {
   const cpf = validBenchCpf(n);
   const email = `bench.${n}.${Date.now()}@consentir.test`;
@@ -75,8 +78,8 @@ export async function benchClinic(target: BenchTarget, n: number): Promise<{ coo
     nome: `Dra. Bench ${n}`,
     cpf,
     email,
-    password: "bench-senha",
-    confirmPassword: "bench-senha",
+    password: BENCH_PASSWORD,
+    confirmPassword: BENCH_PASSWORD,
     conselho_tipo: "COREN",
     conselho_numero: "1234",
     conselho_uf: "SP",
@@ -92,7 +95,7 @@ export async function benchClinic(target: BenchTarget, n: number): Promise<{ coo
   const signIn = await fetch(`${target.baseUrl}/api/auth/sign-in`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: "bench-senha" }),
+    body: JSON.stringify({ email, password: BENCH_PASSWORD }),
   });
   const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   return { cookie, tenantId: tenant_id };

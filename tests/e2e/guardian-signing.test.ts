@@ -48,6 +48,7 @@ describe("a minor's document", () => {
       }),
       201,
     );
+    await json(await page.request.post(`/api/documents/${created.id}/professional-signature`, { data: { senha: account.password } }), 200);
     const sent = await json<{ link: string }>(await page.request.post(`/api/documents/${created.id}/send`, { data: {} }), 200);
 
     const phone = await patientPhone(browser);

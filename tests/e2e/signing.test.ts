@@ -125,6 +125,15 @@ describe("signing", () => {
 
     // Send from the document page: the link is shown and Copiar Link copies it.
     await page.goto(`/documents/${documentId}`);
+    // The responsible professional signs the professional declaration first, as themselves (issue 11).
+    const panelBefore = page.getByTestId("signing-panel");
+    expect(await panelBefore.getByRole("button", { name: "Enviar para Assinatura" }).isDisabled()).toBe(true);
+    await panelBefore.getByTestId("professional-signature").getByRole("button", { name: "Assinar como profissional responsável" }).click();
+    const professionalDialog = page.getByRole("dialog", { name: "Assinar como profissional responsável" });
+    await professionalDialog.getByLabel("Sua senha").fill(account.password);
+    await professionalDialog.getByRole("button", { name: "Assinar" }).click();
+    await page.getByText("Declaração do profissional assinada").first().waitFor();
+    await panelBefore.getByTestId("professional-signature").waitFor({ state: "detached" });
     await page.getByTestId("signing-panel").getByRole("button", { name: "Enviar para Assinatura" }).click();
     const dialog = page.getByTestId("send-for-signature-dialog");
     await dialog.getByText("Enviar também o link por e-mail ao paciente").waitFor();
@@ -417,6 +426,7 @@ describe("signing", () => {
     const { context, page, errors } = await newPage(browser, DESKTOP);
     await signIn(page, account.email, account.password);
     const documentId = await seedDocument(page, validCpf());
+    await json(await page.request.post(`/api/documents/${documentId}/professional-signature`, { data: { senha: account.password } }), 200);
     await json(await page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
     await page.goto(`/documents/${documentId}`);
     const panel = page.getByTestId("signing-panel");

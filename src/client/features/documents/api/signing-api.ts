@@ -59,6 +59,19 @@ export function useSendForSignature() {
   });
 }
 
+/** The responsible professional signs the professional declaration (password typed again). */
+export function useProfessionalSignature() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, senha }: { id: string; senha: string }) =>
+      api<{ assinou_em: string }>(path(id, "professional-signature"), { method: "POST", body: { senha } }),
+    onSuccess: (_result, { id }) => {
+      void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: signingKeys.signatures(id) });
+    },
+  });
+}
+
 /** Email: the patient gets the SAME live link by e-mail (nothing is replaced). */
 export function useEmailSigningLink() {
   return useMutation({

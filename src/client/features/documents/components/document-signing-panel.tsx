@@ -10,6 +10,7 @@ import { SIGNING_MESSAGES } from "@shared/schemas/signing";
 import { useSigningLink } from "../api/signing-api";
 import { SIGNED_PDF_LABEL, SIGNED_PDF_PREPARING, useSignedPdfDownload } from "../lib/use-signed-pdf-download";
 import { SendForSignatureDialog, type SendTarget } from "./send-for-signature-dialog";
+import { ProfessionalSignature } from "./professional-signature";
 import { SigningLinkActions } from "./signing-link-actions";
 
 const awaitingSignature = (status: string) => status === "sent" || status === "viewed";
@@ -29,11 +30,17 @@ export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc:
 
   let body: React.ReactNode = null;
   if (doc.status === "draft") {
-    body = canWrite ? (
-      <Button onClick={() => setTarget({ id: doc.id, mode: "send", label })} className="w-full">
-        <Send /> Enviar para Assinatura
-      </Button>
-    ) : null;
+    const awaitingProfessional = doc.assinaturas_pendentes.includes("profissional");
+    body = (
+      <>
+        <ProfessionalSignature doc={doc} />
+        {canWrite ? (
+          <Button onClick={() => setTarget({ id: doc.id, mode: "send", label })} className="w-full" disabled={awaitingProfessional}>
+            <Send /> Enviar para Assinatura
+          </Button>
+        ) : null}
+      </>
+    );
   } else if (live) {
     if (!revealed && !link.data) {
       body = (
