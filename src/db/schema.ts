@@ -18,6 +18,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { TemplateStructure } from "../shared/document-model/structure.js";
 import { DOCUMENT_STATUSES } from "../shared/schemas/document.js";
+import { FEEGOW_STATUSES, type FeegowFeature } from "../shared/schemas/feegow.js";
 import { SEXOS } from "../shared/schemas/patient.js";
 
 /** One specialty chosen by a professional (spec part 2 §3 profiles.especialidades). */
@@ -30,11 +31,7 @@ export interface EspecialidadeEscolhida {
 export interface TenantSettings {
   /** Signing options of the clinic: ask the patient for an e-mail one-time code before signing. */
   assinatura?: { codigo_email?: boolean };
-  feegow?: {
-    status?: "connected" | "error" | "disconnected";
-    last_sync?: string | null;
-    integrations?: Partial<Record<"patients" | "professionals" | "procedures" | "file_upload", boolean>>;
-  };
+  // The clinic-system (Feegow) section lives in its own table, integracoes_feegow (decision 016).
 }
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -282,6 +279,8 @@ export const pacientes = pgTable(
     uf: text("uf"),
     responsavel_nome: text("responsavel_nome"),
     responsavel_cpf: text("responsavel_cpf"),
+    /** The same person's id in the clinic system (Feegow), when the form was filled from it. */
+    feegow_patient_id: integer("feegow_patient_id"),
     created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
     created_at: createdAt(),
     updated_at: updatedAt(),
@@ -692,4 +691,26 @@ export const sealCertificates = pgTable("seal_certificates", {
   fingerprint_sha256: text("fingerprint_sha256").notNull(),
   not_after: timestamp("not_after", { withTimezone: true }).notNull(),
   created_at: createdAt(),
+});
+
+/**
+ * The clinic-system (Feegow) integration of a clinic (spec part 2 §2 /integration, §4; decision
+ * 016). The token is kept only sealed with the instance secret box; `token_final` (its last four
+ * characters) is what the screen shows.
+ */
+export const integracoesFeegow = pgTable("integracoes_feegow", {
+  tenant_id: uuid("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  token_encrypted: bytea("token_encrypted"),
+  token_final: text("token_final"),
+  status: text("status", { enum: FEEGOW_STATUSES }).notNull().default("disconnected"),
+  integrations: jsonb("integrations").$type<Partial<Record<FeegowFeature, boolean>>>().notNull().default({}),
+  /** Last successful connection test (spec: "connected after a successful test, which also sets last_sync"). */
+  last_sync: timestamp("last_sync", { withTimezone: true }),
+  /** Why the last test failed, in words (pt-BR), cleared by a successful one. */
+  last_error: text("last_error"),
+  updated_by: uuid("updated_by").references(() => profiles.id, { onDelete: "set null" }),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
 });

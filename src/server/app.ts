@@ -26,6 +26,7 @@ import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { healthRoutes } from "./routes/health.js";
 import { patientRoutes } from "./routes/patients.js";
 import { documentRoutes } from "./routes/documents.js";
+import { feegowRoutes } from "./routes/feegow.js";
 import { signedPdfRoutes } from "./routes/signed-pdf.js";
 import { verificationRoutes } from "./routes/verification.js";
 import { signingPublicRoutes } from "./routes/signing-public.js";
@@ -161,6 +162,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE });
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
+  await app.register(feegowRoutes, { db: database.db, env, secretBox });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
 

@@ -25,6 +25,9 @@ export const envSchema = z
   VIACEP_URL: z.url().default("https://viacep.com.br"),
   BRASILAPI_URL: z.url().default("https://brasilapi.com.br"),
   CEP_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
+  /** The clinic system's API (decision 016); tests point it at tests/fakes/feegow-server.ts. */
+  FEEGOW_URL: z.url({ protocol: /^https?$/, error: "deve ser uma URL http(s)" }).default("https://api.feegow.com/v1/api"),
+  FEEGOW_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
   /** Absolute lifetime of a session, in days. */
   SESSION_DAYS: z.coerce.number().int().positive().max(90).default(30),
   /** A session unused for this long (hours) ends (decision 011). */

@@ -78,6 +78,16 @@ export const ERRORS = {
   CEP_INVALID: { status: 400, message: "CEP inválido. Informe os 8 dígitos." },
   CEP_NOT_FOUND: { status: 404, message: "CEP não encontrado" },
   CEP_UNAVAILABLE: { status: 502, message: "Erro ao buscar CEP" },
+  /** Clinic-system integration (spec part 2 §8 "Integration", decision 016). */
+  FEEGOW_TOKEN_MISSING: { status: 400, message: "Token não configurado" },
+  FEEGOW_NOT_CONNECTED: {
+    status: 409,
+    message: "Salve o token e teste a conexão com sucesso antes de ativar as integrações.",
+  },
+  FEEGOW_FEATURE_DISABLED: { status: 409, message: "Integração desabilitada" },
+  FEEGOW_PATIENT_NOT_FOUND: { status: 404, message: "Paciente não encontrado" },
+  /** Feegow refused, failed or did not answer: the message says which, in words. */
+  FEEGOW_ERROR: { status: 502, message: "Erro ao conectar com Feegow" },
   INTERNAL: { status: 500, message: "Erro inesperado. Tente novamente em instantes." },
   UNAVAILABLE: { status: 503, message: "Serviço indisponível no momento." },
   /** The PDF worker pool's queue is full (decision 012): sent with a Retry-After header. */

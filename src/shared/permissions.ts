@@ -38,7 +38,8 @@ export type Action =
   | "templates.publish"
   | "documents.read"
   | "documents.write"
-  | "documents.delete";
+  | "documents.delete"
+  | "integration.manage";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
@@ -66,6 +67,8 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "documents.write": clinicWriter,
   /** Deleting drafts and cancelling sent documents: the people who manage the clinic's documents. */
   "documents.delete": (a) => a.isOwner || a.role === "admin" || a.role === "profissional" || a.role === "pro_saude",
+  /** The clinic-system token and switches (/integration): the owner and the administration. */
+  "integration.manage": (a) => a.isOwner || a.role === "admin",
 };
 
 export function can(subject: PermissionSubject, action: Action): boolean {

@@ -6,10 +6,11 @@ import { openDatabase } from "../../src/db/client.js";
 import { projectRoot } from "../../src/db/paths.js";
 import { buildApp } from "../../src/server/app.js";
 import { startFakeCepServer } from "../fakes/cep-server.js";
+import { startFakeFeegowServer } from "../fakes/feegow-server.js";
 import { testEnv } from "../helpers/test-env.js";
 
 /**
- * Starts the real app (built client, PGlite in memory, the fake postal services) on a free
+ * Starts the real app (built client, PGlite in memory, the fake postal services and Feegow) on a free
  * port for the browser tests. `npm run test:e2e` builds the client first.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -17,12 +18,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error("dist/client is missing: run `npm run build` (npm run test:e2e does it)");
   }
   const cep = await startFakeCepServer();
+  const feegow = await startFakeFeegowServer();
   const database = await openDatabase({ kind: "pglite-memory" });
   // Links (signing, QR) come from PUBLIC_URL, so the port is chosen before the app is built.
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const app = await buildApp({
-    env: testEnv({ VIACEP_URL: cep.url, BRASILAPI_URL: cep.url, WORKER: "true", PORT: String(port), PUBLIC_URL: baseUrl }),
+    env: testEnv({ VIACEP_URL: cep.url, BRASILAPI_URL: cep.url, FEEGOW_URL: feegow.url, WORKER: "true", PORT: String(port), PUBLIC_URL: baseUrl }),
     database,
     logger: false,
   });
@@ -32,6 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await app.close();
     await database.close();
     await cep.close();
+    await feegow.close();
   };
 }
 

@@ -18,7 +18,6 @@ const page = <T,>(load: () => Promise<T>, pick: (module: T) => React.ComponentTy
 const UPCOMING: [string, string][] = [
   ["/certificates", "Certificado Digital"],
   ["/users", "Usuários"],
-  ["/integration", "Integração"],
   ["/sign", "Assinar"],
   ["/notifications", "Avisos"],
 ];
@@ -71,6 +70,7 @@ export const router = createBrowserRouter([
           { path: "/documents/create", lazy: page(() => import("@/features/documents/components/document-create-page"), (m) => m.DocumentCreatePage) },
           { path: "/contracts/create", lazy: page(() => import("@/features/documents/components/document-create-page"), (m) => m.DocumentCreatePage) },
           { path: "/documents/:id", lazy: page(() => import("@/features/documents/components/document-detail-page"), (m) => m.DocumentDetailPage) },
+          { path: "/integration", lazy: page(() => import("@/features/integration/components/integration-page"), (m) => m.IntegrationPage) },
           { path: "/settings", lazy: page(() => import("@/features/settings/components/settings-page"), (m) => m.SettingsPage) },
           ...UPCOMING.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
           { path: "*", element: <NotFoundPage /> },

@@ -70,6 +70,8 @@ export const patientInputSchema = z.object({
   uf: blankAsMissing(z.enum(UF_SIGLAS, { error: "Selecione a UF" }).optional()),
   responsavel_nome: optionalText(160),
   responsavel_cpf: optionalCpf("CPF do responsável inválido"),
+  /** The patient's id in the clinic system when the form was filled from it (decision 016); kept when absent on update. */
+  feegow_patient_id: z.number({ error: "Identificador do Feegow inválido" }).int("Identificador do Feegow inválido").positive("Identificador do Feegow inválido").max(2_147_483_647, "Identificador do Feegow inválido").optional(),
 });
 export type PatientInput = z.input<typeof patientInputSchema>;
 export type PatientData = z.output<typeof patientInputSchema>;

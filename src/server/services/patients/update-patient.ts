@@ -30,7 +30,13 @@ export async function updatePatient(
       const values = Object.fromEntries(EDITABLE.map((key) => [key, input[key] ?? null]));
       const [row] = await tx
         .update(pacientes)
-        .set({ ...values, nome: input.nome, updated_at: new Date() })
+        .set({
+          ...values,
+          nome: input.nome,
+          // Absent: kept (the edit form does not carry it); present: the form was filled from Feegow again.
+          ...(input.feegow_patient_id !== undefined ? { feegow_patient_id: input.feegow_patient_id } : {}),
+          updated_at: new Date(),
+        })
         .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, id)))
         .returning();
       if (!row) throw new Error("pacientes update returned no row");

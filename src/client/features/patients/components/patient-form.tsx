@@ -22,6 +22,7 @@ import { useGoBack } from "../lib/use-go-back";
 import { AddressFields } from "@/components/form/address-fields";
 import { PatientFormSection } from "./patient-form-section";
 import { PatientGuardianSection } from "./patient-guardian-section";
+import { FeegowPatientSearch } from "@/features/integration/components/feegow-patient-search";
 
 type Output = z.output<typeof patientInputSchema>;
 
@@ -78,7 +79,13 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
     }
   });
 
-  const cpf = register("cpf", { onChange: () => takenBy && setTakenBy(null) });
+  const cpf = register("cpf", {
+    onChange: () => {
+      if (takenBy) setTakenBy(null);
+      // A CPF typed by hand is no longer the person found in Feegow.
+      if (form.getValues("feegow_patient_id") !== undefined) form.setValue("feegow_patient_id", undefined);
+    },
+  });
 
   return (
     <FormProvider {...form}>
@@ -97,6 +104,7 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
               <FormField label="CPF" htmlFor="cpf" error={errors.cpf?.message}>
                 <MaskedInput {...cpf} mask={maskCpf} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
               </FormField>
+              {mode === "create" ? <FeegowPatientSearch /> : null}
               {takenBy ? (
                 <Link
                   to={`/patients/${takenBy.patient_id}`}
