@@ -1,12 +1,27 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
 import { Toaster } from "@/components/ui/sonner";
 import { router } from "./app/router";
+import { currentUserKey } from "./features/auth/api/auth-api";
+import { ApiError } from "./lib/api";
 import "./styles/globals.css";
 
-const queryClient = new QueryClient({
+/**
+ * A session ended on the server (signed out elsewhere, expired, or the account deactivated by the
+ * clinic's owner — decision 017): the next call answers 401 UNAUTHENTICATED, and the app forgets
+ * the user, so the route guard sends the person to /auth.
+ */
+const onError = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 401 && error.code === "UNAUTHENTICATED") {
+    queryClient.setQueryData(currentUserKey, null);
+  }
+};
+
+const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
   defaultOptions: { queries: { refetchOnWindowFocus: false } },
 });
 

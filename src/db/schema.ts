@@ -99,6 +99,8 @@ export const profiles = pgTable(
   },
   (t) => [
     uniqueIndex("profiles_email_unique").on(sql`lower(${t.email})`),
+    /** One person per CPF in a clinic (issue 13: the owner adding a user twice). */
+    uniqueIndex("profiles_tenant_cpf_unique").on(t.tenant_id, t.cpf),
     index("profiles_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()),
   ],
 );
@@ -142,6 +144,32 @@ export const passwordResetTokens = pgTable(
     used_at: timestamp("used_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("password_reset_tokens_hash_unique").on(t.token_hash)],
+);
+
+/**
+ * Invitations sent by a clinic's owner (issue 13, decision 017): the link lets the person choose
+ * their own password. Only the token's SHA-256 is kept; a link works once, for 7 days.
+ */
+export const userInvitations = pgTable(
+  "user_invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    profile_id: uuid("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    token_hash: text("token_hash").notNull(),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    used_at: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("user_invitations_token_hash_unique").on(t.token_hash),
+    index("user_invitations_tenant_profile_idx").on(t.tenant_id, t.profile_id),
+  ],
 );
 
 /**

@@ -34,6 +34,7 @@ import { signingStaffRoutes } from "./routes/signing-staff.js";
 import { procedureRoutes } from "./routes/procedures.js";
 import { templateDefaultsRoutes } from "./routes/template-defaults.js";
 import { templateRoutes } from "./routes/templates.js";
+import { userRoutes } from "./routes/users.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
 import { jobHandlers } from "./jobs/handlers.js";
 import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
@@ -133,6 +134,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     env,
     authRateLimit: { max: env.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" },
   });
+  await app.register(userRoutes, { db: database.db, env, authRateLimit: { max: env.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" } });
   await app.register(cepRoutes, { db: database.db, sources: cepSources });
   await app.register(patientRoutes, { db: database.db });
   await app.register(procedureRoutes, { db: database.db });

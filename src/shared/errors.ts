@@ -75,6 +75,26 @@ export const ERRORS = {
     message: "Muitas tentativas de entrar nesta conta. Por segurança, aguarde alguns minutos e tente novamente.",
   },
   RESET_TOKEN_INVALID: { status: 400, message: "O link de redefinição de senha é inválido ou expirou. Peça um novo." },
+  /** /users (spec part 2 §6): only the owner of an establishment manages its users (decision 017). */
+  USERS_OWNER_ONLY: { status: 403, message: "Acesso negado" },
+  USERS_ESTABLISHMENT_ONLY: {
+    status: 403,
+    message: "A gestão de usuários é exclusiva de estabelecimentos. Uma conta de profissional independente tem um único usuário.",
+  },
+  USER_NOT_FOUND: { status: 404, message: "Usuário não encontrado." },
+  USER_EMAIL_TAKEN: { status: 409, message: "Este e-mail já está cadastrado no Consentir. Use outro e-mail." },
+  USER_CPF_TAKEN: { status: 409, message: "Já existe um usuário com este CPF nesta clínica." },
+  USER_OWNER_PROTECTED: { status: 409, message: "O proprietário da clínica não pode ser desativado." },
+  USER_COUNCIL_REQUIRED: {
+    status: 409,
+    message: "Esta função é de profissional de saúde: o usuário precisa ter conselho profissional cadastrado.",
+  },
+  USER_INVITATION_NOT_PENDING: { status: 409, message: "Este usuário já definiu a própria senha: não há convite pendente." },
+  USER_INACTIVE: { status: 409, message: "Este usuário está inativo. Ative-o antes de enviar um convite." },
+  INVITATION_INVALID: {
+    status: 410,
+    message: "Este convite é inválido, expirou ou já foi usado. Peça um novo convite ao responsável pela clínica.",
+  },
   CEP_INVALID: { status: 400, message: "CEP inválido. Informe os 8 dígitos." },
   CEP_NOT_FOUND: { status: 404, message: "CEP não encontrado" },
   CEP_UNAVAILABLE: { status: 502, message: "Erro ao buscar CEP" },

@@ -26,6 +26,39 @@ export async function registerProfessional(): Promise<{ email: string; password:
   return account;
 }
 
+/** Registers an establishment (clinic) through the API; returns its owner's account. */
+export async function registerEstablishment(): Promise<{ email: string; password: string; nome: string; clinica: string }> {
+  const account = { email: uniqueEmail("e2e-clinica"), password: "segredo123", nome: "Dr. Ricardo Almeida Souza", clinica: "Clínica Bem Viver" };
+  const response = await fetch(`${baseUrl()}/api/auth/sign-up`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      profile_type: "estabelecimento",
+      tipo_estabelecimento: "clinica",
+      razao_social: "Clínica Bem Viver Ltda",
+      nome_fantasia: account.clinica,
+      cnpj: validCnpj(),
+      cep: "01310-100",
+      estado: "SP",
+      cidade: "São Paulo",
+      bairro: "Bela Vista",
+      logradouro: "Avenida Paulista",
+      numero: "1000",
+      nome: account.nome,
+      cpf: validCpf(),
+      email: account.email,
+      password: account.password,
+      confirmPassword: account.password,
+      conselho_tipo: "CRM",
+      conselho_numero: "98765",
+      conselho_uf: "SP",
+      especialidades: [{ especialidade: "cirurgia_plastica", areas_atuacao: [], rqe: "12345" }],
+    }),
+  });
+  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  return account;
+}
+
 export { validCnpj, validCpf };
 
 /** Signs in through the /auth screen and waits for the dashboard. */

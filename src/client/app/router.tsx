@@ -17,7 +17,6 @@ const page = <T,>(load: () => Promise<T>, pick: (module: T) => React.ComponentTy
 /** Screens of the spec whose features land in later issues. */
 const UPCOMING: [string, string][] = [
   ["/certificates", "Certificado Digital"],
-  ["/users", "Usuários"],
   ["/sign", "Assinar"],
   ["/notifications", "Avisos"],
 ];
@@ -28,6 +27,7 @@ export const router = createBrowserRouter([
     children: [{ path: "/auth", lazy: page(() => import("@/features/auth/components/auth-page"), (m) => m.AuthPage) }],
   },
   { path: "/auth/redefinir-senha", lazy: page(() => import("@/features/auth/components/reset-password-page"), (m) => m.ResetPasswordPage) },
+  { path: "/convite/:token", lazy: page(() => import("@/features/users/components/invitation-page"), (m) => m.InvitationPage) },
   { path: "/dev/emails", lazy: page(() => import("@/pages/dev-outbox-page"), (m) => m.DevOutboxPage) },
   {
     element: <RequireAuth />,
@@ -71,6 +71,7 @@ export const router = createBrowserRouter([
           { path: "/contracts/create", lazy: page(() => import("@/features/documents/components/document-create-page"), (m) => m.DocumentCreatePage) },
           { path: "/documents/:id", lazy: page(() => import("@/features/documents/components/document-detail-page"), (m) => m.DocumentDetailPage) },
           { path: "/integration", lazy: page(() => import("@/features/integration/components/integration-page"), (m) => m.IntegrationPage) },
+          { path: "/users", lazy: page(() => import("@/features/users/components/users-page"), (m) => m.UsersPage) },
           { path: "/settings", lazy: page(() => import("@/features/settings/components/settings-page"), (m) => m.SettingsPage) },
           ...UPCOMING.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
           { path: "*", element: <NotFoundPage /> },

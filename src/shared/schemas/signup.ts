@@ -98,42 +98,56 @@ export function checkProfessionalRules(specialtyRequiredMessage: string) {
     if (value.password !== value.confirmPassword) {
       ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsDiffer });
     }
-    const chosen = value.especialidades.filter((e) => e.especialidade !== "");
-    if (requiresSpecialty(value.conselho_tipo) && chosen.length === 0) {
-      ctx.addIssue({ code: "custom", path: ["especialidades"], message: specialtyRequiredMessage });
-    }
-    const seen = new Set<string>();
-    value.especialidades.forEach((entry, index) => {
-      if (entry.especialidade === "") return;
-      if (!findSpecialty(value.conselho_tipo, entry.especialidade)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["especialidades", index, "especialidade"],
-          message: "Especialidade não pertence ao conselho escolhido",
-        });
-        return;
-      }
-      if (seen.has(entry.especialidade)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["especialidades", index, "especialidade"],
-          message: "Especialidade repetida",
-        });
-      }
-      seen.add(entry.especialidade);
-      if (requiresRqe(value.conselho_tipo) && !entry.rqe) {
-        ctx.addIssue({ code: "custom", path: ["especialidades", index, "rqe"], message: MESSAGES.rqeRequired });
-      }
-      const allowed = new Set(areasFor(value.conselho_tipo, entry.especialidade).map((a) => a.codigo));
-      if (entry.areas_atuacao.some((area) => !allowed.has(area))) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["especialidades", index, "areas_atuacao"],
-          message: "Área de atuação não pertence à especialidade",
-        });
-      }
-    });
+    checkSpecialtyRules(value, ctx, { specialtyRequiredMessage, rqeRequired: requiresRqe(value.conselho_tipo) });
   };
+}
+
+/**
+ * The council's specialty rules (spec part 1 §5, part 2 §5), shared by sign-up and the clinic's
+ * add-user dialog: CRM and CRO need one specialty; each must belong to the council, once; its areas
+ * to the specialty; an RQE where `rqeRequired` (CRM — except for administrators added by the owner).
+ */
+export function checkSpecialtyRules(
+  value: Pick<ProfessionalFields, "conselho_tipo" | "especialidades">,
+  ctx: z.RefinementCtx,
+  options: { specialtyRequiredMessage: string; rqeRequired: boolean },
+): void {
+  const { specialtyRequiredMessage } = options;
+  const chosen = value.especialidades.filter((e) => e.especialidade !== "");
+  if (requiresSpecialty(value.conselho_tipo) && chosen.length === 0) {
+    ctx.addIssue({ code: "custom", path: ["especialidades"], message: specialtyRequiredMessage });
+  }
+  const seen = new Set<string>();
+  value.especialidades.forEach((entry, index) => {
+    if (entry.especialidade === "") return;
+    if (!findSpecialty(value.conselho_tipo, entry.especialidade)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["especialidades", index, "especialidade"],
+        message: "Especialidade não pertence ao conselho escolhido",
+      });
+      return;
+    }
+    if (seen.has(entry.especialidade)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["especialidades", index, "especialidade"],
+        message: "Especialidade repetida",
+      });
+    }
+    seen.add(entry.especialidade);
+    if (options.rqeRequired && !entry.rqe) {
+      ctx.addIssue({ code: "custom", path: ["especialidades", index, "rqe"], message: MESSAGES.rqeRequired });
+    }
+    const allowed = new Set(areasFor(value.conselho_tipo, entry.especialidade).map((a) => a.codigo));
+    if (entry.areas_atuacao.some((area) => !allowed.has(area))) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["especialidades", index, "areas_atuacao"],
+        message: "Área de atuação não pertence à especialidade",
+      });
+    }
+  });
 }
 
 export const establishmentDataSchema = z.object(establishmentDataShape);
