@@ -61,6 +61,38 @@ export interface DocumentPdfInput {
   signatures?: DocumentPdfSignature[];
   /** The final PDF's last page(s): "Registro de assinaturas" (src/pdf/signature-registry.ts). */
   registry?: SignatureRegistry;
+  /** Files embedded as associated files (the final PDF's evidence JSON, decision 014). */
+  attachments?: PdfAttachment[];
+}
+
+/** An embedded file: its text (UTF-8) is stored byte for byte (compressed in the PDF stream). */
+export interface PdfAttachment {
+  name: string;
+  description: string;
+  mimeType: string;
+  /** /AFRelationship of the file specification (PDF 2.0, PDF/A-3). */
+  relationship: "Data" | "Source" | "Supplement" | "Alternative" | "Unspecified";
+  content: string;
+}
+
+/**
+ * pdfmake's `files` (pdfkit's doc.file): a data URL (pdfmake resolves a Buffer `src` as a URL),
+ * dated with the document so the same input draws the same bytes.
+ */
+function embeddedFiles(attachments: readonly PdfAttachment[], createdAt: Date): TDocumentDefinitions["files"] {
+  return Object.fromEntries(
+    attachments.map((a) => [
+      a.name,
+      {
+        src: `data:${a.mimeType};base64,${Buffer.from(a.content, "utf8").toString("base64")}`,
+        name: a.name,
+        description: a.description,
+        relationship: a.relationship,
+        creationDate: createdAt,
+        modifiedDate: createdAt,
+      },
+    ]),
+  );
 }
 
 /** 20 CSS px (1/96 in) in PDF points (1/72 in). */
@@ -437,7 +469,10 @@ export function documentDefinition(input: DocumentPdfInput): TDocumentDefinition
       creator: "Consentir",
       producer: "Consentir (pdfmake)",
       creationDate: input.createdAt,
+      // Read back by the verifier (src/server/services/sealing/verify-signed-pdf.ts).
+      ...(input.registry ? { EvidenciasCadeiaSha256: input.registry.finalHash } : {}),
     },
+    ...(input.attachments && input.attachments.length > 0 ? { files: embeddedFiles(input.attachments, input.createdAt) } : {}),
     header: header(clinic),
     footer: footer(input.documentId, input.contentSha256),
     content,

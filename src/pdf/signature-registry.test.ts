@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
-import { sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
+import { SAMPLE_SIGNED_AT, sampleDocumentInput, sampleEvidence } from "../../tests/unit/pdf/fixtures.js";
 import { renderDocumentPdf } from "./document-pdf.js";
 import { formatSaoPaulo, formatUtc, LEGAL_NOTE, REGISTRY_TITLE, type SignatureRegistry } from "./signature-registry.js";
 
@@ -19,18 +19,13 @@ describe("registry times", () => {
 describe("'Registro de assinaturas' page", () => {
   it("comes after the document, on its own last page, with events, hashes, code, link and legal note", async () => {
     const url = "https://consentir.exemplo.com.br/verificar/7K2M9QX4TB";
-    const registry: SignatureRegistry = {
-      events: [
-        { at: new Date("2026-03-07T17:04:09Z"), label: "Enviado para assinatura", ip: "10.0.0.5", userAgent: "Mozilla/5.0 (X11; Linux x86_64)" },
-        { at: new Date("2026-03-08T13:20:41Z"), label: "Assinado", ip: "203.0.113.7", userAgent: null },
-      ],
-      verificationCode: "7K2M9QX4TB",
-      verificationUrl: url,
-      qrPngDataUrl: await QRCode.toDataURL(url),
-      sealCommonName: "Consentir — Selo da instância",
-    };
     const input = sampleDocumentInput();
-    const withRegistry = await renderDocumentPdf({ ...input, registry });
+    const { registry, attachments } = sampleEvidence(
+      input,
+      { verificationCode: "7K2M9QX4TB", verificationUrl: url, qrPngDataUrl: await QRCode.toDataURL(url) },
+      { commonName: "Consentir — Selo da instância", fingerprintSha256: "ab".repeat(32) },
+    );
+    const withRegistry = await renderDocumentPdf({ ...input, registry, attachments });
     const without = await renderDocumentPdf(input);
     const dir = mkdtempSync(path.join(os.tmpdir(), "consentir-registry-"));
     const file = path.join(dir, "registro.pdf");
