@@ -11,7 +11,7 @@ import type { Content, ContentTable, TableCell } from "pdfmake/interfaces.js";
 import { formatCpf } from "../shared/br/cpf.js";
 import { formatPhone } from "../shared/br/phone.js";
 import { CLINIC_TIME_ZONE } from "../shared/dates/sao-paulo.js";
-import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/evidence.js";
+import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 
 export interface RegistryChainEntry {
   seq: number;
@@ -308,9 +308,8 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
       unbreakable: true,
       margin: [0, 6, 0, 6],
     } as ContentTable,
-    heading("Como conferir sem o nosso servidor"),
-    { text: OFFLINE_CHECK_NOTE, fontSize: 7.5, alignment: "justify", lineHeight: 1.2 },
-    heading("Fundamento legal"),
-    { text: legalNote(registry.parties), fontSize: 7.5, alignment: "justify", lineHeight: 1.2 },
+    // Headings stay with their text (never alone at the foot of a page).
+    { stack: [heading("Como conferir sem o nosso servidor"), { text: OFFLINE_CHECK_NOTE, fontSize: 7.5, alignment: "justify", lineHeight: 1.2 }], unbreakable: true },
+    { stack: [heading("Fundamento legal"), { text: legalNote(registry.parties), fontSize: 7.5, alignment: "justify", lineHeight: 1.2 }], unbreakable: true },
   ];
 }

@@ -15,8 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contratos } from "../../src/db/schema.js";
 import type { DocumentPdfInput } from "../../src/pdf/document-pdf.js";
 import { renderDocumentPdf } from "../../src/pdf/document-pdf.js";
-import type { JobContext } from "../../src/server/jobs/job-context.js";
-import { finalizeSignedDocument } from "../../src/server/services/finalize/finalize-signed-document.js";
 import { loadFinalDocument, withRegistry } from "../../src/server/services/finalize/final-pdf-input.js";
 import { instanceSeal } from "../../src/server/services/sealing/instance-seal.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
@@ -66,21 +64,8 @@ beforeAll(async () => {
   expect((await staff("GET", `/api/documents/${documentId}/link?via=copiar`)).statusCode).toBe(200);
   const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), signable.patient, {}, { remoteAddress: IP, headers: { "user-agent": UA } });
   expect(signed.response.statusCode, signed.response.body).toBe(200);
-  // The finalize job as the worker runs it, drawn in this thread: under vitest the pool's threads
-  // cannot load TypeScript here (tests/integration/pdf-pool.test.ts fails the same way).
-  const quiet = () => undefined;
-  await finalizeSignedDocument(
-    {
-      db: ctx.database.db,
-      storage: ctx.app.services.storage,
-      secretBox: ctx.app.services.secretBox,
-      env: ctx.env,
-      origin: "https://consentir.exemplo.com.br",
-      log: { info: quiet, warn: quiet, error: quiet } as unknown as JobContext["log"],
-    },
-    { contratoId: documentId },
-    clinic.tenantId,
-  );
+  // The worker runs the finalize job (drawn and sealed in the PDF pool).
+  await ctx.app.worker.tick();
   const download = await staff("GET", `/api/documents/${documentId}/signed-pdf`);
   expect(download.statusCode, download.body).toBe(200);
   sealed = download.rawPayload;

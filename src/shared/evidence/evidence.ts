@@ -11,8 +11,7 @@ import canonicalize from "canonicalize";
 import { chainHead, type DocumentChainEntry } from "./document-chain.js";
 
 export const EVIDENCE_VERSION = 1;
-export const DOCUMENT_FILE = "documento.json";
-export const EVIDENCE_FILE = "evidencias.json";
+export { DOCUMENT_FILE, EVIDENCE_FILE } from "./file-names.js";
 
 export interface EvidenceParty {
   id: string;
