@@ -2,7 +2,7 @@
  * The "Registro de assinaturas" page(s) of the final PDF (DESIGN §3, issue 11, decision 014):
  * per signer, the level reached in words and exactly what the server checked (and what it only
  * recorded); the document's own event chain (sequence, time in UTC and in São Paulo, who, IP,
- * user agent, previous hash → hash); the staff's views of the signing link; contact changes; the
+ * previous hash / hash; each user agent is in the embedded evidencias.json); the staff's views of the signing link; contact changes; the
  * hashes (content, final chain hash, draft PDF); the verification code with link and QR code; the
  * seal; how to check the file without our server; the legal basis matching the level reached.
  * Drawn by the same renderer, as the last page(s), BEFORE the PAdES seal is applied.
@@ -146,34 +146,34 @@ const TABLE_LAYOUT = {
 };
 
 function chainTable(chain: readonly RegistryChainEntry[]): ContentTable {
-  const head = ["Nº", "Evento", "UTC", "America/Sao_Paulo", "Endereço IP", "Navegador (user agent)", "Hash anterior / hash"].map(
+  const head = ["Nº", "Evento", "Data/hora: UTC e America/Sao_Paulo", "Endereço IP", "Hash anterior / hash"].map(
     (text): TableCell => ({ text, bold: true, fontSize: 6.5, color: ACCENT, fillColor: PANEL }),
   );
+  // Few cells per row (each cell is measured on its own): time zones and IP + agent share one.
   const rows = chain.map((entry): TableCell[] => [
     { text: String(entry.seq), bold: true },
-    { stack: [{ text: entry.label, bold: true }, ...(entry.actor ? [{ text: `por ${entry.actor}`, color: MUTED }] : [])] },
-    { text: formatUtc(entry.at) },
-    { text: formatSaoPaulo(entry.at) },
+    { text: entry.actor ? [{ text: entry.label, bold: true }, { text: `\npor ${entry.actor}`, color: MUTED }] : { text: entry.label, bold: true } },
+    { text: `${formatUtc(entry.at)} UTC\n${formatSaoPaulo(entry.at)}` },
+    // The user agent of each event is in evidencias.json (and the signer's under "Assinaturas").
     { text: entry.ip ?? "—" },
-    { text: entry.userAgent ?? "—", fontSize: 5.5, color: MUTED },
-    { text: `${shortHash(entry.prevHash)}\n${shortHash(entry.hash)}`, fontSize: 6, characterSpacing: 0.1 },
+    { text: `${shortHash(entry.prevHash)}\n${shortHash(entry.hash)}`, fontSize: 6 },
   ]);
   return {
     table: {
       headerRows: 1,
       dontBreakRows: true,
-      widths: [12, 82, 52, 52, 50, "*", 62],
-      body: [head, ...(rows.length > 0 ? rows : [[{ text: "Nenhum evento registrado.", colSpan: 7, italics: true }, {}, {}, {}, {}, {}, {}]])],
+      widths: [10, "*", 110, 70, 70],
+      body: [head, ...(rows.length > 0 ? rows : [[{ text: "Nenhum evento registrado.", colSpan: 5, italics: true }, {}, {}, {}, {}]])],
     },
     layout: TABLE_LAYOUT,
     fontSize: 6.5,
-    margin: [0, 0, 0, 8],
+    margin: [0, 0, 0, 6],
   } as ContentTable;
 }
 
-const heading = (text: string): Content => ({ text, fontSize: 9, bold: true, color: ACCENT, margin: [0, 4, 0, 3] });
-const label = (text: string): Content => ({ text, fontSize: 7, bold: true, color: MUTED, margin: [0, 3, 0, 1] });
-const bullet = (parts: string | Content[]): Content => ({ text: parts as never, fontSize: 7.5, margin: [0, 0, 0, 1.5] });
+const heading = (text: string): Content => ({ text, fontSize: 9, bold: true, color: ACCENT, margin: [0, 3, 0, 2] });
+const label = (text: string): Content => ({ text, fontSize: 7, bold: true, color: MUTED, margin: [0, 2, 0, 0.5] });
+const bullet = (parts: string | Content[]): Content => ({ text: parts as never, fontSize: 7, margin: [0, 0, 0, 1] });
 
 /** The level reached, in words. */
 export function levelText(party: Pick<RegistryParty, "nivel" | "codigoEnviadoPara" | "motivoSimples">): string {
@@ -264,17 +264,17 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
         "Os mesmos dados estão anexados ao PDF em JSON, para conferência sem o nosso servidor.",
       fontSize: 7.5,
       color: MUTED,
-      margin: [0, 0, 0, 6],
+      margin: [0, 0, 0, 3],
     },
     heading(registry.parties.length === 1 ? "Signatário" : "Signatários"),
     ...registry.parties.map(partyBlock),
-    heading("Cadeia de eventos do documento"),
+    heading("Cadeia de eventos do documento (navegador de cada evento em evidencias.json)"),
     chainTable(registry.chain),
     ...notes("Exibições do link de assinatura à equipe", registry.linkViews, "Nenhuma: o link não foi exibido nem copiado por membros da equipe."),
     ...notes("Alterações de contato do paciente enquanto o documento aguardava assinatura", registry.contactChanges, "Nenhuma."),
     {
       table: {
-        widths: ["*", 92],
+        widths: ["*", 84],
         body: [
           [
             {
@@ -300,16 +300,16 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
               ],
               margin: [6, 3, 6, 6],
             },
-            { image: registry.qrPngDataUrl, fit: [84, 84], margin: [0, 6, 4, 6] },
+            { image: registry.qrPngDataUrl, fit: [76, 76], margin: [0, 6, 4, 6] },
           ],
         ],
       },
       layout: { hLineWidth: () => 0.6, vLineWidth: () => 0.6, hLineColor: () => RULE, vLineColor: () => RULE, fillColor: () => PANEL },
       unbreakable: true,
-      margin: [0, 6, 0, 6],
+      margin: [0, 4, 0, 2],
     } as ContentTable,
     // Headings stay with their text (never alone at the foot of a page).
-    { stack: [heading("Como conferir sem o nosso servidor"), { text: OFFLINE_CHECK_NOTE, fontSize: 7.5, alignment: "justify", lineHeight: 1.2 }], unbreakable: true },
-    { stack: [heading("Fundamento legal"), { text: legalNote(registry.parties), fontSize: 7.5, alignment: "justify", lineHeight: 1.2 }], unbreakable: true },
+    { stack: [heading("Como conferir sem o nosso servidor"), { text: OFFLINE_CHECK_NOTE, fontSize: 7, alignment: "justify", lineHeight: 1.1 }], unbreakable: true },
+    { stack: [heading("Fundamento legal"), { text: legalNote(registry.parties), fontSize: 7, alignment: "justify", lineHeight: 1.1 }], unbreakable: true },
   ];
 }
