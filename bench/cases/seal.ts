@@ -1,7 +1,7 @@
 /**
  * `seal`: what finalizing a signed document adds to the PDF of the sample TCLE (3 A4 pages):
  * the Signatures block with a drawn PNG, the "Registro de assinaturas" page (events, hashes, QR
- * code) and the PAdES seal (placeholder + CMS with the instance seal, node:crypto RSA-2048).
+ * code, the event chain, the two embedded evidence JSON files) and the PAdES seal (placeholder + CMS with the instance seal, node:crypto RSA-2048).
  *
  * Each sample renders, back to back, the plain document, the final document (signatures +
  * registry, QR code included) and seals the latter. Reported:
@@ -22,7 +22,7 @@ import { QR_OPTIONS } from "../../src/server/services/finalize/final-pdf-input.j
 import { sealPdf } from "../../src/server/services/sealing/seal-pdf.js";
 import { createPdfPool } from "../../src/server/pdf-pool/pdf-pool.js";
 import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
-import { sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
+import { sampleDocumentInput, sampleEvidence } from "../../tests/unit/pdf/fixtures.js";
 import type { BenchCase, BenchResult } from "../run.js";
 import { round, summarize } from "../stats.js";
 
@@ -39,7 +39,7 @@ async function finalInput(plain: DocumentPdfInput, sealName: string): Promise<{ 
   const qrMs = performance.now() - started;
   const signedAt = new Date("2025-03-08T13:20:41Z");
   const ua = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-  const event = (minutes: number, label: string, ip: string | null) => ({ at: new Date(signedAt.getTime() - minutes * 60_000), label, ip, userAgent: ip ? ua : null });
+  const { registry, attachments } = sampleEvidence(plain, { verificationCode: code, verificationUrl: url, qrPngDataUrl }, { commonName: sealName, fingerprintSha256: "ab".repeat(32) });
   return {
     qrMs,
     input: {
@@ -57,19 +57,8 @@ async function finalInput(plain: DocumentPdfInput, sealName: string): Promise<{ 
           userAgent: ua,
         },
       ],
-      registry: {
-        events: [
-          event(1500, "Documento criado", "10.0.0.5"),
-          event(1499, "PDF gerado", "10.0.0.5"),
-          event(1400, "Enviado para assinatura", "10.0.0.5"),
-          event(12, "Aberto pelo paciente", "203.0.113.7"),
-          event(0, "Assinado", "203.0.113.7"),
-        ],
-        verificationCode: code,
-        verificationUrl: url,
-        qrPngDataUrl,
-        sealCommonName: sealName,
-      },
+      registry,
+      attachments,
     },
   };
 }

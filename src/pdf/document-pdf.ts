@@ -66,6 +66,38 @@ export interface DocumentPdfInput {
    * stays readable): the draft carries DRAFT_WATERMARK; the final, sealed PDF never sets it.
    */
   watermark?: string;
+  /** Files embedded as associated files (the final PDF's evidence JSON, decision 014). */
+  attachments?: PdfAttachment[];
+}
+
+/** An embedded file: its text (UTF-8) is stored byte for byte (compressed in the PDF stream). */
+export interface PdfAttachment {
+  name: string;
+  description: string;
+  mimeType: string;
+  /** /AFRelationship of the file specification (PDF 2.0, PDF/A-3). */
+  relationship: "Data" | "Source" | "Supplement" | "Alternative" | "Unspecified";
+  content: string;
+}
+
+/**
+ * pdfmake's `files` (pdfkit's doc.file): a data URL (pdfmake resolves a Buffer `src` as a URL),
+ * dated with the document so the same input draws the same bytes.
+ */
+function embeddedFiles(attachments: readonly PdfAttachment[], createdAt: Date): TDocumentDefinitions["files"] {
+  return Object.fromEntries(
+    attachments.map((a) => [
+      a.name,
+      {
+        src: `data:${a.mimeType};base64,${Buffer.from(a.content, "utf8").toString("base64")}`,
+        name: a.name,
+        description: a.description,
+        relationship: a.relationship,
+        creationDate: createdAt,
+        modifiedDate: createdAt,
+      },
+    ]),
+  );
 }
 
 /** What every draft PDF (GET /api/documents/:id/pdf) says across each page (issue 11). */
@@ -445,7 +477,10 @@ export function documentDefinition(input: DocumentPdfInput): TDocumentDefinition
       creator: "Consentir",
       producer: "Consentir (pdfmake)",
       creationDate: input.createdAt,
+      // Read back by the verifier (src/server/services/sealing/verify-signed-pdf.ts).
+      ...(input.registry ? { EvidenciasCadeiaSha256: input.registry.finalHash } : {}),
     },
+    ...(input.attachments && input.attachments.length > 0 ? { files: embeddedFiles(input.attachments, input.createdAt) } : {}),
     header: header(clinic),
     footer: footer(input.documentId, input.contentSha256),
     content,

@@ -151,6 +151,10 @@ describe("POST /api/public/verify/:code/pdf", () => {
       assinatura_valida: true,
       sha256: createHash("sha256").update(sealed).digest("hex"),
       certificado: "Consentir — Selo da instância",
+      // The evidence the file carries, checked from the file alone (decision 014).
+      // This shortcut signs without a 'document.signed' event, and the verifier says so (cadeia_ok
+      // false); tests/integration/offline-evidence.test.ts signs through the page: all true.
+      evidencias: { conteudo_ok: true, cadeia_ok: false, eventos: expect.any(Number), certificado_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
   });
 

@@ -173,5 +173,19 @@ export const pdfVerdictSchema = z.object({
   assinatura_valida: z.boolean(),
   sha256: text(),
   certificado: text().nullable(),
+  /**
+   * The evidence embedded in the file itself, checked without the database (decision 014):
+   * the content JSON hashes to the signed content, the document's event chain recomputes to
+   * its printed final hash. Null for a file without embedded evidence (sealed before it).
+   */
+  evidencias: z
+    .object({
+      conteudo_ok: z.boolean(),
+      cadeia_ok: z.boolean(),
+      eventos: z.number().int(),
+      certificado_sha256: text().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type PdfVerdict = z.infer<typeof pdfVerdictSchema>;

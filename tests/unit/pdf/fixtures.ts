@@ -7,7 +7,12 @@ import { createHash } from "node:crypto";
 import { buildDocumentModel } from "../../../src/shared/document-model/build-document-model.js";
 import { fillDocumentVariables } from "../../../src/shared/document-model/document-variables.js";
 import { SAMPLE_TEMPLATE } from "../../../src/shared/document-model/sample-template.js";
-import type { DocumentPdfInput } from "../../../src/pdf/document-pdf.js";
+import type { DocumentPdfInput, PdfAttachment } from "../../../src/pdf/document-pdf.js";
+import type { SignatureRegistry } from "../../../src/pdf/signature-registry.js";
+import { evidenceAttachments, registryOf } from "../../../src/server/services/finalize/final-pdf-input.js";
+import { auditActionLabel } from "../../../src/shared/audit/labels.js";
+import { buildDocumentChain } from "../../../src/shared/evidence/document-chain.js";
+import { buildEvidence, canonicalJson, type Evidence } from "../../../src/shared/evidence/evidence.js";
 
 export const CREATED_AT = new Date("2025-03-07T17:04:09Z");
 export const DOCUMENT_ID = "0f3c9a52-7d1e-4b8a-9c6f-2e5d8b1a4c7e";
@@ -107,5 +112,88 @@ export function sampleDocumentInput(overrides: Partial<DocumentPdfInput> = {}): 
     clinic: CLINIC,
     physician: PHYSICIAN,
     ...overrides,
+  };
+}
+
+export const SAMPLE_UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+export const SAMPLE_SIGNED_AT = new Date("2025-03-08T13:20:41Z");
+
+/**
+ * The sample's evidence as the finalize job builds it: a 'avançada' signer, six events (one link
+ * view by staff, one contact change) chained, the two JSON attachments, and the registry.
+ */
+export function sampleEvidence(
+  input: DocumentPdfInput,
+  link: { verificationCode: string; verificationUrl: string; qrPngDataUrl: string },
+  seal: { commonName: string; fingerprintSha256: string },
+): { registry: SignatureRegistry; attachments: PdfAttachment[]; evidence: Evidence } {
+  const at = (minutes: number) => new Date(SAMPLE_SIGNED_AT.getTime() - minutes * 60_000).toISOString();
+  const staff = { actor: "Dra. Beatriz Andrade", ip: "10.0.0.5", user_agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/126.0" };
+  const patient = { actor: null, ip: "203.0.113.7", user_agent: SAMPLE_UA };
+  const event = (minutes: number, action: string, who: typeof staff | typeof patient, data: unknown) => ({
+    action,
+    label: auditActionLabel(action),
+    created_at: at(minutes),
+    ...who,
+    data,
+    cadeia_clinica: null,
+  });
+  const consent = { versao: "2026-11-v1", sha256: createHash("sha256").update("termo").digest("hex") };
+  const signatureSha = createHash("sha256").update("assinatura").digest("hex");
+  const eventos = buildDocumentChain([
+    event(1500, "document.created", staff, {}),
+    event(1400, "document.sent", staff, { canal: "email" }),
+    event(1390, "document.link_accessed", staff, { via: "copiar" }),
+    event(600, "patient.contact_changed", staff, { email: { antes: "j***@example.com.br", depois: "j***@example.com.br" } }),
+    event(14, "document.otp_sent", patient, { email: "j***@example.com.br" }),
+    event(12, "document.otp_verified", patient, {}),
+    event(1, "document.party_signed", patient, { parte_id: "p1", nome_digitado: "joao sebastiao goncalves", nivel: "avancada", consentimento: consent }),
+    event(0, "document.signed", patient, { verification_code: link.verificationCode, partes: ["paciente"] }),
+  ]);
+  const evidence = buildEvidence({
+    documento: {
+      id: input.documentId,
+      id_curto: `#${input.documentId.slice(-8)}`,
+      titulo: input.model.title,
+      clinica: input.clinic.nome,
+      criado_em: input.createdAt.toISOString(),
+      conteudo_sha256: input.contentSha256,
+      codigo_verificacao: link.verificationCode,
+      arquivo_conteudo: "documento.json",
+    },
+    partes: [
+      {
+        id: "p1",
+        papel: "paciente",
+        qualidade: null,
+        nome: "João Sebastião Gonçalves",
+        nome_digitado: "joao sebastiao goncalves",
+        cpf: "52998224725",
+        email: "joao.goncalves@example.com.br",
+        telefone: "11987654321",
+        assinou_em: SAMPLE_SIGNED_AT.toISOString(),
+        metodo_assinatura: "eletronica",
+        nivel: "avancada",
+        motivo_simples: null,
+        otp_verificado: true,
+        codigo_enviado_para: "j***@example.com.br",
+        tipo_assinatura: "desenhada",
+        dispositivo: "Safari 17.4 · iOS 17.4 · iPhone (celular)",
+        ip: "203.0.113.7",
+        porta_origem: 53122,
+        user_agent: SAMPLE_UA,
+        consentimento: consent,
+        conteudo_sha256: input.contentSha256,
+        assinatura_sha256: signatureSha,
+      },
+    ],
+    eventos,
+    pdf_sem_assinaturas_sha256: createHash("sha256").update("rascunho").digest("hex"),
+  });
+  return {
+    evidence,
+    registry: registryOf(evidence, seal, link),
+    attachments: evidenceAttachments(evidence, canonicalJson(input.model)),
   };
 }

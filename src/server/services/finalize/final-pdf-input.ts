@@ -1,18 +1,32 @@
-import { clinicDisplayName, pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 /**
  * Everything the final PDF draws, read in one tenant transaction: the document and its frozen
  * model, the clinic, the responsible physician, the parties who signed (with their drawn PNGs
- * from storage) and the document's audit events for the "Registro de assinaturas" page.
+ * from storage), the document's audit events (with the names of the staff who acted) and the
+ * SHA-256 of its draft PDF — then, once the seal is known, the document's own event chain, the
+ * evidence JSON embedded in the PDF and the "Registro de assinaturas" built from them (decision 014).
  */
 import { and, asc, eq } from "drizzle-orm";
 import QRCode from "qrcode";
 import { auditEvents, contratoPartes, contratos, files, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import type { DocumentPdfInput, DocumentPdfSignature } from "../../../pdf/document-pdf.js";
-import type { RegistryEvent } from "../../../pdf/signature-registry.js";
+import type { DocumentPdfInput, DocumentPdfSignature, PdfAttachment } from "../../../pdf/document-pdf.js";
+import type { RegistryNote, RegistryParty, SignatureRegistry } from "../../../pdf/signature-registry.js";
 import { auditActionLabel } from "../../../shared/audit/labels.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
+import { buildDocumentChain, type DocumentChainEntry, type DocumentChainEvent } from "../../../shared/evidence/document-chain.js";
+import {
+  buildEvidence,
+  canonicalJson,
+  DOCUMENT_FILE,
+  EVIDENCE_FILE,
+  type Evidence,
+  type EvidenceParty,
+  type SignedEventData,
+  signedEventOf,
+} from "../../../shared/evidence/evidence.js";
+import { shortDocumentId } from "../../../shared/schemas/document.js";
 import type { JobContext } from "../../jobs/job-context.js";
+import { clinicDisplayName, pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 
 /**
  * QR code of the verification link: 4 px per module, 8-bit grayscale without alpha (PDFKit then
@@ -28,9 +42,14 @@ export interface FinalDocument {
   clinicName: string;
   physician: { nome: string; email: string } | null;
   parties: (typeof contratoPartes.$inferSelect)[];
-  /** The PDF input without the registry's seal name (known once the seal is loaded). */
+  /** SHA-256 of each party's signature image (by party id). */
+  signatureSha256: Map<string, string | null>;
+  /** The PDF input without the registry and the evidence (known once the seal is loaded). */
   input: DocumentPdfInput;
-  events: RegistryEvent[];
+  /** The document's audit events, oldest first (created_at, then the clinic chain's seq). */
+  events: DocumentChainEvent[];
+  /** SHA-256 of the draft PDF generated before signing, when there is one. */
+  draftSha256: string | null;
 }
 
 /** Reads the document for its final PDF; null when it does not exist in this tenant. */
@@ -50,6 +69,13 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
           .where(and(eq(profiles.tenant_id, tenantId), eq(profiles.id, contrato.medico_responsavel_id)))
           .limit(1)
       : [];
+    const [draft] = contrato.pdf_file_id
+      ? await tx
+          .select({ sha256: files.sha256 })
+          .from(files)
+          .where(and(eq(files.tenant_id, tenantId), eq(files.id, contrato.pdf_file_id)))
+          .limit(1)
+      : [];
     const parties = await tx
       .select({ parte: contratoPartes, imageSha256: files.sha256 })
       .from(contratoPartes)
@@ -57,14 +83,15 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
       .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)))
       .orderBy(asc(contratoPartes.assinou_em));
     const events = await tx
-      .select()
+      .select({ event: auditEvents, actor: profiles.nome })
       .from(auditEvents)
+      .leftJoin(profiles, and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)))
       .where(and(eq(auditEvents.tenant_id, tenantId), eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, contratoId)))
-      .orderBy(asc(auditEvents.seq), asc(auditEvents.created_at));
-    return { contrato, clinic, physician, parties, events };
+      .orderBy(asc(auditEvents.created_at), asc(auditEvents.seq));
+    return { contrato, clinic, physician, parties, events, draftSha256: draft?.sha256 ?? null };
   });
   if (!read?.clinic) return null;
-  const { contrato, clinic, physician, parties, events } = read;
+  const { contrato, clinic, physician, parties, events, draftSha256 } = read;
 
   const signatures = await Promise.all(
     parties.map(async ({ parte, imageSha256 }): Promise<DocumentPdfSignature> => ({
@@ -85,7 +112,18 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
     clinicName: clinicDisplayName(clinic),
     physician: physician ? { nome: physician.nome, email: physician.email } : null,
     parties: parties.map((p) => p.parte),
-    events: events.map((e) => ({ at: e.created_at, label: auditActionLabel(e.action), ip: e.ip_address, userAgent: e.user_agent })),
+    signatureSha256: new Map(parties.map((p) => [p.parte.id, p.imageSha256])),
+    events: events.map(({ event, actor }) => ({
+      action: event.action,
+      label: auditActionLabel(event.action),
+      created_at: event.created_at.toISOString(),
+      actor: actor ?? null,
+      ip: event.ip_address,
+      user_agent: event.user_agent,
+      data: event.data ?? {},
+      cadeia_clinica: event.seq > 0 ? { seq: event.seq, hash: event.hash } : null,
+    })),
+    draftSha256,
     input: {
       model: contrato.documento as unknown as DocumentModel,
       documentId: contrato.id,
@@ -98,14 +136,165 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
   };
 }
 
-/** The PDF input with the registry page (QR code of the verification link as a PNG data URL). */
-export async function withRegistry(document: FinalDocument, origin: string, sealCommonName: string): Promise<DocumentPdfInput> {
+/** The evidence of a signed document: its parties and its own event chain (decision 014). */
+export function documentEvidence(document: FinalDocument): { evidence: Evidence; documentJson: string } {
+  const { contrato } = document;
+  const code = contrato.verification_code ?? "";
+  const chain = buildDocumentChain(document.events);
+  const otpSentTo = [...chain].reverse().find((e) => e.action === "document.otp_sent" || e.action === "document.otp_email_outbox");
+  const partes = document.parties.map((parte): EvidenceParty => {
+    const signed = (signedEventOf(chain, parte.id)?.data ?? {}) as SignedEventData;
+    const sentData = otpSentTo?.data as { email?: string; telefone?: string } | undefined;
+    const sentTo = sentData?.email ?? sentData?.telefone ?? null;
+    return {
+      id: parte.id,
+      papel: parte.papel,
+      qualidade: parte.qualidade,
+      nome: parte.nome,
+      nome_digitado: signed.nome_digitado ?? null,
+      cpf: parte.cpf,
+      email: parte.email,
+      telefone: parte.telefone,
+      assinou_em: parte.assinou_em.toISOString(),
+      metodo_assinatura: parte.metodo_assinatura,
+      nivel: parte.nivel_assinatura,
+      motivo_simples: parte.nivel_assinatura === "avancada" ? null : (signed.motivo_simples ?? null),
+      otp_verificado: parte.otp_verificado,
+      codigo_enviado_para: parte.otp_verificado ? sentTo : null,
+      tipo_assinatura: parte.tipo_assinatura,
+      dispositivo: parte.dispositivo,
+      ip: parte.ip_address,
+      porta_origem: parte.porta_origem,
+      user_agent: parte.user_agent,
+      consentimento: signed.consentimento ?? null,
+      conteudo_sha256: parte.conteudo_sha256,
+      assinatura_sha256: document.signatureSha256.get(parte.id) ?? null,
+    };
+  });
+  const evidence = buildEvidence({
+    documento: {
+      id: contrato.id,
+      id_curto: shortDocumentId(contrato.id),
+      titulo: contrato.titulo,
+      clinica: document.clinicName,
+      criado_em: contrato.created_at.toISOString(),
+      conteudo_sha256: contrato.conteudo_sha256,
+      codigo_verificacao: code,
+      arquivo_conteudo: DOCUMENT_FILE,
+    },
+    partes,
+    eventos: chain,
+    pdf_sem_assinaturas_sha256: document.draftSha256,
+  });
+  // The bytes conteudo_sha256 hashes: the canonical JSON of the frozen model (create-document.ts).
+  return { evidence, documentJson: canonicalJson(contrato.documento) };
+}
+
+/** The two embedded JSON files (canonical, UTF-8). */
+export function evidenceAttachments(evidence: Evidence, documentJson: string): PdfAttachment[] {
+  return [
+    {
+      name: DOCUMENT_FILE,
+      description: `Conteúdo congelado do documento (JSON canônico RFC 8785); SHA-256 ${evidence.documento.conteudo_sha256}`,
+      mimeType: "application/json",
+      relationship: "Source",
+      content: documentJson,
+    },
+    {
+      name: EVIDENCE_FILE,
+      description: `Evidências da assinatura: partes e cadeia de eventos (hash final ${evidence.cadeia.hash_final})`,
+      mimeType: "application/json",
+      relationship: "Supplement",
+      content: canonicalJson(evidence),
+    },
+  ];
+}
+
+const via = (data: unknown) => {
+  const value = (data as { via?: string } | null)?.via;
+  return value === "copiar" ? "link copiado" : value === "whatsapp" ? "link aberto para envio por WhatsApp" : "link exibido na tela";
+};
+
+const CONTACT_FIELDS: Record<string, string> = { email: "e-mail", telefone: "telefone", cpf: "CPF", responsavel_cpf: "CPF do responsável" };
+
+function contactChange(data: unknown): string {
+  const changes = Object.entries((data ?? {}) as Record<string, unknown>)
+    .filter(([key]) => key in CONTACT_FIELDS)
+    .map(([key, value]) => {
+      const { antes, depois } = (value ?? {}) as { antes?: string | null; depois?: string | null };
+      return `${CONTACT_FIELDS[key]} de ${antes ?? "(vazio)"} para ${depois ?? "(vazio)"}`;
+    });
+  return changes.length > 0 ? `alterou ${changes.join("; ")}.` : "alterou o contato.";
+}
+
+/** The registry page drawn from the evidence (the same values the JSON carries). */
+export function registryOf(
+  evidence: Evidence,
+  seal: { commonName: string; fingerprintSha256: string },
+  link: { verificationUrl: string; qrPngDataUrl: string },
+): SignatureRegistry {
+  const chain = evidence.eventos;
+  const note = (entry: DocumentChainEntry, text: string): RegistryNote => ({ at: new Date(entry.created_at), actor: entry.actor, text });
+  return {
+    chain: chain.map((e) => ({
+      seq: e.seq,
+      at: new Date(e.created_at),
+      label: e.label,
+      actor: e.actor,
+      ip: e.ip,
+      userAgent: e.user_agent,
+      prevHash: e.prev_hash,
+      hash: e.hash,
+    })),
+    finalHash: evidence.cadeia.hash_final,
+    parties: evidence.partes.map(
+      (p): RegistryParty => ({
+        papel: p.papel,
+        qualidade: p.qualidade,
+        nome: p.nome,
+        nomeDigitado: p.nome_digitado,
+        cpf: p.cpf,
+        email: p.email,
+        telefone: p.telefone,
+        assinouEm: new Date(p.assinou_em),
+        nivel: p.nivel,
+        motivoSimples: p.motivo_simples,
+        codigoEnviadoPara: p.codigo_enviado_para,
+        otpVerificado: p.otp_verificado,
+        consentimento: p.consentimento,
+        tipoAssinatura: p.tipo_assinatura,
+        assinaturaSha256: p.assinatura_sha256,
+        dispositivo: p.dispositivo,
+        ip: p.ip,
+        porta: p.porta_origem,
+        userAgent: p.user_agent,
+      }),
+    ),
+    linkViews: chain.filter((e) => e.action === "document.link_accessed").map((e) => note(e, `${via(e.data)}.`)),
+    contactChanges: chain.filter((e) => e.action === "patient.contact_changed").map((e) => note(e, contactChange(e.data))),
+    draftSha256: evidence.pdf_sem_assinaturas_sha256,
+    verificationCode: evidence.documento.codigo_verificacao,
+    verificationUrl: link.verificationUrl,
+    qrPngDataUrl: link.qrPngDataUrl,
+    sealCommonName: seal.commonName,
+    sealFingerprint: seal.fingerprintSha256,
+  };
+}
+
+/** The PDF input with the registry page and the embedded evidence (QR code as a PNG data URL). */
+export async function withRegistry(
+  document: FinalDocument,
+  origin: string,
+  seal: { commonName: string; fingerprintSha256: string },
+): Promise<DocumentPdfInput> {
   const code = document.contrato.verification_code;
   if (!code) throw new Error(`documento ${document.contrato.id} assinado sem código de verificação`);
   const verificationUrl = `${origin}${verificationPath(code)}`;
   const qrPngDataUrl = await QRCode.toDataURL(verificationUrl, QR_OPTIONS);
+  const { evidence, documentJson } = documentEvidence(document);
   return {
     ...document.input,
-    registry: { events: document.events, verificationCode: code, verificationUrl, qrPngDataUrl, sealCommonName },
+    registry: registryOf(evidence, seal, { verificationUrl, qrPngDataUrl }),
+    attachments: evidenceAttachments(evidence, documentJson),
   };
 }

@@ -20,6 +20,7 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { instanceSeal } from "../sealing/instance-seal.js";
 import { inlinePdfRenderer } from "../../pdf-pool/inline-renderer.js";
 import { loadFinalDocument, withRegistry } from "./final-pdf-input.js";
+import { DOCUMENT_FILE, EVIDENCE_FILE } from "../../../shared/evidence/evidence.js";
 import { emailsWithAttachment, enqueueSignedDocumentEmails } from "./signed-document-emails.js";
 
 /** Download name of the sealed PDF: "<title> assinado_<timestamp>.pdf" made safe. */
@@ -52,7 +53,13 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
 
   const seal = await instanceSeal(ctx.db, ctx.secretBox);
   const now = new Date();
-  const input = await withRegistry(document, ctx.origin, seal.material.commonName);
+  const input = await withRegistry(document, ctx.origin, seal.material);
+  const documentJson = input.attachments?.find((a) => a.name === DOCUMENT_FILE)?.content ?? "";
+  const evidenceJson = input.attachments?.find((a) => a.name === EVIDENCE_FILE)?.content ?? "";
+  if (sha256Hex(documentJson) !== contrato.conteudo_sha256) {
+    // The embedded content would not match its own hash: the verifier will say so; say it here too.
+    ctx.log.error({ contratoId, tenantId }, "finalize: o JSON canônico do conteúdo não tem o SHA-256 registrado no documento");
+  }
   // Drawn and sealed in the PDF pool as background work: it waits for room rather than taking
   // the places people are waiting for; if the pool stays full, SERVER_BUSY sends the job back to
   // the queue without spending an attempt (run-due-jobs.ts).
@@ -94,6 +101,9 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
           size: stored.size,
           certificado: seal.material.subject,
           certificado_sha256: seal.material.fingerprintSha256,
+          // What the PDF carries (decision 014): kept in the clinic's own chain as well.
+          evidencias_sha256: sha256Hex(evidenceJson),
+          cadeia_hash_final: input.registry?.finalHash ?? null,
         },
       },
     );

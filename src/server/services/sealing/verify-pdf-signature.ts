@@ -62,6 +62,20 @@ function locate(pdf: Buffer): { signed: Buffer; cms: Buffer } | string {
 }
 
 export function verifyPdfSignature(pdf: Buffer): PdfSignatureCheck {
+  const { certificateDer: _certificate, ...check } = checkPdfSignature(pdf);
+  return check;
+}
+
+/** {@link verifyPdfSignature} plus the signer certificate (DER) when one was found. */
+export function checkPdfSignature(pdf: Buffer): PdfSignatureCheck & { certificateDer?: Buffer } {
+  let certificateDer: Buffer | undefined;
+  const check = checkPdfSignatureInner(pdf, (der) => {
+    certificateDer = der;
+  });
+  return certificateDer ? { ...check, certificateDer } : check;
+}
+
+function checkPdfSignatureInner(pdf: Buffer, foundCertificate: (der: Buffer) => void): PdfSignatureCheck {
   const located = locate(pdf);
   if (typeof located === "string") return invalid(located);
   let signerCommonName: string | null = null;
@@ -98,6 +112,7 @@ export function verifyPdfSignature(pdf: Buffer): PdfSignatureCheck {
       })
       .find((c) => c.issuerSerial.equals(sidDer));
     if (!certificate) return invalid("certificado do signatário ausente");
+    foundCertificate(certificate.der);
     signerCommonName = certificateNames(certificate.der).commonName || null;
     const publicKey = createPublicKey(new X509Certificate(certificate.der).publicKey.export({ type: "spki", format: "pem" }));
 

@@ -1,0 +1,224 @@
+/**
+ * Checks a sealed PDF with nothing but the file (issue 11, decision 014): the PAdES seal covers
+ * the whole file and its CMS verifies; the signer certificate (and, when one is expected, that it
+ * is that one); the embedded documento.json hashes to the content SHA-256 that evidencias.json,
+ * the parties and the PDF's own metadata (printed in every footer) name; the document's event
+ * chain recomputes link by link to the final hash printed in the registry. Shared by the CLI
+ * (src/server/cli/verify-pdf.ts) and /verificar (public-verification.ts). No database.
+ */
+import { createHash } from "node:crypto";
+import { certificateNames } from "./seal-certificate.js";
+import { embeddedFiles, infoEntry } from "./pdf-embedded-files.js";
+import { checkPdfSignature } from "./verify-pdf-signature.js";
+import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
+import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
+
+export interface EvidenceLine {
+  /** true ✓, false ✗, null: information (not a check). */
+  ok: boolean | null;
+  text: string;
+}
+
+export interface SignedPdfReport {
+  /** Every check holds (and the certificate is the expected one, when one was given). */
+  ok: boolean;
+  selo_ok: boolean;
+  certificado: { assunto: string; sha256: string } | null;
+  /** null when no expected fingerprint was given. */
+  certificado_ok: boolean | null;
+  conteudo_ok: boolean;
+  cadeia_ok: boolean;
+  eventos: number;
+  documento: { titulo: string; id_curto: string; codigo_verificacao: string; conteudo_sha256: string } | null;
+  partes: { nome: string; nivel: string }[];
+  linhas: EvidenceLine[];
+}
+
+/** "AB:CD:…" or "abcd…" → "abcd…" */
+export function normalizeFingerprint(value: string): string {
+  return value.trim().toLowerCase().replace(/[^0-9a-f]/g, "");
+}
+
+const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
+
+export function verifySignedPdf(pdf: Buffer, options: { expectedFingerprint?: string | undefined } = {}): SignedPdfReport {
+  const lines: EvidenceLine[] = [];
+  const check = (ok: boolean, text: string) => {
+    lines.push({ ok, text });
+    return ok;
+  };
+  const info = (text: string) => lines.push({ ok: null, text });
+
+  // 1. The seal.
+  const seal = checkPdfSignature(pdf);
+  const seloOk = check(
+    seal.valid,
+    seal.valid
+      ? "Selo digital (PAdES) válido: a assinatura cobre o arquivo inteiro e confere com o certificado que a contém."
+      : `Selo digital inválido: ${seal.reason ?? "não verificado"} — o arquivo foi alterado depois de selado ou não é o original.`,
+  );
+  let certificado: SignedPdfReport["certificado"] = null;
+  let certificadoOk: boolean | null = null;
+  if (seal.certificateDer) {
+    certificado = { assunto: certificateNames(seal.certificateDer).subject, sha256: sha256(seal.certificateDer) };
+    info(`Certificado do selo: ${certificado.assunto}`);
+    info(`Impressão digital SHA-256 do certificado: ${certificado.sha256}`);
+    if (options.expectedFingerprint) {
+      const expected = normalizeFingerprint(options.expectedFingerprint);
+      certificadoOk = check(
+        expected === certificado.sha256,
+        expected === certificado.sha256
+          ? "O certificado do selo é o esperado (impressão digital igual à informada)."
+          : `O certificado do selo NÃO é o esperado (esperada ${expected}).`,
+      );
+    } else {
+      info("Nenhuma impressão digital esperada foi informada: compare a acima com a publicada pela clínica (opção --certificado).");
+    }
+  } else if (options.expectedFingerprint) {
+    certificadoOk = check(false, "Não foi possível ler o certificado do selo para compará-lo com o esperado.");
+  }
+
+  // 2. The embedded files.
+  let files: { name: string; bytes: Buffer }[] = [];
+  try {
+    files = embeddedFiles(pdf);
+  } catch (error) {
+    check(false, `Não foi possível ler os anexos do PDF: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  const one = (name: string) => {
+    const found = files.filter((f) => f.name === name);
+    return found.length === 1 ? found[0]!.bytes : null;
+  };
+  const documentBytes = one(DOCUMENT_FILE);
+  const evidenceBytes = one(EVIDENCE_FILE);
+  check(
+    documentBytes !== null && evidenceBytes !== null,
+    documentBytes !== null && evidenceBytes !== null
+      ? `Anexos ${DOCUMENT_FILE} e ${EVIDENCE_FILE} presentes (um de cada).`
+      : `Anexos ausentes ou repetidos: são esperados um ${DOCUMENT_FILE} e um ${EVIDENCE_FILE}.`,
+  );
+
+  let evidence: Evidence | null = null;
+  let documentValue: unknown = undefined;
+  if (evidenceBytes) {
+    try {
+      evidence = JSON.parse(evidenceBytes.toString("utf8")) as Evidence;
+      check(canonicalJson(evidence) === evidenceBytes.toString("utf8"), `${EVIDENCE_FILE} está em JSON canônico (RFC 8785).`);
+    } catch {
+      check(false, `${EVIDENCE_FILE} não é JSON válido.`);
+    }
+  }
+  if (documentBytes) {
+    try {
+      documentValue = JSON.parse(documentBytes.toString("utf8"));
+      check(canonicalJson(documentValue) === documentBytes.toString("utf8"), `${DOCUMENT_FILE} está em JSON canônico (RFC 8785).`);
+    } catch {
+      check(false, `${DOCUMENT_FILE} não é JSON válido.`);
+    }
+  }
+
+  // 3. The content hash.
+  let conteudoOk = false;
+  const declared = evidence?.documento?.conteudo_sha256;
+  if (documentBytes && declared) {
+    const computed = sha256(documentBytes);
+    conteudoOk = check(
+      computed === declared,
+      computed === declared
+        ? `SHA-256 de ${DOCUMENT_FILE} recalculado (${computed}) igual ao SHA-256 do conteúdo assinado.`
+        : `SHA-256 de ${DOCUMENT_FILE} (${computed}) DIFERENTE do conteúdo declarado (${declared}).`,
+    );
+    const subject = safeInfo(pdf, "Subject");
+    const printed = subject ? /SHA-256 ([0-9a-f]{64})/.exec(subject)?.[1] : undefined;
+    if (printed !== undefined) {
+      conteudoOk =
+        check(printed === computed, printed === computed
+          ? "O SHA-256 impresso no rodapé das páginas (metadados do PDF) é o mesmo."
+          : `O SHA-256 impresso no rodapé (${printed}) difere do recalculado.`) && conteudoOk;
+    }
+    const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
+    const partiesOk = parties.length > 0 && parties.every((p) => p.conteudo_sha256 === computed);
+    conteudoOk =
+      check(partiesOk, partiesOk
+        ? `Cada signatário (${parties.length}) assinou este mesmo conteúdo.`
+        : "Há signatário sem o mesmo SHA-256 do conteúdo, ou nenhum signatário.") && conteudoOk;
+  } else {
+    check(false, "Não foi possível recalcular o SHA-256 do conteúdo.");
+  }
+
+  // 4. The document's event chain.
+  const chain = checkDocumentChain(evidence?.eventos);
+  for (const problem of chain.problems) check(false, `Cadeia de eventos: ${problem}.`);
+  let cadeiaOk = check(
+    chain.ok && chain.count > 0,
+    chain.ok && chain.count > 0
+      ? `Cadeia de ${chain.count} eventos recalculada: cada evento traz o hash do anterior.`
+      : "Cadeia de eventos quebrada ou vazia.",
+  );
+  const declaredHead = evidence?.cadeia?.hash_final;
+  const declaredCount = evidence?.cadeia?.eventos;
+  cadeiaOk =
+    check(chain.head === declaredHead && chain.count === declaredCount, chain.head === declaredHead && chain.count === declaredCount
+      ? `Hash final da cadeia recalculado igual ao declarado: ${chain.head}.`
+      : `Hash final recalculado (${chain.head ?? "—"}, ${chain.count} eventos) difere do declarado (${declaredHead ?? "—"}, ${declaredCount ?? "—"} eventos).`) && cadeiaOk;
+  const printedHead = safeInfo(pdf, "EvidenciasCadeiaSha256");
+  cadeiaOk =
+    check(printedHead !== null && printedHead === chain.head, printedHead === chain.head
+      ? "O hash final impresso no Registro de assinaturas (metadados do PDF) é o mesmo."
+      : `O hash final impresso no Registro de assinaturas (${printedHead ?? "ausente"}) difere do recalculado — falta, sobra ou mudou um evento.`) && cadeiaOk;
+  const events = Array.isArray(evidence?.eventos) ? evidence.eventos : [];
+  const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
+  const partyEvents = events.filter((e) => e?.action === "document.party_signed").length;
+  const completed = events.some((e) => e?.action === "document.signed");
+  const everyParty = parties.length > 0 && partyEvents >= parties.length && completed;
+  cadeiaOk =
+    check(everyParty, everyParty
+      ? "Cada assinatura tem seu evento “Assinatura registrada” na cadeia, e a conclusão do documento também."
+      : "Falta na cadeia o evento de assinatura de algum signatário, ou o de conclusão do documento.") && cadeiaOk;
+
+  for (const p of parties) {
+    info(`${p.nome}: assinatura eletrônica ${p.nivel === "avancada" ? "avançada (código de verificação confirmado)" : `simples${p.motivo_simples ? ` — ${p.motivo_simples}` : ""}`}.`);
+  }
+
+  const ok = seloOk && conteudoOk && cadeiaOk && certificadoOk !== false && lines.every((l) => l.ok !== false);
+  const doc = evidence?.documento;
+  return {
+    ok,
+    selo_ok: seloOk,
+    certificado,
+    certificado_ok: certificadoOk,
+    conteudo_ok: conteudoOk,
+    cadeia_ok: cadeiaOk,
+    eventos: chain.count,
+    documento: doc ? { titulo: doc.titulo, id_curto: doc.id_curto, codigo_verificacao: doc.codigo_verificacao, conteudo_sha256: doc.conteudo_sha256 } : null,
+    partes: parties.map((p) => ({ nome: p.nome, nivel: p.nivel })),
+    linhas: lines,
+  };
+}
+
+function safeInfo(pdf: Buffer, key: string): string | null {
+  try {
+    return infoEntry(pdf, key);
+  } catch {
+    return null;
+  }
+}
+
+/** The report as the CLI prints it (pt-BR, ✓ / ✗ / •). */
+export function formatSignedPdfReport(report: SignedPdfReport, file?: string): string {
+  const out: string[] = [];
+  out.push(`Verificação de PDF assinado${file ? `: ${file}` : ""}`);
+  if (report.documento) {
+    out.push(`Documento ${report.documento.id_curto} — ${report.documento.titulo}`);
+    out.push(`Código de verificação: ${report.documento.codigo_verificacao}`);
+  }
+  out.push("");
+  for (const line of report.linhas) out.push(`${line.ok === null ? "•" : line.ok ? "✓" : "✗"} ${line.text}`);
+  out.push("");
+  out.push(
+    report.ok
+      ? "RESULTADO: tudo confere. O arquivo é o selado, o conteúdo é o assinado e a cadeia de eventos está completa."
+      : "RESULTADO: FALHOU. Não confie neste arquivo como evidência sem apurar as linhas marcadas com ✗.",
+  );
+  return out.join("\n");
+}

@@ -1,0 +1,98 @@
+/**
+ * The evidence a sealed PDF carries about itself (issue 11, decision 014): two JSON files
+ * embedded as associated files before the seal —
+ *  - documento.json: the frozen DocumentModel in RFC 8785 canonical JSON, byte for byte what
+ *    conteudo_sha256 hashes (create-document.ts: canonicalSha256(model));
+ *  - evidencias.json: the document, its parties, its own event chain (document-chain.ts), the
+ *    SHA-256 of the unsigned draft PDF and the chain's final hash, also canonical.
+ * Pure (no database): the finalize job builds it, the verifier reads it back.
+ */
+import canonicalize from "canonicalize";
+import { chainHead, type DocumentChainEntry } from "./document-chain.js";
+
+export const EVIDENCE_VERSION = 1;
+export { DOCUMENT_FILE, EVIDENCE_FILE } from "./file-names.js";
+
+export interface EvidenceParty {
+  id: string;
+  papel: string;
+  /** The capacity printed with the signature ("responsável legal de …", "profissional responsável — CRM-SP …"). */
+  qualidade: string | null;
+  /** As registered (the typed name matched it; the typed spelling is nome_digitado). */
+  nome: string;
+  nome_digitado: string | null;
+  cpf: string;
+  /** As typed by the signer: NOT checked against the registry (only the code proves an e-mail). */
+  email: string | null;
+  telefone: string | null;
+  assinou_em: string;
+  metodo_assinatura: string;
+  nivel: "avancada" | "simples";
+  motivo_simples: string | null;
+  otp_verificado: boolean;
+  /** Masked address the code was sent to (document.otp_sent), when one was verified. */
+  codigo_enviado_para: string | null;
+  tipo_assinatura: string;
+  dispositivo: string | null;
+  ip: string | null;
+  porta_origem: number | null;
+  user_agent: string | null;
+  consentimento: { versao: string; sha256: string } | null;
+  conteudo_sha256: string;
+  assinatura_sha256: string | null;
+}
+
+export interface Evidence {
+  versao: number;
+  documento: {
+    id: string;
+    id_curto: string;
+    titulo: string;
+    clinica: string;
+    criado_em: string;
+    conteudo_sha256: string;
+    codigo_verificacao: string;
+    arquivo_conteudo: string;
+  };
+  partes: EvidenceParty[];
+  eventos: DocumentChainEntry[];
+  /**
+   * SHA-256 of the draft PDF stored when "PDF gerado" (before any signature), when one was
+   * generated: whoever holds that file recomputes it with any sha256sum. Null otherwise.
+   */
+  pdf_sem_assinaturas_sha256: string | null;
+  cadeia: { eventos: number; hash_final: string };
+}
+
+/** RFC 8785 canonical JSON text (the bytes that are embedded and hashed). */
+export function canonicalJson(value: unknown): string {
+  return canonicalize(value) ?? "null";
+}
+
+export function buildEvidence(input: Omit<Evidence, "versao" | "cadeia">): Evidence {
+  return {
+    versao: EVIDENCE_VERSION,
+    ...input,
+    cadeia: { eventos: input.eventos.length, hash_final: chainHead(input.eventos) },
+  };
+}
+
+/** Typed views of an event's `data` used by the registry (fields as sign-document.ts writes them). */
+export interface SignedEventData {
+  parte_id?: string;
+  nome_digitado?: string;
+  conteudo_sha256?: string;
+  assinatura_sha256?: string;
+  otp_verificado?: boolean;
+  nivel?: "avancada" | "simples";
+  motivo_simples?: string | null;
+  consentimento?: { versao: string; sha256: string };
+  tipo_assinatura?: string;
+  porta_origem?: number | null;
+  dispositivo?: string | null;
+}
+
+/** The document.party_signed event of a party (by parte_id): its evidence (decision 015). */
+export function signedEventOf(chain: readonly DocumentChainEntry[], parteId: string): DocumentChainEntry | undefined {
+  return chain.find((e) => e.action === "document.party_signed" && (e.data as SignedEventData | null)?.parte_id === parteId);
+}
