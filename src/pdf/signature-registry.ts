@@ -203,7 +203,7 @@ function partyBlock(party: RegistryParty): Content {
     bullet(`CPF ${formatCpf(party.cpf)} igual ao CPF cadastrado.`),
     bullet(
       party.otpVerificado
-        ? `Código de verificação de uso único enviado ao e-mail cadastrado${party.codigoEnviadoPara ? ` ${party.codigoEnviadoPara}` : ""} e digitado corretamente antes da assinatura.`
+        ? `Código de verificação de uso único enviado ao contato cadastrado${party.codigoEnviadoPara ? ` (${party.codigoEnviadoPara})` : ""} e digitado corretamente antes da assinatura.`
         : `Código de verificação: não exigido${party.motivoSimples ? ` — ${party.motivoSimples}` : ""}.`,
     ),
     bullet(
