@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
 import { animationsFinished, baseUrl, DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
+import { drawSignature, json, latestSigningCode, patientPhone } from "./signing-helpers.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -22,12 +23,6 @@ const STRUCTURE = {
 };
 const PATIENT = "Joana Prado Albuquerque";
 
-async function json<T>(response: { status(): number; json(): Promise<unknown>; text(): Promise<string> }, status: number): Promise<T> {
-  if (response.status() !== status) throw new Error(`expected ${status}, got ${response.status()}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** A published template, a patient with CPF, e-mail and phone, and a draft document for them. */
 async function seedDocument(page: Page, cpf: string): Promise<string> {
   const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
   const template = await json<{ id: string }>(
@@ -61,50 +56,6 @@ async function seedDocument(page: Page, cpf: string): Promise<string> {
     201,
   );
   return created.id;
-}
-
-/** A phone with a 3× screen and no cookies: the patient. */
-async function phone(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({
-    viewport: PHONE,
-    deviceScaleFactor: 3,
-    hasTouch: true,
-    isMobile: true,
-    userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
-    baseURL: baseUrl(),
-    locale: "pt-BR",
-    timezoneId: "America/Sao_Paulo",
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  page.on("console", (message) => {
-    // Refused submissions (400) and the replaced link (410) are logged by the browser itself.
-    if (message.type() === "error" && !/status of (400|404|410)/.test(message.text())) errors.push(`console: ${message.text()}`);
-  });
-  return { context, page, errors };
-}
-
-/** Draws a signature with the mouse on the 280×120 canvas. */
-async function drawSignature(page: Page) {
-  const canvas = page.getByTestId("signature-canvas");
-  await canvas.scrollIntoViewIfNeeded();
-  const box = (await canvas.boundingBox())!;
-  await page.mouse.move(box.x + 30, box.y + 80);
-  await page.mouse.down();
-  for (let step = 1; step <= 24; step++) {
-    await page.mouse.move(box.x + 30 + step * 9, box.y + 60 + Math.sin(step / 2) * 30, { steps: 2 });
-  }
-  await page.mouse.up();
-}
-
-/** The newest signing code e-mailed to `to`, from the development outbox (this machine only). */
-async function latestCode(staffPage: Page, to: string): Promise<string> {
-  const outbox = await json<{ items: { to: string; subject: string; text: string }[] }>(await staffPage.request.get("/api/dev/outbox"), 200);
-  const mail = outbox.items.find((item) => item.to === to && item.subject.includes("código para assinar"));
-  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
-  if (!code) throw new Error(`no code e-mailed to ${to}: ${JSON.stringify(outbox.items.slice(0, 3))}`);
-  return code;
 }
 
 describe("signing", () => {
@@ -193,7 +144,7 @@ describe("signing", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(link);
 
     // The patient, on a phone, without an account.
-    const patient = await phone();
+    const patient = await patientPhone(browser);
     const p = patient.page;
 
     // The replaced link says so instead of showing the document.
@@ -226,7 +177,7 @@ describe("signing", () => {
     expect(await p.getByTestId("sign-form").count()).toBe(0);
     await p.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).click();
     await p.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado.", { exact: false }).waitFor();
-    const otp = await latestCode(page, "joana@exemplo.com.br");
+    const otp = await latestSigningCode(page, "joana@exemplo.com.br");
     await p.getByLabel("Código de 6 dígitos").fill(otp === "000000" ? "111111" : "000000");
     await p.getByRole("button", { name: "Confirmar código" }).click();
     await p.getByTestId("otp-error").getByText("Código inválido ou expirado. Peça um novo código.").waitFor();

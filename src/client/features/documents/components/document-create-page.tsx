@@ -1,75 +1,34 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { ArrowLeft, FileWarning } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
-import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { FormErrorAlert } from "@/components/form/form-error-alert";
-import { NativeSelect } from "@/components/form/native-select";
-import { SubmitButton } from "@/components/form/submit-button";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Checkbox } from "@/components/ui/checkbox";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { Textarea } from "@/components/ui/textarea";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { useContentItems } from "@/features/content/api/content-api";
 import { usePatient } from "@/features/patients/api/patients-api";
 import { errorMessage } from "@/lib/api";
-import { AssociationChecklist } from "@/features/procedures/components/association-checklist";
 import { procedureKeys, useProcedures } from "@/features/procedures/api/procedures-api";
 import { ApiError, api } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { useQueryClient } from "@tanstack/react-query";
 import type { ProcedureAssociations } from "@shared/schemas/procedure";
-import {
-  DOCUMENT_MESSAGES,
-  type DocumentCreateData,
-  type DocumentFormOptions,
-  documentCreateInputSchema,
-} from "@shared/schemas/document";
-import { TEMPLATE_CATEGORIES } from "@shared/schemas/template";
+import { DOCUMENT_MESSAGES, type DocumentCreateData, type DocumentFormOptions } from "@shared/schemas/document";
 import type { CurrentUser } from "@shared/schemas/me";
 import { useCreateDocument, useDocumentFormOptions } from "../api/documents-api";
 import { buildPreviewModel, previewPhysician, selectedContent, suggestedTitle } from "../lib/preview-model";
 import { DocumentLivePreview, UnresolvedList } from "./document-live-preview";
-import { PatientCombobox } from "./patient-combobox";
-
-const KNOWN_FIELDS = [
-  "paciente_id",
-  "template_version_id",
-  "titulo",
-  "procedimento_id",
-  "data_procedimento",
-  "medico_responsavel_id",
-  "variaveis",
-  "conteudo",
-] as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The form's own shape: every field a string (blank = not chosen), like the inputs hold them. */
-interface FormValues {
-  paciente_id: string;
-  template_version_id: string;
-  titulo: string;
-  procedimento_id: string;
-  data_procedimento: string;
-  medico_responsavel_id: string;
-  variaveis: { valor_procedimento: string; riscos_personalizados: string; beneficios_personalizados: string; cuidados_personalizados: string };
-  conteudo: { riscos: string[]; beneficios: string[]; cuidados: string[] };
-  permitir_pendencias: boolean;
-}
-
-/** The shared schema parses the form's values (blanks become "not given"). */
-const resolver = zodResolver(documentCreateInputSchema) as unknown as Resolver<FormValues, unknown, DocumentCreateData>;
+import { AssociatedContentSection } from "./create/associated-content-section";
+import { CreateDocumentSubmit } from "./create/create-document-submit";
+import { CustomVariablesCard } from "./create/custom-variables-card";
+import { type FormValues, KNOWN_FIELDS, resolver, UUID } from "./create/form-values";
+import { SelectedCountersCard } from "./create/selected-counters-card";
+import { DocumentBasicsCard } from "./create/document-basics-card";
 
 /**
  * /documents/create and /contracts/create (spec part 1 §2, §5 New document): the form beside a
@@ -244,201 +203,42 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
 
   const formBody = (
     <form className="grid min-w-0 gap-6" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Novo documento">
-      <Card>
-        <CardHeader>
-          <CardTitle className="text-base">Documento</CardTitle>
-          <CardDescription>Paciente, template e procedimento.</CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-4 sm:grid-cols-2">
-          <Controller
-            control={control}
-            name="paciente_id"
-            render={({ field, fieldState }) => (
-              <FormField label="Paciente" htmlFor="doc-paciente" required error={fieldState.error?.message} className="sm:col-span-2">
-                {(p) => (
-                  <PatientComboboxField
-                    id={p.id}
-                    value={field.value ?? ""}
-                    invalid={Boolean(p["aria-invalid"])}
-                    describedBy={p["aria-describedby"]}
-                    onChange={(id) => {
-                      field.onChange(id);
-                      setServerUnresolved([]);
-                    }}
-                  />
-                )}
-              </FormField>
-            )}
-          />
-          <FormField label="Categoria" htmlFor="doc-categoria">
-            <NativeSelect value={categoria} onChange={(event) => setCategoria(event.target.value)}>
-              <option value="">Todas as categorias</option>
-              {TEMPLATE_CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </NativeSelect>
-          </FormField>
-          <FormField
-            label="Template"
-            htmlFor="doc-template"
-            required
-            error={errors.template_version_id?.message}
-            hint={
-              templates.length === 0 ? (
-                <>
-                  Somente templates publicados aparecem aqui.{" "}
-                  <Link to="/templates" className="font-medium text-primary underline-offset-4 hover:underline">
-                    Ver templates
-                  </Link>
-                </>
-              ) : undefined
-            }
-          >
-            <NativeSelect {...register("template_version_id", { onChange: () => setServerUnresolved([]) })}>
-              <option value="">{templates.length === 0 ? "Nenhum template publicado" : "Selecione um template"}</option>
-              {templates.map((t) => (
-                <option key={t.template_version_id} value={t.template_version_id}>
-                  {t.titulo} (v{t.version_number})
-                </option>
-              ))}
-            </NativeSelect>
-          </FormField>
-          <FormField label="Procedimento" htmlFor="doc-procedimento" error={errors.procedimento_id?.message} hint="Preenche riscos, benefícios e cuidados associados.">
-            <NativeSelect
-              value={values.procedimento_id ?? ""}
-              onChange={(event) => void chooseProcedure(event.target.value)}
-              disabled={procedures.isPending}
-            >
-              <option value="">{procedures.isPending ? "Carregando procedimentos..." : "Nenhum procedimento"}</option>
-              {procedures.data?.items.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.nome}
-                </option>
-              ))}
-            </NativeSelect>
-          </FormField>
-          <FormField label="Data do procedimento" htmlFor="doc-data" error={errors.data_procedimento?.message}>
-            <Input type="date" {...register("data_procedimento")} />
-          </FormField>
-          <FormField label="Título" htmlFor="doc-titulo" required error={errors.titulo?.message} className="sm:col-span-2">
-            <Input maxLength={200} placeholder="Termo de Consentimento - Procedimento" {...register("titulo")} />
-          </FormField>
-          {options.must_choose_physician ? (
-            <FormField label="Médico responsável" htmlFor="doc-medico" required error={errors.medico_responsavel_id?.message} className="sm:col-span-2">
-              <NativeSelect {...register("medico_responsavel_id", { onChange: () => setServerUnresolved([]) })}>
-                <option value="">{options.physicians.length === 0 ? "Nenhum profissional habilitado" : "Selecione o médico responsável"}</option>
-                {options.physicians.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.nome}
-                    {p.conselho_tipo && p.conselho_numero ? ` (${p.conselho_tipo}-${p.conselho_uf ?? ""} ${p.conselho_numero})` : ""}
-                  </option>
-                ))}
-              </NativeSelect>
-            </FormField>
-          ) : null}
-        </CardContent>
-      </Card>
+      <DocumentBasicsCard
+        form={form}
+        options={options}
+        categoria={categoria}
+        onCategoria={setCategoria}
+        templates={templates}
+        procedures={procedures}
+        onProcedure={(id) => void chooseProcedure(id)}
+        onChoiceChanged={() => setServerUnresolved([])}
+      />
 
-      <Card>
-        <CardHeader>
-          <CardTitle className="text-base">Variáveis personalizadas</CardTitle>
-          <CardDescription>Preenchidas com os seus textos padrão; ajuste para este paciente.</CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-4">
-          <FormField label="Valor do procedimento" htmlFor="doc-valor" error={errors.variaveis?.valor_procedimento?.message}>
-            <Input maxLength={200} placeholder="R$ 0,00" {...register("variaveis.valor_procedimento")} />
-          </FormField>
-          <FormField label="Riscos personalizados" htmlFor="doc-riscos" error={errors.variaveis?.riscos_personalizados?.message} hint="Um item por linha.">
-            <Textarea rows={3} {...register("variaveis.riscos_personalizados")} />
-          </FormField>
-          <FormField label="Benefícios personalizados" htmlFor="doc-beneficios" error={errors.variaveis?.beneficios_personalizados?.message} hint="Um item por linha.">
-            <Textarea rows={3} {...register("variaveis.beneficios_personalizados")} />
-          </FormField>
-          <FormField label="Cuidados personalizados" htmlFor="doc-cuidados" error={errors.variaveis?.cuidados_personalizados?.message} hint="Um item por linha.">
-            <Textarea rows={3} {...register("variaveis.cuidados_personalizados")} />
-          </FormField>
-        </CardContent>
-      </Card>
+      <CustomVariablesCard register={register} errors={errors} />
 
-      <section className="grid gap-4" aria-label="Conteúdo associado">
-        <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h2 className="text-base font-semibold">Conteúdo associado</h2>
-          <p className="text-sm text-muted-foreground" data-testid="selected-counters">
-            {counts.riscos} {counts.riscos === 1 ? "risco" : "riscos"} · {counts.beneficios} {counts.beneficios === 1 ? "benefício" : "benefícios"} ·{" "}
-            {counts.cuidados} {counts.cuidados === 1 ? "cuidado" : "cuidados"}
-          </p>
-        </div>
-        <div className="grid gap-4">
-          {(["riscos", "beneficios", "cuidados"] as const).map((kind) => (
-            <AssociationChecklist
-              key={kind}
-              kind={kind}
-              selected={new Set(chosen[kind])}
-              onToggle={(id, checked) => toggle(kind, id, checked)}
-              disabled={create.isPending}
-            />
-          ))}
-        </div>
-        {errors.conteudo ? <p className="text-sm text-destructive">{DOCUMENT_MESSAGES.requiredFields}</p> : null}
-      </section>
+      <AssociatedContentSection
+        chosen={chosen}
+        counts={counts}
+        onToggle={toggle}
+        disabled={create.isPending}
+        invalid={Boolean(errors.conteudo)}
+      />
 
-      <div className="grid gap-3">
-        <UnresolvedList names={unresolved} />
-        {unresolved.length > 0 ? (
-          <div className="grid gap-1">
-            <div className="flex items-center gap-2">
-              <Checkbox
-                id="doc-permitir"
-                checked={allowPending}
-                onCheckedChange={(checked) => {
-                  setAllowPending(checked === true);
-                  setAllowError(null);
-                }}
-                aria-describedby={allowError ? "doc-permitir-error" : undefined}
-              />
-              <Label htmlFor="doc-permitir">Criar mesmo assim</Label>
-            </div>
-            {allowError ? (
-              <p id="doc-permitir-error" className="text-sm font-medium text-destructive" role="alert">
-                {allowError}
-              </p>
-            ) : null}
-          </div>
-        ) : null}
-        <FormErrorAlert message={formError} />
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button type="button" variant="outline" asChild>
-            <Link to="/documents">Cancelar</Link>
-          </Button>
-          <SubmitButton pending={create.isPending}>Criar Documento</SubmitButton>
-        </div>
-      </div>
+      <CreateDocumentSubmit
+        unresolved={unresolved}
+        allowPending={allowPending}
+        onAllowPending={(allowed) => {
+          setAllowPending(allowed);
+          setAllowError(null);
+        }}
+        allowError={allowError}
+        formError={formError}
+        pending={create.isPending}
+      />
     </form>
   );
 
-  const sideCounters = (
-    <Card className="gap-2 py-4" aria-label="Itens selecionados">
-      <CardHeader className="px-4">
-        <CardTitle className="text-sm">Itens selecionados</CardTitle>
-      </CardHeader>
-      <CardContent className="grid grid-cols-3 gap-2 px-4 text-center">
-        {(
-          [
-            ["Riscos", counts.riscos],
-            ["Benefícios", counts.beneficios],
-            ["Cuidados", counts.cuidados],
-          ] as const
-        ).map(([label, count]) => (
-          <div key={label} className="rounded-md bg-muted/60 px-2 py-2">
-            <p className="text-lg font-semibold tabular-nums">{count}</p>
-            <p className="text-xs text-muted-foreground">{label}</p>
-          </div>
-        ))}
-      </CardContent>
-    </Card>
-  );
+  const sideCounters = <SelectedCountersCard counts={counts} />;
 
   const header = (
     <PageHeader
@@ -491,23 +291,6 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
       </div>
     </div>
   );
-}
-
-/** The combobox, wired to a react-hook-form field. */
-function PatientComboboxField({
-  id,
-  value,
-  invalid,
-  describedBy,
-  onChange,
-}: {
-  id: string;
-  value: string;
-  invalid: boolean;
-  describedBy: string | undefined;
-  onChange: (id: string) => void;
-}) {
-  return <PatientCombobox id={id} value={value} invalid={invalid} describedBy={describedBy} onChange={(patient) => onChange(patient?.id ?? "")} />;
 }
 
 function CreateSkeleton() {

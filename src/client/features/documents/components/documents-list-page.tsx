@@ -4,16 +4,14 @@ import { useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
-import { Spinner } from "@/components/ui/spinner";
 import { ListEmptyState } from "@/components/list/list-empty-state";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { LoadError } from "@/components/list/load-error";
-import { ListPagination } from "@/components/list/list-pagination";
+import { ListCard } from "@/components/list/list-card";
 import { errorMessage } from "@/lib/api";
 import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
 import { useUrlListState } from "@/lib/use-url-list-state";
@@ -168,25 +166,22 @@ export function DocumentsListPage() {
         <DocumentFilterChips value={filters} onChange={setFilters} physicians={physicians} />
       </div>
 
-      <Card ref={listTop} className="scroll-mt-20 gap-0 overflow-hidden py-0">
-        <div className="flex min-h-12 items-center justify-between gap-2 border-b px-4 py-2">
-          <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="documents-showing">
-            {data ? DOCUMENT_MESSAGES.showing(shownSoFar(pages, data.items.length, DOCUMENT_PAGE_SIZE), data.total) : "\u00a0"}
-          </p>
-          {list.isFetching && !list.isPending ? <Spinner className="text-muted-foreground" label="Atualizando" /> : null}
-        </div>
-        <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
-        {hasPrevious || hasNext ? (
-          <ListPagination
-            page={pages.cursors.length + 1}
-            hasPrevious={hasPrevious}
-            hasNext={hasNext}
-            busy={list.isPlaceholderData}
-            onPrevious={() => goTo(previousPage(pages))}
-            onNext={() => goTo(nextPage(pages, data?.nextCursor ?? null))}
-          />
-        ) : null}
-      </Card>
+      <ListCard
+        ref={listTop}
+        showing={data ? DOCUMENT_MESSAGES.showing(shownSoFar(pages, data.items.length, DOCUMENT_PAGE_SIZE), data.total) : null}
+        showingTestId="documents-showing"
+        refreshing={list.isFetching && !list.isPending}
+        placeholder={list.isPlaceholderData}
+        paging={{
+          page: pages.cursors.length + 1,
+          hasPrevious,
+          hasNext,
+          onPrevious: () => goTo(previousPage(pages)),
+          onNext: () => goTo(nextPage(pages, data?.nextCursor ?? null)),
+        }}
+      >
+        {body}
+      </ListCard>
 
       <DocumentPreviewDialog documentId={previewId} onClose={() => setPreviewId(null)} />
       <DocumentRemoveDialog target={removal} onClose={() => setRemoval(null)} />

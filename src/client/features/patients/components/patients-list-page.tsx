@@ -3,11 +3,9 @@ import type * as React from "react";
 import { useRef } from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
-import { Spinner } from "@/components/ui/spinner";
 import { ListEmptyState } from "@/components/list/list-empty-state";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
@@ -21,7 +19,7 @@ import { PatientCards } from "./patient-cards";
 import { PatientFilters } from "./patient-filters";
 import { ListSkeleton } from "@/components/list/list-skeleton";
 import { LoadError } from "@/components/list/load-error";
-import { ListPagination } from "@/components/list/list-pagination";
+import { ListCard } from "@/components/list/list-card";
 import { PatientStats } from "./patient-stats";
 import { PatientTable } from "./patient-table";
 import { profileCan } from "@shared/permissions";
@@ -130,32 +128,29 @@ export function PatientsListPage() {
         <PatientFilters value={filters} onChange={setFilters} />
       </div>
 
-      <Card ref={listTop} className="scroll-mt-20 gap-0 overflow-hidden py-0">
-        <div className="flex min-h-12 items-center justify-between gap-2 border-b px-4 py-2">
-          <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="patients-showing">
-            {data ? PATIENT_MESSAGES.showing(shownSoFar(pages, data.items.length, PATIENT_PAGE_SIZE), data.total) : "\u00a0"}
-          </p>
-          <div className="flex items-center gap-2">
-            {list.isFetching && !list.isPending ? <Spinner className="text-muted-foreground" label="Atualizando" /> : null}
-            {activeFilters ? (
-              <Button variant="link" size="sm" className="h-auto px-0" onClick={() => setFilters({})}>
-                Limpar filtros
-              </Button>
-            ) : null}
-          </div>
-        </div>
-        <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
-        {hasPrevious || hasNext ? (
-          <ListPagination
-            page={pages.cursors.length + 1}
-            hasPrevious={hasPrevious}
-            hasNext={hasNext}
-            busy={list.isPlaceholderData}
-            onPrevious={() => goTo(previousPage(pages))}
-            onNext={() => goTo(nextPage(pages, data?.next_cursor ?? null))}
-          />
-        ) : null}
-      </Card>
+      <ListCard
+        ref={listTop}
+        showing={data ? PATIENT_MESSAGES.showing(shownSoFar(pages, data.items.length, PATIENT_PAGE_SIZE), data.total) : null}
+        showingTestId="patients-showing"
+        refreshing={list.isFetching && !list.isPending}
+        placeholder={list.isPlaceholderData}
+        headerActions={
+          activeFilters ? (
+            <Button variant="link" size="sm" className="h-auto px-0" onClick={() => setFilters({})}>
+              Limpar filtros
+            </Button>
+          ) : null
+        }
+        paging={{
+          page: pages.cursors.length + 1,
+          hasPrevious,
+          hasNext,
+          onPrevious: () => goTo(previousPage(pages)),
+          onNext: () => goTo(nextPage(pages, data?.next_cursor ?? null)),
+        }}
+      >
+        {body}
+      </ListCard>
     </div>
   );
 }

@@ -3,15 +3,13 @@ import type * as React from "react";
 import { useRef } from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { Spinner } from "@/components/ui/spinner";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { ListSkeleton } from "@/components/list/list-skeleton";
 import { LoadError } from "@/components/list/load-error";
-import { ListPagination } from "@/components/list/list-pagination";
+import { ListCard } from "@/components/list/list-card";
 import { errorMessage } from "@/lib/api";
 import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
 import { useUrlListState } from "@/lib/use-url-list-state";
@@ -90,27 +88,22 @@ export function TemplatesListPage() {
 
       <SearchBox value={term} onChange={setTerm} placeholder={TEMPLATE_MESSAGES.searchPlaceholder} label="Buscar templates" />
 
-      <Card ref={listTop} className="scroll-mt-20 gap-0 overflow-hidden py-0">
-        <div className="flex min-h-12 items-center justify-between gap-2 border-b px-4 py-2">
-          <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="templates-showing">
-            {data
-              ? `Mostrando ${NUMBER.format(shownSoFar(pages, data.items.length, TEMPLATE_PAGE_SIZE))} de ${NUMBER.format(data.total)} templates`
-              : "\u00a0"}
-          </p>
-          {list.isFetching && !list.isPending ? <Spinner className="text-muted-foreground" label="Atualizando" /> : null}
-        </div>
-        <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
-        {hasPrevious || hasNext ? (
-          <ListPagination
-            page={pages.cursors.length + 1}
-            hasPrevious={hasPrevious}
-            hasNext={hasNext}
-            busy={list.isPlaceholderData}
-            onPrevious={() => goTo(previousPage(pages))}
-            onNext={() => goTo(nextPage(pages, data?.nextCursor ?? null))}
-          />
-        ) : null}
-      </Card>
+      <ListCard
+        ref={listTop}
+        showing={data ? `Mostrando ${NUMBER.format(shownSoFar(pages, data.items.length, TEMPLATE_PAGE_SIZE))} de ${NUMBER.format(data.total)} templates` : null}
+        showingTestId="templates-showing"
+        refreshing={list.isFetching && !list.isPending}
+        placeholder={list.isPlaceholderData}
+        paging={{
+          page: pages.cursors.length + 1,
+          hasPrevious,
+          hasNext,
+          onPrevious: () => goTo(previousPage(pages)),
+          onNext: () => goTo(nextPage(pages, data?.nextCursor ?? null)),
+        }}
+      >
+        {body}
+      </ListCard>
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { Building2, Search, ShieldAlert, UserPlus, Users } from "lucide-react";
 import type * as React from "react";
 import { useRef, useState } from "react";
 import { ListEmptyState } from "@/components/list/list-empty-state";
-import { ListPagination } from "@/components/list/list-pagination";
+import { ListCard } from "@/components/list/list-card";
 import { ListSkeleton } from "@/components/list/list-skeleton";
 import { LoadError } from "@/components/list/load-error";
 import { Button } from "@/components/ui/button";
@@ -10,7 +10,6 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
-import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { ApiError, errorMessage } from "@/lib/api";
 import { nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
@@ -117,25 +116,22 @@ export function UsersPage() {
           className="pl-9 placeholder:text-sm"
         />
       </div>
-      <Card ref={listTop} className="scroll-mt-20 gap-0 overflow-hidden py-0">
-        <div className="flex min-h-12 items-center justify-between gap-2 border-b px-4 py-2">
-          <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="users-showing">
-            {data ? `Mostrando ${shownSoFar(pages, data.items.length, USER_PAGE_SIZE)} de ${data.total} usuário${data.total === 1 ? "" : "s"}` : "\u00a0"}
-          </p>
-          {list.isFetching && !list.isPending ? <Spinner className="text-muted-foreground" label="Atualizando" /> : null}
-        </div>
-        <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
-        {hasPrevious || hasNext ? (
-          <ListPagination
-            page={pages.cursors.length + 1}
-            hasPrevious={hasPrevious}
-            hasNext={hasNext}
-            busy={list.isPlaceholderData}
-            onPrevious={() => goTo(previousPage(pages))}
-            onNext={() => goTo(nextPage(pages, data?.next_cursor ?? null))}
-          />
-        ) : null}
-      </Card>
+      <ListCard
+        ref={listTop}
+        showing={data ? `Mostrando ${shownSoFar(pages, data.items.length, USER_PAGE_SIZE)} de ${data.total} usuário${data.total === 1 ? "" : "s"}` : null}
+        showingTestId="users-showing"
+        refreshing={list.isFetching && !list.isPending}
+        placeholder={list.isPlaceholderData}
+        paging={{
+          page: pages.cursors.length + 1,
+          hasPrevious,
+          hasNext,
+          onPrevious: () => goTo(previousPage(pages)),
+          onNext: () => goTo(nextPage(pages, data?.next_cursor ?? null)),
+        }}
+      >
+        {body}
+      </ListCard>
       <AddUserDialog open={adding} onOpenChange={setAdding} />
     </div>
   );

@@ -1,0 +1,32 @@
+import type { FieldErrors, UseFormRegister } from "react-hook-form";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import type { FormValues } from "./form-values";
+
+/** Valor and the personalised risks, benefits and aftercare (the user's defaults, adjustable). */
+export function CustomVariablesCard({ register, errors }: { register: UseFormRegister<FormValues>; errors: FieldErrors<FormValues> }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Variáveis personalizadas</CardTitle>
+        <CardDescription>Preenchidas com os seus textos padrão; ajuste para este paciente.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <FormField label="Valor do procedimento" htmlFor="doc-valor" error={errors.variaveis?.valor_procedimento?.message}>
+          <Input maxLength={200} placeholder="R$ 0,00" {...register("variaveis.valor_procedimento")} />
+        </FormField>
+        <FormField label="Riscos personalizados" htmlFor="doc-riscos" error={errors.variaveis?.riscos_personalizados?.message} hint="Um item por linha.">
+          <Textarea rows={3} {...register("variaveis.riscos_personalizados")} />
+        </FormField>
+        <FormField label="Benefícios personalizados" htmlFor="doc-beneficios" error={errors.variaveis?.beneficios_personalizados?.message} hint="Um item por linha.">
+          <Textarea rows={3} {...register("variaveis.beneficios_personalizados")} />
+        </FormField>
+        <FormField label="Cuidados personalizados" htmlFor="doc-cuidados" error={errors.variaveis?.cuidados_personalizados?.message} hint="Um item por linha.">
+          <Textarea rows={3} {...register("variaveis.cuidados_personalizados")} />
+        </FormField>
+      </CardContent>
+    </Card>
+  );
+}
