@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { pacientes, signingOtps, tenants } from "../../../db/schema.js";
+import { signingOtps, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { maskEmail, OTP_TTL_MINUTES } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
@@ -13,6 +13,7 @@ import { maskPhone4, normalizePhone } from "../../../shared/br/phone.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { smsAddress } from "../messaging/zenvia-sms.js";
+import { loadSignerRecord } from "./signer-record.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 
@@ -38,11 +39,7 @@ export async function sendSigningCode(
     const estado = signingState(link, document, now);
     if (estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
-    const [patient] = await tx
-      .select({ nome: pacientes.nome, email: pacientes.email, telefone: pacientes.telefone })
-      .from(pacientes)
-      .where(and(eq(pacientes.tenant_id, link.tenantId), eq(pacientes.id, document.paciente_id)))
-      .limit(1);
+    const patient = await loadSignerRecord(tx, link.tenantId, document.paciente_id);
     if (!patient) throw new AppError("SIGNING_LINK_INVALID");
     const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient);
     if (!requirement.codeRequired) throw new AppError("BAD_REQUEST", "Este documento não pede código de verificação.");
