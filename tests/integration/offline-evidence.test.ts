@@ -183,6 +183,43 @@ describe("verifySignedPdf (no database)", () => {
   });
 });
 
+describe("verification knows our keys (issue 12)", () => {
+  /** A look-alike: a new self-signed key with exactly the instance seal's name. */
+  async function lookAlike(): Promise<Buffer> {
+    const other = generateSealCertificate();
+    const material = unlockP12(other.p12, other.passphrase);
+    expect(material.commonName).toBe((await instanceSeal(ctx.database.db, ctx.app.services.secretBox)).material.commonName);
+    return sealPdf(await renderDocumentPdf(finalInput), material);
+  }
+  const verifyUpload = async (pdf: Buffer) => {
+    const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    return ctx.app.inject({ method: "POST", url: `/api/public/verify/${row!.verification_code}/pdf`, payload: pdf, headers: { "content-type": "application/pdf" } });
+  };
+
+  it("/verificar accepts the instance seal and prints its fingerprint", async () => {
+    const response = await verifyUpload(sealed);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ assinatura_valida: true, selo_integro: true, certificado_reconhecido: true, certificado_sha256: fingerprint, evidencias: { ok: true } });
+    expect(response.json().evidencias.linhas).toContainEqual({ ok: true, text: "O certificado do selo é conhecido: selo desta instância Consentir." });
+  });
+
+  it("/verificar refuses a look-alike seal with the same name: 'assinado por outro certificado'", async () => {
+    const response = await verifyUpload(await lookAlike());
+    expect(response.statusCode, response.body).toBe(200);
+    const verdict = response.json();
+    expect(verdict).toMatchObject({ assinatura_valida: false, selo_integro: true, certificado_reconhecido: false, evidencias: { ok: false } });
+    expect(verdict.certificado_sha256).not.toBe(fingerprint);
+    expect(verdict.evidencias.linhas.filter((l: { ok: boolean | null }) => l.ok === false).map((l: { text: string }) => l.text).join("\n")).toMatch(/^Assinado por outro certificado/m);
+  });
+
+  it("publishes the instance seal fingerprints for offline checks", async () => {
+    const response = await ctx.app.inject({ method: "GET", url: "/api/public/seal-certificates" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().certificados.map((c: { sha256: string }) => c.sha256)).toContain(fingerprint);
+    expect(response.headers["cache-control"]).toBe("no-store");
+  });
+});
+
 describe("npm run verify (CLI, subprocess)", () => {
   const cli = (args: string[]) => {
     try {
@@ -209,4 +246,25 @@ describe("npm run verify (CLI, subprocess)", () => {
     expect(wrong.out).toContain("✗ O certificado do selo NÃO é o esperado");
     expect(wrong.out).toContain("RESULTADO: FALHOU.");
   }, 60_000);
+
+  it("with the published trust list: 0 for our seal, 1 for a look-alike; without any: 3, 'não foi confirmado'", async () => {
+    const good = path.join(scratch, "cli-lista-bom.pdf");
+    writeFileSync(good, sealed);
+    const list = path.join(scratch, "confiaveis.json");
+    writeFileSync(list, (await ctx.app.inject({ method: "GET", url: "/api/public/seal-certificates" })).body);
+    const trusted = cli([good, "--confiaveis", list]);
+    expect(trusted.code, trusted.out).toBe(0);
+    expect(trusted.out).toMatch(/✓ O certificado do selo é conhecido: C=BR, O=Consentir, CN=Consentir — Selo da instância \(lista /);
+
+    const other = generateSealCertificate();
+    const forged = path.join(scratch, "cli-lista-falso.pdf");
+    writeFileSync(forged, await sealPdf(await renderDocumentPdf(finalInput), unlockP12(other.p12, other.passphrase)));
+    const refused = cli([forged, "--confiaveis", list]);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain("✗ Assinado por outro certificado");
+
+    const unconfirmed = cli([good]);
+    expect(unconfirmed.code).toBe(3);
+    expect(unconfirmed.out).toContain("RESULTADO: íntegro, mas o certificado do selo NÃO foi confirmado");
+  }, 90_000);
 });

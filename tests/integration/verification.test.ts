@@ -149,12 +149,23 @@ describe("POST /api/public/verify/:code/pdf", () => {
     expect(response.json()).toEqual({
       identico: true,
       assinatura_valida: true,
+      selo_integro: true,
+      certificado_reconhecido: true,
       sha256: createHash("sha256").update(sealed).digest("hex"),
       certificado: "Consentir — Selo da instância",
+      certificado_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       // The evidence the file carries, checked from the file alone (decision 014).
       // This shortcut signs without a 'document.signed' event, and the verifier says so (cadeia_ok
       // false); tests/integration/offline-evidence.test.ts signs through the page: all true.
-      evidencias: { conteudo_ok: true, cadeia_ok: false, eventos: expect.any(Number), certificado_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      evidencias: {
+        ok: false,
+        conteudo_ok: true,
+        cadeia_ok: false,
+        eventos: expect.any(Number),
+        certificado_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        linhas: expect.arrayContaining([{ ok: true, text: "O certificado do selo é conhecido: selo desta instância Consentir." }]),
+        partes: [expect.objectContaining({ nivel: expect.any(String) })],
+      },
     });
   });
 

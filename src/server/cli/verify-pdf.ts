@@ -1,23 +1,31 @@
 /**
- * `npm run verify -- arquivo.pdf [--certificado <impressão digital SHA-256>] [--json]`: checks a
+ * `npm run verify -- arquivo.pdf [--certificado <SHA-256>] [--confiaveis <arquivo>] [--json]`: checks a
  * sealed Consentir PDF with nothing but the file — no database, no network, no poppler (decision
  * 014): the PAdES seal, the signer certificate, the embedded content and evidence, the document's
- * event chain. Prints a pt-BR report; exits 0 only when everything holds, 1 when a check fails,
- * 2 on a usage error. The expected fingerprint may also come from CONSENTIR_CERTIFICADO_SHA256.
+ * event chain. Prints a pt-BR report; exits 0 only when everything holds and the seal's
+ * certificate is confirmed, 1 when a check fails (a seal by another certificate included), 2 on a
+ * usage error, 3 when everything holds but no trusted certificate was given to confirm the seal.
+ * The expected fingerprint may also come from CONSENTIR_CERTIFICADO_SHA256; --confiaveis reads a
+ * list of trusted fingerprints: the JSON of /api/public/seal-certificates, or one per line.
  */
 import { readFileSync } from "node:fs";
-import { formatSignedPdfReport, verifySignedPdf } from "../services/sealing/verify-signed-pdf.js";
+import { readTrustList } from "../services/sealing/trust-list.js";
+import { formatSignedPdfReport, type TrustedCertificate, verifySignedPdf } from "../services/sealing/verify-signed-pdf.js";
 
-const USAGE = "Uso: npm run verify -- arquivo.pdf [--certificado <impressão digital SHA-256 do selo>] [--json]";
+const USAGE =
+  "Uso: npm run verify -- arquivo.pdf [--certificado <impressão digital SHA-256 do selo>] [--confiaveis <lista.json|lista.txt>] [--json]";
 
 function main(argv: string[]): number {
   let file: string | undefined;
   let expected = process.env.CONSENTIR_CERTIFICADO_SHA256 || undefined;
   let json = false;
+  let trustFile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--certificado") expected = argv[++i];
     else if (arg.startsWith("--certificado=")) expected = arg.slice("--certificado=".length);
+    else if (arg === "--confiaveis") trustFile = argv[++i];
+    else if (arg.startsWith("--confiaveis=")) trustFile = arg.slice("--confiaveis=".length);
     else if (arg === "--json") json = true;
     else if (arg === "--help" || arg === "-h") {
       console.log(USAGE);
@@ -39,9 +47,19 @@ function main(argv: string[]): number {
     console.error(`Não foi possível ler ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
-  const report = verifySignedPdf(pdf, { expectedFingerprint: expected });
+  let trusted: TrustedCertificate[] | undefined;
+  if (trustFile !== undefined) {
+    try {
+      trusted = readTrustList(readFileSync(trustFile, "utf8"), trustFile);
+    } catch (error) {
+      console.error(`Não foi possível ler a lista de certificados confiáveis ${trustFile}: ${error instanceof Error ? error.message : String(error)}`);
+      return 2;
+    }
+  }
+  const report = verifySignedPdf(pdf, { expectedFingerprint: expected, trusted });
   console.log(json ? JSON.stringify(report, null, 2) : formatSignedPdfReport(report, file));
-  return report.ok ? 0 : 1;
+  if (!report.ok) return 1;
+  return report.certificado_ok === true ? 0 : 3;
 }
 
 process.exitCode = main(process.argv.slice(2));

@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.js";
 import { pdfVerdictSchema, verificationSchema } from "../../shared/schemas/signing.js";
 import { AppError } from "../errors.js";
 import { checkPdfForCode, getPublicVerification } from "../services/sealing/public-verification.js";
+import { instanceSealCertificates } from "../services/sealing/trusted-seal-certificates.js";
 
 /** Largest PDF the public check accepts. */
 export const MAX_VERIFY_PDF_BYTES = 10 * 1024 * 1024;
@@ -35,6 +36,23 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ db: Db; rateLimitPerMin
       schema: { tags, summary: "Dados públicos de um documento assinado pelo código de verificação", params: codeParams, response: { 200: verificationSchema } },
     },
     async (request) => getPublicVerification(db, request.params.code),
+  );
+
+  app.get(
+    "/api/public/seal-certificates",
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: "Certificados do selo desta instância (impressões digitais SHA-256), para `npm run verify -- --confiaveis`",
+        response: {
+          200: z.object({
+            certificados: z.array(z.object({ assunto: text(), sha256: text(), criado_em: text(), valido_ate: text() })),
+          }),
+        },
+      },
+    },
+    async () => ({ certificados: await instanceSealCertificates(db) }),
   );
 
   app.post(

@@ -169,10 +169,15 @@ export type Verification = z.infer<typeof verificationSchema>;
 export const pdfVerdictSchema = z.object({
   /** The file is byte-for-byte the sealed PDF of this document (SHA-256 equal). */
   identico: z.boolean(),
-  /** Its PAdES signature's CMS verifies over the signed byte ranges. */
+  /** The seal verifies over the whole file AND its certificate is one of ours or the clinic's. */
   assinatura_valida: z.boolean(),
+  /** Its PAdES signature's CMS verifies over the signed byte ranges (whatever the key). */
+  selo_integro: z.boolean(),
+  /** The seal's certificate is an instance seal or one the clinic registered (issue 12). */
+  certificado_reconhecido: z.boolean(),
   sha256: text(),
   certificado: text().nullable(),
+  certificado_sha256: text().nullable(),
   /**
    * The evidence embedded in the file itself, checked without the database (decision 014):
    * the content JSON hashes to the signed content, the document's event chain recomputes to
@@ -180,10 +185,14 @@ export const pdfVerdictSchema = z.object({
    */
   evidencias: z
     .object({
+      ok: z.boolean(),
       conteudo_ok: z.boolean(),
       cadeia_ok: z.boolean(),
       eventos: z.number().int(),
       certificado_sha256: text().nullable(),
+      /** The verifier's lines, as `npm run verify` prints them (ok null = information). */
+      linhas: z.array(z.object({ ok: z.boolean().nullable(), text: text() })),
+      partes: z.array(z.object({ nome: text(), nivel: text() })),
     })
     .nullable()
     .optional(),

@@ -12,6 +12,7 @@ import { maskCpf, type PdfVerdict, type Verification } from "../../../shared/sch
 import { AppError } from "../../errors.js";
 import { sha256Hex } from "../../lib/content-hash.js";
 import { verifyPdfSignature } from "./verify-pdf-signature.js";
+import { trustedSealCertificates } from "./trusted-seal-certificates.js";
 import { verifySignedPdf } from "./verify-signed-pdf.js";
 
 const CODE = /^[0-9A-Z]{6,32}$/;
@@ -80,17 +81,31 @@ export async function checkPdfForCode(db: Db, rawCode: string, pdf: Buffer): Pro
   );
   if (!row) throw notFound();
   const sha256 = sha256Hex(pdf);
+  const trusted = await trustedSealCertificates(db);
+  // The same checks as `npm run verify` (no database): the evidence the file carries, and the
+  // seal's certificate against the keys this instance and this clinic own.
+  const report = verifySignedPdf(pdf, { trusted });
   const signature = verifyPdfSignature(pdf);
-  // The same checks as `npm run verify` (no database): the evidence the file carries.
-  const report = verifySignedPdf(pdf);
+  const reconhecido = report.certificado_ok === true;
   const hasEvidence = report.documento !== null;
   return {
     identico: row.signed_pdf_sha256 !== null && row.signed_pdf_sha256 === sha256,
-    assinatura_valida: signature.valid,
+    assinatura_valida: signature.valid && reconhecido,
+    selo_integro: signature.valid,
+    certificado_reconhecido: reconhecido,
     sha256,
     certificado: signature.signerCommonName,
+    certificado_sha256: report.certificado?.sha256 ?? null,
     evidencias: hasEvidence
-      ? { conteudo_ok: report.conteudo_ok, cadeia_ok: report.cadeia_ok, eventos: report.eventos, certificado_sha256: report.certificado?.sha256 ?? null }
+      ? {
+          ok: report.ok,
+          conteudo_ok: report.conteudo_ok,
+          cadeia_ok: report.cadeia_ok,
+          eventos: report.eventos,
+          certificado_sha256: report.certificado?.sha256 ?? null,
+          linhas: report.linhas,
+          partes: report.partes,
+        }
       : null,
   };
 }

@@ -41,7 +41,25 @@ export function normalizeFingerprint(value: string): string {
 
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 
-export function verifySignedPdf(pdf: Buffer, options: { expectedFingerprint?: string | undefined } = {}): SignedPdfReport {
+/** A certificate the verifier accepts as a seal (instance seals, the clinic's registered certificates). */
+export interface TrustedCertificate {
+  sha256: string;
+  /** Who holds it, as printed: "selo da instância Consentir", "certificado da clínica …". */
+  label: string;
+}
+
+export interface VerifySignedPdfOptions {
+  /** One fingerprint given by the person checking (CLI --certificado). */
+  expectedFingerprint?: string | undefined;
+  /**
+   * The certificates that may seal (server: instance seals + the clinic's certificates; CLI:
+   * --confiaveis). When given, a seal by any other key — even a look-alike with the same name —
+   * fails as "assinado por outro certificado".
+   */
+  trusted?: TrustedCertificate[] | undefined;
+}
+
+export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {}): SignedPdfReport {
   const lines: EvidenceLine[] = [];
   const check = (ok: boolean, text: string) => {
     lines.push({ ok, text });
@@ -63,18 +81,27 @@ export function verifySignedPdf(pdf: Buffer, options: { expectedFingerprint?: st
     certificado = { assunto: certificateNames(seal.certificateDer).subject, sha256: sha256(seal.certificateDer) };
     info(`Certificado do selo: ${certificado.assunto}`);
     info(`Impressão digital SHA-256 do certificado: ${certificado.sha256}`);
-    if (options.expectedFingerprint) {
-      const expected = normalizeFingerprint(options.expectedFingerprint);
+    const trusted = [
+      ...(options.trusted ?? []).map((t) => ({ sha256: normalizeFingerprint(t.sha256), label: t.label, given: false })),
+      ...(options.expectedFingerprint ? [{ sha256: normalizeFingerprint(options.expectedFingerprint), label: "", given: true }] : []),
+    ];
+    if (trusted.length > 0) {
+      const sealSha256 = certificado.sha256;
+      const known = trusted.find((t) => t.sha256 === sealSha256);
       certificadoOk = check(
-        expected === certificado.sha256,
-        expected === certificado.sha256
-          ? "O certificado do selo é o esperado (impressão digital igual à informada)."
-          : `O certificado do selo NÃO é o esperado (esperada ${expected}).`,
+        !!known,
+        known
+          ? known.given
+            ? "O certificado do selo é o esperado (impressão digital igual à informada)."
+            : `O certificado do selo é conhecido: ${known.label}.`
+          : options.expectedFingerprint && !options.trusted
+            ? `O certificado do selo NÃO é o esperado (esperada ${normalizeFingerprint(options.expectedFingerprint)}).`
+            : "Assinado por outro certificado: o selo não é de nenhum certificado desta instância nem dos cadastrados pela clínica — um certificado com o mesmo nome não basta.",
       );
     } else {
       info("Nenhuma impressão digital esperada foi informada: compare a acima com a publicada pela clínica (opção --certificado).");
     }
-  } else if (options.expectedFingerprint) {
+  } else if (options.expectedFingerprint || options.trusted?.length) {
     certificadoOk = check(false, "Não foi possível ler o certificado do selo para compará-lo com o esperado.");
   }
 
@@ -216,9 +243,11 @@ export function formatSignedPdfReport(report: SignedPdfReport, file?: string): s
   for (const line of report.linhas) out.push(`${line.ok === null ? "•" : line.ok ? "✓" : "✗"} ${line.text}`);
   out.push("");
   out.push(
-    report.ok
-      ? "RESULTADO: tudo confere. O arquivo é o selado, o conteúdo é o assinado e a cadeia de eventos está completa."
-      : "RESULTADO: FALHOU. Não confie neste arquivo como evidência sem apurar as linhas marcadas com ✗.",
+    !report.ok
+      ? "RESULTADO: FALHOU. Não confie neste arquivo como evidência sem apurar as linhas marcadas com ✗."
+      : report.certificado_ok === null
+        ? "RESULTADO: íntegro, mas o certificado do selo NÃO foi confirmado: o arquivo não mudou depois de selado e a evidência confere, porém qualquer um pode fazer um selo com o mesmo nome. Confirme a impressão digital com --certificado ou --confiaveis (lista publicada em /api/public/seal-certificates)."
+        : "RESULTADO: tudo confere. O arquivo é o selado, o selo é de um certificado conhecido, o conteúdo é o assinado e a cadeia de eventos está completa.",
   );
   return out.join("\n");
 }
