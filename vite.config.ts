@@ -62,7 +62,9 @@ function publicBundle(): Plugin {
         build: {
           outDir: target,
           emptyOutDir: false,
-          sourcemap: true,
+          // Maps are written for debugging but not referenced from the bundles, and the server
+          // does not serve them in production (client-app.ts).
+          sourcemap: "hidden",
           rollupOptions: {
             input: { sign: fileURLToPath(new URL("./src/client/sign.html", import.meta.url)) },
           },
@@ -78,7 +80,7 @@ export default defineConfig({
   build: {
     outDir,
     emptyOutDir: true,
-    sourcemap: true,
+    sourcemap: "hidden",
   },
   server: {
     port: 3000,

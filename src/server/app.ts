@@ -170,6 +170,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   await app.register(clientAppPlugin, {
     clientDir: config.clientDir ?? path.join(projectRoot, "dist", "client"),
+    serveSourceMaps: env.NODE_ENV !== "production",
   });
 
   return app;

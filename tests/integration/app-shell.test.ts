@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { rawRows } from "../../src/db/raw.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,6 +58,61 @@ describe("client app", () => {
       expect(file.body).toBe("User-agent: *");
       const api = await app.inject({ method: "GET", url: "/api/qualquer" });
       expect(api.statusCode).toBe(404);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("light pages (issue 16)", () => {
+  /** A built client: a hashed bundle, its hidden source map, index.html; precompressed by the build step. */
+  function builtClient(): string {
+    const dir = mkdtempSync(path.join(tmpdir(), "consentir-client-"));
+    mkdirSync(path.join(dir, "assets"));
+    writeFileSync(path.join(dir, "index.html"), `<!doctype html><title>Consentir</title>${"<div id=root></div>".repeat(100)}`);
+    writeFileSync(path.join(dir, "assets", "index-AbC123.js"), `export const x = ${JSON.stringify("consentir ".repeat(500))};`);
+    writeFileSync(path.join(dir, "assets", "index-AbC123.js.map"), '{"version":3,"sources":["src/client/main.tsx"]}');
+    execFileSync("node", ["scripts/precompress.mjs", dir]);
+    return dir;
+  }
+
+  it("answers the build's brotli or gzip twin to browsers that accept it, immutable for hashed files", async () => {
+    const dir = builtClient();
+    const app = await buildApp({ env: testEnv(), database: ctx.database, logger: false, clientDir: dir });
+    try {
+      const plain = await app.inject({ method: "GET", url: "/assets/index-AbC123.js" });
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      const br = await app.inject({ method: "GET", url: "/assets/index-AbC123.js", headers: { "accept-encoding": "br, gzip" } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(br.headers["cache-control"]).toContain("immutable");
+      expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 5);
+      expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+      const gz = await app.inject({ method: "GET", url: "/assets/index-AbC123.js", headers: { "accept-encoding": "gzip" } });
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+      const page = await app.inject({ method: "GET", url: "/documents", headers: { "accept-encoding": "br" } });
+      expect(page.headers["cache-control"]).toBe("no-cache");
+      expect(brotliDecompressSync(page.rawPayload).toString()).toContain("<div id=root>");
+      // Outside production the maps help debugging.
+      expect((await app.inject({ method: "GET", url: "/assets/index-AbC123.js.map" })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("does not serve source maps in production", async () => {
+    const dir = builtClient();
+    const app = await buildApp({ env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" }), database: ctx.database, logger: false, clientDir: dir });
+    try {
+      const map = await app.inject({ method: "GET", url: "/assets/index-AbC123.js.map" });
+      expect(map.statusCode).toBe(404);
+      expect(map.body).not.toContain("src/client/main.tsx");
+      expect((await app.inject({ method: "GET", url: "/assets/index-AbC123.js" })).statusCode).toBe(200);
+      // A stale hash is a 404 too, not index.html served as JavaScript.
+      expect((await app.inject({ method: "GET", url: "/assets/index-Old999.js" })).statusCode).toBe(404);
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

@@ -11,8 +11,9 @@ const PUBLIC_PAGE = /^\/(assinar|verificar)(\/|\?|$)/;
  * Serves the built React app from dist/client, with the SPA fallback: any GET that is not an
  * API call or a file answers index.html, and the client router decides (including not-found).
  * /assinar/* and /verificar/* answer sign.html instead (DESIGN.md §1, §6), without a referrer.
+ * Hashed files under assets/ are immutable for a year; the HTML is revalidated every time.
  */
-export const clientAppPlugin = fp<{ clientDir: string }>(async (app, options) => {
+export const clientAppPlugin = fp<{ clientDir: string; serveSourceMaps?: boolean }>(async (app, options) => {
   const indexFile = path.join(options.clientDir, "index.html");
   const signFile = path.join(options.clientDir, "sign.html");
   const hasClient = existsSync(indexFile);
@@ -24,6 +25,11 @@ export const clientAppPlugin = fp<{ clientDir: string }>(async (app, options) =>
       index: false,
       maxAge: "1y",
       immutable: true,
+      // dist/client holds .br and .gz twins made at build (scripts/precompress.mjs): sent as they
+      // are to browsers that accept them, with Vary: Accept-Encoding.
+      preCompressed: true,
+      // Source maps stay on the server's disk in production (they expose the source).
+      allowedPath: (pathName) => options.serveSourceMaps !== false || !pathName.endsWith(".map"),
       setHeaders(reply, filePath) {
         if (!filePath.includes(`${path.sep}assets${path.sep}`)) reply.header("cache-control", "no-cache");
       },
@@ -33,6 +39,10 @@ export const clientAppPlugin = fp<{ clientDir: string }>(async (app, options) =>
     const isApi = request.url.startsWith("/api/") || request.url === "/api";
     if (isApi || (request.method !== "GET" && request.method !== "HEAD")) {
       return reply.status(404).send(errorBody("NOT_FOUND"));
+    }
+    // A missing file (a stale hash, a hidden source map) is a 404, not the app's HTML.
+    if (/\/assets\/|\.map(\?|$)/.test(request.url)) {
+      return reply.status(404).type("text/plain; charset=utf-8").send("Arquivo não encontrado.");
     }
     if (!hasClient) {
       return reply

@@ -1,0 +1,43 @@
+/**
+ * After `vite build`: writes a .br (brotli, quality 11) and a .gz (gzip -9) next to every text
+ * asset of dist/client, so the server answers compressed files without compressing per request
+ * (@fastify/static `preCompressed`). Files under 1 kB, and those that do not shrink, are left
+ * alone. Source maps are not compressed: production does not serve them (client-app.ts).
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|webmanifest|ttf)$/;
+const MIN_BYTES = 1024;
+
+export function precompress(dir) {
+  let files = 0;
+  let before = 0;
+  let after = 0;
+  const walk = (current) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (COMPRESSIBLE.test(entry.name) && statSync(full).size >= MIN_BYTES) {
+        const bytes = readFileSync(full);
+        const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+        const gz = gzipSync(bytes, { level: 9 });
+        if (br.length < bytes.length) writeFileSync(`${full}.br`, br);
+        if (gz.length < bytes.length) writeFileSync(`${full}.gz`, gz);
+        files += 1;
+        before += bytes.length;
+        after += Math.min(br.length, bytes.length);
+      }
+    }
+  };
+  walk(dir);
+  return { files, before, after };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const dir = process.argv[2] ?? fileURLToPath(new URL("../dist/client", import.meta.url));
+  const { files, before, after } = precompress(dir);
+  console.log(`precompress: ${files} arquivos, ${(before / 1024).toFixed(0)} KiB → ${(after / 1024).toFixed(0)} KiB (brotli)`);
+}
