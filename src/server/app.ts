@@ -6,7 +6,6 @@ import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -15,6 +14,7 @@ import type { Database } from "../db/client.js";
 import { projectRoot } from "../db/paths.js";
 import { type Env, resolveDataDir } from "./env.js";
 import { registerErrorHandling } from "./errors.js";
+import { openapiOptions } from "./openapi.js";
 import { authPlugin } from "./plugins/auth.js";
 import { clientAppPlugin } from "./plugins/client-app.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
@@ -111,12 +111,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: "Consentir API", description: "API do Consentir", version: "0.1.0" },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(fastifySwagger, openapiOptions(siteOrigin(env)));
   // The document is always built (tests enumerate routes through app.swagger()); its pages
   // (/api/docs, /api/docs/json) are served outside production, or with API_DOCS=true.
   if (env.API_DOCS ?? env.NODE_ENV !== "production") {

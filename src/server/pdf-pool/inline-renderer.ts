@@ -9,4 +9,9 @@ import type { PdfRenderer } from "./pdf-pool.js";
 export const inlinePdfRenderer: PdfRenderer = {
   render: (input) => renderDocumentPdf(input),
   renderAndSeal: async (input, seal, sealOptions) => sealPdf(await renderDocumentPdf(input), seal, sealOptions),
+  renderAndSign: async (input, signatures) => {
+    let pdf = await renderDocumentPdf(input);
+    for (const signature of signatures) pdf = await sealPdf(pdf, signature.material, signature.options);
+    return pdf;
+  },
 };

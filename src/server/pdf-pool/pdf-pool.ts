@@ -35,6 +35,12 @@ export const BACKGROUND_WAIT_MS = 60_000;
 /** Old-generation heap of each PDF thread (a render at the size limits needs well under 200 MB). */
 export const PDF_THREAD_HEAP_MB = 512;
 
+/** A PAdES signature to apply: whose key, and how (time, policy, name). */
+export interface PdfSignature {
+  material: SealMaterial;
+  options: SealOptions;
+}
+
 export interface PdfRunOptions {
   /** Background work: waits for room (up to BACKGROUND_WAIT_MS) instead of failing at once. */
   background?: boolean;
@@ -45,6 +51,8 @@ export interface PdfRenderer {
   render(input: DocumentPdfInput, options?: PdfRunOptions): Promise<Buffer>;
   /** Draws the final PDF and seals it, in one task (the bytes cross threads once). */
   renderAndSeal(input: DocumentPdfInput, seal: SealMaterial, sealOptions: SealOptions, options?: PdfRunOptions): Promise<Buffer>;
+  /** Draws the final PDF and applies each signature in order (e.g. the professional's, then the seal). */
+  renderAndSign(input: DocumentPdfInput, signatures: PdfSignature[], options?: PdfRunOptions): Promise<Buffer>;
 }
 
 export interface PdfPoolOptions {
@@ -198,7 +206,12 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
     maxQueue,
     render: (input, runOptions) => run({ kind: "render", input: cloneableInput(input) }, runOptions),
     renderAndSeal: (input, seal, sealOptions, runOptions) =>
-      run({ kind: "render-and-seal", input: cloneableInput(input), seal: sealKeyOf(seal), options: sealOptions }, runOptions),
+      run({ kind: "render-and-sign", input: cloneableInput(input), signatures: [{ seal: sealKeyOf(seal), options: sealOptions }] }, runOptions),
+    renderAndSign: (input, signatures, runOptions) =>
+      run(
+        { kind: "render-and-sign", input: cloneableInput(input), signatures: signatures.map((s) => ({ seal: sealKeyOf(s.material), options: s.options })) },
+        runOptions,
+      ),
     stats: () => ({ threads, maxQueue, inFlight, completed, rejected }),
     async close() {
       closed = true;

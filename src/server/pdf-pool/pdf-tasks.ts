@@ -21,9 +21,15 @@ export interface SealKey {
   notAfter: Date;
 }
 
+/** One PAdES signature to apply, in order (the professional's, then the seal). */
+export interface PdfSignatureTask {
+  seal: SealKey;
+  options: SealOptions;
+}
+
 export type PdfTask =
   | { kind: "render"; input: DocumentPdfInput }
-  | { kind: "render-and-seal"; input: DocumentPdfInput; seal: SealKey; options: SealOptions };
+  | { kind: "render-and-sign"; input: DocumentPdfInput; signatures: PdfSignatureTask[] };
 
 const sealKeys = new WeakMap<SealMaterial, SealKey>();
 
@@ -87,7 +93,9 @@ export function cloneableInput(input: DocumentPdfInput): DocumentPdfInput {
 }
 
 export async function runPdfTask(task: PdfTask): Promise<Buffer> {
-  const pdf = await renderDocumentPdf(revive(task.input));
+  let pdf = await renderDocumentPdf(revive(task.input));
   if (task.kind === "render") return pdf;
-  return sealPdf(pdf, materialOf(task.seal), task.options);
+  // Each signature is an incremental update over the previous revision: earlier bytes never change.
+  for (const signature of task.signatures) pdf = await sealPdf(pdf, materialOf(signature.seal), signature.options);
+  return pdf;
 }

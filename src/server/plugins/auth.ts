@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../errors.js";
+import { isPublicRoute } from "./public-routes.js";
 import { resolveSession, type SessionUser } from "../services/auth/sessions.js";
 
 export const SESSION_COOKIE = "consentir_session";
@@ -21,13 +22,18 @@ export interface AuthPluginOptions {
   sessionIdleHours: number;
 }
 
-/** Resolves the session cookie on every /api request into `request.user`. */
+/**
+ * Resolves the session cookie on every /api request into `request.user`, and refuses a private
+ * route without one right away (401, before validation): see public-routes.ts.
+ */
 export const authPlugin = fp<AuthPluginOptions>(async (app, options) => {
   app.decorateRequest("user", null);
   app.addHook("onRequest", async (request) => {
     if (!request.url.startsWith("/api/")) return;
     const token = request.cookies[SESSION_COOKIE];
     request.user = token ? await resolveSession(options.db, token, { idleHours: options.sessionIdleHours }) : null;
+    const route = request.routeOptions.url;
+    if (!request.user && route !== undefined && route.startsWith("/api/") && !isPublicRoute(route)) throw new AppError("UNAUTHENTICATED");
   });
 });
 

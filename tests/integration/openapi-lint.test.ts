@@ -1,0 +1,54 @@
+/**
+ * Issue 17, "an API integrators can generate from": the OpenAPI document passes Redocly's
+ * recommended rules with no error and no warning, every operation has a unique operationId and
+ * the error shape, and each operation's declared security is what the running app does — a
+ * secured operation called without a session answers 401, a public one never does.
+ */
+import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestContext } from "../helpers/test-app.js";
+
+let ctx: TestContext;
+type Operation = { operationId?: string; security?: unknown[]; responses: Record<string, unknown> };
+let paths: Record<string, Record<string, Operation>>;
+
+beforeAll(async () => {
+  ctx = await createTestApp({ env: { PUBLIC_URL: "https://app.consentir.test" } });
+  paths = (ctx.app.swagger() as unknown as { paths: typeof paths }).paths;
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const operations = () =>
+  Object.entries(paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+
+describe("OpenAPI document", () => {
+  it("passes Redocly's recommended rules: 0 errors, 0 warnings", async () => {
+    const config = await createConfig({ extends: ["recommended"] });
+    const problems = await lintFromString({ source: JSON.stringify(ctx.app.swagger()), absoluteRef: "openapi.json", config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it("names every operation once and documents the error shape", () => {
+    const ids = operations().map((o) => o.operation.operationId);
+    expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z0-9]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain("getDocumentsByIdSignedPdf");
+    for (const { operation } of operations()) {
+      expect(Object.keys(operation.responses).some((status) => status.startsWith("4"))).toBe(true);
+    }
+  });
+
+  it("declares the security each operation really has", async () => {
+    const mismatches: string[] = [];
+    for (const { path, method, operation } of operations()) {
+      const url = path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000");
+      const response = await ctx.app.inject({ method: method.toUpperCase() as "GET", url, payload: method === "get" || method === "head" ? undefined : {} });
+      const declaredPublic = Array.isArray(operation.security) && operation.security.length === 0;
+      if (declaredPublic === (response.statusCode === 401)) mismatches.push(`${method.toUpperCase()} ${path}: ${declaredPublic ? "público" : "com sessão"}, respondeu ${response.statusCode}`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(operations().length).toBeGreaterThan(60);
+  });
+});
