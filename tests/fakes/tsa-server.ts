@@ -113,7 +113,7 @@ function issueToken(tsa: TestCertificate, parts: TokenParts, mode: FakeTsaMode):
   let imprint = parts.messageImprint;
   if (mode === "wrong-imprint") {
     imprint = Buffer.from(imprint);
-    imprint[imprint.length - 1] ^= 0xff;
+    imprint[imprint.length - 1] = imprint[imprint.length - 1]! ^ 0xff;
   }
   const nonce = mode === "wrong-nonce" ? unsignedInteger(randomBytes(8)) : parts.nonce;
   const tstInfo = sequence(
@@ -133,7 +133,7 @@ function issueToken(tsa: TestCertificate, parts: TokenParts, mode: FakeTsaMode):
     attribute(OID.signingCertificateV2, sequence(sequence(sequence(octetString(certHash))))),
   );
   const signature = sign("sha256", signedAttrs, privateKey);
-  if (mode === "bad-signature") signature[10] ^= 0x01;
+  if (mode === "bad-signature") signature[10] = signature[10]! ^ 0x01;
   const sha256Algorithm = sequence(oid(OID.sha256));
   const signerInfo = sequence(
     smallInteger(1),
