@@ -47,6 +47,16 @@ export const envSchema = z
   SMS_API_TOKEN: z.string().min(8, "use o token da API do provedor de SMS").optional(),
   SMS_FROM: z.string().min(1).default("consentir"),
   SMS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * RFC 3161 time-stamp authority for the signatures' trusted time (issue 12, decision 020); without
+   * it signatures carry no time-stamp. Optional HTTP basic-auth credentials, and whether the
+   * authority is an ICP-Brasil accredited ACT (then an AD-RB signature becomes AD-RT).
+   */
+  TSA_URL: z.url({ protocol: /^https?$/, error: "deve ser uma URL http(s)" }).optional(),
+  TSA_USERNAME: z.string().min(1).optional(),
+  TSA_PASSWORD: z.string().min(1).optional(),
+  TSA_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
+  TSA_ICP_BRASIL: booleanFromString.default(false),
   /** Run the background worker (jobs, e-mail) in this process. */
   WORKER: booleanFromString.default(true),
 })

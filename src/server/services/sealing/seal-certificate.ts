@@ -17,6 +17,12 @@ const DOCUMENT_SIGNING_OID = "1.3.6.1.5.5.7.3.36";
 export interface SealMaterial {
   privateKey: KeyObject;
   certificateDer: Buffer;
+  /**
+   * The issuers of certificateDer, nearest first (AC, …, root), without the holder: written with it
+   * in the CMS `certificates` so a verifier can build the chain (ICP-Brasil AD-RB asks for all of
+   * it). Absent for the self-signed instance seal.
+   */
+  chainDer?: Buffer[];
   /** Holder's common name (shown in the registry and the verification verdict). */
   commonName: string;
   /** RFC 4514-style subject, e.g. "CN=…, O=Consentir". */

@@ -1,0 +1,182 @@
+/**
+ * RFC 3161 time-stamp client (issue 12; DESIGN §3 "trusted time"). Asks the authority at TSA_URL
+ * for a token over a SHA-256 hash (for a PAdES signature: of the SignerInfo's signature value),
+ * over HTTP (RFC 3161 §3.4: POST application/timestamp-query → application/timestamp-reply),
+ * and accepts the reply only when the status is granted (or grantedWithMods), the token is a
+ * SignedData over a TSTInfo whose messageImprint and nonce are ours, and its signature verifies
+ * with the authority's certificate inside it.
+ *
+ * Errors are typed so the job that seals can retry: {@link TsaUnreachableError} (network,
+ * timeout), {@link TsaRefusedError} (HTTP error or status rejection/waiting), and
+ * {@link TsaBadResponseError} (anything that is not a good token for our request).
+ *
+ *   TimeStampReq ::= SEQUENCE { version INTEGER { v1(1) }, messageImprint MessageImprint,
+ *     reqPolicy OID OPTIONAL, nonce INTEGER OPTIONAL, certReq BOOLEAN DEFAULT FALSE, … }
+ *   TimeStampResp ::= SEQUENCE { status PKIStatusInfo, timeStampToken ContentInfo OPTIONAL }
+ *   PKIStatusInfo ::= SEQUENCE { status INTEGER, statusString SEQUENCE OF UTF8String OPTIONAL,
+ *     failInfo BIT STRING OPTIONAL }
+ */
+import { randomBytes } from "node:crypto";
+import forge from "node-forge";
+import { derBoolean, octetString, oid, OID, sequence, smallInteger, unsignedInteger } from "../sealing/der.js";
+import { bytesOf, children, derOf, parseDer } from "../sealing/cms-reader.js";
+import { integerMagnitude, readTimeStampToken, type TimeStampTokenInfo } from "./timestamp-token.js";
+
+/** Where and how to ask. Plain data: it crosses to the PDF worker threads inside SealOptions. */
+export interface TsaConfig {
+  url: string;
+  username?: string | undefined;
+  password?: string | undefined;
+  /** Whole request, connection included (default 10 s). */
+  timeoutMs?: number | undefined;
+}
+
+export const DEFAULT_TSA_TIMEOUT_MS = 10_000;
+const MAX_REPLY_BYTES = 1024 * 1024;
+
+export type TsaErrorKind = "unreachable" | "refused" | "bad-response";
+
+export class TsaError extends Error {
+  constructor(
+    readonly kind: TsaErrorKind,
+    message: string,
+    /** Worth trying again later (the job's retry decides when). */
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "TsaError";
+  }
+}
+
+/** No answer: DNS, connection refused, TLS, or the timeout. */
+export class TsaUnreachableError extends TsaError {
+  constructor(message: string, cause?: unknown) {
+    super("unreachable", message, true, { cause });
+    this.name = "TsaUnreachableError";
+  }
+}
+
+/** The authority answered no: an HTTP error, or a PKIStatus other than granted. */
+export class TsaRefusedError extends TsaError {
+  constructor(
+    message: string,
+    retryable: boolean,
+    readonly httpStatus?: number,
+    readonly pkiStatus?: number,
+  ) {
+    super("refused", message, retryable);
+    this.name = "TsaRefusedError";
+  }
+}
+
+/** An answer that is not a valid token for this request (wrong type, imprint, nonce, signature). */
+export class TsaBadResponseError extends TsaError {
+  constructor(message: string, cause?: unknown) {
+    super("bad-response", message, true, { cause });
+    this.name = "TsaBadResponseError";
+  }
+}
+
+export interface TimestampResult extends TimeStampTokenInfo {
+  /** The TimeStampToken (ContentInfo DER): what goes in the signatureTimeStampToken attribute. */
+  tokenDer: Buffer;
+}
+
+/** TimeStampReq v1 for a SHA-256 hash, with a nonce and certReq true. */
+export function timeStampRequest(sha256Hash: Buffer, nonce: Buffer): Buffer {
+  if (sha256Hash.length !== 32) throw new Error("o resumo deve ser SHA-256 (32 bytes)");
+  return sequence(smallInteger(1), sequence(sequence(oid(OID.sha256)), octetString(sha256Hash)), unsignedInteger(nonce), derBoolean(true));
+}
+
+const PKI_STATUS: Record<number, string> = {
+  0: "granted",
+  1: "grantedWithMods",
+  2: "rejection",
+  3: "waiting",
+  4: "revocationWarning",
+  5: "revocationNotification",
+};
+
+/** Asks the authority for a token over `sha256Hash` and checks it (see the module comment). */
+export async function requestTimestamp(sha256Hash: Buffer, config: TsaConfig): Promise<TimestampResult> {
+  const nonce = randomBytes(8);
+  const body = timeStampRequest(sha256Hash, nonce);
+  const headers: Record<string, string> = { "content-type": "application/timestamp-query", accept: "application/timestamp-reply" };
+  if (config.username !== undefined) {
+    headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ""}`).toString("base64")}`;
+  }
+  let response: Response;
+  let reply: Buffer;
+  try {
+    response = await fetch(config.url, {
+      method: "POST",
+      headers,
+      body: new Uint8Array(body),
+      signal: AbortSignal.timeout(config.timeoutMs ?? DEFAULT_TSA_TIMEOUT_MS),
+      redirect: "error",
+    });
+    reply = Buffer.from(await response.arrayBuffer());
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    throw new TsaUnreachableError(timedOut ? "a autoridade de carimbo do tempo não respondeu a tempo" : "a autoridade de carimbo do tempo está inacessível", error);
+  }
+  if (!response.ok) {
+    const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
+    throw new TsaRefusedError(`a autoridade de carimbo do tempo respondeu HTTP ${response.status}`, retryable, response.status);
+  }
+  const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (contentType !== "application/timestamp-reply" && contentType !== "application/timestamp-response") {
+    throw new TsaBadResponseError(`resposta com tipo inesperado: ${contentType || "(nenhum)"}`);
+  }
+  if (reply.length === 0 || reply.length > MAX_REPLY_BYTES) throw new TsaBadResponseError("resposta vazia ou grande demais");
+  return checkReply(reply, sha256Hash, nonce);
+}
+
+/** Checks a TimeStampResp against our request; returns the token and what it says. */
+export function checkReply(reply: Buffer, sha256Hash: Buffer, nonce: Buffer): TimestampResult {
+  let statusInfo: forge.asn1.Asn1[];
+  let tokenNode: forge.asn1.Asn1 | undefined;
+  let statusCode: number;
+  try {
+    const [status, token] = children(parseDer(reply));
+    statusInfo = children(status);
+    tokenNode = token;
+    const statusBytes = integerMagnitude(bytesOf(statusInfo[0]));
+    if (statusBytes.length !== 1) throw new Error("PKIStatus ausente");
+    statusCode = statusBytes[0]!;
+  } catch (error) {
+    throw new TsaBadResponseError("resposta ilegível", error);
+  }
+  if (statusCode !== 0 && statusCode !== 1) {
+    const text = children(statusInfo[1])
+      .map((n) => forge.util.decodeUtf8(String(n.value)))
+      .join("; ");
+    throw new TsaRefusedError(
+      `a autoridade de carimbo do tempo recusou o pedido (${PKI_STATUS[statusCode] ?? statusCode}${text ? `: ${text}` : ""})`,
+      statusCode === 3,
+      undefined,
+      statusCode,
+    );
+  }
+  if (!tokenNode) throw new TsaBadResponseError("resposta concedida sem carimbo");
+  const tokenDer = derOf(tokenNode);
+  let info: TimeStampTokenInfo;
+  try {
+    info = readTimeStampToken(tokenDer);
+  } catch (error) {
+    throw new TsaBadResponseError(`carimbo ilegível: ${error instanceof Error ? error.message : String(error)}`, error);
+  }
+  if (info.messageImprint.hashAlgorithmOid !== OID.sha256 || !info.messageImprint.hash.equals(sha256Hash)) {
+    throw new TsaBadResponseError("o carimbo não é sobre o resumo enviado");
+  }
+  if (!info.nonce || !info.nonce.equals(integerMagnitude(nonce))) throw new TsaBadResponseError("o nonce do carimbo não é o enviado");
+  if (!info.signatureValid) throw new TsaBadResponseError(info.reason ?? "a assinatura do carimbo não confere");
+  return { ...info, tokenDer };
+}
+
+/** The authority configured in the environment, if any. */
+export function tsaConfigFromEnv(env: { TSA_URL?: string | undefined; TSA_USERNAME?: string | undefined; TSA_PASSWORD?: string | undefined; TSA_TIMEOUT_MS?: number | undefined }): TsaConfig | undefined {
+  if (!env.TSA_URL) return undefined;
+  return { url: env.TSA_URL, username: env.TSA_USERNAME, password: env.TSA_PASSWORD, timeoutMs: env.TSA_TIMEOUT_MS };
+}
