@@ -133,7 +133,9 @@ describe("text strings of the signature dictionary", () => {
     expect(verifyPdfSignature(sealed)).toEqual({ valid: true, signerCommonName: SEAL_SUBJECT_CN });
   });
 
-  it.skipIf(!hasTool("qpdf"))("qpdf reads the dictionary's /Name and /Location back as text, and finds no structural error", async () => {
+  it("qpdf reads the dictionary's /Name and /Location back as text, and finds no structural error", async () => {
+    // The tests' system tools (README; .ci/run installs them): poppler-utils, openssl, qpdf.
+    expect(hasTool("qpdf"), "instale o qpdf (apt-get install -y qpdf)").toBe(true);
     const sealed = await sealPdf(await sealPdf(await pdfPromise, professional, { policy: adRb }), instance, { location: "São Paulo" });
     const file = writeScratch(scratchDir(), "duas.pdf", sealed);
     const json = run("qpdf", ["--json=2", "--json-key=qpdf", file]).output;
