@@ -15,6 +15,8 @@ import { type SealOptions, sealPdf } from "../services/sealing/seal-pdf.js";
 export interface SealKey {
   privateKeyPkcs8: Uint8Array;
   certificateDer: Uint8Array;
+  /** Issuers (AC … root) for an ICP-Brasil certificate; none for the self-signed instance seal. */
+  chainDer?: Uint8Array[];
   commonName: string;
   subject: string;
   fingerprintSha256: string;
@@ -40,6 +42,7 @@ export function sealKeyOf(material: SealMaterial): SealKey {
     key = {
       privateKeyPkcs8: new Uint8Array(material.privateKey.export({ type: "pkcs8", format: "der" })),
       certificateDer: new Uint8Array(material.certificateDer),
+      ...(material.chainDer ? { chainDer: material.chainDer.map((der) => new Uint8Array(der)) } : {}),
       commonName: material.commonName,
       subject: material.subject,
       fingerprintSha256: material.fingerprintSha256,
@@ -59,6 +62,7 @@ function materialOf(key: SealKey): SealMaterial {
   const material: SealMaterial = {
     privateKey: createPrivateKey({ key: asBuffer(key.privateKeyPkcs8), format: "der", type: "pkcs8" }),
     certificateDer: asBuffer(key.certificateDer),
+    ...(key.chainDer ? { chainDer: key.chainDer.map(asBuffer) } : {}),
     commonName: key.commonName,
     subject: key.subject,
     fingerprintSha256: key.fingerprintSha256,
