@@ -742,3 +742,68 @@ export const integracoesFeegow = pgTable("integracoes_feegow", {
   created_at: createdAt(),
   updated_at: updatedAt(),
 });
+
+/**
+ * Digital certificates (A1, PKCS#12) of a clinic and of its professionals (spec part 1 §2, §3;
+ * decision 019). The file and its password are kept only inside `secret_encrypted` (the instance
+ * secret box: AES-256-GCM of JSON {pfx_base64, password}); everything else is what the upload
+ * read from the certificate, so lists never open the file. `owner_profile_id` null = the clinic's
+ * own certificate (e.g. an e-CNPJ); set = that professional's own e-CPF. At most one active of
+ * each (partial unique indexes); removal is a soft deactivation.
+ */
+export const certificados = pgTable(
+  "certificados",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    owner_profile_id: uuid("owner_profile_id").references(() => profiles.id),
+    alias: text("alias").notNull(),
+    descricao: text("descricao"),
+    tipo: text("tipo", { enum: ["A1"] }).notNull().default("A1"),
+    provider: text("provider", { enum: ["local"] }).notNull().default("local"),
+    original_filename: text("original_filename").notNull(),
+    secret_encrypted: bytea("secret_encrypted").notNull(),
+    /** Holder's common name, RFC 4514-style subject and issuer. */
+    cn: text("cn").notNull(),
+    subject: text("subject").notNull(),
+    issuer: text("issuer").notNull(),
+    issuer_cn: text("issuer_cn").notNull(),
+    serial_number: text("serial_number").notNull(),
+    not_before: timestamp("not_before", { withTimezone: true }).notNull(),
+    vence_em: timestamp("vence_em", { withTimezone: true }).notNull(),
+    /** SHA-256 (hex) of the holder certificate's DER. */
+    fingerprint_sha256: text("fingerprint_sha256").notNull(),
+    key_usage: text("key_usage").array().notNull().default(sql`'{}'::text[]`),
+    /** Presents itself as ICP-Brasil: policy under 2.16.76.1.2 and a chain to a root with O=ICP-Brasil (decision 019). */
+    icp_brasil: boolean("icp_brasil").notNull().default(false),
+    policies: text("policies").array().notNull().default(sql`'{}'::text[]`),
+    holder_kind: text("holder_kind", { enum: ["e-CPF", "e-CNPJ", "outro"] }).notNull(),
+    /** e-CPF: the holder's CPF; e-CNPJ: the responsible person's CPF (2.16.76.1.3.4). Digits. */
+    cpf: text("cpf"),
+    cnpj: text("cnpj"),
+    responsible_name: text("responsible_name"),
+    /** The clinic's profile with the certificate's CPF, when there is one. */
+    linked_profile_id: uuid("linked_profile_id").references(() => profiles.id, { onDelete: "set null" }),
+    /** e-CNPJ whose CNPJ is the clinic's own. */
+    linked_clinic: boolean("linked_clinic").notNull().default(false),
+    /** SHA-256 of each certificate of the chain in the file, holder first, then its issuers. */
+    chain_fingerprints: text("chain_fingerprints").array().notNull().default(sql`'{}'::text[]`),
+    /** Expiry e-mails already sent (days before: 30, 7, 1). */
+    expiry_warnings_sent: integer("expiry_warnings_sent").array().notNull().default(sql`'{}'::integer[]`),
+    uploaded_by: uuid("uploaded_by").references(() => profiles.id, { onDelete: "set null" }),
+    is_active: boolean("is_active").notNull().default(true),
+    removed_at: timestamp("removed_at", { withTimezone: true }),
+    removed_by: uuid("removed_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index("certificados_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    uniqueIndex("certificados_active_clinic_unique").on(t.tenant_id).where(sql`${t.is_active} and ${t.owner_profile_id} is null`),
+    uniqueIndex("certificados_active_professional_unique")
+      .on(t.tenant_id, t.owner_profile_id)
+      .where(sql`${t.is_active} and ${t.owner_profile_id} is not null`),
+    index("certificados_active_expiry_idx").on(t.vence_em).where(sql`${t.is_active}`),
+  ],
+);

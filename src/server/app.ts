@@ -21,6 +21,7 @@ import { originCheckPlugin } from "./plugins/origin-check.js";
 import { auditRoutes } from "./routes/audit.js";
 import { authRoutes } from "./routes/auth.js";
 import { cepRoutes } from "./routes/cep.js";
+import { certificateRoutes } from "./routes/certificates.js";
 import { contentRoutes } from "./routes/content.js";
 import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { healthRoutes } from "./routes/health.js";
@@ -160,6 +161,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
   await app.register(feegowRoutes, { db: database.db, env, secretBox });
+  await app.register(certificateRoutes, { db: database.db, secretBox });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
 

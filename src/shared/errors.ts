@@ -95,6 +95,23 @@ export const ERRORS = {
     status: 410,
     message: "Este convite é inválido, expirou ou já foi usado. Peça um novo convite ao responsável pela clínica.",
   },
+  /** Digital certificates (spec part 1 §8 "Certificates", decision 019). */
+  CERTIFICATES_FORBIDDEN: { status: 403, message: "Acesso negado" },
+  CERTIFICATE_NOT_FOUND: { status: 404, message: "Certificado não encontrado." },
+  /** The file was refused; the message says why (not PKCS#12, no key, expired…), details.motivo too. */
+  CERTIFICATE_INVALID: { status: 400, message: "Certificado inválido" },
+  CERTIFICATE_WRONG_PASSWORD: { status: 400, message: "Senha do certificado incorreta." },
+  CERTIFICATE_TOO_LARGE: { status: 413, message: "O arquivo é grande demais para um certificado A1 (máximo de 64 kB)." },
+  CERTIFICATE_NOT_YOURS: {
+    status: 400,
+    message: "O CPF deste certificado não é o do seu cadastro. Envie o seu próprio e-CPF, ou peça ao proprietário para enviá-lo como certificado da clínica.",
+  },
+  CERTIFICATE_DUPLICATE: { status: 409, message: "Este certificado já está cadastrado e ativo." },
+  /** Too many wrong certificate passwords by one user (decision 019); Retry-After says how long. */
+  CERTIFICATE_PASSWORD_LOCKED: {
+    status: 429,
+    message: "Muitas tentativas com senha incorreta. Por segurança, aguarde alguns minutos antes de tentar de novo.",
+  },
   CEP_INVALID: { status: 400, message: "CEP inválido. Informe os 8 dígitos." },
   CEP_NOT_FOUND: { status: 404, message: "CEP não encontrado" },
   CEP_UNAVAILABLE: { status: 502, message: "Erro ao buscar CEP" },

@@ -42,6 +42,18 @@ describe("permissions (spec part 1 §6, part 2 §6)", () => {
     expect(can(member("profissional"), "documents.chooseResponsiblePhysician")).toBe(false);
   });
 
+  it("lets owners and admins manage the clinic's certificates, and care roles their own", () => {
+    expect(can(member("admin"), "certificates.manageClinic")).toBe(true);
+    expect(can(member("profissional", true), "certificates.manageClinic")).toBe(true);
+    expect(can(member("profissional"), "certificates.manageClinic")).toBe(false);
+    expect(can(member("pro_saude"), "certificates.manageOwn")).toBe(true);
+    expect(can(member("admin"), "certificates.manageOwn")).toBe(false);
+    for (const role of ["atendente", "juridico", "auditor"]) {
+      expect(can(member(role), "certificates.manageClinic")).toBe(false);
+      expect(can(member(role), "certificates.manageOwn")).toBe(false);
+    }
+  });
+
   it("answers for an API profile, and no for nobody", () => {
     expect(profileCan({ role: "auditor", is_proprietario: false }, "patients.write")).toBe(false);
     expect(profileCan({ role: "auditor", is_proprietario: true }, "patients.write")).toBe(true);

@@ -39,7 +39,9 @@ export type Action =
   | "documents.read"
   | "documents.write"
   | "documents.delete"
-  | "integration.manage";
+  | "integration.manage"
+  | "certificates.manageClinic"
+  | "certificates.manageOwn";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
@@ -69,6 +71,10 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "documents.delete": (a) => a.isOwner || a.role === "admin" || a.role === "profissional" || a.role === "pro_saude",
   /** The clinic-system token and switches (/integration): the owner and the administration. */
   "integration.manage": (a) => a.isOwner || a.role === "admin",
+  /** The clinic's certificates (e-CNPJ), and removing any of the clinic's (decision 019). */
+  "certificates.manageClinic": (a) => a.isOwner || a.role === "admin",
+  /** A health professional's own e-CPF: the people who sign medical documents. */
+  "certificates.manageOwn": (a) => a.isOwner || a.role === "profissional" || a.role === "pro_saude",
 };
 
 export function can(subject: PermissionSubject, action: Action): boolean {

@@ -50,3 +50,13 @@ export async function runProbe(app: FastifyInstance, cookie: string, probe: Prob
 export function encodeCursorForTest(createdAt: string, id: string): string {
   return Buffer.from(`${createdAt}|${id}`).toString("base64url");
 }
+
+/**
+ * A body POST /api/certificates accepts (the test e-CPF as the clinic's certificate), so the
+ * sweep reaches the intake behind validation with one bad field at a time.
+ */
+export async function validCertificateUpload(): Promise<Record<string, string>> {
+  const { testPki } = await import("../fixtures/icp-brasil.js");
+  const { ecpf } = testPki();
+  return { arquivo_base64: ecpf.pfx.toString("base64"), nome_arquivo: "certificado.pfx", alias: "Sonda", senha: ecpf.password, descricao: "Certificado de teste", titular: "clinica" };
+}

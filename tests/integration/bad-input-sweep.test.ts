@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeCursorForTest, type Probe, type ProbeResult, runProbe } from "../helpers/probes.js";
+import { encodeCursorForTest, type Probe, type ProbeResult, runProbe, validCertificateUpload } from "../helpers/probes.js";
 import { professionalSignUp } from "../helpers/factories.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, signatureDataUrl, tokenOf } from "../helpers/signing.js";
@@ -36,7 +36,9 @@ async function clinicWithEverything(app: FastifyInstance, who: SignedIn): Promis
   const link = (await call("POST", `/api/documents/${sent.documentId}/send`, {})).json().link as string;
   const procedure = await call("POST", "/api/procedures", { nome: "Blefaroplastia", descricao: "Pálpebras", especialidade: "Cirurgia Plástica" });
   const risk = await call("POST", "/api/content/riscos", { titulo: "Hematoma", descricao: "Acúmulo de sangue" });
+  const certificate = await call("POST", "/api/certificates", await validCertificateUpload());
   return {
+    certificate: certificate.json().certificado.id,
     patient: signable.patient.id,
     document: signable.documentId,
     sentDocument: sent.documentId,
@@ -68,7 +70,9 @@ function pathFor(route: string, ids: Record<string, string>): string {
         ? ids.template
         : route.startsWith("/api/content")
           ? ids.risk
-          : route.match(/\/(send|resend|link|email-link|signatures)$/)
+          : route.startsWith("/api/certificates")
+            ? ids.certificate
+            : route.match(/\/(send|resend|link|email-link|signatures)$/)
             ? ids.sentDocument
             : ids.document;
   return route
@@ -80,7 +84,7 @@ function pathFor(route: string, ids: Record<string, string>): string {
 }
 
 /** A body each write route accepts, so that one bad field at a time reaches the code behind validation. */
-function validBodies(ids: Record<string, string>): Record<string, unknown> {
+function validBodies(ids: Record<string, string>, certificate: Record<string, string>): Record<string, unknown> {
   const patient = { nome: "Carla Dias", cpf: "", data_nascimento: "1985-03-02", telefone: "(11) 98765-4321", email: "carla@exemplo.com.br", cidade: "São Paulo", uf: "SP" };
   const template = {
     titulo: "TCLE Sonda",
@@ -132,6 +136,7 @@ function validBodies(ids: Record<string, string>): Record<string, unknown> {
       aceite_eletronico: true,
     },
     "POST /api/public/sign/{token}/verify-code": { codigo: "123456" },
+    "POST /api/certificates": certificate,
   };
 }
 
@@ -200,7 +205,7 @@ function report(results: ProbeResult[]): string[] {
 describe("bad-input sweep over every route of the OpenAPI document", () => {
   it("never answers 500, and every refusal speaks Portuguese", async () => {
     const doc = (ctx.app as unknown as { swagger(): { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: unknown }>> } }).swagger();
-    const bodies = validBodies(fixture.ids);
+    const bodies = validBodies(fixture.ids, await validCertificateUpload());
     const probes: Probe[] = [];
     for (const [route, operations] of Object.entries(doc.paths)) {
       // Signing out would end the session every later probe relies on (it takes no input anyway).
@@ -232,7 +237,7 @@ describe("bad-input sweep over every route of the OpenAPI document", () => {
 
   it("answers another clinic's ids on every route with 404 or 403, never its data", async () => {
     const doc = (ctx.app as unknown as { swagger(): { paths: Record<string, Record<string, unknown>> } }).swagger();
-    const bodies = validBodies(fixture.ids);
+    const bodies = validBodies(fixture.ids, await validCertificateUpload());
     const leaks: string[] = [];
     let tried = 0;
     for (const [route, operations] of Object.entries(doc.paths)) {

@@ -16,7 +16,6 @@ const page = <T,>(load: () => Promise<T>, pick: (module: T) => React.ComponentTy
 
 /** Screens of the spec whose features land in later issues. */
 const UPCOMING: [string, string][] = [
-  ["/certificates", "Certificado Digital"],
   ["/sign", "Assinar"],
   ["/notifications", "Avisos"],
 ];
@@ -72,6 +71,10 @@ export const router = createBrowserRouter([
           { path: "/documents/:id", lazy: page(() => import("@/features/documents/components/document-detail-page"), (m) => m.DocumentDetailPage) },
           { path: "/integration", lazy: page(() => import("@/features/integration/components/integration-page"), (m) => m.IntegrationPage) },
           { path: "/users", lazy: page(() => import("@/features/users/components/users-page"), (m) => m.UsersPage) },
+          {
+            path: "/certificates",
+            lazy: page(() => import("@/features/certificates/components/certificates-page"), (m) => m.CertificatesPage),
+          },
           { path: "/settings", lazy: page(() => import("@/features/settings/components/settings-page"), (m) => m.SettingsPage) },
           ...UPCOMING.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
           { path: "*", element: <NotFoundPage /> },

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { deliverDueEmails } from "../services/email/deliver-emails.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE, anchorAuditChains } from "../services/audit/audit-anchors.js";
 import { expireDocuments } from "./expire-documents.js";
+import { warnCertificateExpiry } from "./warn-certificate-expiry.js";
 import type { JobContext } from "./job-context.js";
 import { type JobHandlers, runDueJobs } from "./run-due-jobs.js";
 
@@ -16,7 +17,7 @@ export interface Worker {
   /** Starts the loop (no-op when already started). */
   start(): void;
   /** One round: due jobs, due e-mails, and the sweep when it is time. Used by tests too. */
-  tick(options?: { sweep?: boolean }): Promise<{ jobs: number; emails: number; expired: number; anchored: number }>;
+  tick(options?: { sweep?: boolean }): Promise<{ jobs: number; emails: number; expired: number; anchored: number; certificateWarnings: number }>;
   stop(): Promise<void>;
 }
 
@@ -27,7 +28,8 @@ export function smtpTransport(url: string | undefined): Transporter | null {
 
 /**
  * The in-process background worker (decision 007): a loop that never overlaps itself. The sweep
- * (every minute) expires documents and anchors the audit chains that moved. Any
+ * (every minute) expires documents, anchors the audit chains that moved and sends certificate
+ * expiry warnings. Any
  * number of processes may run one: jobs and e-mails are taken with SKIP LOCKED.
  */
 export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: Transporter | null, options: WorkerOptions = {}): Worker {
@@ -45,13 +47,16 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
     const emails = transport ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage) : 0;
     let expired = 0;
     let anchored = 0;
+    let certificateWarnings = 0;
     if (tickOptions.sweep ?? Date.now() - lastSweep >= sweepEveryMs) {
       lastSweep = Date.now();
       expired = await expireDocuments(ctx.db);
       // Each minute, the audit chains that moved get a signed anchor (issue 15).
       anchored = await anchorAuditChains(ctx.db, anchorKey);
+      // Certificates expiring in 30, 7 or 1 days: one e-mail per threshold (decision 019).
+      certificateWarnings = await warnCertificateExpiry(ctx.db, ctx.origin);
     }
-    return { jobs, emails, expired, anchored };
+    return { jobs, emails, expired, anchored, certificateWarnings };
   };
 
   const loop = () => {

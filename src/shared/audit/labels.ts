@@ -25,6 +25,12 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.sign_attempt_failed": "Tentativa de assinatura recusada",
   "patient.contact_changed": "Contato do paciente alterado enquanto aguardava assinatura",
   "settings.signing_updated": "Opções de assinatura alteradas",
+  "certificate.uploaded": "Certificado digital enviado",
+  "certificate.upload_refused": "Envio de certificado digital recusado",
+  "certificate.removed": "Certificado digital removido",
+  "certificate.replaced": "Certificado digital substituído por um novo",
+  "certificate.expiry_warning_sent": "Aviso de vencimento do certificado digital enviado",
+  "certificate.used": "Documento assinado com o certificado digital",
 };
 
 export function auditActionLabel(action: string): string {

@@ -35,3 +35,20 @@ export const MAX_DOCUMENT_TEXT_CHARS = 60_000;
 
 /** Parágrafos, itens de lista e linhas de um documento já preenchido. */
 export const MAX_DOCUMENT_LINES = 1_000;
+
+/*
+ * Certificados digitais (decisão 019). Um A1 real (.pfx/.p12 com a cadeia) tem de 3 a 10 kB; o
+ * limite deixa folga para cadeias longas e recusa qualquer outra coisa antes de abrir o arquivo.
+ */
+
+/** Bytes de um arquivo de certificado (.pfx/.p12) depois de decodificado. */
+export const MAX_CERTIFICATE_FILE_BYTES = 64 * 1024;
+
+/** Tentativas de senha errada de certificado por usuário, na janela abaixo (depois: 429). */
+export const MAX_CERTIFICATE_PASSWORD_FAILURES = 5;
+
+/** Janela (minutos) em que as senhas erradas de certificado são contadas. */
+export const CERTIFICATE_PASSWORD_WINDOW_MINUTES = 15;
+
+/** Dias antes do vencimento em que o proprietário é avisado (tela e e-mail, um por marco). */
+export const CERTIFICATE_EXPIRY_WARNING_DAYS = [30, 7, 1] as const;

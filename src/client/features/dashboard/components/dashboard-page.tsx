@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatCard } from "@/components/ui/stat-card";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { CertificateExpiryNotice } from "@/features/certificates/components/certificate-expiry-notice";
 import { useDocumentCounters } from "@/features/documents/api/documents-api";
 import { cn } from "@/lib/utils";
 import { DOCUMENT_MESSAGES, signatureRate } from "@shared/schemas/document";
@@ -60,6 +61,7 @@ export function DashboardPage() {
       <p className="text-lg" data-testid="dashboard-greeting">
         {greeting()}, {firstName}! Você está em <strong>{user.tenant.nome}</strong>.
       </p>
+      <CertificateExpiryNotice />
 
       <section aria-label="Resumo dos contratos" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="dashboard-stats">
         <StatCard
