@@ -286,8 +286,8 @@ describe("DELETE /api/certificates/:id and the certificate the signer gets", () 
     expect(loaded).toMatchObject({ id, icpBrasil: true, holderKind: "e-CNPJ" });
     const material = loaded!.material;
     expect(material.commonName).toBe(`CLINICA TESTE LTDA:${pki.cnpj}`);
+    // The issuers, holder not repeated (SealMaterial.chainDer; the CMS writes holder + chain).
     expect(material.chainDer.map((der) => new X509Certificate(der).subject.split("\n").at(-1))).toEqual([
-      `CN=CLINICA TESTE LTDA:${pki.cnpj}`,
       "CN=AC Teste Consentir v1",
       "CN=Autoridade Certificadora Raiz de Teste v1",
     ]);

@@ -23,7 +23,10 @@ import { openCertificateSecret } from "./certificate-secret.js";
 import { openPkcs12 } from "./open-pkcs12.js";
 import { derOf, names } from "./x509-fields.js";
 
-/** SealMaterial plus the chain in the file: holder first, then its issuers (up to the root when present). */
+/**
+ * SealMaterial with the chain in the file: `chainDer` holds the holder's issuers (AC … root when
+ * present), holder not repeated — as SealMaterial documents it and the CMS writer expects.
+ */
 export interface SigningMaterial extends SealMaterial {
   privateKey: KeyObject;
   chainDer: Buffer[];
@@ -44,8 +47,7 @@ const MAX_CACHED = 500;
 export function unlockStoredCertificate(secretBox: SecretBox, sealed: Uint8Array): SigningMaterial {
   const { pfx, password } = openCertificateSecret(secretBox, sealed);
   const opened = openPkcs12(pfx, password);
-  const chainDer = opened.chain.map(derOf);
-  const certificateDer = chainDer[0]!;
+  const [certificateDer, ...chainDer] = opened.chain.map(derOf) as [Buffer, ...Buffer[]];
   const { commonName, subject } = names(certificateDer);
   return {
     privateKey: createPrivateKey(forge.pki.privateKeyToPem(opened.key)),
