@@ -39,7 +39,8 @@ export type Action =
   | "documents.read"
   | "documents.write"
   | "documents.delete"
-  | "integration.manage";
+  | "integration.manage"
+  | "settings.manage";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
@@ -69,6 +70,8 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "documents.delete": (a) => a.isOwner || a.role === "admin" || a.role === "profissional" || a.role === "pro_saude",
   /** The clinic-system token and switches (/integration): the owner and the administration. */
   "integration.manage": (a) => a.isOwner || a.role === "admin",
+  /** Configurações (/settings): the clinic's data, document validity, signing options. */
+  "settings.manage": (a) => a.isOwner || a.role === "admin",
 };
 
 export function can(subject: PermissionSubject, action: Action): boolean {

@@ -25,6 +25,10 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.sign_attempt_failed": "Tentativa de assinatura recusada",
   "patient.contact_changed": "Contato do paciente alterado enquanto aguardava assinatura",
   "settings.signing_updated": "Opções de assinatura alteradas",
+  "settings.clinic_updated": "Dados da clínica alterados",
+  "profile.updated": "Perfil alterado pelo próprio usuário",
+  "profile.password_changed": "Senha alterada pelo próprio usuário",
+  "user.updated": "Dados do usuário alterados pelo proprietário",
 };
 
 export function auditActionLabel(action: string): string {
