@@ -112,6 +112,16 @@ export const ERRORS = {
     status: 429,
     message: "Muitas tentativas com senha incorreta. Por segurança, aguarde alguns minutos antes de tentar de novo.",
   },
+  /** /profile (issue 13): the password re-typed to change the password, e-mail or CPF. */
+  PROFILE_WRONG_PASSWORD: { status: 400, message: "Senha atual incorreta." },
+  PROFILE_PASSWORD_REQUIRED: { status: 400, message: "Informe sua senha atual para alterar o e-mail ou o CPF." },
+  /** /settings (issue 13): owner and administrators only. */
+  SETTINGS_ACCESS_DENIED: { status: 403, message: "Acesso negado" },
+  SETTINGS_ACCOUNT_MISMATCH: {
+    status: 400,
+    message: "Os dados enviados não correspondem ao tipo desta conta. Recarregue a página e tente novamente.",
+  },
+  PROCEDURE_SPECIALTY_UNKNOWN: { status: 400, message: "Escolha uma especialidade da lista." },
   CEP_INVALID: { status: 400, message: "CEP inválido. Informe os 8 dígitos." },
   CEP_NOT_FOUND: { status: 404, message: "CEP não encontrado" },
   CEP_UNAVAILABLE: { status: 502, message: "Erro ao buscar CEP" },

@@ -59,4 +59,10 @@ describe("permissions (spec part 1 §6, part 2 §6)", () => {
     expect(profileCan({ role: "auditor", is_proprietario: true }, "patients.write")).toBe(true);
     expect(profileCan(undefined, "patients.read")).toBe(false);
   });
+
+  it("lets owners and administrators manage the clinic's settings, nobody else", () => {
+    expect(can(member("profissional", true), "settings.manage")).toBe(true);
+    expect(can(member("admin"), "settings.manage")).toBe(true);
+    for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"]) expect(can(member(role), "settings.manage"), role).toBe(false);
+  });
 });

@@ -41,7 +41,8 @@ export type Action =
   | "documents.delete"
   | "integration.manage"
   | "certificates.manageClinic"
-  | "certificates.manageOwn";
+  | "certificates.manageOwn"
+  | "settings.manage";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
@@ -75,6 +76,8 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "certificates.manageClinic": (a) => a.isOwner || a.role === "admin",
   /** A health professional's own e-CPF: the people who sign medical documents. */
   "certificates.manageOwn": (a) => a.isOwner || a.role === "profissional" || a.role === "pro_saude",
+  /** Configurações (/settings): the clinic's data, document validity, signing options. */
+  "settings.manage": (a) => a.isOwner || a.role === "admin",
 };
 
 export function can(subject: PermissionSubject, action: Action): boolean {

@@ -58,7 +58,7 @@ async function seedClinic(page: Page) {
   const cuidado = await item("cuidados", "Dieta líquida e fria");
   await item("riscos", "Parestesia temporária");
   const procedure = await json<{ id: string }>(
-    await page.request.post("/api/procedures", { data: { nome: "Implante dentário", especialidade: "Implantodontia" } }),
+    await page.request.post("/api/procedures", { data: { nome: "Implante dentário", especialidade: "implantodontia" } }),
     201,
   );
   await json(
@@ -111,7 +111,7 @@ describe("documents", () => {
     await preview.getByText("Eu, Joana Prado Albuquerque,", { exact: false }).waitFor();
 
     // Choosing the procedure prefills the checklists and the title; the preview shows the risk.
-    await page.getByLabel("Procedimento", { exact: true }).selectOption({ label: "Implante dentário" });
+    await page.getByLabel("Procedimento", { exact: true }).selectOption({ label: "Implante dentário — Implantodontia" });
     await expect.poll(() => checkbox(page, "Riscos", "Edema na região operada").isChecked()).toBe(true);
     expect(await checkbox(page, "Riscos", "Parestesia temporária").isChecked()).toBe(false);
     await expect.poll(() => checkbox(page, "Benefícios", "Reabilitação da mastigação").isChecked()).toBe(true);

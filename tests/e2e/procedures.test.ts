@@ -62,7 +62,9 @@ describe("procedures and content", () => {
     await expect.poll(() => dialog.getByRole("switch", { name: "Procedimento privado" }).isEnabled()).toBe(true);
     await dialog.getByLabel(/^Nome/).fill("Rinoplastia");
     await dialog.getByLabel("Descrição").fill("Cirurgia de remodelação do nariz.");
-    await dialog.getByLabel("Especialidade").fill("Cirurgia plástica");
+    // The specialty is chosen from the reference list (a select), not typed.
+    expect(await dialog.getByLabel("Especialidade").evaluate((element) => element.tagName)).toBe("SELECT");
+    await dialog.getByLabel("Especialidade").selectOption({ label: "Cirurgia Plástica" });
     await snap(page, "procedure-dialog-desktop");
     await dialog.getByRole("button", { name: "Criar procedimento" }).click();
     await page.getByText("Procedimento criado com sucesso").waitFor();
@@ -70,12 +72,19 @@ describe("procedures and content", () => {
     const row = page.getByTestId("procedure-row");
     await row.getByText("Rinoplastia").waitFor();
     expect(await row.textContent()).toContain("Compartilhado");
+    // Shown by its name, never the stored slug.
+    expect(await row.textContent()).toContain("Cirurgia Plástica");
+    expect(await row.textContent()).not.toContain("cirurgia_plastica");
+    // Searched by its name too.
+    await page.getByRole("searchbox", { name: "Buscar procedimentos" }).fill("cirurgia plás");
+    await expect.poll(() => page.getByTestId("procedure-row").count()).toBe(1);
+    await page.getByRole("searchbox", { name: "Buscar procedimentos" }).fill("");
     await snap(page, "procedures-desktop");
 
     await row.getByRole("link", { name: "Associar conteúdo" }).click();
     await page.waitForURL(/\/procedures\/associations\?procedimento=[0-9a-f-]{36}$/);
     await page.getByRole("heading", { name: "Associar Conteúdo" }).waitFor();
-    expect(await page.getByLabel("Procedimento", { exact: true }).locator("option:checked").textContent()).toContain("Rinoplastia");
+    expect(await page.getByLabel("Procedimento", { exact: true }).locator("option:checked").textContent()).toContain("Rinoplastia — Cirurgia Plástica");
     await checkbox(page, "Riscos", "Hematoma").check();
     await checkbox(page, "Riscos", "Infecção").check();
     await checkbox(page, "Benefícios", "Melhora respiratória").check();
@@ -121,7 +130,7 @@ describe("procedures and content", () => {
       expect(response.status()).toBe(201);
     }
     for (const nome of ["Blefaroplastia", "Otoplastia"]) {
-      const response = await page.request.post("/api/procedures", { data: { nome, especialidade: "Cirurgia plástica", is_private: nome === "Otoplastia" } });
+      const response = await page.request.post("/api/procedures", { data: { nome, especialidade: "cirurgia_plastica", is_private: nome === "Otoplastia" } });
       expect(response.status()).toBe(201);
     }
 
@@ -155,7 +164,7 @@ describe("procedures and content", () => {
     await page.getByRole("tabpanel", { name: "Benefícios" }).getByText("Nenhum item cadastrado").waitFor();
 
     await page.goto("/procedures/associations");
-    await page.getByLabel("Procedimento", { exact: true }).selectOption({ label: "Blefaroplastia superior — Cirurgia plástica" });
+    await page.getByLabel("Procedimento", { exact: true }).selectOption({ label: "Blefaroplastia superior — Cirurgia Plástica" });
     await checkbox(page, "Riscos", "Edema").check();
     await page.getByRole("group", { name: "Riscos" }).getByText("1 selecionado").waitFor();
     await snap(page, "associations-phone");

@@ -96,9 +96,11 @@ describe("establishment sign-up, sign-in and the app shell", () => {
     for (const label of ["Principal", "Gestão de Conteúdo", "Administração"]) {
       await page.getByText(label, { exact: true }).first().waitFor();
     }
-    for (const item of ["Pacientes", "Documentos", "Procedimentos", "Templates", "Config. Templates", "Associar Conteúdo", "Usuários", "Integração", "Certificado Digital", "Configurações"]) {
+    for (const item of ["Pacientes", "Documentos", "Procedimentos", "Templates", "Config. Templates", "Associar Conteúdo", "Integração", "Certificado Digital", "Configurações", "Meu perfil"]) {
       expect(await page.getByRole("link", { name: item, exact: true }).count(), item).toBe(1);
     }
+    // An independent professional's account is one person: no Usuários (decision 017).
+    expect(await page.getByRole("link", { name: "Usuários", exact: true }).count()).toBe(0);
     const sidebar = page.locator('[data-slot="sidebar"][data-state]').first();
     expect(await sidebar.getAttribute("data-state")).toBe("expanded");
     await page.keyboard.press("Control+b");

@@ -60,3 +60,44 @@ export async function validCertificateUpload(): Promise<Record<string, string>> 
   const { ecpf } = testPki();
   return { arquivo_base64: ecpf.pfx.toString("base64"), nome_arquivo: "certificado.pfx", alias: "Sonda", senha: ecpf.password, descricao: "Certificado de teste", titular: "clinica" };
 }
+
+/**
+ * Bodies the team routes accept (issue 13: /profile, Configurações, editing a user), so the
+ * bad-input sweep reaches the code behind validation one bad field at a time.
+ */
+export function teamValidBodies(): Record<string, unknown> {
+  return {
+    "PATCH /api/profile": {
+      nome: "Dra. Helena Martins Prado",
+      telefone: "(11) 98765-4321",
+      email: "helena.sonda@exemplo.com.br",
+      cpf: "529.982.247-25",
+      senha_atual: "senha-qualquer",
+      conselho_tipo: "CRM",
+      conselho_numero: "123456",
+      conselho_uf: "SP",
+      especialidades: [{ especialidade: "dermatologia", areas_atuacao: ["hansenologia"], rqe: "45678" }],
+    },
+    "POST /api/profile/password": { senha_atual: "senha-errada-1", nova_senha: "jardim-azul-42", confirmar_senha: "jardim-azul-42" },
+    "PUT /api/settings/clinic": {
+      tipo_perfil: "profissional_independente",
+      cep: "01310-100",
+      estado: "SP",
+      cidade: "São Paulo",
+      bairro: "Bela Vista",
+      logradouro: "Avenida Paulista",
+      numero: "1000",
+      complemento: "Sala 12",
+      telefone: "(11) 3333-4444",
+      validade_documento_dias: 10,
+    },
+    "PATCH /api/users/{id}": {
+      nome: "Paulo Mendes",
+      role: "profissional",
+      conselho_tipo: "CRM",
+      conselho_numero: "112233",
+      conselho_uf: "SP",
+      especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "7788" }],
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeCursorForTest, type Probe, type ProbeResult, runProbe, validCertificateUpload } from "../helpers/probes.js";
+import { encodeCursorForTest, type Probe, type ProbeResult, runProbe, teamValidBodies, validCertificateUpload } from "../helpers/probes.js";
 import { professionalSignUp } from "../helpers/factories.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, signatureDataUrl, tokenOf } from "../helpers/signing.js";
@@ -34,7 +34,7 @@ async function clinicWithEverything(app: FastifyInstance, who: SignedIn): Promis
   const templateId = (await call("GET", "/api/templates")).json().items[0].id as string;
   const sent = await signableDocument(app, who, { versionId: signable.versionId, nome: "Bruno Costa" });
   const link = (await call("POST", `/api/documents/${sent.documentId}/send`, {})).json().link as string;
-  const procedure = await call("POST", "/api/procedures", { nome: "Blefaroplastia", descricao: "Pálpebras", especialidade: "Cirurgia Plástica" });
+  const procedure = await call("POST", "/api/procedures", { nome: "Blefaroplastia", descricao: "Pálpebras", especialidade: "cirurgia_plastica" });
   const risk = await call("POST", "/api/content/riscos", { titulo: "Hematoma", descricao: "Acúmulo de sangue" });
   const certificate = await call("POST", "/api/certificates", await validCertificateUpload());
   return {
@@ -104,8 +104,8 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     "POST /api/invitations/lookup": { token: "x".repeat(43) },
     "POST /api/invitations/accept": { token: "x".repeat(43), password: "senha-nova-1", confirmPassword: "senha-nova-1" },
     "PUT /api/patients/{id}": patient,
-    "POST /api/procedures": { nome: "Rinoplastia", descricao: "Nariz", especialidade: "Cirurgia Plástica", is_private: false },
-    "PUT /api/procedures/{id}": { nome: "Rinoplastia", descricao: "Nariz", especialidade: "Cirurgia Plástica", is_private: false },
+    "POST /api/procedures": { nome: "Rinoplastia", descricao: "Nariz", especialidade: "cirurgia_plastica", is_private: false },
+    "PUT /api/procedures/{id}": { nome: "Rinoplastia", descricao: "Nariz", especialidade: "cirurgia_plastica", is_private: false },
     "PUT /api/procedures/{id}/associations": { riscos: [ids.risk], beneficios: [], cuidados: [] },
     "POST /api/templates": template,
     "PUT /api/templates/{id}": template,
@@ -137,6 +137,7 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     },
     "POST /api/public/sign/{token}/verify-code": { codigo: "123456" },
     "POST /api/certificates": certificate,
+    ...teamValidBodies(),
   };
 }
 
@@ -220,7 +221,7 @@ describe("bad-input sweep over every route of the OpenAPI document", () => {
             probes.push({ method: upper, route, url: route.replace(`{${p.name}}`, bad).replace(/\{[a-z]+\}/g, "x"), label: `${p.name}=${bad.slice(0, 20)}`, payload: upper === "GET" || upper === "DELETE" ? undefined : {} });
           }
         }
-        if (upper === "POST" || upper === "PUT") {
+        if (upper === "POST" || upper === "PUT" || upper === "PATCH") {
           const body = bodies[`${upper} ${route}`];
           if (body !== undefined) probes.push(...bodyProbes(route, upper, url, body));
           else probes.push({ method: upper, route, url, label: "corpo com NUL", payload: { campo: "\u0000" } });

@@ -1,6 +1,7 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
+import { procedimentos } from "../../src/db/schema.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
@@ -24,7 +25,7 @@ async function create(who: SignedIn, overrides: Record<string, unknown> = {}) {
   const response = await call(who, "POST", "/api/procedures", {
     nome: "Toxina Botulínica",
     descricao: "Aplicação em rugas dinâmicas",
-    especialidade: "Dermatologia",
+    especialidade: "dermatologia",
     ...overrides,
   });
   expect(response.statusCode, response.body).toBe(201);
@@ -45,7 +46,7 @@ describe("procedures: create, read, update, delete", () => {
     expect(created).toMatchObject({
       nome: "Preenchimento Labial",
       descricao: "Aplicação em rugas dinâmicas",
-      especialidade: "Dermatologia",
+      especialidade: "dermatologia",
       is_private: false,
       created_by: clinic.profileId,
     });
@@ -71,6 +72,9 @@ describe("procedures: create, read, update, delete", () => {
       [{ nome: "x".repeat(161) }, "nome", "Use no máximo 160 caracteres"],
       [{ nome: "A", descricao: "x".repeat(2001) }, "descricao", "Use no máximo 2000 caracteres"],
       [{ nome: "A", especialidade: "x".repeat(121) }, "especialidade", "Use no máximo 120 caracteres"],
+      // Chosen from the reference list (a slug), never typed.
+      [{ nome: "A", especialidade: "Dermatologia" }, "especialidade", "Escolha uma especialidade da lista."],
+      [{ nome: "A", especialidade: "cirurgia-plastica" }, "especialidade", "Escolha uma especialidade da lista."],
     ];
     for (const [body, path, message] of cases) {
       const response = await call(clinic, "POST", "/api/procedures", body);
@@ -96,9 +100,9 @@ describe("procedures: create, read, update, delete", () => {
 
   it("lists by name and searches name, description and specialty, ignoring case and accents", async () => {
     const searcher = await newClinic(ctx.app);
-    const ortho = await create(searcher, { nome: "Rinoplastia", descricao: "Cirurgia do nariz", especialidade: "Cirurgia Plástica" });
-    const derm = await create(searcher, { nome: "Ácido hialurônico", descricao: "Preenchimento", especialidade: "Dermatologia" });
-    const peel = await create(searcher, { nome: "Peeling químico", descricao: "100% seguro", especialidade: "Dermatologia" });
+    const ortho = await create(searcher, { nome: "Rinoplastia", descricao: "Cirurgia do nariz", especialidade: "cirurgia_plastica" });
+    const derm = await create(searcher, { nome: "Ácido hialurônico", descricao: "Preenchimento", especialidade: "dermatologia" });
+    const peel = await create(searcher, { nome: "Peeling químico", descricao: "100% seguro", especialidade: "dermatologia" });
     const all = await call(searcher, "GET", "/api/procedures");
     expect(all.json().truncated).toBe(false);
     expect(idsOf(all)).toEqual([derm.id, peel.id, ortho.id]);
@@ -107,6 +111,25 @@ describe("procedures: create, read, update, delete", () => {
     expect(idsOf(await call(searcher, "GET", "/api/procedures?q=dermato"))).toEqual([derm.id, peel.id]);
     expect(idsOf(await call(searcher, "GET", "/api/procedures?q=%25"))).toEqual([peel.id]);
     expect(idsOf(await call(searcher, "GET", "/api/procedures?q=_"))).toEqual([]);
+    // The specialty by its name, not its slug.
+    expect(idsOf(await call(searcher, "GET", `/api/procedures?q=${encodeURIComponent("CIRURGIA PLÁS")}`))).toEqual([ortho.id]);
+    expect(idsOf(await call(searcher, "GET", "/api/procedures?q=cirurgia_plastica"))).toEqual([]);
+  });
+
+  it("keeps an older free-text specialty: shown, searched and saved again as it is, but not typed anew", async () => {
+    const legacy = await newClinic(ctx.app);
+    const row = await create(legacy, { nome: "Drenagem linfática" });
+    await ctx.database.db.update(procedimentos).set({ especialidade: "Estética avançada" }).where(eq(procedimentos.id, row.id));
+    const listed = (await call(legacy, "GET", "/api/procedures")).json().items[0];
+    expect(listed.especialidade).toBe("Estética avançada");
+    expect(idsOf(await call(legacy, "GET", "/api/procedures?q=estetica%20avanc"))).toEqual([row.id]);
+    const kept = await call(legacy, "PUT", `/api/procedures/${row.id}`, { nome: "Drenagem", especialidade: "Estética avançada" });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const typed = await call(legacy, "PUT", `/api/procedures/${row.id}`, { nome: "Drenagem", especialidade: "Estética nova" });
+    expect(typed.statusCode).toBe(400);
+    expect(typed.json()).toMatchObject({ code: "PROCEDURE_SPECIALTY_UNKNOWN", issues: [{ path: "especialidade", message: "Escolha uma especialidade da lista." }] });
+    const chosen = await call(legacy, "PUT", `/api/procedures/${row.id}`, { nome: "Drenagem", especialidade: "fisioterapia_dermatofuncional" });
+    expect(chosen.json().especialidade).toBe("fisioterapia_dermatofuncional");
   });
 });
 

@@ -35,7 +35,7 @@ export const router = createBrowserRouter([
         element: <AppLayout />,
         children: [
           { path: "/", element: <DashboardPage /> },
-          { path: "/profile", lazy: page(() => import("@/pages/profile-page"), (m) => m.ProfilePage) },
+          { path: "/profile", lazy: page(() => import("@/features/profile/components/profile-page"), (m) => m.ProfilePage) },
           { path: "/patients", lazy: page(() => import("@/features/patients/components/patients-list-page"), (m) => m.PatientsListPage) },
           { path: "/patients/create", lazy: page(() => import("@/features/patients/components/patient-create-page"), (m) => m.PatientCreatePage) },
           { path: "/patients/:id", lazy: page(() => import("@/features/patients/components/patient-detail-page"), (m) => m.PatientDetailPage) },

@@ -12,6 +12,7 @@ import {
   userRoleSchema,
   userSchema,
   userStatusSchema,
+  userUpdateSchema,
 } from "../../shared/schemas/users.js";
 import type { Env } from "../env.js";
 import { siteOrigin } from "../lib/origin.js";
@@ -23,6 +24,7 @@ import { createUser } from "../services/users/create-user.js";
 import { acceptInvitation, lookupInvitation } from "../services/users/invitations.js";
 import { listUsers } from "../services/users/list-users.js";
 import { changeUserRole, resendInvitation, setUserActive } from "../services/users/manage-user.js";
+import { updateUser } from "../services/users/update-user.js";
 
 interface UserRouteOptions {
   db: Db;
@@ -63,6 +65,15 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
       schema: { tags, summary: "Adiciona um usuário à clínica, com senha ou convite por e-mail", body: userCreateSchema, response: { 201: userSchema } },
     },
     async (request, reply) => reply.status(201).send(await createUser(db, currentUser(request), request.body, contextOf(request))),
+  );
+
+  app.patch(
+    "/api/users/:id",
+    {
+      preHandler: requireUser,
+      schema: { tags, summary: "Altera nome, função, conselho e especialidades de um usuário (a função do proprietário não muda)", params: idParams, body: userUpdateSchema, response: { 200: userSchema } },
+    },
+    async (request) => updateUser(db, currentUser(request), request.params.id, request.body, contextOf(request)),
   );
 
   app.patch(

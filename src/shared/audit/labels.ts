@@ -31,6 +31,10 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "certificate.replaced": "Certificado digital substituído por um novo",
   "certificate.expiry_warning_sent": "Aviso de vencimento do certificado digital enviado",
   "certificate.used": "Documento assinado com o certificado digital",
+  "settings.clinic_updated": "Dados da clínica alterados",
+  "profile.updated": "Perfil alterado pelo próprio usuário",
+  "profile.password_changed": "Senha alterada pelo próprio usuário",
+  "user.updated": "Dados do usuário alterados pelo proprietário",
 };
 
 export function auditActionLabel(action: string): string {

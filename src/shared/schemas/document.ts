@@ -296,6 +296,8 @@ export const documentFormOptionsSchema = z.object({
     estado: text().nullable(),
     cep: text().nullable(),
     telefone: text().nullable(),
+    /** Days a new document stays open (Configurações; 7 by default), for data_vencimento. */
+    validade_dias: z.number().int().optional(),
   }),
 });
 export type DocumentFormOptions = z.infer<typeof documentFormOptionsSchema>;

@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { text } from "./safe-input.js";
-import { CONSELHO_TIPOS } from "../reference/councils.js";
-import { MAX_ESPECIALIDADES } from "../reference/limits.js";
-import { UF_SIGLAS } from "../reference/ufs.js";
 import type { Role } from "../permissions.js";
 import { cpfField, emailField, requiredText } from "./common.js";
+import { addCouncilRoleIssues, checkCouncilFields, councilShape, normalizeCouncil } from "./council.js";
 import { passwordField } from "./password.js";
-import { checkSpecialtyRules, especialidadeEscolhidaSchema, MESSAGES as SIGNUP_MESSAGES } from "./signup.js";
+import { MESSAGES as SIGNUP_MESSAGES } from "./signup.js";
 
 /**
  * User management (/users, spec part 2 §2, §5, §6, §8; decision 017): what the owner of an
@@ -29,6 +27,8 @@ export const USER_MESSAGES = {
   activated: "Usuário ativado",
   deactivated: "Usuário desativado. As sessões abertas dele foram encerradas.",
   roleChanged: "Função alterada com sucesso",
+  updated: "Dados do usuário atualizados",
+  updateError: "Erro ao salvar os dados do usuário",
   roleError: "Erro ao alterar a função do usuário",
   invited: (email: string) => `Convite enviado para ${email}`,
   inviteResent: (email: string) => `Novo convite enviado para ${email}`,
@@ -42,9 +42,7 @@ export const USER_MESSAGES = {
 export const ASSIGNABLE_ROLES = ["profissional", "pro_saude", "admin", "atendente", "juridico", "auditor"] as const satisfies readonly Role[];
 export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
-/** Roles that sign as health professionals: they need a council registration. */
-export const CARE_ROLES: readonly Role[] = ["profissional", "pro_saude"];
-export const needsCouncil = (role: string): boolean => CARE_ROLES.includes(role as Role);
+export { CARE_ROLES, needsCouncil } from "./council.js";
 
 /** Days an invitation link stays valid. */
 export const INVITATION_DAYS = 7;
@@ -52,9 +50,6 @@ export const INVITATION_DAYS = 7;
 export const USER_PAGE_SIZE = 20;
 
 const roleField = z.enum(ASSIGNABLE_ROLES, { error: "Selecione a função" });
-
-/** "" from an empty select becomes undefined. */
-const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
 export const userCreateSchema = z
   .object({
@@ -66,10 +61,7 @@ export const userCreateSchema = z
     acesso: z.enum(["senha", "convite"], { error: "Escolha como o usuário vai acessar" }).default("senha"),
     /** Checked below (passwordField) only when acesso is "senha". */
     password: text().max(200, "A senha é longa demais").optional(),
-    conselho_tipo: z.preprocess(blankToUndefined, z.enum(CONSELHO_TIPOS, { error: "Selecione o conselho" }).optional()),
-    conselho_numero: text().trim().max(20, "Use no máximo 20 caracteres").optional(),
-    conselho_uf: z.preprocess(blankToUndefined, z.enum(UF_SIGLAS, { error: "Selecione a UF" }).optional()),
-    especialidades: z.array(especialidadeEscolhidaSchema).max(MAX_ESPECIALIDADES, SIGNUP_MESSAGES.tooManySpecialties).default([]),
+    ...councilShape,
   })
   .superRefine((value, ctx) => {
     if (value.acesso === "senha") {
@@ -78,30 +70,30 @@ export const userCreateSchema = z
         ctx.addIssue({ code: "custom", path: ["password"], message: password.error.issues[0]?.message ?? "Informe a senha" });
       }
     }
-    if (needsCouncil(value.role) && !value.conselho_tipo) {
-      ctx.addIssue({ code: "custom", path: ["conselho_tipo"], message: "Selecione o conselho" });
-    }
-    if (!value.conselho_tipo) return;
-    if (!value.conselho_numero) {
-      ctx.addIssue({ code: "custom", path: ["conselho_numero"], message: "Informe o número do conselho" });
-    }
-    if (!value.conselho_uf) ctx.addIssue({ code: "custom", path: ["conselho_uf"], message: "Selecione a UF" });
-    checkSpecialtyRules({ conselho_tipo: value.conselho_tipo, especialidades: value.especialidades }, ctx, {
-      specialtyRequiredMessage: USER_MESSAGES.specialtyRequired,
-      // Spec part 2 §5: "for a non-admin user with council CRM, each chosen specialty needs an RQE".
-      rqeRequired: value.conselho_tipo === "CRM" && value.role !== "admin",
-    });
+    checkCouncilFields(value, ctx);
+    addCouncilRoleIssues(value.role, value, ctx);
   })
-  .transform((value) => ({
-    ...value,
-    password: value.acesso === "senha" ? value.password : undefined,
-    conselho_numero: value.conselho_tipo ? value.conselho_numero : undefined,
-    conselho_uf: value.conselho_tipo ? value.conselho_uf : undefined,
-    // No council, no specialties; blank entries of the form are dropped.
-    especialidades: value.conselho_tipo ? value.especialidades.filter((e) => e.especialidade !== "") : [],
-  }));
+  .transform((value) => normalizeCouncil({ ...value, password: value.acesso === "senha" ? value.password : undefined }));
 export type UserCreateInput = z.input<typeof userCreateSchema>;
 export type UserCreate = z.output<typeof userCreateSchema>;
+
+/**
+ * The owner edits a user's name, role and council (the edit-user dialog). The owner's own row
+ * keeps its role (USER_OWNER_PROTECTED); e-mail and CPF are the person's, changed on /profile.
+ */
+export const userUpdateSchema = z
+  .object({
+    nome: requiredText("Informe o nome completo", 160),
+    role: roleField,
+    ...councilShape,
+  })
+  .superRefine((value, ctx) => {
+    checkCouncilFields(value, ctx);
+    addCouncilRoleIssues(value.role, value, ctx);
+  })
+  .transform((value) => normalizeCouncil(value));
+export type UserUpdateInput = z.input<typeof userUpdateSchema>;
+export type UserUpdate = z.output<typeof userUpdateSchema>;
 
 export const userStatusSchema = z.object({ is_active: z.boolean({ error: "Informe se o usuário fica ativo" }) });
 export const userRoleSchema = z.object({ role: roleField });

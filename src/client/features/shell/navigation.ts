@@ -17,11 +17,16 @@ import {
   User,
   Users,
 } from "lucide-react";
+import { type Action, profileCan } from "@shared/permissions";
 
 export interface NavItem {
   label: string;
   to: string;
   icon: LucideIcon;
+  /** Shown only to who may do this (src/shared/permissions.ts, the table the server enforces). */
+  permission?: Action;
+  /** Only an establishment has it (an independent professional's account is one person). */
+  establishmentOnly?: boolean;
 }
 
 /** The sidebar, exactly as spec part 1 §2 lists it. */
@@ -30,39 +35,60 @@ export const SIDEBAR_GROUPS: { label: string; items: NavItem[] }[] = [
     label: "Principal",
     items: [
       { label: "Dashboard", to: "/", icon: LayoutDashboard },
-      { label: "Pacientes", to: "/patients", icon: Users },
-      { label: "Documentos", to: "/documents", icon: FileText },
+      { label: "Pacientes", to: "/patients", icon: Users, permission: "patients.read" },
+      { label: "Documentos", to: "/documents", icon: FileText, permission: "documents.read" },
     ],
   },
   {
     label: "Gestão de Conteúdo",
     items: [
-      { label: "Procedimentos", to: "/procedures", icon: Stethoscope },
-      { label: "Gestão de Conteúdo", to: "/content-management", icon: BookOpen },
-      { label: "Templates", to: "/templates", icon: FileSignature },
-      { label: "Config. Templates", to: "/profile/templates", icon: SlidersHorizontal },
-      { label: "Associar Conteúdo", to: "/procedures/associations", icon: Link2 },
+      { label: "Procedimentos", to: "/procedures", icon: Stethoscope, permission: "procedures.read" },
+      { label: "Gestão de Conteúdo", to: "/content-management", icon: BookOpen, permission: "content.read" },
+      { label: "Templates", to: "/templates", icon: FileSignature, permission: "templates.read" },
+      // Personal defaults fill the new-document form: for who creates documents.
+      { label: "Config. Templates", to: "/profile/templates", icon: SlidersHorizontal, permission: "documents.write" },
+      { label: "Associar Conteúdo", to: "/procedures/associations", icon: Link2, permission: "procedures.write" },
     ],
   },
   {
     label: "Administração",
     items: [
-      { label: "Usuários", to: "/users", icon: Building2 },
-      { label: "Integração", to: "/integration", icon: Plug },
+      { label: "Usuários", to: "/users", icon: Building2, permission: "users.manage", establishmentOnly: true },
+      { label: "Integração", to: "/integration", icon: Plug, permission: "integration.manage" },
       { label: "Certificado Digital", to: "/certificates", icon: ShieldCheck },
-      { label: "Configurações", to: "/settings", icon: Settings },
+      { label: "Configurações", to: "/settings", icon: Settings, permission: "settings.manage" },
     ],
   },
 ];
 
 /** The bottom bar under 768 px (spec part 1 §2). */
 export const BOTTOM_BAR: NavItem[] = [
-  { label: "Novo", to: "/documents/create", icon: Plus },
+  { label: "Novo", to: "/documents/create", icon: Plus, permission: "documents.write" },
   { label: "Assinar", to: "/sign", icon: PenLine },
   { label: "Avisos", to: "/notifications", icon: Bell },
   { label: "Perfil", to: "/profile", icon: User },
 ];
 
+/** Who is looking: the role, the owner flag and the kind of account (GET /api/auth/session). */
+export interface NavViewer {
+  profile: { role: string; is_proprietario: boolean };
+  tenant: { tipo_perfil: string };
+}
+
+/** May `viewer` see this entry? No viewer yet (session loading): only entries without a rule. */
+export function canSee(item: NavItem, viewer: NavViewer | null | undefined): boolean {
+  if (item.establishmentOnly && viewer?.tenant.tipo_perfil !== "estabelecimento") return false;
+  return item.permission ? profileCan(viewer?.profile, item.permission) : true;
+}
+
+/** The sidebar groups `viewer` may use; a group left empty is dropped. */
+export function sidebarFor(viewer: NavViewer | null | undefined): { label: string; items: NavItem[] }[] {
+  return SIDEBAR_GROUPS.map((group) => ({ ...group, items: group.items.filter((item) => canSee(item, viewer)) })).filter((group) => group.items.length > 0);
+}
+
+export function bottomBarFor(viewer: NavViewer | null | undefined): NavItem[] {
+  return BOTTOM_BAR.filter((item) => canSee(item, viewer));
+}
 
 /** Title of the screen at `pathname`, for the header. */
 export function screenTitle(pathname: string): string {

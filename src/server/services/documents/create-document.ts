@@ -6,7 +6,8 @@ import { buildDocumentModel } from "../../../shared/document-model/build-documen
 import { fillDocumentVariables, storedDocumentVariables } from "../../../shared/document-model/document-variables.js";
 import { documentModelSize, documentSizeProblem } from "../../../shared/document-model/size.js";
 import { parseTemplateContent } from "../../../shared/document-model/structure.js";
-import { DOCUMENT_VALIDITY_DAYS, type DocumentCreateData } from "../../../shared/schemas/document.js";
+import { documentValidityDays } from "../../../shared/schemas/clinic-settings.js";
+import type { DocumentCreateData } from "../../../shared/schemas/document.js";
 import { AppError } from "../../errors.js";
 import { clinicDisplayName } from "../../presenters/pdf-parties.js";
 import { physicianCredentials } from "../../presenters/physician.js";
@@ -21,7 +22,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Creates a document (spec part 1 §5 New document, part 2 §7): every variable filled from the
- * clinic's own rows, the document model frozen with its SHA-256 (DESIGN §2), expiry in 7 days,
+ * clinic's own rows, the document model frozen with its SHA-256 (DESIGN §2), expiry after the
+ * clinic's validity (7 days unless Configurações says otherwise),
  * one transaction with its audit event. Returns the new id; the PDF is generated afterwards.
  */
 export async function createDocument(
@@ -54,7 +56,8 @@ export async function createDocument(
     if (!clinic) throw new AppError("NOT_FOUND");
     const selected = await loadSelectedContent(tx, actor.tenantId, input.conteudo);
 
-    const expiresAt = new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS);
+    // The clinic's validity (Configurações), 7 days by default (spec part 2 §9).
+    const expiresAt = new Date(now.getTime() + documentValidityDays(clinic.settings) * DAY_MS);
     const procedimento = input.procedimento ?? procedure?.nome ?? null;
     const values = fillDocumentVariables({
       titulo: input.titulo,

@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client.js";
 import { profiles, templates, templateVersions, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { parseTemplateContent } from "../../../shared/document-model/structure.js";
+import { documentValidityDays } from "../../../shared/schemas/clinic-settings.js";
 import type { DocumentFormOptions } from "../../../shared/schemas/document.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
@@ -64,6 +65,7 @@ export async function getDocumentFormOptions(db: Db, actor: Actor): Promise<Docu
         estado: clinic.estado,
         cep: clinic.cep,
         telefone: clinic.telefone,
+        validade_dias: documentValidityDays(clinic.settings),
       },
     };
   });

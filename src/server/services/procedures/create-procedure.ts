@@ -5,6 +5,7 @@ import type { Procedure, ProcedureData } from "../../../shared/schemas/procedure
 import type { Actor } from "../../policies/roles.js";
 import { presentProcedure } from "../../presenters/procedure.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { assertProcedureSpecialty } from "./procedure-specialty.js";
 import { effectivePrivacy } from "./procedure-visibility.js";
 
 export async function createProcedure(
@@ -13,6 +14,7 @@ export async function createProcedure(
   input: ProcedureData,
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
 ): Promise<Procedure> {
+  assertProcedureSpecialty(input.especialidade);
   return withTenant(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .insert(procedimentos)

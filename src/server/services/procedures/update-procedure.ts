@@ -6,6 +6,7 @@ import type { Procedure, ProcedureData } from "../../../shared/schemas/procedure
 import type { Actor } from "../../policies/roles.js";
 import { presentProcedure } from "../../presenters/procedure.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { assertProcedureSpecialty } from "./procedure-specialty.js";
 import { effectivePrivacy, findProcedureOrThrow } from "./procedure-visibility.js";
 
 const EDITABLE = ["nome", "descricao", "especialidade", "is_private"] as const;
@@ -20,6 +21,8 @@ export async function updateProcedure(
 ): Promise<Procedure> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const before = await findProcedureOrThrow(tx, actor, id);
+    // An older free-text specialty may be kept as it is; any other value comes from the list.
+    assertProcedureSpecialty(input.especialidade, before.especialidade);
     const [row] = await tx
       .update(procedimentos)
       .set({

@@ -2,7 +2,6 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { profiles } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { ERRORS } from "../../../shared/errors.js";
 import type { User, UserCreate } from "../../../shared/schemas/users.js";
 import { AppError } from "../../errors.js";
 import { hashPassword } from "../../lib/passwords.js";
@@ -14,27 +13,13 @@ import { assertUsersManager } from "./access.js";
 import { findUser, invitationStateOf } from "./find-user.js";
 import { sendInvitation } from "./invitations.js";
 import { presentUser } from "./present-user.js";
+import { cpfTaken, emailTaken, violatedConstraint } from "./uniqueness.js";
 
 export interface RequestContext {
   /** siteOrigin(env): invitation links are built from it only. */
   origin: string;
   ip?: string;
   userAgent?: string;
-}
-
-const emailTaken = () =>
-  new AppError("USER_EMAIL_TAKEN", undefined, { issues: [{ path: "email", message: ERRORS.USER_EMAIL_TAKEN.message }] });
-const cpfTaken = () => new AppError("USER_CPF_TAKEN", undefined, { issues: [{ path: "cpf", message: ERRORS.USER_CPF_TAKEN.message }] });
-
-/** The name of the unique index a violation hit, when the driver says. */
-function violatedConstraint(error: unknown): string | undefined {
-  let current: unknown = error;
-  while (current && typeof current === "object") {
-    const name = (current as { constraint?: unknown }).constraint;
-    if (typeof name === "string") return name;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /**

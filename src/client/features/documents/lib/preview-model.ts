@@ -66,7 +66,7 @@ export interface PreviewInput {
   data_procedimento: string | null;
   patient: Patient | null;
   physician: DocumentVariableSources["physician"];
-  clinic: DocumentVariableSources["clinic"];
+  clinic: DocumentVariableSources["clinic"] & { validade_dias?: number | undefined };
   selected: readonly SelectedContent[];
   custom: DocumentVariableSources["custom"];
   now: Date;
@@ -97,7 +97,7 @@ export function buildPreviewModel(input: PreviewInput): DocumentModel {
     selected: input.selected,
     custom: input.custom,
     createdAt: input.now,
-    expiresAt: new Date(input.now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS),
+    expiresAt: new Date(input.now.getTime() + (input.clinic.validade_dias ?? DOCUMENT_VALIDITY_DAYS) * DAY_MS),
   });
   const structure = parseTemplateContent(input.template.estrutura, input.template.titulo);
   return buildDocumentModel(structure, values);

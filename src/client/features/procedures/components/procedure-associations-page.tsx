@@ -18,6 +18,7 @@ import { PROCEDURE_MESSAGES, type ProcedureAssociations } from "@shared/schemas/
 import { useProcedureAssociations, useProcedures, useSaveProcedureAssociations } from "../api/procedures-api";
 import { AssociationChecklist } from "./association-checklist";
 import { profileCan } from "@shared/permissions";
+import { procedureSpecialtyName } from "@shared/reference/procedure-specialties";
 
 type Selection = Record<ContentKind, ReadonlySet<string>>;
 
@@ -114,7 +115,7 @@ export function ProcedureAssociationsPage() {
             {procedures.data.items.map((procedure) => (
               <option key={procedure.id} value={procedure.id}>
                 {procedure.nome}
-                {procedure.especialidade ? ` — ${procedure.especialidade}` : ""}
+                {procedure.especialidade ? ` — ${procedureSpecialtyName(procedure.especialidade)}` : ""}
               </option>
             ))}
           </NativeSelect>

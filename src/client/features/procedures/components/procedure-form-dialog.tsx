@@ -12,7 +12,9 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
+import { NativeSelect } from "@/components/form/native-select";
 import { applyServerErrors } from "@/lib/form-errors";
+import { isKnownSpecialty, PROCEDURE_SPECIALTY_GROUPS } from "@shared/reference/procedure-specialties";
 import { type Procedure, type ProcedureInput, PROCEDURE_MESSAGES, procedureInputSchema } from "@shared/schemas/procedure";
 import { useSaveProcedure } from "../api/procedures-api";
 
@@ -46,6 +48,8 @@ export function ProcedureFormDialog({
   });
   const { register, handleSubmit, formState, setError, reset, control } = form;
   const { errors } = formState;
+  // A specialty typed before the list existed stays selectable as it was (the server keeps it).
+  const legacy = procedure?.especialidade && !isKnownSpecialty(procedure.especialidade) ? procedure.especialidade : null;
 
   useEffect(() => {
     if (open) {
@@ -84,7 +88,19 @@ export function ProcedureFormDialog({
             <Textarea {...register("descricao")} rows={3} className="max-h-48" placeholder="Breve descrição do procedimento" maxLength={2000} />
           </FormField>
           <FormField label="Especialidade" htmlFor="procedure-especialidade" error={errors.especialidade?.message}>
-            <Input {...register("especialidade")} autoComplete="off" placeholder="Ex.: Cirurgia plástica" maxLength={120} />
+            <NativeSelect {...register("especialidade")}>
+              <option value="">Sem especialidade</option>
+              {legacy ? <option value={legacy}>{legacy} (texto antigo)</option> : null}
+              {PROCEDURE_SPECIALTY_GROUPS.map((group) => (
+                <optgroup key={group.label} label={group.label}>
+                  {group.items.map((item) => (
+                    <option key={item.codigo} value={item.codigo}>
+                      {item.nome}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </NativeSelect>
           </FormField>
           <Controller
             control={control}

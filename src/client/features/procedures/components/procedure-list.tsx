@@ -1,6 +1,7 @@
 import { Lock, Users } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { procedureSpecialtyName } from "@shared/reference/procedure-specialties";
 import { type Procedure, PROCEDURE_MESSAGES } from "@shared/schemas/procedure";
 import { ProcedureRowActions } from "./procedure-row-actions";
 
@@ -46,9 +47,9 @@ export function ProcedureTable({ procedures, canEdit, onEdit, myId }: ListProps)
             <TableCell className="max-w-96 py-3 pl-4 whitespace-normal">
               <span className="block truncate font-medium">{procedure.nome}</span>
               <span className="line-clamp-2 text-xs text-muted-foreground">{procedure.descricao ?? "Sem descrição"}</span>
-              <span className="block text-xs text-muted-foreground lg:hidden">{procedure.especialidade ?? ""}</span>
+              <span className="block text-xs text-muted-foreground lg:hidden">{procedureSpecialtyName(procedure.especialidade) ?? ""}</span>
             </TableCell>
-            <TableCell className="hidden lg:table-cell">{procedure.especialidade ?? DASH}</TableCell>
+            <TableCell className="hidden lg:table-cell">{procedureSpecialtyName(procedure.especialidade) ?? DASH}</TableCell>
             <TableCell>
               <div className="grid gap-1">
                 <PrivacyBadge isPrivate={procedure.is_private} />
@@ -75,7 +76,7 @@ export function ProcedureCards({ procedures, canEdit, onEdit, myId }: ListProps)
             <div className="min-w-0 flex-1">
               <p className="truncate font-medium">{procedure.nome}</p>
               <p className="text-xs text-muted-foreground">
-                {procedure.especialidade ?? "Sem especialidade"}
+                {procedureSpecialtyName(procedure.especialidade) ?? "Sem especialidade"}
                 {myId && procedure.created_by === myId ? " · Criado por você" : ""}
               </p>
             </div>

@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { currentUserKey } from "@/features/auth/api/auth-api";
 import { ApiError, api } from "@/lib/api";
+import type { ClinicSettings, ClinicSettingsInput } from "@shared/schemas/clinic-settings";
 
 /** GET/PUT /api/settings/signing: does the clinic ask for the e-mail code before signing. */
 export interface SigningSettings {
@@ -28,7 +30,7 @@ export function signingLevelNotice(settings: SigningSettingsView): { level: "ava
   return { level: "avancada", text: `O paciente confirma um código enviado ${where} antes de assinar: assinatura eletrônica avançada.` };
 }
 
-export const settingsKeys = { signing: ["settings", "signing"] as const };
+export const settingsKeys = { signing: ["settings", "signing"] as const, clinic: ["settings", "clinic"] as const };
 
 export function useSigningSettings() {
   return useQuery({
@@ -43,5 +45,27 @@ export function useSaveSigningSettings() {
   return useMutation({
     mutationFn: (input: SigningSettings) => api<SigningSettingsView>("/api/settings/signing", { method: "PUT", body: input }),
     onSuccess: (saved) => queryClient.setQueryData(settingsKeys.signing, saved),
+  });
+}
+
+/** GET /api/settings/clinic: the clinic's data and document validity (owner and administrators). */
+export function useClinicSettings(enabled: boolean) {
+  return useQuery({
+    queryKey: settingsKeys.clinic,
+    queryFn: ({ signal }) => api<ClinicSettings>("/api/settings/clinic", { signal }),
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+    enabled,
+  });
+}
+
+export function useSaveClinicSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ClinicSettingsInput) => api<ClinicSettings>("/api/settings/clinic", { method: "PUT", body: input }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(settingsKeys.clinic, saved);
+      // The clinic's name shows in the shell and the profile.
+      void queryClient.invalidateQueries({ queryKey: currentUserKey });
+    },
   });
 }

@@ -1,26 +1,42 @@
-import { MailCheck } from "lucide-react";
+import { MailCheck, ShieldAlert } from "lucide-react";
 import { useId } from "react";
 import { toast } from "sonner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { ApiError } from "@/lib/api";
+import { profileCan } from "@shared/permissions";
+import { SETTINGS_MESSAGES } from "@shared/schemas/clinic-settings";
 import { signingLevelNotice, useSaveSigningSettings, useSigningSettings } from "../api/settings-api";
+import { ClinicDataCard } from "./clinic-data-card";
 
-export const SETTINGS_MESSAGES = {
-  saved: "Configurações atualizadas",
-  saveError: (reason: string) => `Erro ao salvar configurações: ${reason}`,
-  readOnly: "Somente o proprietário ou um administrador pode alterar.",
-} as const;
+export { SETTINGS_MESSAGES };
 
-/** /settings (Configurações): for now, the signing card. */
+/**
+ * /settings (Configurações), the owner's and administrators' (issue 13): the clinic's data and
+ * document validity, and the signing options. Anyone else sees 'Acesso negado' (the API says 403).
+ * The logo upload is not here yet.
+ */
 export function SettingsPage() {
+  const { data: user } = useCurrentUser();
+  if (user && !profileCan(user.profile, "settings.manage")) {
+    return (
+      <div className="grid gap-6">
+        <PageHeader title="Configurações" />
+        <Card className="p-6">
+          <EmptyState icon={<ShieldAlert />} title={SETTINGS_MESSAGES.accessDenied} description={SETTINGS_MESSAGES.managersOnly} />
+        </Card>
+      </div>
+    );
+  }
   return (
     <div className="grid min-w-0 gap-6">
-      <PageHeader title="Configurações" description="Preferências da clínica" />
+      <PageHeader title="Configurações" description="Dados e preferências da clínica" />
+      <ClinicDataCard />
       <SigningSettingsCard />
     </div>
   );
@@ -29,7 +45,7 @@ export function SettingsPage() {
 function SigningSettingsCard() {
   const { data: user } = useCurrentUser();
   const profile = user?.profile;
-  const canManage = Boolean(profile && (profile.is_proprietario || profile.role === "admin"));
+  const canManage = profileCan(profile, "settings.manage");
   const settings = useSigningSettings();
   const save = useSaveSigningSettings();
   const switchId = useId();
@@ -44,7 +60,7 @@ function SigningSettingsCard() {
   }
 
   return (
-    <Card className="max-w-2xl" data-testid="signing-settings">
+    <Card className="max-w-3xl" data-testid="signing-settings">
       <CardHeader>
         <CardTitle className="text-base">Assinatura</CardTitle>
         <CardDescription>Como os pacientes assinam pelo link recebido.</CardDescription>
@@ -70,7 +86,7 @@ function SigningSettingsCard() {
                   O envio de e-mail não está configurado neste servidor (SMTP): os e-mails ficam na caixa de saída e não chegam aos pacientes.
                 </p>
               ) : null}
-              {!canManage ? <p className="text-xs text-muted-foreground">{SETTINGS_MESSAGES.readOnly}</p> : null}
+              {!canManage ? <p className="text-xs text-muted-foreground">{SETTINGS_MESSAGES.managersOnly}</p> : null}
             </div>
             <Switch
               id={switchId}

@@ -1,4 +1,4 @@
-import { LogOut } from "lucide-react";
+import { LogOut, UserRound } from "lucide-react";
 import { useEffect } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
@@ -18,7 +18,7 @@ import {
   useSidebar,
 } from "@/components/ui/sidebar";
 import { useCurrentUser, useSignOut } from "@/features/auth/api/auth-api";
-import { SIDEBAR_GROUPS } from "../navigation";
+import { sidebarFor } from "../navigation";
 
 export function AppSidebar() {
   const { pathname } = useLocation();
@@ -51,7 +51,7 @@ export function AppSidebar() {
         </NavLink>
       </SidebarHeader>
       <SidebarContent>
-        {SIDEBAR_GROUPS.map((group) => (
+        {sidebarFor(user).map((group) => (
           <SidebarGroup key={group.label}>
             <SidebarGroupLabel>{group.label}</SidebarGroupLabel>
             <SidebarGroupContent>
@@ -76,6 +76,14 @@ export function AppSidebar() {
           {user?.profile.email}
         </p>
         <SidebarMenu>
+          <SidebarMenuItem>
+            <SidebarMenuButton asChild isActive={pathname === "/profile"} tooltip="Meu perfil">
+              <NavLink to="/profile" end>
+                <UserRound />
+                <span>Meu perfil</span>
+              </NavLink>
+            </SidebarMenuButton>
+          </SidebarMenuItem>
           <SidebarMenuItem>
             <SidebarMenuButton tooltip="Sair" onClick={() => void onSignOut()} disabled={signOut.isPending}>
               <LogOut />

@@ -1,17 +1,20 @@
 import { NavLink } from "react-router";
+import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { cn } from "@/lib/utils";
-import { BOTTOM_BAR } from "../navigation";
+import { bottomBarFor } from "../navigation";
 
-/** Under 768 px: Novo, Assinar, Avisos, Perfil (spec part 1 §2). */
+/** Under 768 px: Novo, Assinar, Avisos, Perfil (spec part 1 §2), each only for who may use it. */
 export function MobileBottomBar() {
+  const { data: user } = useCurrentUser();
+  const items = bottomBarFor(user);
   return (
     <nav
       aria-label="Navegação rápida"
       data-testid="mobile-bottom-bar"
       className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 pb-[env(safe-area-inset-bottom)] backdrop-blur md:hidden"
     >
-      <ul className="grid grid-cols-4">
-        {BOTTOM_BAR.map((item) => (
+      <ul className="grid" style={{ gridTemplateColumns: `repeat(${items.length}, minmax(0, 1fr))` }}>
+        {items.map((item) => (
           <li key={item.to}>
             <NavLink
               to={item.to}

@@ -2,7 +2,16 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { ApiError, api } from "@/lib/api";
 import { currentUserKey } from "@/features/auth/api/auth-api";
 import type { CurrentUser } from "@shared/schemas/me";
-import type { AssignableRole, InvitationAcceptInput, InvitationInfo, User, UserCreateInput, UserList, UserListQuery } from "@shared/schemas/users";
+import type {
+  AssignableRole,
+  InvitationAcceptInput,
+  InvitationInfo,
+  User,
+  UserCreateInput,
+  UserList,
+  UserListQuery,
+  UserUpdateInput,
+} from "@shared/schemas/users";
 
 export const userKeys = {
   all: ["users"] as const,
@@ -52,6 +61,11 @@ export const useSetUserActive = () =>
 export const useChangeUserRole = () =>
   useUserMutation(({ id, role }: { id: string; role: AssignableRole }) =>
     api<User>(`/api/users/${encodeURIComponent(id)}/role`, { method: "PATCH", body: { role } }),
+  );
+
+export const useUpdateUser = () =>
+  useUserMutation(({ id, input }: { id: string; input: UserUpdateInput }) =>
+    api<User>(`/api/users/${encodeURIComponent(id)}`, { method: "PATCH", body: input }),
   );
 
 export const useResendInvitation = () =>

@@ -1,4 +1,4 @@
-import { MailPlus } from "lucide-react";
+import { MailPlus, Pencil } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { NativeSelect } from "@/components/form/native-select";
@@ -23,6 +23,7 @@ import { specialtyName } from "@shared/reference/specialties";
 import type { ConselhoTipo } from "@shared/reference/councils";
 import { ASSIGNABLE_ROLES, type AssignableRole, type User, USER_MESSAGES } from "@shared/schemas/users";
 import { useChangeUserRole, useResendInvitation, useSetUserActive } from "../api/users-api";
+import { EditUserDialog } from "./edit-user-dialog";
 
 const DASH = <span className="text-muted-foreground">—</span>;
 const serverDetail = (error: unknown) => (error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined);
@@ -165,8 +166,10 @@ function ResendButton({ user }: { user: User }) {
 
 /** The clinic's users: name and e-mail, role, council, status (spec part 2 §2). */
 export function UsersTable({ users }: { users: User[] }) {
+  const [editing, setEditing] = useState<User | null>(null);
   return (
     <div className="overflow-x-auto">
+      <EditUserDialog user={editing} onOpenChange={(open) => !open && setEditing(null)} />
       <Table aria-label="Usuários" data-testid="users-table">
         <TableHeader>
           <TableRow className="hover:bg-transparent">
@@ -197,7 +200,12 @@ export function UsersTable({ users }: { users: User[] }) {
                 <StatusCell user={user} />
               </TableCell>
               <TableCell className="pr-4 text-right">
-                <ResendButton user={user} />
+                <div className="flex flex-wrap justify-end gap-1">
+                  <ResendButton user={user} />
+                  <Button variant="ghost" size="sm" aria-label={`Editar ${user.nome}`} onClick={() => setEditing(user)}>
+                    <Pencil /> <span className="hidden lg:inline">Editar</span>
+                  </Button>
+                </div>
               </TableCell>
             </TableRow>
           ))}

@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import type { useProcedures } from "@/features/procedures/api/procedures-api";
+import { procedureSpecialtyName } from "@shared/reference/procedure-specialties";
 import type { DocumentCreateData, DocumentFormOptions } from "@shared/schemas/document";
 import { TEMPLATE_CATEGORIES } from "@shared/schemas/template";
 import { PatientCombobox } from "../patient-combobox";
@@ -107,6 +108,7 @@ export function DocumentBasicsCard({
             {procedures.data?.items.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.nome}
+                {p.especialidade ? ` — ${procedureSpecialtyName(p.especialidade)}` : ""}
               </option>
             ))}
           </NativeSelect>

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { bottomBarFor, type NavViewer, sidebarFor } from "./navigation";
+
+const viewer = (role: string, isOwner = false, tipo = "estabelecimento"): NavViewer => ({
+  profile: { role, is_proprietario: isOwner },
+  tenant: { tipo_perfil: tipo },
+});
+const labels = (v: NavViewer | null) => sidebarFor(v).flatMap((g) => g.items.map((i) => i.label));
+const bar = (v: NavViewer | null) => bottomBarFor(v).map((i) => i.label);
+
+describe("menus follow the role (src/shared/permissions.ts)", () => {
+  it("shows an establishment's owner everything", () => {
+    expect(labels(viewer("profissional", true))).toEqual([
+      "Dashboard",
+      "Pacientes",
+      "Documentos",
+      "Procedimentos",
+      "Gestão de Conteúdo",
+      "Templates",
+      "Config. Templates",
+      "Associar Conteúdo",
+      "Usuários",
+      "Integração",
+      "Certificado Digital",
+      "Configurações",
+    ]);
+    expect(bar(viewer("profissional", true))).toEqual(["Novo", "Assinar", "Avisos", "Perfil"]);
+  });
+
+  it("hides the administration from an attendant", () => {
+    const seen = labels(viewer("atendente"));
+    expect(seen).toContain("Pacientes");
+    expect(seen).toContain("Associar Conteúdo");
+    for (const hidden of ["Usuários", "Integração", "Configurações"]) expect(seen).not.toContain(hidden);
+    expect(bar(viewer("atendente"))).toContain("Novo");
+  });
+
+  it("gives an administrator settings and integration but not users", () => {
+    const seen = labels(viewer("admin"));
+    expect(seen).toEqual(expect.arrayContaining(["Integração", "Configurações"]));
+    expect(seen).not.toContain("Usuários");
+  });
+
+  it("leaves read-only roles without the editing screens and the new-document button", () => {
+    for (const role of ["auditor", "juridico"]) {
+      const seen = labels(viewer(role));
+      expect(seen).toEqual(expect.arrayContaining(["Pacientes", "Documentos", "Templates"]));
+      for (const hidden of ["Config. Templates", "Associar Conteúdo", "Usuários", "Integração", "Configurações"]) expect(seen, role).not.toContain(hidden);
+      expect(bar(viewer(role))).not.toContain("Novo");
+    }
+  });
+
+  it("has no Usuários for an independent professional, who owns a one-person account", () => {
+    const seen = labels(viewer("profissional", true, "profissional_independente"));
+    expect(seen).not.toContain("Usuários");
+    expect(seen).toContain("Configurações");
+  });
+
+  it("drops an empty group and, while the session loads, shows only unrestricted entries", () => {
+    const groups = sidebarFor(null).map((g) => g.label);
+    expect(labels(null)).toEqual(["Dashboard", "Certificado Digital"]);
+    expect(groups).toEqual(["Principal", "Administração"]);
+  });
+});
