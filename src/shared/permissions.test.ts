@@ -51,6 +51,13 @@ describe("permissions (spec part 1 §6, part 2 §6)", () => {
     for (const role of ["atendente", "juridico", "auditor"]) {
       expect(can(member(role), "certificates.manageClinic")).toBe(false);
       expect(can(member(role), "certificates.manageOwn")).toBe(false);
+      expect(can(member(role), "certificates.open")).toBe(false);
+    }
+    // The menu entry: exactly who may manage either kind.
+    for (const role of ["admin", "profissional", "pro_saude"]) {
+      const subject = member(role);
+      expect(can(subject, "certificates.open")).toBe(can(subject, "certificates.manageClinic") || can(subject, "certificates.manageOwn"));
+      expect(can(subject, "certificates.open")).toBe(true);
     }
   });
 

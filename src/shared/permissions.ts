@@ -42,6 +42,7 @@ export type Action =
   | "integration.manage"
   | "certificates.manageClinic"
   | "certificates.manageOwn"
+  | "certificates.open"
   | "settings.manage";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
@@ -76,6 +77,8 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "certificates.manageClinic": (a) => a.isOwner || a.role === "admin",
   /** A health professional's own e-CPF: the people who sign medical documents. */
   "certificates.manageOwn": (a) => a.isOwner || a.role === "profissional" || a.role === "pro_saude",
+  /** The /certificates screen (menu entry): whoever may manage the clinic's or their own. */
+  "certificates.open": (a) => a.isOwner || a.role === "admin" || a.role === "profissional" || a.role === "pro_saude",
   /** Configurações (/settings): the clinic's data, document validity, signing options. */
   "settings.manage": (a) => a.isOwner || a.role === "admin",
 };

@@ -55,7 +55,7 @@ export const SIDEBAR_GROUPS: { label: string; items: NavItem[] }[] = [
     items: [
       { label: "Usuários", to: "/users", icon: Building2, permission: "users.manage", establishmentOnly: true },
       { label: "Integração", to: "/integration", icon: Plug, permission: "integration.manage" },
-      { label: "Certificado Digital", to: "/certificates", icon: ShieldCheck },
+      { label: "Certificado Digital", to: "/certificates", icon: ShieldCheck, permission: "certificates.open" },
       { label: "Configurações", to: "/settings", icon: Settings, permission: "settings.manage" },
     ],
   },
