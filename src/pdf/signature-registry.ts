@@ -78,6 +78,12 @@ export interface SignatureRegistry {
   sealCommonName: string;
   /** SHA-256 fingerprint of that certificate (hex). */
   sealFingerprint: string;
+  /** pt-BR level the seal reaches (PAdES B-B, ICP-Brasil AD-RB…), when known. */
+  sealLevel?: string | null;
+  /** The professional's ICP-Brasil signature applied before the seal (issue 12). */
+  professionalCertificate?: { commonName: string; fingerprintSha256: string; level: string } | null;
+  /** Why the professional's chosen ICP-Brasil signature could not be applied. */
+  professionalMissing?: string | null;
 }
 
 export const REGISTRY_TITLE = "Registro de assinaturas";
@@ -299,12 +305,26 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
                 { text: registry.verificationCode, fontSize: 11, bold: true, characterSpacing: 1.5 },
                 label("Verifique a autenticidade em"),
                 { text: registry.verificationUrl, fontSize: 7.5, color: ACCENT },
+                ...(registry.professionalCertificate
+                  ? [
+                      label("Assinatura digital do profissional (ICP-Brasil)"),
+                      {
+                        text:
+                          `Assinatura PAdES com o certificado “${registry.professionalCertificate.commonName}” (impressão digital SHA-256 ` +
+                          `${registry.professionalCertificate.fingerprintSha256}), ${registry.professionalCertificate.level}, aplicada ao ` +
+                          "documento antes do selo; o selo a preserva.",
+                        fontSize: 7,
+                      },
+                    ]
+                  : registry.professionalMissing
+                    ? [label("Assinatura digital do profissional (ICP-Brasil)"), { text: `Não aplicada: ${registry.professionalMissing}.`, fontSize: 7 }]
+                    : []),
                 label("Selo digital"),
                 {
                   text:
                     `Assinatura PAdES (ETSI.CAdES.detached, SHA-256) com o certificado “${registry.sealCommonName}” ` +
-                    `(impressão digital SHA-256 ${registry.sealFingerprint}), aplicada ao arquivo inteiro. O SHA-256 do PDF ` +
-                    "selado é informado na página de verificação (um arquivo não pode conter o próprio resumo).",
+                    `(impressão digital SHA-256 ${registry.sealFingerprint})${registry.sealLevel ? `, ${registry.sealLevel}` : ""}, aplicada ao ` +
+                    "arquivo inteiro. O SHA-256 do PDF selado é informado na página de verificação (um arquivo não pode conter o próprio resumo).",
                   fontSize: 7,
                 },
               ],

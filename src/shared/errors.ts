@@ -62,6 +62,11 @@ export const ERRORS = {
   },
   PROFESSIONAL_NOT_RESPONSIBLE: { status: 403, message: "Só o profissional responsável pelo documento pode assinar a declaração do profissional." },
   PROFESSIONAL_ALREADY_SIGNED: { status: 409, message: "O profissional responsável já assinou este documento." },
+  /** Signing with the ICP-Brasil certificate (issue 12) without an active one of one's own. */
+  PROFESSIONAL_CERTIFICATE_MISSING: {
+    status: 409,
+    message: "Você não tem um certificado digital ICP-Brasil ativo. Envie seu e-CPF em Certificado Digital, ou assine só com a senha.",
+  },
   WRONG_PASSWORD: { status: 400, message: "Senha incorreta." },
   GUARDIAN_MISSING: {
     status: 400,

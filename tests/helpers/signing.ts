@@ -116,7 +116,14 @@ export async function signingPatient(
 }
 
 /** A draft document (made through the API: frozen model, hash, PDF) for the patient, ready to send. */
-export async function draftDocument(app: FastifyInstance, who: SignedIn, versionId: string, patientId: string, titulo = "TCLE - Blefaroplastia"): Promise<string> {
+export async function draftDocument(
+  app: FastifyInstance,
+  who: SignedIn,
+  versionId: string,
+  patientId: string,
+  titulo = "TCLE - Blefaroplastia",
+  professional: { com_certificado?: boolean } = {},
+): Promise<string> {
   const response = await caller(app, who)("POST", "/api/documents", {
     paciente_id: patientId,
     template_version_id: versionId,
@@ -129,7 +136,7 @@ export async function draftDocument(app: FastifyInstance, who: SignedIn, version
   expectStatus(response, 201, "document");
   const id = response.json().id as string;
   // The responsible professional signs the professional declaration before sending (issue 11).
-  expectStatus(await caller(app, who)("POST", `/api/documents/${id}/professional-signature`, { senha: who.password }), 200, "professional signature");
+  expectStatus(await caller(app, who)("POST", `/api/documents/${id}/professional-signature`, { senha: who.password, ...professional }), 200, "professional signature");
   return id;
 }
 

@@ -142,13 +142,21 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
         summary: "O profissional responsável assina a declaração do profissional (senha digitada de novo); antes do envio",
         params: idParams,
         body: professionalSignatureInputSchema,
-        response: { 200: z.object({ assinou_em: text() }) },
+        response: { 200: z.object({ assinou_em: text(), metodo_assinatura: z.enum(["eletronica", "ICP-Brasil"]) }) },
       },
     },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      return signAsProfessional(db, actor, request.params.id, request.body.senha, { ...auditOf(request), port: request.socket.remotePort });
+      return signAsProfessional(
+        db,
+        actor,
+        request.params.id,
+        request.body.senha,
+        { ...auditOf(request), port: request.socket.remotePort },
+        new Date(),
+        request.body.com_certificado ? { secretBox } : null,
+      );
     },
   );
 

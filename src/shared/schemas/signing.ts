@@ -52,6 +52,8 @@ export const signInputSchema = z.object({
 /** POST /api/documents/:id/professional-signature: the professional's own password, typed again. */
 export const professionalSignatureInputSchema = z.object({
   senha: text({ error: "Digite sua senha" }).min(1, "Digite sua senha").max(200, "A senha é longa demais"),
+  /** Also sign the final PDF with one's own active ICP-Brasil A1 (issue 12). */
+  com_certificado: z.boolean().optional(),
 });
 
 /** POST /api/public/sign/:token/code: which channel (default: the first the page offers). */

@@ -228,10 +228,19 @@ function contactChange(data: unknown): string {
 }
 
 /** The registry page drawn from the evidence (the same values the JSON carries). */
+/** How the PDF will be signed (final-signers.ts), printed in the registry before signing. */
+export interface RegistrySigning {
+  /** pt-BR level of the seal, e.g. "PAdES B-B (assinatura básica)" or "ICP-Brasil AD-RB …". */
+  sealLevel?: string;
+  professional?: { commonName: string; fingerprintSha256: string; level: string } | null;
+  professionalMissing?: string | null;
+}
+
 export function registryOf(
   evidence: Evidence,
   seal: { commonName: string; fingerprintSha256: string },
   link: { verificationUrl: string; qrPngDataUrl: string },
+  signing: RegistrySigning = {},
 ): SignatureRegistry {
   const chain = evidence.eventos;
   const note = (entry: DocumentChainEntry, text: string): RegistryNote => ({ at: new Date(entry.created_at), actor: entry.actor, text });
@@ -278,6 +287,9 @@ export function registryOf(
     qrPngDataUrl: link.qrPngDataUrl,
     sealCommonName: seal.commonName,
     sealFingerprint: seal.fingerprintSha256,
+    sealLevel: signing.sealLevel ?? null,
+    professionalCertificate: signing.professional ?? null,
+    professionalMissing: signing.professionalMissing ?? null,
   };
 }
 
@@ -286,6 +298,7 @@ export async function withRegistry(
   document: FinalDocument,
   origin: string,
   seal: { commonName: string; fingerprintSha256: string },
+  signing: RegistrySigning = {},
 ): Promise<DocumentPdfInput> {
   const code = document.contrato.verification_code;
   if (!code) throw new Error(`documento ${document.contrato.id} assinado sem código de verificação`);
@@ -294,7 +307,7 @@ export async function withRegistry(
   const { evidence, documentJson } = documentEvidence(document);
   return {
     ...document.input,
-    registry: registryOf(evidence, seal, { verificationUrl, qrPngDataUrl }),
+    registry: registryOf(evidence, seal, { verificationUrl, qrPngDataUrl }, signing),
     attachments: evidenceAttachments(evidence, documentJson),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The 'document.finalize' job (DESIGN §3): after a document is signed, builds its final PDF (the
- * document with the Signatures block and the "Registro de assinaturas" page), seals it with the
- * instance's PAdES seal, stores it, links it to the document with the SHA-256 of the sealed
+ * document with the Signatures block and the "Registro de assinaturas" page), signs it — the
+ * professional's ICP-Brasil A1 when chosen, then the clinic's e-CNPJ or the instance seal
+ * (final-signers.ts) — stores it, links it to the document with the SHA-256 of the sealed
  * bytes, records 'document.sealed' and queues the e-mails with the PDF attached — the last four
  * in one tenant transaction, after the rendering and sealing (which touch no table; they run in
  * the PDF worker pool, decision 012).
@@ -17,9 +18,10 @@ import { pdfFileName } from "../../../pdf/file-name.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { sha256Hex } from "../../lib/content-hash.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
-import { instanceSeal } from "../sealing/instance-seal.js";
+import { recordCertificateUse } from "../certificates/record-certificate-use.js";
 import { inlinePdfRenderer } from "../../pdf-pool/inline-renderer.js";
 import { loadFinalDocument, withRegistry } from "./final-pdf-input.js";
+import { finalSigners, pdfSignatures } from "./final-signers.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../../../shared/evidence/evidence.js";
 import { emailsWithAttachment, enqueueSignedDocumentEmails } from "./signed-document-emails.js";
 
@@ -51,24 +53,28 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
     return;
   }
 
-  const seal = await instanceSeal(ctx.db, ctx.secretBox);
   const now = new Date();
-  const input = await withRegistry(document, ctx.origin, seal.material);
+  const signers = await finalSigners(ctx, tenantId, document, now);
+  if (signers.professionalMissing) ctx.log.warn({ contratoId, tenantId }, `finalize: ${signers.professionalMissing}`);
+  const seal = signers.seal;
+  const input = await withRegistry(document, ctx.origin, seal.material, {
+    sealLevel: seal.level.description,
+    professional: signers.professional
+      ? { commonName: signers.professional.material.commonName, fingerprintSha256: signers.professional.material.fingerprintSha256, level: signers.professional.level.description }
+      : null,
+    professionalMissing: signers.professionalMissing,
+  });
   const documentJson = input.attachments?.find((a) => a.name === DOCUMENT_FILE)?.content ?? "";
   const evidenceJson = input.attachments?.find((a) => a.name === EVIDENCE_FILE)?.content ?? "";
   if (sha256Hex(documentJson) !== contrato.conteudo_sha256) {
     // The embedded content would not match its own hash: the verifier will say so; say it here too.
     ctx.log.error({ contratoId, tenantId }, "finalize: o JSON canônico do conteúdo não tem o SHA-256 registrado no documento");
   }
-  // Drawn and sealed in the PDF pool as background work: it waits for room rather than taking
+  // Drawn and signed in the PDF pool as background work: it waits for room rather than taking
   // the places people are waiting for; if the pool stays full, SERVER_BUSY sends the job back to
-  // the queue without spending an attempt (run-due-jobs.ts).
-  const sealed = await (ctx.pdf ?? inlinePdfRenderer).renderAndSeal(
-    input,
-    seal.material,
-    { signingTime: now, contactInfo: ctx.origin },
-    { background: true },
-  );
+  // the queue without spending an attempt (run-due-jobs.ts). A time-stamp authority that does not
+  // answer throws too: the job retries later.
+  const sealed = await (ctx.pdf ?? inlinePdfRenderer).renderAndSign(input, pdfSignatures(signers, ctx, now), { background: true });
   const stored = await ctx.storage.put(sealed);
   const nome = signedPdfFileName(contrato.titulo, now);
 
@@ -101,12 +107,26 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
           size: stored.size,
           certificado: seal.material.subject,
           certificado_sha256: seal.material.fingerprintSha256,
+          selo: seal.kind,
+          nivel: seal.level.level,
+          profissional_certificado_sha256: signers.professional?.material.fingerprintSha256 ?? null,
+          profissional_nivel: signers.professional?.level.level ?? null,
           // What the PDF carries (decision 014): kept in the clinic's own chain as well.
           evidencias_sha256: sha256Hex(evidenceJson),
           cadeia_hash_final: input.registry?.finalHash ?? null,
         },
       },
     );
+    for (const signer of [signers.professional, seal]) {
+      if (!signer?.certificateId) continue;
+      await recordCertificateUse(tx, {
+        tenantId,
+        certificateId: signer.certificateId,
+        fingerprintSha256: signer.material.fingerprintSha256,
+        documentId: contratoId,
+        purpose: signer === seal ? "selo_clinica" : "assinatura_profissional",
+      });
+    }
     await enqueueSignedDocumentEmails(tx, tenantId, document, { fileId: file.id, filename: nome }, ctx.origin);
   });
 }

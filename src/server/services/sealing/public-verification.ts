@@ -81,7 +81,7 @@ export async function checkPdfForCode(db: Db, rawCode: string, pdf: Buffer): Pro
   );
   if (!row) throw notFound();
   const sha256 = sha256Hex(pdf);
-  const trusted = await trustedSealCertificates(db);
+  const trusted = await trustedSealCertificates(db, tenantId);
   // The same checks as `npm run verify` (no database): the evidence the file carries, and the
   // seal's certificate against the keys this instance and this clinic own.
   const report = verifySignedPdf(pdf, { trusted });

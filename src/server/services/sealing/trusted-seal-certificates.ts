@@ -4,9 +4,10 @@
  * clinic — the certificates it registered. /verificar accepts a seal only from these; a
  * look-alike key with the same name is "assinado por outro certificado".
  */
-import { asc } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { sealCertificates } from "../../../db/schema.js";
+import { certificados, sealCertificates } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
 import type { TrustedCertificate } from "./verify-signed-pdf.js";
 
 export interface PublishedSealCertificate {
@@ -25,6 +26,21 @@ export async function instanceSealCertificates(db: Db): Promise<PublishedSealCer
   return rows.map((r) => ({ assunto: r.subject, sha256: r.sha256, criado_em: r.created_at.toISOString(), valido_ate: r.not_after.toISOString() }));
 }
 
-export async function trustedSealCertificates(db: Db): Promise<TrustedCertificate[]> {
-  return (await instanceSealCertificates(db)).map((c) => ({ sha256: c.sha256, label: "selo desta instância Consentir" }));
+/**
+ * Instance seals plus, for a clinic, every certificate it registered — removed ones included: a
+ * PDF sealed while a certificate was active stays verifiable after the clinic replaces it.
+ */
+export async function trustedSealCertificates(db: Db, tenantId?: string): Promise<TrustedCertificate[]> {
+  const instance = (await instanceSealCertificates(db)).map((c) => ({ sha256: c.sha256, label: "selo desta instância Consentir" }));
+  if (!tenantId) return instance;
+  const registered = await withTenant(db, tenantId, (tx) =>
+    tx
+      .select({ sha256: certificados.fingerprint_sha256, cn: certificados.cn, owner: certificados.owner_profile_id })
+      .from(certificados)
+      .where(eq(certificados.tenant_id, tenantId)),
+  );
+  return [
+    ...instance,
+    ...registered.map((c) => ({ sha256: c.sha256, label: `certificado ${c.owner ? "de profissional" : "da clínica"} cadastrado no Consentir (${c.cn})` })),
+  ];
 }

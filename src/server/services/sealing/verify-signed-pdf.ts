@@ -9,7 +9,8 @@
 import { createHash } from "node:crypto";
 import { certificateNames } from "./seal-certificate.js";
 import { embeddedFiles, infoEntry } from "./pdf-embedded-files.js";
-import { checkPdfSignature } from "./verify-pdf-signature.js";
+import { icpBrasilPolicyByOid } from "./icp-brasil-policies.js";
+import { checkAllPdfSignatures, checkPdfSignature } from "./verify-pdf-signature.js";
 import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
 
@@ -104,6 +105,29 @@ export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {
   } else if (options.expectedFingerprint || options.trusted?.length) {
     certificadoOk = check(false, "Não foi possível ler o certificado do selo para compará-lo com o esperado.");
   }
+
+  // 1b. Signatures before the seal (the professional's ICP-Brasil A1): each covers an earlier
+  // revision of the file, which the seal then covers whole.
+  const all = checkAllPdfSignatures(pdf);
+  const trustedAll = (options.trusted ?? []).map((t) => ({ ...t, sha256: normalizeFingerprint(t.sha256) }));
+  all.signatures.forEach((signature, index) => {
+    const policy = signature.policyOid ? icpBrasilPolicyByOid(signature.policyOid) : undefined;
+    const what = `Assinatura ${index + 1} de ${all.signatures.length}: “${signature.signerCommonName ?? "sem certificado"}”${policy ? `, política ${policy.name}` : signature.policyOid ? `, política ${signature.policyOid}` : ""}${signature.timestamp ? `, carimbo do tempo de ${signature.timestamp.genTime?.toISOString() ?? "data ilegível"}` : ""}`;
+    if (index === all.signatures.length - 1) {
+      info(`${what} (o selo, sobre o arquivo inteiro).`);
+      return;
+    }
+    check(signature.valid && signature.endsAtEof, signature.valid && signature.endsAtEof ? `${what}: válida sobre a versão do arquivo que assinou.` : `${what}: INVÁLIDA.`);
+    if (signature.timestamp) check(signature.timestamp.valid, signature.timestamp.valid ? "O carimbo do tempo dessa assinatura confere." : "O carimbo do tempo dessa assinatura NÃO confere.");
+    if (signature.certificateDer) {
+      const fingerprint = sha256(signature.certificateDer);
+      info(`Impressão digital SHA-256 do certificado da assinatura ${index + 1}: ${fingerprint}`);
+      if (trustedAll.length > 0) {
+        const known = trustedAll.find((t) => t.sha256 === fingerprint);
+        check(!!known, known ? `O certificado da assinatura ${index + 1} é conhecido: ${known.label}.` : `Assinatura ${index + 1} feita por outro certificado, não cadastrado na clínica.`);
+      }
+    }
+  });
 
   // 2. The embedded files.
   let files: { name: string; bytes: Buffer }[] = [];

@@ -10,6 +10,8 @@ import type { Actor } from "../../policies/roles.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { recordSigningFailure } from "./record-signing-failure.js";
+import type { SecretBox } from "../../lib/secret-box.js";
+import { activeProfessionalCertificate } from "../certificates/load-signing-certificate.js";
 
 const SIGNABLE = new Set(["draft", "sent", "viewed"]);
 
@@ -27,7 +29,9 @@ export async function signAsProfessional(
   password: string,
   audit: { ip?: string | undefined; userAgent?: string | undefined; port?: number | undefined },
   now = new Date(),
-): Promise<{ assinou_em: string }> {
+  /** Sign the final PDF with the professional's own ICP-Brasil A1 too (issue 12). */
+  withCertificate: { secretBox: SecretBox } | null = null,
+): Promise<{ assinou_em: string; metodo_assinatura: "eletronica" | "ICP-Brasil" }> {
   const checked = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     const expired = document.status !== "draft" && document.expiracao_at.getTime() <= now.getTime();
@@ -44,6 +48,14 @@ export async function signAsProfessional(
     throw new AppError("WRONG_PASSWORD");
   }
   const { document, me } = checked;
+  // The certificate is named now (its fingerprint goes into the event); the final PDF job signs
+  // with that same certificate, or says in the registry why it could not.
+  const certificate = withCertificate ? await activeProfessionalCertificate(db, withCertificate.secretBox, actor.tenantId, actor.profileId, now) : null;
+  if (withCertificate && !certificate?.icpBrasil) throw new AppError("PROFESSIONAL_CERTIFICATE_MISSING");
+  const certificateData = certificate
+    ? { certificado_id: certificate.id, certificado_sha256: certificate.material.fingerprintSha256, certificado_titular: certificate.material.commonName }
+    : {};
+  const metodo = certificate ? ("ICP-Brasil" as const) : ("eletronica" as const);
   const council = me.conselho_tipo && me.conselho_numero ? ` — ${[me.conselho_tipo, me.conselho_uf].filter(Boolean).join("-")} ${me.conselho_numero}` : "";
   try {
     return await withTenant(db, actor.tenantId, async (tx) => {
@@ -61,7 +73,7 @@ export async function signAsProfessional(
           email: me.email,
           telefone: null,
           assinou_em: now,
-          metodo_assinatura: "eletronica",
+          metodo_assinatura: metodo,
           assinatura_file_id: null,
           ip_address: audit.ip ?? null,
           user_agent: audit.userAgent?.slice(0, 500) ?? null,
@@ -91,10 +103,12 @@ export async function signAsProfessional(
             tipo_assinatura: "senha",
             porta_origem: audit.port ?? null,
             dispositivo: describeDevice(audit.userAgent),
+            metodo_assinatura: metodo,
+            ...certificateData,
           },
         },
       );
-      return { assinou_em: now.toISOString() };
+      return { assinou_em: now.toISOString(), metodo_assinatura: metodo };
     });
   } catch (error) {
     if (isUniqueViolation(error, "contrato_partes_contrato_papel_unique")) throw new AppError("PROFESSIONAL_ALREADY_SIGNED");

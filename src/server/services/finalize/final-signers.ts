@@ -1,0 +1,91 @@
+/**
+ * Who signs the final PDF, in order (DESIGN §3, issue 12, decision 024):
+ * 1. the responsible professional's ICP-Brasil A1, when they chose to sign with it (their party
+ *    has metodo 'ICP-Brasil') and the same certificate they named is still active — AD-RB;
+ * 2. the seal: the clinic's active ICP-Brasil certificate (its e-CNPJ) — AD-RB — else the
+ *    instance seal (PAdES B-B).
+ * With TSA_URL every signature carries a signatureTimeStampToken: AD-RT when the authority is
+ * ICP-Brasil accredited (TSA_ICP_BRASIL), PAdES B-T otherwise. An unreachable authority makes the
+ * job fail and retry: nothing is ever sealed as AD-RT without its stamp.
+ */
+import type { JobContext } from "../../jobs/job-context.js";
+import type { PdfSignature } from "../../pdf-pool/pdf-pool.js";
+import { activeClinicCertificate, activeProfessionalCertificate } from "../certificates/load-signing-certificate.js";
+import { PADES_AD_RB_V1_3, policyForSigning } from "../sealing/icp-brasil-policies.js";
+import { instanceSeal } from "../sealing/instance-seal.js";
+import type { SealMaterial } from "../sealing/seal-certificate.js";
+import { type SignatureLevel, signatureLevel } from "../sealing/signature-level.js";
+import { tsaConfigFromEnv } from "../timestamping/tsa-client.js";
+import type { FinalDocument } from "./final-pdf-input.js";
+
+export interface FinalSigner {
+  material: SealMaterial;
+  /** certificados.id, or null for the instance seal. */
+  certificateId: string | null;
+  level: SignatureLevel;
+}
+
+export interface FinalSigners {
+  professional: FinalSigner | null;
+  seal: FinalSigner & { kind: "clinica" | "instancia" };
+  /** Why the professional's ICP-Brasil signature is missing although they chose it (logged, printed). */
+  professionalMissing: string | null;
+}
+
+/** The certificate fingerprint the professional named when they signed (party_signed event). */
+export function chosenProfessionalCertificate(document: FinalDocument): string | null {
+  const party = document.parties.find((p) => p.papel === "profissional");
+  if (!party || party.metodo_assinatura !== "ICP-Brasil") return null;
+  const event = document.events.find((e) => e.action === "document.party_signed" && (e.data as { papel?: string } | null)?.papel === "profissional");
+  const sha256 = (event?.data as { certificado_sha256?: unknown } | null)?.certificado_sha256;
+  return typeof sha256 === "string" ? sha256 : null;
+}
+
+export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "env">, tenantId: string, document: FinalDocument, now: Date): Promise<FinalSigners> {
+  const tsa = tsaConfigFromEnv(ctx.env);
+  const icpLevel = signatureLevel({ policy: policyForSigning(PADES_AD_RB_V1_3), timestamp: !!tsa, tsaAccredited: ctx.env.TSA_ICP_BRASIL });
+
+  let professional: FinalSigner | null = null;
+  let professionalMissing: string | null = null;
+  const chosen = chosenProfessionalCertificate(document);
+  const physicianId = document.contrato.medico_responsavel_id;
+  if (chosen && physicianId) {
+    const certificate = await activeProfessionalCertificate(ctx.db, ctx.secretBox, tenantId, physicianId, now);
+    if (certificate && certificate.icpBrasil && certificate.material.fingerprintSha256 === chosen) {
+      professional = { material: certificate.material, certificateId: certificate.id, level: icpLevel };
+    } else {
+      professionalMissing = "o certificado ICP-Brasil escolhido pelo profissional não está mais ativo (removido, substituído ou vencido)";
+    }
+  }
+
+  const clinic = await activeClinicCertificate(ctx.db, ctx.secretBox, tenantId, now);
+  const seal =
+    clinic && clinic.icpBrasil
+      ? { material: clinic.material as SealMaterial, certificateId: clinic.id, level: icpLevel, kind: "clinica" as const }
+      : {
+          material: (await instanceSeal(ctx.db, ctx.secretBox, now)).material,
+          certificateId: null,
+          level: signatureLevel({ policy: null, timestamp: !!tsa }),
+          kind: "instancia" as const,
+        };
+  return { professional, seal, professionalMissing };
+}
+
+/** The PAdES signatures to apply, in order, with the options their level asks for. */
+export function pdfSignatures(signers: FinalSigners, ctx: Pick<JobContext, "env" | "origin">, now: Date): PdfSignature[] {
+  const tsa = tsaConfigFromEnv(ctx.env);
+  const optionsOf = (signer: FinalSigner, reason: string): PdfSignature => ({
+    material: signer.material,
+    options: {
+      signingTime: now,
+      contactInfo: ctx.origin,
+      reason,
+      ...(signer.level.policy ? { policy: signer.level.policy } : {}),
+      ...(signer.level.timestamp && tsa ? { timestamp: tsa } : {}),
+    },
+  });
+  return [
+    ...(signers.professional ? [optionsOf(signers.professional, "Declaração do profissional responsável")] : []),
+    optionsOf(signers.seal, "Documento assinado eletronicamente"),
+  ];
+}

@@ -1,0 +1,136 @@
+/**
+ * Issue 12, qualified signatures end to end (decision 024): the responsible professional signs
+ * the declaration with their own ICP-Brasil e-CPF, the patient signs by link, and the final PDF
+ * carries two PAdES signatures — the professional's AD-RB with the whole chain, then the clinic's
+ * e-CNPJ seal, AD-RB too. pdfsig and our verifier accept both; /verificar knows both keys; each
+ * certificate use is audited; without the professional's certificate the choice is refused.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditEvents, contratoPartes, contratos, profiles } from "../../src/db/schema.js";
+import { PADES_AD_RB_V1_3 } from "../../src/server/services/sealing/icp-brasil-policies.js";
+import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
+import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
+import { testPki } from "../fixtures/icp-brasil.js";
+import { newClinic, type SignedIn } from "../helpers/sessions.js";
+import { draftDocument, publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
+import { createTestApp, type TestContext } from "../helpers/test-app.js";
+
+let ctx: TestContext;
+let clinic: SignedIn;
+let documentId: string;
+let sealed: Buffer;
+const pki = testPki();
+const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-icp-"));
+
+const staff = (method: "GET" | "POST", url: string, payload?: unknown) =>
+  ctx.app.inject({ method, url, headers: { cookie: clinic.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+const certificateBody = (pfx: Buffer, titular: "clinica" | "profissional") => ({
+  arquivo_base64: pfx.toString("base64"),
+  nome_arquivo: `${titular}.pfx`,
+  alias: titular,
+  senha: pki.ecpf.password,
+  titular,
+});
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  clinic = await newClinic(ctx.app);
+  // The owner is the responsible professional; their profile carries the e-CPF's CPF.
+  await ctx.database.db.update(profiles).set({ cpf: pki.cpf }).where(eq(profiles.id, clinic.profileId));
+  expect((await staff("POST", "/api/certificates", certificateBody(pki.ecpf.pfx3des, "profissional"))).statusCode).toBe(201);
+  expect((await staff("POST", "/api/certificates", certificateBody(pki.ecnpj.pfx, "clinica"))).statusCode).toBe(201);
+
+  const versionId = await publishedTemplateVersion(ctx.app, clinic);
+  const patient = await signingPatient(ctx.app, clinic);
+  documentId = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Blefaroplastia", { com_certificado: true });
+  const sent = await staff("POST", `/api/documents/${documentId}/send`, {});
+  expect(sent.statusCode, sent.body).toBe(200);
+  const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient);
+  expect(signed.response.statusCode, signed.response.body).toBe(200);
+  await ctx.app.worker.tick();
+  const download = await staff("GET", `/api/documents/${documentId}/signed-pdf`);
+  expect(download.statusCode, download.body).toBe(200);
+  sealed = download.rawPayload;
+}, 120_000);
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", () => {
+  it("the professional's party is 'ICP-Brasil' and names the certificate in its event", async () => {
+    const [party] = await ctx.database.db
+      .select()
+      .from(contratoPartes)
+      .where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "profissional")));
+    expect(party?.metodo_assinatura).toBe("ICP-Brasil");
+    const events = await ctx.database.db.select().from(auditEvents).where(eq(auditEvents.tenant_id, clinic.tenantId));
+    const partySigned = events.find((e) => e.action === "document.party_signed" && (e.data as { papel?: string }).papel === "profissional");
+    expect(partySigned?.data).toMatchObject({ metodo_assinatura: "ICP-Brasil", certificado_titular: `MARIA DA SILVA TESTE:${pki.cpf}` });
+    const uses = events.filter((e) => e.action === "certificate.used").map((e) => (e.data as { finalidade: string }).finalidade);
+    expect(uses.sort()).toEqual(["assinatura_profissional", "selo_clinica"]);
+    const sealedEvent = events.find((e) => e.action === "document.sealed");
+    expect(sealedEvent?.data).toMatchObject({ selo: "clinica", nivel: "AD-RB", profissional_nivel: "AD-RB" });
+  });
+
+  it("two PAdES signatures: AD-RB with the chain by the e-CPF, then AD-RB by the e-CNPJ over the whole file", () => {
+    const report = checkAllPdfSignatures(sealed);
+    expect(report.valid).toBe(true);
+    expect(report.signatures.map((s) => s.signerCommonName)).toEqual([`MARIA DA SILVA TESTE:${pki.cpf}`, `CLINICA TESTE LTDA:${pki.cnpj}`]);
+    for (const signature of report.signatures) {
+      expect(signature).toMatchObject({ valid: true, policyOid: PADES_AD_RB_V1_3.oid, hasSigningTime: false });
+      expect(signature.chainDer).toHaveLength(2);
+    }
+    expect(report.signatures[0]!.coversWholeFile).toBe(false);
+    expect(report.signatures[1]!.coversWholeFile).toBe(true);
+    const file = path.join(scratch, "icp.pdf");
+    writeFileSync(file, sealed);
+    let pdfsig = "";
+    try {
+      pdfsig = execFileSync("pdfsig", [file], { encoding: "utf8" });
+    } catch (error) {
+      pdfsig = (error as { stdout: string }).stdout;
+    }
+    expect(pdfsig.match(/Signature Validation: Signature is Valid\./g)).toHaveLength(2);
+    const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    expect(text).toContain("Assinatura digital do profissional (ICP-Brasil)");
+    expect(text).toContain("ICP-Brasil AD-RB");
+  });
+
+  it("/verificar knows both keys; the offline verifier reports the professional's signature", async () => {
+    const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    const response = await ctx.app.inject({ method: "POST", url: `/api/public/verify/${row!.verification_code}/pdf`, payload: sealed, headers: { "content-type": "application/pdf" } });
+    expect(response.statusCode, response.body).toBe(200);
+    const verdict = response.json();
+    expect(verdict).toMatchObject({ identico: true, assinatura_valida: true, certificado_reconhecido: true, certificado: `CLINICA TESTE LTDA:${pki.cnpj}` });
+    expect(verdict.evidencias.ok).toBe(true);
+    expect(verdict.evidencias.linhas.map((l: { text: string }) => l.text).join("\n")).toMatch(/O certificado da assinatura 1 é conhecido: certificado de profissional/);
+    const offline = verifySignedPdf(sealed);
+    expect(offline.linhas.some((l) => l.ok === true && /^Assinatura 1 de 2: “MARIA DA SILVA TESTE:52998224725”, política PA_PAdES_AD_RB_v1_3: válida/.test(l.text))).toBe(true);
+  });
+
+  it("refuses the certificate choice to a professional without an active ICP-Brasil certificate", async () => {
+    const other = await newClinic(ctx.app);
+    const versionId = await publishedTemplateVersion(ctx.app, other);
+    const patient = await signingPatient(ctx.app, other);
+    const created = await ctx.app.inject({
+      method: "POST",
+      url: "/api/documents",
+      headers: { cookie: other.cookie },
+      payload: { paciente_id: patient.id, template_version_id: versionId, titulo: "TCLE", procedimento: "Blefaroplastia", medico_responsavel_id: other.profileId, variaveis: { riscos_personalizados: "Hematoma" } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const refused = await ctx.app.inject({
+      method: "POST",
+      url: `/api/documents/${created.json().id}/professional-signature`,
+      headers: { cookie: other.cookie },
+      payload: { senha: other.password, com_certificado: true },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: "PROFESSIONAL_CERTIFICATE_MISSING" });
+  });
+});
