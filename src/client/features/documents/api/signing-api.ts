@@ -63,8 +63,8 @@ export function useSendForSignature() {
 export function useProfessionalSignature() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, senha }: { id: string; senha: string }) =>
-      api<{ assinou_em: string }>(path(id, "professional-signature"), { method: "POST", body: { senha } }),
+    mutationFn: ({ id, senha, com_certificado }: { id: string; senha: string; com_certificado?: boolean }) =>
+      api<{ assinou_em: string; metodo_assinatura: string }>(path(id, "professional-signature"), { method: "POST", body: { senha, com_certificado } }),
     onSuccess: (_result, { id }) => {
       void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: signingKeys.signatures(id) });

@@ -3,11 +3,14 @@ import type * as React from "react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCertificates } from "@/features/certificates/api/certificates-api";
+import { certificateBadge } from "@shared/certificates/certificate-status";
 import { errorMessage } from "@/lib/api";
 import type { DocumentDetail } from "@shared/schemas/document";
 import { useProfessionalSignature } from "../api/signing-api";
@@ -24,13 +27,21 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
   const [password, setPassword] = useState("");
   const sign = useProfessionalSignature();
   const passwordId = useId();
-  if (!doc.assinaturas_pendentes.includes("profissional") || !doc.medico) return null;
-  const mine = user?.profile.id === doc.medico.id;
+  const certificateId = useId();
+  const pending = doc.assinaturas_pendentes.includes("profissional") && !!doc.medico;
+  const mine = pending && user?.profile.id === doc.medico?.id;
+  // Their own active ICP-Brasil certificate (e-CPF), if they uploaded one: offered, not imposed.
+  const certificates = useCertificates(mine && open);
+  const ownCertificate = certificates.data?.items.find(
+    (c) => c.titular === "profissional" && c.profissional?.id === user?.profile.id && c.icp_brasil && c.is_active && certificateBadge(c).tone !== "expired",
+  );
+  const [withCertificate, setWithCertificate] = useState(true);
+  if (!pending || !doc.medico) return null;
 
   async function confirm(event: React.FormEvent) {
     event.preventDefault();
     try {
-      await sign.mutateAsync({ id: doc.id, senha: password });
+      await sign.mutateAsync({ id: doc.id, senha: password, com_certificado: !!ownCertificate && withCertificate });
       toast.success(PROFESSIONAL_SIGNED);
       setOpen(false);
       setPassword("");
@@ -62,6 +73,17 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
                 fica registrada com data, hora, IP e navegador.
               </DialogDescription>
             </DialogHeader>
+            {ownCertificate ? (
+              <div className="flex items-start gap-2 rounded-md border p-3">
+                <Checkbox id={certificateId} checked={withCertificate} onCheckedChange={(value) => setWithCertificate(value === true)} />
+                <Label htmlFor={certificateId} className="grid gap-0.5 font-normal leading-snug">
+                  <span className="font-medium">Assinar também com meu certificado digital ICP-Brasil</span>
+                  <span className="text-muted-foreground text-xs">
+                    {ownCertificate.cn} — o PDF final recebe sua assinatura digital qualificada (PAdES AD-RB) antes do selo da clínica.
+                  </span>
+                </Label>
+              </div>
+            ) : null}
             <div className="grid gap-1.5">
               <Label htmlFor={passwordId}>Sua senha</Label>
               <Input id={passwordId} type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
