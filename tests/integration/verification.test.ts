@@ -154,8 +154,19 @@ describe("POST /api/public/verify/:code/pdf", () => {
       // The evidence the file carries, checked from the file alone (decision 014).
       // This shortcut signs without a 'document.signed' event, and the verifier says so (cadeia_ok
       // false); tests/integration/offline-evidence.test.ts signs through the page: all true.
-      evidencias: { conteudo_ok: true, cadeia_ok: false, eventos: expect.any(Number), certificado_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      evidencias: expect.objectContaining({
+        conteudo_ok: true,
+        cadeia_ok: false,
+        eventos: expect.any(Number),
+        certificado_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        ok: false,
+        certificado_assunto: expect.stringContaining("Consentir"),
+      }),
     });
+    // The report's lines for the page (✓ / ✗ / information), like `npm run verify` prints them.
+    const lines = response.json().evidencias.linhas as { ok: boolean | null; text: string }[];
+    expect(lines.find((line) => line.ok === false)?.text).toMatch(/Falta na cadeia o evento/);
+    expect(lines[0]).toEqual({ ok: true, text: expect.stringMatching(/^Selo digital \(PAdES\) válido/) });
   });
 
   it("a copy with one byte changed in the middle is neither identical nor validly signed", async () => {

@@ -184,6 +184,14 @@ export const pdfVerdictSchema = z.object({
       cadeia_ok: z.boolean(),
       eventos: z.number().int(),
       certificado_sha256: text().nullable(),
+      /** Every check holds (the verdict `npm run verify` prints). */
+      ok: z.boolean().optional(),
+      /** The seal certificate's subject (its SHA-256 fingerprint is `certificado_sha256`). */
+      certificado_assunto: text().nullable().optional(),
+      /** The parties the evidence names, with the level each reached. */
+      partes: z.array(z.object({ nome: text(), nivel: text() })).optional(),
+      /** The report's lines as `npm run verify` prints them: ok true ✓, false ✗, null information. */
+      linhas: z.array(z.object({ ok: z.boolean().nullable(), text: text() })).optional(),
     })
     .nullable()
     .optional(),

@@ -90,7 +90,17 @@ export async function checkPdfForCode(db: Db, rawCode: string, pdf: Buffer): Pro
     sha256,
     certificado: signature.signerCommonName,
     evidencias: hasEvidence
-      ? { conteudo_ok: report.conteudo_ok, cadeia_ok: report.cadeia_ok, eventos: report.eventos, certificado_sha256: report.certificado?.sha256 ?? null }
+      ? {
+          conteudo_ok: report.conteudo_ok,
+          cadeia_ok: report.cadeia_ok,
+          eventos: report.eventos,
+          certificado_sha256: report.certificado?.sha256 ?? null,
+          // What /verificar prints, line by line, like `npm run verify`.
+          ok: report.ok,
+          certificado_assunto: report.certificado?.assunto ?? null,
+          partes: report.partes,
+          linhas: report.linhas,
+        }
       : null,
   };
 }
