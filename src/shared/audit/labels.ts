@@ -23,6 +23,10 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.link_accessed": "Link de assinatura exibido a um membro da equipe",
   "document.otp_verified": "Código de verificação confirmado pelo signatário",
   "document.sign_attempt_failed": "Tentativa de assinatura recusada",
+  "document.witness_added": "Testemunha adicionada ao documento",
+  "document.witness_removed": "Testemunha removida do documento",
+  "document.witness_link_emailed": "Link de assinatura enviado por e-mail à testemunha",
+  "document.witness_link_email_outbox": "E-mail com o link da testemunha na caixa de saída (envio de e-mail não configurado)",
   "patient.contact_changed": "Contato do paciente alterado enquanto aguardava assinatura",
   "settings.signing_updated": "Opções de assinatura alteradas",
 };

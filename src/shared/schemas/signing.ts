@@ -66,8 +66,8 @@ export type SignData = z.output<typeof signInputSchema>;
 
 export const signatureSummarySchema = z.object({
   nome: text(),
-  /** paciente, responsavel or profissional, and the capacity printed ("responsável legal de …"). */
-  papel: z.enum(["paciente", "responsavel", "profissional"]),
+  /** paciente, responsavel, profissional or testemunha, and the capacity printed ("responsável legal de …", "testemunha"). */
+  papel: z.enum(["paciente", "responsavel", "profissional", "testemunha"]),
   qualidade: text().nullable(),
   /** Masked on public pages, full for staff. */
   cpf: text(),
@@ -119,8 +119,13 @@ export const signingPageSchema = z.object({
   nivel: z.enum(["avancada", "simples"]),
   /** Why it will be simple (pt-BR), or null. */
   motivo_simples: text().nullable(),
-  /** Who signs: the patient, or their legal guardian in their own name ("responsável legal de …"). */
-  signatario: z.object({ papel: z.enum(["paciente", "responsavel"]), qualidade: text().nullable(), paciente_nome: text() }),
+  /**
+   * Who signs through this link: the patient, their legal guardian in their own name ("responsável
+   * legal de …"), or a witness named on the document (decision 021).
+   */
+  signatario: z.object({ papel: z.enum(["paciente", "responsavel", "testemunha"]), qualidade: text().nullable(), paciente_nome: text() }),
+  /** This link's signer has signed, but other parties (witnesses, the patient) have not yet: no sealed PDF to offer. */
+  aguardando_outras_assinaturas: z.boolean(),
   /**
    * E-mail really leaves this server (SMTP_URL is set). When false, nothing is promised by e-mail:
    * the signed page offers the download instead (issue 11).
@@ -131,6 +136,20 @@ export const signingPageSchema = z.object({
   assinaturas: z.array(signatureSummarySchema),
 });
 export type SigningPage = z.infer<typeof signingPageSchema>;
+
+/** A witness's own signing link, for staff (decision 021). */
+export const witnessLinkSchema = z.object({
+  id: text(),
+  ordem: z.number().int(),
+  nome: text(),
+  link: text(),
+  expires_at: text(),
+  whatsapp_text: text(),
+  whatsapp_url: text(),
+  /** The link was e-mailed to the witness's address (false: no e-mail asked, or none on the witness). */
+  email_enviado: z.boolean(),
+});
+export type WitnessLink = z.infer<typeof witnessLinkSchema>;
 
 /** Staff: POST /api/documents/:id/send and /resend, GET /api/documents/:id/link. */
 export const signingLinkSchema = z.object({
@@ -144,6 +163,8 @@ export const signingLinkSchema = z.object({
   /** What the patient's signature will reach with the clinic's setting and this server. */
   nivel: z.enum(["avancada", "simples"]),
   motivo_simples: text().nullable(),
+  /** On Enviar: each witness's own link (decision 021), e-mailed to them when asked and possible. */
+  testemunhas: z.array(witnessLinkSchema).optional(),
 });
 export type SigningLink = z.infer<typeof signingLinkSchema>;
 
