@@ -13,6 +13,12 @@ export const MIN_SIGNATURE_BYTES = 200;
 export const OTP_DIGITS = 6;
 export const OTP_TTL_MINUTES = 10;
 export const OTP_MAX_ATTEMPTS = 5;
+/**
+ * After the document is signed, its links show the signed copy (and the sealed PDF, which carries
+ * every party's full CPF and evidence) for this many days; then they answer like any dead link and
+ * /verificar, by the code printed on the copy, remains (decision 021).
+ */
+export const SIGNED_LINK_DAYS = 30;
 
 export const SIGNING_MESSAGES = {
   invalidLink: "O link de assinatura é inválido ou expirado",
