@@ -139,16 +139,18 @@ export function SigningPage({ token }: { token: string }) {
 
       {signed ? (
         <div className="grid gap-3 print:hidden">
-          <Notice tone="success" title={SIGNING_MESSAGES.signedTitle} data-testid="signing-success">
-            {SIGNING_MESSAGES.signed}
-          </Notice>
           {page.aguardando_outras_assinaturas ? (
-            // Witnesses (or the patient) still to sign: no sealed PDF yet (decision 021).
-            <Notice tone="info" title={SIGNING_MESSAGES.waitingOthersTitle} data-testid="waiting-others">
+            // Witnesses (or the patient) still to sign: the document is not signed yet, no sealed PDF (decision 021).
+            <Notice tone="success" title={SIGNING_MESSAGES.waitingOthersTitle} data-testid="waiting-others">
               {SIGNING_MESSAGES.waitingOthers}
             </Notice>
           ) : (
-            <SignedPdfDownload token={token} page={page} onInvalid={() => setState({ kind: "invalid" })} />
+            <>
+              <Notice tone="success" title={SIGNING_MESSAGES.signedTitle} data-testid="signing-success">
+                {SIGNING_MESSAGES.signed}
+              </Notice>
+              <SignedPdfDownload token={token} page={page} onInvalid={() => setState({ kind: "invalid" })} />
+            </>
           )}
         </div>
       ) : null}
