@@ -10,6 +10,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   unique,
@@ -608,11 +609,41 @@ export const signingTokens = pgTable(
     created_at: createdAt(),
     expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
     revoked_at: timestamp("revoked_at", { withTimezone: true }),
+    /** The witness this link is for; null: the patient's (or guardian's) link (decision 021). */
+    testemunha_id: uuid("testemunha_id"),
   },
   (t) => [
     uniqueIndex("signing_tokens_hash_unique").on(t.token_hash),
     index("signing_tokens_contrato_idx").on(t.tenant_id, t.contrato_id),
     foreignKey({ name: "signing_tokens_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
+    foreignKey({ name: "signing_tokens_testemunha_fk", columns: [t.tenant_id, t.testemunha_id], foreignColumns: [contratoTestemunhas.tenant_id, contratoTestemunhas.id] }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * Optional witnesses of a document (DESIGN §3; CPC art. 784 III: a private document signed by two
+ * witnesses is an executive title). Named by staff on the draft, at most two (`ordem` 1 and 2);
+ * each signs through a link of their own, proving their own e-mail or mobile (decision 021).
+ */
+export const contratoTestemunhas = pgTable(
+  "contrato_testemunhas",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    contrato_id: uuid("contrato_id").notNull(),
+    ordem: smallint("ordem").notNull(),
+    nome: text("nome").notNull(),
+    /** 11 digits. */
+    cpf: text("cpf").notNull(),
+    email: text("email"),
+    telefone: text("telefone"),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("contrato_testemunhas_ordem_unique").on(t.tenant_id, t.contrato_id, t.ordem),
+    unique("contrato_testemunhas_tenant_id_unique").on(t.tenant_id, t.id),
+    foreignKey({ name: "contrato_testemunhas_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
   ],
 );
 
@@ -629,9 +660,12 @@ export const contratoPartes = pgTable(
     contrato_id: uuid("contrato_id").notNull(),
     /**
      * paciente, or responsavel (the legal guardian signing in their own name), or profissional (the
-     * responsible professional signing the professional declaration in the app) — issue 11.
+     * responsible professional signing the professional declaration in the app) — issue 11 — or
+     * testemunha (an optional witness, decision 021).
      */
-    papel: text("papel", { enum: ["paciente", "responsavel", "profissional"] }).notNull().default("paciente"),
+    papel: text("papel", { enum: ["paciente", "responsavel", "profissional", "testemunha"] }).notNull().default("paciente"),
+    /** 1, or 2 for the second witness (the only role that may sign twice; decision 021). */
+    ordem: smallint("ordem").notNull().default(1),
     /** The capacity printed with the signature, e.g. "responsável legal de Pedro Souza". */
     qualidade: text("qualidade"),
     nome: text("nome").notNull(),
@@ -659,7 +693,7 @@ export const contratoPartes = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    uniqueIndex("contrato_partes_contrato_papel_unique").on(t.tenant_id, t.contrato_id, t.papel),
+    uniqueIndex("contrato_partes_contrato_papel_ordem_unique").on(t.tenant_id, t.contrato_id, t.papel, t.ordem),
     foreignKey({ name: "contrato_partes_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("restrict"),
     foreignKey({ name: "contrato_partes_assinatura_fk", columns: [t.tenant_id, t.assinatura_file_id], foreignColumns: [files.tenant_id, files.id] }),
   ],
@@ -677,10 +711,13 @@ export const signingOtps = pgTable(
     expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
     consumed_at: timestamp("consumed_at", { withTimezone: true }),
     created_at: createdAt(),
+    /** The witness the code went to; null: the patient's (or guardian's) code. */
+    testemunha_id: uuid("testemunha_id"),
   },
   (t) => [
     index("signing_otps_contrato_idx").on(t.tenant_id, t.contrato_id, t.created_at.desc().nullsFirst()),
     foreignKey({ name: "signing_otps_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
+    foreignKey({ name: "signing_otps_testemunha_fk", columns: [t.tenant_id, t.testemunha_id], foreignColumns: [contratoTestemunhas.tenant_id, contratoTestemunhas.id] }).onDelete("cascade"),
   ],
 );
 

@@ -49,6 +49,8 @@ export interface DocumentPdfSignature {
   imagePng: Buffer | null;
   ip: string | null;
   userAgent: string | null;
+  /** The capacity printed with the name: "responsável legal de …", "testemunha" (decision 021). */
+  qualidade?: string | null;
 }
 
 export interface DocumentPdfInput {
@@ -356,6 +358,7 @@ function signaturesBlock(signatures: readonly DocumentPdfSignature[]): Content[]
             {
               stack: [
                 { text: [{ text: s.nome, bold: true }, { text: "   Assinado", style: "badge" }, { text: `   ${metodoLabel(s.metodo)}`, style: "badgeMuted" }] },
+                detail("Qualidade", s.qualidade ?? null),
                 detail("CPF", formatCpf(s.cpf)),
                 detail("Data/hora", formatDateTime(s.assinou_em)),
                 detail("E-mail", s.email),

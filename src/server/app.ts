@@ -40,6 +40,7 @@ import { templateRoutes } from "./routes/templates.js";
 import { userRoutes } from "./routes/users.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
 import { jobHandlers } from "./jobs/handlers.js";
+import { witnessRoutes } from "./routes/witnesses.js";
 import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from "./pdf-pool/pdf-pool.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
@@ -164,6 +165,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE });
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
+  await app.register(witnessRoutes, { db: database.db, env, secretBox });
   await app.register(feegowRoutes, { db: database.db, env, secretBox });
   await app.register(certificateRoutes, { db: database.db, secretBox });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });

@@ -59,6 +59,12 @@ export const envSchema = z
   TSA_ICP_BRASIL: booleanFromString.default(false),
   /** Run the background worker (jobs, e-mail) in this process. */
   WORKER: booleanFromString.default(true),
+  /**
+   * How long a taken job stays reserved (ms) before another worker may take it again; the worker
+   * running it renews it every quarter of that (decision 013). A job whose process died is taken
+   * again after about this long. Default 20 s; tests of crash recovery shorten it.
+   */
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
 })
   .superRefine((env, ctx) => {
     // Links in e-mails, signing pages and sealed PDFs come only from here, never from a request's

@@ -72,6 +72,12 @@ export const ERRORS = {
     status: 400,
     message: "Paciente menor de idade ou com responsável legal: cadastre o nome e o CPF do responsável antes de enviar. É ele quem assina.",
   },
+  WITNESS_LIMIT: { status: 409, message: "Um documento pode ter no máximo 2 testemunhas." },
+  WITNESS_NOT_EDITABLE: { status: 409, message: "As testemunhas só podem ser alteradas enquanto o documento é um rascunho." },
+  WITNESS_IS_PARTY: {
+    status: 400,
+    message: "A testemunha não pode ser o paciente, o responsável legal, o profissional responsável nem a outra testemunha.",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: "O conteúdo enviado é grande demais." },
   RATE_LIMITED: { status: 429, message: "Muitas tentativas. Aguarde alguns minutos antes de tentar novamente." },
   /** Per-account sign-in lock (decision 011); the answer's message says how long, Retry-After too. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isMinorOn, maskCpfDeep, maskCpfInText, nameMatches, requiredSigner } from "./signing-rules.js";
+import { everyPartySigned, isMinorOn, maskCpfDeep, maskCpfInText, missingRoles, nameMatches, requiredSigner } from "./signing-rules.js";
 
 describe("nameMatches (issue 11: the registered name, not a part of it)", () => {
   it("accepts the registered name whatever the case, accents and spaces", () => {
@@ -45,5 +45,24 @@ describe("who signs (issue 11: a minor's guardian signs as themselves)", () => {
   it("is the patient when adult and without a guardian; the guardian when one is named even for an adult", () => {
     expect(requiredSigner({ ...base, data_nascimento: "1990-01-01", responsavel_nome: null, responsavel_cpf: null }, "2026-11-23")).toMatchObject({ papel: "paciente", nome: "Pedro Souza", qualidade: null });
     expect(requiredSigner({ ...base, data_nascimento: "1990-01-01" }, "2026-11-23").papel).toBe("responsavel");
+  });
+});
+
+describe("missingRoles and everyPartySigned with witnesses (decision 021)", () => {
+  it("lists the professional, the link signer, then each witness still to sign", () => {
+    expect(missingRoles("paciente", true, [], 2)).toEqual(["profissional", "paciente", "testemunha", "testemunha"]);
+    expect(missingRoles("paciente", true, ["profissional", "testemunha"], 2)).toEqual(["paciente", "testemunha"]);
+    expect(missingRoles("responsavel", false, ["responsavel", "testemunha", "testemunha"], 2)).toEqual([]);
+    expect(missingRoles("paciente", true, ["profissional"])).toEqual(["paciente"]);
+  });
+
+  it("is complete only when every required party signed, witnesses counted one by one", () => {
+    expect(everyPartySigned("paciente", true, ["profissional", "paciente"])).toBe(true);
+    expect(everyPartySigned("paciente", true, ["profissional", "paciente"], 1)).toBe(false);
+    expect(everyPartySigned("paciente", true, ["profissional", "paciente", "testemunha"], 2)).toBe(false);
+    expect(everyPartySigned("paciente", true, ["testemunha", "profissional", "paciente", "testemunha"], 2)).toBe(true);
+    // The guardian signed although the patient has since come of age: the link signer signed.
+    expect(everyPartySigned("paciente", false, ["responsavel"])).toBe(true);
+    expect(everyPartySigned("paciente", false, ["testemunha", "testemunha"], 2)).toBe(false);
   });
 });

@@ -13,6 +13,12 @@ export const MIN_SIGNATURE_BYTES = 200;
 export const OTP_DIGITS = 6;
 export const OTP_TTL_MINUTES = 10;
 export const OTP_MAX_ATTEMPTS = 5;
+/**
+ * After the document is signed, its links show the signed copy (and the sealed PDF, which carries
+ * every party's full CPF and evidence) for this many days; then they answer like any dead link and
+ * /verificar, by the code printed on the copy, remains (decision 021).
+ */
+export const SIGNED_LINK_DAYS = 30;
 
 export const SIGNING_MESSAGES = {
   invalidLink: "O link de assinatura é inválido ou expirado",
@@ -57,6 +63,11 @@ export const SIGNING_MESSAGES = {
   codeVerified: "Código confirmado. Agora você pode ler o documento completo e assinar.",
   guardianNameMismatch: "Nome não confere com o do responsável legal cadastrado",
   guardianCpfMismatch: "CPF não confere com o do responsável legal cadastrado",
+  witnessNameMismatch: "Nome não confere com o da testemunha cadastrada",
+  witnessCpfMismatch: "CPF não confere com o da testemunha cadastrada",
+  /** The signer's own signature is recorded; others (witnesses, the patient) still have to sign. */
+  waitingOthersTitle: "Sua assinatura foi registrada",
+  waitingOthers: "O documento será concluído quando todas as partes assinarem. Depois disso, a cópia assinada ficará disponível.",
 } as const;
 
 /** The ready WhatsApp text (spec part 1 §2: a message containing the link). */
@@ -153,20 +164,43 @@ export function requiredSigner(
   };
 }
 
-/** Every party a document needs: its link signer, and the responsible professional when it has one. */
-export type PartyRole = SignerRole | "profissional";
+/**
+ * Every party a document needs: its link signer, the responsible professional when it has one,
+ * and each witness named on it (decision 021).
+ */
+export type PartyRole = SignerRole | "profissional" | "testemunha";
 
-/** The parties still to sign, in order: the professional (before sending), then the link signer. */
-export function missingRoles(signer: SignerRole, hasResponsibleProfessional: boolean, signed: readonly string[]): PartyRole[] {
-  const required: PartyRole[] = hasResponsibleProfessional ? ["profissional", signer] : [signer];
-  return required.filter((role) => !signed.includes(role));
+/**
+ * The parties still to sign, in order: the professional (before sending), then the link signer,
+ * then the witnesses still missing (`witnesses` named; each signed one appears in `signed`).
+ */
+export function missingRoles(signer: SignerRole, hasResponsibleProfessional: boolean, signed: readonly string[], witnesses = 0): PartyRole[] {
+  const required: PartyRole[] = [...(hasResponsibleProfessional ? (["profissional"] as const) : []), signer, ...Array<PartyRole>(witnesses).fill("testemunha")];
+  const left = [...signed];
+  return required.filter((role) => {
+    const at = left.indexOf(role);
+    if (at < 0) return true;
+    left.splice(at, 1);
+    return false;
+  });
+}
+
+/** Every required party has signed (the document becomes `signed`). */
+export function everyPartySigned(signer: SignerRole, hasResponsibleProfessional: boolean, signed: readonly string[], witnesses = 0): boolean {
+  // The link signer may be recorded as the patient or the guardian (who signs is decided at signing).
+  const asSigned = signed.map((role) => (role === "paciente" || role === "responsavel" ? signer : role));
+  return missingRoles(signer, hasResponsibleProfessional, asSigned, witnesses).length === 0;
 }
 
 export const PARTY_LABEL: Record<PartyRole, string> = {
   paciente: "paciente",
   responsavel: "responsável legal",
   profissional: "profissional responsável",
+  testemunha: "testemunha",
 };
+
+/** The capacity printed with a witness's signature (Signatures block, registry). */
+export const WITNESS_CAPACITY = "testemunha";
 
 /**
  * The signer's explicit consent to sign electronically (issue 11), versioned: the SHA-256 of this

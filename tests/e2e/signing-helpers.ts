@@ -59,3 +59,72 @@ export async function confirmSigningCode(patient: Page, staffPage: Page, email: 
   await patient.getByRole("button", { name: "Confirmar código" }).click();
   await patient.getByTestId("otp-verified").waitFor();
 }
+
+/** A published template, a patient with CPF and e-mail, and a draft the professional has signed. */
+export async function seedSignableDocument(
+  staffPage: Page,
+  account: { password: string },
+  patient: { nome: string; cpf: string; email: string },
+  titulo = "Termo de Consentimento - Clareamento dental",
+): Promise<string> {
+  const specialties = (await json<{ items: string[] }>(await staffPage.request.get("/api/templates/specialties"), 200)).items;
+  const template = await json<{ id: string }>(
+    await staffPage.request.post("/api/templates", {
+      data: {
+        titulo: "TCLE Verificação",
+        especialidade: specialties[0],
+        categoria: "Consentimento",
+        estrutura: { title: "Termo — {{procedimento}}", introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{procedimento}}.", sections: [] },
+      },
+    }),
+    201,
+  );
+  const version = await json<{ versao_atual_id: string }>(await staffPage.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
+  const created = await json<{ id: string }>(
+    await staffPage.request.post("/api/patients", { data: { nome: patient.nome, cpf: patient.cpf, email: patient.email, data_nascimento: "1985-07-21" } }),
+    201,
+  );
+  const options = await json<{ physicians: { id: string }[] }>(await staffPage.request.get("/api/documents/form-options"), 200);
+  const document = await json<{ id: string }>(
+    await staffPage.request.post("/api/documents", {
+      data: { paciente_id: created.id, template_version_id: version.versao_atual_id, titulo, procedimento: "Clareamento dental", medico_responsavel_id: options.physicians[0]!.id },
+    }),
+    201,
+  );
+  await json(await staffPage.request.post(`/api/documents/${document.id}/professional-signature`, { data: { senha: account.password } }), 200);
+  return document.id;
+}
+
+/**
+ * Signs through the public API as the page does (code from the development outbox, verified,
+ * then the signature) — for tests whose subject is what comes after the signature.
+ */
+export async function signThroughApi(
+  staffPage: Page,
+  link: string,
+  signer: { nome: string; cpf: string; email: string },
+  signature: string,
+): Promise<void> {
+  const token = new URL(link).pathname.split("/").pop()!;
+  const request = staffPage.context().request;
+  await json(await request.post(`/api/public/sign/${token}/code`, { data: {} }), 200);
+  const codigo = await latestSigningCode(staffPage, signer.email);
+  const page = await json<{ documento: { conteudo_sha256: string } }>(await request.post(`/api/public/sign/${token}/verify-code`, { data: { codigo } }), 200);
+  await json(
+    await request.post(`/api/public/sign/${token}`, {
+      data: { ...signer, assinatura: signature, conteudo_sha256: page.documento.conteudo_sha256, aceite_eletronico: true, tipo_assinatura: "desenhada", codigo },
+    }),
+    200,
+  );
+}
+
+/** The sealed PDF once the worker has made it (polled with a generous deadline). */
+export async function sealedPdf(staffPage: Page, documentId: string): Promise<Buffer> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const answer = await staffPage.request.get(`/api/documents/${documentId}/signed-pdf`);
+    if (answer.status() === 200) return Buffer.from(await answer.body());
+    if (Date.now() > deadline) throw new Error(`the sealed PDF was not ready in 60 s (last status ${answer.status()})`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

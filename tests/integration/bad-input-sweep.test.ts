@@ -78,6 +78,8 @@ function pathFor(route: string, ids: Record<string, string>): string {
   return route
     .replace("{id}", id ?? "")
     .replace("{kind}", "riscos")
+    // No such witness: the document is looked up first (404 for another clinic's), then the witness (404).
+    .replace("{witnessId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
     .replace("{token}", ids.token ?? "")
     .replace("{code}", "ABCD2345")
     .replace("{cep}", "01001000");
@@ -125,6 +127,7 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     "POST /api/documents/{id}/cancel": { motivo: "Paciente desistiu" },
     "POST /api/documents/{id}/professional-signature": { senha: "senha-errada" },
     "POST /api/documents/{id}/send": {},
+    "POST /api/documents/{id}/witnesses": { nome: "Carla Dias", cpf: "529.982.247-25", email: "carla@exemplo.com.br", telefone: "(11) 98765-4321" },
     "POST /api/documents/{id}/resend": {},
     "PUT /api/settings/signing": { codigo_email: false },
     "POST /api/public/sign/{token}": {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratos, files } from "../../src/db/schema.js";
 import { AUDIT_ACTION_LABEL } from "../../src/shared/audit/labels.js";
 import { ERRORS } from "../../src/shared/errors.js";
+import { SIGNED_LINK_DAYS } from "../../src/shared/signing-rules.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { publishedTemplateVersion, type SignablePatient, signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
 import { diagonalChars, pageCount, sortedChars } from "../helpers/pdf-text.js";
@@ -145,6 +146,25 @@ describe("the signer's download of the sealed PDF", () => {
     for (let page = 1; page <= pageCount(draftFile); page++) {
       expect(diagonalChars(draftFile, page), `draft page ${page}`).toBe(sortedChars("RASCUNHO – sem validade"));
     }
+  });
+
+  it(`serves the signed copy for ${SIGNED_LINK_DAYS} days after the signature, then the link is dead like any other (decision 021)`, async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const ageTo = (days: number) =>
+      ctx.database.db.update(contratos).set({ signed_at: new Date(Date.now() - days * day) }).where(eq(contratos.id, a.documentId));
+    await ageTo(SIGNED_LINK_DAYS - 1);
+    expect((await asSigner("GET", `/api/public/sign/${a.token}`)).statusCode).toBe(200);
+    expect((await asSigner("GET", pdfUrl(a.token))).statusCode).toBe(200);
+    await ageTo(SIGNED_LINK_DAYS + 1);
+    for (const response of [await asSigner("GET", `/api/public/sign/${a.token}`), await asSigner("GET", pdfUrl(a.token)), await asSigner("HEAD", pdfUrl(a.token))]) {
+      expect(response.statusCode).toBe(410);
+    }
+    expect((await asSigner("GET", `/api/public/sign/${a.token}`)).json()).toMatchObject({ code: "SIGNING_LINK_INVALID", message: ERRORS.SIGNING_LINK_INVALID.message });
+    // Staff keep the sealed PDF, and anyone with the code can still check a copy on /verificar.
+    expect((await staff("GET", `/api/documents/${a.documentId}/signed-pdf`)).statusCode).toBe(200);
+    const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, a.documentId));
+    expect((await ctx.app.inject({ method: "GET", url: `/api/public/verify/${row!.verification_code}` })).statusCode).toBe(200);
+    await ageTo(0);
   });
 
   it("each link yields its own document's PDF only", async () => {

@@ -554,6 +554,43 @@ describe("the e-mail one-time code", () => {
     expect((await eventsOf(documentId)).map((e) => e.action)).toEqual(expect.arrayContaining(["document.otp_email_outbox", "document.signed"]));
   });
 
+  it("is refused once the link has expired: a code verified too late, a signature after a timely verification, a code asked too late", async () => {
+    const expire = (documentId: string) =>
+      ctx.database.db.update(contratos).set({ expiracao_at: new Date(Date.now() - 1000) }).where(eq(contratos.id, documentId));
+
+    // The code arrives while the link lives; the deadline passes before it is typed.
+    const late = await sendOtp(otpClinic);
+    const hash = await pageHash(late.token);
+    expect((await publicCall("POST", `/api/public/sign/${late.token}/code`)).statusCode).toBe(200);
+    const { code } = await latestCodeTo(late.patient.email ?? "");
+    await expire(late.documentId);
+    expectError(await publicCall("POST", `/api/public/sign/${late.token}/verify-code`, { codigo: code }), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
+    expectError(await sign(late.token, signerInput(late.patient, hash, { codigo: code })), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
+    expectError(await publicCall("POST", `/api/public/sign/${late.token}/code`), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
+    const [unused] = await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, late.documentId));
+    expect(unused?.consumed_at).toBeNull();
+    expect(unused?.attempts).toBe(0);
+
+    // The code is verified in time (the term unmasked); the deadline passes before the signature.
+    const slow = await sendOtp(otpClinic);
+    const slowHash = await pageHash(slow.token);
+    expect((await publicCall("POST", `/api/public/sign/${slow.token}/code`)).statusCode).toBe(200);
+    const slowCode = (await latestCodeTo(slow.patient.email ?? "")).code;
+    const verified = await publicCall("POST", `/api/public/sign/${slow.token}/verify-code`, { codigo: slowCode });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().codigo_verificado).toBe(true);
+    await expire(slow.documentId);
+    expectError(await sign(slow.token, signerInput(slow.patient, slowHash, { codigo: slowCode })), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
+
+    for (const documentId of [late.documentId, slow.documentId]) {
+      expect(await partiesOf(documentId)).toEqual([]);
+      const row = await documentRow(documentId);
+      expect(row.status).not.toBe("signed");
+      expect(row.verification_code).toBeNull();
+      expect((await eventsOf(documentId)).map((e) => e.action)).not.toContain("document.signed");
+    }
+  });
+
   it(`dies after ${OTP_MAX_ATTEMPTS} wrong attempts, and a new code replaces the old`, async () => {
     const { patient, token } = await sendOtp(otpClinic);
     const hash = await pageHash(token);

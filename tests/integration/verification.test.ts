@@ -158,15 +158,20 @@ describe("POST /api/public/verify/:code/pdf", () => {
       // This shortcut signs without a 'document.signed' event, and the verifier says so (cadeia_ok
       // false); tests/integration/offline-evidence.test.ts signs through the page: all true.
       evidencias: {
-        ok: false,
         conteudo_ok: true,
         cadeia_ok: false,
         eventos: expect.any(Number),
         certificado_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        ok: false,
+        certificado_assunto: expect.stringContaining("Consentir"),
         linhas: expect.arrayContaining([{ ok: true, text: "O certificado do selo é conhecido: selo desta instância Consentir." }]),
         partes: [expect.objectContaining({ nivel: expect.any(String) })],
       },
     });
+    // The report's lines for the page (✓ / ✗ / information), like `npm run verify` prints them.
+    const lines = response.json().evidencias.linhas as { ok: boolean | null; text: string }[];
+    expect(lines.find((line) => line.ok === false)?.text).toMatch(/Falta na cadeia o evento/);
+    expect(lines[0]).toEqual({ ok: true, text: expect.stringMatching(/^Selo digital \(PAdES\) válido/) });
   });
 
   it("a copy with one byte changed in the middle is neither identical nor validly signed", async () => {

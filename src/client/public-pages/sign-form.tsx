@@ -11,6 +11,19 @@ import { TypedSignature } from "./components/typed-signature";
 import { Notice, Panel, PlainButton } from "./components/public-shell";
 import { publicFetch } from "./lib/http";
 
+/** Who the form asks for: the patient, the legal guardian in their own name, or a witness (decision 021). */
+const SIGNER_HEADING: Record<SigningPage["signatario"]["papel"], { title: string; hint: (patient: string) => string }> = {
+  paciente: { title: "Seus dados", hint: () => "Preencha como no cadastro da clínica. Eles serão conferidos antes de registrar a assinatura." },
+  responsavel: {
+    title: "Dados do responsável legal",
+    hint: (patient) => `Você assina como responsável legal de ${patient}. Preencha com o seu nome e o seu CPF, como no cadastro da clínica.`,
+  },
+  testemunha: {
+    title: "Dados da testemunha",
+    hint: (patient) => `Você assina como testemunha deste documento de ${patient}. Preencha com o seu nome e o seu CPF, como informados à clínica.`,
+  },
+};
+
 type Field = "nome" | "cpf" | "email" | "telefone" | "codigo" | "assinatura" | "aceite";
 type Problem = { title: string; message?: string; fields: Field[] };
 
@@ -123,13 +136,9 @@ export function SignForm({
         ) : null}
         <div className="grid gap-1" data-testid="signer-heading">
           <h2 id="sign-title" className="text-base font-semibold">
-            {page.signatario.papel === "responsavel" ? "Dados do responsável legal" : "Seus dados"}
+            {SIGNER_HEADING[page.signatario.papel].title}
           </h2>
-          <p className="text-sm text-muted-foreground">
-            {page.signatario.papel === "responsavel"
-              ? `Você assina como responsável legal de ${page.signatario.paciente_nome}. Preencha com o seu nome e o seu CPF, como no cadastro da clínica.`
-              : "Preencha como no cadastro da clínica. Eles serão conferidos antes de registrar a assinatura."}
-          </p>
+          <p className="text-sm text-muted-foreground">{SIGNER_HEADING[page.signatario.papel].hint(page.signatario.paciente_nome)}</p>
         </div>
 
         <div className="grid gap-4 sm:grid-cols-2">

@@ -102,7 +102,11 @@ export function SigningPage({ token }: { token: string }) {
           </p>
           <h1 className="text-xl font-semibold tracking-tight text-balance break-words sm:text-2xl">{doc.titulo}</h1>
           <div>
-            {signed ? (
+            {signed && page.aguardando_outras_assinaturas ? (
+              <Pill tone="warning" data-testid="signing-status">
+                Aguardando as demais assinaturas
+              </Pill>
+            ) : signed ? (
               <Pill tone="success" data-testid="signing-status">
                 Documento assinado
               </Pill>
@@ -135,10 +139,19 @@ export function SigningPage({ token }: { token: string }) {
 
       {signed ? (
         <div className="grid gap-3 print:hidden">
-          <Notice tone="success" title={SIGNING_MESSAGES.signedTitle} data-testid="signing-success">
-            {SIGNING_MESSAGES.signed}
-          </Notice>
-          <SignedPdfDownload token={token} page={page} onInvalid={() => setState({ kind: "invalid" })} />
+          {page.aguardando_outras_assinaturas ? (
+            // Witnesses (or the patient) still to sign: the document is not signed yet, no sealed PDF (decision 021).
+            <Notice tone="success" title={SIGNING_MESSAGES.waitingOthersTitle} data-testid="waiting-others">
+              {SIGNING_MESSAGES.waitingOthers}
+            </Notice>
+          ) : (
+            <>
+              <Notice tone="success" title={SIGNING_MESSAGES.signedTitle} data-testid="signing-success">
+                {SIGNING_MESSAGES.signed}
+              </Notice>
+              <SignedPdfDownload token={token} page={page} onInvalid={() => setState({ kind: "invalid" })} />
+            </>
+          )}
         </div>
       ) : null}
 

@@ -1,6 +1,7 @@
 import { CheckCircle2, FileSearch, FileUp, ShieldCheck, XCircle } from "lucide-react";
 import type * as React from "react";
 import { useCallback, useEffect, useState } from "react";
+import { EvidenceReport } from "./components/evidence-report";
 import { Spinner } from "./components/spinner";
 import type { PdfVerdict, Verification } from "@shared/schemas/signing";
 import { SIGNING_MESSAGES } from "@shared/signing-rules";
@@ -150,7 +151,7 @@ function PdfCheck({ path, sealed }: { path: string; sealed: string | null }) {
           Verificar um arquivo PDF
         </h2>
         <p className="text-sm text-muted-foreground">
-          Envie o PDF que você recebeu: conferimos se ele é exatamente o PDF selado deste documento e se a assinatura digital dele é válida. O arquivo não fica guardado.
+          Envie o PDF que você recebeu: conferimos se ele é exatamente o PDF selado deste documento, se a assinatura digital dele é válida e as evidências que ele traz (conteúdo assinado e cadeia de eventos). O arquivo não fica guardado.
         </p>
       </div>
       <label
@@ -208,6 +209,13 @@ function Verdict({ name, verdict, sealedKnown }: { name: string; verdict: PdfVer
         no="A assinatura digital do arquivo não é válida ou não existe: o arquivo pode ter sido alterado depois de selado."
       />
       <p className="text-xs break-all text-muted-foreground">SHA-256 do arquivo: {verdict.sha256}</p>
+      {verdict.evidencias ? (
+        <EvidenceReport evidence={verdict.evidencias} />
+      ) : (
+        <p className="text-sm text-muted-foreground" data-testid="evidence-missing">
+          Este arquivo não traz as evidências embutidas (documento.json e evidencias.json) ou elas não puderam ser lidas.
+        </p>
+      )}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { AUDIT_ANCHOR_KEY_PURPOSE, anchorAuditChains } from "../services/audit/a
 import { expireDocuments } from "./expire-documents.js";
 import { warnCertificateExpiry } from "./warn-certificate-expiry.js";
 import type { JobContext } from "./job-context.js";
-import { type JobHandlers, runDueJobs } from "./run-due-jobs.js";
+import { type JobHandlers, LEASE_MS, runDueJobs } from "./run-due-jobs.js";
 
 export interface WorkerOptions {
   /** Pause between rounds when there was nothing to do. */
@@ -43,7 +43,8 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
   let running: Promise<unknown> = Promise.resolve();
 
   const tick = async (tickOptions: { sweep?: boolean } = {}) => {
-    const jobs = await runDueJobs(ctx, handlers);
+    const leaseMs = ctx.env.JOB_LEASE_MS ?? LEASE_MS;
+    const jobs = await runDueJobs(ctx, handlers, 20, undefined, { leaseMs, heartbeatMs: Math.max(250, Math.floor(leaseMs / 4)) });
     const emails = transport ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage) : 0;
     let expired = 0;
     let anchored = 0;

@@ -80,6 +80,8 @@ export function buildEvidence(input: Omit<Evidence, "versao" | "cadeia">): Evide
 /** Typed views of an event's `data` used by the registry (fields as sign-document.ts writes them). */
 export interface SignedEventData {
   parte_id?: string;
+  /** A witness's signature names the witness (decision 021). */
+  testemunha_id?: string;
   nome_digitado?: string;
   conteudo_sha256?: string;
   assinatura_sha256?: string;

@@ -68,8 +68,8 @@ export type SignData = z.output<typeof signInputSchema>;
 
 export const signatureSummarySchema = z.object({
   nome: text(),
-  /** paciente, responsavel or profissional, and the capacity printed ("responsável legal de …"). */
-  papel: z.enum(["paciente", "responsavel", "profissional"]),
+  /** paciente, responsavel, profissional or testemunha, and the capacity printed ("responsável legal de …", "testemunha"). */
+  papel: z.enum(["paciente", "responsavel", "profissional", "testemunha"]),
   qualidade: text().nullable(),
   /** Masked on public pages, full for staff. */
   cpf: text(),
@@ -121,8 +121,13 @@ export const signingPageSchema = z.object({
   nivel: z.enum(["avancada", "simples"]),
   /** Why it will be simple (pt-BR), or null. */
   motivo_simples: text().nullable(),
-  /** Who signs: the patient, or their legal guardian in their own name ("responsável legal de …"). */
-  signatario: z.object({ papel: z.enum(["paciente", "responsavel"]), qualidade: text().nullable(), paciente_nome: text() }),
+  /**
+   * Who signs through this link: the patient, their legal guardian in their own name ("responsável
+   * legal de …"), or a witness named on the document (decision 021).
+   */
+  signatario: z.object({ papel: z.enum(["paciente", "responsavel", "testemunha"]), qualidade: text().nullable(), paciente_nome: text() }),
+  /** This link's signer has signed, but other parties (witnesses, the patient) have not yet: no sealed PDF to offer. */
+  aguardando_outras_assinaturas: z.boolean(),
   /**
    * E-mail really leaves this server (SMTP_URL is set). When false, nothing is promised by e-mail:
    * the signed page offers the download instead (issue 11).
@@ -133,6 +138,20 @@ export const signingPageSchema = z.object({
   assinaturas: z.array(signatureSummarySchema),
 });
 export type SigningPage = z.infer<typeof signingPageSchema>;
+
+/** A witness's own signing link, for staff (decision 021). */
+export const witnessLinkSchema = z.object({
+  id: text(),
+  ordem: z.number().int(),
+  nome: text(),
+  link: text(),
+  expires_at: text(),
+  whatsapp_text: text(),
+  whatsapp_url: text(),
+  /** The link was e-mailed to the witness's address (false: no e-mail asked, or none on the witness). */
+  email_enviado: z.boolean(),
+});
+export type WitnessLink = z.infer<typeof witnessLinkSchema>;
 
 /** Staff: POST /api/documents/:id/send and /resend, GET /api/documents/:id/link. */
 export const signingLinkSchema = z.object({
@@ -146,6 +165,8 @@ export const signingLinkSchema = z.object({
   /** What the patient's signature will reach with the clinic's setting and this server. */
   nivel: z.enum(["avancada", "simples"]),
   motivo_simples: text().nullable(),
+  /** On Enviar: each witness's own link (decision 021), e-mailed to them when asked and possible. */
+  testemunhas: z.array(witnessLinkSchema).optional(),
 });
 export type SigningLink = z.infer<typeof signingLinkSchema>;
 
@@ -187,14 +208,18 @@ export const pdfVerdictSchema = z.object({
    */
   evidencias: z
     .object({
-      ok: z.boolean(),
       conteudo_ok: z.boolean(),
       cadeia_ok: z.boolean(),
       eventos: z.number().int(),
       certificado_sha256: text().nullable(),
-      /** The verifier's lines, as `npm run verify` prints them (ok null = information). */
-      linhas: z.array(z.object({ ok: z.boolean().nullable(), text: text() })),
+      /** Every check holds (the verdict `npm run verify` prints). */
+      ok: z.boolean(),
+      /** The seal certificate's subject (its SHA-256 fingerprint is `certificado_sha256`). */
+      certificado_assunto: text().nullable(),
+      /** The parties the evidence names, with the level each reached. */
       partes: z.array(z.object({ nome: text(), nivel: text() })),
+      /** The report's lines as `npm run verify` prints them: ok true ✓, false ✗, null information. */
+      linhas: z.array(z.object({ ok: z.boolean().nullable(), text: text() })),
     })
     .nullable()
     .optional(),

@@ -1,3 +1,4 @@
+import { selectWitnesses } from "../witnesses/witness-rows.js";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { auditEvents, contratos, pacientes, profiles } from "../../../db/schema.js";
@@ -47,10 +48,12 @@ export async function getDocument(
       .limit(AUDIT_LIMIT);
     const signed = await signedRoles(tx, actor.tenantId, id);
     const signer = patient ? requiredSigner(patient, dateInSaoPaulo(now)).papel : "paciente";
+    const witnesses = (await selectWitnesses(tx, actor.tenantId, id)).length;
     return {
       ...presentDocumentSummary(summary, now),
-      // Who still has to sign (issue 11): the professional before sending, then the link signer.
-      assinaturas_pendentes: document.status === "cancelled" || document.status === "signed" ? [] : missingRoles(signer, Boolean(document.medico_responsavel_id), signed),
+      // Who still has to sign (issue 11): the professional before sending, then the link signer, then the witnesses.
+      assinaturas_pendentes:
+        document.status === "cancelled" || document.status === "signed" ? [] : missingRoles(signer, Boolean(document.medico_responsavel_id), signed, witnesses),
       documento: document.documento,
       conteudo_sha256: document.conteudo_sha256,
       variaveis_preenchidas: document.variaveis_preenchidas,

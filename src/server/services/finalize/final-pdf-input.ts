@@ -104,6 +104,7 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
       imagePng: imageSha256 ? await ctx.storage.get(imageSha256) : null,
       ip: parte.ip_address,
       userAgent: parte.user_agent,
+      qualidade: parte.qualidade,
     })),
   );
 
@@ -141,9 +142,12 @@ export function documentEvidence(document: FinalDocument): { evidence: Evidence;
   const { contrato } = document;
   const code = contrato.verification_code ?? "";
   const chain = buildDocumentChain(document.events);
-  const otpSentTo = [...chain].reverse().find((e) => e.action === "document.otp_sent" || e.action === "document.otp_email_outbox");
   const partes = document.parties.map((parte): EvidenceParty => {
     const signed = (signedEventOf(chain, parte.id)?.data ?? {}) as SignedEventData;
+    // The last code sent to THIS signer (a witness's codes carry their testemunha_id; decision 021).
+    const otpSentTo = [...chain]
+      .reverse()
+      .find((e) => (e.action === "document.otp_sent" || e.action === "document.otp_email_outbox") && ((e.data as { testemunha_id?: string })?.testemunha_id ?? null) === (signed.testemunha_id ?? null));
     const sentData = otpSentTo?.data as { email?: string; telefone?: string } | undefined;
     const sentTo = sentData?.email ?? sentData?.telefone ?? null;
     return {

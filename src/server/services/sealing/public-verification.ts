@@ -98,13 +98,15 @@ export async function checkPdfForCode(db: Db, rawCode: string, pdf: Buffer): Pro
     certificado_sha256: report.certificado?.sha256 ?? null,
     evidencias: hasEvidence
       ? {
-          ok: report.ok,
           conteudo_ok: report.conteudo_ok,
           cadeia_ok: report.cadeia_ok,
           eventos: report.eventos,
           certificado_sha256: report.certificado?.sha256 ?? null,
-          linhas: report.linhas,
+          // What /verificar prints, line by line, like `npm run verify`.
+          ok: report.ok,
+          certificado_assunto: report.certificado?.assunto ?? null,
           partes: report.partes,
+          linhas: report.linhas,
         }
       : null,
   };

@@ -7,7 +7,8 @@ import { AppError } from "../../errors.js";
 import { signingCodeMatches } from "./signing-codes.js";
 
 /**
- * Checks the typed code against the newest unconsumed code of the document. A wrong code counts
+ * Checks the typed code against the newest unconsumed code of the document for this link's signer
+ * (the patient's, or `testemunhaId`'s). A wrong code counts
  * an attempt (committed even though the signature is refused); after OTP_MAX_ATTEMPTS, or once
  * expired, the code is dead and a new one must be asked for. Returns the code's id, consumed
  * later in the signing transaction.
@@ -18,13 +19,22 @@ export async function checkSigningCode(
   contratoId: string,
   code: string | undefined,
   now = new Date(),
+  testemunhaId: string | null = null,
 ): Promise<string> {
   if (!code) throw new AppError("SIGNING_OTP_REQUIRED");
   const verdict = await withTenant(db, tenantId, async (tx) => {
     const [otp] = await tx
       .select()
       .from(signingOtps)
-      .where(and(eq(signingOtps.tenant_id, tenantId), eq(signingOtps.contrato_id, contratoId), isNull(signingOtps.consumed_at)))
+      .where(
+        and(
+          eq(signingOtps.tenant_id, tenantId),
+          eq(signingOtps.contrato_id, contratoId),
+          isNull(signingOtps.consumed_at),
+          // Each signer's own codes: a witness's code never signs on the patient's link, nor the reverse.
+          testemunhaId ? eq(signingOtps.testemunha_id, testemunhaId) : isNull(signingOtps.testemunha_id),
+        ),
+      )
       .orderBy(desc(signingOtps.created_at))
       .limit(1)
       .for("update");

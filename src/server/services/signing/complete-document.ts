@@ -4,11 +4,16 @@ import { contratoPartes, contratos } from "../../../db/schema.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { newVerificationCode } from "./verification-code.js";
+import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
+import { everyPartySigned, requiredSigner } from "../../../shared/signing-rules.js";
+import { selectWitnesses } from "../witnesses/witness-rows.js";
+import { loadSignerRecord } from "./signer-record.js";
 
 /**
- * The link signer's signature completes a document (issue 11): the responsible professional has
- * signed the professional declaration before it could be sent (sendDocument checks it), so now,
- * in the signer's transaction: status signed, the public verification code, the `document.signed`
+ * The last required signature completes a document (issue 11, decision 021): the responsible
+ * professional has signed the professional declaration before it could be sent (sendDocument
+ * checks it); the patient (or guardian) and each witness sign by their links, in any order. In the
+ * last signer's transaction: status signed, the public verification code, the `document.signed`
  * event naming the parties, and the final-PDF job.
  */
 export async function completeDocument(
@@ -28,6 +33,23 @@ export async function completeDocument(
     data: { verification_code: input.verificationCode, partes: await signedRoles(tx, audit.tenantId, document.id) },
   });
   await enqueueJob(tx, { kind: "document.finalize", payload: { contratoId: document.id }, tenantId: audit.tenantId, dedupeKey: `finalize:${document.id}`, runAt: now });
+}
+
+/**
+ * Has every required party signed? The link signer (patient or guardian), the responsible
+ * professional when the document has one, and each witness named on it (decision 021).
+ */
+export async function everyRequiredPartySigned(
+  tx: Tx,
+  tenantId: string,
+  document: { id: string; paciente_id: string; medico_responsavel_id: string | null },
+  now: Date,
+): Promise<boolean> {
+  const patient = await loadSignerRecord(tx, tenantId, document.paciente_id);
+  if (!patient) return false;
+  const witnesses = (await selectWitnesses(tx, tenantId, document.id)).length;
+  const signer = requiredSigner(patient, dateInSaoPaulo(now)).papel;
+  return everyPartySigned(signer, Boolean(document.medico_responsavel_id), await signedRoles(tx, tenantId, document.id), witnesses);
 }
 
 /** The roles that have signed a document. */

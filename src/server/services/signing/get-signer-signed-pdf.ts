@@ -17,14 +17,14 @@ type FileRow = typeof files.$inferSelect;
  * answer 410; SIGNED_PDF_NOT_SIGNED (404) while the link is still waiting for the signature;
  * SIGNED_PDF_PREPARING (404) between the signature and the end of the finalize job.
  *
- * WHO CAN DOWNLOAD: whoever holds the link, for as long as the link opens the signed page. By
- * signingState() that is until the link is revoked — and a signed document cannot be resent, so
- * in practice for good: neither the document's deadline nor the token's expiry closes a signed
- * link (decision 009: "after signing the token is not revoked"). The link travels by e-mail and
- * WhatsApp and may be forwarded; the sealed PDF it now yields carries more than the public page
- * shows (the page masks the signer's CPF and e-mail and omits phone, IP and user agent; the PDF's
- * Signatures block and "Registro de assinaturas" carry them whole, as evidence must). Every
- * download is audited with IP and user agent so the clinic can see who fetched it.
+ * WHO CAN DOWNLOAD: whoever holds the link, for as long as the link opens the signed page: by
+ * signingState(), SIGNED_LINK_DAYS (30) after the document was signed, unless revoked (decision
+ * 021). The link travels by e-mail and WhatsApp and may be forwarded; the sealed PDF it yields
+ * carries more than the public page shows (the page masks the signer's CPF and e-mail and omits
+ * phone, IP and user agent; the PDF's Signatures block and "Registro de assinaturas" carry them
+ * whole, as evidence must) — hence the window. Every download is audited with IP and user agent
+ * so the clinic can see who fetched it. After the window, /verificar (by the code printed on the
+ * copy) checks a copy the holder already has; it never hands one out.
  */
 async function signedPdfFileOf(db: Db, token: string, now: Date): Promise<{ tenantId: string; documentId: string; file: FileRow }> {
   const link = await findSigningTokenOrThrow(db, token);

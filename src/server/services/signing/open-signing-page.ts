@@ -4,9 +4,8 @@ import { contratos, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskEmail, type SigningPage } from "../../../shared/schemas/signing.js";
-import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import { maskPhone4 } from "../../../shared/br/phone.js";
-import { maskCpfDeep, requiredSigner } from "../../../shared/signing-rules.js";
+import { maskCpfDeep } from "../../../shared/signing-rules.js";
 import { AppError } from "../../errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
@@ -14,7 +13,7 @@ import { findDocumentOrThrow } from "../documents/find-document.js";
 import { presentSignatures, selectSignatures } from "./load-signatures.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
-import { loadSignerRecord } from "./signer-record.js";
+import { hasSigned, loadLinkSigner } from "./link-signer.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 
 /**
@@ -39,7 +38,10 @@ export async function openSigningPage(
     const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
       throw new AppError("SIGNING_LINK_INVALID");
     });
-    const estado = signingState(link, document, now);
+    const parties = await loadLinkSigner(tx, link.tenantId, link, document, now);
+    if (!parties) throw new AppError("SIGNING_LINK_INVALID");
+    const { signer, patient } = parties;
+    const estado = signingState(link, document, now, await hasSigned(tx, link.tenantId, document.id, signer));
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
 
     let status = document.status;
@@ -54,7 +56,7 @@ export async function openSigningPage(
         await recordAuditEvent(
           tx,
           { tenantId: link.tenantId, actorProfileId: null, ...audit },
-          { action: "document.viewed", entityType: "contrato", entityId: document.id, data: { via: "link" } },
+          { action: "document.viewed", entityType: "contrato", entityId: document.id, data: { via: "link", ...(signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {}) } },
         );
       }
     }
@@ -67,11 +69,11 @@ export async function openSigningPage(
           .where(and(eq(profiles.tenant_id, link.tenantId), eq(profiles.id, document.medico_responsavel_id)))
           .limit(1)
       : [];
-    const patient = await loadSignerRecord(tx, link.tenantId, document.paciente_id);
-    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: patient?.email ?? null, telefone: patient?.telefone ?? null });
+    // The code goes to this link's signer: the patient's record, or the witness's own contacts.
+    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
     const codeRequired = estado === "pending" && requirement.codeRequired;
     const masked = codeRequired && !options.revealed;
-    const modelo = masked ? maskCpfDeep(maskCpfDeep(document.documento, patient?.cpf ?? null), patient?.responsavel_cpf ?? null) : document.documento;
+    const modelo = masked ? maskCpfDeep(maskCpfDeep(document.documento, patient.cpf), patient.responsavel_cpf) : document.documento;
     const signatureRows = estado === "signed" ? await selectSignatures(tx, link.tenantId, document.id) : [];
     const frozenPhysician = document.variaveis_preenchidas.medico_nome;
     const page: Omit<SigningPage, "assinaturas"> = {
@@ -88,28 +90,19 @@ export async function openSigningPage(
         profissional: physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),
       },
       codigo_obrigatorio: codeRequired,
-      codigo_email: codeRequired && requirement.channels.includes("email") && patient?.email ? maskEmail(patient.email) : null,
-      codigo_canais: codeRequired && patient ? requirement.channels.map((canal) => ({ canal, destino: canal === "email" ? maskEmail(patient.email ?? "") : maskPhone4(patient.telefone ?? "") })) : [],
+      codigo_email: codeRequired && requirement.channels.includes("email") && signer.email ? maskEmail(signer.email) : null,
+      codigo_canais: codeRequired ? requirement.channels.map((canal) => ({ canal, destino: canal === "email" ? maskEmail(signer.email ?? "") : maskPhone4(signer.telefone ?? "") })) : [],
       codigo_verificado: codeRequired && options.revealed === true,
       conteudo_mascarado: masked,
       nivel: requirement.level,
       motivo_simples: requirement.reason,
-      signatario: signerOf(patient, now),
+      signatario: { papel: signer.papel, qualidade: signer.qualidade, paciente_nome: patient.nome },
+      aguardando_outras_assinaturas: estado === "signed" && document.status !== "signed",
       email_configurado: channel.smtp,
-      pdf_assinado_pronto: estado === "signed" && document.signed_pdf_file_id !== null,
+      pdf_assinado_pronto: document.status === "signed" && document.signed_pdf_file_id !== null,
     };
     return { page, signatureRows };
   });
   // The signer's own page: CPF masked, no IP or user agent; the drawn image is theirs.
   return { ...page, assinaturas: await presentSignatures(signatureRows, storage, "public") };
-}
-
-/** Who the page asks to sign: the patient, or their legal guardian (name shown, CPF never). */
-function signerOf(
-  patient: Parameters<typeof requiredSigner>[0] | undefined,
-  now: Date,
-): SigningPage["signatario"] {
-  if (!patient) return { papel: "paciente", qualidade: null, paciente_nome: "" };
-  const signer = requiredSigner(patient, dateInSaoPaulo(now));
-  return { papel: signer.papel, qualidade: signer.qualidade, paciente_nome: patient.nome };
 }

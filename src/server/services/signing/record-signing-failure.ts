@@ -15,12 +15,13 @@ export async function recordSigningFailure(
   motivo: SigningFailure,
   audit: { ip?: string | undefined; userAgent?: string | undefined },
   actorProfileId: string | null = null,
+  testemunhaId: string | null = null,
 ): Promise<void> {
   await withTenant(db, tenantId, (tx) =>
     recordAuditEvent(
       tx,
       { tenantId, actorProfileId, ip: audit.ip, userAgent: audit.userAgent },
-      { action: "document.sign_attempt_failed", entityType: "contrato", entityId: contratoId, data: { motivo } },
+      { action: "document.sign_attempt_failed", entityType: "contrato", entityId: contratoId, data: { motivo, ...(testemunhaId ? { testemunha_id: testemunhaId } : {}) } },
     ),
   );
 }

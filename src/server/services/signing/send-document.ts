@@ -12,14 +12,16 @@ import type { Actor } from "../../policies/roles.js";
 import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { signedRoles } from "./complete-document.js";
-import { issueAndShareLink } from "./signing-link.js";
+import { issueAndShareLink, loadLinkRecipients } from "./signing-link.js";
+import { issueWitnessLinks } from "../witnesses/witness-links.js";
 import type { EmailChannel } from "./signing-settings.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Enviar para Assinatura: draft → sent with a new signing link (expires with the document), in
- * one transaction with its audit event; optionally e-mails the link to the patient.
+ * one transaction with its audit event; optionally e-mails the link to the patient. Each witness
+ * named on the draft gets their own link too (decision 021).
  * A draft whose deadline already passed gets a fresh one (the link would be born dead).
  */
 export async function sendDocument(
@@ -64,6 +66,10 @@ export async function sendDocument(
       .set({ status: "sent", sent_at: now, expiracao_at: expiresAt, updated_at: now })
       .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
     const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
-    return issueAndShareLink(tx, secretBox, context, { document, action: "document.sent", expiresAt, email: input.email, origin: input.origin, channel: input.channel, now });
+    const link = await issueAndShareLink(tx, secretBox, context, { document, action: "document.sent", expiresAt, email: input.email, origin: input.origin, channel: input.channel, now });
+    // Each witness named on the draft gets a link of their own (decision 021).
+    const { clinica } = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
+    const testemunhas = await issueWitnessLinks(tx, secretBox, context, { document, clinica, expiresAt, email: input.email, smtp: input.channel.smtp, origin: input.origin, now });
+    return testemunhas.length > 0 ? { ...link, testemunhas } : link;
   });
 }

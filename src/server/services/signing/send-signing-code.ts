@@ -13,14 +13,14 @@ import { maskPhone4, normalizePhone } from "../../../shared/br/phone.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { smsAddress } from "../messaging/zenvia-sms.js";
-import { loadSignerRecord } from "./signer-record.js";
+import { hasSigned, loadLinkSigner } from "./link-signer.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 
 /**
- * POST /api/public/sign/:token/code: a new 6-digit code, valid OTP_TTL_MINUTES, e-mailed to the
- * patient's REGISTERED address (never one typed on the page). Earlier codes stop working. Only the
- * code's hash is stored.
+ * POST /api/public/sign/:token/code: a new 6-digit code, valid OTP_TTL_MINUTES, sent to the link
+ * signer's REGISTERED address (the patient's record, or the witness's own — never one typed on the
+ * page). This signer's earlier codes stop working. Only the code's hash is stored.
  */
 export async function sendSigningCode(
   db: Db,
@@ -36,12 +36,13 @@ export async function sendSigningCode(
     const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
       throw new AppError("SIGNING_LINK_INVALID");
     });
-    const estado = signingState(link, document, now);
+    const parties = await loadLinkSigner(tx, link.tenantId, link, document, now);
+    if (!parties) throw new AppError("SIGNING_LINK_INVALID");
+    const { signer } = parties;
+    const estado = signingState(link, document, now, await hasSigned(tx, link.tenantId, document.id, signer));
     if (estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
-    const patient = await loadSignerRecord(tx, link.tenantId, document.paciente_id);
-    if (!patient) throw new AppError("SIGNING_LINK_INVALID");
-    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, patient);
+    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
     if (!requirement.codeRequired) throw new AppError("BAD_REQUEST", "Este documento não pede código de verificação.");
     const canal = choice.canal ?? requirement.channels[0]!;
     if (!requirement.channels.includes(canal)) {
@@ -57,6 +58,8 @@ export async function sendSigningCode(
         and(
           eq(signingOtps.tenant_id, link.tenantId),
           eq(signingOtps.contrato_id, document.id),
+          // Only this signer's earlier codes (each witness and the patient have their own).
+          signer.testemunhaId ? eq(signingOtps.testemunha_id, signer.testemunhaId) : isNull(signingOtps.testemunha_id),
           isNull(signingOtps.consumed_at),
           gt(signingOtps.expires_at, now),
         ),
@@ -68,11 +71,13 @@ export async function sendSigningCode(
       code_hash: hashSigningCode(document.id, code),
       expires_at: new Date(now.getTime() + OTP_TTL_MINUTES * 60_000),
       created_at: now,
+      testemunha_id: signer.testemunhaId,
     });
-    const first = patient.nome.trim().split(/\s+/)[0] ?? patient.nome;
+    const first = signer.nome.trim().split(/\s+/)[0] ?? signer.nome;
+    const whose = signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {};
     if (canal === "sms") {
       // Only to the mobile on the record; the text travels sealed through the jobs table.
-      const phone = normalizePhone(patient.telefone ?? "");
+      const phone = normalizePhone(signer.telefone ?? "");
       const text = `${clinica}: seu código para assinar "${document.titulo.slice(0, 60)}" é ${code}. Vale ${OTP_TTL_MINUTES} min. Não compartilhe.`;
       await enqueueJob(tx, {
         kind: "sms.send",
@@ -85,11 +90,11 @@ export async function sendSigningCode(
       await recordAuditEvent(
         tx,
         { tenantId: link.tenantId, actorProfileId: null, ...audit },
-        { action: "document.otp_sent", entityType: "contrato", entityId: document.id, data: { canal, telefone: destino } },
+        { action: "document.otp_sent", entityType: "contrato", entityId: document.id, data: { canal, telefone: destino, ...whose } },
       );
       return { enviado: true as const, canal, destino, email: null };
     }
-    const email = patient.email ?? "";
+    const email = signer.email ?? "";
     await enqueueEmail(tx, {
       tenantId: link.tenantId,
       to: email,
@@ -108,7 +113,7 @@ export async function sendSigningCode(
         action: channel.smtp ? "document.otp_sent" : "document.otp_email_outbox",
         entityType: "contrato",
         entityId: document.id,
-        data: { canal, email: maskEmail(email), smtp: channel.smtp },
+        data: { canal, email: maskEmail(email), smtp: channel.smtp, ...whose },
       },
     );
     return { enviado: true as const, canal, destino: maskEmail(email), email: maskEmail(email) };

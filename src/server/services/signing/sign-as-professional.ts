@@ -111,7 +111,7 @@ export async function signAsProfessional(
       return { assinou_em: now.toISOString(), metodo_assinatura: metodo };
     });
   } catch (error) {
-    if (isUniqueViolation(error, "contrato_partes_contrato_papel_unique")) throw new AppError("PROFESSIONAL_ALREADY_SIGNED");
+    if (isUniqueViolation(error, "contrato_partes_contrato_papel_ordem_unique")) throw new AppError("PROFESSIONAL_ALREADY_SIGNED");
     throw error;
   }
 }

@@ -3,8 +3,7 @@ import type { Db, Tx } from "../../../db/client.js";
 import { contratoPartes, files, signingOtps, signingTokens } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { cpfMatches, nameMatches, OTP_MAX_ATTEMPTS, type SignData } from "../../../shared/schemas/signing.js";
-import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
-import { ELECTRONIC_CONSENT, requiredSigner, SIGNING_MESSAGES } from "../../../shared/signing-rules.js";
+import { ELECTRONIC_CONSENT, SIGNING_MESSAGES } from "../../../shared/signing-rules.js";
 import { sha256Hex } from "../../lib/content-hash.js";
 import { describeDevice } from "../../lib/device.js";
 import { AppError } from "../../errors.js";
@@ -17,9 +16,16 @@ import { decodeSignaturePng } from "./signature-png.js";
 import { recordSigningFailure } from "./record-signing-failure.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
-import { loadSignerRecord } from "./signer-record.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
-import { completeDocument, unusedVerificationCode } from "./complete-document.js";
+import { completeDocument, everyRequiredPartySigned, unusedVerificationCode } from "./complete-document.js";
+import { hasSigned, type LinkSigner, loadLinkSigner } from "./link-signer.js";
+
+/** The refusal messages name whom the typed name and CPF were compared with. */
+const MISMATCH: Record<LinkSigner["papel"], { nome?: string; cpf?: string }> = {
+  paciente: {},
+  responsavel: { nome: SIGNING_MESSAGES.guardianNameMismatch, cpf: SIGNING_MESSAGES.guardianCpfMismatch },
+  testemunha: { nome: SIGNING_MESSAGES.witnessNameMismatch, cpf: SIGNING_MESSAGES.witnessCpfMismatch },
+};
 
 export interface SignResult {
   estado: "signed";
@@ -32,9 +38,10 @@ export interface SignResult {
  * aside), the CPF digits equal, the drawing a real PNG of sane size, the content the one shown,
  * the consent to sign electronically given, and (by default, whenever a channel can deliver it)
  * the e-mail code right. Refused name, CPF and code attempts are audited. Then ONE transaction, with the document row locked, records the party and
- * its evidence, moves the document to signed with its verification code, consumes the code,
- * audits and enqueues the final PDF. A second submission (replay or concurrent) finds the
- * document signed: SIGNING_ALREADY_SIGNED; the unique (tenant, contrato, papel) is the last wall.
+ * its evidence, consumes the code, audits and — when every required party has now signed (the
+ * witnesses too, decision 021) — moves the document to signed with its verification code and
+ * enqueues the final PDF. A second submission (replay or concurrent) finds this signer signed:
+ * SIGNING_ALREADY_SIGNED; the unique (tenant, contrato, papel, ordem) is the last wall.
  */
 export async function signDocument(
   db: Db,
@@ -46,36 +53,36 @@ export async function signDocument(
   now = new Date(),
 ): Promise<SignResult> {
   const link = await findSigningTokenOrThrow(db, token);
-  const { document, patient, requirement } = await withTenant(db, link.tenantId, async (tx) => {
+  const { document, signer, signed, requirement } = await withTenant(db, link.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
       throw new AppError("SIGNING_LINK_INVALID");
     });
-    const patient = await loadSignerRecord(tx, link.tenantId, document.paciente_id);
-    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: patient?.email ?? null, telefone: patient?.telefone ?? null });
-    return { document, patient, requirement };
+    const parties = await loadLinkSigner(tx, link.tenantId, link, document, now);
+    if (!parties) throw new AppError("SIGNING_LINK_INVALID");
+    const { signer } = parties;
+    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
+    return { document, signer, signed: await hasSigned(tx, link.tenantId, document.id, signer), requirement };
   });
-  assertSignable(signingState(link, document, now));
-  if (!patient) throw new AppError("SIGNING_LINK_INVALID");
+  assertSignable(signingState(link, document, now, signed));
 
-  // The patient, or their legal guardian in their own name (issue 11).
-  const signer = requiredSigner(patient, dateInSaoPaulo(now));
-  const guardian = signer.papel === "responsavel";
+  // The patient, their legal guardian in their own name (issue 11), or a witness (decision 021).
+  const fail = (motivo: "nome" | "cpf" | "codigo") => recordSigningFailure(db, link.tenantId, document.id, motivo, audit, null, signer.testemunhaId);
   if (!nameMatches(input.nome, signer.nome)) {
-    await recordSigningFailure(db, link.tenantId, document.id, "nome", audit);
-    throw new AppError("SIGNING_NAME_MISMATCH", guardian ? SIGNING_MESSAGES.guardianNameMismatch : undefined);
+    await fail("nome");
+    throw new AppError("SIGNING_NAME_MISMATCH", MISMATCH[signer.papel].nome);
   }
   if (!cpfMatches(input.cpf, signer.cpf)) {
-    await recordSigningFailure(db, link.tenantId, document.id, "cpf", audit);
-    throw new AppError("SIGNING_CPF_MISMATCH", guardian ? SIGNING_MESSAGES.guardianCpfMismatch : undefined);
+    await fail("cpf");
+    throw new AppError("SIGNING_CPF_MISMATCH", MISMATCH[signer.papel].cpf);
   }
   const png = decodeSignaturePng(input.assinatura);
   if (input.conteudo_sha256 !== document.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
   let otpId: string | null = null;
   if (requirement.codeRequired) {
     try {
-      otpId = await checkSigningCode(db, link.tenantId, document.id, input.codigo, now);
+      otpId = await checkSigningCode(db, link.tenantId, document.id, input.codigo, now, signer.testemunhaId);
     } catch (error) {
-      if (error instanceof AppError && error.code === "SIGNING_OTP_INVALID") await recordSigningFailure(db, link.tenantId, document.id, "codigo", audit);
+      if (error instanceof AppError && error.code === "SIGNING_OTP_INVALID") await fail("codigo");
       throw error;
     }
   }
@@ -90,7 +97,7 @@ export async function signDocument(
         .where(and(eq(signingTokens.tenant_id, link.tenantId), eq(signingTokens.id, link.id)))
         .limit(1);
       if (!current) throw new AppError("SIGNING_LINK_INVALID");
-      assertSignable(signingState(current, locked, now));
+      assertSignable(signingState(current, locked, now, await hasSigned(tx, link.tenantId, document.id, signer)));
       if (locked.conteudo_sha256 !== input.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
 
       // Content-addressed and idempotent: written under the lock, so a double submit writes once.
@@ -114,6 +121,7 @@ export async function signDocument(
           tenant_id: link.tenantId,
           contrato_id: document.id,
           papel: signer.papel,
+          ordem: signer.ordem,
           // The registered spelling (the typed one matched it; it is kept in the audit event).
           nome: signer.nome,
           qualidade: signer.qualidade,
@@ -162,6 +170,7 @@ export async function signDocument(
           parte_id: parte.id,
           papel: signer.papel,
           qualidade: signer.qualidade,
+          ...(signer.testemunhaId ? { testemunha_id: signer.testemunhaId, ordem: signer.ordem } : {}),
           nome_digitado: input.nome,
           conteudo_sha256: locked.conteudo_sha256,
           assinatura_sha256: stored.sha256,
@@ -175,11 +184,12 @@ export async function signDocument(
           dispositivo: describeDevice(audit.userAgent),
         },
       });
-      await completeDocument(tx, context, { document: locked, verificationCode, now });
+      // The document is signed once every required party has (the professional signed before sending).
+      if (await everyRequiredPartySigned(tx, link.tenantId, locked, now)) await completeDocument(tx, context, { document: locked, verificationCode, now });
       return { estado: "signed" as const, assinou_em: now.toISOString() };
     });
   } catch (error) {
-    if (isUniqueViolation(error, "contrato_partes_contrato_papel_unique")) throw new AppError("SIGNING_ALREADY_SIGNED");
+    if (isUniqueViolation(error, "contrato_partes_contrato_papel_ordem_unique")) throw new AppError("SIGNING_ALREADY_SIGNED");
     throw error;
   }
 }

@@ -12,6 +12,8 @@ export interface SigningTokenRow {
   contratoId: string;
   expiresAt: Date;
   revokedAt: Date | null;
+  /** The witness this link is for; null: the patient's (or guardian's) link. */
+  testemunhaId: string | null;
 }
 
 /** 43 base64url characters: what newToken() makes. Anything else is not ours. */
@@ -30,6 +32,7 @@ export async function findSigningTokenOrThrow(db: Db, token: string): Promise<Si
       contratoId: signingTokens.contrato_id,
       expiresAt: signingTokens.expires_at,
       revokedAt: signingTokens.revoked_at,
+      testemunhaId: signingTokens.testemunha_id,
     })
     .from(signingTokens)
     .where(eq(signingTokens.token_hash, hashToken(token)))
@@ -45,7 +48,7 @@ export async function findSigningTokenOrThrow(db: Db, token: string): Promise<Si
 export async function issueSigningToken(
   tx: Tx,
   secretBox: SecretBox,
-  input: { tenantId: string; contratoId: string; expiresAt: Date; createdBy: string | null; now: Date },
+  input: { tenantId: string; contratoId: string; expiresAt: Date; createdBy: string | null; now: Date; testemunhaId?: string | null },
 ): Promise<string> {
   const token = newToken();
   await tx.insert(signingTokens).values({
@@ -56,25 +59,33 @@ export async function issueSigningToken(
     created_by: input.createdBy,
     created_at: input.now,
     expires_at: input.expiresAt,
+    testemunha_id: input.testemunhaId ?? null,
   });
   return token;
 }
 
-/** Every live token of the document stops working (a new link replaces them). */
+/** Whose links: the patient's (testemunha_id null) or one witness's. */
+const ofSigner = (testemunhaId: string | null) => (testemunhaId ? eq(signingTokens.testemunha_id, testemunhaId) : isNull(signingTokens.testemunha_id));
+
+/**
+ * Every live token of the document's patient link stops working (Reenviar: a new link replaces
+ * them); the witnesses' links are theirs and stay (decision 021).
+ */
 export async function revokeSigningTokens(tx: Tx, tenantId: string, contratoId: string, now: Date): Promise<void> {
   await tx
     .update(signingTokens)
     .set({ revoked_at: now })
-    .where(and(eq(signingTokens.tenant_id, tenantId), eq(signingTokens.contrato_id, contratoId), isNull(signingTokens.revoked_at)));
+    .where(and(eq(signingTokens.tenant_id, tenantId), eq(signingTokens.contrato_id, contratoId), isNull(signingTokens.revoked_at), ofSigner(null)));
 }
 
-/** The newest unrevoked, unexpired token of the document, decrypted; null when none. */
+/** The newest unrevoked, unexpired token of the document (the patient's, or `testemunhaId`'s), decrypted; null when none. */
 export async function currentSigningToken(
   tx: Tx,
   secretBox: SecretBox,
   tenantId: string,
   contratoId: string,
   now: Date,
+  testemunhaId: string | null = null,
 ): Promise<{ token: string; expiresAt: Date } | null> {
   const [row] = await tx
     .select({ sealed: signingTokens.token_encrypted, expiresAt: signingTokens.expires_at })
@@ -85,6 +96,7 @@ export async function currentSigningToken(
         eq(signingTokens.contrato_id, contratoId),
         isNull(signingTokens.revoked_at),
         gt(signingTokens.expires_at, now),
+        ofSigner(testemunhaId),
       ),
     )
     .orderBy(desc(signingTokens.created_at))

@@ -1,0 +1,71 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../../../db/client.js";
+import { contratoPartes } from "../../../db/schema.js";
+import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
+import { requiredSigner, WITNESS_CAPACITY } from "../../../shared/signing-rules.js";
+import { findWitness } from "../witnesses/witness-rows.js";
+import { loadSignerRecord } from "./signer-record.js";
+import type { SigningTokenRow } from "./signing-tokens.js";
+
+/**
+ * Who signs through one link (decision 021): the patient's link belongs to the patient or their
+ * legal guardian (requiredSigner); a witness's link to that witness. The name and CPF typed are
+ * checked against these, and the code goes only to these contacts.
+ */
+export interface LinkSigner {
+  papel: "paciente" | "responsavel" | "testemunha";
+  /** 1, or the witness's number (1 or 2). */
+  ordem: number;
+  nome: string;
+  cpf: string | null;
+  /** Printed with the signature: "responsável legal de …", "testemunha", or null. */
+  qualidade: string | null;
+  email: string | null;
+  telefone: string | null;
+  /** The witness row (null on the patient's link). */
+  testemunhaId: string | null;
+}
+
+export type SignerRecord = NonNullable<Awaited<ReturnType<typeof loadSignerRecord>>>;
+
+/** The link's signer and the patient of the document; null when either is gone (the link is then invalid). */
+export async function loadLinkSigner(
+  tx: Tx,
+  tenantId: string,
+  link: Pick<SigningTokenRow, "testemunhaId">,
+  document: { id: string; paciente_id: string },
+  now: Date,
+): Promise<{ signer: LinkSigner; patient: SignerRecord } | null> {
+  const patient = await loadSignerRecord(tx, tenantId, document.paciente_id);
+  if (!patient) return null;
+  if (link.testemunhaId) {
+    const witness = await findWitness(tx, tenantId, document.id, link.testemunhaId);
+    if (!witness) return null;
+    return {
+      patient,
+      signer: {
+        papel: "testemunha",
+        ordem: witness.ordem,
+        nome: witness.nome,
+        cpf: witness.cpf,
+        qualidade: WITNESS_CAPACITY,
+        email: witness.email,
+        telefone: witness.telefone,
+        testemunhaId: witness.id,
+      },
+    };
+  }
+  const signer = requiredSigner(patient, dateInSaoPaulo(now));
+  return { patient, signer: { ...signer, ordem: 1, email: patient.email, telefone: patient.telefone, testemunhaId: null } };
+}
+
+/** Has this link's signer already signed the document? (The patient's link: the patient or the guardian.) */
+export async function hasSigned(tx: Tx, tenantId: string, contratoId: string, signer: Pick<LinkSigner, "papel" | "ordem">): Promise<boolean> {
+  const parties = await tx
+    .select({ papel: contratoPartes.papel, ordem: contratoPartes.ordem })
+    .from(contratoPartes)
+    .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)));
+  return signer.papel === "testemunha"
+    ? parties.some((party) => party.papel === "testemunha" && party.ordem === signer.ordem)
+    : parties.some((party) => party.papel === "paciente" || party.papel === "responsavel");
+}

@@ -1,0 +1,78 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signatureDataUrl } from "../helpers/signing.js";
+import { registerProfessional, signIn, validCpf } from "./accounts.js";
+import { DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
+import { json, patientPhone, sealedPdf, seedSignableDocument, signThroughApi } from "./signing-helpers.js";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("/verificar shows the evidence the uploaded PDF carries", () => {
+  it("every check ✓ for the sealed PDF; a flipped byte gives a ✗ line and a negative verdict, on a phone", async () => {
+    const account = await registerProfessional();
+    const staff = await newPage(browser, DESKTOP);
+    await signIn(staff.page, account.email, account.password);
+    const patient = { nome: "Helena Castro Vieira", cpf: validCpf(), email: `helena.${Date.now()}@exemplo.com.br` };
+    const documentId = await seedSignableDocument(staff.page, account, patient);
+    const sent = await json<{ link: string }>(await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
+    await signThroughApi(staff.page, sent.link, patient, signatureDataUrl());
+    const sealed = await sealedPdf(staff.page, documentId);
+    const detail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(await staff.page.request.get(`/api/documents/${documentId}`), 200);
+    const code = detail.audit.find((event) => event.action === "document.signed")?.data.verification_code as string;
+
+    const phone = await patientPhone(browser);
+    const p = phone.page;
+    await p.goto(`/verificar/${code}`);
+    await p.getByTestId("sealed-hash").waitFor();
+    const input = p.getByLabel("Arquivo PDF para verificar");
+
+    await input.setInputFiles({ name: "termo-assinado.pdf", mimeType: "application/pdf", buffer: sealed });
+    const report = p.getByTestId("evidence-report");
+    await report.waitFor();
+    expect(await p.getByTestId("evidence-verdict").getAttribute("data-ok")).toBe("true");
+    expect(await p.getByTestId("evidence-verdict").textContent()).toContain("Resultado: tudo confere");
+    const lines = report.getByTestId("evidence-line");
+    const marks = await lines.evaluateAll((items) => items.map((item) => item.getAttribute("data-ok")));
+    expect(marks.filter((mark) => mark === "true").length).toBeGreaterThanOrEqual(8);
+    expect(marks).not.toContain("false");
+    // Each line says in words what its mark means (not colour alone): ✓ lines read "Confere:".
+    const first = lines.first();
+    expect(await first.textContent()).toMatch(/^✓\s*Confere:\s*Selo digital \(PAdES\) válido/);
+    expect(await report.textContent()).toContain("Cadeia de");
+    // The parties with their level, and the seal certificate with its fingerprint.
+    const parties = await p.getByTestId("evidence-parties").textContent();
+    expect(parties).toContain(`${patient.nome}— Assinatura eletrônica avançada`);
+    expect(parties).toContain(account.nome);
+    const fingerprint = (await p.getByTestId("evidence-fingerprint").textContent())!.trim();
+    expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(await report.textContent()).toContain(`Impressão digital SHA-256 do certificado: ${fingerprint}`);
+    expect(await p.getByTestId("evidence-certificate").textContent()).toMatch(/CN=|Consentir/);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(p, "verification-evidence-ok-phone");
+
+    // One byte flipped inside the signed range.
+    const tampered = Buffer.from(sealed);
+    const at = tampered.indexOf("\n%", 0, "latin1") + 2;
+    tampered[at] = tampered[at]! ^ 0x01;
+    await input.setInputFiles({ name: "termo-alterado.pdf", mimeType: "application/pdf", buffer: tampered });
+    await p.getByTestId("pdf-verdict").getByText("termo-alterado.pdf", { exact: false }).waitFor();
+    await expect.poll(() => p.getByTestId("evidence-verdict").getAttribute("data-ok"), { timeout: 20_000 }).toBe("false");
+    expect(await p.getByTestId("evidence-verdict").textContent()).toContain("Resultado: FALHOU");
+    const failed = report.locator('[data-testid="evidence-line"][data-ok="false"]');
+    expect(await failed.count()).toBeGreaterThanOrEqual(1);
+    expect(await failed.first().textContent()).toMatch(/^✗\s*Não confere:\s*Selo digital inválido/);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(p, "verification-evidence-rejected-phone");
+
+    expect(phone.errors).toEqual([]);
+    expect(staff.errors).toEqual([]);
+    await phone.context.close();
+    await staff.context.close();
+  });
+});
