@@ -180,8 +180,9 @@ describe("verifySignedPdf (no database)", () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ identico: true, assinatura_valida: true, evidencias: { conteudo_ok: true, cadeia_ok: true, certificado_sha256: fingerprint } });
     expect(response.json().evidencias.eventos).toBeGreaterThanOrEqual(6);
-    // What the page prints: the verdict, every line of the report, the parties with their level.
-    const report = verifySignedPdf(sealed);
+    // What the page prints: the verdict, every line of the report (checked against the keys this
+    // instance owns), the parties with their level.
+    const report = verifySignedPdf(sealed, { trusted: [{ sha256: fingerprint, label: "selo desta instância Consentir" }] });
     expect(response.json().evidencias).toMatchObject({ ok: true, linhas: report.linhas, partes: report.partes, certificado_assunto: report.certificado!.assunto });
     expect(report.linhas.filter((line) => line.ok === true).length).toBeGreaterThanOrEqual(8);
   });
