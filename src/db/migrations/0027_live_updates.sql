@@ -23,8 +23,18 @@ END $$;
 CREATE TRIGGER contratos_notify_insert_delete AFTER INSERT OR DELETE ON contratos
   FOR EACH ROW EXECUTE FUNCTION app_notify_contrato_change();
 --> statement-breakpoint
+-- Compared column by column: the frozen model (documento, up to the size limit) is never read
+-- here; its hash stands for it.
 CREATE TRIGGER contratos_notify_update AFTER UPDATE ON contratos
-  FOR EACH ROW WHEN (OLD.* IS DISTINCT FROM NEW.*) EXECUTE FUNCTION app_notify_contrato_change();
+  FOR EACH ROW WHEN (
+    (OLD.status, OLD.titulo, OLD.procedimento, OLD.procedimento_id, OLD.data_procedimento, OLD.medico_responsavel_id,
+     OLD.conteudo_sha256, OLD.expiracao_at, OLD.pdf_file_id, OLD.cancel_reason, OLD.cancelled_at, OLD.signed_at,
+     OLD.sent_at, OLD.viewed_at, OLD.signed_pdf_file_id, OLD.verification_code, OLD.signed_pdf_sha256, OLD.updated_at)
+    IS DISTINCT FROM
+    (NEW.status, NEW.titulo, NEW.procedimento, NEW.procedimento_id, NEW.data_procedimento, NEW.medico_responsavel_id,
+     NEW.conteudo_sha256, NEW.expiracao_at, NEW.pdf_file_id, NEW.cancel_reason, NEW.cancelled_at, NEW.signed_at,
+     NEW.sent_at, NEW.viewed_at, NEW.signed_pdf_file_id, NEW.verification_code, NEW.signed_pdf_sha256, NEW.updated_at)
+  ) EXECUTE FUNCTION app_notify_contrato_change();
 --> statement-breakpoint
 -- A party's signature is news about its document (the professional's, a witness's, the patient's).
 CREATE FUNCTION app_notify_contrato_parte_change() RETURNS trigger LANGUAGE plpgsql AS $$
