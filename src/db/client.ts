@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.js";
+import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationSubscription } from "./listen.js";
 import { migrationsFolder } from "./paths.js";
 import * as schema from "./schema.js";
 
@@ -24,6 +25,11 @@ export interface Database {
   readonly db: Db;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * LISTEN on `channel` (decision 022): PostgreSQL through one dedicated connection that
+   * reconnects by itself, PGlite in-process. Close the subscription before the database.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<NotificationSubscription>;
   /** PGlite only: the whole data dir as a tarball (tests start new databases from it). */
   snapshot?(): Promise<Blob>;
 }
@@ -55,6 +61,7 @@ function openPostgres(url: string, poolSize = 10): Database & { migrate(): Promi
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    listen: (channel, handlers) => listenPostgres(url, channel, handlers),
     close: () => pool.end(),
   };
 }
@@ -88,6 +95,7 @@ async function openPglite(
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    listen: (channel, handlers) => listenPglite(client, channel, handlers),
     snapshot: () => client.dumpDataDir("none"),
     close: async () => {
       try {

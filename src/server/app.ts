@@ -38,6 +38,9 @@ import { settingsRoutes } from "./routes/settings.js";
 import { templateDefaultsRoutes } from "./routes/template-defaults.js";
 import { templateRoutes } from "./routes/templates.js";
 import { userRoutes } from "./routes/users.js";
+import { eventRoutes } from "./routes/events.js";
+import { DEFAULT_LIVE_LIMITS, type LiveLimits } from "./live/live-hub.js";
+import { createLiveUpdates, type LiveUpdates } from "./live/live-updates.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
 import { jobHandlers } from "./jobs/handlers.js";
 import { witnessRoutes } from "./routes/witnesses.js";
@@ -65,6 +68,8 @@ export interface AppConfig {
   logger?: boolean | { level: string };
   /** PDF worker pool size and queue (default: one thread per core, 4 waiting per thread). */
   pdfPool?: PdfPoolOptions;
+  /** Live-update streams: limits, heartbeat and retry (decision 022; tests shorten them). */
+  live?: Partial<LiveLimits>;
 }
 
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
@@ -170,6 +175,17 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(certificateRoutes, { db: database.db, secretBox });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
+  // Live updates (decision 022): open streams end before the server waits for its connections
+  // (preClose), the LISTEN stops before the database closes (onClose).
+  const live = createLiveUpdates(database, {
+    idleHours: env.SESSION_IDLE_HOURS,
+    limits: { ...DEFAULT_LIVE_LIMITS, ...config.live },
+    log: app.log,
+  });
+  app.decorate("live", live);
+  app.addHook("preClose", async () => live.endStreams());
+  app.addHook("onClose", async () => live.close());
+  await app.register(eventRoutes, { live });
 
   await app.register(clientAppPlugin, {
     clientDir: config.clientDir ?? path.join(projectRoot, "dist", "client"),
@@ -187,5 +203,7 @@ declare module "fastify" {
     worker: Worker;
     /** Worker threads that draw and seal PDFs (decision 012). */
     pdfPool: PdfPool;
+    /** This process's live-update streams and its LISTEN (decision 022). */
+    live: LiveUpdates;
   }
 }

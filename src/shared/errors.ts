@@ -146,6 +146,15 @@ export const ERRORS = {
   FEEGOW_PATIENT_NOT_FOUND: { status: 404, message: "Paciente não encontrado" },
   /** Feegow refused, failed or did not answer: the message says which, in words. */
   FEEGOW_ERROR: { status: 502, message: "Erro ao conectar com Feegow" },
+  /** Live updates (decision 022): past the streams one user may hold, or this server's capacity. */
+  LIVE_TOO_MANY_STREAMS: {
+    status: 429,
+    message: "Há abas demais abertas recebendo atualizações ao vivo. Feche algumas: as listas continuam funcionando e se atualizam ao recarregar.",
+  },
+  LIVE_UNAVAILABLE: {
+    status: 503,
+    message: "As atualizações ao vivo estão indisponíveis no momento. As listas continuam funcionando e se atualizam ao recarregar.",
+  },
   INTERNAL: { status: 500, message: "Erro inesperado. Tente novamente em instantes." },
   UNAVAILABLE: { status: 503, message: "Serviço indisponível no momento." },
   /** The PDF worker pool's queue is full (decision 012): sent with a Retry-After header. */

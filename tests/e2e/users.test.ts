@@ -138,8 +138,8 @@ describe("users (/users)", () => {
     await page.getByText("Usuário desativado. As sessões abertas dele foram encerradas.").waitFor();
     await atendenteRow.getByText("Inativo", { exact: true }).waitFor();
 
-    // The attendant's open page: the next action lands on /auth, and signing in is refused.
-    await invited.page.getByRole("link", { name: "Pacientes", exact: true }).click();
+    // The attendant's open page lands on /auth by itself (the live-updates stream ends with the
+    // session, decision 022), and signing in is refused.
     await invited.page.waitForURL("**/auth");
     await invited.page.getByLabel("E-mail").fill(atendente.email);
     await invited.page.getByLabel("Senha").fill("caneta-verde-77");

@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import type { Database } from "../../src/db/client.js";
 import { buildApp } from "../../src/server/app.js";
 import type { Env } from "../../src/server/env.js";
+import type { LiveLimits } from "../../src/server/live/live-hub.js";
 import type { CepSource } from "../../src/server/services/cep/cep-clients.js";
 import { testEnv } from "./test-env.js";
 import { openTestDatabase } from "./test-db.js";
@@ -17,11 +18,11 @@ export interface TestContext {
 
 /** An app on a test database; pass `database` to share one between several apps. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; database?: Database; cepSources?: CepSource[] } = {},
+  options: { env?: Record<string, string>; database?: Database; cepSources?: CepSource[]; live?: Partial<LiveLimits> } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
   const env = testEnv(options.env);
-  const app = await buildApp({ env, database, logger: false, cepSources: options.cepSources });
+  const app = await buildApp({ env, database, logger: false, cepSources: options.cepSources, live: options.live });
   await app.ready();
   return {
     app,

@@ -1,11 +1,13 @@
 import { Outlet } from "react-router";
 import { SidebarInset, SidebarProvider } from "@/components/ui/sidebar";
+import { useLiveUpdates } from "@/features/live/use-live-updates";
 import { AppHeader } from "./app-header";
 import { AppSidebar } from "./app-sidebar";
 import { MobileBottomBar } from "./mobile-bottom-bar";
 
 /** Every signed-in screen: sidebar, header, content, and the bottom bar on phones. */
 export function AppLayout() {
+  useLiveUpdates();
   return (
     <SidebarProvider>
       <AppSidebar />
