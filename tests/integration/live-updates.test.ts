@@ -202,7 +202,8 @@ describe("closing the app", () => {
   });
 });
 
-describe.runIf(onPostgres)("several processes on one PostgreSQL", () => {
+// Registered only on PostgreSQL (PGlite is one process): not a skipped test on the embedded run.
+if (onPostgres) describe("several processes on one PostgreSQL", () => {
   let second: TestContext;
   let secondUrl: string;
   beforeAll(async () => {
