@@ -25,6 +25,13 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.sign_attempt_failed": "Tentativa de assinatura recusada",
   "patient.contact_changed": "Contato do paciente alterado enquanto aguardava assinatura",
   "settings.signing_updated": "Opções de assinatura alteradas",
+  "document.feegow_upload_requested": "Envio do PDF ao Feegow solicitado",
+  "document.feegow_uploaded": "PDF enviado ao prontuário do paciente no Feegow",
+  "document.feegow_upload_failed": "Falha no envio do PDF ao Feegow",
+  "document.feegow_upload_retried": "Envio do PDF ao Feegow tentado de novo",
+  "integration.feegow_professionals_imported": "Profissionais importados do Feegow",
+  "integration.feegow_procedures_imported": "Procedimentos importados do Feegow",
+  "integration.feegow_token_removed": "Token do Feegow removido",
 };
 
 export function auditActionLabel(action: string): string {
