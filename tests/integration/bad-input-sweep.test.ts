@@ -132,6 +132,8 @@ function validBodies(ids: Record<string, string>): Record<string, unknown> {
       aceite_eletronico: true,
     },
     "POST /api/public/sign/{token}/verify-code": { codigo: "123456" },
+    "POST /api/integration/feegow/procedures/import": { ids: [301, 302] },
+    "POST /api/integration/feegow/professionals/import": { ids: [15] },
   };
 }
 
