@@ -150,12 +150,12 @@ export type FeegowPatient = z.infer<typeof feegowPatientSchema>;
 
 // --- second step: imports, uploads, token removal (decision 016) ------------------------------
 
-/** What the upload status reads as on the screens. */
+/** What the upload status reads as on the screens ("Feegow: Enviado"). */
 export const FEEGOW_UPLOAD_STATUS_LABEL: Record<FeegowUploadStatus, string> = {
-  pendente: "Envio pendente",
+  pendente: "Pendente",
   enviando: "Enviando",
-  enviado: "Enviado ao Feegow",
-  falhou: "Falha no envio",
+  enviado: "Enviado",
+  falhou: "Falhou",
 };
 
 export const FEEGOW_IMPORT_MESSAGES = {

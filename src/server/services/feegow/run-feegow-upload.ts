@@ -273,6 +273,6 @@ async function markFailed(tx: Tx, tenantId: string, upload: FeegowUploadRow, sto
     action: "document.feegow_upload_failed",
     entityType: "contrato",
     entityId: upload.contrato_id,
-    data: { upload_id: upload.id, sha256: upload.file_sha256, motivo: stop.motivo, mensagem: stop.message, tentativas: upload.tentativas },
+    data: { upload_id: upload.id, sha256: upload.file_sha256, falha: stop.motivo, mensagem: stop.message, tentativas: upload.tentativas },
   });
 }
