@@ -19,7 +19,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { TemplateStructure } from "../shared/document-model/structure.js";
 import { DOCUMENT_STATUSES } from "../shared/schemas/document.js";
-import { FEEGOW_STATUSES, type FeegowFeature } from "../shared/schemas/feegow.js";
+import { FEEGOW_STATUSES, FEEGOW_UPLOAD_ORIGINS, FEEGOW_UPLOAD_STATUSES, type FeegowFeature } from "../shared/schemas/feegow.js";
 import { SEXOS } from "../shared/schemas/patient.js";
 
 /** One specialty chosen by a professional (spec part 2 §3 profiles.especialidades). */
@@ -358,6 +358,10 @@ export const procedimentos = pgTable(
     descricao: text("descricao"),
     especialidade: text("especialidade"),
     is_private: boolean("is_private").notNull().default(false),
+    /** The same procedure's id in the clinic system, once imported from it (decision 016). */
+    feegow_procedimento_id: integer("feegow_procedimento_id"),
+    /** Price in centavos, as the clinic system gives it (imported procedures). */
+    valor_centavos: integer("valor_centavos"),
     created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
     created_at: createdAt(),
     updated_at: updatedAt(),
@@ -365,6 +369,8 @@ export const procedimentos = pgTable(
   (t) => [
     unique("procedimentos_tenant_id_unique").on(t.tenant_id, t.id),
     index("procedimentos_tenant_nome_idx").on(t.tenant_id, t.nome),
+    /** An imported procedure exists once per clinic, however often the import runs. */
+    uniqueIndex("procedimentos_tenant_feegow_unique").on(t.tenant_id, t.feegow_procedimento_id).where(sql`${t.feegow_procedimento_id} is not null`),
   ],
 );
 
@@ -844,5 +850,53 @@ export const certificados = pgTable(
       .on(t.tenant_id, t.owner_profile_id)
       .where(sql`${t.is_active} and ${t.owner_profile_id} is not null`),
     index("certificados_active_expiry_idx").on(t.vence_em).where(sql`${t.is_active}`),
+  ],
+);
+
+/**
+ * A PDF sent (or to send) to the patient's record in the clinic system (decision 016, second
+ * step): one row per document and file, ever — `idempotency_key` is `<contrato id>:<SHA-256 of the
+ * PDF>` under a unique index — worked by the 'feegow.upload' job. The PDF itself stays in our
+ * storage whatever happens here.
+ */
+export const feegowUploads = pgTable(
+  "feegow_uploads",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    contrato_id: uuid("contrato_id").notNull(),
+    /** The files row sent (the bytes are read by `file_sha256` from storage). */
+    file_id: uuid("file_id").notNull(),
+    file_sha256: text("file_sha256").notNull(),
+    idempotency_key: text("idempotency_key").notNull(),
+    /** 'assinado': the sealed PDF, sent after sealing; 'manual': "Gerar e Enviar PDF". */
+    origem: text("origem", { enum: FEEGOW_UPLOAD_ORIGINS }).notNull(),
+    status: text("status", { enum: FEEGOW_UPLOAD_STATUSES }).notNull().default("pendente"),
+    feegow_patient_id: integer("feegow_patient_id"),
+    /** Calls made to Feegow for this upload. */
+    tentativas: integer("tentativas").notNull().default(0),
+    /** Why the last attempt failed, in pt-BR (Feegow's own words when it gave any). */
+    ultimo_erro: text("ultimo_erro"),
+    /** The failure's kind (FeegowFailure or one of ours: sem_paciente, desativado…). */
+    motivo: text("motivo"),
+    /**
+     * True when the file was sent again after an attempt whose outcome is unknown (the process
+     * died during the call, or the answer timed out or was lost): Feegow may hold two copies.
+     */
+    possivel_duplicata: boolean("possivel_duplicata").notNull().default(false),
+    /** When the current attempt's call began ('enviando'). */
+    envio_iniciado_at: timestamp("envio_iniciado_at", { withTimezone: true }),
+    enviado_at: timestamp("enviado_at", { withTimezone: true }),
+    requested_by: uuid("requested_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("feegow_uploads_idempotency_unique").on(t.idempotency_key),
+    index("feegow_uploads_tenant_contrato_idx").on(t.tenant_id, t.contrato_id, t.created_at.desc().nullsFirst()),
+    index("feegow_uploads_tenant_status_idx").on(t.tenant_id, t.status, t.updated_at.desc().nullsFirst()),
+    foreignKey({ name: "feegow_uploads_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
   ],
 );

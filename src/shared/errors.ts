@@ -144,6 +144,8 @@ export const ERRORS = {
   },
   FEEGOW_FEATURE_DISABLED: { status: 409, message: "Integração desabilitada" },
   FEEGOW_PATIENT_NOT_FOUND: { status: 404, message: "Paciente não encontrado" },
+  FEEGOW_UPLOAD_NOT_FOUND: { status: 404, message: "Envio ao Feegow não encontrado" },
+  FEEGOW_UPLOAD_NOT_FAILED: { status: 409, message: "Só um envio que falhou pode ser tentado de novo." },
   /** Feegow refused, failed or did not answer: the message says which, in words. */
   FEEGOW_ERROR: { status: 502, message: "Erro ao conectar com Feegow" },
   /** Live updates (decision 022): past the streams one user may hold, or this server's capacity. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
@@ -44,15 +45,52 @@ export const FAKE_FEEGOW_PATIENTS: FakeFeegowPatient[] = [
   },
 ];
 
-export const FAKE_FEEGOW_PROFESSIONALS = [
-  { profissional_id: 12, nome: "Dra. Marina Costa Lima", conselho: "CRO", documento_conselho: "54321", uf_conselho: "RJ", email: "marina@example.com", cpf: "", ativo: true },
-  { profissional_id: 15, nome: "Dr. Paulo Azevedo", conselho: "CRM", documento_conselho: "123456", uf_conselho: "SP", email: "paulo@example.com", cpf: "", ativo: true },
+/** GET /professional/list?ativo=1 content (Feegow's shape: especialidades as objects, one RQE). */
+export const FAKE_FEEGOW_PROFESSIONALS: Record<string, unknown>[] = [
+  {
+    profissional_id: 12,
+    nome: "Dra. Marina Costa Lima",
+    tratamento: "Dra.",
+    conselho: "CRO",
+    documento_conselho: "54321",
+    uf_conselho: "RJ",
+    email: "marina@example.com",
+    cpf: "",
+    rqe: "",
+    especialidades: [{ especialidade_id: 77, nome_especialidade: "Ortodontia", CBOS: "223268" }],
+    ativo: true,
+  },
+  {
+    profissional_id: 15,
+    nome: "Dr. Paulo Azevedo",
+    tratamento: "Dr.",
+    conselho: "CRM",
+    documento_conselho: "123456",
+    uf_conselho: "SP",
+    email: "paulo@example.com",
+    cpf: "",
+    rqe: "4455",
+    especialidades: [{ especialidade_id: 31, nome_especialidade: "Dermatologia", CBOS: "225135" }],
+    ativo: true,
+  },
 ];
 
-export const FAKE_FEEGOW_PROCEDURES = [
+/** GET /procedures/list content (valor in centavos). */
+export const FAKE_FEEGOW_PROCEDURES: Record<string, unknown>[] = [
   { procedimento_id: 301, nome: "Toxina botulínica", tipo_procedimento: 2, valor: 120000 },
   { procedimento_id: 302, nome: "Preenchimento labial", tipo_procedimento: 2, valor: 185050 },
 ];
+
+/** An upload the fake accepted (stored in the patient's record). */
+export interface FakeFeegowUpload {
+  paciente_id: unknown;
+  arquivo_descricao: unknown;
+  bytes: number;
+  /** SHA-256 of the decoded file. */
+  sha256: string;
+  /** paciente_id + ":" + sha256: the same file in the same record twice is a duplicate. */
+  key: string;
+}
 
 /**
  * How the next answers go wrong: as documented (401 missing/unknown token, 403 inactive token,
@@ -87,8 +125,29 @@ export interface FakeFeegowServer {
   mode: FakeFeegowMode;
   /** How long "slow" waits before answering. */
   slowMs: number;
+  /** Only requests whose path (after /v1/api) starts with this go wrong (null: all of them). */
+  modeOnly: string | null;
+  /** Every normal answer waits this long (the bench's 200 ms Feegow). */
+  latencyMs: number;
   patients: FakeFeegowPatient[];
-  uploads: { paciente_id: unknown; arquivo_descricao: unknown; bytes: number }[];
+  professionals: Record<string, unknown>[];
+  procedures: Record<string, unknown>[];
+  /** Uploads accepted, in order. */
+  uploads: FakeFeegowUpload[];
+  /** Upload requests that arrived, accepted or not (held, dropped, refused). */
+  uploadArrivals: number;
+  /**
+   * Hold every upload's answer until releaseHeld() or the client goes away. `holdCommits`: the
+   * held upload is stored at once (a Feegow that saved the file but whose answer was lost);
+   * otherwise it is stored only if the answer is delivered.
+   */
+  holdUploads: boolean;
+  holdCommits: boolean;
+  /** Uploads waiting for their answer now. */
+  held(): number;
+  releaseHeld(): void;
+  /** How many accepted uploads each key (patient + file) has. */
+  acceptedByKey(): Map<string, number>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -99,19 +158,44 @@ const BASE = "/v1/api";
 export async function startFakeFeegowServer(): Promise<FakeFeegowServer> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  /** Answers of held uploads: calling one delivers it. */
+  const heldAnswers = new Set<() => void>();
   const state: FakeFeegowServer = {
     url: "",
     requests: [],
     mode: "normal",
     slowMs: 3000,
+    modeOnly: null,
+    latencyMs: 0,
     patients: FAKE_FEEGOW_PATIENTS.map((p) => structuredClone(p)),
+    professionals: FAKE_FEEGOW_PROFESSIONALS.map((p) => structuredClone(p)),
+    procedures: FAKE_FEEGOW_PROCEDURES.map((p) => structuredClone(p)),
     uploads: [],
+    uploadArrivals: 0,
+    holdUploads: false,
+    holdCommits: false,
+    held: () => heldAnswers.size,
+    releaseHeld() {
+      for (const answer of [...heldAnswers]) answer();
+    },
+    acceptedByKey() {
+      const counts = new Map<string, number>();
+      for (const upload of state.uploads) counts.set(upload.key, (counts.get(upload.key) ?? 0) + 1);
+      return counts;
+    },
     reset() {
       state.requests.length = 0;
       state.uploads.length = 0;
+      state.uploadArrivals = 0;
       state.mode = "normal";
+      state.modeOnly = null;
       state.slowMs = 3000;
+      state.latencyMs = 0;
+      state.holdUploads = false;
+      state.holdCommits = false;
       state.patients = FAKE_FEEGOW_PATIENTS.map((p) => structuredClone(p));
+      state.professionals = FAKE_FEEGOW_PROFESSIONALS.map((p) => structuredClone(p));
+      state.procedures = FAKE_FEEGOW_PROCEDURES.map((p) => structuredClone(p));
     },
     close: async () => {},
   };
@@ -124,9 +208,12 @@ export async function startFakeFeegowServer(): Promise<FakeFeegowServer> {
     const url = new URL(req.url ?? "/", "http://fake");
     const token = req.headers["x-access-token"];
     const tokenText = Array.isArray(token) ? token[0] : token;
-    state.requests.push({ method: req.method ?? "GET", path: `${url.pathname.slice(BASE.length)}${url.search}`, token: tokenText, body });
+    const requestPath = url.pathname.slice(BASE.length);
+    state.requests.push({ method: req.method ?? "GET", path: `${requestPath}${url.search}`, token: tokenText, body });
+    if (req.method === "POST" && requestPath === "/patient/upload-base64") state.uploadArrivals += 1;
+    const mode = state.modeOnly === null || requestPath.startsWith(state.modeOnly) ? state.mode : "normal";
 
-    switch (state.mode) {
+    switch (mode) {
       case "drop":
         req.socket.destroy();
         return;
@@ -170,10 +257,10 @@ export async function startFakeFeegowServer(): Promise<FakeFeegowServer> {
     const byCpf = (cpf: string) => state.patients.filter((p) => digits(p.documentos.cpf) === cpf);
 
     if (req.method === "GET" && path === "/professional/list") {
-      return send(200, { success: true, content: FAKE_FEEGOW_PROFESSIONALS });
+      return send(200, { success: true, content: state.professionals });
     }
     if (req.method === "GET" && path === "/procedures/list") {
-      return send(200, { success: true, content: FAKE_FEEGOW_PROCEDURES });
+      return send(200, { success: true, content: state.procedures });
     }
     if (req.method === "GET" && path === "/patient/list") {
       const cpf = digits(url.searchParams.get("cpf"));
@@ -190,8 +277,32 @@ export async function startFakeFeegowServer(): Promise<FakeFeegowServer> {
       const file = typeof input.base64_file === "string" ? input.base64_file : "";
       const match = /^data:application\/pdf;base64,(.+)$/.exec(file);
       if (!input.paciente_id || !match) return send(422, { success: false, message: "paciente_id e base64_file são obrigatórios" });
-      state.uploads.push({ paciente_id: input.paciente_id, arquivo_descricao: input.arquivo_descricao, bytes: Buffer.from(match[1] ?? "", "base64").length });
-      return send(200, { success: true, content: { arquivo_id: state.uploads.length } });
+      if (!state.patients.some((p) => p.id === Number(input.paciente_id))) return send(409, { success: false, content: "Paciente não encontrado" });
+      const bytes = Buffer.from(match[1] ?? "", "base64");
+      const sha256 = createHash("sha256").update(bytes).digest("hex");
+      const upload: FakeFeegowUpload = {
+        paciente_id: input.paciente_id,
+        arquivo_descricao: input.arquivo_descricao,
+        bytes: bytes.length,
+        sha256,
+        key: `${String(input.paciente_id)}:${sha256}`,
+      };
+      const accept = () => {
+        state.uploads.push(upload);
+        send(200, { success: true, content: { arquivo_id: state.uploads.length } });
+      };
+      if (!state.holdUploads) return accept();
+      if (state.holdCommits) state.uploads.push(upload);
+      const answer = () => {
+        heldAnswers.delete(answer);
+        if (res.writableEnded || req.socket.destroyed) return;
+        if (state.holdCommits) send(200, { success: true, content: { arquivo_id: state.uploads.length } });
+        else accept();
+      };
+      heldAnswers.add(answer);
+      // The client went away (killed, timed out): nothing is answered, and nothing stored unless committed.
+      res.on("close", () => heldAnswers.delete(answer));
+      return;
     }
     return send(404, { success: false, content: "Rota não encontrada" });
   };
@@ -207,7 +318,15 @@ export async function startFakeFeegowServer(): Promise<FakeFeegowServer> {
       } catch {
         body = raw;
       }
-      handle(req, res, body);
+      if (state.latencyMs > 0) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!req.socket.destroyed) handle(req, res, body);
+        }, state.latencyMs);
+        timers.add(timer);
+      } else {
+        handle(req, res, body);
+      }
     });
   });
   server.on("connection", (socket) => {

@@ -141,6 +141,8 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     "POST /api/public/sign/{token}/verify-code": { codigo: "123456" },
     "POST /api/certificates": certificate,
     ...teamValidBodies(),
+    "POST /api/integration/feegow/procedures/import": { ids: [301, 302] },
+    "POST /api/integration/feegow/professionals/import": { ids: [15] },
   };
 }
 

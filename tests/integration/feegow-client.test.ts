@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { feegowClient, FeegowError, type FeegowFailure } from "../../src/server/services/feegow/feegow-client.js";
 import { patientFromFeegow } from "../../src/server/services/feegow/patient-from-feegow.js";
@@ -42,6 +43,11 @@ describe("Feegow client", () => {
       [15, "Dr. Paulo Azevedo"],
     ]);
     expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/professional/list?ativo=1", token: FAKE_FEEGOW_TOKEN });
+    // Specialties come as objects: their names; one RQE per professional.
+    expect(professionals.map((p) => [p.especialidades, p.rqe])).toEqual([
+      [["Ortodontia"], null],
+      [["Dermatologia"], "4455"],
+    ]);
 
     const procedures = await client().listProcedures();
     expect(procedures.map((p) => [p.nome, p.valor])).toEqual([
@@ -98,7 +104,15 @@ describe("Feegow client", () => {
 
   it("uploads a PDF as a data: URL with paciente_id and arquivo_descricao", async () => {
     await client().uploadPdf({ pacienteId: 4817, pdf: Buffer.from("%PDF-1.7 teste"), descricao: "TCLE assinado" });
-    expect(fake.uploads).toEqual([{ paciente_id: 4817, arquivo_descricao: "TCLE assinado", bytes: 14 }]);
+    expect(fake.uploads).toEqual([
+      {
+        paciente_id: 4817,
+        arquivo_descricao: "TCLE assinado",
+        bytes: 14,
+        sha256: createHash("sha256").update("%PDF-1.7 teste").digest("hex"),
+        key: `4817:${createHash("sha256").update("%PDF-1.7 teste").digest("hex")}`,
+      },
+    ]);
   });
 
   const cases: [FakeFeegowMode, FeegowFailure, RegExp][] = [

@@ -9,6 +9,8 @@ export interface JobPayloads {
   "documents.expire": Record<string, never>;
   /** Send a text by SMS (the signing code); `sealed` is the text sealed with the secret box. */
   "sms.send": { to: string; sealed: string; contratoId: string };
+  /** Send one PDF to the patient's record in Feegow (a feegow_uploads row; decision 016). */
+  "feegow.upload": { uploadId: string };
 }
 export type JobKind = keyof JobPayloads;
 

@@ -1,4 +1,5 @@
 import { finalizeSignedDocument } from "../services/finalize/finalize-signed-document.js";
+import { runFeegowUpload } from "../services/feegow/run-feegow-upload.js";
 import { sendSmsJob } from "../services/messaging/send-sms-job.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
@@ -14,5 +15,9 @@ export const jobHandlers: JobHandlers = {
   },
   "sms.send": async (ctx, payload) => {
     await sendSmsJob(ctx, payload);
+  },
+  "feegow.upload": async (ctx, payload, tenantId) => {
+    if (!tenantId) throw new Error("feegow.upload needs the document's tenant");
+    await runFeegowUpload(ctx, payload, tenantId);
   },
 };

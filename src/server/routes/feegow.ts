@@ -3,7 +3,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/client.js";
 import {
   feegowFeaturesSchema,
+  feegowImportInputSchema,
   feegowPatientSchema,
+  feegowProcedureImportResultSchema,
+  feegowProcedureListSchema,
+  feegowProfessionalImportResultSchema,
+  feegowProfessionalListSchema,
   feegowPatientSearchInputSchema,
   feegowSettingsInputSchema,
   feegowSettingsSchema,
@@ -15,7 +20,13 @@ import { currentUser, requireUser, SESSION_COOKIE } from "../plugins/auth.js";
 import { authorize } from "../policies/roles.js";
 import { getFeegowFeatures, getFeegowSettings } from "../services/feegow/get-feegow-settings.js";
 import { saveFeegowSettings } from "../services/feegow/save-feegow-settings.js";
+import { importFeegowProcedures } from "../services/feegow/import-feegow-procedures.js";
+import { importFeegowProfessionals } from "../services/feegow/import-feegow-professionals.js";
+import { listFeegowProcedures } from "../services/feegow/list-feegow-procedures.js";
+import { listFeegowProfessionals } from "../services/feegow/list-feegow-professionals.js";
+import { removeFeegowToken } from "../services/feegow/remove-feegow-token.js";
 import { searchFeegowPatient } from "../services/feegow/search-feegow-patient.js";
+import { siteOrigin } from "../lib/origin.js";
 import { testFeegowConnection } from "../services/feegow/test-feegow-connection.js";
 
 const tags = ["integração"];
@@ -86,6 +97,95 @@ export const feegowRoutes: FastifyPluginAsyncZod<FeegowRoutesOptions> = async (a
       const actor = currentUser(request);
       authorize(actor, "integration.manage");
       return testFeegowConnection(db, secretBox, connection, actor, auditOf(request), request.log);
+    },
+  );
+
+  app.delete(
+    "/api/integration/feegow/token",
+    {
+      schema: {
+        tags,
+        summary: "Remover token: esquece o token, desconecta e desliga as integrações (proprietário ou administrador)",
+        response: { 200: feegowSettingsSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "integration.manage");
+      return removeFeegowToken(db, actor, auditOf(request));
+    },
+  );
+
+  app.get(
+    "/api/integration/feegow/procedures",
+    {
+      config: perSession(60),
+      schema: {
+        tags,
+        summary: "Procedimentos do Feegow ao lado dos da clínica (novo, importado, desatualizado)",
+        response: { 200: feegowProcedureListSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "integration.manage");
+      return listFeegowProcedures(db, secretBox, connection, actor);
+    },
+  );
+
+  app.post(
+    "/api/integration/feegow/procedures/import",
+    {
+      config: perSession(20),
+      schema: {
+        tags,
+        summary: "Importa procedimentos do Feegow (por nome, sem duplicar; reimportar atualiza o valor)",
+        body: feegowImportInputSchema,
+        response: { 200: feegowProcedureImportResultSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "integration.manage");
+      return importFeegowProcedures(db, secretBox, connection, actor, request.body, auditOf(request));
+    },
+  );
+
+  app.get(
+    "/api/integration/feegow/professionals",
+    {
+      config: perSession(60),
+      schema: {
+        tags,
+        summary: "Profissionais ativos do Feegow e quais já são usuários da clínica (estabelecimentos; proprietário)",
+        response: { 200: feegowProfessionalListSchema },
+      },
+    },
+    async (request) => {
+      // Owner of an establishment only: the users' own check (USERS_OWNER_ONLY, decision 017).
+      const actor = currentUser(request);
+      return listFeegowProfessionals(db, secretBox, connection, actor);
+    },
+  );
+
+  app.post(
+    "/api/integration/feegow/professionals/import",
+    {
+      config: perSession(20),
+      schema: {
+        tags,
+        summary: "Importa profissionais do Feegow como usuários convidados por e-mail (pelo CPF, sem duplicar)",
+        body: feegowImportInputSchema,
+        response: { 200: feegowProfessionalImportResultSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      return importFeegowProfessionals(db, secretBox, connection, actor, request.body, {
+        origin: siteOrigin(env),
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+      });
     },
   );
 

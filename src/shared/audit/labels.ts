@@ -39,6 +39,13 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "profile.updated": "Perfil alterado pelo próprio usuário",
   "profile.password_changed": "Senha alterada pelo próprio usuário",
   "user.updated": "Dados do usuário alterados pelo proprietário",
+  "document.feegow_upload_requested": "Envio do PDF ao Feegow solicitado",
+  "document.feegow_uploaded": "PDF enviado ao prontuário do paciente no Feegow",
+  "document.feegow_upload_failed": "Falha no envio do PDF ao Feegow",
+  "document.feegow_upload_retried": "Envio do PDF ao Feegow tentado de novo",
+  "integration.feegow_professionals_imported": "Profissionais importados do Feegow",
+  "integration.feegow_procedures_imported": "Procedimentos importados do Feegow",
+  "integration.feegow_token_removed": "Token do Feegow removido",
 };
 
 export function auditActionLabel(action: string): string {

@@ -9,6 +9,12 @@ export type FeegowFeature = (typeof FEEGOW_FEATURES)[number];
 export const FEEGOW_STATUSES = ["connected", "error", "disconnected"] as const;
 export type FeegowStatus = (typeof FEEGOW_STATUSES)[number];
 
+/** A PDF on its way to the patient's record in Feegow (decision 016, second step). */
+export const FEEGOW_UPLOAD_STATUSES = ["pendente", "enviando", "enviado", "falhou"] as const;
+export type FeegowUploadStatus = (typeof FEEGOW_UPLOAD_STATUSES)[number];
+export const FEEGOW_UPLOAD_ORIGINS = ["assinado", "manual"] as const;
+export type FeegowUploadOrigin = (typeof FEEGOW_UPLOAD_ORIGINS)[number];
+
 export const FEEGOW_STATUS_LABEL: Record<FeegowStatus, string> = {
   connected: "Conectado",
   error: "Erro",
@@ -23,18 +29,18 @@ export const FEEGOW_FEATURE_LABEL: Record<FeegowFeature, { title: string; descri
   },
   professionals: {
     title: "Profissionais",
-    description: "Importar os profissionais ativos do Feegow para a gestão de usuários.",
-    soon: true,
+    description: "Importar os profissionais ativos do Feegow para a gestão de usuários (por convite).",
+    soon: false,
   },
   procedures: {
     title: "Procedimentos",
     description: "Importar os procedimentos (e seus valores) cadastrados no Feegow.",
-    soon: true,
+    soon: false,
   },
   file_upload: {
     title: "Envio de arquivos",
     description: "Enviar o PDF assinado de cada documento ao prontuário do paciente no Feegow.",
-    soon: true,
+    soon: false,
   },
 };
 
@@ -141,3 +147,125 @@ export const feegowPatientSchema = z.object({
   }),
 });
 export type FeegowPatient = z.infer<typeof feegowPatientSchema>;
+
+// --- second step: imports, uploads, token removal (decision 016) ------------------------------
+
+/** What the upload status reads as on the screens ("Feegow: Enviado"). */
+export const FEEGOW_UPLOAD_STATUS_LABEL: Record<FeegowUploadStatus, string> = {
+  pendente: "Pendente",
+  enviando: "Enviando",
+  enviado: "Enviado",
+  falhou: "Falhou",
+};
+
+export const FEEGOW_IMPORT_MESSAGES = {
+  professionalsImported: "Profissionais importados",
+  proceduresImported: "Procedimentos importados",
+  importError: "Erro ao importar",
+  proceduresError: "Erro ao listar procedimentos",
+  tokenRemoved: "Token removido",
+  tokenRemovedDetail: "A integração foi desconectada e as funcionalidades, desligadas.",
+  uploadQueued: "Envio ao Feegow na fila",
+  uploadRetry: "Tentar de novo",
+  documentCreatedAndSent: "Documento criado e PDF enviado ao Feegow com sucesso",
+} as const;
+
+/** POST …/professionals/import and …/procedures/import: some Feegow ids, or all of them. */
+export const feegowImportInputSchema = z
+  .object({
+    ids: z.array(z.number({ error: "Id inválido" }).int("Id inválido").positive("Id inválido"), { error: "Lista de ids inválida" }).min(1, "Escolha ao menos um item").max(1000, "Escolha no máximo 1000 itens").optional(),
+    todos: z.literal(true, { error: "Valor inválido" }).optional(),
+  })
+  .strict()
+  .refine((input) => (input.ids === undefined) !== (input.todos === undefined), { message: "Informe os ids a importar ou todos: true" });
+export type FeegowImportInput = z.input<typeof feegowImportInputSchema>;
+
+export const FEEGOW_PROFESSIONAL_STATES = ["novo", "existente", "incompleto"] as const;
+export const feegowProfessionalRowSchema = z.object({
+  feegow_id: z.number().int(),
+  nome: text(),
+  /** "CRM 123456/SP", or null. */
+  conselho: text().nullable(),
+  email: text().nullable(),
+  /** Masked (***.982.247-**). */
+  cpf: text().nullable(),
+  /** novo: can be imported; existente: a user of the clinic has this CPF; incompleto: see motivo. */
+  situacao: z.enum(FEEGOW_PROFESSIONAL_STATES),
+  usuario_id: text().nullable(),
+  motivo: text().nullable(),
+});
+export type FeegowProfessionalRow = z.infer<typeof feegowProfessionalRowSchema>;
+export const feegowProfessionalListSchema = z.object({ items: z.array(feegowProfessionalRowSchema) });
+export type FeegowProfessionalList = z.infer<typeof feegowProfessionalListSchema>;
+export const feegowProfessionalImportResultSchema = z.object({
+  criados: z.number().int(),
+  existentes: z.number().int(),
+  /** Not imported, with the reason (no CPF, e-mail used elsewhere, missing RQE…). */
+  ignorados: z.array(z.object({ feegow_id: z.number().int(), nome: text(), motivo: text() })),
+  items: z.array(feegowProfessionalRowSchema),
+});
+export type FeegowProfessionalImportResult = z.infer<typeof feegowProfessionalImportResultSchema>;
+
+export const FEEGOW_PROCEDURE_STATES = ["novo", "importado", "desatualizado"] as const;
+export const feegowProcedureRowSchema = z.object({
+  feegow_id: z.number().int(),
+  nome: text(),
+  valor_centavos: z.number().int().nullable(),
+  /** "R$ 1.200,00", or null without a price. */
+  valor: text().nullable(),
+  /**
+   * novo: no procedure of ours has this name; importado: ours is linked and has the same price;
+   * desatualizado: ours has the name (or the link) but not the price or the link yet.
+   */
+  situacao: z.enum(FEEGOW_PROCEDURE_STATES),
+  procedimento_id: text().nullable(),
+});
+export type FeegowProcedureRow = z.infer<typeof feegowProcedureRowSchema>;
+export const feegowProcedureListSchema = z.object({ items: z.array(feegowProcedureRowSchema) });
+export type FeegowProcedureList = z.infer<typeof feegowProcedureListSchema>;
+export const feegowProcedureImportResultSchema = z.object({
+  criados: z.number().int(),
+  atualizados: z.number().int(),
+  inalterados: z.number().int(),
+  items: z.array(feegowProcedureRowSchema),
+});
+export type FeegowProcedureImportResult = z.infer<typeof feegowProcedureImportResultSchema>;
+
+export const feegowUploadSchema = z.object({
+  id: text(),
+  contrato_id: text(),
+  status: z.enum(FEEGOW_UPLOAD_STATUSES),
+  origem: z.enum(FEEGOW_UPLOAD_ORIGINS),
+  file_sha256: text(),
+  tentativas: z.number().int(),
+  /** Why the last attempt failed (pt-BR, Feegow's words when it gave any). */
+  ultimo_erro: text().nullable(),
+  /** Sent after an attempt whose outcome was unknown: Feegow may hold two copies (check there). */
+  possivel_duplicata: z.boolean(),
+  enviado_at: text().nullable(),
+  created_at: text(),
+  updated_at: text(),
+});
+export type FeegowUpload = z.infer<typeof feegowUploadSchema>;
+export const feegowUploadListSchema = z.object({ items: z.array(feegowUploadSchema) });
+export type FeegowUploadList = z.infer<typeof feegowUploadListSchema>;
+
+/** GET /api/integration/feegow/uploads: the latest upload of some documents, or the clinic's by status (the future 'Avisos'). */
+export const feegowUploadQuerySchema = z.object({
+  /** Comma-separated document ids: the latest upload of each. */
+  documentos: text()
+    .max(100 * 37, "Informe no máximo 100 documentos")
+    .transform((value) => value.split(",").map((id) => id.trim()).filter(Boolean))
+    .pipe(z.array(z.uuid("Documento inválido")).max(100, "Informe no máximo 100 documentos"))
+    .optional(),
+  status: z.enum(FEEGOW_UPLOAD_STATUSES, { error: "Status inválido" }).optional(),
+  limit: z.coerce.number({ error: "Limite inválido" }).int("Limite inválido").min(1, "Limite inválido").max(100, "Limite inválido").default(50),
+});
+export type FeegowUploadQuery = z.input<typeof feegowUploadQuerySchema>;
+
+/** POST /api/documents/:id/feegow-upload: the upload, and whether this call queued it. */
+export const feegowUploadRequestResultSchema = z.object({
+  upload: feegowUploadSchema,
+  /** False when this very file was already sent or is on its way (nothing new was queued). */
+  enfileirado: z.boolean(),
+});

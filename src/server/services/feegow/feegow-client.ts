@@ -106,6 +106,23 @@ const professionalItem = z.looseObject({
   uf_conselho: optionalText,
   email: optionalText,
   cpf: optionalText,
+  rqe: optionalText,
+  /** [{ nome_especialidade }] (older answers: especialidade or nome): the names, as text. */
+  especialidades: z
+    .array(z.unknown())
+    .nullish()
+    .transform((items) =>
+      (items ?? [])
+        .map((item) => {
+          if (typeof item === "string") return item.trim();
+          if (!item || typeof item !== "object") return "";
+          const record = item as Record<string, unknown>;
+          const name = record.nome_especialidade ?? record.especialidade ?? record.nome;
+          return typeof name === "string" ? name.trim() : "";
+        })
+        .filter(Boolean),
+    )
+    .catch([]),
 });
 export type FeegowProfessional = z.infer<typeof professionalItem>;
 
@@ -113,7 +130,7 @@ export type FeegowProfessional = z.infer<typeof professionalItem>;
 const procedureItem = z.looseObject({
   procedimento_id: positiveId,
   nome: z.string().trim().min(1),
-  valor: z.coerce.number().int().nonnegative().nullish().catch(null),
+  valor: z.coerce.number().int().nonnegative().nullish().transform((value) => value ?? null).catch(null),
 });
 export type FeegowProcedure = z.infer<typeof procedureItem>;
 

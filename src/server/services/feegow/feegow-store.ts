@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.js";
 import { integracoesFeegow } from "../../../db/schema.js";
-import { FEEGOW_FEATURES, type FeegowFeatureFlags, type FeegowSettings } from "../../../shared/schemas/feegow.js";
+import { FEEGOW_FEATURES, FEEGOW_MESSAGES, type FeegowFeature, type FeegowFeatureFlags, type FeegowSettings } from "../../../shared/schemas/feegow.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { type FeegowClient, feegowClient, FeegowError } from "./feegow-client.js";
@@ -62,4 +62,17 @@ export function feegowAppError(error: unknown): AppError {
     return new AppError("FEEGOW_ERROR", error.message, { details: { motivo: error.failure } });
   }
   throw error;
+}
+
+/** FEEGOW_FEATURE_DISABLED ('Integração desabilitada: …') unless the switch is on. */
+export function assertFeature(row: FeegowRow | undefined, feature: FeegowFeature): void {
+  if (row?.integrations[feature] === true) return;
+  throw new AppError("FEEGOW_FEATURE_DISABLED", `${FEEGOW_MESSAGES.disabled}: ${FEEGOW_MESSAGES.disabledDetail[feature]}`, {
+    details: { feature },
+  });
+}
+
+/** FEEGOW_URL and FEEGOW_TIMEOUT_MS as the client wants them. */
+export function feegowConnection(env: { FEEGOW_URL: string; FEEGOW_TIMEOUT_MS: number }): FeegowConnection {
+  return { baseUrl: env.FEEGOW_URL, timeoutMs: env.FEEGOW_TIMEOUT_MS };
 }

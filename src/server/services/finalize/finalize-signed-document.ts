@@ -24,6 +24,7 @@ import { loadFinalDocument, withRegistry } from "./final-pdf-input.js";
 import { finalSigners, pdfSignatures } from "./final-signers.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../../../shared/evidence/evidence.js";
 import { emailsWithAttachment, enqueueSignedDocumentEmails } from "./signed-document-emails.js";
+import { enqueueSealedPdfUpload } from "../feegow/enqueue-sealed-pdf-upload.js";
 
 /** Download name of the sealed PDF: "<title> assinado_<timestamp>.pdf" made safe. */
 export function signedPdfFileName(title: string, at: Date): string {
@@ -128,5 +129,6 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
       });
     }
     await enqueueSignedDocumentEmails(tx, tenantId, document, { fileId: file.id, filename: nome }, ctx.origin);
+    await enqueueSealedPdfUpload(tx, tenantId, contratoId, { fileId: file.id, sha256: stored.sha256 });
   });
 }

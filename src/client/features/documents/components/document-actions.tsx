@@ -1,4 +1,4 @@
-import { Ban, Download, Eye, FileCheck2, FileSearch, History, MoreHorizontal, RefreshCw, Send, Trash2 } from "lucide-react";
+import { Ban, CloudUpload, Download, Eye, FileCheck2, FileSearch, History, MoreHorizontal, RefreshCw, Send, Trash2 } from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -12,6 +12,7 @@ import {
 } from "@/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { DOCUMENT_MESSAGES, type DocumentSummary } from "@shared/schemas/document";
+import type { FeegowUpload } from "@shared/schemas/feegow";
 import { removalFor } from "../lib/format";
 import { DRAFT_PDF_LABEL, SIGNED_PDF_LABEL } from "../lib/use-signed-pdf-download";
 import type { RemovalTarget } from "./document-remove-dialog";
@@ -28,6 +29,10 @@ export interface DocumentRowHandlers {
   onRemove: (target: RemovalTarget) => void;
   /** Enviar para Assinatura / Reenviar; absent when the user may not send. */
   onSend?: (target: SendTarget) => void;
+  /** "Gerar e Enviar PDF" to Feegow; absent when the upload is off or the user may not write. */
+  onFeegowUpload?: (id: string) => void;
+  /** The latest Feegow upload of each listed document, when the clinic uses it. */
+  feegowUploads?: ReadonlyMap<string, FeegowUpload>;
 }
 
 /** Drafts are sent, sent or viewed documents resent (spec part 1 §2, §4). */
@@ -43,10 +48,7 @@ export function removalTarget(doc: DocumentSummary): RemovalTarget | null {
   return mode ? { id: doc.id, mode, label: `${doc.short_id} · ${doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}` } : null;
 }
 
-/**
- * The desktop row menu (spec part 1 §2). The clinic-system upload arrives with its issue: no item
- * is shown before it works.
- */
+/** The desktop row menu (spec part 1 §2); "Gerar e Enviar PDF" when the clinic's Feegow upload is on. */
 export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handlers: DocumentRowHandlers }) {
   const target = handlers.canDelete ? removalTarget(doc) : null;
   const send = handlers.onSend ? sendTarget(doc) : null;
@@ -67,6 +69,11 @@ export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handl
         <DropdownMenuItem onSelect={() => handlers.onPreview(doc.id)}>
           <FileSearch /> Gerar e Visualizar PDF
         </DropdownMenuItem>
+        {handlers.onFeegowUpload ? (
+          <DropdownMenuItem onSelect={() => handlers.onFeegowUpload?.(doc.id)}>
+            <CloudUpload /> Gerar e Enviar PDF
+          </DropdownMenuItem>
+        ) : null}
         {doc.status === "signed" ? (
           <DropdownMenuItem onSelect={() => handlers.onDownloadSigned(doc.id)} className="font-medium">
             <FileCheck2 /> {SIGNED_PDF_LABEL}

@@ -3,6 +3,9 @@ import { useEffect, useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
+import { useFeegowFeatures } from "@/features/integration/api/feegow-api";
+import { useFeegowSend } from "@/features/integration/lib/use-feegow-send";
+import { FEEGOW_IMPORT_MESSAGES } from "@shared/schemas/feegow";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
@@ -53,6 +56,8 @@ export function DocumentCreatePage() {
 
 function DocumentCreateForm({ user, options }: { user: CurrentUser; options: DocumentFormOptions }) {
   const navigate = useNavigate();
+  const feegowOn = useFeegowFeatures().data?.file_upload === true;
+  const feegow = useFeegowSend();
   const [params] = useSearchParams();
   const preselected = params.get("paciente");
   const isMobile = useIsMobile();
@@ -179,7 +184,11 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
     }
     try {
       const created = await create.mutateAsync({ ...data, permitir_pendencias: unresolved.length > 0 && allowPending });
-      if (created.pdf_gerado) {
+      if (feegowOn) {
+        // Spec part 2 §4: after creation the PDF goes to the clinic system; its toast comes when Feegow answered.
+        toast.success("Documento criado", { description: "Enviando o PDF ao Feegow…" });
+        void feegow.send(created.id, { successTitle: FEEGOW_IMPORT_MESSAGES.documentCreatedAndSent });
+      } else if (created.pdf_gerado) {
         toast.success(DOCUMENT_MESSAGES.createdLocal);
       } else {
         toast.warning("Documento criado", { description: `${DOCUMENT_MESSAGES.pdfError}. Gere o PDF novamente na página do documento.` });

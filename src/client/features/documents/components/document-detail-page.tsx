@@ -11,6 +11,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { FeegowDocumentCard } from "@/features/integration/components/feegow-document-card";
 import { LoadError } from "@/components/list/load-error";
 import { errorMessage } from "@/lib/api";
 import { ApiError } from "@/lib/api";
@@ -149,6 +150,8 @@ export function DocumentDetailPage() {
           <AlertDescription>Motivo: {doc.cancel_reason}</AlertDescription>
         </Alert>
       ) : null}
+
+      <FeegowDocumentCard documentId={doc.id} canWrite={canWrite} />
 
       <Tabs value={tab} onValueChange={(next) => setParams(next === "conteudo" ? {} : { aba: next }, { replace: true })}>
         <TabsList className="w-full justify-start overflow-x-auto sm:w-fit">

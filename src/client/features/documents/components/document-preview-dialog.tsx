@@ -1,4 +1,4 @@
-import { Download, FileWarning } from "lucide-react";
+import { CloudUpload, Download, FileWarning } from "lucide-react";
 import { DocumentView } from "@/components/document/document-view";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -6,6 +6,8 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useFeegowFeatures } from "@/features/integration/api/feegow-api";
+import { useFeegowSend } from "@/features/integration/lib/use-feegow-send";
 import { errorMessage } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
 import { DOCUMENT_MESSAGES, shortDocumentId } from "@shared/schemas/document";
@@ -21,7 +23,7 @@ import { DocumentStatusBadge } from "./document-status-badge";
 /**
  * The full-screen preview (spec part 1 §2 Document preview dialog): the frozen document, the
  * info panel, the PDF download, sending for signature with the link's actions, and the
- * Signatures block once signed. The clinic-system upload arrives with its issue.
+ * Signatures block once signed, and the clinic-system button ("Feegow": sends the current PDF).
  */
 export function DocumentPreviewDialog({ documentId, onClose }: { documentId: string | null; onClose: () => void }) {
   const detail = useDocument(documentId ?? undefined);
@@ -30,6 +32,8 @@ export function DocumentPreviewDialog({ documentId, onClose }: { documentId: str
   const canWrite = profileCan(user?.profile, "documents.write");
   const doc = detail.data;
   const model = doc ? asDocumentModel(doc.documento) : null;
+  const feegowOn = useFeegowFeatures().data?.file_upload === true;
+  const feegow = useFeegowSend();
 
   return (
     <Dialog open={documentId !== null} onOpenChange={(open) => !open && onClose()}>
@@ -84,6 +88,16 @@ export function DocumentPreviewDialog({ documentId, onClose }: { documentId: str
                 >
                   {pendingId === doc.id ? <Spinner /> : <Download />} {DRAFT_PDF_LABEL}
                 </Button>
+                {feegowOn && canWrite ? (
+                  <Button
+                    variant="outline"
+                    onClick={() => void feegow.send(doc.id)}
+                    disabled={feegow.pendingId === doc.id}
+                    title="Envia o PDF atual ao prontuário do paciente no Feegow"
+                  >
+                    {feegow.pendingId === doc.id ? <Spinner /> : <CloudUpload />} Feegow
+                  </Button>
+                ) : null}
                 <DocumentInfoPanel document={doc} />
               </>
             ) : detail.isPending ? (

@@ -5,6 +5,7 @@ import { DOCUMENT_MESSAGES, type DocumentSummary } from "@shared/schemas/documen
 import { formatDate, isExpired, showsExpiry } from "../lib/format";
 import { type DocumentRowHandlers, DocumentRowMenu, DocumentRowSheet } from "./document-actions";
 import { DocumentStatusBadge } from "./document-status-badge";
+import { FeegowUploadBadge } from "@/features/integration/components/feegow-upload-status";
 
 /** "Expira dd/mm/aaaa" (red once passed); nothing for signed documents (spec part 1 §2). */
 function Expiry({ doc, now }: { doc: DocumentSummary; now: Date }) {
@@ -45,6 +46,7 @@ export function DocumentTable({ documents, handlers }: { documents: DocumentSumm
                   {patientOf(doc)}
                 </Link>
                 <DocumentStatusBadge status={doc.status} />
+                <FeegowUploadBadge upload={handlers.feegowUploads?.get(doc.id)} />
               </div>
               <span className="block text-xs text-muted-foreground tabular-nums">{doc.short_id}</span>
             </TableCell>
@@ -84,6 +86,7 @@ export function DocumentCards({ documents, handlers }: { documents: DocumentSumm
               <div className="flex items-center gap-2">
                 <DocumentStatusBadge status={doc.status} />
                 <span className="text-xs text-muted-foreground tabular-nums">{doc.short_id}</span>
+                <FeegowUploadBadge upload={handlers.feegowUploads?.get(doc.id)} />
               </div>
             </div>
             <div className="-mt-1 -mr-2">

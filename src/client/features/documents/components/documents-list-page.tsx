@@ -10,6 +10,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ListEmptyState } from "@/components/list/list-empty-state";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useFeegowFeatures } from "@/features/integration/api/feegow-api";
+import { useLatestFeegowUploads } from "@/features/integration/api/feegow-uploads-api";
+import { useFeegowSend } from "@/features/integration/lib/use-feegow-send";
 import { LoadError } from "@/components/list/load-error";
 import { ListCard } from "@/components/list/list-card";
 import { errorMessage } from "@/lib/api";
@@ -65,6 +68,10 @@ export function DocumentsListPage() {
   const [sending, setSending] = useState<SendTarget | null>(null);
   const { download } = usePdfDownload();
   const signedPdf = useSignedPdfDownload();
+  // Feegow (decision 016): "Gerar e Enviar PDF" and each row's upload status, when the clinic uses the upload.
+  const feegowOn = useFeegowFeatures().data?.file_upload === true;
+  const feegow = useFeegowSend();
+  const feegowUploads = useLatestFeegowUploads(useMemo(() => data?.items.map((doc) => doc.id) ?? [], [data]), feegowOn);
   const handlers: DocumentRowHandlers = {
     canDelete,
     onPreview: setPreviewId,
@@ -72,6 +79,8 @@ export function DocumentsListPage() {
     onDownloadSigned: signedPdf.download,
     onRemove: setRemoval,
     onSend: canWrite ? setSending : undefined,
+    onFeegowUpload: canWrite && feegowOn ? (id) => void feegow.send(id) : undefined,
+    feegowUploads: feegowUploads.data,
   };
 
 

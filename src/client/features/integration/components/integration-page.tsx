@@ -22,7 +22,10 @@ import { profileCan } from "@shared/permissions";
 import { FEEGOW_FEATURE_LABEL, FEEGOW_FEATURES, FEEGOW_MESSAGES, type FeegowFeature, type FeegowSettings } from "@shared/schemas/feegow";
 import { text } from "@shared/schemas/safe-input";
 import { useFeegowSettings, useSaveFeegowSettings, useTestFeegowConnection } from "../api/feegow-api";
+import { FeegowProceduresCard } from "./feegow-procedures-card";
+import { FeegowProfessionalsCard } from "./feegow-professionals-card";
 import { FeegowStatusBadge } from "./feegow-status-badge";
+import { RemoveTokenButton } from "./remove-token-button";
 
 const dateTime = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });
 
@@ -51,6 +54,7 @@ export function IntegrationPage() {
 
 function FeegowSettingsView() {
   const settings = useFeegowSettings();
+  const { data: user } = useCurrentUser();
   if (settings.isPending) return <Skeleton className="h-64 w-full max-w-3xl" />;
   if (settings.isError) {
     return (
@@ -64,6 +68,10 @@ function FeegowSettingsView() {
     <div className="grid max-w-3xl gap-6">
       <ConnectionCard settings={settings.data} />
       <FeaturesCard settings={settings.data} />
+      {settings.data.configurado && settings.data.integrations.procedures ? <FeegowProceduresCard /> : null}
+      {settings.data.configurado && settings.data.integrations.professionals ? (
+        <FeegowProfessionalsCard isOwner={user?.profile.is_proprietario === true} isEstablishment={user?.tenant.tipo_perfil === "estabelecimento"} />
+      ) : null}
       <HelpCard />
     </div>
   );
@@ -153,6 +161,7 @@ function ConnectionCard({ settings }: { settings: FeegowSettings }) {
             />
           </FormField>
           <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
+            {settings.configurado ? <RemoveTokenButton /> : null}
             <Button type="button" variant="outline" onClick={() => void runTest()} disabled={testConnection.isPending}>
               {testConnection.isPending ? <Spinner /> : <KeyRound aria-hidden />} Testar conexão
             </Button>
@@ -231,8 +240,21 @@ function HelpCard() {
             Com <strong className="text-foreground">Pacientes</strong> ativado, o botão Buscar no Feegow aparece ao lado do CPF no cadastro de novo
             paciente e preenche o formulário com os dados do Feegow.
           </li>
+          <li>
+            Com <strong className="text-foreground">Procedimentos</strong> ativado, a lista do Feegow aparece abaixo: importe um a um ou todos. O valor vem
+            do Feegow; importar de novo atualiza os valores, sem duplicar.
+          </li>
+          <li>
+            Com <strong className="text-foreground">Profissionais</strong> ativado, o proprietário importa os profissionais ativos do Feegow como usuários,
+            convidados por e-mail.
+          </li>
+          <li>
+            Com <strong className="text-foreground">Envio de arquivos</strong> ativado, o PDF assinado de cada documento vai sozinho ao prontuário do
+            paciente no Feegow, e Gerar e Enviar PDF (na lista de documentos) envia o PDF atual. Um envio que falha não perde o PDF: ele continua no
+            Consentir e pode ser tentado de novo.
+          </li>
         </ol>
-        <p>Importação de profissionais e procedimentos e envio dos PDFs assinados ao prontuário do Feegow chegam em breve.</p>
+        <p>Para trocar o token, salve o novo e teste a conexão. Remover token desconecta e desliga tudo.</p>
         <p className="text-foreground">{FEEGOW_MESSAGES.establishmentsOnly}</p>
       </CardContent>
     </Card>

@@ -1,0 +1,132 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAKE_FEEGOW_TOKEN } from "../fakes/feegow-server.js";
+import { registerProfessional, signIn } from "./accounts.js";
+import { DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
+import { json } from "./signing-helpers.js";
+
+/**
+ * Issue 14, second step, in the browser against the fake Feegow of the e2e setup: import a
+ * procedure on /integration, "Gerar e Enviar PDF" from the documents list ('Upload realizado' and
+ * the row's status), and "Remover token".
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const STRUCTURE = {
+  title: "Termo de Consentimento — {{procedimento}}",
+  introduction: "Eu, {{paciente_nome}}, autorizo a realização de {{procedimento}}.",
+  sections: [{ id: "s1", type: "paragraph", title: "Riscos", content: "Riscos explicados." }],
+};
+
+/** A published template, Helena (the patient the fake Feegow knows by CPF) and a draft document. */
+async function seedDocument(page: Page): Promise<string> {
+  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+  const template = await json<{ id: string }>(
+    await page.request.post("/api/templates", { data: { titulo: "TCLE Feegow", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE } }),
+    201,
+  );
+  await json(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
+  const patient = await json<{ id: string }>(
+    await page.request.post("/api/patients", { data: { nome: "Helena Duarte Vasconcelos", cpf: "52998224725", data_nascimento: "1979-09-23" } }),
+    201,
+  );
+  const options = await json<{ templates: { template_version_id: string }[]; physicians: { id: string }[] }>(await page.request.get("/api/documents/form-options"), 200);
+  const created = await json<{ id: string }>(
+    await page.request.post("/api/documents", {
+      data: {
+        paciente_id: patient.id,
+        template_version_id: options.templates[0]!.template_version_id,
+        titulo: "Termo de Consentimento - Toxina botulínica",
+        procedimento: "Toxina botulínica",
+        medico_responsavel_id: options.physicians[0]!.id,
+        permitir_pendencias: true,
+      },
+    }),
+    201,
+  );
+  return created.id;
+}
+
+describe("Feegow, second step", () => {
+  it("imports a procedure, sends a document's PDF from the list, and removes the token", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, DESKTOP);
+    await signIn(page, account.email, account.password);
+
+    await page.goto("/integration");
+    const connection = page.getByTestId("feegow-connection");
+    await connection.getByLabel("Token de acesso à API do Feegow").fill(FAKE_FEEGOW_TOKEN);
+    await connection.getByRole("button", { name: "Salvar token" }).click();
+    await expect.poll(() => connection.getByTestId("feegow-token-saved").textContent()).toBe("••••1234");
+    await connection.getByRole("button", { name: "Testar conexão" }).click();
+    await expect.poll(() => connection.getByTestId("feegow-status").textContent()).toContain("Conectado");
+    const features = page.getByTestId("feegow-features");
+    for (const name of ["Procedimentos", "Envio de arquivos"]) {
+      const toggle = features.getByRole("switch", { name, exact: true });
+      await expect.poll(() => toggle.isEnabled()).toBe(true);
+      await toggle.click();
+      await expect.poll(() => toggle.getAttribute("aria-checked")).toBe("true");
+    }
+    expect(await features.getByText("Em breve").count()).toBe(0);
+
+    // Procedures: Feegow's list with prices in reais; import one.
+    const procedures = page.getByTestId("feegow-procedures");
+    const toxina = procedures.getByTestId("feegow-procedure-row").filter({ hasText: "Toxina botulínica" });
+    await toxina.waitFor();
+    expect(await toxina.textContent()).toContain("R$ 1.200,00");
+    expect(await toxina.textContent()).toContain("Novo");
+    await procedures.getByRole("button", { name: "Importar Toxina botulínica" }).click();
+    await page.getByText("Procedimentos importados", { exact: true }).waitFor();
+    await expect.poll(() => toxina.textContent()).toContain("Já importado");
+    expect(await procedures.getByRole("button", { name: "Importar Toxina botulínica" }).isDisabled()).toBe(true);
+    expect(await procedures.getByTestId("feegow-procedure-row").filter({ hasText: "Preenchimento labial" }).textContent()).toContain("Novo");
+    await snap(page, "integration-procedures-desktop");
+    await page.goto("/procedures");
+    await page.getByText("Toxina botulínica", { exact: true }).first().waitFor();
+
+    // "Gerar e Enviar PDF" from the documents list: 'Upload realizado', and the row says it was sent.
+    const documentId = await seedDocument(page);
+    await page.goto("/documents");
+    const row = page.getByTestId("document-row").filter({ hasText: "Helena Duarte Vasconcelos" });
+    await row.waitFor();
+    await row.getByRole("button", { name: /Ações do documento/ }).click();
+    await page.getByRole("menuitem", { name: "Gerar e Enviar PDF" }).click();
+    await page.getByText("Upload realizado", { exact: true }).waitFor({ timeout: 45_000 });
+    await expect.poll(() => row.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 }).toBe("enviado");
+    expect(await row.getByTestId("feegow-upload-status").textContent()).toContain("Feegow: Enviado");
+    await snap(page, "documents-feegow-sent-desktop");
+    // The document page tells the same.
+    await page.goto(`/documents/${documentId}`);
+    const card = page.getByTestId("feegow-document-card");
+    await expect.poll(() => card.getByTestId("feegow-upload-status").getAttribute("data-status")).toBe("enviado");
+
+    // Remover token: disconnected, every switch off and disabled, the sections gone.
+    await page.goto("/integration");
+    await connection.getByRole("button", { name: "Remover token" }).click();
+    const confirm = page.getByRole("alertdialog");
+    await confirm.getByRole("button", { name: "Remover token" }).click();
+    await page.getByText("Token removido", { exact: true }).waitFor();
+    await expect.poll(() => connection.getByTestId("feegow-status").textContent()).toContain("Desconectado");
+    expect(await connection.getByTestId("feegow-token-saved").textContent()).toBe("Nenhum token salvo");
+    const switches = features.getByRole("switch");
+    for (let i = 0; i < 4; i += 1) {
+      expect(await switches.nth(i).getAttribute("aria-checked")).toBe("false");
+      expect(await switches.nth(i).isDisabled()).toBe(true);
+    }
+    expect(await page.getByTestId("feegow-procedures").count()).toBe(0);
+    // Without the upload on, the list no longer offers "Gerar e Enviar PDF".
+    await page.goto("/documents");
+    await row.getByRole("button", { name: /Ações do documento/ }).click();
+    await page.getByRole("menuitem", { name: "Gerar e Visualizar PDF" }).waitFor();
+    expect(await page.getByRole("menuitem", { name: "Gerar e Enviar PDF" }).count()).toBe(0);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
