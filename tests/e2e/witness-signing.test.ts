@@ -23,7 +23,34 @@ describe("a witness (decision 021)", () => {
     const patient = { nome: "Rafael Moura Teixeira", cpf: validCpf(), email: `rafael.${Date.now()}@exemplo.com.br` };
     const documentId = await seedSignableDocument(staff.page, account, patient, "Termo financeiro - Parcelamento");
     const witness = { nome: "Sílvia Andrade Rocha", cpf: validCpf(), email: `silvia.${Date.now()}@exemplo.com.br` };
-    await json(await staff.page.request.post(`/api/documents/${documentId}/witnesses`, { data: { ...witness, cpf: formatted(witness.cpf) } }), 201);
+    // Staff name the witness on the draft's page ("Testemunhas" card); a second one is added and removed.
+    await staff.page.goto(`/documents/${documentId}`);
+    const card = staff.page.getByTestId("witnesses-card");
+    const addWitness = async (who: { nome: string; cpf: string; email: string }) => {
+      await card.getByLabel("Nome da testemunha").fill(who.nome);
+      await card.getByLabel("CPF").pressSequentially(who.cpf);
+      await card.getByLabel("E-mail").fill(who.email);
+      await card.getByRole("button", { name: "Adicionar testemunha" }).click();
+      await card.getByTestId("witness-row").filter({ hasText: who.nome }).waitFor();
+    };
+    // A witness nobody can reach is refused on the form, in Portuguese, before any request.
+    await card.getByLabel("Nome da testemunha").fill("Sem Contato Nenhum");
+    await card.getByLabel("CPF").pressSequentially(validCpf());
+    await card.getByRole("button", { name: "Adicionar testemunha" }).click();
+    await card.getByText("Informe o e-mail ou o celular da testemunha").first().waitFor();
+    await card.getByLabel("Nome da testemunha").fill("");
+    await card.getByLabel("CPF").fill("");
+    await addWitness(witness);
+    expect(await card.getByTestId("witness-row").first().textContent()).toContain(`CPF ${formatted(witness.cpf)}`);
+    const extra = { nome: "Otávio Lima Campos", cpf: validCpf(), email: `otavio.${Date.now()}@exemplo.com.br` };
+    await addWitness(extra);
+    // Two is the most: the form goes away.
+    expect(await card.getByRole("button", { name: "Adicionar testemunha" }).count()).toBe(0);
+    await card.getByRole("button", { name: `Remover ${extra.nome}` }).click();
+    await staff.page.getByText("Testemunha removida").first().waitFor();
+    await card.getByRole("button", { name: "Adicionar testemunha" }).waitFor();
+    expect(await card.getByTestId("witness-row").count()).toBe(1);
+    await snap(staff.page, "document-witnesses-card-desktop");
     const sent = await json<{ link: string; testemunhas: { link: string; nome: string }[] }>(await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
     expect(sent.testemunhas.map((w) => w.nome)).toEqual([witness.nome]);
 

@@ -31,7 +31,7 @@ describe("menus follow the role (src/shared/permissions.ts)", () => {
     const seen = labels(viewer("atendente"));
     expect(seen).toContain("Pacientes");
     expect(seen).toContain("Associar Conteúdo");
-    for (const hidden of ["Usuários", "Integração", "Configurações"]) expect(seen).not.toContain(hidden);
+    for (const hidden of ["Usuários", "Integração", "Configurações", "Certificado Digital"]) expect(seen).not.toContain(hidden);
     expect(bar(viewer("atendente"))).toContain("Novo");
   });
 
@@ -58,7 +58,7 @@ describe("menus follow the role (src/shared/permissions.ts)", () => {
 
   it("drops an empty group and, while the session loads, shows only unrestricted entries", () => {
     const groups = sidebarFor(null).map((g) => g.label);
-    expect(labels(null)).toEqual(["Dashboard", "Certificado Digital"]);
-    expect(groups).toEqual(["Principal", "Administração"]);
+    expect(labels(null)).toEqual(["Dashboard"]);
+    expect(groups).toEqual(["Principal"]);
   });
 });

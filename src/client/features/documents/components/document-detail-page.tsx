@@ -27,6 +27,7 @@ import { DocumentPreviewDialog } from "./document-preview-dialog";
 import { DocumentRemoveDialog, type RemovalTarget } from "./document-remove-dialog";
 import { DocumentSignatures } from "./document-signatures";
 import { DocumentSigningPanel, SignedPdfButton } from "./document-signing-panel";
+import { WitnessesCard } from "./witnesses-card";
 import { DocumentStatusBadge } from "./document-status-badge";
 
 const TABS = ["conteudo", "dados", "auditoria"] as const;
@@ -142,6 +143,8 @@ export function DocumentDetailPage() {
           </CardContent>
         </Card>
       ) : null}
+
+      {doc.status !== "cancelled" ? <WitnessesCard doc={doc} canWrite={canWrite} /> : null}
 
       {doc.status === "cancelled" && doc.cancel_reason ? (
         <Alert variant="destructive" data-testid="cancel-reason">
