@@ -146,6 +146,10 @@ export const ERRORS = {
   FEEGOW_PATIENT_NOT_FOUND: { status: 404, message: "Paciente não encontrado" },
   FEEGOW_UPLOAD_NOT_FOUND: { status: 404, message: "Envio ao Feegow não encontrado" },
   FEEGOW_UPLOAD_NOT_FAILED: { status: 409, message: "Só um envio que falhou pode ser tentado de novo." },
+  FEEGOW_SIGNED_PDF_PENDING: {
+    status: 409,
+    message: "O PDF assinado ainda está sendo gerado. Ele vai para o Feegow assim que ficar pronto.",
+  },
   /** Feegow refused, failed or did not answer: the message says which, in words. */
   FEEGOW_ERROR: { status: 502, message: "Erro ao conectar com Feegow" },
   /** Live updates (decision 022): past the streams one user may hold, or this server's capacity. */

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_FEEGOW_TOKEN } from "../fakes/feegow-server.js";
-import { registerProfessional, signIn } from "./accounts.js";
+import { registerProfessional, signIn, validCpf } from "./accounts.js";
 import { DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
 import { json } from "./signing-helpers.js";
 
@@ -24,18 +24,18 @@ const STRUCTURE = {
   sections: [{ id: "s1", type: "paragraph", title: "Riscos", content: "Riscos explicados." }],
 };
 
-/** A published template, Helena (the patient the fake Feegow knows by CPF) and a draft document. */
-async function seedDocument(page: Page): Promise<string> {
-  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
-  const template = await json<{ id: string }>(
-    await page.request.post("/api/templates", { data: { titulo: "TCLE Feegow", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE } }),
-    201,
-  );
-  await json(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
-  const patient = await json<{ id: string }>(
-    await page.request.post("/api/patients", { data: { nome: "Helena Duarte Vasconcelos", cpf: "52998224725", data_nascimento: "1979-09-23" } }),
-    201,
-  );
+/** A published template (once), a patient and a draft document; Helena's CPF is the one the fake Feegow knows. */
+async function seedDocument(page: Page, patientData: { nome: string; cpf: string } = { nome: "Helena Duarte Vasconcelos", cpf: "52998224725" }): Promise<string> {
+  const published = await json<{ templates: unknown[] }>(await page.request.get("/api/documents/form-options"), 200);
+  if (published.templates.length === 0) {
+    const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+    const template = await json<{ id: string }>(
+      await page.request.post("/api/templates", { data: { titulo: "TCLE Feegow", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE } }),
+      201,
+    );
+    await json(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
+  }
+  const patient = await json<{ id: string }>(await page.request.post("/api/patients", { data: { ...patientData, data_nascimento: "1979-09-23" } }), 201);
   const options = await json<{ templates: { template_version_id: string }[]; physicians: { id: string }[] }>(await page.request.get("/api/documents/form-options"), 200);
   const created = await json<{ id: string }>(
     await page.request.post("/api/documents", {
@@ -105,6 +105,22 @@ describe("Feegow, second step", () => {
     await page.goto(`/documents/${documentId}`);
     const card = page.getByTestId("feegow-document-card");
     await expect.poll(() => card.getByTestId("feegow-upload-status").getAttribute("data-status")).toBe("enviado");
+
+    // A patient Feegow does not know: 'Erro no upload' with the reason, the row says so and offers "Tentar de novo".
+    await seedDocument(page, { nome: "Otávio Brandão Leite", cpf: validCpf() });
+    await page.goto("/documents");
+    const stranger = page.getByTestId("document-row").filter({ hasText: "Otávio Brandão Leite" });
+    await stranger.getByRole("button", { name: /Ações do documento/ }).click();
+    await page.getByRole("menuitem", { name: "Gerar e Enviar PDF" }).click();
+    await page.getByText("Erro no upload", { exact: true }).waitFor({ timeout: 45_000 });
+    await expect.poll(() => stranger.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 }).toBe("falhou");
+    expect(await stranger.getByTestId("feegow-upload-error").textContent()).toContain("Paciente não encontrado no Feegow");
+    await stranger.getByRole("button", { name: /Ações do documento/ }).click();
+    await page.getByRole("menuitem", { name: "Tentar de novo (Feegow)" }).click();
+    await page.getByText("Envio ao Feegow na fila", { exact: true }).waitFor();
+    // Still unknown to Feegow: it fails again, and the PDF is still ours.
+    await expect.poll(() => stranger.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 }).toBe("falhou");
+    await snap(page, "documents-feegow-failed-desktop");
 
     // Remover token: disconnected, every switch off and disabled, the sections gone.
     await page.goto("/integration");

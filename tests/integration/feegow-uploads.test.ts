@@ -168,6 +168,10 @@ describe("the sealed PDF after signing", () => {
   it("is queued in the sealing transaction and sent, with the switch on; never with it off", async () => {
     const documentId = await documentFor();
     await signAndSeal(clinic, documentId, await helena(clinic));
+    // Signed, not sealed yet: "Gerar e Enviar PDF" waits for the sealed PDF instead of sending the draft.
+    const early = await requestUpload(clinic, documentId);
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ code: "FEEGOW_SIGNED_PDF_PENDING" });
     await tick(); // finalize (seal) and, in the same round, the upload it queued
     await tick();
     const [document] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));

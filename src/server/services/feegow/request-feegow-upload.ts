@@ -17,8 +17,8 @@ import { presentFeegowUpload, queueFeegowUpload } from "./feegow-uploads-store.j
 
 /**
  * "Gerar e Enviar PDF" (documents list row menu, the preview's Feegow button): queues the upload
- * of the document's current PDF — the sealed one once signed, else the stored draft, else a draft
- * made now — as a 'feegow.upload' job. The same file is never queued twice (it answers the
+ * of the document's current PDF — the sealed one once signed (409 while it is being made: the
+ * finalize job queues it), else the stored draft, else a draft made now — as a 'feegow.upload' job. The same file is never queued twice (it answers the
  * existing upload, `enfileirado: false`); a failed one is queued again. Needs the file_upload
  * switch on and a token. Audited.
  */
@@ -36,6 +36,8 @@ export async function requestFeegowUpload(
     const settings = await loadFeegowRow(tx, actor.tenantId);
     assertFeature(settings, "file_upload");
     if (!settings?.token_encrypted) throw new AppError("FEEGOW_TOKEN_MISSING");
+    // Signed but not sealed yet: the sealed PDF is queued for Feegow by the finalize job itself.
+    if (document.status === "signed" && !document.signed_pdf_file_id) throw new AppError("FEEGOW_SIGNED_PDF_PENDING");
     const fileId = document.signed_pdf_file_id ?? document.pdf_file_id;
     if (!fileId) return null;
     const [file] = await tx

@@ -1,4 +1,4 @@
-import { Ban, CloudUpload, Download, Eye, FileCheck2, FileSearch, History, MoreHorizontal, RefreshCw, Send, Trash2 } from "lucide-react";
+import { Ban, CloudUpload, Download, Eye, FileCheck2, FileSearch, History, MoreHorizontal, RefreshCw, RotateCcw, Send, Trash2 } from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -33,6 +33,8 @@ export interface DocumentRowHandlers {
   onFeegowUpload?: (id: string) => void;
   /** The latest Feegow upload of each listed document, when the clinic uses it. */
   feegowUploads?: ReadonlyMap<string, FeegowUpload>;
+  /** "Tentar de novo" on a failed upload. */
+  onFeegowRetry?: (upload: FeegowUpload) => void;
 }
 
 /** Drafts are sent, sent or viewed documents resent (spec part 1 §2, §4). */
@@ -53,6 +55,8 @@ export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handl
   const target = handlers.canDelete ? removalTarget(doc) : null;
   const send = handlers.onSend ? sendTarget(doc) : null;
   const patient = doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient;
+  const latest = handlers.feegowUploads?.get(doc.id);
+  const failedUpload = latest?.status === "falhou" ? latest : null;
   return (
     <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
@@ -72,6 +76,11 @@ export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handl
         {handlers.onFeegowUpload ? (
           <DropdownMenuItem onSelect={() => handlers.onFeegowUpload?.(doc.id)}>
             <CloudUpload /> Gerar e Enviar PDF
+          </DropdownMenuItem>
+        ) : null}
+        {failedUpload && handlers.onFeegowRetry ? (
+          <DropdownMenuItem onSelect={() => handlers.onFeegowRetry?.(failedUpload)}>
+            <RotateCcw /> Tentar de novo (Feegow)
           </DropdownMenuItem>
         ) : null}
         {doc.status === "signed" ? (

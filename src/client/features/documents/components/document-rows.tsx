@@ -5,7 +5,7 @@ import { DOCUMENT_MESSAGES, type DocumentSummary } from "@shared/schemas/documen
 import { formatDate, isExpired, showsExpiry } from "../lib/format";
 import { type DocumentRowHandlers, DocumentRowMenu, DocumentRowSheet } from "./document-actions";
 import { DocumentStatusBadge } from "./document-status-badge";
-import { FeegowUploadBadge } from "@/features/integration/components/feegow-upload-status";
+import { FeegowUploadBadge, FeegowUploadNote } from "@/features/integration/components/feegow-upload-status";
 
 /** "Expira dd/mm/aaaa" (red once passed); nothing for signed documents (spec part 1 §2). */
 function Expiry({ doc, now }: { doc: DocumentSummary; now: Date }) {
@@ -49,6 +49,7 @@ export function DocumentTable({ documents, handlers }: { documents: DocumentSumm
                 <FeegowUploadBadge upload={handlers.feegowUploads?.get(doc.id)} />
               </div>
               <span className="block text-xs text-muted-foreground tabular-nums">{doc.short_id}</span>
+              <FeegowUploadNote upload={handlers.feegowUploads?.get(doc.id)} />
             </TableCell>
             <TableCell className="max-w-64">
               <span className="block truncate">{doc.procedimento ?? doc.titulo}</span>
@@ -93,6 +94,7 @@ export function DocumentCards({ documents, handlers }: { documents: DocumentSumm
               <DocumentRowSheet doc={doc} handlers={handlers} />
             </div>
           </div>
+          <FeegowUploadNote upload={handlers.feegowUploads?.get(doc.id)} />
           <p className="truncate text-sm">{doc.procedimento ?? doc.titulo}</p>
           <p className={cn("truncate text-xs", doc.profissional_nome ? "text-muted-foreground" : "text-muted-foreground italic")}>{professionalOf(doc)}</p>
           <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">

@@ -10,9 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ListEmptyState } from "@/components/list/list-empty-state";
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { useFeegowFeatures } from "@/features/integration/api/feegow-api";
-import { useLatestFeegowUploads } from "@/features/integration/api/feegow-uploads-api";
-import { useFeegowSend } from "@/features/integration/lib/use-feegow-send";
+import { useFeegowRowActions } from "@/features/integration/lib/use-feegow-row-actions";
 import { LoadError } from "@/components/list/load-error";
 import { ListCard } from "@/components/list/list-card";
 import { errorMessage } from "@/lib/api";
@@ -68,19 +66,16 @@ export function DocumentsListPage() {
   const [sending, setSending] = useState<SendTarget | null>(null);
   const { download } = usePdfDownload();
   const signedPdf = useSignedPdfDownload();
-  // Feegow (decision 016): "Gerar e Enviar PDF" and each row's upload status, when the clinic uses the upload.
-  const feegowOn = useFeegowFeatures().data?.file_upload === true;
-  const feegow = useFeegowSend();
-  const feegowUploads = useLatestFeegowUploads(useMemo(() => data?.items.map((doc) => doc.id) ?? [], [data]), feegowOn);
+  // Feegow (decision 016): each row's upload status, "Gerar e Enviar PDF", "Tentar de novo".
+  const feegow = useFeegowRowActions(useMemo(() => data?.items.map((doc) => doc.id) ?? [], [data]), canWrite);
   const handlers: DocumentRowHandlers = {
+    ...feegow,
     canDelete,
     onPreview: setPreviewId,
     onDownload: (id) => void download(id),
     onDownloadSigned: signedPdf.download,
     onRemove: setRemoval,
     onSend: canWrite ? setSending : undefined,
-    onFeegowUpload: canWrite && feegowOn ? (id) => void feegow.send(id) : undefined,
-    feegowUploads: feegowUploads.data,
   };
 
 

@@ -11,11 +11,17 @@ import { useRetryFeegowUpload } from "../api/feegow-uploads-api";
 export function FeegowUploadBadge({ upload }: { upload: FeegowUpload | undefined }) {
   if (!upload) return null;
   const { status } = upload;
-  const variant = status === "enviado" ? "success" : status === "falhou" ? "destructive" : "secondary";
+  const variant = status === "enviado" ? "success" : status === "falhou" ? "outline" : "secondary";
   const Icon = status === "enviado" ? CircleCheck : status === "falhou" ? CircleAlert : status === "enviando" ? Loader2 : CloudUpload;
   const title = status === "falhou" || (status === "pendente" && upload.ultimo_erro) ? (upload.ultimo_erro ?? undefined) : undefined;
   return (
-    <Badge variant={variant} data-testid="feegow-upload-status" data-status={status} title={title}>
+    <Badge
+      variant={variant}
+      className={status === "falhou" ? "border-destructive/40 bg-destructive/10 text-destructive" : undefined}
+      data-testid="feegow-upload-status"
+      data-status={status}
+      title={title}
+    >
       <Icon aria-hidden className={status === "enviando" ? "animate-spin" : undefined} /> Feegow: {FEEGOW_UPLOAD_STATUS_LABEL[status]}
     </Badge>
   );
@@ -36,5 +42,15 @@ export function FeegowRetryButton({ upload, size = "sm" }: { upload: FeegowUploa
     <Button variant="outline" size={size} onClick={() => void run()} disabled={retry.isPending}>
       {retry.isPending ? <Spinner /> : <RotateCcw />} {FEEGOW_IMPORT_MESSAGES.uploadRetry}
     </Button>
+  );
+}
+
+/** Under a document row: why its last upload failed (the list has no room for more). */
+export function FeegowUploadNote({ upload }: { upload: FeegowUpload | undefined }) {
+  if (upload?.status !== "falhou" || !upload.ultimo_erro) return null;
+  return (
+    <span className="block max-w-full truncate text-xs text-destructive" title={upload.ultimo_erro} data-testid="feegow-upload-error">
+      {upload.ultimo_erro}
+    </span>
   );
 }
