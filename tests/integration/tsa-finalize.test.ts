@@ -1,0 +1,113 @@
+/**
+ * Issue 12, trusted time in the finalize job (decisions 020, 024): with TSA_URL set to an
+ * accredited authority (TSA_ICP_BRASIL=true), the clinic's e-CNPJ seal on the final PDF declares
+ * PA_PAdES_AD_RT and carries a signatureTimeStampToken over its own signature value; the registry
+ * page says AD-RT. While the authority is down the job fails and is retried, and nothing is
+ * stored: no final PDF that declares AD-RT without its stamp, ever. When the authority is back the
+ * next run seals it, once.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contratos, jobs } from "../../src/db/schema.js";
+import { PADES_AD_RT_V1_3 } from "../../src/server/services/sealing/icp-brasil-policies.js";
+import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
+import { type FakeTsa, startFakeTsaServer } from "../fakes/tsa-server.js";
+import { testPki } from "../fixtures/icp-brasil.js";
+import { newClinic, type SignedIn } from "../helpers/sessions.js";
+import { draftDocument, publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
+import { createTestApp, type TestContext } from "../helpers/test-app.js";
+
+let ctx: TestContext;
+let tsa: FakeTsa;
+let clinic: SignedIn;
+let documentId: string;
+const pki = testPki();
+const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-tsa-"));
+
+const staff = (method: "GET" | "POST", url: string, payload?: unknown) =>
+  ctx.app.inject({ method, url, headers: { cookie: clinic.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+const finalizeJob = async () => {
+  const [job] = await ctx.database.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, "document.finalize"), eq(jobs.tenant_id, clinic.tenantId)));
+  return job;
+};
+
+beforeAll(async () => {
+  tsa = await startFakeTsaServer();
+  ctx = await createTestApp({ env: { TSA_URL: tsa.url, TSA_ICP_BRASIL: "true", TSA_TIMEOUT_MS: "3000" } });
+  clinic = await newClinic(ctx.app);
+  const upload = await staff("POST", "/api/certificates", {
+    arquivo_base64: pki.ecnpj.pfx.toString("base64"),
+    nome_arquivo: "clinica.pfx",
+    alias: "e-CNPJ",
+    senha: pki.ecpf.password,
+    titular: "clinica",
+  });
+  expect(upload.statusCode, upload.body).toBe(201);
+  const versionId = await publishedTemplateVersion(ctx.app, clinic);
+  const patient = await signingPatient(ctx.app, clinic);
+  documentId = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Rinoplastia");
+  const sent = await staff("POST", `/api/documents/${documentId}/send`, {});
+  expect(sent.statusCode, sent.body).toBe(200);
+  const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient);
+  expect(signed.response.statusCode, signed.response.body).toBe(200);
+}, 120_000);
+afterAll(async () => {
+  await ctx?.close();
+  await tsa?.close();
+});
+
+describe("finalize with a time-stamp authority", () => {
+  it("while the authority fails, the job fails and waits for a retry; no final PDF is stored", async () => {
+    tsa.mode = "http-500";
+    const before = tsa.requests.length;
+    await ctx.app.worker.tick();
+    expect(tsa.requests.length).toBeGreaterThan(before);
+    const job = await finalizeJob();
+    expect(job).toMatchObject({ status: "pending", attempts: 1 });
+    expect(job!.last_error).toBeTruthy();
+    expect(job!.run_at.getTime()).toBeGreaterThan(Date.now());
+    const [document] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    expect(document!.signed_pdf_file_id).toBeNull();
+    const download = await staff("GET", `/api/documents/${documentId}/signed-pdf`);
+    expect(download.statusCode).toBe(404);
+  });
+
+  it("when the authority is back, the retry seals once: AD-RT declared, a valid token over the seal, 'AD-RT' on the registry", async () => {
+    tsa.mode = "ok";
+    // The retry is due in 10 s; bring it forward instead of waiting.
+    await ctx.database.db.update(jobs).set({ run_at: new Date() }).where(and(eq(jobs.kind, "document.finalize"), eq(jobs.tenant_id, clinic.tenantId)));
+    await ctx.app.worker.tick();
+    const job = await finalizeJob();
+    expect(job).toMatchObject({ status: "done", attempts: 2 });
+
+    const download = await staff("GET", `/api/documents/${documentId}/signed-pdf`);
+    expect(download.statusCode, download.body).toBe(200);
+    const report = checkAllPdfSignatures(download.rawPayload);
+    expect(report.valid).toBe(true);
+    expect(report.signatures).toHaveLength(1);
+    const seal = report.signatures[0]!;
+    expect(seal.signerCommonName).toBe(`CLINICA TESTE LTDA:${pki.cnpj}`);
+    expect(seal.policyOid).toBe(PADES_AD_RT_V1_3.oid);
+    expect(seal.timestamp).toMatchObject({ valid: true });
+    expect(seal.timestamp!.genTime!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+
+    const file = path.join(scratch, "ad-rt.pdf");
+    writeFileSync(file, download.rawPayload);
+    const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    expect(text).toContain("AD-RT");
+
+    // A further run changes nothing: the stored PDF stays the one sealed.
+    const [document] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    await ctx.app.worker.tick();
+    const [after] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    expect(after!.signed_pdf_sha256).toBe(document!.signed_pdf_sha256);
+  });
+});
