@@ -65,6 +65,8 @@ export const envSchema = z
    * again after about this long. Default 20 s; tests of crash recovery shorten it.
    */
   JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
+  /** Background jobs one worker runs at once (each takes its own with SKIP LOCKED). */
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
 })
   .superRefine((env, ctx) => {
     // Links in e-mails, signing pages and sealed PDFs come only from here, never from a request's

@@ -20,6 +20,8 @@ export const HEARTBEAT_MS = 5_000;
 export interface LeaseOptions {
   leaseMs?: number;
   heartbeatMs?: number;
+  /** Jobs run at once (default 1). */
+  concurrency?: number;
 }
 
 /** Seconds before retry n (1, 2, …): 10 s, 40 s, 160 s … capped at one hour. */
@@ -60,6 +62,8 @@ async function releaseExpiredLeases(db: Db, now: Date): Promise<void> {
 /**
  * Runs due jobs until none is left or `limit` ran; a failure is recorded and retried later with
  * back-off, and after max_attempts the job stays 'failed' with its last error (never deleted).
+ * `lease.concurrency` lanes run at once (JOB_CONCURRENCY in the worker): each takes its own job
+ * with SKIP LOCKED, so a slow outside call (Feegow, SMTP) no longer holds up the jobs behind it.
  */
 export async function runDueJobs(
   ctx: JobContext,
@@ -71,50 +75,59 @@ export async function runDueJobs(
   const leaseMs = lease.leaseMs ?? LEASE_MS;
   await releaseExpiredLeases(ctx.db, now());
   let ran = 0;
-  while (ran < limit) {
-    const job = await claim(ctx.db, now(), leaseMs);
-    if (!job) break;
-    ran += 1;
-    const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
-    const heartbeat = keepLease(ctx, job.id, leaseMs, lease.heartbeatMs ?? HEARTBEAT_MS, now);
-    try {
-      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(ctx, job.payload as never, job.tenant_id);
-      await heartbeat.stop();
-      await ctx.db.update(jobs).set({ status: "done", finished_at: now(), locked_until: null, last_error: null }).where(eq(jobs.id, job.id));
-    } catch (error) {
-      await heartbeat.stop();
-      if (error instanceof AppError && error.code === "SERVER_BUSY") {
-        // The PDF pool stayed full (decision 012): not the job's fault. Back to the queue after
-        // the pool's estimate, without spending an attempt.
-        ctx.log.warn({ jobId: job.id, kind: job.kind }, "job postponed: PDF pool busy");
-        await ctx.db
-          .update(jobs)
-          .set({
-            status: "pending",
-            attempts: job.attempts - 1,
-            run_at: new Date(now().getTime() + (error.retryAfterSeconds ?? 5) * 1000),
-            locked_until: null,
-          })
-          .where(eq(jobs.id, job.id));
-        continue;
-      }
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      const exhausted = job.attempts >= job.max_attempts;
-      ctx.log.error({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, exhausted ? "job failed for good" : "job failed; will retry");
+  const lane = async () => {
+    while (ran < limit) {
+      const job = await claim(ctx.db, now(), leaseMs);
+      if (!job) return;
+      ran += 1;
+      await runOne(ctx, handlers, job, now, leaseMs, lease.heartbeatMs ?? HEARTBEAT_MS);
+    }
+  };
+  const lanes = Math.max(1, Math.min(lease.concurrency ?? 1, limit));
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return ran;
+}
+
+/** Runs one claimed job under its lease and records the outcome. */
+async function runOne(ctx: JobContext, handlers: JobHandlers, job: JobRow, now: () => Date, leaseMs: number, heartbeatMs: number): Promise<void> {
+  const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
+  const heartbeat = keepLease(ctx, job.id, leaseMs, heartbeatMs, now);
+  try {
+    if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+    await handler(ctx, job.payload as never, job.tenant_id);
+    await heartbeat.stop();
+    await ctx.db.update(jobs).set({ status: "done", finished_at: now(), locked_until: null, last_error: null }).where(eq(jobs.id, job.id));
+  } catch (error) {
+    await heartbeat.stop();
+    if (error instanceof AppError && error.code === "SERVER_BUSY") {
+      // The PDF pool stayed full (decision 012): not the job's fault. Back to the queue after
+      // the pool's estimate, without spending an attempt.
+      ctx.log.warn({ jobId: job.id, kind: job.kind }, "job postponed: PDF pool busy");
       await ctx.db
         .update(jobs)
         .set({
-          status: exhausted ? "failed" : "pending",
-          run_at: exhausted ? job.run_at : new Date(now().getTime() + retryDelayMs(job.attempts)),
+          status: "pending",
+          attempts: job.attempts - 1,
+          run_at: new Date(now().getTime() + (error.retryAfterSeconds ?? 5) * 1000),
           locked_until: null,
-          last_error: message.slice(0, 2000),
-          finished_at: exhausted ? now() : null,
         })
         .where(eq(jobs.id, job.id));
+      return;
     }
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const exhausted = job.attempts >= job.max_attempts;
+    ctx.log.error({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, exhausted ? "job failed for good" : "job failed; will retry");
+    await ctx.db
+      .update(jobs)
+      .set({
+        status: exhausted ? "failed" : "pending",
+        run_at: exhausted ? job.run_at : new Date(now().getTime() + retryDelayMs(job.attempts)),
+        locked_until: null,
+        last_error: message.slice(0, 2000),
+        finished_at: exhausted ? now() : null,
+      })
+      .where(eq(jobs.id, job.id));
   }
-  return ran;
 }
 
 /** Renews a running job's lease every `heartbeatMs` until stopped (one renewal in flight at a time). */

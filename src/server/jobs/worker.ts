@@ -44,7 +44,11 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
 
   const tick = async (tickOptions: { sweep?: boolean } = {}) => {
     const leaseMs = ctx.env.JOB_LEASE_MS ?? LEASE_MS;
-    const jobs = await runDueJobs(ctx, handlers, 20, undefined, { leaseMs, heartbeatMs: Math.max(250, Math.floor(leaseMs / 4)) });
+    const jobs = await runDueJobs(ctx, handlers, 20, undefined, {
+      leaseMs,
+      heartbeatMs: Math.max(250, Math.floor(leaseMs / 4)),
+      concurrency: ctx.env.JOB_CONCURRENCY,
+    });
     const emails = transport ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage) : 0;
     let expired = 0;
     let anchored = 0;
