@@ -58,7 +58,7 @@ async function seedClinic(page: Page) {
   const cuidado = await item("cuidados", "Dieta líquida e fria");
   await item("riscos", "Parestesia temporária");
   const procedure = await json<{ id: string }>(
-    await page.request.post("/api/procedures", { data: { nome: "Implante dentário", especialidade: "implantodontia" } }),
+    await page.request.post("/api/procedures", { data: { nome: "Implante dentário", especialidade: "implantodontia", valor: "3.800" } }),
     201,
   );
   await json(
@@ -117,6 +117,8 @@ describe("documents", () => {
     await expect.poll(() => checkbox(page, "Benefícios", "Reabilitação da mastigação").isChecked()).toBe(true);
     await expect.poll(() => checkbox(page, "Cuidados Pós-op", "Dieta líquida e fria").isChecked()).toBe(true);
     expect(await page.getByLabel(/^Título/).inputValue()).toBe("Termo de Consentimento - Implante dentário");
+    // The procedure's price fills the empty "Valor do procedimento".
+    expect(await page.getByLabel("Valor do procedimento", { exact: true }).inputValue()).toBe("R$ 3.800,00");
     await preview.getByText("Edema na região operada: Descrição de Edema na região operada.").waitFor();
     await preview.getByText("Termo de Consentimento — Implante dentário").waitFor();
     await page.getByTestId("selected-counters").getByText("1 risco · 1 benefício · 1 cuidado").waitFor();

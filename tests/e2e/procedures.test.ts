@@ -65,6 +65,11 @@ describe("procedures and content", () => {
     // The specialty is chosen from the reference list (a select), not typed.
     expect(await dialog.getByLabel("Especialidade").evaluate((element) => element.tagName)).toBe("SELECT");
     await dialog.getByLabel("Especialidade").selectOption({ label: "Cirurgia Plástica" });
+    // The price is typed the Brazilian way; anything else is refused on its field.
+    await dialog.getByLabel("Valor (R$)").fill("12.5");
+    await dialog.getByRole("button", { name: "Criar procedimento" }).click();
+    await dialog.getByText("Informe um valor em reais, como 1.234,56").waitFor();
+    await dialog.getByLabel("Valor (R$)").fill("12.500");
     await snap(page, "procedure-dialog-desktop");
     await dialog.getByRole("button", { name: "Criar procedimento" }).click();
     await page.getByText("Procedimento criado com sucesso").waitFor();
@@ -72,6 +77,7 @@ describe("procedures and content", () => {
     const row = page.getByTestId("procedure-row");
     await row.getByText("Rinoplastia").waitFor();
     expect(await row.textContent()).toContain("Compartilhado");
+    expect(await row.getByTestId("procedure-price").textContent()).toBe("R$ 12.500,00");
     // Shown by its name, never the stored slug.
     expect(await row.textContent()).toContain("Cirurgia Plástica");
     expect(await row.textContent()).not.toContain("cirurgia_plastica");

@@ -65,6 +65,33 @@ describe("procedures: create, read, update, delete", () => {
     expect(events.map((e) => e.action)).toEqual(["procedure.created", "procedure.updated", "procedure.deleted"]);
   });
 
+  it("keeps a price typed in reais as centavos: shown back, kept when left out, cleared when blank, refused when not an amount", async () => {
+    const created = await create(clinic, { nome: "Bioestimulador", valor: "R$ 2.450,50" });
+    expect(created.valor_centavos).toBe(245050);
+    const path = `/api/procedures/${created.id}`;
+    const kept = await call(clinic, "PUT", path, { nome: "Bioestimulador de colágeno" });
+    expect(kept.json()).toMatchObject({ nome: "Bioestimulador de colágeno", valor_centavos: 245050 });
+    const changed = await call(clinic, "PUT", path, { nome: "Bioestimulador", valor: "3000" });
+    expect(changed.json().valor_centavos).toBe(300000);
+    const [audited] = await rawRows<{ data: { campos: string[] } }>(
+      ctx.database.db,
+      sql`select data from audit_events where entity_id = ${created.id} and action = 'procedure.updated' order by seq desc limit 1`,
+    );
+    expect(audited!.data.campos).toEqual(["nome", "valor_centavos"]);
+    expect((await call(clinic, "PUT", path, { nome: "Bioestimulador", valor: "" })).json().valor_centavos).toBeNull();
+
+    for (const valor of ["12.5", "abc", "-10", "1,234.56"]) {
+      const refused = await call(clinic, "PUT", path, { nome: "Bioestimulador", valor });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().issues).toEqual([{ path: "valor", message: "Informe um valor em reais, como 1.234,56" }]);
+    }
+    const tooLarge = await call(clinic, "POST", "/api/procedures", { nome: "Caro demais", valor: "99.999.999,00" });
+    expect(tooLarge.statusCode).toBe(400);
+    expect(tooLarge.json().issues[0].message).toBe("O valor máximo é R$ 20.000.000,00");
+    const wrongType = await call(clinic, "POST", "/api/procedures", { nome: "Tipo errado", valor: 1000 });
+    expect(wrongType.statusCode).toBe(400);
+  });
+
   it("refuses a missing name and overlong fields with pt-BR messages", async () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{}, "nome", "Informe o nome do procedimento"],

@@ -10,6 +10,7 @@ export function presentProcedure(row: ProcedureRow): Procedure {
     descricao: row.descricao,
     especialidade: row.especialidade,
     is_private: row.is_private,
+    valor_centavos: row.valor_centavos,
     created_by: row.created_by,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

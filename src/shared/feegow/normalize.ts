@@ -11,9 +11,5 @@ export function normalizeName(value: string): string {
     .trim();
 }
 
-const reais = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
-
-/** Feegow gives prices in centavos: 120000 → "R$ 1.200,00" (plain spaces, for text and tests alike). */
-export function formatCentavos(centavos: number): string {
-  return reais.format(centavos / 100).replace(/\s/g, " ");
-}
+/** Prices are shown with the shared money helpers (src/shared/br/money.ts). */
+export { formatCentavos } from "../br/money.js";

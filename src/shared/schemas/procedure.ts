@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "./safe-input.js";
 import { optionalText, requiredText } from "./common.js";
+import { parseReais } from "../br/money.js";
 
 /** The list answers at most this many procedures, sorted by name (a clinic keeps far fewer). */
 export const PROCEDURE_LIST_LIMIT = 200;
@@ -27,12 +28,28 @@ export const PROCEDURE_MESSAGES = {
   associationsLoadError: "Erro ao carregar associações",
 } as const;
 
+/** An amount in reais typed the Brazilian way → centavos; blank → null (clear); absent → undefined (keep). */
+const reaisField = text()
+  .trim()
+  .max(30, "Use no máximo 30 caracteres")
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    if (!value) return null;
+    const parsed = parseReais(value);
+    if (parsed.ok) return parsed.centavos;
+    ctx.addIssue({ code: "custom", message: parsed.message });
+    return z.NEVER;
+  });
+
 export const procedureInputSchema = z.object({
   nome: requiredText(PROCEDURE_MESSAGES.nomeRequired, 160),
   descricao: optionalText(2000),
   especialidade: optionalText(120),
   /** Honoured only for users who may make procedures private; others always share. */
   is_private: z.boolean({ error: "Valor inválido" }).optional().default(false),
+  /** The price in reais as typed ("1.234,56"): centavos; blank clears it; left out keeps it. */
+  valor: reaisField,
 });
 export type ProcedureInput = z.input<typeof procedureInputSchema>;
 export type ProcedureData = z.output<typeof procedureInputSchema>;
@@ -43,6 +60,8 @@ export const procedureSchema = z.object({
   descricao: text().nullable(),
   especialidade: text().nullable(),
   is_private: z.boolean(),
+  /** Price in centavos (typed here or imported from Feegow), null when none. */
+  valor_centavos: z.number().int().nullable(),
   created_by: text().nullable(),
   created_at: text(),
   updated_at: text(),

@@ -24,6 +24,7 @@ export async function createProcedure(
         descricao: input.descricao ?? null,
         especialidade: input.especialidade ?? null,
         is_private: effectivePrivacy(actor, input.is_private, actor.profileId),
+        valor_centavos: input.valor ?? null,
         created_by: actor.profileId,
       })
       .returning();

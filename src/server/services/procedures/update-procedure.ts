@@ -9,7 +9,7 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { assertProcedureSpecialty } from "./procedure-specialty.js";
 import { effectivePrivacy, findProcedureOrThrow } from "./procedure-visibility.js";
 
-const EDITABLE = ["nome", "descricao", "especialidade", "is_private"] as const;
+const EDITABLE = ["nome", "descricao", "especialidade", "is_private", "valor_centavos"] as const;
 
 /** Replaces the procedure's fields with the form's (a field left blank becomes empty). */
 export async function updateProcedure(
@@ -30,6 +30,7 @@ export async function updateProcedure(
         descricao: input.descricao ?? null,
         especialidade: input.especialidade ?? null,
         is_private: effectivePrivacy(actor, input.is_private, before.created_by),
+        ...(input.valor !== undefined ? { valor_centavos: input.valor } : {}),
         updated_at: new Date(),
       })
       .where(and(eq(procedimentos.tenant_id, actor.tenantId), eq(procedimentos.id, id)))

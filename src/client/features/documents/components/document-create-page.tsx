@@ -1,3 +1,4 @@
+import { formatCentavos } from "@shared/br/money";
 import { ArrowLeft, FileWarning } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -152,6 +153,10 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
     const chosenProcedure = procedures.data?.items.find((p) => p.id === id);
     if (chosenProcedure && !getValues("titulo")?.trim()) {
       setValue("titulo", suggestedTitle(chosenProcedure.nome), { shouldDirty: true, shouldValidate: formState.isSubmitted });
+    }
+    // The procedure's price (typed on /procedures or imported from Feegow) fills an empty value.
+    if (chosenProcedure?.valor_centavos != null && !getValues("variaveis.valor_procedimento")?.trim()) {
+      setValue("variaveis.valor_procedimento", formatCentavos(chosenProcedure.valor_centavos), { shouldDirty: true });
     }
     try {
       const associations = await queryClient.fetchQuery({

@@ -14,18 +14,20 @@ import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { NativeSelect } from "@/components/form/native-select";
 import { applyServerErrors } from "@/lib/form-errors";
+import { centavosForInput } from "@shared/br/money";
 import { isKnownSpecialty, PROCEDURE_SPECIALTY_GROUPS } from "@shared/reference/procedure-specialties";
 import { type Procedure, type ProcedureInput, PROCEDURE_MESSAGES, procedureInputSchema } from "@shared/schemas/procedure";
 import { useSaveProcedure } from "../api/procedures-api";
 
 type FormValues = ProcedureInput;
-const FIELDS = ["nome", "descricao", "especialidade", "is_private"] as const;
+const FIELDS = ["nome", "descricao", "especialidade", "is_private", "valor"] as const;
 
 const toValues = (procedure: Procedure | null): FormValues => ({
   nome: procedure?.nome ?? "",
   descricao: procedure?.descricao ?? "",
   especialidade: procedure?.especialidade ?? "",
   is_private: procedure?.is_private ?? false,
+  valor: procedure?.valor_centavos != null ? centavosForInput(procedure.valor_centavos) : "",
 });
 
 /** Novo Procedimento / Editar Procedimento in a dialog (`procedure` null = create). */
@@ -61,7 +63,9 @@ export function ProcedureFormDialog({
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     try {
-      await save.mutateAsync({ id: procedure?.id, input: { ...values, is_private: canMakePrivate ? values.is_private : false } });
+      // The API reads the amount as typed (the same schema parses it there); send the text, not the centavos.
+      const input = { ...values, valor: form.getValues("valor") ?? "", is_private: canMakePrivate ? values.is_private : false };
+      await save.mutateAsync({ id: procedure?.id, input });
       toast.success(procedure ? PROCEDURE_MESSAGES.saved : PROCEDURE_MESSAGES.created);
       onOpenChange(false);
     } catch (error) {
@@ -101,6 +105,14 @@ export function ProcedureFormDialog({
                 </optgroup>
               ))}
             </NativeSelect>
+          </FormField>
+          <FormField
+            label="Valor (R$)"
+            htmlFor="procedure-valor"
+            error={errors.valor?.message}
+            hint="Opcional. Sugerido como “Valor do procedimento” nos documentos."
+          >
+            <Input {...register("valor")} inputMode="decimal" autoComplete="off" placeholder="0,00" maxLength={30} />
           </FormField>
           <Controller
             control={control}

@@ -1,6 +1,7 @@
 import { Lock, Users } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatCentavos } from "@shared/br/money";
 import { procedureSpecialtyName } from "@shared/reference/procedure-specialties";
 import { type Procedure, PROCEDURE_MESSAGES } from "@shared/schemas/procedure";
 import { ProcedureRowActions } from "./procedure-row-actions";
@@ -35,6 +36,7 @@ export function ProcedureTable({ procedures, canEdit, onEdit, myId }: ListProps)
         <TableRow className="hover:bg-transparent">
           <TableHead className="pl-4">Procedimento</TableHead>
           <TableHead className="hidden lg:table-cell">Especialidade</TableHead>
+          <TableHead className="text-right">Valor</TableHead>
           <TableHead>Visibilidade</TableHead>
           <TableHead className="pr-4">
             <span className="sr-only">Ações</span>
@@ -50,6 +52,9 @@ export function ProcedureTable({ procedures, canEdit, onEdit, myId }: ListProps)
               <span className="block text-xs text-muted-foreground lg:hidden">{procedureSpecialtyName(procedure.especialidade) ?? ""}</span>
             </TableCell>
             <TableCell className="hidden lg:table-cell">{procedureSpecialtyName(procedure.especialidade) ?? DASH}</TableCell>
+            <TableCell className="text-right tabular-nums" data-testid="procedure-price">
+              {procedure.valor_centavos != null ? formatCentavos(procedure.valor_centavos) : DASH}
+            </TableCell>
             <TableCell>
               <div className="grid gap-1">
                 <PrivacyBadge isPrivate={procedure.is_private} />
@@ -83,6 +88,11 @@ export function ProcedureCards({ procedures, canEdit, onEdit, myId }: ListProps)
             <PrivacyBadge isPrivate={procedure.is_private} />
           </div>
           {procedure.descricao ? <p className="line-clamp-3 text-sm text-muted-foreground">{procedure.descricao}</p> : null}
+          {procedure.valor_centavos != null ? (
+            <p className="text-sm tabular-nums" data-testid="procedure-price">
+              Valor: {formatCentavos(procedure.valor_centavos)}
+            </p>
+          ) : null}
           <ProcedureRowActions procedure={procedure} canEdit={canEdit} onEdit={onEdit} />
         </li>
       ))}
