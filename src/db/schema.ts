@@ -124,6 +124,13 @@ export const sessions = pgTable(
     created_at: createdAt(),
     last_seen_at: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /**
+     * Front-desk signing (issue 13): while set, this device is in the patient's hands — every
+     * private route answers 423 until the staff member types their password again.
+     */
+    locked_at: timestamp("locked_at", { withTimezone: true }),
+    /** The document being signed on this device while locked (its signature is recorded as presencial). */
+    locked_contrato_id: uuid("locked_contrato_id"),
   },
   (t) => [
     uniqueIndex("sessions_token_hash_unique").on(t.token_hash),

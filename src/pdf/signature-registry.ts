@@ -48,6 +48,8 @@ export interface RegistryParty {
   tipoAssinatura: string;
   assinaturaSha256: string | null;
   dispositivo: string | null;
+  /** Front-desk signing: the staff member whose device was handed over (issue 13). */
+  presencialPor?: string | null;
   ip: string | null;
   porta: number | null;
   userAgent: string | null;
@@ -226,6 +228,9 @@ function partyBlock(party: RegistryParty): Content {
         (party.assinaturaSha256 ? `; SHA-256 da imagem ${party.assinaturaSha256}.` : "."),
     ),
     bullet(`Dispositivo: ${party.dispositivo ?? "não identificado"}. Endereço IP ${party.ip ?? "não registrado"}${party.porta ? `, porta de origem ${party.porta}` : ""}.`),
+    ...(party.presencialPor
+      ? [bullet(`Assinatura presencial, no aparelho de ${party.presencialPor} (equipe da clínica), entregue ao signatário com o sistema bloqueado.`)]
+      : []),
     ...(contact
       ? [
           bullet(

@@ -8,6 +8,9 @@ export const ERRORS = {
   BAD_REQUEST: { status: 400, message: "Requisição inválida." },
   UNAUTHENTICATED: { status: 401, message: "Sua sessão expirou. Entre novamente." },
   INVALID_CREDENTIALS: { status: 401, message: "E-mail ou senha incorretos." },
+  /** Front-desk signing (issue 13): the device is in the patient's hands until a password unlocks it. */
+  SESSION_LOCKED: { status: 423, message: "Este aparelho está com o paciente para assinatura. Digite a sua senha para voltar ao sistema." },
+  FRONT_DESK_NOT_WAITING: { status: 409, message: "Este documento não está aguardando a assinatura do paciente." },
   ACCOUNT_INACTIVE: { status: 403, message: "Sua conta está desativada. Fale com o responsável pela clínica." },
   FORBIDDEN: { status: 403, message: "Você não tem permissão para esta ação." },
   ORIGIN_MISMATCH: { status: 403, message: "Origem da requisição não permitida." },

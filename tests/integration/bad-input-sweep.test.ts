@@ -129,6 +129,8 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     "POST /api/documents/{id}/send": {},
     "POST /api/documents/{id}/witnesses": { nome: "Carla Dias", cpf: "529.982.247-25", email: "carla@exemplo.com.br", telefone: "(11) 98765-4321" },
     "POST /api/documents/{id}/resend": {},
+    "POST /api/documents/{id}/front-desk": {},
+    "POST /api/auth/unlock": { senha_atual: "senha-errada" },
     "PUT /api/settings/signing": { codigo_email: false },
     "POST /api/public/sign/{token}": {
       nome: "Bruno Costa",

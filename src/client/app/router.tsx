@@ -15,10 +15,7 @@ const page = <T,>(load: () => Promise<T>, pick: (module: T) => React.ComponentTy
 });
 
 /** Screens of the spec whose features land in later issues. */
-const UPCOMING: [string, string][] = [
-  ["/sign", "Assinar"],
-  ["/notifications", "Avisos"],
-];
+const UPCOMING: [string, string][] = [["/notifications", "Avisos"]];
 
 export const router = createBrowserRouter([
   {
@@ -27,6 +24,7 @@ export const router = createBrowserRouter([
   },
   { path: "/auth/redefinir-senha", lazy: page(() => import("@/features/auth/components/reset-password-page"), (m) => m.ResetPasswordPage) },
   { path: "/convite/:token", lazy: page(() => import("@/features/users/components/invitation-page"), (m) => m.InvitationPage) },
+  { path: "/desbloquear", lazy: page(() => import("@/features/front-desk/components/unlock-page"), (m) => m.UnlockPage) },
   { path: "/dev/emails", lazy: page(() => import("@/pages/dev-outbox-page"), (m) => m.DevOutboxPage) },
   {
     element: <RequireAuth />,
@@ -35,6 +33,7 @@ export const router = createBrowserRouter([
         element: <AppLayout />,
         children: [
           { path: "/", element: <DashboardPage /> },
+          { path: "/sign", lazy: page(() => import("@/features/front-desk/components/front-desk-page"), (m) => m.FrontDeskPage) },
           { path: "/profile", lazy: page(() => import("@/features/profile/components/profile-page"), (m) => m.ProfilePage) },
           { path: "/patients", lazy: page(() => import("@/features/patients/components/patients-list-page"), (m) => m.PatientsListPage) },
           { path: "/patients/create", lazy: page(() => import("@/features/patients/components/patient-create-page"), (m) => m.PatientCreatePage) },

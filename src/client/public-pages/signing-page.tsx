@@ -9,6 +9,7 @@ import { buttonClasses, Notice, Panel, Pill, PlainButton, PublicShell } from "./
 import { SignatureList } from "./components/signature-list";
 import { CodeStep } from "./code-step";
 import { SignForm } from "./sign-form";
+import { FrontDeskNotice, isFrontDesk } from "./front-desk-notice";
 import { formatDate, formatDateTime } from "./lib/format";
 import { publicFetch } from "./lib/http";
 import { signedPdfPath, useSignedPdfReady } from "./lib/use-signed-pdf-ready";
@@ -136,6 +137,8 @@ export function SigningPage({ token }: { token: string }) {
           ) : null}
         </dl>
       </Panel>
+
+      {isFrontDesk() ? <FrontDeskNotice signed={signed} /> : null}
 
       {signed ? (
         <div className="grid gap-3 print:hidden">

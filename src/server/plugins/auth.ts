@@ -7,6 +7,9 @@ import { resolveSession, type SessionUser } from "../services/auth/sessions.js";
 
 export const SESSION_COOKIE = "consentir_session";
 
+/** The private routes a locked device may still call: unlock it, or sign out (issue 13). */
+const WHILE_LOCKED = new Set(["/api/auth/unlock"]);
+
 declare module "fastify" {
   interface FastifyRequest {
     /** The signed-in user, when the session cookie is valid. */
@@ -33,7 +36,10 @@ export const authPlugin = fp<AuthPluginOptions>(async (app, options) => {
     const token = request.cookies[SESSION_COOKIE];
     request.user = token ? await resolveSession(options.db, token, { idleHours: options.sessionIdleHours }) : null;
     const route = request.routeOptions.url;
-    if (!request.user && route !== undefined && route.startsWith("/api/") && !isPublicRoute(route)) throw new AppError("UNAUTHENTICATED");
+    if (route === undefined || !route.startsWith("/api/") || isPublicRoute(route)) return;
+    if (!request.user) throw new AppError("UNAUTHENTICATED");
+    // Front-desk signing: while the patient holds the device, nothing of the staff's is reachable.
+    if (request.user.locked && !WHILE_LOCKED.has(route)) throw new AppError("SESSION_LOCKED");
   });
 });
 

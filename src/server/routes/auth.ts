@@ -15,6 +15,7 @@ import { createSession, deleteSession } from "../services/auth/sessions.js";
 import { checkCredentials } from "../services/auth/sign-in.js";
 import { signUp } from "../services/auth/sign-up.js";
 import { getCurrentProfile } from "../services/profiles/get-current-profile.js";
+import { unlockFrontDesk } from "../services/auth/unlock-session.js";
 
 interface AuthRouteOptions {
   db: Db;
@@ -88,6 +89,24 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     },
   );
 
+  app.post(
+    "/api/auth/unlock",
+    {
+      preHandler: requireUser,
+      config: limited,
+      schema: {
+        tags: ["autenticação"],
+        summary: "Desbloqueia o aparelho após uma assinatura presencial: a senha de quem o entregou ao paciente",
+        body: z.object({ senha_atual: text({ error: "Digite a sua senha" }).min(1, "Digite a sua senha").max(200, "Senha longa demais") }),
+        response: { 200: ok },
+      },
+    },
+    async (request) => {
+      await unlockFrontDesk(db, currentUser(request), request.body.senha_atual, { ip: request.ip, userAgent: request.headers["user-agent"] });
+      return { ok: true as const };
+    },
+  );
+
   app.get(
     "/api/auth/me",
     {
@@ -105,12 +124,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     {
       schema: {
         tags: ["autenticação"],
-        summary: "A sessão atual: o usuário, ou null quando ninguém entrou (nunca 401)",
-        response: { 200: z.object({ user: currentUserSchema.nullable() }) },
+        summary: "A sessão atual: o usuário, ou null quando ninguém entrou (nunca 401); bloqueada durante uma assinatura presencial",
+        response: { 200: z.object({ user: currentUserSchema.nullable(), bloqueada: z.boolean().optional() }) },
       },
     },
     async (request) => {
       if (!request.user) return { user: null };
+      // Front-desk signing: the patient holds the device; nothing of the staff member shows until unlocked.
+      if (request.user.locked) return { user: null, bloqueada: true };
       const { profile, tenant } = await getCurrentProfile(db, request.user);
       return { user: presentCurrentUser(profile, tenant) };
     },

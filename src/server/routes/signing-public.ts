@@ -157,6 +157,12 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         response: { 200: z.object({ estado: z.literal("signed"), assinou_em: text() }) },
       },
     },
-    async (request) => signDocument(db, storage, channel, request.params.token, request.body, auditOf(request)),
+    async (request) => {
+      // Front-desk signing: this device's staff session was locked for a document (issue 13);
+      // sign-document.ts records the signature as presencial when it is this link's document.
+      const user = request.user;
+      const frontDesk = user?.locked && user.lockedContratoId ? { tenantId: user.tenantId, contratoId: user.lockedContratoId, profileId: user.profileId, nome: user.nome } : null;
+      return signDocument(db, storage, channel, request.params.token, request.body, { ...auditOf(request), frontDesk });
+    },
   );
 };

@@ -17,13 +17,14 @@ import { resendDocument } from "../services/signing/resend-document.js";
 import { saveSigningSettings } from "../services/signing/save-signing-settings.js";
 import { sendDocument } from "../services/signing/send-document.js";
 import { signAsProfessional } from "../services/signing/sign-as-professional.js";
+import { startFrontDeskSigning } from "../services/signing/start-front-desk-signing.js";
 import { emailChannelOf } from "../services/signing/signing-settings.js";
 import type { FileStorage } from "../storage/file-storage.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
 const signingSettingsSchema = z.object({ codigo_email: z.boolean({ error: "Informe se o código por e-mail é exigido" }) });
 const signingSettingsViewSchema = signingSettingsSchema.extend({ email_configurado: z.boolean(), codigo_disponivel: z.boolean(), sms_configurado: z.boolean() });
-const linkQuery = z.object({ via: z.enum(["ver", "copiar", "whatsapp"]).default("ver") });
+const linkQuery = z.object({ via: z.enum(["ver", "copiar", "whatsapp", "qr"]).default("ver") });
 const tags = ["assinatura"];
 
 interface SigningStaffOptions {
@@ -58,6 +59,24 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
       return sendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env), channel }, auditOf(request));
+    },
+  );
+
+  app.post(
+    "/api/documents/:id/front-desk",
+    {
+      schema: {
+        tags,
+        summary: "Assinar neste aparelho: bloqueia a sessão da equipe e devolve o caminho da página de assinatura do paciente (presencial)",
+        params: idParams,
+        body: z.object({}).strict().nullish(),
+        response: { 200: z.object({ caminho: text() }) },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.write");
+      return startFrontDeskSigning(db, secretBox, actor, request.params.id, auditOf(request));
     },
   );
 

@@ -21,6 +21,8 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.link_emailed": "Link de assinatura enviado por e-mail ao paciente",
   "document.link_email_outbox": "E-mail com o link na caixa de saída (envio de e-mail não configurado)",
   "document.link_accessed": "Link de assinatura exibido a um membro da equipe",
+  "document.front_desk_started": "Aparelho da equipe entregue ao paciente para assinatura presencial (sistema bloqueado)",
+  "document.front_desk_ended": "Aparelho desbloqueado pela equipe após a assinatura presencial",
   "document.otp_verified": "Código de verificação confirmado pelo signatário",
   "document.sign_attempt_failed": "Tentativa de assinatura recusada",
   "document.witness_added": "Testemunha adicionada ao documento",

@@ -40,6 +40,8 @@ export interface EvidenceParty {
   consentimento: { versao: string; sha256: string } | null;
   conteudo_sha256: string;
   assinatura_sha256: string | null;
+  /** Front-desk signing (issue 13): signed on this staff member's device, handed over locked. Absent otherwise. */
+  presencial?: { atendente_nome: string };
 }
 
 export interface Evidence {
@@ -92,6 +94,7 @@ export interface SignedEventData {
   tipo_assinatura?: string;
   porta_origem?: number | null;
   dispositivo?: string | null;
+  presencial?: { atendente_id: string; atendente_nome: string };
 }
 
 /** The document.party_signed event of a party (by parte_id): its evidence (decision 015). */

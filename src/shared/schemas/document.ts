@@ -162,6 +162,8 @@ export type DocumentSummary = z.infer<typeof documentSummarySchema>;
 export const documentListQuerySchema = z.object({
   q: text().trim().max(100).optional(),
   status: z.enum(DOCUMENT_STATUSES).optional(),
+  /** "1": only documents waiting for a signature (sent or viewed, not expired) — the "Assinar" screen. */
+  aguardando: z.enum(["1"], { error: "Use aguardando=1" }).optional(),
   paciente_id: z.uuid("Paciente inválido").optional(),
   medico_responsavel_id: z.uuid("Profissional inválido").optional(),
   from: calendarDate("Data inicial inválida").optional(),

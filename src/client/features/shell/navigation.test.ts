@@ -47,7 +47,10 @@ describe("menus follow the role (src/shared/permissions.ts)", () => {
       expect(seen).toEqual(expect.arrayContaining(["Pacientes", "Documentos", "Templates"]));
       for (const hidden of ["Config. Templates", "Associar Conteúdo", "Usuários", "Integração", "Configurações"]) expect(seen, role).not.toContain(hidden);
       expect(bar(viewer(role))).not.toContain("Novo");
+      // Front-desk signing hands the device over in the staff member's name: writers only.
+      expect(bar(viewer(role))).not.toContain("Assinar");
     }
+    expect(bar(viewer("atendente"))).toContain("Assinar");
   });
 
   it("has no Usuários for an independent professional, who owns a one-person account", () => {

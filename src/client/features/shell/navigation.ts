@@ -64,7 +64,7 @@ export const SIDEBAR_GROUPS: { label: string; items: NavItem[] }[] = [
 /** The bottom bar under 768 px (spec part 1 §2). */
 export const BOTTOM_BAR: NavItem[] = [
   { label: "Novo", to: "/documents/create", icon: Plus, permission: "documents.write" },
-  { label: "Assinar", to: "/sign", icon: PenLine },
+  { label: "Assinar", to: "/sign", icon: PenLine, permission: "documents.write" },
   { label: "Avisos", to: "/notifications", icon: Bell },
   { label: "Perfil", to: "/profile", icon: User },
 ];

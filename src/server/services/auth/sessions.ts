@@ -8,6 +8,9 @@ export interface SessionUser extends Actor {
   sessionId: string;
   email: string;
   nome: string;
+  /** Front-desk signing: the document this device was handed over for, while locked (issue 13). */
+  lockedContratoId: string | null;
+  locked: boolean;
 }
 
 /**
@@ -56,6 +59,8 @@ export async function resolveSession(
       isActive: profiles.is_active,
       email: profiles.email,
       nome: profiles.nome,
+      lockedAt: sessions.locked_at,
+      lockedContratoId: sessions.locked_contrato_id,
     })
     .from(sessions)
     .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
@@ -78,7 +83,14 @@ export async function resolveSession(
     isOwner: row.isOwner,
     email: row.email,
     nome: row.nome,
+    locked: row.lockedAt !== null,
+    lockedContratoId: row.lockedAt !== null ? row.lockedContratoId : null,
   };
+}
+
+/** The staff member typed their password again: the device is theirs. */
+export async function unlockSession(db: Db, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ locked_at: null, locked_contrato_id: null }).where(eq(sessions.id, sessionId));
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {

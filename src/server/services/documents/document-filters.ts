@@ -20,6 +20,7 @@ export function hasEffectiveStatus(status: DocumentStatus, now: Date): SQL {
 export interface DocumentFilterQuery {
   q?: string | undefined;
   status?: DocumentStatus | undefined;
+  aguardando?: "1" | undefined;
   paciente_id?: string | undefined;
   medico_responsavel_id?: string | undefined;
   from?: string | undefined;
@@ -33,6 +34,7 @@ export function documentConditions(tenantId: string, query: DocumentFilterQuery,
     conditions.push(sql`${contratos.busca} like '%' || app_search_text(${escapeLike(query.q)}) || '%'`);
   }
   if (query.status) conditions.push(hasEffectiveStatus(query.status, now));
+  if (query.aguardando) conditions.push(or(hasEffectiveStatus("sent", now), hasEffectiveStatus("viewed", now)) as SQL);
   if (query.paciente_id) conditions.push(eq(contratos.paciente_id, query.paciente_id));
   if (query.medico_responsavel_id) conditions.push(eq(contratos.medico_responsavel_id, query.medico_responsavel_id));
   if (query.from) conditions.push(gte(contratos.created_at, startOfDayInSaoPaulo(query.from)));

@@ -173,6 +173,7 @@ export function documentEvidence(document: FinalDocument): { evidence: Evidence;
       consentimento: signed.consentimento ?? null,
       conteudo_sha256: parte.conteudo_sha256,
       assinatura_sha256: document.signatureSha256.get(parte.id) ?? null,
+      ...(signed.presencial ? { presencial: { atendente_nome: signed.presencial.atendente_nome } } : {}),
     };
   });
   const evidence = buildEvidence({
@@ -216,8 +217,17 @@ export function evidenceAttachments(evidence: Evidence, documentJson: string): P
 
 const via = (data: unknown) => {
   const value = (data as { via?: string } | null)?.via;
+  if (value === "qr") return "link exibido em QR code para o signatário ler com o próprio celular";
   return value === "copiar" ? "link copiado" : value === "whatsapp" ? "link aberto para envio por WhatsApp" : "link exibido na tela";
 };
+
+/** Staff handling the signing link: shown, copied, or the device handed over at the front desk. */
+const STAFF_LINK_ACTIONS = new Set(["document.link_accessed", "document.front_desk_started", "document.front_desk_ended"]);
+function staffLinkNote(event: DocumentChainEntry): string {
+  if (event.action === "document.front_desk_started") return "aparelho da equipe entregue ao signatário para assinatura presencial, com o sistema bloqueado.";
+  if (event.action === "document.front_desk_ended") return "aparelho desbloqueado com a senha do membro da equipe.";
+  return `${via(event.data)}.`;
+}
 
 const CONTACT_FIELDS: Record<string, string> = { email: "e-mail", telefone: "telefone", cpf: "CPF", responsavel_cpf: "CPF do responsável" };
 
@@ -281,9 +291,10 @@ export function registryOf(
         ip: p.ip,
         porta: p.porta_origem,
         userAgent: p.user_agent,
+        presencialPor: p.presencial?.atendente_nome ?? null,
       }),
     ),
-    linkViews: chain.filter((e) => e.action === "document.link_accessed").map((e) => note(e, `${via(e.data)}.`)),
+    linkViews: chain.filter((e) => STAFF_LINK_ACTIONS.has(e.action)).map((e) => note(e, staffLinkNote(e))),
     contactChanges: chain.filter((e) => e.action === "patient.contact_changed").map((e) => note(e, contactChange(e.data))),
     draftSha256: evidence.pdf_sem_assinaturas_sha256,
     verificationCode: evidence.documento.codigo_verificacao,

@@ -25,7 +25,7 @@ export async function getSigningLink(
   id: string,
   origin: string,
   channel: EmailChannel,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId"> & { via: "ver" | "copiar" | "whatsapp" },
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId"> & { via: "ver" | "copiar" | "whatsapp" | "qr" },
   now = new Date(),
 ): Promise<SigningLink> {
   return withTenant(db, actor.tenantId, async (tx) => {

@@ -32,6 +32,14 @@ export interface SignResult {
   assinou_em: string;
 }
 
+/** The locked staff session a front-desk signature comes from (issue 13). */
+export interface FrontDesk {
+  tenantId: string;
+  contratoId: string;
+  profileId: string;
+  nome: string;
+}
+
 /**
  * POST /api/public/sign/:token — the server is the judge (spec part 1 §5, DESIGN §3, issue 11):
  * the link must be live; the typed name must equal the registered one (case, accents and spaces
@@ -49,10 +57,15 @@ export async function signDocument(
   channel: EmailChannel,
   token: string,
   input: SignData,
-  audit: { ip?: string | undefined; userAgent?: string | undefined; port?: number | undefined },
+  audit: { ip?: string | undefined; userAgent?: string | undefined; port?: number | undefined; frontDesk?: FrontDesk | null },
   now = new Date(),
 ): Promise<SignResult> {
   const link = await findSigningTokenOrThrow(db, token);
+  // Signed on the staff's device handed over for this very document ("Assinar neste aparelho").
+  const presencial =
+    audit.frontDesk && audit.frontDesk.tenantId === link.tenantId && audit.frontDesk.contratoId === link.contratoId
+      ? { atendente_id: audit.frontDesk.profileId, atendente_nome: audit.frontDesk.nome }
+      : null;
   const { document, signer, signed, requirement } = await withTenant(db, link.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
       throw new AppError("SIGNING_LINK_INVALID");
@@ -182,6 +195,7 @@ export async function signDocument(
           tipo_assinatura: input.tipo_assinatura,
           porta_origem: audit.port ?? null,
           dispositivo: describeDevice(audit.userAgent),
+          ...(presencial ? { presencial } : {}),
         },
       });
       // The document is signed once every required party has (the professional signed before sending).

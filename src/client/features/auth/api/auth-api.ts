@@ -10,7 +10,12 @@ export const currentUserKey = ["auth", "me"] as const;
 export function useCurrentUser() {
   return useQuery({
     queryKey: currentUserKey,
-    queryFn: async () => (await api<{ user: CurrentUser | null }>("/api/auth/session")).user,
+    queryFn: async () => {
+      const session = await api<{ user: CurrentUser | null; bloqueada?: boolean }>("/api/auth/session");
+      // Front-desk signing: the device is with the patient until a staff password unlocks it (issue 13).
+      if (session.bloqueada) throw new ApiError(423, "SESSION_LOCKED", "Aparelho bloqueado");
+      return session.user;
+    },
     staleTime: 5 * 60 * 1000,
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
   });

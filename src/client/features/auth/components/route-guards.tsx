@@ -1,7 +1,11 @@
 import { Navigate, Outlet, useLocation } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { ApiError } from "@/lib/api";
 import { useCurrentUser } from "../api/auth-api";
+
+/** The session is locked for front-desk signing (issue 13). */
+const isLocked = (error: unknown) => error instanceof ApiError && error.status === 423;
 
 function FullPageSpinner() {
   return (
@@ -26,9 +30,10 @@ function ProfileLoadError({ onRetry }: { onRetry: () => void }) {
 
 /** Every app route: signed out → /auth (remembering where the user was going). */
 export function RequireAuth() {
-  const { data: user, isPending, isError, refetch } = useCurrentUser();
+  const { data: user, isPending, isError, error, refetch } = useCurrentUser();
   const location = useLocation();
   if (isPending) return <FullPageSpinner />;
+  if (isError && isLocked(error)) return <Navigate to="/desbloquear" replace />;
   if (isError) return <ProfileLoadError onRetry={() => void refetch()} />;
   if (!user) return <Navigate to="/auth" replace state={{ from: location.pathname }} />;
   return <Outlet />;
@@ -36,8 +41,9 @@ export function RequireAuth() {
 
 /** /auth: signed in → /. */
 export function RedirectIfSignedIn() {
-  const { data: user, isPending } = useCurrentUser();
+  const { data: user, isPending, error } = useCurrentUser();
   if (isPending) return <FullPageSpinner />;
+  if (isLocked(error)) return <Navigate to="/desbloquear" replace />;
   if (user) return <Navigate to="/" replace />;
   return <Outlet />;
 }

@@ -1,4 +1,4 @@
-import { Eye, FileCheck2, RefreshCw, Send } from "lucide-react";
+import { Eye, FileCheck2, RefreshCw, Send, TabletSmartphone } from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -12,6 +12,7 @@ import { SIGNED_PDF_LABEL, SIGNED_PDF_PREPARING, useSignedPdfDownload } from "..
 import { SendForSignatureDialog, type SendTarget } from "./send-for-signature-dialog";
 import { ProfessionalSignature } from "./professional-signature";
 import { SigningLinkActions } from "./signing-link-actions";
+import { HandOverDialog, type HandOverTarget } from "@/features/front-desk/components/hand-over-dialog";
 
 const awaitingSignature = (status: string) => status === "sent" || status === "viewed";
 
@@ -22,6 +23,7 @@ const awaitingSignature = (status: string) => status === "sent" || status === "v
  */
 export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc: DocumentDetail; canWrite: boolean; signedPdf?: boolean }) {
   const [target, setTarget] = useState<SendTarget | null>(null);
+  const [handOver, setHandOver] = useState<HandOverTarget | null>(null);
   const live = awaitingSignature(doc.status);
   // Whoever sees the link can open the term: it is fetched (and audited) only when asked for.
   const [revealed, setRevealed] = useState(false);
@@ -84,6 +86,13 @@ export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc:
   return (
     <section className="grid gap-3" aria-label="Assinatura" data-testid="signing-panel">
       {body}
+      {live && canWrite && !doc.assinaturas_pendentes.every((papel) => papel === "testemunha") ? (
+        // Front-desk signing (issue 13): the patient signs on this device, which stays locked until the staff password.
+        <Button variant="outline" onClick={() => setHandOver({ id: doc.id, titulo: doc.titulo, paciente: doc.paciente_nome })} data-testid="front-desk-start">
+          <TabletSmartphone /> Assinar neste aparelho
+        </Button>
+      ) : null}
+      <HandOverDialog target={handOver} onOpenChange={(open) => !open && setHandOver(null)} />
       <SendForSignatureDialog target={target} onClose={() => setTarget(null)} canWrite={canWrite} />
     </section>
   );

@@ -1,0 +1,89 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerProfessional, signIn, validCpf } from "./accounts.js";
+import { animationsFinished, launchBrowser, newPage, snap } from "./browser.js";
+import { confirmSigningCode, drawSignature, json, seedSignableDocument } from "./signing-helpers.js";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const TABLET = { width: 768, height: 1024 } as const;
+
+describe("front-desk signing on a tablet (issue 13)", () => {
+  it("lists what waits, shows a QR code, hands the tablet to the patient locked, and unlocks only with the staff password", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, TABLET);
+    await signIn(page, account.email, account.password);
+    const patient = { nome: "Helena Braga Quintela", cpf: validCpf(), email: "helena.quintela@exemplo.com.br" };
+    const other = { nome: "Otávio Ramos Leite", cpf: validCpf(), email: "otavio.leite@exemplo.com.br" };
+    const documentId = await seedSignableDocument(page, account, patient, "Termo de Consentimento - Lente de contato dental");
+    const otherId = await seedSignableDocument(page, account, other, "Termo de Consentimento - Faceta");
+    for (const id of [documentId, otherId]) await json(await page.request.post(`/api/documents/${id}/send`, { data: {} }), 200);
+
+    // "Assinar" (the phone bar's entry; on a tablet, the address): both documents wait.
+    await page.goto("/sign");
+    await page.getByRole("heading", { name: "Assinar" }).waitFor();
+    await expect.poll(() => page.getByTestId("front-desk-row").count()).toBe(2);
+
+    // A QR code of the other patient's link, for their own phone.
+    const otherRow = page.getByTestId("front-desk-row").filter({ hasText: other.nome });
+    await otherRow.getByRole("button", { name: "QR code" }).click();
+    await page.getByTestId("signing-qr").waitFor();
+    expect(await page.getByRole("dialog").textContent()).toContain("/assinar/");
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    await animationsFinished(page);
+    await snap(page, "front-desk-list-tablet");
+
+    // Hand the tablet over for Helena's document.
+    const row = page.getByTestId("front-desk-row").filter({ hasText: patient.nome });
+    await row.getByRole("button", { name: "Assinar neste aparelho" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.getByText("O sistema fica bloqueado neste aparelho", { exact: false }).waitFor();
+    await dialog.getByRole("button", { name: "Entregar ao paciente" }).click();
+    await page.waitForURL(/\/assinar\/[A-Za-z0-9_-]{43}\?balcao=1$/);
+    await page.getByTestId("front-desk-notice").waitFor();
+
+    // The staff session answers nothing while the patient holds the tablet.
+    expect((await page.request.get("/api/patients")).status()).toBe(423);
+
+    await confirmSigningCode(page, page, patient.email);
+    await page.getByLabel("Nome completo").fill(patient.nome);
+    await page.getByLabel("CPF").pressSequentially(patient.cpf);
+    await page.getByLabel("E-mail").fill(patient.email);
+    await drawSignature(page);
+    await page.getByTestId("consent").click();
+    await page.getByRole("button", { name: "Assinar Documento" }).click();
+    await page.getByTestId("front-desk-done").waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(TABLET.width);
+    await animationsFinished(page);
+    await snap(page, "front-desk-signed-tablet");
+
+    // Typing an app address leads to the lock screen, not to the clinic's data.
+    await page.goto("/patients");
+    await page.waitForURL(/\/desbloquear$/);
+    await page.getByRole("heading", { name: "Aparelho bloqueado" }).waitFor();
+    await snap(page, "front-desk-unlock-tablet");
+    await page.getByLabel("Sua senha").fill("nao-e-a-senha");
+    await page.getByRole("button", { name: "Desbloquear" }).click();
+    await page.getByText("Senha atual incorreta.").waitFor();
+    expect((await page.request.get("/api/patients")).status()).toBe(423);
+    await page.getByLabel("Sua senha").fill(account.password);
+    await page.getByRole("button", { name: "Desbloquear" }).click();
+    await page.waitForURL(/\/sign$/);
+    // Only the other document still waits; the signature was recorded as presencial.
+    await expect.poll(() => page.getByTestId("front-desk-row").count()).toBe(1);
+    expect(await page.getByTestId("front-desk-row").textContent()).toContain(other.nome);
+    const detail = await json<{ audit: { action: string }[] }>(await page.request.get(`/api/documents/${documentId}`), 200);
+    expect(detail.audit.map((event) => event.action)).toEqual(expect.arrayContaining(["document.front_desk_started", "document.front_desk_ended"]));
+
+    // The expected refusals (423 while locked, the wrong password's 400) are the only console errors.
+    expect(errors.filter((line) => !/status of (423|400)/.test(line))).toEqual([]);
+    await context.close();
+  });
+});
