@@ -19,6 +19,7 @@ import {
   sessions,
   signingTokens,
 } from "../../src/db/schema.js";
+import { rawRows } from "../../src/db/raw.js";
 import { EXPORT_TABLES, NOT_EXPORTED } from "../../src/server/services/data-rights/clinic-export-tables.js";
 import { entryText, signedDocument, unzipEntries } from "../helpers/data-rights.js";
 import { validCertificateUpload } from "../helpers/probes.js";
@@ -76,7 +77,7 @@ describe("GET /api/settings/export", () => {
     expect(new Set(links.map((l) => l.risco_id)).size).toBe(620);
     const manifest = JSON.parse(entryText(entries, "manifesto.json")) as { linhas_por_tabela: Record<string, number>; entradas: { nome: string; sha256: string; bytes: number }[] };
     for (const [name, count] of Object.entries(manifest.linhas_por_tabela)) expect(table(name), name).toHaveLength(count);
-    const [patients] = await ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from pacientes where tenant_id = ${clinic.tenantId}`).then((r) => ("rows" in r ? r.rows : r) as { n: number }[]);
+    const [patients] = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from pacientes where tenant_id = ${clinic.tenantId}`);
     expect(manifest.linhas_por_tabela.pacientes).toBe(patients!.n);
     for (const sheet of ["pacientes", "documentos", "procedimentos", "templates"]) {
       const csv = entryText(entries, `planilhas/${sheet}.csv`);
@@ -196,10 +197,10 @@ describe("GET /api/settings/export", () => {
   });
 
   it("covers every table that holds a clinic's rows (a new table must be decided on)", async () => {
-    const result = await ctx.database.db.execute<{ table_name: string }>(
+    const rows = await rawRows<{ table_name: string }>(
+      ctx.database.db,
       sql`select distinct table_name from information_schema.columns where table_schema = 'public' and column_name = 'tenant_id'`,
     );
-    const rows = ("rows" in result ? result.rows : result) as { table_name: string }[];
     const decided = new Set([...EXPORT_TABLES.map((t) => t.name), ...Object.keys(NOT_EXPORTED)]);
     const undecided = rows.map((r) => r.table_name).filter((name) => !decided.has(name));
     expect(rows.length).toBeGreaterThan(20);

@@ -122,7 +122,7 @@ describe("GET /api/patients/:id/export", () => {
 
 describe("POST /api/patients/:id/anonymize", () => {
   it("refuses a patient with a signed document, naming the retention duty and its end", async () => {
-    const response = await call(clinic, "POST", `/api/patients/${signed.patient.id}/anonymize`, { confirmar: true });
+    const response = await call(clinic, "POST", `/api/patients/${signed.patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" });
     expect(response.statusCode).toBe(409);
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, signed.documentId));
     expect(response.json()).toMatchObject({ code: "PATIENT_ANONYMIZE_RETAINED", message: RETENTION_MESSAGES.anonymizeRetained(retainedUntil(row!.signed_at!)) });
@@ -136,7 +136,7 @@ describe("POST /api/patients/:id/anonymize", () => {
     const patient = await signingPatient(ctx.app, clinic, { nome: "Caio Pendente" });
     const id = await draftDocument(ctx.app, clinic, versionId, patient.id);
     expect((await call(clinic, "POST", `/api/documents/${id}/send`, {})).statusCode).toBe(200);
-    const response = await call(clinic, "POST", `/api/patients/${patient.id}/anonymize`, { confirmar: true });
+    const response = await call(clinic, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ code: "PATIENT_ANONYMIZE_PENDING", message: RETENTION_MESSAGES.anonymizePending(1) });
   });
@@ -147,7 +147,7 @@ describe("POST /api/patients/:id/anonymize", () => {
       const draft = await draftDocument(ctx.app, clinic, versionId, patient.id);
       const cancelled = await draftDocument(ctx.app, clinic, versionId, patient.id);
       expect((await call(clinic, "POST", `/api/documents/${cancelled}/cancel`, { motivo: "Desistiu" })).statusCode).toBe(204);
-      const response = await call(admin, "POST", `/api/patients/${patient.id}/anonymize`, { confirmar: true });
+      const response = await call(admin, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" });
       expect(response.statusCode, response.body).toBe(200);
       return { patient, draft, cancelled, body: response.json() };
     };
@@ -171,15 +171,18 @@ describe("POST /api/patients/:id/anonymize", () => {
 
   it("another clinic's patient is 404, the front desk 403, a body without the confirmation 400", async () => {
     const patient = await signingPatient(ctx.app, clinic, { nome: "Fábio Intocado" });
-    expect((await call(other, "POST", `/api/patients/${patient.id}/anonymize`, { confirmar: true })).statusCode).toBe(404);
+    expect((await call(other, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" })).statusCode).toBe(404);
     const desk = await newStaff(ctx.app, ctx.database, clinic.tenantId, "atendente");
-    expect((await call(desk, "POST", `/api/patients/${patient.id}/anonymize`, { confirmar: true })).statusCode).toBe(403);
-    for (const body of [{ confirmar: false }, {}, { confirmar: "sim" }]) {
+    expect((await call(desk, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" })).statusCode).toBe(403);
+    for (const body of [{ confirmacao: "sim" }, {}, { confirmacao: true }, { confirmar: true }]) {
       const response = await call(clinic, "POST", `/api/patients/${patient.id}/anonymize`, body);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: "VALIDATION" });
     }
-    expect((await call(clinic, "POST", "/api/patients/nao-e-um-id/anonymize", { confirmar: true })).statusCode).toBe(400);
+    expect((await call(clinic, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "sim" })).json().message).toBe(
+      "Digite ANONIMIZAR para confirmar: a anonimização não pode ser desfeita.",
+    );
+    expect((await call(clinic, "POST", "/api/patients/nao-e-um-id/anonymize", { confirmacao: "ANONIMIZAR" })).statusCode).toBe(400);
     const [stored] = await ctx.database.db.select().from(pacientes).where(eq(pacientes.id, patient.id));
     expect(stored?.nome).toBe("Fábio Intocado");
   });

@@ -1,8 +1,15 @@
 import { z } from "zod";
+import { text } from "./safe-input.js";
 
-/** POST /api/patients/:id/anonymize: the dialog's explicit confirmation (irreversible). */
+/** What the person types in the dialog to confirm an anonymization (it cannot be undone). */
+export const ANONYMIZE_CONFIRMATION = "ANONIMIZAR";
+const confirmationMessage = `Digite ${ANONYMIZE_CONFIRMATION} para confirmar: a anonimização não pode ser desfeita.`;
+
+/** POST /api/patients/:id/anonymize: the dialog's explicit, typed confirmation. */
 export const patientAnonymizeSchema = z.object({
-  confirmar: z.literal(true, { error: "Confirme que entende que a anonimização não pode ser desfeita." }),
+  confirmacao: text({ error: confirmationMessage })
+    .trim()
+    .refine((value) => value.toUpperCase() === ANONYMIZE_CONFIRMATION, confirmationMessage),
 });
 export type PatientAnonymizeInput = z.infer<typeof patientAnonymizeSchema>;
 

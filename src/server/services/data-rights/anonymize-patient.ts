@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client.js";
 import { contratos, pacientes } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { patientAnonymization, RETENTION_MESSAGES } from "../../../shared/retention/retention-rule.js";
+import { effectiveStatus } from "../../../shared/schemas/document.js";
 import type { Patient } from "../../../shared/schemas/patient.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
@@ -37,7 +38,10 @@ export async function anonymizePatient(
       .from(contratos)
       .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.paciente_id, patient.id)))
       .for("update");
-    const verdict = patientAnonymization(documents, now);
+    const verdict = patientAnonymization(
+      documents.map((d) => ({ status: effectiveStatus(d.status, d.expiracao_at, now), signed_at: d.signed_at })),
+      now,
+    );
     if (!verdict.allowed && verdict.reason === "retained") {
       throw new AppError("PATIENT_ANONYMIZE_RETAINED", RETENTION_MESSAGES.anonymizeRetained(verdict.until), {
         details: { guardar_ate: verdict.until?.toISOString() ?? null },

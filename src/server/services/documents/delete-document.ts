@@ -1,6 +1,7 @@
 import type { Db } from "../../../db/client.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { documentDeletion, RETENTION_MESSAGES } from "../../../shared/retention/retention-rule.js";
+import { effectiveStatus } from "../../../shared/schemas/document.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
@@ -15,7 +16,8 @@ import { findDocumentOrThrow } from "./find-document.js";
 export async function deleteDocument(db: Db, actor: Actor, id: string, audit: Omit<AuditContext, "tenantId" | "actorProfileId">, now = new Date()): Promise<void> {
   await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
-    const verdict = documentDeletion(document, now);
+    // A sent document past its expiry is expired for everyone, before the sweep writes it.
+    const verdict = documentDeletion({ status: effectiveStatus(document.status, document.expiracao_at, now), signed_at: document.signed_at }, now);
     if (!verdict.allowed && verdict.reason === "retained") {
       throw new AppError("DOCUMENT_RETAINED", RETENTION_MESSAGES.documentRetained(verdict.until), {
         details: { guardar_ate: verdict.until?.toISOString() ?? null },
