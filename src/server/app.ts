@@ -45,6 +45,7 @@ import { createLiveUpdates, type LiveUpdates } from "./live/live-updates.js";
 import { brasilApi, type CepSource, viaCep } from "./services/cep/cep-clients.js";
 import { jobHandlers } from "./jobs/handlers.js";
 import { witnessRoutes } from "./routes/witnesses.js";
+import { dataRightsRoutes } from "./routes/data-rights.js";
 import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from "./pdf-pool/pdf-pool.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
@@ -168,6 +169,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.addHook("onClose", async () => worker.stop());
   await app.register(documentRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(signedPdfRoutes, { db: database.db, storage: app.services.storage });
+  await app.register(dataRightsRoutes, { db: database.db, storage });
   await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE });
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });

@@ -33,7 +33,7 @@ export const ERRORS = {
     message: "Há variáveis sem valor no documento. Preencha os dados ou ajuste o template antes de criar.",
   },
   DOCUMENT_LOCKED: { status: 409, message: "Documentos assinados não podem ser excluídos nem alterados." },
-  DOCUMENT_NOT_DELETABLE: { status: 409, message: "Só rascunhos podem ser excluídos; documentos enviados podem ser cancelados." },
+  DOCUMENT_NOT_DELETABLE: { status: 409, message: "Só rascunhos, documentos cancelados e expirados podem ser excluídos; documentos enviados podem ser cancelados." },
   DOCUMENT_NOT_CANCELLABLE: { status: 409, message: "Este documento não pode ser cancelado." },
   PDF_UNAVAILABLE: { status: 404, message: "PDF não disponível" },
   PDF_FAILED: { status: 500, message: "Erro ao gerar PDF" },
@@ -163,6 +163,17 @@ export const ERRORS = {
   LIVE_UNAVAILABLE: {
     status: 503,
     message: "As atualizações ao vivo estão indisponíveis no momento. As listas continuam funcionando e se atualizam ao recarregar.",
+  },
+  /** Retention and the patient's rights (decision 026): the messages name the law and the date. */
+  DOCUMENT_RETAINED: { status: 409, message: "Documentos assinados são guardados por 20 anos (Lei 13.787/2018) e não podem ser excluídos." },
+  PATIENT_ANONYMIZE_RETAINED: {
+    status: 409,
+    message: "Este paciente tem documentos assinados, que a clínica tem o dever legal de guardar por 20 anos (Lei 13.787/2018): os dados dele não podem ser anonimizados.",
+  },
+  PATIENT_ANONYMIZE_PENDING: { status: 409, message: "Este paciente tem documentos aguardando assinatura. Cancele-os antes de anonimizar." },
+  CLINIC_EXPORT_TOO_LARGE: {
+    status: 409,
+    message: "A clínica tem arquivos demais para um único ZIP (até 65.000 arquivos e 4 GB). Exporte sem os arquivos ou peça ao responsável pelo servidor uma cópia de segurança.",
   },
   INTERNAL: { status: 500, message: "Erro inesperado. Tente novamente em instantes." },
   UNAVAILABLE: { status: 503, message: "Serviço indisponível no momento." },

@@ -43,7 +43,10 @@ export type Action =
   | "certificates.manageClinic"
   | "certificates.manageOwn"
   | "certificates.open"
-  | "settings.manage";
+  | "settings.manage"
+  | "patients.exportData"
+  | "patients.anonymize"
+  | "clinic.export";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
@@ -81,6 +84,11 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "certificates.open": (a) => a.isOwner || a.role === "admin" || a.role === "profissional" || a.role === "pro_saude",
   /** Configurações (/settings): the clinic's data, document validity, signing options. */
   "settings.manage": (a) => a.isOwner || a.role === "admin",
+  /** A patient's rights (LGPD art. 18 II, V; IV, VI): their data in a ZIP, or anonymized (decision 026). */
+  "patients.exportData": (a) => a.isOwner || a.role === "admin",
+  "patients.anonymize": (a) => a.isOwner || a.role === "admin",
+  /** Everything of the clinic in one ZIP: the owner only. */
+  "clinic.export": (a) => a.isOwner,
 };
 
 export function can(subject: PermissionSubject, action: Action): boolean {

@@ -106,6 +106,7 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     "POST /api/invitations/lookup": { token: "x".repeat(43) },
     "POST /api/invitations/accept": { token: "x".repeat(43), password: "senha-nova-1", confirmPassword: "senha-nova-1" },
     "PUT /api/patients/{id}": patient,
+    "POST /api/patients/{id}/anonymize": { confirmacao: "ANONIMIZAR" },
     "POST /api/procedures": { nome: "Rinoplastia", descricao: "Nariz", especialidade: "cirurgia_plastica", is_private: false },
     "PUT /api/procedures/{id}": { nome: "Rinoplastia", descricao: "Nariz", especialidade: "cirurgia_plastica", is_private: false },
     "PUT /api/procedures/{id}/associations": { riscos: [ids.risk], beneficios: [], cuidados: [] },

@@ -355,7 +355,7 @@ describe("delete, cancel and the PDF", () => {
 
     const signed = await make();
     await ctx.database.db.execute(sql`update contratos set status = 'signed' where id = ${signed}`);
-    expect((await call(clinic, "DELETE", `/api/documents/${signed}`)).json().code).toBe("DOCUMENT_LOCKED");
+    expect((await call(clinic, "DELETE", `/api/documents/${signed}`)).json().code).toBe("DOCUMENT_RETAINED");
     expect((await call(clinic, "POST", `/api/documents/${signed}/cancel`, { motivo: "Tentativa" })).json().code).toBe("DOCUMENT_LOCKED");
 
     const events = await rawRows<{ action: string }>(

@@ -48,6 +48,14 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "integration.feegow_professionals_imported": "Profissionais importados do Feegow",
   "integration.feegow_procedures_imported": "Procedimentos importados do Feegow",
   "integration.feegow_token_removed": "Token do Feegow removido",
+  // A patient's own data and the exports (decision 026: the patient's access log speaks these).
+  "patient.created": "Cadastro do paciente criado",
+  "patient.viewed": "Dados do paciente consultados",
+  "patient.updated": "Dados do paciente alterados",
+  "patient.deleted": "Cadastro do paciente excluído",
+  "patient.exported": "Dados do paciente exportados (LGPD)",
+  "patient.anonymized": "Dados pessoais do paciente anonimizados (LGPD)",
+  "clinic.exported": "Todos os dados da clínica exportados",
 };
 
 export function auditActionLabel(action: string): string {

@@ -16,6 +16,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
 import { ApiError, errorMessage } from "@/lib/api";
 import { DOCUMENT_MESSAGES, documentCancelInputSchema } from "@shared/schemas/document";
+import { RETENTION_MESSAGES } from "@shared/retention/retention-rule";
 import { useCancelDocument, useDeleteDocument } from "../api/documents-api";
 
 export interface RemovalTarget {
@@ -97,8 +98,9 @@ export function DocumentRemoveDialog({
           <AlertDialogHeader>
             <AlertDialogTitle>Excluir este documento?</AlertDialogTitle>
             <AlertDialogDescription>
-              {target?.label ? `${target.label}. ` : ""}O rascunho será removido. Esta ação não pode ser desfeita.
+              {target?.label ? `${target.label}. ` : ""}O documento será removido. Esta ação não pode ser desfeita.
             </AlertDialogDescription>
+            <p className="text-sm text-muted-foreground" data-testid="retention-rule">{`${RETENTION_MESSAGES.rule} ${RETENTION_MESSAGES.deletable}`}</p>
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel disabled={pending}>Voltar</AlertDialogCancel>

@@ -18,12 +18,13 @@ describe("documents formatting", () => {
     expect(isExpired("expired", "2026-03-11T12:00:00Z", now)).toBe(true);
   });
 
-  it("offers delete for drafts, cancel for sent or viewed, nothing otherwise", () => {
+  it("offers delete for drafts, cancelled and expired, cancel for sent or viewed, nothing for signed", () => {
     expect(removalFor("draft")).toBe("delete");
     expect(removalFor("sent")).toBe("cancel");
     expect(removalFor("viewed")).toBe("cancel");
     expect(removalFor("signed")).toBeNull();
-    expect(removalFor("cancelled")).toBeNull();
+    expect(removalFor("cancelled")).toBe("delete");
+    expect(removalFor("expired")).toBe("delete");
     expect(statusLabel("viewed")).toBe("Visualizado");
   });
 });

@@ -65,9 +65,9 @@ export function isExpired(status: string, expiracaoAt: string, now: Date = new D
   return new Date(expiracaoAt).getTime() <= now.getTime();
 }
 
-/** Which removal a document offers: drafts are deleted, sent or viewed ones cancelled. */
+/** Which removal a document offers: drafts, cancelled and expired are deleted, sent or viewed ones cancelled; signed ones are kept (src/shared/retention). */
 export function removalFor(status: string): "delete" | "cancel" | null {
-  if (status === "draft") return "delete";
+  if (status === "draft" || status === "cancelled" || status === "expired") return "delete";
   if (status === "sent" || status === "viewed") return "cancel";
   return null;
 }

@@ -17,6 +17,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { useDeletePatient } from "../api/patients-api";
 import { errorMessage } from "@/lib/api";
+import { RETENTION_MESSAGES } from "@shared/retention/retention-rule";
 
 /** Excluir, with a confirmation (owners and administrators only: the caller decides to show it). */
 export function PatientDeleteButton({ id, nome, className }: { id: string; nome: string; className?: string }) {
@@ -48,6 +49,7 @@ export function PatientDeleteButton({ id, nome, className }: { id: string; nome:
           <AlertDialogDescription>
             O cadastro de {nome} será excluído da clínica. Esta ação não pode ser desfeita.
           </AlertDialogDescription>
+          <p className="text-sm text-muted-foreground">{RETENTION_MESSAGES.rule} Pacientes com documentos não podem ser excluídos.</p>
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel disabled={remove.isPending}>Cancelar</AlertDialogCancel>

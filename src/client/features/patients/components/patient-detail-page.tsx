@@ -18,6 +18,7 @@ import { isPatientNotFound } from "../lib/errors";
 import { addressLines } from "../lib/labels";
 import { PatientDeleteButton } from "./patient-delete-button";
 import { PatientDocumentsSection } from "./patient-documents-section";
+import { PatientDataRights } from "./patient-data-rights";
 import { LoadError } from "@/components/list/load-error";
 import { PatientNotFound } from "./patient-not-found";
 import { profileCan } from "@shared/permissions";
@@ -158,6 +159,7 @@ export function PatientDetailPage() {
       </div>
 
       <PatientDocumentsSection patientId={p.id} total={p.contratos_count} />
+      <PatientDataRights id={p.id} nome={p.nome} />
     </div>
   );
 }

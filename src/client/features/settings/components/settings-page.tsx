@@ -13,6 +13,7 @@ import { profileCan } from "@shared/permissions";
 import { SETTINGS_MESSAGES } from "@shared/schemas/clinic-settings";
 import { signingLevelNotice, useSaveSigningSettings, useSigningSettings } from "../api/settings-api";
 import { ClinicDataCard } from "./clinic-data-card";
+import { ClinicExportCard } from "./clinic-export-card";
 
 export { SETTINGS_MESSAGES };
 
@@ -38,6 +39,7 @@ export function SettingsPage() {
       <PageHeader title="Configurações" description="Dados e preferências da clínica" />
       <ClinicDataCard />
       <SigningSettingsCard />
+      <ClinicExportCard />
     </div>
   );
 }

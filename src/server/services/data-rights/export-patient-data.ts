@@ -1,0 +1,175 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { contratos, files, tenants } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { fileTimestamp, safeFileStem } from "../../../pdf/file-name.js";
+import { DOCUMENT_STATUS_LABEL, type DocumentStatus } from "../../../shared/schemas/document.js";
+import type { Actor } from "../../policies/roles.js";
+import type { FileStorage } from "../../storage/file-storage.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { findPatientOrThrow } from "../patients/find-patient.js";
+import { type AccessLogEntry, loadPatientAccessLog, saoPauloDateTime } from "./patient-access-log.js";
+import { patientReadme } from "./readme-texts.js";
+import { toCsv } from "./csv.js";
+import type { ZipWriter } from "./zip-writer.js";
+
+type PatientRow = Awaited<ReturnType<typeof findPatientOrThrow>>;
+
+interface ExportedDocument {
+  id: string;
+  titulo: string;
+  status: DocumentStatus;
+  procedimento: string | null;
+  data_procedimento: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+  signed_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_reason: string | null;
+  verification_code: string | null;
+  conteudo_sha256: string;
+  documento: Record<string, unknown>;
+  signed_pdf: { sha256: string; nome: string } | null;
+}
+
+/** Everything a patient's export holds, read (and audited) before the first byte is sent. */
+export interface PatientExport {
+  fileName: string;
+  clinic: string;
+  at: Date;
+  patient: PatientRow;
+  documents: ExportedDocument[];
+  accessLog: AccessLogEntry[];
+}
+
+/**
+ * GET /api/patients/:id/export (LGPD art. 18 II access and V portability): the patient of the
+ * session's clinic (another clinic's id is 404), their documents and their access log, read in
+ * one transaction that also records `patient.exported` — so the log inside the ZIP ends with
+ * this very export. Only this patient's rows are read; the PDFs are streamed afterwards.
+ */
+export async function preparePatientExport(
+  db: Db,
+  actor: Actor,
+  patientId: string,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  now = new Date(),
+): Promise<PatientExport> {
+  return withTenant(db, actor.tenantId, async (tx) => {
+    const patient = await findPatientOrThrow(tx, actor.tenantId, patientId);
+    const [clinic] = await tx.select({ nome: tenants.nome }).from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
+    const rows = await tx
+      .select()
+      .from(contratos)
+      .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.paciente_id, patient.id)))
+      .orderBy(asc(contratos.created_at), asc(contratos.id));
+    const signedPdfIds = rows.map((r) => r.signed_pdf_file_id).filter((id): id is string => id !== null);
+    const sealed = signedPdfIds.length
+      ? await tx
+          .select({ id: files.id, sha256: files.sha256, nome: files.nome })
+          .from(files)
+          .where(and(eq(files.tenant_id, actor.tenantId), inArray(files.id, signedPdfIds)))
+      : [];
+    const sealedById = new Map(sealed.map((f) => [f.id, f]));
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      { action: "patient.exported", entityType: "paciente", entityId: patient.id, data: { documentos: rows.length, pdfs_assinados: sealed.length } },
+    );
+    const accessLog = await loadPatientAccessLog(tx, actor.tenantId, patient.id, rows);
+    const documents = rows.map((r) => ({
+      id: r.id,
+      titulo: r.titulo,
+      status: r.status,
+      procedimento: r.procedimento,
+      data_procedimento: r.data_procedimento,
+      created_at: r.created_at,
+      sent_at: r.sent_at,
+      signed_at: r.signed_at,
+      cancelled_at: r.cancelled_at,
+      cancel_reason: r.cancel_reason,
+      verification_code: r.verification_code,
+      conteudo_sha256: r.conteudo_sha256,
+      documento: r.documento,
+      signed_pdf: r.signed_pdf_file_id ? (sealedById.get(r.signed_pdf_file_id) ?? null) : null,
+    }));
+    return {
+      fileName: `dados-do-paciente_${safeFileStem(patient.nome)}_${fileTimestamp(now)}.zip`,
+      clinic: clinic?.nome ?? "",
+      at: now,
+      patient,
+      documents,
+      accessLog,
+    };
+  });
+}
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+function patientRecord(patient: PatientRow): Record<string, unknown> {
+  const { busca: _search, tenant_id: _tenant, created_by: _by, ...rest } = patient;
+  return { ...rest, created_at: iso(rest.created_at), updated_at: iso(rest.updated_at) };
+}
+
+/** The entry names inside the ZIP: numbered in creation order, the title readable, the id unique. */
+function documentStem(index: number, document: ExportedDocument): string {
+  return `documentos/${String(index + 1).padStart(3, "0")}_${safeFileStem(document.titulo).slice(0, 60)}_${document.id.slice(-8)}`;
+}
+
+const ACCESS_LOG_COLUMNS = ["data_hora", "quem", "papel", "acao", "documento", "instante_utc", "seq"] as const;
+const ACCESS_LOG_HEADERS = ["Data e hora (São Paulo)", "Quem", "Papel", "Ação", "Documento", "Instante (UTC)", "Nº na trilha"];
+
+/**
+ * Writes the ZIP: LEIA-ME.txt, paciente.json, each document (its sealed PDF when there is one,
+ * otherwise the frozen model it was — or would be — signed on, as JSON), documentos.json (the
+ * index), the access log as CSV and JSON, and manifesto.json (SHA-256 of every entry).
+ */
+export async function writePatientExport(zip: ZipWriter, data: PatientExport, storage: FileStorage): Promise<void> {
+  await zip.add("LEIA-ME.txt", patientReadme({ clinic: data.clinic, patient: data.patient.nome, at: saoPauloDateTime(data.at), documents: data.documents.length }));
+  await zip.add("paciente.json", `${JSON.stringify(patientRecord(data.patient), null, 2)}\n`);
+  const index: Record<string, unknown>[] = [];
+  for (const [i, document] of data.documents.entries()) {
+    const stem = documentStem(i, document);
+    let arquivo: string;
+    let observacao: string | null = null;
+    const bytes = document.signed_pdf ? await storage.get(document.signed_pdf.sha256) : null;
+    if (bytes) {
+      arquivo = `${stem}_assinado.pdf`;
+      await zip.add(arquivo, bytes, { compress: false });
+    } else {
+      arquivo = `${stem}_modelo.json`;
+      const model = { id: document.id, titulo: document.titulo, status: document.status, conteudo_sha256: document.conteudo_sha256, documento: document.documento };
+      await zip.add(arquivo, `${JSON.stringify(model, null, 2)}\n`);
+      if (document.signed_pdf) observacao = "O PDF assinado não foi encontrado no armazenamento; segue o conteúdo assinado (modelo congelado).";
+      else if (document.status === "signed") observacao = "O PDF assinado ainda está sendo gerado; segue o conteúdo assinado (modelo congelado).";
+    }
+    index.push({
+      id: document.id,
+      titulo: document.titulo,
+      status: DOCUMENT_STATUS_LABEL[document.status] ?? document.status,
+      procedimento: document.procedimento,
+      data_procedimento: document.data_procedimento,
+      criado_em: iso(document.created_at),
+      enviado_em: iso(document.sent_at),
+      assinado_em: iso(document.signed_at),
+      cancelado_em: iso(document.cancelled_at),
+      motivo_cancelamento: document.cancel_reason,
+      codigo_verificacao: document.verification_code,
+      conteudo_sha256: document.conteudo_sha256,
+      arquivo,
+      observacao,
+    });
+  }
+  await zip.add("documentos.json", `${JSON.stringify(index, null, 2)}\n`);
+  await zip.add(
+    "registro-de-acessos.csv",
+    toCsv(
+      ACCESS_LOG_HEADERS,
+      data.accessLog.map((entry) => ACCESS_LOG_COLUMNS.map((column) => entry[column])),
+    ),
+  );
+  await zip.add("registro-de-acessos.json", `${JSON.stringify(data.accessLog, null, 2)}\n`);
+  const manifest = { gerado_em: data.at.toISOString(), clinica: data.clinic, paciente_id: data.patient.id, entradas: zip.entries };
+  await zip.add("manifesto.json", `${JSON.stringify(manifest, null, 2)}\n`);
+  zip.finish();
+}
