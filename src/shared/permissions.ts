@@ -43,7 +43,9 @@ export type Action =
   | "certificates.manageClinic"
   | "certificates.manageOwn"
   | "certificates.open"
-  | "settings.manage";
+  | "settings.manage"
+  | "notices.read"
+  | "notices.operations";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
@@ -81,6 +83,10 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "certificates.open": (a) => a.isOwner || a.role === "admin" || a.role === "profissional" || a.role === "pro_saude",
   /** Configurações (/settings): the clinic's data, document validity, signing options. */
   "settings.manage": (a) => a.isOwner || a.role === "admin",
+  /** Avisos (/notifications): everyone, each seeing what their role covers (src/shared/notices/notice-audience.ts). */
+  "notices.read": () => true,
+  /** Notices about the clinic's operation — e-mails not delivered, system notices (e.g. a failed backup). */
+  "notices.operations": (a) => a.isOwner || a.role === "admin",
 };
 
 export function can(subject: PermissionSubject, action: Action): boolean {
