@@ -112,11 +112,18 @@ export default {
         const plan = await countPlan(db, clinic.tenantId, owner?.id ?? "");
         console.error(`[${label}] plano da contagem de não lidos:\n${plan}`);
 
+        // The fill took minutes: a kept-alive socket from sign-up may have been closed by the server.
+        await fetch(`${target.baseUrl}/api/health`).catch(() => undefined);
         await timeRequests(target, clinic.cookie, WARMUP, () => "/api/notices/unread-count");
         const count = summarize(await timeRequests(target, clinic.cookie, SAMPLES, () => "/api/notices/unread-count"));
         await timeRequests(target, clinic.cookie, WARMUP, () => "/api/notices");
         const firstPage = summarize(await timeRequests(target, clinic.cookie, SAMPLES, () => "/api/notices"));
+        // Same machine, same moment: the documents' counters (/api/documents/counters) for scale.
+        const baseline = summarize(await timeRequests(target, clinic.cookie, SAMPLES, () => "/api/documents/counters"));
         const prefix = label === "pglite" ? "" : "postgres_";
+        results[`${prefix}count_query_execution_ms`] = Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
+        results[`${prefix}count_query_planning_ms`] = Number(/Planning Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
+        results[`${prefix}baseline_document_counters_p95_ms`] = round(baseline.p95);
         results[`${prefix}unread_count_median_ms`] = round(count.median);
         results[`${prefix}unread_count_p95_ms`] = round(count.p95);
         results[`${prefix}first_page_median_ms`] = round(firstPage.median);
