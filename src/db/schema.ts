@@ -223,6 +223,8 @@ export const emailOutbox = pgTable(
   (t) => [
     index("email_outbox_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()),
     index("email_outbox_due_idx").on(t.next_attempt_at).where(sql`${t.status} = 'pending'`),
+    /** Avisos: the clinic's undelivered e-mails (decision 028). */
+    index("email_outbox_tenant_failed_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()).where(sql`${t.status} = 'failed'`),
   ],
 );
 
@@ -596,6 +598,8 @@ export const contratos = pgTable(
     index("contratos_tenant_paciente_idx").on(t.tenant_id, t.paciente_id, t.created_at.desc().nullsFirst()),
     index("contratos_tenant_medico_idx").on(t.tenant_id, t.medico_responsavel_id, t.created_at.desc().nullsFirst()),
     index("contratos_tenant_status_idx").on(t.tenant_id, t.status, t.expiracao_at),
+    /** Avisos: "assinado desde a sua última visita" (decision 028). */
+    index("contratos_tenant_signed_idx").on(t.tenant_id, t.signed_at.desc().nullsFirst()).where(sql`${t.signed_at} is not null`),
     index("contratos_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
     foreignKey({ name: "contratos_pdf_file_fk", columns: [t.tenant_id, t.pdf_file_id], foreignColumns: [files.tenant_id, files.id] }),
     foreignKey({ name: "contratos_signed_pdf_file_fk", columns: [t.tenant_id, t.signed_pdf_file_id], foreignColumns: [files.tenant_id, files.id] }),
@@ -906,4 +910,69 @@ export const feegowUploads = pgTable(
     index("feegow_uploads_tenant_status_idx").on(t.tenant_id, t.status, t.updated_at.desc().nullsFirst()),
     foreignKey({ name: "feegow_uploads_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
   ],
+);
+
+/**
+ * Avisos (decision 028): the notices themselves are derived from the rows where each fact lives;
+ * only what each user has read is kept here. `notice_key` is kind + row + the instant of the state
+ * told, so a new state (a new failure of the same upload) is a new, unread notice.
+ */
+export const noticeReads = pgTable(
+  "notice_reads",
+  {
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    profile_id: uuid("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    notice_key: text("notice_key").notNull(),
+    /** The notice's own instant: "Marcar todas como lidas" prunes the keys it covers. */
+    notice_at: timestamp("notice_at", { withTimezone: true }).notNull(),
+    read_at: timestamp("read_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "notice_reads_pk", columns: [t.tenant_id, t.profile_id, t.notice_key] })],
+);
+
+/** Per user: "Marcar todas como lidas" (everything up to read_all_at) and the visits to Avisos. */
+export const noticeUserStates = pgTable(
+  "notice_user_states",
+  {
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    profile_id: uuid("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    /** Every notice whose instant is at or before this one is read. */
+    read_all_at: timestamp("read_all_at", { withTimezone: true }),
+    /** The latest fetch of Avisos (the current visit). */
+    visit_at: timestamp("visit_at", { withTimezone: true }),
+    /** The end of the visit before: "assinado desde a sua última visita" counts from here. */
+    previous_visit_at: timestamp("previous_visit_at", { withTimezone: true }),
+    updated_at: updatedAt(),
+  },
+  (t) => [primaryKey({ name: "notice_user_states_pk", columns: [t.tenant_id, t.profile_id] })],
+);
+
+/**
+ * Notices with no other home (e.g. a failed backup), recorded by the server through
+ * recordSystemNotice; the owner and the administration see them for RECENT_NOTICE_DAYS.
+ */
+export const systemNotices = pgTable(
+  "system_notices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    /** What happened, dotted: "backup.failed". */
+    kind: text("kind").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    /** A path inside the app, or null. */
+    link: text("link"),
+    created_at: createdAt(),
+  },
+  (t) => [index("system_notices_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst())],
 );

@@ -29,6 +29,7 @@ import { patientRoutes } from "./routes/patients.js";
 import { documentRoutes } from "./routes/documents.js";
 import { feegowRoutes } from "./routes/feegow.js";
 import { feegowUploadRoutes } from "./routes/feegow-uploads.js";
+import { noticeRoutes } from "./routes/notices.js";
 import { signedPdfRoutes } from "./routes/signed-pdf.js";
 import { verificationRoutes } from "./routes/verification.js";
 import { signingPublicRoutes } from "./routes/signing-public.js";
@@ -177,6 +178,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(feegowRoutes, { db: database.db, env, secretBox });
   await app.register(certificateRoutes, { db: database.db, secretBox });
   await app.register(feegowUploadRoutes, { db: database.db, storage, pdf: pdfPool });
+  await app.register(noticeRoutes, { db: database.db });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });
   if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
   // Live updates (decision 022): open streams end before the server waits for its connections

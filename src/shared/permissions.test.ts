@@ -72,4 +72,11 @@ describe("permissions (spec part 1 §6, part 2 §6)", () => {
     expect(can(member("admin"), "settings.manage")).toBe(true);
     for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"]) expect(can(member(role), "settings.manage"), role).toBe(false);
   });
+
+  it("lets everyone open Avisos, and only owners and administrators hear of the clinic's operation", () => {
+    for (const role of ROLES) expect(can(member(role), "notices.read"), role).toBe(true);
+    expect(can(member("admin"), "notices.operations")).toBe(true);
+    expect(can(member("atendente", true), "notices.operations")).toBe(true);
+    for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"]) expect(can(member(role), "notices.operations"), role).toBe(false);
+  });
 });

@@ -46,7 +46,9 @@ export type Action =
   | "settings.manage"
   | "patients.exportData"
   | "patients.anonymize"
-  | "clinic.export";
+  | "clinic.export"
+  | "notices.read"
+  | "notices.operations";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
@@ -89,6 +91,10 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "patients.anonymize": (a) => a.isOwner || a.role === "admin",
   /** Everything of the clinic in one ZIP: the owner only. */
   "clinic.export": (a) => a.isOwner,
+  /** Avisos (/notifications): everyone, each seeing what their role covers (src/shared/notices/notice-audience.ts). */
+  "notices.read": () => true,
+  /** Notices about the clinic's operation — e-mails not delivered, system notices (e.g. a failed backup). */
+  "notices.operations": (a) => a.isOwner || a.role === "admin",
 };
 
 export function can(subject: PermissionSubject, action: Action): boolean {

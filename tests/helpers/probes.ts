@@ -101,3 +101,11 @@ export function teamValidBodies(): Record<string, unknown> {
     },
   };
 }
+
+/**
+ * A body POST /api/notices/read accepts (a well-formed key of no notice: 404 once valid), so the
+ * sweep reaches the key check one bad field at a time (decision 028).
+ */
+export function noticeValidBodies(): Record<string, unknown> {
+  return { "POST /api/notices/read": { chaves: ["document.viewed:00000000-0000-4000-8000-000000000000:1767225600000000"] } };
+}

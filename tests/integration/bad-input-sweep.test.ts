@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeCursorForTest, type Probe, type ProbeResult, runProbe, teamValidBodies, validCertificateUpload } from "../helpers/probes.js";
+import { encodeCursorForTest, noticeValidBodies, type Probe, type ProbeResult, runProbe, teamValidBodies, validCertificateUpload } from "../helpers/probes.js";
 import { professionalSignUp } from "../helpers/factories.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, signatureDataUrl, tokenOf } from "../helpers/signing.js";
@@ -144,6 +144,7 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     "POST /api/public/sign/{token}/verify-code": { codigo: "123456" },
     "POST /api/certificates": certificate,
     ...teamValidBodies(),
+    ...noticeValidBodies(),
     "POST /api/integration/feegow/procedures/import": { ids: [301, 302] },
     "POST /api/integration/feegow/professionals/import": { ids: [15] },
   };

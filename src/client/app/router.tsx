@@ -15,7 +15,7 @@ const page = <T,>(load: () => Promise<T>, pick: (module: T) => React.ComponentTy
 });
 
 /** Screens of the spec whose features land in later issues. */
-const UPCOMING: [string, string][] = [["/notifications", "Avisos"]];
+const UPCOMING: [string, string][] = [];
 
 export const router = createBrowserRouter([
   {
@@ -75,6 +75,7 @@ export const router = createBrowserRouter([
             lazy: page(() => import("@/features/certificates/components/certificates-page"), (m) => m.CertificatesPage),
           },
           { path: "/settings", lazy: page(() => import("@/features/settings/components/settings-page"), (m) => m.SettingsPage) },
+          { path: "/notifications", lazy: page(() => import("@/features/notices/components/notices-page"), (m) => m.NoticesPage) },
           ...UPCOMING.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
           { path: "*", element: <NotFoundPage /> },
         ],

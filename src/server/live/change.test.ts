@@ -9,6 +9,7 @@ describe("parseChange", () => {
   it("reads a trigger's notification", () => {
     expect(parseChange(JSON.stringify({ tenant_id: tenant, kind: "document", id, status: "signed" }))).toEqual({ tenantId: tenant, kind: "document", id, status: "signed" });
     expect(parseChange(JSON.stringify({ tenant_id: tenant, kind: "session", id }))).toEqual({ tenantId: tenant, kind: "session", id });
+    expect(parseChange(JSON.stringify({ tenant_id: tenant, kind: "notice", id }))).toEqual({ tenantId: tenant, kind: "notice", id });
   });
 
   it("ignores anything else", () => {
@@ -24,6 +25,10 @@ describe("hears", () => {
   it("sends documents and patients to the clinic's staff", () => {
     expect(hears(attendant, "document", "any")).toBe(true);
     expect(hears(attendant, "patient", "any")).toBe(true);
+  });
+  it("sends notice changes to everyone in the clinic (the API then applies each one's audience)", () => {
+    expect(hears(attendant, "notice", "any")).toBe(true);
+    expect(hears(owner, "notice", "any")).toBe(true);
   });
   it("sends a profile change to the owner and to that user only", () => {
     expect(hears(owner, "profile", "someone")).toBe(true);

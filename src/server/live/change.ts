@@ -3,8 +3,11 @@ import { z } from "zod";
 /** The channel the database triggers of migration 0026 notify on (decision 022). */
 export const CHANGES_CHANNEL = "consentir_changes";
 
-/** Kinds browsers receive; `session` stays on the server (it ends that session's streams). */
-export const LIVE_EVENT_KINDS = ["document", "patient", "profile"] as const;
+/**
+ * Kinds browsers receive; `session` stays on the server (it ends that session's streams).
+ * `notice`: a Feegow failure, an e-mail given up on, a certificate or a system notice (decision 028).
+ */
+export const LIVE_EVENT_KINDS = ["document", "patient", "profile", "notice"] as const;
 export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
 
 const changeSchema = z.object({

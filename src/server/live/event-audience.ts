@@ -13,5 +13,8 @@ export function hears(actor: Actor, kind: LiveEventKind, id: string): boolean {
       return can(actor, "patients.read");
     case "profile":
       return actor.profileId === id || can(actor, "users.manage");
+    case "notice":
+      // Only "refetch Avisos": the API then applies each reader's audience (decision 028).
+      return can(actor, "notices.read");
   }
 }

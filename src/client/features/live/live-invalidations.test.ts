@@ -2,6 +2,7 @@ import { QueryClient, type QueryKey } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { currentUserKey } from "@/features/auth/api/auth-api";
 import { documentKeys } from "@/features/documents/api/documents-api";
+import { noticeKeys } from "@/features/notices/api/notices-api";
 import { signingKeys } from "@/features/documents/api/signing-api";
 import { patientKeys } from "@/features/patients/api/patients-api";
 import { userKeys } from "@/features/users/api/users-api";
@@ -30,6 +31,8 @@ const keys = {
   users: userKeys.list(listQuery),
   me: currentUserKey,
   invitation: ["invitation", "token"],
+  notices: noticeKeys.list(),
+  unreadNotices: noticeKeys.unread(),
 };
 
 beforeEach(() => {
@@ -79,5 +82,24 @@ describe("liveInvalidations", () => {
   it("after a reconnect everything refetches but the signing link and the invitation", () => {
     liveInvalidations(queryClient, () => me).everything();
     for (const [name, key] of Object.entries(keys)) expect(stale(key), name).toBe(name !== "linkA" && name !== "invitation");
+  });
+
+  it("Avisos and its badge refetch on a document event and on a notice event, not on a patient's", () => {
+    const live = liveInvalidations(queryClient, () => me);
+    live.patient("pac-1");
+    vi.advanceTimersByTime(DOCUMENT_BATCH_MS);
+    expect(stale(keys.unreadNotices)).toBe(false);
+    live.notice("upload-1");
+    expect(stale(keys.unreadNotices)).toBe(false);
+    vi.advanceTimersByTime(DOCUMENT_BATCH_MS);
+    expect(stale(keys.unreadNotices)).toBe(true);
+    expect(stale(keys.notices)).toBe(true);
+    expect(stale(keys.documentList)).toBe(false);
+
+    seed([keys.notices, keys.unreadNotices]);
+    live.document("doc-a");
+    vi.advanceTimersByTime(DOCUMENT_BATCH_MS);
+    expect(stale(keys.unreadNotices)).toBe(true);
+    expect(stale(keys.notices)).toBe(true);
   });
 });

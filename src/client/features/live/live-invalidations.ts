@@ -1,6 +1,7 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { currentUserKey } from "@/features/auth/api/auth-api";
 import { documentKeys } from "@/features/documents/api/documents-api";
+import { noticeKeys } from "@/features/notices/api/notices-api";
 import { signingKeys } from "@/features/documents/api/signing-api";
 import { patientKeys } from "@/features/patients/api/patients-api";
 import { userKeys } from "@/features/users/api/users-api";
@@ -22,6 +23,8 @@ export interface LiveInvalidations {
   document(id: string): void;
   patient(id: string): void;
   profile(id: string): void;
+  /** A Feegow failure, an e-mail given up on, a certificate or a system notice (Avisos). */
+  notice(id: string): void;
   /** After a reconnect or a `resync`: events may have been missed, so what is on screen refetches. */
   everything(): void;
   dispose(): void;
@@ -32,6 +35,7 @@ export function liveInvalidations(queryClient: QueryClient, currentProfileId: ()
   const invalidate = (queryKey: QueryKey) => void queryClient.invalidateQueries({ queryKey });
   const documents = new Set<string>();
   const patients = new Set<string>();
+  let noticeChanged = false;
   let profileChanged = false;
   let ownProfileChanged = false;
   let batchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -39,6 +43,9 @@ export function liveInvalidations(queryClient: QueryClient, currentProfileId: ()
 
   const flushBatch = () => {
     batchTimer = undefined;
+    // Avisos derive from documents (viewed, expiring, signed) and from the 'notice' kinds.
+    if (documents.size > 0 || noticeChanged) invalidate(noticeKeys.all);
+    noticeChanged = false;
     if (documents.size > 0) {
       invalidate(documentKeys.lists());
       invalidate(documentKeys.counters());
@@ -78,6 +85,10 @@ export function liveInvalidations(queryClient: QueryClient, currentProfileId: ()
     },
     patient(id) {
       patients.add(id);
+      batch();
+    },
+    notice() {
+      noticeChanged = true;
       batch();
     },
     profile(id) {

@@ -77,7 +77,7 @@ export function useLiveUpdates(): void {
         connectedBefore = true;
       });
       current.addEventListener("resync", () => invalidations.everything());
-      const on = (kind: "document" | "patient" | "profile") =>
+      const on = (kind: "document" | "patient" | "profile" | "notice") =>
         current.addEventListener(kind, (event) => {
           const id = idOf(event);
           if (id) invalidations[kind](id);
@@ -85,6 +85,7 @@ export function useLiveUpdates(): void {
       on("document");
       on("patient");
       on("profile");
+      on("notice");
       current.onerror = () => {
         if (stopped) return;
         askSession();

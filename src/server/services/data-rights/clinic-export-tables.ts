@@ -15,6 +15,8 @@ import {
   files,
   integracoesFeegow,
   jobs,
+  noticeReads,
+  noticeUserStates,
   pacientes,
   passwordResetTokens,
   procedimentoBeneficios,
@@ -26,6 +28,7 @@ import {
   sessions,
   signingOtps,
   signingTokens,
+  systemNotices,
   templates,
   templateVersions,
   tenantCounters,
@@ -234,6 +237,15 @@ export const EXPORT_TABLES: ExportTable[] = [
     excluded: { columns: ["code_hash"], reason: "hash do código de uso único enviado ao signatário: segredo de verificação" },
   },
   { name: "feegow_uploads", table: feegowUploads, tenantColumn: feegowUploads.tenant_id, key: [feegowUploads.id] },
+  // Avisos (decision 028): stored system notices, and what each person read and when they last looked.
+  { name: "system_notices", table: systemNotices, tenantColumn: systemNotices.tenant_id, key: [systemNotices.id] },
+  {
+    name: "notice_reads",
+    table: noticeReads,
+    tenantColumn: noticeReads.tenant_id,
+    key: [noticeReads.profile_id, noticeReads.notice_key],
+  },
+  { name: "notice_user_states", table: noticeUserStates, tenantColumn: noticeUserStates.tenant_id, key: [noticeUserStates.profile_id] },
   {
     name: "integracoes_feegow",
     table: integracoesFeegow,

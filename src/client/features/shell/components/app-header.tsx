@@ -2,6 +2,7 @@ import { useLocation } from "react-router";
 import { Separator } from "@/components/ui/separator";
 import { SidebarTrigger } from "@/components/ui/sidebar";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { NoticeBell } from "@/features/notices/components/notice-bell";
 import { screenTitle } from "../navigation";
 
 export function AppHeader() {
@@ -13,6 +14,7 @@ export function AppHeader() {
       <Separator orientation="vertical" className="mr-2 h-4" />
       <span className="truncate text-sm font-medium">{screenTitle(pathname)}</span>
       <span className="ml-auto hidden truncate text-sm text-muted-foreground sm:block">{user?.tenant.nome}</span>
+      <span className="ml-auto sm:ml-0">{user ? <NoticeBell /> : null}</span>
     </header>
   );
 }

@@ -1,5 +1,7 @@
 import { NavLink } from "react-router";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useUnreadNotices } from "@/features/notices/api/notices-api";
+import { UnreadBadge, unreadDescription } from "@/features/notices/components/unread-badge";
 import { cn } from "@/lib/utils";
 import { bottomBarFor } from "../navigation";
 
@@ -7,6 +9,7 @@ import { bottomBarFor } from "../navigation";
 export function MobileBottomBar() {
   const { data: user } = useCurrentUser();
   const items = bottomBarFor(user);
+  const unread = useUnreadNotices(Boolean(user)).data?.nao_lidos;
   return (
     <nav
       aria-label="Navegação rápida"
@@ -18,6 +21,7 @@ export function MobileBottomBar() {
           <li key={item.to}>
             <NavLink
               to={item.to}
+              aria-label={item.to === "/notifications" ? unreadDescription(unread) : undefined}
               className={({ isActive }) =>
                 cn(
                   "flex min-h-14 flex-col items-center justify-center gap-0.5 text-xs text-muted-foreground",
@@ -25,7 +29,10 @@ export function MobileBottomBar() {
                 )
               }
             >
-              <item.icon className="size-5" aria-hidden />
+              <span className="relative">
+                <item.icon className="size-5" aria-hidden />
+                {item.to === "/notifications" ? <UnreadBadge count={unread} className="absolute -top-1.5 -right-2.5" /> : null}
+              </span>
               {item.label}
             </NavLink>
           </li>
