@@ -4,6 +4,7 @@ import { currentUserKey, useCurrentUser } from "@/features/auth/api/auth-api";
 import { api } from "@/lib/api";
 import type { CurrentUser } from "@shared/schemas/me";
 import { liveInvalidations } from "./live-invalidations";
+import { registerLiveStream } from "@/lib/live-streams";
 
 /** After a refused stream (401, 429, 503), the first pause before trying again; doubles up to the max. */
 const REFUSED_RETRY_MS = 2000;
@@ -99,11 +100,16 @@ export function useLiveUpdates(): void {
       };
     };
 
-    connect();
-    return () => {
+    const stop = () => {
       stopped = true;
       if (retryTimer) clearTimeout(retryTimer);
       source?.close();
+    };
+    const unregister = registerLiveStream(stop);
+    connect();
+    return () => {
+      stop();
+      unregister();
       invalidations.dispose();
     };
   }, [profileId, queryClient]);

@@ -3,6 +3,7 @@ import { ApiError, api } from "@/lib/api";
 import type { PasswordResetConfirmInput, SignInInput } from "@shared/schemas/auth";
 import type { CurrentUser } from "@shared/schemas/me";
 import type { SignUpInput } from "@shared/schemas/signup";
+import { stopLiveStreams } from "@/lib/live-streams";
 
 export const currentUserKey = ["auth", "me"] as const;
 
@@ -41,7 +42,12 @@ export function useSignUp() {
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<{ ok: true }>("/api/auth/sign-out", { body: {} }),
+    mutationFn: async () => {
+      // Quiet first: no live stream or read may still be waiting when the session ends (it would get a 401).
+      stopLiveStreams();
+      await queryClient.cancelQueries();
+      return api<{ ok: true }>("/api/auth/sign-out", { body: {} });
+    },
     onSettled: () => {
       queryClient.clear();
       queryClient.setQueryData(currentUserKey, null);
