@@ -189,3 +189,13 @@ export async function requestSnapshot(dataDir: string, key: Buffer): Promise<Blo
     socket.destroy();
   }
 }
+
+/** What main.ts starts when the app runs on PGlite (the app's secret box, PGlite's own dump). */
+export function serveAppSnapshots(
+  dataDir: string,
+  secretBox: { deriveKey(purpose: string): Buffer },
+  dump: () => Promise<Blob>,
+  log: SnapshotSocketOptions["log"],
+): Promise<SnapshotSocketServer> {
+  return serveSnapshotSocket({ dataDir, key: secretBox.deriveKey(SNAPSHOT_SOCKET_PURPOSE), snapshot: dump, log });
+}

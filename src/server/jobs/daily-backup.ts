@@ -1,0 +1,81 @@
+import path from "node:path";
+import { desc, eq } from "drizzle-orm";
+import { backupRuns, jobs } from "../../db/schema.js";
+import { dateInSaoPaulo, startOfDayInSaoPaulo } from "../../shared/dates/sao-paulo.js";
+import { backupRootKeyFromBox, instanceKeyIdFromBox } from "../backup/backup-keys.js";
+import { createBackup } from "../backup/create-backup.js";
+import { pruneBackups } from "../backup/prune-backups.js";
+import { enqueueJob } from "./enqueue-job.js";
+import type { JobContext } from "./job-context.js";
+
+const dedupeKey = (dia: string) => `backup.daily:${dia}`;
+
+/** When today's backup is due: BACKUP_TIME (HH:MM) on São Paulo's clock. */
+export function dailyBackupDueAt(now: Date, backupTime: string): { dia: string; dueAt: Date } {
+  const dia = dateInSaoPaulo(now);
+  const [hours, minutes] = backupTime.split(":").map(Number) as [number, number];
+  return { dia, dueAt: new Date(startOfDayInSaoPaulo(dia).getTime() + (hours * 60 + minutes) * 60_000) };
+}
+
+/**
+ * Called by the worker's sweep: once BACKUP_TIME has passed (and BACKUP_DIR is set), enqueues the
+ * day's 'backup.daily' job — once a day, whatever the number of processes (the job row of the day,
+ * in any state, is the mark). Returns whether it enqueued one.
+ */
+export async function scheduleDailyBackup(ctx: JobContext, now: Date = new Date()): Promise<boolean> {
+  if (!ctx.env.BACKUP_DIR) return false;
+  const { dia, dueAt } = dailyBackupDueAt(now, ctx.env.BACKUP_TIME);
+  if (now < dueAt) return false;
+  const [existing] = await ctx.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.dedupe_key, dedupeKey(dia))).limit(1);
+  if (existing) return false;
+  await enqueueJob(ctx.db, { kind: "backup.daily", payload: { dia }, dedupeKey: dedupeKey(dia), maxAttempts: 3 });
+  return true;
+}
+
+/**
+ * The 'backup.daily' job (decision 027): a backup into BACKUP_DIR (on PGlite from a copy of the
+ * data dir, so the app waits only for the dump), then the 7 daily / 4 weekly / 12 monthly rule.
+ * Every attempt leaves a backup_runs row; a failed one carries the pt-BR reason — the notice the
+ * owner's Avisos will show — and the job is retried (3 attempts, with back-off).
+ */
+export async function runDailyBackup(ctx: JobContext, payload: { dia: string }): Promise<void> {
+  const startedAt = new Date();
+  const dir = ctx.env.BACKUP_DIR ? path.resolve(ctx.env.BACKUP_DIR) : null;
+  try {
+    if (!dir) throw new Error("BACKUP_DIR não está definida: o backup diário não tem onde ser gravado.");
+    if (!ctx.database) throw new Error("o backup diário precisa do banco do app (JobContext.database)");
+    const written = await createBackup(ctx.database, {
+      dir,
+      root: backupRootKeyFromBox(ctx.env, ctx.secretBox),
+      instanceKeyId: instanceKeyIdFromBox(ctx.secretBox),
+      storage: ctx.storage,
+      copyPglite: true,
+    });
+    const removed = await pruneBackups(dir, new Date());
+    const missing = written.manifest.files.missing;
+    await ctx.db.insert(backupRuns).values({
+      dia: payload.dia,
+      status: "ok",
+      arquivo: path.basename(written.path),
+      bytes: written.bytes,
+      mensagem: missing.length > 0 ? `${missing.length} arquivo(s) do banco não estavam no armazenamento: ${missing.slice(0, 5).join(", ")}` : null,
+      removidos: removed,
+      started_at: startedAt,
+    });
+    ctx.log.info({ file: written.path, bytes: written.bytes, removed }, "daily backup written");
+  } catch (error) {
+    const message = `O backup diário de ${payload.dia} falhou: ${(error as Error).message}`;
+    await ctx.db.insert(backupRuns).values({ dia: payload.dia, status: "failed", mensagem: message.slice(0, 2000), started_at: startedAt });
+    ctx.log.error({ err: error }, "daily backup failed");
+    throw error;
+  }
+}
+
+/** The newest backup attempts, newest first (what a future Avisos screen reads). */
+export async function latestBackupRuns(ctx: Pick<JobContext, "db">, limit = 10) {
+  return ctx.db
+    .select()
+    .from(backupRuns)
+    .orderBy(desc(backupRuns.finished_at))
+    .limit(limit);
+}
