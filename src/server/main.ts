@@ -23,8 +23,14 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ env, database });
   // Embedded PGlite: `npm run backup` asks this process for a copy of the data dir (decision 027).
+  // Without the socket (a filesystem that has none) the app still runs; backups then need it stopped.
   const backupSocket: SnapshotSocketServer | null =
-    database.kind === "pglite" ? await serveAppSnapshots(env.DATA_DIR, app.services.secretBox, () => dumpPgliteDataDir(database), app.log) : null;
+    database.kind === "pglite"
+      ? await serveAppSnapshots(env.DATA_DIR, app.services.secretBox, () => dumpPgliteDataDir(database), app.log).catch((error: unknown) => {
+          app.log.warn({ err: error }, "backup socket not available: npm run backup needs the app stopped");
+          return null;
+        })
+      : null;
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -20,6 +20,8 @@ export const BACKUP_MESSAGES = {
   needsInstanceKey: (dataDir: string) =>
     `Este backup foi cifrado com a chave da instalação de origem (APP_SECRET ou secret.key), que não foi encontrada aqui. ` +
     `Defina a mesma APP_SECRET ou copie o secret.key da instalação original para ${dataDir}/secret.key. Nada foi alterado.`,
+  noKeyForBackup: (dataDir: string) =>
+    `Sem chave para cifrar o backup: não há APP_SECRET nem ${dataDir}/secret.key. Rode com o mesmo DATA_DIR (ou APP_SECRET) do app, ou defina BACKUP_KEY.`,
   tampered: "O backup está corrompido ou foi alterado (a verificação criptográfica falhou). Nada foi alterado.",
   truncated: "O backup está incompleto (o arquivo termina antes do fim marcado): provavelmente foi copiado pela metade. Nada foi alterado.",
   trailingData: "O backup tem dados depois do seu fim marcado: o arquivo foi alterado. Nada foi alterado.",

@@ -44,7 +44,7 @@ export function instanceKeyIdFromBox(secretBox: SecretBox): string {
 /** BACKUP_KEY when set, else the root derived from the instance key. */
 export function backupRootKey(env: Pick<Env, "APP_SECRET" | "DATA_DIR" | "BACKUP_KEY">, instanceKey: Buffer | null): BackupRootKey {
   if (env.BACKUP_KEY) return { source: "backup_key", key: rootFromSecret(createHash("sha256").update(env.BACKUP_KEY, "utf8").digest()) };
-  if (!instanceKey) throw new BackupError(BACKUP_MESSAGES.needsInstanceKey(resolveDataDir(env)));
+  if (!instanceKey) throw new BackupError(BACKUP_MESSAGES.noKeyForBackup(resolveDataDir(env)));
   return { source: "instance", key: rootFromSecret(instanceKey) };
 }
 

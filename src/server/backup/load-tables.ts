@@ -74,7 +74,7 @@ function insertInto(tx: Tx, table: TableInfo | undefined, name: string, columns:
   const values = sql.raw(columns.map((c, i) => `(r->>${i})::${table.types[c]}`).join(", "));
   return {
     insert: async (json: string) => {
-      await tx.execute(sql`insert into ${target} select ${values} from json_array_elements(${json}::json) as r`);
+      await tx.execute(sql`insert into ${target} select ${values} from jsonb_array_elements(${json}::jsonb) as r`);
     },
   };
 }

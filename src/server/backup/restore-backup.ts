@@ -84,7 +84,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
       await migrateToLatest(database);
       progress("migrações mais novas aplicadas");
     }
-    if (database.kind === "postgres") await database.db.execute(sql`analyze`);
+    // Fresh statistics for the planner (PGlite has no autovacuum to make them).
+    await database.db.execute(sql`analyze`);
     const checks = await checkRestored(database.db, storage, anchorKey);
     return { loaded, checks };
   };
