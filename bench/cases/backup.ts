@@ -34,7 +34,8 @@ const MODEL_BYTES = count("BENCH_BACKUP_MODEL_BYTES", 4000);
 const FILES = count("BENCH_BACKUP_FILES", 500);
 const FILE_BYTES = count("BENCH_BACKUP_FILE_BYTES", 200_000);
 const PATIENTS = 5_000;
-const SECRET = "segredo-do-benchmark-de-backup-0123456789";
+/** The bench app's DATA_DIR (bench-app.ts): its secret.key signs the audit anchors the restore checks. */
+const KEY_ENV = { DATA_DIR: path.join(os.tmpdir(), "consentir-bench-data") };
 
 /** Documents (with a frozen model of about MODEL_BYTES) and one audit event each, in batches. */
 async function fillDocuments(db: Db, tenantId: string, n: number): Promise<void> {
@@ -116,11 +117,10 @@ export default {
         await fillFiles(target.database.db, storage, clinic.tenantId);
         console.error(`[${label}] dados gerados em ${Math.round(performance.now() - filled)} ms`);
 
-        const env = { APP_SECRET: SECRET, DATA_DIR: path.join(scratch, "source") };
         const backupStarted = performance.now();
         const written = await createBackup(target.database, {
           dir: path.join(scratch, "backups"),
-          root: backupRootKey({ ...env, BACKUP_KEY: undefined }, readInstanceKey(env)),
+          root: backupRootKey(KEY_ENV, readInstanceKey(KEY_ENV)),
           instanceKeyId: null,
           storage,
           copyPglite: true,
@@ -137,9 +137,10 @@ export default {
           restoreTarget = { kind: "postgres", url: fresh.url, dataDir: restoredDir };
         }
         const restoreStarted = performance.now();
-        const report = await restoreBackup({ file: written.path, env: { ...env, DATA_DIR: restoredDir }, target: restoreTarget });
+        const report = await restoreBackup({ file: written.path, env: KEY_ENV, target: restoreTarget });
         const restoreMs = performance.now() - restoreStarted;
-        if (report.checks.pdfs.failed.length > 0 || report.checks.audit?.some((r) => !r.intact)) throw new Error("a restauração não conferiu");
+        const broken = [...(report.checks.audit ?? []).filter((r) => !r.intact).map((r) => r.problems.join(" ")), ...report.checks.pdfs.failed.map((f) => f.problem)];
+        if (broken.length > 0) throw new Error(`a restauração não conferiu: ${broken.slice(0, 3).join("; ")}`);
         console.error(`[${label}] restauração: ${Math.round(restoreMs)} ms`);
         const prefix = label === "pglite" ? "" : "postgres_";
         results[`${prefix}backup_ms`] = round(backupMs);

@@ -34,6 +34,9 @@ import { requestSnapshot, serveAppSnapshots, SNAPSHOT_SOCKET_PURPOSE } from "../
 import { dumpPgliteDataDir } from "../../src/server/backup/create-backup.js";
 import { listTables } from "../../src/server/backup/table-catalog.js";
 import { writeBackupFile } from "../../src/server/backup/write-backup-file.js";
+import { scheduleDailyBackup } from "../../src/server/jobs/daily-backup.js";
+import { enqueueJob } from "../../src/server/jobs/enqueue-job.js";
+import { dateInSaoPaulo, startOfDayInSaoPaulo } from "../../src/shared/dates/sao-paulo.js";
 import { createSecretBox } from "../../src/server/lib/secret-box.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE } from "../../src/server/services/audit/audit-anchors.js";
 import { verifyAllAuditChains } from "../../src/server/services/audit/verify-audit-chain.js";
@@ -191,7 +194,13 @@ async function expectDailyBackup(database: Database, env: Record<string, string>
   const backups = dir(`daily-${Date.now()}`);
   const ctx = await createTestApp({ database, env: { ...env, BACKUP_DIR: backups, BACKUP_TIME: "00:00" } });
   try {
-    await ctx.app.worker.tick({ sweep: true }); // enqueues the day's job (BACKUP_TIME has passed)
+    // Before BACKUP_TIME (23:59 here, at noon in São Paulo), nothing is enqueued.
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const jobContext = { db: database.db, storage: ctx.app.services.storage, secretBox: ctx.app.services.secretBox, origin: "http://localhost", log: quiet };
+    const noon = new Date(startOfDayInSaoPaulo(dateInSaoPaulo(new Date())).getTime() + 12 * 3_600_000);
+    expect(await scheduleDailyBackup({ ...jobContext, env: { ...ctx.env, BACKUP_TIME: "23:59" } }, noon)).toBe(false);
+    expect(await scheduleDailyBackup({ ...jobContext, env: { ...ctx.env, BACKUP_DIR: undefined } }, noon)).toBe(false);
+    await ctx.app.worker.tick({ sweep: true }); // enqueues the day's job (BACKUP_TIME 00:00 has passed)
     await ctx.app.worker.tick({ sweep: false }); // runs it
     const written = readdirSync(backups).filter((name) => name.endsWith(".cbk"));
     expect(written).toHaveLength(1);
@@ -210,15 +219,16 @@ async function expectDailyBackup(database: Database, env: Record<string, string>
   writeFileSync(blocked, "not a folder");
   const failing = await createTestApp({ database, env: { ...env, BACKUP_DIR: blocked, BACKUP_TIME: "00:00" } });
   try {
-    await database.db.execute(sql`delete from jobs where kind = 'backup.daily'`);
-    await failing.app.worker.tick({ sweep: true });
+    await enqueueJob(database.db, { kind: "backup.daily", payload: { dia: "2026-01-02" }, dedupeKey: "backup.daily:2026-01-02", maxAttempts: 3 });
     await failing.app.worker.tick({ sweep: false });
     const [run] = await database.db.select().from(backupRuns).orderBy(desc(backupRuns.finished_at)).limit(1);
     expect(run?.status).toBe("failed");
-    expect(run?.mensagem).toMatch(/^O backup diário de \d{4}-\d{2}-\d{2} falhou: /);
-    const [job] = await rawRows<{ status: string; last_error: string | null }>(database.db, sql`select status, last_error from jobs where kind = 'backup.daily'`);
+    expect(run).toMatchObject({ dia: "2026-01-02", arquivo: null });
+    expect(run?.mensagem).toMatch(/^O backup diário de 2026-01-02 falhou: /);
+    const [job] = await rawRows<{ status: string; last_error: string | null }>(database.db, sql`select status, last_error from jobs where dedupe_key = 'backup.daily:2026-01-02'`);
     expect(job?.status).toBe("pending"); // retried later with back-off
-    await database.db.execute(sql`delete from jobs where kind = 'backup.daily'`);
+    expect(job?.last_error).toBeTruthy();
+    await database.db.execute(sql`delete from jobs where dedupe_key = 'backup.daily:2026-01-02'`);
   } finally {
     await failing.app.close();
   }

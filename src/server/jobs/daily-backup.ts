@@ -1,5 +1,5 @@
 import path from "node:path";
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { backupRuns, jobs } from "../../db/schema.js";
 import { dateInSaoPaulo, startOfDayInSaoPaulo } from "../../shared/dates/sao-paulo.js";
 import { backupRootKeyFromBox, instanceKeyIdFromBox } from "../backup/backup-keys.js";
@@ -9,6 +9,8 @@ import { enqueueJob } from "./enqueue-job.js";
 import type { JobContext } from "./job-context.js";
 
 const dedupeKey = (dia: string) => `backup.daily:${dia}`;
+/** Attempts per day (the job retries with back-off; each failure is a backup_runs row). */
+const ATTEMPTS = 3;
 
 /** When today's backup is due: BACKUP_TIME (HH:MM) on São Paulo's clock. */
 export function dailyBackupDueAt(now: Date, backupTime: string): { dia: string; dueAt: Date } {
@@ -19,16 +21,26 @@ export function dailyBackupDueAt(now: Date, backupTime: string): { dia: string; 
 
 /**
  * Called by the worker's sweep: once BACKUP_TIME has passed (and BACKUP_DIR is set), enqueues the
- * day's 'backup.daily' job — once a day, whatever the number of processes (the job row of the day,
- * in any state, is the mark). Returns whether it enqueued one.
+ * day's 'backup.daily' job unless the day already has a backup, has used up its attempts, or has
+ * its job waiting or running (the dedupe key keeps several processes to one job). Returns whether
+ * it enqueued one.
  */
 export async function scheduleDailyBackup(ctx: JobContext, now: Date = new Date()): Promise<boolean> {
   if (!ctx.env.BACKUP_DIR) return false;
   const { dia, dueAt } = dailyBackupDueAt(now, ctx.env.BACKUP_TIME);
   if (now < dueAt) return false;
-  const [existing] = await ctx.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.dedupe_key, dedupeKey(dia))).limit(1);
-  if (existing) return false;
-  await enqueueJob(ctx.db, { kind: "backup.daily", payload: { dia }, dedupeKey: dedupeKey(dia), maxAttempts: 3 });
+  const [runs] = await ctx.db
+    .select({ ok: sql<number>`count(*) filter (where ${backupRuns.status} = 'ok')::int`, failed: sql<number>`count(*) filter (where ${backupRuns.status} = 'failed')::int` })
+    .from(backupRuns)
+    .where(eq(backupRuns.dia, dia));
+  if ((runs?.ok ?? 0) > 0 || (runs?.failed ?? 0) >= ATTEMPTS) return false;
+  const [waiting] = await ctx.db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.dedupe_key, dedupeKey(dia)), inArray(jobs.status, ["pending", "running"])))
+    .limit(1);
+  if (waiting) return false;
+  await enqueueJob(ctx.db, { kind: "backup.daily", payload: { dia }, dedupeKey: dedupeKey(dia), maxAttempts: ATTEMPTS });
   return true;
 }
 
