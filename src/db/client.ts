@@ -34,16 +34,20 @@ export interface Database {
   snapshot?(): Promise<Blob>;
 }
 
-export type DatabaseOptions =
+export type DatabaseOptions = (
   | { kind: "postgres"; url: string; poolSize?: number }
   | { kind: "pglite"; dataDir: string }
-  | { kind: "pglite-memory"; snapshot?: Blob };
+  | { kind: "pglite-memory"; snapshot?: Blob }
+) & {
+  /** Migrate with this folder instead of src/db/migrations (a restore stops at a backup's version). */
+  migrationsFolder?: string;
+};
 
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.kind === "postgres" ? openPostgres(options.url, options.poolSize) : await openPglite(options);
   try {
-    await database.migrate();
+    await database.migrate(options.migrationsFolder);
   } catch (error) {
     await database.close();
     throw error;
@@ -51,13 +55,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
-function openPostgres(url: string, poolSize = 10): Database & { migrate(): Promise<void> } {
+function openPostgres(url: string, poolSize = 10): Database & { migrate(folder?: string): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     kind: "postgres",
     db,
-    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+    migrate: (folder) => migratePg(drizzlePg(pool), { migrationsFolder: folder ?? migrationsFolder }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -68,7 +72,7 @@ function openPostgres(url: string, poolSize = 10): Database & { migrate(): Promi
 
 async function openPglite(
   options: { kind: "pglite"; dataDir: string } | { kind: "pglite-memory"; snapshot?: Blob },
-): Promise<Database & { migrate(): Promise<void> }> {
+): Promise<Database & { migrate(folder?: string): Promise<void> }> {
   let releaseLock: (() => void) | undefined;
   let dataDir: string | undefined;
   if (options.kind === "pglite") {
@@ -91,7 +95,7 @@ async function openPglite(
   return {
     kind: "pglite",
     db,
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    migrate: (folder) => migratePglite(drizzlePglite(client), { migrationsFolder: folder ?? migrationsFolder }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },

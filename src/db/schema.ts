@@ -976,3 +976,28 @@ export const systemNotices = pgTable(
   },
   (t) => [index("system_notices_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst())],
 );
+
+/**
+ * One attempt of the worker's daily backup (issue 18, decision 027): instance-wide, like the jobs
+ * table. A failed attempt is a row with its pt-BR error: what the future Avisos screen shows the
+ * owner. Manual backups (npm run backup) are not recorded here.
+ */
+export const backupRuns = pgTable(
+  "backup_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The São Paulo calendar day the backup is for. */
+    dia: date("dia", { mode: "string" }).notNull(),
+    status: text("status", { enum: ["ok", "failed"] }).notNull(),
+    /** The backup file's name in BACKUP_DIR (when it was written). */
+    arquivo: text("arquivo"),
+    bytes: bigint("bytes", { mode: "number" }),
+    /** What went wrong (failed), or warnings of a backup that was written (e.g. a stored file missing). */
+    mensagem: text("mensagem"),
+    /** Older backups removed by the 7 daily / 4 weekly / 12 monthly rule after this one. */
+    removidos: integer("removidos").notNull().default(0),
+    started_at: timestamp("started_at", { withTimezone: true }).notNull(),
+    finished_at: timestamp("finished_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("backup_runs_dia_idx").on(t.dia.desc(), t.finished_at.desc())],
+);

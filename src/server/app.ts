@@ -161,7 +161,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // The background worker (jobs, e-mail, expiry sweep): started when the app is ready if
   // env.WORKER; tests run its rounds by hand with app.worker.tick().
   const worker = createWorker(
-    { db: database.db, storage, secretBox, env, origin: siteOrigin(env), log: app.log, pdf: pdfPool },
+    { db: database.db, storage, secretBox, env, origin: siteOrigin(env), log: app.log, pdf: pdfPool, database },
     jobHandlers,
     smtpTransport(env.SMTP_URL),
   );

@@ -67,6 +67,17 @@ export const envSchema = z
   JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
   /** Background jobs one worker runs at once (each takes its own with SKIP LOCKED). */
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /**
+   * Backups (issue 18, decision 027): the worker writes one a day into BACKUP_DIR (none without
+   * it) at BACKUP_TIME (HH:MM, São Paulo), keeping 7 daily, 4 weekly and 12 monthly. BACKUP_KEY
+   * encrypts backups instead of the instance key (APP_SECRET / DATA_DIR/secret.key).
+   */
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_TIME: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "use HH:MM (24 h, horário de São Paulo), por exemplo 03:00")
+    .default("03:00"),
+  BACKUP_KEY: z.string().min(32, "use pelo menos 32 caracteres").optional(),
 })
   .superRefine((env, ctx) => {
     // Links in e-mails, signing pages and sealed PDFs come only from here, never from a request's

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { type Database, openDatabase } from "../db/client.js";
 import { buildApp } from "./app.js";
+import { dumpPgliteDataDir } from "./backup/create-backup.js";
+import { serveAppSnapshots, type SnapshotSocketServer } from "./backup/snapshot-socket.js";
 import { EnvError, loadEnv } from "./env.js";
 
 async function main(): Promise<void> {
@@ -20,6 +22,15 @@ async function main(): Promise<void> {
     : await openDatabase({ kind: "pglite", dataDir: path.join(path.resolve(env.DATA_DIR), "pglite") });
 
   const app = await buildApp({ env, database });
+  // Embedded PGlite: `npm run backup` asks this process for a copy of the data dir (decision 027).
+  // Without the socket (a filesystem that has none) the app still runs; backups then need it stopped.
+  const backupSocket: SnapshotSocketServer | null =
+    database.kind === "pglite"
+      ? await serveAppSnapshots(env.DATA_DIR, app.services.secretBox, () => dumpPgliteDataDir(database), app.log).catch((error: unknown) => {
+          app.log.warn({ err: error }, "backup socket not available: npm run backup needs the app stopped");
+          return null;
+        })
+      : null;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -32,6 +43,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     try {
+      await backupSocket?.close();
       await app.close();
       await database.close();
       process.exit(0);

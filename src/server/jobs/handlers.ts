@@ -1,6 +1,7 @@
 import { finalizeSignedDocument } from "../services/finalize/finalize-signed-document.js";
 import { runFeegowUpload } from "../services/feegow/run-feegow-upload.js";
 import { sendSmsJob } from "../services/messaging/send-sms-job.js";
+import { runDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
 
@@ -19,5 +20,8 @@ export const jobHandlers: JobHandlers = {
   "feegow.upload": async (ctx, payload, tenantId) => {
     if (!tenantId) throw new Error("feegow.upload needs the document's tenant");
     await runFeegowUpload(ctx, payload, tenantId);
+  },
+  "backup.daily": async (ctx, payload) => {
+    await runDailyBackup(ctx, payload);
   },
 };

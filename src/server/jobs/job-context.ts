@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../../db/client.js";
+import type { Database, Db } from "../../db/client.js";
 import type { Env } from "../env.js";
 import type { PdfRenderer } from "../pdf-pool/pdf-pool.js";
 import type { SecretBox } from "../lib/secret-box.js";
@@ -16,4 +16,6 @@ export interface JobContext {
   log: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
   /** Where the final PDF is drawn and sealed: the app's worker pool (default: this thread). */
   pdf?: PdfRenderer;
+  /** The app's database itself (the daily backup copies PGlite's data dir through it). */
+  database?: Database;
 }

@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { deliverDueEmails } from "../services/email/deliver-emails.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE, anchorAuditChains } from "../services/audit/audit-anchors.js";
+import { scheduleDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import { warnCertificateExpiry } from "./warn-certificate-expiry.js";
 import type { JobContext } from "./job-context.js";
@@ -60,6 +61,8 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
       anchored = await anchorAuditChains(ctx.db, anchorKey);
       // Certificates expiring in 30, 7 or 1 days: one e-mail per threshold (decision 019).
       certificateWarnings = await warnCertificateExpiry(ctx.db, ctx.origin);
+      // The day's backup once BACKUP_TIME has passed, when BACKUP_DIR is set (decision 027).
+      await scheduleDailyBackup(ctx);
     }
     return { jobs, emails, expired, anchored, certificateWarnings };
   };
