@@ -263,7 +263,7 @@ describe("opening the link", () => {
     await openPage(sent.token);
     const viewed = (await eventsOf(sent.documentId)).filter((e) => e.action === "document.viewed");
     expect(viewed).toHaveLength(1);
-    expect(viewed[0]).toMatchObject({ actor_profile_id: null, ip_address: PHONE_IP, user_agent: PHONE_UA });
+    expect(viewed[0]).toMatchObject({ actor_profile_id: null, ip_address: PHONE_IP, user_agent: PHONE_UA, data: { via: "link", papel: "paciente" } });
   });
 
   it("answers each link with its own document only, and unknown or malformed tokens with 410", async () => {

@@ -1,4 +1,7 @@
-/** pt-BR description of each audit action shown in a document's trail. */
+/**
+ * pt-BR description of each audit action shown in a document's trail. Where the words depend on the
+ * event itself (who opened the signing link), use {@link auditEventLabel}.
+ */
 export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.created": "Documento criado",
   "document.viewed_by_staff": "Documento consultado pela equipe",
@@ -8,7 +11,7 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.cancelled": "Documento cancelado",
   "document.sent": "Enviado para assinatura",
   "document.resent": "Link de assinatura reenviado",
-  "document.viewed": "Aberto pelo paciente",
+  "document.viewed": "Aberto pelo(a) signatário(a)",
   "document.signed": "Documento assinado por todas as partes",
   "document.party_signed": "Assinatura registrada",
   "document.expired": "Prazo de assinatura expirado",
@@ -60,4 +63,30 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
 
 export function auditActionLabel(action: string): string {
   return AUDIT_ACTION_LABEL[action] ?? action;
+}
+
+/**
+ * Who opened the signing link, from the `document.viewed` event's data (open-signing-page.ts):
+ * `papel` of the link's signer (recorded since decision 025), else a witness's `testemunha_id`.
+ * Events written before `papel` was recorded on the patient's link say "signatário(a)": that link
+ * is opened by the patient or, for a minor or a patient with a guardian, by the legal guardian.
+ */
+const VIEWED_BY: Readonly<Record<string, string>> = {
+  paciente: "Aberto pelo paciente",
+  responsavel: "Aberto pelo responsável legal",
+  testemunha: "Aberto pela testemunha",
+};
+
+function field(data: unknown, name: string): unknown {
+  return typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>)[name] : undefined;
+}
+
+/** The label of one event in a document's trail (Auditoria tab, the PDF's registry): the action's, refined by its data. */
+export function auditEventLabel(action: string, data?: unknown): string {
+  if (action === "document.viewed") {
+    const papel = field(data, "papel");
+    if (typeof papel === "string" && Object.hasOwn(VIEWED_BY, papel)) return VIEWED_BY[papel]!;
+    if (typeof field(data, "testemunha_id") === "string") return VIEWED_BY.testemunha!;
+  }
+  return auditActionLabel(action);
 }

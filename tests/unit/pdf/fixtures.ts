@@ -10,7 +10,7 @@ import { SAMPLE_TEMPLATE } from "../../../src/shared/document-model/sample-templ
 import type { DocumentPdfInput, PdfAttachment } from "../../../src/pdf/document-pdf.js";
 import type { SignatureRegistry } from "../../../src/pdf/signature-registry.js";
 import { evidenceAttachments, registryOf } from "../../../src/server/services/finalize/final-pdf-input.js";
-import { auditActionLabel } from "../../../src/shared/audit/labels.js";
+import { auditEventLabel } from "../../../src/shared/audit/labels.js";
 import { buildDocumentChain } from "../../../src/shared/evidence/document-chain.js";
 import { buildEvidence, canonicalJson, type Evidence } from "../../../src/shared/evidence/evidence.js";
 
@@ -133,7 +133,7 @@ export function sampleEvidence(
   const patient = { actor: null, ip: "203.0.113.7", user_agent: SAMPLE_UA };
   const event = (minutes: number, action: string, who: typeof staff | typeof patient, data: unknown) => ({
     action,
-    label: auditActionLabel(action),
+    label: auditEventLabel(action, data),
     created_at: at(minutes),
     ...who,
     data,

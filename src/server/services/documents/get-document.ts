@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { auditEvents, contratos, pacientes, profiles } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { auditActionLabel } from "../../../shared/audit/labels.js";
+import { auditEventLabel } from "../../../shared/audit/labels.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import { missingRoles, requiredSigner } from "../../../shared/signing-rules.js";
 import { signedRoles } from "../signing/complete-document.js";
@@ -80,7 +80,7 @@ export async function getDocument(
       audit: trail.map(({ event, actor_nome }) => ({
         id: event.id,
         action: event.action,
-        label: auditActionLabel(event.action),
+        label: auditEventLabel(event.action, event.data),
         created_at: event.created_at.toISOString(),
         actor_nome,
         ip_address: event.ip_address,

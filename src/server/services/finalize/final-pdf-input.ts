@@ -11,7 +11,7 @@ import { auditEvents, contratoPartes, contratos, files, profiles, tenants } from
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { DocumentPdfInput, DocumentPdfSignature, PdfAttachment } from "../../../pdf/document-pdf.js";
 import type { RegistryNote, RegistryParty, SignatureRegistry } from "../../../pdf/signature-registry.js";
-import { auditActionLabel } from "../../../shared/audit/labels.js";
+import { auditEventLabel } from "../../../shared/audit/labels.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
 import { buildDocumentChain, type DocumentChainEntry, type DocumentChainEvent } from "../../../shared/evidence/document-chain.js";
 import {
@@ -116,7 +116,7 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
     signatureSha256: new Map(parties.map((p) => [p.parte.id, p.imageSha256])),
     events: events.map(({ event, actor }) => ({
       action: event.action,
-      label: auditActionLabel(event.action),
+      label: auditEventLabel(event.action, event.data),
       created_at: event.created_at.toISOString(),
       actor: actor ?? null,
       ip: event.ip_address,

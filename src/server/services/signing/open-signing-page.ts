@@ -18,7 +18,8 @@ import { findSigningTokenOrThrow } from "./signing-tokens.js";
 
 /**
  * GET /api/public/sign/:token: what the signing page draws. The first opening of a sent document
- * moves it to viewed with an audit event (no actor; IP and user agent), in one transaction; later
+ * moves it to viewed with an audit event (no actor; IP and user agent; who opened it: the link
+ * signer's `papel`, and a witness's `testemunha_id`), in one transaction; later
  * openings change nothing (a conditional update: two first openings at once audit once).
  * When a code is required, the term comes with the patient's (and guardian's) CPF masked until
  * the code is verified (`revealed`, from POST …/verify-code): holding the link is not enough to
@@ -56,7 +57,7 @@ export async function openSigningPage(
         await recordAuditEvent(
           tx,
           { tenantId: link.tenantId, actorProfileId: null, ...audit },
-          { action: "document.viewed", entityType: "contrato", entityId: document.id, data: { via: "link", ...(signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {}) } },
+          { action: "document.viewed", entityType: "contrato", entityId: document.id, data: { via: "link", papel: signer.papel, ...(signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {}) } },
         );
       }
     }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { AUDIT_ACTION_LABEL, auditActionLabel, auditEventLabel } from "./labels.js";
+
+describe("auditEventLabel", () => {
+  it("names who opened the signing link from the event's papel", () => {
+    expect(auditEventLabel("document.viewed", { via: "link", papel: "paciente" })).toBe("Aberto pelo paciente");
+    expect(auditEventLabel("document.viewed", { via: "link", papel: "responsavel" })).toBe("Aberto pelo responsável legal");
+    expect(auditEventLabel("document.viewed", { via: "link", papel: "testemunha", testemunha_id: "w1" })).toBe("Aberto pela testemunha");
+  });
+
+  it("recognises a witness by testemunha_id in events written before papel was recorded", () => {
+    expect(auditEventLabel("document.viewed", { via: "link", testemunha_id: "0f3c9a52-7d1e-4b8a-9c6f-2e5d8b1a4c7e" })).toBe("Aberto pela testemunha");
+  });
+
+  it("falls back to 'signatário(a)' when the data does not say who (the patient's link is also the guardian's)", () => {
+    for (const data of [{ via: "link" }, {}, null, undefined, "x", [], { papel: "hacker" }, { papel: "toString" }, { papel: 3 }, { testemunha_id: 7 }]) {
+      expect(auditEventLabel("document.viewed", data)).toBe("Aberto pelo(a) signatário(a)");
+    }
+    expect(auditActionLabel("document.viewed")).toBe("Aberto pelo(a) signatário(a)");
+    expect(Object.values(AUDIT_ACTION_LABEL)).not.toContain("Aberto pelo paciente");
+  });
+
+  it("gives every other action its fixed label, whatever the data, and unknown actions their code", () => {
+    expect(auditEventLabel("document.sent", { papel: "paciente" })).toBe("Enviado para assinatura");
+    expect(auditEventLabel("document.party_signed", { papel: "testemunha" })).toBe("Assinatura registrada");
+    expect(auditEventLabel("algo.novo", { papel: "paciente" })).toBe("algo.novo");
+  });
+});
