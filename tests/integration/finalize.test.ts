@@ -113,7 +113,8 @@ async function markSigned(who: SignedIn, contratoId: string, cpf: string): Promi
     await recordAuditEvent(
       db,
       { tenantId: who.tenantId, actorProfileId: action === "document.sent" ? who.profileId : null, ip: "203.0.113.7", userAgent: UA },
-      { action, entityType: "contrato", entityId: contratoId },
+      // document.viewed as open-signing-page.ts writes it: the link signer's papel names who opened it.
+      { action, entityType: "contrato", entityId: contratoId, ...(action === "document.viewed" ? { data: { via: "link", papel: "paciente" } } : {}) },
     );
   }
   return code;
