@@ -37,6 +37,7 @@ import { signingStaffRoutes } from "./routes/signing-staff.js";
 import { procedureRoutes } from "./routes/procedures.js";
 import { profileRoutes } from "./routes/profile.js";
 import { settingsRoutes } from "./routes/settings.js";
+import { clinicLogoRoutes } from "./routes/clinic-logo.js";
 import { templateDefaultsRoutes } from "./routes/template-defaults.js";
 import { templateRoutes } from "./routes/templates.js";
 import { userRoutes } from "./routes/users.js";
@@ -149,6 +150,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(templateDefaultsRoutes, { db: database.db });
   await app.register(profileRoutes, { db: database.db });
   await app.register(settingsRoutes, { db: database.db });
+  await app.register(clinicLogoRoutes, { db: database.db });
   await app.register(contentRoutes, { db: database.db });
   const storage = config.storage ?? createLocalFileStorage(path.join(resolveDataDir(env), "files"));
   const secretBox = config.secretBox ?? createSecretBox(loadInstanceKey(env));
