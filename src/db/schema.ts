@@ -200,6 +200,21 @@ export const signInThrottles = pgTable(
   (t) => [index("sign_in_throttles_last_failure_idx").on(t.last_failure_at)],
 );
 
+/**
+ * Request counters of the per-route rate limits (issue 16): kept here, not in each process's
+ * memory, so a limit holds across every web process. `key` is the SHA-256 of route + client key
+ * (an IP or a session cookie: never stored as such). Rows past their window are pruned.
+ */
+export const rateLimitCounters = pgTable(
+  "rate_limit_counters",
+  {
+    key: text("key").primaryKey(),
+    hits: integer("hits").notNull(),
+    window_ends_at: timestamp("window_ends_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("rate_limit_counters_window_idx").on(t.window_ends_at)],
+);
+
 export const emailOutbox = pgTable(
   "email_outbox",
   {

@@ -14,6 +14,7 @@ import type { Database } from "../db/client.js";
 import { projectRoot } from "../db/paths.js";
 import { type Env, resolveDataDir } from "./env.js";
 import { registerErrorHandling } from "./errors.js";
+import { postgresRateLimitStore } from "./plugins/rate-limit-store.js";
 import { openapiOptions } from "./openapi.js";
 import { authPlugin } from "./plugins/auth.js";
 import { clientAppPlugin } from "./plugins/client-app.js";
@@ -109,7 +110,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  // Counted in the database, so a limit holds across every web process (issue 16).
+  await app.register(fastifyRateLimit, { global: false, store: postgresRateLimitStore(database.db) });
   await app.register(originCheckPlugin, { publicUrl: env.PUBLIC_URL });
   await app.register(authPlugin, {
     db: database.db,

@@ -306,6 +306,7 @@ export const EXPORT_TABLES: ExportTable[] = [
 export const NOT_EXPORTED: Record<string, string> = {
   seal_certificates: "o selo da instância (chave privada cifrada), comum a todas as clínicas",
   sign_in_throttles: "contagem de tentativas de entrada por e-mail (hash), de toda a instância",
+  rate_limit_counters: "contagem de pedidos por minuto (hash do endereço ou da sessão), de toda a instância",
   cep_cache: "cache público de CEPs",
 };
 
