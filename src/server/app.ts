@@ -12,7 +12,7 @@ import {
 } from "fastify-type-provider-zod";
 import type { Database } from "../db/client.js";
 import { projectRoot } from "../db/paths.js";
-import { type Env, resolveDataDir } from "./env.js";
+import type { Env } from "./env.js";
 import { registerErrorHandling } from "./errors.js";
 import { postgresRateLimitStore } from "./plugins/rate-limit-store.js";
 import { openapiOptions } from "./openapi.js";
@@ -56,7 +56,8 @@ import { siteOrigin } from "./lib/origin.js";
 import { rejectUnsafeText } from "./plugins/safe-input.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE } from "./services/audit/audit-anchors.js";
 import "../shared/schemas/zod-locale.js";
-import { createLocalFileStorage, type FileStorage } from "./storage/file-storage.js";
+import type { FileStorage } from "./storage/file-storage.js";
+import { createFileStorage } from "./storage/storage-from-env.js";
 
 export interface AppConfig {
   env: Env;
@@ -65,7 +66,7 @@ export interface AppConfig {
   clientDir?: string;
   /** Postal-code sources, in order (default ViaCEP then BrasilAPI at the env URLs). */
   cepSources?: CepSource[];
-  /** Where file bytes go (default: DATA_DIR/files, content-addressed). */
+  /** Where file bytes go (default: DATA_DIR/files, or the bucket S3_BUCKET names; content-addressed). */
   storage?: FileStorage;
   /** Secrets at rest (default: key from APP_SECRET or DATA_DIR/secret.key). */
   secretBox?: SecretBox;
@@ -154,7 +155,14 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(settingsRoutes, { db: database.db });
   await app.register(clinicLogoRoutes, { db: database.db });
   await app.register(contentRoutes, { db: database.db });
-  const storage = config.storage ?? createLocalFileStorage(path.join(resolveDataDir(env), "files"));
+  // DATA_DIR/files, or the S3-compatible bucket when S3_BUCKET is set (decision 030).
+  let storage: FileStorage;
+  if (config.storage) storage = config.storage;
+  else {
+    const own = await createFileStorage(env);
+    app.addHook("onClose", async () => own.close?.());
+    storage = own;
+  }
   const secretBox = config.secretBox ?? createSecretBox(loadInstanceKey(env));
   app.decorate("services", { storage, secretBox });
   // PDF rendering and sealing run off the event loop (decision 012). Closed before the worker
