@@ -10,7 +10,7 @@ export type MaskedInputProps = Omit<React.ComponentProps<typeof Input>, "ref"> &
 };
 
 /** Events that may follow a value written from outside (react-hook-form's reset/setValue, a controlled `value`). */
-const SYNC_EVENTS = ["focus", "keydown", "beforeinput", "mousedown", "paste"] as const;
+const SYNC_EVENTS = ["focus", "keydown", "beforeinput", "mousedown", "paste", "select"] as const;
 
 /**
  * An input masked by imask (CPF, CNPJ, CEP, phone, reais): editing a middle digit keeps the caret
@@ -33,9 +33,17 @@ export function MaskedInput({ mask, ref, onChange, value, ...props }: MaskedInpu
   React.useEffect(() => {
     const element = inputRef.current;
     if (!element) return;
-    const sync = () => {
+    const sync = (event: Event) => {
       const current = maskRef.current;
-      if (current && current.displayValue !== element.value) current.value = element.value;
+      if (!current) return;
+      if (current.displayValue !== element.value) current.value = element.value;
+      // imask reads the selection at keydown; one made without a key (select(), a drag, an
+      // autofill or a test's fill) must be read too, or the edit is applied at the old caret.
+      if (event.type === "beforeinput" || event.type === "select") current._saveSelection();
+      // imask moves the caret past the mask's first fixed character on focus, which also collapses
+      // a selection made just before focusing (select-all then Delete would remove one digit).
+      // A click still aligns the caret; focus leaves the selection as the browser set it.
+      if (event.type === "focus") event.stopImmediatePropagation();
     };
     for (const name of SYNC_EVENTS) element.addEventListener(name, sync, true);
     return () => {

@@ -20,10 +20,10 @@ import { maskPhone } from "@shared/br/masks";
 import { type WitnessInput, WITNESS_MESSAGES, witnessInputSchema } from "@shared/schemas/witness";
 import type { DocumentDetail } from "@shared/schemas/document";
 import { useAddWitness, useRemoveWitness, useWitnesses } from "../api/witnesses-api";
+import { formatDateTime } from "@shared/format";
 
 const FIELDS = ["nome", "cpf", "email", "telefone"] as const;
 const EMPTY: WitnessInput = { nome: "", cpf: "", email: "", telefone: "" };
-const signedAt = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });
 
 /**
  * "Testemunhas" (decision 021): staff name up to two witnesses on a draft; after sending, each
@@ -92,7 +92,7 @@ export function WitnessesCard({ doc, canWrite }: { doc: DocumentDetail; canWrite
                   </span>
                 </div>
                 {witness.assinou_em ? (
-                  <Badge variant="secondary">Assinou em {signedAt.format(new Date(witness.assinou_em))}</Badge>
+                  <Badge variant="secondary">Assinou em {formatDateTime(witness.assinou_em)}</Badge>
                 ) : editable ? (
                   <Button
                     size="sm"

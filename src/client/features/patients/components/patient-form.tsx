@@ -111,6 +111,8 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
               {takenBy ? (
                 <Link
                   to={`/patients/${takenBy.patient_id}`}
+                  // The person is already registered: going to their record abandons this form on purpose.
+                  onClick={unsaved.release}
                   className="text-sm font-medium text-primary underline-offset-4 hover:underline"
                 >
                   {takenBy.nome ? `Ver paciente ${takenBy.nome}` : "Ver paciente"}
