@@ -1,7 +1,8 @@
+import { execFileSync } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
-import { DESKTOP, launchBrowser, newPage } from "./browser.js";
+import { animationsFinished, DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -43,6 +44,8 @@ describe("inputs that behave (issue 17)", () => {
     await page.getByRole("link", { name: "Pacientes", exact: true }).click();
     const dialog = page.getByRole("alertdialog", { name: "Sair sem salvar?" });
     await dialog.waitFor();
+    await animationsFinished(page);
+    await snap(page, "unsaved-changes-dialog-desktop");
     await dialog.getByRole("button", { name: "Continuar editando" }).click();
     await dialog.waitFor({ state: "detached" });
     expect(page.url()).toMatch(/\/patients\/create$/);
@@ -72,6 +75,7 @@ describe("inputs that behave (issue 17)", () => {
     await page.goto("/auth/redefinir-senha?token=q3Vt0mZ8kR1x_yP-4bN7");
     await page.getByText("Este link de redefinição de senha está incompleto.", { exact: false }).waitFor();
     expect(await page.getByLabel("Nova senha").count()).toBe(0);
+    await snap(page, "reset-password-cut-link-desktop");
     await page.getByRole("button", { name: "Pedir novo link" }).click();
     await page.getByRole("dialog", { name: "Redefinir senha" }).getByLabel("E-mail").waitFor();
     await page.keyboard.press("Escape");
@@ -88,7 +92,7 @@ describe("inputs that behave (issue 17)", () => {
     await context.close();
   });
 
-  it("types a price as R$ 1.250,00 on /procedures and prints it so in the term", async () => {
+  it("types a price as R$ 1.250,00 on /procedures and prints it so in the term and its PDF", async () => {
     const account = await registerProfessional();
     const { context, page, errors } = await newPage(browser, DESKTOP);
     await signIn(page, account.email, account.password);
@@ -125,10 +129,16 @@ describe("inputs that behave (issue 17)", () => {
     await expect.poll(() => valor.inputValue()).toBe("R$ 1.250,00");
     const preview = page.getByTestId("document-live-preview");
     await preview.getByText("O valor do procedimento é de R$ 1.250,00.").waitFor();
+    await snap(page, "document-create-currency-desktop");
     await page.getByLabel(/^Médico responsável/).selectOption({ index: 1 });
     await page.getByRole("button", { name: "Criar Documento" }).click();
     await page.waitForURL(/\/documents\/[0-9a-f-]{36}$/);
     await page.getByRole("article").getByText("O valor do procedimento é de R$ 1.250,00.").waitFor();
+    // And so in the PDF.
+    const downloadPromise = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Baixar rascunho (sem validade)" }).click();
+    const pdf = await (await downloadPromise).path();
+    expect(execFileSync("pdftotext", [pdf, "-"]).toString("utf8").replace(/\s+/g, " ")).toContain("O valor do procedimento é de R$ 1.250,00.");
 
     expect(errors).toEqual([]);
     await context.close();
