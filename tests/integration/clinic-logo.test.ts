@@ -131,6 +131,7 @@ describe("the clinic's logo", () => {
       expect(response.json()).toMatchObject({ code, message: ERRORS[code].message });
     };
     expectError(await upload(clinic, Buffer.alloc(LOGO_MAX_BYTES + 10, 1)), "LOGO_TOO_LARGE");
+    expectError(await upload(clinic, Buffer.alloc(5 * 1024 * 1024, 1), "image/jpeg"), "LOGO_TOO_LARGE");
     expectError(await upload(clinic, "GIF89a not really"), "LOGO_UNSUPPORTED");
     expectError(await upload(clinic, await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } }).gif().toBuffer(), "image/png"), "LOGO_UNSUPPORTED");
     expectError(await upload(clinic, "<svg xmlns='http://www.w3.org/2000/svg'><rect", "image/svg+xml"), "LOGO_INVALID");
