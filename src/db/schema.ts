@@ -367,6 +367,28 @@ export const tenantCounters = pgTable("tenant_counters", {
 });
 
 /**
+ * The documents counters of /documents and the dashboard (issue 16), kept by statement-level
+ * triggers on contratos (migration 0034) so reading them never scans a clinic's documents. One
+ * row per clinic and bucket: "status:<status>" (stored status), "criados:<YYYY-MM>" (created in
+ * that São Paulo month), "assinados:<YYYY-MM>" (signed documents by the month of signed_at).
+ * What depends on the clock (a sent document past its deadline) is read from an index at query time.
+ * Each bucket is split in 8 shards summed on read, so signings in one clinic do not queue on one row.
+ */
+export const documentCounters = pgTable(
+  "document_counters",
+  {
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    bucket: text("bucket").notNull(),
+    /** 0–7, by transaction: concurrent changes in one clinic rarely wait on the same row. */
+    shard: smallint("shard").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "document_counters_pk", columns: [t.tenant_id, t.bucket, t.shard] })],
+);
+
+/**
  * A clinic's procedure (spec part 2 §3 procedimentos). A private one is seen only by its creator
  * and the owner (services/procedures/procedure-visibility.ts). The (tenant_id, id) unique index
  * lets the link tables point at it with their tenant, so a link can never cross clinics.

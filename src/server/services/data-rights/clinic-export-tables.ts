@@ -9,6 +9,7 @@ import {
   clinicLogos,
   contratoPartes,
   contratos,
+  documentCounters,
   contratoTestemunhas,
   cuidadosPos,
   emailOutbox,
@@ -246,6 +247,12 @@ export const EXPORT_TABLES: ExportTable[] = [
     key: [clinicLogos.tenant_id],
     // The PNG itself, readable in JSON.
     extra: { png: sql<string>`encode(${clinicLogos.png}, 'base64')` },
+  },
+  {
+    name: "document_counters",
+    table: documentCounters,
+    tenantColumn: documentCounters.tenant_id,
+    key: [documentCounters.bucket, documentCounters.shard],
   },
   { name: "system_notices", table: systemNotices, tenantColumn: systemNotices.tenant_id, key: [systemNotices.id] },
   {
