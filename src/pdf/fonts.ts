@@ -21,6 +21,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { TCreatedPdf, TDocumentDefinitions } from "pdfmake/interfaces.js";
+import { installFastPaths, type PdfLibraries } from "./fast-paths.js";
 
 /** The font family name used in document definitions. */
 export const PDF_FONT = "Roboto";
@@ -101,13 +102,16 @@ export function pdfEngine(): PdfMakeServer {
   const documentClass = (require("pdfmake/js/PDFDocument.js") as { default: PdfmakeDocumentClass }).default;
   const provideFont = documentClass.prototype.provideFont;
   const sharedCaches = new Map<string, object>();
-  let calls = 0;
+  // pdfmake asks for the font of every word: the cache is wired once per document and style.
+  const wired = new WeakSet<object>();
+  let wirings = 0;
   documentClass.prototype.provideFont = function (family, bold, italics) {
     const font = provideFont.call(this, family, bold, italics);
-    if (font.layoutCache !== undefined) {
+    if (font.layoutCache !== undefined && !wired.has(font)) {
+      wired.add(font);
       const key = `${family}:${bold ? "b" : ""}${italics ? "i" : ""}`;
       let cache = sharedCaches.get(key);
-      if (cache === undefined || (++calls % 64 === 0 && Object.keys(cache).length > MAX_CACHED_WORDS)) {
+      if (cache === undefined || (++wirings % 64 === 0 && Object.keys(cache).length > MAX_CACHED_WORDS)) {
         cache = Object.create(null) as object;
         sharedCaches.set(key, cache);
       }
@@ -123,6 +127,11 @@ export function pdfEngine(): PdfMakeServer {
       italics: vfsName("italics"),
       bolditalics: vfsName("bolditalics"),
     },
+  });
+  installFastPaths({
+    StyleContextStack: (require("pdfmake/js/StyleContextStack.js") as { default: PdfLibraries["StyleContextStack"] }).default,
+    TextInlines: (require("pdfmake/js/TextInlines.js") as { default: PdfLibraries["TextInlines"] }).default,
+    PDFKitDocument: fromPdfmake("pdfkit") as PdfLibraries["PDFKitDocument"],
   });
   pdfmake.setUrlAccessPolicy(() => false);
   pdfmake.setLocalAccessPolicy(() => false);
