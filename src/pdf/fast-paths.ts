@@ -17,6 +17,12 @@ export interface PdfLibraries {
   StyleContextStack: StyleContextStackClass;
   /** pdfmake/js/TextInlines.js default export. */
   TextInlines: { prototype: TextInlinesInstance };
+  /** pdfmake/js/Renderer.js default export. */
+  Renderer: { prototype: RendererInstance };
+  /** pdfmake/js/TextDecorator.js default export. */
+  TextDecorator: new (document: RenderDocument) => { drawBackground(line: RenderLine, x: number, y: number): void; drawDecorations(line: RenderLine, x: number, y: number): void };
+  /** fontkit's TrueType subset prototype (of the copy PDFKit loads). */
+  TTFSubset: TtfSubset;
   /** PDFKit's PDFDocument (the copy pdfmake loads). */
   PDFKitDocument: new (options?: Record<string, unknown>) => { ref(data?: object): object };
 }
@@ -56,10 +62,106 @@ interface TextInlinesInstance {
   widthOfText(text: string, inline: MeasuredInline): number;
 }
 
+interface EmbeddedFont {
+  id: string;
+  ascender: number;
+  scale: number;
+  subset: { includeGlyph(id: number): number };
+  widths: number[];
+  unicode: unknown[];
+  ref(): unknown;
+  layoutCached(text: string): { glyphs: Array<{ id: number; advanceWidth: number; codePoints: number[] }>; positions: GlyphPosition[] };
+  /** Subset glyph id → its 4-digit hex code (our field, per document font). */
+  consentirHex?: string[];
+}
+
+interface GlyphPosition {
+  xAdvance: number;
+  yAdvance: number;
+  xOffset: number;
+  yOffset: number;
+  advanceWidth: number;
+}
+
+interface RenderInline extends Record<string, unknown> {
+  text: string;
+  x: number;
+  font: EmbeddedFont;
+  fontSize: number;
+  color?: unknown;
+  opacity?: unknown;
+}
+
+interface RenderLine {
+  inlines: RenderInline[];
+  id?: unknown;
+  _outline?: unknown;
+  _pageNodeRef?: unknown;
+  getHeight(): number;
+  getAscenderHeight(): number;
+}
+
+interface RenderDocument {
+  page: { height: number; fonts: Record<string, unknown> };
+  x: number;
+  y: number;
+  _font: EmbeddedFont;
+  opacity(value: number): unknown;
+  fill(color: unknown): unknown;
+  fontSize(size: number): unknown;
+  save(): unknown;
+  restore(): unknown;
+  transform(m11: number, m12: number, m21: number, m22: number, dx: number, dy: number): unknown;
+  addContent(data: string): unknown;
+  resolveColor(color: unknown, defaultColor: string): unknown;
+  widthOfString(text: string): number;
+}
+
+interface RendererInstance {
+  pdfDocument: RenderDocument;
+  renderLine(line: RenderLine, x: number, y: number): void;
+}
+
+interface FontkitGlyph {
+  advanceWidth: number;
+  _decode(): { numberOfContours: number; components?: Array<{ glyphID: number; pos: number }> } | null;
+  _getMetrics(): { leftBearing: number };
+}
+
+interface FontkitFont {
+  _variationProcessor?: unknown;
+  loca: { offsets: number[] };
+  getGlyph(id: number): FontkitGlyph;
+  _getTableStream(tag: string): { pos: number; readBuffer(length: number): Uint8Array };
+}
+
+interface TtfSubset {
+  font: FontkitFont;
+  glyf: Uint8Array[];
+  loca: { offsets: number[] };
+  hmtx: { metrics: Array<{ advance: number; bearing: number }> };
+  offset: number;
+  includeGlyph(id: number): number;
+  _addGlyph(gid: number): number;
+}
+
+/** What _addGlyph reads of one glyph of a font (the same every document). */
+interface GlyphEntry {
+  bytes: Uint8Array;
+  components: Array<{ glyphID: number; pos: number }> | null;
+  advance: number;
+  bearing: number;
+}
+
 interface PdfReference {
   compress: boolean;
   buffer: Uint8Array[] | Buffer;
+  data: { Length?: number; Filter?: string };
+  uncompressedLength: number;
+  write(chunk: unknown): void;
   finalize(): void;
+  /** Text written and counted, not yet turned into bytes (our field). */
+  consentirPending?: string;
 }
 
 /**
@@ -86,6 +188,9 @@ export const originals: {
   getStyleProperty?: StyleContextStackClass["getStyleProperty"];
   getProperty?: StyleContextStackInstance["getProperty"];
   measure?: TextInlinesInstance["measure"];
+  renderLine?: RendererInstance["renderLine"];
+  addGlyph?: TtfSubset["_addGlyph"];
+  write?: PdfReference["write"];
   finalize?: PdfReference["finalize"];
 } = {};
 
@@ -248,11 +353,253 @@ function measureFast(this: TextInlinesInstance, array: MeasuredInline[], stack: 
   return array;
 }
 
+/** PDFKit's PDFObject.number (how every coordinate is written). */
+function pdfNumber(n: number): number {
+  if (n > -1e21 && n < 1e21) return Math.round(n * 1e6) / 1e6;
+  throw new Error(`unsupported number: ${n}`);
+}
+
+const isNumber = (value: unknown) => (typeof value === "number" || value instanceof Number) && !Number.isNaN(value);
+
+/** A line whose words renderLineFast draws: plain words, no links, outlines, features or offsets. */
+function isPlainLine(line: RenderLine): boolean {
+  if (line._outline || line._pageNodeRef || line.id) return false;
+  for (const inline of line.inlines) {
+    if (typeof inline.text !== "string" || inline.text.length === 0 || inline.text.includes("\n")) return false;
+    if (inline._pageNodeRef || inline.link || inline.linkToPage || inline.linkToDestination || inline.fontFeatures) return false;
+    if (inline.characterSpacing || inline.sup || inline.sub) return false;
+    if (inline.color !== undefined && inline.color !== null && typeof inline.color !== "string") return false;
+  }
+  return true;
+}
+
+/**
+ * Renderer.prototype.renderLine draws each word with its own PDFKit text() call, and PDFKit wraps
+ * each in the same dozen operators: opacity, colour space, colour, an empty fill, q, the page
+ * flip, BT, the text matrix, the font, the glyphs, ET, Q. Here consecutive words of a line with
+ * the same font, size, colour and opacity share one such wrapper: each word keeps its own text
+ * matrix (the same absolute position, written the same way) and its own glyph array, built as
+ * PDFKit's _fragment builds it. Nothing drawn changes: only repeated state operators go.
+ */
+function renderLineFast(this: RendererInstance, line: RenderLine, x: number, y: number, TextDecorator: PdfLibraries["TextDecorator"]): void {
+  const doc = this.pdfDocument;
+  x = x || 0;
+  y = y || 0;
+  const lineHeight = line.getHeight();
+  const ascenderHeight = line.getAscenderHeight();
+  const descent = lineHeight - ascenderHeight;
+  const textDecorator = new TextDecorator(doc);
+  textDecorator.drawBackground(line, x, y);
+
+  let open: { font: EmbeddedFont; fontSize: number; color: unknown; opacity: number } | null = null;
+  let lastX = 0;
+  let lastY = 0;
+  let lastText = "";
+  for (const inline of line.inlines) {
+    const font = inline.font;
+    const fontSize = inline.fontSize;
+    const opacity = isNumber(inline.opacity) ? (inline.opacity as number) : 1;
+    const color = doc.resolveColor(inline.color, "black");
+    if (!open || open.font !== font || open.fontSize !== fontSize || open.color !== color || open.opacity !== opacity) {
+      if (open) {
+        doc.addContent("ET");
+        doc.restore();
+      }
+      // What renderLine sets before each text() call, then what _fragment writes before the glyphs.
+      doc.opacity(opacity);
+      doc.fill(color);
+      doc._font = font;
+      doc.fontSize(fontSize);
+      doc.save();
+      doc.transform(1, 0, 0, -1, 0, doc.page.height);
+      if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
+      doc.addContent("BT");
+      open = { font, fontSize, color, opacity };
+      lastX = x + inline.x;
+      lastY = y + lineHeight - (font.ascender / 1000) * fontSize - descent;
+      glyphs(doc, inline.text, lastX, lastY, font, fontSize, true);
+    } else {
+      lastX = x + inline.x;
+      lastY = y + lineHeight - (font.ascender / 1000) * fontSize - descent;
+      glyphs(doc, inline.text, lastX, lastY, font, fontSize, false);
+    }
+    lastText = inline.text;
+  }
+  if (open) {
+    doc.addContent("ET");
+    doc.restore();
+    // Where PDFKit leaves its cursor after the last word (x advanced by the word's width).
+    doc.x = lastX + doc.widthOfString(lastText);
+    doc.y = lastY;
+  }
+  textDecorator.drawDecorations(line, x, y);
+}
+
+/** Reused between words (no allocation per word): the glyph codes and positions of one word. */
+const wordHex: string[] = [];
+const wordPositions: GlyphPosition[] = [];
+
+/**
+ * EmbeddedFont.encode(text) without features, writing into wordHex/wordPositions: the same
+ * pieces (split after each space or tab, as EmbeddedFont.layout splits), the same cached runs,
+ * the same glyphs added to the subset in the same order, the same widths and ToUnicode entries.
+ * The 4-digit code of each subset glyph is kept per document font instead of formatted again.
+ */
+function encodeWord(font: EmbeddedFont, text: string): void {
+  wordHex.length = 0;
+  wordPositions.length = 0;
+  const hexOf = (font.consentirHex ??= []);
+  let last = 0;
+  let index = 0;
+  while (index <= text.length) {
+    const needle = text.charAt(index);
+    if ((index === text.length && last < index) || needle === " " || needle === "\t") {
+      const run = font.layoutCached(text.slice(last, ++index));
+      for (let g = 0; g < run.glyphs.length; g++) {
+        const glyph = run.glyphs[g]!;
+        const gid = font.subset.includeGlyph(glyph.id);
+        let hex = hexOf[gid];
+        if (hex === undefined) hex = hexOf[gid] = `0000${gid.toString(16)}`.slice(-4);
+        wordHex.push(hex);
+        if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
+        if (font.unicode[gid] == null) font.unicode[gid] = glyph.codePoints;
+        wordPositions.push(run.positions[g]!);
+      }
+      last = index;
+    } else {
+      index++;
+    }
+  }
+}
+
+/** `[<hex> adjust …] TJ` pieces of PDFKit's _fragment (addSegment/flush), without closures. */
+const tjCommands: string[] = [];
+
+function addSegment(from: number, to: number): void {
+  if (from < to) {
+    let hex = "";
+    for (let k = from; k < to; k++) hex += wordHex[k]!;
+    const position = wordPositions[to - 1]!;
+    tjCommands.push(`<${hex}> ${pdfNumber(-(position.xAdvance - position.advanceWidth))}`);
+  }
+}
+
+function flushSegments(doc: RenderDocument): void {
+  if (tjCommands.length > 0) {
+    doc.addContent(`[${tjCommands.join(" ")}] TJ`);
+    tjCommands.length = 0;
+  }
+}
+
+/** PDFKit's _fragment from the text matrix to the last TJ, for a word without word spacing. */
+function glyphs(doc: RenderDocument, text: string, x: number, top: number, font: EmbeddedFont, fontSize: number, withFont: boolean): void {
+  const dy = (font.ascender / 1000) * fontSize;
+  const y = doc.page.height - top - dy;
+  doc.addContent(`1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm`);
+  if (withFont) doc.addContent(`/${font.id} ${pdfNumber(fontSize)} Tf`);
+  encodeWord(font, text);
+  const scale = fontSize / 1000;
+  let last = 0;
+  let hadOffset = false;
+  let i: number;
+  for (i = 0; i < wordPositions.length; i++) {
+    const pos = wordPositions[i]!;
+    if (pos.xOffset || pos.yOffset) {
+      addSegment(last, i);
+      last = i;
+      flushSegments(doc);
+      doc.addContent(`1 0 0 1 ${pdfNumber(x + pos.xOffset * scale)} ${pdfNumber(y + pos.yOffset * scale)} Tm`);
+      addSegment(last, i + 1);
+      last = i + 1;
+      flushSegments(doc);
+      hadOffset = true;
+    } else {
+      if (hadOffset) {
+        doc.addContent(`1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm`);
+        hadOffset = false;
+      }
+      if (pos.xAdvance - pos.advanceWidth !== 0) {
+        addSegment(last, i + 1);
+        last = i + 1;
+      }
+    }
+    x += pos.xAdvance * scale;
+  }
+  addSegment(last, i);
+  flushSegments(doc);
+}
+
+const glyphEntries = new WeakMap<FontkitFont, Map<number, GlyphEntry>>();
+
+/**
+ * fontkit's TTFSubset._addGlyph decodes the glyph's outline (only to learn whether it is
+ * compound), reads its bytes from the font and its metrics, for every glyph of every document.
+ * The fonts are parsed once per process (fonts.ts), so what it reads is kept per font and glyph;
+ * a compound glyph's component ids are still renumbered for each subset, in the same order.
+ */
+function addGlyphFast(this: TtfSubset, gid: number): number {
+  const font = this.font;
+  let entries = glyphEntries.get(font);
+  if (!entries) glyphEntries.set(font, (entries = new Map()));
+  let entry = entries.get(gid);
+  if (!entry) {
+    const glyph = font.getGlyph(gid);
+    const glyf = glyph._decode();
+    const stream = font._getTableStream("glyf");
+    stream.pos += font.loca.offsets[gid]!;
+    const bytes = stream.readBuffer(font.loca.offsets[gid + 1]! - font.loca.offsets[gid]!);
+    entry = {
+      bytes: Uint8Array.from(bytes),
+      components: glyf && glyf.numberOfContours < 0 ? glyf.components!.map((c) => ({ glyphID: c.glyphID, pos: c.pos })) : null,
+      advance: glyph.advanceWidth,
+      bearing: glyph._getMetrics().leftBearing,
+    };
+    entries.set(gid, entry);
+  }
+  let buffer = entry.bytes;
+  if (entry.components) {
+    buffer = new Uint8Array(entry.bytes);
+    const view = new DataView(buffer.buffer);
+    for (const component of entry.components) view.setUint16(component.pos, this.includeGlyph(component.glyphID));
+  }
+  this.glyf.push(buffer);
+  this.loca.offsets.push(this.offset);
+  this.hmtx.metrics.push({ advance: entry.advance, bearing: entry.bearing });
+  this.offset += buffer.length;
+  return this.glyf.length - 1;
+}
+
+/**
+ * PDFReference.write turns every content operator (a few per word drawn) into its own Buffer:
+ * keep the text (counted exactly as the original counts it: one byte per character, plus the
+ * newline) and make one Buffer when bytes must follow or the stream ends. Same bytes, same order.
+ */
+function writeFast(this: PdfReference, chunk: unknown): void {
+  if (chunk instanceof Uint8Array) {
+    flushPending(this);
+    originals.write!.call(this, chunk);
+    return;
+  }
+  const text = `${chunk as string}\n`;
+  this.uncompressedLength += text.length;
+  if (this.data.Length == null) this.data.Length = 0;
+  this.data.Length += text.length;
+  if (this.compress) this.data.Filter = "FlateDecode";
+  this.consentirPending = this.consentirPending === undefined ? text : this.consentirPending + text;
+}
+
+function flushPending(reference: PdfReference): void {
+  if (reference.consentirPending === undefined) return;
+  (reference.buffer as Uint8Array[]).push(Buffer.from(reference.consentirPending, "latin1"));
+  reference.consentirPending = undefined;
+}
+
 /**
  * PDFReference.finalize deflates a stream with zlib's default level; compress it first at
  * STREAM_DEFLATE_LEVEL and let the original write it as it is (its /Filter is already set).
  */
 function finalizeFast(this: PdfReference): void {
+  flushPending(this);
   if (this.compress && Array.isArray(this.buffer) && this.buffer.length > 0) {
     this.buffer = [deflateSync(this.buffer.length === 1 ? this.buffer[0]! : Buffer.concat(this.buffer), { level: STREAM_DEFLATE_LEVEL })];
     this.compress = false;
@@ -281,9 +628,28 @@ export function installFastPaths(libraries: PdfLibraries): void {
     return enabled ? measureFast.call(this, array, stack) : originals.measure!.call(this, array, stack);
   };
 
+  const renderer = libraries.Renderer.prototype;
+  originals.renderLine = renderer.renderLine;
+  renderer.renderLine = function (line, x, y) {
+    return enabled && isPlainLine(line) ? renderLineFast.call(this, line, x, y, libraries.TextDecorator) : originals.renderLine!.call(this, line, x, y);
+  };
+
+  const subset = libraries.TTFSubset;
+  originals.addGlyph = subset._addGlyph;
+  subset._addGlyph = function (gid) {
+    // Variable fonts re-encode outlines: left to fontkit (Roboto here is not one).
+    return enabled && !this.font._variationProcessor ? addGlyphFast.call(this, gid) : originals.addGlyph!.call(this, gid);
+  };
+
   const referenceClass = Object.getPrototypeOf(new libraries.PDFKitDocument({ autoFirstPage: false }).ref()) as PdfReference;
   originals.finalize = referenceClass.finalize;
+  originals.write = referenceClass.write;
+  referenceClass.write = function (chunk) {
+    return enabled ? writeFast.call(this, chunk) : (flushPending(this), originals.write!.call(this, chunk));
+  };
   referenceClass.finalize = function () {
-    return enabled ? finalizeFast.call(this) : originals.finalize!.call(this);
+    if (enabled) return finalizeFast.call(this);
+    flushPending(this);
+    return originals.finalize!.call(this);
   };
 }

@@ -131,6 +131,9 @@ export function pdfEngine(): PdfMakeServer {
   installFastPaths({
     StyleContextStack: (require("pdfmake/js/StyleContextStack.js") as { default: PdfLibraries["StyleContextStack"] }).default,
     TextInlines: (require("pdfmake/js/TextInlines.js") as { default: PdfLibraries["TextInlines"] }).default,
+    Renderer: (require("pdfmake/js/Renderer.js") as { default: PdfLibraries["Renderer"] }).default,
+    TextDecorator: (require("pdfmake/js/TextDecorator.js") as { default: PdfLibraries["TextDecorator"] }).default,
+    TTFSubset: Object.getPrototypeOf((parsed.get(`${MARKER_PREFIX}normal`) as { createSubset(): object }).createSubset()) as PdfLibraries["TTFSubset"],
     PDFKitDocument: fromPdfmake("pdfkit") as PdfLibraries["PDFKitDocument"],
   });
   pdfmake.setUrlAccessPolicy(() => false);
