@@ -24,7 +24,9 @@ export interface PdfLibraries {
   /** fontkit's TrueType subset prototype (of the copy PDFKit loads). */
   TTFSubset: TtfSubset;
   /** PDFKit's PDFDocument (the copy pdfmake loads). */
-  PDFKitDocument: new (options?: Record<string, unknown>) => { ref(data?: object): object };
+  PDFKitDocument: (new (options?: Record<string, unknown>) => { ref(data?: object): object }) & { prototype: object };
+  /** PDFKit's EmbeddedFont prototype (encode and layout are re-done in encodeWord). */
+  EmbeddedFont: object;
 }
 
 type StyleName = string;
@@ -182,6 +184,12 @@ export function setFastPaths(on: boolean): void {
 export function fastPathsEnabled(): boolean {
   return enabled;
 }
+
+/**
+ * Library functions whose code the fast paths repeat in part without patching them (PDFKit's
+ * _fragment, EmbeddedFont encode/layout): the shape test pins their source too.
+ */
+export const mirrored: Record<string, unknown> = {};
 
 /** The original functions, kept for setFastPaths(false) and for the shape tests. */
 export const originals: {
@@ -612,6 +620,9 @@ export function installFastPaths(libraries: PdfLibraries): void {
   if (installed) return;
   installed = true;
   const { StyleContextStack } = libraries;
+  const pdfkitPrototype = libraries.PDFKitDocument.prototype as Record<string, unknown>;
+  const fontPrototype = libraries.EmbeddedFont as Record<string, unknown>;
+  Object.assign(mirrored, { _fragment: pdfkitPrototype._fragment, _line: pdfkitPrototype._line, encode: fontPrototype.encode, layout: fontPrototype.layout, layoutCached: fontPrototype.layoutCached });
 
   originals.getStyleProperty = StyleContextStack.getStyleProperty;
   originals.getProperty = StyleContextStack.prototype.getProperty;
