@@ -282,30 +282,32 @@ const TRAILING = /(\s)+$/g;
  * stack, whose answer is kept for the whole call (the stack does not change while the words of
  * one text node are measured; the original walks it again for every word and property).
  */
+/** The style stack's answers within one measure call, by property (null-prototype object). */
+type StackAnswers = Record<string, unknown>;
+
+/** A word's property: its own value, its own styles, then the stack's answer (kept per call). */
+function wordProperty(item: MeasuredInline, stack: StyleContextStackInstance | undefined, answers: StackAnswers, property: string, defaultValue: unknown): unknown {
+  const own = item[property];
+  if (isValue(own)) return own;
+  if (!stack) return defaultValue;
+  let value: unknown;
+  const style = item.style as StackEntry | StackEntry[] | undefined;
+  if (style) {
+    if (Array.isArray(style)) {
+      for (let i = style.length - 1; i >= 0 && !isValue(value); i--) value = fromEntry(stack, style[i]!, property);
+    } else {
+      value = fromEntry(stack, style, property);
+    }
+  }
+  if (!isValue(value)) {
+    value = property in answers ? answers[property] : (answers[property] = getPropertyFast.call(stack, property));
+  }
+  return isValue(value) ? value : defaultValue;
+}
+
 function measureFast(this: TextInlinesInstance, array: MeasuredInline[], stack: StyleContextStackInstance | undefined): MeasuredInline[] {
-  const fromStack = new Map<string, unknown>();
-  const get = (item: MeasuredInline, property: string, defaultValue: unknown): unknown => {
-    const own = item[property];
-    if (isValue(own)) return own;
-    if (!stack) return defaultValue;
-    let value: unknown;
-    const style = item.style as StackEntry | StackEntry[] | undefined;
-    if (style) {
-      if (Array.isArray(style)) {
-        for (let i = style.length - 1; i >= 0 && !isValue(value); i--) value = fromEntry(stack, style[i]!, property);
-      } else {
-        value = fromEntry(stack, style, property);
-      }
-    }
-    if (!isValue(value)) {
-      if (fromStack.has(property)) value = fromStack.get(property);
-      else {
-        value = getPropertyFast.call(stack, property);
-        fromStack.set(property, value);
-      }
-    }
-    return isValue(value) ? value : defaultValue;
-  };
+  const answers: StackAnswers = Object.create(null) as StackAnswers;
+  const get = (item: MeasuredInline, property: string, defaultValue: unknown) => wordProperty(item, stack, answers, property, defaultValue);
   if (array.length) {
     const leadingIndent = get(array[0]!, "leadingIndent", 0) as number;
     if (leadingIndent) {
