@@ -13,6 +13,8 @@
  *   only on the font and the word, so the cache is shared by all documents (bounded; PDFKit only
  *   reads the runs: it copies a position before changing it).
  *
+ * - the fast paths of decision 025 (src/pdf/fast-paths.ts) are installed here, once per thread.
+ *
  * Resource policies deny every URL and every local path: content never names a font, image or
  * attachment by path or URL (signature images arrive as data URLs), so nothing a user types can
  * make the renderer read a file or open a connection.
