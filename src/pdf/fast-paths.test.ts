@@ -214,6 +214,7 @@ describe("PDF fast paths — the library code they were written for", () => {
       getProperty: "1f44d5be2de5a5d4",
       measure: "cb17af19531a9de1",
       renderLine: "b71f57566c6b6c5f",
+      widthOfString: "0dc66ac40029d181",
       addGlyph: "625b34b9ae3d4053",
       write: "d908ca396fbfefdf",
       finalize: "8af9e473a0841475",

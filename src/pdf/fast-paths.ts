@@ -73,6 +73,8 @@ interface EmbeddedFont {
   unicode: unknown[];
   ref(): unknown;
   layoutCached(text: string): { glyphs: Array<{ id: number; advanceWidth: number; codePoints: number[] }>; positions: GlyphPosition[] };
+  layoutCache?: object;
+  layout(text: string, features: unknown, onlyWidth: boolean): { advanceWidth: number };
   /** Subset glyph id → its 4-digit hex code (our field, per document font). */
   consentirHex?: string[];
 }
@@ -197,6 +199,7 @@ export const originals: {
   getProperty?: StyleContextStackInstance["getProperty"];
   measure?: TextInlinesInstance["measure"];
   renderLine?: RendererInstance["renderLine"];
+  widthOfString?: (this: EmbeddedFont, text: string, size: number, features?: unknown) => number;
   addGlyph?: TtfSubset["_addGlyph"];
   write?: PdfReference["write"];
   finalize?: PdfReference["finalize"];
@@ -539,6 +542,34 @@ function glyphs(doc: RenderDocument, text: string, x: number, top: number, font:
   flushSegments(doc);
 }
 
+/** Advance widths (font units × 1000/unitsPerEm) by text, per shared word cache (fonts.ts). */
+const widthsByCache = new WeakMap<object, Map<string, number>>();
+const MAX_CACHED_WIDTHS = 50_000;
+
+/**
+ * EmbeddedFont.widthOfString without features: the same sum of the same cached runs (layout with
+ * onlyWidth), kept by text next to the word cache it was computed from, then scaled as PDFKit does.
+ */
+function widthOfStringFast(this: EmbeddedFont, text: string, size: number): number {
+  let width: number | undefined;
+  const cache = this.layoutCache;
+  let widths: Map<string, number> | undefined;
+  if (cache) {
+    widths = widthsByCache.get(cache);
+    if (!widths) widthsByCache.set(cache, (widths = new Map()));
+    width = widths.get(text);
+  }
+  if (width === undefined) {
+    width = this.layout(text, undefined, true).advanceWidth;
+    if (widths) {
+      if (widths.size >= MAX_CACHED_WIDTHS) widths.clear();
+      widths.set(text, width);
+    }
+  }
+  const scale = size / 1000;
+  return width * scale;
+}
+
 const glyphEntries = new WeakMap<FontkitFont, Map<number, GlyphEntry>>();
 
 /**
@@ -645,6 +676,11 @@ export function installFastPaths(libraries: PdfLibraries): void {
   originals.renderLine = renderer.renderLine;
   renderer.renderLine = function (line, x, y) {
     return enabled && isPlainLine(line) ? renderLineFast.call(this, line, x, y, libraries.TextDecorator) : originals.renderLine!.call(this, line, x, y);
+  };
+
+  originals.widthOfString = fontPrototype.widthOfString as typeof originals.widthOfString;
+  fontPrototype.widthOfString = function (this: EmbeddedFont, text: string, size: number, features?: unknown) {
+    return enabled && !features ? widthOfStringFast.call(this, text, size) : originals.widthOfString!.call(this, text, size, features);
   };
 
   const subset = libraries.TTFSubset;
