@@ -15,6 +15,8 @@ export default defineConfig({
           name: "unit",
           include: ["src/**/*.test.ts", "src/**/*.test.tsx", "tests/unit/**/*.test.ts"],
           environment: "node",
+          // Some unit tests render PDFs and run pdftotext/qpdf: 5 s is too tight on a busy 2-core CI.
+          testTimeout: 20_000,
         },
       },
       {

@@ -2,8 +2,9 @@
  * `feegow-upload`: 1,000 PDFs queued for the clinic system drain through 'feegow.upload' jobs
  * against the local fake Feegow answering every call in 200 ms (decision 016, second step).
  *
- * The queue is worked by BENCH_FEEGOW_WORKERS lanes (default 8), each a runDueJobs loop as one
- * worker process runs it: jobs are taken with FOR UPDATE SKIP LOCKED, so lanes never share one.
+ * The queue is worked as the worker process works it: runDueJobs rounds with JOB_CONCURRENCY
+ * lanes (the worker's default, 4; BENCH_FEEGOW_WORKERS to try others). Each lane takes its own
+ * job with FOR UPDATE SKIP LOCKED, so lanes never share one.
  * Reported per database: uploads_per_s over the whole drain, median_ms / p95_ms of one upload job
  * (claim, 'enviando', the 200 ms call, 'enviado' and its audit event), and the check that none was
  * lost (every upload 'enviado', every job done) or duplicated (the fake accepted each
@@ -25,7 +26,7 @@ import { benchClinic, benchDatabases, startBenchTarget } from "../support/bench-
 
 const UPLOADS = 1_000;
 const FEEGOW_LATENCY_MS = 200;
-const WORKERS = Number(process.env.BENCH_FEEGOW_WORKERS ?? 8);
+const WORKERS = Number(process.env.BENCH_FEEGOW_WORKERS ?? loadEnv({ NODE_ENV: "test" }).JOB_CONCURRENCY);
 const log = (message: string) => process.stderr.write(`  [feegow-upload] ${message}\n`);
 
 async function runOn(label: "pglite" | "postgres"): Promise<Record<string, number | string>> {
@@ -84,7 +85,7 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
         }
       });
     }
-    log(`${label}: ${UPLOADS} envios na fila; ${WORKERS} workers, Feegow respondendo em ${FEEGOW_LATENCY_MS} ms`);
+    log(`${label}: ${UPLOADS} envios na fila; ${WORKERS} pistas, Feegow respondendo em ${FEEGOW_LATENCY_MS} ms`);
 
     fake.latencyMs = FEEGOW_LATENCY_MS;
     const durations: number[] = [];
@@ -100,10 +101,8 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
     const ctx: JobContext = { db, storage, secretBox, env, origin: "http://127.0.0.1", log: { info() {}, warn() {}, error: (obj: unknown, msg?: string) => log(`erro: ${msg ?? ""} ${String((obj as { err?: Error }).err?.message ?? "")}`) } };
 
     const started = performance.now();
-    const lanes = Array.from({ length: WORKERS }, async () => {
-      while ((await runDueJobs(ctx, handlers, 50)) > 0);
-    });
-    await Promise.all(lanes);
+    // The worker's tick: rounds of up to 20 jobs over its lanes, until the queue is empty.
+    while ((await runDueJobs(ctx, handlers, 20, undefined, { concurrency: WORKERS })) > 0);
     const seconds = (performance.now() - started) / 1000;
 
     const [states] = await rawRows<{ enviado: number; outros: number; abertos: number }>(
@@ -156,6 +155,6 @@ async function run(): Promise<BenchResult> {
 
 export default {
   name: "feegow-upload",
-  description: `${UPLOADS} envios ao Feegow (fake a ${FEEGOW_LATENCY_MS} ms) drenados por ${WORKERS} workers: envios/s, nenhum perdido ou duplicado`,
+  description: `${UPLOADS} envios ao Feegow (fake a ${FEEGOW_LATENCY_MS} ms) drenados por um worker com ${WORKERS} pistas (JOB_CONCURRENCY): envios/s, nenhum perdido ou duplicado`,
   run,
 } satisfies BenchCase;

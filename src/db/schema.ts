@@ -200,6 +200,21 @@ export const signInThrottles = pgTable(
   (t) => [index("sign_in_throttles_last_failure_idx").on(t.last_failure_at)],
 );
 
+/**
+ * Request counters of the per-route rate limits (issue 16): kept here, not in each process's
+ * memory, so a limit holds across every web process. `key` is the SHA-256 of route + client key
+ * (an IP or a session cookie: never stored as such). Rows past their window are pruned.
+ */
+export const rateLimitCounters = pgTable(
+  "rate_limit_counters",
+  {
+    key: text("key").primaryKey(),
+    hits: integer("hits").notNull(),
+    window_ends_at: timestamp("window_ends_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("rate_limit_counters_window_idx").on(t.window_ends_at)],
+);
+
 export const emailOutbox = pgTable(
   "email_outbox",
   {
@@ -1000,4 +1015,28 @@ export const backupRuns = pgTable(
     finished_at: timestamp("finished_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("backup_runs_dia_idx").on(t.dia.desc(), t.finished_at.desc())],
+);
+
+/**
+ * The clinic's logo (issue 13): drawn on its PDFs' header and on the signing page. Only the
+ * server's own re-encoding is kept — a PNG on white, at most LOGO_MAX_WIDTH × LOGO_MAX_HEIGHT
+ * pixels — never the uploaded file (an SVG's scripts or a JPEG's metadata do not survive).
+ */
+export const clinicLogos = pgTable(
+  "clinic_logos",
+  {
+  tenant_id: uuid("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  png: bytea("png").notNull(),
+  /** SHA-256 (hex) of png: the public address of the image and its cache key. */
+  sha256: text("sha256").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  /** What was uploaded: "png", "jpeg" or "svg". */
+  formato_original: text("formato_original").notNull(),
+  updated_by: uuid("updated_by").references(() => profiles.id, { onDelete: "set null" }),
+  updated_at: updatedAt(),
+  },
+  (t) => [index("clinic_logos_sha256_idx").on(t.sha256)],
 );

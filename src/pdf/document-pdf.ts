@@ -29,6 +29,16 @@ export interface DocumentPdfClinic {
   cnes: string | null;
   endereco: string | null;
   telefone: string | null;
+  /** The clinic's logo as the server re-encoded it (an opaque PNG), drawn left of the name. */
+  logo?: PdfLogo | null;
+}
+
+export interface PdfLogo {
+  /** data:image/png;base64,… (a string survives the worker pool's structured clone as is). */
+  pngDataUrl: string;
+  /** Pixels, for the aspect ratio. */
+  width: number;
+  height: number;
 }
 
 export interface DocumentPdfPhysician {
@@ -113,6 +123,8 @@ export const EDGE_PT = (20 * 72) / 96;
 const TEXT_INSET_PT = 25;
 const SIDE_PT = EDGE_PT + TEXT_INSET_PT;
 const HEADER_BAND_PT = 62;
+/** The logo's box in the header band: it never pushes the rule below the band. */
+const LOGO_FIT_PT: [number, number] = [110, 34];
 const FOOTER_BAND_PT = 40;
 const PAGE_MARGINS: [number, number, number, number] = [SIDE_PT, EDGE_PT + HEADER_BAND_PT, SIDE_PT, EDGE_PT + FOOTER_BAND_PT];
 const A4_WIDTH_PT = 595.28;
@@ -397,18 +409,32 @@ function header(clinic: DocumentPdfClinic): Content {
     .filter(Boolean)
     .join("   ·   ");
   const fantasia = clinic.razao_social?.trim() && clinic.nome.trim() && clinic.nome.trim() !== name ? clinic.nome.trim() : "";
-  return {
-    stack: [
-      { text: [{ text: name, style: "clinicName" }, fantasia ? { text: `   ${fantasia}`, style: "headerMuted" } : ""] },
-      ids ? { text: ids, style: "headerText" } : [],
-      contact ? { text: contact, style: "headerText" } : [],
-      {
-        canvas: [{ type: "line", x1: 0, y1: 0, x2: COLUMN_WIDTH_PT, y2: 0, lineWidth: 0.8, lineColor: ACCENT }],
-        margin: [0, 5, 0, 0],
-      },
-    ],
-    margin: [SIDE_PT, EDGE_PT + 4, SIDE_PT, 0],
+  const lines: Content[] = [
+    { text: [{ text: name, style: "clinicName" }, fantasia ? { text: `   ${fantasia}`, style: "headerMuted" } : ""] },
+    ids ? { text: ids, style: "headerText" } : [],
+    contact ? { text: contact, style: "headerText" } : [],
+  ];
+  const rule: Content = {
+    canvas: [{ type: "line", x1: 0, y1: 0, x2: COLUMN_WIDTH_PT, y2: 0, lineWidth: 0.8, lineColor: ACCENT }],
+    margin: [0, 5, 0, 0],
   };
+  const logo = clinic.logo;
+  const identity: Content = logo
+    ? {
+        columns: [
+          { image: logo.pngDataUrl, fit: LOGO_FIT_PT, width: logoWidthPt(logo) },
+          { stack: lines, width: "*" },
+        ],
+        columnGap: 10,
+      }
+    : { stack: lines };
+  return { stack: [identity, rule], margin: [SIDE_PT, EDGE_PT + 4, SIDE_PT, 0] };
+}
+
+/** The width the logo takes once fitted in LOGO_FIT_PT, so the text starts right after it. */
+function logoWidthPt(logo: PdfLogo): number {
+  const [maxWidth, maxHeight] = LOGO_FIT_PT;
+  return Math.min(maxWidth, (maxHeight * logo.width) / logo.height);
 }
 
 function footer(documentId: string, sha256: string) {

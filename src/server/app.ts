@@ -12,8 +12,9 @@ import {
 } from "fastify-type-provider-zod";
 import type { Database } from "../db/client.js";
 import { projectRoot } from "../db/paths.js";
-import { type Env, resolveDataDir } from "./env.js";
+import type { Env } from "./env.js";
 import { registerErrorHandling } from "./errors.js";
+import { postgresRateLimitStore } from "./plugins/rate-limit-store.js";
 import { openapiOptions } from "./openapi.js";
 import { authPlugin } from "./plugins/auth.js";
 import { clientAppPlugin } from "./plugins/client-app.js";
@@ -37,6 +38,7 @@ import { signingStaffRoutes } from "./routes/signing-staff.js";
 import { procedureRoutes } from "./routes/procedures.js";
 import { profileRoutes } from "./routes/profile.js";
 import { settingsRoutes } from "./routes/settings.js";
+import { clinicLogoRoutes } from "./routes/clinic-logo.js";
 import { templateDefaultsRoutes } from "./routes/template-defaults.js";
 import { templateRoutes } from "./routes/templates.js";
 import { userRoutes } from "./routes/users.js";
@@ -54,7 +56,8 @@ import { siteOrigin } from "./lib/origin.js";
 import { rejectUnsafeText } from "./plugins/safe-input.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE } from "./services/audit/audit-anchors.js";
 import "../shared/schemas/zod-locale.js";
-import { createLocalFileStorage, type FileStorage } from "./storage/file-storage.js";
+import type { FileStorage } from "./storage/file-storage.js";
+import { createFileStorage } from "./storage/storage-from-env.js";
 
 export interface AppConfig {
   env: Env;
@@ -63,7 +66,7 @@ export interface AppConfig {
   clientDir?: string;
   /** Postal-code sources, in order (default ViaCEP then BrasilAPI at the env URLs). */
   cepSources?: CepSource[];
-  /** Where file bytes go (default: DATA_DIR/files, content-addressed). */
+  /** Where file bytes go (default: DATA_DIR/files, or the bucket S3_BUCKET names; content-addressed). */
   storage?: FileStorage;
   /** Secrets at rest (default: key from APP_SECRET or DATA_DIR/secret.key). */
   secretBox?: SecretBox;
@@ -108,7 +111,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  // Counted in the database, so a limit holds across every web process (issue 16).
+  await app.register(fastifyRateLimit, { global: false, store: postgresRateLimitStore(database.db) });
   await app.register(originCheckPlugin, { publicUrl: env.PUBLIC_URL });
   await app.register(authPlugin, {
     db: database.db,
@@ -149,8 +153,16 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(templateDefaultsRoutes, { db: database.db });
   await app.register(profileRoutes, { db: database.db });
   await app.register(settingsRoutes, { db: database.db });
+  await app.register(clinicLogoRoutes, { db: database.db });
   await app.register(contentRoutes, { db: database.db });
-  const storage = config.storage ?? createLocalFileStorage(path.join(resolveDataDir(env), "files"));
+  // DATA_DIR/files, or the S3-compatible bucket when S3_BUCKET is set (decision 030).
+  let storage: FileStorage;
+  if (config.storage) storage = config.storage;
+  else {
+    const own = await createFileStorage(env);
+    app.addHook("onClose", async () => own.close?.());
+    storage = own;
+  }
   const secretBox = config.secretBox ?? createSecretBox(loadInstanceKey(env));
   app.decorate("services", { storage, secretBox });
   // PDF rendering and sealing run off the event loop (decision 012). Closed before the worker

@@ -78,7 +78,42 @@ export const envSchema = z
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "use HH:MM (24 h, horário de São Paulo), por exemplo 03:00")
     .default("03:00"),
   BACKUP_KEY: z.string().min(32, "use pelo menos 32 caracteres").optional(),
+  /** With S3_BUCKET, the daily backup (and `npm run backup -- s3`) go to the bucket, under backups/ (decision 030). */
+  BACKUP_S3: booleanFromString.default(false),
+  /**
+   * Object storage (issue 16, decision 030): with S3_BUCKET, stored files go to that S3-compatible
+   * bucket instead of DATA_DIR/files. S3_ENDPOINT for a service other than AWS; credentials both or
+   * neither (then the SDK's usual chain: instance role, AWS_* variables); path-style for MinIO and
+   * the like. Every write asks for server-side encryption (AES256) unless S3_SERVER_SIDE_ENCRYPTION=false.
+   */
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "nome de bucket inválido: de 3 a 63 letras minúsculas, números, pontos ou hífens")
+    .optional(),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: "deve ser uma URL http(s), por exemplo https://s3.sa-east-1.amazonaws.com ou http://127.0.0.1:9000" })
+    .optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{2,32}$/, "use o código da região, por exemplo sa-east-1 (ou auto, se o serviço pedir)").default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanFromString.default(false),
+  S3_SERVER_SIDE_ENCRYPTION: booleanFromString.default(true),
 })
+  .superRefine((env, ctx) => {
+    // Object storage and where backups go (decision 030).
+    const needsBucket = (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).filter((name) => env[name] !== undefined);
+    if (!env.S3_BUCKET) {
+      for (const name of needsBucket) ctx.addIssue({ code: "custom", path: [name], message: "não tem efeito sem S3_BUCKET (o nome do bucket onde os arquivos ficam)" });
+      if (env.BACKUP_S3) ctx.addIssue({ code: "custom", path: ["BACKUP_S3"], message: "precisa de S3_BUCKET (e das demais variáveis S3_*) para gravar os backups no bucket" });
+    }
+    if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+      const missing = env.S3_ACCESS_KEY_ID === undefined ? "S3_ACCESS_KEY_ID" : "S3_SECRET_ACCESS_KEY";
+      ctx.addIssue({ code: "custom", path: [missing], message: "defina S3_ACCESS_KEY_ID e S3_SECRET_ACCESS_KEY juntas (ou nenhuma, para usar o papel da máquina)" });
+    }
+    if (env.BACKUP_S3 && env.BACKUP_DIR) {
+      ctx.addIssue({ code: "custom", path: ["BACKUP_DIR"], message: "escolha um destino para o backup diário: BACKUP_DIR (uma pasta) ou BACKUP_S3=true (o bucket), não os dois" });
+    }
+  })
   .superRefine((env, ctx) => {
     // Links in e-mails, signing pages and sealed PDFs come only from here, never from a request's
     // Host header (issue 15): a published server must say its own address.

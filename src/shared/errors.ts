@@ -135,6 +135,11 @@ export const ERRORS = {
     status: 400,
     message: "Os dados enviados não correspondem ao tipo desta conta. Recarregue a página e tente novamente.",
   },
+  /** The clinic's logo (issue 13). */
+  LOGO_TOO_LARGE: { status: 413, message: "O logo deve ter no máximo 1 MB." },
+  LOGO_UNSUPPORTED: { status: 415, message: "Envie o logo em PNG, JPEG ou SVG." },
+  LOGO_INVALID: { status: 400, message: "Não foi possível ler a imagem. Envie um PNG, JPEG ou SVG válido." },
+  LOGO_TOO_MANY_PIXELS: { status: 400, message: "A imagem é grande demais (mais de 40 megapixels). Reduza-a e envie de novo." },
   PROCEDURE_SPECIALTY_UNKNOWN: { status: 400, message: "Escolha uma especialidade da lista." },
   CEP_INVALID: { status: 400, message: "CEP inválido. Informe os 8 dígitos." },
   CEP_NOT_FOUND: { status: 404, message: "CEP não encontrado" },

@@ -79,7 +79,7 @@ describe("documents", () => {
     // Before any document: the dashboard's figures are zero and there is no invented trend.
     await page.getByTestId("stat-total").getByText("0", { exact: true }).waitFor();
     expect(await page.getByTestId("dashboard-stats").textContent()).not.toContain("mês passado");
-    await page.getByTestId("stat-taxa").getByText("0.0%").waitFor();
+    await page.getByTestId("stat-taxa").getByText("0,0%").waitFor();
     await page.goto("/documents");
     await page.getByRole("heading", { name: "Documentos" }).waitFor();
     await page.getByText("Gerencie os termos de consentimento e assinaturas").waitFor();

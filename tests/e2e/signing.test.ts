@@ -66,6 +66,12 @@ describe("signing", () => {
     await signIn(page, account.email, account.password);
     const patientCpf = validCpf();
     const documentId = await seedDocument(page, patientCpf);
+    // The clinic's logo (issue 13) shows on the patient's signing page.
+    const logo = await page.request.put("/api/settings/clinic/logo", {
+      headers: { "content-type": "image/svg+xml" },
+      data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="90" height="30"><rect width="90" height="30" rx="6" fill="#0a7"/></svg>'),
+    });
+    expect(logo.status(), await logo.text()).toBe(200);
 
     // The list offers Enviar para Assinatura on a draft, not Reenviar.
     await page.goto("/documents");
@@ -159,6 +165,7 @@ describe("signing", () => {
     expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
     await p.getByRole("heading", { name: "Termo de Consentimento - Clareamento dental" }).waitFor();
     await p.getByTestId("signing-status").getByText("Aguardando assinatura").waitFor();
+    await expect.poll(() => p.getByTestId("clinic-logo").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     await p.getByRole("article").getByText(`Eu, ${PATIENT}, autorizo ${account.nome}`, { exact: false }).waitFor();
     const info = await p.getByTestId("signing-info").textContent();
     expect(info).toMatch(/Criado em\d{2}\/\d{2}\/\d{4}/);

@@ -134,6 +134,18 @@ describe("the team (issue 13)", () => {
     await page.getByText("Configurações atualizadas").waitFor();
     // The name shown in the header follows the nome fantasia.
     await expect.poll(() => page.locator("header").textContent()).toContain("Clínica Bem Viver Jardins");
+    // The logo (issue 13): chosen from the computer, previewed as the server re-encoded it.
+    const logoCard = page.getByTestId("clinic-logo");
+    await logoCard.getByText("Nenhum logo enviado").waitFor();
+    await logoCard.getByTestId("clinic-logo-input").setInputFiles({
+      name: "logo.svg",
+      mimeType: "image/svg+xml",
+      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><circle cx="20" cy="20" r="16" fill="#0a7"/><rect x="44" y="12" width="70" height="16" fill="#064"/></svg>'),
+    });
+    await page.getByText("Logo atualizado").first().waitFor();
+    await expect.poll(() => logoCard.getByTestId("clinic-logo-preview").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(600);
+    await logoCard.getByTestId("clinic-logo-input").setInputFiles({ name: "foto.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") });
+    await logoCard.getByRole("alert").getByText("Envie o logo em PNG, JPEG ou SVG.").waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));
     await snap(page, "settings-desktop");
 

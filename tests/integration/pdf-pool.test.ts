@@ -14,6 +14,7 @@ import { enqueueJob } from "../../src/server/jobs/enqueue-job.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
 import { createPdfPool } from "../../src/server/pdf-pool/pdf-pool.js";
+import { renderDocumentPdf } from "../../src/pdf/document-pdf.js";
 import { generateSealCertificate } from "../../src/server/services/sealing/seal-certificate.js";
 import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { ERRORS } from "../../src/shared/errors.js";
@@ -140,8 +141,13 @@ describe("large renders run off the event loop", () => {
     // The renders no longer hold the loop (1.4 s for these four before the pool; 7.5 s for the
     // issue's 950 kB template, now refused). What remains is the database work: on PGlite it runs
     // in this thread too (~100 ms per creation here, queued behind one lock), on PostgreSQL not.
-    expect(watched.slowestHealth).toBeLessThan(1000);
-    expect(watched.longestStall).toBeLessThan(1000);
+    // On a busy machine everything slows alike, so the bound grows with what one render on this
+    // thread costs right now: four renders held on the loop would take at least twice that.
+    const started = performance.now();
+    await renderDocumentPdf({ ...sampleDocumentInput(), model: documentModelAtLimit() });
+    const budget = Math.max(1000, 2 * (performance.now() - started));
+    expect(watched.slowestHealth).toBeLessThan(budget);
+    expect(watched.longestStall).toBeLessThan(budget);
   });
 });
 

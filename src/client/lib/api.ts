@@ -21,11 +21,14 @@ const NETWORK_MESSAGE = "Não foi possível falar com o servidor. Verifique sua 
 
 export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   let response: Response;
+  // A file (Blob) goes as its raw bytes with its own type; anything else as JSON.
+  const isFile = typeof Blob !== "undefined" && init.body instanceof Blob;
+  const contentType = isFile ? (init.body as Blob).type || "application/octet-stream" : "application/json";
   try {
     response = await fetch(path, {
       method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-      headers: init.body === undefined ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      headers: init.body === undefined ? { accept: "application/json" } : { "content-type": contentType, accept: "application/json" },
+      body: init.body === undefined ? undefined : isFile ? (init.body as Blob) : JSON.stringify(init.body),
       credentials: "same-origin",
       signal: init.signal,
     });

@@ -4,6 +4,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Spinner } from "@/components/ui/spinner";
 import { api } from "@/lib/api";
+import { formatDateTime } from "@shared/format";
 
 interface OutboxItem {
   id: string;
@@ -32,7 +33,7 @@ export function DevOutboxPage() {
           <CardHeader>
             <CardTitle>{item.subject}</CardTitle>
             <CardDescription>
-              Para {item.to} · {new Date(item.created_at).toLocaleString("pt-BR")} · {item.status}
+              Para {item.to} · {formatDateTime(item.created_at)} · {item.status}
             </CardDescription>
           </CardHeader>
           <CardContent>

@@ -3,7 +3,8 @@ import type * as React from "react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Spinner } from "./components/spinner";
 import { isValidCpf } from "@shared/br/cpf";
-import { maskCpf, maskPhone } from "@shared/br/masks";
+import { MaskedInput } from "@/components/form/masked-input";
+import { CPF_MASK, PHONE_MASK } from "@/components/form/masks";
 import type { SignInput, SigningPage } from "@shared/schemas/signing";
 import { ELECTRONIC_CONSENT, SIGNATURE_LEVEL_LABEL, SIGNING_MESSAGES } from "@shared/signing-rules";
 import { SignatureCanvas, type SignatureCanvasHandle } from "./components/signature-canvas";
@@ -154,10 +155,11 @@ export function SignForm({
             />
           </TextField>
           <TextField id={ids.cpf} label="CPF" required invalid={invalid("cpf")}>
-            <input
+            <MaskedInput
               id={ids.cpf}
+              mask={CPF_MASK}
               value={values.cpf}
-              onChange={(event) => set("cpf", maskCpf(event.target.value))}
+              onChange={(event) => set("cpf", event.target.value)}
               inputMode="numeric"
               autoComplete="off"
               placeholder="000.000.000-00"
@@ -167,10 +169,11 @@ export function SignForm({
             />
           </TextField>
           <TextField id={ids.telefone} label="Telefone (opcional)" invalid={invalid("telefone")}>
-            <input
+            <MaskedInput
               id={ids.telefone}
+              mask={PHONE_MASK}
               value={values.telefone}
-              onChange={(event) => set("telefone", maskPhone(event.target.value))}
+              onChange={(event) => set("telefone", event.target.value)}
               inputMode="tel"
               type="tel"
               autoComplete="tel-national"

@@ -95,7 +95,7 @@ export function SigningPage({ token }: { token: string }) {
   const signed = page.estado === "signed";
 
   return (
-    <PublicShell clinic={doc.clinica}>
+    <PublicShell clinic={doc.clinica} clinicLogoUrl={doc.clinica_logo_url}>
       <Panel className="gap-3 print:hidden">
         <div className="grid gap-2">
           <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">

@@ -3,9 +3,11 @@ import path from "node:path";
 import { type Database, openDatabase } from "../../db/client.js";
 import { type Env, resolveDataDir } from "../env.js";
 import { createSecretBox } from "../lib/secret-box.js";
-import { createLocalFileStorage } from "../storage/file-storage.js";
+import { BACKUP_S3_PREFIX, s3SettingsFromEnv } from "../storage/s3-settings.js";
+import { createFileStorage } from "../storage/storage-from-env.js";
 import { noMigrationsFolder } from "./apply-migrations.js";
 import { BackupError } from "./backup-error.js";
+import { type BackupDestination, dailyBackupDestination, localBackupDestination } from "./backup-destination.js";
 import { backupRootKey, instanceKeyId, readInstanceKey } from "./backup-keys.js";
 import { createBackup } from "./create-backup.js";
 import { requestSnapshot, SNAPSHOT_SOCKET_PURPOSE } from "./snapshot-socket.js";
@@ -17,16 +19,35 @@ export interface CliBackup extends WrittenBackup {
 }
 
 /**
+ * Where `npm run backup` writes: a folder, `s3://BUCKET[/PREFIX/]` (the configured bucket, prefix
+ * default backups/), or — with no argument — the daily backup's destination (BACKUP_S3 or BACKUP_DIR).
+ */
+export async function backupTarget(env: Env, target: string | undefined): Promise<BackupDestination> {
+  if (target === undefined) {
+    const configured = await dailyBackupDestination(env);
+    if (!configured) throw new BackupError("Diga onde gravar: npm run backup -- PASTA (ou s3://BUCKET), ou defina BACKUP_DIR ou BACKUP_S3=true.");
+    return configured;
+  }
+  if (target.startsWith("s3://")) {
+    const { s3DestinationFromUri } = await import("./s3-backup-destination.js");
+    return s3DestinationFromUri(target, s3SettingsFromEnv(env), BACKUP_S3_PREFIX);
+  }
+  return localBackupDestination(path.resolve(target));
+}
+
+/**
  * `npm run backup -- DIR`: PostgreSQL (DATABASE_URL) is read in a REPEATABLE READ snapshot beside
  * the running app; embedded PGlite through the running app's socket when it is up (its dump of the
- * data dir), else straight from DATA_DIR/pglite. Never migrates the database it reads.
+ * data dir), else straight from DATA_DIR/pglite. Never migrates the database it reads. Stored files
+ * are read from the configured storage (DATA_DIR/files or the bucket).
  */
-export async function backupFromCli(env: Env, dir: string, progress?: (message: string) => void): Promise<CliBackup> {
+export async function backupFromCli(env: Env, target: string | undefined, progress?: (message: string) => void): Promise<CliBackup> {
   const dataDir = resolveDataDir(env);
   const instanceKey = readInstanceKey(env);
   const root = backupRootKey(env, instanceKey);
-  const storage = createLocalFileStorage(path.join(dataDir, "files"));
-  const options = { dir: path.resolve(dir), root, instanceKeyId: instanceKey ? instanceKeyId(instanceKey) : null, storage, progress };
+  const destination = await backupTarget(env, target);
+  const storage = await createFileStorage(env);
+  const options = { dir: destination, root, instanceKeyId: instanceKey ? instanceKeyId(instanceKey) : null, storage, progress };
   const none = noMigrationsFolder();
   let database: Database | undefined;
   try {
@@ -55,5 +76,7 @@ export async function backupFromCli(env: Env, dir: string, progress?: (message: 
   } finally {
     rmSync(none, { recursive: true, force: true });
     await database?.close();
+    destination.close();
+    storage.close?.();
   }
 }

@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import { type Database, openDatabase, type Tx } from "../../db/client.js";
 import type { FileStorage } from "../storage/file-storage.js";
+import type { BackupDestination } from "./backup-destination.js";
 import type { BackupRootKey } from "./backup-keys.js";
 import { exportSnapshot } from "./export-snapshot.js";
 import { writeBackupFile, type WrittenBackup } from "./write-backup-file.js";
 
 export interface CreateBackupOptions {
-  dir: string;
+  /** A folder, or another destination (the S3 bucket, decision 030). */
+  dir: string | BackupDestination;
   root: BackupRootKey;
   instanceKeyId: string | null;
   storage: FileStorage;
@@ -43,7 +45,7 @@ export async function withConsistentSnapshot<T>(database: Database, copyPglite: 
   return database.db.transaction(read, { isolationLevel: "repeatable read", accessMode: "read only" });
 }
 
-/** One backup file of `database` and its stored files into `options.dir`. */
+/** One backup file of `database` and its stored files into `options.dir` (a folder or the bucket). */
 export async function createBackup(database: Database, options: CreateBackupOptions): Promise<WrittenBackup> {
   return writeBackupFile(
     options.dir,

@@ -7,7 +7,8 @@ import { rawRows } from "../../db/raw.js";
 import type { Env } from "../env.js";
 import { createSecretBox } from "../lib/secret-box.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE } from "../services/audit/audit-anchors.js";
-import { createLocalFileStorage } from "../storage/file-storage.js";
+import { createLocalFileStorage, type FileStorage } from "../storage/file-storage.js";
+import type { S3Settings } from "../storage/s3-settings.js";
 import { applyMigrationsInTransaction, migrateToLatest, noMigrationsFolder } from "./apply-migrations.js";
 import { BACKUP_MESSAGES, BackupError } from "./backup-error.js";
 import { instanceKeyId, readInstanceKey } from "./backup-keys.js";
@@ -20,12 +21,17 @@ import { localJournal, migrationsToRestore } from "./schema-version.js";
 export type RestoreTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string; dataDir: string };
 
 export interface RestoreOptions {
+  /** A backup file's path, or s3://bucket/key in the configured bucket (decision 030). */
   file: string;
   env: Pick<Env, "APP_SECRET" | "DATA_DIR" | "BACKUP_KEY">;
   target: RestoreTarget;
   /** Replace a target that is not empty (PGlite: the old folder is moved aside; PostgreSQL: dropped in the same transaction). */
   force?: boolean;
   progress?: (message: string) => void;
+  /** Where the stored files go (default DATA_DIR/files; the bucket when S3_BUCKET is set). */
+  storage?: FileStorage;
+  /** The configured bucket, to read an s3:// backup from. */
+  s3?: S3Settings | null;
 }
 
 export interface RestoreReport {
@@ -52,10 +58,23 @@ export const NO_INSTANCE_KEY =
  * `npm run restore`: the whole file is read and checked first (key, every chunk, the manifest, the
  * schema version) — a bad file is refused before the target is touched. Then, in ONE transaction on
  * the target: the migrations the backup's database had, every table's rows as they were (triggers
- * off, audit chain byte for byte), sequences; stored files go into DATA_DIR/files. Then the newer
+ * off, audit chain byte for byte), sequences; stored files go into DATA_DIR/files (or the bucket). Then the newer
  * migrations of this code, and the checks `audit:verify` makes plus each sealed PDF's SHA-256.
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreReport> {
+  if (!options.file.startsWith("s3://")) return restoreBackupFile(options);
+  // From the bucket: a local copy first (the file is read twice: checked whole, then loaded).
+  const { downloadS3Backup } = await import("./s3-backup-destination.js");
+  options.progress?.(`baixando ${options.file}`);
+  const copy = await downloadS3Backup(options.file, options.s3 ?? null, options.target.dataDir);
+  try {
+    return await restoreBackupFile({ ...options, file: copy.file });
+  } finally {
+    await copy.remove();
+  }
+}
+
+async function restoreBackupFile(options: RestoreOptions): Promise<RestoreReport> {
   const progress = options.progress ?? (() => undefined);
   const instanceKey = readInstanceKey(options.env);
   const backup = await unlockBackup(options.file, options.env, instanceKey);
@@ -64,7 +83,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
     migrations = migrationsToRestore(p.schema);
   });
   progress(`backup verificado: ${manifest.tables.reduce((n, t) => n + t.rows, 0)} linhas, ${manifest.files.count} arquivos`);
-  const storage = createLocalFileStorage(path.join(options.target.dataDir, "files"));
+  const storage = options.storage ?? createLocalFileStorage(path.join(options.target.dataDir, "files"));
   const anchorKey = instanceKey ? createSecretBox(instanceKey).deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) : null;
   const keyWarning = !instanceKey
     ? NO_INSTANCE_KEY

@@ -1,7 +1,8 @@
 /**
- * `npm run restore -- FILE [--force]`: restores a backup (decision 027) into an empty DATA_DIR (the
- * embedded database) or the PostgreSQL database DATABASE_URL names, stored files into
- * DATA_DIR/files; refuses a bad file (truncated, altered, another key, newer version) and a
+ * `npm run restore -- FILE [--force]`: restores a backup (decision 027) — a file, or
+ * s3://BUCKET/KEY in the configured bucket (decision 030) — into an empty DATA_DIR (the embedded
+ * database) or the PostgreSQL database DATABASE_URL names, stored files into DATA_DIR/files or the
+ * bucket of S3_BUCKET; refuses a bad file (truncated, altered, another key, newer version) and a
  * non-empty target without --force before touching anything. Then prints what `npm run
  * audit:verify` checks and each sealed PDF's SHA-256 against its record; exit 1 if any fails.
  */
@@ -9,13 +10,15 @@ import path from "node:path";
 import { BackupError } from "../backup/backup-error.js";
 import { restoreBackup } from "../backup/restore-backup.js";
 import { EnvError, loadEnv, resolveDataDir } from "../env.js";
+import { s3SettingsFromEnv } from "../storage/s3-settings.js";
+import { createFileStorage } from "../storage/storage-from-env.js";
 
 const args = process.argv.slice(2).filter((arg) => arg !== "--");
 const force = args.includes("--force");
 const files = args.filter((arg) => arg !== "--force");
 const file = files[0];
 if (files.length !== 1 || !file || file.startsWith("-")) {
-  console.error("Uso: npm run restore -- ARQUIVO [--force]   (restaura num DATA_DIR vazio, ou no banco de DATABASE_URL)");
+  console.error("Uso: npm run restore -- ARQUIVO|s3://BUCKET/CHAVE [--force]   (restaura num DATA_DIR vazio, ou no banco de DATABASE_URL)");
   process.exit(2);
 }
 
@@ -23,13 +26,16 @@ try {
   const env = loadEnv();
   const dataDir = resolveDataDir(env);
   const started = performance.now();
+  const storage = await createFileStorage(env);
   const report = await restoreBackup({
-    file: path.resolve(file),
+    file: file.startsWith("s3://") ? file : path.resolve(file),
     env,
     force,
     target: env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL, dataDir } : { kind: "pglite", dataDir },
     progress: (message) => console.error(message),
-  });
+    storage,
+    s3: s3SettingsFromEnv(env),
+  }).finally(() => storage.close?.());
   const { preamble, manifest, checks } = report;
   const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
   console.log(
@@ -38,8 +44,8 @@ try {
   );
   console.log(
     env.DATABASE_URL
-      ? `Restaurado no PostgreSQL de DATABASE_URL; arquivos em ${path.join(dataDir, "files")}.`
-      : `Restaurado no banco embutido em ${path.join(dataDir, "pglite")}; arquivos em ${path.join(dataDir, "files")}.`,
+      ? `Restaurado no PostgreSQL de DATABASE_URL; arquivos em ${storage.location}.`
+      : `Restaurado no banco embutido em ${path.join(dataDir, "pglite")}; arquivos em ${storage.location}.`,
   );
   if (report.movedAside) console.log(`O banco que estava no destino foi movido para ${report.movedAside}.`);
   if (report.keyWarning) console.log(`AVISO: ${report.keyWarning}`);

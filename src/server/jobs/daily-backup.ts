@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { backupRuns, jobs, tenants } from "../../db/schema.js";
 import { dateInSaoPaulo, startOfDayInSaoPaulo } from "../../shared/dates/sao-paulo.js";
 import { backupRootKeyFromBox, instanceKeyIdFromBox } from "../backup/backup-keys.js";
+import { type BackupDestination, dailyBackupConfigured, dailyBackupDestination } from "../backup/backup-destination.js";
 import { createBackup } from "../backup/create-backup.js";
 import { pruneBackups } from "../backup/prune-backups.js";
 import { enqueueJob } from "./enqueue-job.js";
@@ -22,13 +23,13 @@ export function dailyBackupDueAt(now: Date, backupTime: string): { dia: string; 
 }
 
 /**
- * Called by the worker's sweep: once BACKUP_TIME has passed (and BACKUP_DIR is set), enqueues the
+ * Called by the worker's sweep: once BACKUP_TIME has passed (and BACKUP_DIR or BACKUP_S3 is set), enqueues the
  * day's 'backup.daily' job unless the day already has a backup, has used up its attempts, or has
  * its job waiting or running (the dedupe key keeps several processes to one job). Returns whether
  * it enqueued one.
  */
 export async function scheduleDailyBackup(ctx: JobContext, now: Date = new Date()): Promise<boolean> {
-  if (!ctx.env.BACKUP_DIR) return false;
+  if (!dailyBackupConfigured(ctx.env)) return false;
   const { dia, dueAt } = dailyBackupDueAt(now, ctx.env.BACKUP_TIME);
   if (now < dueAt) return false;
   const [runs] = await ctx.db
@@ -47,25 +48,27 @@ export async function scheduleDailyBackup(ctx: JobContext, now: Date = new Date(
 }
 
 /**
- * The 'backup.daily' job (decision 027): a backup into BACKUP_DIR (on PGlite from a copy of the
- * data dir, so the app waits only for the dump), then the 7 daily / 4 weekly / 12 monthly rule.
- * Every attempt leaves a backup_runs row; a failed one carries the pt-BR reason — the notice the
- * owner's Avisos will show — and the job is retried (3 attempts, with back-off).
+ * The 'backup.daily' job (decisions 027, 030): a backup into BACKUP_DIR or, with BACKUP_S3, the
+ * bucket's backups/ (on PGlite from a copy of the data dir, so the app waits only for the dump),
+ * then the 7 daily / 4 weekly / 12 monthly rule on that folder or those objects. Every attempt
+ * leaves a backup_runs row; a failed one carries the pt-BR reason — the notice the owner's Avisos
+ * show — and the job is retried (3 attempts, with back-off).
  */
 export async function runDailyBackup(ctx: JobContext, payload: { dia: string }): Promise<void> {
   const startedAt = new Date();
-  const dir = ctx.env.BACKUP_DIR ? path.resolve(ctx.env.BACKUP_DIR) : null;
+  let destination: BackupDestination | null = null;
   try {
-    if (!dir) throw new Error("BACKUP_DIR não está definida: o backup diário não tem onde ser gravado.");
+    destination = await dailyBackupDestination(ctx.env);
+    if (!destination) throw new Error("nem BACKUP_DIR nem BACKUP_S3 (com S3_BUCKET) estão definidas: o backup diário não tem onde ser gravado.");
     if (!ctx.database) throw new Error("o backup diário precisa do banco do app (JobContext.database)");
     const written = await createBackup(ctx.database, {
-      dir,
+      dir: destination,
       root: backupRootKeyFromBox(ctx.env, ctx.secretBox),
       instanceKeyId: instanceKeyIdFromBox(ctx.secretBox),
       storage: ctx.storage,
       copyPglite: true,
     });
-    const removed = await pruneBackups(dir, new Date());
+    const removed = await pruneBackups(destination, new Date());
     const missing = written.manifest.files.missing;
     await ctx.db.insert(backupRuns).values({
       dia: payload.dia,
@@ -81,8 +84,13 @@ export async function runDailyBackup(ctx: JobContext, payload: { dia: string }):
     const message = `O backup diário de ${payload.dia} falhou: ${(error as Error).message}`;
     await ctx.db.insert(backupRuns).values({ dia: payload.dia, status: "failed", mensagem: message.slice(0, 2000), started_at: startedAt });
     ctx.log.error({ err: error }, "daily backup failed");
-    await noticeBackupFailure(ctx, payload.dia, message).catch((noticeError: unknown) => ctx.log.error({ err: noticeError }, "backup failure notice not recorded"));
+    const where = ctx.env.BACKUP_S3
+      ? "o bucket e as credenciais do armazenamento (variáveis S3_*)"
+      : "o espaço e as permissões da pasta de backups (BACKUP_DIR)";
+    await noticeBackupFailure(ctx, payload.dia, message, where).catch((noticeError: unknown) => ctx.log.error({ err: noticeError }, "backup failure notice not recorded"));
     throw error;
+  } finally {
+    destination?.close();
   }
 }
 
@@ -99,14 +107,14 @@ export async function latestBackupRuns(ctx: Pick<JobContext, "db">, limit = 10) 
  * A failed backup is an Aviso for the owner and the administration (decision 028): the instance's
  * backup covers every clinic on it, so each clinic's owner hears of it.
  */
-async function noticeBackupFailure(ctx: Pick<JobContext, "db">, dia: string, message: string): Promise<void> {
+async function noticeBackupFailure(ctx: Pick<JobContext, "db">, dia: string, message: string, where: string): Promise<void> {
   const clinics = await ctx.db.select({ id: tenants.id }).from(tenants);
   for (const clinic of clinics) {
     await withTenant(ctx.db, clinic.id, (tx) =>
       recordSystemNotice(tx, clinic.id, {
         kind: "backup.failed",
         title: `Backup de ${dia.split("-").reverse().join("/")} não concluído`,
-        body: `${message.slice(0, 800)} Uma nova tentativa será feita automaticamente; se persistir, verifique o espaço e as permissões da pasta de backups (BACKUP_DIR).`,
+        body: `${message.slice(0, 800)} Uma nova tentativa será feita automaticamente; se persistir, verifique ${where}.`,
       }),
     );
   }

@@ -11,7 +11,7 @@ export interface JobPayloads {
   "sms.send": { to: string; sealed: string; contratoId: string };
   /** Send one PDF to the patient's record in Feegow (a feegow_uploads row; decision 016). */
   "feegow.upload": { uploadId: string };
-  /** The day's backup into BACKUP_DIR (decision 027); `dia` is the São Paulo date it is for. */
+  /** The day's backup into BACKUP_DIR or the bucket (decisions 027, 030); `dia` is the São Paulo date it is for. */
   "backup.daily": { dia: string };
 }
 export type JobKind = keyof JobPayloads;

@@ -61,7 +61,7 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
       anchored = await anchorAuditChains(ctx.db, anchorKey);
       // Certificates expiring in 30, 7 or 1 days: one e-mail per threshold (decision 019).
       certificateWarnings = await warnCertificateExpiry(ctx.db, ctx.origin);
-      // The day's backup once BACKUP_TIME has passed, when BACKUP_DIR is set (decision 027).
+      // The day's backup once BACKUP_TIME has passed, when BACKUP_DIR or BACKUP_S3 is set (decisions 027, 030).
       await scheduleDailyBackup(ctx);
     }
     return { jobs, emails, expired, anchored, certificateWarnings };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { centavosForInput, formatCentavos, MAX_CENTAVOS, MONEY_MESSAGES, parseReais } from "./money.js";
+import { centavosForInput, formatCentavos, MAX_CENTAVOS, MONEY_MESSAGES, normalizeReaisText, parseReais } from "./money.js";
 
 describe("parseReais", () => {
   it.each([
@@ -33,5 +33,19 @@ describe("formatting", () => {
       expect(parseReais(formatCentavos(centavos))).toEqual({ ok: true, centavos });
       expect(parseReais(centavosForInput(centavos))).toEqual({ ok: true, centavos });
     }
+  });
+});
+
+describe("normalizeReaisText", () => {
+  it("writes an amount the one way the app shows it", () => {
+    expect(normalizeReaisText("1250")).toBe("R$ 1.250,00");
+    expect(normalizeReaisText("R$ 1.250,5")).toBe("R$ 1.250,50");
+    expect(normalizeReaisText("4.500,00")).toBe("R$ 4.500,00");
+  });
+
+  it("answers null for text that is not an amount", () => {
+    expect(normalizeReaisText("Conforme orçamento")).toBeNull();
+    expect(normalizeReaisText("")).toBeNull();
+    expect(normalizeReaisText("12.5")).toBeNull();
   });
 });

@@ -38,3 +38,12 @@ export function parseReais(input: string): ParsedReais {
   const centavos = Number(whole) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
   return centavos > MAX_CENTAVOS ? { ok: false, message: MONEY_MESSAGES.tooLarge } : { ok: true, centavos };
 }
+
+/**
+ * Text that holds an amount in reais, written the one way the app shows it ("1250" → "R$ 1.250,00");
+ * `null` when it is not an amount (a free text such as "Conforme orçamento").
+ */
+export function normalizeReaisText(input: string): string | null {
+  const parsed = parseReais(input);
+  return parsed.ok ? formatCentavos(parsed.centavos) : null;
+}

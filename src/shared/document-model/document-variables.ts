@@ -6,7 +6,8 @@
 import { formatCep } from "../br/cep.js";
 import { formatCpf } from "../br/cpf.js";
 import { formatPhone } from "../br/phone.js";
-import { ageOn, CLINIC_TIME_ZONE, dateInSaoPaulo } from "../dates/sao-paulo.js";
+import { ageOn, dateInSaoPaulo } from "../dates/sao-paulo.js";
+import { formatTime } from "../format/index.js";
 
 export type ContentKind = "riscos" | "beneficios" | "cuidados_pos";
 
@@ -70,7 +71,7 @@ export function formatIsoDate(iso: string | null | undefined): string {
 }
 
 function timeInSaoPaulo(instant: Date): string {
-  return new Intl.DateTimeFormat("pt-BR", { timeZone: CLINIC_TIME_ZONE, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(instant);
+  return formatTime(instant);
 }
 
 /** "CRM-SP 123456" (or the parts that exist). */

@@ -1,26 +1,15 @@
-import { CLINIC_TIME_ZONE } from "../dates/sao-paulo.js";
+import { formatDate, formatDateTimeAt } from "../format/index.js";
 import type { NoticeKind } from "./notice-kinds.js";
 
-const dateTime = new Intl.DateTimeFormat("pt-BR", {
-  timeZone: CLINIC_TIME_ZONE,
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-const dateOnly = new Intl.DateTimeFormat("pt-BR", { timeZone: CLINIC_TIME_ZONE, day: "2-digit", month: "2-digit", year: "numeric" });
 
 /** "12/03/2026 às 14:05", in São Paulo. */
 export function whenInSaoPaulo(instant: Date): string {
-  const parts = Object.fromEntries(dateTime.formatToParts(instant).map((part) => [part.type, part.value]));
-  return `${parts.day}/${parts.month}/${parts.year} às ${parts.hour}:${parts.minute}`;
+  return formatDateTimeAt(instant);
 }
 
 /** "12/03/2026", in São Paulo. */
 export function dayInSaoPaulo(instant: Date): string {
-  return dateOnly.format(instant);
+  return formatDate(instant);
 }
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -6,7 +6,7 @@
  * documents were never signed: they may be deleted. Sent or viewed ones are cancelled first (the
  * patient holds a live link).
  */
-import { CLINIC_TIME_ZONE } from "../dates/sao-paulo.js";
+import { formatDate } from "../format/index.js";
 
 export const RETENTION_YEARS = 20;
 export const RETENTION_LAW = "Lei 13.787/2018";
@@ -85,11 +85,9 @@ export function patientAnonymization(documents: readonly RetentionSubject[], now
   return { allowed: true, documentsToDelete: documents.length };
 }
 
-const dayFormatter = new Intl.DateTimeFormat("pt-BR", { timeZone: CLINIC_TIME_ZONE, day: "2-digit", month: "2-digit", year: "numeric" });
-
 /** "26/11/2046" (São Paulo calendar). */
 export function formatRetentionDate(date: Date): string {
-  return dayFormatter.format(date);
+  return formatDate(date);
 }
 
 /** What the screens and the API say about the rule (pt-BR). */

@@ -105,6 +105,8 @@ export const signingPageSchema = z.object({
     modelo: z.record(text(), z.unknown()),
     conteudo_sha256: text(),
     clinica: text(),
+    /** The clinic's logo (its public, content-addressed PNG), or null. */
+    clinica_logo_url: text().nullable(),
     profissional: text().nullable(),
   }),
   /** True when the clinic asks for the e-mail code before signing. */

@@ -1,8 +1,8 @@
 import { type FieldErrors, useFormContext } from "react-hook-form";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { maskCep } from "@shared/br/masks";
 import { MaskedInput } from "./masked-input";
+import { CEP_MASK } from "./masks";
 import { UfSelect } from "./uf-select";
 import { useCepLookup } from "./use-cep-lookup";
 
@@ -37,7 +37,7 @@ export function AddressFields({ stateField, required = false }: { stateField: "e
   return (
     <div className="grid gap-4 sm:grid-cols-6">
       <FormField className="sm:col-span-2" label="CEP" htmlFor="cep" required={required} error={errors.cep?.message} hint={hint}>
-        <MaskedInput {...cep} mask={maskCep} inputMode="numeric" autoComplete="postal-code" placeholder="00000-000" maxLength={9} />
+        <MaskedInput {...cep} mask={CEP_MASK} inputMode="numeric" autoComplete="postal-code" placeholder="00000-000" maxLength={9} />
       </FormField>
       <FormField className="sm:col-span-4" label="Logradouro" htmlFor="logradouro" required={required} error={errors.logradouro?.message}>
         <Input {...register("logradouro")} autoComplete="address-line1" placeholder="Rua, avenida…" />

@@ -2,13 +2,20 @@ import type * as React from "react";
 import { Logo } from "@/components/brand/logo";
 
 /** Header, a centred column sized for phones first, and a footer. */
-export function PublicShell({ children, clinic }: { children: React.ReactNode; clinic?: string | null }) {
+export function PublicShell({ children, clinic, clinicLogoUrl }: { children: React.ReactNode; clinic?: string | null; clinicLogoUrl?: string | null }) {
   return (
     <div className="min-h-dvh bg-muted/40 print:bg-white">
       <header className="border-b bg-background print:hidden">
         <div className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
           <Logo />
-          {clinic ? <span className="min-w-0 truncate text-right text-sm text-muted-foreground">{clinic}</span> : null}
+          {clinic ? (
+            <span className="flex min-w-0 items-center justify-end gap-2">
+              {clinicLogoUrl ? (
+                <img src={clinicLogoUrl} alt={`Logo de ${clinic}`} className="h-9 w-auto max-w-32 shrink-0 object-contain" data-testid="clinic-logo" />
+              ) : null}
+              <span className="min-w-0 truncate text-right text-sm text-muted-foreground">{clinic}</span>
+            </span>
+          ) : null}
         </div>
       </header>
       <main className="mx-auto grid max-w-3xl gap-4 px-3 py-4 sm:px-4 sm:py-6 print:max-w-none print:p-0">{children}</main>

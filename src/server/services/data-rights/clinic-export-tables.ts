@@ -6,6 +6,7 @@ import {
   auditEvents,
   beneficios,
   certificados,
+  clinicLogos,
   contratoPartes,
   contratos,
   contratoTestemunhas,
@@ -238,6 +239,14 @@ export const EXPORT_TABLES: ExportTable[] = [
   },
   { name: "feegow_uploads", table: feegowUploads, tenantColumn: feegowUploads.tenant_id, key: [feegowUploads.id] },
   // Avisos (decision 028): stored system notices, and what each person read and when they last looked.
+  {
+    name: "clinic_logos",
+    table: clinicLogos,
+    tenantColumn: clinicLogos.tenant_id,
+    key: [clinicLogos.tenant_id],
+    // The PNG itself, readable in JSON.
+    extra: { png: sql<string>`encode(${clinicLogos.png}, 'base64')` },
+  },
   { name: "system_notices", table: systemNotices, tenantColumn: systemNotices.tenant_id, key: [systemNotices.id] },
   {
     name: "notice_reads",
@@ -297,6 +306,7 @@ export const EXPORT_TABLES: ExportTable[] = [
 export const NOT_EXPORTED: Record<string, string> = {
   seal_certificates: "o selo da instância (chave privada cifrada), comum a todas as clínicas",
   sign_in_throttles: "contagem de tentativas de entrada por e-mail (hash), de toda a instância",
+  rate_limit_counters: "contagem de pedidos por minuto (hash do endereço ou da sessão), de toda a instância",
   cep_cache: "cache público de CEPs",
 };
 

@@ -5,6 +5,7 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
 import { DRAFT_WATERMARK } from "../../../pdf/document-pdf.js";
 import { draftPdfFileName } from "../../../pdf/file-name.js";
+import { loadPdfLogo } from "../settings/logo/load-clinic-logo.js";
 import { pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 import { AppError } from "../../errors.js";
 import type { PdfRenderer } from "../../pdf-pool/pdf-pool.js";
@@ -29,7 +30,7 @@ export async function generateDocumentPdf(
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now: Date = new Date(),
 ): Promise<{ fileId: string; nome: string; bytes: Buffer }> {
-  const { document, clinic, physician } = await withTenant(db, actor.tenantId, async (tx) => {
+  const { document, clinic, physician, logo } = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     const [clinic] = await tx.select().from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
     const [physician] = document.medico_responsavel_id
@@ -39,7 +40,7 @@ export async function generateDocumentPdf(
           .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, document.medico_responsavel_id)))
           .limit(1)
       : [];
-    return { document, clinic, physician };
+    return { document, clinic, physician, logo: await loadPdfLogo(tx, actor.tenantId) };
   });
   if (!clinic) throw new AppError("NOT_FOUND");
 
@@ -50,7 +51,7 @@ export async function generateDocumentPdf(
       documentId: document.id,
       contentSha256: document.conteudo_sha256,
       createdAt: document.created_at,
-      clinic: pdfClinic(clinic),
+      clinic: { ...pdfClinic(clinic), logo },
       physician: pdfPhysician(physician),
       // The draft is never the signed document (issue 11): every page says so.
       watermark: DRAFT_WATERMARK,

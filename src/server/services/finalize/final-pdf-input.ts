@@ -9,6 +9,7 @@ import { and, asc, eq } from "drizzle-orm";
 import QRCode from "qrcode";
 import { auditEvents, contratoPartes, contratos, files, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
+import { loadPdfLogo } from "../settings/logo/load-clinic-logo.js";
 import type { DocumentPdfInput, DocumentPdfSignature, PdfAttachment } from "../../../pdf/document-pdf.js";
 import type { RegistryNote, RegistryParty, SignatureRegistry } from "../../../pdf/signature-registry.js";
 import { auditEventLabel } from "../../../shared/audit/labels.js";
@@ -88,10 +89,10 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
       .leftJoin(profiles, and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)))
       .where(and(eq(auditEvents.tenant_id, tenantId), eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, contratoId)))
       .orderBy(asc(auditEvents.created_at), asc(auditEvents.seq));
-    return { contrato, clinic, physician, parties, events, draftSha256: draft?.sha256 ?? null };
+    return { contrato, clinic, physician, parties, events, draftSha256: draft?.sha256 ?? null, logo: await loadPdfLogo(tx, tenantId) };
   });
   if (!read?.clinic) return null;
-  const { contrato, clinic, physician, parties, events, draftSha256 } = read;
+  const { contrato, clinic, physician, parties, events, draftSha256, logo } = read;
 
   const signatures = await Promise.all(
     parties.map(async ({ parte, imageSha256 }): Promise<DocumentPdfSignature> => ({
@@ -130,7 +131,7 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
       documentId: contrato.id,
       contentSha256: contrato.conteudo_sha256,
       createdAt: contrato.created_at,
-      clinic: pdfClinic(clinic),
+      clinic: { ...pdfClinic(clinic), logo },
       physician: pdfPhysician(physician),
       signatures,
     },

@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratos, profiles, tenants } from "../../../db/schema.js";
+import { clinicLogos, contratos, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
+import { clinicLogoUrl } from "../../../shared/clinic-logo.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskEmail, type SigningPage } from "../../../shared/schemas/signing.js";
 import { maskPhone4 } from "../../../shared/br/phone.js";
@@ -62,7 +63,12 @@ export async function openSigningPage(
       }
     }
 
-    const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, link.tenantId)).limit(1);
+    const [clinic] = await tx
+      .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia, logo_sha256: clinicLogos.sha256 })
+      .from(tenants)
+      .leftJoin(clinicLogos, eq(clinicLogos.tenant_id, tenants.id))
+      .where(eq(tenants.id, link.tenantId))
+      .limit(1);
     const [physician] = document.medico_responsavel_id
       ? await tx
           .select({ nome: profiles.nome })
@@ -88,6 +94,7 @@ export async function openSigningPage(
         modelo,
         conteudo_sha256: document.conteudo_sha256,
         clinica: clinic ? (clinic.nome_fantasia ?? clinic.nome) : "",
+        clinica_logo_url: clinic?.logo_sha256 ? clinicLogoUrl(clinic.logo_sha256) : null,
         profissional: physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),
       },
       codigo_obrigatorio: codeRequired,

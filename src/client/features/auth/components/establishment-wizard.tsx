@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { type FieldPath, FormProvider, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { MaskedInput } from "@/components/form/masked-input";
+import { CNES_MASK, CNPJ_MASK } from "@/components/form/masks";
 import { NativeSelect } from "@/components/form/native-select";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { SubmitButton } from "@/components/form/submit-button";
@@ -12,7 +13,6 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Stepper } from "@/components/ui/stepper";
 import { applyServerErrors } from "@/lib/form-errors";
-import { maskCnes, maskCnpj } from "@shared/br/masks";
 import { establishmentSignUpSchema, TIPO_ESTABELECIMENTO_LABEL, TIPOS_ESTABELECIMENTO } from "@shared/schemas/signup";
 import { useSignUp } from "../api/auth-api";
 import { AddressFields } from "@/components/form/address-fields";
@@ -143,10 +143,10 @@ export function EstablishmentWizard({ onBack, onDone }: { onBack: () => void; on
           <Input {...register("nome_fantasia")} placeholder="Opcional" />
         </FormField>
         <FormField label="CNPJ" htmlFor="cnpj" required error={errors.cnpj?.message}>
-          <MaskedInput {...register("cnpj")} mask={maskCnpj} placeholder="00.000.000/0000-00" maxLength={18} />
+          <MaskedInput {...register("cnpj")} mask={CNPJ_MASK} placeholder="00.000.000/0000-00" maxLength={18} />
         </FormField>
         <FormField label="CNES" htmlFor="cnes" hint="Cadastro Nacional de Estabelecimentos de Saúde (opcional)" error={errors.cnes?.message}>
-          <MaskedInput {...register("cnes")} mask={maskCnes} inputMode="numeric" placeholder="0000000" maxLength={7} />
+          <MaskedInput {...register("cnes")} mask={CNES_MASK} inputMode="numeric" placeholder="0000000" maxLength={7} />
         </FormField>
       </div>
 

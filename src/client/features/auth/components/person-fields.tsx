@@ -1,8 +1,8 @@
 import { type FieldErrors, useFormContext } from "react-hook-form";
 import { MaskedInput } from "@/components/form/masked-input";
+import { CPF_MASK, PHONE_MASK } from "@/components/form/masks";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { maskCpf, maskPhone } from "@shared/br/masks";
 import { PASSWORD_MIN_LENGTH } from "@shared/schemas/common";
 
 interface PersonValues {
@@ -25,10 +25,10 @@ export function PersonFields() {
         <Input {...register("nome")} autoComplete="name" />
       </FormField>
       <FormField label="CPF" htmlFor="cpf" required error={errors.cpf?.message}>
-        <MaskedInput {...register("cpf")} mask={maskCpf} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+        <MaskedInput {...register("cpf")} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
       </FormField>
       <FormField label="Telefone" htmlFor="telefone" error={errors.telefone?.message}>
-        <MaskedInput {...register("telefone")} mask={maskPhone} inputMode="tel" autoComplete="tel" placeholder="(00) 00000-0000" />
+        <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" autoComplete="tel" placeholder="(00) 00000-0000" />
       </FormField>
       <FormField className="sm:col-span-2" label="E-mail" htmlFor="email" required error={errors.email?.message}>
         <Input {...register("email")} type="email" autoComplete="email" />

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { Logo } from "@/components/brand/logo";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { SubmitButton } from "@/components/form/submit-button";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
@@ -15,30 +15,42 @@ import { ApiError, errorMessage } from "@/lib/api";
 import { passwordResetConfirmSchema } from "@shared/schemas/auth";
 import { PASSWORD_MIN_LENGTH } from "@shared/schemas/common";
 import { useConfirmPasswordReset } from "../api/auth-api";
+import { readResetToken, RESET_LINK_MESSAGES } from "../lib/reset-token";
+import { ForgotPasswordDialog } from "./forgot-password-dialog";
 
 type Values = z.input<typeof passwordResetConfirmSchema>;
 
 /** /auth/redefinir-senha?token=…: the page the reset e-mail links to. */
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
-  const token = params.get("token") ?? "";
+  const token = readResetToken(params.get("token"));
   const confirm = useConfirmPasswordReset();
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The link itself is the problem (cut when copied, used, expired): say so and offer a new one.
+  const [linkProblem, setLinkProblem] = useState<string | null>(token ? null : RESET_LINK_MESSAGES.cut);
+  const [forgotOpen, setForgotOpen] = useState(false);
   const { register, handleSubmit, formState } = useForm<Values, unknown, z.output<typeof passwordResetConfirmSchema>>({
     resolver: zodResolver(passwordResetConfirmSchema),
-    defaultValues: { token, password: "", confirmPassword: "" },
+    defaultValues: { token: token ?? "", password: "", confirmPassword: "" },
   });
 
-  const onSubmit = handleSubmit(async (values) => {
-    setError(null);
-    try {
-      await confirm.mutateAsync(values);
-      setDone(true);
-    } catch (caught) {
-      setError(errorMessage(caught));
-    }
-  });
+  const onSubmit = handleSubmit(
+    async (values) => {
+      setError(null);
+      try {
+        await confirm.mutateAsync(values);
+        setDone(true);
+      } catch (caught) {
+        if (caught instanceof ApiError && caught.code === "RESET_TOKEN_INVALID") setLinkProblem(RESET_LINK_MESSAGES.invalid);
+        else setError(errorMessage(caught));
+      }
+    },
+    // The token has no field of its own: a refusal there is the link's problem, never a silent button.
+    (invalid) => {
+      if (invalid.token) setLinkProblem(RESET_LINK_MESSAGES.cut);
+    },
+  );
 
   return (
     <main className="grid min-h-svh place-items-center bg-gradient-to-b from-accent/60 to-background px-4 py-8">
@@ -61,10 +73,17 @@ export function ResetPasswordPage() {
                   <Link to="/auth">Ir para o login</Link>
                 </Button>
               </>
-            ) : !token ? (
-              <Alert variant="destructive">
-                <AlertDescription>O link de redefinição de senha é inválido ou expirou. Peça um novo.</AlertDescription>
-              </Alert>
+            ) : linkProblem ? (
+              <>
+                <Alert variant="destructive" role="alert">
+                  <AlertTitle>Link de redefinição inválido</AlertTitle>
+                  <AlertDescription>{linkProblem}</AlertDescription>
+                </Alert>
+                <Button type="button" onClick={() => setForgotOpen(true)}>
+                  Pedir novo link
+                </Button>
+                <ForgotPasswordDialog open={forgotOpen} onOpenChange={setForgotOpen} defaultEmail="" />
+              </>
             ) : (
               <form onSubmit={onSubmit} noValidate className="grid gap-4">
                 <FormField label="Nova senha" htmlFor="reset-password" required error={formState.errors.password?.message}>

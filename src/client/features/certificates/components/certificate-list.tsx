@@ -22,9 +22,8 @@ import { formatCnpj } from "@shared/br/cnpj";
 import { CERTIFICATE_MESSAGES, type Certificate } from "@shared/schemas/certificates";
 import { useCertificates, useRemoveCertificate } from "../api/certificates-api";
 import { CertificateBadge } from "./certificate-badge";
+import { formatDate, formatDateTime } from "@shared/format";
 
-const date = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeZone: "America/Sao_Paulo" });
-const dateTime = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });
 
 /** 'Meus Certificados' (spec part 1 §2): the clinic's certificates, newest first. */
 export function CertificateList({ onNew }: { onNew: () => void }) {
@@ -142,7 +141,7 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
           <dd className="break-words">{certificate.issuer_cn || certificate.issuer}</dd>
           <dt className="text-muted-foreground">Validade</dt>
           <dd data-testid="certificate-validity">
-            {date.format(new Date(certificate.not_before))} a {certificate.vence_em ? date.format(new Date(certificate.vence_em)) : "sem vencimento"}
+            {formatDate(certificate.not_before)} a {certificate.vence_em ? formatDate(certificate.vence_em) : "sem vencimento"}
           </dd>
           {certificate.descricao ? (
             <>
@@ -152,13 +151,13 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
           ) : null}
           <dt className="text-muted-foreground">Enviado</dt>
           <dd className="break-words">
-            {dateTime.format(new Date(certificate.created_at))}
+            {formatDateTime(certificate.created_at)}
             {certificate.enviado_por ? ` por ${certificate.enviado_por}` : null} · {certificate.nome_arquivo}
           </dd>
           {certificate.removed_at ? (
             <>
               <dt className="text-muted-foreground">Removido</dt>
-              <dd>{dateTime.format(new Date(certificate.removed_at))}</dd>
+              <dd>{formatDateTime(certificate.removed_at)}</dd>
             </>
           ) : null}
         </dl>

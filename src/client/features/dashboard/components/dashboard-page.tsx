@@ -13,8 +13,8 @@ import { cn } from "@/lib/utils";
 import { DOCUMENT_MESSAGES, signatureRate } from "@shared/schemas/document";
 import { monthOverMonth } from "../lib/trend";
 import { RecentDocuments } from "./recent-documents";
+import { formatNumber, formatPercent } from "@shared/format";
 
-const NUMBER = new Intl.NumberFormat("pt-BR");
 
 function greeting(now = new Date()): string {
   const hour = now.getHours();
@@ -66,7 +66,7 @@ export function DashboardPage() {
       <section aria-label="Resumo dos contratos" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="dashboard-stats">
         <StatCard
           title="Total de Contratos"
-          value={c ? NUMBER.format(c.total) : "—"}
+          value={c ? formatNumber(c.total) : "—"}
           icon={<FileText />}
           loading={loading}
           description={c ? <Trend current={c.criados_este_mes} previous={c.criados_mes_passado} /> : undefined}
@@ -74,7 +74,7 @@ export function DashboardPage() {
         />
         <StatCard
           title="Assinados"
-          value={c ? NUMBER.format(c.assinados) : "—"}
+          value={c ? formatNumber(c.assinados) : "—"}
           icon={<CheckCircle2 />}
           loading={loading}
           description={c ? <Trend current={c.assinados_este_mes} previous={c.assinados_mes_passado} /> : undefined}
@@ -82,7 +82,7 @@ export function DashboardPage() {
         />
         <StatCard
           title="Pendentes"
-          value={pending === undefined ? "—" : NUMBER.format(pending)}
+          value={pending === undefined ? "—" : formatNumber(pending)}
           icon={<Clock />}
           loading={loading}
           description={c ? "Enviados ou visualizados, aguardando assinatura" : undefined}
@@ -90,7 +90,7 @@ export function DashboardPage() {
         />
         <StatCard
           title="Taxa de Assinatura"
-          value={c ? `${signatureRate(c.assinados, c.total)}%` : "—"}
+          value={c ? formatPercent(Number(signatureRate(c.assinados, c.total))) : "—"}
           icon={<Percent />}
           loading={loading}
           description={c ? "Assinados sobre o total de contratos" : undefined}
@@ -117,7 +117,7 @@ export function DashboardPage() {
                 "Nenhum contrato expirado."
               ) : (
                 <span className="font-medium text-destructive">
-                  {c.expirados === 1 ? "1 contrato expirado" : `${NUMBER.format(c.expirados)} contratos expirados`}
+                  {c.expirados === 1 ? "1 contrato expirado" : `${formatNumber(c.expirados)} contratos expirados`}
                 </span>
               )
             ) : (

@@ -1,8 +1,8 @@
 import { AlertTriangle, CheckCircle2, Clock, Eye, FileText } from "lucide-react";
 import { StatCard } from "@/components/ui/stat-card";
 import type { DocumentCounters as Counters } from "@shared/schemas/document";
+import { formatNumber } from "@shared/format";
 
-const NUMBER = new Intl.NumberFormat("pt-BR");
 
 /**
  * The five counters of /documents (spec part 1 §2): a grid on desktop, one horizontal scrolling
@@ -12,7 +12,7 @@ const NUMBER = new Intl.NumberFormat("pt-BR");
  * counters arrived.
  */
 export function DocumentCounters({ counters, loading }: { counters: Counters | undefined; loading: boolean }) {
-  const value = (n: number | undefined) => (n === undefined ? "—" : NUMBER.format(n));
+  const value = (n: number | undefined) => (n === undefined ? "—" : formatNumber(n));
   const cards = [
     { title: "Total", value: counters?.total, icon: <FileText /> },
     { title: "Assinados", value: counters?.assinados, icon: <CheckCircle2 /> },

@@ -1,4 +1,4 @@
-import { formatCentavos } from "@shared/br/money";
+import { formatCentavos, normalizeReaisText } from "@shared/br/money";
 import { ArrowLeft, FileWarning } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -30,6 +30,7 @@ import { DocumentLivePreview, UnresolvedList } from "./document-live-preview";
 import { AssociatedContentSection } from "./create/associated-content-section";
 import { CreateDocumentSubmit } from "./create/create-document-submit";
 import { CustomVariablesCard } from "./create/custom-variables-card";
+import { useUnsavedChanges } from "@/components/form/use-unsaved-changes";
 import { type FormValues, KNOWN_FIELDS, resolver, UUID } from "./create/form-values";
 import { SelectedCountersCard } from "./create/selected-counters-card";
 import { DocumentBasicsCard } from "./create/document-basics-card";
@@ -70,6 +71,12 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
   const [allowPending, setAllowPending] = useState(false);
   const [allowError, setAllowError] = useState<string | null>(null);
   const [now] = useState(() => new Date());
+  // The user's default "Valor do procedimento": an amount is shown as the currency field writes it;
+  // a free text ("Conforme orçamento") keeps a text field.
+  const [valorDefault] = useState(() => {
+    const text = options.defaults.valor_procedimento ?? "";
+    return { value: normalizeReaisText(text) ?? text, isText: text.trim() !== "" && normalizeReaisText(text) === null };
+  });
 
   const form = useForm<FormValues, unknown, DocumentCreateData>({
     resolver,
@@ -81,7 +88,7 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
       data_procedimento: "",
       medico_responsavel_id: "",
       variaveis: {
-        valor_procedimento: options.defaults.valor_procedimento ?? "",
+        valor_procedimento: valorDefault.value,
         riscos_personalizados: options.defaults.riscos_personalizados ?? "",
         beneficios_personalizados: options.defaults.beneficios_personalizados ?? "",
         cuidados_personalizados: options.defaults.cuidados_personalizados ?? "",
@@ -92,6 +99,7 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
   });
   const { register, control, setValue, getValues, formState, setError, handleSubmit } = form;
   const errors = formState.errors;
+  const unsaved = useUnsavedChanges(formState.isDirty);
   const values = useWatch({ control }) as FormValues;
 
   const procedures = useProcedures("");
@@ -198,6 +206,7 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
       } else {
         toast.warning("Documento criado", { description: `${DOCUMENT_MESSAGES.pdfError}. Gere o PDF novamente na página do documento.` });
       }
+      unsaved.release();
       void navigate(`/documents/${created.id}`);
     } catch (error) {
       if (error instanceof ApiError && error.code === "DOCUMENT_UNRESOLVED") {
@@ -228,7 +237,7 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
         onChoiceChanged={() => setServerUnresolved([])}
       />
 
-      <CustomVariablesCard register={register} errors={errors} />
+      <CustomVariablesCard register={register} errors={errors} valorIsText={valorDefault.isText} />
 
       <AssociatedContentSection
         chosen={chosen}
@@ -249,6 +258,7 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
         formError={formError}
         pending={create.isPending}
       />
+      {unsaved.dialog}
     </form>
   );
 

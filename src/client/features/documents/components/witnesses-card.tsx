@@ -5,6 +5,7 @@ import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { MaskedInput } from "@/components/form/masked-input";
+import { CPF_MASK, PHONE_MASK } from "@/components/form/masks";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -15,14 +16,14 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { formatCpf } from "@shared/br/cpf";
-import { maskCpf, maskPhone } from "@shared/br/masks";
+import { maskPhone } from "@shared/br/masks";
 import { type WitnessInput, WITNESS_MESSAGES, witnessInputSchema } from "@shared/schemas/witness";
 import type { DocumentDetail } from "@shared/schemas/document";
 import { useAddWitness, useRemoveWitness, useWitnesses } from "../api/witnesses-api";
+import { formatDateTime } from "@shared/format";
 
 const FIELDS = ["nome", "cpf", "email", "telefone"] as const;
 const EMPTY: WitnessInput = { nome: "", cpf: "", email: "", telefone: "" };
-const signedAt = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });
 
 /**
  * "Testemunhas" (decision 021): staff name up to two witnesses on a draft; after sending, each
@@ -91,7 +92,7 @@ export function WitnessesCard({ doc, canWrite }: { doc: DocumentDetail; canWrite
                   </span>
                 </div>
                 {witness.assinou_em ? (
-                  <Badge variant="secondary">Assinou em {signedAt.format(new Date(witness.assinou_em))}</Badge>
+                  <Badge variant="secondary">Assinou em {formatDateTime(witness.assinou_em)}</Badge>
                 ) : editable ? (
                   <Button
                     size="sm"
@@ -122,10 +123,10 @@ export function WitnessesCard({ doc, canWrite }: { doc: DocumentDetail; canWrite
               <Input {...register("nome")} autoComplete="off" />
             </FormField>
             <FormField label="CPF" htmlFor="testemunha-cpf" required error={formState.errors.cpf?.message}>
-              <MaskedInput {...register("cpf")} mask={maskCpf} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+              <MaskedInput {...register("cpf")} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
             </FormField>
             <FormField label="Celular" htmlFor="testemunha-telefone" error={formState.errors.telefone?.message}>
-              <MaskedInput {...register("telefone")} mask={maskPhone} inputMode="tel" placeholder="(00) 00000-0000" />
+              <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" placeholder="(00) 00000-0000" />
             </FormField>
             <FormField label="E-mail" htmlFor="testemunha-email" error={formState.errors.email?.message} hint="O link e o código de assinatura vão para o e-mail ou o celular." className="sm:col-span-2">
               <Input {...register("email")} type="email" autoComplete="off" />

@@ -7,8 +7,8 @@ import { useFeegowFeatures } from "../api/feegow-api";
 import { useDocumentFeegowUploads } from "../api/feegow-uploads-api";
 import { useFeegowSend } from "../lib/use-feegow-send";
 import { FeegowRetryButton, FeegowUploadBadge } from "./feegow-upload-status";
+import { formatDateTime } from "@shared/format";
 
-const dateTime = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });
 
 /**
  * The document page's Feegow card (decision 016): each upload of this document with its state and
@@ -40,7 +40,7 @@ export function FeegowDocumentCard({ documentId, canWrite }: { documentId: strin
                 <FeegowUploadBadge upload={upload} />
                 <span className="text-xs text-muted-foreground">
                   {upload.origem === "assinado" ? "PDF assinado" : "PDF enviado pela equipe"} ·{" "}
-                  {upload.enviado_at ? `enviado em ${dateTime.format(new Date(upload.enviado_at))}` : `desde ${dateTime.format(new Date(upload.created_at))}`}
+                  {upload.enviado_at ? `enviado em ${formatDateTime(upload.enviado_at)}` : `desde ${formatDateTime(upload.created_at)}`}
                   {upload.tentativas > 1 ? ` · ${upload.tentativas} tentativas` : ""}
                 </span>
               </div>

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useFormContext } from "react-hook-form";
 import { toast } from "sonner";
 import { MaskedInput } from "@/components/form/masked-input";
+import { CPF_MASK } from "@/components/form/masks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -11,7 +12,6 @@ import { Spinner } from "@/components/ui/spinner";
 import { ApiError, errorMessage } from "@/lib/api";
 import { formatCep } from "@shared/br/cep";
 import { formatCpf, isValidCpf } from "@shared/br/cpf";
-import { maskCpf } from "@shared/br/masks";
 import { formatPhone } from "@shared/br/phone";
 import { FEEGOW_MESSAGES, type FeegowPatient } from "@shared/schemas/feegow";
 import { type PatientInput, SEXO_LABEL } from "@shared/schemas/patient";
@@ -123,7 +123,7 @@ export function FeegowPatientSearch() {
                 <MaskedInput
                   value={cpf}
                   onChange={(event) => setCpf(event.target.value)}
-                  mask={maskCpf}
+                  mask={CPF_MASK}
                   inputMode="numeric"
                   placeholder="000.000.000-00"
                   maxLength={14}

@@ -26,8 +26,8 @@ import { FeegowProceduresCard } from "./feegow-procedures-card";
 import { FeegowProfessionalsCard } from "./feegow-professionals-card";
 import { FeegowStatusBadge } from "./feegow-status-badge";
 import { RemoveTokenButton } from "./remove-token-button";
+import { formatDateTime } from "@shared/format";
 
-const dateTime = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });
 
 /** /integration (spec part 2 §2 "Clinic-system integration"): owner and administrators. */
 export function IntegrationPage() {
@@ -131,7 +131,7 @@ function ConnectionCard({ settings }: { settings: FeegowSettings }) {
             {settings.configurado ? <span className="font-mono">{settings.token_mascarado}</span> : "Nenhum token salvo"}
           </dd>
           <dt className="text-muted-foreground">Última sincronização</dt>
-          <dd data-testid="feegow-last-sync">{settings.last_sync ? dateTime.format(new Date(settings.last_sync)) : "Nunca"}</dd>
+          <dd data-testid="feegow-last-sync">{settings.last_sync ? formatDateTime(settings.last_sync) : "Nunca"}</dd>
         </dl>
 
         {settings.status === "error" && settings.ultimo_erro ? (

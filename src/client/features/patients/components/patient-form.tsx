@@ -6,6 +6,8 @@ import { toast } from "sonner";
 import type { z } from "zod";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { MaskedInput } from "@/components/form/masked-input";
+import { useUnsavedChanges } from "@/components/form/use-unsaved-changes";
+import { CPF_MASK, PHONE_MASK } from "@/components/form/masks";
 import { NativeSelect } from "@/components/form/native-select";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
@@ -13,7 +15,6 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { ApiError, errorMessage } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
-import { maskCpf, maskPhone } from "@shared/br/masks";
 import { type Patient, type PatientInput, PATIENT_MESSAGES, patientInputSchema, SEXO_LABEL, SEXOS } from "@shared/schemas/patient";
 import { cpfTakenBy } from "../api/patients-api";
 import { ageFromBirthDate, formatAge, isMinor, todayInSaoPaulo } from "../lib/dates";
@@ -48,6 +49,7 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
   });
   const { register, handleSubmit, formState, setError, setFocus, control } = form;
   const { errors } = formState;
+  const unsaved = useUnsavedChanges(formState.isDirty);
   const birthDate = useWatch({ control, name: "data_nascimento" });
   const age = ageFromBirthDate(birthDate);
   const minor = isMinor(birthDate);
@@ -62,6 +64,7 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
     try {
       const patient = await save(values);
       toast.success(messages.success);
+      unsaved.release();
       navigate(`/patients/${patient.id}`);
     } catch (error) {
       if (error instanceof ApiError && error.code === "PATIENT_CPF_TAKEN") {
@@ -102,12 +105,14 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
             </FormField>
             <div className="grid content-start gap-2">
               <FormField label="CPF" htmlFor="cpf" error={errors.cpf?.message}>
-                <MaskedInput {...cpf} mask={maskCpf} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+                <MaskedInput {...cpf} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
               </FormField>
               {mode === "create" ? <FeegowPatientSearch /> : null}
               {takenBy ? (
                 <Link
                   to={`/patients/${takenBy.patient_id}`}
+                  // The person is already registered: going to their record abandons this form on purpose.
+                  onClick={unsaved.release}
                   className="text-sm font-medium text-primary underline-offset-4 hover:underline"
                 >
                   {takenBy.nome ? `Ver paciente ${takenBy.nome}` : "Ver paciente"}
@@ -133,7 +138,7 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
               </NativeSelect>
             </FormField>
             <FormField label="Telefone" htmlFor="telefone" error={errors.telefone?.message}>
-              <MaskedInput {...register("telefone")} mask={maskPhone} inputMode="tel" autoComplete="off" placeholder="(00) 00000-0000" />
+              <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" autoComplete="off" placeholder="(00) 00000-0000" />
             </FormField>
             <FormField className="sm:col-span-2" label="E-mail" htmlFor="email" error={errors.email?.message}>
               <Input {...register("email")} type="email" autoComplete="off" placeholder="paciente@exemplo.com" />
@@ -156,6 +161,7 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
           <SubmitButton pending={formState.isSubmitting}>{messages.submit}</SubmitButton>
         </div>
       </form>
+      {unsaved.dialog}
     </FormProvider>
   );
 }

@@ -2,12 +2,12 @@ import { ChevronDown, Info } from "lucide-react";
 import { useEffect, useState } from "react";
 import { type FieldErrors, useFormContext } from "react-hook-form";
 import { MaskedInput } from "@/components/form/masked-input";
+import { CPF_MASK } from "@/components/form/masks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { cn } from "@/lib/utils";
-import { maskCpf } from "@shared/br/masks";
 import type { PatientFormValues } from "../lib/form-values";
 
 /**
@@ -59,7 +59,7 @@ export function PatientGuardianSection({ minor, initiallyOpen }: { minor: boolea
             <FormField label="CPF do responsável" htmlFor="responsavel_cpf" error={errors.responsavel_cpf?.message}>
               <MaskedInput
                 {...register("responsavel_cpf")}
-                mask={maskCpf}
+                mask={CPF_MASK}
                 inputMode="numeric"
                 placeholder="000.000.000-00"
                 maxLength={14}

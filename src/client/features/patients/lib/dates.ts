@@ -3,7 +3,9 @@
  * (America/Sao_Paulo) and shown in pt-BR. Pure functions: `now` is injectable for tests.
  */
 
-export const CLINIC_TIME_ZONE = "America/Sao_Paulo";
+import { CLINIC_TIME_ZONE, formatCalendarDate, formatDate } from "@shared/format";
+
+export { CLINIC_TIME_ZONE };
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -12,13 +14,6 @@ const isoDayFormat = new Intl.DateTimeFormat("en-CA", {
   year: "numeric",
   month: "2-digit",
   day: "2-digit",
-});
-
-const brDayFormat = new Intl.DateTimeFormat("pt-BR", {
-  timeZone: CLINIC_TIME_ZONE,
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
 });
 
 /** Today's date in São Paulo as YYYY-MM-DD (what <input type="date"> reads and writes). */
@@ -58,16 +53,10 @@ export function formatAge(age: number | null): string {
 
 /** A calendar date "1990-03-15" → "15/03/1990" (no time-zone shift); anything else → "—". */
 export function formatDateBR(isoDate: string | null | undefined): string {
-  if (!isoDate) return "—";
-  const match = ISO_DATE.exec(isoDate.slice(0, 10));
-  if (!match) return "—";
-  return `${match[3]}/${match[2]}/${match[1]}`;
+  return formatCalendarDate(isoDate);
 }
 
 /** An instant (timestamp) → its São Paulo date in pt-BR, e.g. "2025-03-01T02:00:00Z" → "28/02/2025". */
 export function formatInstantDateBR(timestamp: string | null | undefined): string {
-  if (!timestamp) return "—";
-  const date = new Date(timestamp);
-  if (Number.isNaN(date.getTime())) return "—";
-  return brDayFormat.format(date);
+  return formatDate(timestamp);
 }

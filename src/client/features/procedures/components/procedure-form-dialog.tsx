@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
+import { CurrencyInput } from "@/components/form/currency-input";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
@@ -14,7 +15,7 @@ import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { NativeSelect } from "@/components/form/native-select";
 import { applyServerErrors } from "@/lib/form-errors";
-import { centavosForInput } from "@shared/br/money";
+import { formatCentavos } from "@shared/br/money";
 import { isKnownSpecialty, PROCEDURE_SPECIALTY_GROUPS } from "@shared/reference/procedure-specialties";
 import { type Procedure, type ProcedureInput, PROCEDURE_MESSAGES, procedureInputSchema } from "@shared/schemas/procedure";
 import { useSaveProcedure } from "../api/procedures-api";
@@ -27,7 +28,7 @@ const toValues = (procedure: Procedure | null): FormValues => ({
   descricao: procedure?.descricao ?? "",
   especialidade: procedure?.especialidade ?? "",
   is_private: procedure?.is_private ?? false,
-  valor: procedure?.valor_centavos != null ? centavosForInput(procedure.valor_centavos) : "",
+  valor: procedure?.valor_centavos != null ? formatCentavos(procedure.valor_centavos) : "",
 });
 
 /** Novo Procedimento / Editar Procedimento in a dialog (`procedure` null = create). */
@@ -112,7 +113,7 @@ export function ProcedureFormDialog({
             error={errors.valor?.message}
             hint="Opcional. Sugerido como “Valor do procedimento” nos documentos."
           >
-            <Input {...register("valor")} inputMode="decimal" autoComplete="off" placeholder="0,00" maxLength={30} />
+            <CurrencyInput {...register("valor")} />
           </FormField>
           <Controller
             control={control}

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import type { z } from "zod";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { MaskedInput } from "@/components/form/masked-input";
+import { CPF_MASK, PHONE_MASK } from "@/components/form/masks";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
@@ -106,10 +107,10 @@ export function ProfileFormCard({ profile }: { profile: CurrentUser["profile"] }
                 <Input {...register("email")} type="email" autoComplete="email" />
               </FormField>
               <FormField label="CPF" htmlFor="cpf" required error={errors.cpf?.message}>
-                <MaskedInput {...register("cpf")} mask={maskCpf} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+                <MaskedInput {...register("cpf")} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
               </FormField>
               <FormField label="Telefone" htmlFor="telefone" error={errors.telefone?.message}>
-                <MaskedInput {...register("telefone")} mask={maskPhone} inputMode="tel" autoComplete="tel" placeholder="(00) 00000-0000" />
+                <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" autoComplete="tel" placeholder="(00) 00000-0000" />
               </FormField>
               {identityChanged ? (
                 <FormField

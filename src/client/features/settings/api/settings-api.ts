@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { currentUserKey } from "@/features/auth/api/auth-api";
 import { ApiError, api } from "@/lib/api";
 import type { ClinicSettings, ClinicSettingsInput } from "@shared/schemas/clinic-settings";
+import type { ClinicLogo } from "@shared/clinic-logo";
 
 /** GET/PUT /api/settings/signing: does the clinic ask for the e-mail code before signing. */
 export interface SigningSettings {
@@ -30,7 +31,7 @@ export function signingLevelNotice(settings: SigningSettingsView): { level: "ava
   return { level: "avancada", text: `O paciente confirma um código enviado ${where} antes de assinar: assinatura eletrônica avançada.` };
 }
 
-export const settingsKeys = { signing: ["settings", "signing"] as const, clinic: ["settings", "clinic"] as const };
+export const settingsKeys = { signing: ["settings", "signing"] as const, clinic: ["settings", "clinic"] as const, logo: ["settings", "clinic", "logo"] as const };
 
 export function useSigningSettings() {
   return useQuery({
@@ -67,5 +68,30 @@ export function useSaveClinicSettings() {
       // The clinic's name shows in the shell and the profile.
       void queryClient.invalidateQueries({ queryKey: currentUserKey });
     },
+  });
+}
+
+/** The clinic's logo (issue 13): GET, PUT (the file itself) and DELETE /api/settings/clinic/logo. */
+export function useClinicLogo() {
+  return useQuery({
+    queryKey: settingsKeys.logo,
+    queryFn: ({ signal }) => api<ClinicLogo>("/api/settings/clinic/logo", { signal }),
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+  });
+}
+
+export function useUploadClinicLogo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => api<ClinicLogo>("/api/settings/clinic/logo", { method: "PUT", body: file }),
+    onSuccess: (data) => queryClient.setQueryData(settingsKeys.logo, data),
+  });
+}
+
+export function useRemoveClinicLogo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<ClinicLogo>("/api/settings/clinic/logo", { method: "DELETE" }),
+    onSuccess: (data) => queryClient.setQueryData(settingsKeys.logo, data),
   });
 }

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { AddressFields } from "@/components/form/address-fields";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { MaskedInput } from "@/components/form/masked-input";
+import { CNES_MASK, CNPJ_MASK, PHONE_MASK } from "@/components/form/masks";
 import { NativeSelect } from "@/components/form/native-select";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -15,7 +16,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { ApiError } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { formatCnpj } from "@shared/br/cnpj";
-import { maskCep, maskCnes, maskCnpj, maskPhone } from "@shared/br/masks";
+import { maskCep, maskPhone } from "@shared/br/masks";
 import {
   type ClinicSettings,
   type ClinicSettingsInput,
@@ -142,10 +143,10 @@ function ClinicDataForm({ settings }: { settings: ClinicSettings }) {
               <Input {...register("nome_fantasia")} placeholder="Opcional" />
             </FormField>
             <FormField label="CNPJ" htmlFor="cnpj" required error={message("cnpj")}>
-              <MaskedInput {...register("cnpj")} mask={maskCnpj} placeholder="00.000.000/0000-00" maxLength={18} />
+              <MaskedInput {...register("cnpj")} mask={CNPJ_MASK} placeholder="00.000.000/0000-00" maxLength={18} />
             </FormField>
             <FormField label="CNES" htmlFor="cnes" hint="Cadastro Nacional de Estabelecimentos de Saúde (opcional)" error={message("cnes")}>
-              <MaskedInput {...register("cnes")} mask={maskCnes} inputMode="numeric" placeholder="0000000" maxLength={7} />
+              <MaskedInput {...register("cnes")} mask={CNES_MASK} inputMode="numeric" placeholder="0000000" maxLength={7} />
             </FormField>
           </div>
         ) : null}
@@ -157,7 +158,7 @@ function ClinicDataForm({ settings }: { settings: ClinicSettings }) {
 
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Telefone" htmlFor="telefone" error={message("telefone")}>
-            <MaskedInput {...register("telefone")} mask={maskPhone} inputMode="tel" autoComplete="tel" placeholder="(00) 0000-0000" />
+            <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" autoComplete="tel" placeholder="(00) 0000-0000" />
           </FormField>
           <FormField
             label="Prazo para assinatura (dias)"

@@ -14,13 +14,13 @@ import { SETTINGS_MESSAGES } from "@shared/schemas/clinic-settings";
 import { signingLevelNotice, useSaveSigningSettings, useSigningSettings } from "../api/settings-api";
 import { ClinicDataCard } from "./clinic-data-card";
 import { ClinicExportCard } from "./clinic-export-card";
+import { ClinicLogoCard } from "./clinic-logo-card";
 
 export { SETTINGS_MESSAGES };
 
 /**
  * /settings (Configurações), the owner's and administrators' (issue 13): the clinic's data and
- * document validity, and the signing options. Anyone else sees 'Acesso negado' (the API says 403).
- * The logo upload is not here yet.
+ * document validity, its logo, and the signing options. Anyone else sees 'Acesso negado' (the API says 403).
  */
 export function SettingsPage() {
   const { data: user } = useCurrentUser();
@@ -38,6 +38,7 @@ export function SettingsPage() {
     <div className="grid min-w-0 gap-6">
       <PageHeader title="Configurações" description="Dados e preferências da clínica" />
       <ClinicDataCard />
+      <ClinicLogoCard />
       <SigningSettingsCard />
       <ClinicExportCard />
     </div>

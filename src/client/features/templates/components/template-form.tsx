@@ -6,6 +6,7 @@ import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { NativeSelect } from "@/components/form/native-select";
+import { useUnsavedChanges } from "@/components/form/use-unsaved-changes";
 import { SubmitButton } from "@/components/form/submit-button";
 import {
   AlertDialog,
@@ -86,6 +87,7 @@ export function TemplateForm({
   });
   const { register, handleSubmit, formState, setError, setValue, getValues, control } = form;
   const { errors, isSubmitting } = formState;
+  const unsaved = useUnsavedChanges(formState.isDirty);
   const titulo = useWatch({ control, name: "titulo" });
   const estrutura = useWatch({ control, name: "estrutura" });
   const especialidade = useWatch({ control, name: "especialidade" });
@@ -108,6 +110,7 @@ export function TemplateForm({
       try {
         const saved = await save(input);
         toast.success(messages.success);
+        unsaved.release();
         navigate(`/templates/${saved.id}/preview`);
       } catch (error) {
         const rest = applyServerErrors(error, setError, ["titulo", "especialidade", "categoria"]);
@@ -256,6 +259,7 @@ export function TemplateForm({
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>
+      {unsaved.dialog}
     </form>
   );
 }

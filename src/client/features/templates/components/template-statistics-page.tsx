@@ -10,7 +10,8 @@ import { errorMessage } from "@/lib/api";
 import { DOCUMENT_STATUS_LABEL } from "@shared/schemas/document";
 import { TEMPLATE_MESSAGES, type TemplateUsage } from "@shared/schemas/template";
 import { isTemplateNotFound, useTemplate, useTemplateStatistics } from "../api/templates-api";
-import { NUMBER, formatDate, formatDateTime } from "../lib/format";
+import { formatNumber } from "@shared/format";
+import { formatDate, formatDateTime } from "../lib/format";
 import { TemplateNotFound } from "./template-page-states";
 import { UsageChart } from "./usage-chart";
 import { useErrorToast } from "./use-error-toast";
@@ -54,7 +55,7 @@ export function TemplateStatisticsPage() {
 
 function StatisticsBody({ data }: { data: TemplateUsage | undefined }) {
   const loading = data === undefined;
-  const n = (value: number | undefined) => (value === undefined ? "—" : NUMBER.format(value));
+  const n = (value: number | undefined) => (value === undefined ? "—" : formatNumber(value));
   const monthsTotal = data?.por_mes.reduce((sum, m) => sum + m.total, 0) ?? 0;
   const statusTotal = data?.por_status.reduce((sum, s) => sum + s.total, 0) ?? 0;
 
@@ -110,7 +111,7 @@ function StatisticsBody({ data }: { data: TemplateUsage | undefined }) {
                       <div className="flex items-center justify-between text-sm">
                         <span>{(DOCUMENT_STATUS_LABEL as Record<string, string>)[row.status] ?? row.status}</span>
                         <span className="tabular-nums text-muted-foreground">
-                          {NUMBER.format(row.total)} ({share}%)
+                          {formatNumber(row.total)} ({share}%)
                         </span>
                       </div>
                       <div className="h-2 overflow-hidden rounded-full bg-muted" aria-hidden="true">

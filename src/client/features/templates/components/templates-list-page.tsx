@@ -17,7 +17,7 @@ import { SearchBox } from "@/features/procedures/components/search-box";
 import { profileCan } from "@shared/permissions";
 import { TEMPLATE_MESSAGES, TEMPLATE_PAGE_SIZE } from "@shared/schemas/template";
 import { useTemplates } from "../api/templates-api";
-import { NUMBER } from "../lib/format";
+import { formatNumber } from "@shared/format";
 import { TemplateCards, TemplateTable } from "./template-list";
 import { TemplateStats } from "./template-stats";
 
@@ -90,7 +90,7 @@ export function TemplatesListPage() {
 
       <ListCard
         ref={listTop}
-        showing={data ? `Mostrando ${NUMBER.format(shownSoFar(pages, data.items.length, TEMPLATE_PAGE_SIZE))} de ${NUMBER.format(data.total)} templates` : null}
+        showing={data ? `Mostrando ${formatNumber(shownSoFar(pages, data.items.length, TEMPLATE_PAGE_SIZE))} de ${formatNumber(data.total)} templates` : null}
         showingTestId="templates-showing"
         refreshing={list.isFetching && !list.isPending}
         placeholder={list.isPlaceholderData}

@@ -1,4 +1,5 @@
-import { NUMBER, formatMonthLong, formatMonthShort } from "../lib/format";
+import { formatNumber } from "@shared/format";
+import { formatMonthLong, formatMonthShort } from "../lib/format";
 
 /**
  * 'Uso por Mês (Últimos 6 meses)': vertical bars with heights proportional to the counts.
@@ -15,7 +16,7 @@ export function UsageChart({ months }: { months: { mes: string; total: number }[
           const height = month.total === 0 ? 0 : Math.max(4, Math.round((month.total / max) * 100));
           return (
             <div key={month.mes} className="flex h-full min-w-0 flex-1 flex-col items-center justify-end gap-1">
-              <span className="text-xs font-medium tabular-nums">{NUMBER.format(month.total)}</span>
+              <span className="text-xs font-medium tabular-nums">{formatNumber(month.total)}</span>
               <div
                 className="w-full max-w-12 rounded-t-md bg-primary transition-[height]"
                 style={{ height: `${height}%` }}

@@ -2,38 +2,18 @@
  * Dates and numbers of the templates screens, in pt-BR and the clinic's calendar
  * (America/Sao_Paulo). Pure: `now` is injectable for tests.
  */
-export const CLINIC_TIME_ZONE = "America/Sao_Paulo";
+import { formatNumber } from "@shared/format";
 
-const dateFormat = new Intl.DateTimeFormat("pt-BR", { timeZone: CLINIC_TIME_ZONE, day: "2-digit", month: "2-digit", year: "numeric" });
-const dateTimeFormat = new Intl.DateTimeFormat("pt-BR", {
-  timeZone: CLINIC_TIME_ZONE,
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
+export { CLINIC_TIME_ZONE, formatDate, formatDateTime } from "@shared/format";
+
 const monthFormat = new Intl.DateTimeFormat("pt-BR", { timeZone: "UTC", month: "short", year: "2-digit" });
 const monthLongFormat = new Intl.DateTimeFormat("pt-BR", { timeZone: "UTC", month: "long", year: "numeric" });
 const relativeFormat = new Intl.RelativeTimeFormat("pt-BR", { numeric: "auto" });
-export const NUMBER = new Intl.NumberFormat("pt-BR");
 
 function parse(timestamp: string | null | undefined): Date | null {
   if (!timestamp) return null;
   const date = new Date(timestamp);
   return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/** "2025-03-01T02:00:00Z" → "28/02/2025" (São Paulo date); missing → "—". */
-export function formatDate(timestamp: string | null | undefined): string {
-  const date = parse(timestamp);
-  return date ? dateFormat.format(date) : "—";
-}
-
-/** "28/02/2025, 23:00"; missing → "—". */
-export function formatDateTime(timestamp: string | null | undefined): string {
-  const date = parse(timestamp);
-  return date ? dateTimeFormat.format(date) : "—";
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -80,7 +60,7 @@ export function formatMonthLong(month: string): string {
 
 /** "Usado: 1 vez" / "Usado: N vezes" (spec part 2 §9 'Usado: N vezes'). */
 export function usageLabel(count: number): string {
-  return `Usado: ${NUMBER.format(count)} ${count === 1 ? "vez" : "vezes"}`;
+  return `Usado: ${formatNumber(count)} ${count === 1 ? "vez" : "vezes"}`;
 }
 
 /** 'v' plus the number (spec part 2 §9); no version → "—". */

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import type { z } from "zod";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { MaskedInput } from "@/components/form/masked-input";
+import { CPF_MASK } from "@/components/form/masks";
 import { NativeSelect } from "@/components/form/native-select";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
@@ -14,7 +15,6 @@ import { Input } from "@/components/ui/input";
 import { CouncilFields, EMPTY_ESPECIALIDADE } from "@/features/auth/components/council-fields";
 import { ApiError } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
-import { maskCpf } from "@shared/br/masks";
 import { ROLE_LABEL } from "@shared/permissions";
 import { PASSWORD_MIN_LENGTH } from "@shared/schemas/common";
 import { ASSIGNABLE_ROLES, INVITATION_DAYS, needsCouncil, USER_MESSAGES, userCreateSchema, type UserCreateInput } from "@shared/schemas/users";
@@ -104,7 +104,7 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                 <Input {...register("email")} type="email" autoComplete="off" />
               </FormField>
               <FormField label="CPF" htmlFor="user-cpf" required error={errors.cpf?.message}>
-                <MaskedInput {...register("cpf")} mask={maskCpf} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+                <MaskedInput {...register("cpf")} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
               </FormField>
               <FormField
                 className="sm:col-span-2"

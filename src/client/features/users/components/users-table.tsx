@@ -24,6 +24,7 @@ import type { ConselhoTipo } from "@shared/reference/councils";
 import { ASSIGNABLE_ROLES, type AssignableRole, type User, USER_MESSAGES } from "@shared/schemas/users";
 import { useChangeUserRole, useResendInvitation, useSetUserActive } from "../api/users-api";
 import { EditUserDialog } from "./edit-user-dialog";
+import { formatDate } from "@shared/format";
 
 const DASH = <span className="text-muted-foreground">—</span>;
 const serverDetail = (error: unknown) => (error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined);
@@ -75,7 +76,7 @@ function StatusCell({ user }: { user: User }) {
         </>
       )}
       {user.convite ? (
-        <Badge variant="warning" title={`Validade: ${new Date(user.convite.expires_at).toLocaleDateString("pt-BR")}`}>
+        <Badge variant="warning" title={`Validade: ${formatDate(user.convite.expires_at)}`}>
           {user.convite.status === "pendente" ? "Convite pendente" : "Convite expirado"}
         </Badge>
       ) : null}
