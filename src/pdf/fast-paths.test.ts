@@ -19,6 +19,7 @@ import { sampleDocumentInput, sampleEvidence } from "../../tests/unit/pdf/fixtur
 import { QR_OPTIONS } from "../server/services/finalize/final-pdf-input.js";
 import { DRAFT_WATERMARK, documentDefinition, type DocumentPdfInput, type DocumentPdfSignature } from "./document-pdf.js";
 import { mirrored, originals, setFastPaths } from "./fast-paths.js";
+import { opaqueOnWhite } from "./opaque-png.js";
 import { pdfEngine } from "./fonts.js";
 import { sampleSignaturePng } from "./sample-signature-png.js";
 
@@ -231,6 +232,14 @@ describe("PDF fast paths — the same document with and without them", () => {
   const cases: Array<[string, () => Promise<DocumentPdfInput>]> = [
     ["the sample TCLE", async () => sampleDocumentInput()],
     ["a draft (watermark)", async () => sampleDocumentInput({ watermark: DRAFT_WATERMARK })],
+    [
+      "a clinic with a logo in the header",
+      async () => {
+        const input = sampleDocumentInput();
+        const logo = opaqueOnWhite(sampleSignaturePng({ seed: 7 }));
+        return { ...input, clinic: { ...input.clinic, logo: { pngDataUrl: `data:image/png;base64,${logo.toString("base64")}`, width: 560, height: 240 } } };
+      },
+    ],
     ["the final PDF without a drawn signature (registry, QR code, files)", () => finalInput([signer(null), signer(null, "Márcia Conceição Araújo")])],
     [
       "odd content (markup, placeholders, no physician, an empty section)",
