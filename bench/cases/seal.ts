@@ -3,6 +3,8 @@
  * the Signatures block with a drawn PNG, the "Registro de assinaturas" page (events, hashes, QR
  * code, the event chain, the two embedded evidence JSON files) and the PAdES seal (placeholder + CMS with the instance seal, node:crypto RSA-2048).
  *
+ * The signature image is a drawn-signature-like 560×240 RGBA PNG (alpha channel included).
+ *
  * Each sample renders, back to back, the plain document, the final document (signatures +
  * registry, QR code included) and seals the latter. Reported:
  * - median_ms / p95_ms: the added cost per document = (final render − plain render) + seal,
@@ -14,9 +16,10 @@
  *   runs it: plain render, and final render + seal in one task; pool_added_median_ms is the
  *   added cost measured that way.
  */
-import { randomUUID } from "node:crypto";
+import { randomInt } from "node:crypto";
 import QRCode from "qrcode";
 import { type DocumentPdfInput, renderDocumentPdf } from "../../src/pdf/document-pdf.js";
+import { sampleSignaturePng } from "../../src/pdf/sample-signature-png.js";
 import { generateSealCertificate, unlockP12 } from "../../src/server/services/sealing/seal-certificate.js";
 import { QR_OPTIONS } from "../../src/server/services/finalize/final-pdf-input.js";
 import { sealPdf } from "../../src/server/services/sealing/seal-pdf.js";
@@ -63,11 +66,15 @@ async function finalInput(plain: DocumentPdfInput, sealName: string): Promise<{ 
   };
 }
 
-/** A drawn signature as the canvas exports it (560×240 at DPR 2): a QR stands in for strokes. */
+/**
+ * A drawn signature as the canvas exports it: 560×240 RGBA at DPR 2, black anti-aliased strokes
+ * on a transparent background (src/pdf/sample-signature-png.ts), so the alpha channel costs what
+ * it costs in production.
+ */
 let SIGNATURE_PNG: Buffer;
 
 async function run(): Promise<BenchResult> {
-  SIGNATURE_PNG = await QRCode.toBuffer(`assinatura ${randomUUID()}`, { width: 240 });
+  SIGNATURE_PNG = sampleSignaturePng({ seed: randomInt(1, 1000) });
   const seal = generateSealCertificate();
   const unlockStarted = performance.now();
   const material = unlockP12(seal.p12, seal.passphrase);

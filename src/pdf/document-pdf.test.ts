@@ -237,7 +237,7 @@ describe("renderDocumentPdf — user text and edge cases", () => {
     expect(text).toContain("Navegador: Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)");
     expect(text).toContain("Assinatura Digital");
     const images = execFileSync("pdfimages", ["-list", file], { encoding: "utf8" }).trim().split("\n").slice(2);
-    // One drawn signature (its alpha channel comes as an "smask" entry).
+    // One drawn signature image (a PNG with alpha is composited on white first: no "smask" entry, decision 025).
     expect(images.filter((line) => /^\s*\d+\s+\d+\s+image\s/.test(line))).toHaveLength(1);
   });
 

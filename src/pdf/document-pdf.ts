@@ -17,7 +17,9 @@ import { CLINIC_TIME_ZONE } from "../shared/dates/sao-paulo.js";
 import type { DocumentModel, DocumentSection, Inline } from "../shared/document-model/build-document-model.js";
 import { councilRegistration } from "../shared/document-model/document-variables.js";
 import { shortDocumentId } from "../shared/schemas/document.js";
+import { fastPathsEnabled } from "./fast-paths.js";
 import { PDF_FONT, pdfEngine } from "./fonts.js";
+import { opaqueOnWhite } from "./opaque-png.js";
 import { registryContent, type SignatureRegistry } from "./signature-registry.js";
 
 export interface DocumentPdfClinic {
@@ -357,7 +359,8 @@ function signaturesBlock(signatures: readonly DocumentPdfSignature[]): Content[]
   if (signatures.length === 0) return [];
   const rows = signatures.map((s): Content => {
     const image: Content = s.imagePng
-      ? { image: `data:image/png;base64,${s.imagePng.toString("base64")}`, fit: [150, 64] }
+      ? // Drawn on white (no fill in this table): composited here, embedded without a soft mask.
+        { image: `data:image/png;base64,${(fastPathsEnabled() ? opaqueOnWhite(s.imagePng) : s.imagePng).toString("base64")}`, fit: [150, 64] }
       : { text: "Assinatura Digital", italics: true, color: MUTED, margin: [0, 24, 0, 0] };
     const detail = (label: string, value: string | null): ContentText | null =>
       value ? { text: [{ text: `${label}: `, bold: true }, { text: value }], style: "small" } : null;

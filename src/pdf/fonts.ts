@@ -13,6 +13,8 @@
  *   only on the font and the word, so the cache is shared by all documents (bounded; PDFKit only
  *   reads the runs: it copies a position before changing it).
  *
+ * - the fast paths of decision 025 (src/pdf/fast-paths.ts) are installed here, once per thread.
+ *
  * Resource policies deny every URL and every local path: content never names a font, image or
  * attachment by path or URL (signature images arrive as data URLs), so nothing a user types can
  * make the renderer read a file or open a connection.
@@ -21,6 +23,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { TCreatedPdf, TDocumentDefinitions } from "pdfmake/interfaces.js";
+import { installFastPaths, type PdfLibraries } from "./fast-paths.js";
 
 /** The font family name used in document definitions. */
 export const PDF_FONT = "Roboto";
@@ -101,13 +104,16 @@ export function pdfEngine(): PdfMakeServer {
   const documentClass = (require("pdfmake/js/PDFDocument.js") as { default: PdfmakeDocumentClass }).default;
   const provideFont = documentClass.prototype.provideFont;
   const sharedCaches = new Map<string, object>();
-  let calls = 0;
+  // pdfmake asks for the font of every word: the cache is wired once per document and style.
+  const wired = new WeakSet<object>();
+  let wirings = 0;
   documentClass.prototype.provideFont = function (family, bold, italics) {
     const font = provideFont.call(this, family, bold, italics);
-    if (font.layoutCache !== undefined) {
+    if (font.layoutCache !== undefined && !wired.has(font)) {
+      wired.add(font);
       const key = `${family}:${bold ? "b" : ""}${italics ? "i" : ""}`;
       let cache = sharedCaches.get(key);
-      if (cache === undefined || (++calls % 64 === 0 && Object.keys(cache).length > MAX_CACHED_WORDS)) {
+      if (cache === undefined || (++wirings % 64 === 0 && Object.keys(cache).length > MAX_CACHED_WORDS)) {
         cache = Object.create(null) as object;
         sharedCaches.set(key, cache);
       }
@@ -123,6 +129,17 @@ export function pdfEngine(): PdfMakeServer {
       italics: vfsName("italics"),
       bolditalics: vfsName("bolditalics"),
     },
+  });
+  const PDFKit = fromPdfmake("pdfkit") as PdfLibraries["PDFKitDocument"];
+  const probe = new PDFKit({ autoFirstPage: false }) as unknown as { font(src: Buffer): { _font: object } };
+  installFastPaths({
+    StyleContextStack: (require("pdfmake/js/StyleContextStack.js") as { default: PdfLibraries["StyleContextStack"] }).default,
+    TextInlines: (require("pdfmake/js/TextInlines.js") as { default: PdfLibraries["TextInlines"] }).default,
+    Renderer: (require("pdfmake/js/Renderer.js") as { default: PdfLibraries["Renderer"] }).default,
+    TextDecorator: (require("pdfmake/js/TextDecorator.js") as { default: PdfLibraries["TextDecorator"] }).default,
+    TTFSubset: Object.getPrototypeOf((parsed.get(`${MARKER_PREFIX}normal`) as { createSubset(): object }).createSubset()) as PdfLibraries["TTFSubset"],
+    PDFKitDocument: PDFKit,
+    EmbeddedFont: Object.getPrototypeOf(probe.font(Buffer.from(`${MARKER_PREFIX}normal`, "latin1"))._font) as object,
   });
   pdfmake.setUrlAccessPolicy(() => false);
   pdfmake.setLocalAccessPolicy(() => false);

@@ -1,0 +1,704 @@
+/**
+ * Faster paths through pdfmake 0.3.11 and the PDFKit 0.19.1 / fontkit 2.0.4 it bundles (decision
+ * 025). Each one replaces a hot internal function by one that computes the same result with less
+ * work; none changes what a page shows or the text a reader extracts. They are installed once per
+ * process by pdfEngine() (fonts.ts) and can be switched off at run time (setFastPaths(false)), so
+ * the tests draw the same documents both ways and compare words, pixels and fonts.
+ *
+ * These are patches of library internals: package.json pins pdfmake to 0.3.11 and
+ * fast-paths.test.ts fails loudly when a patched function is missing or its source changed, so
+ * an upgrade cannot silently fall back or, worse, half-apply.
+ */
+import { deflateSync } from "node:zlib";
+
+/** What the patches need from the libraries (resolved by fonts.ts, which owns the loading). */
+export interface PdfLibraries {
+  /** pdfmake/js/StyleContextStack.js default export. */
+  StyleContextStack: StyleContextStackClass;
+  /** pdfmake/js/TextInlines.js default export. */
+  TextInlines: { prototype: TextInlinesInstance };
+  /** pdfmake/js/Renderer.js default export. */
+  Renderer: { prototype: RendererInstance };
+  /** pdfmake/js/TextDecorator.js default export. */
+  TextDecorator: new (document: RenderDocument) => { drawBackground(line: RenderLine, x: number, y: number): void; drawDecorations(line: RenderLine, x: number, y: number): void };
+  /** fontkit's TrueType subset prototype (of the copy PDFKit loads). */
+  TTFSubset: TtfSubset;
+  /** PDFKit's PDFDocument (the copy pdfmake loads). */
+  PDFKitDocument: (new (options?: Record<string, unknown>) => { ref(data?: object): object }) & { prototype: object };
+  /** PDFKit's EmbeddedFont prototype (encode and layout are re-done in encodeWord). */
+  EmbeddedFont: object;
+}
+
+type StyleName = string;
+type StyleOverride = Record<string, unknown>;
+type StackEntry = StyleName | StyleOverride;
+
+interface StyleContextStackInstance {
+  styleDictionary: Record<string, (Record<string, unknown> & { extends?: StyleName | StyleName[] }) | undefined>;
+  defaultStyle: Record<string, unknown> | undefined;
+  styleOverrides: StackEntry[];
+  getProperty(property: string): unknown;
+}
+
+interface StyleContextStackClass {
+  prototype: StyleContextStackInstance;
+  getStyleProperty(item: unknown, stack: StyleContextStackInstance | undefined, property: string, defaultValue: unknown): unknown;
+}
+
+interface InlineFont {
+  lineHeight(fontSize: number): number;
+}
+
+interface MeasuredInline extends Record<string, unknown> {
+  text: string;
+  font: InlineFont;
+  fontSize: number;
+  leadingCut?: number;
+  leadingIndent?: number;
+  trailingCut?: number;
+}
+
+interface TextInlinesInstance {
+  pdfDocument: { provideFont(family: unknown, bold: unknown, italics: unknown): InlineFont };
+  measure(array: MeasuredInline[], stack: StyleContextStackInstance | undefined): MeasuredInline[];
+  widthOfText(text: string, inline: MeasuredInline): number;
+}
+
+interface EmbeddedFont {
+  id: string;
+  ascender: number;
+  scale: number;
+  subset: { includeGlyph(id: number): number };
+  widths: number[];
+  unicode: unknown[];
+  ref(): unknown;
+  layoutCached(text: string): { glyphs: Array<{ id: number; advanceWidth: number; codePoints: number[] }>; positions: GlyphPosition[] };
+  layoutCache?: object;
+  layout(text: string, features: unknown, onlyWidth: boolean): { advanceWidth: number };
+  /** Subset glyph id → its 4-digit hex code (our field, per document font). */
+  consentirHex?: string[];
+}
+
+interface GlyphPosition {
+  xAdvance: number;
+  yAdvance: number;
+  xOffset: number;
+  yOffset: number;
+  advanceWidth: number;
+}
+
+interface RenderInline extends Record<string, unknown> {
+  text: string;
+  x: number;
+  font: EmbeddedFont;
+  fontSize: number;
+  color?: unknown;
+  opacity?: unknown;
+}
+
+interface RenderLine {
+  inlines: RenderInline[];
+  id?: unknown;
+  _outline?: unknown;
+  _pageNodeRef?: unknown;
+  getHeight(): number;
+  getAscenderHeight(): number;
+}
+
+interface RenderDocument {
+  page: { height: number; fonts: Record<string, unknown> };
+  x: number;
+  y: number;
+  _font: EmbeddedFont;
+  opacity(value: number): unknown;
+  fill(color: unknown): unknown;
+  fontSize(size: number): unknown;
+  save(): unknown;
+  restore(): unknown;
+  transform(m11: number, m12: number, m21: number, m22: number, dx: number, dy: number): unknown;
+  addContent(data: string): unknown;
+  resolveColor(color: unknown, defaultColor: string): unknown;
+  widthOfString(text: string): number;
+}
+
+interface RendererInstance {
+  pdfDocument: RenderDocument;
+  renderLine(line: RenderLine, x: number, y: number): void;
+}
+
+interface FontkitGlyph {
+  advanceWidth: number;
+  _decode(): { numberOfContours: number; components?: Array<{ glyphID: number; pos: number }> } | null;
+  _getMetrics(): { leftBearing: number };
+}
+
+interface FontkitFont {
+  _variationProcessor?: unknown;
+  loca: { offsets: number[] };
+  getGlyph(id: number): FontkitGlyph;
+  _getTableStream(tag: string): { pos: number; readBuffer(length: number): Uint8Array };
+}
+
+interface TtfSubset {
+  font: FontkitFont;
+  glyf: Uint8Array[];
+  loca: { offsets: number[] };
+  hmtx: { metrics: Array<{ advance: number; bearing: number }> };
+  offset: number;
+  includeGlyph(id: number): number;
+  _addGlyph(gid: number): number;
+}
+
+/** What _addGlyph reads of one glyph of a font (the same every document). */
+interface GlyphEntry {
+  bytes: Uint8Array;
+  components: Array<{ glyphID: number; pos: number }> | null;
+  advance: number;
+  bearing: number;
+}
+
+interface PdfReference {
+  compress: boolean;
+  buffer: Uint8Array[] | Buffer;
+  data: { Length?: number; Filter?: string };
+  uncompressedLength: number;
+  write(chunk: unknown): void;
+  finalize(): void;
+  /** Text written and counted, not yet turned into bytes (our field). */
+  consentirPending?: string;
+}
+
+/**
+ * zlib level for the streams PDFKit compresses itself (page content, fonts, embedded files, the
+ * ToUnicode maps): 1 instead of zlib's default 6. Text content compresses nearly as well and
+ * several times faster; the PDF grows by a few percent.
+ */
+export const STREAM_DEFLATE_LEVEL = 1;
+
+let enabled = true;
+let installed = false;
+
+/** Switches the fast paths on or off (tests compare both; on by default). */
+export function setFastPaths(on: boolean): void {
+  enabled = on;
+}
+
+export function fastPathsEnabled(): boolean {
+  return enabled;
+}
+
+/**
+ * Library functions whose code the fast paths repeat in part without patching them (PDFKit's
+ * _fragment, EmbeddedFont encode/layout): the shape test pins their source too.
+ */
+export const mirrored: Record<string, unknown> = {};
+
+/** The original functions, kept for setFastPaths(false) and for the shape tests. */
+export const originals: {
+  getStyleProperty?: StyleContextStackClass["getStyleProperty"];
+  getProperty?: StyleContextStackInstance["getProperty"];
+  measure?: TextInlinesInstance["measure"];
+  renderLine?: RendererInstance["renderLine"];
+  widthOfString?: (this: EmbeddedFont, text: string, size: number, features?: unknown) => number;
+  addGlyph?: TtfSubset["_addGlyph"];
+  write?: PdfReference["write"];
+  finalize?: PdfReference["finalize"];
+} = {};
+
+const isValue = (value: unknown) => value !== undefined && value !== null;
+const isString = (value: unknown): value is string => typeof value === "string" || value instanceof String;
+
+/**
+ * pdfmake's getStylePropertyFromStyle without its per-call closure and Set: a named style's own
+ * value, else (only when it `extends` others) the original walk with cycle detection.
+ */
+function fromNamedStyle(stack: StyleContextStackInstance, name: StyleName, property: string, visited?: Set<StyleName>): unknown {
+  if (visited) {
+    if (visited.has(name)) return undefined;
+    visited.add(name);
+  }
+  const style = stack.styleDictionary[name as string];
+  if (!style) return undefined;
+  const own = style[property];
+  if (isValue(own)) return own;
+  if (style.extends) {
+    const seen = visited ?? new Set<StyleName>([name]);
+    const parents = Array.isArray(style.extends) ? style.extends : [style.extends];
+    for (let i = parents.length - 1; i >= 0; i--) {
+      const value = fromNamedStyle(stack, parents[i]!, property, seen);
+      if (isValue(value)) return value;
+    }
+  }
+  return undefined;
+}
+
+/** An entry of the stack: a named style, or an override object (pdfmake's getProperty loop body). */
+function fromEntry(stack: StyleContextStackInstance, entry: StackEntry, property: string): unknown {
+  return isString(entry) ? fromNamedStyle(stack, entry, property) : (entry as StyleOverride)[property];
+}
+
+/** StyleContextStack.prototype.getProperty, the same walk from the top of the stack down. */
+function getPropertyFast(this: StyleContextStackInstance, property: string): unknown {
+  const overrides = this.styleOverrides;
+  if (overrides) {
+    for (let i = overrides.length - 1; i >= 0; i--) {
+      const value = fromEntry(this, overrides[i]!, property);
+      if (isValue(value)) return value;
+    }
+  }
+  return this.defaultStyle && this.defaultStyle[property];
+}
+
+/**
+ * StyleContextStack.getStyleProperty: the original pushes the item (its style names, then the
+ * item itself) onto the stack, walks it from the top and pops them again. Walking the item's
+ * entries first and then the stack gives the same answer without touching the stack.
+ */
+function getStylePropertyFast(item: unknown, stack: StyleContextStackInstance | undefined, property: string, defaultValue: unknown): unknown {
+  const node = item as Record<string, unknown>;
+  const own = node[property];
+  if (isValue(own)) return own;
+  if (!stack) return defaultValue;
+  let value: unknown;
+  // autopush pushes nothing for a string or a section node.
+  if (!isString(item) && typeof node.section === "undefined") {
+    // The item itself is the top entry: its own value was checked above.
+    const style = node.style as StackEntry | StackEntry[] | undefined;
+    if (style) {
+      if (Array.isArray(style)) {
+        for (let i = style.length - 1; i >= 0 && !isValue(value); i--) value = fromEntry(stack, style[i]!, property);
+      } else {
+        value = fromEntry(stack, style, property);
+      }
+    }
+  }
+  if (!isValue(value)) value = getPropertyFast.call(stack, property);
+  return isValue(value) ? value : defaultValue;
+}
+
+const LEADING = /^(\s)+/g;
+const TRAILING = /(\s)+$/g;
+
+/**
+ * TextInlines.prototype.measure, line for line, with one change: the ~22 style properties of
+ * each word are looked up in the word itself and its own styles, and only then in the style
+ * stack, whose answer is kept for the whole call (the stack does not change while the words of
+ * one text node are measured; the original walks it again for every word and property).
+ */
+/** The style stack's answers within one measure call, by property (null-prototype object). */
+type StackAnswers = Record<string, unknown>;
+
+/** A word's property: its own value, its own styles, then the stack's answer (kept per call). */
+function wordProperty(item: MeasuredInline, stack: StyleContextStackInstance | undefined, answers: StackAnswers, property: string, defaultValue: unknown): unknown {
+  const own = item[property];
+  if (isValue(own)) return own;
+  if (!stack) return defaultValue;
+  let value: unknown;
+  const style = item.style as StackEntry | StackEntry[] | undefined;
+  if (style) {
+    if (Array.isArray(style)) {
+      for (let i = style.length - 1; i >= 0 && !isValue(value); i--) value = fromEntry(stack, style[i]!, property);
+    } else {
+      value = fromEntry(stack, style, property);
+    }
+  }
+  if (!isValue(value)) {
+    value = property in answers ? answers[property] : (answers[property] = getPropertyFast.call(stack, property));
+  }
+  return isValue(value) ? value : defaultValue;
+}
+
+function measureFast(this: TextInlinesInstance, array: MeasuredInline[], stack: StyleContextStackInstance | undefined): MeasuredInline[] {
+  const answers: StackAnswers = Object.create(null) as StackAnswers;
+  const get = (item: MeasuredInline, property: string, defaultValue: unknown) => wordProperty(item, stack, answers, property, defaultValue);
+  if (array.length) {
+    const leadingIndent = get(array[0]!, "leadingIndent", 0) as number;
+    if (leadingIndent) {
+      array[0]!.leadingCut = -leadingIndent;
+      array[0]!.leadingIndent = leadingIndent;
+    }
+  }
+  for (const item of array) {
+    const font = get(item, "font", "Roboto");
+    const bold = get(item, "bold", false);
+    const italics = get(item, "italics", false);
+    item.font = this.pdfDocument.provideFont(font, bold, italics);
+    item.alignment = get(item, "alignment", "left");
+    item.fontSize = get(item, "fontSize", 12) as number;
+    item.fontFeatures = get(item, "fontFeatures", null);
+    item.characterSpacing = get(item, "characterSpacing", 0);
+    item.color = get(item, "color", "black");
+    item.decoration = get(item, "decoration", null);
+    item.decorationColor = get(item, "decorationColor", null);
+    item.decorationStyle = get(item, "decorationStyle", null);
+    item.decorationThickness = get(item, "decorationThickness", null);
+    item.background = get(item, "background", null);
+    item.link = get(item, "link", null);
+    item.linkToPage = get(item, "linkToPage", null);
+    item.linkToDestination = get(item, "linkToDestination", null);
+    item.noWrap = get(item, "noWrap", null);
+    item.opacity = get(item, "opacity", 1);
+    item.sup = get(item, "sup", false);
+    item.sub = get(item, "sub", false);
+    if (item.sup || item.sub) {
+      item.fontSize *= 0.58;
+    }
+    const lineHeight = get(item, "lineHeight", 1) as number;
+    item.width = this.widthOfText(item.text, item);
+    item.height = item.font.lineHeight(item.fontSize) * lineHeight;
+    if (!item.leadingCut) {
+      item.leadingCut = 0;
+    }
+    if (!get(item, "preserveLeadingSpaces", false)) {
+      const leadingSpaces = item.text.match(LEADING);
+      if (leadingSpaces) {
+        item.leadingCut += this.widthOfText(leadingSpaces[0], item);
+      }
+    }
+    item.trailingCut = 0;
+    if (!get(item, "preserveTrailingSpaces", false)) {
+      const trailingSpaces = item.text.match(TRAILING);
+      if (trailingSpaces) {
+        item.trailingCut = this.widthOfText(trailingSpaces[0], item);
+      }
+    }
+  }
+  return array;
+}
+
+/** PDFKit's PDFObject.number (how every coordinate is written). */
+function pdfNumber(n: number): number {
+  if (n > -1e21 && n < 1e21) return Math.round(n * 1e6) / 1e6;
+  throw new Error(`unsupported number: ${n}`);
+}
+
+const isNumber = (value: unknown) => (typeof value === "number" || value instanceof Number) && !Number.isNaN(value);
+
+/** A line whose words renderLineFast draws: plain words, no links, outlines, features or offsets. */
+function isPlainLine(line: RenderLine): boolean {
+  if (line._outline || line._pageNodeRef || line.id) return false;
+  for (const inline of line.inlines) {
+    if (typeof inline.text !== "string" || inline.text.length === 0 || inline.text.includes("\n")) return false;
+    if (inline._pageNodeRef || inline.link || inline.linkToPage || inline.linkToDestination || inline.fontFeatures) return false;
+    if (inline.characterSpacing || inline.sup || inline.sub) return false;
+    if (inline.color !== undefined && inline.color !== null && typeof inline.color !== "string") return false;
+  }
+  return true;
+}
+
+/**
+ * Renderer.prototype.renderLine draws each word with its own PDFKit text() call, and PDFKit wraps
+ * each in the same dozen operators: opacity, colour space, colour, an empty fill, q, the page
+ * flip, BT, the text matrix, the font, the glyphs, ET, Q. Here consecutive words of a line with
+ * the same font, size, colour and opacity share one such wrapper: each word keeps its own text
+ * matrix (the same absolute position, written the same way) and its own glyph array, built as
+ * PDFKit's _fragment builds it. Nothing drawn changes: only repeated state operators go.
+ */
+function renderLineFast(this: RendererInstance, line: RenderLine, x: number, y: number, TextDecorator: PdfLibraries["TextDecorator"]): void {
+  const doc = this.pdfDocument;
+  x = x || 0;
+  y = y || 0;
+  const lineHeight = line.getHeight();
+  const ascenderHeight = line.getAscenderHeight();
+  const descent = lineHeight - ascenderHeight;
+  const textDecorator = new TextDecorator(doc);
+  textDecorator.drawBackground(line, x, y);
+
+  let open: { font: EmbeddedFont; fontSize: number; color: unknown; opacity: number } | null = null;
+  let lastX = 0;
+  let lastY = 0;
+  let lastText = "";
+  for (const inline of line.inlines) {
+    const font = inline.font;
+    const fontSize = inline.fontSize;
+    const opacity = isNumber(inline.opacity) ? (inline.opacity as number) : 1;
+    const color = doc.resolveColor(inline.color, "black");
+    if (!open || open.font !== font || open.fontSize !== fontSize || open.color !== color || open.opacity !== opacity) {
+      if (open) {
+        doc.addContent("ET");
+        doc.restore();
+      }
+      // What renderLine sets before each text() call, then what _fragment writes before the glyphs.
+      doc.opacity(opacity);
+      doc.fill(color);
+      doc._font = font;
+      doc.fontSize(fontSize);
+      doc.save();
+      doc.transform(1, 0, 0, -1, 0, doc.page.height);
+      if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
+      doc.addContent("BT");
+      open = { font, fontSize, color, opacity };
+      lastX = x + inline.x;
+      lastY = y + lineHeight - (font.ascender / 1000) * fontSize - descent;
+      glyphs(doc, inline.text, lastX, lastY, font, fontSize, true);
+    } else {
+      lastX = x + inline.x;
+      lastY = y + lineHeight - (font.ascender / 1000) * fontSize - descent;
+      glyphs(doc, inline.text, lastX, lastY, font, fontSize, false);
+    }
+    lastText = inline.text;
+  }
+  if (open) {
+    doc.addContent("ET");
+    doc.restore();
+    // Where PDFKit leaves its cursor after the last word (x advanced by the word's width).
+    doc.x = lastX + doc.widthOfString(lastText);
+    doc.y = lastY;
+  }
+  textDecorator.drawDecorations(line, x, y);
+}
+
+/** Reused between words (no allocation per word): the glyph codes and positions of one word. */
+const wordHex: string[] = [];
+const wordPositions: GlyphPosition[] = [];
+
+/**
+ * EmbeddedFont.encode(text) without features, writing into wordHex/wordPositions: the same
+ * pieces (split after each space or tab, as EmbeddedFont.layout splits), the same cached runs,
+ * the same glyphs added to the subset in the same order, the same widths and ToUnicode entries.
+ * The 4-digit code of each subset glyph is kept per document font instead of formatted again.
+ */
+function encodeWord(font: EmbeddedFont, text: string): void {
+  wordHex.length = 0;
+  wordPositions.length = 0;
+  const hexOf = (font.consentirHex ??= []);
+  let last = 0;
+  let index = 0;
+  while (index <= text.length) {
+    const needle = text.charAt(index);
+    if ((index === text.length && last < index) || needle === " " || needle === "\t") {
+      const run = font.layoutCached(text.slice(last, ++index));
+      for (let g = 0; g < run.glyphs.length; g++) {
+        const glyph = run.glyphs[g]!;
+        const gid = font.subset.includeGlyph(glyph.id);
+        let hex = hexOf[gid];
+        if (hex === undefined) hex = hexOf[gid] = `0000${gid.toString(16)}`.slice(-4);
+        wordHex.push(hex);
+        if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
+        if (font.unicode[gid] == null) font.unicode[gid] = glyph.codePoints;
+        wordPositions.push(run.positions[g]!);
+      }
+      last = index;
+    } else {
+      index++;
+    }
+  }
+}
+
+/** `[<hex> adjust …] TJ` pieces of PDFKit's _fragment (addSegment/flush), without closures. */
+const tjCommands: string[] = [];
+
+function addSegment(from: number, to: number): void {
+  if (from < to) {
+    let hex = "";
+    for (let k = from; k < to; k++) hex += wordHex[k]!;
+    const position = wordPositions[to - 1]!;
+    tjCommands.push(`<${hex}> ${pdfNumber(-(position.xAdvance - position.advanceWidth))}`);
+  }
+}
+
+function flushSegments(doc: RenderDocument): void {
+  if (tjCommands.length > 0) {
+    doc.addContent(`[${tjCommands.join(" ")}] TJ`);
+    tjCommands.length = 0;
+  }
+}
+
+/** PDFKit's _fragment from the text matrix to the last TJ, for a word without word spacing. */
+function glyphs(doc: RenderDocument, text: string, x: number, top: number, font: EmbeddedFont, fontSize: number, withFont: boolean): void {
+  const dy = (font.ascender / 1000) * fontSize;
+  const y = doc.page.height - top - dy;
+  doc.addContent(`1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm`);
+  if (withFont) doc.addContent(`/${font.id} ${pdfNumber(fontSize)} Tf`);
+  encodeWord(font, text);
+  const scale = fontSize / 1000;
+  let last = 0;
+  let hadOffset = false;
+  let i: number;
+  for (i = 0; i < wordPositions.length; i++) {
+    const pos = wordPositions[i]!;
+    if (pos.xOffset || pos.yOffset) {
+      addSegment(last, i);
+      last = i;
+      flushSegments(doc);
+      doc.addContent(`1 0 0 1 ${pdfNumber(x + pos.xOffset * scale)} ${pdfNumber(y + pos.yOffset * scale)} Tm`);
+      addSegment(last, i + 1);
+      last = i + 1;
+      flushSegments(doc);
+      hadOffset = true;
+    } else {
+      if (hadOffset) {
+        doc.addContent(`1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm`);
+        hadOffset = false;
+      }
+      if (pos.xAdvance - pos.advanceWidth !== 0) {
+        addSegment(last, i + 1);
+        last = i + 1;
+      }
+    }
+    x += pos.xAdvance * scale;
+  }
+  addSegment(last, i);
+  flushSegments(doc);
+}
+
+/** Advance widths (font units × 1000/unitsPerEm) by text, per shared word cache (fonts.ts). */
+const widthsByCache = new WeakMap<object, Map<string, number>>();
+const MAX_CACHED_WIDTHS = 50_000;
+
+/**
+ * EmbeddedFont.widthOfString without features: the same sum of the same cached runs (layout with
+ * onlyWidth), kept by text next to the word cache it was computed from, then scaled as PDFKit does.
+ */
+function widthOfStringFast(this: EmbeddedFont, text: string, size: number): number {
+  let width: number | undefined;
+  const cache = this.layoutCache;
+  let widths: Map<string, number> | undefined;
+  if (cache) {
+    widths = widthsByCache.get(cache);
+    if (!widths) widthsByCache.set(cache, (widths = new Map()));
+    width = widths.get(text);
+  }
+  if (width === undefined) {
+    width = this.layout(text, undefined, true).advanceWidth;
+    if (widths) {
+      if (widths.size >= MAX_CACHED_WIDTHS) widths.clear();
+      widths.set(text, width);
+    }
+  }
+  const scale = size / 1000;
+  return width * scale;
+}
+
+const glyphEntries = new WeakMap<FontkitFont, Map<number, GlyphEntry>>();
+
+/**
+ * fontkit's TTFSubset._addGlyph decodes the glyph's outline (only to learn whether it is
+ * compound), reads its bytes from the font and its metrics, for every glyph of every document.
+ * The fonts are parsed once per process (fonts.ts), so what it reads is kept per font and glyph;
+ * a compound glyph's component ids are still renumbered for each subset, in the same order.
+ */
+function addGlyphFast(this: TtfSubset, gid: number): number {
+  const font = this.font;
+  let entries = glyphEntries.get(font);
+  if (!entries) glyphEntries.set(font, (entries = new Map()));
+  let entry = entries.get(gid);
+  if (!entry) {
+    const glyph = font.getGlyph(gid);
+    const glyf = glyph._decode();
+    const stream = font._getTableStream("glyf");
+    stream.pos += font.loca.offsets[gid]!;
+    const bytes = stream.readBuffer(font.loca.offsets[gid + 1]! - font.loca.offsets[gid]!);
+    entry = {
+      bytes: Uint8Array.from(bytes),
+      components: glyf && glyf.numberOfContours < 0 ? glyf.components!.map((c) => ({ glyphID: c.glyphID, pos: c.pos })) : null,
+      advance: glyph.advanceWidth,
+      bearing: glyph._getMetrics().leftBearing,
+    };
+    entries.set(gid, entry);
+  }
+  let buffer = entry.bytes;
+  if (entry.components) {
+    buffer = new Uint8Array(entry.bytes);
+    const view = new DataView(buffer.buffer);
+    for (const component of entry.components) view.setUint16(component.pos, this.includeGlyph(component.glyphID));
+  }
+  this.glyf.push(buffer);
+  this.loca.offsets.push(this.offset);
+  this.hmtx.metrics.push({ advance: entry.advance, bearing: entry.bearing });
+  this.offset += buffer.length;
+  return this.glyf.length - 1;
+}
+
+/**
+ * PDFReference.write turns every content operator (a few per word drawn) into its own Buffer:
+ * keep the text (counted exactly as the original counts it: one byte per character, plus the
+ * newline) and make one Buffer when bytes must follow or the stream ends. Same bytes, same order.
+ */
+function writeFast(this: PdfReference, chunk: unknown): void {
+  if (chunk instanceof Uint8Array) {
+    flushPending(this);
+    originals.write!.call(this, chunk);
+    return;
+  }
+  const text = `${chunk as string}\n`;
+  this.uncompressedLength += text.length;
+  if (this.data.Length == null) this.data.Length = 0;
+  this.data.Length += text.length;
+  if (this.compress) this.data.Filter = "FlateDecode";
+  this.consentirPending = this.consentirPending === undefined ? text : this.consentirPending + text;
+}
+
+function flushPending(reference: PdfReference): void {
+  if (reference.consentirPending === undefined) return;
+  (reference.buffer as Uint8Array[]).push(Buffer.from(reference.consentirPending, "latin1"));
+  reference.consentirPending = undefined;
+}
+
+/**
+ * PDFReference.finalize deflates a stream with zlib's default level; compress it first at
+ * STREAM_DEFLATE_LEVEL and let the original write it as it is (its /Filter is already set).
+ */
+function finalizeFast(this: PdfReference): void {
+  flushPending(this);
+  if (this.compress && Array.isArray(this.buffer) && this.buffer.length > 0) {
+    this.buffer = [deflateSync(this.buffer.length === 1 ? this.buffer[0]! : Buffer.concat(this.buffer), { level: STREAM_DEFLATE_LEVEL })];
+    this.compress = false;
+  }
+  originals.finalize!.call(this);
+}
+
+/** Installs every fast path (once per process). */
+export function installFastPaths(libraries: PdfLibraries): void {
+  if (installed) return;
+  installed = true;
+  const { StyleContextStack } = libraries;
+  const pdfkitPrototype = libraries.PDFKitDocument.prototype as Record<string, unknown>;
+  const fontPrototype = libraries.EmbeddedFont as Record<string, unknown>;
+  Object.assign(mirrored, { _fragment: pdfkitPrototype._fragment, _line: pdfkitPrototype._line, encode: fontPrototype.encode, layout: fontPrototype.layout, layoutCached: fontPrototype.layoutCached });
+
+  originals.getStyleProperty = StyleContextStack.getStyleProperty;
+  originals.getProperty = StyleContextStack.prototype.getProperty;
+  StyleContextStack.getStyleProperty = function (item, stack, property, defaultValue) {
+    return enabled ? getStylePropertyFast(item, stack, property, defaultValue) : originals.getStyleProperty!.call(this, item, stack, property, defaultValue);
+  };
+  StyleContextStack.prototype.getProperty = function (property) {
+    return enabled ? getPropertyFast.call(this, property) : originals.getProperty!.call(this, property);
+  };
+
+  const textInlines = libraries.TextInlines.prototype;
+  originals.measure = textInlines.measure;
+  textInlines.measure = function (array, stack) {
+    return enabled ? measureFast.call(this, array, stack) : originals.measure!.call(this, array, stack);
+  };
+
+  const renderer = libraries.Renderer.prototype;
+  originals.renderLine = renderer.renderLine;
+  renderer.renderLine = function (line, x, y) {
+    return enabled && isPlainLine(line) ? renderLineFast.call(this, line, x, y, libraries.TextDecorator) : originals.renderLine!.call(this, line, x, y);
+  };
+
+  originals.widthOfString = fontPrototype.widthOfString as typeof originals.widthOfString;
+  fontPrototype.widthOfString = function (this: EmbeddedFont, text: string, size: number, features?: unknown) {
+    return enabled && !features ? widthOfStringFast.call(this, text, size) : originals.widthOfString!.call(this, text, size, features);
+  };
+
+  const subset = libraries.TTFSubset;
+  originals.addGlyph = subset._addGlyph;
+  subset._addGlyph = function (gid) {
+    // Variable fonts re-encode outlines: left to fontkit (Roboto here is not one).
+    return enabled && !this.font._variationProcessor ? addGlyphFast.call(this, gid) : originals.addGlyph!.call(this, gid);
+  };
+
+  const referenceClass = Object.getPrototypeOf(new libraries.PDFKitDocument({ autoFirstPage: false }).ref()) as PdfReference;
+  originals.finalize = referenceClass.finalize;
+  originals.write = referenceClass.write;
+  referenceClass.write = function (chunk) {
+    return enabled ? writeFast.call(this, chunk) : (flushPending(this), originals.write!.call(this, chunk));
+  };
+  referenceClass.finalize = function () {
+    if (enabled) return finalizeFast.call(this);
+    flushPending(this);
+    return originals.finalize!.call(this);
+  };
+}
