@@ -141,7 +141,7 @@ describe("accessibility (axe-core, WCAG 2.1 AA: no serious or critical violation
     }
     expect(shape, shape.join("\n")).toEqual([]);
     expect(findings, report(findings)).toEqual([]);
-  });
+  }, 240_000); // 21 screens × 2 sizes, each loaded and audited (about 50 s on a quiet machine)
 
   it("the skip link is the first Tab stop and Enter moves focus into main; closing the preview gives focus back", async () => {
     const account = await registerEstablishment();
