@@ -3,7 +3,7 @@ import { Button } from "@/components/ui/button";
 
 export function NotFoundPage() {
   return (
-    <main className="grid min-h-[60svh] place-items-center p-6 text-center">
+    <div className="grid min-h-[60svh] place-items-center p-6 text-center">
       <div className="grid gap-3">
         <p className="text-5xl font-bold text-primary">404</p>
         <h1 className="text-xl font-semibold">Página não encontrada</h1>
@@ -12,6 +12,6 @@ export function NotFoundPage() {
           <Link to="/">Voltar para o início</Link>
         </Button>
       </div>
-    </main>
+    </div>
   );
 }

@@ -2,6 +2,7 @@ import type * as React from "react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import { XIcon } from "lucide-react";
 
+import { useReturnFocus } from "./return-focus";
 import { cn } from "@/lib/utils";
 
 function Dialog({ ...props }: React.ComponentProps<typeof DialogPrimitive.Root>) {
@@ -41,6 +42,8 @@ function DialogContent({
   children,
   showCloseButton = true,
   closeLabel = "Fechar",
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: React.ComponentProps<typeof DialogPrimitive.Content> & {
   /** Mostra o botão "X" no canto superior direito (padrão: true). */
@@ -48,6 +51,7 @@ function DialogContent({
   /** Texto acessível do botão de fechar (padrão: "Fechar"). */
   closeLabel?: string;
 }) {
+  const returnFocus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <DialogPortal data-slot="dialog-portal">
       <DialogOverlay />
@@ -58,6 +62,7 @@ function DialogContent({
           className,
         )}
         {...props}
+        {...returnFocus}
       >
         {children}
         {showCloseButton && (

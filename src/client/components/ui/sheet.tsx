@@ -2,6 +2,7 @@ import type * as React from "react";
 import { Dialog as SheetPrimitive } from "radix-ui";
 import { XIcon } from "lucide-react";
 
+import { useReturnFocus } from "./return-focus";
 import { cn } from "@/lib/utils";
 
 function Sheet({ ...props }: React.ComponentProps<typeof SheetPrimitive.Root>) {
@@ -41,6 +42,8 @@ function SheetContent({
   side = "right",
   showCloseButton = true,
   closeLabel = "Fechar",
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: React.ComponentProps<typeof SheetPrimitive.Content> & {
   side?: SheetSide;
@@ -49,6 +52,7 @@ function SheetContent({
   /** Texto acessível do botão de fechar (padrão: "Fechar"). */
   closeLabel?: string;
 }) {
+  const returnFocus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <SheetPortal>
       <SheetOverlay />
@@ -68,6 +72,7 @@ function SheetContent({
           className,
         )}
         {...props}
+        {...returnFocus}
       >
         {children}
         {showCloseButton && (

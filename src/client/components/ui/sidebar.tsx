@@ -326,9 +326,10 @@ function SidebarRail({ className, ...props }: React.ComponentProps<"button">) {
   );
 }
 
-function SidebarInset({ className, ...props }: React.ComponentProps<"main">) {
+/** The column beside the sidebar (header + content); the screen puts its own <main> inside. */
+function SidebarInset({ className, ...props }: React.ComponentProps<"div">) {
   return (
-    <main
+    <div
       data-slot="sidebar-inset"
       className={cn("relative flex w-full min-w-0 flex-1 flex-col bg-background", className)}
       {...props}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bottomBarFor, type NavViewer, sidebarFor } from "./navigation";
+import { documentTitleFor } from "@/lib/use-document-title";
+import { bottomBarFor, type NavViewer, pageTitle, sidebarFor } from "./navigation";
 
 const viewer = (role: string, isOwner = false, tipo = "estabelecimento"): NavViewer => ({
   profile: { role, is_proprietario: isOwner },
@@ -63,5 +64,18 @@ describe("menus follow the role (src/shared/permissions.ts)", () => {
     const groups = sidebarFor(null).map((g) => g.label);
     expect(labels(null)).toEqual(["Dashboard"]);
     expect(groups).toEqual(["Principal"]);
+  });
+});
+
+describe("document title per screen", () => {
+  it("names the screen first, then the app", () => {
+    expect(documentTitleFor(pageTitle("/patients"))).toBe("Pacientes · Consentir");
+    expect(documentTitleFor(pageTitle("/patients/create"))).toBe("Novo paciente · Consentir");
+    expect(documentTitleFor(pageTitle("/patients/0b5a"))).toBe("Paciente · Consentir");
+    expect(documentTitleFor(pageTitle("/documents/0b5a"))).toBe("Documento · Consentir");
+    expect(documentTitleFor(pageTitle("/templates/0b5a/edit"))).toBe("Editar template · Consentir");
+    expect(documentTitleFor(pageTitle("/profile/templates"))).toBe("Config. Templates · Consentir");
+    expect(documentTitleFor(pageTitle("/"))).toBe("Dashboard · Consentir");
+    expect(documentTitleFor(pageTitle("/nao-existe"))).toBe("Consentir");
   });
 });

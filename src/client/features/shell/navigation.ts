@@ -100,3 +100,24 @@ export function screenTitle(pathname: string): string {
     .sort((a, b) => b.to.length - a.to.length)[0];
   return prefix?.label ?? "Consentir";
 }
+
+/** Screens the menus do not name, most specific first (the tab title, `document.title`). */
+const PAGE_TITLES: [RegExp, string][] = [
+  [/^\/patients\/create$/, "Novo paciente"],
+  [/^\/patients\/[^/]+\/edit$/, "Editar paciente"],
+  [/^\/patients\/[^/]+$/, "Paciente"],
+  [/^\/documents\/create$/, "Novo documento"],
+  [/^\/contracts\/create$/, "Novo documento"],
+  [/^\/documents\/[^/]+$/, "Documento"],
+  [/^\/templates\/create$/, "Novo template"],
+  [/^\/templates\/[^/]+\/edit$/, "Editar template"],
+  [/^\/templates\/[^/]+\/preview$/, "Visualizar template"],
+  [/^\/templates\/[^/]+\/versions$/, "Histórico de versões"],
+  [/^\/templates\/[^/]+\/statistics$/, "Estatísticas do template"],
+  [/^\/profile$/, "Meu perfil"],
+];
+
+/** Title of the screen at `pathname` for the browser tab: the screen's own name, else the menu's. */
+export function pageTitle(pathname: string): string {
+  return PAGE_TITLES.find(([pattern]) => pattern.test(pathname))?.[1] ?? screenTitle(pathname);
+}

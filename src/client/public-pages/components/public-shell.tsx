@@ -1,10 +1,12 @@
 import type * as React from "react";
 import { Logo } from "@/components/brand/logo";
+import { MAIN_CONTENT_ID, SkipLink } from "@/components/ui/skip-link";
 
 /** Header, a centred column sized for phones first, and a footer. */
 export function PublicShell({ children, clinic, clinicLogoUrl }: { children: React.ReactNode; clinic?: string | null; clinicLogoUrl?: string | null }) {
   return (
     <div className="min-h-dvh bg-muted/40 print:bg-white">
+      <SkipLink className="print:hidden" />
       <header className="border-b bg-background print:hidden">
         <div className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
           <Logo />
@@ -18,7 +20,7 @@ export function PublicShell({ children, clinic, clinicLogoUrl }: { children: Rea
           ) : null}
         </div>
       </header>
-      <main className="mx-auto grid max-w-3xl gap-4 px-3 py-4 sm:px-4 sm:py-6 print:max-w-none print:p-0">{children}</main>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto grid outline-none max-w-3xl gap-4 px-3 py-4 sm:px-4 sm:py-6 print:max-w-none print:p-0">{children}</main>
       <footer className="mx-auto max-w-3xl px-4 pb-8 text-center text-xs text-muted-foreground print:hidden">
         Consentir · segurança digital para a sua conduta
       </footer>

@@ -10,11 +10,13 @@ import { type AccountType, AccountTypeSelector } from "./account-type-selector";
 import { EstablishmentWizard } from "./establishment-wizard";
 import { ProfessionalForm } from "./professional-form";
 import { SignInForm } from "./sign-in-form";
+import { useDocumentTitle } from "@/lib/use-document-title";
 
 /** /auth: Entrar and Cadastrar (spec part 1 §2, §4 "Auth page"). */
 export function AuthPage() {
   const navigate = useNavigate();
   const [tab, setTab] = useState<"entrar" | "cadastrar">("entrar");
+  useDocumentTitle(tab === "entrar" ? "Entrar" : "Criar conta");
   const [accountType, setAccountType] = useState<AccountType | null>(null);
   const [createdEmail, setCreatedEmail] = useState<string | null>(null);
 

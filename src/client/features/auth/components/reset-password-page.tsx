@@ -17,11 +17,13 @@ import { PASSWORD_MIN_LENGTH } from "@shared/schemas/common";
 import { useConfirmPasswordReset } from "../api/auth-api";
 import { readResetToken, RESET_LINK_MESSAGES } from "../lib/reset-token";
 import { ForgotPasswordDialog } from "./forgot-password-dialog";
+import { useDocumentTitle } from "@/lib/use-document-title";
 
 type Values = z.input<typeof passwordResetConfirmSchema>;
 
 /** /auth/redefinir-senha?token=…: the page the reset e-mail links to. */
 export function ResetPasswordPage() {
+  useDocumentTitle("Redefinir senha");
   const [params] = useSearchParams();
   const token = readResetToken(params.get("token"));
   const confirm = useConfirmPasswordReset();

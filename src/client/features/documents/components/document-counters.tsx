@@ -23,7 +23,9 @@ export function DocumentCounters({ counters, loading }: { counters: Counters | u
   return (
     <section
       aria-label="Resumo dos documentos"
-      className="relative -mx-4 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-1 md:mx-0 md:grid md:grid-cols-5 md:gap-4 md:overflow-visible md:px-0 md:pb-0"
+      // A strip that scrolls sideways on phones: reachable by keyboard (arrow keys scroll it).
+      tabIndex={0}
+      className="relative -mx-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-1 md:mx-0 md:grid md:grid-cols-5 md:gap-4 md:overflow-visible md:px-0 md:pb-0"
       data-testid="document-counters"
     >
       {cards.map((card) => (

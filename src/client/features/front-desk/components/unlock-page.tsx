@@ -7,6 +7,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { ApiError, api, errorMessage } from "@/lib/api";
 import { useUnlockDevice } from "../api/front-desk-api";
+import { useDocumentTitle } from "@/lib/use-document-title";
 
 /**
  * /desbloquear — the device came back from the patient (front-desk signing, issue 13). Until the
@@ -14,6 +15,7 @@ import { useUnlockDevice } from "../api/front-desk-api";
  * shows only this screen; "Sair" ends the session instead.
  */
 export function UnlockPage() {
+  useDocumentTitle("Desbloquear");
   const navigate = useNavigate();
   const unlock = useUnlockDevice();
   const [senha, setSenha] = useState("");

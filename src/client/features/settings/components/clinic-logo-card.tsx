@@ -87,6 +87,7 @@ export function ClinicLogoCard() {
                 type="file"
                 accept={LOGO_ACCEPT}
                 className="sr-only"
+                aria-label="Arquivo do logo da clínica"
                 aria-describedby={`${inputId}-help`}
                 onChange={(event) => void choose(event.target.files?.[0])}
                 data-testid="clinic-logo-input"

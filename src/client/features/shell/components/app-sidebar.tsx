@@ -44,54 +44,56 @@ export function AppSidebar() {
 
   return (
     <Sidebar collapsible="icon">
-      <SidebarHeader>
-        <NavLink to="/" className="flex items-center gap-2 px-1 py-1.5" aria-label="Consentir — início">
-          <Logo className="group-data-[collapsible=icon]:hidden" />
-          <Logo compact className="hidden group-data-[collapsible=icon]:inline-flex" />
-        </NavLink>
-      </SidebarHeader>
-      <SidebarContent>
-        {sidebarFor(user).map((group) => (
-          <SidebarGroup key={group.label}>
-            <SidebarGroupLabel>{group.label}</SidebarGroupLabel>
-            <SidebarGroupContent>
-              <SidebarMenu>
-                {group.items.map((item) => (
-                  <SidebarMenuItem key={item.to}>
-                    <SidebarMenuButton asChild isActive={isActive(item.to)} tooltip={item.label}>
-                      <NavLink to={item.to} end={item.to === "/"}>
-                        <item.icon />
-                        <span>{item.label}</span>
-                      </NavLink>
-                    </SidebarMenuButton>
-                  </SidebarMenuItem>
-                ))}
-              </SidebarMenu>
-            </SidebarGroupContent>
-          </SidebarGroup>
-        ))}
-      </SidebarContent>
-      <SidebarFooter>
-        <p className="truncate px-2 text-xs text-muted-foreground group-data-[collapsible=icon]:hidden" data-testid="sidebar-user-email">
-          {user?.profile.email}
-        </p>
-        <SidebarMenu>
-          <SidebarMenuItem>
-            <SidebarMenuButton asChild isActive={pathname === "/profile"} tooltip="Meu perfil">
-              <NavLink to="/profile" end>
-                <UserRound />
-                <span>Meu perfil</span>
-              </NavLink>
-            </SidebarMenuButton>
-          </SidebarMenuItem>
-          <SidebarMenuItem>
-            <SidebarMenuButton tooltip="Sair" onClick={() => void onSignOut()} disabled={signOut.isPending}>
-              <LogOut />
-              <span>Sair</span>
-            </SidebarMenuButton>
-          </SidebarMenuItem>
-        </SidebarMenu>
-      </SidebarFooter>
+      <nav aria-label="Menu principal" className="flex min-h-0 flex-1 flex-col">
+        <SidebarHeader>
+          <NavLink to="/" className="flex items-center gap-2 px-1 py-1.5" aria-label="Consentir — início">
+            <Logo className="group-data-[collapsible=icon]:hidden" />
+            <Logo compact className="hidden group-data-[collapsible=icon]:inline-flex" />
+          </NavLink>
+        </SidebarHeader>
+        <SidebarContent>
+          {sidebarFor(user).map((group) => (
+            <SidebarGroup key={group.label}>
+              <SidebarGroupLabel>{group.label}</SidebarGroupLabel>
+              <SidebarGroupContent>
+                <SidebarMenu>
+                  {group.items.map((item) => (
+                    <SidebarMenuItem key={item.to}>
+                      <SidebarMenuButton asChild isActive={isActive(item.to)} tooltip={item.label}>
+                        <NavLink to={item.to} end={item.to === "/"}>
+                          <item.icon />
+                          <span>{item.label}</span>
+                        </NavLink>
+                      </SidebarMenuButton>
+                    </SidebarMenuItem>
+                  ))}
+                </SidebarMenu>
+              </SidebarGroupContent>
+            </SidebarGroup>
+          ))}
+        </SidebarContent>
+        <SidebarFooter>
+          <p className="truncate px-2 text-xs text-muted-foreground group-data-[collapsible=icon]:hidden" data-testid="sidebar-user-email">
+            {user?.profile.email}
+          </p>
+          <SidebarMenu>
+            <SidebarMenuItem>
+              <SidebarMenuButton asChild isActive={pathname === "/profile"} tooltip="Meu perfil">
+                <NavLink to="/profile" end>
+                  <UserRound />
+                  <span>Meu perfil</span>
+                </NavLink>
+              </SidebarMenuButton>
+            </SidebarMenuItem>
+            <SidebarMenuItem>
+              <SidebarMenuButton tooltip="Sair" onClick={() => void onSignOut()} disabled={signOut.isPending}>
+                <LogOut />
+                <span>Sair</span>
+              </SidebarMenuButton>
+            </SidebarMenuItem>
+          </SidebarMenu>
+        </SidebarFooter>
+      </nav>
       <SidebarRail />
     </Sidebar>
   );

@@ -24,16 +24,19 @@ export function MobileBottomBar() {
               aria-label={item.to === "/notifications" ? unreadDescription(unread) : undefined}
               className={({ isActive }) =>
                 cn(
-                  "flex min-h-14 flex-col items-center justify-center gap-0.5 text-xs text-muted-foreground",
+                  // Label first in the DOM (icon drawn above it), a space before a badge: the visible text "Avisos 2"
+                  // reads in the order of the name "Avisos: 2 não lidos" (WCAG 2.5.3).
+                  "flex min-h-14 flex-col-reverse items-center justify-center gap-0.5 text-xs text-muted-foreground",
                   isActive && "font-medium text-primary",
                 )
               }
             >
+              <span>{item.label}</span>
+              {item.to === "/notifications" && unread ? " " : null}
               <span className="relative">
                 <item.icon className="size-5" aria-hidden />
                 {item.to === "/notifications" ? <UnreadBadge count={unread} className="absolute -top-1.5 -right-2.5" /> : null}
               </span>
-              {item.label}
             </NavLink>
           </li>
         ))}

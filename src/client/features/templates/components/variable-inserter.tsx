@@ -54,7 +54,8 @@ export function VariableInserter({ onInsert, targetLabel }: { onInsert: (name: s
                       onMouseDown={(event) => event.preventDefault()}
                       onClick={() => onInsert(variable.name)}
                       className="grid w-full gap-0.5 px-3 py-1.5 text-left hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
-                      aria-label={`Inserir {{${variable.name}}} (${variable.label})`}
+                      // The name holds the visible text in order (WCAG 2.5.3): "Inserir {{x}} — Nome do paciente".
+                      aria-label={`Inserir {{${variable.name}}} — ${variable.label}`}
                     >
                       <code className="font-mono text-xs break-all text-primary">{`{{${variable.name}}}`}</code>
                       <span className="text-xs text-muted-foreground">{variable.label}</span>

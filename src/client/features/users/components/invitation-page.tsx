@@ -16,12 +16,14 @@ import { errorMessage } from "@/lib/api";
 import { PASSWORD_MIN_LENGTH } from "@shared/schemas/common";
 import { invitationAcceptSchema, type InvitationAcceptInput } from "@shared/schemas/users";
 import { useAcceptInvitation, useInvitation } from "../api/users-api";
+import { useDocumentTitle } from "@/lib/use-document-title";
 
 /**
  * /convite/:token — the page an invitation e-mail links to (decision 017): the invited person
  * chooses their password and is signed in.
  */
 export function InvitationPage() {
+  useDocumentTitle("Convite");
   const { token = "" } = useParams();
   const invitation = useInvitation(token);
   const accept = useAcceptInvitation();
