@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { Logo } from "@/components/brand/logo";
+import { PrefetchNavLink, usePrefetchWhenIdle } from "@/components/routing/prefetch";
 import {
   Sidebar,
   SidebarContent,
@@ -40,6 +41,9 @@ export function AppSidebar() {
     navigate("/auth", { replace: true });
   }
 
+  const groups = sidebarFor(user);
+  usePrefetchWhenIdle(groups.flatMap((group) => group.items.map((item) => item.to)));
+
   const isActive = (to: string) => (to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`));
 
   return (
@@ -51,7 +55,7 @@ export function AppSidebar() {
         </NavLink>
       </SidebarHeader>
       <SidebarContent>
-        {sidebarFor(user).map((group) => (
+        {groups.map((group) => (
           <SidebarGroup key={group.label}>
             <SidebarGroupLabel>{group.label}</SidebarGroupLabel>
             <SidebarGroupContent>
@@ -59,10 +63,10 @@ export function AppSidebar() {
                 {group.items.map((item) => (
                   <SidebarMenuItem key={item.to}>
                     <SidebarMenuButton asChild isActive={isActive(item.to)} tooltip={item.label}>
-                      <NavLink to={item.to} end={item.to === "/"}>
+                      <PrefetchNavLink to={item.to} end={item.to === "/"}>
                         <item.icon />
                         <span>{item.label}</span>
-                      </NavLink>
+                      </PrefetchNavLink>
                     </SidebarMenuButton>
                   </SidebarMenuItem>
                 ))}
