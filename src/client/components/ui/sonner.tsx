@@ -1,35 +1,20 @@
-import type * as React from "react";
-import { Toaster as Sonner, toast, type ToasterProps } from "sonner";
+import * as React from "react";
+import type { ToasterProps } from "sonner";
+
+const LazyToaster = React.lazy(() => import("./sonner-toaster"));
 
 /**
- * Contêiner de notificações (sonner). Monte uma única vez perto da raiz do app
- * e dispare notificações com `toast.success("...")`, `toast.error("...")` etc.
+ * Contêiner de notificações (sonner). Monte uma única vez perto da raiz do app e dispare
+ * notificações com `toast.success("...")`, `toast.error("...")` (import { toast } from "sonner").
+ * sonner is a chunk of its own, requested right after the first render instead of inside the
+ * first bundle (decision 033).
  */
-function Toaster({ toastOptions, style, ...props }: ToasterProps) {
+function Toaster(props: ToasterProps) {
   return (
-    <Sonner
-      theme="light"
-      position="top-right"
-      richColors
-      closeButton
-      containerAriaLabel="Notificações"
-      className="toaster group"
-      toastOptions={{
-        closeButtonAriaLabel: "Fechar notificação",
-        ...toastOptions,
-      }}
-      style={
-        {
-          "--normal-bg": "var(--popover)",
-          "--normal-text": "var(--popover-foreground)",
-          "--normal-border": "var(--border)",
-          "--border-radius": "var(--radius)",
-          ...style,
-        } as React.CSSProperties
-      }
-      {...props}
-    />
+    <React.Suspense fallback={null}>
+      <LazyToaster {...props} />
+    </React.Suspense>
   );
 }
 
-export { Toaster, toast, type ToasterProps };
+export { Toaster, type ToasterProps };

@@ -1,7 +1,6 @@
 import { LogOut, UserRound } from "lucide-react";
 import { useEffect } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
-import { toast } from "sonner";
 import { Logo } from "@/components/brand/logo";
 import { PrefetchNavLink, usePrefetchWhenIdle } from "@/components/routing/prefetch";
 import {
@@ -36,7 +35,8 @@ export function AppSidebar() {
     try {
       await signOut.mutateAsync();
     } catch {
-      toast.error("Não foi possível encerrar a sessão no servidor.");
+      // sonner is not in the first load (decision 033): its chunk is already there by now.
+      void import("sonner").then(({ toast }) => toast.error("Não foi possível encerrar a sessão no servidor."));
     }
     navigate("/auth", { replace: true });
   }
