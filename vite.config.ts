@@ -16,8 +16,18 @@ const common = (): UserConfig => ({
   resolve: { alias: { "@shared": sharedRoot, "@": clientRoot } },
 });
 
-/** The public bundle's `cn` joins classes without tailwind-merge (see public-pages/lib/class-names.ts). */
+/**
+ * The public bundle's `cn` joins classes without tailwind-merge (see public-pages/lib/class-names.ts),
+ * and its React is Preact's compatibility layer: react-dom alone is ~59 KB brotli, the whole public
+ * page must stay under 60 KB on a phone (decision 033). The public pages use plain hooks only.
+ * `vite dev` and the unit tests keep React; the e2e tests run the built bundle, with Preact.
+ */
 const publicAliases = [
+  { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
+  { find: /^react-dom$/, replacement: "preact/compat" },
+  { find: /^react\/jsx-runtime$/, replacement: "preact/compat/jsx-runtime" },
+  { find: /^react\/jsx-dev-runtime$/, replacement: "preact/compat/jsx-dev-runtime" },
+  { find: /^react$/, replacement: "preact/compat" },
   { find: /^@\/lib\/utils$/, replacement: fileURLToPath(new URL("./src/client/public-pages/lib/class-names.ts", import.meta.url)) },
   { find: "@shared", replacement: sharedRoot },
   { find: "@", replacement: clientRoot },
@@ -74,6 +84,15 @@ function publicBundle(): Plugin {
   };
 }
 
+/**
+ * The shared zod schema modules have no side effects a browser needs (building a schema is pure;
+ * the one that matters, the pt-BR error map, lives in zod-locale.ts and stays). Declared so, a
+ * screen that imports only a constant or a label re-exported by a schema module (DOCUMENT_MESSAGES
+ * from document.ts, re-exported from document-basics.ts) does not pull zod into its chunk: the
+ * dashboard's first load stays free of it (decision 033).
+ */
+const SIDE_EFFECT_FREE = /\/src\/shared\/(schemas\/(?!zod-locale\.)[^/]+|notices\/notice-schemas)\.ts$/;
+
 export default defineConfig({
   ...common(),
   plugins: [...(common().plugins ?? []), publicPagesFallback(), publicBundle()],
@@ -81,6 +100,9 @@ export default defineConfig({
     outDir,
     emptyOutDir: true,
     sourcemap: "hidden",
+    rollupOptions: {
+      treeshake: { moduleSideEffects: (id, external) => external || !SIDE_EFFECT_FREE.test(id) },
+    },
   },
   server: {
     port: 3000,

@@ -17,6 +17,7 @@ import { registerErrorHandling } from "./errors.js";
 import { postgresRateLimitStore } from "./plugins/rate-limit-store.js";
 import { openapiOptions } from "./openapi.js";
 import { authPlugin } from "./plugins/auth.js";
+import { apiCompressionPlugin } from "./plugins/api-compression.js";
 import { clientAppPlugin } from "./plugins/client-app.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
 import { auditRoutes } from "./routes/audit.js";
@@ -126,6 +127,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.addHook("onSend", async (request, reply) => {
     if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
   });
+  // Large JSON answers leave brotli- or gzip-compressed (decision 033).
+  await app.register(apiCompressionPlugin);
 
   await app.register(fastifySwagger, openapiOptions(siteOrigin(env)));
   // The document is always built (tests enumerate routes through app.swagger()); its pages

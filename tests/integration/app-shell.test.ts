@@ -103,6 +103,24 @@ describe("light pages (issue 16)", () => {
     }
   });
 
+  it("compresses large JSON answers of the API with brotli or gzip, as the client accepts", async () => {
+    const plain = await ctx.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(10_000);
+    const br = await ctx.app.inject({ method: "GET", url: "/api/docs/json", headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    const gz = await ctx.app.inject({ method: "GET", url: "/api/docs/json", headers: { "accept-encoding": "gzip, br;q=0" } });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
+    // Small answers go as they are; errors keep their JSON shape.
+    const small = await ctx.app.inject({ method: "GET", url: "/api/nao-existe", headers: { "accept-encoding": "br" } });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.json()).toEqual({ code: "NOT_FOUND", message: "Recurso não encontrado." });
+  });
+
   it("does not serve source maps in production", async () => {
     const dir = builtClient();
     const app = await buildApp({ env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" }), database: ctx.database, logger: false, clientDir: dir });

@@ -1,5 +1,6 @@
 import type * as React from "react";
 import { createBrowserRouter } from "react-router";
+import { registerPrefetchRoutes } from "@/components/routing/prefetch";
 import { RedirectIfSignedIn, RequireAuth } from "@/features/auth/components/route-guards";
 import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
 import { AppLayout } from "@/features/shell/components/app-layout";
@@ -83,3 +84,5 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
+
+registerPrefetchRoutes(router.routes);

@@ -3,12 +3,12 @@ import type * as React from "react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Spinner } from "./components/spinner";
 import { isValidCpf } from "@shared/br/cpf";
-import { MaskedInput } from "@/components/form/masked-input";
-import { CPF_MASK, PHONE_MASK } from "@/components/form/masks";
+import { maskCpf, maskPhone } from "@shared/br/masks";
 import type { SignInput, SigningPage } from "@shared/schemas/signing";
 import { ELECTRONIC_CONSENT, SIGNATURE_LEVEL_LABEL, SIGNING_MESSAGES } from "@shared/signing-rules";
 import { SignatureCanvas, type SignatureCanvasHandle } from "./components/signature-canvas";
 import { TypedSignature } from "./components/typed-signature";
+import { DigitsInput } from "./components/digits-input";
 import { Notice, Panel, PlainButton } from "./components/public-shell";
 import { publicFetch } from "./lib/http";
 
@@ -155,30 +155,28 @@ export function SignForm({
             />
           </TextField>
           <TextField id={ids.cpf} label="CPF" required invalid={invalid("cpf")}>
-            <MaskedInput
+            <DigitsInput
               id={ids.cpf}
-              mask={CPF_MASK}
+              format={maskCpf}
               value={values.cpf}
-              onChange={(event) => set("cpf", event.target.value)}
+              onValueChange={(value) => set("cpf", value)}
               inputMode="numeric"
               autoComplete="off"
               placeholder="000.000.000-00"
-              maxLength={14}
               aria-invalid={invalid("cpf") || undefined}
               className={inputClass(invalid("cpf"))}
             />
           </TextField>
           <TextField id={ids.telefone} label="Telefone (opcional)" invalid={invalid("telefone")}>
-            <MaskedInput
+            <DigitsInput
               id={ids.telefone}
-              mask={PHONE_MASK}
+              format={maskPhone}
               value={values.telefone}
-              onChange={(event) => set("telefone", event.target.value)}
+              onValueChange={(value) => set("telefone", value)}
               inputMode="tel"
               type="tel"
               autoComplete="tel-national"
               placeholder="(00) 00000-0000"
-              maxLength={15}
               className={inputClass(invalid("telefone"))}
             />
           </TextField>

@@ -85,3 +85,6 @@ export function signedNoticesSince(visits: Pick<NoticeVisits, "previousVisitAt">
   const since = visits.previousVisitAt ?? new Date(now.getTime() - SIGNED_FIRST_VISIT_DAYS * DAY_MS);
   return since > floor ? since : floor;
 }
+
+/** Notices per page of Avisos. */
+export const NOTICE_PAGE_SIZE = 20;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { text } from "../schemas/safe-input.js";
 import { isAppPath } from "./notice-text.js";
-import { MAX_READ_KEYS, NOTICE_KEY_PATTERN, NOTICE_KINDS } from "./notice-kinds.js";
+import { MAX_READ_KEYS, NOTICE_KEY_PATTERN, NOTICE_KINDS, NOTICE_PAGE_SIZE } from "./notice-kinds.js";
 
 /** One notice of GET /api/notices. */
 export const noticeSchema = z.object({
@@ -29,7 +29,7 @@ export const noticeListSchema = z.object({
 });
 export type NoticeList = z.infer<typeof noticeListSchema>;
 
-export const NOTICE_PAGE_SIZE = 20;
+export { NOTICE_PAGE_SIZE } from "./notice-kinds.js";
 
 export const noticeListQuerySchema = z.object({
   cursor: text().max(200, "Cursor de paginação inválido.").optional(),

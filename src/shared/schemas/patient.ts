@@ -4,14 +4,8 @@ import { isValidCpf } from "../br/cpf.js";
 import { optionalPhoneField, optionalText } from "./common.js";
 import { UF_SIGLAS } from "../reference/ufs.js";
 
-export const SEXOS = ["feminino", "masculino", "outro", "nao_informado"] as const;
-export type Sexo = (typeof SEXOS)[number];
-export const SEXO_LABEL: Record<Sexo, string> = {
-  feminino: "Feminino",
-  masculino: "Masculino",
-  outro: "Outro",
-  nao_informado: "Prefere não informar",
-};
+export * from "./patient-basics.js";
+import { SEXOS } from "./patient-basics.js";
 
 export const PATIENT_PAGE_SIZE = 20;
 

@@ -1,45 +1,20 @@
-import type * as React from "react";
-import { Toaster as Sonner, toast, type ToasterProps } from "sonner";
+import * as React from "react";
+import type { ToasterProps } from "sonner";
+
+const LazyToaster = React.lazy(() => import("./sonner-toaster"));
 
 /**
- * Contêiner de notificações (sonner). Monte uma única vez perto da raiz do app
- * e dispare notificações com `toast.success("...")`, `toast.error("...")` etc.
- *
- * At the bottom (never over the header's buttons), above the phone's bottom bar
- * (--toast-offset-bottom in globals.css); rich colours darkened to ≥ 4.5:1 (WCAG AA).
- * The app shell clears them on screen change (use-screen-change.ts).
+ * Contêiner de notificações (sonner). Monte uma única vez perto da raiz do app e dispare
+ * notificações com `toast.success("...")`, `toast.error("...")` (import { toast } from "sonner").
+ * sonner is a chunk of its own, requested right after the first render instead of inside the
+ * first bundle (decision 033); its look is in ./sonner-toaster.tsx.
  */
-function Toaster({ toastOptions, style, ...props }: ToasterProps) {
+function Toaster(props: ToasterProps) {
   return (
-    <Sonner
-      theme="light"
-      position="bottom-right"
-      offset={{ bottom: "var(--toast-offset-bottom)" }}
-      mobileOffset={{ bottom: "var(--toast-offset-bottom)" }}
-      richColors
-      closeButton
-      containerAriaLabel="Notificações"
-      className="toaster group"
-      toastOptions={{
-        closeButtonAriaLabel: "Fechar notificação",
-        ...toastOptions,
-      }}
-      style={
-        {
-          "--normal-bg": "var(--popover)",
-          "--normal-text": "var(--popover-foreground)",
-          "--normal-border": "var(--border)",
-          "--border-radius": "var(--radius)",
-          "--success-text": "hsl(140, 100%, 22%)",
-          "--info-text": "hsl(210, 92%, 38%)",
-          "--warning-text": "hsl(31, 92%, 32%)",
-          "--error-text": "hsl(360, 100%, 38%)",
-          ...style,
-        } as React.CSSProperties
-      }
-      {...props}
-    />
+    <React.Suspense fallback={null}>
+      <LazyToaster {...props} />
+    </React.Suspense>
   );
 }
 
-export { Toaster, toast, type ToasterProps };
+export { Toaster, type ToasterProps };

@@ -1,8 +1,8 @@
 import { LogOut, UserRound } from "lucide-react";
 import { useEffect } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
-import { toast } from "sonner";
 import { Logo } from "@/components/brand/logo";
+import { PrefetchNavLink, usePrefetchWhenIdle } from "@/components/routing/prefetch";
 import {
   Sidebar,
   SidebarContent,
@@ -35,10 +35,14 @@ export function AppSidebar() {
     try {
       await signOut.mutateAsync();
     } catch {
-      toast.error("Não foi possível encerrar a sessão no servidor.");
+      // sonner is not in the first load (decision 033): its chunk is already there by now.
+      void import("sonner").then(({ toast }) => toast.error("Não foi possível encerrar a sessão no servidor."));
     }
     navigate("/auth", { replace: true });
   }
+
+  const groups = sidebarFor(user);
+  usePrefetchWhenIdle(groups.flatMap((group) => group.items.map((item) => item.to)));
 
   const isActive = (to: string) => (to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`));
 
@@ -52,7 +56,7 @@ export function AppSidebar() {
           </NavLink>
         </SidebarHeader>
         <SidebarContent>
-          {sidebarFor(user).map((group) => (
+          {groups.map((group) => (
             <SidebarGroup key={group.label}>
               <SidebarGroupLabel>{group.label}</SidebarGroupLabel>
               <SidebarGroupContent>
@@ -60,10 +64,10 @@ export function AppSidebar() {
                   {group.items.map((item) => (
                     <SidebarMenuItem key={item.to}>
                       <SidebarMenuButton asChild isActive={isActive(item.to)} tooltip={item.label}>
-                        <NavLink to={item.to} end={item.to === "/"}>
+                        <PrefetchNavLink to={item.to} end={item.to === "/"}>
                           <item.icon />
                           <span>{item.label}</span>
-                        </NavLink>
+                        </PrefetchNavLink>
                       </SidebarMenuButton>
                     </SidebarMenuItem>
                   ))}
