@@ -2,16 +2,7 @@ import { BadgeCheck, FileKey2, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -174,30 +165,15 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
           </Button>
         </div>
       </CardContent>
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Remover o certificado “{certificate.alias}”?</AlertDialogTitle>
-            <AlertDialogDescription>
-              Ele deixa de ser usado para assinar documentos a partir de agora. O registro continua na lista, como inativo; para voltar a
-              usá-lo, envie o arquivo de novo.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancelar</AlertDialogCancel>
-            <AlertDialogAction
-              className="bg-destructive text-white hover:bg-destructive/90"
-              disabled={remove.isPending}
-              onClick={(event) => {
-                event.preventDefault();
-                void confirmRemoval();
-              }}
-            >
-              Remover
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Remover o certificado “${certificate.alias}”?`}
+        description="Ele deixa de ser usado para assinar documentos a partir de agora. O registro continua na lista, como inativo; para voltar a usá-lo, envie o arquivo de novo."
+        confirmLabel="Remover"
+        pending={remove.isPending}
+        onConfirm={() => void confirmRemoval()}
+      />
     </Card>
   );
 }

@@ -1,16 +1,7 @@
 import { ImageUp, Trash2 } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { toast } from "sonner";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -114,29 +105,15 @@ export function ClinicLogoCard() {
           </p>
         ) : null}
       </CardContent>
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Remover o logo?</AlertDialogTitle>
-            <AlertDialogDescription>
-              Os PDFs gerados a partir de agora e a página de assinatura mostram só o nome da clínica. Os PDFs já assinados não mudam.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancelar</AlertDialogCancel>
-            <AlertDialogAction
-              className="bg-destructive text-white hover:bg-destructive/90"
-              disabled={remove.isPending}
-              onClick={(event) => {
-                event.preventDefault();
-                void confirmRemoval();
-              }}
-            >
-              Remover
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Remover o logo?"
+        description="Os PDFs gerados a partir de agora e a página de assinatura mostram só o nome da clínica. Os PDFs já assinados não mudam."
+        confirmLabel="Remover"
+        pending={remove.isPending}
+        onConfirm={() => void confirmRemoval()}
+      />
     </Card>
   );
 }

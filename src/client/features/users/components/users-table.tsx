@@ -2,16 +2,7 @@ import { MailPlus, Pencil } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { NativeSelect } from "@/components/form/native-select";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Switch } from "@/components/ui/switch";
@@ -80,29 +71,17 @@ function StatusCell({ user }: { user: User }) {
           {user.convite.status === "pendente" ? "Convite pendente" : "Convite expirado"}
         </Badge>
       ) : null}
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Desativar {user.nome}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              As sessões abertas desse usuário serão encerradas agora e ele não conseguirá entrar até ser ativado de novo. Os documentos e
-              registros dele continuam na clínica.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancelar</AlertDialogCancel>
-            <AlertDialogAction
-              className="bg-destructive text-white hover:bg-destructive/90"
-              onClick={() => {
-                setConfirming(false);
-                void run(false);
-              }}
-            >
-              Desativar
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Desativar ${user.nome}?`}
+        description="As sessões abertas desse usuário serão encerradas agora e ele não conseguirá entrar até ser ativado de novo. Os documentos e registros dele continuam na clínica."
+        confirmLabel="Desativar"
+        onConfirm={() => {
+          setConfirming(false);
+          void run(false);
+        }}
+      />
     </div>
   );
 }
