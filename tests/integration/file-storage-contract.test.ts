@@ -7,12 +7,12 @@
  * and serves the sealed PDF through its permission checks.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contratos } from "../../src/db/schema.js";
 import { loadEnv } from "../../src/server/env.js";
@@ -23,7 +23,7 @@ import { createFileStorage } from "../../src/server/storage/storage-from-env.js"
 import { type LocalS3, startLocalS3 } from "../fakes/s3-server.js";
 import { newClinic } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
-import { createTestApp } from "../helpers/test-app.js";
+import { createTestApp, testEnv } from "../helpers/test-app.js";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-storage-"));
 let s3: LocalS3;
@@ -192,6 +192,11 @@ describe("S3 driver on the wire", () => {
 describe("an app with S3_BUCKET", () => {
   it("keeps a signed document's files in the bucket and serves the sealed PDF only through its permission checks", async () => {
     const dataDir = path.join(scratch, "app-data");
+    // Every process of one installation shares the instance key (README): on PostgreSQL the suite's
+    // database already holds the instance seal, sealed with the other test apps' key.
+    mkdirSync(dataDir, { recursive: true });
+    const sharedKey = path.join(testEnv().DATA_DIR, "secret.key");
+    if (existsSync(sharedKey)) copyFileSync(sharedKey, path.join(dataDir, "secret.key"));
     const ctx = await createTestApp({ env: { ...s3.env, DATA_DIR: dataDir } });
     try {
       expect(ctx.app.services.storage.location).toBe(`s3://${s3.bucket}/files/`);
@@ -201,7 +206,9 @@ describe("an app with S3_BUCKET", () => {
       expect(sent.statusCode, sent.body).toBe(200);
       const { response } = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link as string), patient);
       expect(response.statusCode, response.body).toBe(200);
-      // On PostgreSQL the suite shares one database: other files' jobs may be due too, so tick until sealed.
+      // On PostgreSQL the suite shares one database and its queue, where other files leave older due
+      // jobs: this document's final PDF goes first (jobs are taken by run_at), then tick until sealed.
+      await ctx.database.db.execute(sql`update jobs set run_at = 'epoch' where kind = 'document.finalize' and payload->>'contratoId' = ${documentId}`);
       let sealed = "";
       for (let round = 0; round < 20 && !sealed; round++) {
         await ctx.app.worker.tick();

@@ -1,5 +1,6 @@
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import os from "node:os";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSecretBox, loadInstanceKey } from "./secret-box.js";
@@ -25,4 +26,21 @@ describe("secret box", () => {
     expect(first.equals(again)).toBe(true);
     expect(statSync(path.join(dir, "secret.key")).mode & 0o777).toBe(0o600);
   });
+
+  it("gives processes starting at the same moment one and the same key, whole", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "consentir-key-race-"));
+    const script = `import { loadInstanceKey } from ${JSON.stringify(path.resolve("src/server/lib/secret-box.ts"))};
+      process.stdout.write(loadInstanceKey({ APP_SECRET: undefined, DATA_DIR: ${JSON.stringify(dir)} }).toString("hex"));`;
+    const keys = await Promise.all(
+      Array.from({ length: 4 }, () => {
+        const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+        return new Promise<string>((resolve) => child.on("close", () => resolve(out)));
+      }),
+    );
+    expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(keys).size).toBe(1);
+    expect(readdirSync(dir)).toEqual(["secret.key"]);
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Env, resolveDataDir } from "../env.js";
 
@@ -24,10 +24,16 @@ export function loadInstanceKey(env: Pick<Env, "APP_SECRET" | "DATA_DIR">): Buff
   const file = path.join(resolveDataDir(env), "secret.key");
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });
+    // Written whole under a private name, then linked into place: a process starting at the same
+    // moment either finds no key or the complete one, never a half-written file, and never two keys.
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    writeFileSync(draft, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
     try {
-      writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
+      linkSync(draft, file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      unlinkSync(draft);
     }
   }
   chmodSync(file, 0o600);
