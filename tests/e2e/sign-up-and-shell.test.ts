@@ -103,8 +103,22 @@ describe("establishment sign-up, sign-in and the app shell", () => {
     expect(await page.getByRole("link", { name: "Usuários", exact: true }).count()).toBe(0);
     const sidebar = page.locator('[data-slot="sidebar"][data-state]').first();
     expect(await sidebar.getAttribute("data-state")).toBe("expanded");
+    // Expanded, the labels are on screen: no tooltips (their code is not even loaded, decision 033).
+    await page.getByRole("link", { name: "Pacientes", exact: true }).hover();
+    await page.waitForTimeout(300);
+    expect(await page.getByRole("tooltip").count()).toBe(0);
     await page.keyboard.press("Control+b");
     await expect.poll(() => sidebar.getAttribute("data-state")).toBe("collapsed");
+    // Collapsed to icons, each icon names itself in a tooltip on hover.
+    // (The tooltip's chunk arrives after the collapse: the pointer moves again until it is there.)
+    let moves = 0;
+    await expect
+      .poll(async () => {
+        await page.getByRole("link", { name: moves++ % 2 === 0 ? "Documentos" : "Pacientes", exact: true }).hover();
+        await page.getByRole("link", { name: "Pacientes", exact: true }).hover();
+        return (await page.getByRole("tooltip").count()) > 0 ? page.getByRole("tooltip").first().textContent() : null;
+      })
+      .toBe("Pacientes");
     const cookies = await context.cookies();
     const cookie = cookies.find((c) => c.name === "sidebar_state");
     expect(cookie?.value).toBe("false");
@@ -114,6 +128,29 @@ describe("establishment sign-up, sign-in and the app shell", () => {
     expect(await page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("collapsed");
     await page.keyboard.press("Control+b");
     await expect.poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("expanded");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the toast of the save that navigated and clears it on the next screen change", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, DESKTOP);
+    await signIn(page, account.email, account.password);
+    await page.goto("/patients/create");
+    await page.getByLabel(/^Nome\*?$/).fill("Teresa Avelar Campos");
+    await page.getByRole("button", { name: "Cadastrar paciente" }).click();
+    await page.waitForURL(/\/patients\/[0-9a-f-]{36}$/);
+    // Raised by the save that opened this screen: it stays here.
+    const toast = page.getByText("Paciente cadastrado com sucesso");
+    await toast.waitFor();
+    await page.waitForTimeout(1800);
+    expect(await toast.isVisible()).toBe(true);
+    // Cleared by the screen change, well before sonner's own 4 s would close it.
+    const clickedAt = Date.now();
+    await page.getByRole("link", { name: "Documentos", exact: true }).click();
+    await expect.poll(() => toast.count(), { timeout: 1500 }).toBe(0);
+    expect(Date.now() - clickedAt).toBeLessThan(1500);
+    await page.getByRole("heading", { name: "Documentos" }).first().waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -6,14 +6,7 @@ import { PanelLeftIcon } from "lucide-react";
 import { cn } from "@/lib/utils";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
-import {
-  Sheet,
-  SheetContent,
-  SheetDescription,
-  SheetHeader,
-  SheetTitle,
-} from "@/components/ui/sheet";
-import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from "@/components/ui/tooltip";
+import type { TooltipContent } from "@/components/ui/tooltip";
 import { useIsMobile } from "@/components/ui/use-mobile";
 
 const SIDEBAR_COOKIE_NAME = "sidebar_state";
@@ -23,6 +16,23 @@ const SIDEBAR_WIDTH_MOBILE = "18rem";
 const SIDEBAR_WIDTH_ICON = "3rem";
 const SIDEBAR_KEYBOARD_SHORTCUT = "b";
 const SIDEBAR_TOGGLE_LABEL = "Alternar menu lateral";
+
+// The phone sheet and the collapsed sidebar's tooltips are chunks of their own (decision 033):
+// most first loads need neither.
+const loadMobileSheet = () => import("./sidebar-mobile-sheet");
+const SidebarMobileSheet = React.lazy(loadMobileSheet);
+const SidebarMenuTooltip = React.lazy(() => import("./sidebar-menu-tooltip"));
+
+/** Downloads the phone sheet once the browser is idle, so the first tap on the menu opens it at once. */
+function usePrefetchMobileSheet(enabled: boolean): void {
+  React.useEffect(() => {
+    if (!enabled) return;
+    const hasIdle = typeof window.requestIdleCallback === "function";
+    const start = () => void loadMobileSheet().catch(() => undefined);
+    const handle = hasIdle ? window.requestIdleCallback(start, { timeout: 4000 }) : Number(globalThis.setTimeout(start, 2000));
+    return () => (hasIdle ? window.cancelIdleCallback(handle) : globalThis.clearTimeout(handle));
+  }, [enabled]);
+}
 
 /** Lê o cookie `sidebar_state`; `undefined` se ausente/ inválido. */
 function readSidebarCookie(): boolean | undefined {
@@ -153,8 +163,7 @@ function SidebarProvider({
 
   return (
     <SidebarContext.Provider value={contextValue}>
-      <TooltipProvider delayDuration={0}>
-        <div
+      <div
           data-slot="sidebar-wrapper"
           data-state={state}
           style={
@@ -170,7 +179,6 @@ function SidebarProvider({
         >
           {children}
         </div>
-      </TooltipProvider>
     </SidebarContext.Provider>
   );
 }
@@ -196,6 +204,11 @@ function Sidebar({
   ...props
 }: SidebarProps) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
+  const [openedOnce, setOpenedOnce] = React.useState(false);
+  React.useEffect(() => {
+    if (openMobile) setOpenedOnce(true);
+  }, [openMobile]);
+  usePrefetchMobileSheet(isMobile && collapsible !== "none");
 
   if (collapsible === "none") {
     return (
@@ -214,24 +227,14 @@ function Sidebar({
   }
 
   if (isMobile) {
+    // Mounted from the first opening on (a closed sheet renders nothing anyway).
+    if (!openedOnce && !openMobile) return null;
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent
-          data-slot="sidebar"
-          data-sidebar="sidebar"
-          data-mobile="true"
-          side={side}
-          showCloseButton={false}
-          className="w-(--sidebar-width-mobile) gap-0 bg-sidebar p-0 text-sidebar-foreground sm:max-w-(--sidebar-width-mobile)"
-          style={{ "--sidebar-width-mobile": SIDEBAR_WIDTH_MOBILE } as React.CSSProperties}
-        >
-          <SheetHeader className="sr-only">
-            <SheetTitle>{mobileTitle}</SheetTitle>
-            <SheetDescription>Navegação principal</SheetDescription>
-          </SheetHeader>
-          <div className="flex h-full w-full flex-col">{children}</div>
-        </SheetContent>
-      </Sheet>
+      <React.Suspense fallback={null}>
+        <SidebarMobileSheet open={openMobile} onOpenChange={setOpenMobile} side={side} title={mobileTitle} width={SIDEBAR_WIDTH_MOBILE}>
+          {children}
+        </SidebarMobileSheet>
+      </React.Suspense>
     );
   }
 
@@ -502,7 +505,8 @@ function SidebarMenuButton({
     />
   );
 
-  if (!tooltip) {
+  // The tooltip only exists while the desktop sidebar is collapsed to icons.
+  if (!tooltip || state !== "collapsed" || isMobile) {
     return button;
   }
 
@@ -510,15 +514,9 @@ function SidebarMenuButton({
     typeof tooltip === "string" ? { children: tooltip } : tooltip;
 
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>{button}</TooltipTrigger>
-      <TooltipContent
-        side="right"
-        align="center"
-        hidden={state !== "collapsed" || isMobile}
-        {...tooltipProps}
-      />
-    </Tooltip>
+    <React.Suspense fallback={button}>
+      <SidebarMenuTooltip content={tooltipProps}>{button}</SidebarMenuTooltip>
+    </React.Suspense>
   );
 }
 

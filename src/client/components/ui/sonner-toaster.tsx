@@ -1,5 +1,26 @@
 import type * as React from "react";
-import { Toaster as Sonner, type ToasterProps } from "sonner";
+import { Toaster as Sonner, toast, type ToasterProps, useSonner } from "sonner";
+
+/** A toast raised this close before a navigation came from the action that navigated: it stays. */
+const CARRIED_MS = 1500;
+const firstSeen = new Map<string | number, number>();
+
+/** Records when each toast first appeared (rendered beside the toaster). */
+function ToastAges() {
+  const { toasts } = useSonner();
+  const now = Date.now();
+  for (const item of toasts) if (!firstSeen.has(item.id)) firstSeen.set(item.id, now);
+  for (const id of firstSeen.keys()) if (!toasts.some((item) => item.id === id)) firstSeen.delete(id);
+  return null;
+}
+
+/** Dismisses the toasts of the previous screen; one raised just before the navigation stays. */
+export function dismissStaleToasts(at = Date.now()): void {
+  for (const item of toast.getToasts()) {
+    const seen = firstSeen.get(item.id) ?? at;
+    if (at - seen > CARRIED_MS) toast.dismiss(item.id);
+  }
+}
 
 /**
  * Contêiner de notificações (sonner), loaded after the first paint by ./sonner.tsx. Monte uma única vez perto da raiz do app
@@ -11,6 +32,8 @@ import { Toaster as Sonner, type ToasterProps } from "sonner";
  */
 function Toaster({ toastOptions, style, ...props }: ToasterProps) {
   return (
+    <>
+    <ToastAges />
     <Sonner
       theme="light"
       position="bottom-right"
@@ -39,6 +62,7 @@ function Toaster({ toastOptions, style, ...props }: ToasterProps) {
       }
       {...props}
     />
+    </>
   );
 }
 
