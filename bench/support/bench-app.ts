@@ -16,7 +16,10 @@ export interface BenchTarget {
 
 /** The databases a data benchmark runs on: PGlite always; PostgreSQL when DATABASE_URL is set (in a throwaway database). */
 export function benchDatabases(): ("pglite" | "postgres")[] {
-  return process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  const all: ("pglite" | "postgres")[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  // BENCH_DATABASES=postgres: only one of them (e.g. the 1M-document run, too big for PGlite's memory).
+  const only = process.env.BENCH_DATABASES?.split(",").map((name) => name.trim());
+  return only ? all.filter((label) => only.includes(label)) : all;
 }
 
 /** The real app on a fresh database, listening on a free port. */
@@ -70,6 +73,20 @@ export async function startBenchTarget(label: "pglite" | "postgres"): Promise<Be
 /** The password of every bench clinic owner (they re-enter it to sign as professional). */
 export const BENCH_PASSWORD = "bench-senha";
 
+/**
+ * fetch, tried once more when a kept-alive socket was closed by the server while the bench was
+ * busy filling tables (ECONNRESET before the request was read).
+ */
+async function fetchFresh(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== "ECONNRESET" && code !== "UND_ERR_SOCKET") throw error;
+    return fetch(url, init);
+  }
+}
+
 export async function benchClinic(target: BenchTarget, n: number): Promise<{ cookie: string; tenantId: string }> {
   const cpf = validBenchCpf(n);
   const email = `bench.${n}.${Date.now()}@consentir.test`;
@@ -85,14 +102,14 @@ export async function benchClinic(target: BenchTarget, n: number): Promise<{ coo
     conselho_uf: "SP",
     especialidades: [],
   };
-  const signUp = await fetch(`${target.baseUrl}/api/auth/sign-up`, {
+  const signUp = await fetchFresh(`${target.baseUrl}/api/auth/sign-up`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   if (signUp.status !== 201) throw new Error(`sign-up ${signUp.status}: ${await signUp.text()}`);
   const { tenant_id } = (await signUp.json()) as { tenant_id: string };
-  const signIn = await fetch(`${target.baseUrl}/api/auth/sign-in`, {
+  const signIn = await fetchFresh(`${target.baseUrl}/api/auth/sign-in`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ email, password: BENCH_PASSWORD }),

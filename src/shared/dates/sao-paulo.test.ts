@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, dateInSaoPaulo, startOfDayInSaoPaulo, startOfMonthInSaoPaulo } from "./sao-paulo.js";
+import { ageOn, dateInSaoPaulo, monthInSaoPaulo, startOfDayInSaoPaulo, startOfMonthInSaoPaulo } from "./sao-paulo.js";
 
 describe("São Paulo calendar", () => {
   it("takes the date in São Paulo, not UTC", () => {
@@ -17,6 +17,12 @@ describe("São Paulo calendar", () => {
 
   it("uses the historical offset in the old summer time (UTC-2 in January 2018)", () => {
     expect(startOfDayInSaoPaulo("2018-01-15").toISOString()).toBe("2018-01-15T02:00:00.000Z");
+  });
+
+  it("names the month in São Paulo: 02:59 UTC on the 1st is still the previous month there", () => {
+    expect(monthInSaoPaulo(new Date("2026-03-01T02:59:59Z"))).toBe("2026-02");
+    expect(monthInSaoPaulo(new Date("2026-03-01T03:00:00Z"))).toBe("2026-03");
+    expect(monthInSaoPaulo(new Date("2026-01-01T02:00:00Z"))).toBe("2025-12");
   });
 
   it("computes ages in whole years", () => {

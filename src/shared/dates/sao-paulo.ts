@@ -43,6 +43,11 @@ export function startOfMonthInSaoPaulo(now: Date): Date {
   return startOfDayInSaoPaulo(`${today.slice(0, 7)}-01`);
 }
 
+/** The calendar month (YYYY-MM) in São Paulo at `instant`: the documents counters' month buckets. */
+export function monthInSaoPaulo(instant: Date): string {
+  return dateInSaoPaulo(instant).slice(0, 7);
+}
+
 /** Age in whole years on `today` (both YYYY-MM-DD); null when unknown or in the future. */
 export function ageOn(birthDate: string | null | undefined, today: string): number | null {
   if (!birthDate || !/^\d{4}-\d{2}-\d{2}$/.test(birthDate) || birthDate > today) return null;
