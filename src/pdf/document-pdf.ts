@@ -13,7 +13,7 @@ import type { Content, ContentTable, ContentText, Style, TDocumentDefinitions } 
 import { formatCnpj } from "../shared/br/cnpj.js";
 import { formatCpf } from "../shared/br/cpf.js";
 import { formatPhone } from "../shared/br/phone.js";
-import { CLINIC_TIME_ZONE } from "../shared/dates/sao-paulo.js";
+import { formatDateTimeSeconds } from "../shared/format/index.js";
 import type { DocumentModel, DocumentSection, Inline } from "../shared/document-model/build-document-model.js";
 import { councilRegistration } from "../shared/document-model/document-variables.js";
 import { shortDocumentId } from "../shared/schemas/document.js";
@@ -143,20 +143,9 @@ export function councilLine(p: DocumentPdfPhysician): string {
   return councilRegistration(p.conselho_tipo, p.conselho_uf, p.conselho_numero);
 }
 
-const dateTimeFormatter = new Intl.DateTimeFormat("pt-BR", {
-  timeZone: CLINIC_TIME_ZONE,
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
-
 /** dd/mm/aaaa hh:mm:ss in São Paulo, with the zone named (evidence must not be ambiguous). */
 function formatDateTime(at: Date): string {
-  return `${dateTimeFormatter.format(at).replace(",", "")} (horário de Brasília)`;
+  return `${formatDateTimeSeconds(at)} (horário de Brasília)`;
 }
 
 function inlineNodes(inlines: readonly Inline[]): ContentText[] {

@@ -10,7 +10,7 @@
 import type { Content, ContentTable, TableCell } from "pdfmake/interfaces.js";
 import { formatCpf } from "../shared/br/cpf.js";
 import { formatPhone } from "../shared/br/phone.js";
-import { CLINIC_TIME_ZONE } from "../shared/dates/sao-paulo.js";
+import { formatDateTimeSeconds } from "../shared/format/index.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 
 export interface RegistryChainEntry {
@@ -126,17 +126,6 @@ const RULE = "#d1d5db";
 const ACCENT = "#1e3a5f";
 const PANEL = "#f5f7fa";
 
-const saoPaulo = new Intl.DateTimeFormat("pt-BR", {
-  timeZone: CLINIC_TIME_ZONE,
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
-
 /** "2026-03-07 17:04:09" (UTC; the column header names the zone) */
 export function formatUtc(at: Date): string {
   return at.toISOString().slice(0, 19).replace("T", " ");
@@ -144,7 +133,7 @@ export function formatUtc(at: Date): string {
 
 /** "07/03/2026 14:04:09" (America/Sao_Paulo) */
 export function formatSaoPaulo(at: Date): string {
-  return saoPaulo.format(at).replace(",", "");
+  return formatDateTimeSeconds(at);
 }
 
 /** "a1b2c3d4…e5f6" */

@@ -32,6 +32,9 @@ export const SIGNING_MESSAGES = {
   signError: "Erro ao processar assinatura. Tente novamente.",
   signedTitle: "Documento assinado com sucesso!",
   signed: "Sua assinatura foi registrada com segurança",
+  /** A signed link opened again: the state, no success banner (issue 17). */
+  signedRevisitTitle: "Documento assinado",
+  signedRevisit: "A assinatura deste documento já foi registrada. Você pode consultá-lo abaixo.",
   contentError: "Erro ao gerar conteúdo do documento.",
   noContent: "Nenhum conteúdo de template encontrado.",
   notFound: "Documento não encontrado",

@@ -29,7 +29,7 @@ export async function patientPhone(browser: Browser): Promise<{ context: Browser
   return { context, page, errors };
 }
 
-/** Draws a signature with the mouse on the 280×120 canvas. */
+/** Draws a signature with the mouse on the canvas (280×120 or more). */
 export async function drawSignature(page: Page): Promise<void> {
   const canvas = page.getByTestId("signature-canvas");
   await canvas.scrollIntoViewIfNeeded();
@@ -60,12 +60,17 @@ export async function confirmSigningCode(patient: Page, staffPage: Page, email: 
   await patient.getByTestId("otp-verified").waitFor();
 }
 
-/** A published template, a patient with CPF and e-mail, and a draft the professional has signed. */
+/** A published template (`estrutura`: a short term unless given), a patient with CPF and e-mail, and a draft the professional has signed. */
 export async function seedSignableDocument(
   staffPage: Page,
   account: { password: string },
   patient: { nome: string; cpf: string; email: string },
   titulo = "Termo de Consentimento - Clareamento dental",
+  estrutura: { title: string; introduction: string; sections: { id: string; type: string; title: string; content: string }[] } = {
+    title: "Termo — {{procedimento}}",
+    introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{procedimento}}.",
+    sections: [],
+  },
 ): Promise<string> {
   const specialties = (await json<{ items: string[] }>(await staffPage.request.get("/api/templates/specialties"), 200)).items;
   const template = await json<{ id: string }>(
@@ -74,7 +79,7 @@ export async function seedSignableDocument(
         titulo: "TCLE Verificação",
         especialidade: specialties[0],
         categoria: "Consentimento",
-        estrutura: { title: "Termo — {{procedimento}}", introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{procedimento}}.", sections: [] },
+        estrutura,
       },
     }),
     201,

@@ -197,13 +197,13 @@ describe("signing", () => {
     expect(await p.getByTestId("masked-notice").count()).toBe(0);
     await p.getByTestId("signature-level").getByText("assinatura eletrônica avançada", { exact: false }).waitFor();
 
-    // The canvas: 280×120 CSS px, backing store at the screen's density (sharp on a 3× phone).
+    // The canvas: on a phone it fills the form's width (280×120 or more, same proportion), backing store at the screen's density (sharp on a 3× phone).
     const canvasSize = await p.getByTestId("signature-canvas").evaluate((node) => {
       const canvas = node as HTMLCanvasElement;
       const rect = canvas.getBoundingClientRect();
       return { css: [rect.width, rect.height], store: [canvas.width, canvas.height] };
     });
-    expect(canvasSize).toEqual({ css: [280, 120], store: [840, 360] });
+    expect(canvasSize).toEqual({ css: [328, 141], store: [984, 423] });
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await snap(p, "signing-pending-phone");
 

@@ -157,4 +157,54 @@ describe("personal template defaults (/profile/templates)", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("the default value is a currency field; a free text saved before stays a text field, shown and editable", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, DESKTOP);
+    await signIn(page, account.email, account.password);
+    const saved = await page.request.put("/api/me/template-defaults", {
+      data: { template_riscos: null, template_beneficios: null, template_cuidados_pos: null, template_valor_procedimento: "Conforme orçamento" },
+    });
+    expect(saved.status()).toBe(200);
+
+    // The free text, as it was saved, in a plain text field that edits it.
+    await openScreen(page);
+    await expect.poll(() => field.valor(page).inputValue()).toBe("Conforme orçamento");
+    await field.valor(page).fill("Conforme orçamento aprovado");
+    await page.getByRole("button", { name: "Salvar Templates" }).click();
+    await page.getByText("Templates salvos com sucesso!").waitFor();
+    await expect
+      .poll(async () => ((await (await page.request.get("/api/me/template-defaults")).json()) as Record<string, unknown>).template_valor_procedimento)
+      .toBe("Conforme orçamento aprovado");
+    await page.reload();
+    await expect.poll(() => field.valor(page).inputValue()).toBe("Conforme orçamento aprovado");
+    await snap(page, "template-defaults-free-text-valor-desktop");
+
+    // Informar valor em R$: the currency field, as the document's "Valor do procedimento" types it.
+    await page.getByRole("button", { name: "Informar valor em R$" }).click();
+    expect(await field.valor(page).inputValue()).toBe("");
+    await field.valor(page).pressSequentially("2500");
+    expect(await field.valor(page).inputValue()).toBe("R$ 2.500");
+    await field.valor(page).blur();
+    expect(await field.valor(page).inputValue()).toBe("R$ 2.500,00");
+    expect(await page.getByRole("button", { name: "Informar valor em R$" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Salvar Templates" }).click();
+    await expect
+      .poll(async () => ((await (await page.request.get("/api/me/template-defaults")).json()) as Record<string, unknown>).template_valor_procedimento)
+      .toBe("R$ 2.500,00");
+
+    // After a reload the amount is in the currency field (letters are not taken).
+    await page.reload();
+    await expect.poll(() => field.valor(page).inputValue()).toBe("R$ 2.500,00");
+    await field.valor(page).fill("");
+    await field.valor(page).pressSequentially("abc");
+    expect(await field.valor(page).inputValue()).toMatch(/^(R\$ ?)?$/);
+    // A field left with only its "R$ " is stored as empty.
+    await page.getByRole("button", { name: "Salvar Templates" }).click();
+    await expect
+      .poll(async () => ((await (await page.request.get("/api/me/template-defaults")).json()) as Record<string, unknown>).template_valor_procedimento)
+      .toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

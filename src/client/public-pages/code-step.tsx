@@ -85,7 +85,7 @@ export function CodeStep({
           <fieldset className="grid gap-2" data-testid="code-channels">
             <legend className="mb-1 text-sm font-medium">Receber o código por</legend>
             {channels.map((option) => (
-              <label key={option.canal} className="flex items-center gap-2 text-sm">
+              <label key={option.canal} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-input px-3 text-sm">
                 <input
                   type="radio"
                   name="canal"
@@ -95,7 +95,7 @@ export function CodeStep({
                     setCanal(option.canal);
                     setEmail(option.destino);
                   }}
-                  className="size-4 accent-primary"
+                  className="size-5 shrink-0 accent-primary"
                 />
                 {option.canal === "sms" ? `SMS para ${option.destino}` : `E-mail para ${option.destino}`}
               </label>

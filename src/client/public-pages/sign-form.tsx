@@ -106,7 +106,8 @@ export function SignForm({
     setSending(false);
     if (result.ok) return onSigned();
     if (result.status === 410) return onInvalid();
-    if (result.code === "SIGNING_ALREADY_SIGNED") return onSigned();
+    // Signed meanwhile (another tab, another device): the page shows the signed state, not a success of this visit.
+    if (result.code === "SIGNING_ALREADY_SIGNED") return onStale();
     if (result.code === "SIGNING_CONTENT_CHANGED") {
       setProblem({ title: result.message ?? SIGNING_MESSAGES.signError, fields: [] });
       return onStale();
@@ -204,7 +205,7 @@ export function SignForm({
               <PlainButton
                 key={kind}
                 variant={signatureKind === kind ? "primary" : "outline"}
-                className="min-h-9 px-3"
+                className="min-w-11 px-4"
                 aria-pressed={signatureKind === kind}
                 onClick={() => {
                   setSignatureKind(kind);
@@ -231,7 +232,7 @@ export function SignForm({
 
         <label
           htmlFor={ids.aceite}
-          className={`flex items-start gap-3 rounded-lg border p-3 text-sm ${invalid("aceite") ? "border-destructive" : "border-input"}`}
+          className={`flex min-h-11 cursor-pointer items-start gap-3 rounded-lg border p-3 text-sm ${invalid("aceite") ? "border-destructive" : "border-input"}`}
           data-testid="consent"
         >
           <input

@@ -1,5 +1,5 @@
-import { CalendarClock, Download, FileWarning, Printer } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { ArrowDown, CalendarClock, Download, FileCheck, FileWarning, Printer } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { DocumentView } from "@/components/document/document-view";
 import { Spinner } from "./components/spinner";
 import { asDocumentModel } from "@/features/documents/lib/as-document-model";
@@ -27,6 +27,8 @@ export function SigningPage({ token }: { token: string }) {
   const [state, setState] = useState<State>({ kind: "loading" });
   // The e-mail code the signer confirmed (kept for the signature, which consumes it).
   const [code, setCode] = useState<string | null>(null);
+  // The code step or the form: where "Ir para a assinatura" leads.
+  const stepRef = useRef<HTMLDivElement>(null);
 
   const load = useCallback(
     async (justSigned = false) => {
@@ -94,6 +96,16 @@ export function SigningPage({ token }: { token: string }) {
   const model = asDocumentModel(doc.modelo);
   const signed = page.estado === "signed";
 
+  /** Past a long term: to the signature step, scrolled into view and focused (keyboard and screen readers follow). */
+  const goToSignature = (event: { preventDefault(): void }) => {
+    event.preventDefault();
+    const step = stepRef.current;
+    if (!step) return;
+    const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    step.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
+    step.focus({ preventScroll: true });
+  };
+
   return (
     <PublicShell clinic={doc.clinica} clinicLogoUrl={doc.clinica_logo_url}>
       <Panel className="gap-3 print:hidden">
@@ -136,6 +148,11 @@ export function SigningPage({ token }: { token: string }) {
             </div>
           ) : null}
         </dl>
+        {!signed && model ? (
+          <a href={`#${SIGNATURE_STEP_ID}`} onClick={goToSignature} className={buttonClasses("outline", "w-full sm:w-fit")} data-testid="go-to-signature">
+            <ArrowDown aria-hidden /> Ir para a assinatura
+          </a>
+        ) : null}
       </Panel>
 
       {isFrontDesk() ? <FrontDeskNotice signed={signed} /> : null}
@@ -144,14 +161,19 @@ export function SigningPage({ token }: { token: string }) {
         <div className="grid gap-3 print:hidden">
           {page.aguardando_outras_assinaturas ? (
             // Witnesses (or the patient) still to sign: the document is not signed yet, no sealed PDF (decision 021).
-            <Notice tone="success" title={SIGNING_MESSAGES.waitingOthersTitle} data-testid="waiting-others">
+            <Notice tone={state.justSigned ? "success" : "info"} title={SIGNING_MESSAGES.waitingOthersTitle} data-testid="waiting-others">
               {SIGNING_MESSAGES.waitingOthers}
             </Notice>
           ) : (
             <>
-              <Notice tone="success" title={SIGNING_MESSAGES.signedTitle} data-testid="signing-success">
-                {SIGNING_MESSAGES.signed}
-              </Notice>
+              {state.justSigned ? (
+                // Only right after this visitor signed; reopening a signed link is not a new success.
+                <Notice tone="success" title={SIGNING_MESSAGES.signedTitle} data-testid="signing-success">
+                  {SIGNING_MESSAGES.signed}
+                </Notice>
+              ) : (
+                <SignedRevisit />
+              )}
               <SignedPdfDownload token={token} page={page} onInvalid={() => setState({ kind: "invalid" })} />
             </>
           )}
@@ -161,7 +183,7 @@ export function SigningPage({ token }: { token: string }) {
       <Panel className="gap-3 print:border-0 print:p-0 print:shadow-none" aria-label="Documento">
         <div className="flex items-center justify-between gap-2 print:hidden">
           <h2 className="text-sm font-semibold text-muted-foreground">Leia o documento</h2>
-          <PlainButton variant="outline" className="min-h-9 px-3" onClick={() => window.print()}>
+          <PlainButton variant="outline" className="px-3" onClick={() => window.print()}>
             <Printer aria-hidden /> Imprimir cópia
           </PlainButton>
         </div>
@@ -186,27 +208,57 @@ export function SigningPage({ token }: { token: string }) {
           </h2>
           <SignatureList signatures={page.assinaturas} />
         </Panel>
-      ) : model && page.codigo_obrigatorio && !page.codigo_verificado ? (
-        <CodeStep
-          token={token}
-          page={page}
-          onVerified={(verified, confirmed) => {
-            setCode(confirmed);
-            setState({ kind: "ready", page: verified, justSigned: false });
-          }}
-          onInvalid={() => setState({ kind: "invalid" })}
-        />
       ) : model ? (
-        <SignForm
-          token={token}
-          page={page}
-          code={code}
-          onSigned={() => void load(true)}
-          onInvalid={() => setState({ kind: "invalid" })}
-          onStale={() => void load()}
-        />
+        <div
+          ref={stepRef}
+          id={SIGNATURE_STEP_ID}
+          tabIndex={-1}
+          role="group"
+          aria-label="Assinatura"
+          className="grid scroll-mt-3 rounded-xl outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+          data-testid="signature-step"
+        >
+          {page.codigo_obrigatorio && !page.codigo_verificado ? (
+            <CodeStep
+              token={token}
+              page={page}
+              onVerified={(verified, confirmed) => {
+                setCode(confirmed);
+                setState({ kind: "ready", page: verified, justSigned: false });
+              }}
+              onInvalid={() => setState({ kind: "invalid" })}
+            />
+          ) : (
+            <SignForm
+              token={token}
+              page={page}
+              code={code}
+              onSigned={() => void load(true)}
+              onInvalid={() => setState({ kind: "invalid" })}
+              onStale={() => void load()}
+            />
+          )}
+        </div>
       ) : null}
     </PublicShell>
+  );
+}
+
+/** Where "Ir para a assinatura" leads. */
+const SIGNATURE_STEP_ID = "etapa-assinatura";
+
+/**
+ * A signed link opened again (or signed elsewhere meanwhile): the state, stated plainly — the
+ * "assinado com sucesso" banner belongs only to the visit in which the signature was made.
+ */
+function SignedRevisit() {
+  return (
+    <Panel className="gap-2" data-testid="signed-revisit" aria-labelledby="signed-revisit-title">
+      <h2 id="signed-revisit-title" className="flex items-center gap-2 text-base font-semibold">
+        <FileCheck className="size-5 text-primary" aria-hidden /> {SIGNING_MESSAGES.signedRevisitTitle}
+      </h2>
+      <p className="text-sm text-muted-foreground">{SIGNING_MESSAGES.signedRevisit}</p>
+    </Panel>
   );
 }
 
@@ -248,7 +300,7 @@ function SignedPdfDownload({ token, page, onInvalid }: { token: string; page: Si
           ) : (
             <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground" role="status">
               {SIGNING_MESSAGES.signedPdfLate}
-              <PlainButton variant="outline" className="min-h-8 px-3" onClick={retry}>
+              <PlainButton variant="outline" className="px-3" onClick={retry}>
                 Tentar novamente
               </PlainButton>
             </p>

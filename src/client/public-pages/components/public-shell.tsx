@@ -82,7 +82,7 @@ const BUTTON = {
 
 /** The button look, for links that download (an <a> rather than a <button>). */
 export function buttonClasses(variant: keyof typeof BUTTON = "primary", className = ""): string {
-  return `inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-4 text-sm font-medium transition outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0 ${BUTTON[variant]} ${className}`;
+  return `inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-4 text-sm font-medium transition outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0 ${BUTTON[variant]} ${className}`;
 }
 
 export function PlainButton({

@@ -1,42 +1,47 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState } from "react";
 import { SIGNATURE_CANVAS } from "@shared/signing-rules";
+import { SIGNATURE_FRAME } from "../lib/signature-size";
+import { useSignatureSize } from "../lib/use-signature-size";
 import type { SignatureCanvasHandle } from "./signature-canvas";
 
 const FONT_FAMILY = "'Segoe Script', 'Brush Script MT', 'URW Chancery L', 'Z003', cursive";
 
 /**
  * The typed alternative to drawing (issue 11, accessibility: for people who cannot draw): the
- * signer types their name and the page draws it, in a handwriting face, on a 280×120 image like
- * the canvas's. The signature is recorded as "digitada", never passed off as drawn.
+ * signer types their name and the page draws it, in a handwriting face, on an image the size of
+ * the drawing field (280×120, wider on a phone). The signature is recorded as "digitada", never passed off as drawn.
  */
 export const TypedSignature = forwardRef<SignatureCanvasHandle, { onChange?: (empty: boolean) => void; invalid?: boolean; disabled?: boolean }>(
   function TypedSignature({ onChange, invalid = false, disabled = false }, ref) {
     const [value, setValue] = useState("");
     const canvasRef = useRef<HTMLCanvasElement>(null);
     const inputId = useId();
+    const boxRef = useRef<HTMLDivElement>(null);
+    const { width, height } = useSignatureSize(boxRef);
 
     useEffect(() => {
       const canvas = canvasRef.current;
       const context = canvas?.getContext("2d");
       if (!canvas || !context) return;
       const ratio = Math.max(window.devicePixelRatio || 1, 1);
-      canvas.width = Math.round(SIGNATURE_CANVAS.width * ratio);
-      canvas.height = Math.round(SIGNATURE_CANVAS.height * ratio);
+      canvas.width = Math.round(width * ratio);
+      canvas.height = Math.round(height * ratio);
       context.setTransform(ratio, 0, 0, ratio, 0, 0);
-      context.clearRect(0, 0, SIGNATURE_CANVAS.width, SIGNATURE_CANVAS.height);
+      context.clearRect(0, 0, width, height);
       const text = value.trim();
       if (!text) return;
-      // The largest size (≤ 40 px) at which the name fits the field with a margin.
-      let size = 40;
+      // The largest size (≤ 40 px on the 280 px field, in proportion when wider) at which the name fits with a margin.
+      const scale = width / SIGNATURE_CANVAS.width;
+      let size = Math.round(40 * scale);
       do {
         context.font = `italic ${size}px ${FONT_FAMILY}`;
         size -= 2;
-      } while (size > 12 && context.measureText(text).width > SIGNATURE_CANVAS.width - 24);
+      } while (size > 12 && context.measureText(text).width > width - 24);
       context.fillStyle = SIGNATURE_CANVAS.color;
       context.textAlign = "center";
       context.textBaseline = "alphabetic";
-      context.fillText(text, SIGNATURE_CANVAS.width / 2, SIGNATURE_CANVAS.height - 36);
-    }, [value]);
+      context.fillText(text, width / 2, height - 36 * scale);
+    }, [value, width, height]);
 
     useImperativeHandle(ref, () => ({
       isEmpty: () => value.trim().length === 0,
@@ -48,7 +53,7 @@ export const TypedSignature = forwardRef<SignatureCanvasHandle, { onChange?: (em
     }));
 
     return (
-      <div className="grid justify-items-center gap-2">
+      <div ref={boxRef} className="grid w-full justify-items-center gap-2">
         <label htmlFor={inputId} className="justify-self-stretch text-sm font-medium">
           Digite seu nome para a assinatura
         </label>
@@ -69,7 +74,7 @@ export const TypedSignature = forwardRef<SignatureCanvasHandle, { onChange?: (em
         />
         <div
           className={`relative rounded-md border-2 border-dashed bg-white ${invalid ? "border-destructive" : "border-input"}`}
-          style={{ width: SIGNATURE_CANVAS.width + 4, height: SIGNATURE_CANVAS.height + 4 }}
+          style={{ width: width + SIGNATURE_FRAME, height: height + SIGNATURE_FRAME }}
         >
           <canvas
             ref={canvasRef}
@@ -77,7 +82,7 @@ export const TypedSignature = forwardRef<SignatureCanvasHandle, { onChange?: (em
             aria-label={value.trim() ? `Assinatura digitada: ${value.trim()}` : "Prévia da assinatura digitada"}
             data-testid="typed-signature-canvas"
             className="block"
-            style={{ width: SIGNATURE_CANVAS.width, height: SIGNATURE_CANVAS.height }}
+            style={{ width, height }}
           />
           <span aria-hidden className="pointer-events-none absolute right-3 bottom-6 left-3 border-b border-muted-foreground/30" />
         </div>

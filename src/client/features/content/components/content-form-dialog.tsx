@@ -74,7 +74,7 @@ export function ContentFormDialog({
       <DialogContent>
         <DialogHeader>
           <DialogTitle>{item ? `Editar ${singular.toLowerCase()}` : `Novo ${singular.toLowerCase()}`}</DialogTitle>
-          <DialogDescription>Título e descrição aparecem nos termos dos procedimentos associados.</DialogDescription>
+          <DialogDescription>Título e descrição aparecem nos documentos dos procedimentos associados.</DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label={item ? `Edição de ${singular.toLowerCase()}` : `Cadastro de ${singular.toLowerCase()}`}>
           <FormField label="Título" htmlFor={id("titulo")} required error={errors.titulo?.message}>

@@ -13,11 +13,12 @@ import { cn } from "@/lib/utils";
 import { DOCUMENT_MESSAGES, signatureRate } from "@shared/schemas/document";
 import { monthOverMonth } from "../lib/trend";
 import { RecentDocuments } from "./recent-documents";
-import { formatNumber, formatPercent } from "@shared/format";
+import { formatNumber, formatPercent, formatTime } from "@shared/format";
 
 
 function greeting(now = new Date()): string {
-  const hour = now.getHours();
+  // The clinic's hour (São Paulo), as every other time on the screens.
+  const hour = Number(formatTime(now).slice(0, 2));
   if (hour < 12) return "Bom dia";
   if (hour < 18) return "Boa tarde";
   return "Boa noite";
@@ -63,7 +64,7 @@ export function DashboardPage() {
       </p>
       <CertificateExpiryNotice />
 
-      <section aria-label="Resumo dos contratos" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="dashboard-stats">
+      <section aria-label="Resumo dos documentos" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="dashboard-stats">
         <StatCard
           title="Total de Contratos"
           value={c ? formatNumber(c.total) : "—"}
@@ -93,7 +94,7 @@ export function DashboardPage() {
           value={c ? formatPercent(Number(signatureRate(c.assinados, c.total))) : "—"}
           icon={<Percent />}
           loading={loading}
-          description={c ? "Assinados sobre o total de contratos" : undefined}
+          description={c ? "Assinados sobre o total de documentos" : undefined}
           data-testid="stat-taxa"
         />
       </section>
@@ -102,7 +103,7 @@ export function DashboardPage() {
       <RecentDocuments />
 
       <section aria-label="Atalhos" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <Shortcut to="/templates/create" icon={<FileSignature />} title="Criar Template" description="Monte um modelo de termo com variáveis." />
+        <Shortcut to="/templates/create" icon={<FileSignature />} title="Criar Template" description="Monte um modelo de documento com variáveis." />
         <Shortcut to="/patients/create" icon={<UserPlus />} title="Cadastrar Paciente" description="Registre um paciente para gerar documentos." />
         <Shortcut
           to="/documents?status=expired"
@@ -114,14 +115,14 @@ export function DashboardPage() {
               <Skeleton className="h-4 w-40" />
             ) : c ? (
               c.expirados === 0 ? (
-                "Nenhum contrato expirado."
+                "Nenhum documento expirado."
               ) : (
                 <span className="font-medium text-destructive">
-                  {c.expirados === 1 ? "1 contrato expirado" : `${formatNumber(c.expirados)} contratos expirados`}
+                  {c.expirados === 1 ? "1 documento expirado" : `${formatNumber(c.expirados)} documentos expirados`}
                 </span>
               )
             ) : (
-              "Veja os contratos que passaram do prazo."
+              "Veja os documentos que passaram do prazo."
             )
           }
         />

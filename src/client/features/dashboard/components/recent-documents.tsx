@@ -44,8 +44,8 @@ export function RecentDocuments() {
             <EmptyState
               icon={<FileText />}
               titleAs="h3"
-              title={recent.isError ? "Não foi possível carregar os contratos recentes" : "Nenhum contrato ainda"}
-              description={recent.isError ? undefined : "Os contratos criados aparecem aqui."}
+              title={recent.isError ? "Não foi possível carregar os documentos recentes" : "Nenhum documento ainda"}
+              description={recent.isError ? undefined : "Os documentos criados aparecem aqui."}
             />
           </div>
         ) : (

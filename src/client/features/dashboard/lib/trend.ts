@@ -1,4 +1,4 @@
-const PERCENT = new Intl.NumberFormat("pt-BR", { maximumFractionDigits: 1 });
+import { formatPercentChange } from "@shared/format";
 
 /**
  * Month-over-month change of a count, as the dashboard writes it ("+50% em relação ao mês
@@ -10,6 +10,5 @@ export function monthOverMonth(current: number, previous: number): { text: strin
   const change = ((current - previous) / previous) * 100;
   const rounded = Math.round(change * 10) / 10;
   const direction = rounded > 0 ? "up" : rounded < 0 ? "down" : "flat";
-  const sign = rounded > 0 ? "+" : rounded < 0 ? "−" : "";
-  return { text: `${sign}${PERCENT.format(Math.abs(rounded))}% em relação ao mês passado`, direction };
+  return { text: `${formatPercentChange(change)} em relação ao mês passado`, direction };
 }

@@ -8,7 +8,7 @@ export function PatientCreatePage() {
   const create = useCreatePatient();
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6">
-      <PageHeader title="Novo Paciente" description="Cadastre um paciente para gerar termos de consentimento e contratos." />
+      <PageHeader title="Novo Paciente" description="Cadastre um paciente para gerar documentos para ele assinar." />
       <PatientForm mode="create" defaultValues={EMPTY_PATIENT_FORM} save={create.mutateAsync} cancelTo="/patients" />
     </div>
   );

@@ -29,7 +29,7 @@ export function PatientDocumentsSection({ patientId, total }: { patientId: strin
           icon={<FileText />}
           titleAs="h3"
           title="Nenhum documento para este paciente"
-          description="Os termos de consentimento e contratos deste paciente aparecerão aqui."
+          description="Os documentos deste paciente aparecerão aqui."
         />
       ) : (
         <ul className="divide-y rounded-lg border bg-card" data-testid="patient-documents">

@@ -3,13 +3,16 @@ import { useState } from "react";
 import { type Control, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
+import { CurrencyInput } from "@/components/form/currency-input";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { SubmitButton } from "@/components/form/submit-button";
+import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { applyServerErrors } from "@/lib/form-errors";
+import { normalizeReaisText } from "@shared/br/money";
 import {
   TEMPLATE_MESSAGES,
   type TemplateDefaults,
@@ -24,11 +27,22 @@ type FormOutput = z.output<typeof templateDefaultsInputSchema>;
 type FormControl = Control<FormValues, unknown, FormOutput>;
 const FIELD_NAMES = DEFAULT_FIELDS.map((f) => f.name);
 
+/**
+ * The saved "Valor do procedimento padrão": an amount is shown as the currency field writes it
+ * ("R$ 1.500,00"); a free text saved before the field was a currency field ("Conforme orçamento")
+ * stays a text field, shown and editable as it is — as the new document's "Valor do procedimento".
+ */
+function savedValor(saved: TemplateDefaults): { value: string; isText: boolean } {
+  const text = saved.template_valor_procedimento ?? "";
+  const amount = normalizeReaisText(text);
+  return { value: amount ?? text, isText: text.trim() !== "" && amount === null };
+}
+
 const toValues = (saved: TemplateDefaults): FormValues => ({
   template_riscos: saved.template_riscos ?? "",
   template_beneficios: saved.template_beneficios ?? "",
   template_cuidados_pos: saved.template_cuidados_pos ?? "",
-  template_valor_procedimento: saved.template_valor_procedimento ?? "",
+  template_valor_procedimento: savedValor(saved).value,
 });
 
 function ItemCount({ control, field }: { control: FormControl; field: DefaultFieldInfo }) {
@@ -57,6 +71,7 @@ function hint(field: DefaultFieldInfo, control: FormControl) {
 export function TemplateDefaultsForm({ saved }: { saved: TemplateDefaults }) {
   const save = useSaveTemplateDefaults();
   const [formError, setFormError] = useState<string | null>(null);
+  const [valorIsText, setValorIsText] = useState(() => savedValor(saved).isText);
   const form = useForm<FormValues, unknown, FormOutput>({
     resolver: zodResolver(templateDefaultsInputSchema),
     defaultValues: toValues(saved),
@@ -67,8 +82,11 @@ export function TemplateDefaultsForm({ saved }: { saved: TemplateDefaults }) {
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     try {
-      const result = await save.mutateAsync(values);
+      // The currency field keeps its "R$ " once touched: with no amount after it, nothing was given.
+      const valor = values.template_valor_procedimento;
+      const result = await save.mutateAsync({ ...values, template_valor_procedimento: valor && /^R\$\s*$/.test(valor.trim()) ? null : valor });
       reset(toValues(result));
+      setValorIsText(savedValor(result).isText);
       toast.success(TEMPLATE_MESSAGES.defaultsSaved);
     } catch (error) {
       setFormError(applyServerErrors(error, setError, FIELD_NAMES));
@@ -94,15 +112,26 @@ export function TemplateDefaultsForm({ saved }: { saved: TemplateDefaults }) {
                     maxLength={field.maxLength}
                     spellCheck
                   />
+                ) : valorIsText ? (
+                  (control) => (
+                    <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+                      <Input {...control} {...register(field.name)} className="sm:max-w-64" autoComplete="off" placeholder={field.placeholder} maxLength={field.maxLength} />
+                      <Button
+                        type="button"
+                        variant="outline"
+                        size="sm"
+                        className="w-fit"
+                        onClick={() => {
+                          form.setValue(field.name, "", { shouldDirty: true });
+                          setValorIsText(false);
+                        }}
+                      >
+                        Informar valor em R$
+                      </Button>
+                    </div>
+                  )
                 ) : (
-                  <Input
-                    {...register(field.name)}
-                    className="sm:max-w-64"
-                    inputMode="decimal"
-                    autoComplete="off"
-                    placeholder={field.placeholder}
-                    maxLength={field.maxLength}
-                  />
+                  <CurrencyInput {...register(field.name)} className="sm:max-w-64" />
                 )}
               </FormField>
             );

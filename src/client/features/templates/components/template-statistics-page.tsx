@@ -10,7 +10,7 @@ import { errorMessage } from "@/lib/api";
 import { DOCUMENT_STATUS_LABEL } from "@shared/schemas/document";
 import { TEMPLATE_MESSAGES, type TemplateUsage } from "@shared/schemas/template";
 import { isTemplateNotFound, useTemplate, useTemplateStatistics } from "../api/templates-api";
-import { formatNumber } from "@shared/format";
+import { formatNumber, formatPercent } from "@shared/format";
 import { formatDate, formatDateTime } from "../lib/format";
 import { TemplateNotFound } from "./template-page-states";
 import { UsageChart } from "./usage-chart";
@@ -103,15 +103,15 @@ function StatisticsBody({ data }: { data: TemplateUsage | undefined }) {
             ) : data.por_status.length === 0 || statusTotal === 0 ? (
               <p className="py-10 text-center text-sm text-muted-foreground">Nenhum contrato encontrado</p>
             ) : (
-              <ul className="grid gap-3" aria-label="Contratos por status">
+              <ul className="grid gap-3" aria-label="Documentos por status">
                 {data.por_status.map((row) => {
-                  const share = Math.round((row.total / statusTotal) * 100);
+                  const share = (row.total / statusTotal) * 100;
                   return (
                     <li key={row.status} className="grid gap-1">
                       <div className="flex items-center justify-between text-sm">
                         <span>{(DOCUMENT_STATUS_LABEL as Record<string, string>)[row.status] ?? row.status}</span>
                         <span className="tabular-nums text-muted-foreground">
-                          {formatNumber(row.total)} ({share}%)
+                          {formatNumber(row.total)} ({formatPercent(share)})
                         </span>
                       </div>
                       <div className="h-2 overflow-hidden rounded-full bg-muted" aria-hidden="true">

@@ -82,7 +82,7 @@ export function TemplatesListPage() {
 
   return (
     <div className="grid gap-6">
-      <PageHeader title="Templates" description="Modelos de termos de consentimento e contratos da clínica" actions={newButton} />
+      <PageHeader title="Templates" description="Modelos de documento da clínica: termos de consentimento, contratos e outros" actions={newButton} />
 
       <TemplateStats />
 
