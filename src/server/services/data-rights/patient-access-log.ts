@@ -2,8 +2,8 @@ import { and, asc, eq, inArray, or } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { auditEvents, profiles } from "../../../db/schema.js";
 import { auditActionLabel } from "../../../shared/audit/labels.js";
-import { CLINIC_TIME_ZONE } from "../../../shared/dates/sao-paulo.js";
 import { ROLE_LABEL, type Role } from "../../../shared/permissions.js";
+import { formatDateTimeSeconds } from "../../../shared/format/index.js";
 
 /** One line of a patient's access log: who did what with their data, and when (São Paulo time). */
 export interface AccessLogEntry {
@@ -31,20 +31,10 @@ const SIGNER_ACTIONS = new Set([
   "document.signed_pdf_downloaded_by_signer",
 ]);
 
-const timeFormatter = new Intl.DateTimeFormat("pt-BR", {
-  timeZone: CLINIC_TIME_ZONE,
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
 
 /** "26/11/2026 02:30:15" in São Paulo. */
 export function saoPauloDateTime(instant: Date): string {
-  return timeFormatter.format(instant).replace(",", "");
+  return formatDateTimeSeconds(instant);
 }
 
 function roleLabel(role: string | null, isOwner: boolean | null): string {

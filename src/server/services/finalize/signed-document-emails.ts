@@ -5,19 +5,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { emailOutbox } from "../../../db/schema.js";
-import { CLINIC_TIME_ZONE } from "../../../shared/dates/sao-paulo.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import type { FinalDocument } from "./final-pdf-input.js";
+import { formatDateTimeAt } from "../../../shared/format/index.js";
 
-const when = new Intl.DateTimeFormat("pt-BR", {
-  timeZone: CLINIC_TIME_ZONE,
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
 
 const firstName = (nome: string) => nome.trim().split(/\s+/)[0] ?? nome;
 
@@ -52,7 +43,7 @@ export async function enqueueSignedDocumentEmails(
       text:
         `Olá, ${firstName(party.nome)}!\n\n` +
         `O documento "${contrato.titulo}" de ${clinicName} foi assinado eletronicamente por você em ` +
-        `${when.format(party.assinou_em).replace(",", "")} (horário de Brasília).\n\n` +
+        `${formatDateTimeAt(party.assinou_em)} (horário de Brasília).\n\n` +
         "Segue em anexo a via assinada: o PDF com as assinaturas, o registro de assinaturas e o selo digital.\n" +
         verify +
         `\nAtenciosamente,\n${clinicName}\n`,
