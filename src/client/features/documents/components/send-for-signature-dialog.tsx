@@ -148,7 +148,7 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
                 </p>
               ) : null}
             </div>
-            {settings.data ? <SendLevelNotice settings={settings.data} /> : null}
+            {settings.data && !blocked ? <SendLevelNotice settings={settings.data} /> : null}
           </div>
         )}
         <DialogFooter>

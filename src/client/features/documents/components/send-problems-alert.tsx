@@ -49,7 +49,7 @@ export function SendProblemsAlert({
       {blocking.length > 0 ? (
         <Alert variant="destructive" data-testid="send-blocking">
           <OctagonX />
-          <AlertTitle>{blockingTitle}</AlertTitle>
+          <AlertTitle className="line-clamp-none">{blockingTitle}</AlertTitle>
           <AlertDescription className="grid gap-2">
             <ul className="grid gap-1">
               {blocking.map((problem) => (

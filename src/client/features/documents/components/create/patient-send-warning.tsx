@@ -19,7 +19,7 @@ export function PatientSendWarning({ patientId }: { patientId: string }) {
         problems={problems}
         patientId={patient.data.id}
         returnTo={`/documents/create?paciente=${encodeURIComponent(patient.data.id)}`}
-        blockingTitle="Este paciente ainda não pode receber documentos para assinatura"
+        blockingTitle="Com este cadastro, o documento não poderá ser enviado para assinatura"
       />
     </div>
   );
