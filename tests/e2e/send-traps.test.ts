@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -64,6 +66,20 @@ async function snap(page: Page, name: string): Promise<void> {
   const dir = path.join(process.cwd(), "test-results", "screenshots");
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Serious or critical axe violations (WCAG 2.1 AA) on the page as it is now, as "rule: targets". */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa"] }, resultTypes: ["violations"] });
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.map(String).join(" ")).join(", ")}`);
+  });
 }
 
 /** A professional of a new clinic, signed in on `page`, with a published template. */
@@ -135,6 +151,7 @@ describe("sending without traps", () => {
     await warning.getByTestId("send-blocking").getByText(ERRORS.PATIENT_CPF_MISSING.message).waitFor();
     await warning.getByTestId("send-warning").getByText(CONTACT_MISSING_MESSAGE).waitFor();
     await snap(page, "send-traps-create-warning-desktop");
+    expect(await axeViolations(page)).toEqual([]);
     await warning.getByRole("link", { name: "Completar cadastro" }).first().click();
     await page.waitForURL(new RegExp(`/patients/${id}/edit\\?voltar=`));
 
@@ -170,6 +187,7 @@ describe("sending without traps", () => {
     expect(await dialog.getByRole("link", { name: "Completar cadastro" }).getAttribute("href")).toMatch(/\/patients\/[0-9a-f-]+\/edit\?voltar=%2Fdocuments/);
     await animationsFinished(page);
     await snap(page, "send-traps-dialog-blocked-desktop");
+    expect(await axeViolations(page)).toEqual([]);
     await dialog.getByRole("button", { name: "Voltar" }).click();
 
     // Only a phone: nothing blocks, the e-mail box is off and disabled, and sending works without it.
