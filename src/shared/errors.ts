@@ -53,7 +53,7 @@ export const ERRORS = {
   SIGNED_PDF_PREPARING: { status: 404, message: "O documento assinado está sendo preparado. Tente novamente em instantes." },
   SIGNED_PDF_NOT_SIGNED: { status: 404, message: "Este documento ainda não foi assinado." },
   DOCUMENT_NOT_SENDABLE: { status: 409, message: "Só rascunhos podem ser enviados; documentos enviados podem ser reenviados." },
-  DOCUMENT_NOT_RESENDABLE: { status: 409, message: "Só documentos enviados ou visualizados podem ser reenviados." },
+  DOCUMENT_NOT_RESENDABLE: { status: 409, message: "Só documentos enviados, visualizados ou expirados podem ser reenviados." },
   PATIENT_CPF_MISSING: {
     status: 400,
     message: "O paciente não tem CPF cadastrado. Cadastre o CPF antes de enviar: ele é conferido na assinatura.",

@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
-import { professionalSignatureInputSchema, sendInputSchema, signatureSummarySchema, signingLinkSchema } from "../../shared/schemas/signing.js";
+import { professionalSignatureInputSchema, sendCheckSchema, sendInputSchema, signatureSummarySchema, signingLinkSchema } from "../../shared/schemas/signing.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
 import { siteOrigin } from "../lib/origin.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
 import { authorize, can } from "../policies/roles.js";
+import { checkSending } from "../services/signing/check-sending.js";
 import { emailCurrentLink } from "../services/signing/email-current-link.js";
 import { getSigningLink } from "../services/signing/get-signing-link.js";
 import { getSigningSettings } from "../services/signing/get-signing-settings.js";
@@ -59,6 +60,24 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
       return sendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env), channel }, auditOf(request));
+    },
+  );
+
+  app.get(
+    "/api/documents/:id/send-check",
+    {
+      schema: {
+        tags,
+        summary: "Antes de Enviar/Reenviar: o que impediria o envio (CPF, responsável legal, declaração do profissional) e se o e-mail é possível",
+        params: idParams,
+        response: { 200: sendCheckSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.write");
+      reply.header("cache-control", "private, no-store");
+      return checkSending(db, actor, request.params.id);
     },
   );
 

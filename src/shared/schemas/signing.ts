@@ -177,6 +177,23 @@ export const sendInputSchema = z.object({
   email: z.boolean({ error: "Valor inválido" }).optional().default(false),
 });
 
+/**
+ * Staff: GET /api/documents/:id/send-check — before Enviar/Reenviar, what the server would say:
+ * the problems (blocking ones make it refuse; src/shared/send-readiness and the document's own
+ * state) and whether the link can also go by e-mail.
+ */
+export const sendCheckSchema = z.object({
+  /** "send" for a draft, "resend" for a sent, viewed or expired document, null otherwise. */
+  modo: z.enum(["send", "resend"]).nullable(),
+  paciente_id: text(),
+  problemas: z.array(z.object({ codigo: text(), mensagem: text(), bloqueia: z.boolean() })),
+  /** The patient has an e-mail: "Enviar também por e-mail" can be ticked. */
+  email_possivel: z.boolean(),
+  /** Reenviar on an expired document gives it a new deadline. */
+  novo_prazo: z.boolean(),
+});
+export type SendCheck = z.infer<typeof sendCheckSchema>;
+
 /** GET /api/public/verify/:code — what /verificar/:code tells anyone holding the code. */
 export const verificationSchema = z.object({
   codigo: text(),

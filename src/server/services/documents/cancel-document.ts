@@ -7,9 +7,10 @@ import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "./find-document.js";
 
-const CANCELLABLE = new Set(["draft", "sent", "viewed"]);
+/** An expired document is cancelled too ("Reenvie ou cancele", the list's warning card). */
+const CANCELLABLE = new Set(["draft", "sent", "viewed", "expired"]);
 
-/** draft/sent/viewed → cancelled with a reason (DESIGN §2), one transaction with its audit event. */
+/** draft/sent/viewed/expired → cancelled with a reason (DESIGN §2), one transaction with its audit event. */
 export async function cancelDocument(
   db: Db,
   actor: Actor,

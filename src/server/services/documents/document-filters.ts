@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { contratos } from "../../../db/schema.js";
+import { parseDocumentSearch } from "../../../shared/document-search.js";
 import { startOfDayInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import type { DocumentStatus } from "../../../shared/schemas/document.js";
 import { escapeLike } from "../../lib/search-text.js";
@@ -30,8 +31,14 @@ export interface DocumentFilterQuery {
 /** WHERE conditions of the documents list; the first is always the tenant. */
 export function documentConditions(tenantId: string, query: DocumentFilterQuery, now: Date): SQL[] {
   const conditions: SQL[] = [eq(contratos.tenant_id, tenantId)];
-  if (query.q) {
-    conditions.push(sql`${contratos.busca} like '%' || app_search_text(${escapeLike(query.q)}) || '%'`);
+  const search = query.q ? parseDocumentSearch(query.q) : null;
+  if (search?.kind === "short-id") {
+    // The trigram index on busca (which ends with the id) finds the candidates; right() keeps only
+    // ids whose last 8 characters start with what was typed.
+    conditions.push(sql`${contratos.busca} like '%' || ${search.prefix} || '%'`);
+    conditions.push(sql`right(${contratos.id}::text, 8) like ${search.prefix} || '%'`);
+  } else if (search) {
+    conditions.push(sql`${contratos.busca} like '%' || app_search_text(${escapeLike(search.term)}) || '%'`);
   }
   if (query.status) conditions.push(hasEffectiveStatus(query.status, now));
   if (query.aguardando) conditions.push(or(hasEffectiveStatus("sent", now), hasEffectiveStatus("viewed", now)) as SQL);

@@ -1,21 +1,29 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratos } from "../../../db/schema.js";
+import { contratos, signingTokens } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { effectiveStatus } from "../../../shared/schemas/document.js";
+import { DOCUMENT_VALIDITY_DAYS, effectiveStatus } from "../../../shared/schemas/document.js";
 import type { SigningLink } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { Actor } from "../../policies/roles.js";
 import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
+import { assertPatientCanSign } from "./send-checks.js";
 import { issueAndShareLink } from "./signing-link.js";
 import type { EmailChannel } from "./signing-settings.js";
 import { revokeSigningTokens } from "./signing-tokens.js";
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+const RESENDABLE = new Set(["sent", "viewed", "expired"]);
+
 /**
- * Reenviar: a sent or viewed (and not yet past its deadline) document gets a new link; every
- * previous link stops working at once. The document keeps its status.
+ * Reenviar: a sent, viewed or expired document gets a new link; every previous patient link stops
+ * working at once. A sent or viewed document keeps its status and deadline. An expired one (the
+ * sweep wrote it, or only the clock says so) gets a new deadline of DOCUMENT_VALIDITY_DAYS and
+ * waits again — sent, or viewed if the patient had opened it — and the live links of its
+ * witnesses who have not signed are extended to the same deadline (they keep the link they got).
+ * The patient must still be able to sign (src/shared/send-readiness), as when sending.
  */
 export async function resendDocument(
   db: Db,
@@ -29,10 +37,30 @@ export async function resendDocument(
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
     const status = effectiveStatus(document.status, document.expiracao_at, now);
-    if (status !== "sent" && status !== "viewed") throw new AppError("DOCUMENT_NOT_RESENDABLE");
+    if (!RESENDABLE.has(status)) throw new AppError("DOCUMENT_NOT_RESENDABLE");
+    await assertPatientCanSign(tx, actor.tenantId, document.paciente_id, now);
     await revokeSigningTokens(tx, actor.tenantId, id, now);
-    const expiresAt = document.expiracao_at;
-    await tx.update(contratos).set({ updated_at: now }).where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
+    const expired = status === "expired";
+    const expiresAt = expired ? new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS) : document.expiracao_at;
+    const waiting = document.status === "viewed" || (document.status === "expired" && document.viewed_at !== null) ? "viewed" : "sent";
+    await tx
+      .update(contratos)
+      .set(expired ? { status: waiting, expiracao_at: expiresAt, updated_at: now } : { updated_at: now })
+      .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
+    if (expired) {
+      // Witnesses' links expired with the document: the same links work again until the new deadline.
+      await tx
+        .update(signingTokens)
+        .set({ expires_at: expiresAt })
+        .where(
+          and(
+            eq(signingTokens.tenant_id, actor.tenantId),
+            eq(signingTokens.contrato_id, id),
+            isNotNull(signingTokens.testemunha_id),
+            isNull(signingTokens.revoked_at),
+          ),
+        );
+    }
     const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
     return issueAndShareLink(tx, secretBox, context, { document, action: "document.resent", expiresAt, email: input.email, origin: input.origin, channel: input.channel, now });
   });

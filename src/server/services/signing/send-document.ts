@@ -1,17 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratos, pacientes } from "../../../db/schema.js";
+import { contratos } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { DOCUMENT_VALIDITY_DAYS } from "../../../shared/schemas/document.js";
 import type { SigningLink } from "../../../shared/schemas/signing.js";
-import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
-import { requiredSigner } from "../../../shared/signing-rules.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { Actor } from "../../policies/roles.js";
 import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { signedRoles } from "./complete-document.js";
+import { assertPatientCanSign } from "./send-checks.js";
 import { issueAndShareLink, loadLinkRecipients } from "./signing-link.js";
 import { issueWitnessLinks } from "../witnesses/witness-links.js";
 import type { EmailChannel } from "./signing-settings.js";
@@ -37,23 +36,8 @@ export async function sendDocument(
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
     if (document.status === "signed") throw new AppError("DOCUMENT_LOCKED");
     if (document.status !== "draft") throw new AppError("DOCUMENT_NOT_SENDABLE");
-    // The signer's CPF is checked against the patient's: without one nobody could ever sign.
-    const [patient] = await tx
-      .select({
-        nome: pacientes.nome,
-        cpf: pacientes.cpf,
-        data_nascimento: pacientes.data_nascimento,
-        responsavel_nome: pacientes.responsavel_nome,
-        responsavel_cpf: pacientes.responsavel_cpf,
-      })
-      .from(pacientes)
-      .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, document.paciente_id)))
-      .limit(1);
-    if (!patient) throw new AppError("PATIENT_CPF_MISSING");
-    // The signer's name and CPF are checked: a minor's guardian needs their own on the record.
-    const signer = requiredSigner(patient, dateInSaoPaulo(now));
-    if (signer.papel === "responsavel" && (!signer.nome || !signer.cpf)) throw new AppError("GUARDIAN_MISSING");
-    if (!signer.cpf) throw new AppError("PATIENT_CPF_MISSING");
+    // A link nobody could sign is refused (src/shared/send-readiness, shown before sending too).
+    await assertPatientCanSign(tx, actor.tenantId, document.paciente_id, now);
     // The responsible professional signs the professional declaration first (issue 11), so the
     // signer's signature completes the document.
     if (document.medico_responsavel_id && !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")) {

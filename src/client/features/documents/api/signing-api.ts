@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "@/lib/api";
-import type { SignatureSummary, SigningLink } from "@shared/schemas/signing";
+import type { SendCheck, SignatureSummary, SigningLink } from "@shared/schemas/signing";
 import { documentKeys, fileNameFromDisposition, retryUnlessClientError } from "./documents-api";
 
 export const signingKeys = {
   link: (id: string) => [...documentKeys.all, "signing-link", id] as const,
   signatures: (id: string) => [...documentKeys.all, "signatures", id] as const,
+  sendCheck: (id: string) => [...documentKeys.all, "send-check", id] as const,
 };
 
 const path = (id: string, rest: string) => `/api/documents/${encodeURIComponent(id)}/${rest}`;
@@ -37,6 +38,22 @@ export function useSignatures(id: string | undefined, enabled: boolean) {
     queryFn: async ({ signal }) => (await api<{ items: SignatureSummary[] }>(path(id!, "signatures"), { signal })).items,
     enabled: Boolean(id) && enabled,
     retry: retryUnlessClientError,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/**
+ * Before Enviar/Reenviar: what the server would refuse (its own rule and messages) and whether the
+ * link can also go by e-mail. Asked afresh each time the dialog opens.
+ */
+export function useSendCheck(id: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: signingKeys.sendCheck(id ?? ""),
+    queryFn: ({ signal }) => api<SendCheck>(path(id!, "send-check"), { signal }),
+    enabled: Boolean(id) && enabled,
+    retry: retryUnlessClientError,
+    staleTime: 0,
+    gcTime: 0,
     refetchOnWindowFocus: false,
   });
 }

@@ -37,11 +37,15 @@ export interface DocumentRowHandlers {
   onFeegowRetry?: (upload: FeegowUpload) => void;
 }
 
-/** Drafts are sent, sent or viewed documents resent (spec part 1 §2, §4). */
+/**
+ * Drafts are sent, sent or viewed documents resent (spec part 1 §2, §4); an expired one is resent
+ * too, with a new deadline ("Reenvie ou cancele", the list's warning card).
+ */
 export function sendTarget(doc: DocumentSummary): SendTarget | null {
   const label = `${doc.short_id} · ${doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}`;
   if (doc.status === "draft") return { id: doc.id, mode: "send", label };
   if (doc.status === "sent" || doc.status === "viewed") return { id: doc.id, mode: "resend", label };
+  if (doc.status === "expired") return { id: doc.id, mode: "resend", label, expired: true };
   return null;
 }
 
@@ -130,48 +134,64 @@ export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handl
   );
 }
 
-/** Under 768 px: a button that opens a bottom sheet of large tiles (spec part 1 §2). */
+/**
+ * Under 768 px: a button that opens a bottom sheet of large tiles (spec part 1 §2: Ver Detalhes,
+ * Gerar PDF, Enviar p/ Assinatura, Excluir) — each where it applies: Reenviar in place of Enviar on
+ * a sent, viewed or expired document, Cancelar in place of Excluir on one waiting for (or past) its
+ * signature, and Auditoria in a free place. A signed document's sealed PDF comes first.
+ */
 export function DocumentRowSheet({ doc, handlers }: { doc: DocumentSummary; handlers: DocumentRowHandlers }) {
   const [open, setOpen] = useState(false);
   const target = handlers.canDelete ? removalTarget(doc) : null;
   const send = handlers.onSend ? sendTarget(doc) : null;
-  const sendDraft = send?.mode === "send" ? send : null;
-  // Signed: the sealed PDF is the sheet's first tile (the draft stays inside Gerar PDF's dialog).
   const signed = doc.status === "signed";
   const patient = doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient;
   const run = (action: () => void) => () => {
     setOpen(false);
     action();
   };
+  const close = () => setOpen(false);
+  const tiles: React.ReactNode[] = [];
+  // Signed: the sealed PDF is the sheet's first tile (the draft stays inside Gerar PDF's dialog).
+  if (signed) tiles.push(<Tile key="signed" icon={<FileCheck2 />} label={SIGNED_PDF_LABEL} primary onClick={run(() => handlers.onDownloadSigned(doc.id))} />);
+  tiles.push(<Tile key="details" asLink={`/documents/${doc.id}`} icon={<Eye />} label="Ver Detalhes" onClick={close} />);
+  tiles.push(<Tile key="pdf" icon={<FileSearch />} label="Gerar PDF" onClick={run(() => handlers.onPreview(doc.id))} />);
+  if (send) {
+    tiles.push(
+      <Tile
+        key="send"
+        icon={send.mode === "send" ? <Send /> : <RefreshCw />}
+        label={send.mode === "send" ? "Enviar p/ Assinatura" : "Reenviar"}
+        onClick={run(() => handlers.onSend?.(send))}
+      />,
+    );
+  }
+  if (target) {
+    tiles.push(
+      <Tile
+        key="remove"
+        icon={target.mode === "delete" ? <Trash2 /> : <Ban />}
+        label={target.mode === "delete" ? "Excluir" : "Cancelar"}
+        destructive
+        onClick={run(() => handlers.onRemove(target))}
+      />,
+    );
+  }
+  if (tiles.length < 4) tiles.push(<Tile key="audit" asLink={`/documents/${doc.id}?aba=auditoria`} icon={<History />} label="Auditoria" onClick={close} />);
   return (
     <>
       <Button variant="ghost" size="icon" aria-label={`Ações do documento ${doc.short_id} de ${patient}`} onClick={() => setOpen(true)}>
         <MoreHorizontal />
       </Button>
       <Sheet open={open} onOpenChange={setOpen}>
-        <SheetContent side="bottom" className="rounded-t-xl pb-[max(1rem,env(safe-area-inset-bottom))]">
+        <SheetContent side="bottom" className="rounded-t-xl pb-[max(1rem,env(safe-area-inset-bottom))]" data-testid="document-row-sheet">
           <SheetHeader className="pb-0 text-left">
             <SheetTitle className="truncate pr-8">{patient}</SheetTitle>
             <SheetDescription>
               {doc.short_id} · {doc.procedimento ?? doc.titulo}
             </SheetDescription>
           </SheetHeader>
-          <div className={`grid gap-3 px-4 ${sendDraft || signed ? "grid-cols-2" : "grid-cols-3"}`}>
-            {signed ? <Tile icon={<FileCheck2 />} label={SIGNED_PDF_LABEL} primary onClick={run(() => handlers.onDownloadSigned(doc.id))} /> : null}
-            <Tile asLink={`/documents/${doc.id}`} icon={<Eye />} label="Ver Detalhes" onClick={() => setOpen(false)} />
-            <Tile icon={<FileSearch />} label="Gerar PDF" onClick={run(() => handlers.onPreview(doc.id))} />
-            {sendDraft ? <Tile icon={<Send />} label="Enviar p/ Assinatura" onClick={run(() => handlers.onSend?.(sendDraft))} /> : null}
-            {target ? (
-              <Tile
-                icon={target.mode === "delete" ? <Trash2 /> : <Ban />}
-                label={target.mode === "delete" ? "Excluir" : "Cancelar"}
-                destructive
-                onClick={run(() => handlers.onRemove(target))}
-              />
-            ) : (
-              <Tile asLink={`/documents/${doc.id}?aba=auditoria`} icon={<History />} label="Auditoria" onClick={() => setOpen(false)} />
-            )}
-          </div>
+          <div className={`grid gap-3 px-4 ${tiles.length === 3 ? "grid-cols-3" : "grid-cols-2"}`}>{tiles}</div>
         </SheetContent>
       </Sheet>
     </>

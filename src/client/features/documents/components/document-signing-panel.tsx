@@ -19,7 +19,7 @@ const awaitingSignature = (status: string) => status === "sent" || status === "v
 /**
  * What the document offers about signing (preview dialog and document page): Enviar para
  * Assinatura on a draft; the live link ('Pronto para assinatura') with its actions on a sent or
- * viewed one; the sealed PDF once signed.
+ * viewed one; Reenviar (new deadline) on an expired one; the sealed PDF once signed.
  */
 export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc: DocumentDetail; canWrite: boolean; signedPdf?: boolean }) {
   const [target, setTarget] = useState<SendTarget | null>(null);
@@ -78,6 +78,16 @@ export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc:
         </>
       );
     }
+  } else if (doc.status === "expired" && canWrite) {
+    // "Reenvie ou cancele": a new link with a new deadline (Cancelar is beside the title).
+    body = (
+      <>
+        <p className="text-sm text-muted-foreground">O prazo de assinatura passou. Reenvie para gerar um novo link, com novo prazo.</p>
+        <Button onClick={() => setTarget({ id: doc.id, mode: "resend", label, expired: true })} data-testid="resend-expired">
+          <RefreshCw /> Reenviar
+        </Button>
+      </>
+    );
   } else if (doc.status === "signed" && signedPdf) {
     body = <SignedPdfButton id={doc.id} />;
   }

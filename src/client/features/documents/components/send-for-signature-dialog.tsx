@@ -1,15 +1,21 @@
-import { Send } from "lucide-react";
+import { OctagonX, Send } from "lucide-react";
 import { useEffect, useId, useState } from "react";
+import { Link, useLocation } from "react-router";
 import { toast } from "sonner";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
+import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/api";
-import { SIGNING_MESSAGES, type SigningLink } from "@shared/schemas/signing";
+import { DOCUMENT_VALIDITY_DAYS } from "@shared/schemas/document";
+import { SIGNING_MESSAGES, type SendCheck, type SigningLink } from "@shared/schemas/signing";
 import { signingLevelNotice, useSigningSettings } from "@/features/settings/api/settings-api";
-import { type SendMode, useSendForSignature } from "../api/signing-api";
+import { type SendMode, useSendCheck, useSendForSignature } from "../api/signing-api";
+import { patientEditLink } from "../lib/patient-edit-link";
+import { SendProblemsAlert } from "./send-problems-alert";
 import { RESEND_WARNING, SigningLinkActions } from "./signing-link-actions";
 
 export interface SendTarget {
@@ -17,54 +23,72 @@ export interface SendTarget {
   mode: SendMode;
   /** "#1a2b3c4d · Paciente" */
   label: string;
+  /** Reenviar on an expired document: it gets a new deadline. */
+  expired?: boolean;
 }
 
-
 /**
- * Enviar para Assinatura (draft) / Reenviar (sent or viewed): confirm (optionally e-mailing the
- * link to the patient), then show the link with Copiar Link and WhatsApp.
+ * Enviar para Assinatura (draft) / Reenviar (sent, viewed or expired): first asks the server what
+ * would stop it (GET send-check: the same rule sending applies) and says so inside the dialog,
+ * with "Completar cadastro"; "Enviar também o link por e-mail" only when the patient has an
+ * e-mail. A refusal from the server is shown inside the dialog too. Then the link, with Copiar
+ * Link and WhatsApp.
  */
 export function SendForSignatureDialog({ target, onClose, canWrite = true }: { target: SendTarget | null; onClose: () => void; canWrite?: boolean }) {
   const send = useSendForSignature();
   const settings = useSigningSettings();
   const [email, setEmail] = useState(true);
   const [result, setResult] = useState<SigningLink | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const check = useSendCheck(target?.id, target !== null && result === null);
+  const location = useLocation();
   const emailId = useId();
 
   useEffect(() => {
     setEmail(true);
     setResult(null);
+    setRefusal(null);
   }, [target?.id, target?.mode]);
 
+  const facts: SendCheck | undefined = check.data;
+  const emailPossible = facts?.email_possivel === true;
+  const blocked = facts ? facts.problemas.some((problem) => problem.bloqueia) : false;
+  const ready = Boolean(facts) && !blocked;
+  const returnTo = `${location.pathname}${location.search}`;
+
   async function confirm() {
-    if (!target) return;
+    if (!target || !ready) return;
+    setRefusal(null);
+    const withEmail = email && emailPossible;
     try {
-      const link = await send.mutateAsync({ id: target.id, mode: target.mode, email });
+      const link = await send.mutateAsync({ id: target.id, mode: target.mode, email: withEmail });
       setResult(link);
       toast.success(target.mode === "send" ? SIGNING_MESSAGES.sent : SIGNING_MESSAGES.resent);
-      if (email) {
+      if (withEmail) {
         if (link.email_na_caixa_de_saida) toast.warning(SIGNING_MESSAGES.emailInOutbox);
         else if (link.email_enviado) toast.success(SIGNING_MESSAGES.emailQueued);
-        else toast.warning(SIGNING_MESSAGES.patientEmailMissing);
       }
     } catch (error) {
-      toast.error(SIGNING_MESSAGES.linkError, { description: errorMessage(error) });
+      // The server is the authority: its pt-BR reason stays in the dialog, next to the button.
+      setRefusal(errorMessage(error));
+      void check.refetch();
     }
   }
 
   const resend = target?.mode === "resend";
+  const renewed = resend && (facts?.novo_prazo ?? target?.expired === true);
+  let description: string;
+  if (result) description = "Envie este link ao paciente. Ele abre a página de assinatura no celular, sem precisar de conta.";
+  else if (renewed) description = `${target?.label ?? ""}: o prazo de assinatura passou. Um novo link será gerado, com novo prazo de ${DOCUMENT_VALIDITY_DAYS} dias.`;
+  else if (resend) description = `${target?.label ?? ""}: um novo link será gerado. ${RESEND_WARNING}.`;
+  else description = `${target?.label ?? ""}: um link de assinatura será gerado e o documento passará a Enviado.`;
+
   return (
     <Dialog open={target !== null} onOpenChange={(open) => !open && !send.isPending && onClose()}>
-      <DialogContent className="sm:max-w-md" data-testid="send-for-signature-dialog">
+      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-md" data-testid="send-for-signature-dialog">
         <DialogHeader>
           <DialogTitle>{result ? "Link de assinatura" : resend ? "Reenviar link de assinatura" : "Enviar para Assinatura"}</DialogTitle>
-          <DialogDescription>
-            {result
-              ? "Envie este link ao paciente. Ele abre a página de assinatura no celular, sem precisar de conta."
-              : resend
-                ? `${target?.label ?? ""}: um novo link será gerado. ${RESEND_WARNING}.`
-                : `${target?.label ?? ""}: um link de assinatura será gerado e o documento passará a Enviado.`}
-          </DialogDescription>
+          <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
         {result && target ? (
           <div className="grid gap-3">
@@ -77,13 +101,54 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
           </div>
         ) : (
           <div className="grid gap-3">
-            <div className="flex items-center gap-2">
-              <Checkbox id={emailId} checked={email} onCheckedChange={(value) => setEmail(value === true)} disabled={!canWrite} />
-              <Label htmlFor={emailId} className="font-normal">
-                Enviar também o link por e-mail ao paciente
-              </Label>
+            {check.isPending ? <Skeleton className="h-10 w-full" /> : null}
+            {check.isError ? (
+              <Alert variant="destructive" data-testid="send-check-error">
+                <OctagonX />
+                <AlertTitle>Não foi possível conferir o documento</AlertTitle>
+                <AlertDescription>{errorMessage(check.error)}</AlertDescription>
+              </Alert>
+            ) : null}
+            {facts ? (
+              <SendProblemsAlert
+                problems={facts.problemas.map((problem) => ({ code: problem.codigo, message: problem.mensagem, blocking: problem.bloqueia }))}
+                patientId={facts.paciente_id}
+                returnTo={returnTo}
+                blockingTitle={resend ? "Não é possível reenviar este documento" : "Não é possível enviar este documento"}
+                onNavigate={onClose}
+              />
+            ) : null}
+            {refusal ? (
+              <Alert variant="destructive" data-testid="send-refused">
+                <OctagonX />
+                <AlertTitle>{resend ? "O documento não foi reenviado" : "O documento não foi enviado"}</AlertTitle>
+                <AlertDescription>{refusal}</AlertDescription>
+              </Alert>
+            ) : null}
+            <div className="grid gap-1">
+              <div className="flex items-center gap-2">
+                <Checkbox
+                  id={emailId}
+                  checked={email && emailPossible}
+                  onCheckedChange={(value) => setEmail(value === true)}
+                  disabled={!canWrite || !emailPossible}
+                  aria-describedby={facts && !emailPossible ? `${emailId}-hint` : undefined}
+                  data-testid="send-email-checkbox"
+                />
+                <Label htmlFor={emailId} className="font-normal">
+                  Enviar também o link por e-mail ao paciente
+                </Label>
+              </div>
+              {facts && !emailPossible ? (
+                <p id={`${emailId}-hint`} className="pl-6 text-xs text-muted-foreground" data-testid="send-email-missing">
+                  {SIGNING_MESSAGES.patientEmailMissing}.{" "}
+                  <Link to={patientEditLink(facts.paciente_id, returnTo)} onClick={onClose} className="font-medium text-foreground underline underline-offset-4">
+                    Cadastrar e-mail
+                  </Link>
+                </p>
+              ) : null}
             </div>
-            {settings.data ? <SendLevelNotice settings={settings.data} /> : null}
+            {settings.data && !blocked ? <SendLevelNotice settings={settings.data} /> : null}
           </div>
         )}
         <DialogFooter>
@@ -96,7 +161,7 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
               <Button variant="outline" onClick={onClose} disabled={send.isPending}>
                 Voltar
               </Button>
-              <Button onClick={() => void confirm()} disabled={send.isPending || !canWrite}>
+              <Button onClick={() => void confirm()} disabled={send.isPending || !canWrite || !ready}>
                 {send.isPending ? <Spinner /> : <Send />} {resend ? "Reenviar" : "Enviar para Assinatura"}
               </Button>
             </>

@@ -18,13 +18,13 @@ describe("documents formatting", () => {
     expect(isExpired("expired", "2026-03-11T12:00:00Z", now)).toBe(true);
   });
 
-  it("offers delete for drafts, cancelled and expired, cancel for sent or viewed, nothing for signed", () => {
+  it("offers delete for drafts and cancelled, cancel for sent, viewed or expired, nothing for signed", () => {
     expect(removalFor("draft")).toBe("delete");
     expect(removalFor("sent")).toBe("cancel");
     expect(removalFor("viewed")).toBe("cancel");
     expect(removalFor("signed")).toBeNull();
     expect(removalFor("cancelled")).toBe("delete");
-    expect(removalFor("expired")).toBe("delete");
+    expect(removalFor("expired")).toBe("cancel");
     expect(statusLabel("viewed")).toBe("Visualizado");
   });
 });

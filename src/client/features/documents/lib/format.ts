@@ -34,9 +34,13 @@ export function isExpired(status: string, expiracaoAt: string, now: Date = new D
   return new Date(expiracaoAt).getTime() <= now.getTime();
 }
 
-/** Which removal a document offers: drafts, cancelled and expired are deleted, sent or viewed ones cancelled; signed ones are kept (src/shared/retention). */
+/**
+ * Which removal a document offers: drafts and cancelled ones are deleted; sent, viewed and expired
+ * ones cancelled with a reason ("Reenvie ou cancele", the expired warning card) — then deleted if
+ * need be; signed ones are kept (src/shared/retention).
+ */
 export function removalFor(status: string): "delete" | "cancel" | null {
-  if (status === "draft" || status === "cancelled" || status === "expired") return "delete";
-  if (status === "sent" || status === "viewed") return "cancel";
+  if (status === "draft" || status === "cancelled") return "delete";
+  if (status === "sent" || status === "viewed" || status === "expired") return "cancel";
   return null;
 }

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
@@ -24,6 +24,8 @@ import { AddressFields } from "@/components/form/address-fields";
 import { PatientFormSection } from "./patient-form-section";
 import { PatientGuardianSection } from "./patient-guardian-section";
 import { FeegowPatientSearch } from "@/features/integration/components/feegow-patient-search";
+import { safeReturnPath } from "@/features/documents/lib/patient-edit-link";
+import { SigningHint } from "./signing-hint";
 
 type Output = z.output<typeof patientInputSchema>;
 
@@ -40,6 +42,9 @@ interface PatientFormProps {
 export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientFormProps) {
   const navigate = useNavigate();
   const goBack = useGoBack(cancelTo);
+  // "Completar cadastro" (Novo documento, the send dialog) comes back where it started after saving.
+  const [params] = useSearchParams();
+  const returnTo = safeReturnPath(params.get("voltar"));
   const [formError, setFormError] = useState<string | null>(null);
   const [takenBy, setTakenBy] = useState<{ patient_id: string; nome: string } | null>(null);
   const form = useForm<PatientFormValues, unknown, Output>({
@@ -53,6 +58,8 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
   const birthDate = useWatch({ control, name: "data_nascimento" });
   const age = ageFromBirthDate(birthDate);
   const minor = isMinor(birthDate);
+  const [cpfValue, phoneValue, emailValue] = useWatch({ control, name: ["cpf", "telefone", "email"] });
+  const noContact = !phoneValue?.trim() && !emailValue?.trim();
   const messages =
     mode === "create"
       ? { success: PATIENT_MESSAGES.created, error: PATIENT_MESSAGES.createError, submit: "Cadastrar paciente" }
@@ -65,7 +72,7 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
       const patient = await save(values);
       toast.success(messages.success);
       unsaved.release();
-      navigate(`/patients/${patient.id}`);
+      navigate(returnTo ?? `/patients/${patient.id}`);
     } catch (error) {
       if (error instanceof ApiError && error.code === "PATIENT_CPF_TAKEN") {
         setError("cpf", { type: "server", message: error.message }, { shouldFocus: true });
@@ -104,7 +111,12 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
               <Input {...register("nome")} autoComplete="off" placeholder="Nome completo do paciente" />
             </FormField>
             <div className="grid content-start gap-2">
-              <FormField label="CPF" htmlFor="cpf" error={errors.cpf?.message}>
+              <FormField
+                label="CPF"
+                htmlFor="cpf"
+                error={errors.cpf?.message}
+                hint={<SigningHint missing={!cpfValue?.trim()}>Necessário para assinar: o CPF é conferido na assinatura.</SigningHint>}
+              >
                 <MaskedInput {...cpf} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
               </FormField>
               {mode === "create" ? <FeegowPatientSearch /> : null}
@@ -137,10 +149,21 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
                 ))}
               </NativeSelect>
             </FormField>
-            <FormField label="Telefone" htmlFor="telefone" error={errors.telefone?.message}>
+            <FormField
+              label="Telefone"
+              htmlFor="telefone"
+              error={errors.telefone?.message}
+              hint={<SigningHint missing={noContact}>Telefone ou e-mail: necessário para enviar o link de assinatura.</SigningHint>}
+            >
               <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" autoComplete="off" placeholder="(00) 00000-0000" />
             </FormField>
-            <FormField className="sm:col-span-2" label="E-mail" htmlFor="email" error={errors.email?.message}>
+            <FormField
+              className="sm:col-span-2"
+              label="E-mail"
+              htmlFor="email"
+              error={errors.email?.message}
+              hint={<SigningHint missing={noContact}>Com e-mail, o link de assinatura e o código de confirmação chegam por e-mail.</SigningHint>}
+            >
               <Input {...register("email")} type="email" autoComplete="off" placeholder="paciente@exemplo.com" />
             </FormField>
           </div>

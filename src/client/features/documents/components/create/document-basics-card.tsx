@@ -11,6 +11,7 @@ import type { DocumentCreateData, DocumentFormOptions } from "@shared/schemas/do
 import { TEMPLATE_CATEGORIES } from "@shared/schemas/template";
 import { PatientCombobox } from "../patient-combobox";
 import type { FormValues } from "./form-values";
+import { PatientSendWarning } from "./patient-send-warning";
 
 /** Paciente, categoria, template, procedimento, data, título and (when the user must choose) the responsible physician. */
 export function DocumentBasicsCard({
@@ -36,6 +37,7 @@ export function DocumentBasicsCard({
   const { control, register } = form;
   const errors = form.formState.errors;
   const procedureId = useWatch({ control, name: "procedimento_id" }) ?? "";
+  const patientId = useWatch({ control, name: "paciente_id" }) ?? "";
   return (
     <Card>
       <CardHeader>
@@ -63,6 +65,7 @@ export function DocumentBasicsCard({
             </FormField>
           )}
         />
+        <PatientSendWarning patientId={patientId} />
         <FormField label="Categoria" htmlFor="doc-categoria">
           <NativeSelect value={categoria} onChange={(event) => onCategoria(event.target.value)}>
             <option value="">Todas as categorias</option>
