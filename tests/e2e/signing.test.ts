@@ -379,7 +379,7 @@ describe("signing", () => {
     expect(errors).toEqual([]);
     await patient.context.close();
     await context.close();
-  });
+  }, 150_000); // the whole path, staff and patient, in one flow: ~50 s on a quiet 2-core machine
 
   it("staff see the live link only on request, and each time shows in the trail with their name", async () => {
     const account = await registerProfessional();
