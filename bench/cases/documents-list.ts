@@ -52,7 +52,7 @@ async function fillDocuments(db: Db, tenantId: string, versionId: string, n: num
 
 export default {
   name: "documents-list",
-  description: "Lista de documentos com 100.000 numa clínica: primeira página e busca pela API HTTP (p95 < 50 ms)",
+  description: `Lista de documentos com ${DOCUMENTS.toLocaleString("pt-BR")} numa clínica: primeira página e busca pela API HTTP (p95 < 50 ms)`,
   async run() {
     const results: Record<string, unknown> = {};
     let headline: { median: number; p95: number } | undefined;
