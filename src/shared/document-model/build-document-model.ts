@@ -28,10 +28,7 @@ export interface DocumentSection {
   blocks?: SectionBlock[];
 }
 
-/** The blocks of a paragraph-like section: `blocks` when it has lists, else its paragraphs. */
-export function sectionBlocks(section: DocumentSection): SectionBlock[] {
-  return section.blocks ?? (section.paragraphs ?? []).map((inlines) => ({ kind: "paragraph", inlines }));
-}
+export { sectionBlocks } from "./section-blocks.js";
 
 export interface DocumentModel {
   title: string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildDocumentModel, sectionBlocks } from "./build-document-model.js";
-import { formatInlines, listMarkerOf, stripFormatting } from "./formatting.js";
+import { formatInlines, listMarkerOf } from "./formatting.js";
+import { documentModelSize } from "./size.js";
 import { SAMPLE_TEMPLATE } from "./sample-template.js";
 import { PREVIEW_SAMPLE_VALUES } from "./variables.js";
 
@@ -72,10 +73,6 @@ describe("formatInlines (decision 034)", () => {
       { kind: "missing", name: "x" },
     ]);
   });
-
-  it("stripFormatting drops the markers only", () => {
-    expect(stripFormatting("**Riscos**: *leves* e 2 * 3")).toBe("Riscos: leves e 2 * 3");
-  });
 });
 
 describe("listMarkerOf", () => {
@@ -129,6 +126,11 @@ describe("buildDocumentModel with formatting", () => {
       [{ kind: "text", text: "Edema" }],
       [{ kind: "text", text: "Dor", italic: true }],
     ]);
+  });
+
+  it("counts the lists of a paragraph section in the document's size (one line per item)", () => {
+    const model = buildDocumentModel({ title: "", introduction: "", sections: [{ id: "s", type: "paragraph", title: "", content: "Antes\n- um\n- dois" }] }, {});
+    expect(documentModelSize(model)).toMatchObject({ lines: 3, chars: "Antes".length + "um".length + "dois".length });
   });
 
   it("sectionBlocks reads paragraphs of a section without lists", () => {

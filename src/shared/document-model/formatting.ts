@@ -199,10 +199,3 @@ export function listMarkerOf(text: string): ListMarker | null {
 export function unescapeLineStart(text: string): string {
   return text.replace(ESCAPED_MARKER, "$1");
 }
-
-/** Plain text of a template field with its formatting markers removed (for summaries and diffs). */
-export function stripFormatting(text: string): string {
-  return formatInlines([{ kind: "text", text }])
-    .map((inline) => (inline.kind === "text" ? inline.text : `{{${inline.name}}}`))
-    .join("");
-}

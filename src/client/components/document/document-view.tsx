@@ -1,4 +1,5 @@
-import { type DocumentModel, type DocumentSection, type Inline, sectionBlocks } from "@shared/document-model/build-document-model";
+import type { DocumentModel, DocumentSection, Inline } from "@shared/document-model/build-document-model";
+import { sectionBlocks } from "@shared/document-model/section-blocks";
 import { cn } from "@/lib/utils";
 import { InlineText } from "./inline-text";
 import { SignatureBlock } from "./signature-block";

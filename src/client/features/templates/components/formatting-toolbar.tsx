@@ -29,7 +29,20 @@ export function FormattingToolbar({
   onCommand: (command: FormattingCommand) => void;
 }) {
   return (
-    <div role="toolbar" aria-label={label} className="flex flex-wrap items-center gap-0.5 rounded-md border bg-muted/40 p-0.5">
+    <div
+      role="toolbar"
+      aria-label={label}
+      className="flex flex-wrap items-center gap-0.5 rounded-md border bg-muted/40 p-0.5"
+      onKeyDown={(event) => {
+        // Arrow keys move between the buttons (WAI-ARIA toolbar pattern).
+        if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
+        const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>("button:not(:disabled)")];
+        const index = buttons.indexOf(document.activeElement as HTMLButtonElement);
+        if (index < 0) return;
+        event.preventDefault();
+        buttons[(index + (event.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length]?.focus();
+      }}
+    >
       {BUTTONS.filter((button) => lists || !button.list).map(({ command, label: name, shortcut, icon: Icon }) => (
         <Button
           key={command}
