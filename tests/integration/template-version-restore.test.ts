@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
+import { signableDocument } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
@@ -160,5 +161,26 @@ describe("POST /api/templates/:id/restore", () => {
     const response = await call(clinic, "POST", `/api/templates/${id}/restore`, { versao_id: "nao-e-uuid" });
     expect(response.json().issues).toContainEqual({ path: "versao_id", message: "Versão não encontrada" });
     expect((await call(clinic, "GET", `/api/templates/${id}/versions`)).json().items).toHaveLength(2);
+  });
+});
+
+describe("a document made from a formatted template", () => {
+  it("freezes bold runs and list blocks in its model, and its draft PDF renders", async () => {
+    const { id } = await templateWithTwoVersions(clinic);
+    const restored = (await call(clinic, "POST", `/api/templates/${id}/restore`, { versao_id: (await call(clinic, "GET", `/api/templates/${id}/versions`)).json().items[1].id })).json();
+    expect((await call(clinic, "POST", `/api/templates/${id}/status`, { status: "review" })).statusCode).toBe(200);
+    expect((await call(clinic, "POST", `/api/templates/${id}/status`, { status: "published" })).statusCode).toBe(200);
+    const document = await signableDocument(ctx.app, clinic, { versionId: restored.versao_atual_id });
+    const detail = (await call(clinic, "GET", `/api/documents/${document.documentId}`)).json();
+    expect(detail.documento.introduction).toContainEqual(expect.objectContaining({ kind: "text", bold: true }));
+    expect(detail.documento.sections[0]).toMatchObject({
+      blocks: [
+        { kind: "paragraph", inlines: [{ kind: "text", text: "Hematoma " }, { kind: "text", text: "leve", italic: true }] },
+        { kind: "list", ordered: false, items: [[{ kind: "text", text: "Dor" }], [{ kind: "text", text: "Edema" }]] },
+      ],
+    });
+    const pdf = await call(clinic, "GET", `/api/documents/${document.documentId}/pdf`);
+    expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
   });
 });
