@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLINIC, DOCUMENT_ID, PHYSICIAN, sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
+import { CLINIC, DOCUMENT_ID, PHYSICIAN, formattedDocumentInput, sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
 import type { DocumentModel } from "../shared/document-model/build-document-model.js";
 import { diagonalChars, sortedChars } from "../../tests/helpers/pdf-text.js";
 import { DRAFT_WATERMARK, EDGE_PT, documentDefinition, renderDocumentPdf, shortDocumentId, type DocumentPdfInput } from "./document-pdf.js";
@@ -135,6 +135,27 @@ describe("renderDocumentPdf — the sample TCLE", () => {
       expect(xMax).toBeLessThanOrEqual(595.28 - 15);
       expect(yMax).toBeLessThanOrEqual(841.89 - 15);
     }
+  });
+});
+
+describe("renderDocumentPdf — formatted sections (decision 034)", () => {
+  it("draws bold and italic runs in the bold and italic fonts, and '- '/'1. ' lines as lists", async () => {
+    const input = formattedDocumentInput();
+    const definition = JSON.stringify(documentDefinition(input).content);
+    expect(definition).toContain('{"text":"João Sebastião Gonçalves","bold":true}');
+    expect(definition).toContain('{"text":"com atenção","italics":true}');
+    expect(definition).toContain('{"text":"não","bold":true,"italics":true}');
+    expect(definition).toMatch(/"ol":\[.*"Repouso relativo por /);
+    const file = save(await renderDocumentPdf(input));
+    const fonts = execFileSync("pdffonts", [file], { encoding: "utf8" });
+    expect(fonts).toMatch(/\+Roboto-Italic\s/);
+    expect(fonts).toMatch(/\+Roboto-MediumItalic\s/);
+    const text = flat(allText(file));
+    expect(text).toContain("declaro que li com atenção as orientações");
+    expect(text).toContain("Antes do procedimento: Jejum de 8 horas; Suspender anticoagulantes");
+    expect(text).toContain("1. Repouso relativo por 48 horas;");
+    expect(text).toContain("2 * 3 e **sem fecho.");
+    expect(text).not.toContain("*com atenção*");
   });
 });
 

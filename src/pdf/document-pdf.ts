@@ -14,7 +14,8 @@ import { formatCnpj } from "../shared/br/cnpj.js";
 import { formatCpf } from "../shared/br/cpf.js";
 import { formatPhone } from "../shared/br/phone.js";
 import { formatDateTimeSeconds } from "../shared/format/index.js";
-import type { DocumentModel, DocumentSection, Inline } from "../shared/document-model/build-document-model.js";
+import type { DocumentModel, DocumentSection, Inline, SectionBlock } from "../shared/document-model/build-document-model.js";
+import { sectionBlocks } from "../shared/document-model/section-blocks.js";
 import { councilRegistration } from "../shared/document-model/document-variables.js";
 import { shortDocumentId } from "../shared/schemas/document.js";
 import { fastPathsEnabled } from "./fast-paths.js";
@@ -148,16 +149,24 @@ function formatDateTime(at: Date): string {
   return `${formatDateTimeSeconds(at)} (horário de Brasília)`;
 }
 
+/** Bold/italic of a run (decision 034) as pdfmake flags; an unstyled run gets none. */
+function styleFlags(inline: Inline): Pick<ContentText, "bold" | "italics"> {
+  return { ...(inline.bold ? { bold: true } : {}), ...(inline.italic ? { italics: true } : {}) };
+}
+
 function inlineNodes(inlines: readonly Inline[]): ContentText[] {
   return inlines.map((inline) =>
     inline.kind === "text"
-      ? { text: inline.text }
-      : { text: `[${inline.name}]`, style: "missing" },
+      ? { text: inline.text, ...styleFlags(inline) }
+      : { text: `[${inline.name}]`, style: "missing", ...styleFlags(inline) },
   );
 }
 
 function paragraph(inlines: readonly Inline[], style = "body"): ContentText {
-  return { text: inlineNodes(inlines), style };
+  // pdfmake's justification widens the gap at every change of font inside a line ("Silva ,"):
+  // a paragraph with bold or italic runs is set ragged-right instead.
+  const styled = inlines.some((inline) => inline.bold || inline.italic);
+  return styled ? { text: inlineNodes(inlines), style, alignment: "left" } : { text: inlineNodes(inlines), style };
 }
 
 /** Splits a paragraph at its "\n" (kept by the model inside paragraphs) into lines. */
@@ -170,7 +179,7 @@ function splitLines(inlines: readonly Inline[]): Inline[][] {
     }
     inline.text.split("\n").forEach((part, index) => {
       if (index > 0) lines.push([]);
-      if (part !== "") lines[lines.length - 1]!.push({ kind: "text", text: part });
+      if (part !== "") lines[lines.length - 1]!.push({ ...inline, text: part });
     });
   }
   return lines.filter((line) => line.length > 0);
@@ -186,7 +195,7 @@ function labelledLine(line: readonly Inline[]): ContentText {
     const match = /^([^:]{1,48}):\s/.exec(first.text);
     if (match) {
       const rest = first.text.slice(match[0].length);
-      const tail: Inline[] = rest === "" ? line.slice(1) : [{ kind: "text", text: rest }, ...line.slice(1)];
+      const tail: Inline[] = rest === "" ? line.slice(1) : [{ ...first, text: rest }, ...line.slice(1)];
       return { text: [{ text: `${match[1]}: `, bold: true }, ...inlineNodes(tail)], style: "dataLine" };
     }
   }
@@ -295,6 +304,14 @@ function listSection(section: DocumentSection, ordered: boolean): Content[] {
   return withTitle(section.title, list([first!], 1), firstLength, tail);
 }
 
+/** One block of a paragraph section: a paragraph, or a list (decision 034). */
+function blockContent(block: SectionBlock): { content: Content; length: number } {
+  if (block.kind === "paragraph") return { content: paragraph(block.inlines), length: lengthOf(block.inlines) };
+  const entries = block.items.map((item) => paragraph(item, "listItem"));
+  const length = block.items.reduce((sum, item) => sum + lengthOf(item), 0);
+  return { content: block.ordered ? { ol: entries, start: block.start, style: "list" } : { ul: entries, style: "list" }, length };
+}
+
 function sectionContent(section: DocumentSection, physician: DocumentPdfPhysician | null): Content[] {
   const paragraphs = section.paragraphs ?? [];
   switch (section.type) {
@@ -332,9 +349,9 @@ function sectionContent(section: DocumentSection, physician: DocumentPdfPhysicia
         },
       ];
     default: {
-      // paragraph (and any future type): paragraphs of text.
-      const [first, ...rest] = paragraphs;
-      return withTitle(section.title, first && paragraph(first), first ? lengthOf(first) : 0, rest.map((p) => paragraph(p)));
+      // paragraph (and any future type): paragraphs of text, and the lists written in them.
+      const [first, ...rest] = sectionBlocks(section).map((block) => blockContent(block));
+      return withTitle(section.title, first?.content, first?.length ?? 0, rest.map((b) => b.content));
     }
   }
 }

@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import QRCode from "qrcode";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { sampleDocumentInput, sampleEvidence } from "../../tests/unit/pdf/fixtures.js";
+import { formattedDocumentInput, sampleDocumentInput, sampleEvidence } from "../../tests/unit/pdf/fixtures.js";
 import { QR_OPTIONS } from "../server/services/finalize/final-pdf-input.js";
 import { DRAFT_WATERMARK, documentDefinition, type DocumentPdfInput, type DocumentPdfSignature } from "./document-pdf.js";
 import { mirrored, originals, setFastPaths } from "./fast-paths.js";
@@ -232,6 +232,7 @@ describe("PDF fast paths — the same document with and without them", () => {
   const cases: Array<[string, () => Promise<DocumentPdfInput>]> = [
     ["the sample TCLE", async () => sampleDocumentInput()],
     ["a draft (watermark)", async () => sampleDocumentInput({ watermark: DRAFT_WATERMARK })],
+    ["formatted sections (bold, italic, bold italic, bullet and numbered lists; decision 034)", async () => formattedDocumentInput()],
     [
       "a clinic with a logo in the header",
       async () => {

@@ -84,6 +84,18 @@ describe("accessibility (axe-core, WCAG 2.1 AA: no serious or critical violation
       }),
       201,
     );
+    // A second version with a formatted section: the editor's toolbar and the version comparison.
+    await json(
+      await staff.request.put(`/api/templates/${template.id}`, {
+        data: {
+          titulo: "TCLE Acessível",
+          especialidade: specialties[0],
+          categoria: "Consentimento",
+          estrutura: { title: "Termo", introduction: "Eu, {{paciente_nome}}, autorizo.", sections: [{ id: "s1", type: "paragraph", title: "Cuidados", content: "Use **protetor** *sempre*.\n- Gelo" }] },
+        },
+      }),
+      200,
+    );
     await seed.context.close();
 
     const screens = [
@@ -96,6 +108,7 @@ describe("accessibility (axe-core, WCAG 2.1 AA: no serious or critical violation
       `/documents/${sentId}`,
       "/templates",
       `/templates/${template.id}/edit`,
+      `/templates/${template.id}/versions`,
       "/procedures",
       "/content-management",
       "/profile/templates",

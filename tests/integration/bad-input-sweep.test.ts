@@ -78,6 +78,7 @@ function pathFor(route: string, ids: Record<string, string>): string {
   return route
     .replace("{id}", id ?? "")
     .replace("{kind}", "riscos")
+    .replace("{versionId}", ids.version ?? "")
     // No such witness: the document is looked up first (404 for another clinic's), then the witness (404).
     .replace("{witnessId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
     .replace("{token}", ids.token ?? "")
@@ -113,6 +114,7 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     "POST /api/templates": template,
     "PUT /api/templates/{id}": template,
     "POST /api/templates/{id}/status": { status: "published" },
+    "POST /api/templates/{id}/restore": { versao_id: ids.version },
     "PUT /api/me/template-defaults": { template_riscos: "Riscos", template_beneficios: "Benefícios", template_cuidados_pos: "Cuidados", template_valor_procedimento: "R$ 100,00" },
     "POST /api/content/{kind}": { titulo: "Edema", descricao: "Inchaço", categoria: "Comum" },
     "PUT /api/content/{kind}/{id}": { titulo: "Edema", descricao: "Inchaço", categoria: "Comum" },

@@ -9,8 +9,10 @@ import {
   templateListQuerySchema,
   templateListSchema,
   templateStatsSchema,
+  templateRestoreInputSchema,
   templateStatusInputSchema,
   templateUsageSchema,
+  templateVersionDetailSchema,
   templateVersionListSchema,
 } from "../../shared/schemas/template.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
@@ -25,10 +27,13 @@ import { getTemplateStats } from "../services/templates/get-template-stats.js";
 import { getTemplateUsage } from "../services/templates/get-template-usage.js";
 import { listTemplates } from "../services/templates/list-templates.js";
 import { listTemplateVersions } from "../services/templates/list-template-versions.js";
+import { restoreTemplateVersion } from "../services/templates/restore-template-version.js";
+import { getTemplateVersion } from "../services/templates/get-template-version.js";
 import { updateTemplate } from "../services/templates/update-template.js";
 
 /** Any string: a malformed id is answered 404 'Template não encontrado' by the service, like another clinic's. */
 const idParams = z.object({ id: text().max(100) });
+const versionParams = z.object({ id: text().max(100), versionId: text().max(100) });
 const tags = ["templates"];
 
 export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -136,6 +141,34 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       const actor = currentUser(request);
       authorize(actor, "templates.read");
       return listTemplateVersions(db, actor, request.params.id);
+    },
+  );
+
+  app.get(
+    "/api/templates/:id/versions/:versionId",
+    { schema: { tags, summary: "Uma versão com o seu conteúdo (para comparar versões)", params: versionParams, response: { 200: templateVersionDetailSchema } } },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "templates.read");
+      return getTemplateVersion(db, actor, request.params.id, request.params.versionId);
+    },
+  );
+
+  app.post(
+    "/api/templates/:id/restore",
+    {
+      schema: {
+        tags,
+        summary: "Restaura uma versão: cria uma NOVA versão com o conteúdo dela (o histórico não muda)",
+        params: idParams,
+        body: templateRestoreInputSchema,
+        response: { 200: templateDetailSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "templates.write");
+      return restoreTemplateVersion(db, actor, request.params.id, request.body.versao_id, auditOf(request));
     },
   );
 

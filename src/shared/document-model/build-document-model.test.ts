@@ -191,8 +191,9 @@ describe("buildDocumentModel: paragraph sections", () => {
     expect(section.items).toBeUndefined();
   });
 
-  it("does not drop bullet markers in paragraphs", () => {
-    expect(one({ type: "paragraph", title: "", content: "- não é lista" }).section.paragraphs).toEqual([[text("- não é lista")]]);
+  it("keeps an escaped bullet marker in a paragraph as text (decision 034: '- ' lines are lists)", () => {
+    expect(one({ type: "paragraph", title: "", content: "\\- não é lista" }).section.paragraphs).toEqual([[text("- não é lista")]]);
+    expect(one({ type: "paragraph", title: "", content: "-5 graus não é lista" }).section.paragraphs).toEqual([[text("-5 graus não é lista")]]);
   });
 
   it("builds paragraphs for patient_data and signature sections and keeps ids, types and titles", () => {

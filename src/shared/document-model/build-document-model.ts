@@ -3,9 +3,15 @@
  * produced; escaping is the renderer's job. Unresolved placeholders are reported, never blanked.
  */
 import type { SectionType, TemplateStructure } from "./structure.js";
+import { formatInlines, listMarkerOf, type Piece, type StyledInline, unescapeLineStart } from "./formatting.js";
 import { placeholderRegex, variableNamesFor } from "./variables.js";
 
-export type Inline = { kind: "text"; text: string } | { kind: "missing"; name: string };
+export type Inline = StyledInline;
+
+/** A block of a paragraph section that holds a list (decision 034). */
+export type SectionBlock =
+  | { kind: "paragraph"; inlines: Inline[] }
+  | { kind: "list"; ordered: boolean; start: number; items: Inline[][] };
 
 export interface DocumentSection {
   id: string;
@@ -15,7 +21,14 @@ export interface DocumentSection {
   paragraphs?: Inline[][];
   /** bullet_list and numbered_list sections: one entry per non-blank line, marker dropped. */
   items?: Inline[][];
+  /**
+   * A paragraph section with "- " or "1. " lines: its paragraphs and lists in order (then
+   * `paragraphs` is absent). Read both through `sectionBlocks`.
+   */
+  blocks?: SectionBlock[];
 }
+
+export { sectionBlocks } from "./section-blocks.js";
 
 export interface DocumentModel {
   title: string;
@@ -41,35 +54,48 @@ export function lookupVariable(name: string, values: VariableValues): string | u
   return undefined;
 }
 
-function pushText(out: Inline[], text: string): void {
-  if (text === "") return;
-  const last = out[out.length - 1];
-  if (last?.kind === "text") last.text += text;
-  else out.push({ kind: "text", text });
+
+function pushPiece(out: Piece[], piece: Piece): void {
+  if (piece.kind === "text") {
+    if (piece.text === "") return;
+    const last = out[out.length - 1];
+    if (last?.kind === "text" && last.literal === piece.literal) {
+      last.text += piece.text;
+      return;
+    }
+  }
+  out.push({ ...piece });
 }
 
-/** Splits text into inlines, substituting values; values are never re-scanned for placeholders. */
-export function resolveInlines(
-  text: string,
-  values: VariableValues,
-  unresolved: string[] = [],
-): Inline[] {
-  const out: Inline[] = [];
+const source = (text: string): Piece => ({ kind: "text", text });
+
+/**
+ * Splits template text into pieces, substituting values: the template's own text (read for
+ * formatting markers later), values as literal text (never re-scanned for placeholders nor
+ * markers) and missing placeholders.
+ */
+export function resolvePieces(text: string, values: VariableValues, unresolved: string[] = []): Piece[] {
+  const out: Piece[] = [];
   let last = 0;
   for (const match of text.matchAll(placeholderRegex())) {
     const name = match[1] ?? "";
-    pushText(out, text.slice(last, match.index));
+    pushPiece(out, source(text.slice(last, match.index)));
     last = match.index + match[0].length;
     const value = lookupVariable(name, values);
     if (value === undefined) {
       out.push({ kind: "missing", name });
       if (!unresolved.includes(name)) unresolved.push(name);
     } else {
-      pushText(out, value);
+      pushPiece(out, { kind: "text", text: value, literal: true });
     }
   }
-  pushText(out, text.slice(last));
-  return out;
+  pushPiece(out, source(text.slice(last)));
+  return out.map((piece) => (piece.kind === "text" ? { ...piece, text: piece.text.replace(/\r\n?/g, "\n") } : piece));
+}
+
+/** Text with its placeholders substituted and its formatting read, as inlines. */
+export function resolveInlines(text: string, values: VariableValues, unresolved: string[] = []): Inline[] {
+  return formatInlines(resolvePieces(text, values, unresolved));
 }
 
 /** Plain-text form of inlines: a missing placeholder is written back as {{name}}. */
@@ -77,33 +103,28 @@ export function inlinesToText(inlines: readonly Inline[]): string {
   return inlines.map((i) => (i.kind === "text" ? i.text : `{{${i.name}}}`)).join("");
 }
 
-function normaliseNewlines(inlines: Inline[]): Inline[] {
-  return inlines.map((i) => (i.kind === "text" ? { kind: "text", text: i.text.replace(/\r\n?/g, "\n") } : i));
-}
-
-/** Splits inlines into lines at "\n" inside text inlines. */
-function splitLines(inlines: Inline[]): Inline[][] {
-  const lines: Inline[][] = [[]];
-  for (const inline of normaliseNewlines(inlines)) {
-    if (inline.kind === "missing") {
-      lines[lines.length - 1]!.push(inline);
+/** Splits pieces into lines at "\n" inside text pieces. */
+function splitLines(pieces: readonly Piece[]): Piece[][] {
+  const lines: Piece[][] = [[]];
+  for (const piece of pieces) {
+    if (piece.kind === "missing") {
+      lines[lines.length - 1]!.push(piece);
       continue;
     }
-    const parts = inline.text.split("\n");
-    parts.forEach((part, index) => {
+    piece.text.split("\n").forEach((part, index) => {
       if (index > 0) lines.push([]);
-      if (part !== "") lines[lines.length - 1]!.push({ kind: "text", text: part });
+      if (part !== "") lines[lines.length - 1]!.push({ ...piece, text: part });
     });
   }
   return lines;
 }
 
-function isBlank(line: readonly Inline[]): boolean {
+function isBlank(line: readonly Piece[]): boolean {
   return line.every((i) => i.kind === "text" && i.text.trim() === "");
 }
 
-/** Trims leading whitespace of the first inline and trailing whitespace of the last. */
-function trimLine(line: Inline[]): Inline[] {
+/** Trims leading whitespace of the first piece and trailing whitespace of the last. */
+function trimLine(line: readonly Piece[]): Piece[] {
   const out = line.map((i) => ({ ...i }));
   const first = out[0];
   if (first?.kind === "text") {
@@ -121,70 +142,109 @@ function trimLine(line: Inline[]): Inline[] {
 /** A leading bullet (•, -, *, –, —) or number (1. 1) 1-) and the spaces after it. */
 const LIST_MARKER = /^\s*(?:[•\-*–—]|\d+\s*[.)\-](?!\d))\s*/u;
 
-function stripMarker(line: Inline[]): Inline[] {
+/** Replaces the text of the first piece (dropping it when it becomes empty). */
+function withFirstText(line: Piece[], text: string): Piece[] {
+  const first = line[0] as Piece & { kind: "text" };
+  return text === "" ? line.slice(1) : [{ ...first, text }, ...line.slice(1)];
+}
+
+function stripMarker(line: Piece[]): Piece[] {
   const first = line[0];
   if (first?.kind !== "text") return line;
-  const text = first.text.replace(LIST_MARKER, "");
-  return text === "" ? line.slice(1) : [{ kind: "text", text }, ...line.slice(1)];
+  // "*itálico* …" and "**negrito** …" start with formatting, not with a bullet.
+  if (!first.literal && /^\s*\*(?!\s)/.test(first.text) && inlinesToText(formatInlines(line)) !== piecesText(line)) return line;
+  return withFirstText(line, first.text.replace(LIST_MARKER, ""));
+}
+
+function piecesText(line: readonly Piece[]): string {
+  return line.map((i) => (i.kind === "text" ? i.text : `{{${i.name}}}`)).join("");
 }
 
 /** List content: one item per non-blank line, leading markers dropped. */
-export function toListItems(inlines: Inline[]): Inline[][] {
+export function toListItems(pieces: readonly Piece[]): Inline[][] {
   const items: Inline[][] = [];
-  for (const line of splitLines(inlines)) {
+  for (const line of splitLines(pieces)) {
     if (isBlank(line)) continue;
     const item = trimLine(stripMarker(trimLine(line)));
-    if (item.length > 0) items.push(item);
+    if (item.length > 0) items.push(formatInlines(item));
   }
   return items;
 }
 
-/** Paragraph content: paragraphs separated by blank lines; single newlines stay inside the text. */
-export function toParagraphs(inlines: Inline[]): Inline[][] {
-  const paragraphs: Inline[][] = [];
-  let current: Inline[][] = [];
+/** The list marker of a line of a paragraph section, read from the template's own text only. */
+function lineListMarker(line: readonly Piece[]) {
+  const first = line[0];
+  return first?.kind === "text" && !first.literal ? listMarkerOf(first.text) : null;
+}
+
+/**
+ * Paragraph-like content: blocks separated by blank lines; single newlines stay inside the text.
+ * With `lists`, runs of "- " / "1. " lines become list blocks.
+ */
+export function toBlocks(pieces: readonly Piece[], lists: boolean): SectionBlock[] {
+  const blocks: SectionBlock[] = [];
+  let current: Piece[][] = [];
   const flush = (): void => {
     if (current.length === 0) return;
-    const joined: Inline[] = [];
+    const joined: Piece[] = [];
     current.forEach((line, index) => {
-      if (index > 0) pushText(joined, "\n");
-      for (const inline of line) {
-        if (inline.kind === "text") pushText(joined, inline.text);
-        else joined.push(inline);
-      }
+      if (index > 0) pushPiece(joined, source("\n"));
+      for (const piece of line) pushPiece(joined, piece);
     });
     const trimmed = trimLine(joined);
-    if (trimmed.length > 0) paragraphs.push(trimmed);
+    if (trimmed.length > 0) blocks.push({ kind: "paragraph", inlines: formatInlines(trimmed) });
     current = [];
   };
-  for (const line of splitLines(inlines)) {
-    if (isBlank(line)) flush();
-    else current.push(line);
+  for (const line of splitLines(pieces)) {
+    if (isBlank(line)) {
+      flush();
+      continue;
+    }
+    const marker = lists ? lineListMarker(line) : null;
+    if (!marker) {
+      const first = line[0];
+      current.push(lists && first?.kind === "text" && !first.literal ? withFirstText(line, unescapeLineStart(first.text)) : line);
+      continue;
+    }
+    flush();
+    const item = formatInlines(trimLine(withFirstText(line, (line[0] as { text: string }).text.slice(marker.length))));
+    if (item.length === 0) continue;
+    const last = blocks[blocks.length - 1];
+    if (last?.kind === "list" && last.ordered === marker.ordered) last.items.push(item);
+    else blocks.push({ kind: "list", ordered: marker.ordered, start: marker.number ?? 1, items: [item] });
   }
   flush();
-  return paragraphs;
+  return blocks;
+}
+
+/** Paragraph content (no lists): paragraphs separated by blank lines. */
+export function toParagraphs(pieces: readonly Piece[]): Inline[][] {
+  return toBlocks(pieces, false).map((block) => (block.kind === "paragraph" ? block.inlines : []));
 }
 
 function resolvePlainTitle(text: string, values: VariableValues, unresolved: string[]): string {
-  return inlinesToText(resolveInlines(text, values, unresolved));
+  return piecesText(resolvePieces(text, values, unresolved));
 }
 
 /**
  * Builds the document model. Titles are plain strings: their placeholders are substituted, and a
- * missing one stays written as {{name}} and is reported in `unresolved`.
+ * missing one stays written as {{name}} and is reported in `unresolved`. Section content and the
+ * introduction carry the formatting of decision 034.
  */
 export function buildDocumentModel(structure: TemplateStructure, values: VariableValues): DocumentModel {
   const unresolved: string[] = [];
   const title = resolvePlainTitle(structure.title, values, unresolved);
-  const introduction = trimLine(normaliseNewlines(resolveInlines(structure.introduction, values, unresolved)));
+  const introduction = formatInlines(trimLine(resolvePieces(structure.introduction, values, unresolved)));
   const sections = structure.sections.map((section): DocumentSection => {
     const sectionTitle = resolvePlainTitle(section.title, values, unresolved);
-    const content = resolveInlines(section.content, values, unresolved);
+    const content = resolvePieces(section.content, values, unresolved);
     const base = { id: section.id, type: section.type, title: sectionTitle };
     if (section.type === "bullet_list" || section.type === "numbered_list") {
       return { ...base, items: toListItems(content) };
     }
-    return { ...base, paragraphs: toParagraphs(content) };
+    const blocks = toBlocks(content, section.type === "paragraph");
+    if (blocks.some((block) => block.kind === "list")) return { ...base, blocks };
+    return { ...base, paragraphs: blocks.map((block) => (block.kind === "paragraph" ? block.inlines : [])) };
   });
   return { title, introduction, sections, unresolved };
 }

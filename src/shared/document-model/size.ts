@@ -78,7 +78,8 @@ export function documentModelSize(model: DocumentModel): TextSize {
   addInlines(size, model.introduction);
   for (const section of model.sections) {
     add(size, section.title);
-    for (const block of [...(section.paragraphs ?? []), ...(section.items ?? [])]) {
+    const lists = (section.blocks ?? []).flatMap((block) => (block.kind === "list" ? block.items : [block.inlines]));
+    for (const block of [...(section.paragraphs ?? []), ...(section.items ?? []), ...lists]) {
       size.lines += 1;
       addInlines(size, block);
     }

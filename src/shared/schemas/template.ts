@@ -41,6 +41,11 @@ export const TEMPLATE_MESSAGES = {
   saveError: "Erro ao salvar template.",
   loadError: "Erro ao carregar template.",
   versionsLoadError: "Erro ao carregar histórico de versões.",
+  versionNotFound: "Versão não encontrada",
+  versionLoadError: "Erro ao carregar a versão.",
+  restored: (n: number) => `Versão ${n} restaurada como nova versão.`,
+  restoreError: "Erro ao restaurar a versão.",
+  changelogRestored: (n: number) => `Restaurado da versão ${n}`,
   statisticsLoadError: "Erro ao carregar estatísticas.",
   duplicated: "Template duplicado com sucesso.",
   duplicateError: "Erro ao duplicar template.",
@@ -177,6 +182,16 @@ export const templateVersionSchema = z.object({
 });
 export type TemplateVersion = z.infer<typeof templateVersionSchema>;
 export const templateVersionListSchema = z.object({ items: z.array(templateVersionSchema) });
+
+/** One version with its content, for comparing versions (Histórico de Versões). */
+export const templateVersionDetailSchema = templateVersionSchema.extend({ estrutura: templateStructureSchema });
+export type TemplateVersionDetail = z.infer<typeof templateVersionDetailSchema>;
+
+/** "Restaurar esta versão": the version whose content becomes a new version. */
+export const templateRestoreInputSchema = z
+  .object({ versao_id: z.uuid({ error: TEMPLATE_MESSAGES.versionNotFound }) })
+  .strict();
+export type TemplateRestoreInput = z.infer<typeof templateRestoreInputSchema>;
 
 /** Usage statistics of one template (counts documents of every version). */
 export const templateUsageSchema = z.object({

@@ -197,3 +197,30 @@ export function sampleEvidence(
     attachments: evidenceAttachments(evidence, canonicalJson(input.model)),
   };
 }
+
+/** A section written with the formatting of decision 034: bold, italic, both, and both lists. */
+export const FORMATTED_SECTION = {
+  id: "sec-formatado",
+  type: "paragraph" as const,
+  title: "Orientações importantes",
+  content: [
+    "Eu, **{{paciente_nome}}**, declaro que li *com atenção* as orientações abaixo e que ***não*** omiti informação relevante.",
+    "Antes do procedimento:",
+    "- Jejum de **8 horas**;",
+    "- Suspender *anticoagulantes* conforme orientação;",
+    "",
+    "Depois do procedimento:",
+    "1. Repouso relativo por **48 horas**;",
+    "2. Retorno em *7 dias* para revisão.",
+    "",
+    "Texto com marcas soltas: 2 * 3 e **sem fecho.",
+  ].join("\n"),
+};
+
+/** The sample TCLE with FORMATTED_SECTION after its identification section. */
+export function formattedDocumentInput(overrides: Partial<DocumentPdfInput> = {}): DocumentPdfInput {
+  const [first, ...rest] = SAMPLE_TEMPLATE.estrutura.sections;
+  const estrutura = { ...SAMPLE_TEMPLATE.estrutura, sections: [first!, FORMATTED_SECTION, ...rest] };
+  const model = buildDocumentModel(estrutura, sampleValues());
+  return { ...sampleDocumentInput(overrides), model, ...overrides };
+}

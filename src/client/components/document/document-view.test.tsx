@@ -31,6 +31,22 @@ describe("DocumentView", () => {
     expect(out).toContain("{{desconhecida}}</mark>");
   });
 
+  it("draws formatting as <strong>/<em> elements and '- ' lines of a paragraph section as a list (decision 034)", () => {
+    const out = html(
+      {
+        title: "T",
+        introduction: "",
+        sections: [{ id: "1", type: "paragraph", title: "", content: "Eu, **{{paciente_nome}}**, li *tudo*.\n- Dor\n3. Três" }],
+      },
+      { paciente_nome: "<b>Ana</b>" },
+    );
+    expect(out).toContain('<strong class="font-semibold"><span>&lt;b&gt;Ana&lt;/b&gt;</span></strong>');
+    expect(out).toContain("<em><span>tudo</span></em>");
+    expect(out).toMatch(/<ul[^>]*><li[^>]*><span>Dor<\/span><\/li><\/ul>/);
+    expect(out).toMatch(/<ol[^>]*start="3"[^>]*><li[^>]*><span>Três<\/span>/);
+    expect(out).not.toContain("**");
+  });
+
   it("never turns user text or values into HTML", () => {
     const out = html(
       { title: "<b>x</b>", introduction: "<img src=x onerror=alert(1)> {{paciente_nome}}", sections: [] },

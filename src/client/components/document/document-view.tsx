@@ -1,4 +1,5 @@
-import type { DocumentModel, DocumentSection } from "@shared/document-model/build-document-model";
+import type { DocumentModel, DocumentSection, Inline } from "@shared/document-model/build-document-model";
+import { sectionBlocks } from "@shared/document-model/section-blocks";
 import { cn } from "@/lib/utils";
 import { InlineText } from "./inline-text";
 import { SignatureBlock } from "./signature-block";
@@ -38,23 +39,13 @@ function DocumentSectionView({ section }: { section: DocumentSection }) {
 
   switch (section.type) {
     case "bullet_list":
-    case "numbered_list": {
-      const List = section.type === "bullet_list" ? "ul" : "ol";
+    case "numbered_list":
       return (
         <section className="grid gap-2" data-section-type={section.type}>
           {heading}
-          {items.length > 0 ? (
-            <List className={cn("grid gap-1 pl-6 break-words", section.type === "bullet_list" ? "list-disc" : "list-decimal")}>
-              {items.map((item, index) => (
-                <li key={index} className="pl-1 whitespace-pre-line">
-                  <InlineText inlines={item} />
-                </li>
-              ))}
-            </List>
-          ) : null}
+          {items.length > 0 ? <BlockList ordered={section.type === "numbered_list"} start={1} items={items} /> : null}
         </section>
       );
-    }
     case "patient_data":
       return (
         <section
@@ -85,12 +76,29 @@ function DocumentSectionView({ section }: { section: DocumentSection }) {
       return (
         <section className="grid gap-2" data-section-type="paragraph">
           {heading}
-          {paragraphs.map((paragraph, index) => (
-            <p key={index} className="whitespace-pre-line break-words sm:text-justify">
-              <InlineText inlines={paragraph} />
-            </p>
-          ))}
+          {sectionBlocks(section).map((block, index) =>
+            block.kind === "paragraph" ? (
+              <p key={index} className="whitespace-pre-line break-words sm:text-justify">
+                <InlineText inlines={block.inlines} />
+              </p>
+            ) : (
+              <BlockList key={index} ordered={block.ordered} start={block.start} items={block.items} />
+            ),
+          )}
         </section>
       );
   }
+}
+
+function BlockList({ ordered, start, items }: { ordered: boolean; start: number; items: Inline[][] }) {
+  const List = ordered ? "ol" : "ul";
+  return (
+    <List className={cn("grid gap-1 pl-6 break-words", ordered ? "list-decimal" : "list-disc")} start={ordered && start !== 1 ? start : undefined}>
+      {items.map((item, index) => (
+        <li key={index} className="pl-1 whitespace-pre-line">
+          <InlineText inlines={item} />
+        </li>
+      ))}
+    </List>
+  );
 }

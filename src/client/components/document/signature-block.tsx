@@ -11,7 +11,7 @@ export function splitInlineLines(inlines: readonly Inline[]): Inline[][] {
     }
     inline.text.split("\n").forEach((part, index) => {
       if (index > 0) lines.push([]);
-      if (part !== "") lines[lines.length - 1]!.push({ kind: "text", text: part });
+      if (part !== "") lines[lines.length - 1]!.push({ ...inline, text: part });
     });
   }
   return lines.filter((line) => line.length > 0);

@@ -9,6 +9,7 @@ import type {
   TemplateStatus,
   TemplateUsage,
   TemplateVersion,
+  TemplateVersionDetail,
 } from "@shared/schemas/template";
 
 export const templateKeys = {
@@ -19,6 +20,7 @@ export const templateKeys = {
   specialties: () => [...templateKeys.all, "specialties"] as const,
   detail: (id: string) => [...templateKeys.all, "detail", id] as const,
   versions: (id: string) => [...templateKeys.all, "versions", id] as const,
+  version: (id: string, versionId: string) => [...templateKeys.all, "version", id, versionId] as const,
   statistics: (id: string) => [...templateKeys.all, "statistics", id] as const,
 };
 
@@ -148,5 +150,25 @@ export function useDeleteTemplate() {
       }
       invalidate();
     },
+  });
+}
+
+/** One version with its content (immutable: never refetched while cached). */
+export function useTemplateVersion(id: string, versionId: string | undefined) {
+  return useQuery({
+    queryKey: templateKeys.version(id, versionId ?? ""),
+    queryFn: ({ signal }) => api<TemplateVersionDetail>(path(id, `/versions/${encodeURIComponent(versionId ?? "")}`), { signal }),
+    enabled: Boolean(id && versionId),
+    staleTime: Infinity,
+    retry: retryUnlessClientError,
+  });
+}
+
+/** "Restaurar esta versão": a new version with the chosen one's content. */
+export function useRestoreTemplateVersion(id: string) {
+  const invalidate = useInvalidateAfterWrite();
+  return useMutation({
+    mutationFn: (versionId: string) => api<TemplateDetail>(path(id, "/restore"), { method: "POST", body: { versao_id: versionId } }),
+    onSuccess: (detail) => invalidate(detail),
   });
 }

@@ -1,4 +1,5 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
+import type * as React from "react";
 import { useLayoutEffect, useRef, useState } from "react";
 import { NativeSelect } from "@/components/form/native-select";
 import { Button } from "@/components/ui/button";
@@ -8,6 +9,8 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { SECTION_TYPE_LABEL, SECTION_TYPES, type SectionType, type TemplateStructure } from "@shared/document-model/structure";
 import { addSection, insertPlaceholder, moveSection, removeSection, updateSection } from "../lib/sections";
+import { toggleList, toggleWrap } from "../lib/formatting-edits";
+import { type FormattingCommand, FormattingToolbar } from "./formatting-toolbar";
 import { VariableInserter } from "./variable-inserter";
 
 const INTRODUCTION = "introduction";
@@ -28,7 +31,7 @@ export function TemplateEditor({
 }) {
   const fields = useRef(new Map<string, HTMLTextAreaElement>());
   const [target, setTarget] = useState<string | null>(null);
-  const pendingCaret = useRef<{ key: string; caret: number } | null>(null);
+  const pendingCaret = useRef<{ key: string; caret: number; end?: number } | null>(null);
 
   // After an insertion has been rendered: focus the field again and put the caret after the tag.
   useLayoutEffect(() => {
@@ -38,7 +41,7 @@ export function TemplateEditor({
     if (element && element.value.length >= pending.caret) {
       pendingCaret.current = null;
       element.focus();
-      element.setSelectionRange(pending.caret, pending.caret);
+      element.setSelectionRange(pending.caret, pending.end ?? pending.caret);
     }
   });
 
@@ -57,6 +60,29 @@ export function TemplateEditor({
     pendingCaret.current = { key, caret: result.caret };
     setTarget(key);
     onChange(key === INTRODUCTION ? { ...value, introduction: result.text } : updateSection(value, key, { content: result.text }));
+  }
+
+  /** Bold, italic or a list at the selection of a section's content (decision 034). */
+  function format(sectionId: string, command: FormattingCommand) {
+    const element = fields.current.get(sectionId);
+    const text = value.sections.find((s) => s.id === sectionId)?.content ?? "";
+    const start = element?.selectionStart ?? text.length;
+    const end = element?.selectionEnd ?? start;
+    const edit =
+      command === "bold" || command === "italic"
+        ? toggleWrap(text, start, end, command === "bold" ? "**" : "*")
+        : toggleList(text, start, end, command === "numbered");
+    pendingCaret.current = { key: sectionId, caret: edit.selectionStart, end: edit.selectionEnd };
+    setTarget(sectionId);
+    onChange(updateSection(value, sectionId, { content: edit.text }));
+  }
+
+  function shortcut(sectionId: string, event: React.KeyboardEvent<HTMLTextAreaElement>) {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    const key = event.key.toLowerCase();
+    if (key !== "b" && key !== "i") return;
+    event.preventDefault();
+    format(sectionId, key === "b" ? "bold" : "italic");
   }
 
   const targetIndex = target && target !== INTRODUCTION ? value.sections.findIndex((s) => s.id === target) : -1;
@@ -175,15 +201,27 @@ export function TemplateEditor({
                     className="sm:col-span-2"
                     hint={section.type === "bullet_list" || section.type === "numbered_list" ? "Um item por linha." : undefined}
                   >
-                    <Textarea
-                      ref={register(section.id)}
-                      rows={4}
-                      className="field-sizing-fixed resize-y"
-                      value={section.content}
-                      onChange={(event) => onChange(updateSection(value, section.id, { content: event.target.value }))}
-                      onFocus={() => setTarget(section.id)}
-                      disabled={disabled}
-                    />
+                    {(control) => (
+                      <div className="grid gap-1.5">
+                        <FormattingToolbar
+                          label={`Formatação da seção ${n}`}
+                          lists={section.type === "paragraph"}
+                          disabled={disabled}
+                          onCommand={(command) => format(section.id, command)}
+                        />
+                        <Textarea
+                          {...control}
+                          ref={register(section.id)}
+                          rows={4}
+                          className="field-sizing-fixed resize-y"
+                          value={section.content}
+                          onChange={(event) => onChange(updateSection(value, section.id, { content: event.target.value }))}
+                          onKeyDown={(event) => shortcut(section.id, event)}
+                          onFocus={() => setTarget(section.id)}
+                          disabled={disabled}
+                        />
+                      </div>
+                    )}
                   </FormField>
                 </div>
               </Card>

@@ -1,25 +1,38 @@
-import { ArrowLeft, History } from "lucide-react";
+import { ArrowLeft, GitCompare, History, RotateCcw } from "lucide-react";
 import type * as React from "react";
+import { useState } from "react";
 import { Link, useParams } from "react-router";
+import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { LoadError } from "@/components/list/load-error";
+import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { errorMessage } from "@/lib/api";
+import { profileCan } from "@shared/permissions";
 import { TEMPLATE_MESSAGES, type TemplateVersion } from "@shared/schemas/template";
-import { isTemplateNotFound, useTemplate, useTemplateVersions } from "../api/templates-api";
+import { isTemplateNotFound, useRestoreTemplateVersion, useTemplate, useTemplateVersions } from "../api/templates-api";
 import { formatDate, formatDateTime, formatRelative } from "../lib/format";
 import { TemplateNotFound } from "./template-page-states";
 import { useErrorToast } from "./use-error-toast";
+import { VersionCompare } from "./version-compare";
+
+const COMPARE_ID = "comparar-versoes";
 
 /** /templates/:id/versions (spec part 2 §2 Version history). */
 export function TemplateVersionsPage() {
   const { id = "" } = useParams();
   const template = useTemplate(id);
   const versions = useTemplateVersions(id);
+  const { data: user } = useCurrentUser();
+  const canWrite = profileCan(user?.profile, "templates.write");
+  const restore = useRestoreTemplateVersion(id);
+  const [picked, setPicked] = useState<{ from: string; to: string } | null>(null);
+  const [restoring, setRestoring] = useState<TemplateVersion | null>(null);
   useErrorToast(versions.error, TEMPLATE_MESSAGES.versionsLoadError, isTemplateNotFound(versions.error));
 
   if (isTemplateNotFound(versions.error) || isTemplateNotFound(template.error)) return <TemplateNotFound />;
@@ -39,12 +52,59 @@ export function TemplateVersionsPage() {
   } else if (versions.data.items.length === 0) {
     body = <EmptyState icon={<History />} title="Nenhuma versão encontrada" description="Este template ainda não possui versões." />;
   } else {
+    const items = versions.data.items;
+    const ids = new Set(items.map((v) => v.id));
+    // Default comparison: the version before the current one against the current one.
+    const compare =
+      picked && ids.has(picked.from) && ids.has(picked.to)
+        ? picked
+        : items.length >= 2
+          ? { from: items[1]!.id, to: items[0]!.id }
+          : null;
     body = (
-      <ol className="grid gap-3" aria-label="Versões">
-        {versions.data.items.map((version) => (
-          <VersionCard key={version.id} version={version} />
-        ))}
-      </ol>
+      <>
+        {compare ? <VersionCompare domId={COMPARE_ID} templateId={id} versions={items} from={compare.from} to={compare.to} onChange={setPicked} /> : null}
+        <ol className="grid gap-3" aria-label="Versões">
+          {items.map((version) => (
+            <VersionCard
+              key={version.id}
+              version={version}
+              onCompare={
+                version.atual || !items[0]
+                  ? undefined
+                  : () => {
+                      setPicked({ from: version.id, to: items[0]!.id });
+                      requestAnimationFrame(() => document.getElementById(COMPARE_ID)?.scrollIntoView({ behavior: "smooth", block: "start" }));
+                    }
+              }
+              onRestore={canWrite && !version.atual ? () => setRestoring(version) : undefined}
+            />
+          ))}
+        </ol>
+        <ConfirmDialog
+          open={restoring !== null}
+          onOpenChange={(open) => {
+            if (!open && !restore.isPending) setRestoring(null);
+          }}
+          title={restoring ? `Restaurar a versão ${restoring.version_number}?` : ""}
+          description="Será criada uma nova versão com o conteúdo desta versão. As versões existentes não são alteradas e os documentos já criados continuam com as suas."
+          confirmLabel="Restaurar"
+          destructive={false}
+          pending={restore.isPending}
+          onConfirm={() => {
+            if (!restoring) return;
+            const number = restoring.version_number;
+            restore.mutate(restoring.id, {
+              onSuccess: () => {
+                toast.success(TEMPLATE_MESSAGES.restored(number));
+                setRestoring(null);
+                setPicked(null);
+              },
+              onError: (error) => toast.error(TEMPLATE_MESSAGES.restoreError, { description: errorMessage(error) }),
+            });
+          }}
+        />
+      </>
     );
   }
 
@@ -73,7 +133,7 @@ export function TemplateVersionsPage() {
   );
 }
 
-function VersionCard({ version }: { version: TemplateVersion }) {
+function VersionCard({ version, onCompare, onRestore }: { version: TemplateVersion; onCompare?: () => void; onRestore?: () => void }) {
   return (
     <li>
       <Card className="gap-3 py-4" data-testid="template-version">
@@ -107,6 +167,20 @@ function VersionCard({ version }: { version: TemplateVersion }) {
               </div>
             ) : null}
           </dl>
+          {onCompare || onRestore ? (
+            <div className="flex flex-wrap gap-2">
+              {onCompare ? (
+                <Button type="button" variant="outline" size="sm" onClick={onCompare}>
+                  <GitCompare /> Comparar com a atual
+                </Button>
+              ) : null}
+              {onRestore ? (
+                <Button type="button" variant="outline" size="sm" onClick={onRestore}>
+                  <RotateCcw /> Restaurar esta versão
+                </Button>
+              ) : null}
+            </div>
+          ) : null}
         </CardContent>
       </Card>
     </li>

@@ -31,6 +31,10 @@ export function UsageTips() {
           ))}
         </ul>
         <p className="text-muted-foreground">
+          Formatação: selecione um trecho e use Negrito (Ctrl+B) ou Itálico (Ctrl+I); nas seções de parágrafo, linhas que começam
+          com “- ” ou “1. ” viram listas. O texto continua simples: nada de HTML é guardado.
+        </p>
+        <p className="text-muted-foreground">
           Os textos padrão de cada profissional ficam em <span className="font-medium text-foreground">Config. Templates</span>.
         </p>
       </CardContent>
