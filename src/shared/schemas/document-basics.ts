@@ -67,7 +67,9 @@ export const DOCUMENT_MESSAGES = {
   empty: "Nenhum documento encontrado",
   emptyHint: "Crie o primeiro documento para começar a coletar assinaturas.",
   emptySearch: (term: string) => `Nenhum documento encontrado para "${term}"`,
-  showing: (shown: number, total: number) => `Mostrando ${shown} de ${total} documentos`,
+  /** A filtered list counts up to 1.000 (capped: "mais de 1.000"); numbers in pt-BR. */
+  showing: (shown: number, total: number, capped = false) =>
+    `Mostrando ${shown.toLocaleString("pt-BR")} de ${capped ? "mais de " : ""}${total.toLocaleString("pt-BR")} documentos`,
   noPatient: "Paciente não informado",
   noProfessional: "Profissional não informado",
   expiredWarningTitle: "Atenção: Documentos Expirados",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dashboardBadge, documentCreateInputSchema, effectiveStatus, shortDocumentId, signatureRate } from "./document.js";
+import { DOCUMENT_MESSAGES } from "./document-basics.js";
 
 describe("document rules of spec part 1", () => {
   it("shows '#' and the last 8 characters of the id", () => {
@@ -55,5 +56,13 @@ describe("document rules of spec part 1", () => {
       conteudo: { riscos: [id], beneficios: [], cuidados: [] },
       permitir_pendencias: false,
     });
+  });
+});
+
+describe("the documents list header", () => {
+  it("says 'Mostrando X de Y documentos', and 'mais de 1.000' when the count stopped at the cap", () => {
+    expect(DOCUMENT_MESSAGES.showing(20, 35)).toBe("Mostrando 20 de 35 documentos");
+    expect(DOCUMENT_MESSAGES.showing(40, 1000, true)).toBe("Mostrando 40 de mais de 1.000 documentos");
+    expect(DOCUMENT_MESSAGES.showing(1200, 1500)).toBe("Mostrando 1.200 de 1.500 documentos");
   });
 });

@@ -87,7 +87,10 @@ export type DocumentListQuery = z.input<typeof documentListQuerySchema>;
 
 export const documentListSchema = z.object({
   items: z.array(documentSummarySchema),
+  /** Every document of the clinic, or the matches of a filter/search up to 1,000. */
   total: z.number().int(),
+  /** true: more than `total` documents match ("mais de 1.000"). */
+  totalCapped: z.boolean(),
   nextCursor: text().nullable(),
 });
 export type DocumentList = z.infer<typeof documentListSchema>;

@@ -1,4 +1,5 @@
 import { and, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { contratos } from "../../../db/schema.js";
 import { parseDocumentSearch } from "../../../shared/document-search.js";
 import { startOfDayInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
@@ -28,18 +29,24 @@ export interface DocumentFilterQuery {
   to?: string | undefined;
 }
 
-/** WHERE conditions of the documents list; the first is always the tenant. */
-export function documentConditions(tenantId: string, query: DocumentFilterQuery, now: Date): SQL[] {
-  const conditions: SQL[] = [eq(contratos.tenant_id, tenantId)];
+/**
+ * The text-search part of the documents list's WHERE (empty without a search), on the given
+ * columns: contratos' own, or those of a subquery over it.
+ */
+export function documentSearchConditions(query: Pick<DocumentFilterQuery, "q">, busca: AnyPgColumn | SQL = contratos.busca, id: AnyPgColumn | SQL = contratos.id): SQL[] {
   const search = query.q ? parseDocumentSearch(query.q) : null;
   if (search?.kind === "short-id") {
     // The trigram index on busca (which ends with the id) finds the candidates; right() keeps only
     // ids whose last 8 characters start with what was typed.
-    conditions.push(sql`${contratos.busca} like '%' || ${search.prefix} || '%'`);
-    conditions.push(sql`right(${contratos.id}::text, 8) like ${search.prefix} || '%'`);
-  } else if (search) {
-    conditions.push(sql`${contratos.busca} like '%' || app_search_text(${escapeLike(search.term)}) || '%'`);
+    return [sql`${busca} like '%' || ${search.prefix} || '%'`, sql`right(${id}::text, 8) like ${search.prefix} || '%'`];
   }
+  return search ? [sql`${busca} like '%' || app_search_text(${escapeLike(search.term)}) || '%'`] : [];
+}
+
+/** WHERE conditions of the documents list; the first is always the tenant. */
+export function documentConditions(tenantId: string, query: DocumentFilterQuery, now: Date, options: { search?: boolean } = {}): SQL[] {
+  const conditions: SQL[] = [eq(contratos.tenant_id, tenantId)];
+  if (options.search !== false) conditions.push(...documentSearchConditions(query));
   if (query.status) conditions.push(hasEffectiveStatus(query.status, now));
   if (query.aguardando) conditions.push(or(hasEffectiveStatus("sent", now), hasEffectiveStatus("viewed", now)) as SQL);
   if (query.paciente_id) conditions.push(eq(contratos.paciente_id, query.paciente_id));

@@ -1,15 +1,16 @@
-import { desc, eq, type SQL, sql } from "drizzle-orm";
+import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import type { Db, Tx } from "../../../db/client.js";
 import { contratos, pacientes, profiles, templates, templateVersions } from "../../../db/schema.js";
+import { rawRows } from "../../../db/raw.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { DocumentList, documentListQuerySchema } from "../../../shared/schemas/document.js";
 import { afterCursor, cursorTime, decodeCursor, encodeCursor } from "../../lib/cursor.js";
 import type { Actor } from "../../policies/roles.js";
 import { presentDocumentSummary } from "../../presenters/document.js";
 import { countAllDocuments } from "./count-all-documents.js";
-import { documentConditions } from "./document-filters.js";
+import { documentConditions, documentSearchConditions } from "./document-filters.js";
 
 type ListQuery = z.output<typeof documentListQuerySchema>;
 
@@ -47,32 +48,105 @@ export function summarySelect<Extra extends Record<string, SQL>>(tx: Tx, extra?:
 
 const all = (conditions: SQL[]) => sql.join(conditions, sql` and `);
 
+/** A search looks for its page among this many newest documents first (see listDocuments). */
+export const SEARCH_WINDOW = 5000;
+/** Filtered lists count their matches up to here; beyond it the total reads "mais de 1.000". */
+export const FILTERED_COUNT_CAP = 1000;
+
+/**
+ * The ids of a search's page when they are among the newest SEARCH_WINDOW documents that pass the
+ * other filters: the window is walked on (tenant_id, created_at, id) and searched row by row, which
+ * for a frequent term ("toxina": one document in eight) is far cheaper than fetching and sorting
+ * every match the trigram index finds. null when the window holds less than a full page (a rare
+ * term: the trigram index answers it, with few matches to sort).
+ */
+async function searchPageInWindow(tx: Tx, filters: SQL[], searchOnWindow: SQL[], pageSize: number): Promise<string[] | null> {
+  const rows = await rawRows<{ id: string }>(
+    tx,
+    sql`select r.id from (
+          select ${contratos.id} as id, ${contratos.busca} as busca, ${contratos.created_at} as created_at
+            from ${contratos} where ${all(filters)}
+           order by ${contratos.created_at} desc, ${contratos.id} desc
+           limit ${SEARCH_WINDOW}
+        ) r
+        where ${all(searchOnWindow)}
+        order by r.created_at desc, r.id desc
+        limit ${pageSize}`,
+  );
+  return rows.length === pageSize ? rows.map((row) => row.id) : null;
+}
+
+type Total = { total: number; totalCapped: boolean };
+const capped = (n: number): Total => (n > FILTERED_COUNT_CAP ? { total: FILTERED_COUNT_CAP, totalCapped: true } : { total: n, totalCapped: false });
+
+/** count(*) of the matches, stopping past FILTERED_COUNT_CAP. */
+async function countMatches(tx: Tx, conditions: SQL[]): Promise<Total> {
+  const [row] = await rawRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from (select 1 from ${contratos} where ${all(conditions)} limit ${FILTERED_COUNT_CAP + 1}) matches`,
+  );
+  return capped(row?.n ?? 0);
+}
+
+/** How many of the newest documents a frequent term's count reads before asking the trigram index. */
+export const COUNT_WINDOW = 20_000;
+
+/**
+ * The count of a term frequent enough to fill a page in the newest window: the trigram index would
+ * build a bitmap of every match (tens of ms for one document in eight), so the newest COUNT_WINDOW
+ * documents are read in order first. Past the cap there, or when they are all the documents, that
+ * is the answer; otherwise the trigram index counts.
+ */
+async function countFrequentTerm(tx: Tx, filters: SQL[], searchOnWindow: SQL[], conditions: SQL[]): Promise<Total> {
+  const [row] = await rawRows<{ matches: number; read: number }>(
+    tx,
+    sql`select (count(*) filter (where ${all(searchOnWindow)}))::int as matches, count(*)::int as read from (
+          select ${contratos.id} as id, ${contratos.busca} as busca
+            from ${contratos} where ${all(filters)}
+           order by ${contratos.created_at} desc, ${contratos.id} desc
+           limit ${COUNT_WINDOW}
+        ) r`,
+  );
+  if (row && (row.matches > FILTERED_COUNT_CAP || row.read < COUNT_WINDOW)) return capped(row.matches);
+  return countMatches(tx, conditions);
+}
+
 /**
  * One page of the clinic's documents, newest first, searched and filtered on the server. The
- * total counts every match; the page walks (tenant_id, created_at, id) or the trigram index.
+ * total counts the matches (up to FILTERED_COUNT_CAP when filtered); the page walks
+ * (tenant_id, created_at, id), the newest window of it, or the trigram index.
  */
 export async function listDocuments(db: Db, actor: Actor, query: ListQuery, now = new Date()): Promise<DocumentList> {
-  const conditions = documentConditions(actor.tenantId, query, now);
+  const filters = documentConditions(actor.tenantId, query, now, { search: false });
+  const search = documentSearchConditions(query);
+  const conditions = [...filters, ...search];
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const pageSize = query.limit + 1;
   // Text search runs outside row-level security so PostgreSQL may use the trigram index; its
   // tenant WHERE clause is the wall (docs/decisions/004-search-without-rls.md).
-  const run = <T>(work: (tx: Tx) => Promise<T>) => (query.q ? db.transaction(work) : withTenant(db, actor.tenantId, work));
-  const { rows, total } = await run(async (tx) => {
-    const pageConditions = cursor ? [...conditions, afterCursor(cursor, contratos.created_at, contratos.id)] : conditions;
+  const run = <T>(work: (tx: Tx) => Promise<T>) => (search.length > 0 ? db.transaction(work) : withTenant(db, actor.tenantId, work));
+  const { rows, total, totalCapped } = await run(async (tx) => {
+    const after = cursor ? [afterCursor(cursor, contratos.created_at, contratos.id)] : [];
+    const searchOnWindow = documentSearchConditions(query, sql`r.busca`, sql`r.id`);
+    const windowIds = search.length > 0 ? await searchPageInWindow(tx, [...filters, ...after], searchOnWindow, pageSize) : null;
+    const pageConditions = windowIds ? [filters[0]!, inArray(contratos.id, windowIds)] : [...conditions, ...after];
     const rows = await summarySelect(tx, { cursor_at: cursorTime(contratos.created_at) })
       .where(all(pageConditions))
       .orderBy(desc(contratos.created_at), desc(contratos.id))
-      .limit(query.limit + 1);
-    // Only the tenant condition: the kept counter answers; otherwise count the matches.
-    if (conditions.length === 1) return { rows, total: await countAllDocuments(tx, actor.tenantId) };
-    const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(contratos).where(all(conditions));
-    return { rows, total: count?.n ?? 0 };
+      .limit(pageSize);
+    // Only the tenant condition: the kept counter answers. A first page that is not full holds
+    // every match. Otherwise count the matches.
+    if (conditions.length === 1) return { rows, total: await countAllDocuments(tx, actor.tenantId), totalCapped: false };
+    if (!cursor && rows.length < pageSize) return { rows, total: rows.length, totalCapped: false };
+    const total = windowIds ? await countFrequentTerm(tx, filters, searchOnWindow, conditions) : await countMatches(tx, conditions);
+    return { rows, ...total };
   });
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
     items: page.map((row) => presentDocumentSummary(row, now)),
     total,
+    totalCapped,
     nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.cursor_at, id: last.id }) : null,
   };
 }

@@ -172,7 +172,7 @@ export function DocumentsListPage() {
 
       <ListCard
         ref={listTop}
-        showing={data ? DOCUMENT_MESSAGES.showing(shownSoFar(pages, data.items.length, DOCUMENT_PAGE_SIZE), data.total) : null}
+        showing={data ? DOCUMENT_MESSAGES.showing(shownSoFar(pages, data.items.length, DOCUMENT_PAGE_SIZE), data.total, data.totalCapped) : null}
         showingTestId="documents-showing"
         refreshing={list.isFetching && !list.isPending}
         placeholder={list.isPlaceholderData}
