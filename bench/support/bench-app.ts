@@ -70,7 +70,7 @@ export async function startBenchTarget(label: "pglite" | "postgres"): Promise<Be
 /** The password of every bench clinic owner (they re-enter it to sign as professional). */
 export const BENCH_PASSWORD = "bench-senha";
 
-export async function benchClinic(target: BenchTarget, n: number): Promise<{ cookie: string; tenantId: string }> {
+export async function benchClinic(target: Pick<BenchTarget, "baseUrl">, n: number): Promise<{ cookie: string; tenantId: string }> {
   const cpf = validBenchCpf(n);
   const email = `bench.${n}.${Date.now()}@consentir.test`;
   const body = {
