@@ -404,10 +404,25 @@ async function run(): Promise<BenchResult> {
     const loadBefore = loadAverage();
     log(`${SIGNERS} pacientes assinando${RAMP_S > 0 ? ` (chegadas ao longo de ${RAMP_S} s)` : " ao mesmo tempo"}; carga ${loadBefore}`);
 
+    // What the database's sessions are doing, sampled every 100 ms while the patients sign.
+    const waits = new Map<string, number>();
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const rows = await rawRows<{ what: string; n: number }>(
+          database!.db,
+          sql`select coalesce(wait_event_type || ':' || wait_event, 'cpu') || ' (' || state || ')' as what, count(*)::int as n
+                from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid() and state <> 'idle' group by 1`,
+        ).catch(() => []);
+        for (const row of rows) waits.set(row.what, (waits.get(row.what) ?? 0) + row.n);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
     const timings: SignerTiming[] = [];
     const failures = new Map<string, number>();
     const firstFailures: string[] = [];
     const started = performance.now();
+    const monotonicStart = process.hrtime.bigint() / 1000n;
     await Promise.all(
       timed.map(async (signer, index) => {
         if (RAMP_S > 0) await new Promise((resolve) => setTimeout(resolve, (index * RAMP_S * 1000) / SIGNERS));
@@ -421,6 +436,11 @@ async function run(): Promise<BenchResult> {
       }),
     );
     const signingSeconds = (performance.now() - started) / 1000;
+    sampling = false;
+    // The same clock as a V8 CPU profile's timestamps (µs), to cut the profiles to the signing.
+    if (process.env.BENCH_CPU_PROF_DIR) log(`janela das assinaturas (relógio monotônico, µs): ${monotonicStart} ${process.hrtime.bigint() / 1000n}`);
+    await sampler;
+    const waitSamples = [...waits].sort((a, b) => b[1] - a[1]).slice(0, 8);
     const loadAfterSigning = loadAverage();
     const cpuSigning = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [`cpu_${k}_s`, round(cpuSeconds(pid) - cpuBefore[k]!, 1)]));
     const benchCpu = process.cpuUsage(benchCpuBefore);
@@ -453,6 +473,7 @@ async function run(): Promise<BenchResult> {
     }
     log(`total     p50 ${round(overall.median)} ms · p95 ${round(overall.p95)} ms · máx ${round(overall.max)} ms (meta: p95 ≤ 1000 ms, 0 erros)`);
     log(`CPU durante as assinaturas: ${JSON.stringify(cpuSigning)}, postgres ~${round(postgresCpu, 1)} s, bench ${round((benchCpu.user + benchCpu.system) / 1e6, 1)} s`);
+    log(`sessões do PostgreSQL ocupadas (amostras a cada 100 ms, soma): ${waitSamples.map(([what, n]) => `${what} ${n}`).join(", ")}`);
     log(`conferências: ${JSON.stringify(outcome)}`);
     if (problems.length > 0) throw new Error(`signers-cluster: ${problems.join("; ")}`);
     return {
@@ -474,6 +495,7 @@ async function run(): Promise<BenchResult> {
       cpu_postgres_s: round(postgresCpu, 1),
       cpu_bench_s: round((benchCpu.user + benchCpu.system) / 1e6, 1),
       cpu_worker_until_sealed_s: cpuWorkerTotal,
+      pg_busy_samples: Object.fromEntries(waitSamples),
       load_before: loadBefore,
       load_after_signing: loadAfterSigning,
       ...outcome,
