@@ -70,13 +70,33 @@ export async function scratchDatabase(adminUrl: string, prefix: string): Promise
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists "${name}" with (force)`);
-      await client.end();
-    },
+    drop: () => dropScratchDatabase(adminUrl, name),
   };
+}
+
+/**
+ * Drops a bench database once its connections are gone. A pool's end() resolves while the sockets
+ * of its last clients are still closing; forcing the drop at that moment terminates them and the
+ * pool reports an unhandled error, so force only after a few tries.
+ */
+export async function dropScratchDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        await client.query(`drop database if exists "${name}"`);
+        return;
+      } catch (error) {
+        // 55006: still in use by other sessions.
+        if ((error as { code?: string }).code !== "55006") throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
 }
 
 export interface WorkerProcess {
