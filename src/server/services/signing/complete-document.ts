@@ -21,11 +21,28 @@ export async function completeDocument(
   audit: AuditContext,
   input: { document: { id: string }; verificationCode: string; now: Date },
 ): Promise<void> {
+  await markDocumentSigned(tx, audit.tenantId, input);
+  await recordDocumentSigned(tx, audit, input);
+}
+
+/**
+ * The status half of completeDocument: the row moves to signed with its verification code. A
+ * status change updates the clinic's document_counters (trigger), and an audit event takes the
+ * clinic's chain head (decision 007): every transaction changes the status BEFORE it writes its
+ * audit events, so two of them never wait on each other in opposite orders (issue 16: signing
+ * 'audit then status' against a patient opening a link 'status then audit' deadlocked).
+ */
+export async function markDocumentSigned(tx: Tx, tenantId: string, input: { document: { id: string }; verificationCode: string; now: Date }): Promise<void> {
   const { document, now } = input;
   await tx
     .update(contratos)
     .set({ status: "signed", signed_at: now, verification_code: input.verificationCode, updated_at: now })
-    .where(and(eq(contratos.tenant_id, audit.tenantId), eq(contratos.id, document.id)));
+    .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, document.id)));
+}
+
+/** The record half of completeDocument (after markDocumentSigned): the `document.signed` event and the final-PDF job. */
+export async function recordDocumentSigned(tx: Tx, audit: AuditContext, input: { document: { id: string }; verificationCode: string; now: Date }): Promise<void> {
+  const { document, now } = input;
   await recordAuditEvent(tx, audit, {
     action: "document.signed",
     entityType: "contrato",
