@@ -5,6 +5,7 @@ import pg from "pg";
 import { type Database, openDatabase } from "../../src/db/client.js";
 import { buildApp } from "../../src/server/app.js";
 import { loadEnv } from "../../src/server/env.js";
+import { dropScratchDatabase } from "./app-processes.js";
 
 export interface BenchTarget {
   label: "pglite" | "postgres";
@@ -36,12 +37,7 @@ export async function startBenchTarget(label: "pglite" | "postgres"): Promise<Be
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     database = await openDatabase({ kind: "postgres", url: url.toString() });
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists "${name}" with (force)`);
-      await client.end();
-    };
+    dropDatabase = () => dropScratchDatabase(adminUrl, name);
   } else {
     database = await openDatabase({ kind: "pglite-memory" });
   }
@@ -87,7 +83,7 @@ async function fetchFresh(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-export async function benchClinic(target: BenchTarget, n: number): Promise<{ cookie: string; tenantId: string }> {
+export async function benchClinic(target: Pick<BenchTarget, "baseUrl">, n: number): Promise<{ cookie: string; tenantId: string }> {
   const cpf = validBenchCpf(n);
   const email = `bench.${n}.${Date.now()}@consentir.test`;
   const body = {

@@ -2,11 +2,17 @@
  * Entry point of a PDF worker thread (piscina; decision 012). The fonts are loaded when the
  * thread starts (piscina imports this file before declaring the thread ready), once per thread.
  * The PDF goes back transferred, not copied.
+ *
+ * The thread lowers its own CPU priority (PDF_THREAD_NICE): with every core drawing PDFs, the
+ * event loop (and the database, on the same machine) still gets the CPU first, so API calls stay
+ * quick; a PDF takes the same time whenever a core is free (bench api-under-pdf-load, issue 16).
  */
 import { move } from "piscina";
 import { pdfEngine } from "../../pdf/fonts.js";
 import { type PdfTask, runPdfTask } from "./pdf-tasks.js";
+import { lowerThreadPriority } from "./thread-priority.js";
 
+lowerThreadPriority();
 pdfEngine();
 
 export default async function runTask(task: PdfTask): Promise<unknown> {

@@ -13,19 +13,26 @@ import { loadSignerRecord } from "./signer-record.js";
  * The last required signature completes a document (issue 11, decision 021): the responsible
  * professional has signed the professional declaration before it could be sent (sendDocument
  * checks it); the patient (or guardian) and each witness sign by their links, in any order. In the
- * last signer's transaction: status signed, the public verification code, the `document.signed`
- * event naming the parties, and the final-PDF job.
+ * last signer's transaction: status signed and the public verification code (markDocumentSigned),
+ * then the `document.signed` event naming the parties and the final-PDF job (recordDocumentSigned).
+ *
+ * Two halves because of lock order: a status change updates the clinic's document_counters
+ * (trigger) and an audit event takes the clinic's chain head (decision 007). Every transaction
+ * changes the status BEFORE it writes its audit events, so two of them never wait on each other in
+ * opposite orders (issue 16: signing 'audit then status' against a patient opening a link 'status
+ * then audit' deadlocked). sign-document.ts calls this half before 'document.party_signed'.
  */
-export async function completeDocument(
-  tx: Tx,
-  audit: AuditContext,
-  input: { document: { id: string }; verificationCode: string; now: Date },
-): Promise<void> {
+export async function markDocumentSigned(tx: Tx, tenantId: string, input: { document: { id: string }; verificationCode: string; now: Date }): Promise<void> {
   const { document, now } = input;
   await tx
     .update(contratos)
     .set({ status: "signed", signed_at: now, verification_code: input.verificationCode, updated_at: now })
-    .where(and(eq(contratos.tenant_id, audit.tenantId), eq(contratos.id, document.id)));
+    .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, document.id)));
+}
+
+/** The second half (after markDocumentSigned and the signer's own event): the `document.signed` event and the final-PDF job. */
+export async function recordDocumentSigned(tx: Tx, audit: AuditContext, input: { document: { id: string }; verificationCode: string; now: Date }): Promise<void> {
+  const { document, now } = input;
   await recordAuditEvent(tx, audit, {
     action: "document.signed",
     entityType: "contrato",

@@ -17,7 +17,7 @@ import { recordSigningFailure } from "./record-signing-failure.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
-import { completeDocument, everyRequiredPartySigned, unusedVerificationCode } from "./complete-document.js";
+import { everyRequiredPartySigned, markDocumentSigned, recordDocumentSigned, unusedVerificationCode } from "./complete-document.js";
 import { hasSigned, type LinkSigner, loadLinkSigner } from "./link-signer.js";
 
 /** The refusal messages name whom the typed name and CPF were compared with. */
@@ -174,6 +174,10 @@ export async function signDocument(
         if (consumed.length === 0) throw new AppError("SIGNING_OTP_INVALID");
       }
 
+      // Lock order: the status change (document_counters) before any audit event (the clinic's
+      // chain head), as every other transaction does it — see markDocumentSigned.
+      const completes = await everyRequiredPartySigned(tx, link.tenantId, locked, now);
+      if (completes) await markDocumentSigned(tx, link.tenantId, { document: locked, verificationCode, now });
       const context = { tenantId: link.tenantId, actorProfileId: null, ip: audit.ip, userAgent: audit.userAgent };
       await recordAuditEvent(tx, context, {
         action: "document.party_signed",
@@ -199,7 +203,7 @@ export async function signDocument(
         },
       });
       // The document is signed once every required party has (the professional signed before sending).
-      if (await everyRequiredPartySigned(tx, link.tenantId, locked, now)) await completeDocument(tx, context, { document: locked, verificationCode, now });
+      if (completes) await recordDocumentSigned(tx, context, { document: locked, verificationCode, now });
       return { estado: "signed" as const, assinou_em: now.toISOString() };
     });
   } catch (error) {

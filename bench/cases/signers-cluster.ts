@@ -1,0 +1,520 @@
+/**
+ * `signers-cluster` (issue 16, "past one machine and faster"): N patients (default 1,000;
+ * BENCH_SIGNERS) sign at once across TWO web processes (src/server/main.ts, WORKER=false) while ONE
+ * worker process (src/server/worker-main.ts, `npm run worker`) seals the final PDFs, all on one
+ * fresh PostgreSQL database (DATABASE_URL names the server; PGlite is one process's database, so
+ * this case needs PostgreSQL) and one DATA_DIR.
+ *
+ * Set-up (not timed): BENCH_CLINICS clinics (default 1) sign up; N documents (+ a few warm-up ones)
+ * are created, signed by the professional and sent through the staff API, spread over both
+ * processes. Each patient has an e-mail on record, so the clinic's default asks for the one-time
+ * code (advanced signature).
+ *
+ * Timed: every patient does the public flow the signing page does, each request going to the
+ * other process than the one before (as a load balancer would spread them):
+ *   open    GET  /api/public/sign/:token
+ *   code    POST /api/public/sign/:token/code      (the code goes to the e-mail outbox)
+ *           — the patient reads the code (the outbox row, straight from the database; not a request
+ *             of the app, timed apart as read_code)
+ *   verify  POST /api/public/sign/:token/verify-code
+ *   sign    POST /api/public/sign/:token            (drawn signature, consent, code)
+ * overall = the four requests of one patient; flow = first request to last answer, code reading
+ * included. The app runs as published behind a proxy: TRUST_PROXY=true and each patient its own
+ * X-Forwarded-For address, so the public rate limits keep their defaults (60/min per address and
+ * per link, counted in PostgreSQL across both processes). BENCH_RAMP_S spreads the patients' starts
+ * evenly over that many seconds (default 0: all at once).
+ *
+ * Then it waits for the worker to seal every final PDF and checks: 0 errors; every document signed,
+ * by exactly one patient party, one 'document.signed' and one 'document.party_signed' of the
+ * patient; exactly one 'document.finalize' job (done), one 'document.sealed' event and one sealed
+ * file per document; no stored file without its row (a second seal would leave its bytes behind);
+ * a sample of sealed PDFs verifies; every clinic's audit chain verifies (the `npm run audit:verify`
+ * logic, and GET /api/audit/verify through a web process).
+ *
+ * Reported: p50/p95/max of each step and overall, signers/s, the time to seal every final PDF,
+ * CPU seconds of each process and of the database's backends during the signing, load average.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { openDatabase, type Database } from "../../src/db/client.js";
+import { rawRows } from "../../src/db/raw.js";
+import { createSecretBox, loadInstanceKey } from "../../src/server/lib/secret-box.js";
+import { AUDIT_ANCHOR_KEY_PURPOSE } from "../../src/server/services/audit/audit-anchors.js";
+import { verifyAllAuditChains } from "../../src/server/services/audit/verify-audit-chain.js";
+import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
+import { signatureDataUrl } from "../../tests/helpers/signing.js";
+import type { BenchCase, BenchResult } from "../run.js";
+import { round, summarize } from "../stats.js";
+import { BENCH_PASSWORD, benchClinic } from "../support/bench-app.js";
+import {
+  type AppProcess,
+  cpuSeconds,
+  loadAverage,
+  scratchDatabase,
+  startAppProcess,
+  startWorkerProcess,
+  stopAppProcess,
+  waitFor,
+  type WorkerProcess,
+} from "../support/app-processes.js";
+
+const SIGNERS = Math.max(1, Number(process.env.BENCH_SIGNERS ?? 1000));
+const CLINICS = Math.max(1, Math.min(SIGNERS, Number(process.env.BENCH_CLINICS ?? 1)));
+const RAMP_S = Math.max(0, Number(process.env.BENCH_RAMP_S ?? 0));
+/** Documents signed per web process before the timed run (not timed): first-use costs out of the way. */
+const WARMUP_PER_PROCESS = 4;
+/** Staff requests in flight while setting up. */
+const SEED_CONCURRENCY = 6;
+const FINALS_TIMEOUT_MS = Number(process.env.BENCH_FINALS_TIMEOUT_S ?? 1200) * 1000;
+const STEPS = ["open", "code", "read_code", "verify", "sign"] as const;
+type Step = (typeof STEPS)[number];
+const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+
+const log = (message: string) => process.stderr.write(`  [signers-cluster] ${message}\n`);
+
+/** Valid CPFs for the patients (check digits computed). */
+function cpf(n: number): string {
+  const digits = String(200_000_000 + n).slice(0, 9).split("").map(Number);
+  for (const length of [9, 10]) {
+    const sum = digits.slice(0, length).reduce((acc, d, i) => acc + d * (length + 1 - i), 0);
+    const rest = (sum * 10) % 11;
+    digits.push(rest === 10 ? 0 : rest);
+  }
+  return digits.join("");
+}
+
+/** A distinct client address per patient (the proxy's X-Forwarded-For). */
+const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+interface Signer {
+  i: number;
+  token: string;
+  nome: string;
+  cpf: string;
+  email: string;
+}
+
+interface Clinic {
+  cookie: string;
+  tenantId: string;
+  profileId: string;
+  versionId: string;
+}
+
+/** Runs `fn` over `items` with at most `limit` at once. */
+async function inPool<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await fn(items[index]!, index);
+      }
+    }),
+  );
+}
+
+function staffCall(baseUrl: string, cookie: string) {
+  return async (method: string, url: string, body?: unknown): Promise<Record<string, any>> => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { cookie, "content-type": "application/json", origin: baseUrl },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${url} → ${response.status} ${await response.text()}`);
+    return response.json() as Promise<Record<string, any>>;
+  };
+}
+
+async function setUpClinic(web: AppProcess, n: number): Promise<Clinic> {
+  const { cookie, tenantId } = await benchClinic(web, 700 + n);
+  const staff = staffCall(web.baseUrl, cookie);
+  const me = (await staff("GET", "/api/auth/me")).profile as { id: string };
+  const specialties = (await staff("GET", "/api/templates/specialties")).items as string[];
+  const template = await staff("POST", "/api/templates", {
+    titulo: "TCLE",
+    especialidade: specialties[0],
+    categoria: "Consentimento",
+    estrutura: {
+      title: "Termo de Consentimento — {{procedimento}}",
+      introduction: "Eu, {{paciente_nome}}, CPF {{paciente_cpf}}, autorizo o procedimento.",
+      sections: [{ id: "s1", type: "paragraph", title: "Riscos", content: "Riscos explicados: {{riscos}}" }],
+    },
+  });
+  const { versao_atual_id } = await staff("POST", `/api/templates/${template.id}/status`, { status: "published" });
+  return { cookie, tenantId, profileId: me.id, versionId: versao_atual_id as string };
+}
+
+/** Patient + document + professional signature + send, through the staff API of `web`. */
+async function seedSigner(web: AppProcess, clinic: Clinic, i: number, run: string): Promise<Signer> {
+  const staff = staffCall(web.baseUrl, clinic.cookie);
+  const nome = `Paciente Carga ${i}`;
+  const email = `paciente.${i}.${run}@bench.exemplo.com.br`;
+  const patient = await staff("POST", "/api/patients", { nome, cpf: cpf(i), email });
+  const document = await staff("POST", "/api/documents", {
+    paciente_id: patient.id,
+    template_version_id: clinic.versionId,
+    titulo: `Termo ${i}`,
+    procedimento: "Toxina botulínica",
+    medico_responsavel_id: clinic.profileId,
+    variaveis: { riscos_personalizados: "Hematoma" },
+  });
+  await staff("POST", `/api/documents/${document.id}/professional-signature`, { senha: BENCH_PASSWORD });
+  const link = await staff("POST", `/api/documents/${document.id}/send`, {});
+  return { i, token: new URL(link.link as string).pathname.split("/").pop() ?? "", nome, cpf: cpf(i), email };
+}
+
+/** The newest code e-mailed to `email`, as the patient reads their mail (the outbox row). */
+async function readCode(database: Database, email: string): Promise<string> {
+  const [mail] = await rawRows<{ text_body: string }>(
+    database.db,
+    sql`select text_body from email_outbox where to_address = ${email} and subject like '%código para assinar%' order by created_at desc limit 1`,
+  );
+  const code = mail?.text_body.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`nenhum código no e-mail de ${email}`);
+  return code;
+}
+
+class StepError extends Error {
+  constructor(
+    readonly step: Step,
+    readonly status: number,
+    body: string,
+  ) {
+    super(`${step} → ${status} ${body.slice(0, 200)}`);
+  }
+}
+
+interface SignerTiming {
+  steps: Partial<Record<Step, number>>;
+  overall: number;
+  flow: number;
+}
+
+/** One patient's whole public flow; each request to the next web process in turn. */
+async function signAsPatient(webs: AppProcess[], database: Database, signer: Signer, signature: string): Promise<SignerTiming> {
+  let turn = signer.i;
+  const steps: Partial<Record<Step, number>> = {};
+  const headers = { "x-forwarded-for": addressOf(signer.i), "user-agent": UA };
+  const call = async (step: Step, method: "GET" | "POST", suffix: string, body?: unknown): Promise<any> => {
+    const web = webs[turn++ % webs.length]!;
+    const started = performance.now();
+    const response = await fetch(`${web.baseUrl}/api/public/sign/${signer.token}${suffix}`, {
+      method,
+      headers: method === "POST" ? { ...headers, "content-type": "application/json", origin: web.baseUrl } : headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    steps[step] = performance.now() - started;
+    if (response.status !== 200) throw new StepError(step, response.status, text);
+    return JSON.parse(text);
+  };
+  const started = performance.now();
+  let page = await call("open", "GET", "");
+  let codigo: string | undefined;
+  if (page.codigo_obrigatorio) {
+    await call("code", "POST", "/code", {});
+    const readStarted = performance.now();
+    codigo = await readCode(database, signer.email);
+    steps.read_code = performance.now() - readStarted;
+    page = await call("verify", "POST", "/verify-code", { codigo });
+  }
+  await call("sign", "POST", "", {
+    nome: signer.nome,
+    cpf: signer.cpf,
+    email: signer.email,
+    assinatura: signature,
+    conteudo_sha256: page.documento.conteudo_sha256,
+    aceite_eletronico: true,
+    ...(codigo ? { codigo } : {}),
+  });
+  const flow = performance.now() - started;
+  const overall = (["open", "code", "verify", "sign"] as const).reduce((sum, step) => sum + (steps[step] ?? 0), 0);
+  return { steps, overall, flow };
+}
+
+/** Files under DATA_DIR/files (content-addressed: one per distinct SHA-256 stored). */
+function storedFiles(root: string): number {
+  let count = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(dir, entry.name));
+      else if (entry.isFile() && !entry.name.endsWith(".tmp")) count += 1;
+    }
+  };
+  try {
+    walk(root);
+  } catch {
+    return 0;
+  }
+  return count;
+}
+
+/** CPU seconds of this database's PostgreSQL backends, by pid (those alive now). */
+async function backendCpu(database: Database, name: string): Promise<Map<number, number>> {
+  const rows = await rawRows<{ pid: number }>(database.db, sql`select pid from pg_stat_activity where datname = ${name}`);
+  return new Map(rows.map((row) => [row.pid, cpuSeconds(row.pid)]));
+}
+
+/** What every check found; throws when anything is off. */
+async function checkOutcome(database: Database, dataDir: string, anchorKey: Buffer, total: number, webs: AppProcess[], clinics: Clinic[]) {
+  const db = database.db;
+  const [documents] = await rawRows<{ total: number; signed: number; sealed: number }>(
+    db,
+    sql`select count(*)::int as total, count(*) filter (where status = 'signed')::int as signed,
+               count(*) filter (where signed_pdf_file_id is not null)::int as sealed from contratos`,
+  );
+  const [parties] = await rawRows<{ documents: number; wrong: number }>(
+    db,
+    sql`select count(*)::int as documents, count(*) filter (where n <> 1)::int as wrong
+          from (select contrato_id, count(*) as n from contrato_partes where papel = 'paciente' group by contrato_id) p`,
+  );
+  const [events] = await rawRows<{ documents: number; wrong: number }>(
+    db,
+    sql`select count(*)::int as documents,
+               count(*) filter (where signed <> 1 or sealed <> 1 or party <> 1)::int as wrong
+          from (select entity_id,
+                       count(*) filter (where action = 'document.signed') as signed,
+                       count(*) filter (where action = 'document.sealed') as sealed,
+                       count(*) filter (where action = 'document.party_signed' and data->>'papel' = 'paciente') as party
+                  from audit_events where entity_type = 'contrato' group by entity_id) e`,
+  );
+  const [jobs] = await rawRows<{ documents: number; wrong: number; runs: number }>(
+    db,
+    sql`select count(*)::int as documents, count(*) filter (where n <> 1 or not done)::int as wrong, coalesce(sum(attempts), 0)::int as runs
+          from (select payload->>'contratoId' as contrato, count(*) as n, bool_and(status = 'done') as done, sum(attempts) as attempts
+                  from jobs where kind = 'document.finalize' group by 1) j`,
+  );
+  const [files] = await rawRows<{ sealed_rows: number; distinct_sha: number }>(
+    db,
+    sql`select (select count(*)::int from files f where f.content_type = 'application/pdf' and f.nome not like '%-rascunho%') as sealed_rows,
+               (select count(distinct sha256)::int from files) as distinct_sha`,
+  );
+  const onDisk = storedFiles(path.join(dataDir, "files"));
+  const sample = await rawRows<{ sha256: string }>(
+    db,
+    sql`select f.sha256 from contratos c join files f on f.id = c.signed_pdf_file_id order by random() limit 5`,
+  );
+  let sampleValid = 0;
+  for (const { sha256 } of sample) {
+    const bytes = readFileSync(path.join(dataDir, "files", sha256.slice(0, 2), sha256.slice(2, 4), sha256));
+    if (verifyPdfSignature(bytes).valid) sampleValid += 1;
+  }
+  const chains = await verifyAllAuditChains(db, anchorKey);
+  let apiChains = 0;
+  for (const [n, clinic] of clinics.entries()) {
+    const web = webs[n % webs.length]!;
+    const response = await fetch(`${web.baseUrl}/api/audit/verify`, { headers: { cookie: clinic.cookie } });
+    const report = (await response.json()) as { intact?: boolean };
+    if (response.status === 200 && report.intact === true) apiChains += 1;
+  }
+  const outcome = {
+    documents: documents?.total ?? 0,
+    signed: documents?.signed ?? 0,
+    sealed: documents?.sealed ?? 0,
+    patient_parties_wrong: (parties?.wrong ?? 0) + total - (parties?.documents ?? 0),
+    events_wrong: (events?.wrong ?? 0) + total - (events?.documents ?? 0),
+    finalize_jobs_wrong: (jobs?.wrong ?? 0) + total - (jobs?.documents ?? 0),
+    finalize_attempts: jobs?.runs ?? 0,
+    sealed_file_rows: files?.sealed_rows ?? 0,
+    stored_files: onDisk,
+    distinct_file_sha: files?.distinct_sha ?? 0,
+    sample_pdfs_valid: `${sampleValid}/${sample.length}`,
+    audit_chains_intact: `${chains.filter((c) => c.intact).length}/${chains.length}`,
+    audit_api_intact: `${apiChains}/${clinics.length}`,
+  };
+  const problems: string[] = [];
+  if (outcome.documents !== total || outcome.signed !== total || outcome.sealed !== total) problems.push(`documentos ${outcome.documents}, assinados ${outcome.signed}, selados ${outcome.sealed} (esperado ${total})`);
+  if (outcome.patient_parties_wrong !== 0) problems.push(`${outcome.patient_parties_wrong} documento(s) sem exatamente uma assinatura do paciente`);
+  if (outcome.events_wrong !== 0) problems.push(`${outcome.events_wrong} documento(s) sem exatamente um document.signed/sealed/party_signed`);
+  if (outcome.finalize_jobs_wrong !== 0) problems.push(`${outcome.finalize_jobs_wrong} documento(s) sem exatamente um job document.finalize concluído`);
+  if (outcome.sealed_file_rows !== total) problems.push(`${outcome.sealed_file_rows} PDFs selados registrados (esperado ${total})`);
+  if (outcome.stored_files !== outcome.distinct_file_sha) problems.push(`${outcome.stored_files} arquivos guardados para ${outcome.distinct_file_sha} SHA-256 registrados`);
+  if (sampleValid !== sample.length) problems.push(`PDFs selados que não verificam: ${sample.length - sampleValid}`);
+  if (chains.some((c) => !c.intact)) problems.push(`trilha quebrada: ${chains.filter((c) => !c.intact).map((c) => c.problems.join(" ")).join("; ")}`);
+  if (apiChains !== clinics.length) problems.push(`GET /api/audit/verify não confirmou ${clinics.length - apiChains} clínica(s)`);
+  return { outcome, problems };
+}
+
+function stepFigures(name: string, values: number[]): Record<string, number> {
+  if (values.length === 0) return {};
+  const s = summarize(values);
+  return { [`${name}_p50_ms`]: round(s.median), [`${name}_p95_ms`]: round(s.p95), [`${name}_max_ms`]: round(s.max) };
+}
+
+async function run(): Promise<BenchResult> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error("signers-cluster precisa de DATABASE_URL (PostgreSQL): vários processos não compartilham o PGlite");
+  const scratch = await scratchDatabase(adminUrl, "consentir_bench_cluster");
+  const dbName = new URL(scratch.url).pathname.slice(1);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "consentir-bench-cluster-"));
+  const appSecret = randomBytes(33).toString("base64url");
+  const env = {
+    DATABASE_URL: scratch.url,
+    DATA_DIR: dataDir,
+    APP_SECRET: appSecret,
+    WORKER: "false",
+    TRUST_PROXY: "true",
+    // The staff set-up signs in and re-enters the password once per document; the public limits keep their defaults.
+    RATE_LIMIT_AUTH_PER_MINUTE: "100000",
+  };
+  const webs: AppProcess[] = [];
+  let worker: WorkerProcess | undefined;
+  let database: Database | undefined;
+  try {
+    // The first process migrates the new database; then the second and the worker start together.
+    webs.push(await startAppProcess(env));
+    const [second, workerProcess] = await Promise.all([startAppProcess(env), startWorkerProcess(env)]);
+    webs.push(second);
+    worker = workerProcess;
+    database = await openDatabase({ kind: "postgres", url: scratch.url, poolSize: 4 });
+    log(`2 processos web (${webs.map((w) => w.pid).join(", ")}) e 1 worker (${worker.pid}) em ${dbName}; DATA_DIR ${dataDir}`);
+
+    const clinics: Clinic[] = [];
+    for (let n = 0; n < CLINICS; n++) clinics.push(await setUpClinic(webs[n % 2]!, n));
+    const run = Date.now().toString(36);
+    const total = SIGNERS + WARMUP_PER_PROCESS * webs.length;
+    const seedStarted = performance.now();
+    const signers: Signer[] = [];
+    await inPool(
+      Array.from({ length: total }, (_, i) => i),
+      SEED_CONCURRENCY,
+      async (i) => {
+        signers[i] = await seedSigner(webs[i % 2]!, clinics[i % CLINICS]!, i, run);
+        if ((i + 1) % 200 === 0) log(`${i + 1}/${total} documentos enviados`);
+      },
+    );
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    log(`${total} documentos enviados em ${round(seedSeconds, 1)} s (${CLINICS} clínica(s))`);
+
+    const signature = signatureDataUrl();
+    // Warm-up: a few whole flows per process (first-use costs), not timed.
+    for (const signer of signers.slice(SIGNERS)) await signAsPatient(webs, database, signer, signature);
+    // Let the worker seal the warm-up documents first, so the timed run starts from a quiet queue.
+    await waitFor("os PDFs do aquecimento", async () => (await sealedCount(database!)) >= total - SIGNERS, 120_000, 200);
+
+    const timed = signers.slice(0, SIGNERS);
+    const pids = { web1: webs[0]!.pid, web2: webs[1]!.pid, worker: worker.pid };
+    const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
+    const benchCpuBefore = process.cpuUsage();
+    const backendsBefore = await backendCpu(database, dbName);
+    const loadBefore = loadAverage();
+    log(`${SIGNERS} pacientes assinando${RAMP_S > 0 ? ` (chegadas ao longo de ${RAMP_S} s)` : " ao mesmo tempo"}; carga ${loadBefore}`);
+
+    // What the database's sessions are doing, sampled every 100 ms while the patients sign.
+    const waits = new Map<string, number>();
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const rows = await rawRows<{ what: string; n: number }>(
+          database!.db,
+          sql`select coalesce(wait_event_type || ':' || wait_event, 'cpu') || ' (' || state || ')' as what, count(*)::int as n
+                from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid() and state <> 'idle' group by 1`,
+        ).catch(() => []);
+        for (const row of rows) waits.set(row.what, (waits.get(row.what) ?? 0) + row.n);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    const timings: SignerTiming[] = [];
+    const failures = new Map<string, number>();
+    const firstFailures: string[] = [];
+    const started = performance.now();
+    const monotonicStart = process.hrtime.bigint() / 1000n;
+    await Promise.all(
+      timed.map(async (signer, index) => {
+        if (RAMP_S > 0) await new Promise((resolve) => setTimeout(resolve, (index * RAMP_S * 1000) / SIGNERS));
+        try {
+          timings.push(await signAsPatient(webs, database!, signer, signature));
+        } catch (error) {
+          const key = error instanceof StepError ? `${error.step}:${error.status}` : "rede";
+          failures.set(key, (failures.get(key) ?? 0) + 1);
+          if (firstFailures.length < 5) firstFailures.push(error instanceof Error ? error.message : String(error));
+        }
+      }),
+    );
+    const signingSeconds = (performance.now() - started) / 1000;
+    sampling = false;
+    // The same clock as a V8 CPU profile's timestamps (µs), to cut the profiles to the signing.
+    if (process.env.BENCH_CPU_PROF_DIR) log(`janela das assinaturas (relógio monotônico, µs): ${monotonicStart} ${process.hrtime.bigint() / 1000n}`);
+    await sampler;
+    const waitSamples = [...waits].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    const loadAfterSigning = loadAverage();
+    const cpuSigning = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [`cpu_${k}_s`, round(cpuSeconds(pid) - cpuBefore[k]!, 1)]));
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    const backendsAfter = await backendCpu(database, dbName);
+    let postgresCpu = 0;
+    for (const [pid, after] of backendsAfter) postgresCpu += after - (backendsBefore.get(pid) ?? 0);
+    const errors = [...failures.values()].reduce((a, b) => a + b, 0);
+    log(`assinaturas em ${round(signingSeconds, 1)} s; erros ${errors}${errors ? ` ${JSON.stringify(Object.fromEntries(failures))}: ${firstFailures.join(" | ")}` : ""}; carga ${loadAfterSigning}`);
+
+    // The worker seals every final PDF.
+    const signed = total - errors;
+    await waitFor("o worker selar todos os PDFs finais", async () => (await sealedCount(database!)) >= signed, FINALS_TIMEOUT_MS, 500).catch((error: unknown) => {
+      log(`saída do worker (fim):\n${worker?.output().slice(-3000)}`);
+      throw error;
+    });
+    const finalsSeconds = (performance.now() - started) / 1000;
+    const cpuWorkerTotal = round(cpuSeconds(worker.pid) - cpuBefore.worker!, 1);
+    log(`PDFs finais selados ${round(finalsSeconds, 1)} s após o início (${round(finalsSeconds - signingSeconds, 1)} s após a última assinatura); worker ${cpuWorkerTotal} s de CPU`);
+
+    const anchorKey = createSecretBox(loadInstanceKey({ APP_SECRET: appSecret, DATA_DIR: dataDir })).deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
+    const { outcome, problems } = await checkOutcome(database, dataDir, anchorKey, total, webs, clinics);
+    if (errors > 0) problems.unshift(`${errors} paciente(s) com erro: ${JSON.stringify(Object.fromEntries(failures))}`);
+
+    const figures: Record<string, number> = {};
+    for (const step of STEPS) Object.assign(figures, stepFigures(step, timings.map((t) => t.steps[step]).filter((v): v is number => v !== undefined)));
+    const overall = summarize(timings.map((t) => t.overall));
+    Object.assign(figures, stepFigures("flow", timings.map((t) => t.flow)));
+    for (const step of STEPS) {
+      if (figures[`${step}_p50_ms`] !== undefined) log(`${step.padEnd(9)} p50 ${figures[`${step}_p50_ms`]} ms · p95 ${figures[`${step}_p95_ms`]} ms · máx ${figures[`${step}_max_ms`]} ms`);
+    }
+    log(`total     p50 ${round(overall.median)} ms · p95 ${round(overall.p95)} ms · máx ${round(overall.max)} ms (meta: p95 ≤ 1000 ms, 0 erros)`);
+    log(`CPU durante as assinaturas: ${JSON.stringify(cpuSigning)}, postgres ~${round(postgresCpu, 1)} s, bench ${round((benchCpu.user + benchCpu.system) / 1e6, 1)} s`);
+    log(`sessões do PostgreSQL ocupadas (amostras a cada 100 ms, soma): ${waitSamples.map(([what, n]) => `${what} ${n}`).join(", ")}`);
+    log(`conferências: ${JSON.stringify(outcome)}`);
+    if (problems.length > 0) throw new Error(`signers-cluster: ${problems.join("; ")}`);
+    return {
+      median_ms: round(overall.median),
+      p95_ms: round(overall.p95),
+      max_ms: round(overall.max),
+      target_p95_ms: 1000,
+      errors,
+      signers: SIGNERS,
+      clinics: CLINICS,
+      web_processes: webs.length,
+      ramp_s: RAMP_S,
+      signing_s: round(signingSeconds, 1),
+      signers_per_s: round(timings.length / signingSeconds, 1),
+      finals_s: round(finalsSeconds, 1),
+      seed_s: round(seedSeconds, 1),
+      ...figures,
+      ...cpuSigning,
+      cpu_postgres_s: round(postgresCpu, 1),
+      cpu_bench_s: round((benchCpu.user + benchCpu.system) / 1e6, 1),
+      cpu_worker_until_sealed_s: cpuWorkerTotal,
+      pg_busy_samples: Object.fromEntries(waitSamples),
+      load_before: loadBefore,
+      load_after_signing: loadAfterSigning,
+      ...outcome,
+    };
+  } finally {
+    await database?.close().catch(() => undefined);
+    await Promise.all([...webs.map((web) => stopAppProcess(web)), worker?.stop()]).catch(() => undefined);
+    await scratch.drop().catch((error: unknown) => log(`não consegui apagar ${dbName}: ${String(error)}`));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function sealedCount(database: Database): Promise<number> {
+  const [row] = await rawRows<{ n: number }>(database.db, sql`select count(*)::int as n from contratos where signed_pdf_file_id is not null`);
+  return row?.n ?? 0;
+}
+
+export default {
+  name: "signers-cluster",
+  description: `${SIGNERS} pacientes assinando (abrir, código, conferir, assinar) por 2 processos web + 1 worker no mesmo PostgreSQL: erros = 0, p95 ≤ 1 s, cada documento assinado e selado uma vez, trilhas íntegras`,
+  run,
+} satisfies BenchCase;
