@@ -1,14 +1,15 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { templates, templateVersions } from "../../../db/schema.js";
+import { templates } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { TEMPLATE_MESSAGES, type TemplateDetail } from "../../../shared/schemas/template.js";
-import { type Actor, can } from "../../policies/roles.js";
+import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { findTemplateOrThrow } from "./find-template.js";
 import { findTemplateVersionOrThrow } from "./find-template-version.js";
 import { loadTemplateDetail, storedStructure } from "./get-template.js";
-import { normalizeStructure, versionContent } from "./template-content.js";
+import { normalizeStructure } from "./template-content.js";
+import { appendTemplateVersion, publicationOfNewVersion } from "./append-template-version.js";
 
 /**
  * "Restaurar esta versão" (decision 034): a NEW version (max + 1) whose content equals the chosen
@@ -28,29 +29,16 @@ export async function restoreTemplateVersion(
   return withTenant(db, actor.tenantId, async (tx) => {
     const before = await findTemplateOrThrow(tx, actor, templateId, { lock: true });
     const source = await findTemplateVersionOrThrow(tx, actor, templateId, versionId);
-    const wasPublished = before.status === "published";
-    const publishNow = wasPublished && can(actor, "templates.publish");
-    const status = wasPublished && !publishNow ? "review" : before.status;
+    const { publishNow, status } = publicationOfNewVersion(actor, before.status);
     await tx
       .update(templates)
       .set({ status, updated_at: new Date() })
       .where(and(eq(templates.tenant_id, actor.tenantId), eq(templates.id, templateId)));
 
-    const [max] = await tx
-      .select({ n: sql<number>`coalesce(max(${templateVersions.version_number}), 0)::int` })
-      .from(templateVersions)
-      .where(and(eq(templateVersions.tenant_id, actor.tenantId), eq(templateVersions.template_id, templateId)));
-    const versionNumber = (max?.n ?? 0) + 1;
-    const content = versionContent(normalizeStructure(storedStructure(source, before.titulo)));
-    await tx.insert(templateVersions).values({
-      tenant_id: actor.tenantId,
-      template_id: templateId,
-      version_number: versionNumber,
+    const { versionNumber, hashModelo } = await appendTemplateVersion(tx, actor, templateId, {
+      structure: normalizeStructure(storedStructure(source, before.titulo)),
       changelog: TEMPLATE_MESSAGES.changelogRestored(source.version_number),
-      created_by: actor.profileId,
-      published_at: publishNow ? new Date() : null,
-      published_by: publishNow ? actor.profileId : null,
-      ...content,
+      publishNow,
     });
     await recordAuditEvent(
       tx,
@@ -63,7 +51,7 @@ export async function restoreTemplateVersion(
           versao: versionNumber,
           restaurada_de: source.version_number,
           restaurada_de_id: source.id,
-          hash_modelo: content.hash_modelo,
+          hash_modelo: hashModelo,
           status_de: before.status,
           status_para: status,
           publicada: publishNow,

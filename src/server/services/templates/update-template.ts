@@ -1,15 +1,16 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { templates, templateVersions } from "../../../db/schema.js";
+import { templates } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { TEMPLATE_MESSAGES, type TemplateData, type TemplateDetail } from "../../../shared/schemas/template.js";
 import { AppError } from "../../errors.js";
-import { type Actor, can } from "../../policies/roles.js";
+import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { findTemplateOrThrow } from "./find-template.js";
 import { allowedSpecialties } from "./get-allowed-specialties.js";
 import { loadTemplateDetail } from "./get-template.js";
-import { normalizeStructure, versionContent } from "./template-content.js";
+import { normalizeStructure } from "./template-content.js";
+import { appendTemplateVersion, publicationOfNewVersion } from "./append-template-version.js";
 
 /**
  * Saves an edit: the template's fields change and a NEW immutable version (max + 1, 'Template
@@ -42,9 +43,7 @@ export async function updateTemplate(
         });
       }
     }
-    const wasPublished = before.status === "published";
-    const publishNow = wasPublished && can(actor, "templates.publish");
-    const status = wasPublished && !publishNow ? "review" : before.status;
+    const { publishNow, status } = publicationOfNewVersion(actor, before.status);
 
     const [row] = await tx
       .update(templates)
@@ -53,21 +52,10 @@ export async function updateTemplate(
       .returning({ id: templates.id });
     if (!row) throw new Error("templates update returned no row");
 
-    const [max] = await tx
-      .select({ n: sql<number>`coalesce(max(${templateVersions.version_number}), 0)::int` })
-      .from(templateVersions)
-      .where(and(eq(templateVersions.tenant_id, actor.tenantId), eq(templateVersions.template_id, id)));
-    const versionNumber = (max?.n ?? 0) + 1;
-    const content = versionContent(normalizeStructure(input.estrutura));
-    await tx.insert(templateVersions).values({
-      tenant_id: actor.tenantId,
-      template_id: id,
-      version_number: versionNumber,
+    const { versionNumber, hashModelo } = await appendTemplateVersion(tx, actor, id, {
+      structure: normalizeStructure(input.estrutura),
       changelog: TEMPLATE_MESSAGES.changelogUpdated,
-      created_by: actor.profileId,
-      published_at: publishNow ? new Date() : null,
-      published_by: publishNow ? actor.profileId : null,
-      ...content,
+      publishNow,
     });
     await recordAuditEvent(
       tx,
@@ -78,7 +66,7 @@ export async function updateTemplate(
         entityId: id,
         data: {
           versao: versionNumber,
-          hash_modelo: content.hash_modelo,
+          hash_modelo: hashModelo,
           campos: (["titulo", "especialidade", "categoria"] as const).filter((key) => before[key] !== input[key]),
           status_de: before.status,
           status_para: status,
