@@ -63,7 +63,7 @@ async function page(q: string, cursor?: string) {
   const query = new URLSearchParams({ q, ...(cursor ? { cursor } : {}) });
   const response = await ctx.app.inject({ method: "GET", url: `/api/documents?${query}`, headers: { cookie: clinic.cookie } });
   expect(response.statusCode).toBe(200);
-  return response.json() as { items: { id: string }[]; total: number; totalCapped: boolean; nextCursor: string | null };
+  return response.json() as { items: { id: string }[]; total: number; total_capped: boolean; next_cursor: string | null };
 }
 
 describe("documents search at scale", () => {
@@ -77,10 +77,10 @@ describe("documents search at scale", () => {
     const all = await expected("Toxina botulínica");
     const first = await page("toxina");
     expect(first.items.map((item) => item.id)).toEqual(all.slice(0, 20));
-    expect(first).toMatchObject({ total: FILTERED_COUNT_CAP, totalCapped: true });
-    const second = await page("toxina", first.nextCursor ?? "");
+    expect(first).toMatchObject({ total: FILTERED_COUNT_CAP, total_capped: true });
+    const second = await page("toxina", first.next_cursor ?? "");
     expect(second.items.map((item) => item.id)).toEqual(all.slice(20, 40));
-    expect(second).toMatchObject({ total: FILTERED_COUNT_CAP, totalCapped: true });
+    expect(second).toMatchObject({ total: FILTERED_COUNT_CAP, total_capped: true });
   });
 
   it("a term that fills a page inside the window but matches fewer than the cap: exact total", async () => {
@@ -88,10 +88,10 @@ describe("documents search at scale", () => {
     expect(all).toHaveLength(30);
     const first = await page("implante");
     expect(first.items.map((item) => item.id)).toEqual(all.slice(0, 20));
-    expect(first).toMatchObject({ total: 30, totalCapped: false });
-    const second = await page("implante", first.nextCursor ?? "");
+    expect(first).toMatchObject({ total: 30, total_capped: false });
+    const second = await page("implante", first.next_cursor ?? "");
     expect(second.items.map((item) => item.id)).toEqual(all.slice(20));
-    expect(second.nextCursor).toBeNull();
+    expect(second.next_cursor).toBeNull();
   });
 
   it("a rare term found only past the window comes from the trigram index, with its exact total", async () => {
@@ -99,11 +99,11 @@ describe("documents search at scale", () => {
     expect(all).toHaveLength(3);
     const result = await page("rinoplastia");
     expect(result.items.map((item) => item.id)).toEqual(all);
-    expect(result).toMatchObject({ total: 3, totalCapped: false, nextCursor: null });
+    expect(result).toMatchObject({ total: 3, total_capped: false, next_cursor: null });
   });
 
   it("a term nobody has: an empty page, total 0", async () => {
-    expect(await page("blefaroplastia")).toMatchObject({ items: [], total: 0, totalCapped: false, nextCursor: null });
+    expect(await page("blefaroplastia")).toMatchObject({ items: [], total: 0, total_capped: false, next_cursor: null });
   });
 
   it("never shows another clinic's documents, whichever path answers", async () => {
@@ -113,7 +113,7 @@ describe("documents search at scale", () => {
     for (let i = 0; i < 5; i++) {
       const result = await page("toxina", cursor);
       expect(result.items.some((item) => theirs.has(item.id))).toBe(false);
-      cursor = result.nextCursor ?? undefined;
+      cursor = result.next_cursor ?? undefined;
     }
   });
 });

@@ -298,9 +298,9 @@ describe("listing, counting and searching", () => {
     expect(first.total).toBe(6);
     expect(first.items).toHaveLength(4);
     expect(first.items[0].id).toBe(joaoDoc);
-    const second = (await call(c, "GET", `/api/documents?limit=4&cursor=${first.nextCursor}`)).json();
+    const second = (await call(c, "GET", `/api/documents?limit=4&cursor=${first.next_cursor}`)).json();
     expect(second.items).toHaveLength(2);
-    expect(second.nextCursor).toBeNull();
+    expect(second.next_cursor).toBeNull();
     expect(new Set([...first.items, ...second.items].map((d: { id: string }) => d.id)).size).toBe(6);
 
     // Statuses: one sent and expired, one viewed and live, one signed, one cancelled.

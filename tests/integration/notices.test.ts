@@ -43,9 +43,9 @@ async function allNotices(who: SignedIn, limit = 50): Promise<Notice[]> {
   do {
     const response = await call(who, "GET", `/api/notices?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     expect(response.statusCode, response.body).toBe(200);
-    const page = response.json() as { items: Notice[]; nextCursor: string | null };
+    const page = response.json() as { items: Notice[]; next_cursor: string | null };
     out.push(...page.items);
-    cursor = page.nextCursor;
+    cursor = page.next_cursor;
   } while (cursor);
   return out;
 }

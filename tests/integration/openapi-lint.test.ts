@@ -40,6 +40,19 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("names fields in one casing: snake_case (confirmPassword is the spec's sign-up field)", () => {
+    const names = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (!node || typeof node !== "object") return;
+      const properties = (node as { properties?: Record<string, unknown> }).properties;
+      if (properties && typeof properties === "object") for (const name of Object.keys(properties)) names.add(name);
+      for (const value of Object.values(node)) walk(value);
+    };
+    walk(ctx.app.swagger());
+    expect(names.has("next_cursor")).toBe(true);
+    expect([...names].filter((name) => /[A-Z]/.test(name) && name !== "confirmPassword")).toEqual([]);
+  });
+
   it("declares the security each operation really has", async () => {
     const mismatches: string[] = [];
     for (const { path, method, operation } of operations()) {

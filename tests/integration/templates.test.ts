@@ -221,7 +221,7 @@ describe("templates: list, search, paging, stats", () => {
     expect(list.statusCode, list.body).toBe(200);
     const body = list.json();
     expect(body.total).toBe(4);
-    expect(body.nextCursor).toBeNull();
+    expect(body.next_cursor).toBeNull();
     expect(body.items.map((t: { id: string }) => t.id)).toEqual([byStaff.id, third.id, second.id, first.id]);
     const byId = Object.fromEntries(body.items.map((t: { id: string }) => [t.id, t]));
     expect(byId[first.id]).toMatchObject({ versao_atual: 2, usos: 3, criador_nome: "Dra. Helena Martins Prado" });
@@ -286,7 +286,7 @@ describe("templates: list, search, paging, stats", () => {
       const page = response.json();
       expect(page.total).toBe(4);
       seen.push(...page.items.map((t: { id: string }) => t.id));
-      cursor = page.nextCursor;
+      cursor = page.next_cursor;
       pages += 1;
     } while (cursor && pages < 10);
     expect(seen).toEqual(expected);
@@ -294,9 +294,9 @@ describe("templates: list, search, paging, stats", () => {
     const searched = await call(owner, "GET", "/api/templates?q=modelo&limit=3");
     expect(searched.json().items).toHaveLength(3);
     expect(searched.json().total).toBe(4);
-    const rest = await call(owner, "GET", `/api/templates?q=modelo&limit=3&cursor=${searched.json().nextCursor}`);
+    const rest = await call(owner, "GET", `/api/templates?q=modelo&limit=3&cursor=${searched.json().next_cursor}`);
     expect(rest.json().items.map((t: { id: string }) => t.id)).toEqual([expected[3]]);
-    expect(rest.json().nextCursor).toBeNull();
+    expect(rest.json().next_cursor).toBeNull();
 
     expect((await call(owner, "GET", "/api/templates?cursor=bad")).statusCode).toBe(400);
     expect((await call(owner, "GET", "/api/templates?limit=0")).statusCode).toBe(400);

@@ -12,8 +12,8 @@ export function currentCursor(stack: CursorStack): string | undefined {
   return stack.cursors[stack.cursors.length - 1];
 }
 
-export function nextPage(stack: CursorStack, nextCursor: string | null): CursorStack {
-  return nextCursor ? { key: stack.key, cursors: [...stack.cursors, nextCursor] } : stack;
+export function nextPage(stack: CursorStack, next_cursor: string | null): CursorStack {
+  return next_cursor ? { key: stack.key, cursors: [...stack.cursors, next_cursor] } : stack;
 }
 
 export function previousPage(stack: CursorStack): CursorStack {

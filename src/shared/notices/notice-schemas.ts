@@ -23,7 +23,7 @@ export type Notice = z.infer<typeof noticeSchema>;
 
 export const noticeListSchema = z.object({
   items: z.array(noticeSchema),
-  nextCursor: text().nullable(),
+  next_cursor: text().nullable(),
   /** Unread notices of this user (up to UNREAD_COUNT_CAP). */
   nao_lidos: z.number().int(),
 });

@@ -90,8 +90,8 @@ export const documentListSchema = z.object({
   /** Every document of the clinic, or the matches of a filter/search up to 1,000. */
   total: z.number().int(),
   /** true: more than `total` documents match ("mais de 1.000"). */
-  totalCapped: z.boolean(),
-  nextCursor: text().nullable(),
+  total_capped: z.boolean(),
+  next_cursor: text().nullable(),
 });
 export type DocumentList = z.infer<typeof documentListSchema>;
 

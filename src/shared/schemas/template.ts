@@ -133,7 +133,7 @@ export const templateListSchema = z.object({
   items: z.array(templateSummarySchema),
   /** Templates matching the search. */
   total: z.number().int(),
-  nextCursor: text().nullable(),
+  next_cursor: text().nullable(),
 });
 export type TemplateList = z.infer<typeof templateListSchema>;
 

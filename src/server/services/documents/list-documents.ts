@@ -76,8 +76,8 @@ async function searchPageInWindow(tx: Tx, filters: SQL[], searchOnWindow: SQL[],
   return rows.length === pageSize ? rows.map((row) => row.id) : null;
 }
 
-type Total = { total: number; totalCapped: boolean };
-const capped = (n: number): Total => (n > FILTERED_COUNT_CAP ? { total: FILTERED_COUNT_CAP, totalCapped: true } : { total: n, totalCapped: false });
+type Total = { total: number; total_capped: boolean };
+const capped = (n: number): Total => (n > FILTERED_COUNT_CAP ? { total: FILTERED_COUNT_CAP, total_capped: true } : { total: n, total_capped: false });
 
 /** count(*) of the matches, stopping past FILTERED_COUNT_CAP. */
 async function countMatches(tx: Tx, conditions: SQL[]): Promise<Total> {
@@ -125,7 +125,7 @@ export async function listDocuments(db: Db, actor: Actor, query: ListQuery, now 
   // Text search runs outside row-level security so PostgreSQL may use the trigram index; its
   // tenant WHERE clause is the wall (docs/decisions/004-search-without-rls.md).
   const run = <T>(work: (tx: Tx) => Promise<T>) => (search.length > 0 ? db.transaction(work) : withTenant(db, actor.tenantId, work));
-  const { rows, total, totalCapped } = await run(async (tx) => {
+  const { rows, total, total_capped } = await run(async (tx) => {
     const after = cursor ? [afterCursor(cursor, contratos.created_at, contratos.id)] : [];
     const searchOnWindow = documentSearchConditions(query, sql`r.busca`, sql`r.id`);
     const windowIds = search.length > 0 ? await searchPageInWindow(tx, [...filters, ...after], searchOnWindow, pageSize) : null;
@@ -136,8 +136,8 @@ export async function listDocuments(db: Db, actor: Actor, query: ListQuery, now 
       .limit(pageSize);
     // Only the tenant condition: the kept counter answers. A first page that is not full holds
     // every match. Otherwise count the matches.
-    if (conditions.length === 1) return { rows, total: await countAllDocuments(tx, actor.tenantId), totalCapped: false };
-    if (!cursor && rows.length < pageSize) return { rows, total: rows.length, totalCapped: false };
+    if (conditions.length === 1) return { rows, total: await countAllDocuments(tx, actor.tenantId), total_capped: false };
+    if (!cursor && rows.length < pageSize) return { rows, total: rows.length, total_capped: false };
     const total = windowIds ? await countFrequentTerm(tx, filters, searchOnWindow, conditions) : await countMatches(tx, conditions);
     return { rows, ...total };
   });
@@ -146,7 +146,7 @@ export async function listDocuments(db: Db, actor: Actor, query: ListQuery, now 
   return {
     items: page.map((row) => presentDocumentSummary(row, now)),
     total,
-    totalCapped,
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.cursor_at, id: last.id }) : null,
+    total_capped,
+    next_cursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.cursor_at, id: last.id }) : null,
   };
 }

@@ -40,7 +40,7 @@ export async function listNotices(db: Db, actor: Actor, query: ListQuery, now = 
     const last = page[page.length - 1];
     return {
       items: page.flatMap((row) => presentNotice(row, details, now) ?? []),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null,
+      next_cursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null,
       nao_lidos: await countUnread(tx, scope, state.readAllAt),
     };
   });

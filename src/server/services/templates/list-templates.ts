@@ -46,6 +46,6 @@ export async function listTemplates(db: Db, actor: Actor, query: ListQuery): Pro
   return {
     items: items.map(presentTemplateSummary),
     total,
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at_exact, id: last.template.id }) : null,
+    next_cursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at_exact, id: last.template.id }) : null,
   };
 }

@@ -25,7 +25,7 @@ export const documentKeys = {
 export const retryUnlessClientError = (count: number, error: unknown) =>
   !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2;
 
-/** One page of the clinic's documents (keyset paging: pass nextCursor back as `cursor`). */
+/** One page of the clinic's documents (keyset paging: pass next_cursor back as `cursor`). */
 export function useDocuments(query: DocumentListQuery) {
   return useQuery({
     queryKey: documentKeys.list(query),

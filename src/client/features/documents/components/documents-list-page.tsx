@@ -122,7 +122,7 @@ export function DocumentsListPage() {
   }
 
   const hasPrevious = pages.cursors.length > 0;
-  const hasNext = Boolean(data?.nextCursor);
+  const hasNext = Boolean(data?.next_cursor);
   const expired = counters.data?.expirados ?? 0;
 
   if (!user) return <p>{DOCUMENT_MESSAGES.noTenant}</p>;
@@ -172,7 +172,7 @@ export function DocumentsListPage() {
 
       <ListCard
         ref={listTop}
-        showing={data ? DOCUMENT_MESSAGES.showing(shownSoFar(pages, data.items.length, DOCUMENT_PAGE_SIZE), data.total, data.totalCapped) : null}
+        showing={data ? DOCUMENT_MESSAGES.showing(shownSoFar(pages, data.items.length, DOCUMENT_PAGE_SIZE), data.total, data.total_capped) : null}
         showingTestId="documents-showing"
         refreshing={list.isFetching && !list.isPending}
         placeholder={list.isPlaceholderData}
@@ -181,7 +181,7 @@ export function DocumentsListPage() {
           hasPrevious,
           hasNext,
           onPrevious: () => goTo(previousPage(pages)),
-          onNext: () => goTo(nextPage(pages, data?.nextCursor ?? null)),
+          onNext: () => goTo(nextPage(pages, data?.next_cursor ?? null)),
         }}
       >
         {body}

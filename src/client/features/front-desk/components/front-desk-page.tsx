@@ -74,9 +74,9 @@ export function FrontDeskPage() {
           paging={{
             page: pages.cursors.length + 1,
             hasPrevious: pages.cursors.length > 0,
-            hasNext: Boolean(data.nextCursor),
+            hasNext: Boolean(data.next_cursor),
             onPrevious: () => setStack(previousPage(pages)),
-            onNext: () => setStack(nextPage(pages, data.nextCursor)),
+            onNext: () => setStack(nextPage(pages, data.next_cursor)),
           }}
         >
           <ul className="grid divide-y" aria-label="Documentos aguardando assinatura">

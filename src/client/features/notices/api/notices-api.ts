@@ -23,7 +23,7 @@ export function useNotices() {
       queryClient.setQueryData<UnreadNotices>(noticeKeys.unread(), { nao_lidos: page.nao_lidos });
       return page;
     },
-    getNextPageParam: (last) => last.nextCursor,
+    getNextPageParam: (last) => last.next_cursor,
   });
 }
 

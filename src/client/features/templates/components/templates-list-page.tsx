@@ -78,7 +78,7 @@ export function TemplatesListPage() {
   }
 
   const hasPrevious = pages.cursors.length > 0;
-  const hasNext = Boolean(data?.nextCursor);
+  const hasNext = Boolean(data?.next_cursor);
 
   return (
     <div className="grid gap-6">
@@ -99,7 +99,7 @@ export function TemplatesListPage() {
           hasPrevious,
           hasNext,
           onPrevious: () => goTo(previousPage(pages)),
-          onNext: () => goTo(nextPage(pages, data?.nextCursor ?? null)),
+          onNext: () => goTo(nextPage(pages, data?.next_cursor ?? null)),
         }}
       >
         {body}
