@@ -8,8 +8,8 @@ import type { Db, Tx } from "./client.js";
  */
 export function withTenant<T>(db: Db, tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true)`);
-    await tx.execute(sql`set local role consentir_app`);
+    // One round trip: the tenant and the role (SET LOCAL ROLE is set_config('role', …, true)).
+    await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true), set_config('role', 'consentir_app', true)`);
     return work(tx);
   });
 }
