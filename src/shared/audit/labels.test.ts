@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AUDIT_ACTION_LABEL, auditActionLabel, auditEventLabel } from "./labels.js";
 
@@ -24,5 +26,24 @@ describe("auditEventLabel", () => {
     expect(auditEventLabel("document.sent", { papel: "paciente" })).toBe("Enviado para assinatura");
     expect(auditEventLabel("document.party_signed", { papel: "testemunha" })).toBe("Assinatura registrada");
     expect(auditEventLabel("algo.novo", { papel: "paciente" })).toBe("algo.novo");
+  });
+});
+
+/** Every `action: "x.y"` literal the server writes (src/server), read from the source files. */
+function recordedActions(): string[] {
+  const root = path.resolve(import.meta.dirname, "../../server");
+  const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+  const actions = new Set<string>();
+  for (const file of files) {
+    for (const match of readFileSync(path.join(root, file), "utf8").matchAll(/action: "([a-z_]+\.[a-z_]+)"/g)) actions.add(match[1]!);
+  }
+  return [...actions].sort();
+}
+
+describe("AUDIT_ACTION_LABEL", () => {
+  it("labels every action the server records (no code shown to a clinic or patient)", () => {
+    const actions = recordedActions();
+    expect(actions.length).toBeGreaterThan(50);
+    expect(actions.filter((action) => !(action in AUDIT_ACTION_LABEL))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * pt-BR description of each audit action shown in a document's trail. Where the words depend on the
- * event itself (who opened the signing link), use {@link auditEventLabel}.
+ * pt-BR description of each audit action: a document's trail, the patient's access log, the clinic's
+ * export. Every action the server records has one (labels.test.ts reads src/server to check). Where
+ * the words depend on the event itself (who opened the signing link), use {@link auditEventLabel}.
  */
 export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.created": "Documento criado",
@@ -59,6 +60,30 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "patient.exported": "Dados do paciente exportados (LGPD)",
   "patient.anonymized": "Dados pessoais do paciente anonimizados (LGPD)",
   "clinic.exported": "Todos os dados da clínica exportados",
+  // The clinic's own records (templates, procedures, content, team, integration, settings).
+  "template.created": "Modelo de termo criado",
+  "template.updated": "Modelo de termo alterado (nova versão)",
+  "template.version_restored": "Versão anterior do modelo restaurada (nova versão)",
+  "template.duplicated": "Modelo de termo duplicado",
+  "template.status_changed": "Situação do modelo de termo alterada",
+  "template.deleted": "Modelo de termo excluído",
+  "procedure.created": "Procedimento criado",
+  "procedure.updated": "Procedimento alterado",
+  "procedure.deleted": "Procedimento excluído",
+  "procedure.associations_saved": "Riscos, benefícios e cuidados do procedimento salvos",
+  "content.created": "Conteúdo (risco, benefício ou cuidado) criado",
+  "content.updated": "Conteúdo (risco, benefício ou cuidado) alterado",
+  "content.deleted": "Conteúdo (risco, benefício ou cuidado) excluído",
+  "profile.template_defaults_saved": "Padrões dos modelos de termo salvos",
+  "settings.logo_updated": "Logotipo da clínica alterado",
+  "settings.logo_removed": "Logotipo da clínica removido",
+  "user.invited": "Membro da equipe convidado",
+  "user.invitation_accepted": "Convite da equipe aceito",
+  "user.created": "Membro da equipe cadastrado",
+  "user.role_changed": "Papel de um membro da equipe alterado",
+  "integration.feegow_updated": "Integração com o Feegow configurada",
+  "integration.feegow_tested": "Conexão com o Feegow testada",
+  "integration.feegow_patient_searched": "Paciente procurado no Feegow",
 };
 
 export function auditActionLabel(action: string): string {
