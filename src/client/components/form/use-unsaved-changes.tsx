@@ -1,15 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useRef } from "react";
 import { type BlockerFunction, useBlocker } from "react-router";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
 export const UNSAVED_CHANGES_MESSAGES = {
   title: "Sair sem salvar?",
@@ -53,25 +44,17 @@ export function useUnsavedChanges(dirty: boolean): { release: () => void; dialog
   }, []);
 
   const dialog = (
-    <AlertDialog
+    <ConfirmDialog
       open={blocker.state === "blocked"}
       onOpenChange={(open) => {
         if (!open && blocker.state === "blocked") blocker.reset();
       }}
-    >
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{UNSAVED_CHANGES_MESSAGES.title}</AlertDialogTitle>
-          <AlertDialogDescription>{UNSAVED_CHANGES_MESSAGES.description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>{UNSAVED_CHANGES_MESSAGES.stay}</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={() => blocker.state === "blocked" && blocker.proceed()}>
-            {UNSAVED_CHANGES_MESSAGES.leave}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      title={UNSAVED_CHANGES_MESSAGES.title}
+      description={UNSAVED_CHANGES_MESSAGES.description}
+      cancelLabel={UNSAVED_CHANGES_MESSAGES.stay}
+      confirmLabel={UNSAVED_CHANGES_MESSAGES.leave}
+      onConfirm={() => blocker.state === "blocked" && blocker.proceed()}
+    />
   );
 
   return { release, dialog };

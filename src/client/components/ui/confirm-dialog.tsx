@@ -17,6 +17,8 @@ export interface ConfirmDialogProps {
   description: React.ReactNode;
   /** The action's button ("Remover", "Desativar"…); "Cancelar" closes. */
   confirmLabel: string;
+  /** The button that closes without acting; "Cancelar" unless the screen needs other words. */
+  cancelLabel?: string;
   onConfirm: () => void;
   /** While the action runs the button is disabled (the dialog stays open until onConfirm closes it). */
   pending?: boolean;
@@ -25,7 +27,7 @@ export interface ConfirmDialogProps {
 }
 
 /** "Are you sure?" before an action that cannot be undone lightly: one shape for every screen. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, onConfirm, pending = false, destructive = true }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, cancelLabel = "Cancelar", onConfirm, pending = false, destructive = true }: ConfirmDialogProps) {
   return (
     <AlertDialog open={open} onOpenChange={onOpenChange}>
       <AlertDialogContent>
@@ -34,7 +36,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel>Cancelar</AlertDialogCancel>
+          <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
           <AlertDialogAction
             className={destructive ? "bg-destructive text-white hover:bg-destructive/90" : undefined}
             disabled={pending}
