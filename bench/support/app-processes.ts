@@ -3,11 +3,15 @@
  * and the background worker (src/server/worker-main.ts, what `npm run worker` runs), each its own
  * Node process loading the sources through tsx, on one PostgreSQL database made for the run.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import pg from "pg";
-import { projectRoot } from "../../src/db/paths.js";
-import { type AppProcess, freePort, waitFor } from "../../tests/helpers/server-process.js";
+import {
+  type AppProcess,
+  type NodeProcess,
+  startAppProcess as startSourceApp,
+  startWorkerProcess as startSourceWorker,
+  waitFor,
+} from "../../tests/helpers/server-process.js";
 
 export { type AppProcess, waitFor };
 
@@ -17,46 +21,9 @@ function nodeFlags(): string[] {
   return dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
 }
 
-/**
- * A web process (src/server/main.ts through tsx's loader, as tests/helpers/server-process.ts
- * starts it, plus nodeFlags()) on a free port of 127.0.0.1; resolves once /api/health answers.
- */
-export async function startAppProcess(env: Record<string, string>, readyWithinMs = 90_000): Promise<AppProcess> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags(), "--import", "tsx", "src/server/main.ts"], {
-    cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let printed = "";
-  const keep = (chunk: Buffer) => {
-    printed = (printed + chunk.toString("utf8")).slice(-200_000);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? String(code))));
-  let gone: string | null = null;
-  void exited.then((how) => (gone = how));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  try {
-    await waitFor(
-      "o processo web responder /api/health",
-      async () => {
-        if (gone !== null) throw new Error(`o processo web terminou (${gone}) antes de ficar pronto:\n${printed}`);
-        try {
-          return (await fetch(`${baseUrl}/api/health`)).ok;
-        } catch {
-          return false;
-        }
-      },
-      readyWithinMs,
-      200,
-    );
-  } catch (error) {
-    child.kill("SIGKILL");
-    throw error;
-  }
-  return { pid: child.pid ?? 0, baseUrl, output: () => printed, exited, kill: (signal) => child.kill(signal) };
+/** A web process (tests/helpers/server-process.ts's, plus nodeFlags()); resolves once /api/health answers. */
+export function startAppProcess(env: Record<string, string>, readyWithinMs = 90_000): Promise<AppProcess> {
+  return startSourceApp(env, readyWithinMs, nodeFlags());
 }
 
 /** A fresh database on the server DATABASE_URL names, and how to drop it. */
@@ -105,42 +72,17 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-/** `npm run worker` (node + tsx's loader, so a kill reaches the worker itself); resolves once it says it started. */
+/** `npm run worker` (plus nodeFlags()); resolves once it says it started. */
 export async function startWorkerProcess(env: Record<string, string>, readyWithinMs = 90_000): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags(), "--import", "tsx", "src/server/worker-main.ts"], {
-    cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let printed = "";
-  const keep = (chunk: Buffer) => {
-    printed = (printed + chunk.toString("utf8")).slice(-200_000);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? String(code))));
-  let gone: string | null = null;
-  void exited.then((how) => (gone = how));
-  try {
-    await waitFor(
-      "o worker dizer que começou",
-      () => {
-        if (gone !== null) throw new Error(`o worker terminou (${gone}) antes de começar:\n${printed}`);
-        return printed.includes("worker started");
-      },
-      readyWithinMs,
-      100,
-    );
-  } catch (error) {
-    child.kill("SIGKILL");
-    throw error;
-  }
+  const worker: NodeProcess = await startSourceWorker(env, readyWithinMs, nodeFlags());
+  let gone = false;
+  void worker.exited.then(() => (gone = true));
   return {
-    pid: child.pid ?? 0,
-    output: () => printed,
+    pid: worker.pid,
+    output: worker.output,
     stop: async () => {
-      if (gone === null) child.kill("SIGTERM");
-      await exited;
+      if (!gone) worker.kill("SIGTERM");
+      await worker.exited;
     },
   };
 }

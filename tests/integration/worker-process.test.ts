@@ -1,13 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectRoot } from "../../src/db/paths.js";
 import { rawRows } from "../../src/db/raw.js";
 import { enqueueJob } from "../../src/server/jobs/enqueue-job.js";
-import { waitFor } from "../helpers/server-process.js";
+import { type NodeProcess, spawnSource, waitFor } from "../helpers/server-process.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
@@ -23,24 +21,15 @@ afterAll(async () => {
   await ctx.close();
 });
 
-function startWorker(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/worker-main.ts"], {
-    cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", LOG_LEVEL: "info", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "consentir-worker-")), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let printed = "";
-  child.stdout?.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
-  child.stderr?.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => printed, exited };
+function startWorker(env: Record<string, string>): NodeProcess {
+  return spawnSource("src/server/worker-main.ts", { LOG_LEVEL: "info", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "consentir-worker-")), ...env });
 }
 
 describe("npm run worker", () => {
   it("runs the queued jobs on PostgreSQL with no HTTP port; on PGlite refuses to start, in Portuguese", async () => {
     if (ctx.database.kind !== "postgres") {
       const worker = startWorker({});
-      expect(await worker.exited).toBe(1);
+      expect(await worker.exited).toBe("1");
       expect(worker.output()).toContain("npm run worker precisa de DATABASE_URL (PostgreSQL)");
       return;
     }
@@ -58,8 +47,8 @@ describe("npm run worker", () => {
       expect(worker.output()).toContain("worker started (no HTTP)");
       expect(worker.output()).not.toMatch(/Server listening/);
     } finally {
-      worker.child.kill("SIGTERM");
-      expect(await worker.exited).toBe(0);
+      worker.kill("SIGTERM");
+      expect(await worker.exited).toBe("0");
     }
   }, 120_000);
 });
