@@ -536,6 +536,14 @@ async function run(): Promise<BenchResult> {
     const loadBefore = loadAverage();
     log(`${SIGNERS} pacientes assinando${RAMP_S > 0 ? ` (chegadas ao longo de ${RAMP_S} s)` : " ao mesmo tempo"}; carga ${loadBefore}`);
 
+    // The app's backends' CPU: the last value seen of every backend (a pool closes idle
+    // connections, and a backend gone between two looks would take its CPU with it).
+    const backendSeen = new Map(backendsBefore);
+    const refreshBackends = async () => {
+      for (const [pid, value] of await backendCpu(database!, dbName)) backendSeen.set(pid, value);
+    };
+    const postgresSince = () => [...backendSeen].reduce((sum, [pid, value]) => sum + value - (backendsBefore.get(pid) ?? 0), 0);
+
     // What the database's sessions are doing, sampled every 100 ms while the patients sign.
     const waits = new Map<string, number>();
     let sampling = true;
@@ -547,6 +555,7 @@ async function run(): Promise<BenchResult> {
                 from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid() and state <> 'idle' group by 1`,
         ).catch(() => []);
         for (const row of rows) waits.set(row.what, (waits.get(row.what) ?? 0) + row.n);
+        await refreshBackends().catch(() => undefined);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -555,9 +564,8 @@ async function run(): Promise<BenchResult> {
     const firstFailures: string[] = [];
     // CPU of every process (and the database's backends) at a moment, for the phased mode.
     const cpuNow = async () => {
-      const backends = await backendCpu(database!, dbName);
-      let postgres = 0;
-      for (const [pid, value] of backends) postgres += value - (backendsBefore.get(pid) ?? 0);
+      await refreshBackends();
+      const postgres = postgresSince();
       return {
         at: performance.now(),
         web: cpuSeconds(pids.web1) + cpuSeconds(pids.web2),
@@ -611,15 +619,18 @@ async function run(): Promise<BenchResult> {
     const loadAfterSigning = loadAverage();
     const cpuSigning = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [`cpu_${k}_s`, round(cpuSeconds(pid) - cpuBefore[k]!, 1)]));
     const benchCpu = process.cpuUsage(benchCpuBefore);
-    const backendsAfter = await backendCpu(database, dbName);
-    let postgresCpu = 0;
-    for (const [pid, after] of backendsAfter) postgresCpu += after - (backendsBefore.get(pid) ?? 0);
+    await refreshBackends();
+    const postgresCpu = postgresSince();
     const errors = [...failures.values()].reduce((a, b) => a + b, 0);
     log(`assinaturas em ${round(signingSeconds, 1)} s; erros ${errors}${errors ? ` ${JSON.stringify(Object.fromEntries(failures))}: ${firstFailures.join(" | ")}` : ""}; carga ${loadAfterSigning}`);
 
     // The worker seals every final PDF.
     const signed = total - errors;
-    await waitFor("o worker selar todos os PDFs finais", async () => (await sealedCount(database!)) >= signed, FINALS_TIMEOUT_MS, 500).catch((error: unknown) => {
+    const sealedAll = async () => {
+      await refreshBackends();
+      return (await sealedCount(database!)) >= signed;
+    };
+    await waitFor("o worker selar todos os PDFs finais", sealedAll, FINALS_TIMEOUT_MS, 500).catch((error: unknown) => {
       log(`saída do worker (fim):\n${worker?.output().slice(-3000)}`);
       throw error;
     });
