@@ -21,8 +21,18 @@
  * overall = the four requests of one patient; flow = first request to last answer, code reading
  * included. The app runs as published behind a proxy: TRUST_PROXY=true and each patient its own
  * X-Forwarded-For address, so the public rate limits keep their defaults (60/min per address and
- * per link, counted in PostgreSQL across both processes). BENCH_RAMP_S spreads the patients' starts
- * evenly over that many seconds (default 0: all at once).
+ * per link, counted in PostgreSQL across both processes). Load models (decision 035):
+ *   - default: all N at the same instant (a burst: it measures the queue, not the service);
+ *   - BENCH_RAMP_S: the patients' starts spread evenly over that many seconds (an arrival rate);
+ *   - BENCH_THINK_MS="min-max": N concurrent sessions of people, each pausing a uniform (seeded)
+ *     min–max before each request — clicking the link, reading the term, reading the e-mail and
+ *     typing the code, drawing the signature. With pauses of 15000-45000 every session has opened
+ *     before the first one finishes: N sessions open at once, requests arriving as people act.
+ *     Pauses are not timed (overall and flow count the requests only).
+ *   - BENCH_PHASED=1: everyone opens, then everyone asks for the code, and so on; the CPU of the
+ *     web processes, the worker and the app's PostgreSQL backends is reported per request type
+ *     (and "seal": the worker after the last signature), and — when the server preloads
+ *     pg_stat_statements — the statements each request type runs per patient.
  *
  * Then it waits for the worker to seal every final PDF and checks: 0 errors; every document signed,
  * by exactly one patient party, one 'document.signed' and one 'document.party_signed' of the
@@ -32,7 +42,9 @@
  * logic, and GET /api/audit/verify through a web process).
  *
  * Reported: p50/p95/max of each step and overall, signers/s, the time to seal every final PDF,
- * CPU seconds of each process and of the database's backends during the signing, load average.
+ * CPU seconds of each process and of the database's backends during the signing, CPU per signed
+ * and sealed document (cpu_ms_per_signer: web + worker + the app's backends; the bench's own
+ * client and its queries apart), load average.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -534,7 +546,14 @@ async function run(): Promise<BenchResult> {
     const benchCpuBefore = process.cpuUsage();
     const backendsBefore = await backendCpu(database, dbName);
     const loadBefore = loadAverage();
-    log(`${SIGNERS} pacientes assinando${RAMP_S > 0 ? ` (chegadas ao longo de ${RAMP_S} s)` : " ao mesmo tempo"}; carga ${loadBefore}`);
+    const model = THINK_MS
+      ? ` (sessões abertas juntas, pausas de ${THINK_MS[0]}–${THINK_MS[1]} ms antes de cada pedido)`
+      : RAMP_S > 0
+        ? ` (chegadas ao longo de ${RAMP_S} s)`
+        : PHASED
+          ? " (em fases: todos abrem, depois todos pedem o código…)"
+          : " ao mesmo tempo";
+    log(`${SIGNERS} pacientes assinando${model}; carga ${loadBefore}`);
 
     // The app's backends' CPU: the last value seen of every backend (a pool closes idle
     // connections, and a backend gone between two looks would take its CPU with it).
