@@ -21,8 +21,18 @@
  * overall = the four requests of one patient; flow = first request to last answer, code reading
  * included. The app runs as published behind a proxy: TRUST_PROXY=true and each patient its own
  * X-Forwarded-For address, so the public rate limits keep their defaults (60/min per address and
- * per link, counted in PostgreSQL across both processes). BENCH_RAMP_S spreads the patients' starts
- * evenly over that many seconds (default 0: all at once).
+ * per link, counted in PostgreSQL across both processes). Load models (decision 035):
+ *   - default: all N at the same instant (a burst: it measures the queue, not the service);
+ *   - BENCH_RAMP_S: the patients' starts spread evenly over that many seconds (an arrival rate);
+ *   - BENCH_THINK_MS="min-max": N concurrent sessions of people, each pausing a uniform (seeded)
+ *     min–max before each request — clicking the link, reading the term, reading the e-mail and
+ *     typing the code, drawing the signature. With pauses of 15000-45000 every session has opened
+ *     before the first one finishes: N sessions open at once, requests arriving as people act.
+ *     Pauses are not timed (overall and flow count the requests only).
+ *   - BENCH_PHASED=1: everyone opens, then everyone asks for the code, and so on; the CPU of the
+ *     web processes, the worker and the app's PostgreSQL backends is reported per request type
+ *     (and "seal": the worker after the last signature), and — when the server preloads
+ *     pg_stat_statements — the statements each request type runs per patient.
  *
  * Then it waits for the worker to seal every final PDF and checks: 0 errors; every document signed,
  * by exactly one patient party, one 'document.signed' and one 'document.party_signed' of the
@@ -32,7 +42,9 @@
  * logic, and GET /api/audit/verify through a web process).
  *
  * Reported: p50/p95/max of each step and overall, signers/s, the time to seal every final PDF,
- * CPU seconds of each process and of the database's backends during the signing, load average.
+ * CPU seconds of each process and of the database's backends during the signing, CPU per signed
+ * and sealed document (cpu_ms_per_signer: web + worker + the app's backends; the bench's own
+ * client and its queries apart), load average.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -64,6 +76,10 @@ import {
 const SIGNERS = Math.max(1, Number(process.env.BENCH_SIGNERS ?? 1000));
 const CLINICS = Math.max(1, Math.min(SIGNERS, Number(process.env.BENCH_CLINICS ?? 1)));
 const RAMP_S = Math.max(0, Number(process.env.BENCH_RAMP_S ?? 0));
+/** BENCH_THINK_MS="min-max": a person's pause before each request (uniform, seeded), all sessions open at once. */
+const THINK_MS = parseRange(process.env.BENCH_THINK_MS);
+/** BENCH_PHASED=1: every patient opens, then every patient asks for the code, …: CPU per request type. */
+const PHASED = process.env.BENCH_PHASED === "1";
 /** Documents signed per web process before the timed run (not timed): first-use costs out of the way. */
 const WARMUP_PER_PROCESS = 4;
 /** Staff requests in flight while setting up. */
@@ -74,6 +90,64 @@ type Step = (typeof STEPS)[number];
 const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
 const log = (message: string) => process.stderr.write(`  [signers-cluster] ${message}\n`);
+
+function parseRange(value: string | undefined): [number, number] | null {
+  if (!value) return null;
+  const match = /^(\d+)(?:-(\d+))?$/.exec(value.trim());
+  if (!match) throw new Error(`BENCH_THINK_MS: "${value}" não é "mín-máx" em ms`);
+  const low = Number(match[1]);
+  const high = Number(match[2] ?? match[1]);
+  return [Math.min(low, high), Math.max(low, high)];
+}
+
+/** A small seeded generator (mulberry32): the same pauses on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The phased mode's gates: nobody makes request k+1 before everyone has made request k; `onGate`
+ * runs once per gate, when the last patient arrives (or a patient who failed leaves).
+ */
+function phaseGates(count: number, onGate: (step: RequestStep) => Promise<void>) {
+  let expected = count;
+  const gates = new Map<RequestStep, { arrived: number; open: Promise<void>; release: () => void; released: boolean }>();
+  const gate = (step: RequestStep) => {
+    let entry = gates.get(step);
+    if (!entry) {
+      let release!: () => void;
+      const open = new Promise<void>((resolve) => (release = resolve));
+      entry = { arrived: 0, open, release, released: false };
+      gates.set(step, entry);
+    }
+    return entry;
+  };
+  const check = async (step: RequestStep) => {
+    const entry = gate(step);
+    if (entry.released || entry.arrived < expected) return;
+    entry.released = true;
+    await onGate(step);
+    entry.release();
+  };
+  return {
+    async arrive(step: RequestStep) {
+      gate(step).arrived += 1;
+      await check(step);
+      await gate(step).open;
+    },
+    async leave() {
+      expected -= 1;
+      for (const step of gates.keys()) await check(step);
+    },
+  };
+}
 
 /** Valid CPFs for the patients (check digits computed). */
 function cpf(n: number): string {
@@ -194,9 +268,29 @@ interface SignerTiming {
   flow: number;
 }
 
-/** One patient's whole public flow; each request to the next web process in turn. */
-async function signAsPatient(webs: AppProcess[], database: Database, signer: Signer, signature: string): Promise<SignerTiming> {
+/** The four requests a patient makes (read_code is the patient reading their mail, not a request). */
+const REQUESTS = ["open", "code", "verify", "sign"] as const;
+type RequestStep = (typeof REQUESTS)[number];
+
+/**
+ * One patient's whole public flow; each request to the next web process in turn. `before` runs
+ * before each request (a person's think time, or the phased mode's barrier); its time is not
+ * counted in `overall` nor in `flow`.
+ */
+async function signAsPatient(
+  webs: AppProcess[],
+  database: Database,
+  signer: Signer,
+  signature: string,
+  before: (step: RequestStep) => Promise<void> = async () => undefined,
+): Promise<SignerTiming> {
   let turn = signer.i;
+  let waited = 0;
+  const wait = async (step: RequestStep) => {
+    const from = performance.now();
+    await before(step);
+    waited += performance.now() - from;
+  };
   const steps: Partial<Record<Step, number>> = {};
   const headers = { "x-forwarded-for": addressOf(signer.i), "user-agent": UA };
   const call = async (step: Step, method: "GET" | "POST", suffix: string, body?: unknown): Promise<any> => {
@@ -212,16 +306,20 @@ async function signAsPatient(webs: AppProcess[], database: Database, signer: Sig
     if (response.status !== 200) throw new StepError(step, response.status, text);
     return JSON.parse(text);
   };
+  await before("open");
   const started = performance.now();
   let page = await call("open", "GET", "");
   let codigo: string | undefined;
   if (page.codigo_obrigatorio) {
+    await wait("code");
     await call("code", "POST", "/code", {});
     const readStarted = performance.now();
     codigo = await readCode(database, signer.email);
     steps.read_code = performance.now() - readStarted;
+    await wait("verify");
     page = await call("verify", "POST", "/verify-code", { codigo });
   }
+  await wait("sign");
   await call("sign", "POST", "", {
     nome: signer.nome,
     cpf: signer.cpf,
@@ -231,8 +329,8 @@ async function signAsPatient(webs: AppProcess[], database: Database, signer: Sig
     aceite_eletronico: true,
     ...(codigo ? { codigo } : {}),
   });
-  const flow = performance.now() - started;
-  const overall = (["open", "code", "verify", "sign"] as const).reduce((sum, step) => sum + (steps[step] ?? 0), 0);
+  const flow = performance.now() - started - waited;
+  const overall = REQUESTS.reduce((sum, step) => sum + (steps[step] ?? 0), 0);
   return { steps, overall, flow };
 }
 
@@ -253,10 +351,55 @@ function storedFiles(root: string): number {
   return count;
 }
 
-/** CPU seconds of this database's PostgreSQL backends, by pid (those alive now). */
+const BENCH_APPLICATION = "consentir-bench";
+function withApplicationName(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set("application_name", name);
+  return parsed.toString();
+}
+
+/** CPU seconds of this database's PostgreSQL backends serving the app (not the bench), by pid (those alive now). */
 async function backendCpu(database: Database, name: string): Promise<Map<number, number>> {
-  const rows = await rawRows<{ pid: number }>(database.db, sql`select pid from pg_stat_activity where datname = ${name}`);
+  const rows = await rawRows<{ pid: number }>(
+    database.db,
+    sql`select pid from pg_stat_activity where datname = ${name} and application_name is distinct from ${BENCH_APPLICATION}`,
+  );
   return new Map(rows.map((row) => [row.pid, cpuSeconds(row.pid)]));
+}
+
+/**
+ * The phased mode's statement counts, when the server loads pg_stat_statements
+ * (shared_preload_libraries): per phase, the statements run per patient and their time in the
+ * server. Otherwise nothing.
+ */
+async function statementStats(database: Database, name: string) {
+  try {
+    await rawRows(database.db, sql`create extension if not exists pg_stat_statements`);
+    await rawRows(database.db, sql`select pg_stat_statements_reset()`);
+  } catch {
+    log("pg_stat_statements indisponível (shared_preload_libraries): fases sem contagem de comandos");
+    return null;
+  }
+  return {
+    reset: async () => {
+      await rawRows(database.db, sql`select pg_stat_statements_reset()`);
+    },
+    report: async (phase: string, patients: number) => {
+      const rows = await rawRows<{ query: string; calls: number; ms: number; rows: number }>(
+        database.db,
+        sql`select regexp_replace(query, '[[:space:]]+', ' ', 'g') as query, calls::int, round(total_exec_time::numeric, 1)::float as ms, rows::int
+              from pg_stat_statements s join pg_database d on d.oid = s.dbid
+             where d.datname = ${name} and query not like '%pg_stat_%' and query not like '%pg_stat_activity%'
+             order by total_exec_time desc`,
+      );
+      const calls = rows.reduce((sum, row) => sum + row.calls, 0);
+      const ms = rows.reduce((sum, row) => sum + row.ms, 0);
+      const commits = rows.filter((row) => /^commit/i.test(row.query)).reduce((sum, row) => sum + row.calls, 0);
+      log(`fase ${phase}: ${round(calls / patients, 1)} comandos por paciente (${round(commits / patients, 1)} COMMIT), ${round(ms / patients, 2)} ms no servidor por paciente (esperas de lock incluídas):`);
+      const frequent = rows.filter((row) => row.calls * 2 >= patients).sort((a, b) => b.calls - a.calls || b.ms - a.ms);
+      for (const row of frequent) log(`    ${String(round(row.calls / patients, 1)).padStart(4)}× ${String(round(row.ms / row.calls, 2)).padStart(8)} ms  ${row.query.slice(0, 140)}`);
+    },
+  };
 }
 
 /** What every check found; throws when anything is off. */
@@ -370,7 +513,8 @@ async function run(): Promise<BenchResult> {
     const [second, workerProcess] = await Promise.all([startAppProcess(env), startWorkerProcess(env)]);
     webs.push(second);
     worker = workerProcess;
-    database = await openDatabase({ kind: "postgres", url: scratch.url, poolSize: 4 });
+    // Named, so the backends' CPU counts the app's sessions only (not the bench reading codes and stats).
+    database = await openDatabase({ kind: "postgres", url: withApplicationName(scratch.url, BENCH_APPLICATION), poolSize: 4 });
     log(`2 processos web (${webs.map((w) => w.pid).join(", ")}) e 1 worker (${worker.pid}) em ${dbName}; DATA_DIR ${dataDir}`);
 
     const clinics: Clinic[] = [];
@@ -402,7 +546,22 @@ async function run(): Promise<BenchResult> {
     const benchCpuBefore = process.cpuUsage();
     const backendsBefore = await backendCpu(database, dbName);
     const loadBefore = loadAverage();
-    log(`${SIGNERS} pacientes assinando${RAMP_S > 0 ? ` (chegadas ao longo de ${RAMP_S} s)` : " ao mesmo tempo"}; carga ${loadBefore}`);
+    const model = THINK_MS
+      ? ` (sessões abertas juntas, pausas de ${THINK_MS[0]}–${THINK_MS[1]} ms antes de cada pedido)`
+      : RAMP_S > 0
+        ? ` (chegadas ao longo de ${RAMP_S} s)`
+        : PHASED
+          ? " (em fases: todos abrem, depois todos pedem o código…)"
+          : " ao mesmo tempo";
+    log(`${SIGNERS} pacientes assinando${model}; carga ${loadBefore}`);
+
+    // The app's backends' CPU: the last value seen of every backend (a pool closes idle
+    // connections, and a backend gone between two looks would take its CPU with it).
+    const backendSeen = new Map(backendsBefore);
+    const refreshBackends = async () => {
+      for (const [pid, value] of await backendCpu(database!, dbName)) backendSeen.set(pid, value);
+    };
+    const postgresSince = () => [...backendSeen].reduce((sum, [pid, value]) => sum + value - (backendsBefore.get(pid) ?? 0), 0);
 
     // What the database's sessions are doing, sampled every 100 ms while the patients sign.
     const waits = new Map<string, number>();
@@ -415,26 +574,61 @@ async function run(): Promise<BenchResult> {
                 from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid() and state <> 'idle' group by 1`,
         ).catch(() => []);
         for (const row of rows) waits.set(row.what, (waits.get(row.what) ?? 0) + row.n);
+        await refreshBackends().catch(() => undefined);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
     const timings: SignerTiming[] = [];
     const failures = new Map<string, number>();
     const firstFailures: string[] = [];
+    // CPU of every process (and the database's backends) at a moment, for the phased mode.
+    const cpuNow = async () => {
+      await refreshBackends();
+      const postgres = postgresSince();
+      return {
+        at: performance.now(),
+        web: cpuSeconds(pids.web1) + cpuSeconds(pids.web2),
+        worker: cpuSeconds(pids.worker),
+        postgres,
+        bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+      };
+    };
+    type CpuSnapshot = Awaited<ReturnType<typeof cpuNow>>;
+    const phaseMarks: { name: string; at: CpuSnapshot }[] = [];
+    const statements = PHASED ? await statementStats(database, dbName) : null;
+    const gates = PHASED
+      ? phaseGates(timed.length, async (step) => {
+          const previous = phaseMarks.at(-1)?.name;
+          if (previous) await statements?.report(previous, timed.length);
+          phaseMarks.push({ name: step, at: await cpuNow() });
+          await statements?.reset();
+        })
+      : null;
     const started = performance.now();
     const monotonicStart = process.hrtime.bigint() / 1000n;
     await Promise.all(
       timed.map(async (signer, index) => {
         if (RAMP_S > 0) await new Promise((resolve) => setTimeout(resolve, (index * RAMP_S * 1000) / SIGNERS));
+        const random = seeded(signer.i + 1);
+        const before = async (step: RequestStep) => {
+          if (THINK_MS) await new Promise((resolve) => setTimeout(resolve, THINK_MS[0] + random() * (THINK_MS[1] - THINK_MS[0])));
+          if (gates) await gates.arrive(step);
+        };
         try {
-          timings.push(await signAsPatient(webs, database!, signer, signature));
+          timings.push(await signAsPatient(webs, database!, signer, signature, before));
         } catch (error) {
           const key = error instanceof StepError ? `${error.step}:${error.status}` : "rede";
           failures.set(key, (failures.get(key) ?? 0) + 1);
           if (firstFailures.length < 5) firstFailures.push(error instanceof Error ? error.message : String(error));
+          await gates?.leave();
         }
       }),
     );
+    if (gates) {
+      await statements?.report(phaseMarks.at(-1)?.name ?? "?", timed.length);
+      phaseMarks.push({ name: "end", at: await cpuNow() });
+      await statements?.reset();
+    }
     const signingSeconds = (performance.now() - started) / 1000;
     sampling = false;
     // The same clock as a V8 CPU profile's timestamps (µs), to cut the profiles to the signing.
@@ -444,20 +638,43 @@ async function run(): Promise<BenchResult> {
     const loadAfterSigning = loadAverage();
     const cpuSigning = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [`cpu_${k}_s`, round(cpuSeconds(pid) - cpuBefore[k]!, 1)]));
     const benchCpu = process.cpuUsage(benchCpuBefore);
-    const backendsAfter = await backendCpu(database, dbName);
-    let postgresCpu = 0;
-    for (const [pid, after] of backendsAfter) postgresCpu += after - (backendsBefore.get(pid) ?? 0);
+    await refreshBackends();
+    const postgresCpu = postgresSince();
     const errors = [...failures.values()].reduce((a, b) => a + b, 0);
     log(`assinaturas em ${round(signingSeconds, 1)} s; erros ${errors}${errors ? ` ${JSON.stringify(Object.fromEntries(failures))}: ${firstFailures.join(" | ")}` : ""}; carga ${loadAfterSigning}`);
 
     // The worker seals every final PDF.
     const signed = total - errors;
-    await waitFor("o worker selar todos os PDFs finais", async () => (await sealedCount(database!)) >= signed, FINALS_TIMEOUT_MS, 500).catch((error: unknown) => {
+    const sealedAll = async () => {
+      await refreshBackends();
+      return (await sealedCount(database!)) >= signed;
+    };
+    await waitFor("o worker selar todos os PDFs finais", sealedAll, FINALS_TIMEOUT_MS, 500).catch((error: unknown) => {
       log(`saída do worker (fim):\n${worker?.output().slice(-3000)}`);
       throw error;
     });
     const finalsSeconds = (performance.now() - started) / 1000;
     const cpuWorkerTotal = round(cpuSeconds(worker.pid) - cpuBefore.worker!, 1);
+    const sealedAt = await cpuNow();
+    // CPU per signed and sealed document, every process and the database (the bench's own apart).
+    const cpuPerSigner = ((sealedAt.web - cpuBefore.web1! - cpuBefore.web2!) + (sealedAt.worker - cpuBefore.worker!) + sealedAt.postgres) * 1000 / Math.max(1, timings.length);
+    log(`CPU por paciente (assinado e selado): ${round(cpuPerSigner, 1)} ms — web ${round(((sealedAt.web - cpuBefore.web1! - cpuBefore.web2!) * 1000) / Math.max(1, timings.length), 1)}, worker ${round(((sealedAt.worker - cpuBefore.worker!) * 1000) / Math.max(1, timings.length), 1)}, postgres ${round((sealedAt.postgres * 1000) / Math.max(1, timings.length), 1)}`);
+    const phaseFigures: Record<string, number> = {};
+    if (gates) {
+      await statements?.report("seal", timed.length);
+      phaseMarks.push({ name: "sealed", at: sealedAt });
+      // Each request type's CPU (per patient) from its gate to the next; "seal": the worker after the last signature.
+      const n = Math.max(1, timings.length);
+      for (let k = 0; k + 1 < phaseMarks.length; k++) {
+        const from = phaseMarks[k]!;
+        const to = phaseMarks[k + 1]!;
+        const name = from.name === "end" ? "seal" : from.name;
+        const per = (a: number, b: number) => round(((b - a) * 1000) / n, 1);
+        const figures = { web: per(from.at.web, to.at.web), worker: per(from.at.worker, to.at.worker), postgres: per(from.at.postgres, to.at.postgres), bench: per(from.at.bench, to.at.bench) };
+        for (const [who, value] of Object.entries(figures)) phaseFigures[`cpu_ms_${name}_${who}`] = value;
+        log(`fase ${name.padEnd(6)} ${round((to.at.at - from.at.at) / 1000, 1)} s; CPU por paciente: web ${figures.web} ms, worker ${figures.worker} ms, postgres ${figures.postgres} ms (bench ${figures.bench} ms)`);
+      }
+    }
     log(`PDFs finais selados ${round(finalsSeconds, 1)} s após o início (${round(finalsSeconds - signingSeconds, 1)} s após a última assinatura); worker ${cpuWorkerTotal} s de CPU`);
 
     const anchorKey = createSecretBox(loadInstanceKey({ APP_SECRET: appSecret, DATA_DIR: dataDir })).deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
@@ -486,6 +703,10 @@ async function run(): Promise<BenchResult> {
       clinics: CLINICS,
       web_processes: webs.length,
       ramp_s: RAMP_S,
+      think_ms: THINK_MS ? THINK_MS.join("-") : 0,
+      phased: PHASED,
+      cpu_ms_per_signer: round(cpuPerSigner, 1),
+      ...phaseFigures,
       signing_s: round(signingSeconds, 1),
       signers_per_s: round(timings.length / signingSeconds, 1),
       finals_s: round(finalsSeconds, 1),

@@ -8,7 +8,8 @@ import type { Db, Tx } from "./client.js";
  */
 export function withTenant<T>(db: Db, tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    // One round trip: the tenant and the role (SET LOCAL ROLE is set_config('role', …, true)).
+    // One round trip: set_config('role', …, true) is SET LOCAL ROLE (the same check and effect,
+    // undone at the end of the transaction), evaluated after the tenant is set.
     await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true), set_config('role', 'consentir_app', true)`);
     return work(tx);
   });

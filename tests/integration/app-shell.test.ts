@@ -169,6 +169,13 @@ describe("row-level security", () => {
       return rawRows<{ id: string; tenant_id: string }>(tx, sql`select id, tenant_id from profiles`);
     });
     expect(seenByA.map((r) => r.id)).toEqual([a.profile_id]);
+    // The restricted role holds inside the transaction only (SET LOCAL ROLE semantics).
+    const roles = await withTenant(ctx.database.db, a.tenant_id, (tx) =>
+      rawRows<{ role: string; tenant: string }>(tx, sql`select current_user as role, current_setting('app.tenant_id') as tenant`),
+    );
+    expect(roles).toEqual([{ role: "consentir_app", tenant: a.tenant_id }]);
+    const [after] = await rawRows<{ role: string }>(ctx.database.db, sql`select current_user as role`);
+    expect(after?.role).not.toBe("consentir_app");
 
     await expect(
       withTenant(ctx.database.db, a.tenant_id, (tx) =>

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
+import { countRequest } from "../../src/server/plugins/rate-limit-store.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
@@ -41,6 +42,30 @@ describe("rate limits shared by every process", () => {
     const keys = await rawRows<{ key: string }>(first.database.db, sql`select key from rate_limit_counters`);
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.every((k) => /^[0-9a-f]{64}$/.test(k.key))).toBe(true);
+  });
+
+  it("counts several limits in one statement, in order: after the first exceeded one, the later are not counted", async () => {
+    const run = crypto.randomUUID();
+    const rules = [
+      { namespace: "teste", key: `a:${run}`, max: 2, timeWindow: 60_000 },
+      { namespace: "teste", key: `b:${run}`, max: 10, timeWindow: 60_000 },
+    ];
+    const seen = [];
+    for (let i = 0; i < 4; i++) seen.push((await countRequest(first.database.db, rules)).map((c) => c?.current ?? null));
+    expect(seen).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, null],
+      [4, null],
+    ]);
+    // A window that ended starts again at 1; the time left comes back in milliseconds.
+    const short = [{ namespace: "teste", key: `c:${run}`, max: 5, timeWindow: 50 }];
+    expect((await countRequest(first.database.db, short))[0]).toMatchObject({ current: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const [again] = await countRequest(first.database.db, short);
+    expect(again?.current).toBe(1);
+    expect(again?.ttl).toBeGreaterThan(0);
+    expect(again?.ttl).toBeLessThanOrEqual(50);
   });
 
   it("holds under a burst: of 20 requests at once over both apps, exactly the limit passes", async () => {

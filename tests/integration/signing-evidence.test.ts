@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, contratoPartes } from "../../src/db/schema.js";
+import { auditEvents, contratoPartes, signingOtps } from "../../src/db/schema.js";
 import { ELECTRONIC_CONSENT, SIGNING_MESSAGES } from "../../src/shared/signing-rules.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { validCpf } from "../helpers/factories.js";
@@ -91,6 +91,32 @@ describe("exclusive control by default", () => {
       otp_verificado: true,
       consentimento: { versao: ELECTRONIC_CONSENT.versao, sha256: createHash("sha256").update(ELECTRONIC_CONSENT.texto).digest("hex") },
     });
+  });
+
+  it("verifies a code on a link never opened (no GET): the wrong attempt is counted with its event, the right one answers the page and the document becomes viewed after the code's event", async () => {
+    const { documentId, patient, token } = await sent();
+    expect((await publicCall("POST", `/api/public/sign/${token}/code`)).statusCode).toBe(200);
+    const code = await latestSigningCode(ctx.database, patient.email ?? "");
+    const wrong = code === "000000" ? "111111" : "000000";
+    expect((await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: wrong })).statusCode).toBe(400);
+    const [otp] = await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId));
+    expect(otp?.attempts).toBe(1);
+
+    const verified = await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: code });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json()).toMatchObject({ codigo_verificado: true, conteudo_mascarado: false, documento: { status: "viewed" } });
+    const actions = (await eventsOf(documentId)).map((e) => e.action);
+    expect(actions.filter((a) => ["document.sign_attempt_failed", "document.otp_verified", "document.viewed"].includes(a))).toEqual([
+      "document.sign_attempt_failed",
+      "document.otp_verified",
+      "document.viewed",
+    ]);
+    // Verified again on the now viewed link: the same page, one more event, no second 'viewed'.
+    const again = await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: code });
+    expect(again.json()).toMatchObject({ codigo_verificado: true, documento: { status: "viewed" } });
+    const after = (await eventsOf(documentId)).map((e) => e.action);
+    expect(after.filter((a) => a === "document.otp_verified")).toHaveLength(2);
+    expect(after.filter((a) => a === "document.viewed")).toHaveLength(1);
   });
 
   it("signs without a code only as 'simples', saying why: the clinic turned it off, or the patient has no e-mail", async () => {

@@ -709,4 +709,34 @@ describe("rate limits on the public routes", () => {
     const post = await limited.app.inject({ method: "POST", url: `/api/public/sign/${sent.token}`, remoteAddress: "192.0.2.99", payload: {} });
     expectError(post, "RATE_LIMITED");
   });
+
+  it("hold across two app instances on one database (one count per link, whichever process answers)", async () => {
+    const twin = await createTestApp({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "3" }, database: ctx.database });
+    try {
+      const sent = await sentDocument();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const app = i % 2 === 0 ? limited : twin;
+        statuses.push((await app.app.inject({ method: "GET", url: `/api/public/sign/${sent.token}`, remoteAddress: `192.0.2.${120 + i}`, headers: { "user-agent": PHONE_UA } })).statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      // Per address too: the twin refuses an address the first app has used up.
+      for (let i = 0; i < 3; i++) expect((await get(`${"D".repeat(42)}${i}`, "198.51.100.60")).statusCode).toBe(410);
+      const refused = await twin.app.inject({ method: "GET", url: `/api/public/sign/${"D".repeat(42)}9`, remoteAddress: "198.51.100.60" });
+      expectError(refused, "RATE_LIMITED");
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    } finally {
+      await twin.close();
+    }
+  });
+
+  it("count a request refused per address against nothing after it (the link's own count is untouched)", async () => {
+    const sent = await sentDocument();
+    for (let i = 0; i < 3; i++) expect((await get(`${"E".repeat(42)}${i}`, "198.51.100.70")).statusCode).toBe(410);
+    expectError(await get(sent.token, "198.51.100.70"), "RATE_LIMITED");
+    // The link still has its three requests in this minute.
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await get(sent.token, `192.0.2.${140 + i}`)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
 });

@@ -7,6 +7,7 @@ import { sendCodeInputSchema, signingPageSchema, signInputSchema, verifyCodeInpu
 import type { SecretBox } from "../lib/secret-box.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
+import { countRequest, rateLimitNamespace, type RateLimitRule } from "../plugins/rate-limit-store.js";
 import { getSignerSignedPdf, signerSignedPdfReady } from "../services/signing/get-signer-signed-pdf.js";
 import { openSigningPage } from "../services/signing/open-signing-page.js";
 import { sendSigningCode } from "../services/signing/send-signing-code.js";
@@ -20,6 +21,7 @@ const tokenParams = z.object({ token: text().max(200) });
 const tags = ["assinatura pública"];
 /** E-mail codes: a few per link per quarter hour (each one sends an e-mail). */
 const CODE_LIMIT = { max: 5, timeWindow: 15 * 60_000 };
+const CODE_ROUTE = "/api/public/sign/:token/code";
 
 interface SigningPublicOptions {
   db: Db;
@@ -42,21 +44,26 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
   });
   const tokenOf = (request: FastifyRequest) => (request.params as { token?: string }).token ?? "";
   const perMinute = { max: env.RATE_LIMIT_PUBLIC_PER_MINUTE, timeWindow: 60_000 };
-  const perIp = app.createRateLimit({ ...perMinute, keyGenerator: (request) => `sign-ip:${request.ip}` });
-  const perToken = app.createRateLimit({ ...perMinute, keyGenerator: (request) => `sign-token:${tokenOf(request)}` });
-  const perTokenCodes = app.createRateLimit({ ...CODE_LIMIT, keyGenerator: (request) => `sign-code:${tokenOf(request)}` });
-  /** Every limiter counts the request; the first one exceeded answers 429 (RATE_LIMITED, pt-BR). */
-  const limit = (...limiters: (typeof perIp)[]) => async (request: FastifyRequest, reply: FastifyReply) => {
-    for (const limiter of limiters) {
-      const result = await limiter(request);
-      if (!result.isAllowed && result.isExceeded) {
-        reply.header("retry-after", String(result.ttlInSeconds));
+  // Counted in PostgreSQL across processes, all of a request's limits in one statement (issue 16):
+  // per address, per link, and on the code route per link for codes, in that order.
+  const rule = (limit: { max: number; timeWindow: number }, key: string): RateLimitRule => ({
+    namespace: rateLimitNamespace("", "", limit.max, limit.timeWindow),
+    key,
+    ...limit,
+  });
+  const codeRoute = (request: FastifyRequest) => request.method === "POST" && request.routeOptions.url === CODE_ROUTE;
+  /** The first limit exceeded answers 429 (RATE_LIMITED, pt-BR); the later ones are not counted. */
+  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+    const rules = [rule(perMinute, `sign-ip:${request.ip}`), rule(perMinute, `sign-token:${tokenOf(request)}`)];
+    if (codeRoute(request)) rules.push(rule(CODE_LIMIT, `sign-code:${tokenOf(request)}`));
+    const counts = await countRequest(db, rules);
+    for (const [i, count] of counts.entries()) {
+      if (count && count.current > rules[i]!.max) {
+        reply.header("retry-after", String(Math.ceil(count.ttl / 1000)));
         throw new AppError("RATE_LIMITED");
       }
     }
-  };
-  app.addHook("onRequest", limit(perIp, perToken));
-  const codeLimit = limit(perTokenCodes);
+  });
   const channel = emailChannelOf(env);
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string }; socket: { remotePort?: number } }) => ({
     ip: request.ip,
@@ -118,9 +125,8 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
   );
 
   app.post(
-    "/api/public/sign/:token/code",
+    CODE_ROUTE,
     {
-      onRequest: codeLimit,
       schema: {
         tags,
         summary: "Envia um código de 6 dígitos ao e-mail ou ao celular cadastrado do paciente (quando a clínica o exige)",

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "../../../db/client.js";
+import type { Db, Tx } from "../../../db/client.js";
 import { signingOtps } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { OTP_MAX_ATTEMPTS } from "../../../shared/schemas/signing.js";
@@ -22,32 +22,38 @@ export async function checkSigningCode(
   testemunhaId: string | null = null,
 ): Promise<string> {
   if (!code) throw new AppError("SIGNING_OTP_REQUIRED");
-  const verdict = await withTenant(db, tenantId, async (tx) => {
-    const [otp] = await tx
-      .select()
-      .from(signingOtps)
-      .where(
-        and(
-          eq(signingOtps.tenant_id, tenantId),
-          eq(signingOtps.contrato_id, contratoId),
-          isNull(signingOtps.consumed_at),
-          // Each signer's own codes: a witness's code never signs on the patient's link, nor the reverse.
-          testemunhaId ? eq(signingOtps.testemunha_id, testemunhaId) : isNull(signingOtps.testemunha_id),
-        ),
-      )
-      .orderBy(desc(signingOtps.created_at))
-      .limit(1)
-      .for("update");
-    if (!otp || otp.expires_at.getTime() <= now.getTime() || otp.attempts >= OTP_MAX_ATTEMPTS) return null;
-    if (!signingCodeMatches(contratoId, code, otp.code_hash)) {
-      await tx
-        .update(signingOtps)
-        .set({ attempts: sql`${signingOtps.attempts} + 1` })
-        .where(and(eq(signingOtps.tenant_id, tenantId), eq(signingOtps.id, otp.id)));
-      return null;
-    }
-    return otp.id;
-  });
+  const verdict = await withTenant(db, tenantId, (tx) => matchSigningCode(tx, tenantId, contratoId, code, now, testemunhaId));
   if (!verdict) throw new AppError("SIGNING_OTP_INVALID");
   return verdict;
+}
+
+/**
+ * checkSigningCode inside the caller's transaction: the code's id, or null when it is wrong (the
+ * attempt counted — the caller commits it with the failure's audit event), expired or used up.
+ */
+export async function matchSigningCode(tx: Tx, tenantId: string, contratoId: string, code: string, now: Date, testemunhaId: string | null): Promise<string | null> {
+  const [otp] = await tx
+    .select()
+    .from(signingOtps)
+    .where(
+      and(
+        eq(signingOtps.tenant_id, tenantId),
+        eq(signingOtps.contrato_id, contratoId),
+        isNull(signingOtps.consumed_at),
+        // Each signer's own codes: a witness's code never signs on the patient's link, nor the reverse.
+        testemunhaId ? eq(signingOtps.testemunha_id, testemunhaId) : isNull(signingOtps.testemunha_id),
+      ),
+    )
+    .orderBy(desc(signingOtps.created_at))
+    .limit(1)
+    .for("update");
+  if (!otp || otp.expires_at.getTime() <= now.getTime() || otp.attempts >= OTP_MAX_ATTEMPTS) return null;
+  if (!signingCodeMatches(contratoId, code, otp.code_hash)) {
+    await tx
+      .update(signingOtps)
+      .set({ attempts: sql`${signingOtps.attempts} + 1` })
+      .where(and(eq(signingOtps.tenant_id, tenantId), eq(signingOtps.id, otp.id)));
+    return null;
+  }
+  return otp.id;
 }

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../../db/client.js";
+import type { Db, Tx } from "../../../db/client.js";
 import { clinicLogos, contratos, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { clinicLogoUrl } from "../../../shared/clinic-logo.js";
@@ -15,7 +15,7 @@ import { presentSignatures, selectSignatures } from "./load-signatures.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
 import { hasSigned, loadLinkSigner } from "./link-signer.js";
-import { findSigningTokenOrThrow } from "./signing-tokens.js";
+import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
 
 /**
  * GET /api/public/sign/:token: what the signing page draws. The first opening of a sent document
@@ -36,81 +36,111 @@ export async function openSigningPage(
   now = new Date(),
 ): Promise<SigningPage> {
   const link = await findSigningTokenOrThrow(db, token);
-  const { page, signatureRows } = await withTenant(db, link.tenantId, async (tx) => {
-    const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
-      throw new AppError("SIGNING_LINK_INVALID");
-    });
-    const parties = await loadLinkSigner(tx, link.tenantId, link, document, now);
-    if (!parties) throw new AppError("SIGNING_LINK_INVALID");
-    const { signer, patient } = parties;
-    const estado = signingState(link, document, now, await hasSigned(tx, link.tenantId, document.id, signer));
-    if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
+  const built = await withTenant(db, link.tenantId, async (tx) => buildSigningPage(tx, channel, link, audit, options, now, await loadLinkState(tx, link, now)));
+  return presentSigningPage(built, storage);
+}
 
-    let status = document.status;
-    if (document.status === "sent") {
-      const moved = await tx
-        .update(contratos)
-        .set({ status: "viewed", viewed_at: now, updated_at: now })
-        .where(and(eq(contratos.tenant_id, link.tenantId), eq(contratos.id, document.id), eq(contratos.status, "sent")))
-        .returning({ id: contratos.id });
-      if (moved.length > 0) {
-        status = "viewed";
-        await recordAuditEvent(
-          tx,
-          { tenantId: link.tenantId, actorProfileId: null, ...audit },
-          { action: "document.viewed", entityType: "contrato", entityId: document.id, data: { via: "link", papel: signer.papel, ...(signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {}) } },
-        );
-      }
-    }
-
-    const [clinic] = await tx
-      .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia, logo_sha256: clinicLogos.sha256 })
-      .from(tenants)
-      .leftJoin(clinicLogos, eq(clinicLogos.tenant_id, tenants.id))
-      .where(eq(tenants.id, link.tenantId))
-      .limit(1);
-    const [physician] = document.medico_responsavel_id
-      ? await tx
-          .select({ nome: profiles.nome })
-          .from(profiles)
-          .where(and(eq(profiles.tenant_id, link.tenantId), eq(profiles.id, document.medico_responsavel_id)))
-          .limit(1)
-      : [];
-    // The code goes to this link's signer: the patient's record, or the witness's own contacts.
-    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
-    const codeRequired = estado === "pending" && requirement.codeRequired;
-    const masked = codeRequired && !options.revealed;
-    const modelo = masked ? maskCpfDeep(maskCpfDeep(document.documento, patient.cpf), patient.responsavel_cpf) : document.documento;
-    const signatureRows = estado === "signed" ? await selectSignatures(tx, link.tenantId, document.id) : [];
-    const frozenPhysician = document.variaveis_preenchidas.medico_nome;
-    const page: Omit<SigningPage, "assinaturas"> = {
-      estado,
-      documento: {
-        short_id: shortDocumentId(document.id),
-        titulo: document.titulo,
-        status,
-        created_at: document.created_at.toISOString(),
-        prazo_assinatura: document.expiracao_at.toISOString(),
-        modelo,
-        conteudo_sha256: document.conteudo_sha256,
-        clinica: clinic ? (clinic.nome_fantasia ?? clinic.nome) : "",
-        clinica_logo_url: clinic?.logo_sha256 ? clinicLogoUrl(clinic.logo_sha256) : null,
-        profissional: physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),
-      },
-      codigo_obrigatorio: codeRequired,
-      codigo_email: codeRequired && requirement.channels.includes("email") && signer.email ? maskEmail(signer.email) : null,
-      codigo_canais: codeRequired ? requirement.channels.map((canal) => ({ canal, destino: canal === "email" ? maskEmail(signer.email ?? "") : maskPhone4(signer.telefone ?? "") })) : [],
-      codigo_verificado: codeRequired && options.revealed === true,
-      conteudo_mascarado: masked,
-      nivel: requirement.level,
-      motivo_simples: requirement.reason,
-      signatario: { papel: signer.papel, qualidade: signer.qualidade, paciente_nome: patient.nome },
-      aguardando_outras_assinaturas: estado === "signed" && document.status !== "signed",
-      email_configurado: channel.smtp,
-      pdf_assinado_pronto: document.status === "signed" && document.signed_pdf_file_id !== null,
-    };
-    return { page, signatureRows };
+/** The document, the link's signer and the patient, and the link's state: what every public route reads first. */
+export async function loadLinkState(tx: Tx, link: SigningTokenRow, now: Date) {
+  const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
+    throw new AppError("SIGNING_LINK_INVALID");
   });
-  // The signer's own page: CPF masked, no IP or user agent; the drawn image is theirs.
+  const parties = await loadLinkSigner(tx, link.tenantId, link, document, now);
+  if (!parties) throw new AppError("SIGNING_LINK_INVALID");
+  const estado = signingState(link, document, now, await hasSigned(tx, link.tenantId, document.id, parties.signer));
+  return { document, ...parties, estado };
+}
+export type LinkState = Awaited<ReturnType<typeof loadLinkState>>;
+
+/** The page without the signature images (those come from storage, after the transaction). */
+export interface BuiltSigningPage {
+  page: Omit<SigningPage, "assinaturas">;
+  signatureRows: Awaited<ReturnType<typeof selectSignatures>>;
+}
+
+/** The signer's own page: CPF masked, no IP or user agent; the drawn image is theirs. */
+export async function presentSigningPage({ page, signatureRows }: BuiltSigningPage, storage: FileStorage): Promise<SigningPage> {
   return { ...page, assinaturas: await presentSignatures(signatureRows, storage, "public") };
+}
+
+/**
+ * The page for a link whose state was just read in this transaction: an invalid link is refused,
+ * a first opening moves the document to viewed (status before audit: the lock order).
+ */
+export async function buildSigningPage(
+  tx: Tx,
+  channel: EmailChannel,
+  link: SigningTokenRow,
+  audit: { ip?: string | undefined; userAgent?: string | undefined },
+  options: { revealed?: boolean },
+  now: Date,
+  state: LinkState,
+): Promise<BuiltSigningPage> {
+  const { document, signer, patient, estado } = state;
+  if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
+
+  let status = document.status;
+  if (document.status === "sent") {
+    const moved = await tx
+      .update(contratos)
+      .set({ status: "viewed", viewed_at: now, updated_at: now })
+      .where(and(eq(contratos.tenant_id, link.tenantId), eq(contratos.id, document.id), eq(contratos.status, "sent")))
+      .returning({ id: contratos.id });
+    if (moved.length > 0) {
+      status = "viewed";
+      await recordAuditEvent(
+        tx,
+        { tenantId: link.tenantId, actorProfileId: null, ...audit },
+        { action: "document.viewed", entityType: "contrato", entityId: document.id, data: { via: "link", papel: signer.papel, ...(signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {}) } },
+      );
+    }
+  }
+
+  const [clinic] = await tx
+    .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia, logo_sha256: clinicLogos.sha256 })
+    .from(tenants)
+    .leftJoin(clinicLogos, eq(clinicLogos.tenant_id, tenants.id))
+    .where(eq(tenants.id, link.tenantId))
+    .limit(1);
+  const [physician] = document.medico_responsavel_id
+    ? await tx
+        .select({ nome: profiles.nome })
+        .from(profiles)
+        .where(and(eq(profiles.tenant_id, link.tenantId), eq(profiles.id, document.medico_responsavel_id)))
+        .limit(1)
+    : [];
+  // The code goes to this link's signer: the patient's record, or the witness's own contacts.
+  const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
+  const codeRequired = estado === "pending" && requirement.codeRequired;
+  const masked = codeRequired && !options.revealed;
+  const modelo = masked ? maskCpfDeep(maskCpfDeep(document.documento, patient.cpf), patient.responsavel_cpf) : document.documento;
+  const signatureRows = estado === "signed" ? await selectSignatures(tx, link.tenantId, document.id) : [];
+  const frozenPhysician = document.variaveis_preenchidas.medico_nome;
+  const page: Omit<SigningPage, "assinaturas"> = {
+    estado,
+    documento: {
+      short_id: shortDocumentId(document.id),
+      titulo: document.titulo,
+      status,
+      created_at: document.created_at.toISOString(),
+      prazo_assinatura: document.expiracao_at.toISOString(),
+      modelo,
+      conteudo_sha256: document.conteudo_sha256,
+      clinica: clinic ? (clinic.nome_fantasia ?? clinic.nome) : "",
+      clinica_logo_url: clinic?.logo_sha256 ? clinicLogoUrl(clinic.logo_sha256) : null,
+      profissional: physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),
+    },
+    codigo_obrigatorio: codeRequired,
+    codigo_email: codeRequired && requirement.channels.includes("email") && signer.email ? maskEmail(signer.email) : null,
+    codigo_canais: codeRequired ? requirement.channels.map((canal) => ({ canal, destino: canal === "email" ? maskEmail(signer.email ?? "") : maskPhone4(signer.telefone ?? "") })) : [],
+    codigo_verificado: codeRequired && options.revealed === true,
+    conteudo_mascarado: masked,
+    nivel: requirement.level,
+    motivo_simples: requirement.reason,
+    signatario: { papel: signer.papel, qualidade: signer.qualidade, paciente_nome: patient.nome },
+    aguardando_outras_assinaturas: estado === "signed" && document.status !== "signed",
+    email_configurado: channel.smtp,
+    pdf_assinado_pronto: document.status === "signed" && document.signed_pdf_file_id !== null,
+  };
+  return { page, signatureRows };
 }

@@ -1,4 +1,4 @@
-import type { Db } from "../../../db/client.js";
+import type { Db, Tx } from "../../../db/client.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 
@@ -17,11 +17,22 @@ export async function recordSigningFailure(
   actorProfileId: string | null = null,
   testemunhaId: string | null = null,
 ): Promise<void> {
-  await withTenant(db, tenantId, (tx) =>
-    recordAuditEvent(
-      tx,
-      { tenantId, actorProfileId, ip: audit.ip, userAgent: audit.userAgent },
-      { action: "document.sign_attempt_failed", entityType: "contrato", entityId: contratoId, data: { motivo, ...(testemunhaId ? { testemunha_id: testemunhaId } : {}) } },
-    ),
+  await withTenant(db, tenantId, (tx) => recordSigningFailureIn(tx, tenantId, contratoId, motivo, audit, actorProfileId, testemunhaId));
+}
+
+/** The same event inside the caller's transaction (which must commit even though the attempt is refused). */
+export async function recordSigningFailureIn(
+  tx: Tx,
+  tenantId: string,
+  contratoId: string,
+  motivo: SigningFailure,
+  audit: { ip?: string | undefined; userAgent?: string | undefined },
+  actorProfileId: string | null = null,
+  testemunhaId: string | null = null,
+): Promise<void> {
+  await recordAuditEvent(
+    tx,
+    { tenantId, actorProfileId, ip: audit.ip, userAgent: audit.userAgent },
+    { action: "document.sign_attempt_failed", entityType: "contrato", entityId: contratoId, data: { motivo, ...(testemunhaId ? { testemunha_id: testemunhaId } : {}) } },
   );
 }

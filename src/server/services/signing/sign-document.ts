@@ -11,9 +11,9 @@ import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
-import { checkSigningCode } from "./check-signing-code.js";
+import { matchSigningCode } from "./check-signing-code.js";
 import { decodeSignaturePng } from "./signature-png.js";
-import { recordSigningFailure } from "./record-signing-failure.js";
+import { recordSigningFailureIn } from "./record-signing-failure.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
@@ -45,7 +45,9 @@ export interface FrontDesk {
  * the link must be live; the typed name must equal the registered one (case, accents and spaces
  * aside), the CPF digits equal, the drawing a real PNG of sane size, the content the one shown,
  * the consent to sign electronically given, and (by default, whenever a channel can deliver it)
- * the e-mail code right. Refused name, CPF and code attempts are audited. Then ONE transaction, with the document row locked, records the party and
+ * the e-mail code right. All of it in ONE transaction with the document row locked: a refused
+ * name, CPF or code commits its audit event (and the code's attempt) and is refused; otherwise the
+ * same transaction records the party and
  * its evidence, consumes the code, audits and — when every required party has now signed (the
  * witnesses too, decision 021) — moves the document to signed with its verification code and
  * enqueues the final PDF. A second submission (replay or concurrent) finds this signer signed:
@@ -66,52 +68,45 @@ export async function signDocument(
     audit.frontDesk && audit.frontDesk.tenantId === link.tenantId && audit.frontDesk.contratoId === link.contratoId
       ? { atendente_id: audit.frontDesk.profileId, atendente_nome: audit.frontDesk.nome }
       : null;
-  const { document, signer, signed, requirement } = await withTenant(db, link.tenantId, async (tx) => {
-    const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
-      throw new AppError("SIGNING_LINK_INVALID");
-    });
-    const parties = await loadLinkSigner(tx, link.tenantId, link, document, now);
-    if (!parties) throw new AppError("SIGNING_LINK_INVALID");
-    const { signer } = parties;
-    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
-    return { document, signer, signed: await hasSigned(tx, link.tenantId, document.id, signer), requirement };
-  });
-  assertSignable(signingState(link, document, now, signed));
-
-  // The patient, their legal guardian in their own name (issue 11), or a witness (decision 021).
-  const fail = (motivo: "nome" | "cpf" | "codigo") => recordSigningFailure(db, link.tenantId, document.id, motivo, audit, null, signer.testemunhaId);
-  if (!nameMatches(input.nome, signer.nome)) {
-    await fail("nome");
-    throw new AppError("SIGNING_NAME_MISMATCH", MISMATCH[signer.papel].nome);
-  }
-  if (!cpfMatches(input.cpf, signer.cpf)) {
-    await fail("cpf");
-    throw new AppError("SIGNING_CPF_MISMATCH", MISMATCH[signer.papel].cpf);
-  }
-  const png = decodeSignaturePng(input.assinatura);
-  if (input.conteudo_sha256 !== document.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
-  let otpId: string | null = null;
-  if (requirement.codeRequired) {
-    try {
-      otpId = await checkSigningCode(db, link.tenantId, document.id, input.codigo, now, signer.testemunhaId);
-    } catch (error) {
-      if (error instanceof AppError && error.code === "SIGNING_OTP_INVALID") await fail("codigo");
-      throw error;
-    }
-  }
+  // Looked up as the owner role (every clinic's codes), so before the tenant's transaction.
   const verificationCode = await unusedVerificationCode(db);
 
   try {
-    return await withTenant(db, link.tenantId, async (tx) => {
-      const locked = await findDocumentOrThrow(tx, link.tenantId, document.id, true);
+    const outcome = await withTenant(db, link.tenantId, async (tx) => {
+      // One transaction with the document locked (issue 16: the checks used to run in two more).
+      const locked = await findDocumentOrThrow(tx, link.tenantId, link.contratoId, true).catch(() => {
+        throw new AppError("SIGNING_LINK_INVALID");
+      });
+      // The link as it is now (a resend may have just revoked it).
       const [current] = await tx
         .select({ expiresAt: signingTokens.expires_at, revokedAt: signingTokens.revoked_at })
         .from(signingTokens)
         .where(and(eq(signingTokens.tenant_id, link.tenantId), eq(signingTokens.id, link.id)))
         .limit(1);
       if (!current) throw new AppError("SIGNING_LINK_INVALID");
-      assertSignable(signingState(current, locked, now, await hasSigned(tx, link.tenantId, document.id, signer)));
-      if (locked.conteudo_sha256 !== input.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
+      const parties = await loadLinkSigner(tx, link.tenantId, link, locked, now);
+      if (!parties) throw new AppError("SIGNING_LINK_INVALID");
+      const { signer } = parties;
+      assertSignable(signingState(current, locked, now, await hasSigned(tx, link.tenantId, locked.id, signer)));
+      const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
+
+      // The patient, their legal guardian in their own name (issue 11), or a witness (decision 021).
+      // A refused name, CPF or code is evidence: its event commits with this transaction.
+      const refuse = async (motivo: "nome" | "cpf" | "codigo", error: AppError) => {
+        await recordSigningFailureIn(tx, link.tenantId, locked.id, motivo, audit, null, signer.testemunhaId);
+        return { refused: error };
+      };
+      if (!nameMatches(input.nome, signer.nome)) return refuse("nome", new AppError("SIGNING_NAME_MISMATCH", MISMATCH[signer.papel].nome));
+      if (!cpfMatches(input.cpf, signer.cpf)) return refuse("cpf", new AppError("SIGNING_CPF_MISMATCH", MISMATCH[signer.papel].cpf));
+      const png = decodeSignaturePng(input.assinatura);
+      if (input.conteudo_sha256 !== locked.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
+      let otpId: string | null = null;
+      if (requirement.codeRequired) {
+        if (!input.codigo) throw new AppError("SIGNING_OTP_REQUIRED");
+        otpId = await matchSigningCode(tx, link.tenantId, locked.id, input.codigo, now, signer.testemunhaId);
+        if (!otpId) return refuse("codigo", new AppError("SIGNING_OTP_INVALID"));
+      }
+      const document = locked;
 
       // Content-addressed and idempotent: written under the lock, so a double submit writes once.
       const stored = await storage.put(png);
@@ -204,8 +199,10 @@ export async function signDocument(
       });
       // The document is signed once every required party has (the professional signed before sending).
       if (completes) await recordDocumentSigned(tx, context, { document: locked, verificationCode, now });
-      return { estado: "signed" as const, assinou_em: now.toISOString() };
+      return { refused: null, signed: { estado: "signed" as const, assinou_em: now.toISOString() } };
     });
+    if (outcome.refused) throw outcome.refused;
+    return outcome.signed;
   } catch (error) {
     if (isUniqueViolation(error, "contrato_partes_contrato_papel_ordem_unique")) throw new AppError("SIGNING_ALREADY_SIGNED");
     throw error;

@@ -4,19 +4,22 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import { AppError } from "../../errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
-import { findDocumentOrThrow } from "../documents/find-document.js";
-import { checkSigningCode } from "./check-signing-code.js";
-import { openSigningPage } from "./open-signing-page.js";
-import { recordSigningFailure } from "./record-signing-failure.js";
+import { matchSigningCode } from "./check-signing-code.js";
+import { buildSigningPage, loadLinkState, openSigningPage, presentSigningPage } from "./open-signing-page.js";
+import { recordSigningFailureIn } from "./record-signing-failure.js";
 import type { EmailChannel } from "./signing-settings.js";
-import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
-import { hasSigned, loadLinkSigner } from "./link-signer.js";
 
 /**
  * POST /api/public/sign/:token/verify-code: the signer proves control of the registered e-mail
  * before reading the whole term. A wrong code counts an attempt and is audited; a right one is
  * audited and answers the page unmasked. The code stays valid (and is consumed) for the signature.
+ *
+ * One transaction (issue 16: it was four): the link's state, the code (a wrong one commits its
+ * attempt and the failure's event, then is refused), the 'document.otp_verified' event and the
+ * page. Only a link never opened before (still 'sent', when a client skips the page's GET) builds
+ * the page in a second transaction, as the GET does: its move to viewed changes the status, which
+ * must come before any audit event of a transaction (the lock order).
  */
 export async function verifySigningCode(
   db: Db,
@@ -27,30 +30,27 @@ export async function verifySigningCode(
   audit: { ip?: string | undefined; userAgent?: string | undefined },
   now = new Date(),
 ): Promise<SigningPage> {
+  if (!code) throw new AppError("SIGNING_OTP_REQUIRED");
   const link = await findSigningTokenOrThrow(db, token);
-  const { document, signer, signed } = await withTenant(db, link.tenantId, async (tx) => {
-    const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
-      throw new AppError("SIGNING_LINK_INVALID");
-    });
-    const parties = await loadLinkSigner(tx, link.tenantId, link, document, now);
-    if (!parties) throw new AppError("SIGNING_LINK_INVALID");
-    return { document, signer: parties.signer, signed: await hasSigned(tx, link.tenantId, document.id, parties.signer) };
-  });
-  const state = signingState(link, document, now, signed);
-  if (state === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
-  if (state === "invalid") throw new AppError("SIGNING_LINK_INVALID");
-  try {
-    await checkSigningCode(db, link.tenantId, document.id, code, now, signer.testemunhaId);
-  } catch (error) {
-    if (error instanceof AppError && error.code === "SIGNING_OTP_INVALID") await recordSigningFailure(db, link.tenantId, document.id, "codigo", audit, null, signer.testemunhaId);
-    throw error;
-  }
-  await withTenant(db, link.tenantId, (tx) =>
-    recordAuditEvent(
+  const outcome = await withTenant(db, link.tenantId, async (tx) => {
+    const state = await loadLinkState(tx, link, now);
+    if (state.estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
+    if (state.estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
+    const { document, signer } = state;
+    const otpId = await matchSigningCode(tx, link.tenantId, document.id, code, now, signer.testemunhaId);
+    if (!otpId) {
+      await recordSigningFailureIn(tx, link.tenantId, document.id, "codigo", audit, null, signer.testemunhaId);
+      return { refused: true as const };
+    }
+    await recordAuditEvent(
       tx,
       { tenantId: link.tenantId, actorProfileId: null, ...audit },
       { action: "document.otp_verified", entityType: "contrato", entityId: document.id, data: signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {} },
-    ),
-  );
-  return openSigningPage(db, storage, channel, token, audit, { revealed: true }, now);
+    );
+    if (document.status === "sent") return { refused: false as const, page: null };
+    return { refused: false as const, page: await buildSigningPage(tx, channel, link, audit, { revealed: true }, now, state) };
+  });
+  if (outcome.refused) throw new AppError("SIGNING_OTP_INVALID");
+  if (!outcome.page) return openSigningPage(db, storage, channel, token, audit, { revealed: true }, now);
+  return presentSigningPage(outcome.page, storage);
 }
