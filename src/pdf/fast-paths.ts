@@ -370,6 +370,117 @@ function ownStyles(item: MeasuredInline): StackEntry | StackEntry[] | undefined 
   return (item.style as StackEntry | StackEntry[] | undefined) || undefined;
 }
 
+/** Whether a word is `{ text }` and nothing else (most words: no own style, no line end). */
+function hasOnlyText(item: MeasuredInline): boolean {
+  let keys = 0;
+  for (const key in item) {
+    if (key !== "text") return false;
+    keys++;
+  }
+  return keys === 1 && typeof item.text === "string";
+}
+
+/** What measure computes for a word with no property of its own: the stack's answers or defaults. */
+interface PlainWordStyle {
+  font: MeasuredInline["font"];
+  alignment: unknown;
+  fontSize: number;
+  fontFeatures: unknown;
+  characterSpacing: unknown;
+  color: unknown;
+  decoration: unknown;
+  decorationColor: unknown;
+  decorationStyle: unknown;
+  decorationThickness: unknown;
+  background: unknown;
+  link: unknown;
+  linkToPage: unknown;
+  linkToDestination: unknown;
+  noWrap: unknown;
+  opacity: unknown;
+  sup: unknown;
+  sub: unknown;
+  height: number;
+  preserveLeadingSpaces: unknown;
+  preserveTrailingSpaces: unknown;
+}
+
+const answerOr = (answer: unknown, defaultValue: unknown) => (isValue(answer) ? answer : defaultValue);
+
+function plainWordStyle(inlines: TextInlinesInstance, a: StackAnswers): PlainWordStyle {
+  const font = inlines.pdfDocument.provideFont(answerOr(a.font, "Roboto"), answerOr(a.bold, false), answerOr(a.italics, false));
+  const sup = answerOr(a.sup, false);
+  const sub = answerOr(a.sub, false);
+  let fontSize = answerOr(a.fontSize, 12) as number;
+  if (sup || sub) fontSize *= 0.58;
+  return {
+    font,
+    alignment: answerOr(a.alignment, "left"),
+    fontSize,
+    fontFeatures: answerOr(a.fontFeatures, null),
+    characterSpacing: answerOr(a.characterSpacing, 0),
+    color: answerOr(a.color, "black"),
+    decoration: answerOr(a.decoration, null),
+    decorationColor: answerOr(a.decorationColor, null),
+    decorationStyle: answerOr(a.decorationStyle, null),
+    decorationThickness: answerOr(a.decorationThickness, null),
+    background: answerOr(a.background, null),
+    link: answerOr(a.link, null),
+    linkToPage: answerOr(a.linkToPage, null),
+    linkToDestination: answerOr(a.linkToDestination, null),
+    noWrap: answerOr(a.noWrap, null),
+    opacity: answerOr(a.opacity, 1),
+    sup,
+    sub,
+    height: font.lineHeight(fontSize) * (answerOr(a.lineHeight, 1) as number),
+    preserveLeadingSpaces: answerOr(a.preserveLeadingSpaces, false),
+    preserveTrailingSpaces: answerOr(a.preserveTrailingSpaces, false),
+  };
+}
+
+/**
+ * The measured word measure makes of `{ text }`, built at once with its properties in the order
+ * measure adds them (the same keys, in the same order, for pdfmake's cloneInline), instead of
+ * growing the word object property by property.
+ */
+function measurePlainWord(inlines: TextInlinesInstance, text: string, style: PlainWordStyle): MeasuredInline {
+  const word: MeasuredInline = {
+    text,
+    font: style.font,
+    alignment: style.alignment,
+    fontSize: style.fontSize,
+    fontFeatures: style.fontFeatures,
+    characterSpacing: style.characterSpacing,
+    color: style.color,
+    decoration: style.decoration,
+    decorationColor: style.decorationColor,
+    decorationStyle: style.decorationStyle,
+    decorationThickness: style.decorationThickness,
+    background: style.background,
+    link: style.link,
+    linkToPage: style.linkToPage,
+    linkToDestination: style.linkToDestination,
+    noWrap: style.noWrap,
+    opacity: style.opacity,
+    sup: style.sup,
+    sub: style.sub,
+    width: 0,
+    height: style.height,
+    leadingCut: 0,
+    trailingCut: 0,
+  };
+  word.width = inlines.widthOfText(text, word);
+  if (!style.preserveLeadingSpaces) {
+    const leadingSpaces = text.match(LEADING);
+    if (leadingSpaces) word.leadingCut! += inlines.widthOfText(leadingSpaces[0], word);
+  }
+  if (!style.preserveTrailingSpaces) {
+    const trailingSpaces = text.match(TRAILING);
+    if (trailingSpaces) word.trailingCut = inlines.widthOfText(trailingSpaces[0], word);
+  }
+  return word;
+}
+
 /**
  * TextInlines.prototype.measure, line for line, with one change: each word's ~23 style
  * properties are read by name from the word, then its own styles (when it has any), then the
@@ -385,7 +496,15 @@ function measureFast(this: TextInlinesInstance, array: MeasuredInline[], stack: 
     }
   }
   const a = stackAnswers(stack);
-  for (const item of array) {
+  let plain: PlainWordStyle | undefined;
+  for (let index = 0; index < array.length; index++) {
+    const item = array[index]!;
+    if (stack && hasOnlyText(item)) {
+      // Resolved at the first such word, where the original resolves its font (font order).
+      plain ??= plainWordStyle(this, a);
+      array[index] = measurePlainWord(this, item.text, plain);
+      continue;
+    }
     const s = stack ? ownStyles(item) : undefined;
     const font = wordValue(item.font, "font", a.font, "Roboto", stack, s);
     const bold = wordValue(item.bold, "bold", a.bold, false, stack, s);
