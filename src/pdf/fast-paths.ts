@@ -80,6 +80,8 @@ interface EmbeddedFont {
   consentirHex?: string[];
   /** Word → its glyph-array operators, for words drawn without glyph offsets (our field, per document font). */
   consentirTj?: Map<string, string>;
+  /** What is kept next to the shared word cache this font uses (our field, found once per document font). */
+  consentirShared?: SharedWordData;
 }
 
 interface GlyphPosition {
@@ -595,11 +597,18 @@ function renderLineFast(this: RendererInstance, line: RenderLine, x: number, y: 
   let lastX = 0;
   let lastY = 0;
   let lastText = "";
+  // resolveColor only checks a colour (and answers the colour or "black"): once per colour a line.
+  let colorIn: unknown = {};
+  let colorOut: unknown;
   for (const inline of line.inlines) {
     const font = inline.font;
     const fontSize = inline.fontSize;
     const opacity = isNumber(inline.opacity) ? (inline.opacity as number) : 1;
-    const color = doc.resolveColor(inline.color, "black");
+    if (inline.color !== colorIn) {
+      colorIn = inline.color;
+      colorOut = doc.resolveColor(inline.color, "black");
+    }
+    const color = colorOut;
     if (!open || open.font !== font || open.fontSize !== fontSize || open.color !== color || open.opacity !== opacity) {
       if (open) {
         doc.addContent("ET");
@@ -706,8 +715,30 @@ interface WordPlan {
   adjusts: string[];
 }
 
-const plansByCache = new WeakMap<object, Map<string, WordPlan | null>>();
 const MAX_CACHED_PLANS = 50_000;
+
+/** Kept per shared word cache (fonts.ts): word widths and word plans, the same for every document. */
+interface SharedWordData {
+  cache: object;
+  /** Advance widths (font units × 1000/unitsPerEm) by text. */
+  widths: Map<string, number>;
+  plans: Map<string, WordPlan | null>;
+}
+
+const sharedByCache = new WeakMap<object, SharedWordData>();
+
+/** The shared data of the font's word cache, looked up once per document font (not per word). */
+function sharedData(font: EmbeddedFont): SharedWordData | undefined {
+  const cache = font.layoutCache;
+  if (!cache) return undefined;
+  let data = font.consentirShared;
+  if (data === undefined || data.cache !== cache) {
+    data = sharedByCache.get(cache);
+    if (!data) sharedByCache.set(cache, (data = { cache, widths: new Map(), plans: new Map() }));
+    font.consentirShared = data;
+  }
+  return data;
+}
 
 /**
  * The plan of a word (null when one of its glyphs has an x/y offset: such words take the whole
@@ -715,11 +746,8 @@ const MAX_CACHED_PLANS = 50_000;
  * differs from its width, and after the last glyph.
  */
 function planOf(font: EmbeddedFont, text: string): WordPlan | null {
-  const cache = font.layoutCache;
-  let plans: Map<string, WordPlan | null> | undefined;
-  if (cache) {
-    plans = plansByCache.get(cache);
-    if (!plans) plansByCache.set(cache, (plans = new Map()));
+  const plans = sharedData(font)?.plans;
+  if (plans) {
     const known = plans.get(text);
     if (known !== undefined) return known;
   }
@@ -851,8 +879,6 @@ function glyphsWithOffsets(doc: RenderDocument, text: string, x: number, y: numb
   doc.addContent(wordOps.join("\n"));
 }
 
-/** Advance widths (font units × 1000/unitsPerEm) by text, per shared word cache (fonts.ts). */
-const widthsByCache = new WeakMap<object, Map<string, number>>();
 const MAX_CACHED_WIDTHS = 50_000;
 
 /**
@@ -860,14 +886,8 @@ const MAX_CACHED_WIDTHS = 50_000;
  * onlyWidth), kept by text next to the word cache it was computed from, then scaled as PDFKit does.
  */
 function widthOfStringFast(this: EmbeddedFont, text: string, size: number): number {
-  let width: number | undefined;
-  const cache = this.layoutCache;
-  let widths: Map<string, number> | undefined;
-  if (cache) {
-    widths = widthsByCache.get(cache);
-    if (!widths) widthsByCache.set(cache, (widths = new Map()));
-    width = widths.get(text);
-  }
+  const widths = sharedData(this)?.widths;
+  let width = widths?.get(text);
   if (width === undefined) {
     width = this.layout(text, undefined, true).advanceWidth;
     if (widths) {
