@@ -1021,7 +1021,8 @@ export function installFastPaths(libraries: PdfLibraries): void {
   originals.encodeSubset = subset.encode;
   const fontkitEncode = (target: TtfSubsetLike) => originals.encodeSubset!.call(target as unknown as TtfSubset);
   subset.encode = function () {
-    return enabled ? encodeSubsetFast(this as unknown as TtfSubsetLike, fontkitEncode) : originals.encodeSubset!.call(this);
+    // Variable fonts re-encode outlines: left to fontkit, as _addGlyph is.
+    return enabled && !this.font._variationProcessor ? encodeSubsetFast(this as unknown as TtfSubsetLike, fontkitEncode) : originals.encodeSubset!.call(this);
   };
 
   const referenceClass = Object.getPrototypeOf(new libraries.PDFKitDocument({ autoFirstPage: false }).ref()) as PdfReference;

@@ -7,11 +7,11 @@
  * Only loca, glyf, hmtx and two counts (hhea.numberOfMetrics, maxp.numGlyphs) depend on the
  * subset; the rest is the font's own tables, the same for every document.
  *
- * So, once per parsed font, fontkit itself encodes a probe subset and its output is read back as a
- * template (the header, the table order, the constant tables); each document's subset is then
- * written directly into one buffer. The template is accepted only if re-writing a second, larger
- * probe (simple and compound glyphs) gives fontkit's bytes exactly; otherwise that font keeps
- * fontkit's encoder. The bytes are identical (fast-paths.test.ts compares every embedded font).
+ * So the first subset of each parsed font is fontkit's own encoding, read back as a template (the
+ * header, the table order, the constant tables) and accepted only if re-writing that subset from
+ * it gives fontkit's bytes exactly; every later subset is written directly into one buffer. A font
+ * whose template does not check out keeps fontkit's encoder. The bytes are identical
+ * (fast-subset.test.ts; fast-paths.test.ts compares every embedded font).
  */
 
 /** What encodeSubset needs of a fontkit TTFSubset after its glyphs were added. */
@@ -137,36 +137,36 @@ export interface TtfSubsetLike extends EncodedSubsetParts {
 const templates = new WeakMap<object, Template | null>();
 
 /**
- * The font's template, made on first use: fontkit encodes a one-glyph probe (the template), then
- * a probe of the first glyphs of the font (simple and compound ones), which must come out of
- * writeSubset byte for byte, or the font keeps fontkit's encoder (null).
- */
-function templateOf(font: TtfSubsetLike["font"], fontkitEncode: (subset: TtfSubsetLike) => Uint8Array): Template | null {
-  let template = templates.get(font);
-  if (template !== undefined) return template;
-  template = null;
-  const probe = font.createSubset();
-  const read = readTemplate(fontkitEncode(probe));
-  if (read && read.tables.get("hhea")!.length >= HHEA_NUMBER_OF_METRICS + 2 && read.tables.get("maxp")!.length >= MAXP_NUM_GLYPHS + 2) {
-    const probeGlyphs = (): TtfSubsetLike => {
-      const subset = font.createSubset();
-      for (let gid = 1; gid < Math.min(font.numGlyphs, 400); gid++) subset.includeGlyph(gid);
-      return subset;
-    };
-    const expected = fontkitEncode(probeGlyphs());
-    if (Buffer.from(collectAndWrite(read, probeGlyphs())).equals(Buffer.from(expected))) template = read;
-  }
-  templates.set(font, template);
-  return template;
-}
-
-/**
- * TTFSubset.encode: the same glyph collection (the subset's _addGlyph for each glyph, components
- * appended as they are found), then the file written from the font's template.
+ * The subset font for a document. The first subset of each font is fontkit's own encoding, read
+ * back as the font's template and checked: re-written from the template it must come out byte
+ * for byte (and its two counts where the template patches them), or the font keeps fontkit's
+ * encoder (null). Later subsets are written from the template.
+ *
+ * The template is made from a real subset, not from a probe of extra glyphs: fontkit keeps every
+ * glyph object it creates, with the code points of its first use, and those become the PDF's
+ * ToUnicode entries; a probe would create glyphs no text has used yet, with none.
  */
 export function encodeSubsetFast(subset: TtfSubsetLike, fontkitEncode: (subset: TtfSubsetLike) => Uint8Array): Uint8Array {
-  const template = templateOf(subset.font, fontkitEncode);
+  const font = subset.font;
+  const template = templates.get(font);
+  if (template === undefined) {
+    const expected = fontkitEncode(subset);
+    templates.set(font, checkedTemplate(expected, subset));
+    return expected;
+  }
   return template ? collectAndWrite(template, subset) : fontkitEncode(subset);
+}
+
+function checkedTemplate(expected: Uint8Array, subset: TtfSubsetLike): Template | null {
+  const read = readTemplate(expected);
+  if (!read) return null;
+  const hhea = read.tables.get("hhea")!;
+  const maxp = read.tables.get("maxp")!;
+  if (hhea.length < HHEA_NUMBER_OF_METRICS + 2 || maxp.length < MAXP_NUM_GLYPHS + 2) return null;
+  const count = subset.glyf.length;
+  const u16 = (bytes: Uint8Array, at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
+  if (u16(hhea, HHEA_NUMBER_OF_METRICS) !== count || u16(maxp, MAXP_NUM_GLYPHS) !== count) return null;
+  return Buffer.from(collectAndWrite(read, subset)).equals(Buffer.from(expected)) ? read : null;
 }
 
 function collectAndWrite(template: Template, subset: TtfSubsetLike): Buffer {
