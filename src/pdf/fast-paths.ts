@@ -815,6 +815,10 @@ function glyphArray(font: EmbeddedFont, plan: WordPlan): string {
   return `${out}] TJ`;
 }
 
+/** The last baseline written and its text (y in PDF space, as pdfNumber writes it). */
+let lastBaseline = Number.NaN;
+let lastBaselineText = "";
+
 /**
  * PDFKit's _fragment from the text matrix to the last TJ, for a word without word spacing,
  * written as one piece (the same lines, the same bytes).
@@ -827,7 +831,12 @@ function glyphArray(font: EmbeddedFont, plan: WordPlan): string {
 function glyphs(doc: RenderDocument, text: string, x: number, top: number, font: EmbeddedFont, fontSize: number, withFont: boolean): void {
   const dy = (font.ascender / 1000) * fontSize;
   const y = doc.page.height - top - dy;
-  const matrix = withFont ? `1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm\n/${font.id} ${pdfNumber(fontSize)} Tf` : `1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm`;
+  // The words of a line share their y: written once per line, not once per word.
+  if (y !== lastBaseline) {
+    lastBaseline = y;
+    lastBaselineText = String(pdfNumber(y));
+  }
+  const matrix = withFont ? `1 0 0 1 ${pdfNumber(x)} ${lastBaselineText} Tm\n/${font.id} ${pdfNumber(fontSize)} Tf` : `1 0 0 1 ${pdfNumber(x)} ${lastBaselineText} Tm`;
   const arrays = (font.consentirTj ??= new Map());
   let array = arrays.get(text);
   if (array === undefined) {
