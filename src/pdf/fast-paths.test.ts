@@ -217,6 +217,7 @@ describe("PDF fast paths — the library code they were written for", () => {
       renderLine: "b71f57566c6b6c5f",
       widthOfString: "0dc66ac40029d181",
       addGlyph: "625b34b9ae3d4053",
+      encodeSubset: "7e64d77ad1ba59de",
       write: "d908ca396fbfefdf",
       finalize: "8af9e473a0841475",
       _fragment: "3582fda36bf1094e",
@@ -250,6 +251,19 @@ describe("PDF fast paths — the same document with and without them", () => {
           ...input.model,
           introduction: [{ kind: "text", text: "<b>não é negrito</b>   espaços   repetidos\tcom tab" }, { kind: "missing", name: "paciente_nome" }],
           sections: [{ id: "extra", type: "paragraph", title: "", paragraphs: [[{ kind: "text", text: "Ação — “aspas” • ªº § ﬁ ligadura? AVATAR Tá" }]] }, ...input.model.sections],
+        };
+        return input;
+      },
+    ],
+    [
+      "letters outside Latin, combining marks (glyph offsets) and a character the font lacks",
+      async () => {
+        const input = sampleDocumentInput();
+        const text = "Ωμέγα ΑΒΓ жизнь Щука x\u0301 q\u0303 w\u0309 ₢ ₿ — e de o a de x\u0301 жизнь";
+        input.model = {
+          ...input.model,
+          introduction: [{ kind: "text", text }],
+          sections: [{ id: "extra", type: "paragraph", title: "Ωμέγα", paragraphs: [[{ kind: "text", text }]] }, ...input.model.sections],
         };
         return input;
       },
