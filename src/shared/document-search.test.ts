@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDocumentSearch } from "./document-search.js";
+import { parseDocumentSearch, patientNamePatterns } from "./document-search.js";
 import { shortDocumentId } from "./schemas/document-basics.js";
 
 describe("parseDocumentSearch", () => {
@@ -23,5 +23,32 @@ describe("parseDocumentSearch", () => {
   it("ignores an empty search", () => {
     expect(parseDocumentSearch("  ")).toBeNull();
     expect(parseDocumentSearch("#")).toBeNull();
+  });
+});
+
+describe("patientNamePatterns", () => {
+  it("a name: anywhere in a patient's name, or what follows each space at its start", () => {
+    expect(patientNamePatterns("maria silva")).toEqual(["%maria silva%", "silva%"]);
+    expect(patientNamePatterns("toxina maria da silva")).toEqual(["%toxina maria da silva%", "maria da silva%", "da silva%", "silva%"]);
+    expect(patientNamePatterns("oliveira")).toEqual(["%oliveira%"]);
+  });
+
+  it("a space at either end crosses into a name, or reaches the id", () => {
+    expect(patientNamePatterns(" silva")).toEqual(["% silva%", "silva%"]);
+    expect(patientNamePatterns("silva ")).toBeNull();
+  });
+
+  it("a last word that could be part of an id (hex digits and dashes) is left to the trigram index", () => {
+    expect(patientNamePatterns("termo 1234")).toBeNull();
+    expect(patientNamePatterns("ana c")).toBeNull();
+    expect(patientNamePatterns("5aa51af9")).toBeNull();
+    expect(patientNamePatterns("maria 4d5e-8f90")).toBeNull();
+    expect(patientNamePatterns("cafe")).toBeNull();
+    expect(patientNamePatterns("cafe 1234x")).toEqual(["%cafe 1234x%", "1234x%"]);
+  });
+
+  it("LIKE wildcards and escapes are left to the trigram index", () => {
+    expect(patientNamePatterns("100\\% silva")).toBeNull();
+    expect(patientNamePatterns("maria\\_silva")).toBeNull();
   });
 });

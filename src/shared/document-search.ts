@@ -15,3 +15,26 @@ export function parseDocumentSearch(q: string): DocumentSearch | null {
   const term = value.replace(/^#+/, "").trim();
   return term ? { kind: "text", term } : null;
 }
+
+/**
+ * Where a searched text can sit in a document's busca — app_search_text of "título procedimento
+ * paciente_nome id", the four joined by single spaces — other than in título and procedimento
+ * (decision 036). `text` is the term as busca compares it (app_search_text of the escaped term).
+ *
+ * When its last word has a character no uuid has (anything but 0-9, a-f and '-'), an occurrence
+ * cannot reach the id; so it lies in "título procedimento", or in the patient's name, or it starts
+ * there and crosses into the name at one of its spaces, the rest being how the name begins. The
+ * answer is the LIKE patterns of those names: the whole text anywhere, and what follows each space
+ * at the start. null when the text may reach the id, or holds a LIKE wildcard or escape: the
+ * trigram index on busca answers those.
+ */
+export function patientNamePatterns(text: string): string[] | null {
+  if (/[\\%_]/.test(text)) return null;
+  const lastWord = text.slice(text.lastIndexOf(" ") + 1);
+  if (!/[^0-9a-f-]/.test(lastWord)) return null;
+  const patterns = [`%${text}%`];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === " ") patterns.push(`${text.slice(i + 1)}%`);
+  }
+  return [...new Set(patterns)];
+}
