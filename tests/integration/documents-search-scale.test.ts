@@ -203,12 +203,21 @@ describe("documents search at scale", () => {
       ["ana maria", true, 3],
       ["silva oliv", true, 2],
       ["nobody here at all", true, 0],
-      ["maria silva 1", false, null],
-      ["silva c", false, null],
+      ["maria silva 1", true, null],
+      ["silva c", true, null],
+      ["termo 1234", true, 1],
+      ["5aa5", false, null],
     ];
+    // Matches that reach the id: a "Maria Silva" document's name and the start of its id.
+    const [maria] = await rawRows<{ id: string }>(
+      ctx.database.db,
+      sql`select id from contratos where tenant_id = ${clinic.tenantId} and variaveis_preenchidas ->> 'paciente_nome' = 'Maria Silva' limit 1`,
+    );
+    cases.push([`silva ${maria!.id.slice(0, 6)}`, true, null], [`otoplastia maria silva ${maria!.id.slice(0, 11)}`, true, null], [`silva ${maria!.id}`, true, 1]);
     for (const [term, candidates, n] of cases) {
       const all = await expectedSearch(term);
       if (n !== null) expect(all, term).toHaveLength(n);
+      if (term.startsWith("silva ") && term.length > 10) expect(all, term).toContain(maria!.id);
       expect(await hasCandidates(term), term).toBe(candidates);
       expect(await allPages(term, all.length), term).toEqual(all);
     }
