@@ -49,25 +49,22 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- Most updates (status, files, the expiry sweep) keep the clinic, patient and name: only the rows
--- where one of them changed move a count.
+-- Most updates (status, files, the expiry sweep) keep the clinic, patient and name: their +1 and
+-- -1 cancel out in one hash aggregate (linear; transition tables have no index to join on), and
+-- only the raw names left are normalised.
 CREATE OR REPLACE FUNCTION contrato_nomes_updated() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   PERFORM add_contrato_nome_deltas(coalesce((
     SELECT jsonb_agg(jsonb_build_object('tenant_id', tenant_id, 'paciente_id', paciente_id, 'nome', nome, 'n', n))
       FROM (
-        SELECT tenant_id, paciente_id, nome, sum(d)::int AS n FROM (
-          SELECT r.tenant_id, r.paciente_id, app_search_text(coalesce(r.variaveis_preenchidas ->> 'paciente_nome', '')) AS nome, 1 AS d
-            FROM new_rows r
-           WHERE NOT EXISTS (SELECT 1 FROM old_rows o WHERE o.id = r.id AND o.tenant_id = r.tenant_id AND o.paciente_id = r.paciente_id
-                               AND (o.variaveis_preenchidas ->> 'paciente_nome') IS NOT DISTINCT FROM (r.variaveis_preenchidas ->> 'paciente_nome'))
-          UNION ALL
-          SELECT r.tenant_id, r.paciente_id, app_search_text(coalesce(r.variaveis_preenchidas ->> 'paciente_nome', '')) AS nome, -1 AS d
-            FROM old_rows r
-           WHERE NOT EXISTS (SELECT 1 FROM new_rows o WHERE o.id = r.id AND o.tenant_id = r.tenant_id AND o.paciente_id = r.paciente_id
-                               AND (o.variaveis_preenchidas ->> 'paciente_nome') IS NOT DISTINCT FROM (r.variaveis_preenchidas ->> 'paciente_nome'))
-        ) changed GROUP BY 1, 2, 3 HAVING sum(d) <> 0
+        SELECT tenant_id, paciente_id, app_search_text(coalesce(raw, '')) AS nome, sum(n)::int AS n FROM (
+          SELECT tenant_id, paciente_id, raw, sum(d) AS n FROM (
+            SELECT r.tenant_id, r.paciente_id, r.variaveis_preenchidas ->> 'paciente_nome' AS raw, 1 AS d FROM new_rows r
+            UNION ALL
+            SELECT r.tenant_id, r.paciente_id, r.variaveis_preenchidas ->> 'paciente_nome' AS raw, -1 AS d FROM old_rows r
+          ) moved GROUP BY 1, 2, 3 HAVING sum(d) <> 0
+        ) by_raw GROUP BY 1, 2, 3 HAVING sum(n) <> 0
       ) x
   ), '[]'::jsonb));
   RETURN NULL;
