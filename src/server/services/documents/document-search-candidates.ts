@@ -39,6 +39,7 @@ export async function searchCandidates(tx: Tx, tenantId: string, q: string | und
                (select sum(n)::int from contrato_nomes where tenant_id = ${tenantId} and paciente_id in (select paciente_id from hit)) as documents`,
   );
   let documents = hit?.documents ?? 0;
+  if (documents > NAME_CANDIDATES_MAX) return null;
   const arms = [sql`app_search_text(coalesce(${contratos.titulo}, '') || ' ' || coalesce(${contratos.procedimento}, '')) like ${`%${normalized?.text}%`}`];
   if (hit?.ids) arms.push(sql`${contratos.paciente_id} = any(${`{${hit.ids}}`}::uuid[])`);
   const idRange = parts.idPrefix === null ? null : uuidPrefixRange(parts.idPrefix);
