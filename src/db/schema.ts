@@ -638,11 +638,37 @@ export const contratos = pgTable(
     /** Avisos: "assinado desde a sua última visita" (decision 028). */
     index("contratos_tenant_signed_idx").on(t.tenant_id, t.signed_at.desc().nullsFirst()).where(sql`${t.signed_at} is not null`),
     index("contratos_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
+    /** The title and procedure part of busca alone (decision 036): a search that is no patient's name. */
+    index("contratos_titulo_busca_trgm_idx").using("gin", sql`app_search_text(coalesce(${t.titulo}, '') || ' ' || coalesce(${t.procedimento}, '')) gin_trgm_ops`),
     foreignKey({ name: "contratos_pdf_file_fk", columns: [t.tenant_id, t.pdf_file_id], foreignColumns: [files.tenant_id, files.id] }),
     foreignKey({ name: "contratos_signed_pdf_file_fk", columns: [t.tenant_id, t.signed_pdf_file_id], foreignColumns: [files.tenant_id, files.id] }),
     uniqueIndex("contratos_verification_code_unique").on(t.verification_code).where(sql`${t.verification_code} is not null`),
     foreignKey({ name: "contratos_paciente_fk", columns: [t.tenant_id, t.paciente_id], foreignColumns: [pacientes.tenant_id, pacientes.id] }).onDelete("restrict"),
     foreignKey({ name: "contratos_template_version_fk", columns: [t.tenant_id, t.template_version_id], foreignColumns: [templateVersions.tenant_id, templateVersions.id] }).onDelete("restrict"),
+  ],
+);
+
+/**
+ * The patient names the clinic's documents were made out to (variaveis_preenchidas.paciente_nome,
+ * frozen at creation, as busca holds it), one row per (patient, name) with how many documents carry
+ * it; kept by statement-level triggers on contratos (migration 0035) and removed when its last
+ * document goes. A documents search reads names here — a few thousand rows, not a million — and
+ * then the patients' documents (decision 036).
+ */
+export const contratoNomes = pgTable(
+  "contrato_nomes",
+  {
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    paciente_id: uuid("paciente_id").notNull(),
+    /** app_search_text of the frozen name: the very text inside contratos.busca. */
+    nome: text("nome").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "contrato_nomes_pk", columns: [t.tenant_id, t.paciente_id, t.nome] }),
+    index("contrato_nomes_nome_trgm_idx").using("gin", sql`${t.nome} gin_trgm_ops`),
   ],
 );
 

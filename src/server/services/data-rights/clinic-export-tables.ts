@@ -7,6 +7,7 @@ import {
   beneficios,
   certificados,
   clinicLogos,
+  contratoNomes,
   contratoPartes,
   contratos,
   documentCounters,
@@ -254,6 +255,8 @@ export const EXPORT_TABLES: ExportTable[] = [
     tenantColumn: documentCounters.tenant_id,
     key: [documentCounters.bucket, documentCounters.shard],
   },
+  // The documents search's patient names (decision 036): derived from contratos, like the counters.
+  { name: "contrato_nomes", table: contratoNomes, tenantColumn: contratoNomes.tenant_id, key: [contratoNomes.paciente_id, contratoNomes.nome] },
   { name: "system_notices", table: systemNotices, tenantColumn: systemNotices.tenant_id, key: [systemNotices.id] },
   {
     name: "notice_reads",

@@ -11,6 +11,7 @@ import type { Actor } from "../../policies/roles.js";
 import { presentDocumentSummary } from "../../presenters/document.js";
 import { countAllDocuments } from "./count-all-documents.js";
 import { documentConditions, documentSearchConditions } from "./document-filters.js";
+import { searchCandidates } from "./document-search-candidates.js";
 
 type ListQuery = z.output<typeof documentListQuerySchema>;
 
@@ -76,6 +77,25 @@ async function searchPageInWindow(tx: Tx, filters: SQL[], searchOnWindow: SQL[],
   return rows.length === pageSize ? rows.map((row) => row.id) : null;
 }
 
+/**
+ * The ids of a search's page among its candidates (document-search-candidates.ts), newest first.
+ * OFFSET 0 keeps busca's condition out of the candidates' scan, so PostgreSQL reads the candidates'
+ * indexes (title part, patients) and not the trigram index on busca.
+ */
+async function searchPageInCandidates(tx: Tx, candidates: SQL[], searchOnRows: SQL[], pageSize: number): Promise<string[]> {
+  const rows = await rawRows<{ id: string }>(
+    tx,
+    sql`select r.id from (
+          select ${contratos.id} as id, ${contratos.busca} as busca, ${contratos.created_at} as created_at
+            from ${contratos} where ${all(candidates)} offset 0
+        ) r
+        where ${all(searchOnRows)}
+        order by r.created_at desc, r.id desc
+        limit ${pageSize}`,
+  );
+  return rows.map((row) => row.id);
+}
+
 type Total = { total: number; total_capped: boolean };
 const capped = (n: number): Total => (n > FILTERED_COUNT_CAP ? { total: FILTERED_COUNT_CAP, total_capped: true } : { total: n, total_capped: false });
 
@@ -88,33 +108,49 @@ async function countMatches(tx: Tx, conditions: SQL[]): Promise<Total> {
   return capped(row?.n ?? 0);
 }
 
+/** count(*) of the candidates that match, stopping past FILTERED_COUNT_CAP. */
+async function countCandidateMatches(tx: Tx, candidates: SQL[], searchOnRows: SQL[]): Promise<Total> {
+  const [row] = await rawRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from (
+          select 1 from (select ${contratos.id} as id, ${contratos.busca} as busca from ${contratos} where ${all(candidates)} offset 0) r
+           where ${all(searchOnRows)} limit ${FILTERED_COUNT_CAP + 1}
+        ) matches`,
+  );
+  return capped(row?.n ?? 0);
+}
+
 /** How many of the newest documents a frequent term's count reads before asking the trigram index. */
 export const COUNT_WINDOW = 20_000;
 
 /**
  * The count of a term frequent enough to fill a page in the newest window: the trigram index would
  * build a bitmap of every match (tens of ms for one document in eight), so the newest COUNT_WINDOW
- * documents are read in order first. Past the cap there, or when they are all the documents, that
- * is the answer; otherwise the trigram index counts.
+ * documents are read in order first, stopping at the cap's first match past it (a term in one
+ * document of eight reads ~8,000, not 20,000). Past the cap there, or when the window held every
+ * document, that is the answer; otherwise the candidates or the trigram index count.
  */
-async function countFrequentTerm(tx: Tx, filters: SQL[], searchOnWindow: SQL[], conditions: SQL[]): Promise<Total> {
-  const [row] = await rawRows<{ matches: number; read: number }>(
+async function countFrequentTerm(tx: Tx, filters: SQL[], searchOnWindow: SQL[], countAll: () => Promise<Total>): Promise<Total> {
+  const newest = (columns: SQL) =>
+    sql`select ${columns} from ${contratos} where ${all(filters)} order by ${contratos.created_at} desc, ${contratos.id} desc limit ${COUNT_WINDOW}`;
+  const [found] = await rawRows<{ n: number }>(
     tx,
-    sql`select (count(*) filter (where ${all(searchOnWindow)}))::int as matches, count(*)::int as read from (
-          select ${contratos.id} as id, ${contratos.busca} as busca
-            from ${contratos} where ${all(filters)}
-           order by ${contratos.created_at} desc, ${contratos.id} desc
-           limit ${COUNT_WINDOW}
-        ) r`,
+    sql`select count(*)::int as n from (
+          select 1 from (${newest(sql`${contratos.id} as id, ${contratos.busca} as busca`)}) r where ${all(searchOnWindow)} limit ${FILTERED_COUNT_CAP + 1}
+        ) matches`,
   );
-  if (row && (row.matches > FILTERED_COUNT_CAP || row.read < COUNT_WINDOW)) return capped(row.matches);
-  return countMatches(tx, conditions);
+  const matches = found?.n ?? 0;
+  if (matches > FILTERED_COUNT_CAP) return capped(matches);
+  const [read] = await rawRows<{ n: number }>(tx, sql`select count(*)::int as n from (${newest(sql`1`)}) r`);
+  if ((read?.n ?? 0) < COUNT_WINDOW) return capped(matches);
+  return countAll();
 }
 
 /**
  * One page of the clinic's documents, newest first, searched and filtered on the server. The
  * total counts the matches (up to FILTERED_COUNT_CAP when filtered); the page walks
- * (tenant_id, created_at, id), the newest window of it, or the trigram index.
+ * (tenant_id, created_at, id), the newest window of it, the search's candidates (title part and
+ * patients' names, decision 036) or the trigram index on busca.
  */
 export async function listDocuments(db: Db, actor: Actor, query: ListQuery, now = new Date()): Promise<DocumentList> {
   const filters = documentConditions(actor.tenantId, query, now, { search: false });
@@ -129,16 +165,31 @@ export async function listDocuments(db: Db, actor: Actor, query: ListQuery, now 
     const after = cursor ? [afterCursor(cursor, contratos.created_at, contratos.id)] : [];
     const searchOnWindow = documentSearchConditions(query, sql`r.busca`, sql`r.id`);
     const windowIds = search.length > 0 ? await searchPageInWindow(tx, [...filters, ...after], searchOnWindow, pageSize) : null;
-    const pageConditions = windowIds ? [filters[0]!, inArray(contratos.id, windowIds)] : [...conditions, ...after];
-    const rows = await summarySelect(tx, { cursor_at: cursorTime(contratos.created_at) })
-      .where(all(pageConditions))
-      .orderBy(desc(contratos.created_at), desc(contratos.id))
-      .limit(pageSize);
+    // Past the window (a rare term, or a count), the candidates answer when there are some.
+    let candidates: Promise<SQL | null> | undefined;
+    const searchCandidatesOnce = () => (candidates ??= search.length > 0 ? searchCandidates(tx, actor.tenantId, query.q) : Promise.resolve(null));
+    let pageIds = windowIds;
+    if (!pageIds && search.length > 0) {
+      const candidate = await searchCandidatesOnce();
+      if (candidate) pageIds = await searchPageInCandidates(tx, [...filters, ...after, candidate], searchOnWindow, pageSize);
+    }
+    const pageConditions = pageIds ? [filters[0]!, inArray(contratos.id, pageIds)] : [...conditions, ...after];
+    const rows =
+      pageIds?.length === 0
+        ? []
+        : await summarySelect(tx, { cursor_at: cursorTime(contratos.created_at) })
+            .where(all(pageConditions))
+            .orderBy(desc(contratos.created_at), desc(contratos.id))
+            .limit(pageSize);
     // Only the tenant condition: the kept counter answers. A first page that is not full holds
     // every match. Otherwise count the matches.
     if (conditions.length === 1) return { rows, total: await countAllDocuments(tx, actor.tenantId), total_capped: false };
     if (!cursor && rows.length < pageSize) return { rows, total: rows.length, total_capped: false };
-    const total = windowIds ? await countFrequentTerm(tx, filters, searchOnWindow, conditions) : await countMatches(tx, conditions);
+    const countAll = async () => {
+      const candidate = await searchCandidatesOnce();
+      return candidate ? countCandidateMatches(tx, [...filters, candidate], searchOnWindow) : countMatches(tx, conditions);
+    };
+    const total = windowIds ? await countFrequentTerm(tx, filters, searchOnWindow, countAll) : await countAll();
     return { rows, ...total };
   });
   const page = rows.slice(0, query.limit);
