@@ -8,27 +8,24 @@ export type SigningFailure = "nome" | "cpf" | "codigo" | "senha";
  * A refused attempt on the public signing page (wrong name, CPF or code) is evidence too
  * (issue 11): it is written in its own transaction, so it stays even though the attempt fails.
  */
-export async function recordSigningFailure(
-  db: Db,
+export async function recordSigningFailure(db: Db, ...failure: SigningFailureEvent): Promise<void> {
+  await withTenant(db, failure[0], (tx) => recordSigningFailureIn(tx, ...failure));
+}
+
+/** tenantId, contratoId, motivo, the request's address, the staff member (if one), the witness (if one). */
+type SigningFailureEvent = [
   tenantId: string,
   contratoId: string,
   motivo: SigningFailure,
   audit: { ip?: string | undefined; userAgent?: string | undefined },
-  actorProfileId: string | null = null,
-  testemunhaId: string | null = null,
-): Promise<void> {
-  await withTenant(db, tenantId, (tx) => recordSigningFailureIn(tx, tenantId, contratoId, motivo, audit, actorProfileId, testemunhaId));
-}
+  actorProfileId?: string | null,
+  testemunhaId?: string | null,
+];
 
 /** The same event inside the caller's transaction (which must commit even though the attempt is refused). */
 export async function recordSigningFailureIn(
   tx: Tx,
-  tenantId: string,
-  contratoId: string,
-  motivo: SigningFailure,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
-  actorProfileId: string | null = null,
-  testemunhaId: string | null = null,
+  ...[tenantId, contratoId, motivo, audit, actorProfileId = null, testemunhaId = null]: SigningFailureEvent
 ): Promise<void> {
   await recordAuditEvent(
     tx,
