@@ -5,6 +5,7 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import { OTP_MAX_ATTEMPTS } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import { signingCodeMatches } from "./signing-codes.js";
+import { ofSigner } from "./of-signer.js";
 
 /**
  * Checks the typed code against the newest unconsumed code of the document for this link's signer
@@ -40,8 +41,7 @@ export async function matchSigningCode(tx: Tx, tenantId: string, contratoId: str
         eq(signingOtps.tenant_id, tenantId),
         eq(signingOtps.contrato_id, contratoId),
         isNull(signingOtps.consumed_at),
-        // Each signer's own codes: a witness's code never signs on the patient's link, nor the reverse.
-        testemunhaId ? eq(signingOtps.testemunha_id, testemunhaId) : isNull(signingOtps.testemunha_id),
+        ofSigner(signingOtps.testemunha_id, testemunhaId),
       ),
     )
     .orderBy(desc(signingOtps.created_at))

@@ -16,6 +16,7 @@ import { smsAddress } from "../messaging/zenvia-sms.js";
 import { hasSigned, loadLinkSigner } from "./link-signer.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
+import { ofSigner } from "./of-signer.js";
 
 /**
  * POST /api/public/sign/:token/code: a new 6-digit code, valid OTP_TTL_MINUTES, sent to the link
@@ -59,7 +60,7 @@ export async function sendSigningCode(
           eq(signingOtps.tenant_id, link.tenantId),
           eq(signingOtps.contrato_id, document.id),
           // Only this signer's earlier codes (each witness and the patient have their own).
-          signer.testemunhaId ? eq(signingOtps.testemunha_id, signer.testemunhaId) : isNull(signingOtps.testemunha_id),
+          ofSigner(signingOtps.testemunha_id, signer.testemunhaId),
           isNull(signingOtps.consumed_at),
           gt(signingOtps.expires_at, now),
         ),

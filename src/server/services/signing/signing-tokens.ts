@@ -4,6 +4,7 @@ import { signingTokens } from "../../../db/schema.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { hashToken, newToken } from "../../lib/tokens.js";
+import { ofSigner } from "./of-signer.js";
 
 /** What a token in a link points at (read before the tenant is known, as the owner role). */
 export interface SigningTokenRow {
@@ -65,7 +66,6 @@ export async function issueSigningToken(
 }
 
 /** Whose links: the patient's (testemunha_id null) or one witness's. */
-const ofSigner = (testemunhaId: string | null) => (testemunhaId ? eq(signingTokens.testemunha_id, testemunhaId) : isNull(signingTokens.testemunha_id));
 
 /**
  * Every live token of the document's patient link stops working (Reenviar: a new link replaces
@@ -75,7 +75,7 @@ export async function revokeSigningTokens(tx: Tx, tenantId: string, contratoId: 
   await tx
     .update(signingTokens)
     .set({ revoked_at: now })
-    .where(and(eq(signingTokens.tenant_id, tenantId), eq(signingTokens.contrato_id, contratoId), isNull(signingTokens.revoked_at), ofSigner(null)));
+    .where(and(eq(signingTokens.tenant_id, tenantId), eq(signingTokens.contrato_id, contratoId), isNull(signingTokens.revoked_at), ofSigner(signingTokens.testemunha_id, null)));
 }
 
 /** The newest unrevoked, unexpired token of the document (the patient's, or `testemunhaId`'s), decrypted; null when none. */
@@ -96,7 +96,7 @@ export async function currentSigningToken(
         eq(signingTokens.contrato_id, contratoId),
         isNull(signingTokens.revoked_at),
         gt(signingTokens.expires_at, now),
-        ofSigner(testemunhaId),
+        ofSigner(signingTokens.testemunha_id, testemunhaId),
       ),
     )
     .orderBy(desc(signingTokens.created_at))
