@@ -1,16 +1,15 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.js";
+import { RemotePglite } from "./pglite-thread/remote-pglite.js";
 import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationSubscription } from "./listen.js";
 import { migrationsFolder } from "./paths.js";
 import * as schema from "./schema.js";
@@ -80,27 +79,27 @@ async function openPglite(
     mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireDataDirLock(dataDir);
   }
-  let client: PGlite;
+  let client: RemotePglite;
   try {
-    const loadDataDir = options.kind === "pglite-memory" ? options.snapshot : undefined;
-    client = await PGlite.create({ dataDir, loadDataDir, extensions: { pg_trgm, unaccent } });
+    const loadDataDir = options.kind === "pglite-memory" ? await options.snapshot?.arrayBuffer() : undefined;
+    // PGlite runs in its own thread (decision 038); the app's event loop only sends and receives.
+    client = await RemotePglite.start({ dataDir, loadDataDir });
   } catch (error) {
     releaseLock?.();
     throw error;
   }
-  // PGlite keeps every page in memory: random reads cost what sequential ones do. With the
-  // default (4.0) the planner prefers scanning a whole table to a trigram index.
-  await client.exec("SET random_page_cost = 1.1");
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // drizzle's PGlite driver calls only query() and transaction(), which RemotePglite answers alike.
+  const asPglite = client as unknown as PGlite;
+  const db = drizzlePglite({ client: asPglite, schema }) as unknown as Db;
   return {
     kind: "pglite",
     db,
-    migrate: (folder) => migratePglite(drizzlePglite(client), { migrationsFolder: folder ?? migrationsFolder }),
+    migrate: (folder) => migratePglite(drizzlePglite({ client: asPglite }), { migrationsFolder: folder ?? migrationsFolder }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
     listen: (channel, handlers) => listenPglite(client, channel, handlers),
-    snapshot: () => client.dumpDataDir("none"),
+    snapshot: () => client.dumpDataDir(),
     close: async () => {
       try {
         await client.close();

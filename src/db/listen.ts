@@ -1,4 +1,4 @@
-import type { PGlite } from "@electric-sql/pglite";
+import type { RemotePglite } from "./pglite-thread/remote-pglite.js";
 import pg from "pg";
 
 /** What a LISTEN connection reports. */
@@ -15,7 +15,7 @@ export interface NotificationSubscription {
 }
 
 /** PGlite (one process): its own listen(); notifications arrive when a transaction commits. */
-export async function listenPglite(client: PGlite, channel: string, handlers: NotificationHandlers): Promise<NotificationSubscription> {
+export async function listenPglite(client: RemotePglite, channel: string, handlers: NotificationHandlers): Promise<NotificationSubscription> {
   const unlisten = await client.listen(channel, (payload) => handlers.onNotification(payload));
   return {
     close: async () => {

@@ -1,3 +1,4 @@
+import { asBulkDatabaseWork } from "../../db/database-priority.js";
 import nodemailer, { type Transporter } from "nodemailer";
 import { deliverDueEmails } from "../services/email/deliver-emails.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE, anchorAuditChains } from "../services/audit/audit-anchors.js";
@@ -43,7 +44,9 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
   let started = false;
   let running: Promise<unknown> = Promise.resolve();
 
-  const tick = async (tickOptions: { sweep?: boolean } = {}) => {
+  // Jobs, e-mails and sweeps are bulk database work: on PGlite they let requests go first (decision 038).
+  const tick = (tickOptions: { sweep?: boolean } = {}) => asBulkDatabaseWork(() => runRound(tickOptions));
+  const runRound = async (tickOptions: { sweep?: boolean }) => {
     const leaseMs = ctx.env.JOB_LEASE_MS ?? LEASE_MS;
     const jobs = await runDueJobs(ctx, handlers, 20, undefined, {
       leaseMs,

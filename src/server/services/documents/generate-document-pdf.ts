@@ -13,6 +13,7 @@ import type { Actor } from "../../policies/roles.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "./find-document.js";
+import { asBulkDatabaseWork } from "../../../db/database-priority.js";
 
 /**
  * Draws the document's frozen model as the DRAFT PDF (src/pdf; watermarked 'RASCUNHO – sem
@@ -20,8 +21,13 @@ import { findDocumentOrThrow } from "./find-document.js";
  * (never as a data URL in the row) and links it to the document. Reading happens in one short
  * transaction, rendering outside any transaction (in the PDF worker pool, decision 012), linking
  * in another. A full pool answers SERVER_BUSY (503 + Retry-After); nothing was written then.
+ * Its database calls are bulk work: on PGlite they let interactive calls go first (decision 038).
  */
-export async function generateDocumentPdf(
+export function generateDocumentPdf(...args: Parameters<typeof drawAndStoreDraftPdf>): ReturnType<typeof drawAndStoreDraftPdf> {
+  return asBulkDatabaseWork(() => drawAndStoreDraftPdf(...args));
+}
+
+async function drawAndStoreDraftPdf(
   db: Db,
   storage: FileStorage,
   renderer: PdfRenderer,
