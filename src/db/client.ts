@@ -4,15 +4,21 @@ import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { PGlite } from "@electric-sql/pglite";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.js";
+import { PGLITE_SETTINGS } from "./pglite-thread/pglite-settings.js";
 import { RemotePglite } from "./pglite-thread/remote-pglite.js";
 import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationSubscription } from "./listen.js";
 import { migrationsFolder } from "./paths.js";
 import * as schema from "./schema.js";
+
+/** What the app uses of a PGlite: PGlite itself or its thread's stand-in (decision 038). */
+type PgliteClient = PGlite | RemotePglite;
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query API as the database. */
@@ -35,8 +41,8 @@ export interface Database {
 
 export type DatabaseOptions = (
   | { kind: "postgres"; url: string; poolSize?: number }
-  | { kind: "pglite"; dataDir: string }
-  | { kind: "pglite-memory"; snapshot?: Blob }
+  | { kind: "pglite"; dataDir: string; thread?: boolean }
+  | { kind: "pglite-memory"; snapshot?: Blob; thread?: boolean }
 ) & {
   /** Migrate with this folder instead of src/db/migrations (a restore stops at a backup's version). */
   migrationsFolder?: string;
@@ -69,8 +75,21 @@ function openPostgres(url: string, poolSize = 10): Database & { migrate(folder?:
   };
 }
 
+/**
+ * PGlite in its own thread (decision 038: the app, the benches, the browser tests) or, with
+ * `thread: false`, on the caller's thread (the integration suite's many short-lived databases:
+ * there, two threads handing every statement to each other doubled the suite's time on a busy
+ * two-core machine; the transport has its own tests).
+ */
+async function startPglite(dataDir: string | undefined, snapshot: Blob | undefined, thread: boolean): Promise<PgliteClient> {
+  if (thread) return RemotePglite.start({ dataDir, loadDataDir: await snapshot?.arrayBuffer() });
+  const client = await PGlite.create({ dataDir, loadDataDir: snapshot, extensions: { pg_trgm, unaccent } });
+  await client.exec(PGLITE_SETTINGS);
+  return client;
+}
+
 async function openPglite(
-  options: { kind: "pglite"; dataDir: string } | { kind: "pglite-memory"; snapshot?: Blob },
+  options: { kind: "pglite"; dataDir: string; thread?: boolean } | { kind: "pglite-memory"; snapshot?: Blob; thread?: boolean },
 ): Promise<Database & { migrate(folder?: string): Promise<void> }> {
   let releaseLock: (() => void) | undefined;
   let dataDir: string | undefined;
@@ -79,16 +98,14 @@ async function openPglite(
     mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireDataDirLock(dataDir);
   }
-  let client: RemotePglite;
+  let client: PgliteClient;
   try {
-    const loadDataDir = options.kind === "pglite-memory" ? await options.snapshot?.arrayBuffer() : undefined;
-    // PGlite runs in its own thread (decision 038); the app's event loop only sends and receives.
-    client = await RemotePglite.start({ dataDir, loadDataDir });
+    client = await startPglite(dataDir, options.kind === "pglite-memory" ? options.snapshot : undefined, options.thread ?? true);
   } catch (error) {
     releaseLock?.();
     throw error;
   }
-  // drizzle's PGlite driver calls only query() and transaction(), which RemotePglite answers alike.
+  // drizzle's PGlite driver calls only query() and transaction(), which RemotePglite answers as PGlite does.
   const asPglite = client as unknown as PGlite;
   const db = drizzlePglite({ client: asPglite, schema }) as unknown as Db;
   return {
@@ -99,7 +116,7 @@ async function openPglite(
       await db.execute(sql`select 1`);
     },
     listen: (channel, handlers) => listenPglite(client, channel, handlers),
-    snapshot: () => client.dumpDataDir(),
+    snapshot: () => client.dumpDataDir("none"),
     close: async () => {
       try {
         await client.close();

@@ -1,4 +1,8 @@
-import type { RemotePglite } from "./pglite-thread/remote-pglite.js";
+/** PGlite or its thread's stand-in (decision 038): both LISTEN alike. */
+interface PgliteListener {
+  readonly closed: boolean;
+  listen(channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>>;
+}
 import pg from "pg";
 
 /** What a LISTEN connection reports. */
@@ -15,7 +19,7 @@ export interface NotificationSubscription {
 }
 
 /** PGlite (one process): its own listen(); notifications arrive when a transaction commits. */
-export async function listenPglite(client: RemotePglite, channel: string, handlers: NotificationHandlers): Promise<NotificationSubscription> {
+export async function listenPglite(client: PgliteListener, channel: string, handlers: NotificationHandlers): Promise<NotificationSubscription> {
   const unlisten = await client.listen(channel, (payload) => handlers.onNotification(payload));
   return {
     close: async () => {

@@ -128,6 +128,18 @@ describe("establishment sign-up, sign-in and the app shell", () => {
     expect(await page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("collapsed");
     await page.keyboard.press("Control+b");
     await expect.poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("expanded");
+    // Ctrl+B from the menu: the link that had the keyboard focus keeps it, collapsed (also once the
+    // tooltip's chunk has arrived and the links are wrapped in it) and expanded again.
+    const focusedName = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent?.trim() ?? null);
+    await page.getByRole("link", { name: "Documentos", exact: true }).focus();
+    expect(await focusedName()).toBe("Documentos");
+    await page.keyboard.press("Control+b");
+    await expect.poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("collapsed");
+    await expect.poll(() => page.getByRole("tooltip").count()).toBeGreaterThan(0);
+    expect(await focusedName()).toBe("Documentos");
+    await page.keyboard.press("Control+b");
+    await expect.poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("expanded");
+    expect(await focusedName()).toBe("Documentos");
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -12,7 +12,7 @@ import { openDatabase } from "../../src/db/client.js";
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(path.join(tmpdir(), "consentir-pglite-"));
   const file = path.join(dir, "migrated.tar");
-  const database = await openDatabase({ kind: "pglite-memory" });
+  const database = await openDatabase({ kind: "pglite-memory", thread: false });
   try {
     const blob = await database.snapshot!();
     writeFileSync(file, Buffer.from(await blob.arrayBuffer()));

@@ -6,7 +6,9 @@ import { type Database, openDatabase } from "../../src/db/client.js";
  * The database the integration suite runs on: embedded PGlite (in memory, started from the
  * migrated snapshot made by pglite-snapshot-setup.ts) by default, the PostgreSQL at
  * TEST_DATABASE_URL in the `integration-postgres` project (CI sets it).
- * Tests never mock our own database.
+ * Tests never mock our own database. PGlite runs on the test's own thread unless
+ * TEST_PGLITE_THREAD=1 (the app runs it in a thread of its own, decision 038: that transport has
+ * its own tests, and the suite's tests that open a data dir or start the app use it).
  */
 export async function openTestDatabase(): Promise<Database> {
   if (process.env.TEST_DB === "postgres") {
@@ -16,5 +18,5 @@ export async function openTestDatabase(): Promise<Database> {
   }
   const snapshotFile = inject("pgliteSnapshot");
   const snapshot = snapshotFile ? new Blob([readFileSync(snapshotFile)]) : undefined;
-  return openDatabase({ kind: "pglite-memory", snapshot });
+  return openDatabase({ kind: "pglite-memory", snapshot, thread: process.env.TEST_PGLITE_THREAD === "1" });
 }

@@ -7,6 +7,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { PGLITE_SETTINGS } from "./pglite-settings.js";
 import { type FromThread, type PgliteThreadInit, type ThreadQueryOptions, type ToThread, toThreadError } from "./protocol.js";
 
 const port = parentPort;
@@ -24,9 +25,7 @@ function queryOptions(options: ThreadQueryOptions) {
 async function open(init: PgliteThreadInit): Promise<PGlite> {
   const loadDataDir = init.loadDataDir ? new Blob([init.loadDataDir]) : undefined;
   const client = await PGlite.create({ dataDir: init.dataDir, loadDataDir, extensions: { pg_trgm, unaccent } });
-  // PGlite keeps every page in memory: random reads cost what sequential ones do. With the
-  // default (4.0) the planner prefers scanning a whole table to a trigram index.
-  await client.exec("SET random_page_cost = 1.1");
+  await client.exec(PGLITE_SETTINGS);
   return client;
 }
 

@@ -238,7 +238,7 @@ export class RemotePglite {
   }
 
   /** PGlite's dump of its data dir, taken between two statements (never inside a transaction). */
-  async dumpDataDir(): Promise<Blob> {
+  async dumpDataDir(_compression?: "none"): Promise<Blob> {
     const bytes = await this.locked(() => this.call<ArrayBuffer>({ kind: "dump" }));
     return new Blob([bytes]);
   }

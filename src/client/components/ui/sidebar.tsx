@@ -21,7 +21,20 @@ const SIDEBAR_TOGGLE_LABEL = "Alternar menu lateral";
 // most first loads need neither.
 const loadMobileSheet = () => import("./sidebar-mobile-sheet");
 const SidebarMobileSheet = React.lazy(loadMobileSheet);
-const SidebarMenuTooltip = React.lazy(() => import("./sidebar-menu-tooltip"));
+type MenuTooltip = (typeof import("./sidebar-menu-tooltip"))["default"];
+/** The collapsed sidebar's tooltip, once its chunk has arrived (null before). */
+let LoadedMenuTooltip: MenuTooltip | null = null;
+const loadMenuTooltip = () =>
+  import("./sidebar-menu-tooltip").then((module) => {
+    LoadedMenuTooltip = module.default;
+  });
+
+/** The href of the sidebar link that has the keyboard focus, if one has. */
+function focusedSidebarLink(): string | null {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLAnchorElement) || !active.closest('[data-slot="sidebar"]')) return null;
+  return active.getAttribute("href");
+}
 
 /** Downloads the phone sheet once the browser is idle, so the first tap on the menu opens it at once. */
 function usePrefetchMobileSheet(enabled: boolean): void {
@@ -62,6 +75,8 @@ type SidebarContextProps = {
   setOpenMobile: (open: boolean | ((open: boolean) => boolean)) => void;
   isMobile: boolean;
   toggleSidebar: () => void;
+  /** The tooltip chunk is here: collapsed menu buttons wrap themselves in it. */
+  tooltipReady: boolean;
 };
 
 const SidebarContext = React.createContext<SidebarContextProps | null>(null);
@@ -116,13 +131,43 @@ function SidebarProvider({
     [setOpenProp, open],
   );
 
+  const [tooltipReady, setTooltipReady] = React.useState(() => LoadedMenuTooltip !== null);
+  /**
+   * Collapsing or expanding re-creates the menu links (wrapped in a tooltip or not, and again when
+   * the tooltip's chunk arrives): the link that had the focus gets it back (Ctrl+B from the menu).
+   */
+  const focusAfterToggle = React.useRef<string | null>(null);
+
   const toggleSidebar = React.useCallback(() => {
     if (isMobile) {
       setOpenMobile((current) => !current);
     } else {
+      focusAfterToggle.current = focusedSidebarLink();
       setOpen((current) => !current);
     }
   }, [isMobile, setOpen]);
+
+  React.useEffect(() => {
+    if (open || isMobile || tooltipReady) return;
+    let active = true;
+    loadMenuTooltip().then(
+      () => active && setTooltipReady(true),
+      () => undefined,
+    );
+    return () => {
+      active = false;
+    };
+  }, [open, isMobile, tooltipReady]);
+
+  React.useLayoutEffect(() => {
+    const href = focusAfterToggle.current;
+    if (href === null) return;
+    // No more re-creations to come once expanded, or collapsed with the tooltips in place.
+    if (open || tooltipReady) focusAfterToggle.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const links = document.querySelectorAll<HTMLAnchorElement>('[data-slot="sidebar"] a[href]');
+    Array.from(links).find((link) => link.getAttribute("href") === href)?.focus();
+  }, [open, tooltipReady]);
 
   // Atalho de teclado: Ctrl+B (Windows/Linux) ou Cmd+B (macOS).
   React.useEffect(() => {
@@ -157,8 +202,9 @@ function SidebarProvider({
       openMobile,
       setOpenMobile,
       toggleSidebar,
+      tooltipReady,
     }),
-    [state, open, setOpen, isMobile, openMobile, toggleSidebar],
+    [state, open, setOpen, isMobile, openMobile, toggleSidebar, tooltipReady],
   );
 
   return (
@@ -491,7 +537,7 @@ function SidebarMenuButton({
   ...props
 }: SidebarMenuButtonProps) {
   const Comp = asChild ? SlotPrimitive.Slot : "button";
-  const { isMobile, state } = useSidebar();
+  const { isMobile, state, tooltipReady } = useSidebar();
 
   const button = (
     <Comp
@@ -506,18 +552,14 @@ function SidebarMenuButton({
   );
 
   // The tooltip only exists while the desktop sidebar is collapsed to icons.
-  if (!tooltip || state !== "collapsed" || isMobile) {
+  if (!tooltip || state !== "collapsed" || isMobile || !tooltipReady || !LoadedMenuTooltip) {
     return button;
   }
 
   const tooltipProps: React.ComponentProps<typeof TooltipContent> =
     typeof tooltip === "string" ? { children: tooltip } : tooltip;
 
-  return (
-    <React.Suspense fallback={button}>
-      <SidebarMenuTooltip content={tooltipProps}>{button}</SidebarMenuTooltip>
-    </React.Suspense>
-  );
+  return <LoadedMenuTooltip content={tooltipProps}>{button}</LoadedMenuTooltip>;
 }
 
 export {
