@@ -44,7 +44,7 @@ export async function drawSignature(page: Page): Promise<void> {
 
 /** The newest signing code e-mailed to `to`, from the development outbox (this machine only). */
 export async function latestSigningCode(staffPage: Page, to: string): Promise<string> {
-  const outbox = await json<{ items: { to: string; subject: string; text: string }[] }>(await staffPage.request.get("/api/dev/outbox"), 200);
+  const outbox = await json<{ items: { to: string; subject: string; text: string }[] }>(await staffPage.request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`), 200);
   const mail = outbox.items.find((item) => item.to === to && item.subject.includes("código para assinar"));
   const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`no code e-mailed to ${to}`);

@@ -22,6 +22,8 @@ const STRUCTURE = {
   ],
 };
 const PATIENT = "Joana Prado Albuquerque";
+/** Her own address in this run: the browser files run side by side and read codes by address. */
+const PATIENT_EMAIL = `joana.${process.pid}.${Date.now().toString(36)}@exemplo.com.br`;
 
 async function seedDocument(page: Page, cpf: string): Promise<string> {
   const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
@@ -34,7 +36,7 @@ async function seedDocument(page: Page, cpf: string): Promise<string> {
   await json(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
   const patient = await json<{ id: string }>(
     await page.request.post("/api/patients", {
-      data: { nome: PATIENT, cpf, email: "joana@exemplo.com.br", telefone: "(21) 98765-4321", data_nascimento: "1988-04-12" },
+      data: { nome: PATIENT, cpf, email: PATIENT_EMAIL, telefone: "(21) 98765-4321", data_nascimento: "1988-04-12" },
     }),
     201,
   );
@@ -186,7 +188,7 @@ describe("signing", () => {
     expect(await p.getByTestId("sign-form").count()).toBe(0);
     await p.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).click();
     await p.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado.", { exact: false }).waitFor();
-    const otp = await latestSigningCode(page, "joana@exemplo.com.br");
+    const otp = await latestSigningCode(page, PATIENT_EMAIL);
     await p.getByLabel("Código de 6 dígitos").fill(otp === "000000" ? "111111" : "000000");
     await p.getByRole("button", { name: "Confirmar código" }).click();
     await p.getByTestId("otp-error").getByText("Código inválido ou expirado. Peça um novo código.").waitFor();
@@ -215,7 +217,7 @@ describe("signing", () => {
     while (otherCpf === patientCpf) otherCpf = validCpf();
     await p.getByLabel("CPF").pressSequentially(otherCpf);
     expect(await p.getByLabel("CPF").inputValue()).toMatch(/^\d{3}\.\d{3}\.\d{3}-\d{2}$/);
-    await p.getByLabel("E-mail").fill("joana@exemplo.com.br");
+    await p.getByLabel("E-mail").fill(PATIENT_EMAIL);
     await p.getByRole("button", { name: "Assinar Documento" }).click();
     await p.getByTestId("sign-error").getByText("Assinatura obrigatória").waitFor();
     await p.getByText("Por favor, assine no campo acima").waitFor();
@@ -284,7 +286,7 @@ describe("signing", () => {
     const staffBlock = page.getByTestId("document-signatures");
     await staffBlock.getByText(PATIENT, { exact: false }).first().waitFor();
     const staffText = await staffBlock.textContent();
-    expect(staffText).toContain("joana@exemplo.com.br");
+    expect(staffText).toContain(PATIENT_EMAIL);
     // A real connection: the source port and the parsed device are part of the evidence.
     expect(staffText).toMatch(/IP: \S+ \(porta \d+\)/);
     expect(staffText).toMatch(/Dispositivo: .+\(celular\)/);

@@ -15,7 +15,7 @@ afterAll(async () => {
 /** The invitation link e-mailed to `to`, read from the development outbox. */
 async function invitationLink(to: string): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const outbox = (await (await fetch(`${baseUrl()}/api/dev/outbox`)).json()) as { items: { to: string; text: string }[] };
+    const outbox = (await (await fetch(`${baseUrl()}/api/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as { items: { to: string; text: string }[] };
     const mail = outbox.items.find((item) => item.to === to);
     const link = mail ? /(http:\/\/127\.0\.0\.1:\d+\/convite\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1] : undefined;
     if (link) return link;

@@ -10,6 +10,7 @@ import { withTenant } from "../../src/db/tenant-scope.js";
 import { buildApp } from "../../src/server/app.js";
 import { EnvError, loadEnv } from "../../src/server/env.js";
 import { professionalSignUp } from "../helpers/factories.js";
+import { newClinic } from "../helpers/sessions.js";
 import { createTestApp, testEnv, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
@@ -220,6 +221,23 @@ describe("development outbox", () => {
     expect(Array.isArray(local.json().items)).toBe(true);
     const remote = await ctx.app.inject({ method: "GET", url: "/api/dev/outbox", remoteAddress: "203.0.113.7" });
     expect(remote.statusCode).toBe(404);
+  });
+
+  it("?to= keeps one address's mail only", async () => {
+    const [first, second] = [await newClinic(ctx.app), await newClinic(ctx.app)];
+    for (const user of [first, second]) {
+      const asked = await ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/request", payload: { email: user.email } });
+      expect(asked.statusCode).toBeLessThan(300);
+    }
+    const mine = await ctx.app.inject({ method: "GET", url: `/api/dev/outbox?to=${encodeURIComponent(first.email)}` });
+    expect(mine.statusCode).toBe(200);
+    const items = mine.json().items as { to: string }[];
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every((item) => item.to === first.email)).toBe(true);
+    const all = (await ctx.app.inject({ method: "GET", url: "/api/dev/outbox" })).json().items as { to: string }[];
+    expect(all.some((item) => item.to === second.email)).toBe(true);
+    const bad = await ctx.app.inject({ method: "GET", url: `/api/dev/outbox?to=${"a".repeat(400)}` });
+    expect(bad.statusCode).toBe(400);
   });
 
   it("does not exist in production", async () => {

@@ -1,4 +1,4 @@
-import { desc } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Db } from "../../db/client.js";
@@ -13,7 +13,8 @@ function isLoopback(ip: string): boolean {
  * Development only (never registered in production): the e-mails the app would have sent, so a
  * developer can follow a reset link without an SMTP server. The outbox holds every clinic's mail
  * (reset links included), so it answers only requests from this machine: a server started
- * without NODE_ENV=production must not hand it to the network.
+ * without NODE_ENV=production must not hand it to the network. `?to=` keeps one address's mail
+ * (the browser tests run side by side and each reads only its own).
  */
 export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
@@ -22,6 +23,7 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       schema: {
         tags: ["desenvolvimento"],
         summary: "Últimos e-mails da caixa de saída (somente fora de produção)",
+        querystring: z.object({ to: z.string().trim().min(1).max(320).optional() }),
         response: {
           200: z.object({
             items: z.array(
@@ -40,7 +42,13 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
     },
     async (request) => {
       if (!isLoopback(request.ip)) throw new AppError("NOT_FOUND");
-      const rows = await db.select().from(emailOutbox).orderBy(desc(emailOutbox.created_at)).limit(50);
+      const { to } = request.query;
+      const rows = await db
+        .select()
+        .from(emailOutbox)
+        .where(to === undefined ? undefined : eq(emailOutbox.to_address, to))
+        .orderBy(desc(emailOutbox.created_at))
+        .limit(50);
       return {
         items: rows.map((row) => ({
           id: row.id,
