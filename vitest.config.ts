@@ -17,6 +17,9 @@ export default defineConfig({
           environment: "node",
           // Some unit tests render PDFs and run pdftotext/qpdf: 5 s is too tight on a busy 2-core CI.
           testTimeout: 20_000,
+          // remote-pglite.test.ts starts PGlite (initdb) in a thread in its beforeAll: ~6 s quiet,
+          // over the default 10 s with two busy processes beside the suite.
+          hookTimeout: 60_000,
         },
       },
       {
