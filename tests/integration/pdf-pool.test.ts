@@ -111,8 +111,16 @@ async function watchWhile<T>(app: FastifyInstance, work: () => Promise<T>) {
   }
 }
 
+/** Milliseconds one render of `input` takes on this thread (after one to warm fonts and code). */
+async function oneRenderOnThisThread(input: Parameters<typeof renderDocumentPdf>[0]): Promise<number> {
+  await renderDocumentPdf(input);
+  const started = performance.now();
+  await renderDocumentPdf(input);
+  return performance.now() - started;
+}
+
 describe("large renders run off the event loop", () => {
-  it("keeps /api/health answering under 200 ms while four renders at the size limit run at once", async () => {
+  it("keeps /api/health answering under 200 ms (on a busy machine: one render's time) while four renders at the size limit run at once", async () => {
     const app = await appWith();
     const large = { ...sampleDocumentInput(), model: documentModelAtLimit() };
     // A running server has its threads started and warm.
@@ -122,9 +130,15 @@ describe("large renders run off the event loop", () => {
     console.info(`4 renders at the document limits (${app.pdfPool.threads} threads): ${JSON.stringify({ ...watched, result: undefined })}`);
     for (const pdf of watched.result) expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(watched.answers).toBeGreaterThan(3);
-    expect(watched.slowestHealth).toBeLessThan(200);
-    expect(watched.longestStall).toBeLessThan(200);
-  });
+    // 200 ms on a quiet machine. On a busy one (CI: four suites and two other processes on two
+    // cores) everything slows alike, so the bound is at least what one such render takes on this
+    // thread right now: four renders held on the loop would stall it about four times that.
+    const budget = Math.max(200, await oneRenderOnThisThread(large));
+    expect(watched.slowestHealth).toBeLessThan(budget);
+    expect(watched.longestStall).toBeLessThan(budget);
+    // The four renders at the limits take a few seconds on a busy 2-core box: what is measured is
+    // the loop's latency meanwhile, not their speed.
+  }, 120_000);
 
   it("four document creations at once from a template at the size limit: all saved with their PDFs, the server keeps answering", async () => {
     const app = await appWith();
@@ -143,12 +157,10 @@ describe("large renders run off the event loop", () => {
     // in this thread too (~100 ms per creation here, queued behind one lock), on PostgreSQL not.
     // On a busy machine everything slows alike, so the bound grows with what one render on this
     // thread costs right now: four renders held on the loop would take at least twice that.
-    const started = performance.now();
-    await renderDocumentPdf({ ...sampleDocumentInput(), model: documentModelAtLimit() });
-    const budget = Math.max(1000, 2 * (performance.now() - started));
+    const budget = Math.max(1000, 2 * (await oneRenderOnThisThread({ ...sampleDocumentInput(), model: documentModelAtLimit() })));
     expect(watched.slowestHealth).toBeLessThan(budget);
     expect(watched.longestStall).toBeLessThan(budget);
-  });
+  }, 120_000);
 });
 
 describe("a full queue", () => {
@@ -186,7 +198,7 @@ describe("a full queue", () => {
     expect(pdf.headers["content-type"]).toBe("application/pdf");
     expect(pdf.rawPayload.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(ERRORS.SERVER_BUSY.status).toBe(503);
-  });
+  }, 120_000);
 
   it("background work (the final sealed PDF) waits for room, leaving the last places to requests", async () => {
     const pool = createPdfPool({ threads: 1, maxQueue: 2 });
@@ -212,7 +224,7 @@ describe("a full queue", () => {
     } finally {
       await pool.close();
     }
-  });
+  }, 120_000);
 
   it("a job that finds the pool busy goes back to the queue without spending an attempt", async () => {
     const dedupeKey = `pool-busy-${Date.now()}`;
