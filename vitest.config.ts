@@ -28,7 +28,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           env: { TEST_DB: "pglite" },
-          globalSetup: ["tests/helpers/pglite-snapshot-setup.ts"],
+          globalSetup: ["tests/helpers/pglite-snapshot-setup.ts", "tests/helpers/compiled-entries-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -41,10 +41,11 @@ export default defineConfig({
                 name: "integration-postgres",
                 include: ["tests/integration/**/*.test.ts"],
                 env: { TEST_DB: "postgres" },
+                globalSetup: ["tests/helpers/compiled-entries-setup.ts"],
+                // Each fork on its own database (scripts/test-integration.mjs makes them).
+                setupFiles: ["tests/helpers/postgres-fork-database.ts"],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
-                // One shared database: files run one after another.
-                poolOptions: { forks: { singleFork: true } },
               },
             },
           ]

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 /**
  * `npm run test:integration`: the integration suite on embedded PGlite and, when
- * TEST_DATABASE_URL is set (CI), on PostgreSQL too — at the same time, as separate vitest
- * processes: PGlite's files split in INTEGRATION_SHARDS halves (default 2; each file still runs
- * alone in its own fork, on its own in-memory database), PostgreSQL's in
- * INTEGRATION_POSTGRES_SHARDS lanes (default 2), each lane's files one after another on its own
- * database: the first lane on TEST_DATABASE_URL itself, the others on databases made here beside it
- * (same server, same per-database settings) and dropped at the end. On a 2-core machine vitest runs
- * one file at a time, and the PostgreSQL files spend much of their time waiting on the server: side
- * by side the lanes keep both cores busy, where one after the other they took the sum of all (the
- * PostgreSQL lane alone was the long pole: 15 min of a 29 min CI under load). Each line is prefixed
- * with its lane; the exit code is the first failure's.
+ * TEST_DATABASE_URL is set (CI), on PostgreSQL too — at the same time, as two vitest processes of
+ * INTEGRATION_WORKERS forks each (default 2). Each fork takes the next file when it is done with
+ * one (no fixed halves: the long files no longer leave one lane running alone at the end). On PGlite
+ * each file runs on its own in-memory database; on PostgreSQL each fork has a database of its own
+ * (the first fork TEST_DATABASE_URL itself, the others databases made here beside it, same server,
+ * same per-database settings, dropped at the end), named to it by TEST_DATABASE_URLS and picked by
+ * tests/helpers/postgres-fork-database.ts, so files sharing a database still run one after another.
+ * On a 2-core machine the PostgreSQL files spend much of their time waiting on the server: side by
+ * side the two processes keep both cores busy. Each line is prefixed with its database; the exit
+ * code is the first failure's.
  */
 import { spawn } from "node:child_process";
 import readline from "node:readline";
@@ -19,22 +19,16 @@ import pg from "pg";
 const createdDatabases = [];
 const vitest = new URL("../node_modules/vitest/vitest.mjs", import.meta.url).pathname;
 const extra = process.argv.slice(2);
-// Files named on the command line run in one PGlite lane (a shard of one file would be empty).
-const shards = extra.length > 0 ? 1 : Math.max(1, Number(process.env.INTEGRATION_SHARDS ?? 2) || 1);
-const runs = Array.from({ length: shards }, (_, i) => ({
-  label: shards > 1 ? `pglite ${i + 1}/${shards}` : "pglite",
-  project: "integration",
-  args: shards > 1 ? [`--shard=${i + 1}/${shards}`] : [],
-}));
+const workers = Math.max(1, Number(process.env.INTEGRATION_WORKERS ?? 2) || 1);
+const runs = [{ label: "pglite", project: "integration", args: [`--maxWorkers=${workers}`] }];
 const postgresUrl = process.env.TEST_DATABASE_URL;
-const postgresShards = !postgresUrl ? 0 : extra.length > 0 ? 1 : Math.max(1, Number(process.env.INTEGRATION_POSTGRES_SHARDS ?? 2) || 1);
-const shardDatabases = postgresUrl ? await createShardDatabases(postgresUrl, postgresShards) : [];
-for (const [i, url] of shardDatabases.entries()) {
+if (postgresUrl) {
+  const urls = await createForkDatabases(postgresUrl, workers);
   runs.push({
-    label: postgresShards > 1 ? `postgres ${i + 1}/${postgresShards}` : "postgres",
+    label: "postgres",
     project: "integration-postgres",
-    args: postgresShards > 1 ? [`--shard=${i + 1}/${postgresShards}`] : [],
-    env: { TEST_DATABASE_URL: url },
+    args: [`--maxWorkers=${workers}`],
+    env: { TEST_DATABASE_URLS: urls.join(" ") },
   });
 }
 
@@ -48,9 +42,9 @@ function onDatabase(url, name) {
 /**
  * [TEST_DATABASE_URL, then count - 1 new empty databases beside it with its per-database settings
  * (CI's synchronous_commit = off)]. The app's role is made here first: it is one per server, and
- * each lane's migrations would otherwise race to create it.
+ * each fork's migrations would otherwise race to create it.
  */
-async function createShardDatabases(url, count) {
+async function createForkDatabases(url, count) {
   const base = decodeURIComponent(new URL(url).pathname.slice(1));
   const admin = new pg.Client({ connectionString: onDatabase(url, "postgres") });
   await admin.connect();
@@ -66,7 +60,7 @@ async function createShardDatabases(url, count) {
     const settings = rows[0]?.setconfig ?? [];
     const urls = [url];
     for (let i = 2; i <= count; i++) {
-      const name = `${base}_lane${i}`;
+      const name = `${base}_fork${i}`;
       const quoted = pg.escapeIdentifier(name);
       await admin.query(`drop database if exists ${quoted} with (force)`);
       await admin.query(`create database ${quoted}`);
@@ -83,7 +77,7 @@ async function createShardDatabases(url, count) {
   }
 }
 
-async function dropShardDatabases() {
+async function dropForkDatabases() {
   if (createdDatabases.length === 0) return;
   const admin = new pg.Client({ connectionString: onDatabase(postgresUrl, "postgres") });
   try {
@@ -100,7 +94,7 @@ const children = new Set();
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     for (const child of children) child.kill(signal);
-    void dropShardDatabases().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    void dropForkDatabases().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   });
 }
 
@@ -124,7 +118,7 @@ function run({ label, project, args, env }) {
 }
 
 const codes = await Promise.all(runs.map(run));
-await dropShardDatabases();
+await dropForkDatabases();
 const failed = codes.find((code) => code !== 0);
 if (failed !== undefined) console.error(`\nintegração: falhou (${runs.map((r, i) => `${r.label}=${codes[i]}`).join(", ")})`);
 process.exit(failed ?? 0);

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { projectRoot } from "../../src/db/paths.js";
+import { nodeEntryArgs } from "./node-entry.js";
 
 /** One of our Node entry points (src/server/main.ts, worker-main.ts) running in its own process. */
 export interface NodeProcess {
@@ -41,12 +42,12 @@ export async function waitFor<T>(what: string, check: () => Promise<T> | T, dead
 }
 
 /**
- * Starts `node [nodeFlags] --import tsx <script>` in the project with a minimal environment plus
- * `env` (node itself with tsx's loader, not the tsx CLI, which would run it in a grandchild a kill
- * would miss).
+ * Starts `node [nodeFlags] <script>` in the project with a minimal environment plus `env`: its
+ * compiled file in the test suite, else the source with tsx's loader (node itself, not the tsx CLI,
+ * which would run it in a grandchild a kill would miss).
  */
 export function spawnSource(script: string, env: Record<string, string>, nodeFlags: readonly string[] = []): NodeProcess {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", script], {
+  const child = spawn(process.execPath, [...nodeFlags, ...nodeEntryArgs(script)], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -44,6 +44,7 @@ import { waitFor } from "../helpers/server-process.js";
 import { newClinic } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp } from "../helpers/test-app.js";
+import { nodeEntryArgs } from "../helpers/node-entry.js";
 
 const onPostgres = process.env.TEST_DB === "postgres";
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -65,9 +66,9 @@ interface CliResult {
   lastLine: string;
 }
 
-/** `npm run backup|restore` as the operator runs it (node + tsx, like the npm script), with `env` only. */
+/** `npm run backup|restore` as the operator runs it (its compiled file, see node-entry.ts), with `env` only. */
 function cli(script: "backup" | "restore", args: string[], env: Record<string, string>): Promise<CliResult> & { child: ChildProcess } {
-  const child = spawn(process.execPath, ["--import", "tsx", `src/server/cli/${script}.ts`, ...args], {
+  const child = spawn(process.execPath, [...nodeEntryArgs(`src/server/cli/${script}.ts`), ...args], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), NODE_ENV: "test", LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -21,6 +21,7 @@ import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed
 import { httpApp } from "../helpers/http-app.js";
 import { newClinic } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
+import { nodeEntryArgs } from "../helpers/node-entry.js";
 
 const STARTUP_MS = 120_000;
 const RECOVERY_MS = 120_000;
@@ -34,7 +35,7 @@ interface AppProcess {
 }
 
 function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join("tests", "helpers", "app-process.ts")], {
+  const child = spawn(process.execPath, nodeEntryArgs("tests/helpers/app-process.ts"), {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -26,6 +26,7 @@ import { canonicalJson, type Evidence, EVIDENCE_FILE } from "../../src/shared/ev
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { publishedTemplateVersion, signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
+import { nodeEntryArgs } from "../helpers/node-entry.js";
 
 let ctx: TestContext;
 let clinic: SignedIn;
@@ -228,7 +229,7 @@ describe("verification knows our keys (issue 12)", () => {
 describe("npm run verify (CLI, subprocess)", () => {
   const cli = (args: string[]) => {
     try {
-      return { code: 0, out: execFileSync("npx", ["tsx", "src/server/cli/verify-pdf.ts", ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) };
+      return { code: 0, out: execFileSync(process.execPath, [...nodeEntryArgs("src/server/cli/verify-pdf.ts"), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) };
     } catch (error) {
       const e = error as { status: number; stdout: string };
       return { code: e.status, out: e.stdout };

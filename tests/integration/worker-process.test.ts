@@ -1,10 +1,11 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { enqueueJob } from "../../src/server/jobs/enqueue-job.js";
+import { nodeEntryArgs } from "../helpers/node-entry.js";
 import { type NodeProcess, spawnSource, waitFor } from "../helpers/server-process.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
@@ -26,6 +27,14 @@ function startWorker(env: Record<string, string>): NodeProcess {
 }
 
 describe("npm run worker", () => {
+  it("is started, like every entry point the suite runs in a child, from the suite's compiled files", () => {
+    // Through tsx each child spent ~3 CPU-s importing the app (decision 039).
+    const args = nodeEntryArgs("src/server/worker-main.ts");
+    expect(args).toHaveLength(1);
+    expect(args[0]).toMatch(/consentir-compiled-[^/]+\/src\/server\/worker-main\.js$/);
+    expect(existsSync(args[0]!)).toBe(true);
+  });
+
   it("runs the queued jobs on PostgreSQL with no HTTP port; on PGlite refuses to start, in Portuguese", async () => {
     if (ctx.database.kind !== "postgres") {
       const worker = startWorker({});
