@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { compiledSources } from "./tests/helpers/compiled-sources-plugin.js";
 
 const clientRoot = fileURLToPath(new URL("./src/client", import.meta.url));
 const sharedRoot = fileURLToPath(new URL("./src/shared", import.meta.url));
@@ -24,10 +25,12 @@ export default defineConfig({
       },
       {
         extends: true,
+        plugins: [compiledSources()],
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           env: { TEST_DB: "pglite" },
+          setupFiles: ["tests/helpers/source-maps-setup.ts"],
           globalSetup: ["tests/helpers/pglite-snapshot-setup.ts", "tests/helpers/compiled-entries-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -37,13 +40,14 @@ export default defineConfig({
         ? [
             {
               extends: true as const,
+              plugins: [compiledSources()],
               test: {
                 name: "integration-postgres",
                 include: ["tests/integration/**/*.test.ts"],
                 env: { TEST_DB: "postgres" },
                 globalSetup: ["tests/helpers/compiled-entries-setup.ts"],
                 // Each fork on its own database (scripts/test-integration.mjs makes them).
-                setupFiles: ["tests/helpers/postgres-fork-database.ts"],
+                setupFiles: ["tests/helpers/source-maps-setup.ts", "tests/helpers/postgres-fork-database.ts"],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
               },
