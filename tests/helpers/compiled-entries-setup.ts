@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { projectRoot } from "../../src/db/paths.js";
-import { COMPILED_ROOT_ENV } from "./node-entry.js";
+import { COMPILED_ROOT_ENV, COMPILED_SOURCE_DIRS } from "./node-entry.js";
 
 /**
  * The integration files that run our entry points in processes of their own (web, worker, backup
@@ -13,9 +13,7 @@ import { COMPILED_ROOT_ENV } from "./node-entry.js";
  * `import.meta.url` paths — the PDF pool's and the PGlite thread's entries — resolve as in
  * `npm run build`'s output). Types are tsc's job (`npm run typecheck`).
  */
-const SOURCE_DIRS = ["src/server", "src/shared", "src/db", "src/pdf"];
 const EXTRA_ENTRIES = ["tests/helpers/app-process.ts"];
-
 
 /**
  * Compiles into a fresh folder inside node_modules/.cache (inside the project, so bare imports
@@ -25,7 +23,7 @@ async function compileEntries(): Promise<string> {
   const cache = path.join(projectRoot, "node_modules", ".cache");
   mkdirSync(cache, { recursive: true });
   const outdir = mkdtempSync(path.join(cache, "consentir-compiled-"));
-  const entryPoints = SOURCE_DIRS.flatMap((dir) =>
+  const entryPoints = COMPILED_SOURCE_DIRS.flatMap((dir) =>
     readdirSync(path.join(projectRoot, dir), { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
       .map((file) => path.join(projectRoot, dir, file)),

@@ -1,9 +1,7 @@
 import path from "node:path";
 import type { Plugin } from "vite";
-import { COMPILED_ROOT_ENV } from "./node-entry.js";
-
-const projectRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..");
-const COMPILED_DIRS = ["src/server/", "src/shared/", "src/db/", "src/pdf/"];
+import { projectRoot } from "../../src/db/paths.js";
+import { COMPILED_ROOT_ENV, COMPILED_SOURCE_DIRS } from "./node-entry.js";
 
 /**
  * Integration projects: a test's (or a helper's) import of the app's code — `../../src/…/x.js` —
@@ -20,7 +18,7 @@ export function compiledSources(): Plugin {
       const root = process.env[COMPILED_ROOT_ENV];
       if (!root || !importer || !source.startsWith(".") || !source.endsWith(".js")) return null;
       const target = path.relative(projectRoot, path.resolve(path.dirname(importer), source));
-      if (!COMPILED_DIRS.some((dir) => target.startsWith(dir))) return null;
+      if (!COMPILED_SOURCE_DIRS.some((dir) => target.startsWith(`${dir}/`))) return null;
       return path.join(root, target);
     },
   };

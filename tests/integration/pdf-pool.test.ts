@@ -28,15 +28,24 @@ import { sampleDocumentInput } from "../unit/pdf/fixtures.js";
 let database: Database;
 const apps: FastifyInstance[] = [];
 
-async function appWith(pdfPool?: { threads?: number; maxQueue?: number }) {
-  const app = await buildApp({ env: testEnv(), database, logger: false, ...(pdfPool ? { pdfPool } : {}) });
+/**
+ * Renders at the size limits queue behind each other here on purpose; with four suites and two
+ * other processes on two cores, two of them took over the pool's 30 s task timeout (which counts
+ * from submission). What these tests check is the pool's behaviour, not the renders' speed.
+ */
+const TASK_TIMEOUT_MS = 120_000;
+
+async function appWith(pdfPool: { threads?: number; maxQueue?: number } = {}) {
+  const app = await buildApp({ env: testEnv(), database, logger: false, pdfPool: { taskTimeoutMs: TASK_TIMEOUT_MS, ...pdfPool } });
   await app.ready();
   apps.push(app);
   return app;
 }
 
 beforeAll(async () => {
-  database = await openTestDatabase();
+  // PGlite in its own thread, as the app runs it (decision 038): on the test's thread its queries
+  // would hold the very event loop these tests watch.
+  database = await openTestDatabase({ thread: true });
 });
 afterAll(async () => {
   for (const app of apps) await app.close();
@@ -153,13 +162,15 @@ describe("large renders run off the event loop", () => {
       expect(response.json().pdf_gerado).toBe(true);
     }
     // The renders no longer hold the loop (1.4 s for these four before the pool; 7.5 s for the
-    // issue's 950 kB template, now refused). What remains is the database work: on PGlite it runs
-    // in this thread too (~100 ms per creation here, queued behind one lock), on PostgreSQL not.
-    // On a busy machine everything slows alike, so the bound grows with what one render on this
-    // thread costs right now: four renders held on the loop would take at least twice that.
+    // issue's 950 kB template, now refused). On a busy machine everything slows alike, so the bound
+    // grows with what one render on this thread costs right now: four renders held on the loop
+    // would stall it at least twice that.
     const budget = Math.max(1000, 2 * (await oneRenderOnThisThread({ ...sampleDocumentInput(), model: documentModelAtLimit() })));
-    expect(watched.slowestHealth).toBeLessThan(budget);
     expect(watched.longestStall).toBeLessThan(budget);
+    // /api/health reads the database. On PostgreSQL it gets its own connection; embedded PGlite has
+    // one session, so there health also waits behind the creations' queries (in PGlite's thread,
+    // not on the loop): up to one more budget.
+    expect(watched.slowestHealth).toBeLessThan(process.env.TEST_DB === "postgres" ? budget : 2 * budget);
   }, 120_000);
 });
 
@@ -201,7 +212,7 @@ describe("a full queue", () => {
   }, 120_000);
 
   it("background work (the final sealed PDF) waits for room, leaving the last places to requests", async () => {
-    const pool = createPdfPool({ threads: 1, maxQueue: 2 });
+    const pool = createPdfPool({ threads: 1, maxQueue: 2, taskTimeoutMs: TASK_TIMEOUT_MS });
     try {
       const large = { ...sampleDocumentInput(), model: documentModelAtLimit() };
       const holding = [pool.render(large), pool.render(large)];
