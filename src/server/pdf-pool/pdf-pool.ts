@@ -86,14 +86,25 @@ export function defaultPdfThreads(): number {
   return Math.max(1, os.availableParallelism());
 }
 
+/**
+ * Node 20.19+ lets `require()` load an ES module, and piscina's thread tries `require(filename)`
+ * before `import()`. A thread ended while inside that require (the pool closing while its threads
+ * still load, e.g. a process stopped right after its first PDF) hits a failed assertion in Node
+ * and aborts the whole process, not just the thread: seen in the integration suite, and reproduced
+ * by terminating threads mid-require. With require(esm) off in the pool's threads, piscina's
+ * require throws and it loads the entry with `import()`, whose loader survives a termination.
+ */
+export const NO_REQUIRE_ESM = "--no-experimental-require-module";
+
 /** The worker entry point and the Node options its threads need to load it. */
-function workerEntry(): { filename: string; execArgv: string[] } {
+export function pdfWorkerEntry(): { filename: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith(".ts");
   const filename = fileURLToPath(new URL(`./pdf-worker.${fromSource ? "ts" : "js"}`, import.meta.url));
-  if (!fromSource) return { filename, execArgv: [] };
+  const noRequireEsm = process.allowedNodeEnvironmentFlags.has(NO_REQUIRE_ESM) ? [NO_REQUIRE_ESM] : [];
+  if (!fromSource) return { filename, execArgv: noRequireEsm };
   // From source: the thread loads TypeScript through tsx (a devDependency; dist never needs it).
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-  return { filename, execArgv: ["--import", tsx] };
+  return { filename, execArgv: [...noRequireEsm, "--import", tsx] };
 }
 
 function isQueueFull(error: unknown): boolean {
@@ -119,7 +130,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
 
   const pool = (): Piscina<PdfTask, Uint8Array> => {
     if (!piscina) {
-      const entry = workerEntry();
+      const entry = pdfWorkerEntry();
       piscina = new Piscina<PdfTask, Uint8Array>({
         filename: entry.filename,
         execArgv: entry.execArgv,
