@@ -39,11 +39,22 @@ export async function newPage(
   return { context, page, errors };
 }
 
-/** Saves a screenshot under test-results/ for a person to look at. */
-export async function snap(page: Page, name: string): Promise<void> {
+/**
+ * Whether screenshots are saved: yes on a person's machine, no in CI (nobody looks at them there,
+ * and ~125 full-page captures cost CPU the suite's budget needs). E2E_SCREENSHOTS=1 or 0 decides.
+ */
+export function screenshotsWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.E2E_SCREENSHOTS === "1") return true;
+  if (env.E2E_SCREENSHOTS === "0") return false;
+  return !env.CI;
+}
+
+/** Saves a screenshot (the whole page, or what the screen shows) under test-results/ for a person to look at. */
+export async function snap(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
+  if (!screenshotsWanted()) return;
   const dir = path.join(projectRoot, "test-results", "screenshots");
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
 }
 
 /**

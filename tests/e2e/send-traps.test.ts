@@ -15,7 +15,7 @@ import { CONTACT_MISSING_MESSAGE } from "../../src/shared/send-readiness.js";
 import { validCpf } from "../helpers/factories.js";
 import { testEnv, uniqueEmail } from "../helpers/test-env.js";
 import { signIn } from "./accounts.js";
-import { animationsFinished, launchBrowser, PHONE } from "./browser.js";
+import { animationsFinished, launchBrowser, PHONE, snap } from "./browser.js";
 import { json } from "./signing-helpers.js";
 
 /**
@@ -58,14 +58,6 @@ async function openPage(viewport: { width: number; height: number }): Promise<{ 
     if (message.type() === "error" && !/Failed to load resource/.test(message.text())) errors.push(`console: ${message.text()}`);
   });
   return { context, page, errors };
-}
-
-async function snap(page: Page, name: string): Promise<void> {
-  const { mkdirSync } = await import("node:fs");
-  const path = await import("node:path");
-  const dir = path.join(process.cwd(), "test-results", "screenshots");
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -150,7 +142,7 @@ describe("sending without traps", () => {
     const warning = page.getByTestId("patient-send-warning");
     await warning.getByTestId("send-blocking").getByText(ERRORS.PATIENT_CPF_MISSING.message).waitFor();
     await warning.getByTestId("send-warning").getByText(CONTACT_MISSING_MESSAGE).waitFor();
-    await snap(page, "send-traps-create-warning-desktop");
+    await snap(page, "send-traps-create-warning-desktop", { fullPage: false });
     expect(await axeViolations(page)).toEqual([]);
     await warning.getByRole("link", { name: "Completar cadastro" }).first().click();
     await page.waitForURL(new RegExp(`/patients/${id}/edit\\?voltar=`));
@@ -186,7 +178,7 @@ describe("sending without traps", () => {
     expect(await dialog.getByTestId("send-email-checkbox").getAttribute("aria-checked")).toBe("false");
     expect(await dialog.getByRole("link", { name: "Completar cadastro" }).getAttribute("href")).toMatch(/\/patients\/[0-9a-f-]+\/edit\?voltar=%2Fdocuments/);
     await animationsFinished(page);
-    await snap(page, "send-traps-dialog-blocked-desktop");
+    await snap(page, "send-traps-dialog-blocked-desktop", { fullPage: false });
     expect(await axeViolations(page)).toEqual([]);
     await dialog.getByRole("button", { name: "Voltar" }).click();
 
@@ -285,7 +277,7 @@ describe("no dead ends in the documents list", () => {
     await dialog.getByTestId("send-blocking").getByText(ERRORS.PATIENT_CPF_MISSING.message).waitFor();
     expect(await dialog.getByTestId("send-email-checkbox").isDisabled()).toBe(true);
     await animationsFinished(page);
-    await snap(page, "send-traps-dialog-blocked-phone");
+    await snap(page, "send-traps-dialog-blocked-phone", { fullPage: false });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await dialog.getByRole("button", { name: "Voltar" }).click();
     await dialog.waitFor({ state: "detached" });
@@ -298,12 +290,12 @@ describe("no dead ends in the documents list", () => {
     await card("Helena Prazo Vencido").getByRole("button", { name: /^Ações do documento/ }).click();
     for (const tile of ["Ver Detalhes", "Gerar PDF", "Reenviar", "Cancelar"]) await sheet.getByText(tile, { exact: true }).waitFor();
     await animationsFinished(page);
-    await snap(page, "send-traps-sheet-expired-phone");
+    await snap(page, "send-traps-sheet-expired-phone", { fullPage: false });
     await sheet.getByRole("button", { name: "Reenviar" }).click();
     await dialog.getByText("o prazo de assinatura passou", { exact: false }).waitFor();
     await dialog.getByTestId("send-email-checkbox").waitFor();
     await animationsFinished(page);
-    await snap(page, "send-traps-dialog-expired-phone");
+    await snap(page, "send-traps-dialog-expired-phone", { fullPage: false });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await dialog.getByRole("button", { name: "Reenviar" }).click();
     await dialog.getByRole("heading", { name: "Link de assinatura" }).waitFor();

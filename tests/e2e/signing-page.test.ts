@@ -1,9 +1,6 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
-import { projectRoot } from "../../src/db/paths.js";
 import { animationsFinished, launchBrowser, newPage, snap } from "./browser.js";
 import { confirmSigningCode, drawSignature, json, patientPhone, seedSignableDocument } from "./signing-helpers.js";
 
@@ -27,13 +24,6 @@ const LONG_TERM = {
       "Declaro que fui informado(a) de forma clara sobre o procedimento, suas alternativas, os riscos previsíveis e os cuidados necessários antes e depois da sua realização, e que pude fazer perguntas e tive todas as minhas dúvidas respondidas.",
   })),
 };
-
-/** A screenshot of what the screen shows now (not the whole page), under test-results/. */
-async function snapViewport(page: Page, name: string): Promise<void> {
-  const dir = path.join(projectRoot, "test-results", "screenshots");
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
-}
 
 /** Where an element is on the screen, in CSS px (null when not rendered). */
 const box = (page: Page, testId: string) => page.getByTestId(testId).boundingBox();
@@ -64,7 +54,7 @@ describe("signing page (issue 17)", () => {
     expect((await box(p, "signature-step"))!.y).toBeGreaterThan(844 * 2);
     expect(await focusInSignatureStep(p)).toBe(false);
     await snap(p, "signing-page-start-phone");
-    await snapViewport(p, "signing-page-start-phone-top");
+    await snap(p, "signing-page-start-phone-top", { fullPage: false });
 
     // A tap: the step comes into view and takes the focus (keyboard and screen readers follow).
     await shortcut.click();
@@ -77,7 +67,7 @@ describe("signing page (issue 17)", () => {
     // The page's address stays the link itself (no #fragment added to what may be copied).
     expect(p.url()).toBe(link);
     await p.getByTestId("otp-step").waitFor();
-    await snapViewport(p, "signing-page-after-shortcut-phone");
+    await snap(p, "signing-page-after-shortcut-phone", { fullPage: false });
     // The code step's buttons are large enough for a finger.
     expect((await p.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
 
@@ -93,7 +83,7 @@ describe("signing page (issue 17)", () => {
     expect(field).toEqual({ css: [328, 141], store: [984, 423] });
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await p.getByTestId("signature-canvas").scrollIntoViewIfNeeded();
-    await snapViewport(p, "signing-page-form-phone");
+    await snap(p, "signing-page-form-phone", { fullPage: false });
     for (const name of ["Desenhar", "Digitar", "Limpar", "Assinar Documento"]) {
       expect((await p.getByRole("button", { name, exact: true }).boundingBox())!.height, name).toBeGreaterThanOrEqual(44);
     }
@@ -117,7 +107,7 @@ describe("signing page (issue 17)", () => {
     expect(await p.getByRole("link", { name: "Ir para a assinatura" }).count()).toBe(0);
     await p.getByRole("link", { name: "Baixar documento assinado" }).waitFor({ timeout: 30_000 });
     await p.evaluate(() => window.scrollTo(0, 0));
-    await snapViewport(p, "signing-page-just-signed-phone-top");
+    await snap(p, "signing-page-just-signed-phone-top", { fullPage: false });
 
     // Reopening the signed link: the state, plainly, and the copy to download; no success banner.
     await p.reload();
@@ -132,7 +122,7 @@ describe("signing page (issue 17)", () => {
     await animationsFinished(p);
     await snap(p, "signing-page-signed-revisit-phone");
     await p.evaluate(() => window.scrollTo(0, 0));
-    await snapViewport(p, "signing-page-signed-revisit-phone-top");
+    await snap(p, "signing-page-signed-revisit-phone-top", { fullPage: false });
 
     // Another visitor with the same link (a forwarded message) sees the same neutral state.
     const other = await patientPhone(browser);
@@ -173,7 +163,7 @@ describe("signing page (issue 17)", () => {
     });
     expect(size).toEqual([280, 120]);
     await p.getByTestId("sign-form").scrollIntoViewIfNeeded();
-    await snapViewport(p, "signing-page-form-desktop");
+    await snap(p, "signing-page-form-desktop", { fullPage: false });
     expect(laptop.errors).toEqual([]);
     expect(staff.errors).toEqual([]);
     await laptop.context.close();
