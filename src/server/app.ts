@@ -54,7 +54,7 @@ import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from "./pdf-pool/pdf-pool.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
 import { siteOrigin } from "./lib/origin.js";
-import { rejectUnsafeText } from "./plugins/safe-input.js";
+import { frameworkErrors, rejectUnsafeText, requireUtf8Json } from "./plugins/safe-input.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE } from "./services/audit/audit-anchors.js";
 import "../shared/schemas/zod-locale.js";
 import type { FileStorage } from "./storage/file-storage.js";
@@ -85,12 +85,14 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     logger: config.logger ?? { level: env.LOG_LEVEL },
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   rejectUnsafeText(app);
+  requireUtf8Json(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

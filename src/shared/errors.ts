@@ -6,6 +6,8 @@
 export const ERRORS = {
   VALIDATION: { status: 400, message: "Dados inválidos. Verifique os campos destacados." },
   BAD_REQUEST: { status: 400, message: "Requisição inválida." },
+  BAD_URL: { status: 400, message: "Endereço inválido. Confira o link e tente de novo." },
+  URL_TOO_LONG: { status: 414, message: "Endereço longo demais. Confira o link e tente de novo." },
   UNAUTHENTICATED: { status: 401, message: "Sua sessão expirou. Entre novamente." },
   INVALID_CREDENTIALS: { status: 401, message: "E-mail ou senha incorretos." },
   /** Front-desk signing (issue 13): the device is in the patient's hands until a password unlocks it. */

@@ -16,7 +16,7 @@ const BAD_TEXT = ["\u0000", "a\u0000b", "\ud800", "fim\udc00", "\ud83d"];
 const BAD_DATES = ["2024-02-30", "2023-02-29", "0000-01-01", "2024-13-01", "9999-12-31"];
 const WRONG_TYPES: unknown[] = [12345, true, ["lista"], { objeto: 1 }];
 /** Zod's English fallbacks, and anything else that should never reach a clinic's screen. */
-const ENGLISH = /\b(Invalid|expected|received|Too (big|small)|Required|must be|should|Unrecognized|Bad Request|Internal Server Error)\b/;
+const ENGLISH = /\b(Invalid|expected|received|Too (big|small)|Required|must be|should|Unrecognized|Bad Request|Internal Server Error|is not a valid|exceeding)\b/;
 
 interface Fixture {
   owner: SignedIn;
@@ -228,7 +228,7 @@ describe("bad-input sweep over every route of the OpenAPI document", () => {
         const queryNames = (operation.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
         if (queryNames.length) probes.push(...queryProbes(route, url, queryNames));
         for (const p of (operation.parameters ?? []).filter((param) => param.in === "path")) {
-          for (const bad of ["%00", "%ED%A0%80", "nao-e-um-id", encodeURIComponent("x".repeat(300))]) {
+          for (const bad of ["%00", "%ED%A0%80", "%ff", "nao-e-um-id", encodeURIComponent("x".repeat(300))]) {
             probes.push({ method: upper, route, url: route.replace(`{${p.name}}`, bad).replace(/\{[a-z]+\}/g, "x"), label: `${p.name}=${bad.slice(0, 20)}`, payload: upper === "GET" || upper === "DELETE" ? undefined : {} });
           }
         }
@@ -246,6 +246,34 @@ describe("bad-input sweep over every route of the OpenAPI document", () => {
     expect(statuses.has(400)).toBe(true);
     expect(report(results)).toEqual([]);
   }, 600_000);
+
+  it("refuses a JSON body that is not UTF-8, and addresses the router cannot read, in Portuguese", async () => {
+    const cookie = fixture.owner.cookie;
+    // \xff\xfe is no UTF-8: Node would have saved the name as "Ana �� Silva".
+    const body = Buffer.concat([Buffer.from('{"nome":"Ana '), Buffer.from([0xff, 0xfe]), Buffer.from(' Silva","cpf":"11144477735","data_nascimento":"1990-05-10"}')]);
+    const notUtf8 = await ctx.app.inject({ method: "POST", url: "/api/patients", payload: body, headers: { cookie, "content-type": "application/json" } });
+    expect(notUtf8.statusCode).toBe(400);
+    expect(notUtf8.json()).toMatchObject({ code: "VALIDATION", message: "O texto contém caracteres inválidos (caractere nulo ou de codificação incompleta)" });
+    const list = await ctx.app.inject({ method: "GET", url: "/api/patients?search=Ana", headers: { cookie } });
+    expect(JSON.stringify(list.json())).not.toContain("\ufffd");
+    // The same body in UTF-8 is taken, and JSON's own checks still hold.
+    const utf8 = Buffer.from(body.toString("latin1").replace("\u00ff\u00fe", "Luíza"), "utf8");
+    const taken = await ctx.app.inject({ method: "POST", url: "/api/patients", payload: utf8, headers: { cookie, "content-type": "application/json" } });
+    expect(taken.statusCode, taken.body).toBe(201);
+    expect(taken.json().nome).toBe("Ana Luíza Silva");
+    const poisoned = await ctx.app.inject({ method: "POST", url: "/api/patients", payload: '{"__proto__":{"x":1}}', headers: { cookie, "content-type": "application/json" } });
+    expect(poisoned.statusCode).toBe(400);
+    expect(poisoned.json().code).toBe("BAD_REQUEST");
+
+    for (const url of ["/api/documents/%ff", "/api/patients/%E0%A4%A", "/%ff", `/api/public/sign/%00%ff`]) {
+      const response = await ctx.app.inject({ method: "GET", url, headers: { cookie } });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ code: "BAD_URL", message: "Endereço inválido. Confira o link e tente de novo." });
+    }
+    const long = await ctx.app.inject({ method: "GET", url: `/api/public/sign/${"a".repeat(200)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ code: "URL_TOO_LONG", message: "Endereço longo demais. Confira o link e tente de novo." });
+  });
 
   it("answers another clinic's ids on every route with 404 or 403, never its data", async () => {
     const doc = (ctx.app as unknown as { swagger(): { paths: Record<string, Record<string, unknown>> } }).swagger();
