@@ -34,6 +34,11 @@
  *     (and "seal": the worker after the last signature), and — when the server preloads
  *     pg_stat_statements — the statements each request type runs per patient.
  *
+ * Each patient's client does what the signing page does when the server is too busy (decision
+ * 040): a 503 with Retry-After is waited out and tried again, for up to the page's budget; the web
+ * processes keep their admission defaults (BENCH_ADMISSION=off admits everything, to compare).
+ * Meanwhile one member of the staff opens the documents list every 250 ms (staff_list_*).
+ *
  * Then it waits for the worker to seal every final PDF and checks: 0 errors; every document signed,
  * by exactly one patient party, one 'document.signed' and one 'document.party_signed' of the
  * patient; exactly one 'document.finalize' job (done), one 'document.sealed' event and one sealed
@@ -41,7 +46,8 @@
  * a sample of sealed PDFs verifies; every clinic's audit chain verifies (the `npm run audit:verify`
  * logic, and GET /api/audit/verify through a web process).
  *
- * Reported: p50/p95/max of each step and overall, signers/s, the time to seal every final PDF,
+ * Reported: p50/p95/max of each step (the answer that did the work) and overall, of each request as
+ * the patient felt it (felt_*: busy waits included) and how many 503s were given (turned_away), signers/s, the time to seal every final PDF,
  * CPU seconds of each process and of the database's backends during the signing, CPU per signed
  * and sealed document (cpu_ms_per_signer: web + worker + the app's backends; the bench's own
  * client and its queries apart), load average.
@@ -58,6 +64,7 @@ import { AUDIT_ANCHOR_KEY_PURPOSE } from "../../src/server/services/audit/audit-
 import { verifyAllAuditChains } from "../../src/server/services/audit/verify-audit-chain.js";
 import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { signatureDataUrl } from "../../tests/helpers/signing.js";
+import { BUSY_RETRY_BUDGET_MS, busyRetryDelayMs, retryAfterSeconds } from "../../src/client/public-pages/lib/busy-retry.js";
 import type { BenchCase, BenchResult } from "../run.js";
 import { round, summarize } from "../stats.js";
 import { BENCH_PASSWORD, benchClinic } from "../support/bench-app.js";
@@ -80,6 +87,10 @@ const RAMP_S = Math.max(0, Number(process.env.BENCH_RAMP_S ?? 0));
 const THINK_MS = parseRange(process.env.BENCH_THINK_MS);
 /** BENCH_PHASED=1: every patient opens, then every patient asks for the code, …: CPU per request type. */
 const PHASED = process.env.BENCH_PHASED === "1";
+/** BENCH_ADMISSION=off: the web processes admit every public request at once (PUBLIC_MAX_IN_FLIGHT=0), to compare. */
+const ADMISSION_OFF = process.env.BENCH_ADMISSION === "off";
+/** How often a member of the staff opens the documents list while the patients sign (each web process in turn). */
+const STAFF_PROBE_MS = 250;
 /** Documents signed per web process before the timed run (not timed): first-use costs out of the way. */
 const WARMUP_PER_PROCESS = 4;
 /** Staff requests in flight while setting up. */
@@ -263,7 +274,12 @@ class StepError extends Error {
 }
 
 interface SignerTiming {
+  /** Each request's answer time (the answer that did the work; a 503 turned away before it is not counted here). */
   steps: Partial<Record<Step, number>>;
+  /** Each request as the patient felt it: from the first try to the answer, busy waits included. */
+  felt: Partial<Record<RequestStep, number>>;
+  /** 503 PUBLIC_BUSY answers this patient was given (each followed by the page's wait and a new try). */
+  turnedAway: number;
   overall: number;
   flow: number;
 }
@@ -292,19 +308,34 @@ async function signAsPatient(
     waited += performance.now() - from;
   };
   const steps: Partial<Record<Step, number>> = {};
+  const felt: Partial<Record<RequestStep, number>> = {};
+  let turnedAway = 0;
   const headers = { "x-forwarded-for": addressOf(signer.i), "user-agent": UA };
-  const call = async (step: Step, method: "GET" | "POST", suffix: string, body?: unknown): Promise<any> => {
-    const web = webs[turn++ % webs.length]!;
-    const started = performance.now();
-    const response = await fetch(`${web.baseUrl}/api/public/sign/${signer.token}${suffix}`, {
-      method,
-      headers: method === "POST" ? { ...headers, "content-type": "application/json", origin: web.baseUrl } : headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    steps[step] = performance.now() - started;
-    if (response.status !== 200) throw new StepError(step, response.status, text);
-    return JSON.parse(text);
+  // As the signing page does (src/client/public-pages/lib/http.ts): a 503 with Retry-After is
+  // waited out (growing, spread waits) and tried again, for up to the page's budget.
+  const call = async (step: RequestStep, method: "GET" | "POST", suffix: string, body?: unknown): Promise<any> => {
+    const first = performance.now();
+    for (let attempt = 0; ; attempt++) {
+      const web = webs[turn++ % webs.length]!;
+      const started = performance.now();
+      const response = await fetch(`${web.baseUrl}/api/public/sign/${signer.token}${suffix}`, {
+        method,
+        headers: method === "POST" ? { ...headers, "content-type": "application/json", origin: web.baseUrl } : headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (response.status === 503 && response.headers.has("retry-after")) {
+        turnedAway += 1;
+        const delay = busyRetryDelayMs(attempt, retryAfterSeconds(response.headers.get("retry-after")));
+        if (performance.now() - first + delay > BUSY_RETRY_BUDGET_MS) throw new StepError(step, 503, text);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        continue;
+      }
+      steps[step] = performance.now() - started;
+      felt[step] = performance.now() - first;
+      if (response.status !== 200) throw new StepError(step, response.status, text);
+      return JSON.parse(text);
+    }
   };
   await before("open");
   const started = performance.now();
@@ -331,7 +362,7 @@ async function signAsPatient(
   });
   const flow = performance.now() - started - waited;
   const overall = REQUESTS.reduce((sum, step) => sum + (steps[step] ?? 0), 0);
-  return { steps, overall, flow };
+  return { steps, felt, turnedAway, overall, flow };
 }
 
 /** Files under DATA_DIR/files (content-addressed: one per distinct SHA-256 stored). */
@@ -503,6 +534,8 @@ async function run(): Promise<BenchResult> {
     TRUST_PROXY: "true",
     // The staff set-up signs in and re-enters the password once per document; the public limits keep their defaults.
     RATE_LIMIT_AUTH_PER_MINUTE: "100000",
+    // The public routes' admission gate keeps its defaults (decision 040); BENCH_ADMISSION=off turns it off to compare.
+    ...(ADMISSION_OFF ? { PUBLIC_MAX_IN_FLIGHT: "0" } : {}),
   };
   const webs: AppProcess[] = [];
   let worker: WorkerProcess | undefined;
@@ -604,6 +637,21 @@ async function run(): Promise<BenchResult> {
           await statements?.reset();
         })
       : null;
+    // A member of the staff at work meanwhile: the documents list, every STAFF_PROBE_MS, over both processes.
+    const staffTimes: number[] = [];
+    let staffFailures = 0;
+    let probing = true;
+    const staffProbe = (async () => {
+      for (let n = 0; probing; n++) {
+        const web = webs[n % webs.length]!;
+        const from = performance.now();
+        const response = await fetch(`${web.baseUrl}/api/documents?limit=20`, { headers: { cookie: clinics[0]!.cookie } }).catch(() => null);
+        await response?.arrayBuffer();
+        if (response?.status === 200) staffTimes.push(performance.now() - from);
+        else staffFailures += 1;
+        await new Promise((resolve) => setTimeout(resolve, STAFF_PROBE_MS));
+      }
+    })();
     const started = performance.now();
     const monotonicStart = process.hrtime.bigint() / 1000n;
     await Promise.all(
@@ -631,6 +679,8 @@ async function run(): Promise<BenchResult> {
     }
     const signingSeconds = (performance.now() - started) / 1000;
     sampling = false;
+    probing = false;
+    await staffProbe;
     // The same clock as a V8 CPU profile's timestamps (µs), to cut the profiles to the signing.
     if (process.env.BENCH_CPU_PROF_DIR) log(`janela das assinaturas (relógio monotônico, µs): ${monotonicStart} ${process.hrtime.bigint() / 1000n}`);
     await sampler;
@@ -689,6 +739,15 @@ async function run(): Promise<BenchResult> {
       if (figures[`${step}_p50_ms`] !== undefined) log(`${step.padEnd(9)} p50 ${figures[`${step}_p50_ms`]} ms · p95 ${figures[`${step}_p95_ms`]} ms · máx ${figures[`${step}_max_ms`]} ms`);
     }
     log(`total     p50 ${round(overall.median)} ms · p95 ${round(overall.p95)} ms · máx ${round(overall.max)} ms (meta: p95 ≤ 1000 ms, 0 erros)`);
+    for (const step of REQUESTS) Object.assign(figures, stepFigures(`felt_${step}`, timings.map((t) => t.felt[step]).filter((v): v is number => v !== undefined)));
+    const turnedAway = timings.reduce((sum, t) => sum + t.turnedAway, 0);
+    const signersTurnedAway = timings.filter((t) => t.turnedAway > 0).length;
+    log(
+      `admissão ${ADMISSION_OFF ? "desligada" : "ligada"}: ${turnedAway} respostas 503 "aguarde" a ${signersTurnedAway} paciente(s); como o paciente sentiu (esperas incluídas): ` +
+        REQUESTS.map((step) => `${step} p95 ${figures[`felt_${step}_p95_ms`] ?? "—"} ms`).join(" · "),
+    );
+    Object.assign(figures, stepFigures("staff_list", staffTimes));
+    log(`equipe (GET /api/documents a cada ${STAFF_PROBE_MS} ms durante as assinaturas): ${staffTimes.length} respostas, p50 ${figures.staff_list_p50_ms ?? "—"} ms · p95 ${figures.staff_list_p95_ms ?? "—"} ms · máx ${figures.staff_list_max_ms ?? "—"} ms; falhas ${staffFailures}`);
     log(`CPU durante as assinaturas: ${JSON.stringify(cpuSigning)}, postgres ~${round(postgresCpu, 1)} s, bench ${round((benchCpu.user + benchCpu.system) / 1e6, 1)} s`);
     log(`sessões do PostgreSQL ocupadas (amostras a cada 100 ms, soma): ${waitSamples.map(([what, n]) => `${what} ${n}`).join(", ")}`);
     log(`conferências: ${JSON.stringify(outcome)}`);
@@ -705,6 +764,10 @@ async function run(): Promise<BenchResult> {
       ramp_s: RAMP_S,
       think_ms: THINK_MS ? THINK_MS.join("-") : 0,
       phased: PHASED,
+      admission: !ADMISSION_OFF,
+      turned_away: turnedAway,
+      signers_turned_away: signersTurnedAway,
+      staff_failures: staffFailures,
       cpu_ms_per_signer: round(cpuPerSigner, 1),
       ...phaseFigures,
       signing_s: round(signingSeconds, 1),

@@ -20,6 +20,7 @@ import { authPlugin } from "./plugins/auth.js";
 import { apiCompressionPlugin } from "./plugins/api-compression.js";
 import { clientAppPlugin } from "./plugins/client-app.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
+import { publicAdmissionPlugin } from "./plugins/public-admission.js";
 import { auditRoutes } from "./routes/audit.js";
 import { authRoutes } from "./routes/auth.js";
 import { cepRoutes } from "./routes/cep.js";
@@ -117,6 +118,10 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // Counted in the database, so a limit holds across every web process (issue 16).
   await app.register(fastifyRateLimit, { global: false, store: postgresRateLimitStore(database.db) });
   await app.register(originCheckPlugin, { publicUrl: env.PUBLIC_URL });
+  // Before any public route's own hooks: a burst is answered "busy, try again" (decision 040).
+  await app.register(publicAdmissionPlugin, {
+    limits: { maxInFlight: env.PUBLIC_MAX_IN_FLIGHT, maxWaiting: env.PUBLIC_MAX_WAITING, maxWaitMs: env.PUBLIC_MAX_WAIT_MS },
+  });
   await app.register(authPlugin, {
     db: database.db,
     secureCookies: env.NODE_ENV === "production",

@@ -57,6 +57,14 @@ export const envSchema = z
   TSA_PASSWORD: z.string().min(1).optional(),
   TSA_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
   TSA_ICP_BRASIL: booleanFromString.default(false),
+  /**
+   * Admission control for the public routes (decision 040): requests this process does at once,
+   * how many more may wait for a place and for how long (ms); past that, 503 PUBLIC_BUSY with
+   * Retry-After, and the signing page tries again by itself. PUBLIC_MAX_IN_FLIGHT=0 turns it off.
+   */
+  PUBLIC_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(10_000).default(8),
+  PUBLIC_MAX_WAITING: z.coerce.number().int().min(0).max(100_000).default(32),
+  PUBLIC_MAX_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** Run the background worker (jobs, e-mail) in this process. */
   WORKER: booleanFromString.default(true),
   /**

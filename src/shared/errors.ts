@@ -186,6 +186,11 @@ export const ERRORS = {
   UNAVAILABLE: { status: 503, message: "Serviço indisponível no momento." },
   /** The PDF worker pool's queue is full (decision 012): sent with a Retry-After header. */
   SERVER_BUSY: { status: 503, message: "O servidor está ocupado gerando outros documentos. Tente novamente em alguns segundos." },
+  /**
+   * Too many public requests (signing, verification) in this process right now (decision 040):
+   * nothing was done; sent with Retry-After, and the public pages try again by themselves.
+   */
+  PUBLIC_BUSY: { status: 503, message: "Muitos acessos ao mesmo tempo. Aguarde alguns segundos e tente de novo." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

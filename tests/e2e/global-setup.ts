@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../../src/db/client.js";
@@ -7,7 +6,9 @@ import { projectRoot } from "../../src/db/paths.js";
 import { buildApp } from "../../src/server/app.js";
 import { startFakeCepServer } from "../fakes/cep-server.js";
 import { startFakeFeegowServer } from "../fakes/feegow-server.js";
+import { envSchema } from "../../src/server/env.js";
 import { testEnv } from "../helpers/test-env.js";
+import { freePort } from "../helpers/server-process.js";
 
 /**
  * Starts the real app (built client, PGlite in memory, the fake postal services and Feegow) on a free
@@ -24,7 +25,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const app = await buildApp({
-    env: testEnv({ VIACEP_URL: cep.url, BRASILAPI_URL: cep.url, FEEGOW_URL: feegow.url, WORKER: "true", PORT: String(port), PUBLIC_URL: baseUrl }),
+    env: testEnv({
+      VIACEP_URL: cep.url,
+      BRASILAPI_URL: cep.url,
+      FEEGOW_URL: feegow.url,
+      WORKER: "true",
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      // The public routes' admission gate as shipped (decision 040), not the integration tests' "off".
+      PUBLIC_MAX_IN_FLIGHT: String(envSchema.shape.PUBLIC_MAX_IN_FLIGHT.parse(undefined)),
+    }),
     database,
     logger: false,
   });
@@ -38,17 +48,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 declare module "vitest" {
   export interface ProvidedContext {

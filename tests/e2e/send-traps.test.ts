@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -17,6 +16,7 @@ import { testEnv, uniqueEmail } from "../helpers/test-env.js";
 import { signIn } from "./accounts.js";
 import { animationsFinished, launchBrowser, PHONE, snap } from "./browser.js";
 import { json } from "./signing-helpers.js";
+import { freePort } from "../helpers/server-process.js";
 
 /**
  * Issue 17 — sending without traps, no dead ends in the list. This file runs its own app (built
@@ -305,15 +305,3 @@ describe("no dead ends in the documents list", () => {
     await context.close();
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}

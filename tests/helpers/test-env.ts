@@ -2,13 +2,16 @@ import os from "node:os";
 import path from "node:path";
 import { type Env, loadEnv } from "../../src/server/env.js";
 
-/** The env every test app runs with: quiet, no outside calls, generous rate limits. */
+/** The env every test app runs with: quiet, no outside calls, generous rate limits, no admission gate. */
 export function testEnv(overrides: Record<string, string> = {}): Env {
   return loadEnv({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     RATE_LIMIT_AUTH_PER_MINUTE: "10000",
     RATE_LIMIT_PUBLIC_PER_MINUTE: "10000",
+    // No admission gate on the public routes (decision 040): tests that sign many at once would
+    // otherwise be answered "busy" on a slow machine; public-admission.test.ts turns it on.
+    PUBLIC_MAX_IN_FLIGHT: "0",
     VIACEP_URL: "http://127.0.0.1:9",
     BRASILAPI_URL: "http://127.0.0.1:9",
     CEP_TIMEOUT_MS: "1000",

@@ -1,6 +1,7 @@
 import type * as React from "react";
 import { Logo } from "@/components/brand/logo";
 import { MAIN_CONTENT_ID, SkipLink } from "@/components/ui/skip-link";
+import { BusyNotice } from "./busy-notice";
 
 /** Header, a centred column sized for phones first, and a footer. */
 export function PublicShell({ children, clinic, clinicLogoUrl }: { children: React.ReactNode; clinic?: string | null; clinicLogoUrl?: string | null }) {
@@ -21,6 +22,7 @@ export function PublicShell({ children, clinic, clinicLogoUrl }: { children: Rea
         </div>
       </header>
       <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto grid outline-none max-w-3xl gap-4 px-3 py-4 sm:px-4 sm:py-6 print:max-w-none print:p-0">{children}</main>
+      <BusyNotice />
       <footer className="mx-auto max-w-3xl px-4 pb-8 text-center text-xs text-muted-foreground print:hidden">
         Consentir · segurança digital para a sua conduta
       </footer>

@@ -1,13 +1,30 @@
+import { BUSY_RETRY_BUDGET_MS, busyRetryDelayMs, retryAfterSeconds, waitBusy } from "./busy-retry";
+
 /** What a public call answered: the JSON body (or the error's) and the status. */
 export type PublicResult<T> =
   | { ok: true; status: number; data: T }
   | { ok: false; status: number; code: string | null; message: string | null; issues: { path: string; message: string }[] };
 
-/** fetch without the admin app's wrapper: no cookies needed, JSON or raw bytes in, JSON out. */
-export async function publicFetch<T>(
-  path: string,
-  init: { method?: string; json?: unknown; bytes?: Blob; signal?: AbortSignal } = {},
-): Promise<PublicResult<T>> {
+type PublicInit = { method?: string; json?: unknown; bytes?: Blob; signal?: AbortSignal };
+
+/**
+ * fetch without the admin app's wrapper: no cookies needed, JSON or raw bytes in, JSON out. A 503
+ * with Retry-After (the server turned the call away before doing anything, decision 040) is tried
+ * again after a growing, spread-out wait, for up to BUSY_RETRY_BUDGET_MS; meanwhile the shell
+ * says "aguarde". Then the 503 is returned like any other failure.
+ */
+export async function publicFetch<T>(path: string, init: PublicInit = {}): Promise<PublicResult<T>> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const result = await fetchOnce<T>(path, init);
+    if (!result.retryAfter) return result.result;
+    const delay = busyRetryDelayMs(attempt, result.retryAfter.seconds);
+    if (Date.now() - started + delay > BUSY_RETRY_BUDGET_MS) return result.result;
+    await waitBusy(delay, init.signal);
+  }
+}
+
+async function fetchOnce<T>(path: string, init: PublicInit): Promise<{ result: PublicResult<T>; retryAfter?: { seconds: number } }> {
   let response: Response;
   try {
     const headers: Record<string, string> = { accept: "application/json" };
@@ -29,8 +46,14 @@ export async function publicFetch<T>(
     });
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
-    return { ok: false, status: 0, code: "NETWORK", message: null, issues: [] };
+    return { result: { ok: false, status: 0, code: "NETWORK", message: null, issues: [] } };
   }
+  const busy = response.status === 503 && response.headers.has("retry-after");
+  const retryAfter = busy ? { seconds: retryAfterSeconds(response.headers.get("retry-after")) } : undefined;
+  return { result: await readResult<T>(response), retryAfter };
+}
+
+async function readResult<T>(response: Response): Promise<PublicResult<T>> {
   const text = await response.text();
   let data: unknown;
   try {

@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createAdmissionGate } from "./admission-gate";
+
+describe("admission gate", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("admits up to maxInFlight at once and gives a freed place to the longest waiting", async () => {
+    const gate = createAdmissionGate({ maxInFlight: 2, maxWaiting: 5, maxWaitMs: 1000 });
+    const first = await gate.enter();
+    const second = await gate.enter();
+    expect(first).toBeTypeOf("function");
+    expect(second).toBeTypeOf("function");
+    expect(gate.inFlight).toBe(2);
+
+    const order: string[] = [];
+    const third = gate.enter().then((release) => (order.push("third"), release));
+    const fourth = gate.enter().then((release) => (order.push("fourth"), release));
+    await Promise.resolve();
+    expect(gate.waiting).toBe(2);
+    expect(order).toEqual([]);
+
+    first!();
+    const thirdRelease = await third;
+    expect(order).toEqual(["third"]);
+    expect(gate.inFlight).toBe(2);
+    expect(gate.waiting).toBe(1);
+
+    second!();
+    await fourth;
+    expect(order).toEqual(["third", "fourth"]);
+    expect(gate.waiting).toBe(0);
+    thirdRelease!();
+    expect(gate.inFlight).toBe(1);
+  });
+
+  it("a release called twice frees one place only", async () => {
+    const gate = createAdmissionGate({ maxInFlight: 2, maxWaiting: 0, maxWaitMs: 0 });
+    const a = await gate.enter();
+    await gate.enter();
+    a!();
+    a!();
+    expect(gate.inFlight).toBe(1);
+  });
+
+  it("turns a request away at once when the queue is full, and says so beforehand (full)", async () => {
+    const gate = createAdmissionGate({ maxInFlight: 1, maxWaiting: 1, maxWaitMs: 1000 });
+    expect(gate.full).toBe(false);
+    await gate.enter();
+    // A place is taken but one may still wait.
+    expect(gate.full).toBe(false);
+    const waiting = gate.enter();
+    expect(gate.full).toBe(true);
+    await expect(gate.enter()).resolves.toBeNull();
+    expect(gate.waiting).toBe(1);
+    void waiting;
+  });
+
+  it("turns a waiting request away when its wait runs out, and it takes no place after", async () => {
+    const gate = createAdmissionGate({ maxInFlight: 1, maxWaiting: 4, maxWaitMs: 500 });
+    const holder = await gate.enter();
+    const waiting = gate.enter();
+    await vi.advanceTimersByTimeAsync(499);
+    expect(gate.waiting).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(waiting).resolves.toBeNull();
+    expect(gate.waiting).toBe(0);
+    holder!();
+    expect(gate.inFlight).toBe(0);
+  });
+
+  it("a waiting request whose client left is dropped from the queue", async () => {
+    const gate = createAdmissionGate({ maxInFlight: 1, maxWaiting: 4, maxWaitMs: 10_000 });
+    const holder = await gate.enter();
+    const controller = new AbortController();
+    const gone = gate.enter(controller.signal);
+    const next = gate.enter();
+    controller.abort();
+    await expect(gone).resolves.toBeNull();
+    expect(gate.waiting).toBe(1);
+    holder!();
+    await expect(next).resolves.toBeTypeOf("function");
+    expect(gate.inFlight).toBe(1);
+  });
+
+  it("a newcomer does not overtake those waiting", async () => {
+    const gate = createAdmissionGate({ maxInFlight: 1, maxWaiting: 4, maxWaitMs: 10_000 });
+    const holder = await gate.enter();
+    const waiting = gate.enter();
+    holder!();
+    // The place went to the waiting request, so a newcomer now waits too.
+    const newcomer = gate.enter();
+    await expect(waiting).resolves.toBeTypeOf("function");
+    expect(gate.waiting).toBe(1);
+    void newcomer;
+  });
+
+  it("with maxInFlight 0 there is no gate", async () => {
+    const gate = createAdmissionGate({ maxInFlight: 0, maxWaiting: 0, maxWaitMs: 0 });
+    const releases = await Promise.all(Array.from({ length: 50 }, () => gate.enter()));
+    expect(releases.every((release) => typeof release === "function")).toBe(true);
+    expect(gate.inFlight).toBe(0);
+    expect(gate.full).toBe(false);
+  });
+
+  it("without a queue, a request past the places is turned away without waiting", async () => {
+    const gate = createAdmissionGate({ maxInFlight: 1, maxWaiting: 0, maxWaitMs: 1000 });
+    await gate.enter();
+    expect(gate.full).toBe(true);
+    await expect(gate.enter()).resolves.toBeNull();
+  });
+});

@@ -1,0 +1,67 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { AppError } from "../errors.js";
+import { type AdmissionLimits, createAdmissionGate, type Release } from "../lib/admission-gate.js";
+
+/** What a turned-away request is told to wait before trying again (the pages back off from it). */
+export const PUBLIC_BUSY_RETRY_AFTER_S = 2;
+
+const releaseOf = new WeakMap<FastifyRequest, Release>();
+
+/** The routes gated: everything under /api/public/ (signing, witnesses, verification, logos). */
+const isGated = (request: FastifyRequest) => request.routeOptions.url?.startsWith("/api/public/") === true;
+
+function publicBusy(): AppError {
+  const busy = new AppError("PUBLIC_BUSY");
+  busy.retryAfterSeconds = PUBLIC_BUSY_RETRY_AFTER_S;
+  return busy;
+}
+
+/**
+ * Admission control for the public routes (decision 040). Under a burst — a thousand patients
+ * opening their links at once — this process does at most `maxInFlight` public requests at a time,
+ * lets a few more wait briefly, and answers the rest at once with 503 PUBLIC_BUSY and Retry-After.
+ * The signing page then waits and tries again by itself, so the patient sees "aguarde", never an
+ * error; the requests admitted finish within seconds instead of all of them waiting minutes in the
+ * database pool's queue; and the staff's requests, which are not gated, keep their speed.
+ *
+ * Two steps:
+ * - onRequest, before any other hook of the route: while every place and the queue are taken the
+ *   request is turned away there and then — no body read, no session or rate-limit statement;
+ * - preValidation, once the body has arrived (a client that sends its body slowly holds no place):
+ *   the request takes a place, or waits in the queue for one, or is turned away when the wait runs
+ *   out. The place is given back when the answer is ready (onSend) or, at the latest, when the
+ *   connection closes.
+ */
+export const publicAdmissionPlugin = fp<{ limits: AdmissionLimits }>(async (app, { limits }) => {
+  const gate = createAdmissionGate(limits);
+  app.decorate("publicAdmission", gate);
+
+  app.addHook("onRequest", async (request: FastifyRequest) => {
+    if (gate.full && isGated(request)) throw publicBusy();
+  });
+
+  app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isGated(request)) return;
+    const left = new AbortController();
+    const onClose = () => left.abort();
+    reply.raw.once("close", onClose);
+    const release = await gate.enter(left.signal);
+    reply.raw.removeListener("close", onClose);
+    if (!release) throw publicBusy();
+    releaseOf.set(request, release);
+    reply.raw.once("close", release);
+  });
+
+  app.addHook("onSend", async (request, _reply, payload) => {
+    releaseOf.get(request)?.();
+    return payload;
+  });
+});
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** This process's gate for the public routes (decision 040). */
+    publicAdmission: import("../lib/admission-gate.js").AdmissionGate;
+  }
+}
