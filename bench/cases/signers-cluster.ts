@@ -89,6 +89,7 @@ const THINK_MS = parseRange(process.env.BENCH_THINK_MS);
 const PHASED = process.env.BENCH_PHASED === "1";
 /** BENCH_ADMISSION=off: the web processes admit every public request at once (PUBLIC_MAX_IN_FLIGHT=0), to compare. */
 const ADMISSION_OFF = process.env.BENCH_ADMISSION === "off";
+const ADMISSION_VARIABLES = ["PUBLIC_MAX_IN_FLIGHT", "PUBLIC_MAX_WAITING", "PUBLIC_MAX_WAIT_MS"] as const;
 /** How often a member of the staff opens the documents list while the patients sign (each web process in turn). */
 const STAFF_PROBE_MS = 250;
 /** Documents signed per web process before the timed run (not timed): first-use costs out of the way. */
@@ -534,7 +535,9 @@ async function run(): Promise<BenchResult> {
     TRUST_PROXY: "true",
     // The staff set-up signs in and re-enters the password once per document; the public limits keep their defaults.
     RATE_LIMIT_AUTH_PER_MINUTE: "100000",
-    // The public routes' admission gate keeps its defaults (decision 040); BENCH_ADMISSION=off turns it off to compare.
+    // The public routes' admission gate keeps its defaults (decision 040), or the PUBLIC_MAX_* given
+    // to the bench; BENCH_ADMISSION=off turns it off to compare.
+    ...Object.fromEntries(ADMISSION_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : []))),
     ...(ADMISSION_OFF ? { PUBLIC_MAX_IN_FLIGHT: "0" } : {}),
   };
   const webs: AppProcess[] = [];

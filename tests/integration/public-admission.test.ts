@@ -132,12 +132,25 @@ describe("public admission control", () => {
       expectBusy(await publicCall("GET", `/api/public/sign/${token}`));
       expect(performance.now() - started).toBeGreaterThanOrEqual(250);
       expect(gate.waiting).toBe(0);
-      // It got past the arrival check, so its rate limits (per address, per link) were counted once.
-      expect(await counted()).toBe(hitsBefore + 2);
+      // Turned away after its wait: it counted against no limit either (a page that waits and tries
+      // again must not use up the link's five code requests).
+      expect(await counted()).toBe(hitsBefore);
     } finally {
       holder();
     }
     expect(gate.inFlight).toBe(0);
+  });
+
+  it("a patient turned away again and again after waiting is not locked out of the code (5 per quarter hour)", async () => {
+    const { token } = await sentDocument();
+    const holder = await holdThePlace();
+    try {
+      for (let i = 0; i < 6; i++) expectBusy(await publicCall("POST", `/api/public/sign/${token}/code`, {}));
+    } finally {
+      holder();
+    }
+    const asked = await publicCall("POST", `/api/public/sign/${token}/code`, {});
+    expect(asked.statusCode, asked.body).toBe(200);
   });
 
   it("gives every place back, whatever the answer: 200, 410, 400, 429; a slow body or a client that leaves holds none", async () => {

@@ -30,8 +30,9 @@ function publicBusy(): AppError {
  *   request is turned away there and then — no body read, no session or rate-limit statement;
  * - preValidation, once the body has arrived (a client that sends its body slowly holds no place):
  *   the request takes a place, or waits in the queue for one, or is turned away when the wait runs
- *   out. The place is given back when the answer is ready (onSend) or, at the latest, when the
- *   connection closes.
+ *   out. The public routes count their rate limits at preValidation too, in their own plugins, so
+ *   after this hook: a request turned away here counts against no limit. The place is given back
+ *   when the answer is ready (onSend) or, at the latest, when the connection closes.
  */
 export const publicAdmissionPlugin = fp<{ limits: AdmissionLimits }>(async (app, { limits }) => {
   const gate = createAdmissionGate(limits);

@@ -52,8 +52,13 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     ...limit,
   });
   const codeRoute = (request: FastifyRequest) => request.method === "POST" && request.routeOptions.url === CODE_ROUTE;
-  /** The first limit exceeded answers 429 (RATE_LIMITED, pt-BR); the later ones are not counted. */
-  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+  /**
+   * The first limit exceeded answers 429 (RATE_LIMITED, pt-BR); the later ones are not counted.
+   * Counted at preValidation, after the admission gate has let the request in (decision 040): a
+   * request the gate turns away — on arrival or after its wait — counts against no limit, so a
+   * page that waits and tries again is never locked out (the code route allows 5 per quarter hour).
+   */
+  app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
     const rules = [rule(perMinute, `sign-ip:${request.ip}`), rule(perMinute, `sign-token:${tokenOf(request)}`)];
     if (codeRoute(request)) rules.push(rule(CODE_LIMIT, `sign-code:${tokenOf(request)}`));
     const counts = await countRequest(db, rules);

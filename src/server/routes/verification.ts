@@ -18,7 +18,8 @@ const tags = ["verificação pública"];
  * capability. Rate-limited per IP; answers carry Referrer-Policy: no-referrer.
  */
 export const verificationRoutes: FastifyPluginAsyncZod<{ db: Db; rateLimitPerMinute: number }> = async (app, { db, rateLimitPerMinute }) => {
-  const rateLimit = { max: rateLimitPerMinute, timeWindow: "1 minute" };
+  // Counted after the admission gate (decision 040): a request it turned away counts against no limit.
+  const rateLimit = { max: rateLimitPerMinute, timeWindow: "1 minute", hook: "preValidation" as const };
   app.addHook("onSend", async (_request, reply, payload) => {
     reply.header("referrer-policy", "no-referrer");
     reply.header("cache-control", "no-store");
