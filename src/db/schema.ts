@@ -618,6 +618,12 @@ export const contratos = pgTable(
     verification_code: text("verification_code"),
     /** What /verificar/:code tells: the final PDF's SHA-256, and that of the sealed bytes. */
     signed_pdf_sha256: text("signed_pdf_sha256"),
+    /**
+     * The professional chose to sign with their ICP-Brasil certificate: whether the final PDF got
+     * that signature (false: the certificate was no longer active). Null when not chosen or not yet
+     * sealed. The screens show the method applied, not the one chosen (decision 041).
+     */
+    icp_profissional_aplicada: boolean("icp_profissional_aplicada"),
     /** What the list search matches: title, procedure, patient name (as frozen) and the id. */
     busca: text("busca")
       .notNull()

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLINIC, DOCUMENT_ID, PHYSICIAN, formattedDocumentInput, sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
 import type { DocumentModel } from "../shared/document-model/build-document-model.js";
 import { diagonalChars, sortedChars } from "../../tests/helpers/pdf-text.js";
-import { DRAFT_WATERMARK, EDGE_PT, documentDefinition, renderDocumentPdf, shortDocumentId, type DocumentPdfInput } from "./document-pdf.js";
+import { DRAFT_WATERMARK, EDGE_PT, documentDefinition, renderDocumentPdf, shortDocumentId, SIGNED_ON_LINE, type DocumentPdfInput } from "./document-pdf.js";
 
 // Needs poppler-utils (pdftotext, pdfinfo, pdfimages): the PDF is read back the way a person's
 // viewer reads it, not through our own code.
@@ -96,7 +96,7 @@ describe("renderDocumentPdf — the sample TCLE", () => {
       expect(text).toContain("Tel. (11) 3045-6789");
       expect(text).toContain(`Página ${page} de ${pages}`);
       expect(text).toContain("Documento #8b1a4c7e");
-      expect(text).toContain(`SHA-256: ${input.contentSha256}`);
+      expect(text).toContain(`SHA-256 do conteúdo: ${input.contentSha256}`);
     }
   });
 
@@ -116,6 +116,8 @@ describe("renderDocumentPdf — the sample TCLE", () => {
     expect(last).toContain("Especialidade: Dermatologia");
     expect(last).toContain("Paciente ou responsável legal");
     expect(last).toContain("Profissional responsável");
+    // A draft: the lines are blank, for whoever signs on paper.
+    expect(text).not.toContain(SIGNED_ON_LINE);
   });
 
   it("keeps every drawing 20 px (15 pt) or more away from the paper edge", () => {
@@ -229,6 +231,7 @@ describe("renderDocumentPdf — user text and edge cases", () => {
           assinou_em: new Date("2025-03-08T13:15:42Z"),
           metodo: "eletronica",
           imagePng: png,
+          papel: "paciente",
           ip: "200.150.10.7",
           userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)",
         },
@@ -240,6 +243,7 @@ describe("renderDocumentPdf — user text and edge cases", () => {
           assinou_em: new Date("2025-03-08T14:00:00Z"),
           metodo: "ICP-Brasil",
           imagePng: null,
+          papel: "profissional",
           ip: null,
           userAgent: null,
         },
@@ -257,6 +261,8 @@ describe("renderDocumentPdf — user text and edge cases", () => {
     expect(text).toContain("Endereço IP: 200.150.10.7");
     expect(text).toContain("Navegador: Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)");
     expect(text).toContain("Assinatura Digital");
+    // Both lines (patient and professional) say they were signed electronically.
+    expect(text.split(SIGNED_ON_LINE).length - 1).toBe(2);
     const images = execFileSync("pdfimages", ["-list", file], { encoding: "utf8" }).trim().split("\n").slice(2);
     // One drawn signature image (a PNG with alpha is composited on white first: no "smask" entry, decision 025).
     expect(images.filter((line) => /^\s*\d+\s+\d+\s+image\s/.test(line))).toHaveLength(1);

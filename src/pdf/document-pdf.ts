@@ -22,6 +22,7 @@ import { fastPathsEnabled } from "./fast-paths.js";
 import { PDF_FONT, pdfEngine } from "./fonts.js";
 import { opaqueOnWhite } from "./opaque-png.js";
 import { registryContent, type SignatureRegistry } from "./signature-registry.js";
+import { signaturePlaceholder } from "../shared/signing-method.js";
 
 export interface DocumentPdfClinic {
   nome: string;
@@ -64,6 +65,8 @@ export interface DocumentPdfSignature {
   userAgent: string | null;
   /** The capacity printed with the name: "responsável legal de …", "testemunha" (decision 021). */
   qualidade?: string | null;
+  /** paciente, responsavel, profissional or testemunha: whose signature line it fills. */
+  papel?: string;
 }
 
 export interface DocumentPdfInput {
@@ -206,10 +209,16 @@ function sectionTitle(title: string): Content[] {
   return title.trim() === "" ? [] : [{ text: title, style: "sectionTitle" }];
 }
 
-function signatureLine(label: string, detail: string[]): Content {
+/** Printed on a signature line once that party has signed electronically (no pen needed, none missing). */
+export const SIGNED_ON_LINE = "Assinado eletronicamente: ver Assinaturas e o registro ao final";
+
+function signatureLine(label: string, detail: string[], signed = false): Content {
   return {
     stack: [
-      { canvas: [{ type: "line", x1: 0, y1: 0, x2: 220, y2: 0, lineWidth: 0.7, lineColor: INK }], margin: [0, 34, 0, 3] },
+      signed
+        ? { text: SIGNED_ON_LINE, style: "signDetail", italics: true, margin: [0, 24, 0, 2] }
+        : { text: "", margin: [0, 34, 0, 0] },
+      { canvas: [{ type: "line", x1: 0, y1: 0, x2: 220, y2: 0, lineWidth: 0.7, lineColor: INK }], margin: [0, 0, 0, 3] },
       { text: label, style: "signLabel" },
       ...detail.filter(Boolean).map((text): Content => ({ text, style: "signDetail" })),
     ],
@@ -227,8 +236,21 @@ function physicianDetails(physician: DocumentPdfPhysician | null): string[] {
   ];
 }
 
+/** Which signature lines are already signed electronically (the parties in the Signatures block). */
+interface SignedLines {
+  patient: boolean;
+  professional: boolean;
+}
+
+function signedLines(signatures: readonly DocumentPdfSignature[]): SignedLines {
+  return {
+    patient: signatures.some((s) => s.papel === "paciente" || s.papel === "responsavel"),
+    professional: signatures.some((s) => s.papel === "profissional"),
+  };
+}
+
 /** The professional's identification (CFM Res. 2.299/2021 art. 2) and the two signature lines. */
-function signatureArea(physician: DocumentPdfPhysician | null): Content[] {
+function signatureArea(physician: DocumentPdfPhysician | null, signed: SignedLines): Content[] {
   const out: Content[] = [];
   if (physician) {
     const council = councilLine(physician);
@@ -263,8 +285,8 @@ function signatureArea(physician: DocumentPdfPhysician | null): Content[] {
   }
   out.push({
     columns: [
-      signatureLine("Paciente ou responsável legal", []),
-      signatureLine("Profissional responsável", physicianDetails(physician)),
+      signatureLine("Paciente ou responsável legal", [], signed.patient),
+      signatureLine("Profissional responsável", physicianDetails(physician), signed.professional),
     ],
     columnGap: 30,
     margin: [0, 6, 0, 0],
@@ -312,7 +334,7 @@ function blockContent(block: SectionBlock): { content: Content; length: number }
   return { content: block.ordered ? { ol: entries, start: block.start, style: "list" } : { ul: entries, style: "list" }, length };
 }
 
-function sectionContent(section: DocumentSection, physician: DocumentPdfPhysician | null): Content[] {
+function sectionContent(section: DocumentSection, physician: DocumentPdfPhysician | null, signed: SignedLines): Content[] {
   const paragraphs = section.paragraphs ?? [];
   switch (section.type) {
     case "bullet_list":
@@ -344,7 +366,7 @@ function sectionContent(section: DocumentSection, physician: DocumentPdfPhysicia
     case "signature":
       return [
         {
-          stack: [...sectionTitle(section.title), ...paragraphs.map((p) => paragraph(p, "signText")), ...signatureArea(physician)],
+          stack: [...sectionTitle(section.title), ...paragraphs.map((p) => paragraph(p, "signText")), ...signatureArea(physician, signed)],
           unbreakable: paragraphs.length <= 8,
         },
       ];
@@ -360,6 +382,7 @@ function metodoLabel(metodo: string): string {
   return /icp/i.test(metodo) ? "ICP-Brasil" : "Eletrônica";
 }
 
+
 /** The spec's signatures block (part 1 §2): one panel per party that signed. */
 function signaturesBlock(signatures: readonly DocumentPdfSignature[]): Content[] {
   if (signatures.length === 0) return [];
@@ -367,7 +390,7 @@ function signaturesBlock(signatures: readonly DocumentPdfSignature[]): Content[]
     const image: Content = s.imagePng
       ? // Drawn on white (no fill in this table): composited here, embedded without a soft mask.
         { image: `data:image/png;base64,${(fastPathsEnabled() ? opaqueOnWhite(s.imagePng) : s.imagePng).toString("base64")}`, fit: [150, 64] }
-      : { text: "Assinatura Digital", italics: true, color: MUTED, margin: [0, 24, 0, 0] };
+      : { text: signaturePlaceholder({ metodo_assinatura: s.metodo, papel: s.papel }), italics: true, color: MUTED, margin: [0, 24, 0, 0] };
     const detail = (label: string, value: string | null): ContentText | null =>
       value ? { text: [{ text: `${label}: `, bold: true }, { text: value }], style: "small" } : null;
     return {
@@ -452,7 +475,7 @@ function footer(documentId: string, sha256: string) {
           {
             stack: [
               { text: `Documento ${shortDocumentId(documentId)}`, style: "footerStrong" },
-              { text: `SHA-256: ${sha256}`, style: "footerText" },
+              { text: `SHA-256 do conteúdo: ${sha256}`, style: "footerText" },
             ],
             width: "*",
           },
@@ -491,13 +514,14 @@ const STYLES: Record<string, Style> = {
 /** The pdfmake document definition (exported for tests and the benchmark). */
 export function documentDefinition(input: DocumentPdfInput): TDocumentDefinitions {
   const { model, clinic, physician } = input;
-  const sections = model.sections.flatMap((section) => sectionContent(section, physician));
+  const signed = signedLines(input.signatures ?? []);
+  const sections = model.sections.flatMap((section) => sectionContent(section, physician, signed));
   const hasSignatureSection = model.sections.some((section) => section.type === "signature");
   const content: Content[] = [
     { text: model.title, style: "title" },
     ...(model.introduction.length > 0 ? [paragraph(model.introduction, "introduction")] : []),
     ...sections,
-    ...(hasSignatureSection ? [] : [{ stack: signatureArea(physician), unbreakable: true, margin: [0, 12, 0, 0] } as Content]),
+    ...(hasSignatureSection ? [] : [{ stack: signatureArea(physician, signed), unbreakable: true, margin: [0, 12, 0, 0] } as Content]),
     ...signaturesBlock(input.signatures ?? []),
     ...(input.registry ? registryContent(input.registry, input.contentSha256) : []),
   ];

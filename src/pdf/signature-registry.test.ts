@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +7,22 @@ import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
 import { SAMPLE_SIGNED_AT, sampleDocumentInput, sampleEvidence } from "../../tests/unit/pdf/fixtures.js";
 import { renderDocumentPdf } from "./document-pdf.js";
-import { formatSaoPaulo, formatUtc, LEGAL_NOTE, REGISTRY_TITLE } from "./signature-registry.js";
+import { ELECTRONIC_CONSENT } from "../shared/signing-rules.js";
+import {
+  consentLine,
+  formatSaoPaulo,
+  formatUtc,
+  LEGAL_NOTE_ADVANCED,
+  LEGAL_NOTE_ADVANCED_DEVELOPMENT,
+  LEGAL_NOTE_SIMPLE,
+  legalNote,
+  levelText,
+  REGISTRY_TITLE,
+  registryContent,
+  type RegistryParty,
+  type SignatureRegistry,
+  trustText,
+} from "./signature-registry.js";
 
 describe("registry times", () => {
   it("writes each instant in UTC and in São Paulo (UTC−3, no daylight saving since 2019)", () => {
@@ -52,18 +68,146 @@ describe("'Registro de assinaturas' page", () => {
     expect(last).toContain(url);
     expect(last).toContain("Consentir — Selo da instância");
     // The level in words and what was checked — and what was not.
-    expect(flat).toContain("Assinatura eletrônica avançada — código de verificação enviado ao contato cadastrado (j***@example.com.br)");
+    expect(flat).toContain("Assinatura eletrônica avançada — código de verificação enviado ao e-mail cadastrado (j***@example.com.br)");
+    expect(flat).toContain("o contato comprovado pelo código é o e-mail cadastrado, j***@example.com.br");
+    expect(flat).toContain("porta de origem 53122");
+    expect(flat).toContain("SHA-256 do conteúdo: ");
     expect(flat).toContain("igual ao CPF cadastrado");
     expect(flat).toContain("não conferido com o cadastro");
     expect(flat).not.toMatch(/conferidos com o cadastro|uso único\)/);
     expect(flat).toContain("Dra. Beatriz Andrade: link copiado");
     expect(flat).toContain("npm run verify -- arquivo.pdf");
     expect(SAMPLE_SIGNED_AT.toISOString()).toBe("2025-03-08T13:20:41.000Z");
-    expect(flat).toContain(LEGAL_NOTE.slice(0, 60));
+    expect(flat).toContain(LEGAL_NOTE_ADVANCED.slice(0, 60));
+    // The sample's consent (v1) did not admit the means of proof: the note does not say it did.
+    expect(flat).toContain("aceitou o termo de assinatura eletrônica");
+    expect(flat).not.toContain("As partes admitem");
     expect(last).toContain("2.200-2/2001");
     // The evidence travels inside the file.
     const list = execFileSync("pdfdetach", ["-list", file], { encoding: "utf8" });
     expect(list).toContain("documento.json");
     expect(list).toContain("evidencias.json");
+  });
+});
+
+/** All the text of pdfmake content, flattened (no rendering). */
+function textOf(node: unknown): string {
+  if (typeof node === "string") return node;
+  if (Array.isArray(node)) return node.map(textOf).join(" ");
+  if (node && typeof node === "object") {
+    const record = node as Record<string, unknown>;
+    return ["text", "stack", "columns", "table", "body"].map((key) => (key in record ? textOf(record[key]) : "")).join(" ");
+  }
+  return "";
+}
+const squash = (text: string) => text.replace(/\s+/g, " ");
+
+const party = (overrides: Partial<RegistryParty> = {}): RegistryParty => ({
+  papel: "paciente",
+  qualidade: null,
+  nome: "Ana Luíza Conceição",
+  nomeDigitado: "ana luiza conceicao",
+  cpf: "52998224725",
+  email: "ana@example.com.br",
+  telefone: null,
+  assinouEm: new Date("2026-12-01T12:00:00Z"),
+  nivel: "avancada",
+  motivoSimples: null,
+  codigoEnviadoPara: "a***@example.com.br",
+  codigoCanal: "email",
+  otpVerificado: true,
+  consentimento: null,
+  tipoAssinatura: "desenhada",
+  assinaturaSha256: null,
+  dispositivo: null,
+  ip: "203.0.113.9",
+  porta: null,
+  userAgent: null,
+  ...overrides,
+});
+
+const registryWith = (parties: RegistryParty[], extra: Partial<SignatureRegistry> = {}): SignatureRegistry => ({
+  chain: [],
+  finalHash: "0".repeat(64),
+  parties,
+  linkViews: [],
+  contactChanges: [],
+  draftSha256: null,
+  verificationCode: "7K2M9QX4TB",
+  verificationUrl: "https://consentir.exemplo.com.br/verificar/7K2M9QX4TB",
+  qrPngDataUrl: "data:image/png;base64,",
+  sealCommonName: "Consentir — Selo da instância",
+  sealFingerprint: "ab".repeat(32),
+  ...extra,
+});
+
+describe("what the registry says of each signer (decision 041)", () => {
+  it("names the professional's password signature for what it is, with no level", () => {
+    const professional = party({ papel: "profissional", tipoAssinatura: "senha", otpVerificado: false, codigoCanal: null, codigoEnviadoPara: null });
+    expect(levelText(professional)).toBe(
+      "Assinatura eletrônica do profissional por login e senha — sessão própria no Consentir, senha digitada de novo para assinar (sem segundo fator)",
+    );
+    const text = squash(textOf(registryContent(registryWith([professional]), "c".repeat(64))));
+    expect(text).not.toMatch(/avançada/);
+    expect(text).toContain("CPF 529.982.247-25 e registro profissional conforme o cadastro da clínica.");
+    expect(text).toContain("login e senha, sem segundo fator");
+  });
+
+  it("says where the code went: e-mail, SMS, or a development outbox that sent nothing", () => {
+    expect(levelText(party({ codigoCanal: "sms", codigoEnviadoPara: "(**) *****-4321" }))).toBe(
+      "Assinatura eletrônica avançada — código de verificação enviado ao celular cadastrado ((**) *****-4321) e confirmado pelo signatário",
+    );
+    const outbox = party({ codigoCanal: "caixa_de_saida" });
+    expect(levelText(outbox)).toContain("servidor de desenvolvimento");
+    const text = squash(textOf(registryContent(registryWith([outbox]), "c".repeat(64))));
+    expect(text).toContain("caixa de saída deste servidor de desenvolvimento (nenhuma mensagem foi enviada)");
+    expect(text).toContain(`Ana Luíza Conceição: ${LEGAL_NOTE_ADVANCED_DEVELOPMENT}.`);
+    expect(text).not.toContain(LEGAL_NOTE_ADVANCED);
+    expect(text).not.toContain("enviado ao e-mail cadastrado");
+    expect(text).not.toContain("o contato comprovado pelo código");
+  });
+
+  it("prints a port only when it is the signer's own, and says so when it is not recorded", () => {
+    expect(squash(textOf(registryContent(registryWith([party({ porta: 51234 })]), "c".repeat(64))))).toContain("Endereço IP 203.0.113.9, porta de origem 51234.");
+    expect(squash(textOf(registryContent(registryWith([party({ porta: null })]), "c".repeat(64))))).toContain("Endereço IP 203.0.113.9 (porta de origem não registrada).");
+  });
+
+  it("prints the consent text accepted only when it hashes to the SHA-256 recorded", () => {
+    const sha = createHash("sha256").update(ELECTRONIC_CONSENT.texto).digest("hex");
+    expect(consentLine({ versao: ELECTRONIC_CONSENT.versao, sha256: sha })).toContain(`“${ELECTRONIC_CONSENT.texto}”`);
+    const other = consentLine({ versao: ELECTRONIC_CONSENT.versao, sha256: "f".repeat(64) });
+    expect(other).not.toContain("“");
+    expect(other).toContain("f".repeat(64));
+  });
+
+  it("says the link signers admitted the means of proof only when their consent text admits it", () => {
+    const sha = createHash("sha256").update(ELECTRONIC_CONSENT.texto).digest("hex");
+    const admitted = legalNote([party({ consentimento: { versao: ELECTRONIC_CONSENT.versao, sha256: sha } })]);
+    expect(admitted).toContain("admitiu este meio de comprovação");
+    expect(admitted).toContain("Ana Luíza Conceição: " + LEGAL_NOTE_ADVANCED);
+    const old = legalNote([party({ consentimento: { versao: "2026-11-v1", sha256: sha } })]);
+    expect(old).not.toContain("admitiu");
+    expect(old).toContain("aceitou o termo");
+    const mixed = legalNote([
+      party({ nivel: "simples", otpVerificado: false, codigoCanal: null, motivoSimples: "A clínica desativou o código." }),
+      party({ nome: "Dr. Paulo Reis", papel: "profissional", tipoAssinatura: "senha" }),
+    ]);
+    expect(mixed).toContain("Ana Luíza Conceição: " + LEGAL_NOTE_SIMPLE);
+    expect(mixed).toContain("Dr. Paulo Reis assinou a declaração do profissional autenticado na própria conta");
+    expect(mixed).not.toContain("Dr. Paulo Reis: Assinatura eletrônica avançada");
+    expect(mixed).toContain("Medida Provisória nº 2.200-2/2001 (art. 10, § 2º)");
+  });
+
+  it("says what was checked of a certificate: instance seal, official root, or root not checked", () => {
+    expect(trustText({ kind: "instancia" })).toContain("autoassinado, não é ICP-Brasil");
+    expect(trustText({ kind: "icp", officialRoot: "Autoridade Certificadora Raiz Brasileira v10" })).toContain(
+      "cadeia conferida pelo servidor até a raiz oficial “Autoridade Certificadora Raiz Brasileira v10”",
+    );
+    const unchecked = trustText({ kind: "icp", officialRoot: null });
+    expect(unchecked).toContain("se apresenta como ICP-Brasil");
+    expect(unchecked).toContain("não conferida pelo servidor com as raízes oficiais do ITI");
+    expect(unchecked).toContain("revogação não consultada");
+    const text = squash(textOf(registryContent(registryWith([party()], { sealTrust: { kind: "instancia" } }), "c".repeat(64))));
+    expect(text).toContain("aplicada ao arquivo inteiro: certificado próprio desta instância");
   });
 });

@@ -7,11 +7,14 @@
  * seal; how to check the file without our server; the legal basis matching the level reached.
  * Drawn by the same renderer, as the last page(s), BEFORE the PAdES seal is applied.
  */
+import { createHash } from "node:crypto";
 import type { Content, ContentTable, TableCell } from "pdfmake/interfaces.js";
 import { formatCpf } from "../shared/br/cpf.js";
 import { formatPhone } from "../shared/br/phone.js";
 import { formatDateTimeSeconds } from "../shared/format/index.js";
+import type { CodeChannelUsed } from "../shared/evidence/evidence.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
+import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING } from "../shared/signing-rules.js";
 
 export interface RegistryChainEntry {
   seq: number;
@@ -41,8 +44,10 @@ export interface RegistryParty {
   assinouEm: Date;
   nivel: "avancada" | "simples";
   motivoSimples: string | null;
-  /** Masked registered e-mail the verified code was sent to (null: no code verified). */
+  /** Masked registered e-mail or mobile the verified code was sent to (null: no code verified). */
   codigoEnviadoPara: string | null;
+  /** How that code reached the signer (null: unknown, or no code verified). */
+  codigoCanal?: CodeChannelUsed | null;
   otpVerificado: boolean;
   consentimento: { versao: string; sha256: string } | null;
   tipoAssinatura: string;
@@ -82,44 +87,107 @@ export interface SignatureRegistry {
   sealFingerprint: string;
   /** pt-BR level the seal reaches (PAdES B-B, ICP-Brasil AD-RB…), when known. */
   sealLevel?: string | null;
+  /** Whose certificate the seal is, and what was checked of it (decision 041). */
+  sealTrust?: CertificateTrust | null;
   /** The professional's ICP-Brasil signature applied before the seal (issue 12). */
-  professionalCertificate?: { commonName: string; fingerprintSha256: string; level: string } | null;
+  professionalCertificate?: { commonName: string; fingerprintSha256: string; level: string; trust?: CertificateTrust | null } | null;
   /** Why the professional's chosen ICP-Brasil signature could not be applied. */
   professionalMissing?: string | null;
 }
 
+/**
+ * What the server knows of a signing certificate: the instance's own (self-signed), or one that
+ * presents itself as ICP-Brasil — its root either found among the official roots the server was
+ * given (ICP_BRASIL_ROOTS_FILE), or not checked against them. Revocation is never checked here.
+ */
+export type CertificateTrust = { kind: "instancia" } | { kind: "icp"; officialRoot: string | null };
+
+export function trustText(trust: CertificateTrust): string {
+  if (trust.kind === "instancia") {
+    return "certificado próprio desta instância do Consentir (autoassinado, não é ICP-Brasil): só quem conhece a impressão digital dele pode confirmá-lo";
+  }
+  const chain = trust.officialRoot
+    ? `cadeia conferida pelo servidor até a raiz oficial “${trust.officialRoot}”`
+    : "cadeia não conferida pelo servidor com as raízes oficiais do ITI";
+  return `certificado que se apresenta como ICP-Brasil; ${chain}; revogação não consultada — confira no Verificador de Conformidade do ITI`;
+}
+
 export const REGISTRY_TITLE = "Registro de assinaturas";
 
-const LEGAL_TAIL =
-  "o servidor registrou endereço IP, porta de origem, navegador e horário; o documento está vinculado ao conteúdo por seu " +
-  "resumo SHA-256 e selado digitalmente, de modo que qualquer modificação posterior é detectável. As partes admitem este " +
-  "meio de comprovação da autoria e da integridade do documento, conforme o art. 10, § 2º, da Medida Provisória nº 2.200-2/2001.";
+/** Link signers (patient, guardian, witnesses) whose signatures reached each level. */
+type LevelGroup = Pick<RegistryParty, "nome" | "nivel" | "tipoAssinatura" | "codigoCanal" | "consentimento">;
 
-/** The legal note when every signer reached 'avançada'. */
-export const LEGAL_NOTE =
-  "Assinatura eletrônica avançada, nos termos do art. 4º, inciso II, da Lei nº 14.063/2020: o paciente (ou seu responsável " +
-  "legal) informou nome e CPF iguais aos do cadastro da clínica e digitou o código de verificação enviado ao e-mail ou celular " +
-  "cadastrado, o que associa a assinatura a quem controla esse contato; o profissional responsável, quando houver, assinou " +
-  "autenticado na própria conta, digitando de novo a própria senha; " +
-  LEGAL_TAIL;
+const LEGAL_BASIS =
+  "Documento assinado eletronicamente por meio de comprovação da autoria e da integridade diverso da ICP-Brasil, que a " +
+  "Medida Provisória nº 2.200-2/2001 (art. 10, § 2º) admite quando aceito pelas partes como válido ou pela pessoa a quem " +
+  "o documento for oposto; os níveis de assinatura seguem, como referência, o art. 4º da Lei nº 14.063/2020. ";
 
-/** The legal note when a signer signed without a verified code. */
+/** The legal note when every link signer reached 'avançada' (patient, guardian, witnesses). */
+export const LEGAL_NOTE_ADVANCED =
+  "Assinatura eletrônica avançada (art. 4º, II): informou nome e CPF iguais aos do cadastro da clínica e digitou o código " +
+  "de uso único enviado ao e-mail ou celular cadastrado, o que associa a assinatura a quem controla esse contato";
+
+/** The same level reached on a development server, whose outbox kept the code and sent nothing. */
+export const LEGAL_NOTE_ADVANCED_DEVELOPMENT =
+  "Assinatura eletrônica avançada em servidor de desenvolvimento (art. 4º, II): informou nome e CPF iguais aos do cadastro " +
+  "da clínica e digitou o código de uso único que o servidor deixou na sua caixa de saída, sem envio real, o que aqui não " +
+  "comprova o controle de um meio de contato";
+
+/** The legal note for a link signer who signed without a verified code. */
 export const LEGAL_NOTE_SIMPLE =
-  "Assinatura eletrônica simples, nos termos do art. 4º, inciso I, da Lei nº 14.063/2020: o signatário informou nome e CPF " +
-  "iguais aos do cadastro da clínica, sem código de verificação (o motivo está registrado acima), o que não comprova o " +
-  "controle exclusivo de um meio de contato; " +
-  LEGAL_TAIL;
+  "Assinatura eletrônica simples (art. 4º, I): informou nome e CPF iguais aos do cadastro da clínica, sem código de " +
+  "verificação (o motivo está registrado acima), o que não comprova o controle exclusivo de um meio de contato";
 
-export function legalNote(parties: readonly Pick<RegistryParty, "nivel">[]): string {
-  return parties.length > 0 && parties.every((p) => p.nivel === "avancada") ? LEGAL_NOTE : LEGAL_NOTE_SIMPLE;
+const LEGAL_PROFESSIONAL =
+  "assinou a declaração do profissional autenticado na própria conta, com a senha digitada de novo para assinar (login e " +
+  "senha, sem segundo fator)";
+
+/** Said of the link signers when every one of them accepted a consent text that admits this means of proof. */
+const LEGAL_ADMITTED = "Quem assinou pelo link admitiu este meio de comprovação ao aceitar o termo de assinatura eletrônica registrado acima. ";
+const LEGAL_ACCEPTED = "Quem assinou pelo link aceitou o termo de assinatura eletrônica registrado acima. ";
+
+const LEGAL_TAIL =
+  "O servidor registrou endereço IP, navegador e horário (relógio do servidor); o documento está vinculado ao conteúdo " +
+  "por seu resumo SHA-256 e selado digitalmente, de modo que qualquer modificação posterior do arquivo é detectável por " +
+  "quem confere o selo.";
+
+const names = (parties: readonly LevelGroup[]) => parties.map((p) => p.nome).join(", ");
+
+/** The legal basis, then what each signer's signature reached and why, in words. */
+export function legalNote(parties: readonly LevelGroup[], options: { professionalCertificate?: boolean } = {}): string {
+  const linkSigners = parties.filter((p) => p.tipoAssinatura !== "senha");
+  const professionals = parties.filter((p) => p.tipoAssinatura === "senha");
+  const outbox = (p: LevelGroup) => p.codigoCanal === "caixa_de_saida";
+  const advanced = linkSigners.filter((p) => p.nivel === "avancada" && !outbox(p));
+  const development = linkSigners.filter((p) => p.nivel === "avancada" && outbox(p));
+  const simple = linkSigners.filter((p) => p.nivel !== "avancada");
+  const sentences: string[] = [];
+  if (advanced.length > 0) sentences.push(`${names(advanced)}: ${LEGAL_NOTE_ADVANCED}.`);
+  if (development.length > 0) sentences.push(`${names(development)}: ${LEGAL_NOTE_ADVANCED_DEVELOPMENT}.`);
+  if (simple.length > 0) sentences.push(`${names(simple)}: ${LEGAL_NOTE_SIMPLE}.`);
+  for (const professional of professionals) {
+    sentences.push(
+      `${professional.nome} ${LEGAL_PROFESSIONAL}${options.professionalCertificate ? "; o PDF final traz também a assinatura digital com o certificado do profissional, descrita acima" : ""}.`,
+    );
+  }
+  const consent =
+    linkSigners.length === 0
+      ? ""
+      : linkSigners.every((p) => p.consentimento && CONSENT_VERSIONS_ADMITTING.has(p.consentimento.versao))
+        ? LEGAL_ADMITTED
+        : LEGAL_ACCEPTED;
+  return `${LEGAL_BASIS}${sentences.join(" ")} ${consent}${LEGAL_TAIL}`;
 }
 
 export const OFFLINE_CHECK_NOTE =
   `Este PDF traz anexados (arquivos associados) ${DOCUMENT_FILE}, o conteúdo congelado em JSON canônico (RFC 8785), e ` +
-  `${EVIDENCE_FILE}, as partes e a cadeia de eventos acima. Sem depender do nosso servidor, o verificador do Consentir ` +
-  "(npm run verify -- arquivo.pdf) ou a página /verificar conferem: que o selo cobre o arquivo inteiro e é válido; que o " +
-  `SHA-256 de ${DOCUMENT_FILE} é o SHA-256 do conteúdo impresso aqui; que cada evento traz o hash do anterior e a cadeia ` +
-  "termina no hash final impresso aqui. Compare a impressão digital do certificado do selo com a publicada pela clínica.";
+  `${EVIDENCE_FILE}, as partes e a cadeia de eventos acima. Qualquer leitor de PDF que confira assinaturas PAdES (por ` +
+  "exemplo Adobe Acrobat Reader, ou pdfsig do Poppler) mostra se o selo cobre o arquivo inteiro e se ele mudou depois " +
+  `de selado; pdfdetach (Poppler) extrai os anexos, e o SHA-256 de ${DOCUMENT_FILE} (sha256sum) deve ser o SHA-256 do ` +
+  "conteúdo impresso aqui; cada evento traz o hash do anterior, e a cadeia termina no hash final impresso aqui. Quem " +
+  "tiver o Consentir confere tudo isso de uma vez (npm run verify -- arquivo.pdf); a página /verificar do endereço " +
+  "impresso acima faz o mesmo no servidor que emitiu o documento. Para saber de quem é o certificado do selo, compare a " +
+  "impressão digital impressa acima com a que a clínica ou o servidor informa (lista em /api/public/seal-certificates).";
 
 const MUTED = "#6b7280";
 const RULE = "#d1d5db";
@@ -135,6 +203,8 @@ export function formatUtc(at: Date): string {
 export function formatSaoPaulo(at: Date): string {
   return formatDateTimeSeconds(at);
 }
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** "a1b2c3d4…e5f6" */
 export const shortHash = (hash: string) => `${hash.slice(0, 8)}…${hash.slice(-4)}`;
@@ -177,20 +247,58 @@ const heading = (text: string): Content => ({ text, fontSize: 9, bold: true, col
 const label = (text: string): Content => ({ text, fontSize: 7, bold: true, color: MUTED, margin: [0, 2, 0, 0.5] });
 const bullet = (parts: string | Content[]): Content => ({ text: parts as never, fontSize: 7, margin: [0, 0, 0, 1] });
 
+const CHANNEL_NOUN: Record<CodeChannelUsed, string> = { email: "e-mail", sms: "celular", caixa_de_saida: "e-mail" };
+
+/** "ao e-mail cadastrado (j***@…)" / "ao celular cadastrado (…)"; "ao contato cadastrado" when the channel is unknown. */
+function codeDestination(party: Pick<RegistryParty, "codigoEnviadoPara" | "codigoCanal">): string {
+  const to = party.codigoEnviadoPara ? ` (${party.codigoEnviadoPara})` : "";
+  return party.codigoCanal ? `ao ${CHANNEL_NOUN[party.codigoCanal]} cadastrado${to}` : `ao contato cadastrado${to}`;
+}
+
 /** The level reached, in words. */
-export function levelText(party: Pick<RegistryParty, "nivel" | "codigoEnviadoPara" | "motivoSimples" | "tipoAssinatura">): string {
+export function levelText(party: Pick<RegistryParty, "nivel" | "codigoEnviadoPara" | "codigoCanal" | "motivoSimples" | "tipoAssinatura">): string {
   if (party.tipoAssinatura === "senha") {
-    return "Assinatura eletrônica avançada — profissional autenticado na própria conta, com a senha digitada de novo para assinar";
+    return "Assinatura eletrônica do profissional por login e senha — sessão própria no Consentir, senha digitada de novo para assinar (sem segundo fator)";
   }
   if (party.nivel === "avancada") {
-    const to = party.codigoEnviadoPara ? ` (${party.codigoEnviadoPara})` : "";
-    return `Assinatura eletrônica avançada — código de verificação enviado ao contato cadastrado${to} e confirmado pelo signatário`;
+    if (party.codigoCanal === "caixa_de_saida") {
+      return "Assinatura eletrônica avançada em servidor de desenvolvimento — o código de verificação ficou na caixa de saída deste servidor, sem envio real, e foi digitado pelo signatário";
+    }
+    return `Assinatura eletrônica avançada — código de verificação enviado ${codeDestination(party)} e confirmado pelo signatário`;
   }
-  return `Assinatura eletrônica simples — sem código de verificação${party.motivoSimples ? `: ${party.motivoSimples}` : ""}`;
+  return `Assinatura eletrônica simples — sem código de verificação${party.motivoSimples ? `: ${withoutFinalStop(party.motivoSimples)}` : ""}`;
+}
+
+/** "A clínica desativou o código." → "A clínica desativou o código" (the sentence around it ends it). */
+const withoutFinalStop = (text: string) => text.replace(/\.+$/, "");
+
+/** "Endereço IP …, porta de origem …" — the port only when it is the signer's own (src/server/lib/client-port.ts). */
+function networkLine(party: Pick<RegistryParty, "dispositivo" | "ip" | "porta">): Content {
+  const port = party.porta ? `, porta de origem ${party.porta}` : party.ip ? " (porta de origem não registrada)" : "";
+  return bullet(`Dispositivo: ${party.dispositivo ?? "não identificado"}. Endereço IP ${party.ip ?? "não registrado"}${port}.`);
+}
+
+/**
+ * The consent accepted: version, the text itself — when this server knows that version and the
+ * text hashes to the SHA-256 recorded with the signature, so only the very text accepted is
+ * printed — and its SHA-256.
+ */
+export function consentLine(consent: RegistryParty["consentimento"]): string {
+  if (!consent) return "Aceite do termo de assinatura eletrônica.";
+  const text = CONSENT_TEXTS[consent.versao];
+  const known = text !== undefined && createHash("sha256").update(text).digest("hex") === consent.sha256;
+  return `Aceite do termo de assinatura eletrônica, versão ${consent.versao}${known ? `: “${text}”` : ""} (SHA-256 do texto ${consent.sha256}).`;
 }
 
 function partyBlock(party: RegistryParty): Content {
   if (party.tipoAssinatura === "senha") return professionalBlock(party);
+  const code = (): string => {
+    if (!party.otpVerificado) return `Código de verificação: não exigido${party.motivoSimples ? ` — ${withoutFinalStop(party.motivoSimples)}` : ""}.`;
+    if (party.codigoCanal === "caixa_de_saida") {
+      return "Código de verificação de uso único gerado e deixado na caixa de saída deste servidor de desenvolvimento (nenhuma mensagem foi enviada), digitado corretamente antes da assinatura.";
+    }
+    return `Código de verificação de uso único enviado ${codeDestination(party)} e digitado corretamente antes da assinatura.`;
+  };
   const checked: Content[] = [
     bullet(
       party.nomeDigitado
@@ -198,36 +306,25 @@ function partyBlock(party: RegistryParty): Content {
         : `Nome digitado igual ao nome cadastrado “${party.nome}” (sem diferenciar maiúsculas, acentos e espaços).`,
     ),
     bullet(`CPF ${formatCpf(party.cpf)} igual ao CPF cadastrado.`),
-    bullet(
-      party.otpVerificado
-        ? `Código de verificação de uso único enviado ao contato cadastrado${party.codigoEnviadoPara ? ` (${party.codigoEnviadoPara})` : ""} e digitado corretamente antes da assinatura.`
-        : `Código de verificação: não exigido${party.motivoSimples ? ` — ${party.motivoSimples}` : ""}.`,
-    ),
-    bullet(
-      party.consentimento
-        ? `Aceite do termo de assinatura eletrônica, versão ${party.consentimento.versao} (SHA-256 do texto ${party.consentimento.sha256}).`
-        : "Aceite do termo de assinatura eletrônica.",
-    ),
-    bullet("Conteúdo assinado igual ao exibido ao signatário (mesmo SHA-256 do conteúdo, abaixo)."),
+    bullet(code()),
+    bullet(consentLine(party.consentimento)),
+    bullet("A página de assinatura recebeu o conteúdo com o SHA-256 abaixo e o devolveu igual ao assinar."),
   ];
   const contact = [party.email ? `e-mail ${party.email}` : "", party.telefone ? `telefone ${formatPhone(party.telefone)}` : ""].filter(Boolean).join(", ");
+  const proven =
+    party.otpVerificado && party.codigoCanal !== "caixa_de_saida"
+      ? ` (o contato comprovado pelo código é o ${party.codigoCanal ? CHANNEL_NOUN[party.codigoCanal] : "contato"} cadastrado${party.codigoEnviadoPara ? `, ${party.codigoEnviadoPara}` : ""}).`
+      : ".";
   const recorded: Content[] = [
     bullet(
       `Assinatura ${party.tipoAssinatura === "digitada" ? "digitada (nome escrito pelo signatário, para quem não pode desenhar)" : "desenhada na tela"}` +
         (party.assinaturaSha256 ? `; SHA-256 da imagem ${party.assinaturaSha256}.` : "."),
     ),
-    bullet(`Dispositivo: ${party.dispositivo ?? "não identificado"}. Endereço IP ${party.ip ?? "não registrado"}${party.porta ? `, porta de origem ${party.porta}` : ""}.`),
+    networkLine(party),
     ...(party.presencialPor
-      ? [bullet(`Assinatura presencial, no aparelho de ${party.presencialPor} (equipe da clínica), entregue ao signatário com o sistema bloqueado.`)]
+      ? [bullet(`Assinatura presencial, no aparelho de ${party.presencialPor} (equipe da clínica), com a sessão da equipe bloqueada neste aparelho.`)]
       : []),
-    ...(contact
-      ? [
-          bullet(
-            `Contato informado pelo signatário: ${contact} — registrado como informado, não conferido com o cadastro` +
-              (party.otpVerificado ? " (o e-mail cadastrado é o comprovado pelo código)." : "."),
-          ),
-        ]
-      : []),
+    ...(contact ? [bullet(`Contato informado pelo signatário: ${contact} — registrado como informado, não conferido com o cadastro${proven}`)] : []),
   ];
   return {
     table: {
@@ -236,7 +333,7 @@ function partyBlock(party: RegistryParty): Content {
         [
           {
             stack: [
-              { text: [{ text: party.nome, bold: true }, { text: `   assinou em ${formatSaoPaulo(party.assinouEm)} (America/Sao_Paulo)`, color: MUTED }], fontSize: 8.5 },
+              { text: [{ text: party.nome, bold: true }, { text: `   assinou em ${formatSaoPaulo(party.assinouEm)} (America/Sao_Paulo, relógio do servidor)`, color: MUTED }], fontSize: 8.5 },
               ...(party.qualidade ? [{ text: `Na qualidade de ${party.qualidade}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content] : []),
               { text: levelText(party), fontSize: 8, bold: true, color: party.nivel === "avancada" ? "#047857" : "#92400e", margin: [0, 2, 0, 0] },
               label("Conferido pelo servidor no momento da assinatura"),
@@ -270,8 +367,8 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
     { text: REGISTRY_TITLE, fontSize: 13, bold: true, color: ACCENT, pageBreak: "before", margin: [0, 0, 0, 3] },
     {
       text:
-        "Evidências da assinatura, incluídas no arquivo antes do selo digital: qualquer alteração posterior invalida o selo deste PDF. " +
-        "Os mesmos dados estão anexados ao PDF em JSON, para conferência sem o nosso servidor.",
+        "Evidências da assinatura, incluídas no arquivo antes do selo digital: qualquer alteração posterior do arquivo invalida o selo deste PDF " +
+        "para quem o confere. Os mesmos dados estão anexados ao PDF em JSON, para conferência sem o nosso servidor.",
       fontSize: 7.5,
       color: MUTED,
       margin: [0, 0, 0, 3],
@@ -280,7 +377,7 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
     ...registry.parties.map(partyBlock),
     heading("Cadeia de eventos do documento (navegador de cada evento em evidencias.json)"),
     chainTable(registry.chain),
-    ...notes("Exibições do link de assinatura à equipe", registry.linkViews, "Nenhuma: o link não foi exibido nem copiado por membros da equipe."),
+    ...notes("Exibições do link de assinatura à equipe", registry.linkViews, "Nenhuma exibição do link à equipe registrada pelo sistema."),
     ...notes("Alterações de contato do paciente enquanto o documento aguardava assinatura", registry.contactChanges, "Nenhuma."),
     {
       table: {
@@ -293,32 +390,35 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
                 { text: contentSha256, fontSize: 7.5, characterSpacing: 0.2 },
                 label("Hash final da cadeia de eventos"),
                 { text: registry.finalHash, fontSize: 7.5, characterSpacing: 0.2 },
-                label("SHA-256 do PDF sem assinaturas (rascunho gerado antes do envio)"),
-                { text: registry.draftSha256 ?? "nenhum PDF foi gerado antes da assinatura", fontSize: 7.5, characterSpacing: 0.2 },
+                label("SHA-256 do último rascunho em PDF gerado (sem assinaturas; evento “PDF gerado” da cadeia)"),
+                { text: registry.draftSha256 ?? "nenhum rascunho em PDF registrado", fontSize: 7.5, characterSpacing: 0.2 },
                 label("Código de verificação"),
                 { text: registry.verificationCode, fontSize: 11, bold: true, characterSpacing: 1.5 },
                 label("Verifique a autenticidade em"),
                 { text: registry.verificationUrl, fontSize: 7.5, color: ACCENT },
                 ...(registry.professionalCertificate
                   ? [
-                      label("Assinatura digital do profissional (ICP-Brasil)"),
+                      label("Assinatura digital do profissional com certificado"),
                       {
                         text:
                           `Assinatura PAdES com o certificado “${registry.professionalCertificate.commonName}” (impressão digital SHA-256 ` +
                           `${registry.professionalCertificate.fingerprintSha256}), ${registry.professionalCertificate.level}, aplicada ao ` +
-                          "documento antes do selo; o selo a preserva.",
+                          "documento antes do selo pelo servidor do Consentir, que guarda o certificado A1 cifrado e o usa depois da senha do profissional; o selo a preserva" +
+                          (registry.professionalCertificate.trust ? `. ${capitalize(trustText(registry.professionalCertificate.trust))}.` : "."),
                         fontSize: 7,
                       },
                     ]
                   : registry.professionalMissing
-                    ? [label("Assinatura digital do profissional (ICP-Brasil)"), { text: `Não aplicada: ${registry.professionalMissing}.`, fontSize: 7 }]
+                    ? [label("Assinatura digital do profissional com certificado"), { text: `Não aplicada: ${registry.professionalMissing}.`, fontSize: 7 }]
                     : []),
                 label("Selo digital"),
                 {
                   text:
                     `Assinatura PAdES (ETSI.CAdES.detached, SHA-256) com o certificado “${registry.sealCommonName}” ` +
                     `(impressão digital SHA-256 ${registry.sealFingerprint})${registry.sealLevel ? `, ${registry.sealLevel}` : ""}, aplicada ao ` +
-                    "arquivo inteiro. O SHA-256 do PDF selado é informado na página de verificação (um arquivo não pode conter o próprio resumo).",
+                    "arquivo inteiro" +
+                    (registry.sealTrust ? `: ${trustText(registry.sealTrust)}` : "") +
+                    ". O SHA-256 do PDF selado é informado na página de verificação (um arquivo não pode conter o próprio resumo).",
                   fontSize: 7,
                 },
               ],
@@ -334,7 +434,10 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
     } as ContentTable,
     // Headings stay with their text (never alone at the foot of a page).
     { stack: [heading("Como conferir sem o nosso servidor"), { text: OFFLINE_CHECK_NOTE, fontSize: 7, alignment: "justify", lineHeight: 1.1 }], unbreakable: true },
-    { stack: [heading("Fundamento legal"), { text: legalNote(registry.parties), fontSize: 7, alignment: "justify", lineHeight: 1.1 }], unbreakable: true },
+    {
+      stack: [heading("Fundamento legal"), { text: legalNote(registry.parties, { professionalCertificate: !!registry.professionalCertificate }), fontSize: 7, alignment: "justify", lineHeight: 1.1 }],
+      unbreakable: true,
+    },
   ];
 }
 
@@ -347,15 +450,16 @@ function professionalBlock(party: RegistryParty): Content {
         [
           {
             stack: [
-              { text: [{ text: party.nome, bold: true }, { text: `   assinou em ${formatSaoPaulo(party.assinouEm)} (America/Sao_Paulo)`, color: MUTED }], fontSize: 8.5 },
+              { text: [{ text: party.nome, bold: true }, { text: `   assinou em ${formatSaoPaulo(party.assinouEm)} (America/Sao_Paulo, relógio do servidor)`, color: MUTED }], fontSize: 8.5 },
               ...(party.qualidade ? [{ text: `Na qualidade de ${party.qualidade}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content] : []),
-              { text: levelText(party), fontSize: 8, bold: true, color: "#047857", margin: [0, 2, 0, 0] },
+              { text: levelText(party), fontSize: 8, bold: true, color: ACCENT, margin: [0, 2, 0, 0] },
               label("Conferido pelo servidor no momento da assinatura"),
               bullet("Sessão do próprio profissional no Consentir; senha digitada de novo e conferida com a da conta."),
-              bullet(`Só o profissional responsável pelo documento pode assinar esta declaração; CPF ${formatCpf(party.cpf)}.`),
-              bullet("Conteúdo assinado igual ao do documento (mesmo SHA-256 do conteúdo, abaixo)."),
+              bullet("Só o profissional indicado como responsável pelo documento pode assinar esta declaração."),
+              bullet("Declaração assinada sobre o conteúdo congelado do documento (SHA-256 abaixo)."),
               label("Registrado (não conferido)"),
-              bullet(`Dispositivo: ${party.dispositivo ?? "não identificado"}. Endereço IP ${party.ip ?? "não registrado"}${party.porta ? `, porta de origem ${party.porta}` : ""}.`),
+              bullet(`CPF ${formatCpf(party.cpf)} e registro profissional conforme o cadastro da clínica.`),
+              networkLine(party),
             ],
             margin: [6, 4, 6, 4],
           },

@@ -53,6 +53,7 @@ import { witnessRoutes } from "./routes/witnesses.js";
 import { dataRightsRoutes } from "./routes/data-rights.js";
 import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from "./pdf-pool/pdf-pool.js";
+import { officialRootsFromEnv } from "./services/certificates/official-roots.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
 import { siteOrigin } from "./lib/origin.js";
 import { frameworkErrors, rejectUnsafeText, requireUtf8Json } from "./plugins/safe-input.js";
@@ -82,6 +83,8 @@ export interface AppConfig {
 
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const { env, database } = config;
+  // A root file that is named but unreadable stops the start, not a signature later (decision 041).
+  officialRootsFromEnv(env);
   const app = Fastify({
     logger: config.logger ?? { level: env.LOG_LEVEL },
     trustProxy: env.TRUST_PROXY,

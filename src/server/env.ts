@@ -22,6 +22,12 @@ export const envSchema = z
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: booleanFromString.default(false),
+  /**
+   * With TRUST_PROXY: the request header in which the proxy passes the client's TCP source port
+   * (e.g. X-Client-Port from nginx's $remote_port). Without it, signatures made through the proxy
+   * record no port: the socket's port would be the proxy's (src/server/lib/client-port.ts).
+   */
+  CLIENT_PORT_HEADER: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "use o nome de um cabeçalho HTTP, por exemplo X-Client-Port").optional(),
   VIACEP_URL: z.url().default("https://viacep.com.br"),
   BRASILAPI_URL: z.url().default("https://brasilapi.com.br"),
   CEP_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
@@ -57,6 +63,12 @@ export const envSchema = z
   TSA_PASSWORD: z.string().min(1).optional(),
   TSA_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
   TSA_ICP_BRASIL: booleanFromString.default(false),
+  /**
+   * PEM file with the official ICP-Brasil root certificates (ITI's AC Raiz v5, v10, v11…), downloaded
+   * by the operator: with it, the registry and the certificates page say when a chain ends at an
+   * official root; without it they say the root was not checked (decision 041).
+   */
+  ICP_BRASIL_ROOTS_FILE: z.string().min(1).optional(),
   /**
    * Admission control for the public routes (decision 040): requests this process does at once,
    * how many more may wait for a place and for how long (ms); past that, 503 PUBLIC_BUSY with

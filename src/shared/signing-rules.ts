@@ -207,13 +207,25 @@ export const WITNESS_CAPACITY = "testemunha";
 
 /**
  * The signer's explicit consent to sign electronically (issue 11), versioned: the SHA-256 of this
- * exact text is recorded with each signature. A new wording gets a new version.
+ * exact text is recorded with each signature. A new wording gets a new version. v2 (decision 041):
+ * the signer admits this means of proof (MP 2.200-2/2001, art. 10, § 2º, which asks for it); v1
+ * said the signature "has the same value as on paper", which the law does not say.
  */
 export const ELECTRONIC_CONSENT = {
-  versao: "2026-11-v1",
+  versao: "2026-12-v2",
   texto:
-    "Li o documento acima e concordo em assiná-lo eletronicamente. Sei que minha assinatura eletrônica tem o mesmo valor da assinatura em papel (Lei 14.063/2020) e que serão registrados data e hora, endereço IP, navegador e o resumo (SHA-256) do conteúdo exibido.",
+    "Li o documento acima e concordo em assiná-lo eletronicamente. Admito como prova da minha autoria e da integridade deste documento os registros desta assinatura (Medida Provisória nº 2.200-2/2001, art. 10, § 2º): data e hora, endereço IP, navegador, o código de verificação quando pedido e o resumo (SHA-256) do conteúdo apresentado nesta página.",
 } as const;
+
+/** Consent versions whose text admits the means of proof (the registry says so only for these). */
+export const CONSENT_VERSIONS_ADMITTING: ReadonlySet<string> = new Set([ELECTRONIC_CONSENT.versao]);
+
+/** Every consent text ever shown, by version: the registry prints the one a signer accepted. */
+export const CONSENT_TEXTS: Readonly<Record<string, string>> = {
+  "2026-11-v1":
+    "Li o documento acima e concordo em assiná-lo eletronicamente. Sei que minha assinatura eletrônica tem o mesmo valor da assinatura em papel (Lei 14.063/2020) e que serão registrados data e hora, endereço IP, navegador e o resumo (SHA-256) do conteúdo exibido.",
+  [ELECTRONIC_CONSENT.versao]: ELECTRONIC_CONSENT.texto,
+};
 
 /**
  * What the evidence of a signature reaches (Lei 14.063/2020 art. 4): "avancada" when the signer

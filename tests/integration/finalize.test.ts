@@ -218,7 +218,8 @@ describe("finalizeSignedDocument", () => {
     expect(text).toContain(row.conteudo_sha256);
     expect(text).toContain(`${ORIGIN}/verificar/${code}`);
     expect(text).toContain("203.0.113.7");
-    expect(text).toContain("Lei nº 14.063/2020");
+    expect(text.replace(/\s+/g, " ")).toContain("Lei nº 14.063/2020");
+    expect(text.replace(/\s+/g, " ")).toContain("Medida Provisória nº 2.200-2/2001 (art. 10, § 2º)");
     expect(text).toContain("Assinado");
     expect(text).toContain("Aberto pelo paciente");
 

@@ -27,7 +27,7 @@ let sealed: Buffer;
 const pki = testPki();
 const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-icp-"));
 
-const staff = (method: "GET" | "POST", url: string, payload?: unknown) =>
+const staff = (method: "GET" | "POST" | "DELETE", url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, headers: { cookie: clinic.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
 const certificateBody = (pfx: Buffer, titular: "clinica" | "profissional") => ({
   arquivo_base64: pfx.toString("base64"),
@@ -97,8 +97,12 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
     }
     expect(pdfsig.match(/Signature Validation: Signature is Valid\./g)).toHaveLength(2);
     const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
-    expect(text).toContain("Assinatura digital do profissional (ICP-Brasil)");
+    expect(text).toContain("Assinatura digital do profissional com certificado");
     expect(text).toContain("ICP-Brasil AD-RB");
+    // What was checked of the certificates, and what was not (decision 041): no official roots here.
+    expect(text).toContain("Certificado que se apresenta como ICP-Brasil; cadeia não conferida pelo servidor com as raízes oficiais do ITI; revogação não consultada");
+    expect(text).toContain("aplicada ao arquivo inteiro: certificado que se apresenta como ICP-Brasil");
+    expect(text).toContain("o PDF final traz também a assinatura digital com o certificado do profissional");
   });
 
   it("/verificar knows both keys; the offline verifier reports the professional's signature", async () => {
@@ -132,5 +136,77 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
     });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: "PROFESSIONAL_CERTIFICATE_MISSING" });
+  });
+});
+
+describe("what the final PDF says of the certificates (decision 041)", () => {
+  /** A document the professional signs with the e-CPF, sent and signed by the patient; not yet sealed. */
+  async function signedWithCertificate(): Promise<string> {
+    const versionId = await publishedTemplateVersion(ctx.app, clinic);
+    const patient = await signingPatient(ctx.app, clinic);
+    const id = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Rinoplastia", { com_certificado: true });
+    const sent = await staff("POST", `/api/documents/${id}/send`, {});
+    expect(sent.statusCode, sent.body).toBe(200);
+    const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient);
+    expect(signed.response.statusCode, signed.response.body).toBe(200);
+    return id;
+  }
+  const pdfText = (pdf: Buffer, name: string) => {
+    const file = path.join(scratch, name);
+    writeFileSync(file, pdf);
+    return execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+  };
+
+  it("with the official roots given (ICP_BRASIL_ROOTS_FILE), names the root the chains end at", async () => {
+    const rootsFile = path.join(scratch, "raizes-oficiais.pem");
+    writeFileSync(rootsFile, pki.root.pem);
+    const rooted = await createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: rootsFile } });
+    try {
+      const id = await signedWithCertificate();
+      await rooted.app.worker.tick();
+      const download = await staff("GET", `/api/documents/${id}/signed-pdf`);
+      expect(download.statusCode, download.body).toBe(200);
+      const text = pdfText(download.rawPayload, "raiz-oficial.pdf");
+      expect(text).toContain("cadeia conferida pelo servidor até a raiz oficial “Autoridade Certificadora Raiz de Teste v1”; revogação não consultada");
+      expect(text).not.toContain("cadeia não conferida");
+    } finally {
+      await rooted.close();
+    }
+  });
+
+  it("an app given a roots file it cannot read does not start", async () => {
+    await expect(createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: path.join(scratch, "nao-existe.pem") } })).rejects.toThrow(
+      /ICP_BRASIL_ROOTS_FILE: não consegui ler o arquivo/,
+    );
+  });
+
+  it("when the chosen certificate is gone before sealing, nothing calls the signature ICP-Brasil", async () => {
+    const id = await signedWithCertificate();
+    const listed = await staff("GET", "/api/certificates");
+    const ecpf = (listed.json().items as { id: string; titular: string; is_active: boolean }[]).find((c) => c.titular === "profissional" && c.is_active)!;
+    expect((await staff("DELETE", `/api/certificates/${ecpf.id}`)).statusCode).toBe(200);
+    await ctx.app.worker.tick();
+    const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, id));
+    expect(row!.icp_profissional_aplicada).toBe(false);
+    const download = await staff("GET", `/api/documents/${id}/signed-pdf`);
+    expect(download.statusCode, download.body).toBe(200);
+    const text = pdfText(download.rawPayload, "icp-nao-aplicada.pdf");
+    expect(text).toContain("Não aplicada: o certificado ICP-Brasil escolhido pelo profissional não está mais ativo");
+    expect(text).toContain("Assinado Eletrônica Assinado no sistema com login e senha");
+    expect(text).not.toMatch(/Assinado ICP-Brasil/);
+    expect(checkAllPdfSignatures(download.rawPayload).signatures).toHaveLength(1);
+    // The staff's list and /verificar show the method applied.
+    const signatures = await staff("GET", `/api/documents/${id}/signatures`);
+    expect(signatures.statusCode, signatures.body).toBe(200);
+    const professional = (signatures.json().items as { papel: string; metodo_assinatura: string }[]).find((p) => p.papel === "profissional");
+    expect(professional?.metodo_assinatura).toBe("eletronica");
+    const verification = await ctx.app.inject({ method: "GET", url: `/api/public/verify/${row!.verification_code}` });
+    expect(verification.statusCode, verification.body).toBe(200);
+    expect((verification.json().assinaturas as { metodo_assinatura: string }[]).map((p) => p.metodo_assinatura)).toEqual(["eletronica", "eletronica"]);
+    // The document sealed with the certificate still shows it.
+    const [first] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    expect(first!.icp_profissional_aplicada).toBe(true);
+    const kept = await ctx.app.inject({ method: "GET", url: `/api/public/verify/${first!.verification_code}` });
+    expect((kept.json().assinaturas as { metodo_assinatura: string }[]).map((p) => p.metodo_assinatura)).toContain("ICP-Brasil");
   });
 });

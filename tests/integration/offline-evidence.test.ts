@@ -110,7 +110,13 @@ describe("the sealed PDF carries its evidence", () => {
     expect(report).toContain("Signature Validation: Signature is Valid.");
     const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
     expect(text).toContain(evidence.cadeia.hash_final);
-    expect(text).toContain("Assinatura eletrônica avançada — código de verificação enviado ao contato cadastrado");
+    // The test app has no SMTP: the code went to the development outbox, and the registry says so
+    // (decision 041); the professional's password signature is not called "avançada".
+    expect(evidence.partes.map((p) => p.codigo_canal)).toEqual([null, "caixa_de_saida"]);
+    expect(text).toContain("Assinatura eletrônica avançada em servidor de desenvolvimento — o código de verificação ficou na caixa de saída deste servidor, sem envio real");
+    expect(text).not.toContain("enviado ao e-mail cadastrado");
+    expect(text).toContain("Assinatura eletrônica do profissional por login e senha");
+    expect(text).toContain(`Endereço IP ${IP} (porta de origem não registrada)`);
     expect(text).toContain("link copiado");
   });
 });
@@ -155,7 +161,7 @@ describe("verifySignedPdf (no database)", () => {
     expect(report.selo_ok).toBe(true);
     expect(report.cadeia_ok).toBe(false);
     expect(report.ok).toBe(false);
-    expect(report.linhas.find((l) => l.ok === false)?.text).toMatch(/hash final impresso no Registro de assinaturas .* difere/);
+    expect(report.linhas.find((l) => l.ok === false)?.text).toMatch(/hash final gravado nos metadados do PDF .* difere/);
   });
 
   it("sealed by another certificate: fails when the expected fingerprint is given; otherwise shows the other fingerprint", async () => {
@@ -183,9 +189,36 @@ describe("verifySignedPdf (no database)", () => {
     expect(response.json().evidencias.eventos).toBeGreaterThanOrEqual(6);
     // What the page prints: the verdict, every line of the report (checked against the keys this
     // instance owns), the parties with their level.
-    const report = verifySignedPdf(sealed, { trusted: [{ sha256: fingerprint, label: "selo desta instância Consentir" }] });
+    const report = verifySignedPdf(sealed, { trusted: [{ sha256: fingerprint, label: "selo desta instância Consentir" }], expectedCode: row!.verification_code! });
     expect(response.json().evidencias).toMatchObject({ ok: true, linhas: report.linhas, partes: report.partes, certificado_assunto: report.certificado!.assunto });
     expect(report.linhas.filter((line) => line.ok === true).length).toBeGreaterThanOrEqual(8);
+    expect(report.linhas).toContainEqual({ ok: true, text: `As evidências são deste documento (código de verificação ${row!.verification_code}).` });
+    expect(report.partes.map((p) => p.descricao)).toEqual([
+      "assinatura do profissional por login e senha (senha digitada de novo, sem código)",
+      "assinatura eletrônica avançada em servidor de desenvolvimento (código na caixa de saída, sem envio real)",
+    ]);
+  });
+
+  it("/verificar refuses the evidence of another document, even one sealed by this very instance", async () => {
+    const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    // Validly sealed with the instance seal, but its evidence names another document's code.
+    const foreign = await remade(finalInput, (evidence) => {
+      evidence.documento.codigo_verificacao = "ZZZZ9999ZZ";
+    });
+    const response = await ctx.app.inject({
+      method: "POST",
+      url: `/api/public/verify/${row!.verification_code}/pdf`,
+      payload: foreign,
+      headers: { "content-type": "application/pdf" },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const verdict = response.json();
+    expect(verdict).toMatchObject({ identico: false, selo_integro: true, assinatura_valida: true });
+    expect(verdict.evidencias.ok).toBe(false);
+    expect(verdict.evidencias.linhas).toContainEqual({
+      ok: false,
+      text: `As evidências são de OUTRO documento (código ZZZZ9999ZZ, esperado ${row!.verification_code}): este arquivo não é deste documento.`,
+    });
   });
 });
 

@@ -205,8 +205,12 @@ function Verdict({ name, verdict, sealedKnown }: { name: string; verdict: PdfVer
       <Outcome
         ok={verdict.assinatura_valida}
         testId="verdict-signature"
-        yes={`A assinatura digital do arquivo é válida${verdict.certificado ? ` (certificado: ${verdict.certificado})` : ""}.`}
-        no="A assinatura digital do arquivo não é válida ou não existe: o arquivo pode ter sido alterado depois de selado."
+        yes={`O selo digital do arquivo está íntegro e é de um certificado conhecido deste servidor ou da clínica${verdict.certificado ? ` (${verdict.certificado})` : ""}.`}
+        no={
+          verdict.selo_integro
+            ? `O selo digital do arquivo está íntegro, mas o certificado${verdict.certificado ? ` “${verdict.certificado}”` : ""} NÃO é deste servidor nem da clínica: qualquer um pode criar um certificado com o mesmo nome.`
+            : "O arquivo não tem selo digital válido: foi alterado depois de selado, ou não é um PDF selado."
+        }
       />
       <p className="text-xs break-all text-muted-foreground">SHA-256 do arquivo: {verdict.sha256}</p>
       {verdict.evidencias ? (

@@ -7,6 +7,7 @@ import { sendCodeInputSchema, signingPageSchema, signInputSchema, verifyCodeInpu
 import type { SecretBox } from "../lib/secret-box.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
+import { clientPort } from "../lib/client-port.js";
 import { countRequest, rateLimitNamespace, type RateLimitRule } from "../plugins/rate-limit-store.js";
 import { getSignerSignedPdf, signerSignedPdfReady } from "../services/signing/get-signer-signed-pdf.js";
 import { openSigningPage } from "../services/signing/open-signing-page.js";
@@ -70,11 +71,11 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     }
   });
   const channel = emailChannelOf(env);
-  const auditOf = (request: { ip: string; headers: { "user-agent"?: string }; socket: { remotePort?: number } }) => ({
+  const auditOf = (request: FastifyRequest) => ({
     ip: request.ip,
     userAgent: request.headers["user-agent"],
-    // The TCP source port as this server sees it (behind a proxy: the proxy's; see TRUST_PROXY).
-    port: request.socket.remotePort,
+    // The signer's TCP source port: the socket's on a direct connection, the proxy's header behind one.
+    port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined,
   });
 
   app.get(

@@ -21,6 +21,7 @@ import { signAsProfessional } from "../services/signing/sign-as-professional.js"
 import { startFrontDeskSigning } from "../services/signing/start-front-desk-signing.js";
 import { emailChannelOf } from "../services/signing/signing-settings.js";
 import type { FileStorage } from "../storage/file-storage.js";
+import { clientPort } from "../lib/client-port.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
 const signingSettingsSchema = z.object({ codigo_email: z.boolean({ error: "Informe se o código por e-mail é exigido" }) });
@@ -191,7 +192,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
         actor,
         request.params.id,
         request.body.senha,
-        { ...auditOf(request), port: request.socket.remotePort },
+        { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
         new Date(),
         request.body.com_certificado ? { secretBox } : null,
       );

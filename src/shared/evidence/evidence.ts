@@ -32,6 +32,11 @@ export interface EvidenceParty {
   otp_verificado: boolean;
   /** Masked address the code was sent to (document.otp_sent), when one was verified. */
   codigo_enviado_para: string | null;
+  /**
+   * How that code reached the signer: e-mail or SMS, or "caixa_de_saida" — a development server
+   * without SMTP kept it in its outbox and sent nothing. Absent in evidence made before it was recorded.
+   */
+  codigo_canal?: CodeChannelUsed | null;
   tipo_assinatura: string;
   dispositivo: string | null;
   ip: string | null;
@@ -43,6 +48,9 @@ export interface EvidenceParty {
   /** Front-desk signing (issue 13): signed on this staff member's device, handed over locked. Absent otherwise. */
   presencial?: { atendente_nome: string };
 }
+
+/** How a verified code reached the signer (EvidenceParty.codigo_canal). */
+export type CodeChannelUsed = "email" | "sms" | "caixa_de_saida";
 
 export interface Evidence {
   versao: number;

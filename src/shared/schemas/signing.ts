@@ -235,8 +235,8 @@ export const pdfVerdictSchema = z.object({
       ok: z.boolean(),
       /** The seal certificate's subject (its SHA-256 fingerprint is `certificado_sha256`). */
       certificado_assunto: text().nullable(),
-      /** The parties the evidence names, with the level each reached. */
-      partes: z.array(z.object({ nome: text(), nivel: text() })),
+      /** The parties the evidence names, with the level each reached (and that level in words). */
+      partes: z.array(z.object({ nome: text(), nivel: text(), descricao: text() })),
       /** The report's lines as `npm run verify` prints them: ok true ✓, false ✗, null information. */
       linhas: z.array(z.object({ ok: z.boolean().nullable(), text: text() })),
     })

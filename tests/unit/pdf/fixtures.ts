@@ -178,6 +178,7 @@ export function sampleEvidence(
         motivo_simples: null,
         otp_verificado: true,
         codigo_enviado_para: "j***@example.com.br",
+        codigo_canal: "email",
         tipo_assinatura: "desenhada",
         dispositivo: "Safari 17.4 · iOS 17.4 · iPhone (celular)",
         ip: "203.0.113.7",

@@ -10,7 +10,8 @@ const MARKS = {
   null: { symbol: "ℹ", words: "Informação:", className: "text-muted-foreground" },
 } as const;
 
-const LEVEL = { avancada: "Assinatura eletrônica avançada", simples: "Assinatura eletrônica simples" } as Record<string, string>;
+/** "assinatura eletrônica avançada (…)" → "Assinatura eletrônica avançada (…)" */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * What the uploaded file's own evidence says, checked by the server without the database
@@ -36,7 +37,7 @@ export function EvidenceReport({ evidence }: { evidence: Evidence }) {
         {ok ? <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden /> : <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden />}
         <span>
           {ok
-            ? "Resultado: tudo confere. O arquivo é o selado, o conteúdo é o assinado e a cadeia de eventos está completa."
+            ? "Resultado: tudo confere. O selo cobre o arquivo inteiro e é de um certificado conhecido, as evidências são deste documento, o conteúdo recalculado é o declarado e a cadeia de eventos é coerente até o hash final declarado."
             : `Resultado: FALHOU (${failures} ${failures === 1 ? "verificação" : "verificações"} com ✗). Não confie neste arquivo como evidência sem apurar as linhas marcadas.`}
         </span>
       </p>
@@ -65,7 +66,7 @@ export function EvidenceReport({ evidence }: { evidence: Evidence }) {
             {evidence.partes.map((party, index) => (
               <li key={index} className="flex flex-wrap items-baseline gap-x-2">
                 <span className="font-medium break-words">{party.nome}</span>
-                <span className="text-muted-foreground">— {LEVEL[party.nivel] ?? party.nivel}</span>
+                <span className="text-muted-foreground">— {sentence(party.descricao)}</span>
               </li>
             ))}
           </ul>
@@ -78,7 +79,7 @@ export function EvidenceReport({ evidence }: { evidence: Evidence }) {
             <Info className="size-3.5" aria-hidden /> Certificado do selo
           </h4>
           {evidence.certificado_assunto ? <p className="[overflow-wrap:anywhere]">{evidence.certificado_assunto}</p> : null}
-          <p className="text-xs text-muted-foreground">Impressão digital SHA-256 (compare com a publicada pela clínica):</p>
+          <p className="text-xs text-muted-foreground">Impressão digital SHA-256 (compare com a que a clínica ou este servidor informa):</p>
           <code className="block rounded bg-muted px-2 py-1 font-mono text-xs break-all" data-testid="evidence-fingerprint">
             {evidence.certificado_sha256}
           </code>

@@ -1,10 +1,12 @@
 import { CheckCircle2 } from "lucide-react";
 import type { SignatureSummary } from "@shared/schemas/signing";
+import { signatureLevelBadge, signaturePlaceholder } from "@shared/signing-method";
 import { formatDateTime, methodLabel } from "../lib/format";
 
 /**
  * The Signatures block (spec part 1 §2): name, CPF, 'Assinado' badge, date/time, method badge,
- * the drawn image (or 'Assinatura Digital'); with `detailed`, also e-mail, phone, IP and user
+ * the drawn image (or, without one, 'Assinatura Digital' for a certificate signature and what it is
+ * otherwise: signing-method.ts); with `detailed`, also e-mail, phone, IP and user
  * agent (staff screens). Plain Tailwind: the public bundle and the staff app both draw it.
  */
 export function SignatureList({ signatures, detailed = false }: { signatures: readonly SignatureSummary[]; detailed?: boolean }) {
@@ -23,7 +25,7 @@ export function SignatureList({ signatures, detailed = false }: { signatures: re
               </span>
               <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium">{methodLabel(signature.metodo_assinatura)}</span>
               <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium" data-testid="signature-level-badge">
-                {signature.nivel_assinatura === "avancada" ? "Avançada" : "Simples"}
+                {signatureLevelBadge(signature)}
               </span>
               {signature.tipo_assinatura === "digitada" ? (
                 <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium">Digitada</span>
@@ -46,7 +48,7 @@ export function SignatureList({ signatures, detailed = false }: { signatures: re
             {signature.assinatura ? (
               <img src={signature.assinatura} alt={`Assinatura de ${signature.nome}`} className="max-h-[116px] max-w-full object-contain" width={280} height={120} />
             ) : (
-              <span className="text-sm text-muted-foreground italic">Assinatura Digital</span>
+              <span className="px-3 text-center text-sm text-muted-foreground italic">{signaturePlaceholder(signature)}</span>
             )}
           </div>
         </li>

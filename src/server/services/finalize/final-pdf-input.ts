@@ -11,7 +11,7 @@ import { auditEvents, contratoPartes, contratos, files, profiles, tenants } from
 import { withTenant } from "../../../db/tenant-scope.js";
 import { loadPdfLogo } from "../settings/logo/load-clinic-logo.js";
 import type { DocumentPdfInput, DocumentPdfSignature, PdfAttachment } from "../../../pdf/document-pdf.js";
-import type { RegistryNote, RegistryParty, SignatureRegistry } from "../../../pdf/signature-registry.js";
+import type { CertificateTrust, RegistryNote, RegistryParty, SignatureRegistry } from "../../../pdf/signature-registry.js";
 import { auditEventLabel } from "../../../shared/audit/labels.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
 import { buildDocumentChain, type DocumentChainEntry, type DocumentChainEvent } from "../../../shared/evidence/document-chain.js";
@@ -20,6 +20,7 @@ import {
   canonicalJson,
   DOCUMENT_FILE,
   EVIDENCE_FILE,
+  type CodeChannelUsed,
   type Evidence,
   type EvidenceParty,
   type SignedEventData,
@@ -106,6 +107,7 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
       ip: parte.ip_address,
       userAgent: parte.user_agent,
       qualidade: parte.qualidade,
+      papel: parte.papel,
     })),
   );
 
@@ -149,8 +151,15 @@ export function documentEvidence(document: FinalDocument): { evidence: Evidence;
     const otpSentTo = [...chain]
       .reverse()
       .find((e) => (e.action === "document.otp_sent" || e.action === "document.otp_email_outbox") && ((e.data as { testemunha_id?: string })?.testemunha_id ?? null) === (signed.testemunha_id ?? null));
-    const sentData = otpSentTo?.data as { email?: string; telefone?: string } | undefined;
+    const sentData = otpSentTo?.data as { email?: string; telefone?: string; canal?: string } | undefined;
     const sentTo = sentData?.email ?? sentData?.telefone ?? null;
+    const channel: CodeChannelUsed | null = !otpSentTo
+      ? null
+      : otpSentTo.action === "document.otp_email_outbox"
+        ? "caixa_de_saida"
+        : sentData?.canal === "sms" || (sentData?.telefone && !sentData?.email)
+          ? "sms"
+          : "email";
     return {
       id: parte.id,
       papel: parte.papel,
@@ -166,6 +175,7 @@ export function documentEvidence(document: FinalDocument): { evidence: Evidence;
       motivo_simples: parte.nivel_assinatura === "avancada" ? null : (signed.motivo_simples ?? null),
       otp_verificado: parte.otp_verificado,
       codigo_enviado_para: parte.otp_verificado ? sentTo : null,
+      codigo_canal: parte.otp_verificado ? channel : null,
       tipo_assinatura: parte.tipo_assinatura,
       dispositivo: parte.dispositivo,
       ip: parte.ip_address,
@@ -247,7 +257,9 @@ function contactChange(data: unknown): string {
 export interface RegistrySigning {
   /** pt-BR level of the seal, e.g. "PAdES B-B (assinatura básica)" or "ICP-Brasil AD-RB …". */
   sealLevel?: string;
-  professional?: { commonName: string; fingerprintSha256: string; level: string } | null;
+  /** Whose certificate the seal is, and what was checked of it. */
+  sealTrust?: CertificateTrust;
+  professional?: { commonName: string; fingerprintSha256: string; level: string; trust?: CertificateTrust } | null;
   professionalMissing?: string | null;
 }
 
@@ -284,6 +296,7 @@ export function registryOf(
         nivel: p.nivel,
         motivoSimples: p.motivo_simples,
         codigoEnviadoPara: p.codigo_enviado_para,
+        codigoCanal: p.codigo_canal ?? null,
         otpVerificado: p.otp_verificado,
         consentimento: p.consentimento,
         tipoAssinatura: p.tipo_assinatura,
@@ -304,6 +317,7 @@ export function registryOf(
     sealCommonName: seal.commonName,
     sealFingerprint: seal.fingerprintSha256,
     sealLevel: signing.sealLevel ?? null,
+    sealTrust: signing.sealTrust ?? null,
     professionalCertificate: signing.professional ?? null,
     professionalMissing: signing.professionalMissing ?? null,
   };

@@ -10,7 +10,9 @@
  */
 import type { JobContext } from "../../jobs/job-context.js";
 import type { PdfSignature } from "../../pdf-pool/pdf-pool.js";
+import type { CertificateTrust } from "../../../pdf/signature-registry.js";
 import { activeClinicCertificate, activeProfessionalCertificate } from "../certificates/load-signing-certificate.js";
+import { officialRootOf, officialRootsFromEnv } from "../certificates/official-roots.js";
 import { PADES_AD_RB_V1_3, policyForSigning } from "../sealing/icp-brasil-policies.js";
 import { instanceSeal } from "../sealing/instance-seal.js";
 import type { SealMaterial } from "../sealing/seal-certificate.js";
@@ -23,6 +25,8 @@ export interface FinalSigner {
   /** certificados.id, or null for the instance seal. */
   certificateId: string | null;
   level: SignatureLevel;
+  /** What the registry may say of the certificate (decision 041). */
+  trust: CertificateTrust;
 }
 
 export interface FinalSigners {
@@ -44,6 +48,8 @@ export function chosenProfessionalCertificate(document: FinalDocument): string |
 export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "env">, tenantId: string, document: FinalDocument, now: Date): Promise<FinalSigners> {
   const tsa = tsaConfigFromEnv(ctx.env);
   const icpLevel = signatureLevel({ policy: policyForSigning(PADES_AD_RB_V1_3), timestamp: !!tsa, tsaAccredited: ctx.env.TSA_ICP_BRASIL });
+  const roots = officialRootsFromEnv(ctx.env);
+  const icpTrust = (material: SealMaterial): CertificateTrust => ({ kind: "icp", officialRoot: officialRootOf(material.chainDer, roots) });
 
   let professional: FinalSigner | null = null;
   let professionalMissing: string | null = null;
@@ -52,7 +58,7 @@ export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "e
   if (chosen && physicianId) {
     const certificate = await activeProfessionalCertificate(ctx.db, ctx.secretBox, tenantId, physicianId, now);
     if (certificate && certificate.icpBrasil && certificate.material.fingerprintSha256 === chosen) {
-      professional = { material: certificate.material, certificateId: certificate.id, level: icpLevel };
+      professional = { material: certificate.material, certificateId: certificate.id, level: icpLevel, trust: icpTrust(certificate.material) };
     } else {
       professionalMissing = "o certificado ICP-Brasil escolhido pelo profissional não está mais ativo (removido, substituído ou vencido)";
     }
@@ -61,12 +67,13 @@ export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "e
   const clinic = await activeClinicCertificate(ctx.db, ctx.secretBox, tenantId, now);
   const seal =
     clinic && clinic.icpBrasil
-      ? { material: clinic.material as SealMaterial, certificateId: clinic.id, level: icpLevel, kind: "clinica" as const }
+      ? { material: clinic.material as SealMaterial, certificateId: clinic.id, level: icpLevel, kind: "clinica" as const, trust: icpTrust(clinic.material as SealMaterial) }
       : {
           material: (await instanceSeal(ctx.db, ctx.secretBox, now)).material,
           certificateId: null,
           level: signatureLevel({ policy: null, timestamp: !!tsa }),
           kind: "instancia" as const,
+          trust: { kind: "instancia" } as const,
         };
   return { professional, seal, professionalMissing };
 }

@@ -23,6 +23,7 @@ import { inlinePdfRenderer } from "../../pdf-pool/inline-renderer.js";
 import { loadFinalDocument, withRegistry } from "./final-pdf-input.js";
 import { finalSigners, pdfSignatures } from "./final-signers.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../../../shared/evidence/evidence.js";
+import { appliedSigningMethod } from "../../../shared/signing-method.js";
 import { emailsWithAttachment, enqueueSignedDocumentEmails } from "./signed-document-emails.js";
 import { enqueueSealedPdfUpload } from "../feegow/enqueue-sealed-pdf-upload.js";
 
@@ -58,10 +59,19 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
   const signers = await finalSigners(ctx, tenantId, document, now);
   if (signers.professionalMissing) ctx.log.warn({ contratoId, tenantId }, `finalize: ${signers.professionalMissing}`);
   const seal = signers.seal;
-  const input = await withRegistry(document, ctx.origin, seal.material, {
+  // The professional's chosen ICP-Brasil signature, when it cannot be applied, is not shown as one.
+  const applied = signers.professionalMissing ? false : signers.professional ? true : null;
+  const shown = { ...document, input: { ...document.input, signatures: document.input.signatures?.map((s) => ({ ...s, metodo: appliedSigningMethod({ metodo_assinatura: s.metodo, papel: s.papel ?? "" }, applied) })) } };
+  const input = await withRegistry(shown, ctx.origin, seal.material, {
     sealLevel: seal.level.description,
+    sealTrust: seal.trust,
     professional: signers.professional
-      ? { commonName: signers.professional.material.commonName, fingerprintSha256: signers.professional.material.fingerprintSha256, level: signers.professional.level.description }
+      ? {
+          commonName: signers.professional.material.commonName,
+          fingerprintSha256: signers.professional.material.fingerprintSha256,
+          level: signers.professional.level.description,
+          trust: signers.professional.trust,
+        }
       : null,
     professionalMissing: signers.professionalMissing,
   });
@@ -93,7 +103,7 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
     if (!file) throw new Error("files insert returned no row");
     await tx
       .update(contratos)
-      .set({ signed_pdf_file_id: file.id, signed_pdf_sha256: sha256Hex(sealed), updated_at: now })
+      .set({ signed_pdf_file_id: file.id, signed_pdf_sha256: sha256Hex(sealed), icp_profissional_aplicada: applied, updated_at: now })
       .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, contratoId)));
     await recordAuditEvent(
       tx,

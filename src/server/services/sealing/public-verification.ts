@@ -9,6 +9,7 @@ import type { Db } from "../../../db/client.js";
 import { contratoPartes, contratos, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { maskCpf, type PdfVerdict, type Verification } from "../../../shared/schemas/signing.js";
+import { appliedSigningMethod } from "../../../shared/signing-method.js";
 import { AppError } from "../../errors.js";
 import { sha256Hex } from "../../lib/content-hash.js";
 import { verifyPdfSignature } from "./verify-pdf-signature.js";
@@ -45,6 +46,7 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
         created_at: contratos.created_at,
         conteudo_sha256: contratos.conteudo_sha256,
         signed_pdf_sha256: contratos.signed_pdf_sha256,
+        icp_profissional_aplicada: contratos.icp_profissional_aplicada,
       })
       .from(contratos)
       .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, id)))
@@ -52,7 +54,7 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
     const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
     if (!contrato || !clinic) throw notFound();
     const parties = await tx
-      .select({ nome: contratoPartes.nome, cpf: contratoPartes.cpf, assinou_em: contratoPartes.assinou_em, metodo: contratoPartes.metodo_assinatura })
+      .select({ nome: contratoPartes.nome, cpf: contratoPartes.cpf, assinou_em: contratoPartes.assinou_em, metodo_assinatura: contratoPartes.metodo_assinatura, papel: contratoPartes.papel })
       .from(contratoPartes)
       .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, id)))
       .orderBy(asc(contratoPartes.assinou_em));
@@ -62,7 +64,7 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
       clinica: clinic.nome_fantasia ?? clinic.nome,
       status: contrato.status,
       criado_em: contrato.created_at.toISOString(),
-      assinaturas: parties.map((p) => ({ nome: p.nome, cpf: maskCpf(p.cpf), assinou_em: p.assinou_em.toISOString(), metodo_assinatura: p.metodo })),
+      assinaturas: parties.map((p) => ({ nome: p.nome, cpf: maskCpf(p.cpf), assinou_em: p.assinou_em.toISOString(), metodo_assinatura: appliedSigningMethod(p, contrato.icp_profissional_aplicada) })),
       pdf_selado_sha256: contrato.signed_pdf_sha256,
       conteudo_sha256: contrato.conteudo_sha256,
     };
@@ -71,7 +73,7 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
 
 /** Is `pdf` exactly this document's sealed PDF, and does its PAdES signature verify? */
 export async function checkPdfForCode(db: Db, rawCode: string, pdf: Buffer): Promise<PdfVerdict> {
-  const { id, tenantId } = await findByCode(db, rawCode);
+  const { id, tenantId, code } = await findByCode(db, rawCode);
   const [row] = await withTenant(db, tenantId, (tx) =>
     tx
       .select({ signed_pdf_sha256: contratos.signed_pdf_sha256 })
@@ -84,7 +86,7 @@ export async function checkPdfForCode(db: Db, rawCode: string, pdf: Buffer): Pro
   const trusted = await trustedSealCertificates(db, tenantId);
   // The same checks as `npm run verify` (no database): the evidence the file carries, and the
   // seal's certificate against the keys this instance and this clinic own.
-  const report = verifySignedPdf(pdf, { trusted });
+  const report = verifySignedPdf(pdf, { trusted, expectedCode: code });
   const signature = verifyPdfSignature(pdf);
   const reconhecido = report.certificado_ok === true;
   const hasEvidence = report.documento !== null;

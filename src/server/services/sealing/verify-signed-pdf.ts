@@ -31,7 +31,7 @@ export interface SignedPdfReport {
   cadeia_ok: boolean;
   eventos: number;
   documento: { titulo: string; id_curto: string; codigo_verificacao: string; conteudo_sha256: string } | null;
-  partes: { nome: string; nivel: string }[];
+  partes: { nome: string; nivel: string; descricao: string }[];
   linhas: EvidenceLine[];
 }
 
@@ -58,6 +58,11 @@ export interface VerifySignedPdfOptions {
    * fails as "assinado por outro certificado".
    */
   trusted?: TrustedCertificate[] | undefined;
+  /**
+   * The verification code of the document the file must belong to (/verificar/:code): evidence of
+   * another document — even one sealed by this very instance — then fails.
+   */
+  expectedCode?: string | undefined;
 }
 
 export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {}): SignedPdfReport {
@@ -184,14 +189,14 @@ export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {
     if (printed !== undefined) {
       conteudoOk =
         check(printed === computed, printed === computed
-          ? "O SHA-256 impresso no rodapé das páginas (metadados do PDF) é o mesmo."
-          : `O SHA-256 impresso no rodapé (${printed}) difere do recalculado.`) && conteudoOk;
+          ? "O SHA-256 do conteúdo gravado nos metadados do PDF (o mesmo que o rodapé das páginas mostra) é o mesmo."
+          : `O SHA-256 do conteúdo nos metadados do PDF (${printed}) difere do recalculado.`) && conteudoOk;
     }
     const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
     const partiesOk = parties.length > 0 && parties.every((p) => p.conteudo_sha256 === computed);
     conteudoOk =
       check(partiesOk, partiesOk
-        ? `Cada signatário (${parties.length}) assinou este mesmo conteúdo.`
+        ? `Cada signatário (${parties.length}) está registrado nas evidências com este mesmo SHA-256 do conteúdo.`
         : "Há signatário sem o mesmo SHA-256 do conteúdo, ou nenhum signatário.") && conteudoOk;
   } else {
     check(false, "Não foi possível recalcular o SHA-256 do conteúdo.");
@@ -215,8 +220,8 @@ export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {
   const printedHead = safeInfo(pdf, "EvidenciasCadeiaSha256");
   cadeiaOk =
     check(printedHead !== null && printedHead === chain.head, printedHead === chain.head
-      ? "O hash final impresso no Registro de assinaturas (metadados do PDF) é o mesmo."
-      : `O hash final impresso no Registro de assinaturas (${printedHead ?? "ausente"}) difere do recalculado — falta, sobra ou mudou um evento.`) && cadeiaOk;
+      ? "O hash final gravado nos metadados do PDF (o mesmo que o Registro de assinaturas mostra) é o mesmo."
+      : `O hash final gravado nos metadados do PDF (${printedHead ?? "ausente"}) difere do recalculado — falta, sobra ou mudou um evento.`) && cadeiaOk;
   const events = Array.isArray(evidence?.eventos) ? evidence.eventos : [];
   const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
   const partyEvents = events.filter((e) => e?.action === "document.party_signed").length;
@@ -227,8 +232,17 @@ export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {
       ? "Cada assinatura tem seu evento “Assinatura registrada” na cadeia, e a conclusão do documento também."
       : "Falta na cadeia o evento de assinatura de algum signatário, ou o de conclusão do documento.") && cadeiaOk;
 
-  for (const p of parties) {
-    info(`${p.nome}: assinatura eletrônica ${p.nivel === "avancada" ? "avançada (código de verificação confirmado)" : `simples${p.motivo_simples ? ` — ${p.motivo_simples}` : ""}`}.`);
+  for (const p of parties) info(`${p.nome}: ${partyLevelLine(p)}.`);
+
+  // 5. Whose document it is (/verificar/:code): the evidence must name this code.
+  if (options.expectedCode !== undefined) {
+    const code = evidence?.documento?.codigo_verificacao ?? null;
+    check(
+      code === options.expectedCode,
+      code === options.expectedCode
+        ? `As evidências são deste documento (código de verificação ${code}).`
+        : `As evidências são de OUTRO documento (código ${code ?? "ausente"}, esperado ${options.expectedCode}): este arquivo não é deste documento.`,
+    );
   }
 
   const ok = seloOk && conteudoOk && cadeiaOk && certificadoOk !== false && lines.every((l) => l.ok !== false);
@@ -242,9 +256,20 @@ export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {
     cadeia_ok: cadeiaOk,
     eventos: chain.count,
     documento: doc ? { titulo: doc.titulo, id_curto: doc.id_curto, codigo_verificacao: doc.codigo_verificacao, conteudo_sha256: doc.conteudo_sha256 } : null,
-    partes: parties.map((p) => ({ nome: p.nome, nivel: p.nivel })),
+    partes: parties.map((p) => ({ nome: p.nome, nivel: p.nivel, descricao: partyLevelLine(p) })),
     linhas: lines,
   };
+}
+
+/** A party's level in words, as the evidence records it (the professional's password signature is not a code). */
+export function partyLevelLine(p: { nivel?: string; tipo_assinatura?: string; motivo_simples?: string | null; codigo_canal?: string | null }): string {
+  if (p.tipo_assinatura === "senha") return "assinatura do profissional por login e senha (senha digitada de novo, sem código)";
+  if (p.nivel === "avancada") {
+    return p.codigo_canal === "caixa_de_saida"
+      ? "assinatura eletrônica avançada em servidor de desenvolvimento (código na caixa de saída, sem envio real)"
+      : "assinatura eletrônica avançada (código de uso único enviado ao contato cadastrado e confirmado)";
+  }
+  return `assinatura eletrônica simples${p.motivo_simples ? ` — ${p.motivo_simples.replace(/\.+$/, "")}` : ""}`;
 }
 
 function safeInfo(pdf: Buffer, key: string): string | null {
@@ -271,7 +296,7 @@ export function formatSignedPdfReport(report: SignedPdfReport, file?: string): s
       ? "RESULTADO: FALHOU. Não confie neste arquivo como evidência sem apurar as linhas marcadas com ✗."
       : report.certificado_ok === null
         ? "RESULTADO: íntegro, mas o certificado do selo NÃO foi confirmado: o arquivo não mudou depois de selado e a evidência confere, porém qualquer um pode fazer um selo com o mesmo nome. Confirme a impressão digital com --certificado ou --confiaveis (lista publicada em /api/public/seal-certificates)."
-        : "RESULTADO: tudo confere. O arquivo é o selado, o selo é de um certificado conhecido, o conteúdo é o assinado e a cadeia de eventos está completa.",
+        : "RESULTADO: tudo confere. O selo cobre o arquivo inteiro e é de um certificado conhecido, o conteúdo recalculado é o declarado nas evidências e a cadeia de eventos é coerente até o hash final declarado.",
   );
   return out.join("\n");
 }

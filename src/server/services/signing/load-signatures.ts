@@ -1,7 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { contratoPartes, files } from "../../../db/schema.js";
+import { contratoPartes, contratos, files } from "../../../db/schema.js";
 import { formatCpf } from "../../../shared/br/cpf.js";
+import { appliedSigningMethod } from "../../../shared/signing-method.js";
 import { maskCpf, maskEmail, type SignatureSummary } from "../../../shared/schemas/signing.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { pngDataUrl } from "./signature-png.js";
@@ -11,8 +12,9 @@ export type SignatureRow = Awaited<ReturnType<typeof selectSignatures>>[number];
 /** The parties that signed the document, oldest first (spec part 1 §7: ordered by assinou_em). */
 export function selectSignatures(tx: Tx, tenantId: string, contratoId: string) {
   return tx
-    .select({ parte: contratoPartes, sha256: files.sha256 })
+    .select({ parte: contratoPartes, sha256: files.sha256, icpAplicada: contratos.icp_profissional_aplicada })
     .from(contratoPartes)
+    .innerJoin(contratos, and(eq(contratos.tenant_id, contratoPartes.tenant_id), eq(contratos.id, contratoPartes.contrato_id)))
     .leftJoin(files, and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.assinatura_file_id)))
     .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)))
     .orderBy(asc(contratoPartes.assinou_em), asc(contratoPartes.id));
@@ -29,7 +31,7 @@ export async function presentSignatures(
   audience: "staff" | "public",
 ): Promise<SignatureSummary[]> {
   return Promise.all(
-    rows.map(async ({ parte, sha256 }) => {
+    rows.map(async ({ parte, sha256, icpAplicada }) => {
       const bytes = sha256 ? await storage.get(sha256) : null;
       return {
         nome: parte.nome,
@@ -39,7 +41,7 @@ export async function presentSignatures(
         email: audience === "staff" ? parte.email : maskEmail(parte.email),
         telefone: audience === "staff" ? parte.telefone : null,
         assinou_em: parte.assinou_em.toISOString(),
-        metodo_assinatura: parte.metodo_assinatura,
+        metodo_assinatura: appliedSigningMethod(parte, icpAplicada),
         ip_address: audience === "staff" ? parte.ip_address : null,
         user_agent: audience === "staff" ? parte.user_agent : null,
         porta_origem: audience === "staff" ? parte.porta_origem : null,

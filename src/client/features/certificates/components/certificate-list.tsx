@@ -99,7 +99,7 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
             {certificate.icp_brasil ? (
               <Badge
                 variant="outline"
-                title="A cadeia do arquivo chega a uma raiz ICP-Brasil. A revogação não é verificada aqui."
+                title="Apresenta-se como ICP-Brasil: política ICP-Brasil e cadeia do arquivo até uma raiz com esse nome. A raiz só é conferida com as raízes oficiais do ITI no PDF final, quando o servidor foi configurado com elas; a revogação não é verificada aqui."
                 data-testid="certificate-icp"
               >
                 <BadgeCheck aria-hidden /> ICP-Brasil

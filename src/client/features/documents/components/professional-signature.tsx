@@ -79,7 +79,7 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
                 <Label htmlFor={certificateId} className="grid gap-0.5 font-normal leading-snug">
                   <span className="font-medium">Assinar também com meu certificado digital ICP-Brasil</span>
                   <span className="text-muted-foreground text-xs">
-                    {ownCertificate.cn} — o PDF final recebe sua assinatura digital qualificada (PAdES AD-RB) antes do selo da clínica.
+                    {ownCertificate.cn} — o PDF final recebe também a assinatura digital com este certificado (PAdES AD-RB), antes do selo da clínica, se ele ainda estiver ativo quando o documento for selado.
                   </span>
                 </Label>
               </div>

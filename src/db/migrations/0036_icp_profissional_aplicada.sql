@@ -1,0 +1,2 @@
+-- Decision 041: whether the professional's chosen ICP-Brasil signature was applied to the final PDF (null: not chosen, or not sealed yet).
+ALTER TABLE "contratos" ADD COLUMN "icp_profissional_aplicada" boolean;
