@@ -808,6 +808,31 @@ export const signingOtps = pgTable(
 );
 
 /**
+ * One-time codes the responsible professional confirms when signing the professional declaration
+ * (decision 042): sent to the e-mail of their own account, so that the password is not the only
+ * factor. Only the code's hash is kept, bound to the document and the professional.
+ */
+export const professionalSigningCodes = pgTable(
+  "professional_signing_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    contrato_id: uuid("contrato_id").notNull(),
+    profile_id: uuid("profile_id").notNull(),
+    code_hash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumed_at: timestamp("consumed_at", { withTimezone: true }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index("professional_signing_codes_idx").on(t.tenant_id, t.contrato_id, t.profile_id, t.created_at.desc().nullsFirst()),
+    foreignKey({ name: "professional_signing_codes_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
+    foreignKey({ name: "professional_signing_codes_profile_fk", columns: [t.profile_id], foreignColumns: [profiles.id] }).onDelete("cascade"),
+  ],
+);
+
+/**
  * Background work (final PDF, expiry sweep): a row per job, taken with FOR UPDATE SKIP LOCKED so
  * any number of processes can work the same table; retried with back-off (decision 007).
  */

@@ -15,6 +15,7 @@ import {
   LEGAL_NOTE_ADVANCED,
   LEGAL_NOTE_ADVANCED_DEVELOPMENT,
   LEGAL_NOTE_SIMPLE,
+  LEGAL_PROFESSIONAL_ADVANCED,
   legalNote,
   levelText,
   REGISTRY_TITLE,
@@ -153,6 +154,21 @@ describe("what the registry says of each signer (decision 041)", () => {
     expect(text).toContain("login e senha, sem segundo fator");
   });
 
+  it("calls the professional's signature advanced only with the code from their account's e-mail (decision 042)", () => {
+    const withCode = party({ papel: "profissional", tipoAssinatura: "senha", nivel: "avancada", otpVerificado: true, codigoCanal: "email", codigoEnviadoPara: "p***@clinica.com.br" });
+    expect(levelText(withCode)).toBe(
+      "Assinatura eletrônica avançada do profissional — sessão própria no Consentir, senha digitada de novo e código de verificação enviado ao e-mail da conta (p***@clinica.com.br)",
+    );
+    const text = squash(textOf(registryContent(registryWith([withCode]), "c".repeat(64))));
+    expect(text).toContain("Código de verificação de uso único enviado ao e-mail da conta do profissional (p***@clinica.com.br) e digitado corretamente antes da assinatura.");
+    expect(text).toContain(`Ana Luíza Conceição ${LEGAL_PROFESSIONAL_ADVANCED}.`);
+    expect(text).not.toContain("sem segundo fator");
+    // Recorded as advanced but without a code (documents signed before decision 042): login and password.
+    const old = party({ papel: "profissional", tipoAssinatura: "senha", nivel: "avancada", otpVerificado: false, codigoCanal: null });
+    expect(levelText(old)).toContain("por login e senha");
+    expect(legalNote([old])).toContain("(login e senha, sem segundo fator)");
+  });
+
   it("says where the code went: e-mail, SMS, or a development outbox that sent nothing", () => {
     expect(levelText(party({ codigoCanal: "sms", codigoEnviadoPara: "(**) *****-4321" }))).toBe(
       "Assinatura eletrônica avançada — código de verificação enviado ao celular cadastrado ((**) *****-4321) e confirmado pelo signatário",
@@ -190,7 +206,7 @@ describe("what the registry says of each signer (decision 041)", () => {
     expect(old).toContain("aceitou o termo");
     const mixed = legalNote([
       party({ nivel: "simples", otpVerificado: false, codigoCanal: null, motivoSimples: "A clínica desativou o código." }),
-      party({ nome: "Dr. Paulo Reis", papel: "profissional", tipoAssinatura: "senha" }),
+      party({ nome: "Dr. Paulo Reis", papel: "profissional", tipoAssinatura: "senha", nivel: "simples", otpVerificado: false, codigoCanal: null }),
     ]);
     expect(mixed).toContain("Ana Luíza Conceição: " + LEGAL_NOTE_SIMPLE);
     expect(mixed).toContain("Dr. Paulo Reis assinou a declaração do profissional autenticado na própria conta");

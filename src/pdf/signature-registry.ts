@@ -115,7 +115,7 @@ export function trustText(trust: CertificateTrust): string {
 export const REGISTRY_TITLE = "Registro de assinaturas";
 
 /** Link signers (patient, guardian, witnesses) whose signatures reached each level. */
-type LevelGroup = Pick<RegistryParty, "nome" | "nivel" | "tipoAssinatura" | "codigoCanal" | "consentimento">;
+type LevelGroup = Pick<RegistryParty, "nome" | "nivel" | "tipoAssinatura" | "codigoCanal" | "consentimento" | "otpVerificado">;
 
 const LEGAL_BASIS =
   "Documento assinado eletronicamente por meio de comprovação da autoria e da integridade diverso da ICP-Brasil, que a " +
@@ -142,6 +142,16 @@ const LEGAL_PROFESSIONAL =
   "assinou a declaração do profissional autenticado na própria conta, com a senha digitada de novo para assinar (login e " +
   "senha, sem segundo fator)";
 
+/** The professional who also confirmed the code sent to their account's e-mail (decision 042). */
+export const LEGAL_PROFESSIONAL_ADVANCED =
+  "assinou a declaração do profissional com assinatura eletrônica avançada (art. 4º, II): autenticado na própria conta, " +
+  "com a senha digitada de novo e o código de uso único enviado ao e-mail dessa conta, o que associa a assinatura a quem " +
+  "controla a conta e esse e-mail";
+
+const LEGAL_PROFESSIONAL_DEVELOPMENT =
+  "assinou a declaração do profissional em servidor de desenvolvimento, autenticado na própria conta, com a senha " +
+  "digitada de novo e o código de uso único que o servidor deixou na sua caixa de saída, sem envio real";
+
 /** Said of the link signers when every one of them accepted a consent text that admits this means of proof. */
 const LEGAL_ADMITTED = "Quem assinou pelo link admitiu este meio de comprovação ao aceitar o termo de assinatura eletrônica registrado acima. ";
 const LEGAL_ACCEPTED = "Quem assinou pelo link aceitou o termo de assinatura eletrônica registrado acima. ";
@@ -166,8 +176,9 @@ export function legalNote(parties: readonly LevelGroup[], options: { professiona
   if (development.length > 0) sentences.push(`${names(development)}: ${LEGAL_NOTE_ADVANCED_DEVELOPMENT}.`);
   if (simple.length > 0) sentences.push(`${names(simple)}: ${LEGAL_NOTE_SIMPLE}.`);
   for (const professional of professionals) {
+    const how = !professionalWithCode(professional) ? LEGAL_PROFESSIONAL : outbox(professional) ? LEGAL_PROFESSIONAL_DEVELOPMENT : LEGAL_PROFESSIONAL_ADVANCED;
     sentences.push(
-      `${professional.nome} ${LEGAL_PROFESSIONAL}${options.professionalCertificate ? "; o PDF final traz também a assinatura digital com o certificado do profissional, descrita acima" : ""}.`,
+      `${professional.nome} ${how}${options.professionalCertificate ? "; o PDF final traz também a assinatura digital com o certificado do profissional, descrita acima" : ""}.`,
     );
   }
   const consent =
@@ -255,9 +266,18 @@ function codeDestination(party: Pick<RegistryParty, "codigoEnviadoPara" | "codig
   return party.codigoCanal ? `ao ${CHANNEL_NOUN[party.codigoCanal]} cadastrado${to}` : `ao contato cadastrado${to}`;
 }
 
+/** The professional confirmed the code sent to their account's e-mail (decision 042), not only the password. */
+const professionalWithCode = (party: Pick<RegistryParty, "nivel" | "otpVerificado" | "tipoAssinatura">) =>
+  party.tipoAssinatura === "senha" && party.nivel === "avancada" && party.otpVerificado;
+
 /** The level reached, in words. */
-export function levelText(party: Pick<RegistryParty, "nivel" | "codigoEnviadoPara" | "codigoCanal" | "motivoSimples" | "tipoAssinatura">): string {
+export function levelText(party: Pick<RegistryParty, "nivel" | "codigoEnviadoPara" | "codigoCanal" | "motivoSimples" | "tipoAssinatura" | "otpVerificado">): string {
   if (party.tipoAssinatura === "senha") {
+    if (professionalWithCode(party)) {
+      return party.codigoCanal === "caixa_de_saida"
+        ? "Assinatura eletrônica avançada do profissional em servidor de desenvolvimento — sessão própria, senha digitada de novo e o código de verificação que ficou na caixa de saída deste servidor, sem envio real"
+        : `Assinatura eletrônica avançada do profissional — sessão própria no Consentir, senha digitada de novo e código de verificação enviado ao e-mail da conta${party.codigoEnviadoPara ? ` (${party.codigoEnviadoPara})` : ""}`;
+    }
     return "Assinatura eletrônica do profissional por login e senha — sessão própria no Consentir, senha digitada de novo para assinar (sem segundo fator)";
   }
   if (party.nivel === "avancada") {
@@ -452,9 +472,18 @@ function professionalBlock(party: RegistryParty): Content {
             stack: [
               { text: [{ text: party.nome, bold: true }, { text: `   assinou em ${formatSaoPaulo(party.assinouEm)} (America/Sao_Paulo, relógio do servidor)`, color: MUTED }], fontSize: 8.5 },
               ...(party.qualidade ? [{ text: `Na qualidade de ${party.qualidade}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content] : []),
-              { text: levelText(party), fontSize: 8, bold: true, color: ACCENT, margin: [0, 2, 0, 0] },
+              { text: levelText(party), fontSize: 8, bold: true, color: professionalWithCode(party) ? "#047857" : ACCENT, margin: [0, 2, 0, 0] },
               label("Conferido pelo servidor no momento da assinatura"),
               bullet("Sessão do próprio profissional no Consentir; senha digitada de novo e conferida com a da conta."),
+              ...(professionalWithCode(party)
+                ? [
+                    bullet(
+                      party.codigoCanal === "caixa_de_saida"
+                        ? "Código de verificação de uso único gerado e deixado na caixa de saída deste servidor de desenvolvimento (nenhuma mensagem foi enviada), digitado corretamente antes da assinatura."
+                        : `Código de verificação de uso único enviado ao e-mail da conta do profissional${party.codigoEnviadoPara ? ` (${party.codigoEnviadoPara})` : ""} e digitado corretamente antes da assinatura.`,
+                    ),
+                  ]
+                : []),
               bullet("Só o profissional indicado como responsável pelo documento pode assinar esta declaração."),
               bullet("Declaração assinada sobre o conteúdo congelado do documento (SHA-256 abaixo)."),
               label("Registrado (não conferido)"),

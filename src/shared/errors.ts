@@ -73,6 +73,11 @@ export const ERRORS = {
     message: "Você não tem um certificado digital ICP-Brasil ativo. Envie seu e-CPF em Certificado Digital, ou assine só com a senha.",
   },
   WRONG_PASSWORD: { status: 400, message: "Senha incorreta." },
+  /** The professional's second factor (decision 042) cannot be sent: this server sends no e-mail. */
+  PROFESSIONAL_CODE_UNAVAILABLE: {
+    status: 409,
+    message: "Este servidor não envia e-mails, então não há código para confirmar: assine só com a senha (a assinatura fica com login e senha, sem segundo fator).",
+  },
   GUARDIAN_MISSING: {
     status: 400,
     message: "Paciente menor de idade ou com responsável legal: cadastre o nome e o CPF do responsável antes de enviar. É ele quem assina.",

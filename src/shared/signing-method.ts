@@ -19,8 +19,11 @@ export function signaturePlaceholder(party: { metodo_assinatura: string; papel?:
   return party.papel === "profissional" ? "Assinado no sistema com login e senha" : "Imagem da assinatura indisponível";
 }
 
-/** The level badge of a party: the link signers' level; the professional's password signature by its name. */
-export function signatureLevelBadge(party: { nivel_assinatura: string; tipo_assinatura?: string | null }): string {
-  if (party.tipo_assinatura === "senha") return "Login e senha";
+/**
+ * The level badge of a party: the link signers' level; the professional's signature is advanced
+ * only with the code from their account's e-mail (decision 042), otherwise named for what it is.
+ */
+export function signatureLevelBadge(party: { nivel_assinatura: string; tipo_assinatura?: string | null; otp_verificado?: boolean | null }): string {
+  if (party.tipo_assinatura === "senha") return party.nivel_assinatura === "avancada" && party.otp_verificado ? "Avançada" : "Login e senha";
   return party.nivel_assinatura === "avancada" ? "Avançada" : "Simples";
 }

@@ -42,14 +42,20 @@ export async function drawSignature(page: Page): Promise<void> {
   await page.mouse.up();
 }
 
-/** The newest signing code e-mailed to `to`, from the development outbox (this machine only). */
-export async function latestSigningCode(staffPage: Page, to: string): Promise<string> {
+/** The newest 6-digit code e-mailed to `to` whose subject has `subject`, from the development outbox (this machine only). */
+async function latestCodeMail(staffPage: Page, to: string, subject: string): Promise<string> {
   const outbox = await json<{ items: { to: string; subject: string; text: string }[] }>(await staffPage.request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`), 200);
-  const mail = outbox.items.find((item) => item.to === to && item.subject.includes("código para assinar"));
+  const mail = outbox.items.find((item) => item.to === to && item.subject.includes(subject));
   const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`no code e-mailed to ${to}`);
   return code;
 }
+
+/** The newest signing code e-mailed to a signer at `to`. */
+export const latestSigningCode = (staffPage: Page, to: string) => latestCodeMail(staffPage, to, "código para assinar");
+
+/** The newest code e-mailed to the professional at `to` for the professional declaration (decision 042). */
+export const professionalCode = (staffPage: Page, to: string) => latestCodeMail(staffPage, to, "código de assinatura do profissional");
 
 /** On the signing page: Enviar código, the code from the outbox, Confirmar código. */
 export async function confirmSigningCode(patient: Page, staffPage: Page, email: string): Promise<void> {

@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
 import { animationsFinished, baseUrl, DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
-import { drawSignature, json, latestSigningCode, patientPhone } from "./signing-helpers.js";
+import { drawSignature, json, latestSigningCode, patientPhone, professionalCode } from "./signing-helpers.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -90,6 +90,12 @@ describe("signing", () => {
     await panelBefore.getByTestId("professional-signature").getByRole("button", { name: "Assinar como profissional responsável" }).click();
     const professionalDialog = page.getByRole("dialog", { name: "Assinar como profissional responsável" });
     await professionalDialog.getByLabel("Sua senha").fill(account.password);
+    // The second factor (decision 042): signing waits for the code sent to the account's e-mail.
+    expect(await professionalDialog.getByRole("button", { name: "Assinar" }).isDisabled()).toBe(true);
+    await professionalDialog.getByRole("button", { name: "Enviar código" }).click();
+    await professionalDialog.getByText("Enviamos um código de 6 dígitos para", { exact: false }).waitFor();
+    await snap(page, "professional-code-dialog-desktop", { fullPage: false });
+    await professionalDialog.getByLabel("Código de 6 dígitos").fill(await professionalCode(page, account.email));
     await professionalDialog.getByRole("button", { name: "Assinar" }).click();
     await page.getByText("Declaração do profissional assinada").first().waitFor();
     await panelBefore.getByTestId("professional-signature").waitFor({ state: "detached" });

@@ -89,7 +89,8 @@ describe("the sealed PDF carries its evidence", () => {
     expect(evidence.documento).toMatchObject({ id: documentId, conteudo_sha256: row!.conteudo_sha256, codigo_verificacao: row!.verification_code });
     // The professional signed the declaration before sending; then the patient, with the code.
     expect(evidence.partes).toEqual([
-      expect.objectContaining({ papel: "profissional", nivel: "avancada", tipo_assinatura: "senha", conteudo_sha256: row!.conteudo_sha256 }),
+      // The helper signs as the professional with the password alone: simple (decision 042).
+      expect.objectContaining({ papel: "profissional", nivel: "simples", otp_verificado: false, tipo_assinatura: "senha", conteudo_sha256: row!.conteudo_sha256 }),
       expect.objectContaining({ papel: "paciente", nivel: "avancada", otp_verificado: true, ip: IP, tipo_assinatura: "desenhada", conteudo_sha256: row!.conteudo_sha256 }),
     ]);
     expect(evidence.partes[1]!.codigo_enviado_para).toMatch(/\*\*\*@exemplo\.com\.br$/);
@@ -125,7 +126,7 @@ describe("verifySignedPdf (no database)", () => {
   it("the good PDF: every check holds, with the expected certificate too", () => {
     const report = verifySignedPdf(sealed, { expectedFingerprint: fingerprint.toUpperCase().match(/../g)!.join(":") });
     expect(report.linhas.filter((l) => l.ok === false)).toEqual([]);
-    expect(report).toMatchObject({ ok: true, selo_ok: true, certificado_ok: true, conteudo_ok: true, cadeia_ok: true, partes: [{ nivel: "avancada" }, { nivel: "avancada" }] });
+    expect(report).toMatchObject({ ok: true, selo_ok: true, certificado_ok: true, conteudo_ok: true, cadeia_ok: true, partes: [{ nivel: "simples" }, { nivel: "avancada" }] });
     expect(report.certificado).toEqual({ assunto: expect.stringContaining("CN=Consentir — Selo da instância"), sha256: fingerprint });
     expect(report.eventos).toBeGreaterThanOrEqual(6);
   });

@@ -260,7 +260,8 @@ describe("the responsible professional signs as themselves, in the app, before s
     const again = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, { senha: clinic.password });
     expect(again.statusCode).toBe(409);
     const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, id), eq(contratoPartes.papel, "profissional")));
-    expect(party).toMatchObject({ nome: "Dra. Helena Martins Prado", tipo_assinatura: "senha", nivel_assinatura: "avancada", assinatura_file_id: null, qualidade: "profissional responsável — CRM-SP 123456" });
+    // The password alone (no code asked): login and password, recorded as simple (decision 042).
+    expect(party).toMatchObject({ nome: "Dra. Helena Martins Prado", tipo_assinatura: "senha", nivel_assinatura: "simples", otp_verificado: false, assinatura_file_id: null, qualidade: "profissional responsável — CRM-SP 123456" });
     expect((await staff(clinic, "GET", `/api/documents/${id}`)).json().assinaturas_pendentes).toEqual(["paciente"]);
     expect((await staff(clinic, "POST", `/api/documents/${id}/send`, {})).statusCode).toBe(200);
   });

@@ -455,6 +455,7 @@ describe("the server is the judge of a signature", () => {
         porta_origem: null,
         dispositivo: "Safari · iOS 17.4 · Apple iPhone (celular)",
         nivel_assinatura: "simples",
+        otp_verificado: false,
         tipo_assinatura: "desenhada",
         assinatura: signatureDataUrl(),
       },
@@ -466,7 +467,15 @@ describe("the server is the judge of a signature", () => {
     const response = await staff(clinic, "GET", `/api/documents/${unsigned.documentId}/signatures`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().items).toEqual([
-      expect.objectContaining({ papel: "profissional", tipo_assinatura: "senha", nivel_assinatura: "avancada", assinatura: null, qualidade: "profissional responsável — CRM-SP 123456" }),
+      // Signed with the password alone (the test helper asks no code): login and password, simple (decision 042).
+      expect.objectContaining({
+        papel: "profissional",
+        tipo_assinatura: "senha",
+        nivel_assinatura: "simples",
+        otp_verificado: false,
+        assinatura: null,
+        qualidade: "profissional responsável — CRM-SP 123456",
+      }),
     ]);
   });
 });

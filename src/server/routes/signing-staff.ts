@@ -18,6 +18,7 @@ import { resendDocument } from "../services/signing/resend-document.js";
 import { saveSigningSettings } from "../services/signing/save-signing-settings.js";
 import { sendDocument } from "../services/signing/send-document.js";
 import { signAsProfessional } from "../services/signing/sign-as-professional.js";
+import { sendProfessionalSigningCode } from "../services/signing/professional-signing-code.js";
 import { startFrontDeskSigning } from "../services/signing/start-front-desk-signing.js";
 import { emailChannelOf } from "../services/signing/signing-settings.js";
 import type { FileStorage } from "../storage/file-storage.js";
@@ -181,21 +182,37 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
         summary: "O profissional responsável assina a declaração do profissional (senha digitada de novo); antes do envio",
         params: idParams,
         body: professionalSignatureInputSchema,
-        response: { 200: z.object({ assinou_em: text(), metodo_assinatura: z.enum(["eletronica", "ICP-Brasil"]) }) },
+        response: {
+          200: z.object({ assinou_em: text(), metodo_assinatura: z.enum(["eletronica", "ICP-Brasil"]), nivel_assinatura: z.enum(["avancada", "simples"]) }),
+        },
       },
     },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      return signAsProfessional(
-        db,
-        actor,
-        request.params.id,
-        request.body.senha,
-        { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
-        new Date(),
-        request.body.com_certificado ? { secretBox } : null,
-      );
+      return signAsProfessional(db, actor, request.params.id, request.body.senha, { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined }, {
+        withCertificate: request.body.com_certificado ? { secretBox } : null,
+        codigo: request.body.codigo,
+        channel,
+      });
+    },
+  );
+
+  app.post(
+    "/api/documents/:id/professional-signature/code",
+    {
+      schema: {
+        tags,
+        summary: "Envia ao e-mail da conta do profissional responsável um código de 6 dígitos para assinar a declaração (segundo fator, decisão 042)",
+        params: idParams,
+        body: z.object({}).strict().nullish(),
+        response: { 200: z.object({ enviado: z.literal(true), canal: z.literal("email"), destino: text() }) },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.read");
+      return sendProfessionalSigningCode(db, channel, actor, request.params.id, auditOf(request));
     },
   );
 

@@ -22,6 +22,8 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.opened": "Link de assinatura aberto",
   "document.otp_sent": "Código de verificação enviado ao paciente",
   "document.otp_email_outbox": "Código de verificação na caixa de saída (envio de e-mail não configurado)",
+  "document.professional_code_sent": "Código de verificação enviado ao e-mail do profissional",
+  "document.professional_code_outbox": "Código de verificação do profissional na caixa de saída (envio de e-mail não configurado)",
   "document.link_emailed": "Link de assinatura enviado por e-mail ao paciente",
   "document.link_email_outbox": "E-mail com o link na caixa de saída (envio de e-mail não configurado)",
   "document.link_accessed": "Link de assinatura exibido a um membro da equipe",

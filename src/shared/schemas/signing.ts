@@ -54,6 +54,8 @@ export const professionalSignatureInputSchema = z.object({
   senha: text({ error: "Digite sua senha" }).min(1, "Digite sua senha").max(200, "A senha é longa demais"),
   /** Also sign the final PDF with one's own active ICP-Brasil A1 (issue 12). */
   com_certificado: z.boolean().optional(),
+  /** The code sent to the e-mail of one's own account (decision 042): with it, an advanced signature. */
+  codigo: text({ error: SIGNING_MESSAGES.otpRequired }).trim().regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid).optional(),
 });
 
 /** POST /api/public/sign/:token/code: which channel (default: the first the page offers). */
@@ -84,6 +86,8 @@ export const signatureSummarySchema = z.object({
   dispositivo: text().nullable(),
   /** avançada (code verified) or simples. */
   nivel_assinatura: z.enum(["avancada", "simples"]),
+  /** The signer confirmed a one-time code (the professional's badge depends on it, decision 042). */
+  otp_verificado: z.boolean(),
   /** Drawn on the canvas or typed (accessibility). */
   tipo_assinatura: z.enum(["desenhada", "digitada", "senha"]),
   /** data:image/png;base64,… of the drawn signature (staff and the signer's own page). */

@@ -30,6 +30,7 @@ import {
   riscos,
   sessions,
   signingOtps,
+  professionalSigningCodes,
   signingTokens,
   systemNotices,
   templates,
@@ -238,6 +239,13 @@ export const EXPORT_TABLES: ExportTable[] = [
     tenantColumn: signingOtps.tenant_id,
     key: [signingOtps.id],
     excluded: { columns: ["code_hash"], reason: "hash do código de uso único enviado ao signatário: segredo de verificação" },
+  },
+  {
+    name: "professional_signing_codes",
+    table: professionalSigningCodes,
+    tenantColumn: professionalSigningCodes.tenant_id,
+    key: [professionalSigningCodes.id],
+    excluded: { columns: ["code_hash"], reason: "hash do código de uso único enviado ao profissional responsável: segredo de verificação" },
   },
   { name: "feegow_uploads", table: feegowUploads, tenantColumn: feegowUploads.tenant_id, key: [feegowUploads.id] },
   // Avisos (decision 028): stored system notices, and what each person read and when they last looked.

@@ -140,6 +140,11 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
   };
 }
 
+const LINK_CODE_ACTIONS = new Set(["document.otp_sent", "document.otp_email_outbox"]);
+const PROFESSIONAL_CODE_ACTIONS = new Set(["document.professional_code_sent", "document.professional_code_outbox"]);
+/** A code a development server kept in its outbox and never sent. */
+const OUTBOX_CODE_ACTIONS = new Set(["document.otp_email_outbox", "document.professional_code_outbox"]);
+
 /** The evidence of a signed document: its parties and its own event chain (decision 014). */
 export function documentEvidence(document: FinalDocument): { evidence: Evidence; documentJson: string } {
   const { contrato } = document;
@@ -147,15 +152,21 @@ export function documentEvidence(document: FinalDocument): { evidence: Evidence;
   const chain = buildDocumentChain(document.events);
   const partes = document.parties.map((parte): EvidenceParty => {
     const signed = (signedEventOf(chain, parte.id)?.data ?? {}) as SignedEventData;
-    // The last code sent to THIS signer (a witness's codes carry their testemunha_id; decision 021).
+    // The last code sent to THIS signer: the professional's own (decision 042), or a link signer's
+    // (a witness's codes carry their testemunha_id; decision 021).
+    const professional = parte.papel === "profissional";
     const otpSentTo = [...chain]
       .reverse()
-      .find((e) => (e.action === "document.otp_sent" || e.action === "document.otp_email_outbox") && ((e.data as { testemunha_id?: string })?.testemunha_id ?? null) === (signed.testemunha_id ?? null));
+      .find((e) =>
+        professional
+          ? PROFESSIONAL_CODE_ACTIONS.has(e.action)
+          : LINK_CODE_ACTIONS.has(e.action) && ((e.data as { testemunha_id?: string })?.testemunha_id ?? null) === (signed.testemunha_id ?? null),
+      );
     const sentData = otpSentTo?.data as { email?: string; telefone?: string; canal?: string } | undefined;
     const sentTo = sentData?.email ?? sentData?.telefone ?? null;
     const channel: CodeChannelUsed | null = !otpSentTo
       ? null
-      : otpSentTo.action === "document.otp_email_outbox"
+      : OUTBOX_CODE_ACTIONS.has(otpSentTo.action)
         ? "caixa_de_saida"
         : sentData?.canal === "sms" || (sentData?.telefone && !sentData?.email)
           ? "sms"

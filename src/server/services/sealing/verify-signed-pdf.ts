@@ -262,8 +262,13 @@ export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {
 }
 
 /** A party's level in words, as the evidence records it (the professional's password signature is not a code). */
-export function partyLevelLine(p: { nivel?: string; tipo_assinatura?: string; motivo_simples?: string | null; codigo_canal?: string | null }): string {
-  if (p.tipo_assinatura === "senha") return "assinatura do profissional por login e senha (senha digitada de novo, sem código)";
+export function partyLevelLine(p: { nivel?: string; tipo_assinatura?: string; motivo_simples?: string | null; codigo_canal?: string | null; otp_verificado?: boolean }): string {
+  if (p.tipo_assinatura === "senha") {
+    if (p.nivel !== "avancada" || !p.otp_verificado) return "assinatura do profissional por login e senha (senha digitada de novo, sem código)";
+    return p.codigo_canal === "caixa_de_saida"
+      ? "assinatura eletrônica avançada do profissional em servidor de desenvolvimento (senha e código na caixa de saída, sem envio real)"
+      : "assinatura eletrônica avançada do profissional (senha e código de uso único enviado ao e-mail da conta)";
+  }
   if (p.nivel === "avancada") {
     return p.codigo_canal === "caixa_de_saida"
       ? "assinatura eletrônica avançada em servidor de desenvolvimento (código na caixa de saída, sem envio real)"

@@ -47,6 +47,7 @@ export async function presentSignatures(
         porta_origem: audience === "staff" ? parte.porta_origem : null,
         dispositivo: audience === "staff" ? parte.dispositivo : null,
         nivel_assinatura: parte.nivel_assinatura,
+        otp_verificado: parte.otp_verificado,
         tipo_assinatura: parte.tipo_assinatura,
         assinatura: bytes ? pngDataUrl(bytes) : null,
       };

@@ -9,18 +9,33 @@ import { verifyPassword } from "../../lib/passwords.js";
 import type { Actor } from "../../policies/roles.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
-import { recordSigningFailure } from "./record-signing-failure.js";
+import { recordSigningFailure, recordSigningFailureIn } from "./record-signing-failure.js";
+import { assertProfessionalCanSign } from "./professional-can-sign.js";
+import { consumeProfessionalCode, matchProfessionalCode } from "./professional-signing-code.js";
+import type { EmailChannel } from "./signing-settings.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { activeProfessionalCertificate } from "../certificates/load-signing-certificate.js";
 
 const SIGNABLE = new Set(["draft", "sent", "viewed"]);
 
+export interface ProfessionalSigningOptions {
+  now?: Date;
+  /** Sign the final PDF with the professional's own ICP-Brasil A1 too (issue 12). */
+  withCertificate?: { secretBox: SecretBox } | null;
+  /** The code sent to the professional's e-mail (decision 042): with it the signature is advanced. */
+  codigo?: string | undefined;
+  /** How e-mail leaves this server (the code's channel, for the evidence). */
+  channel?: EmailChannel;
+}
+
 /**
  * POST /api/documents/:id/professional-signature (issue 11): the responsible professional signs
  * the professional declaration as themselves — signed in, and re-entering their password, which
- * is checked against their own account. Only that professional, only while the document is not
- * signed, cancelled or expired; once. The party keeps their name, CPF, council and the evidence
- * of the request; it covers the document's frozen content (its SHA-256).
+ * is checked against their own account — and, with the code sent to the e-mail of that account
+ * (decision 042), with a second factor: then the signature is advanced; with the password alone it
+ * is recorded as a simple one (login and password). Only that professional, only while the
+ * document is not signed, cancelled or expired; once. The party keeps their name, CPF, council and
+ * the evidence of the request; it covers the document's frozen content (its SHA-256).
  */
 export async function signAsProfessional(
   db: Db,
@@ -28,17 +43,13 @@ export async function signAsProfessional(
   id: string,
   password: string,
   audit: { ip?: string | undefined; userAgent?: string | undefined; port?: number | undefined },
-  now = new Date(),
-  /** Sign the final PDF with the professional's own ICP-Brasil A1 too (issue 12). */
-  withCertificate: { secretBox: SecretBox } | null = null,
-): Promise<{ assinou_em: string; metodo_assinatura: "eletronica" | "ICP-Brasil" }> {
+  options: ProfessionalSigningOptions = {},
+): Promise<{ assinou_em: string; metodo_assinatura: "eletronica" | "ICP-Brasil"; nivel_assinatura: "avancada" | "simples" }> {
+  const now = options.now ?? new Date();
+  const withCertificate = options.withCertificate ?? null;
   const checked = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
-    const expired = document.status !== "draft" && document.expiracao_at.getTime() <= now.getTime();
-    if (!SIGNABLE.has(document.status) || expired) {
-      throw new AppError("DOCUMENT_LOCKED");
-    }
-    if (document.medico_responsavel_id !== actor.profileId) throw new AppError("PROFESSIONAL_NOT_RESPONSIBLE");
+    await assertProfessionalCanSign(tx, actor, document, now);
     const [me] = await tx.select().from(profiles).where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId))).limit(1);
     if (!me) throw new AppError("PROFESSIONAL_NOT_RESPONSIBLE");
     return { document, me };
@@ -47,7 +58,20 @@ export async function signAsProfessional(
     await recordSigningFailure(db, actor.tenantId, id, "senha", audit, actor.profileId);
     throw new AppError("WRONG_PASSWORD");
   }
-  const { document, me } = checked;
+  // The code: a wrong one counts its attempt and leaves its event, then is refused.
+  let codeId: string | null = null;
+  if (options.codigo !== undefined) {
+    const codigo = options.codigo;
+    codeId = await withTenant(db, actor.tenantId, async (tx) => {
+      const match = await matchProfessionalCode(tx, actor.tenantId, id, actor.profileId, codigo, now);
+      if (!match) await recordSigningFailureIn(tx, actor.tenantId, id, "codigo", audit, actor.profileId);
+      return match;
+    });
+    if (!codeId) throw new AppError("SIGNING_OTP_INVALID");
+  }
+  const nivel = codeId ? ("avancada" as const) : ("simples" as const);
+  const codeChannel = codeId ? (options.channel?.smtp ? ("email" as const) : ("caixa_de_saida" as const)) : null;
+  const { me } = checked;
   // The certificate is named now (its fingerprint goes into the event); the final PDF job signs
   // with that same certificate, or says in the registry why it could not.
   const certificate = withCertificate ? await activeProfessionalCertificate(db, withCertificate.secretBox, actor.tenantId, actor.profileId, now) : null;
@@ -61,6 +85,8 @@ export async function signAsProfessional(
     return await withTenant(db, actor.tenantId, async (tx) => {
       const locked = await findDocumentOrThrow(tx, actor.tenantId, id, true);
       if (!SIGNABLE.has(locked.status)) throw new AppError("DOCUMENT_LOCKED");
+      // Used once: a second request with the same code finds it consumed.
+      if (codeId && !(await consumeProfessionalCode(tx, actor.tenantId, codeId, now))) throw new AppError("SIGNING_OTP_INVALID");
       const [parte] = await tx
         .insert(contratoPartes)
         .values({
@@ -80,9 +106,10 @@ export async function signAsProfessional(
           porta_origem: audit.port ?? null,
           dispositivo: describeDevice(audit.userAgent),
           conteudo_sha256: locked.conteudo_sha256,
-          otp_verificado: false,
-          // Signed in to their own account and the password typed again: uniquely theirs.
-          nivel_assinatura: "avancada",
+          otp_verificado: codeId !== null,
+          // Own session + password typed again + the code from their own e-mail: advanced;
+          // without the code, login and password alone: simple (decision 042).
+          nivel_assinatura: nivel,
           tipo_assinatura: "senha",
           created_at: now,
         })
@@ -99,7 +126,9 @@ export async function signAsProfessional(
             papel: "profissional",
             qualidade: `profissional responsável${council}`,
             conteudo_sha256: locked.conteudo_sha256,
-            nivel: "avancada",
+            nivel,
+            otp_verificado: codeId !== null,
+            codigo_canal: codeChannel,
             tipo_assinatura: "senha",
             porta_origem: audit.port ?? null,
             dispositivo: describeDevice(audit.userAgent),
@@ -108,7 +137,7 @@ export async function signAsProfessional(
           },
         },
       );
-      return { assinou_em: now.toISOString(), metodo_assinatura: metodo };
+      return { assinou_em: now.toISOString(), metodo_assinatura: metodo, nivel_assinatura: nivel };
     });
   } catch (error) {
     if (isUniqueViolation(error, "contrato_partes_contrato_papel_ordem_unique")) throw new AppError("PROFESSIONAL_ALREADY_SIGNED");

@@ -17,3 +17,14 @@ export function signingCodeMatches(contratoId: string, code: string, storedHash:
   const b = Buffer.from(storedHash, "hex");
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** The professional's code (decision 042): bound to the document AND the professional, apart from the signers' codes. */
+export function hashProfessionalCode(contratoId: string, profileId: string, code: string): string {
+  return hashToken(`${contratoId}:profissional:${profileId}:${code}`);
+}
+
+export function professionalCodeMatches(contratoId: string, profileId: string, code: string, storedHash: string): boolean {
+  const a = Buffer.from(hashProfessionalCode(contratoId, profileId, code), "hex");
+  const b = Buffer.from(storedHash, "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
+}

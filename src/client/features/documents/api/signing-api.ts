@@ -76,12 +76,23 @@ export function useSendForSignature() {
   });
 }
 
-/** The responsible professional signs the professional declaration (password typed again). */
+/** The code for the professional's signature, sent to the e-mail of their own account (decision 042). */
+export function useProfessionalSigningCode() {
+  return useMutation({
+    mutationFn: ({ id }: { id: string }) =>
+      api<{ enviado: true; canal: "email"; destino: string }>(path(id, "professional-signature/code"), { method: "POST", body: {} }),
+  });
+}
+
+/** The responsible professional signs the professional declaration (password typed again, and the code when sent). */
 export function useProfessionalSignature() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, senha, com_certificado }: { id: string; senha: string; com_certificado?: boolean }) =>
-      api<{ assinou_em: string; metodo_assinatura: string }>(path(id, "professional-signature"), { method: "POST", body: { senha, com_certificado } }),
+    mutationFn: ({ id, senha, com_certificado, codigo }: { id: string; senha: string; com_certificado?: boolean; codigo?: string }) =>
+      api<{ assinou_em: string; metodo_assinatura: string; nivel_assinatura: "avancada" | "simples" }>(path(id, "professional-signature"), {
+        method: "POST",
+        body: { senha, com_certificado, ...(codigo ? { codigo } : {}) },
+      }),
     onSuccess: (_result, { id }) => {
       void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: signingKeys.signatures(id) });

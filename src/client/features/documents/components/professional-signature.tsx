@@ -1,4 +1,4 @@
-import { PenLine, ShieldCheck } from "lucide-react";
+import { Mail, PenLine, ShieldCheck } from "lucide-react";
 import type * as React from "react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
@@ -11,22 +11,32 @@ import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { useCertificates } from "@/features/certificates/api/certificates-api";
 import { certificateBadge } from "@shared/certificates/certificate-status";
-import { errorMessage } from "@/lib/api";
+import { ApiError, errorMessage } from "@/lib/api";
 import type { DocumentDetail } from "@shared/schemas/document";
-import { useProfessionalSignature } from "../api/signing-api";
+import { OTP_TTL_MINUTES } from "@shared/schemas/signing";
+import { useProfessionalSignature, useProfessionalSigningCode } from "../api/signing-api";
 
 export const PROFESSIONAL_SIGNED = "Declaração do profissional assinada";
 
+/** Where the code stands: not asked yet, sent (to the masked address), or impossible (no e-mail from this server). */
+type CodeState = { kind: "idle" } | { kind: "sent"; destino: string } | { kind: "unavailable"; message: string };
+
 /**
  * Before sending (issue 11): the responsible professional signs the professional declaration as
- * themselves — their password typed again. Others see who is awaited.
+ * themselves — their password typed again and the code sent to their account's e-mail (decision
+ * 042: a second factor, so the signature is advanced; without e-mail on this server, the password
+ * alone, said so). Others see who is awaited.
  */
 export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
   const { data: user } = useCurrentUser();
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [codeState, setCodeState] = useState<CodeState>({ kind: "idle" });
   const sign = useProfessionalSignature();
+  const sendCode = useProfessionalSigningCode();
   const passwordId = useId();
+  const codeId = useId();
   const certificateId = useId();
   const pending = doc.assinaturas_pendentes.includes("profissional") && !!doc.medico;
   const mine = pending && user?.profile.id === doc.medico?.id;
@@ -37,14 +47,34 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
   );
   const [withCertificate, setWithCertificate] = useState(true);
   if (!pending || !doc.medico) return null;
+  // The code is required whenever it can be sent; without e-mail on this server, the password alone.
+  const codeReady = codeState.kind === "unavailable" || (codeState.kind === "sent" && code.length === 6);
+
+  async function askCode() {
+    try {
+      const sent = await sendCode.mutateAsync({ id: doc.id });
+      setCodeState({ kind: "sent", destino: sent.destino });
+      setCode("");
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "PROFESSIONAL_CODE_UNAVAILABLE") setCodeState({ kind: "unavailable", message: error.message });
+      else toast.error("Não foi possível enviar o código", { description: errorMessage(error) });
+    }
+  }
 
   async function confirm(event: React.FormEvent) {
     event.preventDefault();
     try {
-      await sign.mutateAsync({ id: doc.id, senha: password, com_certificado: !!ownCertificate && withCertificate });
+      await sign.mutateAsync({
+        id: doc.id,
+        senha: password,
+        com_certificado: !!ownCertificate && withCertificate,
+        ...(codeState.kind === "sent" ? { codigo: code } : {}),
+      });
       toast.success(PROFESSIONAL_SIGNED);
       setOpen(false);
       setPassword("");
+      setCode("");
+      setCodeState({ kind: "idle" });
     } catch (error) {
       toast.error("Não foi possível assinar", { description: errorMessage(error) });
     }
@@ -69,8 +99,8 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
             <DialogHeader>
               <DialogTitle>Assinar como profissional responsável</DialogTitle>
               <DialogDescription>
-                Você, {doc.medico.nome}, assina a declaração do profissional deste documento. Digite sua senha para confirmar que é você: a assinatura
-                fica registrada com data, hora, IP e navegador.
+                Você, {doc.medico.nome}, assina a declaração do profissional deste documento. Confirme que é você com o código enviado ao e-mail da
+                sua conta e a sua senha: a assinatura fica registrada com data, hora, IP e navegador.
               </DialogDescription>
             </DialogHeader>
             {ownCertificate ? (
@@ -84,6 +114,38 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
                 </Label>
               </div>
             ) : null}
+            <div className="grid gap-2 rounded-md border p-3" data-testid="professional-code">
+              {codeState.kind === "unavailable" ? (
+                <p className="text-sm text-muted-foreground" role="status">
+                  {codeState.message}
+                </p>
+              ) : (
+                <>
+                  <p className="text-sm">
+                    {codeState.kind === "sent"
+                      ? `Enviamos um código de 6 dígitos para ${codeState.destino}. Ele vale ${OTP_TTL_MINUTES} minutos.`
+                      : "Primeiro, peça o código que vai para o e-mail da sua conta."}
+                  </p>
+                  {codeState.kind === "sent" ? (
+                    <div className="grid gap-1.5">
+                      <Label htmlFor={codeId}>Código de 6 dígitos</Label>
+                      <Input
+                        id={codeId}
+                        autoFocus
+                        inputMode="numeric"
+                        autoComplete="one-time-code"
+                        maxLength={6}
+                        value={code}
+                        onChange={(event) => setCode(event.target.value.replace(/\D/g, "").slice(0, 6))}
+                      />
+                    </div>
+                  ) : null}
+                  <Button type="button" variant="outline" className="w-full sm:w-fit" onClick={() => void askCode()} disabled={sendCode.isPending}>
+                    {sendCode.isPending ? <Spinner /> : <Mail />} {codeState.kind === "sent" ? "Enviar outro código" : "Enviar código"}
+                  </Button>
+                </>
+              )}
+            </div>
             <div className="grid gap-1.5">
               <Label htmlFor={passwordId}>Sua senha</Label>
               <Input id={passwordId} type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
@@ -92,7 +154,7 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
               <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={sign.isPending}>
                 Voltar
               </Button>
-              <Button type="submit" disabled={sign.isPending || password.length === 0}>
+              <Button type="submit" disabled={sign.isPending || password.length === 0 || !codeReady}>
                 {sign.isPending ? <Spinner /> : <ShieldCheck />} Assinar
               </Button>
             </DialogFooter>
