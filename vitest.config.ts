@@ -16,9 +16,6 @@ export default defineConfig({
           name: "unit",
           include: ["src/**/*.test.ts", "src/**/*.test.tsx", "tests/unit/**/*.test.ts"],
           environment: "node",
-          // Files share their fork's modules instead of importing everything again (decision 039,
-          // "one import per fork"): 115 → 43 s here. A test that changes global state restores it.
-          isolate: false,
           // Some unit tests render PDFs and run pdftotext/qpdf: 5 s is too tight on a busy 2-core CI.
           testTimeout: 20_000,
           // remote-pglite.test.ts starts PGlite (initdb) in a thread in its beforeAll: ~6 s quiet,
@@ -32,8 +29,6 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          // One import of the app per fork, not per file (decision 039): collect 243 → 19 s.
-          isolate: false,
           env: { TEST_DB: "pglite" },
           setupFiles: ["tests/helpers/source-maps-setup.ts"],
           globalSetup: ["tests/helpers/pglite-snapshot-setup.ts", "tests/helpers/compiled-entries-setup.ts"],
@@ -49,7 +44,6 @@ export default defineConfig({
               test: {
                 name: "integration-postgres",
                 include: ["tests/integration/**/*.test.ts"],
-                isolate: false,
                 env: { TEST_DB: "postgres" },
                 globalSetup: ["tests/helpers/compiled-entries-setup.ts"],
                 // Each fork on its own database (scripts/test-integration.mjs makes them).

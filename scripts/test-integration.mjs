@@ -20,14 +20,19 @@ const createdDatabases = [];
 const vitest = new URL("../node_modules/vitest/vitest.mjs", import.meta.url).pathname;
 const extra = process.argv.slice(2);
 const workers = Math.max(1, Number(process.env.INTEGRATION_WORKERS ?? 2) || 1);
-const runs = [{ label: "pglite", project: "integration", args: [`--maxWorkers=${workers}`] }];
+/**
+ * One import of the app per fork, not per test file (decision 039): the pool reads `isolate` from
+ * the run, not from a project, so it is said here. Each file still opens its own database.
+ */
+const shared = [`--maxWorkers=${workers}`, "--no-isolate"];
+const runs = [{ label: "pglite", project: "integration", args: shared }];
 const postgresUrl = process.env.TEST_DATABASE_URL;
 if (postgresUrl) {
   const urls = await createForkDatabases(postgresUrl, workers);
   runs.push({
     label: "postgres",
     project: "integration-postgres",
-    args: [`--maxWorkers=${workers}`],
+    args: shared,
     env: { TEST_DATABASE_URLS: urls.join(" ") },
   });
 }
