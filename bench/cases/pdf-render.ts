@@ -49,7 +49,7 @@ const inlineHtml = (inlines: readonly Inline[]) =>
 
 /** The same document as the HTML a browser-printing renderer would print. */
 function documentHtml(input: DocumentPdfInput): string {
-  const { model, clinic, physician } = input;
+  const { model, physician } = input;
   const sections = model.sections
     .map((section) => {
       const title = section.title ? `<h2>${escapeHtml(section.title)}</h2>` : "";

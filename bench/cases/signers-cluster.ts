@@ -56,10 +56,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { and, desc, eq, like, sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../../src/db/client.js";
 import { rawRows } from "../../src/db/raw.js";
-import { createSecretBox, loadInstanceKey } from "../../src/server/lib/secret-box.js";
+import { emailOutbox } from "../../src/db/schema.js";
+import { createSecretBox, loadInstanceKey, type SecretBox } from "../../src/server/lib/secret-box.js";
+import { openOutboxBody } from "../../src/server/services/email/outbox-body.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE } from "../../src/server/services/audit/audit-anchors.js";
 import { verifyAllAuditChains } from "../../src/server/services/audit/verify-audit-chain.js";
 import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
@@ -253,13 +255,21 @@ async function seedSigner(web: AppProcess, clinic: Clinic, i: number, run: strin
   return { i, token: new URL(link.link as string).pathname.split("/").pop() ?? "", nome, cpf: cpf(i), email };
 }
 
-/** The newest code e-mailed to `email`, as the patient reads their mail (the outbox row). */
-async function readCode(database: Database, email: string): Promise<string> {
-  const [mail] = await rawRows<{ text_body: string }>(
-    database.db,
-    sql`select text_body from email_outbox where to_address = ${email} and subject like '%código para assinar%' order by created_at desc limit 1`,
-  );
-  const code = mail?.text_body.match(/\b(\d{6})\b/)?.[1];
+/** The app's outbox: its rows, and the key their text is sealed with (decision 043). */
+interface Outbox {
+  database: Database;
+  box: SecretBox;
+}
+
+/** The newest code e-mailed to `email`, as the patient reads their mail (the outbox row, opened). */
+async function readCode(outbox: Outbox, email: string): Promise<string> {
+  const [mail] = await outbox.database.db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.to_address, email), like(emailOutbox.subject, "%código para assinar%")))
+    .orderBy(desc(emailOutbox.created_at))
+    .limit(1);
+  const code = mail ? openOutboxBody(outbox.box, mail).text.match(/\b(\d{6})\b/)?.[1] : undefined;
   if (!code) throw new Error(`nenhum código no e-mail de ${email}`);
   return code;
 }
@@ -296,7 +306,7 @@ type RequestStep = (typeof REQUESTS)[number];
  */
 async function signAsPatient(
   webs: AppProcess[],
-  database: Database,
+  outbox: Outbox,
   signer: Signer,
   signature: string,
   before: (step: RequestStep) => Promise<void> = async () => undefined,
@@ -346,7 +356,7 @@ async function signAsPatient(
     await wait("code");
     await call("code", "POST", "/code", {});
     const readStarted = performance.now();
-    codigo = await readCode(database, signer.email);
+    codigo = await readCode(outbox, signer.email);
     steps.read_code = performance.now() - readStarted;
     await wait("verify");
     page = await call("verify", "POST", "/verify-code", { codigo });
@@ -527,6 +537,7 @@ async function run(): Promise<BenchResult> {
   const dbName = new URL(scratch.url).pathname.slice(1);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "consentir-bench-cluster-"));
   const appSecret = randomBytes(33).toString("base64url");
+  const instanceBox = createSecretBox(loadInstanceKey({ APP_SECRET: appSecret, DATA_DIR: dataDir }));
   const env = {
     DATABASE_URL: scratch.url,
     DATA_DIR: dataDir,
@@ -572,7 +583,7 @@ async function run(): Promise<BenchResult> {
 
     const signature = signatureDataUrl();
     // Warm-up: a few whole flows per process (first-use costs), not timed.
-    for (const signer of signers.slice(SIGNERS)) await signAsPatient(webs, database, signer, signature);
+    for (const signer of signers.slice(SIGNERS)) await signAsPatient(webs, { database, box: instanceBox }, signer, signature);
     // Let the worker seal the warm-up documents first, so the timed run starts from a quiet queue.
     await waitFor("os PDFs do aquecimento", async () => (await sealedCount(database!)) >= total - SIGNERS, 120_000, 200);
 
@@ -666,7 +677,7 @@ async function run(): Promise<BenchResult> {
           if (gates) await gates.arrive(step);
         };
         try {
-          timings.push(await signAsPatient(webs, database!, signer, signature, before));
+          timings.push(await signAsPatient(webs, { database: database!, box: instanceBox }, signer, signature, before));
         } catch (error) {
           const key = error instanceof StepError ? `${error.step}:${error.status}` : "rede";
           failures.set(key, (failures.get(key) ?? 0) + 1);
@@ -730,7 +741,7 @@ async function run(): Promise<BenchResult> {
     }
     log(`PDFs finais selados ${round(finalsSeconds, 1)} s após o início (${round(finalsSeconds - signingSeconds, 1)} s após a última assinatura); worker ${cpuWorkerTotal} s de CPU`);
 
-    const anchorKey = createSecretBox(loadInstanceKey({ APP_SECRET: appSecret, DATA_DIR: dataDir })).deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
+    const anchorKey = instanceBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
     const { outcome, problems } = await checkOutcome(database, dataDir, anchorKey, total, webs, clinics);
     if (errors > 0) problems.unshift(`${errors} paciente(s) com erro: ${JSON.stringify(Object.fromEntries(failures))}`);
 

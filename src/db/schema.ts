@@ -224,7 +224,10 @@ export const emailOutbox = pgTable(
       .references(() => tenants.id, { onDelete: "cascade" }),
     to_address: text("to_address").notNull(),
     subject: text("subject").notNull(),
-    text_body: text("text_body").notNull(),
+    /** The text and HTML, sealed (services/email/outbox-body.ts): they carry links and codes that still work. */
+    body_sealed: bytea("body_sealed"),
+    /** Rows from before migration 0038 only, until the worker's sweep seals them; then null. */
+    text_body: text("text_body"),
     html_body: text("html_body"),
     status: text("status", { enum: ["pending", "sent", "failed"] }).notNull().default("pending"),
     attempts: jsonb("attempts").$type<{ at: string; error: string }[]>().notNull().default([]),
@@ -240,6 +243,8 @@ export const emailOutbox = pgTable(
     index("email_outbox_due_idx").on(t.next_attempt_at).where(sql`${t.status} = 'pending'`),
     /** Avisos: the clinic's undelivered e-mails (decision 028). */
     index("email_outbox_tenant_failed_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()).where(sql`${t.status} = 'failed'`),
+    /** The rows still kept in clear (from before 0038), for the sweep that seals them. */
+    index("email_outbox_plain_idx").on(t.id).where(sql`${t.text_body} is not null`),
   ],
 );
 

@@ -205,7 +205,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(feegowUploadRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(noticeRoutes, { db: database.db });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });
-  if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db });
+  if (env.NODE_ENV !== "production") await app.register(devOutboxRoutes, { db: database.db, secretBox });
   // Live updates (decision 022): open streams end before the server waits for its connections
   // (preClose), the LISTEN stops before the database closes (onClose).
   const live = createLiveUpdates(database, {

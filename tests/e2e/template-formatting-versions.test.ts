@@ -3,7 +3,7 @@
  * and a list in the preview; Histórico de Versões compares two versions and restores an old one
  * as a new version.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn } from "./accounts.js";
 import { launchBrowser, newPage, PHONE, snap } from "./browser.js";

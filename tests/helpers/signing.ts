@@ -1,10 +1,11 @@
-import { and, desc, eq, like } from "drizzle-orm";
+import { like } from "drizzle-orm";
 import type { Database } from "../../src/db/client.js";
 import { emailOutbox } from "../../src/db/schema.js";
 import { deflateSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { MIN_SIGNATURE_BYTES } from "../../src/shared/schemas/signing.js";
 import { validCpf } from "./factories.js";
+import { latestMail, type OutboxSource } from "./outbox.js";
 import type { SignedIn } from "./sessions.js";
 
 /** CRC-32 (PNG chunks). */
@@ -165,13 +166,8 @@ export function tokenOf(link: string): string {
 }
 
 /** The newest 6-digit code e-mailed to `email` (read from the outbox, as the patient reads their mail). */
-export async function latestSigningCode(database: Database, email: string): Promise<string> {
-  const [mail] = await database.db
-    .select({ text: emailOutbox.text_body })
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.to_address, email), like(emailOutbox.subject, "%código para assinar%")))
-    .orderBy(desc(emailOutbox.created_at))
-    .limit(1);
+export async function latestSigningCode(source: OutboxSource, email: string): Promise<string> {
+  const mail = await latestMail(source, email, like(emailOutbox.subject, "%código para assinar%"));
   const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`no signing code e-mailed to ${email}`);
   return code;
@@ -204,7 +200,7 @@ export async function signAsPatient(
   if (page.codigo_obrigatorio) {
     const asked = await call("POST", `/api/public/sign/${token}/code`);
     if (asked.statusCode !== 200) throw new Error(`code: ${asked.statusCode} ${asked.body}`);
-    codigo = await latestSigningCode(database, patient.email ?? "");
+    codigo = await latestSigningCode({ app, database }, patient.email ?? "");
     const verified = await call("POST", `/api/public/sign/${token}/verify-code`, { codigo });
     if (verified.statusCode !== 200) throw new Error(`verify-code: ${verified.statusCode} ${verified.body}`);
     page = verified.json();

@@ -1,9 +1,10 @@
-import { sql } from "drizzle-orm";
+import { like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
-import { profiles } from "../../src/db/schema.js";
+import { emailOutbox, profiles } from "../../src/db/schema.js";
 import { hashPassword } from "../../src/server/lib/passwords.js";
 import { throttleKey } from "../../src/server/services/auth/sign-in-throttle.js";
+import { outboxMails } from "../helpers/outbox.js";
 import { professionalSignUp, validCpf } from "../helpers/factories.js";
 import { createTestApp, type TestContext, uniqueEmail } from "../helpers/test-app.js";
 
@@ -34,10 +35,7 @@ async function failTimes(email: string, times: number) {
 }
 
 async function lockMail(email: string) {
-  return rawRows<{ subject: string; text_body: string }>(
-    ctx.database.db,
-    sql`select subject, text_body from email_outbox where to_address = ${email} order by created_at`,
-  );
+  return outboxMails(ctx, email);
 }
 
 /** Moves the address's lock (and last failure) into the past, as if the wait were over. */
@@ -107,9 +105,9 @@ describe("per-account sign-in throttling", () => {
     const mails = await lockMail(user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe("Consentir — várias tentativas de entrar na sua conta");
-    expect(mails[0]?.text_body).toContain("Detectamos várias tentativas de entrar na sua conta");
-    expect(mails[0]?.text_body).toContain("https://app.consentir.test/auth");
-    expect(mails[0]?.text_body).toContain("Esqueci minha senha");
+    expect(mails[0]?.text).toContain("Detectamos várias tentativas de entrar na sua conta");
+    expect(mails[0]?.text).toContain("https://app.consentir.test/auth");
+    expect(mails[0]?.text).toContain("Esqueci minha senha");
   });
 
   it("answers an unknown e-mail exactly like a real one, and sends nothing", async () => {
@@ -166,11 +164,8 @@ describe("per-account sign-in throttling", () => {
     expect((await signIn(user.email, user.password)).statusCode).toBe(429);
     const request = await ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/request", payload: { email: user.email } });
     expect(request.statusCode).toBe(202);
-    const [mail] = await rawRows<{ text_body: string }>(
-      ctx.database.db,
-      sql`select text_body from email_outbox where to_address = ${user.email} and subject like '%redefinição%'`,
-    );
-    const token = /token=([A-Za-z0-9_-]+)/.exec(mail?.text_body ?? "")?.[1] ?? "";
+    const [mail] = await outboxMails(ctx, user.email, like(emailOutbox.subject, "%redefinição%"));
+    const token = /token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1] ?? "";
     const confirm = await ctx.app.inject({
       method: "POST",
       url: "/api/auth/password-reset/confirm",

@@ -3,11 +3,12 @@ import { and, eq, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
-import { certificados, profiles, tenants } from "../../src/db/schema.js";
+import { certificados, emailOutbox, profiles, tenants } from "../../src/db/schema.js";
 import { warnCertificateExpiry } from "../../src/server/jobs/warn-certificate-expiry.js";
 import { activeClinicCertificate, activeProfessionalCertificate } from "../../src/server/services/certificates/load-signing-certificate.js";
 import { issueEndEntity, testPki, toPfx } from "../fixtures/icp-brasil.js";
 import { docxRenamed } from "../fixtures/icp-brasil-variants.js";
+import { outboxMails } from "../helpers/outbox.js";
 import { newStaff, type SignedIn } from "../helpers/sessions.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 import { newEstablishment } from "./users-helpers.js";
@@ -328,18 +329,22 @@ describe("expiry warnings (30, 7 and 1 days before)", () => {
     const { db } = ctx.database;
     const expiresAt = new Date(Date.now() + 5 * DAY);
     await db.update(certificados).set({ vence_em: expiresAt }).where(eq(certificados.id, id));
-    const outbox = () =>
-      rawRows<{ to_address: string; subject: string; text_body: string }>(db, sql`select to_address, subject, text_body from email_outbox where tenant_id = ${clinic.tenantId} and subject like 'Certificado digital vence%' order by created_at`);
+    const outbox = async () =>
+      (await outboxMails(ctx, null, sql`${emailOutbox.tenant_id} = ${clinic.tenantId} and ${emailOutbox.subject} like 'Certificado digital vence%'`)).map((m) => ({
+        to_address: m.to_address,
+        subject: m.subject,
+        text: m.text,
+      }));
 
-    await warnCertificateExpiry(db, "https://consentir.test");
+    await warnCertificateExpiry(db, ctx.app.services.secretBox, "https://consentir.test");
     expect(await outbox()).toEqual([
-      expect.objectContaining({ to_address: clinic.email, subject: "Certificado digital vence em 5 dias: Certificado da clínica", text_body: expect.stringContaining("https://consentir.test/certificates") }),
+      expect.objectContaining({ to_address: clinic.email, subject: "Certificado digital vence em 5 dias: Certificado da clínica", text: expect.stringContaining("https://consentir.test/certificates") }),
     ]);
     const [afterFirst] = await db.select().from(certificados).where(and(eq(certificados.id, id)));
     expect(afterFirst!.expiry_warnings_sent).toEqual([30, 7]);
-    await warnCertificateExpiry(db, "https://consentir.test");
+    await warnCertificateExpiry(db, ctx.app.services.secretBox, "https://consentir.test");
     expect(await outbox()).toHaveLength(1);
-    await warnCertificateExpiry(db, "https://consentir.test", new Date(expiresAt.getTime() - 12 * 3600_000));
+    await warnCertificateExpiry(db, ctx.app.services.secretBox, "https://consentir.test", new Date(expiresAt.getTime() - 12 * 3600_000));
     expect((await outbox()).map((e) => e.subject)).toEqual([
       "Certificado digital vence em 5 dias: Certificado da clínica",
       "Certificado digital vence em 1 dia: Certificado da clínica",

@@ -134,6 +134,7 @@ describe("GET /api/settings/export", () => {
     expect(table("certificados")[0]).not.toHaveProperty("secret_encrypted");
     expect(table("integracoes_feegow")[0]).toMatchObject({ token_final: FEEGOW_TOKEN.slice(-4) });
     expect(table("email_outbox")[0]).not.toHaveProperty("text_body");
+    expect(table("email_outbox")[0]).not.toHaveProperty("body_sealed");
     const readme = entryText(entries, "LEIA-ME.txt");
     expect(readme).toContain("profiles: password_hash");
     expect(readme).toContain("signing_tokens: token_hash, token_encrypted");

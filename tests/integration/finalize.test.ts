@@ -23,6 +23,7 @@ import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf
 import { newVerificationCode } from "../../src/server/services/signing/verification-code.js";
 import { formatCpf } from "../../src/shared/br/cpf.js";
 import { validCpf } from "../helpers/factories.js";
+import { outboxMails } from "../helpers/outbox.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
@@ -160,7 +161,7 @@ async function documentRow() {
   return row!;
 }
 async function outbox() {
-  return ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.tenant_id, clinic.tenantId));
+  return outboxMails(ctx, null, eq(emailOutbox.tenant_id, clinic.tenantId));
 }
 
 describe("finalizeSignedDocument", () => {
@@ -193,9 +194,9 @@ describe("finalizeSignedDocument", () => {
     for (const mail of withPdf) {
       expect(mail.subject).toBe("Documento assinado: TCLE - Blefaroplastia");
       expect(mail.attachments).toEqual([{ file_id: file!.id, filename: file!.nome, content_type: "application/pdf" }]);
-      expect(mail.text_body).toContain(`${ORIGIN}/verificar/${code}`);
+      expect(mail.text).toContain(`${ORIGIN}/verificar/${code}`);
     }
-    expect(withPdf.find((m) => m.to_address === PATIENT_EMAIL)!.text_body).toContain("Olá, Ana!");
+    expect(withPdf.find((m) => m.to_address === PATIENT_EMAIL)!.text).toContain("Olá, Ana!");
   });
 
   it("is a valid PAdES signature for poppler's pdfsig and for our CMS check", () => {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { rawRows } from "../../src/db/raw.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { professionalSignUp } from "../helpers/factories.js";
+import { latestMail } from "../helpers/outbox.js";
 import { createTestApp, sessionCookieFrom, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
@@ -13,10 +14,7 @@ afterAll(async () => {
 });
 
 async function latestResetLink(email: string): Promise<string> {
-  const rows = await rawRows(ctx.database.db, 
-    sql`select text_body from email_outbox where to_address = ${email} order by created_at desc limit 1`,
-  );
-  const body = String((rows[0] as { text_body?: string } | undefined)?.text_body ?? "");
+  const body = (await latestMail(ctx, email))?.text ?? "";
   const match = /https:\/\/app\.consentir\.test\/auth\/redefinir-senha\?token=([A-Za-z0-9_-]+)/.exec(body);
   if (!match?.[1]) throw new Error(`no reset link in: ${body}`);
   return match[1];
@@ -33,10 +31,8 @@ describe("password reset", () => {
       payload: { email: user.email },
     });
     expect(response.statusCode).toBe(202);
-    const rows = await rawRows(ctx.database.db,
-      sql`select text_body, html_body from email_outbox where to_address = ${user.email} order by created_at desc limit 1`,
-    );
-    const mail = JSON.stringify(rows[0]);
+    const opened = await latestMail(ctx, user.email);
+    const mail = JSON.stringify({ text: opened?.text, html: opened?.html });
     expect(mail).toContain("https://app.consentir.test/auth/redefinir-senha?token=");
     expect(mail).not.toContain("evil.example");
   });
@@ -52,10 +48,7 @@ describe("password reset", () => {
         headers: { host: "evil.example" },
         payload: { email: user.email },
       });
-      const rows = await rawRows(dev.database.db,
-        sql`select text_body from email_outbox where to_address = ${user.email} order by created_at desc limit 1`,
-      );
-      const body = String((rows[0] as { text_body?: string }).text_body);
+      const body = String((await latestMail(dev, user.email))?.text);
       expect(body).toContain("http://localhost:3456/auth/redefinir-senha?token=");
       expect(body).not.toContain("evil.example");
     } finally {

@@ -2,10 +2,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, desc, eq, like } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratoPartes, emailOutbox, professionalSigningCodes } from "../../src/db/schema.js";
 import { ERRORS } from "../../src/shared/errors.js";
+import { latestMail } from "../helpers/outbox.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
@@ -58,12 +59,7 @@ async function draft() {
 
 /** The newest professional code e-mailed to the clinic's owner (the outbox, as they read their mail). */
 async function latestProfessionalCode(): Promise<string> {
-  const [mail] = await ctx.database.db
-    .select({ text: emailOutbox.text_body, subject: emailOutbox.subject })
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.to_address, clinic.email), like(emailOutbox.subject, "%código de assinatura do profissional%")))
-    .orderBy(desc(emailOutbox.created_at))
-    .limit(1);
+  const mail = await latestMail(ctx, clinic.email, like(emailOutbox.subject, "%código de assinatura do profissional%"));
   const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error("no professional code in the outbox");
   return code;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
+import { latestMail } from "../helpers/outbox.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { createTestApp, sessionCookieFrom, type TestContext, uniqueEmail } from "../helpers/test-app.js";
 import { newEstablishment } from "./users-helpers.js";
@@ -145,12 +146,9 @@ describe("PATCH /api/profile", () => {
     expect(moved.json().profile.email).toBe(newEmail);
     expect((await signIn(newEmail, staff.password)).statusCode).toBe(200);
     expect((await signIn(staff.email, staff.password)).statusCode).toBe(401);
-    const notice = await rawRows<{ subject: string; text_body: string }>(
-      ctx.database.db,
-      sql`select subject, text_body from email_outbox where to_address = ${staff.email} order by created_at desc limit 1`,
-    );
-    expect(notice[0]?.subject).toBe("Consentir — o e-mail da sua conta foi alterado");
-    expect(notice[0]?.text_body).toContain(newEmail);
+    const notice = await latestMail(ctx, staff.email);
+    expect(notice?.subject).toBe("Consentir — o e-mail da sua conta foi alterado");
+    expect(notice?.text).toContain(newEmail);
     const events = await auditOf(owner.tenantId, staff.profileId);
     expect(events.filter((e) => e.action === "profile.updated").at(-1)?.data).toMatchObject({ campos: ["email"], email: { antes: staff.email, depois: newEmail } });
   });
@@ -237,8 +235,8 @@ describe("POST /api/profile/password", () => {
   it("stops an unused password-reset link from working after the change", async () => {
     const user = await newStaff(ctx.app, ctx.database, owner.tenantId, "profissional");
     await ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/request", payload: { email: user.email } });
-    const [mail] = await rawRows<{ text_body: string }>(ctx.database.db, sql`select text_body from email_outbox where to_address = ${user.email} order by created_at desc limit 1`);
-    const token = /redefinir-senha\?token=([A-Za-z0-9_-]+)/.exec(mail?.text_body ?? "")?.[1];
+    const mail = await latestMail(ctx, user.email);
+    const token = /redefinir-senha\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
     expect(token).toBeTruthy();
     expect((await call(user, "POST", "/api/profile/password", { senha_atual: user.password, nova_senha: "jardim-azul-42", confirmar_senha: "jardim-azul-42" })).statusCode).toBe(200);
     const reset = await ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/confirm", payload: { token, password: "outra-senha-99", confirmPassword: "outra-senha-99" } });

@@ -162,7 +162,7 @@ describe("public admission control", () => {
     expect((await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: "12" })).statusCode).toBe(400);
     // A wrong code: counted, audited, refused; the place is given back all the same.
     await publicCall("POST", `/api/public/sign/${token}/code`, {});
-    const code = await latestSigningCode(ctx.database, patient.email!);
+    const code = await latestSigningCode(ctx, patient.email!);
     const wrong = await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: code === "111111" ? "222222" : "111111" });
     expect(wrong.statusCode, wrong.body).toBe(400);
     expect(gate.inFlight).toBe(0);

@@ -61,7 +61,7 @@ describe("exclusive control by default", () => {
     });
     expect(withoutCode.statusCode).toBe(400);
     expect((await publicCall("POST", `/api/public/sign/${token}/code`)).statusCode).toBe(200);
-    const code = await latestSigningCode(ctx.database, patient.email ?? "");
+    const code = await latestSigningCode(ctx, patient.email ?? "");
     const wrong = code === "000000" ? "111111" : "000000";
     const refused = await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: wrong });
     expect(refused.statusCode).toBe(400);
@@ -96,7 +96,7 @@ describe("exclusive control by default", () => {
   it("verifies a code on a link never opened (no GET): the wrong attempt is counted with its event, the right one answers the page and the document becomes viewed after the code's event", async () => {
     const { documentId, patient, token } = await sent();
     expect((await publicCall("POST", `/api/public/sign/${token}/code`)).statusCode).toBe(200);
-    const code = await latestSigningCode(ctx.database, patient.email ?? "");
+    const code = await latestSigningCode(ctx, patient.email ?? "");
     const wrong = code === "000000" ? "111111" : "000000";
     expect((await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: wrong })).statusCode).toBe(400);
     const [otp] = await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId));

@@ -15,6 +15,7 @@ import {
   signaturePng,
   tokenOf,
 } from "../helpers/signing.js";
+import { outboxMails } from "../helpers/outbox.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
@@ -160,13 +161,16 @@ describe("sending a document for signature", () => {
     const response = await staff(clinic, "POST", `/api/documents/${documentId}/send`, { email: true });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().email_enviado).toBe(true);
-    const mails = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.to_address, patient.email ?? ""));
+    const mails = await outboxMails(ctx, patient.email ?? "");
     expect(mails).toHaveLength(1);
     expect(mails[0]?.tenant_id).toBe(clinic.tenantId);
     expect(mails[0]?.subject).toContain("TCLE - Blefaroplastia");
     expect(mails[0]?.subject).toContain("Dra. Helena Martins Prado");
-    expect(mails[0]?.text_body).toContain(response.json().link);
-    expect(mails[0]?.text_body).toContain("Olá, Ana!");
+    expect(mails[0]?.text).toContain(response.json().link);
+    expect(mails[0]?.text).toContain("Olá, Ana!");
+    // Kept sealed: the row holds neither the link nor its token in clear.
+    expect(mails[0]?.text_body).toBeNull();
+    expect(mails[0]?.body_sealed?.toString("latin1")).not.toContain(tokenOf(response.json().link));
     // No SMTP here: the e-mail waits in the outbox, and nothing says it was sent (issue 11).
     expect(response.json().email_na_caixa_de_saida).toBe(true);
     const actions = (await eventsOf(documentId)).map((e) => e.action);
@@ -180,8 +184,8 @@ describe("sending a document for signature", () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(tokenOf(response.json().link)).toBe(sent.token);
     expect(response.json().email_enviado).toBe(true);
-    const mails = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.to_address, sent.patient.email ?? ""));
-    expect(mails.at(-1)?.text_body).toContain(response.json().link);
+    const mails = await outboxMails(ctx, sent.patient.email ?? "");
+    expect(mails.at(-1)?.text).toContain(response.json().link);
     expect((await openPage(sent.token)).statusCode).toBe(200);
     // A draft has no link to e-mail; another clinic's id is not found.
     const { documentId: draft } = await signableDocument(ctx.app, clinic, { versionId });
@@ -497,9 +501,9 @@ describe("the e-mail one-time code", () => {
   let otpClinic: SignedIn;
   let otpVersion: string;
   const latestCodeTo = async (email: string) => {
-    const mails = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.to_address, email)).orderBy(asc(emailOutbox.created_at));
+    const mails = await outboxMails(ctx, email);
     const last = mails.at(-1);
-    const code = last?.text_body.match(/\b(\d{6})\b/)?.[1];
+    const code = last?.text.match(/\b(\d{6})\b/)?.[1];
     if (!code) throw new Error(`no code e-mailed to ${email}`);
     return { code, count: mails.length };
   };

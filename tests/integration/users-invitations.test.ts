@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { hashToken } from "../../src/server/lib/tokens.js";
+import { latestMail } from "../helpers/outbox.js";
 import type { SignedIn } from "../helpers/sessions.js";
 import { createTestApp, sessionCookieFrom, type TestContext } from "../helpers/test-app.js";
 import { invitedAttendant, newEstablishment, professionalUser } from "./users-helpers.js";
@@ -25,14 +26,10 @@ const accept = (token: string, password = "caneta-verde-77") =>
 const signIn = (email: string, password: string) => ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email, password } });
 
 async function inviteMail(email: string): Promise<{ subject: string; text: string; token: string }> {
-  const rows = await rawRows<{ subject: string; text_body: string }>(
-    ctx.database.db,
-    sql`select subject, text_body from email_outbox where to_address = ${email} order by created_at desc limit 1`,
-  );
-  const row = rows[0];
-  const token = row ? /https:\/\/app\.consentir\.test\/convite\/([A-Za-z0-9_-]+)/.exec(row.text_body)?.[1] : undefined;
+  const row = await latestMail(ctx, email);
+  const token = row ? /https:\/\/app\.consentir\.test\/convite\/([A-Za-z0-9_-]+)/.exec(row.text)?.[1] : undefined;
   if (!row || !token) throw new Error(`no invitation e-mail for ${email}`);
-  return { subject: row.subject, text: row.text_body, token };
+  return { subject: row.subject, text: row.text, token };
 }
 
 describe("invitations", () => {

@@ -15,6 +15,7 @@ import { SIGNING_MESSAGES } from "../../src/shared/signing-rules.js";
 import { WITNESS_MESSAGES } from "../../src/shared/schemas/witness.js";
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { validCpf } from "../helpers/factories.js";
+import { outboxMails } from "../helpers/outbox.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { latestSigningCode, publishedTemplateVersion, type SignablePatient, signableDocument, signAsPatient, signatureDataUrl, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
@@ -144,9 +145,9 @@ describe("witnesses signing", () => {
     const [anaToken, brunoToken] = links.map((l) => tokenOf(l.link)) as [string, string];
     expect(new Set([patientToken, anaToken, brunoToken]).size).toBe(3);
     // Each witness got their own link by e-mail, at their own address.
-    const [anaMail] = await ctx.database.db.select().from(emailOutbox).where(and(eq(emailOutbox.to_address, ana.email!), like(emailOutbox.subject, "%como testemunha%")));
-    expect(anaMail?.text_body).toContain(links[0]!.link);
-    expect(anaMail?.text_body).not.toContain(sent.json().link);
+    const [anaMail] = await outboxMails(ctx, ana.email!, like(emailOutbox.subject, "%como testemunha%"));
+    expect(anaMail?.text).toContain(links[0]!.link);
+    expect(anaMail?.text).not.toContain(sent.json().link);
     // Staff can see a witness's link again, audited with the witness named.
     const again = await staff(clinic, "GET", `/api/documents/${documentId}/witnesses/${links[0]!.id}/link`);
     expect(again.json().link).toBe(links[0]!.link);
@@ -165,7 +166,7 @@ describe("witnesses signing", () => {
     expectError(await publicCall("POST", `/api/public/sign/${patientToken}`, body(ana)), "SIGNING_NAME_MISMATCH", SIGNING_MESSAGES.nameMismatch);
     // The patient's code does not open a witness's link.
     expect((await publicCall("POST", `/api/public/sign/${patientToken}/code`)).statusCode).toBe(200);
-    const patientCode = await latestSigningCode(ctx.database, patient.email!);
+    const patientCode = await latestSigningCode(ctx, patient.email!);
     expectError(await publicCall("POST", `/api/public/sign/${anaToken}/verify-code`, { codigo: patientCode }), "SIGNING_OTP_INVALID");
 
     // The patient signs first: recorded, but the document waits for the witnesses.

@@ -1,6 +1,4 @@
-import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { contratos, emailOutbox, files, jobs } from "../../src/db/schema.js";
@@ -13,46 +11,11 @@ import { verifyAllAuditChains, verifyAuditChain } from "../../src/server/service
 import { createSecretBox } from "../../src/server/lib/secret-box.js";
 import { recordAuditEvent } from "../../src/server/services/audit/record-audit-event.js";
 import { enqueueEmail } from "../../src/server/services/email/enqueue-email.js";
+import { startSmtp } from "../fakes/smtp-server.js";
 import { insertDocument, insertPatient } from "../helpers/documents.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server in the test process; `reject` makes it refuse every recipient. */
-async function startSmtp() {
-  const received: Received[] = [];
-  const state = { reject: false };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (state.reject) return callback(new Error("550 caixa indisponível"));
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, received, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 let ctx: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -115,7 +78,7 @@ describe("e-mail delivery over SMTP", () => {
       .insert(files)
       .values({ tenant_id: clinic.tenantId, sha256: stored.sha256, size: stored.size, content_type: "application/pdf", nome: "termo.pdf" })
       .returning();
-    const id = await enqueueEmail(ctx.database.db, {
+    const id = await enqueueEmail(ctx.database.db, ctx.app.services.secretBox, {
       tenantId: clinic.tenantId,
       to: "paciente@exemplo.com.br",
       subject: "Seu termo assinado — Clínica Bem Viver",
@@ -136,7 +99,7 @@ describe("e-mail delivery over SMTP", () => {
 
   it("keeps a message the server refuses, records the error and retries later", async () => {
     smtp.state.reject = true;
-    const id = await enqueueEmail(ctx.database.db, { tenantId: clinic.tenantId, to: "x@exemplo.com.br", subject: "Teste", text: "Teste" });
+    const id = await enqueueEmail(ctx.database.db, ctx.app.services.secretBox, { tenantId: clinic.tenantId, to: "x@exemplo.com.br", subject: "Teste", text: "Teste" });
     await ctx.app.worker.tick({ sweep: false });
     smtp.state.reject = false;
     const [row] = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));

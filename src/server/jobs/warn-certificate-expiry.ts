@@ -5,6 +5,7 @@ import { dueExpiryWarning } from "../../shared/certificates/certificate-status.j
 import { dateInSaoPaulo } from "../../shared/dates/sao-paulo.js";
 import { CERTIFICATE_EXPIRY_WARNING_DAYS } from "../../shared/reference/limits.js";
 import { enqueueEmail } from "../services/email/enqueue-email.js";
+import type { SecretBox } from "../lib/secret-box.js";
 
 const BATCH = 200;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -31,7 +32,7 @@ function warningText(nome: string, certificate: { alias: string; cn: string; ven
  * professional). The thresholds sent are kept on the row in the same transaction as the e-mail,
  * so a warning is never sent twice nor lost. Runs with the worker's sweep, across clinics.
  */
-export async function warnCertificateExpiry(db: Db, origin: string, now: Date = new Date()): Promise<number> {
+export async function warnCertificateExpiry(db: Db, box: SecretBox, origin: string, now: Date = new Date()): Promise<number> {
   let sent = 0;
   const horizon = new Date(now.getTime() + CERTIFICATE_EXPIRY_WARNING_DAYS[0] * DAY_MS);
   for (;;) {
@@ -66,7 +67,7 @@ export async function warnCertificateExpiry(db: Db, origin: string, now: Date = 
             ),
           );
         for (const person of recipients) {
-          await enqueueEmail(tx, {
+          await enqueueEmail(tx, box, {
             tenantId: row.tenant_id,
             to: person.email,
             subject: `Certificado digital vence em ${due.daysLeft} ${due.daysLeft === 1 ? "dia" : "dias"}: ${row.alias}`,

@@ -1,6 +1,7 @@
 import { asBulkDatabaseWork } from "../../db/database-priority.js";
 import nodemailer, { type Transporter } from "nodemailer";
 import { deliverDueEmails } from "../services/email/deliver-emails.js";
+import { sealPlainOutboxBodies } from "../services/email/seal-plain-outbox-bodies.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE, anchorAuditChains } from "../services/audit/audit-anchors.js";
 import { scheduleDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
@@ -53,7 +54,7 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
       heartbeatMs: Math.max(250, Math.floor(leaseMs / 4)),
       concurrency: ctx.env.JOB_CONCURRENCY,
     });
-    const emails = transport ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage) : 0;
+    const emails = transport ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage, ctx.secretBox) : 0;
     let expired = 0;
     let anchored = 0;
     let certificateWarnings = 0;
@@ -63,7 +64,9 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
       // Each minute, the audit chains that moved get a signed anchor (issue 15).
       anchored = await anchorAuditChains(ctx.db, anchorKey);
       // Certificates expiring in 30, 7 or 1 days: one e-mail per threshold (decision 019).
-      certificateWarnings = await warnCertificateExpiry(ctx.db, ctx.origin);
+      certificateWarnings = await warnCertificateExpiry(ctx.db, ctx.secretBox, ctx.origin);
+      // Messages queued before migration 0038 get their text sealed, up to 2,000 a minute.
+      for (let batch = 0; batch < 10 && (await sealPlainOutboxBodies(ctx.db, ctx.secretBox)) > 0; batch += 1);
       // The day's backup once BACKUP_TIME has passed, when BACKUP_DIR or BACKUP_S3 is set (decisions 027, 030).
       await scheduleDailyBackup(ctx);
     }

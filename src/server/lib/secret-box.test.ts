@@ -18,6 +18,16 @@ describe("secret box", () => {
     expect(() => createSecretBox(Buffer.alloc(32, 8)).open(a)).toThrow();
   });
 
+  it("binds a context: opens only with the same one, and a sealing without context opens without", () => {
+    const box = createSecretBox(Buffer.alloc(32, 7));
+    const sealed = box.seal("link", "linha-1");
+    expect(box.open(sealed, "linha-1").toString("utf8")).toBe("link");
+    expect(() => box.open(sealed, "linha-2")).toThrow();
+    expect(() => box.open(sealed)).toThrow();
+    expect(() => box.open(box.seal("link"), "linha-1")).toThrow();
+    expect(box.open(box.seal("link")).toString("utf8")).toBe("link");
+  });
+
   it("derives the key from APP_SECRET, or makes DATA_DIR/secret.key once with mode 0600", () => {
     expect(loadInstanceKey({ APP_SECRET: "x".repeat(40), DATA_DIR: "/nonexistent" })).toHaveLength(32);
     const dir = mkdtempSync(path.join(os.tmpdir(), "consentir-key-"));

@@ -5,8 +5,9 @@ import { type Env, resolveDataDir } from "../env.js";
 
 /** AES-256-GCM with the instance key: secrets at rest (signing-link copies, seal certificate). */
 export interface SecretBox {
-  seal(plain: Uint8Array | string): Buffer;
-  open(sealed: Uint8Array): Buffer;
+  /** `context` (optional) is authenticated, not stored: `open` must be given the same, or it fails. */
+  seal(plain: Uint8Array | string, context?: string): Buffer;
+  open(sealed: Uint8Array, context?: string): Buffer;
   /** A 32-byte key for one purpose (HKDF-SHA256 of the instance key), e.g. the audit anchors' MAC. */
   deriveKey(purpose: string): Buffer;
 }
@@ -45,22 +46,24 @@ export function loadInstanceKey(env: Pick<Env, "APP_SECRET" | "DATA_DIR">): Buff
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new Error("secret box key must be 32 bytes");
   return {
-    seal(plain) {
+    seal(plain, context) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv("aes-256-gcm", key, iv);
+      if (context !== undefined) cipher.setAAD(Buffer.from(context, "utf8"));
       const body = Buffer.concat([cipher.update(typeof plain === "string" ? Buffer.from(plain, "utf8") : plain), cipher.final()]);
       return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
     },
     deriveKey(purpose) {
       return Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `consentir:${purpose}`, 32));
     },
-    open(sealed) {
+    open(sealed, context) {
       const data = Buffer.from(sealed);
       if (data[0] !== VERSION || data.length < 1 + IV_BYTES + TAG_BYTES) throw new Error("sealed secret has an unknown format");
       const iv = data.subarray(1, 1 + IV_BYTES);
       const tag = data.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
       const decipher = createDecipheriv("aes-256-gcm", key, iv);
       decipher.setAuthTag(tag);
+      if (context !== undefined) decipher.setAAD(Buffer.from(context, "utf8"));
       return Buffer.concat([decipher.update(data.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
     },
   };

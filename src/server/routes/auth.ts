@@ -56,7 +56,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     async (request, reply) => {
       let credentials;
       try {
-        credentials = await checkCredentials(db, request.body.email, request.body.password, { origin: siteOrigin(env) });
+        credentials = await checkCredentials(db, request.body.email, request.body.password, { origin: siteOrigin(env), box: app.services.secretBox });
       } catch (error) {
         const retryAfter = error instanceof AppError ? error.extra.details?.retry_after_seconds : undefined;
         if (typeof retryAfter === "number") reply.header("retry-after", String(retryAfter));
@@ -149,7 +149,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
       },
     },
     async (request, reply) => {
-      await requestPasswordReset(db, { email: request.body.email, origin: siteOrigin(env) });
+      await requestPasswordReset(db, { email: request.body.email, origin: siteOrigin(env), box: app.services.secretBox });
       return reply.status(202).send({ ok: true as const });
     },
   );

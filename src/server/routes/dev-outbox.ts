@@ -4,6 +4,16 @@ import { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { emailOutbox } from "../../db/schema.js";
 import { AppError } from "../errors.js";
+import type { SecretBox } from "../lib/secret-box.js";
+import { type OutboxBody, openOutboxBody, type StoredOutboxBody } from "../services/email/outbox-body.js";
+
+function openedOrNull(box: SecretBox, row: StoredOutboxBody): OutboxBody | null {
+  try {
+    return openOutboxBody(box, row);
+  } catch {
+    return null;
+  }
+}
 
 function isLoopback(ip: string): boolean {
   return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
@@ -16,7 +26,7 @@ function isLoopback(ip: string): boolean {
  * without NODE_ENV=production must not hand it to the network. `?to=` keeps one address's mail
  * (the browser tests run side by side and each reads only its own).
  */
-export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db; secretBox: SecretBox }> = async (app, { db, secretBox }) => {
   app.get(
     "/api/dev/outbox",
     {
@@ -50,14 +60,17 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         .orderBy(desc(emailOutbox.created_at))
         .limit(50);
       return {
-        items: rows.map((row) => ({
-          id: row.id,
-          to: row.to_address,
-          subject: row.subject,
-          text: row.text_body,
-          status: row.status,
-          created_at: row.created_at.toISOString(),
-        })),
+        items: rows.map((row) => {
+          const body = openedOrNull(secretBox, row) ?? { subject: null, text: "(texto cifrado com outra chave ou alterado: não pode ser aberto)", html: null };
+          return {
+            id: row.id,
+            to: row.to_address,
+            subject: body.subject ?? row.subject,
+            text: body.text,
+            status: row.status,
+            created_at: row.created_at.toISOString(),
+          };
+        }),
       };
     },
   );

@@ -183,6 +183,7 @@ export const feegowRoutes: FastifyPluginAsyncZod<FeegowRoutesOptions> = async (a
       const actor = currentUser(request);
       return importFeegowProfessionals(db, secretBox, connection, actor, request.body, {
         origin: siteOrigin(env),
+        box: secretBox,
         ip: request.ip,
         userAgent: request.headers["user-agent"],
       });

@@ -24,7 +24,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         response: { 200: currentUserSchema },
       },
     },
-    async (request) => updateProfile(db, currentUser(request), request.body, auditOf(request)),
+    async (request) => updateProfile(db, app.services.secretBox, currentUser(request), request.body, auditOf(request)),
   );
 
   app.post(

@@ -212,7 +212,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      return sendProfessionalSigningCode(db, channel, actor, request.params.id, auditOf(request));
+      return sendProfessionalSigningCode(db, secretBox, channel, actor, request.params.id, auditOf(request));
     },
   );
 

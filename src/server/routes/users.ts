@@ -45,6 +45,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
   const secure = env.NODE_ENV === "production";
   const contextOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
     origin: siteOrigin(env),
+    box: app.services.secretBox,
     ip: request.ip,
     userAgent: request.headers["user-agent"],
   });

@@ -3,7 +3,7 @@ import { calendarDate, text } from "./safe-input.js";
 import { optionalText } from "./common.js";
 
 export * from "./document-basics.js";
-import { DOCUMENT_MESSAGES, DOCUMENT_PAGE_SIZE, DOCUMENT_STATUSES, MAX_SELECTED_ITEMS, type DocumentStatus } from "./document-basics.js";
+import { DOCUMENT_MESSAGES, DOCUMENT_PAGE_SIZE, DOCUMENT_STATUSES, MAX_SELECTED_ITEMS } from "./document-basics.js";
 
 const uuidRequired = z.uuid({ error: DOCUMENT_MESSAGES.requiredFields });
 const idList = z

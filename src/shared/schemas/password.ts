@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { text } from "./safe-input.js";
 import { isCommonPassword } from "../reference/common-passwords.js";
 import { PASSWORD_MIN_LENGTH } from "./common.js";

@@ -4,6 +4,7 @@ import { passwordResetTokens, profiles, sessions, signInThrottles } from "../../
 import { AppError } from "../../errors.js";
 import { hashPassword } from "../../lib/passwords.js";
 import { hashToken, newToken } from "../../lib/tokens.js";
+import type { SecretBox } from "../../lib/secret-box.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { throttleKey } from "./sign-in-throttle.js";
 
@@ -15,7 +16,7 @@ export const RESET_TOKEN_MINUTES = 60;
  */
 export async function requestPasswordReset(
   db: Db,
-  input: { email: string; origin: string; now?: Date },
+  input: { email: string; origin: string; box: SecretBox; now?: Date },
 ): Promise<void> {
   const now = input.now ?? new Date();
   const [profile] = await db
@@ -34,7 +35,7 @@ export async function requestPasswordReset(
       token_hash: hashToken(token),
       expires_at: new Date(now.getTime() + RESET_TOKEN_MINUTES * 60 * 1000),
     });
-    await enqueueEmail(tx, {
+    await enqueueEmail(tx, input.box, {
       tenantId: profile.tenantId,
       to: profile.email,
       subject: "Consentir — redefinição de senha",

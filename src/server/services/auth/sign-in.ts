@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client.js";
 import { profiles } from "../../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { burnPasswordCheck, verifyPassword } from "../../lib/passwords.js";
+import type { SecretBox } from "../../lib/secret-box.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { claimAttempt, forgetFailures, MAX_LOCK_MINUTES } from "./sign-in-throttle.js";
 
@@ -10,6 +11,8 @@ import { claimAttempt, forgetFailures, MAX_LOCK_MINUTES } from "./sign-in-thrott
 export interface SignInContext {
   /** The site origin for links (siteOrigin(env)). */
   origin: string;
+  /** Seals the warning e-mail in the outbox. */
+  box: SecretBox;
   now?: Date;
 }
 
@@ -46,7 +49,7 @@ export async function checkCredentials(
   }
   if (!(await verifyPassword(profile.passwordHash, password))) {
     if (claim.lockStarted && profile.isActive) {
-      await enqueueEmail(db, {
+      await enqueueEmail(db, context.box, {
         tenantId: profile.tenantId,
         to: profile.email,
         subject: "Consentir — várias tentativas de entrar na sua conta",

@@ -293,8 +293,8 @@ export const EXPORT_TABLES: ExportTable[] = [
     tenantColumn: emailOutbox.tenant_id,
     key: [emailOutbox.id],
     excluded: {
-      columns: ["text_body", "html_body"],
-      reason: "o texto das mensagens leva links de assinatura, de convite e de redefinição de senha que podem ainda valer (destinatário, assunto, situação e anexos ficam)",
+      columns: ["body_sealed", "text_body", "html_body"],
+      reason: "o texto das mensagens (cifrado) leva links de assinatura, de convite e de redefinição de senha e códigos que podem ainda valer (destinatário, assunto, situação e anexos ficam)",
     },
   },
   {

@@ -2,11 +2,15 @@ import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
 import type { Db, DbOrTx } from "../../../db/client.js";
 import { emailOutbox, files } from "../../../db/schema.js";
+import type { SecretBox } from "../../lib/secret-box.js";
 import type { FileStorage } from "../../storage/file-storage.js";
+import { type OutboxBody, openOutboxBody } from "./outbox-body.js";
 
 /** After this many failed tries a message stays 'failed' (kept, visible, never lost). */
 export const MAX_EMAIL_ATTEMPTS = 8;
 const BATCH = 10;
+/** Recorded (and shown on Avisos) for a message whose sealed text no longer matches its row. */
+export const UNOPENABLE_BODY = "O texto cifrado da mensagem não confere com o registro (alterado depois de enfileirado ou chave da instância trocada); a mensagem não foi enviada.";
 
 export function emailRetryDelayMs(attempt: number): number {
   return Math.min(6 * 60 * 60_000, 30_000 * 2 ** Math.max(0, attempt - 1));
@@ -35,7 +39,14 @@ async function attachmentsOf(db: DbOrTx, storage: FileStorage, row: OutboxRow) {
  * FOR UPDATE SKIP LOCKED and marked in the same transaction, so two workers never send it
  * twice; a failure is recorded and retried with back-off. Returns how many were sent.
  */
-export async function deliverDueEmails(db: Db, transport: Transporter, from: string, storage: FileStorage, now: () => Date = () => new Date()): Promise<number> {
+export async function deliverDueEmails(
+  db: Db,
+  transport: Transporter,
+  from: string,
+  storage: FileStorage,
+  box: SecretBox,
+  now: () => Date = () => new Date(),
+): Promise<number> {
   let sent = 0;
   for (let i = 0; i < BATCH; i += 1) {
     const outcome = await db.transaction(async (tx) => {
@@ -47,13 +58,23 @@ export async function deliverDueEmails(db: Db, transport: Transporter, from: str
         .limit(1)
         .for("update", { skipLocked: true });
       if (!row) return "none" as const;
+      let body: OutboxBody;
+      try {
+        body = openOutboxBody(box, row);
+      } catch {
+        // The seal does not open: the row was changed after it was queued (another address, say),
+        // or the instance key changed. Never sent as it now stands; 'failed' on the clinic's Avisos.
+        const attempts = [...row.attempts, { at: now().toISOString(), error: UNOPENABLE_BODY }];
+        await tx.update(emailOutbox).set({ attempts, status: "failed" }).where(eq(emailOutbox.id, row.id));
+        return "failed" as const;
+      }
       try {
         await transport.sendMail({
           from,
           to: row.to_address,
-          subject: row.subject,
-          text: row.text_body,
-          ...(row.html_body ? { html: row.html_body } : {}),
+          subject: body.subject ?? row.subject,
+          text: body.text,
+          ...(body.html ? { html: body.html } : {}),
           attachments: await attachmentsOf(tx, storage, row),
         });
         await tx.update(emailOutbox).set({ status: "sent", sent_at: now() }).where(eq(emailOutbox.id, row.id));

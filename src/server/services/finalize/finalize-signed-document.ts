@@ -46,7 +46,7 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
     await withTenant(ctx.db, tenantId, async (tx) => {
       if ((await emailsWithAttachment(tx, tenantId, fileId)) > 0) return;
       const [file] = await tx.select({ nome: files.nome }).from(files).where(and(eq(files.tenant_id, tenantId), eq(files.id, fileId))).limit(1);
-      await enqueueSignedDocumentEmails(tx, tenantId, document, { fileId, filename: file?.nome ?? signedPdfFileName(contrato.titulo, new Date()) }, ctx.origin);
+      await enqueueSignedDocumentEmails(tx, ctx.secretBox, tenantId, document, { fileId, filename: file?.nome ?? signedPdfFileName(contrato.titulo, new Date()) }, ctx.origin);
     });
     return;
   }
@@ -138,7 +138,7 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
         purpose: signer === seal ? "selo_clinica" : "assinatura_profissional",
       });
     }
-    await enqueueSignedDocumentEmails(tx, tenantId, document, { fileId: file.id, filename: nome }, ctx.origin);
+    await enqueueSignedDocumentEmails(tx, ctx.secretBox, tenantId, document, { fileId: file.id, filename: nome }, ctx.origin);
     await enqueueSealedPdfUpload(tx, tenantId, contratoId, { fileId: file.id, sha256: stored.sha256 });
   });
 }

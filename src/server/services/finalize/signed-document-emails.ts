@@ -2,6 +2,7 @@
  * The e-mails that carry the sealed PDF: one to each party (the address typed when signing) and
  * one to the responsible physician, queued in the outbox inside the sealing transaction.
  */
+import type { SecretBox } from "../../lib/secret-box.js";
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { emailOutbox } from "../../../db/schema.js";
@@ -20,6 +21,7 @@ export interface SealedAttachment {
 /** Queues the messages; returns the addresses written to. */
 export async function enqueueSignedDocumentEmails(
   tx: Tx,
+  box: SecretBox,
   tenantId: string,
   document: Pick<FinalDocument, "contrato" | "clinicName" | "physician" | "parties">,
   attachment: SealedAttachment,
@@ -36,7 +38,7 @@ export async function enqueueSignedDocumentEmails(
     const to = party.email.trim().toLowerCase();
     if (!to || sent.has(to)) continue;
     sent.add(to);
-    await enqueueEmail(tx, {
+    await enqueueEmail(tx, box, {
       tenantId,
       to,
       subject,
@@ -55,7 +57,7 @@ export async function enqueueSignedDocumentEmails(
   if (physician && physicianEmail && !sent.has(physicianEmail)) {
     sent.add(physicianEmail);
     const signers = parties.map((p) => p.nome).join(", ");
-    await enqueueEmail(tx, {
+    await enqueueEmail(tx, box, {
       tenantId,
       to: physicianEmail,
       subject,

@@ -13,6 +13,7 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { cpfTaken, cpfUsedByOther, emailTaken, emailUsedByOther, uniquenessError } from "../users/uniqueness.js";
 import { checkCurrentPassword } from "./check-current-password.js";
+import type { SecretBox } from "../../lib/secret-box.js";
 
 const EDITABLE = ["nome", "telefone", "email", "cpf", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"] as const;
 
@@ -25,6 +26,7 @@ const EDITABLE = ["nome", "telefone", "email", "cpf", "conselho_tipo", "conselho
  */
 export async function updateProfile(
   db: Db,
+  box: SecretBox,
   actor: SessionUser,
   input: ProfileUpdate,
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
@@ -68,7 +70,7 @@ export async function updateProfile(
       }
       const changed = EDITABLE.filter((key) => JSON.stringify(current[key]) !== JSON.stringify(profile[key]));
       if (emailChanged) {
-        await enqueueEmail(tx, {
+        await enqueueEmail(tx, box, {
           tenantId: actor.tenantId,
           to: current.email,
           subject: "Consentir — o e-mail da sua conta foi alterado",

@@ -5,6 +5,7 @@
  * same argument as the patient's (control of an exclusive channel), instead of login and password
  * alone. Only the code's hash is kept; a new code ends the earlier ones; five a quarter hour.
  */
+import type { SecretBox } from "../../lib/secret-box.js";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Tx, Db } from "../../../db/client.js";
 import { professionalSigningCodes, profiles, tenants } from "../../../db/schema.js";
@@ -25,6 +26,7 @@ const WINDOW_MS = 15 * 60_000;
 
 export async function sendProfessionalSigningCode(
   db: Db,
+  box: SecretBox,
   channel: EmailChannel,
   actor: Actor,
   id: string,
@@ -65,10 +67,11 @@ export async function sendProfessionalSigningCode(
     const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
     const clinica = clinic ? (clinic.nome_fantasia ?? clinic.nome) : "Consentir";
     const first = me.nome.trim().split(/\s+/)[0] ?? me.nome;
-    await enqueueEmail(tx, {
+    await enqueueEmail(tx, box, {
       tenantId: actor.tenantId,
       to: me.email,
       subject: `${clinica}: seu código de assinatura do profissional — ${code}`,
+      recordedSubject: `${clinica}: seu código de assinatura do profissional`,
       text:
         `Olá, ${first}!\n\n` +
         `Seu código para assinar a declaração do profissional no documento "${document.titulo}" é:\n\n${code}\n\n` +

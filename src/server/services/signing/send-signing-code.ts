@@ -96,10 +96,11 @@ export async function sendSigningCode(
       return { enviado: true as const, canal, destino, email: null };
     }
     const email = signer.email ?? "";
-    await enqueueEmail(tx, {
+    await enqueueEmail(tx, secretBox, {
       tenantId: link.tenantId,
       to: email,
       subject: `${clinica}: seu código para assinar — ${code}`,
+      recordedSubject: `${clinica}: seu código para assinar`,
       text:
         `Olá, ${first}!\n\n` +
         `Seu código para assinar o documento "${document.titulo}" é:\n\n${code}\n\n` +

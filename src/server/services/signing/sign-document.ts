@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
-import type { Db, Tx } from "../../../db/client.js";
+import type { Db } from "../../../db/client.js";
 import { contratoPartes, files, signingOtps, signingTokens } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { cpfMatches, nameMatches, OTP_MAX_ATTEMPTS, type SignData } from "../../../shared/schemas/signing.js";

@@ -69,13 +69,14 @@ const deadlineFormat = new Intl.DateTimeFormat("pt-BR", {
  */
 export async function emailSigningLink(
   tx: Tx,
+  box: SecretBox,
   audit: AuditContext,
   input: { contratoId: string; titulo: string; link: string; expiresAt: Date; recipients: LinkRecipients; smtp: boolean },
 ): Promise<void> {
   const { patient, clinica } = input.recipients;
   if (!patient.email) throw new AppError("PATIENT_EMAIL_MISSING");
   const first = patient.nome.trim().split(/\s+/)[0] ?? patient.nome;
-  const outboxId = await enqueueEmail(tx, {
+  const outboxId = await enqueueEmail(tx, box, {
     tenantId: audit.tenantId,
     to: patient.email,
     subject: `${clinica}: documento para assinatura — ${input.titulo}`,
@@ -124,7 +125,7 @@ export async function issueAndShareLink(
   const recipients = await loadLinkRecipients(tx, context.tenantId, document.paciente_id);
   const link = await presentSigningLink(tx, context.tenantId, input.channel, { origin: input.origin, token, expiresAt, titulo: document.titulo, recipients, emailQueued: input.email });
   if (input.email) {
-    await emailSigningLink(tx, context, { contratoId: document.id, titulo: document.titulo, link: link.link, expiresAt, recipients, smtp: input.channel.smtp });
+    await emailSigningLink(tx, secretBox, context, { contratoId: document.id, titulo: document.titulo, link: link.link, expiresAt, recipients, smtp: input.channel.smtp });
   }
   return link;
 }

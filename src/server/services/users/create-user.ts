@@ -3,7 +3,6 @@ import type { Db } from "../../../db/client.js";
 import { profiles } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { User, UserCreate } from "../../../shared/schemas/users.js";
-import { AppError } from "../../errors.js";
 import { hashPassword } from "../../lib/passwords.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import { newToken } from "../../lib/tokens.js";
@@ -14,10 +13,13 @@ import { findUser, invitationStateOf } from "./find-user.js";
 import { sendInvitation } from "./invitations.js";
 import { presentUser } from "./present-user.js";
 import { cpfTaken, emailTaken, violatedConstraint } from "./uniqueness.js";
+import type { SecretBox } from "../../lib/secret-box.js";
 
 export interface RequestContext {
   /** siteOrigin(env): invitation links are built from it only. */
   origin: string;
+  /** Seals the invitation e-mail in the outbox. */
+  box: SecretBox;
   ip?: string;
   userAgent?: string;
 }
@@ -75,6 +77,7 @@ export async function createUser(db: Db, actor: SessionUser, input: UserCreate, 
           profile: { id: created.id, nome: input.nome, email: input.email, role: input.role },
           invitedBy: { profileId: actor.profileId, nome: actor.nome },
           origin: context.origin,
+          box: context.box,
         });
         await recordAuditEvent(tx, audit, {
           action: "user.invited",

@@ -9,6 +9,7 @@ import { hashToken, newToken } from "../../lib/tokens.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { throttleKey } from "../auth/sign-in-throttle.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
+import type { SecretBox } from "../../lib/secret-box.js";
 
 /**
  * An unused invitation's expiry and whether one was ever accepted, beside each profile row.
@@ -35,6 +36,7 @@ export async function sendInvitation(
     profile: { id: string; nome: string; email: string; role: string };
     invitedBy: { profileId: string; nome: string };
     origin: string;
+    box: SecretBox;
     now?: Date;
   },
 ): Promise<{ expiresAt: Date }> {
@@ -53,7 +55,7 @@ export async function sendInvitation(
   const clinica = tenant?.nome ?? "sua clínica";
   const link = `${input.origin}/convite/${token}`;
   const funcao = ROLE_LABEL[input.profile.role as Role] ?? input.profile.role;
-  await enqueueEmail(tx, {
+  await enqueueEmail(tx, input.box, {
     tenantId: input.tenantId,
     to: input.profile.email,
     subject: `Consentir — convite para a equipe de ${clinica}`,

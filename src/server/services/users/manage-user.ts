@@ -12,7 +12,7 @@ import { findUser, invitationStateOf } from "./find-user.js";
 import { sendInvitation } from "./invitations.js";
 import { presentUser } from "./present-user.js";
 
-const auditOf = (actor: SessionUser, context: Omit<RequestContext, "origin">) => ({
+const auditOf = (actor: SessionUser, context: Omit<RequestContext, "origin" | "box">) => ({
   tenantId: actor.tenantId,
   actorProfileId: actor.profileId,
   ip: context.ip,
@@ -28,7 +28,7 @@ export async function setUserActive(
   actor: SessionUser,
   id: string,
   isActive: boolean,
-  context: Omit<RequestContext, "origin">,
+  context: Omit<RequestContext, "origin" | "box">,
 ): Promise<User> {
   return withTenant(db, actor.tenantId, async (tx) => {
     await assertUsersManager(tx, actor);
@@ -63,7 +63,7 @@ export async function changeUserRole(
   actor: SessionUser,
   id: string,
   role: AssignableRole,
-  context: Omit<RequestContext, "origin">,
+  context: Omit<RequestContext, "origin" | "box">,
 ): Promise<User> {
   return withTenant(db, actor.tenantId, async (tx) => {
     await assertUsersManager(tx, actor);
@@ -101,6 +101,7 @@ export async function resendInvitation(db: Db, actor: SessionUser, id: string, c
       profile: { id, nome: user.nome, email: user.email, role: user.role },
       invitedBy: { profileId: actor.profileId, nome: actor.nome },
       origin: context.origin,
+      box: context.box,
     });
     await recordAuditEvent(tx, auditOf(actor, context), {
       action: "user.invited",

@@ -58,7 +58,7 @@ export async function issueWitnessLinks(
     const link = presentWitnessLink(witness, { origin: input.origin, token, expiresAt: input.expiresAt, titulo: input.document.titulo, emailed });
     if (emailed && witness.email) {
       const first = witness.nome.trim().split(/\s+/)[0] ?? witness.nome;
-      const outboxId = await enqueueEmail(tx, {
+      const outboxId = await enqueueEmail(tx, secretBox, {
         tenantId: context.tenantId,
         to: witness.email,
         subject: `${input.clinica}: documento para assinar como testemunha — ${input.document.titulo}`,

@@ -25,7 +25,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useGoBack } from "@/features/patients/lib/use-go-back";
-import { ApiError, errorMessage } from "@/lib/api";
+import { errorMessage } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { SAMPLE_TEMPLATE } from "@shared/document-model/sample-template";
 import type { TemplateStructure } from "@shared/document-model/structure";
