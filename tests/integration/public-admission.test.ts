@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratos, rateLimitCounters } from "../../src/db/schema.js";
 import type { Release } from "../../src/server/lib/admission-gate.js";
-import { PUBLIC_BUSY_RETRY_AFTER_S } from "../../src/server/plugins/public-admission.js";
+import { COME_BACK_MAX_MS } from "../../src/server/lib/admission-gate.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { latestSigningCode, publishedTemplateVersion, signableDocument, signatureDataUrl, tokenOf } from "../helpers/signing.js";
@@ -48,7 +48,9 @@ async function sentDocument() {
 const expectBusy = (response: { statusCode: number; headers: Record<string, unknown>; json(): any; body: string }) => {
   expect(response.statusCode, response.body).toBe(503);
   expect(response.json()).toEqual({ code: "PUBLIC_BUSY", message: ERRORS.PUBLIC_BUSY.message });
-  expect(response.headers["retry-after"]).toBe(String(PUBLIC_BUSY_RETRY_AFTER_S));
+  // Its own turn, in whole seconds (decision 044).
+  expect(String(response.headers["retry-after"])).toMatch(/^[1-9]\d*$/);
+  expect(Number(response.headers["retry-after"])).toBeLessThanOrEqual(COME_BACK_MAX_MS / 1000);
   expect(response.headers["cache-control"]).toBe("no-store");
 };
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createAdmissionGate } from "./admission-gate";
+import { COME_BACK_MAX_MS, COME_BACK_MIN_MS, createAdmissionGate } from "./admission-gate";
 
 describe("admission gate", () => {
   beforeEach(() => {
@@ -112,5 +112,48 @@ describe("admission gate", () => {
     await gate.enter();
     expect(gate.full).toBe(true);
     await expect(gate.enter()).resolves.toBeNull();
+  });
+
+  describe("the turn given to a request turned away (comeBackInMs)", () => {
+    it("gives each the next turn, at the pace the places are served, from a second away", () => {
+      let now = 0;
+      const gate = createAdmissionGate({ maxInFlight: 2, maxWaiting: 0, maxWaitMs: 0 }, () => now);
+      // Before any request is measured a place serves in 50 ms: two places, a turn every 25 ms.
+      expect([gate.comeBackInMs(), gate.comeBackInMs(), gate.comeBackInMs()]).toEqual([COME_BACK_MIN_MS, COME_BACK_MIN_MS + 25, COME_BACK_MIN_MS + 50]);
+      // 40 ms later the schedule goes on where it was (the next turn is at 1,075 ms) ...
+      now = 40;
+      expect(gate.comeBackInMs()).toBe(1075 - 40);
+      // ... and once its turns are past, it starts again a second away.
+      now = 5000;
+      expect(gate.comeBackInMs()).toBe(COME_BACK_MIN_MS);
+    });
+
+    it("follows the measured time in a place (moving average)", async () => {
+      let now = 0;
+      const gate = createAdmissionGate({ maxInFlight: 1, maxWaiting: 0, maxWaitMs: 0 }, () => now);
+      const release = await gate.enter();
+      now = 550;
+      release!();
+      // 50 + 0.1 × (550 − 50) = 100 ms a request, one place: a turn every 100 ms.
+      expect(gate.serviceMs).toBeCloseTo(100, 6);
+      expect([gate.comeBackInMs(), gate.comeBackInMs()]).toEqual([COME_BACK_MIN_MS, COME_BACK_MIN_MS + 100]);
+    });
+
+    it("two thousand turned away together come back spread over the time it takes to serve them, never past the cap", async () => {
+      let now = 0;
+      const gate = createAdmissionGate({ maxInFlight: 8, maxWaiting: 32, maxWaitMs: 500 }, () => now);
+      // Requests that took 400 ms each under load: 8 places serve one every 50 ms.
+      for (let i = 0; i < 50; i++) {
+        const release = await gate.enter();
+        now += 400;
+        release!();
+      }
+      const pace = gate.serviceMs / 8;
+      const turns = Array.from({ length: 2000 }, () => gate.comeBackInMs());
+      for (let i = 1; i < turns.length; i++) expect(turns[i]!).toBeGreaterThanOrEqual(turns[i - 1]!);
+      expect(turns[0]).toBe(COME_BACK_MIN_MS);
+      expect(turns[99]).toBeCloseTo(COME_BACK_MIN_MS + 99 * pace, -1);
+      expect(Math.max(...turns)).toBe(COME_BACK_MAX_MS);
+    });
   });
 });

@@ -13,6 +13,14 @@ export interface AdmissionLimits {
   maxWaitMs: number;
 }
 
+/** Bounds of the wait given to a request turned away (see `comeBackInMs`). */
+export const COME_BACK_MIN_MS = 1000;
+export const COME_BACK_MAX_MS = 60_000;
+/** The service time assumed before any request has been measured. */
+const INITIAL_SERVICE_MS = 50;
+/** Weight of the newest request in the service time's moving average. */
+const SERVICE_EWMA_WEIGHT = 0.1;
+
 /** Gives the place back; safe to call more than once. */
 export type Release = () => void;
 
@@ -28,6 +36,16 @@ export interface AdmissionGate {
   readonly waiting: number;
   /** Whether `enter()` would turn a request away right now without waiting (every place and the queue taken). */
   readonly full: boolean;
+  /**
+   * For a request turned away now: in how many ms to come back. Each one turned away is given the
+   * next free turn of a schedule kept at the pace the gate serves (places ÷ the moving average of
+   * a request's time in its place), so a thousand turned away together come back spread over the
+   * time it takes to serve them, not all at once and not over and over. Between COME_BACK_MIN_MS and
+   * COME_BACK_MAX_MS.
+   */
+  comeBackInMs(): number;
+  /** The moving average of a request's time in its place (ms). */
+  readonly serviceMs: number;
 }
 
 interface Waiter {
@@ -35,9 +53,12 @@ interface Waiter {
   turnAway(): void;
 }
 
-export function createAdmissionGate(limits: AdmissionLimits): AdmissionGate {
+export function createAdmissionGate(limits: AdmissionLimits, clock: () => number = () => performance.now()): AdmissionGate {
   let inFlight = 0;
   const queue: Waiter[] = [];
+  let serviceMs = INITIAL_SERVICE_MS;
+  /** The next turn not yet given to a request turned away (on `clock`'s scale). */
+  let nextTurnAt = 0;
 
   const isFull = () => {
     if (limits.maxInFlight <= 0) return false;
@@ -47,11 +68,13 @@ export function createAdmissionGate(limits: AdmissionLimits): AdmissionGate {
 
   const place = (): Release => {
     inFlight += 1;
+    const admittedAt = clock();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       inFlight -= 1;
+      serviceMs += SERVICE_EWMA_WEIGHT * (clock() - admittedAt - serviceMs);
       // The freed place goes to the longest waiting request, if any.
       const next = queue.shift();
       if (next) next.admit(place());
@@ -67,6 +90,16 @@ export function createAdmissionGate(limits: AdmissionLimits): AdmissionGate {
     },
     get full() {
       return isFull();
+    },
+    get serviceMs() {
+      return serviceMs;
+    },
+    comeBackInMs() {
+      const now = clock();
+      const pace = serviceMs / Math.max(1, limits.maxInFlight);
+      const turn = Math.min(now + COME_BACK_MAX_MS, Math.max(now + COME_BACK_MIN_MS, nextTurnAt));
+      nextTurnAt = turn + pace;
+      return Math.round(turn - now);
     },
     enter(signal) {
       if (limits.maxInFlight <= 0) return Promise.resolve(() => undefined);

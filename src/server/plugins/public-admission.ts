@@ -1,26 +1,34 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { AppError } from "../errors.js";
-import { type AdmissionLimits, createAdmissionGate, type Release } from "../lib/admission-gate.js";
-
-/** What a turned-away request is told to wait before trying again (the pages back off from it). */
-export const PUBLIC_BUSY_RETRY_AFTER_S = 2;
+import { errorBody } from "../errors.js";
+import { type AdmissionGate, type AdmissionLimits, createAdmissionGate, type Release } from "../lib/admission-gate.js";
 
 const releaseOf = new WeakMap<FastifyRequest, Release>();
 
 /** The routes gated: everything under /api/public/ (signing, witnesses, verification, logos). */
 const isGated = (request: FastifyRequest) => request.routeOptions.url?.startsWith("/api/public/") === true;
 
-function publicBusy(): AppError {
-  const busy = new AppError("PUBLIC_BUSY");
-  busy.retryAfterSeconds = PUBLIC_BUSY_RETRY_AFTER_S;
-  return busy;
+/** The answer's body, serialized once: turning a request away must cost next to nothing. */
+const BUSY_BODY = JSON.stringify(errorBody("PUBLIC_BUSY"));
+
+/**
+ * 503 PUBLIC_BUSY, with Retry-After the request's own turn (whole seconds, rounded up: the pages
+ * spread their return over the second after it).
+ */
+function turnAway(gate: AdmissionGate, reply: FastifyReply): FastifyReply {
+  return reply
+    .code(503)
+    .header("retry-after", String(Math.ceil(gate.comeBackInMs() / 1000)))
+    .type("application/json; charset=utf-8")
+    .send(BUSY_BODY);
 }
 
 /**
  * Admission control for the public routes (decision 040). Under a burst — a thousand patients
  * opening their links at once — this process does at most `maxInFlight` public requests at a time,
- * lets a few more wait briefly, and answers the rest at once with 503 PUBLIC_BUSY and Retry-After.
+ * lets a few more wait briefly, and answers the rest at once with 503 PUBLIC_BUSY and Retry-After:
+ * each its own turn on a schedule kept at the pace this process serves (`comeBackInMs`), so they
+ * come back spread over the time it takes, instead of together and again and again.
  * The signing page then waits and tries again by itself, so the patient sees "aguarde", never an
  * error; the requests admitted finish within seconds instead of all of them waiting minutes in the
  * database pool's queue; and the staff's requests, which are not gated, keep their speed.
@@ -38,8 +46,8 @@ export const publicAdmissionPlugin = fp<{ limits: AdmissionLimits }>(async (app,
   const gate = createAdmissionGate(limits);
   app.decorate("publicAdmission", gate);
 
-  app.addHook("onRequest", async (request: FastifyRequest) => {
-    if (gate.full && isGated(request)) throw publicBusy();
+  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+    if (gate.full && isGated(request)) return turnAway(gate, reply);
   });
 
   app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
@@ -49,7 +57,7 @@ export const publicAdmissionPlugin = fp<{ limits: AdmissionLimits }>(async (app,
     reply.raw.once("close", onClose);
     const release = await gate.enter(left.signal);
     reply.raw.removeListener("close", onClose);
-    if (!release) throw publicBusy();
+    if (!release) return turnAway(gate, reply);
     releaseOf.set(request, release);
     reply.raw.once("close", release);
   });

@@ -15,15 +15,20 @@ describe("busy retry (public pages)", () => {
     vi.useRealTimers();
   });
 
-  it("waits from Retry-After, doubling, capped, spread between half and all of it", () => {
-    expect(busyRetryDelayMs(0, 2, () => 0)).toBe(1000);
-    expect(busyRetryDelayMs(0, 2, () => 1)).toBe(2000);
-    expect(busyRetryDelayMs(1, 2, () => 1)).toBe(4000);
-    expect(busyRetryDelayMs(2, 2, () => 0.5)).toBe(6000);
-    expect(busyRetryDelayMs(10, 2, () => 1)).toBe(MAX_RETRY_DELAY_MS);
-    expect(busyRetryDelayMs(10, 2, () => 0)).toBe(MAX_RETRY_DELAY_MS / 2);
-    // Retry-After 0 still waits at least half a second.
-    expect(busyRetryDelayMs(0, 0, () => 0)).toBe(500);
+  it("keeps the server's turn, spread over the second after it, and waits longer when turned away again", () => {
+    // The turn the server gave, whole: 37 s is 37 to 38 s.
+    expect(busyRetryDelayMs(0, 37, () => 0)).toBe(37_000);
+    expect(busyRetryDelayMs(0, 37, () => 0.999)).toBe(37_999);
+    // Short turns given again and again: at least 1, 2, 4, 8, then 16 s.
+    expect(busyRetryDelayMs(0, 1, () => 0)).toBe(1000);
+    expect(busyRetryDelayMs(1, 1, () => 0)).toBe(2000);
+    expect(busyRetryDelayMs(2, 1, () => 0.5)).toBe(4500);
+    expect(busyRetryDelayMs(3, 2, () => 0)).toBe(8000);
+    expect(busyRetryDelayMs(10, 2, () => 0)).toBe(MAX_RETRY_DELAY_MS);
+    // A longer turn than the floor wins over it.
+    expect(busyRetryDelayMs(4, 30, () => 0)).toBe(30_000);
+    // Retry-After 0 still waits a second.
+    expect(busyRetryDelayMs(0, 0, () => 0)).toBe(1000);
   });
 
   it("reads Retry-After seconds; anything else counts as 1", () => {
@@ -64,9 +69,9 @@ describe("busy retry (public pages)", () => {
     await vi.advanceTimersByTimeAsync(BUSY_RETRY_BUDGET_MS + MAX_RETRY_DELAY_MS);
     const result = await call;
     expect(result).toMatchObject({ ok: false, status: 503, code: "PUBLIC_BUSY" });
-    // Several tries, and no more than the budget allows at the shortest capped wait (half the cap).
+    // Several tries, and no more than the budget allows once the waits reach the cap (1+2+4+8 s first).
     expect(fetch.mock.calls.length).toBeGreaterThan(5);
-    expect(fetch.mock.calls.length).toBeLessThanOrEqual(Math.ceil(BUSY_RETRY_BUDGET_MS / (MAX_RETRY_DELAY_MS / 2)) + 2);
+    expect(fetch.mock.calls.length).toBeLessThanOrEqual(4 + Math.ceil(BUSY_RETRY_BUDGET_MS / MAX_RETRY_DELAY_MS) + 1);
     expect(busyWaits.active()).toBe(false);
   });
 

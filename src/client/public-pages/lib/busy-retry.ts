@@ -1,18 +1,21 @@
 /**
  * When the server is too busy (decision 040) it answers 503 with Retry-After before doing anything,
  * and the public pages wait and try the same call again by themselves: the patient sees "aguarde",
- * not an error. Waits grow from Retry-After (doubling, at most MAX_RETRY_DELAY_MS) and are spread at
- * random (half to all of it), so a thousand phones turned away together do not come back together.
+ * not an error. The server gives each page turned away its own turn (Retry-After grows with the
+ * queue, decision 044); the page keeps it, spread over the second after it (the header counts whole
+ * seconds), and, turned away again and again, waits at least 1, 2, 4, 8, then 16 s, in case the
+ * server's turns run short.
  */
 export const MAX_RETRY_DELAY_MS = 16_000;
 /** Past this long of trying, the call's own error shows (with its "Tentar novamente"). */
 export const BUSY_RETRY_BUDGET_MS = 180_000;
+/** Waits are spread at random over this much after the turn. */
+const SPREAD_MS = 1000;
 
 /** The wait before try `attempt + 1` (attempt 0: the first retry). */
 export function busyRetryDelayMs(attempt: number, retryAfterSeconds: number, random: () => number = Math.random): number {
-  const base = Math.max(1, retryAfterSeconds) * 1000 * 2 ** Math.max(0, attempt);
-  const capped = Math.min(MAX_RETRY_DELAY_MS, base);
-  return Math.round(capped / 2 + (random() * capped) / 2);
+  const floor = Math.min(MAX_RETRY_DELAY_MS, 1000 * 2 ** Math.max(0, attempt));
+  return Math.round(Math.max(retryAfterSeconds * 1000, floor) + random() * SPREAD_MS);
 }
 
 /** Retry-After in seconds (delay-seconds form; an HTTP date or garbage counts as 1). */
