@@ -124,6 +124,34 @@ describe("public admission control", () => {
     expect(gate.inFlight).toBe(0);
   });
 
+  it("a signer's later step goes before a newcomer, and may wait when newcomers are turned away", async () => {
+    const lanes = await createTestApp({ database: ctx.database, env: { PUBLIC_MAX_IN_FLIGHT: "1", PUBLIC_MAX_WAITING: "1", PUBLIC_MAX_WAIT_MS: "20000", RATE_LIMIT_PUBLIC_PER_MINUTE: "1000" } });
+    try {
+      const call = (method: "GET" | "POST", url: string, payload?: unknown) => lanes.app.inject({ method, url, payload: payload as object, ...PHONE });
+      const begun = await sentDocument();
+      const fresh = await sentDocument();
+      expect((await call("GET", `/api/public/sign/${begun.token}`)).statusCode).toBe(200);
+      const gate = lanes.app.publicAdmission;
+      const holder = await holdThePlace(lanes.app);
+      const done: string[] = [];
+      const newcomer = call("GET", `/api/public/sign/${fresh.token}`).then((response) => (done.push("abre"), response));
+      await expect.poll(() => gate.waiting).toBe(1);
+      // The queue is full for newcomers: the next one is turned away on arrival ...
+      expectBusy(await call("GET", `/api/public/sign/${fresh.token}`));
+      // ... but the patient who already opened their link may still wait, and goes first.
+      const code = call("POST", `/api/public/sign/${begun.token}/code`, {}).then((response) => (done.push("código"), response));
+      await expect.poll(() => gate.waiting).toBe(2);
+      holder();
+      const [codeAnswer, openAnswer] = await Promise.all([code, newcomer]);
+      expect(codeAnswer.statusCode, codeAnswer.body).toBe(200);
+      expect(openAnswer.statusCode, openAnswer.body).toBe(200);
+      expect(done).toEqual(["código", "abre"]);
+      expect(gate.inFlight).toBe(0);
+    } finally {
+      await lanes.close();
+    }
+  });
+
   it("a request that waits longer than PUBLIC_MAX_WAIT_MS is turned away, and takes no place after", async () => {
     const { token } = await sentDocument();
     const gate = ctx.app.publicAdmission;

@@ -114,6 +114,51 @@ describe("admission gate", () => {
     await expect(gate.enter()).resolves.toBeNull();
   });
 
+  describe("steps of something begun (continuing) before newcomers", () => {
+    it("a freed place goes to the longest waiting continuing request, even past newcomers who came first", async () => {
+      const gate = createAdmissionGate({ maxInFlight: 1, maxWaiting: 4, maxWaitMs: 1000 });
+      const first = await gate.enter();
+      const order: string[] = [];
+      const enterAs = (name: string, kind: "new" | "continuing") =>
+        gate.enter(undefined, kind).then((release) => {
+          order.push(name);
+          return release;
+        });
+      const newcomer = enterAs("abre-1", "new");
+      const newcomer2 = enterAs("abre-2", "new");
+      const signing = enterAs("assina", "continuing");
+      const code = enterAs("codigo", "continuing");
+      await Promise.resolve();
+      first!();
+      (await signing)!();
+      (await code)!();
+      (await newcomer)!();
+      (await newcomer2)!();
+      expect(order).toEqual(["assina", "codigo", "abre-1", "abre-2"]);
+      expect(gate.inFlight).toBe(0);
+    });
+
+    it("when newcomers are turned away, a continuing request may still wait (up to maxWaiting of its own)", async () => {
+      const gate = createAdmissionGate({ maxInFlight: 1, maxWaiting: 1, maxWaitMs: 1000 });
+      const first = await gate.enter();
+      const waitingNewcomer = gate.enter();
+      expect(gate.full).toBe(true);
+      expect(gate.turnsAway("new")).toBe(true);
+      expect(gate.turnsAway("continuing")).toBe(false);
+      await expect(gate.enter(undefined, "new")).resolves.toBeNull();
+      const continuing = gate.enter(undefined, "continuing");
+      expect(gate.waiting).toBe(2);
+      expect(gate.turnsAway("continuing")).toBe(true);
+      await expect(gate.enter(undefined, "continuing")).resolves.toBeNull();
+      first!();
+      const admitted = await continuing;
+      expect(admitted).toBeTypeOf("function");
+      admitted!();
+      (await waitingNewcomer)!();
+      expect(gate.inFlight).toBe(0);
+    });
+  });
+
   describe("the turn given to a request turned away (comeBackInMs)", () => {
     it("gives each the next turn, at the pace the places are served, from a second away", () => {
       let now = 0;

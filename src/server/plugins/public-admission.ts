@@ -1,12 +1,25 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { errorBody } from "../errors.js";
-import { type AdmissionGate, type AdmissionLimits, createAdmissionGate, type Release } from "../lib/admission-gate.js";
+import { type AdmissionGate, type AdmissionKind, type AdmissionLimits, createAdmissionGate, type Release } from "../lib/admission-gate.js";
 
 const releaseOf = new WeakMap<FastifyRequest, Release>();
 
 /** The routes gated: everything under /api/public/ (signing, witnesses, verification, logos). */
 const isGated = (request: FastifyRequest) => request.routeOptions.url?.startsWith("/api/public/") === true;
+
+/** The one public request that begins something: opening a signing link. */
+const OPEN_LINK = "/api/public/sign/:token";
+
+/**
+ * A signer's later steps (code, verify, sign, the signed PDF) continue what opening the link began:
+ * they go before newcomers. Everything else public (opening a link, /verificar, logos) is new.
+ */
+function kindOf(request: FastifyRequest): AdmissionKind {
+  const url = request.routeOptions.url ?? "";
+  if (!url.startsWith("/api/public/sign/")) return "new";
+  return url === OPEN_LINK && request.method === "GET" ? "new" : "continuing";
+}
 
 /** The answer's body, serialized once: turning a request away must cost next to nothing. */
 const BUSY_BODY = JSON.stringify(errorBody("PUBLIC_BUSY"));
@@ -28,7 +41,8 @@ function turnAway(gate: AdmissionGate, reply: FastifyReply): FastifyReply {
  * opening their links at once — this process does at most `maxInFlight` public requests at a time,
  * lets a few more wait briefly, and answers the rest at once with 503 PUBLIC_BUSY and Retry-After:
  * each its own turn on a schedule kept at the pace this process serves (`comeBackInMs`), so they
- * come back spread over the time it takes, instead of together and again and again.
+ * come back spread over the time it takes, instead of together and again and again. A signer's later
+ * steps (code, verify, sign) go before newcomers, so those who began finish (decision 044).
  * The signing page then waits and tries again by itself, so the patient sees "aguarde", never an
  * error; the requests admitted finish within seconds instead of all of them waiting minutes in the
  * database pool's queue; and the staff's requests, which are not gated, keep their speed.
@@ -47,7 +61,7 @@ export const publicAdmissionPlugin = fp<{ limits: AdmissionLimits }>(async (app,
   app.decorate("publicAdmission", gate);
 
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
-    if (gate.full && isGated(request)) return turnAway(gate, reply);
+    if (isGated(request) && gate.turnsAway(kindOf(request))) return turnAway(gate, reply);
   });
 
   app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
@@ -55,7 +69,7 @@ export const publicAdmissionPlugin = fp<{ limits: AdmissionLimits }>(async (app,
     const left = new AbortController();
     const onClose = () => left.abort();
     reply.raw.once("close", onClose);
-    const release = await gate.enter(left.signal);
+    const release = await gate.enter(left.signal, kindOf(request));
     reply.raw.removeListener("close", onClose);
     if (!release) return turnAway(gate, reply);
     releaseOf.set(request, release);
