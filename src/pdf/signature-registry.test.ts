@@ -10,6 +10,7 @@ import { renderDocumentPdf } from "./document-pdf.js";
 import { ELECTRONIC_CONSENT } from "../shared/signing-rules.js";
 import {
   consentLine,
+  contactSinceLine,
   formatSaoPaulo,
   formatUtc,
   LEGAL_NOTE_ADVANCED,
@@ -181,6 +182,22 @@ describe("what the registry says of each signer (decision 041)", () => {
     expect(text).not.toContain(LEGAL_NOTE_ADVANCED);
     expect(text).not.toContain("enviado ao e-mail cadastrado");
     expect(text).not.toContain("o contato comprovado pelo código");
+  });
+
+  it("says since when the contact that got the code is on the patient's record, and who recorded it (decision 046)", () => {
+    const since = { em: "2026-10-01T12:00:00.000Z", por: "Maria Souza", como: "cadastro" as const };
+    expect(contactSinceLine(since, "email")).toBe(
+      "Esse e-mail está no cadastro do paciente desde 01/10/2026 09:00:00 (criação do cadastro, por Maria Souza), segundo a trilha de auditoria da clínica.",
+    );
+    expect(contactSinceLine({ em: "2026-11-20T12:58:00.000Z", por: null, como: "alteracao" }, "sms")).toBe(
+      "Esse celular está no cadastro do paciente desde 20/11/2026 09:58:00 (última alteração desse contato), segundo a trilha de auditoria da clínica.",
+    );
+    const text = squash(textOf(registryContent(registryWith([party({ codigoCanal: "email", codigoEnviadoPara: "an***@exemplo.com.br", contatoDesde: since })]), "c".repeat(64))));
+    expect(text).toContain(contactSinceLine(since, "email"));
+    // Not printed when no code was verified, nor when the trail does not say.
+    const simple = squash(textOf(registryContent(registryWith([party({ nivel: "simples", otpVerificado: false, codigoEnviadoPara: null, contatoDesde: since })]), "c".repeat(64))));
+    expect(simple).not.toContain("está no cadastro do paciente desde");
+    expect(squash(textOf(registryContent(registryWith([party({ codigoCanal: "email", contatoDesde: null })]), "c".repeat(64))))).not.toContain("está no cadastro");
   });
 
   it("prints a port only when it is the signer's own, and says so when it is not recorded", () => {

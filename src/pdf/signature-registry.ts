@@ -12,6 +12,7 @@ import type { Content, ContentTable, TableCell } from "pdfmake/interfaces.js";
 import { formatCpf } from "../shared/br/cpf.js";
 import { formatPhone } from "../shared/br/phone.js";
 import { formatDateTimeSeconds } from "../shared/format/index.js";
+import type { ContactSince } from "../shared/evidence/contact-since.js";
 import type { CodeChannelUsed } from "../shared/evidence/evidence.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING } from "../shared/signing-rules.js";
@@ -48,6 +49,8 @@ export interface RegistryParty {
   codigoEnviadoPara: string | null;
   /** How that code reached the signer (null: unknown, or no code verified). */
   codigoCanal?: CodeChannelUsed | null;
+  /** Since when that contact has been on the patient's record (decision 046); null: not known. */
+  contatoDesde?: ContactSince | null;
   otpVerificado: boolean;
   consentimento: { versao: string; sha256: string } | null;
   tipoAssinatura: string;
@@ -310,6 +313,19 @@ export function consentLine(consent: RegistryParty["consentimento"]): string {
   return `Aceite do termo de assinatura eletrônica, versão ${consent.versao}${known ? `: “${text}”` : ""} (SHA-256 do texto ${consent.sha256}).`;
 }
 
+/**
+ * "Esse e-mail está no cadastro do paciente desde 01/10/2026 09:00:00 (criação do cadastro, por
+ * Maria Souza), segundo a trilha de auditoria da clínica." — what ties the contact to the patient.
+ */
+export function contactSinceLine(since: ContactSince, channel: CodeChannelUsed | null): string {
+  const noun = channel ? CHANNEL_NOUN[channel] : "contato";
+  const how = since.como === "cadastro" ? "criação do cadastro" : "última alteração desse contato";
+  return (
+    `Esse ${noun} está no cadastro do paciente desde ${formatSaoPaulo(new Date(since.em))} (${how}` +
+    `${since.por ? `, por ${since.por}` : ""}), segundo a trilha de auditoria da clínica.`
+  );
+}
+
 function partyBlock(party: RegistryParty): Content {
   if (party.tipoAssinatura === "senha") return professionalBlock(party);
   const code = (): string => {
@@ -327,6 +343,7 @@ function partyBlock(party: RegistryParty): Content {
     ),
     bullet(`CPF ${formatCpf(party.cpf)} igual ao CPF cadastrado.`),
     bullet(code()),
+    ...(party.otpVerificado && party.contatoDesde ? [bullet(contactSinceLine(party.contatoDesde, party.codigoCanal ?? null))] : []),
     bullet(consentLine(party.consentimento)),
     bullet("A página de assinatura recebeu o conteúdo com o SHA-256 abaixo e o devolveu igual ao assinar."),
   ];

@@ -51,7 +51,7 @@ function jobContext(): JobContext {
 }
 
 /** A draft document made through the API (template published, patient with CPF). */
-async function newDocument(who: SignedIn, cpf: string): Promise<string> {
+async function newDocument(who: SignedIn, cpf: string, patientEmail: string | null = PATIENT_EMAIL): Promise<string> {
   const specialties = (await call(who, "GET", "/api/templates/specialties")).json().items as string[];
   const created = await call(who, "POST", "/api/templates", {
     titulo: "TCLE Geral",
@@ -69,7 +69,7 @@ async function newDocument(who: SignedIn, cpf: string): Promise<string> {
   expect(created.statusCode, created.body).toBe(201);
   const published = await call(who, "POST", `/api/templates/${created.json().id}/status`, { status: "published" });
   expect(published.statusCode, published.body).toBe(200);
-  const patient = await call(who, "POST", "/api/patients", { nome: PATIENT, cpf, data_nascimento: "1990-05-10", email: PATIENT_EMAIL });
+  const patient = await call(who, "POST", "/api/patients", { nome: PATIENT, cpf, data_nascimento: "1990-05-10", ...(patientEmail ? { email: patientEmail } : {}) });
   expect(patient.statusCode, patient.body).toBe(201);
   const document = await call(who, "POST", "/api/documents", {
     paciente_id: patient.json().id,
@@ -85,7 +85,7 @@ async function newDocument(who: SignedIn, cpf: string): Promise<string> {
 }
 
 /** What the signing transaction leaves: the party with its drawn PNG, status signed, code, events. */
-async function markSigned(who: SignedIn, contratoId: string, cpf: string): Promise<string> {
+async function markSigned(who: SignedIn, contratoId: string, cpf: string, typedEmail = PATIENT_EMAIL): Promise<string> {
   const db = ctx.database.db;
   const png = await QRCode.toBuffer("assinatura desenhada", { width: 280 });
   const stored = await ctx.app.services.storage.put(png);
@@ -100,7 +100,7 @@ async function markSigned(who: SignedIn, contratoId: string, cpf: string): Promi
     contrato_id: contratoId,
     nome: PATIENT,
     cpf,
-    email: PATIENT_EMAIL,
+    email: typedEmail,
     telefone: "11987654321",
     assinou_em: signedAt,
     assinatura_file_id: file!.id,
@@ -163,6 +163,29 @@ async function documentRow() {
 async function outbox() {
   return outboxMails(ctx, null, eq(emailOutbox.tenant_id, clinic.tenantId));
 }
+
+describe("where the signers' copies go (decision 045)", () => {
+  const copiesOf = async (id: string) => {
+    const [row] = await ctx.database.db.select({ fileId: contratos.signed_pdf_file_id }).from(contratos).where(eq(contratos.id, id));
+    return (await outbox()).filter((m) => m.attachments.some((a) => a.file_id === row!.fileId)).map((m) => m.to_address).sort();
+  };
+
+  it("to the patient's address on record, not to a different one typed when signing", async () => {
+    const otherCpf = validCpf();
+    const id = await newDocument(clinic, otherCpf);
+    await markSigned(clinic, id, otherCpf, "ana.luiza@exenplo.com.br");
+    await finalizeSignedDocument(jobContext(), { contratoId: id }, clinic.tenantId);
+    expect(await copiesOf(id)).toEqual([PATIENT_EMAIL, clinic.email.toLowerCase()].sort());
+  });
+
+  it("to the typed address when the clinic has none for the patient", async () => {
+    const otherCpf = validCpf();
+    const id = await newDocument(clinic, otherCpf, null);
+    await markSigned(clinic, id, otherCpf, "Ana.Digitado@Exemplo.com.br");
+    await finalizeSignedDocument(jobContext(), { contratoId: id }, clinic.tenantId);
+    expect(await copiesOf(id)).toEqual(["ana.digitado@exemplo.com.br", clinic.email.toLowerCase()].sort());
+  });
+});
 
 describe("finalizeSignedDocument", () => {
   let sealed: Buffer;

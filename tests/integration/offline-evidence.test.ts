@@ -10,11 +10,12 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contratos } from "../../src/db/schema.js";
+import { auditEvents, contratos, profiles } from "../../src/db/schema.js";
 import type { DocumentPdfInput } from "../../src/pdf/document-pdf.js";
 import { renderDocumentPdf } from "../../src/pdf/document-pdf.js";
+import { formatSaoPaulo } from "../../src/pdf/signature-registry.js";
 import { loadFinalDocument, withRegistry } from "../../src/server/services/finalize/final-pdf-input.js";
 import { instanceSeal } from "../../src/server/services/sealing/instance-seal.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
@@ -94,6 +95,14 @@ describe("the sealed PDF carries its evidence", () => {
       expect.objectContaining({ papel: "paciente", nivel: "avancada", otp_verificado: true, ip: IP, tipo_assinatura: "desenhada", conteudo_sha256: row!.conteudo_sha256 }),
     ]);
     expect(evidence.partes[1]!.codigo_enviado_para).toMatch(/\*\*\*@exemplo\.com\.br$/);
+    // What ties that e-mail to the patient: on the record since it was created, by whom (decision 046).
+    const [created] = await ctx.database.db
+      .select({ at: auditEvents.created_at, actor: profiles.nome })
+      .from(auditEvents)
+      .innerJoin(profiles, eq(profiles.id, auditEvents.actor_profile_id))
+      .where(and(eq(auditEvents.entity_type, "paciente"), eq(auditEvents.entity_id, row!.paciente_id), eq(auditEvents.action, "patient.created")));
+    expect(evidence.partes[1]!.contato_desde).toEqual({ em: created!.at.toISOString(), por: created!.actor, como: "cadastro" });
+    expect(evidence.partes[0]!.contato_desde).toBeNull();
     expect(evidence.partes[1]!.assinatura_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(evidence.eventos.map((e) => e.action)).toEqual(expect.arrayContaining(["document.sent", "document.link_accessed", "document.otp_verified", "document.signed"]));
     expect(evidence.eventos.map((e) => e.seq)).toEqual(evidence.eventos.map((_, i) => i + 1));
@@ -119,6 +128,7 @@ describe("the sealed PDF carries its evidence", () => {
     expect(text).toContain("Assinatura eletrônica do profissional por login e senha");
     expect(text).toContain(`Endereço IP ${IP} (porta de origem não registrada)`);
     expect(text).toContain("link copiado");
+    expect(text).toContain(`Esse e-mail está no cadastro do paciente desde ${formatSaoPaulo(created!.at)} (criação do cadastro, por ${created!.actor}), segundo a trilha de auditoria da clínica.`);
   });
 });
 

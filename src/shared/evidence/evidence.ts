@@ -8,6 +8,7 @@
  * Pure (no database): the finalize job builds it, the verifier reads it back.
  */
 import canonicalize from "canonicalize";
+import type { ContactSince } from "./contact-since.js";
 import { chainHead, type DocumentChainEntry } from "./document-chain.js";
 
 export const EVIDENCE_VERSION = 1;
@@ -37,6 +38,12 @@ export interface EvidenceParty {
    * without SMTP kept it in its outbox and sent nothing. Absent in evidence made before it was recorded.
    */
   codigo_canal?: CodeChannelUsed | null;
+  /**
+   * Since when that contact has been on the patient's record, and who recorded it, per the clinic's
+   * audit trail (decision 046): patient and guardian with a verified code only. Absent in evidence
+   * made before it was recorded; null when the trail does not say.
+   */
+  contato_desde?: ContactSince | null;
   tipo_assinatura: string;
   dispositivo: string | null;
   ip: string | null;

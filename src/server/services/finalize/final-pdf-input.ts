@@ -5,7 +5,7 @@
  * SHA-256 of its draft PDF — then, once the seal is known, the document's own event chain, the
  * evidence JSON embedded in the PDF and the "Registro de assinaturas" built from them (decision 014).
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import QRCode from "qrcode";
 import { auditEvents, contratoPartes, contratos, files, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
@@ -14,6 +14,7 @@ import type { DocumentPdfInput, DocumentPdfSignature, PdfAttachment } from "../.
 import type { CertificateTrust, RegistryNote, RegistryParty, SignatureRegistry } from "../../../pdf/signature-registry.js";
 import { auditEventLabel } from "../../../shared/audit/labels.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
+import { contactSince, type PatientRecordEvent } from "../../../shared/evidence/contact-since.js";
 import { buildDocumentChain, type DocumentChainEntry, type DocumentChainEvent } from "../../../shared/evidence/document-chain.js";
 import {
   buildEvidence,
@@ -52,6 +53,8 @@ export interface FinalDocument {
   events: DocumentChainEvent[];
   /** SHA-256 of the draft PDF generated before signing, when there is one. */
   draftSha256: string | null;
+  /** The patient's record as the clinic's trail keeps it: created and changed (decision 046). */
+  patientRecord: PatientRecordEvent[];
 }
 
 /** Reads the document for its final PDF; null when it does not exist in this tenant. */
@@ -90,10 +93,23 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
       .leftJoin(profiles, and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)))
       .where(and(eq(auditEvents.tenant_id, tenantId), eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, contratoId)))
       .orderBy(asc(auditEvents.created_at), asc(auditEvents.seq));
-    return { contrato, clinic, physician, parties, events, draftSha256: draft?.sha256 ?? null, logo: await loadPdfLogo(tx, tenantId) };
+    const patientRecord = await tx
+      .select({ action: auditEvents.action, created_at: auditEvents.created_at, data: auditEvents.data, actor: profiles.nome })
+      .from(auditEvents)
+      .leftJoin(profiles, and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)))
+      .where(
+        and(
+          eq(auditEvents.tenant_id, tenantId),
+          eq(auditEvents.entity_type, "paciente"),
+          eq(auditEvents.entity_id, contrato.paciente_id),
+          inArray(auditEvents.action, ["patient.created", "patient.updated"]),
+        ),
+      )
+      .orderBy(asc(auditEvents.created_at), asc(auditEvents.seq));
+    return { contrato, clinic, physician, parties, events, patientRecord, draftSha256: draft?.sha256 ?? null, logo: await loadPdfLogo(tx, tenantId) };
   });
   if (!read?.clinic) return null;
-  const { contrato, clinic, physician, parties, events, draftSha256, logo } = read;
+  const { contrato, clinic, physician, parties, events, patientRecord, draftSha256, logo } = read;
 
   const signatures = await Promise.all(
     parties.map(async ({ parte, imageSha256 }): Promise<DocumentPdfSignature> => ({
@@ -128,6 +144,12 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
       cadeia_clinica: event.seq > 0 ? { seq: event.seq, hash: event.hash } : null,
     })),
     draftSha256,
+    patientRecord: patientRecord.map((e) => ({
+      action: e.action,
+      created_at: e.created_at.toISOString(),
+      actor: e.actor ?? null,
+      campos: Array.isArray((e.data as { campos?: unknown } | null)?.campos) ? ((e.data as { campos: string[] }).campos) : [],
+    })),
     input: {
       model: contrato.documento as unknown as DocumentModel,
       documentId: contrato.id,
@@ -187,6 +209,11 @@ export function documentEvidence(document: FinalDocument): { evidence: Evidence;
       otp_verificado: parte.otp_verificado,
       codigo_enviado_para: parte.otp_verificado ? sentTo : null,
       codigo_canal: parte.otp_verificado ? channel : null,
+      // What ties that contact to the patient: since when the clinic's record has had it (decision 046).
+      contato_desde:
+        parte.otp_verificado && otpSentTo && (parte.papel === "paciente" || parte.papel === "responsavel")
+          ? contactSince(document.patientRecord, channel === "sms" ? "telefone" : "email", otpSentTo.created_at)
+          : null,
       tipo_assinatura: parte.tipo_assinatura,
       dispositivo: parte.dispositivo,
       ip: parte.ip_address,
@@ -308,6 +335,7 @@ export function registryOf(
         motivoSimples: p.motivo_simples,
         codigoEnviadoPara: p.codigo_enviado_para,
         codigoCanal: p.codigo_canal ?? null,
+        contatoDesde: p.contato_desde ?? null,
         otpVerificado: p.otp_verificado,
         consentimento: p.consentimento,
         tipoAssinatura: p.tipo_assinatura,

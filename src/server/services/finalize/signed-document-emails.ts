@@ -1,21 +1,45 @@
 /**
- * The e-mails that carry the sealed PDF: one to each party (the address typed when signing) and
- * one to the responsible physician, queued in the outbox inside the sealing transaction.
+ * The e-mails that carry the sealed PDF: one to each party, at the address the clinic has on record
+ * for them (the typed one only when there is none: decision 045), and one to the responsible
+ * physician, queued in the outbox inside the sealing transaction.
  */
-import type { SecretBox } from "../../lib/secret-box.js";
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { emailOutbox } from "../../../db/schema.js";
+import { contratoTestemunhas, emailOutbox, pacientes } from "../../../db/schema.js";
+import { formatDateTimeAt } from "../../../shared/format/index.js";
+import { signedCopyAddress } from "../../../shared/signed-copy-address.js";
+import type { SecretBox } from "../../lib/secret-box.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import type { FinalDocument } from "./final-pdf-input.js";
-import { formatDateTimeAt } from "../../../shared/format/index.js";
-
 
 const firstName = (nome: string) => nome.trim().split(/\s+/)[0] ?? nome;
 
 export interface SealedAttachment {
   fileId: string;
   filename: string;
+}
+
+type Party = FinalDocument["parties"][number];
+
+/**
+ * The address the clinic has on record for each party: the patient's (for the patient and the
+ * guardian signing for them), the witness's own (by order), the professional's account.
+ */
+async function recordedAddressOf(tx: Tx, tenantId: string, document: Pick<FinalDocument, "contrato" | "physician">): Promise<(party: Party) => string | null> {
+  const [patient] = await tx
+    .select({ email: pacientes.email })
+    .from(pacientes)
+    .where(and(eq(pacientes.tenant_id, tenantId), eq(pacientes.id, document.contrato.paciente_id)))
+    .limit(1);
+  const witnesses = await tx
+    .select({ ordem: contratoTestemunhas.ordem, email: contratoTestemunhas.email })
+    .from(contratoTestemunhas)
+    .where(and(eq(contratoTestemunhas.tenant_id, tenantId), eq(contratoTestemunhas.contrato_id, document.contrato.id)));
+  return (party) => {
+    if (party.papel === "testemunha") return witnesses.find((w) => w.ordem === party.ordem)?.email ?? null;
+    if (party.papel === "profissional") return document.physician?.email ?? null;
+    return patient?.email ?? null;
+  };
 }
 
 /** Queues the messages; returns the addresses written to. */
@@ -34,8 +58,9 @@ export async function enqueueSignedDocumentEmails(
   const subject = `Documento assinado: ${contrato.titulo}`;
   const sent = new Set<string>();
 
+  const recordedAddress = await recordedAddressOf(tx, tenantId, document);
   for (const party of parties) {
-    const to = party.email.trim().toLowerCase();
+    const to = signedCopyAddress(party.email, recordedAddress(party))?.to;
     if (!to || sent.has(to)) continue;
     sent.add(to);
     await enqueueEmail(tx, box, {
