@@ -552,7 +552,7 @@ describe("the e-mail one-time code", () => {
     expect(await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.to_address, "intruso@exemplo.com"))).toHaveLength(0);
     const { code } = await latestCodeTo(patient.email ?? "");
     const [otp] = await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId));
-    expect(otp?.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(otp?.code_hash).toMatch(/^h1:[0-9a-f]{64}$/);
     expect(otp?.code_hash).not.toContain(code);
 
     const wrong = code === "000000" ? "111111" : "000000";

@@ -13,6 +13,7 @@ import { getSignerSignedPdf, signerSignedPdfReady } from "../services/signing/ge
 import { openSigningPage } from "../services/signing/open-signing-page.js";
 import { sendSigningCode } from "../services/signing/send-signing-code.js";
 import { signDocument } from "../services/signing/sign-document.js";
+import { signingCodeKey } from "../services/signing/signing-codes.js";
 import { emailChannelOf } from "../services/signing/signing-settings.js";
 import { verifySigningCode } from "../services/signing/verify-signing-code.js";
 import type { FileStorage } from "../storage/file-storage.js";
@@ -37,6 +38,7 @@ interface SigningPublicOptions {
  * and per token (RATE_LIMIT_PUBLIC_PER_MINUTE), the code route harder.
  */
 export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = async (app, { db, env, storage, secretBox }) => {
+  const codeKey = signingCodeKey(secretBox);
   // onSend runs for every answer, errors and 429s included.
   app.addHook("onSend", async (_request, reply, payload) => {
     reply.header("referrer-policy", "no-referrer");
@@ -155,7 +157,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         response: { 200: signingPageSchema },
       },
     },
-    async (request) => verifySigningCode(db, storage, channel, request.params.token, request.body.codigo, auditOf(request)),
+    async (request) => verifySigningCode(db, codeKey, storage, channel, request.params.token, request.body.codigo, auditOf(request)),
   );
 
   app.post(
@@ -174,7 +176,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       // sign-document.ts records the signature as presencial when it is this link's document.
       const user = request.user;
       const frontDesk = user?.locked && user.lockedContratoId ? { tenantId: user.tenantId, contratoId: user.lockedContratoId, profileId: user.profileId, nome: user.nome } : null;
-      return signDocument(db, storage, channel, request.params.token, request.body, { ...auditOf(request), frontDesk });
+      return signDocument(db, codeKey, storage, channel, request.params.token, request.body, { ...auditOf(request), frontDesk });
     },
   );
 };

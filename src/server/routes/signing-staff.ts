@@ -9,6 +9,7 @@ import { siteOrigin } from "../lib/origin.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
 import { authorize, can } from "../policies/roles.js";
+import { signingCodeKey } from "../services/signing/signing-codes.js";
 import { checkSending } from "../services/signing/check-sending.js";
 import { emailCurrentLink } from "../services/signing/email-current-link.js";
 import { getSigningLink } from "../services/signing/get-signing-link.js";
@@ -190,7 +191,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      return signAsProfessional(db, actor, request.params.id, request.body.senha, { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined }, {
+      return signAsProfessional(db, signingCodeKey(secretBox), actor, request.params.id, request.body.senha, { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined }, {
         withCertificate: request.body.com_certificado ? { secretBox } : null,
         codigo: request.body.codigo,
         channel,

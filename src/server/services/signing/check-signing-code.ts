@@ -1,38 +1,26 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import type { Db, Tx } from "../../../db/client.js";
+import type { Tx } from "../../../db/client.js";
 import { signingOtps } from "../../../db/schema.js";
-import { withTenant } from "../../../db/tenant-scope.js";
 import { OTP_MAX_ATTEMPTS } from "../../../shared/schemas/signing.js";
-import { AppError } from "../../errors.js";
 import { signingCodeMatches } from "./signing-codes.js";
 import { ofSigner } from "./of-signer.js";
 
 /**
  * Checks the typed code against the newest unconsumed code of the document for this link's signer
- * (the patient's, or `testemunhaId`'s). A wrong code counts
- * an attempt (committed even though the signature is refused); after OTP_MAX_ATTEMPTS, or once
- * expired, the code is dead and a new one must be asked for. Returns the code's id, consumed
- * later in the signing transaction.
+ * (the patient's, or `testemunhaId`'s), in the caller's transaction: the code's id (consumed later
+ * in the signing transaction), or null when it is wrong (the attempt counted — the caller commits
+ * it with the failure's audit event), expired or used up (OTP_MAX_ATTEMPTS), when a new one must be
+ * asked for. `key`: signingCodeKey(secretBox).
  */
-export async function checkSigningCode(
-  db: Db,
+export async function matchSigningCode(
+  tx: Tx,
+  key: Buffer,
   tenantId: string,
   contratoId: string,
-  code: string | undefined,
-  now = new Date(),
-  testemunhaId: string | null = null,
-): Promise<string> {
-  if (!code) throw new AppError("SIGNING_OTP_REQUIRED");
-  const verdict = await withTenant(db, tenantId, (tx) => matchSigningCode(tx, tenantId, contratoId, code, now, testemunhaId));
-  if (!verdict) throw new AppError("SIGNING_OTP_INVALID");
-  return verdict;
-}
-
-/**
- * checkSigningCode inside the caller's transaction: the code's id, or null when it is wrong (the
- * attempt counted — the caller commits it with the failure's audit event), expired or used up.
- */
-export async function matchSigningCode(tx: Tx, tenantId: string, contratoId: string, code: string, now: Date, testemunhaId: string | null): Promise<string | null> {
+  code: string,
+  now: Date,
+  testemunhaId: string | null,
+): Promise<string | null> {
   const [otp] = await tx
     .select()
     .from(signingOtps)
@@ -48,7 +36,7 @@ export async function matchSigningCode(tx: Tx, tenantId: string, contratoId: str
     .limit(1)
     .for("update");
   if (!otp || otp.expires_at.getTime() <= now.getTime() || otp.attempts >= OTP_MAX_ATTEMPTS) return null;
-  if (!signingCodeMatches(contratoId, code, otp.code_hash)) {
+  if (!signingCodeMatches(key, contratoId, code, otp.code_hash)) {
     await tx
       .update(signingOtps)
       .set({ attempts: sql`${signingOtps.attempts} + 1` })

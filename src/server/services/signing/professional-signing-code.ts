@@ -17,7 +17,7 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { assertProfessionalCanSign } from "./professional-can-sign.js";
-import { hashProfessionalCode, newSigningCode, professionalCodeMatches } from "./signing-codes.js";
+import { hashProfessionalCode, newSigningCode, professionalCodeMatches, signingCodeKey } from "./signing-codes.js";
 import type { EmailChannel } from "./signing-settings.js";
 
 /** Codes one professional may ask for one document in a quarter hour (each sends an e-mail). */
@@ -60,7 +60,7 @@ export async function sendProfessionalSigningCode(
       tenant_id: actor.tenantId,
       contrato_id: id,
       profile_id: actor.profileId,
-      code_hash: hashProfessionalCode(id, actor.profileId, code),
+      code_hash: hashProfessionalCode(signingCodeKey(box), id, actor.profileId, code),
       expires_at: new Date(now.getTime() + OTP_TTL_MINUTES * 60_000),
       created_at: now,
     });
@@ -97,7 +97,7 @@ export async function sendProfessionalSigningCode(
  * it is neither expired nor used up; a wrong code counts an attempt. Returns its id (consumed in
  * the signing transaction), or null.
  */
-export async function matchProfessionalCode(tx: Tx, tenantId: string, contratoId: string, profileId: string, code: string, now: Date): Promise<string | null> {
+export async function matchProfessionalCode(tx: Tx, key: Buffer, tenantId: string, contratoId: string, profileId: string, code: string, now: Date): Promise<string | null> {
   const [row] = await tx
     .select()
     .from(professionalSigningCodes)
@@ -113,7 +113,7 @@ export async function matchProfessionalCode(tx: Tx, tenantId: string, contratoId
     .limit(1)
     .for("update");
   if (!row || row.expires_at.getTime() <= now.getTime() || row.attempts >= OTP_MAX_ATTEMPTS) return null;
-  if (!professionalCodeMatches(contratoId, profileId, code, row.code_hash)) {
+  if (!professionalCodeMatches(key, contratoId, profileId, code, row.code_hash)) {
     await tx
       .update(professionalSigningCodes)
       .set({ attempts: sql`${professionalSigningCodes.attempts} + 1` })

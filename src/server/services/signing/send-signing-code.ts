@@ -7,7 +7,7 @@ import { AppError } from "../../errors.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
-import { hashSigningCode, newSigningCode } from "./signing-codes.js";
+import { hashSigningCode, newSigningCode, signingCodeKey } from "./signing-codes.js";
 import { type CodeChannel, type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { maskPhone4, normalizePhone } from "../../../shared/br/phone.js";
 import type { SecretBox } from "../../lib/secret-box.js";
@@ -69,7 +69,7 @@ export async function sendSigningCode(
     await tx.insert(signingOtps).values({
       tenant_id: link.tenantId,
       contrato_id: document.id,
-      code_hash: hashSigningCode(document.id, code),
+      code_hash: hashSigningCode(signingCodeKey(secretBox), document.id, code),
       expires_at: new Date(now.getTime() + OTP_TTL_MINUTES * 60_000),
       created_at: now,
       testemunha_id: signer.testemunhaId,

@@ -39,6 +39,7 @@ export interface ProfessionalSigningOptions {
  */
 export async function signAsProfessional(
   db: Db,
+  codeKey: Buffer,
   actor: Actor,
   id: string,
   password: string,
@@ -63,7 +64,7 @@ export async function signAsProfessional(
   if (options.codigo !== undefined) {
     const codigo = options.codigo;
     codeId = await withTenant(db, actor.tenantId, async (tx) => {
-      const match = await matchProfessionalCode(tx, actor.tenantId, id, actor.profileId, codigo, now);
+      const match = await matchProfessionalCode(tx, codeKey, actor.tenantId, id, actor.profileId, codigo, now);
       if (!match) await recordSigningFailureIn(tx, actor.tenantId, id, "codigo", audit, actor.profileId);
       return match;
     });

@@ -55,6 +55,7 @@ export interface FrontDesk {
  */
 export async function signDocument(
   db: Db,
+  codeKey: Buffer,
   storage: FileStorage,
   channel: EmailChannel,
   token: string,
@@ -103,7 +104,7 @@ export async function signDocument(
       let otpId: string | null = null;
       if (requirement.codeRequired) {
         if (!input.codigo) throw new AppError("SIGNING_OTP_REQUIRED");
-        otpId = await matchSigningCode(tx, link.tenantId, locked.id, input.codigo, now, signer.testemunhaId);
+        otpId = await matchSigningCode(tx, codeKey, link.tenantId, locked.id, input.codigo, now, signer.testemunhaId);
         if (!otpId) return refuse("codigo", new AppError("SIGNING_OTP_INVALID"));
       }
       const document = locked;

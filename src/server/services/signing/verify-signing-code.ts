@@ -23,6 +23,7 @@ import { findSigningTokenOrThrow } from "./signing-tokens.js";
  */
 export async function verifySigningCode(
   db: Db,
+  codeKey: Buffer,
   storage: FileStorage,
   channel: EmailChannel,
   token: string,
@@ -37,7 +38,7 @@ export async function verifySigningCode(
     if (state.estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
     if (state.estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
     const { document, signer } = state;
-    const otpId = await matchSigningCode(tx, link.tenantId, document.id, code, now, signer.testemunhaId);
+    const otpId = await matchSigningCode(tx, codeKey, link.tenantId, document.id, code, now, signer.testemunhaId);
     if (!otpId) {
       await recordSigningFailureIn(tx, link.tenantId, document.id, "codigo", audit, null, signer.testemunhaId);
       return { refused: true as const };
