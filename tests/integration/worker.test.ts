@@ -390,7 +390,10 @@ describe("after a signature", () => {
     // The e-mails the job queued go out in the following round, with the sealed PDF attached.
     await ctx.app.worker.tick({ sweep: false });
     const delivered = smtp.received.slice(before);
-    expect(delivered.map((m) => m.to).flat()).toContain("assinante@exemplo.com.br");
+    // The patient's copy goes to the address on the record, not to the different one typed (decision 045).
+    expect(patient.email).toBeTruthy();
+    expect(delivered.map((m) => m.to).flat()).toContain(patient.email!.toLowerCase());
+    expect(delivered.map((m) => m.to).flat()).not.toContain("assinante@exemplo.com.br");
     expect(delivered.some((m) => m.raw.includes("application/pdf"))).toBe(true);
   });
 });
