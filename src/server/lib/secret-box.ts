@@ -45,6 +45,7 @@ export function loadInstanceKey(env: Pick<Env, "APP_SECRET" | "DATA_DIR">): Buff
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new Error("secret box key must be 32 bytes");
+  const derivedKeys = new Map<string, Buffer>();
   return {
     seal(plain, context) {
       const iv = randomBytes(IV_BYTES);
@@ -54,7 +55,13 @@ export function createSecretBox(key: Buffer): SecretBox {
       return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
     },
     deriveKey(purpose) {
-      return Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `consentir:${purpose}`, 32));
+      // Derived once per purpose: outbox bodies and signing codes ask for theirs on every message.
+      let derived = derivedKeys.get(purpose);
+      if (!derived) {
+        derived = Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `consentir:${purpose}`, 32));
+        derivedKeys.set(purpose, derived);
+      }
+      return Buffer.from(derived);
     },
     open(sealed, context) {
       const data = Buffer.from(sealed);

@@ -1,8 +1,7 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { signingOtps } from "../../../db/schema.js";
-import { OTP_MAX_ATTEMPTS } from "../../../shared/schemas/signing.js";
-import { signingCodeMatches } from "./signing-codes.js";
+import { codeVerdict, signingCodeMatches } from "./signing-codes.js";
 import { ofSigner } from "./of-signer.js";
 
 /**
@@ -35,8 +34,9 @@ export async function matchSigningCode(
     .orderBy(desc(signingOtps.created_at))
     .limit(1)
     .for("update");
-  if (!otp || otp.expires_at.getTime() <= now.getTime() || otp.attempts >= OTP_MAX_ATTEMPTS) return null;
-  if (!signingCodeMatches(key, contratoId, code, otp.code_hash)) {
+  const verdict = codeVerdict(otp, now, (stored) => signingCodeMatches(key, contratoId, code, stored));
+  if (!otp || verdict === "dead") return null;
+  if (verdict === "wrong") {
     await tx
       .update(signingOtps)
       .set({ attempts: sql`${signingOtps.attempts} + 1` })

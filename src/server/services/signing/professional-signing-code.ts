@@ -10,14 +10,14 @@ import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Tx, Db } from "../../../db/client.js";
 import { professionalSigningCodes, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES, maskEmail } from "../../../shared/schemas/signing.js";
+import { OTP_TTL_MINUTES, maskEmail } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { assertProfessionalCanSign } from "./professional-can-sign.js";
-import { hashProfessionalCode, newSigningCode, professionalCodeMatches, signingCodeKey } from "./signing-codes.js";
+import { codeVerdict, hashProfessionalCode, newSigningCode, professionalCodeMatches, signingCodeKey } from "./signing-codes.js";
 import type { EmailChannel } from "./signing-settings.js";
 
 /** Codes one professional may ask for one document in a quarter hour (each sends an e-mail). */
@@ -112,8 +112,9 @@ export async function matchProfessionalCode(tx: Tx, key: Buffer, tenantId: strin
     .orderBy(desc(professionalSigningCodes.created_at))
     .limit(1)
     .for("update");
-  if (!row || row.expires_at.getTime() <= now.getTime() || row.attempts >= OTP_MAX_ATTEMPTS) return null;
-  if (!professionalCodeMatches(key, contratoId, profileId, code, row.code_hash)) {
+  const verdict = codeVerdict(row, now, (stored) => professionalCodeMatches(key, contratoId, profileId, code, stored));
+  if (!row || verdict === "dead") return null;
+  if (verdict === "wrong") {
     await tx
       .update(professionalSigningCodes)
       .set({ attempts: sql`${professionalSigningCodes.attempts} + 1` })

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { OTP_MAX_ATTEMPTS } from "../../../shared/schemas/signing.js";
 import { createSecretBox } from "../../lib/secret-box.js";
-import { hashProfessionalCode, hashSigningCode, newSigningCode, professionalCodeMatches, signingCodeKey, signingCodeMatches } from "./signing-codes.js";
+import { codeVerdict, hashProfessionalCode, hashSigningCode, newSigningCode, professionalCodeMatches, signingCodeKey, signingCodeMatches } from "./signing-codes.js";
 
 const key = signingCodeKey(createSecretBox(Buffer.alloc(32, 3)));
 const otherKey = signingCodeKey(createSecretBox(Buffer.alloc(32, 4)));
@@ -36,5 +37,17 @@ describe("signing codes at rest", () => {
     expect(professionalCodeMatches(key, doc, "p1", "042137", stored)).toBe(true);
     expect(professionalCodeMatches(key, doc, "p2", "042137", stored)).toBe(false);
     expect(signingCodeMatches(key, doc, "042137", stored)).toBe(false);
+  });
+
+  it("are dead once expired or used up, else right or wrong", () => {
+    const now = new Date("2026-12-01T12:00:00Z");
+    const live = { expires_at: new Date("2026-12-01T12:05:00Z"), attempts: 0, code_hash: hashSigningCode(key, doc, "042137") };
+    const typed = (code: string) => (stored: string) => signingCodeMatches(key, doc, code, stored);
+    expect(codeVerdict(live, now, typed("042137"))).toBe("right");
+    expect(codeVerdict(live, now, typed("042138"))).toBe("wrong");
+    expect(codeVerdict(undefined, now, typed("042137"))).toBe("dead");
+    expect(codeVerdict({ ...live, expires_at: now }, now, typed("042137"))).toBe("dead");
+    expect(codeVerdict({ ...live, attempts: OTP_MAX_ATTEMPTS }, now, typed("042137"))).toBe("dead");
+    expect(codeVerdict({ ...live, attempts: OTP_MAX_ATTEMPTS - 1 }, now, typed("042137"))).toBe("right");
   });
 });

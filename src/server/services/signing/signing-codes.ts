@@ -1,5 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
-import { OTP_DIGITS } from "../../../shared/schemas/signing.js";
+import { OTP_DIGITS, OTP_MAX_ATTEMPTS } from "../../../shared/schemas/signing.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { hashToken } from "../../lib/tokens.js";
 
@@ -26,6 +26,20 @@ function matches(key: Buffer, subject: string, stored: string): boolean {
   const a = Buffer.from(expected);
   const b = Buffer.from(stored);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * What a typed code is worth against the newest unconsumed stored one (patient's, witness's or the
+ * professional's): `dead` — none, expired or used up (OTP_MAX_ATTEMPTS): a new one must be asked
+ * for; `wrong` — the caller counts the attempt; `right`.
+ */
+export function codeVerdict(
+  stored: { expires_at: Date; attempts: number; code_hash: string } | undefined,
+  now: Date,
+  matches: (storedHash: string) => boolean,
+): "dead" | "wrong" | "right" {
+  if (!stored || stored.expires_at.getTime() <= now.getTime() || stored.attempts >= OTP_MAX_ATTEMPTS) return "dead";
+  return matches(stored.code_hash) ? "right" : "wrong";
 }
 
 /** Only this is stored: the code bound to its document (the same code elsewhere hashes apart). */
