@@ -187,10 +187,10 @@ describe("what the registry says of each signer (decision 041)", () => {
   it("says since when the contact that got the code is on the patient's record, and who recorded it (decision 046)", () => {
     const since = { em: "2026-10-01T12:00:00.000Z", por: "Maria Souza", como: "cadastro" as const };
     expect(contactSinceLine(since, "email")).toBe(
-      "Esse e-mail está no cadastro do paciente desde 01/10/2026 09:00:00 (criação do cadastro, por Maria Souza), segundo a trilha de auditoria da clínica.",
+      "Esse e-mail está no cadastro do paciente desde 01/10/2026 09:00:00 (criação do cadastro, por Maria Souza), segundo a trilha de auditoria da clínica lida ao selar este PDF.",
     );
     expect(contactSinceLine({ em: "2026-11-20T12:58:00.000Z", por: null, como: "alteracao" }, "sms")).toBe(
-      "Esse celular está no cadastro do paciente desde 20/11/2026 09:58:00 (última alteração desse contato), segundo a trilha de auditoria da clínica.",
+      "Esse celular está no cadastro do paciente desde 20/11/2026 09:58:00 (última alteração desse contato), segundo a trilha de auditoria da clínica lida ao selar este PDF.",
     );
     const text = squash(textOf(registryContent(registryWith([party({ codigoCanal: "email", codigoEnviadoPara: "an***@exemplo.com.br", contatoDesde: since })]), "c".repeat(64))));
     expect(text).toContain(contactSinceLine(since, "email"));

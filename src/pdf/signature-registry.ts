@@ -315,14 +315,14 @@ export function consentLine(consent: RegistryParty["consentimento"]): string {
 
 /**
  * "Esse e-mail está no cadastro do paciente desde 01/10/2026 09:00:00 (criação do cadastro, por
- * Maria Souza), segundo a trilha de auditoria da clínica." — what ties the contact to the patient.
+ * Maria Souza), segundo a trilha de auditoria da clínica lida ao selar este PDF." — what ties the contact to the patient.
  */
 export function contactSinceLine(since: ContactSince, channel: CodeChannelUsed | null): string {
   const noun = channel ? CHANNEL_NOUN[channel] : "contato";
   const how = since.como === "cadastro" ? "criação do cadastro" : "última alteração desse contato";
   return (
     `Esse ${noun} está no cadastro do paciente desde ${formatSaoPaulo(new Date(since.em))} (${how}` +
-    `${since.por ? `, por ${since.por}` : ""}), segundo a trilha de auditoria da clínica.`
+    `${since.por ? `, por ${since.por}` : ""}), segundo a trilha de auditoria da clínica lida ao selar este PDF.`
   );
 }
 

@@ -128,7 +128,7 @@ describe("the sealed PDF carries its evidence", () => {
     expect(text).toContain("Assinatura eletrônica do profissional por login e senha");
     expect(text).toContain(`Endereço IP ${IP} (porta de origem não registrada)`);
     expect(text).toContain("link copiado");
-    expect(text).toContain(`Esse e-mail está no cadastro do paciente desde ${formatSaoPaulo(created!.at)} (criação do cadastro, por ${created!.actor}), segundo a trilha de auditoria da clínica.`);
+    expect(text).toContain(`Esse e-mail está no cadastro do paciente desde ${formatSaoPaulo(created!.at)} (criação do cadastro, por ${created!.actor}), segundo a trilha de auditoria da clínica lida ao selar este PDF.`);
   });
 });
 
