@@ -84,7 +84,7 @@ export interface AppConfig {
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const { env, database } = config;
   // A root file that is named but unreadable stops the start, not a signature later (decision 041).
-  officialRootsFromEnv(env);
+  const officialRoots = officialRootsFromEnv(env);
   const app = Fastify({
     logger: config.logger ?? { level: env.LOG_LEVEL },
     trustProxy: env.TRUST_PROXY,
@@ -201,7 +201,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
   await app.register(witnessRoutes, { db: database.db, env, secretBox });
   await app.register(feegowRoutes, { db: database.db, env, secretBox });
-  await app.register(certificateRoutes, { db: database.db, secretBox });
+  await app.register(certificateRoutes, { db: database.db, secretBox, roots: officialRoots });
   await app.register(feegowUploadRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(noticeRoutes, { db: database.db });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });

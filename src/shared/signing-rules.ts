@@ -39,6 +39,11 @@ export const SIGNING_MESSAGES = {
   noContent: "Nenhum conteúdo de template encontrado.",
   notFound: "Documento não encontrado",
   signedNotice: "Todos os participantes receberão uma cópia do documento assinado por e-mail.",
+  /** Ours (decision 047): where this signer's copy goes, after the spec's sentence. */
+  signedNoticeTo: (masked: string) => `A sua vai para ${masked}, o e-mail registrado na clínica.`,
+  copyGoesTo: (masked: string) => `A cópia do documento assinado vai para ${masked}, o e-mail registrado na clínica.`,
+  copyGoesToTyped: "A cópia do documento assinado vai para este e-mail: digite-o de novo abaixo para conferir.",
+  emailConfirmationMismatch: "Os e-mails não conferem. Digite o mesmo e-mail nos dois campos.",
   /** When e-mail cannot leave the server (no SMTP): nothing is promised by e-mail (issue 11). */
   signedNoticeDownload: "Baixe aqui sua cópia do documento assinado e guarde-a com você.",
   signedPdfDownload: "Baixar documento assinado",

@@ -68,6 +68,8 @@ describe("certificates (/certificates)", () => {
     expect(await card.getByTestId("certificate-icp").textContent()).toContain("ICP-Brasil");
     expect(await card.textContent()).toContain("e-CNPJ");
     expect(await card.textContent()).toContain("AC Teste Consentir v1");
+    // The e2e server has no official roots: the card says the chain was not checked (decision 047).
+    expect(await card.getByTestId("certificate-root").textContent()).toBe("Não conferida: este servidor não recebeu as raízes oficiais do ITI");
     expect(await card.textContent()).toContain("e-CNPJ da clínica");
     await snap(page, "certificates-list-desktop");
 

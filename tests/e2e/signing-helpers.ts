@@ -66,11 +66,11 @@ export async function confirmSigningCode(patient: Page, staffPage: Page, email: 
   await patient.getByTestId("otp-verified").waitFor();
 }
 
-/** A published template (`estrutura`: a short term unless given), a patient with CPF and e-mail, and a draft the professional has signed. */
+/** A published template (`estrutura`: a short term unless given), a patient with CPF and e-mail (none when null), and a draft the professional has signed. */
 export async function seedSignableDocument(
   staffPage: Page,
   account: { password: string },
-  patient: { nome: string; cpf: string; email: string },
+  patient: { nome: string; cpf: string; email: string | null },
   titulo = "Termo de Consentimento - Clareamento dental",
   estrutura: { title: string; introduction: string; sections: { id: string; type: string; title: string; content: string }[] } = {
     title: "Termo — {{procedimento}}",
@@ -92,7 +92,7 @@ export async function seedSignableDocument(
   );
   const version = await json<{ versao_atual_id: string }>(await staffPage.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
   const created = await json<{ id: string }>(
-    await staffPage.request.post("/api/patients", { data: { nome: patient.nome, cpf: patient.cpf, email: patient.email, data_nascimento: "1985-07-21" } }),
+    await staffPage.request.post("/api/patients", { data: { nome: patient.nome, cpf: patient.cpf, ...(patient.email ? { email: patient.email } : {}), data_nascimento: "1985-07-21" } }),
     201,
   );
   const options = await json<{ physicians: { id: string }[] }>(await staffPage.request.get("/api/documents/form-options"), 200);

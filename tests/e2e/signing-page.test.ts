@@ -95,6 +95,10 @@ describe("signing page (issue 17)", () => {
     await expect.poll(() => focusInSignatureStep(p)).toBe(true);
     await p.getByTestId("sign-form").waitFor();
 
+    // The page says where the copy goes: the address on record, masked; nothing to type twice (decision 047).
+    expect(await p.getByTestId("copy-destination").textContent()).toBe("A cópia do documento assinado vai para be***@exemplo.com.br, o e-mail registrado na clínica.");
+    expect(await p.getByLabel("Confirme o e-mail").count()).toBe(0);
+
     // Signing: this visitor sees the success, once.
     await p.getByLabel("Nome completo").fill(signer.nome);
     await p.getByLabel("CPF").pressSequentially(signer.cpf);
@@ -133,6 +137,48 @@ describe("signing page (issue 17)", () => {
     expect(other.errors).toEqual([]);
     await other.context.close();
 
+    expect(patient.errors).toEqual([]);
+    expect(staff.errors).toEqual([]);
+    await patient.context.close();
+    await staff.context.close();
+  });
+
+  it("a patient with no e-mail on record types it twice: a typo is caught before the copy goes to a stranger", async () => {
+    const account = await registerProfessional();
+    const staff = await newPage(browser);
+    await signIn(staff.page, account.email, account.password);
+    const signer = { nome: "Caio Brandão Lins", cpf: validCpf(), email: null };
+    const documentId = await seedSignableDocument(staff.page, account, signer, "Termo de Consentimento - Otoplastia");
+    const { link } = await json<{ link: string }>(await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
+
+    const patient = await patientPhone(browser);
+    const p = patient.page;
+    await p.goto(link);
+    await p.getByTestId("sign-form").waitFor();
+    expect(await p.getByTestId("copy-destination").textContent()).toBe("A cópia do documento assinado vai para este e-mail: digite-o de novo abaixo para conferir.");
+    await p.getByLabel("Nome completo").fill(signer.nome);
+    await p.getByLabel("CPF").pressSequentially(signer.cpf);
+    await p.getByLabel(/^E-mail/).fill("caio.lins@exemplo.com.br");
+    await p.getByLabel("Confirme o e-mail").fill("caio.lins@exenplo.com.br");
+    await p.getByLabel("Confirme o e-mail").scrollIntoViewIfNeeded();
+    await snap(p, "signing-page-email-twice-phone", { fullPage: false });
+    await drawSignature(p);
+    await p.getByTestId("consent").click();
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    const error = p.getByTestId("sign-error");
+    await error.waitFor();
+    expect(await error.textContent()).toContain("Os e-mails não conferem. Digite o mesmo e-mail nos dois campos.");
+    expect(await p.getByLabel("Confirme o e-mail").getAttribute("aria-invalid")).toBe("true");
+    await snap(p, "signing-page-email-mismatch-phone", { fullPage: false });
+
+    await p.getByLabel("Confirme o e-mail").fill("Caio.Lins@exemplo.com.br");
+    expect(await error.count()).toBe(0);
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("signing-success").waitFor();
+    // No address on record: the page does not name one for the copy.
+    await p.getByTestId("signed-notice").waitFor();
+    expect(await p.getByTestId("signed-notice").textContent()).not.toContain("A sua vai para");
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(patient.errors).toEqual([]);
     expect(staff.errors).toEqual([]);
     await patient.context.close();

@@ -1,4 +1,7 @@
 import { constants, createVerify, sign, X509Certificate } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,7 +9,7 @@ import { rawRows } from "../../src/db/raw.js";
 import { certificados, emailOutbox, profiles, tenants } from "../../src/db/schema.js";
 import { warnCertificateExpiry } from "../../src/server/jobs/warn-certificate-expiry.js";
 import { activeClinicCertificate, activeProfessionalCertificate } from "../../src/server/services/certificates/load-signing-certificate.js";
-import { issueEndEntity, testPki, toPfx } from "../fixtures/icp-brasil.js";
+import { issueCertificate, issueEndEntity, testPki, toPfx } from "../fixtures/icp-brasil.js";
 import { docxRenamed } from "../fixtures/icp-brasil-variants.js";
 import { outboxMails } from "../helpers/outbox.js";
 import { newStaff, type SignedIn } from "../helpers/sessions.js";
@@ -87,6 +90,8 @@ describe("POST /api/certificates: the clinic's e-CNPJ and a professional's e-CPF
       responsible_name: "MARIA DA SILVA TESTE",
       vinculado_clinica: true,
       icp_brasil: true,
+      // This app was given no official roots: the chain is not said to be checked (decision 047).
+      raiz: { conferencia: "nao_conferida", nome: null },
       is_active: true,
       enviado_por: "Dr. Ricardo Almeida Souza",
     });
@@ -350,5 +355,60 @@ describe("expiry warnings (30, 7 and 1 days before)", () => {
       "Certificado digital vence em 1 dia: Certificado da clínica",
     ]);
     expect(await auditOf(clinic.tenantId, "certificate.expiry_warning_sent")).toHaveLength(2);
+  });
+});
+
+describe("whether the chain ends at an official ICP-Brasil root (decision 047)", () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), "consentir-raizes-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** An app on the same database given `rootPem` as the official roots file. */
+  async function appWithRoots(name: string, rootPem: string) {
+    const file = path.join(scratch, name);
+    writeFileSync(file, rootPem);
+    return createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: file } });
+  }
+
+  it("names the official root on the card when the chain ends at one, and warns of nothing", async () => {
+    const rooted = await appWithRoots("oficiais.pem", pki.root.pem);
+    try {
+      const clinic = await newEstablishment(rooted.app);
+      await ctx.database.db.update(tenants).set({ cnpj: pki.cnpj }).where(eq(tenants.id, clinic.tenantId));
+      const cookie = { cookie: clinic.cookie };
+      const response = await rooted.app.inject({ method: "POST", url: "/api/certificates", headers: cookie, payload: body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica") });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().avisos).toEqual([]);
+      expect(response.json().certificado.raiz).toEqual({ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste v1" });
+      const list = await rooted.app.inject({ method: "GET", url: "/api/certificates", headers: cookie });
+      expect(list.json().items.map((c: { raiz: unknown }) => c.raiz)).toEqual([{ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste v1" }]);
+    } finally {
+      await rooted.close();
+    }
+  });
+
+  it("warns at upload when a certificate that claims ICP-Brasil ends at another root", async () => {
+    const otherRoot = issueCertificate({
+      subject: [
+        { shortName: "C", value: "BR" },
+        { shortName: "O", value: "ICP-Brasil" },
+        { shortName: "CN", value: "Outra Raiz Oficial de Teste" },
+      ],
+      ca: true,
+    });
+    const rooted = await appWithRoots("outra.pem", otherRoot.pem);
+    try {
+      const clinic = await newEstablishment(rooted.app);
+      await ctx.database.db.update(tenants).set({ cnpj: pki.cnpj }).where(eq(tenants.id, clinic.tenantId));
+      const cookie = { cookie: clinic.cookie };
+      const response = await rooted.app.inject({ method: "POST", url: "/api/certificates", headers: cookie, payload: body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica") });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().certificado.raiz).toEqual({ conferencia: "outra_raiz", nome: null });
+      expect(response.json().avisos).toEqual([expect.stringMatching(/^A cadeia deste certificado não termina numa das raízes oficiais da ICP-Brasil/)]);
+      // The same certificate, listed by an app that was given no roots, is 'not checked', not 'another root'.
+      const plain = await call(clinic, "GET", "/api/certificates");
+      expect(plain.json().items[0].raiz).toEqual({ conferencia: "nao_conferida", nome: null });
+    } finally {
+      await rooted.close();
+    }
   });
 });

@@ -25,21 +25,25 @@ const SIGNER_HEADING: Record<SigningPage["signatario"]["papel"], { title: string
   },
 };
 
-type Field = "nome" | "cpf" | "email" | "telefone" | "codigo" | "assinatura" | "aceite";
+type Field = "nome" | "cpf" | "email" | "email_confirmacao" | "telefone" | "codigo" | "assinatura" | "aceite";
 type Problem = { title: string; message?: string; fields: Field[] };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const FIELDS: readonly Field[] = ["nome", "cpf", "email", "telefone", "codigo", "assinatura", "aceite"];
+const FIELDS: readonly Field[] = ["nome", "cpf", "email", "email_confirmacao", "telefone", "codigo", "assinatura", "aceite"];
 
 /** The page's own checks, with the spec's messages (the server repeats every one of them). */
 export function checkSigner(
-  values: { nome: string; cpf: string; email: string },
-  options: { signatureEmpty: boolean; consent: boolean },
+  values: { nome: string; cpf: string; email: string; email_confirmacao: string },
+  options: { signatureEmpty: boolean; consent: boolean; confirmEmail: boolean },
 ): Problem | null {
-  const missing = (["nome", "cpf", "email"] as const).filter((field) => !values[field].trim());
+  const required = options.confirmEmail ? (["nome", "cpf", "email", "email_confirmacao"] as const) : (["nome", "cpf", "email"] as const);
+  const missing = required.filter((field) => !values[field].trim());
   if (missing.length > 0) return { title: SIGNING_MESSAGES.required, fields: missing };
   if (!isValidCpf(values.cpf)) return { title: "CPF inválido", fields: ["cpf"] };
   if (!EMAIL.test(values.email.trim())) return { title: "E-mail inválido", fields: ["email"] };
+  if (options.confirmEmail && values.email_confirmacao.trim().toLowerCase() !== values.email.trim().toLowerCase()) {
+    return { title: SIGNING_MESSAGES.emailConfirmationMismatch, fields: ["email_confirmacao"] };
+  }
   if (options.signatureEmpty) return { title: SIGNING_MESSAGES.signatureRequiredTitle, message: SIGNING_MESSAGES.signatureRequired, fields: ["assinatura"] };
   if (!options.consent) return { title: SIGNING_MESSAGES.consentRequired, fields: ["aceite"] };
   return null;
@@ -64,7 +68,9 @@ export function SignForm({
   onInvalid: () => void;
   onStale: () => void;
 }) {
-  const [values, setValues] = useState({ nome: "", cpf: "", email: "", telefone: "" });
+  const [values, setValues] = useState({ nome: "", cpf: "", email: "", email_confirmacao: "", telefone: "" });
+  // No address on record: the copy goes to the typed one, so it is typed twice (decision 047).
+  const confirmEmail = page.copia_para === null;
   const [consent, setConsent] = useState(false);
   const [signatureKind, setSignatureKind] = useState<"desenhada" | "digitada">("desenhada");
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -87,7 +93,7 @@ export function SignForm({
     event.preventDefault();
     if (sending) return;
     const pad = canvas.current;
-    const found = checkSigner(values, { signatureEmpty: pad?.isEmpty() ?? true, consent });
+    const found = checkSigner(values, { signatureEmpty: pad?.isEmpty() ?? true, consent, confirmEmail });
     if (found) return setProblem(found);
     setProblem(null);
     setSending(true);
@@ -95,6 +101,7 @@ export function SignForm({
       nome: values.nome.trim(),
       cpf: values.cpf,
       email: values.email.trim(),
+      email_confirmacao: confirmEmail ? values.email_confirmacao.trim() : undefined,
       telefone: values.telefone.trim() || undefined,
       assinatura: pad!.toDataUrl(),
       conteudo_sha256: page.documento.conteudo_sha256,
@@ -126,7 +133,7 @@ export function SignForm({
     setProblem({ title: SIGNING_MESSAGES.signErrorTitle, message: SIGNING_MESSAGES.signError, fields: [] });
   }
 
-  const ids = { nome: useId(), cpf: useId(), email: useId(), telefone: useId(), aceite: useId() };
+  const ids = { nome: useId(), cpf: useId(), email: useId(), emailConfirmacao: useId(), emailHint: useId(), telefone: useId(), aceite: useId() };
 
   return (
     <Panel aria-labelledby="sign-title" className="print:hidden">
@@ -191,9 +198,28 @@ export function SignForm({
               autoComplete="email"
               maxLength={254}
               aria-invalid={invalid("email") || undefined}
+              aria-describedby={ids.emailHint}
               className={inputClass(invalid("email"))}
             />
+            <p id={ids.emailHint} className="text-xs text-muted-foreground" data-testid="copy-destination">
+              {page.copia_para ? SIGNING_MESSAGES.copyGoesTo(page.copia_para) : SIGNING_MESSAGES.copyGoesToTyped}
+            </p>
           </TextField>
+          {confirmEmail ? (
+            <TextField id={ids.emailConfirmacao} label="Confirme o e-mail" required invalid={invalid("email_confirmacao")} className="sm:col-span-2">
+              <input
+                id={ids.emailConfirmacao}
+                value={values.email_confirmacao}
+                onChange={(event) => set("email_confirmacao", event.target.value)}
+                type="email"
+                inputMode="email"
+                autoComplete="email"
+                maxLength={254}
+                aria-invalid={invalid("email_confirmacao") || undefined}
+                className={inputClass(invalid("email_confirmacao"))}
+              />
+            </TextField>
+          ) : null}
         </div>
 
         <div className="grid gap-2">
@@ -258,7 +284,7 @@ export function SignForm({
 
         <p className="text-xs text-muted-foreground" data-testid="signature-level">
           Nível desta assinatura: {SIGNATURE_LEVEL_LABEL[page.nivel]}
-          {page.nivel === "simples" && page.motivo_simples ? ` (${page.motivo_simples})` : ""}.
+          {page.nivel === "simples" && page.motivo_simples ? ` (${page.motivo_simples.replace(/\.$/, "")})` : ""}.
         </p>
         <PlainButton type="submit" className="min-h-11 w-full text-base" disabled={sending}>
           {sending ? <Spinner label="Assinando" /> : null}

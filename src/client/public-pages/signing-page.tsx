@@ -274,6 +274,7 @@ function SignedPdfDownload({ token, page, onInvalid }: { token: string; page: Si
     <Panel className="gap-3" aria-label="Cópia do documento assinado" data-testid="signed-pdf-panel">
       <p className="text-sm" data-testid="signed-notice">
         {page.email_configurado ? SIGNING_MESSAGES.signedNotice : SIGNING_MESSAGES.signedNoticeDownload}
+        {page.email_configurado && page.copia_para ? ` ${SIGNING_MESSAGES.signedNoticeTo(page.copia_para)}` : null}
       </p>
       {state === "ready" ? (
         // A plain link: the browser downloads it itself (Content-Disposition: attachment), with its

@@ -1,6 +1,8 @@
 import type { certificados } from "../../db/schema.js";
 import type { Certificate } from "../../shared/schemas/certificates.js";
+import { certificateRoot } from "../../shared/certificates/root-check.js";
 import { maskCpf } from "../../shared/signing-rules.js";
+import { officialRootOf, type OfficialRoots } from "../services/certificates/official-roots.js";
 
 type CertificateRow = typeof certificados.$inferSelect;
 
@@ -11,8 +13,11 @@ export interface CertificateNames {
   uploadedByNome: string | null;
 }
 
-/** What leaves the server about a certificate: never the file, the password or the full CPF. */
-export function presentCertificate(row: CertificateRow, names: CertificateNames): Certificate {
+/**
+ * What leaves the server about a certificate: never the file, the password or the full CPF.
+ * `roots`: the official ICP-Brasil roots the server was given, or null (decision 047).
+ */
+export function presentCertificate(row: CertificateRow, names: CertificateNames, roots: OfficialRoots | null): Certificate {
   return {
     id: row.id,
     alias: row.alias,
@@ -32,6 +37,7 @@ export function presentCertificate(row: CertificateRow, names: CertificateNames)
     fingerprint_sha256: row.fingerprint_sha256,
     key_usage: row.key_usage,
     icp_brasil: row.icp_brasil,
+    raiz: certificateRoot(officialRootOf(row.chain_fingerprints, roots), roots !== null),
     holder_kind: row.holder_kind,
     cpf_mascarado: row.cpf ? maskCpf(row.cpf) : null,
     cnpj: row.cnpj,

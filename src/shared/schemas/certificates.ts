@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ROOT_CHECKS } from "../certificates/root-check.js";
 import { MAX_CERTIFICATE_FILE_BYTES } from "../reference/limits.js";
 import { text } from "./safe-input.js";
 
@@ -94,6 +95,8 @@ export const certificateSchema = z.object({
   fingerprint_sha256: z.string(),
   key_usage: z.array(z.string()),
   icp_brasil: z.boolean(),
+  /** Whether the chain was checked up to an official ICP-Brasil root (decision 047). */
+  raiz: z.object({ conferencia: z.enum(ROOT_CHECKS), nome: z.string().nullable() }),
   holder_kind: z.enum(HOLDER_KINDS),
   /** Masked (***.456.789-**): the holder's, or the responsible person's on an e-CNPJ. */
   cpf_mascarado: z.string().nullable(),

@@ -34,6 +34,12 @@ export const signInputSchema = z.object({
     .min(1, { error: SIGNING_MESSAGES.required, abort: true })
     .pipe(z.email("E-mail inválido"))
     .transform((v) => v.toLowerCase()),
+  /**
+   * The e-mail typed again, which the page asks for when the clinic has no address for the signer:
+   * the copy of the sealed PDF then goes to the typed one (decision 045), so a typo must not send a
+   * patient's term to a stranger (decision 047). When given, it must be the same address.
+   */
+  email_confirmacao: text().trim().max(254).optional(),
   telefone: text().trim().max(30).optional().transform((v) => (v ? v : undefined)),
   /** PNG data URL of the drawn signature. */
   assinatura: text({ error: SIGNING_MESSAGES.signatureRequired })
@@ -47,6 +53,10 @@ export const signInputSchema = z.object({
   tipo_assinatura: z.enum(["desenhada", "digitada"]).default("desenhada"),
   /** The explicit consent to sign electronically (ELECTRONIC_CONSENT, recorded with its SHA-256). */
   aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
+}).superRefine((input, context) => {
+  if (input.email_confirmacao !== undefined && input.email_confirmacao.toLowerCase() !== input.email) {
+    context.addIssue({ code: "custom", path: ["email_confirmacao"], message: SIGNING_MESSAGES.emailConfirmationMismatch });
+  }
 });
 
 /** POST /api/documents/:id/professional-signature: the professional's own password, typed again. */
@@ -117,6 +127,12 @@ export const signingPageSchema = z.object({
   codigo_obrigatorio: z.boolean(),
   /** Masked e-mail the code goes to, when required. */
   codigo_email: text().nullable(),
+  /**
+   * Where this signer's copy of the sealed PDF will go (masked): the address the clinic has on
+   * record for them (decision 045). Null when it has none: the copy then goes to the address typed
+   * on the page, which the page asks to be typed twice (decision 047).
+   */
+  copia_para: text().nullable(),
   /** Where the code can go (e-mail and/or SMS to a mobile on record), destination masked. */
   codigo_canais: z.array(z.object({ canal: z.enum(["email", "sms"]), destino: text() })),
   /** The code was verified (POST …/verify-code): the term comes whole. */

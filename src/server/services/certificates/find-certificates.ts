@@ -4,12 +4,22 @@ import type { DbOrTx } from "../../../db/client.js";
 import { certificados, profiles } from "../../../db/schema.js";
 import type { Certificate } from "../../../shared/schemas/certificates.js";
 import { presentCertificate } from "../../presenters/certificate.js";
+import type { OfficialRoots } from "./official-roots.js";
 
 /** A clinic has a handful of certificates: the list is capped, not paged. */
 export const CERTIFICATE_LIST_LIMIT = 200;
 
-/** Certificates of a tenant matching `where`, newest first, presented with the names they point at. */
-export async function findCertificates(tx: DbOrTx, tenantId: string, where?: SQL, limit = CERTIFICATE_LIST_LIMIT): Promise<Certificate[]> {
+/**
+ * Certificates of a tenant matching `where`, newest first, presented with the names they point at
+ * and whether their chains end at one of the official `roots` (null: the server has none).
+ */
+export async function findCertificates(
+  tx: DbOrTx,
+  tenantId: string,
+  roots: OfficialRoots | null,
+  where?: SQL,
+  limit = CERTIFICATE_LIST_LIMIT,
+): Promise<Certificate[]> {
   const owner = alias(profiles, "owner");
   const linked = alias(profiles, "linked");
   const uploader = alias(profiles, "uploader");
@@ -22,5 +32,5 @@ export async function findCertificates(tx: DbOrTx, tenantId: string, where?: SQL
     .where(and(eq(certificados.tenant_id, tenantId), eq(certificados.provider, "local"), where))
     .orderBy(desc(certificados.created_at), desc(certificados.id))
     .limit(limit);
-  return rows.map(({ row, ...names }) => presentCertificate(row, names));
+  return rows.map(({ row, ...names }) => presentCertificate(row, names, roots));
 }

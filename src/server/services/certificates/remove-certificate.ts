@@ -8,6 +8,7 @@ import type { Actor } from "../../policies/roles.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { certificateScope } from "./access.js";
 import { findCertificates } from "./find-certificates.js";
+import type { OfficialRoots } from "./official-roots.js";
 
 /**
  * DELETE /api/certificates/:id (spec part 1 §4: removal is a soft deactivation). The owner and
@@ -16,6 +17,7 @@ import { findCertificates } from "./find-certificates.js";
  */
 export async function removeCertificate(
   db: Db,
+  roots: OfficialRoots | null,
   actor: Actor,
   id: string,
   context: { ip?: string; userAgent?: string },
@@ -41,7 +43,7 @@ export async function removeCertificate(
         { action: "certificate.removed", entityType: "certificado", entityId: id, data: { alias: row.alias, fingerprint_sha256: row.fingerprint } },
       );
     }
-    const [presented] = await findCertificates(tx, actor.tenantId, eq(certificados.id, id), 1);
+    const [presented] = await findCertificates(tx, actor.tenantId, roots, eq(certificados.id, id), 1);
     if (!presented) throw new AppError("CERTIFICATE_NOT_FOUND");
     return presented;
   });

@@ -15,6 +15,7 @@ import type { Db, Tx } from "../../../db/client.js";
 import { certificados, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { formatCnpj } from "../../../shared/br/cnpj.js";
+import { rootCheckWarning } from "../../../shared/certificates/root-check.js";
 import { ERRORS } from "../../../shared/errors.js";
 import { MAX_CERTIFICATE_FILE_BYTES } from "../../../shared/reference/limits.js";
 import type { CertificateUploadInput, CertificateUploadResult } from "../../../shared/schemas/certificates.js";
@@ -25,6 +26,7 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { CertificateRefusal } from "./certificate-refusal.js";
 import { sealCertificateSecret } from "./certificate-secret.js";
 import { findCertificates } from "./find-certificates.js";
+import type { OfficialRoots } from "./official-roots.js";
 import { parseCertificateFile, type ParsedCertificate } from "./parse-certificate-file.js";
 import { assertPasswordAttemptsLeft } from "./password-attempts.js";
 
@@ -93,6 +95,7 @@ async function linksAndWarnings(
 export async function uploadCertificate(
   db: Db,
   secretBox: SecretBox,
+  roots: OfficialRoots | null,
   actor: Actor,
   input: CertificateUploadInput,
   context: UploadContext,
@@ -191,9 +194,11 @@ export async function uploadCertificate(
         substitui: previous?.id ?? null,
       },
     });
-    const [certificado] = await findCertificates(tx, actor.tenantId, eq(certificados.id, row.id), 1);
+    const [certificado] = await findCertificates(tx, actor.tenantId, roots, eq(certificados.id, row.id), 1);
     if (!certificado) throw new Error("uploaded certificate not found");
-    return { ok: { certificado, avisos: links.warnings, substituido_id: previous?.id ?? null } };
+    const rootWarning = rootCheckWarning(certificado.raiz, certificado.icp_brasil);
+    const avisos = rootWarning ? [...links.warnings, rootWarning] : links.warnings;
+    return { ok: { certificado, avisos, substituido_id: previous?.id ?? null } };
   });
 
   if ("ok" in outcome) return outcome.ok;

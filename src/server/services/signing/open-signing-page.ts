@@ -132,6 +132,7 @@ export async function buildSigningPage(
     },
     codigo_obrigatorio: codeRequired,
     codigo_email: codeRequired && requirement.channels.includes("email") && signer.email ? maskEmail(signer.email) : null,
+    copia_para: signer.email ? maskEmail(signer.email) : null,
     codigo_canais: codeRequired ? requirement.channels.map((canal) => ({ canal, destino: canal === "email" ? maskEmail(signer.email ?? "") : maskPhone4(signer.telefone ?? "") })) : [],
     codigo_verificado: codeRequired && options.revealed === true,
     conteudo_mascarado: masked,

@@ -10,6 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/api";
 import { formatCnpj } from "@shared/br/cnpj";
+import { rootCheckLine } from "@shared/certificates/root-check";
 import { CERTIFICATE_MESSAGES, type Certificate } from "@shared/schemas/certificates";
 import { useCertificates, useRemoveCertificate } from "../api/certificates-api";
 import { CertificateBadge } from "./certificate-badge";
@@ -99,7 +100,7 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
             {certificate.icp_brasil ? (
               <Badge
                 variant="outline"
-                title="Apresenta-se como ICP-Brasil: política ICP-Brasil e cadeia do arquivo até uma raiz com esse nome. A raiz só é conferida com as raízes oficiais do ITI no PDF final, quando o servidor foi configurado com elas; a revogação não é verificada aqui."
+                title="Apresenta-se como ICP-Brasil: política ICP-Brasil e cadeia do arquivo até uma raiz com esse nome. Se a raiz é uma das oficiais do ITI, diz a linha Cadeia; a revogação não é verificada aqui."
                 data-testid="certificate-icp"
               >
                 <BadgeCheck aria-hidden /> ICP-Brasil
@@ -130,6 +131,11 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
           ) : null}
           <dt className="text-muted-foreground">Emissor</dt>
           <dd className="break-words">{certificate.issuer_cn || certificate.issuer}</dd>
+          <dt className="text-muted-foreground">Cadeia</dt>
+          <dd className="break-words" data-testid="certificate-root" data-root={certificate.raiz.conferencia}>
+            {certificate.raiz.conferencia === "raiz_oficial" ? <BadgeCheck aria-hidden className="mr-1 inline size-4 align-[-3px] text-emerald-700" /> : null}
+            {rootCheckLine(certificate.raiz)}
+          </dd>
           <dt className="text-muted-foreground">Validade</dt>
           <dd data-testid="certificate-validity">
             {formatDate(certificate.not_before)} a {certificate.vence_em ? formatDate(certificate.vence_em) : "sem vencimento"}
