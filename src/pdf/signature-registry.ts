@@ -14,6 +14,7 @@ import { formatPhone } from "../shared/br/phone.js";
 import { formatDateTimeSeconds } from "../shared/format/index.js";
 import type { ContactSince } from "../shared/evidence/contact-since.js";
 import type { CodeChannelUsed } from "../shared/evidence/evidence.js";
+import { revocationText, type RevocationResult } from "../shared/evidence/revocation.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING } from "../shared/signing-rules.js";
 
@@ -96,14 +97,17 @@ export interface SignatureRegistry {
   professionalCertificate?: { commonName: string; fingerprintSha256: string; level: string; trust?: CertificateTrust | null } | null;
   /** Why the professional's chosen ICP-Brasil signature could not be applied. */
   professionalMissing?: string | null;
+  /** Why the clinic's active certificate did not seal (it was revoked: decision 048); the instance seal did. */
+  clinicSealMissing?: string | null;
 }
 
 /**
  * What the server knows of a signing certificate: the instance's own (self-signed), or one that
  * presents itself as ICP-Brasil — its root either found among the official roots the server was
- * given (ICP_BRASIL_ROOTS_FILE), or not checked against them. Revocation is never checked here.
+ * given (ICP_BRASIL_ROOTS_FILE), or not checked against them — and what the authorities' revocation
+ * lists said of it just before sealing (decision 048; absent: not looked up).
  */
-export type CertificateTrust = { kind: "instancia" } | { kind: "icp"; officialRoot: string | null };
+export type CertificateTrust = { kind: "instancia" } | { kind: "icp"; officialRoot: string | null; revocation?: RevocationResult | null };
 
 export function trustText(trust: CertificateTrust): string {
   if (trust.kind === "instancia") {
@@ -112,7 +116,8 @@ export function trustText(trust: CertificateTrust): string {
   const chain = trust.officialRoot
     ? `cadeia conferida pelo servidor até a raiz oficial “${trust.officialRoot}”`
     : "cadeia não conferida pelo servidor com as raízes oficiais do ITI";
-  return `certificado que se apresenta como ICP-Brasil; ${chain}; revogação não consultada — confira no Verificador de Conformidade do ITI`;
+  const revocation = trust.revocation ? revocationText(trust.revocation) : "revogação não consultada";
+  return `certificado que se apresenta como ICP-Brasil; ${chain}; ${revocation} — confira no Verificador de Conformidade do ITI`;
 }
 
 export const REGISTRY_TITLE = "Registro de assinaturas";
@@ -451,6 +456,7 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
                 label("Selo digital"),
                 {
                   text:
+                    (registry.clinicSealMissing ? `O certificado da clínica não foi usado: ${registry.clinicSealMissing}. ` : "") +
                     `Assinatura PAdES (ETSI.CAdES.detached, SHA-256) com o certificado “${registry.sealCommonName}” ` +
                     `(impressão digital SHA-256 ${registry.sealFingerprint})${registry.sealLevel ? `, ${registry.sealLevel}` : ""}, aplicada ao ` +
                     "arquivo inteiro" +

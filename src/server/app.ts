@@ -54,6 +54,7 @@ import { dataRightsRoutes } from "./routes/data-rights.js";
 import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from "./pdf-pool/pdf-pool.js";
 import { officialRootsFromEnv } from "./services/certificates/official-roots.js";
+import { crlSourceFromEnv } from "./services/certificates/revocation/revocation-checker.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
 import { siteOrigin } from "./lib/origin.js";
 import { frameworkErrors, rejectUnsafeText, requireUtf8Json } from "./plugins/safe-input.js";
@@ -201,7 +202,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
   await app.register(witnessRoutes, { db: database.db, env, secretBox });
   await app.register(feegowRoutes, { db: database.db, env, secretBox });
-  await app.register(certificateRoutes, { db: database.db, secretBox, roots: officialRoots });
+  await app.register(certificateRoutes, { db: database.db, secretBox, checks: { roots: officialRoots, crl: crlSourceFromEnv(env) } });
   await app.register(feegowUploadRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(noticeRoutes, { db: database.db });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });

@@ -70,6 +70,13 @@ export const envSchema = z
    */
   ICP_BRASIL_ROOTS_FILE: z.string().min(1).optional(),
   /**
+   * Look certificates up in their authorities' revocation lists (LCR) at upload and before each
+   * sealing (decision 048) — only chains that end at one of the official roots above, so nothing is
+   * fetched without ICP_BRASIL_ROOTS_FILE. Each request waits at most CRL_TIMEOUT_MS.
+   */
+  CRL_CHECK: booleanFromString.default(true),
+  CRL_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5_000),
+  /**
    * Admission control for the public routes (decision 040): requests this process does at once,
    * how many more may wait for a place and for how long (ms); past that, 503 PUBLIC_BUSY with
    * Retry-After, and the signing page tries again by itself. PUBLIC_MAX_IN_FLIGHT=0 turns it off.

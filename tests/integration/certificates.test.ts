@@ -369,7 +369,7 @@ describe("whether the chain ends at an official ICP-Brasil root (decision 047)",
     return createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: file } });
   }
 
-  it("names the official root on the card when the chain ends at one, and warns of nothing", async () => {
+  it("names the official root on the card when the chain ends at one, and does not warn about the root", async () => {
     const rooted = await appWithRoots("oficiais.pem", pki.root.pem);
     try {
       const clinic = await newEstablishment(rooted.app);
@@ -377,7 +377,8 @@ describe("whether the chain ends at an official ICP-Brasil root (decision 047)",
       const cookie = { cookie: clinic.cookie };
       const response = await rooted.app.inject({ method: "POST", url: "/api/certificates", headers: cookie, payload: body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica") });
       expect(response.statusCode, response.body).toBe(201);
-      expect(response.json().avisos).toEqual([]);
+      // Nothing about the root; the test PKI names no revocation list, which is said (decision 048).
+      expect(response.json().avisos).toEqual([expect.stringMatching(/^Não foi possível consultar agora a lista de revogação \(LCR\).*não indica onde está sua lista de revogação/)]);
       expect(response.json().certificado.raiz).toEqual({ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste v1" });
       const list = await rooted.app.inject({ method: "GET", url: "/api/certificates", headers: cookie });
       expect(list.json().items.map((c: { raiz: unknown }) => c.raiz)).toEqual([{ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste v1" }]);

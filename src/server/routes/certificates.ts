@@ -10,7 +10,7 @@ import {
   certificateUploadSchema,
 } from "../../shared/schemas/certificates.js";
 import type { SecretBox } from "../lib/secret-box.js";
-import type { OfficialRoots } from "../services/certificates/official-roots.js";
+import type { CertificateChecks } from "../services/certificates/revocation/revocation-checker.js";
 import { currentUser, requireUser, SESSION_COOKIE } from "../plugins/auth.js";
 import { listCertificates } from "../services/certificates/list-certificates.js";
 import { removeCertificate } from "../services/certificates/remove-certificate.js";
@@ -19,8 +19,8 @@ import { uploadCertificate } from "../services/certificates/upload-certificate.j
 interface CertificateRoutesOptions {
   db: Db;
   secretBox: SecretBox;
-  /** The official ICP-Brasil roots (ICP_BRASIL_ROOTS_FILE), or null (decision 047). */
-  roots: OfficialRoots | null;
+  /** The official ICP-Brasil roots and the revocation lists' source (decisions 047, 048). */
+  checks: CertificateChecks;
 }
 
 const tags = ["certificados"];
@@ -29,7 +29,7 @@ const idParams = z.object({ id: z.uuid("Certificado não encontrado.") });
 const UPLOAD_BODY_LIMIT = Math.ceil(MAX_CERTIFICATE_FILE_BYTES / 3) * 4 + 16 * 1024;
 
 /** /certificates (spec part 1 §2, §4, §7; decision 019). Who may do what is the services' call. */
-export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> = async (app, { db, secretBox, roots }) => {
+export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> = async (app, { db, secretBox, checks }) => {
   app.addHook("preHandler", requireUser);
   const contextOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers["user-agent"] });
 
@@ -42,7 +42,7 @@ export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> 
         response: { 200: certificateListSchema },
       },
     },
-    async (request) => listCertificates(db, roots, currentUser(request)),
+    async (request) => listCertificates(db, checks.roots, currentUser(request)),
   );
 
   app.post(
@@ -61,7 +61,7 @@ export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> 
         response: { 201: certificateUploadResultSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await uploadCertificate(db, secretBox, roots, currentUser(request), request.body, contextOf(request))),
+    async (request, reply) => reply.status(201).send(await uploadCertificate(db, secretBox, checks, currentUser(request), request.body, contextOf(request))),
   );
 
   app.delete(
@@ -74,6 +74,6 @@ export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> 
         response: { 200: certificateSchema },
       },
     },
-    async (request) => removeCertificate(db, roots, currentUser(request), request.params.id, contextOf(request)),
+    async (request) => removeCertificate(db, checks.roots, currentUser(request), request.params.id, contextOf(request)),
   );
 };

@@ -15,6 +15,8 @@ export type RefusalReason =
   | "expired"
   | "not_yet_valid"
   | "no_signing_usage"
+  /** The authority's revocation list names it, or an AC of its chain (decision 048). */
+  | "revoked"
   /** Checked against the clinic's data: a personal certificate that is not an e-CPF, or not the uploader's. */
   | "not_an_ecpf"
   | "cpf_mismatch";

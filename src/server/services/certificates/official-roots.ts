@@ -4,7 +4,7 @@
  * ITI's repository by whoever runs the server; nothing is fetched here). A certificate whose chain
  * — verified link by link at upload (parse-certificate-file.ts) — ends at one of them is "ICP-Brasil,
  * root checked"; without the file, or with another root, it only presents itself as ICP-Brasil.
- * Revocation (CRL/OCSP) is not checked either way.
+ * Only chains that end at one of these roots are looked up in revocation lists (decision 048).
  */
 import { createHash, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";

@@ -34,6 +34,8 @@ export interface ParsedCertificate {
   email: string | null;
   /** SHA-256 of each certificate of the chain, holder first. */
   chainFingerprints: string[];
+  /** The chain itself (DER), holder first: its revocation lists are read from it (decision 048). */
+  chainDer: Buffer[];
 }
 
 /** dd/mm/aaaa in São Paulo. */
@@ -86,5 +88,6 @@ export function parseCertificateFile(bytes: Uint8Array, password: string, now: D
     responsibleName: holderData.responsibleName,
     email: altNameEmail(holder),
     chainFingerprints: opened.chain.map((cert) => sha256Hex(derOf(cert))),
+    chainDer: opened.chain.map((cert) => derOf(cert)),
   };
 }

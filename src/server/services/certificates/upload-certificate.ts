@@ -16,6 +16,7 @@ import { certificados, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { formatCnpj } from "../../../shared/br/cnpj.js";
 import { rootCheckWarning } from "../../../shared/certificates/root-check.js";
+import { revokedReason, type RevocationResult } from "../../../shared/evidence/revocation.js";
 import { ERRORS } from "../../../shared/errors.js";
 import { MAX_CERTIFICATE_FILE_BYTES } from "../../../shared/reference/limits.js";
 import type { CertificateUploadInput, CertificateUploadResult } from "../../../shared/schemas/certificates.js";
@@ -26,7 +27,8 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { CertificateRefusal } from "./certificate-refusal.js";
 import { sealCertificateSecret } from "./certificate-secret.js";
 import { findCertificates } from "./find-certificates.js";
-import type { OfficialRoots } from "./official-roots.js";
+import { officialRootOf } from "./official-roots.js";
+import { revocationOf, type CertificateChecks } from "./revocation/revocation-checker.js";
 import { parseCertificateFile, type ParsedCertificate } from "./parse-certificate-file.js";
 import { assertPasswordAttemptsLeft } from "./password-attempts.js";
 
@@ -92,10 +94,18 @@ async function linksAndWarnings(
   return { linkedProfileId, linkedClinic, warnings };
 }
 
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The list could not be read now: said, not refused — it is read again before each sealing. */
+function revocationWarning(revocation: RevocationResult): string | null {
+  if (revocation.status !== "indisponivel") return null;
+  return `Não foi possível consultar agora a lista de revogação (LCR) da autoridade certificadora: ${revocation.motivo}. A consulta é feita de novo antes de cada selagem.`;
+}
+
 export async function uploadCertificate(
   db: Db,
   secretBox: SecretBox,
-  roots: OfficialRoots | null,
+  checks: CertificateChecks,
   actor: Actor,
   input: CertificateUploadInput,
   context: UploadContext,
@@ -113,9 +123,15 @@ export async function uploadCertificate(
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`certificados:titular:${actor.tenantId}:${ownerProfileId ?? "clinica"}`}))`);
     let parsed: ParsedCertificate;
     let links: Awaited<ReturnType<typeof linksAndWarnings>>;
+    let revocation: RevocationResult;
     try {
       parsed = parseCertificateFile(bytes, input.senha, now);
       links = await linksAndWarnings(tx, actor, input.titular, parsed);
+      // Read here, inside the upload's transaction: an upload is rare, and waits at most CRL_TIMEOUT_MS per list.
+      revocation = await revocationOf(parsed.chainDer, officialRootOf(parsed.chainFingerprints, checks.roots), checks.crl, now);
+      if (revocation.status === "revogado") {
+        throw new CertificateRefusal("revoked", `${capitalize(revokedReason(revocation, parsed.commonName))}: não pode assinar documentos. Envie um certificado válido.`);
+      }
     } catch (error) {
       if (!(error instanceof CertificateRefusal)) throw error;
       // Kept even though nothing else is: the refusal is evidence, and wrong passwords are counted.
@@ -192,12 +208,12 @@ export async function uploadCertificate(
         icp_brasil: parsed.icpBrasil,
         holder_kind: parsed.holderKind,
         substitui: previous?.id ?? null,
+        revogacao: revocation.status === "nao_consultado" ? { status: revocation.status } : { status: revocation.status, consultado_em: revocation.consultadoEm },
       },
     });
-    const [certificado] = await findCertificates(tx, actor.tenantId, roots, eq(certificados.id, row.id), 1);
+    const [certificado] = await findCertificates(tx, actor.tenantId, checks.roots, eq(certificados.id, row.id), 1);
     if (!certificado) throw new Error("uploaded certificate not found");
-    const rootWarning = rootCheckWarning(certificado.raiz, certificado.icp_brasil);
-    const avisos = rootWarning ? [...links.warnings, rootWarning] : links.warnings;
+    const avisos = [...links.warnings, rootCheckWarning(certificado.raiz, certificado.icp_brasil), revocationWarning(revocation)].filter((aviso) => aviso !== null);
     return { ok: { certificado, avisos, substituido_id: previous?.id ?? null } };
   });
 

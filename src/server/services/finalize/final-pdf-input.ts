@@ -299,6 +299,8 @@ export interface RegistrySigning {
   sealTrust?: CertificateTrust;
   professional?: { commonName: string; fingerprintSha256: string; level: string; trust?: CertificateTrust } | null;
   professionalMissing?: string | null;
+  /** Why the clinic's certificate did not seal (decision 048). */
+  clinicSealMissing?: string | null;
 }
 
 export function registryOf(
@@ -359,6 +361,7 @@ export function registryOf(
     sealTrust: signing.sealTrust ?? null,
     professionalCertificate: signing.professional ?? null,
     professionalMissing: signing.professionalMissing ?? null,
+    clinicSealMissing: signing.clinicSealMissing ?? null,
   };
 }
 

@@ -13,6 +13,8 @@ import type { PdfSignature } from "../../pdf-pool/pdf-pool.js";
 import type { CertificateTrust } from "../../../pdf/signature-registry.js";
 import { activeClinicCertificate, activeProfessionalCertificate } from "../certificates/load-signing-certificate.js";
 import { officialRootOf, officialRootsFromEnv } from "../certificates/official-roots.js";
+import { crlSourceFromEnv, revocationOf } from "../certificates/revocation/revocation-checker.js";
+import { revokedReason } from "../../../shared/evidence/revocation.js";
 import { PADES_AD_RB_V1_3, policyForSigning } from "../sealing/icp-brasil-policies.js";
 import { instanceSeal } from "../sealing/instance-seal.js";
 import type { SealMaterial } from "../sealing/seal-certificate.js";
@@ -34,6 +36,8 @@ export interface FinalSigners {
   seal: FinalSigner & { kind: "clinica" | "instancia" };
   /** Why the professional's ICP-Brasil signature is missing although they chose it (logged, printed). */
   professionalMissing: string | null;
+  /** Why the clinic's active certificate did not seal: revoked (decision 048; logged, printed). */
+  clinicSealMissing: string | null;
 }
 
 /** The certificate fingerprint the professional named when they signed (party_signed event). */
@@ -49,7 +53,14 @@ export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "e
   const tsa = tsaConfigFromEnv(ctx.env);
   const icpLevel = signatureLevel({ policy: policyForSigning(PADES_AD_RB_V1_3), timestamp: !!tsa, tsaAccredited: ctx.env.TSA_ICP_BRASIL });
   const roots = officialRootsFromEnv(ctx.env);
-  const icpTrust = (material: SealMaterial): CertificateTrust => ({ kind: "icp", officialRoot: officialRootOf(material.chainDer, roots) });
+  const crl = crlSourceFromEnv(ctx.env);
+  // The root, then the authorities' revocation lists, read just before signing (decision 048).
+  const icpTrust = async (material: SealMaterial): Promise<CertificateTrust & { kind: "icp" }> => {
+    const officialRoot = officialRootOf(material.chainDer, roots);
+    // The holder, then its issuers: every link but the root is looked up.
+    const chain = material.chainDer ? [material.certificateDer, ...material.chainDer] : undefined;
+    return { kind: "icp", officialRoot, revocation: await revocationOf(chain, officialRoot, crl, now) };
+  };
 
   let professional: FinalSigner | null = null;
   let professionalMissing: string | null = null;
@@ -58,16 +69,24 @@ export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "e
   if (chosen && physicianId) {
     const certificate = await activeProfessionalCertificate(ctx.db, ctx.secretBox, tenantId, physicianId, now);
     if (certificate && certificate.icpBrasil && certificate.material.fingerprintSha256 === chosen) {
-      professional = { material: certificate.material, certificateId: certificate.id, level: icpLevel, trust: icpTrust(certificate.material) };
+      const trust = await icpTrust(certificate.material);
+      if (trust.revocation?.status === "revogado") {
+        professionalMissing = revokedReason(trust.revocation, certificate.material.commonName, "o certificado ICP-Brasil escolhido pelo profissional");
+      } else {
+        professional = { material: certificate.material, certificateId: certificate.id, level: icpLevel, trust };
+      }
     } else {
       professionalMissing = "o certificado ICP-Brasil escolhido pelo profissional não está mais ativo (removido, substituído ou vencido)";
     }
   }
 
   const clinic = await activeClinicCertificate(ctx.db, ctx.secretBox, tenantId, now);
+  const clinicTrust = clinic && clinic.icpBrasil ? await icpTrust(clinic.material as SealMaterial) : null;
+  const clinicSealMissing =
+    clinic && clinicTrust?.revocation?.status === "revogado" ? revokedReason(clinicTrust.revocation, clinic.material.commonName) : null;
   const seal =
-    clinic && clinic.icpBrasil
-      ? { material: clinic.material as SealMaterial, certificateId: clinic.id, level: icpLevel, kind: "clinica" as const, trust: icpTrust(clinic.material as SealMaterial) }
+    clinic && clinicTrust && !clinicSealMissing
+      ? { material: clinic.material as SealMaterial, certificateId: clinic.id, level: icpLevel, kind: "clinica" as const, trust: clinicTrust }
       : {
           material: (await instanceSeal(ctx.db, ctx.secretBox, now)).material,
           certificateId: null,
@@ -75,7 +94,7 @@ export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "e
           kind: "instancia" as const,
           trust: { kind: "instancia" } as const,
         };
-  return { professional, seal, professionalMissing };
+  return { professional, seal, professionalMissing, clinicSealMissing };
 }
 
 /** The PAdES signatures to apply, in order, with the options their level asks for. */

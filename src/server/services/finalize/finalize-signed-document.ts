@@ -58,6 +58,7 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
   const now = new Date();
   const signers = await finalSigners(ctx, tenantId, document, now);
   if (signers.professionalMissing) ctx.log.warn({ contratoId, tenantId }, `finalize: ${signers.professionalMissing}`);
+  if (signers.clinicSealMissing) ctx.log.warn({ contratoId, tenantId }, `finalize: certificado da clínica não usado: ${signers.clinicSealMissing}`);
   const seal = signers.seal;
   // The professional's chosen ICP-Brasil signature, when it cannot be applied, is not shown as one.
   const applied = signers.professionalMissing ? false : signers.professional ? true : null;
@@ -74,6 +75,7 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
         }
       : null,
     professionalMissing: signers.professionalMissing,
+    clinicSealMissing: signers.clinicSealMissing,
   });
   const documentJson = input.attachments?.find((a) => a.name === DOCUMENT_FILE)?.content ?? "";
   const evidenceJson = input.attachments?.find((a) => a.name === EVIDENCE_FILE)?.content ?? "";

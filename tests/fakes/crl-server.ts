@@ -1,0 +1,43 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A certificate authority's list repository (decision 048): serves each path's DER CRL as
+ * application/pkix-crl over plain HTTP, as ICP-Brasil authorities do; a path may answer an HTTP
+ * error or hang instead. Counts the requests per path.
+ */
+export async function startCrlServer() {
+  const lists = new Map<string, Buffer>();
+  const failures = new Map<string, number | "hang">();
+  const hits = new Map<string, number>();
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://x").pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const failure = failures.get(path);
+    if (failure === "hang") return;
+    if (failure !== undefined) return void response.writeHead(failure).end();
+    const list = lists.get(path);
+    if (!list) return void response.writeHead(404).end();
+    response.writeHead(200, { "content-type": "application/pkix-crl", "content-length": list.length }).end(list);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    /** Serve `der` at `path` (and stop failing there). */
+    publish(path: string, der: Buffer) {
+      failures.delete(path);
+      lists.set(path, der);
+    },
+    fail(path: string, how: number | "hang") {
+      failures.set(path, how);
+    },
+    hits: (path: string) => hits.get(path) ?? 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+export type CrlServer = Awaited<ReturnType<typeof startCrlServer>>;

@@ -1,0 +1,193 @@
+/**
+ * Revocation lists (decision 048): a certificate whose chain ends at an official root is looked up
+ * in its authorities' lists at upload (a revoked one is refused, an unreadable list is a warning)
+ * and again before each sealing (a revoked clinic certificate does not seal; the instance seal does,
+ * and the registry says why). The lists come from a local repository the certificates point at.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRows } from "../../src/db/raw.js";
+import { certificados, tenants } from "../../src/db/schema.js";
+import { makeCrl, revocationPki, type RevocationPki } from "../fixtures/crl.js";
+import { startCrlServer, type CrlServer } from "../fakes/crl-server.js";
+import { newClinic, type SignedIn } from "../helpers/sessions.js";
+import { draftDocument, publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
+import { createTestApp, type TestContext } from "../helpers/test-app.js";
+
+const CPF = "52998224725";
+const CNPJ = "11222333000181";
+const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-lcr-"));
+let server: CrlServer;
+let pki: RevocationPki;
+let ctx: TestContext;
+let rootsFile: string;
+
+beforeAll(async () => {
+  server = await startCrlServer();
+  pki = revocationPki(server.base, { cpf: CPF, cnpj: CNPJ });
+  rootsFile = path.join(scratch, "raizes.pem");
+  writeFileSync(rootsFile, pki.root.pem);
+  ctx = await createTestApp({ env: { ICP_BRASIL_ROOTS_FILE: rootsFile } });
+}, 60_000);
+afterAll(async () => {
+  await ctx?.close();
+  await server?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function publishLists(revokedHolder = false) {
+  server.publish("/raiz.crl", await makeCrl({ issuer: pki.root }));
+  server.publish("/ac.crl", await makeCrl({ issuer: pki.ac, revoked: revokedHolder ? [{ certificate: pki.ecnpj, at: new Date(Date.now() - 3_600_000), reason: 1 }] : [] }));
+}
+
+/** A clinic with the e-CNPJ's CNPJ. */
+async function clinicWithCnpj(app = ctx.app): Promise<SignedIn> {
+  const clinic = await newClinic(app);
+  await ctx.database.db.update(tenants).set({ cnpj: CNPJ }).where(eq(tenants.id, clinic.tenantId));
+  return clinic;
+}
+
+const upload = (who: SignedIn, app = ctx.app) =>
+  app.inject({
+    method: "POST",
+    url: "/api/certificates",
+    headers: { cookie: who.cookie },
+    payload: { arquivo_base64: pki.ecnpj.pfx.toString("base64"), nome_arquivo: "ecnpj.pfx", alias: "e-CNPJ", senha: pki.ecnpj.password, titular: "clinica" },
+  });
+
+async function auditData(tenantId: string, action: string) {
+  const rows = await rawRows<{ data: Record<string, unknown> }>(ctx.database.db, sql`select data from audit_events where tenant_id = ${tenantId} and action = ${action} order by seq`);
+  return rows.map((row) => row.data);
+}
+
+describe("at upload", () => {
+  it("takes a certificate its authorities' lists do not name, and says the root was checked", async () => {
+    await publishLists();
+    const clinic = await clinicWithCnpj();
+    const response = await upload(clinic);
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().avisos).toEqual([]);
+    expect(response.json().certificado.raiz).toEqual({ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste LCR" });
+    const [uploaded] = await auditData(clinic.tenantId, "certificate.uploaded");
+    expect(uploaded!.revogacao).toMatchObject({ status: "nao_revogado", consultado_em: expect.any(String) });
+  });
+
+  it("refuses a revoked certificate in Portuguese, keeps nothing but the refusal's event", async () => {
+    await publishLists(true);
+    const clinic = await clinicWithCnpj(ctx.app);
+    // A fresh app on the same database: its list cache is empty (the lists above were just changed).
+    const fresh = await createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: rootsFile } });
+    try {
+      const response = await upload(clinic, fresh.app);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: "CERTIFICATE_INVALID",
+        message: expect.stringMatching(/^O certificado foi revogado pela autoridade certificadora em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(motivo: comprometimento da chave\): não pode assinar documentos\. Envie um certificado válido\.$/),
+        details: { motivo: "revoked" },
+      });
+      expect(await ctx.database.db.select().from(certificados).where(eq(certificados.tenant_id, clinic.tenantId))).toEqual([]);
+      expect(await auditData(clinic.tenantId, "certificate.upload_refused")).toEqual([expect.objectContaining({ motivo: "revoked" })]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("takes it with a warning when the list cannot be read now", async () => {
+    server.fail("/ac.crl", 503);
+    const clinic = await clinicWithCnpj();
+    const fresh = await createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: rootsFile } });
+    try {
+      const response = await upload(clinic, fresh.app);
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().avisos).toEqual([expect.stringMatching(/^Não foi possível consultar agora a lista de revogação \(LCR\) da autoridade certificadora: .*respondeu HTTP 503\. A consulta é feita de novo antes de cada selagem\.$/)]);
+    } finally {
+      await fresh.close();
+      await publishLists();
+    }
+  });
+
+  it("fetches nothing for a chain that does not end at an official root, nor with CRL_CHECK=false", async () => {
+    await publishLists();
+    const before = server.hits("/ac.crl");
+    const settings: Record<string, string>[] = [{}, { ICP_BRASIL_ROOTS_FILE: rootsFile, CRL_CHECK: "false" }];
+    for (const env of settings) {
+      const other = await createTestApp({ database: ctx.database, env });
+      try {
+        const clinic = await clinicWithCnpj(other.app);
+        expect((await upload(clinic, other.app)).statusCode).toBe(201);
+        const [uploaded] = await auditData(clinic.tenantId, "certificate.uploaded");
+        expect(uploaded!.revogacao).toEqual({ status: "nao_consultado" });
+      } finally {
+        await other.close();
+      }
+    }
+    expect(server.hits("/ac.crl")).toBe(before);
+  });
+});
+
+describe("before sealing", () => {
+  /** A clinic with the e-CNPJ as its seal, and a document the patient has signed (not yet sealed). */
+  async function signedDocument(): Promise<{ clinic: SignedIn; id: string }> {
+    await publishLists();
+    const clinic = await clinicWithCnpj();
+    expect((await upload(clinic)).statusCode).toBe(201);
+    const versionId = await publishedTemplateVersion(ctx.app, clinic);
+    const patient = await signingPatient(ctx.app, clinic);
+    const id = await draftDocument(ctx.app, clinic, versionId, patient.id);
+    const sent = await ctx.app.inject({ method: "POST", url: `/api/documents/${id}/send`, headers: { cookie: clinic.cookie }, payload: {} });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient);
+    expect(signed.response.statusCode, signed.response.body).toBe(200);
+    return { clinic, id };
+  }
+
+  /** Seals with a worker of a fresh app (its own list cache), and returns the PDF's text and the seal kind. */
+  async function sealWithFreshWorker(clinic: SignedIn, id: string) {
+    const worker = await createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: rootsFile } });
+    try {
+      await worker.app.worker.tick();
+      const download = await worker.app.inject({ method: "GET", url: `/api/documents/${id}/signed-pdf`, headers: { cookie: clinic.cookie } });
+      expect(download.statusCode, download.body).toBe(200);
+      const file = path.join(scratch, `${id}.pdf`);
+      writeFileSync(file, download.rawPayload);
+      const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+      const [sealedEvent] = await auditData(clinic.tenantId, "document.sealed");
+      return { text, selo: sealedEvent!.selo };
+    } finally {
+      await worker.close();
+    }
+  }
+
+  it("a certificate still good seals, and the registry says the lists were read", async () => {
+    const { clinic, id } = await signedDocument();
+    const { text, selo } = await sealWithFreshWorker(clinic, id);
+    expect(selo).toBe("clinica");
+    expect(text).toMatch(/cadeia conferida pelo servidor até a raiz oficial “Autoridade Certificadora Raiz de Teste LCR”; não revogado segundo as listas de revogação \(LCR\) da cadeia, consultadas pelo servidor em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(horário de Brasília\); a do titular foi emitida em/);
+    expect(text).not.toContain("O certificado da clínica não foi usado");
+  });
+
+  it("a certificate revoked after upload does not seal: the instance seal does, and the registry says why", async () => {
+    const { clinic, id } = await signedDocument();
+    await publishLists(true);
+    const { text, selo } = await sealWithFreshWorker(clinic, id);
+    expect(selo).toBe("instancia");
+    expect(text).toMatch(/O certificado da clínica não foi usado: o certificado foi revogado pela autoridade certificadora em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(motivo: comprometimento da chave\)\./);
+    expect(text).toContain("Consentir — Selo da instância");
+    const [row] = await ctx.database.db.select({ active: certificados.is_active }).from(certificados).where(and(eq(certificados.tenant_id, clinic.tenantId)));
+    expect(row!.active).toBe(true);
+    await publishLists();
+  });
+
+  it("an unreadable list does not stop the sealing: the registry says it was not looked up, and when it was tried", async () => {
+    const { clinic, id } = await signedDocument();
+    server.fail("/ac.crl", 500);
+    const { text, selo } = await sealWithFreshWorker(clinic, id);
+    expect(selo).toBe("clinica");
+    expect(text).toMatch(/revogação não consultada: a lista de revogação em http:\/\/127\.0\.0\.1:\d+\/ac\.crl respondeu HTTP 500 \(tentativa do servidor em/);
+    await publishLists();
+  });
+});
