@@ -57,6 +57,7 @@ import { officialRootsFromEnv } from "./services/certificates/official-roots.js"
 import { crlSourceFromEnv } from "./services/certificates/revocation/revocation-checker.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
 import { siteOrigin } from "./lib/origin.js";
+import { clientErrorHandler } from "./plugins/client-errors.js";
 import { frameworkErrors, rejectUnsafeText, requireUtf8Json } from "./plugins/safe-input.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE } from "./services/audit/audit-anchors.js";
 import "../shared/schemas/zod-locale.js";
@@ -91,6 +92,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -197,7 +199,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(documentRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(signedPdfRoutes, { db: database.db, storage: app.services.storage });
   await app.register(dataRightsRoutes, { db: database.db, storage });
-  await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE });
+  await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE, pdf: pdfPool });
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
   await app.register(witnessRoutes, { db: database.db, env, secretBox });

@@ -147,6 +147,10 @@ export const ERRORS = {
   LOGO_UNSUPPORTED: { status: 415, message: "Envie o logo em PNG, JPEG ou SVG." },
   LOGO_INVALID: { status: 400, message: "Não foi possível ler a imagem. Envie um PNG, JPEG ou SVG válido." },
   LOGO_TOO_MANY_PIXELS: { status: 400, message: "A imagem é grande demais (mais de 40 megapixels). Reduza-a e envie de novo." },
+  LOGO_TOO_COMPLEX: {
+    status: 400,
+    message: "A imagem levou tempo demais para ser desenhada (um SVG com muitos efeitos). Envie o logo em PNG ou JPEG, ou um SVG mais simples.",
+  },
   PROCEDURE_SPECIALTY_UNKNOWN: { status: 400, message: "Escolha uma especialidade da lista." },
   CEP_INVALID: { status: 400, message: "CEP inválido. Informe os 8 dígitos." },
   CEP_NOT_FOUND: { status: 404, message: "CEP não encontrado" },

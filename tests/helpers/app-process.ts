@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   if (mode === "stall") {
     const stalling: PdfRenderer = {
       render: (...args) => app.pdfPool.render(...args),
+      verify: (...args) => app.pdfPool.verify(...args),
       async renderAndSeal(...args) {
         await app.pdfPool.renderAndSeal(...args);
         say({ stalled: true });

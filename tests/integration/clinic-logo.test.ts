@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { LOGO_MAX_BYTES } from "../../src/shared/clinic-logo.js";
+import { LOGO_RENDER_TIMEOUT_S } from "../../src/server/services/settings/logo/normalize-clinic-logo.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
@@ -143,6 +144,28 @@ describe("the clinic's logo", () => {
     expect((await ctx.app.inject({ method: "GET", url: "/api/public/clinic-logos/nada.png" })).statusCode).toBe(400);
     expect((await ctx.app.inject({ method: "GET", url: `/api/public/clinic-logos/${"0".repeat(64)}.png` })).statusCode).toBe(404);
   });
+
+  it("refuses an SVG that takes too long to draw after LOGO_RENDER_TIMEOUT_S, not minutes, and stays usable (decision 049)", async () => {
+    const clinic = await newClinic(ctx.app);
+    const svg = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">${body}</svg>`;
+    // A few kB that chain thousands of blurs, and a path dashed into millions of segments: minutes of librsvg.
+    const heavy = [
+      svg(`<filter id="f" x="-50%" y="-50%" width="200%" height="200%">${'<feGaussianBlur stdDeviation="50"/>'.repeat(6000)}</filter><rect width="100" height="100" filter="url(#f)"/>`),
+      svg(`<path d="M0 0 ${"L100 100 L0 100 L100 0 ".repeat(40000)}" stroke="black" stroke-width="50" stroke-dasharray="0.001"/>`),
+    ];
+    for (const body of heavy) {
+      const started = Date.now();
+      const response = await upload(clinic, body, "image/svg+xml");
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ code: "LOGO_TOO_COMPLEX", message: ERRORS.LOGO_TOO_COMPLEX.message });
+      // The child drawing it is killed at the deadline (plus its start and a loaded machine's slack).
+      expect(Date.now() - started).toBeLessThan((LOGO_RENDER_TIMEOUT_S + 6) * 1000);
+    }
+    expect((await call(clinic, "GET", "/api/settings/clinic/logo")).json()).toEqual({ logo: null });
+    // The next logo is drawn as usual.
+    const saved = await upload(clinic, svg(`<rect width="100" height="100" fill="#0a7"/>`), "image/svg+xml");
+    expect(saved.statusCode, saved.body).toBe(200);
+  }, 60_000);
 
   it("is the owner's and administrators' only: 403 to other roles, 401 signed out; each clinic sees its own", async () => {
     const admin = await newStaff(ctx.app, ctx.database, owner.tenantId, "admin");

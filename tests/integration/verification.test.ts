@@ -10,6 +10,7 @@ import { contratoPartes, contratos, files } from "../../src/db/schema.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { finalizeSignedDocument } from "../../src/server/services/finalize/finalize-signed-document.js";
 import { newVerificationCode } from "../../src/server/services/signing/verification-code.js";
+import { deflateBomb, forgedXrefCount, manyByteRanges, repeatedStream } from "../fixtures/hostile-pdfs.js";
 import { validCpf } from "../helpers/factories.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
@@ -203,6 +204,25 @@ describe("POST /api/public/verify/:code/pdf", () => {
     expect(json.statusCode).toBe(400);
     const huge = await postPdf(code, Buffer.alloc(10 * 1024 * 1024 + 1, 0x20));
     expect(huge.statusCode).toBe(413);
+  });
+
+  it("files made to stall a verifier are answered as not valid, in a PDF thread, while the API keeps answering (decision 049)", async () => {
+    for (const [name, body] of [
+      ["xref count", forgedXrefCount()],
+      ["signatures", manyByteRanges(20_000, 4 * 1024 * 1024)],
+      ["deflate bomb", deflateBomb()],
+      ["repeated stream", repeatedStream(500)],
+    ] as const) {
+      const before = ctx.app.pdfPool.stats().completed;
+      const verifying = postPdf(code, body);
+      const health = await ctx.app.inject({ method: "GET", url: "/api/health" });
+      expect(health.statusCode, name).toBe(200);
+      const response = await verifying;
+      // Read by a PDF thread (one more task done by the pool), not on the event loop.
+      expect(ctx.app.pdfPool.stats().completed - before, name).toBe(1);
+      expect(response.statusCode, `${name}: ${response.body.slice(0, 200)}`).toBe(200);
+      expect(response.json(), name).toMatchObject({ identico: false, assinatura_valida: false, selo_integro: false });
+    }
   });
 });
 

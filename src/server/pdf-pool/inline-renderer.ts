@@ -1,6 +1,7 @@
 import { renderDocumentPdf } from "../../pdf/document-pdf.js";
 import { sealPdf } from "../services/sealing/seal-pdf.js";
 import type { PdfRenderer } from "./pdf-pool.js";
+import { verifyPdfBytes } from "./pdf-verify.js";
 
 /**
  * The same work as the pool, in the calling thread: for code that runs without an app (service
@@ -14,4 +15,5 @@ export const inlinePdfRenderer: PdfRenderer = {
     for (const signature of signatures) pdf = await sealPdf(pdf, signature.material, signature.options);
     return pdf;
   },
+  verify: async (pdf, options) => verifyPdfBytes(pdf, options),
 };

@@ -24,7 +24,9 @@ import type { DocumentPdfInput } from "../../pdf/document-pdf.js";
 import { AppError } from "../errors.js";
 import type { SealMaterial } from "../services/sealing/seal-certificate.js";
 import type { SealOptions } from "../services/sealing/seal-pdf.js";
-import { asBuffer, cloneableInput, type PdfTask, sealKeyOf } from "./pdf-tasks.js";
+import type { VerifySignedPdfOptions } from "../services/sealing/verify-signed-pdf.js";
+import { asBuffer, cloneableInput, type PdfTask, type PdfVerification, type PdfVerifyTask, sealKeyOf } from "./pdf-tasks.js";
+import { verifyPdfBytes } from "./pdf-verify.js";
 
 /** Waiting places per thread (the queue limit is threads × this unless configured). */
 export const QUEUE_PER_THREAD = 4;
@@ -53,6 +55,8 @@ export interface PdfRenderer {
   renderAndSeal(input: DocumentPdfInput, seal: SealMaterial, sealOptions: SealOptions, options?: PdfRunOptions): Promise<Buffer>;
   /** Draws the final PDF and applies each signature in order (e.g. the professional's, then the seal). */
   renderAndSign(input: DocumentPdfInput, signatures: PdfSignature[], options?: PdfRunOptions): Promise<Buffer>;
+  /** Checks a PDF someone sent (its seal, the evidence it carries), off the event loop (decision 049). */
+  verify(pdf: Buffer, options: VerifySignedPdfOptions): Promise<PdfVerification>;
 }
 
 export interface PdfPoolOptions {
@@ -107,6 +111,12 @@ export function pdfWorkerEntry(): { filename: string; execArgv: string[] } {
   return { filename, execArgv: [...noRequireEsm, "--import", tsx] };
 }
 
+function verifierUnloadable(error: unknown): boolean {
+  // The error crosses the thread without its code: read its message.
+  const message = error instanceof Error ? error.message : "";
+  return import.meta.url.endsWith(".ts") && /Cannot find module .*pdf-verify|Unknown file extension/.test(message);
+}
+
 function isQueueFull(error: unknown): boolean {
   return error instanceof Error && /Task queue is at limit|No task queue available/.test(error.message);
 }
@@ -119,7 +129,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
   /** Background work may start only while fewer than this many tasks are in flight. */
   const backgroundRoom = threads + Math.ceil(maxQueue / 2);
 
-  let piscina: Piscina<PdfTask, Uint8Array> | undefined;
+  let piscina: Piscina<PdfTask | PdfVerifyTask, unknown> | undefined;
   let closed = false;
   let inFlight = 0;
   let completed = 0;
@@ -128,10 +138,10 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
   let averageMs = 300;
   const waiting = new Set<() => void>();
 
-  const pool = (): Piscina<PdfTask, Uint8Array> => {
+  const pool = (): Piscina<PdfTask | PdfVerifyTask, unknown> => {
     if (!piscina) {
       const entry = pdfWorkerEntry();
-      piscina = new Piscina<PdfTask, Uint8Array>({
+      piscina = new Piscina<PdfTask | PdfVerifyTask, unknown>({
         filename: entry.filename,
         execArgv: entry.execArgv,
         minThreads: threads,
@@ -187,7 +197,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
     }
   };
 
-  const run = async (task: PdfTask, runOptions: PdfRunOptions = {}): Promise<Buffer> => {
+  const run = async (task: PdfTask | PdfVerifyTask, runOptions: PdfRunOptions = {}): Promise<unknown> => {
     const background = runOptions.background ?? false;
     for (;;) {
       // Shutting down: the same answer as a full queue (a job goes back to its queue).
@@ -196,10 +206,10 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
       else if (!enter(threads + maxQueue)) throw busy();
       const started = performance.now();
       try {
-        const bytes = await pool().run(task, { signal: AbortSignal.timeout(taskTimeoutMs) });
+        const result = await pool().run(task, { signal: AbortSignal.timeout(taskTimeoutMs) });
         completed += 1;
         averageMs = averageMs * 0.8 + (performance.now() - started) * 0.2;
-        return asBuffer(bytes);
+        return result;
       } catch (error) {
         if (!isQueueFull(error)) throw error;
         // Piscina's own limit (a backstop, never tighter than ours in practice): the same answer
@@ -212,17 +222,31 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
     }
   };
 
+  const runPdf = async (task: PdfTask, runOptions?: PdfRunOptions) => asBuffer((await run(task, runOptions)) as Uint8Array);
+
   return {
     threads,
     maxQueue,
-    render: (input, runOptions) => run({ kind: "render", input: cloneableInput(input) }, runOptions),
+    render: (input, runOptions) => runPdf({ kind: "render", input: cloneableInput(input) }, runOptions),
     renderAndSeal: (input, seal, sealOptions, runOptions) =>
-      run({ kind: "render-and-sign", input: cloneableInput(input), signatures: [{ seal: sealKeyOf(seal), options: sealOptions }] }, runOptions),
+      runPdf({ kind: "render-and-sign", input: cloneableInput(input), signatures: [{ seal: sealKeyOf(seal), options: sealOptions }] }, runOptions),
     renderAndSign: (input, signatures, runOptions) =>
-      run(
+      runPdf(
         { kind: "render-and-sign", input: cloneableInput(input), signatures: signatures.map((s) => ({ seal: sealKeyOf(s.material), options: s.options })) },
         runOptions,
       ),
+    // The bytes are copied into the task (the request's body stays the request's).
+    verify: async (pdf, options) => {
+      try {
+        return (await run({ kind: "verify", pdf: new Uint8Array(pdf), options })) as PdfVerification;
+      } catch (error) {
+        if (!verifierUnloadable(error)) throw error;
+        // From source under tsx's require hook (npm run dev, scripts) a thread cannot import the
+        // verifier (canonicalize is ES-only and require(esm) is off in the threads): checked here
+        // instead. The built server (dist) and the test suites run it in a thread.
+        return verifyPdfBytes(pdf, options);
+      }
+    },
     stats: () => ({ threads, maxQueue, inFlight, completed, rejected }),
     async close() {
       closed = true;

@@ -10,6 +10,8 @@ import type { DocumentPdfInput } from "../../pdf/document-pdf.js";
 import { renderDocumentPdf } from "../../pdf/document-pdf.js";
 import type { SealMaterial } from "../services/sealing/seal-certificate.js";
 import { type SealOptions, sealPdf } from "../services/sealing/seal-pdf.js";
+import type { PdfSignatureCheck } from "../services/sealing/verify-pdf-signature.js";
+import type { SignedPdfReport, VerifySignedPdfOptions } from "../services/sealing/verify-signed-pdf.js";
 
 /** A seal as plain data: the PKCS#8 key and the certificate as bytes. */
 export interface SealKey {
@@ -32,6 +34,30 @@ export interface PdfSignatureTask {
 export type PdfTask =
   | { kind: "render"; input: DocumentPdfInput }
   | { kind: "render-and-sign"; input: DocumentPdfInput; signatures: PdfSignatureTask[] };
+
+/**
+ * Checking a PDF someone sent (/verificar, decision 049): its seal and the evidence it carries.
+ * Parsing a stranger's file runs in a thread, under the task timeout, never on the event loop.
+ */
+export interface PdfVerifyTask {
+  kind: "verify";
+  pdf: Uint8Array;
+  options: VerifySignedPdfOptions;
+}
+
+export interface PdfVerification {
+  report: SignedPdfReport;
+  signature: PdfSignatureCheck;
+}
+
+/**
+ * Loaded when the first verification comes (the evidence code needs canonicalize, an ES-only
+ * package the thread's loader cannot require while it starts; render-only threads never load it).
+ */
+export async function runVerifyTask(task: PdfVerifyTask): Promise<PdfVerification> {
+  const { verifyPdfBytes } = await import("./pdf-verify.js");
+  return verifyPdfBytes(asBuffer(task.pdf), task.options);
+}
 
 const sealKeys = new WeakMap<SealMaterial, SealKey>();
 

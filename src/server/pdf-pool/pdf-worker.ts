@@ -9,13 +9,15 @@
  */
 import { move } from "piscina";
 import { pdfEngine } from "../../pdf/fonts.js";
-import { type PdfTask, runPdfTask } from "./pdf-tasks.js";
+import { type PdfTask, type PdfVerifyTask, runPdfTask, runVerifyTask } from "./pdf-tasks.js";
 import { lowerThreadPriority } from "./thread-priority.js";
 
 lowerThreadPriority();
 pdfEngine();
 
-export default async function runTask(task: PdfTask): Promise<unknown> {
+export default async function runTask(task: PdfTask | PdfVerifyTask): Promise<unknown> {
+  // A verification answers plain data (cloned back); the rest answer a PDF.
+  if (task.kind === "verify") return runVerifyTask(task);
   const pdf = await runPdfTask(task);
   // A Buffer that owns its whole ArrayBuffer can be transferred; a pooled slab (small Buffers) is
   // copied first.

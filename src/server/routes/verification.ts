@@ -4,6 +4,7 @@ import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import { pdfVerdictSchema, verificationSchema } from "../../shared/schemas/signing.js";
 import { AppError } from "../errors.js";
+import type { PdfRenderer } from "../pdf-pool/pdf-pool.js";
 import { checkPdfForCode, getPublicVerification } from "../services/sealing/public-verification.js";
 import { instanceSealCertificates } from "../services/sealing/trusted-seal-certificates.js";
 
@@ -17,7 +18,7 @@ const tags = ["verificação pública"];
  * /verificar/:code's API, public (no session): the code printed on the registry page is the
  * capability. Rate-limited per IP; answers carry Referrer-Policy: no-referrer.
  */
-export const verificationRoutes: FastifyPluginAsyncZod<{ db: Db; rateLimitPerMinute: number }> = async (app, { db, rateLimitPerMinute }) => {
+export const verificationRoutes: FastifyPluginAsyncZod<{ db: Db; rateLimitPerMinute: number; pdf: Pick<PdfRenderer, "verify"> }> = async (app, { db, rateLimitPerMinute, pdf }) => {
   // Counted after the admission gate (decision 040): a request it turned away counts against no limit.
   const rateLimit = { max: rateLimitPerMinute, timeWindow: "1 minute", hook: "preValidation" as const };
   app.addHook("onSend", async (_request, reply, payload) => {
@@ -71,7 +72,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ db: Db; rateLimitPerMin
     async (request) => {
       const body = request.body;
       if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError("BAD_REQUEST", "Envie o arquivo PDF.");
-      return checkPdfForCode(db, request.params.code, body);
+      return checkPdfForCode(db, pdf, request.params.code, body);
     },
   );
 };

@@ -15,6 +15,10 @@ export interface EmbeddedFile {
 
 type Ref = { ref: number };
 
+/** Limits on what a PDF sent for verification may make us read (decision 049). */
+export const MAX_EMBEDDED_FILES = 16;
+export const MAX_EMBEDDED_FILE_BYTES = 16 * 1024 * 1024;
+
 class PdfReader {
   private readonly text: string;
   private readonly offsets = new Map<number, number>();
@@ -41,6 +45,11 @@ class PdfReader {
       const lines = section.slice(4, trailerAt).trim().split(/\r?\n|\r/);
       for (let i = 0; i < lines.length; ) {
         const [first, count] = lines[i]!.trim().split(/\s+/).map(Number) as [number, number];
+        // A subsection cannot list more entries than the lines that follow it (a forged count
+        // would otherwise loop for as long as it says).
+        if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || first < 0 || count < 0 || count > lines.length - i - 1) {
+          throw new Error("tabela xref malformada");
+        }
         for (let k = 0; k < count; k++) {
           const entry = lines[i + 1 + k]?.trim().split(/\s+/);
           if (entry?.[2] === "n" && !this.offsets.has(first + k)) this.offsets.set(first + k, Number(entry[0]));
@@ -104,10 +113,18 @@ class PdfReader {
     let dataStart = keyword + "stream".length;
     if (this.text[dataStart] === "\r") dataStart++;
     if (this.text[dataStart] === "\n") dataStart++;
+    if (!Number.isSafeInteger(size) || size < 0 || size > MAX_EMBEDDED_FILE_BYTES) throw new Error(`fluxo ${ref} grande demais`);
     const raw = this.pdf.subarray(dataStart, dataStart + size);
     const filter = /\/Filter\s*(\[\s*)?\/(\w+)/.exec(dict)?.[2];
     if (!filter) return Buffer.from(raw);
-    if (filter === "FlateDecode") return inflateSync(raw);
+    if (filter === "FlateDecode") {
+      try {
+        // Bounded: a few hundred kB of deflate can claim hundreds of MB.
+        return inflateSync(raw, { maxOutputLength: MAX_EMBEDDED_FILE_BYTES });
+      } catch {
+        throw new Error(`fluxo ${ref} ilegível ou grande demais`);
+      }
+    }
     throw new Error(`filtro /${filter} não suportado`);
   }
 }
@@ -165,6 +182,9 @@ export function embeddedFiles(pdf: Buffer): EmbeddedFile[] {
   const inline = /\/EmbeddedFiles\s*<</.exec(namesDict);
   if (!treeRef && !inline) return [];
   const out: EmbeddedFile[] = [];
+  // Each file stream is read once, and only so many: our PDFs carry two (documento.json, evidencias.json).
+  const seen = new Set<number>();
+  let total = 0;
   const visit = (node: string, depth: number) => {
     if (depth > 16) throw new Error("árvore de nomes profunda demais");
     const kids = /\/Kids\s*\[([^\]]*)\]/.exec(node)?.[1];
@@ -179,7 +199,13 @@ export function embeddedFiles(pdf: Buffer): EmbeddedFile[] {
       const ef = /\/EF\s*<<([\s\S]*?)>>/.exec(specDict)?.[1] ?? "";
       const file = refIn(ef, "F") ?? refIn(ef, "UF");
       if (!file) throw new Error(`anexo ${name} sem fluxo`);
-      out.push({ name, bytes: reader.stream(file.ref) });
+      if (seen.has(file.ref)) throw new Error(`anexo ${name} repete um fluxo já lido`);
+      seen.add(file.ref);
+      if (out.length >= MAX_EMBEDDED_FILES) throw new Error("anexos demais");
+      const bytes = reader.stream(file.ref);
+      total += bytes.length;
+      if (total > MAX_EMBEDDED_FILE_BYTES) throw new Error("anexos grandes demais");
+      out.push({ name, bytes });
     }
   };
   visit(treeRef ? reader.object(treeRef.ref).dict : reader.dictionaryAt(namesDict, inline!.index), 0);

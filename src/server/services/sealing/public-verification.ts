@@ -12,9 +12,8 @@ import { maskCpf, type PdfVerdict, type Verification } from "../../../shared/sch
 import { appliedSigningMethod } from "../../../shared/signing-method.js";
 import { AppError } from "../../errors.js";
 import { sha256Hex } from "../../lib/content-hash.js";
-import { verifyPdfSignature } from "./verify-pdf-signature.js";
+import type { PdfRenderer } from "../../pdf-pool/pdf-pool.js";
 import { trustedSealCertificates } from "./trusted-seal-certificates.js";
-import { verifySignedPdf } from "./verify-signed-pdf.js";
 
 const CODE = /^[0-9A-Z]{6,32}$/;
 const notFound = () => new AppError("NOT_FOUND", "Documento não encontrado");
@@ -72,7 +71,7 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
 }
 
 /** Is `pdf` exactly this document's sealed PDF, and does its PAdES signature verify? */
-export async function checkPdfForCode(db: Db, rawCode: string, pdf: Buffer): Promise<PdfVerdict> {
+export async function checkPdfForCode(db: Db, verifier: Pick<PdfRenderer, "verify">, rawCode: string, pdf: Buffer): Promise<PdfVerdict> {
   const { id, tenantId, code } = await findByCode(db, rawCode);
   const [row] = await withTenant(db, tenantId, (tx) =>
     tx
@@ -86,8 +85,8 @@ export async function checkPdfForCode(db: Db, rawCode: string, pdf: Buffer): Pro
   const trusted = await trustedSealCertificates(db, tenantId);
   // The same checks as `npm run verify` (no database): the evidence the file carries, and the
   // seal's certificate against the keys this instance and this clinic own.
-  const report = verifySignedPdf(pdf, { trusted, expectedCode: code });
-  const signature = verifyPdfSignature(pdf);
+  // In a PDF thread (decision 049): a stranger's file is parsed off the event loop, under a timeout.
+  const { report, signature } = await verifier.verify(pdf, { trusted, expectedCode: code });
   const reconhecido = report.certificado_ok === true;
   const hasEvidence = report.documento !== null;
   return {

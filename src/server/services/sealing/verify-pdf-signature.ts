@@ -169,8 +169,17 @@ function checkOne(pdf: Buffer, text: string, index: number, range: [number, numb
   return info;
 }
 
+/** More signatures than any PDF of ours carries (the professional's, the seal): refused unread (decision 049). */
+export const MAX_PDF_SIGNATURES = 8;
+
+/** The file's /ByteRange arrays, in order; at most MAX_PDF_SIGNATURES + 1 are read. */
 function byteRanges(text: string): [number, number, number, number][] {
-  return [...text.matchAll(BYTE_RANGE)].map((m) => m.slice(1, 5).map(Number) as [number, number, number, number]);
+  const ranges: [number, number, number, number][] = [];
+  for (const m of text.matchAll(BYTE_RANGE)) {
+    ranges.push(m.slice(1, 5).map(Number) as [number, number, number, number]);
+    if (ranges.length > MAX_PDF_SIGNATURES) break;
+  }
+  return ranges;
 }
 
 /**
@@ -180,7 +189,9 @@ function byteRanges(text: string): [number, number, number, number][] {
  */
 export function checkAllPdfSignatures(pdf: Buffer): AllPdfSignaturesCheck {
   const text = pdf.toString("latin1");
-  const signatures = byteRanges(text).map((range, index) => checkOne(pdf, text, index, range));
+  const ranges = byteRanges(text);
+  if (ranges.length > MAX_PDF_SIGNATURES) return { valid: false, signatures: [], reason: `mais de ${MAX_PDF_SIGNATURES} assinaturas` };
+  const signatures = ranges.map((range, index) => checkOne(pdf, text, index, range));
   if (signatures.length === 0) return { valid: false, signatures, reason: "sem /ByteRange" };
   const problems: string[] = [];
   signatures.forEach((signature, i) => {
@@ -211,6 +222,7 @@ export function verifyPdfSignature(pdf: Buffer): PdfSignatureCheck {
 export function checkPdfSignature(pdf: Buffer): PdfSignatureCheck & { certificateDer?: Buffer } {
   const text = pdf.toString("latin1");
   const ranges = byteRanges(text);
+  if (ranges.length > MAX_PDF_SIGNATURES) return invalid(`mais de ${MAX_PDF_SIGNATURES} assinaturas`);
   const last = ranges.at(-1);
   if (!last) return invalid("sem /ByteRange");
   const [a, b, c, d] = last;
