@@ -11,7 +11,7 @@ import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
-import { certificados, tenants } from "../../src/db/schema.js";
+import { certificados, profiles, tenants } from "../../src/db/schema.js";
 import { makeCrl, revocationPki, type RevocationPki } from "../fixtures/crl.js";
 import { startCrlServer, type CrlServer } from "../fakes/crl-server.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
@@ -39,9 +39,10 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function publishLists(revokedHolder = false) {
+/** Both lists, nothing revoked unless `revoked` (default the e-CNPJ) is given. */
+async function publishLists(revokedHolder = false, revoked = pki.ecnpj) {
   server.publish("/raiz.crl", await makeCrl({ issuer: pki.root }));
-  server.publish("/ac.crl", await makeCrl({ issuer: pki.ac, revoked: revokedHolder ? [{ certificate: pki.ecnpj, at: new Date(Date.now() - 3_600_000), reason: 1 }] : [] }));
+  server.publish("/ac.crl", await makeCrl({ issuer: pki.ac, revoked: revokedHolder ? [{ certificate: revoked, at: new Date(Date.now() - 3_600_000), reason: 1 }] : [] }));
 }
 
 /** A clinic with the e-CNPJ's CNPJ. */
@@ -179,6 +180,30 @@ describe("before sealing", () => {
     expect(text).toContain("Consentir — Selo da instância");
     const [row] = await ctx.database.db.select({ active: certificados.is_active }).from(certificados).where(and(eq(certificados.tenant_id, clinic.tenantId)));
     expect(row!.active).toBe(true);
+    await publishLists();
+  });
+
+  it("a professional's e-CPF revoked after they signed with it is not applied, and the registry says why", async () => {
+    await publishLists();
+    const clinic = await clinicWithCnpj();
+    await ctx.database.db.update(profiles).set({ cpf: CPF }).where(eq(profiles.id, clinic.profileId));
+    const mine = await ctx.app.inject({
+      method: "POST",
+      url: "/api/certificates",
+      headers: { cookie: clinic.cookie },
+      payload: { arquivo_base64: pki.ecpf.pfx.toString("base64"), nome_arquivo: "ecpf.pfx", alias: "e-CPF", senha: pki.ecpf.password, titular: "profissional" },
+    });
+    expect(mine.statusCode, mine.body).toBe(201);
+    const versionId = await publishedTemplateVersion(ctx.app, clinic);
+    const patient = await signingPatient(ctx.app, clinic);
+    const id = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Rinoplastia", { com_certificado: true });
+    const sent = await ctx.app.inject({ method: "POST", url: `/api/documents/${id}/send`, headers: { cookie: clinic.cookie }, payload: {} });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect((await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient)).response.statusCode).toBe(200);
+    await publishLists(true, pki.ecpf);
+    const { text } = await sealWithFreshWorker(clinic, id);
+    expect(text).toMatch(/Não aplicada: o certificado ICP-Brasil escolhido pelo profissional foi revogado pela autoridade certificadora em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(motivo: comprometimento da chave\)\./);
+    expect(text).not.toContain("Assinatura PAdES com o certificado “MARIA DA SILVA TESTE");
     await publishLists();
   });
 

@@ -369,18 +369,23 @@ describe("whether the chain ends at an official ICP-Brasil root (decision 047)",
     return createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: file } });
   }
 
+  /** A new clinic with the test e-CNPJ's CNPJ uploads it through `app`. */
+  async function uploadThrough(app: TestContext["app"]) {
+    const clinic = await newEstablishment(app);
+    await ctx.database.db.update(tenants).set({ cnpj: pki.cnpj }).where(eq(tenants.id, clinic.tenantId));
+    const response = await app.inject({ method: "POST", url: "/api/certificates", headers: { cookie: clinic.cookie }, payload: body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica") });
+    expect(response.statusCode, response.body).toBe(201);
+    return { clinic, response };
+  }
+
   it("names the official root on the card when the chain ends at one, and does not warn about the root", async () => {
     const rooted = await appWithRoots("oficiais.pem", pki.root.pem);
     try {
-      const clinic = await newEstablishment(rooted.app);
-      await ctx.database.db.update(tenants).set({ cnpj: pki.cnpj }).where(eq(tenants.id, clinic.tenantId));
-      const cookie = { cookie: clinic.cookie };
-      const response = await rooted.app.inject({ method: "POST", url: "/api/certificates", headers: cookie, payload: body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica") });
-      expect(response.statusCode, response.body).toBe(201);
+      const { clinic, response } = await uploadThrough(rooted.app);
       // Nothing about the root; the test PKI names no revocation list, which is said (decision 048).
       expect(response.json().avisos).toEqual([expect.stringMatching(/^Não foi possível consultar agora a lista de revogação \(LCR\).*não indica onde está sua lista de revogação/)]);
       expect(response.json().certificado.raiz).toEqual({ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste v1" });
-      const list = await rooted.app.inject({ method: "GET", url: "/api/certificates", headers: cookie });
+      const list = await rooted.app.inject({ method: "GET", url: "/api/certificates", headers: { cookie: clinic.cookie } });
       expect(list.json().items.map((c: { raiz: unknown }) => c.raiz)).toEqual([{ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste v1" }]);
     } finally {
       await rooted.close();
@@ -398,11 +403,7 @@ describe("whether the chain ends at an official ICP-Brasil root (decision 047)",
     });
     const rooted = await appWithRoots("outra.pem", otherRoot.pem);
     try {
-      const clinic = await newEstablishment(rooted.app);
-      await ctx.database.db.update(tenants).set({ cnpj: pki.cnpj }).where(eq(tenants.id, clinic.tenantId));
-      const cookie = { cookie: clinic.cookie };
-      const response = await rooted.app.inject({ method: "POST", url: "/api/certificates", headers: cookie, payload: body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica") });
-      expect(response.statusCode, response.body).toBe(201);
+      const { clinic, response } = await uploadThrough(rooted.app);
       expect(response.json().certificado.raiz).toEqual({ conferencia: "outra_raiz", nome: null });
       expect(response.json().avisos).toEqual([expect.stringMatching(/^A cadeia deste certificado não termina numa das raízes oficiais da ICP-Brasil/)]);
       // The same certificate, listed by an app that was given no roots, is 'not checked', not 'another root'.

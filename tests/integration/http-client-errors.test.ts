@@ -26,7 +26,9 @@ function raw(request: string | Buffer): Promise<string> {
     socket.on("data", (chunk) => chunks.push(chunk));
     socket.on("error", reject);
     socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    socket.end(request);
+    // Written, not ended: a half-closed client may see its connection dropped before a slow answer
+    // (the health check reads the database). The server closes it after answering.
+    socket.write(request);
   });
 }
 

@@ -189,34 +189,18 @@ export function SignForm({
             />
           </TextField>
           <TextField id={ids.email} label="E-mail" required invalid={invalid("email")} className="sm:col-span-2">
-            <input
-              id={ids.email}
-              value={values.email}
-              onChange={(event) => set("email", event.target.value)}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              maxLength={254}
-              aria-invalid={invalid("email") || undefined}
-              aria-describedby={ids.emailHint}
-              className={inputClass(invalid("email"))}
-            />
+            <EmailInput id={ids.email} value={values.email} onChange={(value) => set("email", value)} invalid={invalid("email")} describedBy={ids.emailHint} />
             <p id={ids.emailHint} className="text-xs text-muted-foreground" data-testid="copy-destination">
               {page.copia_para ? SIGNING_MESSAGES.copyGoesTo(page.copia_para) : SIGNING_MESSAGES.copyGoesToTyped}
             </p>
           </TextField>
           {confirmEmail ? (
             <TextField id={ids.emailConfirmacao} label="Confirme o e-mail" required invalid={invalid("email_confirmacao")} className="sm:col-span-2">
-              <input
+              <EmailInput
                 id={ids.emailConfirmacao}
                 value={values.email_confirmacao}
-                onChange={(event) => set("email_confirmacao", event.target.value)}
-                type="email"
-                inputMode="email"
-                autoComplete="email"
-                maxLength={254}
-                aria-invalid={invalid("email_confirmacao") || undefined}
-                className={inputClass(invalid("email_confirmacao"))}
+                onChange={(value) => set("email_confirmacao", value)}
+                invalid={invalid("email_confirmacao")}
               />
             </TextField>
           ) : null}
@@ -308,6 +292,23 @@ const inputClass = (invalid: boolean) =>
   `h-11 w-full min-w-0 rounded-md border bg-background px-3 text-base shadow-xs outline-none transition focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:h-10 sm:text-sm ${
     invalid ? "border-destructive ring-destructive/20" : "border-input"
   }`;
+
+function EmailInput({ id, value, onChange, invalid, describedBy }: { id: string; value: string; onChange: (value: string) => void; invalid: boolean; describedBy?: string }) {
+  return (
+    <input
+      id={id}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      type="email"
+      inputMode="email"
+      autoComplete="email"
+      maxLength={254}
+      aria-invalid={invalid || undefined}
+      aria-describedby={describedBy}
+      className={inputClass(invalid)}
+    />
+  );
+}
 
 function TextField({
   id,
