@@ -158,14 +158,15 @@ describe("the clinic's logo", () => {
       const response = await upload(clinic, body, "image/svg+xml");
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json()).toMatchObject({ code: "LOGO_TOO_COMPLEX", message: ERRORS.LOGO_TOO_COMPLEX.message });
-      // The child drawing it is killed at the deadline (plus its start and a loaded machine's slack).
-      expect(Date.now() - started).toBeLessThan((LOGO_RENDER_TIMEOUT_S + 6) * 1000);
+      // The child drawing it is killed at the deadline, counted from when it has loaded: seconds, not
+      // minutes (a child started through tsx on a busy CI machine takes a while to load).
+      expect(Date.now() - started).toBeLessThan((LOGO_RENDER_TIMEOUT_S + 25) * 1000);
     }
     expect((await call(clinic, "GET", "/api/settings/clinic/logo")).json()).toEqual({ logo: null });
     // The next logo is drawn as usual.
     const saved = await upload(clinic, svg(`<rect width="100" height="100" fill="#0a7"/>`), "image/svg+xml");
     expect(saved.statusCode, saved.body).toBe(200);
-  }, 60_000);
+  }, 120_000);
 
   it("is the owner's and administrators' only: 403 to other roles, 401 signed out; each clinic sees its own", async () => {
     const admin = await newStaff(ctx.app, ctx.database, owner.tenantId, "admin");

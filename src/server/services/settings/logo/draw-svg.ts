@@ -8,6 +8,11 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+/** What the child writes once loaded (svg-draw-child.ts; not imported: it draws when imported). */
+const READY = "pronto\n";
+/** Loading the child (sharp, libvips) may take this long at most. */
+const STARTUP_LIMIT_MS = 30_000;
+
 export class SvgDrawTimeout extends Error {
   constructor() {
     super("o desenho do SVG passou do tempo");
@@ -55,10 +60,14 @@ export function drawSvgInChild(svg: Buffer, options: SvgDrawOptions): Promise<Bu
       clearTimeout(timer);
       outcome();
     };
-    const timer = setTimeout(() => {
+    // The deadline is for drawing: it starts when the child says it has loaded (a child started
+    // through tsx, in tests, takes seconds to load on a busy machine); loading has a cap of its own.
+    const kill = (error: Error) => {
       child.kill("SIGKILL");
-      finish(() => reject(new SvgDrawTimeout()));
-    }, options.timeoutMs);
+      finish(() => reject(error));
+    };
+    let timer = setTimeout(() => kill(new SvgDrawFailed("o processo de desenho não iniciou")), STARTUP_LIMIT_MS);
+    let ready = false;
     child.stdout.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;
       if (outBytes > maxOutputBytes) {
@@ -68,6 +77,12 @@ export function drawSvgInChild(svg: Buffer, options: SvgDrawOptions): Promise<Bu
     });
     child.stderr.on("data", (chunk: Buffer) => {
       if (err.length < 2000) err += chunk.toString("utf8");
+      if (!ready && err.startsWith(READY)) {
+        ready = true;
+        err = err.slice(READY.length);
+        clearTimeout(timer);
+        timer = setTimeout(() => kill(new SvgDrawTimeout()), options.timeoutMs);
+      }
     });
     child.on("error", (error) => finish(() => reject(new SvgDrawFailed(error.message))));
     child.on("close", (code) => finish(() => (code === 0 ? resolve(Buffer.concat(out)) : reject(new SvgDrawFailed(err.trim() || `saída ${code}`)))));

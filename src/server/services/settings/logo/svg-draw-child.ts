@@ -12,7 +12,11 @@ interface DrawOptions {
   limitInputPixels: number;
 }
 
+/** Written once the modules are loaded: the parent's drawing deadline starts here, not at spawn (draw-svg.ts). */
+const READY = "pronto\n";
+
 async function main(): Promise<void> {
+  process.stderr.write(READY);
   const options = JSON.parse(process.argv[2] ?? "{}") as DrawOptions;
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
