@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import type { Content, ContentTable, TableCell } from "pdfmake/interfaces.js";
 import { formatCpf } from "../shared/br/cpf.js";
 import { formatPhone } from "../shared/br/phone.js";
-import { formatDateTimeSeconds } from "../shared/format/index.js";
+import { capitalizeFirst, formatDateTimeSeconds } from "../shared/format/index.js";
 import type { ContactSince } from "../shared/evidence/contact-since.js";
 import type { CodeChannelUsed } from "../shared/evidence/evidence.js";
 import { revocationText, type RevocationResult } from "../shared/evidence/revocation.js";
@@ -223,7 +223,6 @@ export function formatSaoPaulo(at: Date): string {
   return formatDateTimeSeconds(at);
 }
 
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** "a1b2c3d4…e5f6" */
 export const shortHash = (hash: string) => `${hash.slice(0, 8)}…${hash.slice(-4)}`;
@@ -446,7 +445,7 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
                           `Assinatura PAdES com o certificado “${registry.professionalCertificate.commonName}” (impressão digital SHA-256 ` +
                           `${registry.professionalCertificate.fingerprintSha256}), ${registry.professionalCertificate.level}, aplicada ao ` +
                           "documento antes do selo pelo servidor do Consentir, que guarda o certificado A1 cifrado e o usa depois da senha do profissional; o selo a preserva" +
-                          (registry.professionalCertificate.trust ? `. ${capitalize(trustText(registry.professionalCertificate.trust))}.` : "."),
+                          (registry.professionalCertificate.trust ? `. ${capitalizeFirst(trustText(registry.professionalCertificate.trust))}.` : "."),
                         fontSize: 7,
                       },
                     ]

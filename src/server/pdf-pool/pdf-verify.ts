@@ -1,8 +1,9 @@
 /** The verification a PDF thread runs (pdf-tasks.ts `verify`, decision 049). */
-import { verifyPdfSignature } from "../services/sealing/verify-pdf-signature.js";
-import { verifySignedPdf, type VerifySignedPdfOptions } from "../services/sealing/verify-signed-pdf.js";
+import { type VerifySignedPdfOptions, verifySignedPdfWithSeal } from "../services/sealing/verify-signed-pdf.js";
 import type { PdfVerification } from "./pdf-tasks.js";
 
+/** The evidence report and the seal's check, the seal read once. */
 export function verifyPdfBytes(pdf: Buffer, options: VerifySignedPdfOptions): PdfVerification {
-  return { report: verifySignedPdf(pdf, options), signature: verifyPdfSignature(pdf) };
+  const { report, seal } = verifySignedPdfWithSeal(pdf, options);
+  return { report, signature: seal };
 }

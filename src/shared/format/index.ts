@@ -39,6 +39,11 @@ export function formatDate(value: Instant): string {
   return date ? day.format(date) : MISSING;
 }
 
+/** "o certificado…" → "O certificado…" (a sentence made of parts). */
+export function capitalizeFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** An instant → "28/02/2025, 23:00" in São Paulo. */
 export function formatDateTime(value: Instant): string {
   const date = toDate(value);

@@ -15,6 +15,7 @@ import type { Db, Tx } from "../../../db/client.js";
 import { certificados, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { formatCnpj } from "../../../shared/br/cnpj.js";
+import { capitalizeFirst } from "../../../shared/format/index.js";
 import { rootCheckWarning } from "../../../shared/certificates/root-check.js";
 import { revokedReason, type RevocationResult } from "../../../shared/evidence/revocation.js";
 import { ERRORS } from "../../../shared/errors.js";
@@ -94,7 +95,6 @@ async function linksAndWarnings(
   return { linkedProfileId, linkedClinic, warnings };
 }
 
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The list could not be read now: said, not refused — it is read again before each sealing. */
 function revocationWarning(revocation: RevocationResult): string | null {
@@ -130,7 +130,7 @@ export async function uploadCertificate(
       // Read here, inside the upload's transaction: an upload is rare, and waits at most CRL_TIMEOUT_MS per list.
       revocation = await revocationOf(parsed.chainDer, officialRootOf(parsed.chainFingerprints, checks.roots), checks.crl, now);
       if (revocation.status === "revogado") {
-        throw new CertificateRefusal("revoked", `${capitalize(revokedReason(revocation, parsed.commonName))}: não pode assinar documentos. Envie um certificado válido.`);
+        throw new CertificateRefusal("revoked", `${capitalizeFirst(revokedReason(revocation, parsed.commonName))}: não pode assinar documentos. Envie um certificado válido.`);
       }
     } catch (error) {
       if (!(error instanceof CertificateRefusal)) throw error;

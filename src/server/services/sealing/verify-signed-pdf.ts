@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { certificateNames } from "./seal-certificate.js";
 import { embeddedFiles, infoEntry } from "./pdf-embedded-files.js";
 import { icpBrasilPolicyByOid } from "./icp-brasil-policies.js";
-import { checkAllPdfSignatures, checkPdfSignature } from "./verify-pdf-signature.js";
+import { checkAllPdfSignatures, checkPdfSignature, type PdfSignatureCheck } from "./verify-pdf-signature.js";
 import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
 
@@ -66,6 +66,11 @@ export interface VerifySignedPdfOptions {
 }
 
 export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {}): SignedPdfReport {
+  return verifySignedPdfWithSeal(pdf, options).report;
+}
+
+/** {@link verifySignedPdf}, and the check of the seal it made (so callers need not check it again). */
+export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOptions = {}): { report: SignedPdfReport; seal: PdfSignatureCheck } {
   const lines: EvidenceLine[] = [];
   const check = (ok: boolean, text: string) => {
     lines.push({ ok, text });
@@ -247,7 +252,8 @@ export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {
 
   const ok = seloOk && conteudoOk && cadeiaOk && certificadoOk !== false && lines.every((l) => l.ok !== false);
   const doc = evidence?.documento;
-  return {
+  const { certificateDer: _certificate, ...sealCheck } = seal;
+  const report: SignedPdfReport = {
     ok,
     selo_ok: seloOk,
     certificado,
@@ -259,6 +265,7 @@ export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {
     partes: parties.map((p) => ({ nome: p.nome, nivel: p.nivel, descricao: partyLevelLine(p) })),
     linhas: lines,
   };
+  return { report, seal: sealCheck };
 }
 
 /** A party's level in words, as the evidence records it (the professional's password signature is not a code). */
