@@ -28,7 +28,10 @@ const publicAliases = [
   { find: /^react\/jsx-runtime$/, replacement: "preact/compat/jsx-runtime" },
   { find: /^react\/jsx-dev-runtime$/, replacement: "preact/compat/jsx-dev-runtime" },
   { find: /^react$/, replacement: "preact/compat" },
-  { find: /^@\/lib\/utils$/, replacement: fileURLToPath(new URL("./src/client/public-pages/lib/class-names.ts", import.meta.url)) },
+  {
+    find: /^@\/lib\/utils$/,
+    replacement: fileURLToPath(new URL("./src/client/public-pages/lib/class-names.ts", import.meta.url)),
+  },
   { find: "@shared", replacement: sharedRoot },
   { find: "@", replacement: clientRoot },
 ];

@@ -69,8 +69,13 @@ async function runCase(benchCase: BenchCase): Promise<boolean> {
   try {
     result = await benchCase.run();
   } catch (error) {
-    const cause = error instanceof Error && error.cause ? `\n  causa: ${error.cause instanceof Error ? error.cause.stack ?? error.cause.message : String(error.cause)}` : "";
-    process.stderr.write(`✖ ${benchCase.name} falhou: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}${cause}\n`);
+    const cause =
+      error instanceof Error && error.cause
+        ? `\n  causa: ${error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : String(error.cause)}`
+        : "";
+    process.stderr.write(
+      `✖ ${benchCase.name} falhou: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}${cause}\n`,
+    );
     return false;
   } finally {
     console.log = originalLog;

@@ -6,23 +6,23 @@
 // exactly as with a lockfile written against the full registry. Run after changing dependencies:
 //   npm install && node scripts/complete-lockfile.mjs && npm ci
 // `--check` only reports (exit 1 when entries are missing); tests/unit use it.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
-const lockPath = fileURLToPath(new URL('../package-lock.json', import.meta.url));
-const OS = ['android', 'darwin', 'freebsd', 'linux', 'openbsd', 'openharmony', 'sunos', 'aix', 'win32'];
-const CPU = ['arm64', 'x64', 'ia32', 'loong64', 'ppc64', 's390x', 'riscv64', 'mips64el', 'wasm32', 'arm'];
+const lockPath = fileURLToPath(new URL("../package-lock.json", import.meta.url));
+const OS = ["android", "darwin", "freebsd", "linux", "openbsd", "openharmony", "sunos", "aix", "win32"];
+const CPU = ["arm64", "x64", "ia32", "loong64", "ppc64", "s390x", "riscv64", "mips64el", "wasm32", "arm"];
 
 /** Platform constraints read from a platform package's name (`…-linux-arm64-musl`, `…-wasm32-wasi`). */
 export function platformOf(name) {
-  const parts = name.split('/').pop().split('-');
+  const parts = name.split("/").pop().split("-");
   const os = parts.find((p) => OS.includes(p));
   const cpu = parts.find((p) => CPU.includes(p));
   if (!cpu) return null;
   const entry = {};
   if (os) entry.os = [os];
   entry.cpu = [cpu];
-  if (os === 'linux') entry.libc = [parts.includes('musl') ? 'musl' : 'glibc'];
+  if (os === "linux") entry.libc = [parts.includes("musl") ? "musl" : "glibc"];
   return entry;
 }
 
@@ -30,11 +30,11 @@ export function platformOf(name) {
 function resolveFrom(packages, fromPath, dep) {
   let base = fromPath;
   for (;;) {
-    const candidate = `${base ? `${base}/` : ''}node_modules/${dep}`;
+    const candidate = `${base ? `${base}/` : ""}node_modules/${dep}`;
     if (packages[candidate]) return candidate;
     if (!base) return null;
-    const idx = base.lastIndexOf('/node_modules/');
-    base = idx === -1 ? '' : base.slice(0, idx);
+    const idx = base.lastIndexOf("/node_modules/");
+    base = idx === -1 ? "" : base.slice(0, idx);
   }
 }
 
@@ -58,21 +58,23 @@ export function missingEntries(lock) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
+  const lock = JSON.parse(readFileSync(lockPath, "utf8"));
   const added = missingEntries(lock);
   const names = Object.keys(added);
-  if (process.argv.includes('--check')) {
+  if (process.argv.includes("--check")) {
     if (names.length) {
-      console.error(`package-lock.json sem ${names.length} binário(s) de outras plataformas: ${names.join(', ')}`);
-      console.error('rode: node scripts/complete-lockfile.mjs');
+      console.error(`package-lock.json sem ${names.length} binário(s) de outras plataformas: ${names.join(", ")}`);
+      console.error("rode: node scripts/complete-lockfile.mjs");
       process.exit(1);
     }
     process.exit(0);
   }
   const sorted = Object.fromEntries(
-    Object.entries({ ...lock.packages, ...added }).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+    Object.entries({ ...lock.packages, ...added }).sort(([a], [b]) =>
+      a === "" ? -1 : b === "" ? 1 : a.localeCompare(b),
+    ),
   );
   lock.packages = sorted;
   writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
-  console.log(names.length ? `adicionadas ${names.length} entradas: ${names.join(', ')}` : 'nada a adicionar');
+  console.log(names.length ? `adicionadas ${names.length} entradas: ${names.join(", ")}` : "nada a adicionar");
 }

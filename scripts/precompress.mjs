@@ -22,7 +22,9 @@ export function precompress(dir) {
       if (entry.isDirectory()) walk(full);
       else if (COMPRESSIBLE.test(entry.name) && statSync(full).size >= MIN_BYTES) {
         const bytes = readFileSync(full);
-        const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+        const br = brotliCompressSync(bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+        });
         const gz = gzipSync(bytes, { level: 9 });
         if (br.length < bytes.length) writeFileSync(`${full}.br`, br);
         if (gz.length < bytes.length) writeFileSync(`${full}.gz`, gz);
@@ -39,5 +41,7 @@ export function precompress(dir) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = process.argv[2] ?? fileURLToPath(new URL("../dist/client", import.meta.url));
   const { files, before, after } = precompress(dir);
-  console.log(`precompress: ${files} arquivos, ${(before / 1024).toFixed(0)} KiB → ${(after / 1024).toFixed(0)} KiB (brotli)`);
+  console.log(
+    `precompress: ${files} arquivos, ${(before / 1024).toFixed(0)} KiB → ${(after / 1024).toFixed(0)} KiB (brotli)`,
+  );
 }

@@ -72,7 +72,9 @@ async function createForkDatabases(url, count) {
       createdDatabases.push(name);
       for (const setting of settings) {
         const at = setting.indexOf("=");
-        await admin.query(`alter database ${quoted} set ${pg.escapeIdentifier(setting.slice(0, at))} = ${pg.escapeLiteral(setting.slice(at + 1))}`);
+        await admin.query(
+          `alter database ${quoted} set ${pg.escapeIdentifier(setting.slice(0, at))} = ${pg.escapeLiteral(setting.slice(at + 1))}`,
+        );
       }
       urls.push(onDatabase(url, name));
     }
@@ -87,9 +89,12 @@ async function dropForkDatabases() {
   const admin = new pg.Client({ connectionString: onDatabase(postgresUrl, "postgres") });
   try {
     await admin.connect();
-    for (const name of createdDatabases.splice(0)) await admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+    for (const name of createdDatabases.splice(0))
+      await admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
   } catch (error) {
-    console.error(`integração: não consegui remover os bancos extras: ${error instanceof Error ? error.message : error}`);
+    console.error(
+      `integração: não consegui remover os bancos extras: ${error instanceof Error ? error.message : error}`,
+    );
   } finally {
     await admin.end().catch(() => {});
   }
@@ -125,5 +130,6 @@ function run({ label, project, args, env }) {
 const codes = await Promise.all(runs.map(run));
 await dropForkDatabases();
 const failed = codes.find((code) => code !== 0);
-if (failed !== undefined) console.error(`\nintegração: falhou (${runs.map((r, i) => `${r.label}=${codes[i]}`).join(", ")})`);
+if (failed !== undefined)
+  console.error(`\nintegração: falhou (${runs.map((r, i) => `${r.label}=${codes[i]}`).join(", ")})`);
 process.exit(failed ?? 0);

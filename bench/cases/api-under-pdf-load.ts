@@ -26,7 +26,10 @@ const log = (message: string) => process.stderr.write(`  [api-under-pdf-load] ${
 
 /** Valid CPFs for the patients (check digits computed). */
 function cpf(n: number): string {
-  const digits = String(300_000_000 + n).slice(0, 9).split("").map(Number);
+  const digits = String(300_000_000 + n)
+    .slice(0, 9)
+    .split("")
+    .map(Number);
   for (const length of [9, 10]) {
     const sum = digits.slice(0, length).reduce((acc, d, i) => acc + d * (length + 1 - i), 0);
     const rest = (sum * 10) % 11;
@@ -56,7 +59,12 @@ async function documentsOf(target: BenchTarget, cookie: string): Promise<string[
       introduction: "Eu, {{paciente_nome}}, CPF {{paciente_cpf}}, autorizo {{medico}} a realizar {{procedimento}}.",
       sections: [
         { id: "s1", type: "paragraph", title: "Riscos", content: "Riscos explicados: {{riscos}}" },
-        { id: "s2", type: "paragraph", title: "Cuidados", content: "Repouso relativo por 48 horas, compressas frias e retorno em 7 dias." },
+        {
+          id: "s2",
+          type: "paragraph",
+          title: "Cuidados",
+          content: "Repouso relativo por 48 horas, compressas frias e retorno em 7 dias.",
+        },
         { id: "s3", type: "signature", title: "Assinaturas", content: "{{paciente_nome}}" },
       ],
     },
@@ -106,7 +114,10 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
       while (!stop) {
         const id = ids[next++ % ids.length]!;
         const started = performance.now();
-        const response = await fetch(`${target.baseUrl}/api/documents/${id}/pdf`, { method: "POST", headers: { cookie, origin: target.baseUrl } });
+        const response = await fetch(`${target.baseUrl}/api/documents/${id}/pdf`, {
+          method: "POST",
+          headers: { cookie, origin: target.baseUrl },
+        });
         await response.arrayBuffer();
         if (response.status === 200) pdfMs.push(performance.now() - started);
         else if (response.status === 503) refusals.busy += 1;
@@ -130,7 +141,9 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
     log(
       `${label}: GET ${LIST} parado p50 ${round(idle.median)} ms, p95 ${round(idle.p95)} ms; com ${IN_FLIGHT} PDFs p50 ${round(loaded.median)} ms, p95 ${round(loaded.p95)} ms, máx ${round(loaded.max)} ms (${loaded.n} chamadas; meta p95 ≤ 50 ms)`,
     );
-    log(`${label}: ${rendered} PDFs em ${round(seconds, 1)} s (${round(rendered / seconds, 1)}/s), cada pedido p50 ${round(pdf.median)} ms, p95 ${round(pdf.p95)} ms; recusados (503) ${refusals.busy}; pool ${target.app.pdfPool.threads} threads`);
+    log(
+      `${label}: ${rendered} PDFs em ${round(seconds, 1)} s (${round(rendered / seconds, 1)}/s), cada pedido p50 ${round(pdf.median)} ms, p95 ${round(pdf.p95)} ms; recusados (503) ${refusals.busy}; pool ${target.app.pdfPool.threads} threads`,
+    );
     return {
       database: label,
       median_ms: round(loaded.median),
@@ -153,7 +166,10 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
 
 async function run(): Promise<BenchResult> {
   const results: Record<string, Record<string, number | string>> = {};
-  const loadBefore = os.loadavg().map((v) => round(v, 2)).join(" ");
+  const loadBefore = os
+    .loadavg()
+    .map((v) => round(v, 2))
+    .join(" ");
   for (const label of benchDatabases()) results[label] = await runOn(label);
   const first = results.pglite!;
   return {
@@ -163,9 +179,16 @@ async function run(): Promise<BenchResult> {
     in_flight_pdfs: IN_FLIGHT,
     load_s: LOAD_S,
     load_before: loadBefore,
-    load_after: os.loadavg().map((v) => round(v, 2)).join(" "),
+    load_after: os
+      .loadavg()
+      .map((v) => round(v, 2))
+      .join(" "),
     ...Object.fromEntries(
-      Object.entries(results).flatMap(([label, figures]) => Object.entries(figures).filter(([key]) => key !== "database").map(([key, value]) => [`${label}_${key}`, value])),
+      Object.entries(results).flatMap(([label, figures]) =>
+        Object.entries(figures)
+          .filter(([key]) => key !== "database")
+          .map(([key, value]) => [`${label}_${key}`, value]),
+      ),
     ),
   };
 }

@@ -50,7 +50,9 @@ async function fillDocuments(db: Db, tenantId: string, n: number): Promise<void>
       returning id
     `)) as unknown as { rows: { id: string }[] }
   ).rows;
-  const paragraph = "Declaro que fui informado(a) dos riscos, benefícios e cuidados do procedimento. ".repeat(Math.max(1, Math.ceil(MODEL_BYTES / 90)));
+  const paragraph = "Declaro que fui informado(a) dos riscos, benefícios e cuidados do procedimento. ".repeat(
+    Math.max(1, Math.ceil(MODEL_BYTES / 90)),
+  );
   for (let from = 1; from <= n; from += 20_000) {
     const to = Math.min(n, from + 19_999);
     await db.execute(sql`
@@ -77,7 +79,9 @@ async function fillDocuments(db: Db, tenantId: string, n: number): Promise<void>
 async function fillFiles(db: Db, storage: FileStorage, tenantId: string): Promise<void> {
   for (let i = 0; i < FILES; i++) {
     const stored = await storage.put(randomBytes(FILE_BYTES));
-    await db.execute(sql`insert into files (tenant_id, sha256, size, content_type, nome) values (${tenantId}::uuid, ${stored.sha256}, ${stored.size}, 'application/pdf', ${`termo-${i}.pdf`})`);
+    await db.execute(
+      sql`insert into files (tenant_id, sha256, size, content_type, nome) values (${tenantId}::uuid, ${stored.sha256}, ${stored.size}, 'application/pdf', ${`termo-${i}.pdf`})`,
+    );
   }
 }
 
@@ -102,7 +106,12 @@ export default {
   name: "backup",
   description: `Backup e restauração de ${DOCUMENTS} documentos e ${FILES} arquivos (tempo de cada um; tamanho via BENCH_BACKUP_*)`,
   async run() {
-    const results: Record<string, unknown> = { documents: DOCUMENTS, model_bytes: MODEL_BYTES, files: FILES, file_bytes: FILE_BYTES };
+    const results: Record<string, unknown> = {
+      documents: DOCUMENTS,
+      model_bytes: MODEL_BYTES,
+      files: FILES,
+      file_bytes: FILE_BYTES,
+    };
     let headline: number | undefined;
     for (const label of benchDatabases()) {
       const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-bench-backup-"));
@@ -139,7 +148,10 @@ export default {
         const restoreStarted = performance.now();
         const report = await restoreBackup({ file: written.path, env: KEY_ENV, target: restoreTarget });
         const restoreMs = performance.now() - restoreStarted;
-        const broken = [...(report.checks.audit ?? []).filter((r) => !r.intact).map((r) => r.problems.join(" ")), ...report.checks.pdfs.failed.map((f) => f.problem)];
+        const broken = [
+          ...(report.checks.audit ?? []).filter((r) => !r.intact).map((r) => r.problems.join(" ")),
+          ...report.checks.pdfs.failed.map((f) => f.problem),
+        ];
         if (broken.length > 0) throw new Error(`a restauração não conferiu: ${broken.slice(0, 3).join("; ")}`);
         console.error(`[${label}] restauração: ${Math.round(restoreMs)} ms`);
         const prefix = label === "pglite" ? "" : "postgres_";

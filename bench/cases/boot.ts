@@ -48,7 +48,6 @@ function makeTempDir(): string {
   return dir;
 }
 
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function newestUnder(dir: string): number {

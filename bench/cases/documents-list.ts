@@ -12,7 +12,18 @@ const OTHER_DOCUMENTS = 10_000;
 const WARMUP = 20;
 const SAMPLES = 200;
 /** What the front desk types: a patient's name, a procedure, a short id fragment. */
-const SEARCHES = ["maria silva", "blefaro", "toxina", "oliveira", "implante", "joão", "termo 1234", "carvalho", "ana c", "extração"];
+const SEARCHES = [
+  "maria silva",
+  "blefaro",
+  "toxina",
+  "oliveira",
+  "implante",
+  "joão",
+  "termo 1234",
+  "carvalho",
+  "ana c",
+  "extração",
+];
 
 /** One published template version for the tenant, straight into the tables. */
 async function templateVersion(db: Db, tenantId: string): Promise<string> {
@@ -62,14 +73,26 @@ export default {
         const clinic = await benchClinic(target, 1);
         const started = performance.now();
         await fillPatients(target.database.db, clinic.tenantId, PATIENTS, 1);
-        await fillDocuments(target.database.db, clinic.tenantId, await templateVersion(target.database.db, clinic.tenantId), DOCUMENTS);
+        await fillDocuments(
+          target.database.db,
+          clinic.tenantId,
+          await templateVersion(target.database.db, clinic.tenantId),
+          DOCUMENTS,
+        );
         const other = await benchClinic(target, 100);
         await fillPatients(target.database.db, other.tenantId, PATIENTS, 100);
-        await fillDocuments(target.database.db, other.tenantId, await templateVersion(target.database.db, other.tenantId), OTHER_DOCUMENTS);
+        await fillDocuments(
+          target.database.db,
+          other.tenantId,
+          await templateVersion(target.database.db, other.tenantId),
+          OTHER_DOCUMENTS,
+        );
         // Documents past their deadline are marked expired by the worker's sweep each minute; the
         // data set is as a running system keeps it (the counters read the not-yet-swept ones from an index).
         // (the sweep's own effect on contratos, without its 36k audit events, which no list reads)
-        await target.database.db.execute(sql`update contratos set status = 'expired' where status in ('sent', 'viewed') and expiracao_at <= now()`);
+        await target.database.db.execute(
+          sql`update contratos set status = 'expired' where status in ('sent', 'viewed') and expiracao_at <= now()`,
+        );
         await target.database.db.execute(sql`analyze contratos`);
         await target.database.db.execute(sql`analyze pacientes`);
         console.error(`[${label}] ${DOCUMENTS} documentos inseridos em ${Math.round(performance.now() - started)} ms`);

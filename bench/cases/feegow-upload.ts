@@ -73,15 +73,33 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
     const run = Date.now().toString(36);
     for (let start = 0; start < documents.length; start += 100) {
       const batch = documents.slice(start, start + 100);
-      const stored = await Promise.all(batch.map((_, i) => storage.put(Buffer.from(`%PDF-1.7\n% bench ${run} ${start + i}\n${"x".repeat(40_000)}\n%%EOF\n`))));
+      const stored = await Promise.all(
+        batch.map((_, i) =>
+          storage.put(Buffer.from(`%PDF-1.7\n% bench ${run} ${start + i}\n${"x".repeat(40_000)}\n%%EOF\n`)),
+        ),
+      );
       await withTenant(db, tenantId, async (tx) => {
         for (const [i, document] of batch.entries()) {
           const file = stored[i]!;
           const [row] = await tx
             .insert(files)
-            .values({ tenant_id: tenantId, sha256: file.sha256, size: file.size, content_type: "application/pdf", nome: `termo-${start + i}.pdf` })
+            .values({
+              tenant_id: tenantId,
+              sha256: file.sha256,
+              size: file.size,
+              content_type: "application/pdf",
+              nome: `termo-${start + i}.pdf`,
+            })
             .returning({ id: files.id });
-          await queueFeegowUpload(tx, { tenantId, contratoId: document.id, fileId: row!.id, sha256: file.sha256, origem: "assinado", requestedBy: null, requeueFailed: false });
+          await queueFeegowUpload(tx, {
+            tenantId,
+            contratoId: document.id,
+            fileId: row!.id,
+            sha256: file.sha256,
+            origem: "assinado",
+            requestedBy: null,
+            requeueFailed: false,
+          });
         }
       });
     }
@@ -97,8 +115,26 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
         durations.push(performance.now() - started);
       },
     };
-    const env = loadEnv({ NODE_ENV: "test", FEEGOW_URL: fake.url, FEEGOW_TIMEOUT_MS: "10000", DATA_DIR: "/tmp/consentir-bench-data", WORKER: "false" });
-    const ctx: JobContext = { db, storage, secretBox, env, origin: "http://127.0.0.1", log: { info() {}, warn() {}, error: (obj: unknown, msg?: string) => log(`erro: ${msg ?? ""} ${String((obj as { err?: Error }).err?.message ?? "")}`) } };
+    const env = loadEnv({
+      NODE_ENV: "test",
+      FEEGOW_URL: fake.url,
+      FEEGOW_TIMEOUT_MS: "10000",
+      DATA_DIR: "/tmp/consentir-bench-data",
+      WORKER: "false",
+    });
+    const ctx: JobContext = {
+      db,
+      storage,
+      secretBox,
+      env,
+      origin: "http://127.0.0.1",
+      log: {
+        info() {},
+        warn() {},
+        error: (obj: unknown, msg?: string) =>
+          log(`erro: ${msg ?? ""} ${String((obj as { err?: Error }).err?.message ?? "")}`),
+      },
+    };
 
     const started = performance.now();
     // The worker's tick: rounds of up to 20 jobs over its lanes, until the queue is empty.
@@ -114,11 +150,21 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
     const accepted = fake.acceptedByKey();
     const duplicated = [...accepted.values()].filter((n) => n > 1).length;
     const lost = UPLOADS - (states?.enviado ?? 0);
-    if (lost !== 0 || duplicated !== 0 || accepted.size !== UPLOADS || (states?.abertos ?? 1) !== 0 || (await countOpenJobs(db)) !== 0) {
-      throw new Error(`perdidos ${lost}, duplicados ${duplicated}, aceitos ${accepted.size}, jobs abertos ${states?.abertos}`);
+    if (
+      lost !== 0 ||
+      duplicated !== 0 ||
+      accepted.size !== UPLOADS ||
+      (states?.abertos ?? 1) !== 0 ||
+      (await countOpenJobs(db)) !== 0
+    ) {
+      throw new Error(
+        `perdidos ${lost}, duplicados ${duplicated}, aceitos ${accepted.size}, jobs abertos ${states?.abertos}`,
+      );
     }
     const stats = summarize(durations);
-    log(`${label}: ${UPLOADS} enviados em ${round(seconds, 1)} s (${round(UPLOADS / seconds, 1)}/s); job mediana ${round(stats.median)} ms, p95 ${round(stats.p95)} ms`);
+    log(
+      `${label}: ${UPLOADS} enviados em ${round(seconds, 1)} s (${round(UPLOADS / seconds, 1)}/s); job mediana ${round(stats.median)} ms, p95 ${round(stats.p95)} ms`,
+    );
     return {
       database: label,
       seconds: round(seconds, 2),
@@ -149,7 +195,13 @@ async function run(): Promise<BenchResult> {
     uploads_per_s: first.uploads_per_s,
     lost: first.lost,
     duplicated: first.duplicated,
-    ...Object.fromEntries(Object.entries(results).flatMap(([label, figures]) => Object.entries(figures).filter(([key]) => key !== "database").map(([key, value]) => [`${label}_${key}`, value]))),
+    ...Object.fromEntries(
+      Object.entries(results).flatMap(([label, figures]) =>
+        Object.entries(figures)
+          .filter(([key]) => key !== "database")
+          .map(([key, value]) => [`${label}_${key}`, value]),
+      ),
+    ),
   };
 }
 

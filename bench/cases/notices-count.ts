@@ -93,7 +93,8 @@ async function countPlan(db: Db, tenantId: string, profileId: string): Promise<s
 
 export default {
   name: "notices-count",
-  description: "Avisos com 100.000 documentos numa clínica: contagem de não lidos e primeira página pela API HTTP, e o plano (EXPLAIN)",
+  description:
+    "Avisos com 100.000 documentos numa clínica: contagem de não lidos e primeira página pela API HTTP, e o plano (EXPLAIN)",
   async run() {
     const results: Record<string, unknown> = {};
     let headline: { median: number; p95: number } | undefined;
@@ -105,10 +106,14 @@ export default {
         const started = performance.now();
         await fillPatients(db, clinic.tenantId, PATIENTS, 1);
         await fillClinic(db, clinic.tenantId, await templateVersion(db, clinic.tenantId));
-        for (const table of ["contratos", "email_outbox", "feegow_uploads", "pacientes"]) await db.execute(sql.raw(`analyze ${table}`));
+        for (const table of ["contratos", "email_outbox", "feegow_uploads", "pacientes"])
+          await db.execute(sql.raw(`analyze ${table}`));
         console.error(`[${label}] ${DOCUMENTS} documentos inseridos em ${Math.round(performance.now() - started)} ms`);
 
-        const [owner] = await rawRows<{ id: string }>(db, sql`select id from profiles where tenant_id = ${clinic.tenantId}::uuid limit 1`);
+        const [owner] = await rawRows<{ id: string }>(
+          db,
+          sql`select id from profiles where tenant_id = ${clinic.tenantId}::uuid limit 1`,
+        );
         const plan = await countPlan(db, clinic.tenantId, owner?.id ?? "");
         console.error(`[${label}] plano da contagem de não lidos:\n${plan}`);
 
@@ -121,8 +126,12 @@ export default {
         // Same machine, same moment: the documents' counters (/api/documents/counters) for scale.
         const baseline = summarize(await timeRequests(target, clinic.cookie, SAMPLES, () => "/api/documents/counters"));
         const prefix = label === "pglite" ? "" : "postgres_";
-        results[`${prefix}count_query_execution_ms`] = Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
-        results[`${prefix}count_query_planning_ms`] = Number(/Planning Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
+        results[`${prefix}count_query_execution_ms`] = Number(
+          /Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN,
+        );
+        results[`${prefix}count_query_planning_ms`] = Number(
+          /Planning Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN,
+        );
         results[`${prefix}baseline_document_counters_p95_ms`] = round(baseline.p95);
         results[`${prefix}unread_count_median_ms`] = round(count.median);
         results[`${prefix}unread_count_p95_ms`] = round(count.p95);

@@ -10,7 +10,18 @@ const OTHER_PATIENTS = 5_000;
 const WARMUP = 20;
 const SAMPLES = 200;
 /** What a receptionist types to find one patient: name fragments, a CPF or phone fragment, an e-mail. */
-const SEARCHES = ["silva", "maria oli", "teixeira", "123.456", "9000123", "paciente1234", "joão", "carvalho", "987.65", "ana c"];
+const SEARCHES = [
+  "silva",
+  "maria oli",
+  "teixeira",
+  "123.456",
+  "9000123",
+  "paciente1234",
+  "joão",
+  "carvalho",
+  "987.65",
+  "ana c",
+];
 
 /** Inserts n realistic patients for a tenant in one statement. */
 export async function fillPatients(db: Db, tenantId: string, n: number, seed: number) {
@@ -51,9 +62,19 @@ export default {
 
         await timeRequests(target, clinic.cookie, WARMUP, () => "/api/patients");
         const firstPage = summarize(await timeRequests(target, clinic.cookie, SAMPLES, () => "/api/patients"));
-        await timeRequests(target, clinic.cookie, WARMUP, (i) => `/api/patients?q=${encodeURIComponent(SEARCHES[i % SEARCHES.length] ?? "")}`);
+        await timeRequests(
+          target,
+          clinic.cookie,
+          WARMUP,
+          (i) => `/api/patients?q=${encodeURIComponent(SEARCHES[i % SEARCHES.length] ?? "")}`,
+        );
         const search = summarize(
-          await timeRequests(target, clinic.cookie, SAMPLES, (i) => `/api/patients?q=${encodeURIComponent(SEARCHES[i % SEARCHES.length] ?? "")}`),
+          await timeRequests(
+            target,
+            clinic.cookie,
+            SAMPLES,
+            (i) => `/api/patients?q=${encodeURIComponent(SEARCHES[i % SEARCHES.length] ?? "")}`,
+          ),
         );
         const prefix = label === "pglite" ? "" : "postgres_";
         results[`${prefix}first_page_median_ms`] = round(firstPage.median);

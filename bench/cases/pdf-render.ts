@@ -44,7 +44,9 @@ const escapeHtml = (text: string) =>
 
 const inlineHtml = (inlines: readonly Inline[]) =>
   inlines
-    .map((i) => (i.kind === "text" ? escapeHtml(i.text).replace(/\n/g, "<br>") : `<mark>[${escapeHtml(i.name)}]</mark>`))
+    .map((i) =>
+      i.kind === "text" ? escapeHtml(i.text).replace(/\n/g, "<br>") : `<mark>[${escapeHtml(i.name)}]</mark>`,
+    )
     .join("");
 
 /** The same document as the HTML a browser-printing renderer would print. */
@@ -103,7 +105,14 @@ async function chromiumFigures(input: DocumentPdfInput): Promise<number[] | null
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     const html = documentHtml(input);
@@ -142,7 +151,9 @@ async function run(): Promise<BenchResult> {
   const first = await renderDocumentPdf(input);
   const coldMs = performance.now() - coldStarted;
   const pages = (first.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? []).length;
-  log(`primeiro documento (carrega fontes e aquece o JIT): ${round(coldMs)} ms, ${pages} páginas, ${first.length} bytes`);
+  log(
+    `primeiro documento (carrega fontes e aquece o JIT): ${round(coldMs)} ms, ${pages} páginas, ${first.length} bytes`,
+  );
   if (pages < 3) throw new Error(`o documento de referência deveria ter 3 páginas ou mais, tem ${pages}`);
 
   await timeEach(WARMUP, () => renderDocumentPdf(input));
@@ -186,7 +197,8 @@ async function run(): Promise<BenchResult> {
 
 const pdfRender: BenchCase = {
   name: "pdf-render",
-  description: "TCLE de 3 páginas: modelo → PDF com pdfmake (mediana < 40 ms) e, com /usr/bin/chromium, HTML → page.pdf() (razão ≥ 5)",
+  description:
+    "TCLE de 3 páginas: modelo → PDF com pdfmake (mediana < 40 ms) e, com /usr/bin/chromium, HTML → page.pdf() (razão ≥ 5)",
   run,
 };
 

@@ -34,7 +34,11 @@ async function finalPdf(sealName: string): Promise<Buffer> {
   const plain = sampleDocumentInput();
   const url = "https://consentir.exemplo.com.br/verificar/7K2M9QX4TB";
   const qrPngDataUrl = await QRCode.toDataURL(url, QR_OPTIONS);
-  const { registry, attachments } = sampleEvidence(plain, { verificationCode: "7K2M9QX4TB", verificationUrl: url, qrPngDataUrl }, { commonName: sealName, fingerprintSha256: "ab".repeat(32) });
+  const { registry, attachments } = sampleEvidence(
+    plain,
+    { verificationCode: "7K2M9QX4TB", verificationUrl: url, qrPngDataUrl },
+    { commonName: sealName, fingerprintSha256: "ab".repeat(32) },
+  );
   return renderDocumentPdf({ ...plain, registry, attachments });
 }
 
@@ -46,7 +50,8 @@ async function run(): Promise<BenchResult> {
   const pdf = await finalPdf(seal.commonName);
 
   const check = checkAllPdfSignatures(await sealPdf(await sealPdf(pdf, professional, { policy }), seal));
-  if (!check.valid || check.signatures.length !== 2) throw new Error(`as duas assinaturas não verificam: ${check.reason}`);
+  if (!check.valid || check.signatures.length !== 2)
+    throw new Error(`as duas assinaturas não verificam: ${check.reason}`);
 
   const a1Ms: number[] = [];
   const sealMs: number[] = [];
@@ -86,8 +91,12 @@ async function run(): Promise<BenchResult> {
   const a = summarize(added);
   const r = { a1: summarize(a1Ms), seal: summarize(sealMs), verify: summarize(verifyMs), tsa: summarize(tsaMs) };
   log(`PDF final ${pdf.length} bytes → ${bytes} bytes com as duas assinaturas`);
-  log(`A1 (AD-RB, cadeia de 3) ${round(r.a1.median)} ms · selo por cima ${round(r.seal.median)} ms · verificar as duas ${round(r.verify.median)} ms`);
-  log(`A1 + selo: mediana ${round(a.median)} ms, p95 ${round(a.p95)} ms; A1 com carimbo da ACT local ${round(r.tsa.median)} ms`);
+  log(
+    `A1 (AD-RB, cadeia de 3) ${round(r.a1.median)} ms · selo por cima ${round(r.seal.median)} ms · verificar as duas ${round(r.verify.median)} ms`,
+  );
+  log(
+    `A1 + selo: mediana ${round(a.median)} ms, p95 ${round(a.p95)} ms; A1 com carimbo da ACT local ${round(r.tsa.median)} ms`,
+  );
   return {
     median_ms: round(a.median),
     p95_ms: round(a.p95),

@@ -34,15 +34,23 @@ const SAMPLES = 100;
 const log = (message: string) => process.stderr.write(`  [seal] ${message}\n`);
 const pages = (pdf: Buffer) => (pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? []).length;
 
-async function finalInput(plain: DocumentPdfInput, sealName: string): Promise<{ input: DocumentPdfInput; qrMs: number }> {
+async function finalInput(
+  plain: DocumentPdfInput,
+  sealName: string,
+): Promise<{ input: DocumentPdfInput; qrMs: number }> {
   const code = "7K2M9QX4TB";
   const url = `https://consentir.exemplo.com.br/verificar/${code}`;
   const started = performance.now();
   const qrPngDataUrl = await QRCode.toDataURL(url, QR_OPTIONS);
   const qrMs = performance.now() - started;
   const signedAt = new Date("2025-03-08T13:20:41Z");
-  const ua = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-  const { registry, attachments } = sampleEvidence(plain, { verificationCode: code, verificationUrl: url, qrPngDataUrl }, { commonName: sealName, fingerprintSha256: "ab".repeat(32) });
+  const ua =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+  const { registry, attachments } = sampleEvidence(
+    plain,
+    { verificationCode: code, verificationUrl: url, qrPngDataUrl },
+    { commonName: sealName, fingerprintSha256: "ab".repeat(32) },
+  );
   return {
     qrMs,
     input: {
@@ -86,7 +94,9 @@ async function run(): Promise<BenchResult> {
   const firstSealed = await sealPdf(firstRendered, material);
   if (!verifyPdfSignature(firstSealed).valid) throw new Error("o PDF selado não verifica");
   const plainPages = pages(await renderDocumentPdf(plain));
-  log(`documento ${plainPages} páginas; final ${pages(firstRendered)} páginas, ${firstSealed.length} bytes; abrir o PKCS#12: ${round(unlockMs)} ms`);
+  log(
+    `documento ${plainPages} páginas; final ${pages(firstRendered)} páginas, ${firstSealed.length} bytes; abrir o PKCS#12: ${round(unlockMs)} ms`,
+  );
 
   const plainMs: number[] = [];
   const finalMs: number[] = [];
@@ -134,11 +144,23 @@ async function run(): Promise<BenchResult> {
   }
   const pa = summarize(poolAdded);
   const pt = summarize(poolTotal);
-  log(`pelo pool (${pool.threads} threads): acréscimo mediano ${round(pa.median)} ms, p95 ${round(pa.p95)} ms; render final + selo ${round(pt.median)} ms`);
+  log(
+    `pelo pool (${pool.threads} threads): acréscimo mediano ${round(pa.median)} ms, p95 ${round(pa.p95)} ms; render final + selo ${round(pt.median)} ms`,
+  );
   const a = summarize(added);
-  const r = { plain: summarize(plainMs), final: summarize(finalMs), qr: summarize(qrMs), seal: summarize(sealMs), total: summarize(total) };
-  log(`render simples ${round(r.plain.median)} ms · render final ${round(r.final.median)} ms · QR ${round(r.qr.median)} ms · selo ${round(r.seal.median)} ms`);
-  log(`acréscimo (final − simples + selo): mediana ${round(a.median)} ms, p95 ${round(a.p95)} ms; total ${round(r.total.median)} ms`);
+  const r = {
+    plain: summarize(plainMs),
+    final: summarize(finalMs),
+    qr: summarize(qrMs),
+    seal: summarize(sealMs),
+    total: summarize(total),
+  };
+  log(
+    `render simples ${round(r.plain.median)} ms · render final ${round(r.final.median)} ms · QR ${round(r.qr.median)} ms · selo ${round(r.seal.median)} ms`,
+  );
+  log(
+    `acréscimo (final − simples + selo): mediana ${round(a.median)} ms, p95 ${round(a.p95)} ms; total ${round(r.total.median)} ms`,
+  );
   return {
     median_ms: round(a.median),
     p95_ms: round(a.p95),
@@ -164,7 +186,8 @@ async function run(): Promise<BenchResult> {
 
 const seal: BenchCase = {
   name: "seal",
-  description: "TCLE de 3 páginas: bloco de assinaturas + registro de assinaturas + selo PAdES (acréscimo mediano < 25 ms)",
+  description:
+    "TCLE de 3 páginas: bloco de assinaturas + registro de assinaturas + selo PAdES (acréscimo mediano < 25 ms)",
   run,
 };
 

@@ -66,7 +66,11 @@ import { AUDIT_ANCHOR_KEY_PURPOSE } from "../../src/server/services/audit/audit-
 import { verifyAllAuditChains } from "../../src/server/services/audit/verify-audit-chain.js";
 import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { signatureDataUrl } from "../../tests/helpers/signing.js";
-import { BUSY_RETRY_BUDGET_MS, busyRetryDelayMs, retryAfterSeconds } from "../../src/client/public-pages/lib/busy-retry.js";
+import {
+  BUSY_RETRY_BUDGET_MS,
+  busyRetryDelayMs,
+  retryAfterSeconds,
+} from "../../src/client/public-pages/lib/busy-retry.js";
 import type { BenchCase, BenchResult } from "../run.js";
 import { round, summarize } from "../stats.js";
 import { BENCH_PASSWORD, benchClinic } from "../support/bench-app.js";
@@ -101,7 +105,8 @@ const SEED_CONCURRENCY = 6;
 const FINALS_TIMEOUT_MS = Number(process.env.BENCH_FINALS_TIMEOUT_S ?? 1200) * 1000;
 const STEPS = ["open", "code", "read_code", "verify", "sign"] as const;
 type Step = (typeof STEPS)[number];
-const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
 const log = (message: string) => process.stderr.write(`  [signers-cluster] ${message}\n`);
 
@@ -132,7 +137,10 @@ function seeded(seed: number): () => number {
  */
 function phaseGates(count: number, onGate: (step: RequestStep) => Promise<void>) {
   let expected = count;
-  const gates = new Map<RequestStep, { arrived: number; open: Promise<void>; release: () => void; released: boolean }>();
+  const gates = new Map<
+    RequestStep,
+    { arrived: number; open: Promise<void>; release: () => void; released: boolean }
+  >();
   const gate = (step: RequestStep) => {
     let entry = gates.get(step);
     if (!entry) {
@@ -165,7 +173,10 @@ function phaseGates(count: number, onGate: (step: RequestStep) => Promise<void>)
 
 /** Valid CPFs for the patients (check digits computed). */
 function cpf(n: number): string {
-  const digits = String(200_000_000 + n).slice(0, 9).split("").map(Number);
+  const digits = String(200_000_000 + n)
+    .slice(0, 9)
+    .split("")
+    .map(Number);
   for (const length of [9, 10]) {
     const sum = digits.slice(0, length).reduce((acc, d, i) => acc + d * (length + 1 - i), 0);
     const rest = (sum * 10) % 11;
@@ -193,7 +204,11 @@ interface Clinic {
 }
 
 /** Runs `fn` over `items` with at most `limit` at once. */
-async function inPool<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+async function inPool<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -437,15 +452,27 @@ async function statementStats(database: Database, name: string) {
       const calls = rows.reduce((sum, row) => sum + row.calls, 0);
       const ms = rows.reduce((sum, row) => sum + row.ms, 0);
       const commits = rows.filter((row) => /^commit/i.test(row.query)).reduce((sum, row) => sum + row.calls, 0);
-      log(`fase ${phase}: ${round(calls / patients, 1)} comandos por paciente (${round(commits / patients, 1)} COMMIT), ${round(ms / patients, 2)} ms no servidor por paciente (esperas de lock incluídas):`);
+      log(
+        `fase ${phase}: ${round(calls / patients, 1)} comandos por paciente (${round(commits / patients, 1)} COMMIT), ${round(ms / patients, 2)} ms no servidor por paciente (esperas de lock incluídas):`,
+      );
       const frequent = rows.filter((row) => row.calls * 2 >= patients).sort((a, b) => b.calls - a.calls || b.ms - a.ms);
-      for (const row of frequent) log(`    ${String(round(row.calls / patients, 1)).padStart(4)}× ${String(round(row.ms / row.calls, 2)).padStart(8)} ms  ${row.query.slice(0, 140)}`);
+      for (const row of frequent)
+        log(
+          `    ${String(round(row.calls / patients, 1)).padStart(4)}× ${String(round(row.ms / row.calls, 2)).padStart(8)} ms  ${row.query.slice(0, 140)}`,
+        );
     },
   };
 }
 
 /** What every check found; throws when anything is off. */
-async function checkOutcome(database: Database, dataDir: string, anchorKey: Buffer, total: number, webs: AppProcess[], clinics: Clinic[]) {
+async function checkOutcome(
+  database: Database,
+  dataDir: string,
+  anchorKey: Buffer,
+  total: number,
+  webs: AppProcess[],
+  clinics: Clinic[],
+) {
   const db = database.db;
   const [documents] = await rawRows<{ total: number; signed: number; sealed: number }>(
     db,
@@ -512,15 +539,30 @@ async function checkOutcome(database: Database, dataDir: string, anchorKey: Buff
     audit_api_intact: `${apiChains}/${clinics.length}`,
   };
   const problems: string[] = [];
-  if (outcome.documents !== total || outcome.signed !== total || outcome.sealed !== total) problems.push(`documentos ${outcome.documents}, assinados ${outcome.signed}, selados ${outcome.sealed} (esperado ${total})`);
-  if (outcome.patient_parties_wrong !== 0) problems.push(`${outcome.patient_parties_wrong} documento(s) sem exatamente uma assinatura do paciente`);
-  if (outcome.events_wrong !== 0) problems.push(`${outcome.events_wrong} documento(s) sem exatamente um document.signed/sealed/party_signed`);
-  if (outcome.finalize_jobs_wrong !== 0) problems.push(`${outcome.finalize_jobs_wrong} documento(s) sem exatamente um job document.finalize concluído`);
-  if (outcome.sealed_file_rows !== total) problems.push(`${outcome.sealed_file_rows} PDFs selados registrados (esperado ${total})`);
-  if (outcome.stored_files !== outcome.distinct_file_sha) problems.push(`${outcome.stored_files} arquivos guardados para ${outcome.distinct_file_sha} SHA-256 registrados`);
+  if (outcome.documents !== total || outcome.signed !== total || outcome.sealed !== total)
+    problems.push(
+      `documentos ${outcome.documents}, assinados ${outcome.signed}, selados ${outcome.sealed} (esperado ${total})`,
+    );
+  if (outcome.patient_parties_wrong !== 0)
+    problems.push(`${outcome.patient_parties_wrong} documento(s) sem exatamente uma assinatura do paciente`);
+  if (outcome.events_wrong !== 0)
+    problems.push(`${outcome.events_wrong} documento(s) sem exatamente um document.signed/sealed/party_signed`);
+  if (outcome.finalize_jobs_wrong !== 0)
+    problems.push(`${outcome.finalize_jobs_wrong} documento(s) sem exatamente um job document.finalize concluído`);
+  if (outcome.sealed_file_rows !== total)
+    problems.push(`${outcome.sealed_file_rows} PDFs selados registrados (esperado ${total})`);
+  if (outcome.stored_files !== outcome.distinct_file_sha)
+    problems.push(`${outcome.stored_files} arquivos guardados para ${outcome.distinct_file_sha} SHA-256 registrados`);
   if (sampleValid !== sample.length) problems.push(`PDFs selados que não verificam: ${sample.length - sampleValid}`);
-  if (chains.some((c) => !c.intact)) problems.push(`trilha quebrada: ${chains.filter((c) => !c.intact).map((c) => c.problems.join(" ")).join("; ")}`);
-  if (apiChains !== clinics.length) problems.push(`GET /api/audit/verify não confirmou ${clinics.length - apiChains} clínica(s)`);
+  if (chains.some((c) => !c.intact))
+    problems.push(
+      `trilha quebrada: ${chains
+        .filter((c) => !c.intact)
+        .map((c) => c.problems.join(" "))
+        .join("; ")}`,
+    );
+  if (apiChains !== clinics.length)
+    problems.push(`GET /api/audit/verify não confirmou ${clinics.length - apiChains} clínica(s)`);
   return { outcome, problems };
 }
 
@@ -532,7 +574,8 @@ function stepFigures(name: string, values: number[]): Record<string, number> {
 
 async function run(): Promise<BenchResult> {
   const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) throw new Error("signers-cluster precisa de DATABASE_URL (PostgreSQL): vários processos não compartilham o PGlite");
+  if (!adminUrl)
+    throw new Error("signers-cluster precisa de DATABASE_URL (PostgreSQL): vários processos não compartilham o PGlite");
   const scratch = await scratchDatabase(adminUrl, "consentir_bench_cluster");
   const dbName = new URL(scratch.url).pathname.slice(1);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "consentir-bench-cluster-"));
@@ -548,7 +591,9 @@ async function run(): Promise<BenchResult> {
     RATE_LIMIT_AUTH_PER_MINUTE: "100000",
     // The public routes' admission gate keeps its defaults (decision 040), or the PUBLIC_MAX_* given
     // to the bench; BENCH_ADMISSION=off turns it off to compare.
-    ...Object.fromEntries(ADMISSION_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : []))),
+    ...Object.fromEntries(
+      ADMISSION_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
+    ),
     ...(ADMISSION_OFF ? { PUBLIC_MAX_IN_FLIGHT: "0" } : {}),
   };
   const webs: AppProcess[] = [];
@@ -561,8 +606,14 @@ async function run(): Promise<BenchResult> {
     webs.push(second);
     worker = workerProcess;
     // Named, so the backends' CPU counts the app's sessions only (not the bench reading codes and stats).
-    database = await openDatabase({ kind: "postgres", url: withApplicationName(scratch.url, BENCH_APPLICATION), poolSize: 4 });
-    log(`2 processos web (${webs.map((w) => w.pid).join(", ")}) e 1 worker (${worker.pid}) em ${dbName}; DATA_DIR ${dataDir}`);
+    database = await openDatabase({
+      kind: "postgres",
+      url: withApplicationName(scratch.url, BENCH_APPLICATION),
+      poolSize: 4,
+    });
+    log(
+      `2 processos web (${webs.map((w) => w.pid).join(", ")}) e 1 worker (${worker.pid}) em ${dbName}; DATA_DIR ${dataDir}`,
+    );
 
     const clinics: Clinic[] = [];
     for (let n = 0; n < CLINICS; n++) clinics.push(await setUpClinic(webs[n % 2]!, n));
@@ -583,9 +634,15 @@ async function run(): Promise<BenchResult> {
 
     const signature = signatureDataUrl();
     // Warm-up: a few whole flows per process (first-use costs), not timed.
-    for (const signer of signers.slice(SIGNERS)) await signAsPatient(webs, { database, box: instanceBox }, signer, signature);
+    for (const signer of signers.slice(SIGNERS))
+      await signAsPatient(webs, { database, box: instanceBox }, signer, signature);
     // Let the worker seal the warm-up documents first, so the timed run starts from a quiet queue.
-    await waitFor("os PDFs do aquecimento", async () => (await sealedCount(database!)) >= total - SIGNERS, 120_000, 200);
+    await waitFor(
+      "os PDFs do aquecimento",
+      async () => (await sealedCount(database!)) >= total - SIGNERS,
+      120_000,
+      200,
+    );
 
     const timed = signers.slice(0, SIGNERS);
     const pids = { web1: webs[0]!.pid, web2: webs[1]!.pid, worker: worker.pid };
@@ -608,7 +665,8 @@ async function run(): Promise<BenchResult> {
     const refreshBackends = async () => {
       for (const [pid, value] of await backendCpu(database!, dbName)) backendSeen.set(pid, value);
     };
-    const postgresSince = () => [...backendSeen].reduce((sum, [pid, value]) => sum + value - (backendsBefore.get(pid) ?? 0), 0);
+    const postgresSince = () =>
+      [...backendSeen].reduce((sum, [pid, value]) => sum + value - (backendsBefore.get(pid) ?? 0), 0);
 
     // What the database's sessions are doing, sampled every 100 ms while the patients sign.
     const waits = new Map<string, number>();
@@ -659,7 +717,9 @@ async function run(): Promise<BenchResult> {
       for (let n = 0; probing; n++) {
         const web = webs[n % webs.length]!;
         const from = performance.now();
-        const response = await fetch(`${web.baseUrl}/api/documents?limit=20`, { headers: { cookie: clinics[0]!.cookie } }).catch(() => null);
+        const response = await fetch(`${web.baseUrl}/api/documents?limit=20`, {
+          headers: { cookie: clinics[0]!.cookie },
+        }).catch(() => null);
         await response?.arrayBuffer();
         if (response?.status === 200) staffTimes.push(performance.now() - from);
         else staffFailures += 1;
@@ -673,7 +733,8 @@ async function run(): Promise<BenchResult> {
         if (RAMP_S > 0) await new Promise((resolve) => setTimeout(resolve, (index * RAMP_S * 1000) / SIGNERS));
         const random = seeded(signer.i + 1);
         const before = async (step: RequestStep) => {
-          if (THINK_MS) await new Promise((resolve) => setTimeout(resolve, THINK_MS[0] + random() * (THINK_MS[1] - THINK_MS[0])));
+          if (THINK_MS)
+            await new Promise((resolve) => setTimeout(resolve, THINK_MS[0] + random() * (THINK_MS[1] - THINK_MS[0])));
           if (gates) await gates.arrive(step);
         };
         try {
@@ -696,16 +757,21 @@ async function run(): Promise<BenchResult> {
     probing = false;
     await staffProbe;
     // The same clock as a V8 CPU profile's timestamps (µs), to cut the profiles to the signing.
-    if (process.env.BENCH_CPU_PROF_DIR) log(`janela das assinaturas (relógio monotônico, µs): ${monotonicStart} ${process.hrtime.bigint() / 1000n}`);
+    if (process.env.BENCH_CPU_PROF_DIR)
+      log(`janela das assinaturas (relógio monotônico, µs): ${monotonicStart} ${process.hrtime.bigint() / 1000n}`);
     await sampler;
     const waitSamples = [...waits].sort((a, b) => b[1] - a[1]).slice(0, 8);
     const loadAfterSigning = loadAverage();
-    const cpuSigning = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [`cpu_${k}_s`, round(cpuSeconds(pid) - cpuBefore[k]!, 1)]));
+    const cpuSigning = Object.fromEntries(
+      Object.entries(pids).map(([k, pid]) => [`cpu_${k}_s`, round(cpuSeconds(pid) - cpuBefore[k]!, 1)]),
+    );
     const benchCpu = process.cpuUsage(benchCpuBefore);
     await refreshBackends();
     const postgresCpu = postgresSince();
     const errors = [...failures.values()].reduce((a, b) => a + b, 0);
-    log(`assinaturas em ${round(signingSeconds, 1)} s; erros ${errors}${errors ? ` ${JSON.stringify(Object.fromEntries(failures))}: ${firstFailures.join(" | ")}` : ""}; carga ${loadAfterSigning}`);
+    log(
+      `assinaturas em ${round(signingSeconds, 1)} s; erros ${errors}${errors ? ` ${JSON.stringify(Object.fromEntries(failures))}: ${firstFailures.join(" | ")}` : ""}; carga ${loadAfterSigning}`,
+    );
 
     // The worker seals every final PDF.
     const signed = total - errors;
@@ -721,8 +787,13 @@ async function run(): Promise<BenchResult> {
     const cpuWorkerTotal = round(cpuSeconds(worker.pid) - cpuBefore.worker!, 1);
     const sealedAt = await cpuNow();
     // CPU per signed and sealed document, every process and the database (the bench's own apart).
-    const cpuPerSigner = ((sealedAt.web - cpuBefore.web1! - cpuBefore.web2!) + (sealedAt.worker - cpuBefore.worker!) + sealedAt.postgres) * 1000 / Math.max(1, timings.length);
-    log(`CPU por paciente (assinado e selado): ${round(cpuPerSigner, 1)} ms — web ${round(((sealedAt.web - cpuBefore.web1! - cpuBefore.web2!) * 1000) / Math.max(1, timings.length), 1)}, worker ${round(((sealedAt.worker - cpuBefore.worker!) * 1000) / Math.max(1, timings.length), 1)}, postgres ${round((sealedAt.postgres * 1000) / Math.max(1, timings.length), 1)}`);
+    const cpuPerSigner =
+      ((sealedAt.web - cpuBefore.web1! - cpuBefore.web2! + (sealedAt.worker - cpuBefore.worker!) + sealedAt.postgres) *
+        1000) /
+      Math.max(1, timings.length);
+    log(
+      `CPU por paciente (assinado e selado): ${round(cpuPerSigner, 1)} ms — web ${round(((sealedAt.web - cpuBefore.web1! - cpuBefore.web2!) * 1000) / Math.max(1, timings.length), 1)}, worker ${round(((sealedAt.worker - cpuBefore.worker!) * 1000) / Math.max(1, timings.length), 1)}, postgres ${round((sealedAt.postgres * 1000) / Math.max(1, timings.length), 1)}`,
+    );
     const phaseFigures: Record<string, number> = {};
     if (gates) {
       await statements?.report("seal", timed.length);
@@ -734,26 +805,60 @@ async function run(): Promise<BenchResult> {
         const to = phaseMarks[k + 1]!;
         const name = from.name === "end" ? "seal" : from.name;
         const per = (a: number, b: number) => round(((b - a) * 1000) / n, 1);
-        const figures = { web: per(from.at.web, to.at.web), worker: per(from.at.worker, to.at.worker), postgres: per(from.at.postgres, to.at.postgres), bench: per(from.at.bench, to.at.bench) };
+        const figures = {
+          web: per(from.at.web, to.at.web),
+          worker: per(from.at.worker, to.at.worker),
+          postgres: per(from.at.postgres, to.at.postgres),
+          bench: per(from.at.bench, to.at.bench),
+        };
         for (const [who, value] of Object.entries(figures)) phaseFigures[`cpu_ms_${name}_${who}`] = value;
-        log(`fase ${name.padEnd(6)} ${round((to.at.at - from.at.at) / 1000, 1)} s; CPU por paciente: web ${figures.web} ms, worker ${figures.worker} ms, postgres ${figures.postgres} ms (bench ${figures.bench} ms)`);
+        log(
+          `fase ${name.padEnd(6)} ${round((to.at.at - from.at.at) / 1000, 1)} s; CPU por paciente: web ${figures.web} ms, worker ${figures.worker} ms, postgres ${figures.postgres} ms (bench ${figures.bench} ms)`,
+        );
       }
     }
-    log(`PDFs finais selados ${round(finalsSeconds, 1)} s após o início (${round(finalsSeconds - signingSeconds, 1)} s após a última assinatura); worker ${cpuWorkerTotal} s de CPU`);
+    log(
+      `PDFs finais selados ${round(finalsSeconds, 1)} s após o início (${round(finalsSeconds - signingSeconds, 1)} s após a última assinatura); worker ${cpuWorkerTotal} s de CPU`,
+    );
 
     const anchorKey = instanceBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
     const { outcome, problems } = await checkOutcome(database, dataDir, anchorKey, total, webs, clinics);
     if (errors > 0) problems.unshift(`${errors} paciente(s) com erro: ${JSON.stringify(Object.fromEntries(failures))}`);
 
     const figures: Record<string, number> = {};
-    for (const step of STEPS) Object.assign(figures, stepFigures(step, timings.map((t) => t.steps[step]).filter((v): v is number => v !== undefined)));
+    for (const step of STEPS)
+      Object.assign(
+        figures,
+        stepFigures(
+          step,
+          timings.map((t) => t.steps[step]).filter((v): v is number => v !== undefined),
+        ),
+      );
     const overall = summarize(timings.map((t) => t.overall));
-    Object.assign(figures, stepFigures("flow", timings.map((t) => t.flow)));
+    Object.assign(
+      figures,
+      stepFigures(
+        "flow",
+        timings.map((t) => t.flow),
+      ),
+    );
     for (const step of STEPS) {
-      if (figures[`${step}_p50_ms`] !== undefined) log(`${step.padEnd(9)} p50 ${figures[`${step}_p50_ms`]} ms · p95 ${figures[`${step}_p95_ms`]} ms · máx ${figures[`${step}_max_ms`]} ms`);
+      if (figures[`${step}_p50_ms`] !== undefined)
+        log(
+          `${step.padEnd(9)} p50 ${figures[`${step}_p50_ms`]} ms · p95 ${figures[`${step}_p95_ms`]} ms · máx ${figures[`${step}_max_ms`]} ms`,
+        );
     }
-    log(`total     p50 ${round(overall.median)} ms · p95 ${round(overall.p95)} ms · máx ${round(overall.max)} ms (meta: p95 ≤ 1000 ms, 0 erros)`);
-    for (const step of REQUESTS) Object.assign(figures, stepFigures(`felt_${step}`, timings.map((t) => t.felt[step]).filter((v): v is number => v !== undefined)));
+    log(
+      `total     p50 ${round(overall.median)} ms · p95 ${round(overall.p95)} ms · máx ${round(overall.max)} ms (meta: p95 ≤ 1000 ms, 0 erros)`,
+    );
+    for (const step of REQUESTS)
+      Object.assign(
+        figures,
+        stepFigures(
+          `felt_${step}`,
+          timings.map((t) => t.felt[step]).filter((v): v is number => v !== undefined),
+        ),
+      );
     const turnedAway = timings.reduce((sum, t) => sum + t.turnedAway, 0);
     const signersTurnedAway = timings.filter((t) => t.turnedAway > 0).length;
     log(
@@ -761,9 +866,15 @@ async function run(): Promise<BenchResult> {
         REQUESTS.map((step) => `${step} p95 ${figures[`felt_${step}_p95_ms`] ?? "—"} ms`).join(" · "),
     );
     Object.assign(figures, stepFigures("staff_list", staffTimes));
-    log(`equipe (GET /api/documents a cada ${STAFF_PROBE_MS} ms durante as assinaturas): ${staffTimes.length} respostas, p50 ${figures.staff_list_p50_ms ?? "—"} ms · p95 ${figures.staff_list_p95_ms ?? "—"} ms · máx ${figures.staff_list_max_ms ?? "—"} ms; falhas ${staffFailures}`);
-    log(`CPU durante as assinaturas: ${JSON.stringify(cpuSigning)}, postgres ~${round(postgresCpu, 1)} s, bench ${round((benchCpu.user + benchCpu.system) / 1e6, 1)} s`);
-    log(`sessões do PostgreSQL ocupadas (amostras a cada 100 ms, soma): ${waitSamples.map(([what, n]) => `${what} ${n}`).join(", ")}`);
+    log(
+      `equipe (GET /api/documents a cada ${STAFF_PROBE_MS} ms durante as assinaturas): ${staffTimes.length} respostas, p50 ${figures.staff_list_p50_ms ?? "—"} ms · p95 ${figures.staff_list_p95_ms ?? "—"} ms · máx ${figures.staff_list_max_ms ?? "—"} ms; falhas ${staffFailures}`,
+    );
+    log(
+      `CPU durante as assinaturas: ${JSON.stringify(cpuSigning)}, postgres ~${round(postgresCpu, 1)} s, bench ${round((benchCpu.user + benchCpu.system) / 1e6, 1)} s`,
+    );
+    log(
+      `sessões do PostgreSQL ocupadas (amostras a cada 100 ms, soma): ${waitSamples.map(([what, n]) => `${what} ${n}`).join(", ")}`,
+    );
     log(`conferências: ${JSON.stringify(outcome)}`);
     if (problems.length > 0) throw new Error(`signers-cluster: ${problems.join("; ")}`);
     return {
@@ -807,7 +918,10 @@ async function run(): Promise<BenchResult> {
 }
 
 async function sealedCount(database: Database): Promise<number> {
-  const [row] = await rawRows<{ n: number }>(database.db, sql`select count(*)::int as n from contratos where signed_pdf_file_id is not null`);
+  const [row] = await rawRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from contratos where signed_pdf_file_id is not null`,
+  );
   return row?.n ?? 0;
 }
 

@@ -37,7 +37,8 @@ export function assetsOf(html: string): { scripts: string[]; styles: string[] } 
   return { scripts: [...scripts], styles: [...styles] };
 }
 
-const gzipKb = (files: string[]) => round(files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0) / 1024, 1);
+const gzipKb = (files: string[]) =>
+  round(files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0) / 1024, 1);
 
 async function run(): Promise<BenchResult> {
   let dist = process.env.SIGNING_BUNDLE_DIST ? path.resolve(projectRoot, process.env.SIGNING_BUNDLE_DIST) : null;
@@ -48,10 +49,22 @@ async function run(): Promise<BenchResult> {
     dist = temp;
     log(`vite build → ${dist}`);
     const started = performance.now();
-    execFileSync(process.execPath, [path.join(projectRoot, "node_modules", "vite", "bin", "vite.js"), "build", "--outDir", dist, "--emptyOutDir", "--logLevel", "error"], {
-      cwd: projectRoot,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(projectRoot, "node_modules", "vite", "bin", "vite.js"),
+        "build",
+        "--outDir",
+        dist,
+        "--emptyOutDir",
+        "--logLevel",
+        "error",
+      ],
+      {
+        cwd: projectRoot,
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
     buildMs = performance.now() - started;
   }
   try {

@@ -22,10 +22,23 @@ import { BENCH_PASSWORD, benchClinic, startBenchTarget } from "../support/bench-
 
 const RUNS = Number(process.env.WEB_VITALS_RUNS ?? 5);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const PHONE = { width: 390, height: 844 };
 /** Lighthouse's slow 4G: 150 ms round trip, 1.6 Mbps down, 750 kbps up (bytes per second for CDP). */
-const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
+const SLOW_4G = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+};
 const TARGETS = { dashboard: { lcp_ms: 2500, js_kb: 150 }, signing: { lcp_ms: 1500, js_kb: 60 } } as const;
 
 const log = (message: string) => process.stderr.write(`  [web-vitals] ${message}\n`);
@@ -48,7 +61,14 @@ const LCP_OBSERVER = `
 
 /** One cold load of `url`: waits for `ready` (text on the page), then reads LCP and the script bytes. */
 async function coldLoad(browser: Browser, baseUrl: string, url: string, ready: string, cookie?: string): Promise<Load> {
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 3, locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
+  const context = await browser.newContext({
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 3,
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+  });
   try {
     if (cookie) {
       const [name, ...value] = cookie.split("=");
@@ -65,12 +85,15 @@ async function coldLoad(browser: Browser, baseUrl: string, url: string, ready: s
     const finished: { id: string; bytes: number; at: number }[] = [];
     cdp.on("Network.responseReceived", (event) => {
       if (event.type === "Script") {
-        const headers = Object.fromEntries(Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+        const headers = Object.fromEntries(
+          Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]),
+        );
         scripts.set(event.requestId, headers["content-encoding"] ?? "identity");
       }
     });
     cdp.on("Network.loadingFinished", (event) => {
-      if (scripts.has(event.requestId)) finished.push({ id: event.requestId, bytes: event.encodedDataLength, at: Date.now() });
+      if (scripts.has(event.requestId))
+        finished.push({ id: event.requestId, bytes: event.encodedDataLength, at: Date.now() });
     });
     await page.goto(`${baseUrl}${url}`, { waitUntil: "load", timeout: 120_000 });
     await page.getByText(ready, { exact: true }).first().waitFor({ timeout: 120_000 });
@@ -113,7 +136,8 @@ function summary(name: keyof typeof TARGETS, loads: Load[]) {
 }
 
 async function run() {
-  if (!existsSync(path.join(projectRoot, "dist", "client", "sign.html"))) throw new Error("dist/client não existe: rode `npm run build`");
+  if (!existsSync(path.join(projectRoot, "dist", "client", "sign.html")))
+    throw new Error("dist/client não existe: rode `npm run build`");
   const target = await startBenchTarget("pglite");
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   try {
@@ -135,7 +159,8 @@ async function run() {
       categoria: "Consentimento",
       estrutura: {
         title: "Termo de consentimento — {{procedimento}}",
-        introduction: "Eu, {{paciente_nome}}, CPF {{paciente_cpf}}, declaro que fui informada sobre o procedimento, seus riscos e alternativas, e autorizo sua realização.",
+        introduction:
+          "Eu, {{paciente_nome}}, CPF {{paciente_cpf}}, declaro que fui informada sobre o procedimento, seus riscos e alternativas, e autorizo sua realização.",
         sections: [],
       },
     });
@@ -158,14 +183,21 @@ async function run() {
     for (let i = 0; i < RUNS; i++) {
       dashboard.push(await coldLoad(browser, target.baseUrl, "/", "Total de Contratos", clinic.cookie));
       signing.push(await coldLoad(browser, target.baseUrl, signingPath, "Assinar Documento"));
-      log(`run ${i + 1}/${RUNS}: dashboard LCP ${round(dashboard[i]!.lcpMs, 0)} ms, ${dashboard[i]!.jsKb} KB JS; signing LCP ${round(signing[i]!.lcpMs, 0)} ms, ${signing[i]!.jsKb} KB JS`);
+      log(
+        `run ${i + 1}/${RUNS}: dashboard LCP ${round(dashboard[i]!.lcpMs, 0)} ms, ${dashboard[i]!.jsKb} KB JS; signing LCP ${round(signing[i]!.lcpMs, 0)} ms, ${signing[i]!.jsKb} KB JS`,
+      );
     }
     const result = { ...summary("dashboard", dashboard), ...summary("signing", signing) };
     log(
       `dashboard: LCP ${result.dashboard_lcp_ms} ms (alvo ≤ ${TARGETS.dashboard.lcp_ms}), JS ${result.dashboard_js_kb} KB (alvo ≤ ${TARGETS.dashboard.js_kb}, ${result.dashboard_encoding}); ` +
         `assinatura: LCP ${result.signing_lcp_ms} ms (alvo ≤ ${TARGETS.signing.lcp_ms}), JS ${result.signing_js_kb} KB (alvo ≤ ${TARGETS.signing.js_kb}, ${result.signing_encoding})`,
     );
-    return { median_ms: result.dashboard_lcp_ms as number, p95_ms: result.dashboard_lcp_p95_ms as number, runs: RUNS, ...result };
+    return {
+      median_ms: result.dashboard_lcp_ms as number,
+      p95_ms: result.dashboard_lcp_p95_ms as number,
+      runs: RUNS,
+      ...result,
+    };
   } finally {
     await browser.close();
     await target.close();
@@ -174,6 +206,7 @@ async function run() {
 
 export default {
   name: "web-vitals",
-  description: "LCP e JS comprimido do dashboard e da página de assinatura num celular (390×844, CPU 4×, 4G lento via CDP), mediana de 5 cargas frias",
+  description:
+    "LCP e JS comprimido do dashboard e da página de assinatura num celular (390×844, CPU 4×, 4G lento via CDP), mediana de 5 cargas frias",
   run,
 } satisfies BenchCase;

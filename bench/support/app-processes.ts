@@ -27,7 +27,10 @@ export function startAppProcess(env: Record<string, string>, readyWithinMs = 90_
 }
 
 /** A fresh database on the server DATABASE_URL names, and how to drop it. */
-export async function scratchDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function scratchDatabase(
+  adminUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${Date.now()}_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -83,7 +83,10 @@ async function fetchFresh(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-export async function benchClinic(target: Pick<BenchTarget, "baseUrl">, n: number): Promise<{ cookie: string; tenantId: string }> {
+export async function benchClinic(
+  target: Pick<BenchTarget, "baseUrl">,
+  n: number,
+): Promise<{ cookie: string; tenantId: string }> {
   const cpf = validBenchCpf(n);
   const email = `bench.${n}.${Date.now()}@consentir.test`;
   const body = {
@@ -116,7 +119,9 @@ export async function benchClinic(target: Pick<BenchTarget, "baseUrl">, n: numbe
 
 /** A valid CPF derived from n (check digits computed). */
 function validBenchCpf(n: number): string {
-  const base = String(100_000_000 + (n % 800_000_000)).slice(0, 9).padStart(9, "1");
+  const base = String(100_000_000 + (n % 800_000_000))
+    .slice(0, 9)
+    .padStart(9, "1");
   const digits = base.split("").map(Number);
   for (const length of [9, 10]) {
     const sum = digits.slice(0, length).reduce((acc, d, i) => acc + d * (length + 1 - i), 0);
@@ -127,7 +132,12 @@ function validBenchCpf(n: number): string {
 }
 
 /** Times `count` sequential GETs of `path(i)`; returns the durations in ms. */
-export async function timeRequests(target: BenchTarget, cookie: string, count: number, path: (i: number) => string): Promise<number[]> {
+export async function timeRequests(
+  target: BenchTarget,
+  cookie: string,
+  count: number,
+  path: (i: number) => string,
+): Promise<number[]> {
   const durations: number[] = [];
   for (let i = 0; i < count; i++) {
     const started = performance.now();

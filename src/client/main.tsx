@@ -18,7 +18,12 @@ const onError = (error: unknown) => {
     queryClient.setQueryData(currentUserKey, null);
   }
   // Front-desk signing (issue 13): the device is with the patient; only the unlock screen shows.
-  if (error instanceof ApiError && error.status === 423 && error.code === "SESSION_LOCKED" && window.location.pathname !== "/desbloquear") {
+  if (
+    error instanceof ApiError &&
+    error.status === 423 &&
+    error.code === "SESSION_LOCKED" &&
+    window.location.pathname !== "/desbloquear"
+  ) {
     void router.navigate("/desbloquear", { replace: true });
   }
 };

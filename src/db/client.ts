@@ -50,7 +50,8 @@ export type DatabaseOptions = (
 
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.kind === "postgres" ? openPostgres(options.url, options.poolSize) : await openPglite(options);
+  const database =
+    options.kind === "postgres" ? openPostgres(options.url, options.poolSize) : await openPglite(options);
   try {
     await database.migrate(options.migrationsFolder);
   } catch (error) {
@@ -81,7 +82,11 @@ function openPostgres(url: string, poolSize = 10): Database & { migrate(folder?:
  * there, two threads handing every statement to each other cost the PGlite lanes ~17 % more time
  * on a busy two-core machine — 837/965 s against 691/811 s; the transport has its own tests).
  */
-async function startPglite(dataDir: string | undefined, snapshot: Blob | undefined, thread: boolean): Promise<PgliteClient> {
+async function startPglite(
+  dataDir: string | undefined,
+  snapshot: Blob | undefined,
+  thread: boolean,
+): Promise<PgliteClient> {
   if (thread) return RemotePglite.start({ dataDir, loadDataDir: await snapshot?.arrayBuffer() });
   const client = await PGlite.create({ dataDir, loadDataDir: snapshot, extensions: { pg_trgm, unaccent } });
   await client.exec(PGLITE_SETTINGS);
@@ -89,7 +94,9 @@ async function startPglite(dataDir: string | undefined, snapshot: Blob | undefin
 }
 
 async function openPglite(
-  options: { kind: "pglite"; dataDir: string; thread?: boolean } | { kind: "pglite-memory"; snapshot?: Blob; thread?: boolean },
+  options:
+    | { kind: "pglite"; dataDir: string; thread?: boolean }
+    | { kind: "pglite-memory"; snapshot?: Blob; thread?: boolean },
 ): Promise<Database & { migrate(folder?: string): Promise<void> }> {
   let releaseLock: (() => void) | undefined;
   let dataDir: string | undefined;
@@ -100,7 +107,11 @@ async function openPglite(
   }
   let client: PgliteClient;
   try {
-    client = await startPglite(dataDir, options.kind === "pglite-memory" ? options.snapshot : undefined, options.thread ?? true);
+    client = await startPglite(
+      dataDir,
+      options.kind === "pglite-memory" ? options.snapshot : undefined,
+      options.thread ?? true,
+    );
   } catch (error) {
     releaseLock?.();
     throw error;
@@ -111,7 +122,8 @@ async function openPglite(
   return {
     kind: "pglite",
     db,
-    migrate: (folder) => migratePglite(drizzlePglite({ client: asPglite }), { migrationsFolder: folder ?? migrationsFolder }),
+    migrate: (folder) =>
+      migratePglite(drizzlePglite({ client: asPglite }), { migrationsFolder: folder ?? migrationsFolder }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -19,7 +19,11 @@ export interface NotificationSubscription {
 }
 
 /** PGlite (one process): its own listen(); notifications arrive when a transaction commits. */
-export async function listenPglite(client: PgliteListener, channel: string, handlers: NotificationHandlers): Promise<NotificationSubscription> {
+export async function listenPglite(
+  client: PgliteListener,
+  channel: string,
+  handlers: NotificationHandlers,
+): Promise<NotificationSubscription> {
   const unlisten = await client.listen(channel, (payload) => handlers.onNotification(payload));
   return {
     close: async () => {

@@ -19,7 +19,12 @@ import {
 } from "drizzle-orm/pg-core";
 import type { TemplateStructure } from "../shared/document-model/structure.js";
 import { DOCUMENT_STATUSES } from "../shared/schemas/document.js";
-import { FEEGOW_STATUSES, FEEGOW_UPLOAD_ORIGINS, FEEGOW_UPLOAD_STATUSES, type FeegowFeature } from "../shared/schemas/feegow.js";
+import {
+  FEEGOW_STATUSES,
+  FEEGOW_UPLOAD_ORIGINS,
+  FEEGOW_UPLOAD_STATUSES,
+  type FeegowFeature,
+} from "../shared/schemas/feegow.js";
 import { SEXOS } from "../shared/schemas/patient.js";
 
 /** One specialty chosen by a professional (spec part 2 §3 profiles.especialidades). */
@@ -229,10 +234,15 @@ export const emailOutbox = pgTable(
     /** Rows from before migration 0038 only, until the worker's sweep seals them; then null. */
     text_body: text("text_body"),
     html_body: text("html_body"),
-    status: text("status", { enum: ["pending", "sent", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "sent", "failed"] })
+      .notNull()
+      .default("pending"),
     attempts: jsonb("attempts").$type<{ at: string; error: string }[]>().notNull().default([]),
     /** Files (by id in `files`) attached to the message, e.g. the signed PDF. */
-    attachments: jsonb("attachments").$type<{ file_id: string; filename: string; content_type: string }[]>().notNull().default([]),
+    attachments: jsonb("attachments")
+      .$type<{ file_id: string; filename: string; content_type: string }[]>()
+      .notNull()
+      .default([]),
     /** When delivery may be tried (again): retries back off. */
     next_attempt_at: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     created_at: createdAt(),
@@ -240,11 +250,17 @@ export const emailOutbox = pgTable(
   },
   (t) => [
     index("email_outbox_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()),
-    index("email_outbox_due_idx").on(t.next_attempt_at).where(sql`${t.status} = 'pending'`),
+    index("email_outbox_due_idx")
+      .on(t.next_attempt_at)
+      .where(sql`${t.status} = 'pending'`),
     /** Avisos: the clinic's undelivered e-mails (decision 028). */
-    index("email_outbox_tenant_failed_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()).where(sql`${t.status} = 'failed'`),
+    index("email_outbox_tenant_failed_idx")
+      .on(t.tenant_id, t.created_at.desc().nullsFirst())
+      .where(sql`${t.status} = 'failed'`),
     /** The rows still kept in clear (from before 0038), for the sweep that seals them. */
-    index("email_outbox_plain_idx").on(t.id).where(sql`${t.text_body} is not null`),
+    index("email_outbox_plain_idx")
+      .on(t.id)
+      .where(sql`${t.text_body} is not null`),
   ],
 );
 
@@ -354,7 +370,9 @@ export const pacientes = pgTable(
   (t) => [
     unique("pacientes_tenant_id_unique").on(t.tenant_id, t.id),
     index("pacientes_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    uniqueIndex("pacientes_tenant_cpf_unique").on(t.tenant_id, t.cpf).where(sql`${t.cpf} is not null`),
+    uniqueIndex("pacientes_tenant_cpf_unique")
+      .on(t.tenant_id, t.cpf)
+      .where(sql`${t.cpf} is not null`),
     index("pacientes_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
   ],
 );
@@ -421,7 +439,9 @@ export const procedimentos = pgTable(
     unique("procedimentos_tenant_id_unique").on(t.tenant_id, t.id),
     index("procedimentos_tenant_nome_idx").on(t.tenant_id, t.nome),
     /** An imported procedure exists once per clinic, however often the import runs. */
-    uniqueIndex("procedimentos_tenant_feegow_unique").on(t.tenant_id, t.feegow_procedimento_id).where(sql`${t.feegow_procedimento_id} is not null`),
+    uniqueIndex("procedimentos_tenant_feegow_unique")
+      .on(t.tenant_id, t.feegow_procedimento_id)
+      .where(sql`${t.feegow_procedimento_id} is not null`),
   ],
 );
 
@@ -470,8 +490,16 @@ export const procedimentoRiscos = pgTable(
   (t) => [
     primaryKey({ name: "procedimento_riscos_pk", columns: [t.tenant_id, t.procedimento_id, t.risco_id] }),
     index("procedimento_riscos_tenant_item_idx").on(t.tenant_id, t.risco_id),
-    foreignKey({ name: "procedimento_riscos_procedimento_fk", columns: [t.tenant_id, t.procedimento_id], foreignColumns: [procedimentos.tenant_id, procedimentos.id] }).onDelete("cascade"),
-    foreignKey({ name: "procedimento_riscos_risco_fk", columns: [t.tenant_id, t.risco_id], foreignColumns: [riscos.tenant_id, riscos.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "procedimento_riscos_procedimento_fk",
+      columns: [t.tenant_id, t.procedimento_id],
+      foreignColumns: [procedimentos.tenant_id, procedimentos.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "procedimento_riscos_risco_fk",
+      columns: [t.tenant_id, t.risco_id],
+      foreignColumns: [riscos.tenant_id, riscos.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -485,8 +513,16 @@ export const procedimentoBeneficios = pgTable(
   (t) => [
     primaryKey({ name: "procedimento_beneficios_pk", columns: [t.tenant_id, t.procedimento_id, t.beneficio_id] }),
     index("procedimento_beneficios_tenant_item_idx").on(t.tenant_id, t.beneficio_id),
-    foreignKey({ name: "procedimento_beneficios_procedimento_fk", columns: [t.tenant_id, t.procedimento_id], foreignColumns: [procedimentos.tenant_id, procedimentos.id] }).onDelete("cascade"),
-    foreignKey({ name: "procedimento_beneficios_beneficio_fk", columns: [t.tenant_id, t.beneficio_id], foreignColumns: [beneficios.tenant_id, beneficios.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "procedimento_beneficios_procedimento_fk",
+      columns: [t.tenant_id, t.procedimento_id],
+      foreignColumns: [procedimentos.tenant_id, procedimentos.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "procedimento_beneficios_beneficio_fk",
+      columns: [t.tenant_id, t.beneficio_id],
+      foreignColumns: [beneficios.tenant_id, beneficios.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -500,8 +536,16 @@ export const procedimentoCuidados = pgTable(
   (t) => [
     primaryKey({ name: "procedimento_cuidados_pk", columns: [t.tenant_id, t.procedimento_id, t.cuidado_id] }),
     index("procedimento_cuidados_tenant_item_idx").on(t.tenant_id, t.cuidado_id),
-    foreignKey({ name: "procedimento_cuidados_procedimento_fk", columns: [t.tenant_id, t.procedimento_id], foreignColumns: [procedimentos.tenant_id, procedimentos.id] }).onDelete("cascade"),
-    foreignKey({ name: "procedimento_cuidados_cuidado_fk", columns: [t.tenant_id, t.cuidado_id], foreignColumns: [cuidadosPos.tenant_id, cuidadosPos.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "procedimento_cuidados_procedimento_fk",
+      columns: [t.tenant_id, t.procedimento_id],
+      foreignColumns: [procedimentos.tenant_id, procedimentos.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "procedimento_cuidados_cuidado_fk",
+      columns: [t.tenant_id, t.cuidado_id],
+      foreignColumns: [cuidadosPos.tenant_id, cuidadosPos.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -519,14 +563,18 @@ export const templates = pgTable(
     titulo: text("titulo").notNull(),
     especialidade: text("especialidade").notNull(),
     categoria: text("categoria").notNull(),
-    status: text("status", { enum: ["draft", "review", "published"] }).notNull().default("draft"),
+    status: text("status", { enum: ["draft", "review", "published"] })
+      .notNull()
+      .default("draft"),
     created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
     created_at: createdAt(),
     updated_at: updatedAt(),
     /** What the list search matches: title, specialty and category, accents folded. */
     busca: text("busca")
       .notNull()
-      .generatedAlwaysAs(sql`app_search_text(coalesce(titulo, '') || ' ' || coalesce(especialidade, '') || ' ' || coalesce(categoria, ''))`),
+      .generatedAlwaysAs(
+        sql`app_search_text(coalesce(titulo, '') || ' ' || coalesce(especialidade, '') || ' ' || coalesce(categoria, ''))`,
+      ),
   },
   (t) => [
     unique("templates_tenant_id_unique").on(t.tenant_id, t.id),
@@ -560,7 +608,11 @@ export const templateVersions = pgTable(
   (t) => [
     unique("template_versions_tenant_id_unique").on(t.tenant_id, t.id),
     uniqueIndex("template_versions_template_number_unique").on(t.template_id, t.version_number),
-    foreignKey({ name: "template_versions_template_fk", columns: [t.tenant_id, t.template_id], foreignColumns: [templates.tenant_id, templates.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "template_versions_template_fk",
+      columns: [t.tenant_id, t.template_id],
+      foreignColumns: [templates.tenant_id, templates.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -604,7 +656,10 @@ export const contratos = pgTable(
     status: text("status", { enum: DOCUMENT_STATUSES }).notNull().default("draft"),
     medico_responsavel_id: uuid("medico_responsavel_id").references(() => profiles.id, { onDelete: "set null" }),
     variaveis_preenchidas: jsonb("variaveis_preenchidas").$type<Record<string, unknown>>().notNull().default({}),
-    conteudo_selecionado: jsonb("conteudo_selecionado").$type<{ tipo: string; titulo: string; descricao: string }[]>().notNull().default([]),
+    conteudo_selecionado: jsonb("conteudo_selecionado")
+      .$type<{ tipo: string; titulo: string; descricao: string }[]>()
+      .notNull()
+      .default([]),
     /** The frozen DocumentModel the patient reads and signs. */
     documento: jsonb("documento").$type<Record<string, unknown>>().notNull(),
     /** SHA-256 (hex) of the canonical JSON of `documento`: what the signer signs. */
@@ -647,15 +702,38 @@ export const contratos = pgTable(
     index("contratos_tenant_medico_idx").on(t.tenant_id, t.medico_responsavel_id, t.created_at.desc().nullsFirst()),
     index("contratos_tenant_status_idx").on(t.tenant_id, t.status, t.expiracao_at),
     /** Avisos: "assinado desde a sua última visita" (decision 028). */
-    index("contratos_tenant_signed_idx").on(t.tenant_id, t.signed_at.desc().nullsFirst()).where(sql`${t.signed_at} is not null`),
+    index("contratos_tenant_signed_idx")
+      .on(t.tenant_id, t.signed_at.desc().nullsFirst())
+      .where(sql`${t.signed_at} is not null`),
     index("contratos_busca_trgm_idx").using("gin", sql`${t.busca} gin_trgm_ops`),
     /** The title and procedure part of busca alone (decision 036): a search that is no patient's name. */
-    index("contratos_titulo_busca_trgm_idx").using("gin", sql`app_search_text(coalesce(${t.titulo}, '') || ' ' || coalesce(${t.procedimento}, '')) gin_trgm_ops`),
-    foreignKey({ name: "contratos_pdf_file_fk", columns: [t.tenant_id, t.pdf_file_id], foreignColumns: [files.tenant_id, files.id] }),
-    foreignKey({ name: "contratos_signed_pdf_file_fk", columns: [t.tenant_id, t.signed_pdf_file_id], foreignColumns: [files.tenant_id, files.id] }),
-    uniqueIndex("contratos_verification_code_unique").on(t.verification_code).where(sql`${t.verification_code} is not null`),
-    foreignKey({ name: "contratos_paciente_fk", columns: [t.tenant_id, t.paciente_id], foreignColumns: [pacientes.tenant_id, pacientes.id] }).onDelete("restrict"),
-    foreignKey({ name: "contratos_template_version_fk", columns: [t.tenant_id, t.template_version_id], foreignColumns: [templateVersions.tenant_id, templateVersions.id] }).onDelete("restrict"),
+    index("contratos_titulo_busca_trgm_idx").using(
+      "gin",
+      sql`app_search_text(coalesce(${t.titulo}, '') || ' ' || coalesce(${t.procedimento}, '')) gin_trgm_ops`,
+    ),
+    foreignKey({
+      name: "contratos_pdf_file_fk",
+      columns: [t.tenant_id, t.pdf_file_id],
+      foreignColumns: [files.tenant_id, files.id],
+    }),
+    foreignKey({
+      name: "contratos_signed_pdf_file_fk",
+      columns: [t.tenant_id, t.signed_pdf_file_id],
+      foreignColumns: [files.tenant_id, files.id],
+    }),
+    uniqueIndex("contratos_verification_code_unique")
+      .on(t.verification_code)
+      .where(sql`${t.verification_code} is not null`),
+    foreignKey({
+      name: "contratos_paciente_fk",
+      columns: [t.tenant_id, t.paciente_id],
+      foreignColumns: [pacientes.tenant_id, pacientes.id],
+    }).onDelete("restrict"),
+    foreignKey({
+      name: "contratos_template_version_fk",
+      columns: [t.tenant_id, t.template_version_id],
+      foreignColumns: [templateVersions.tenant_id, templateVersions.id],
+    }).onDelete("restrict"),
   ],
 );
 
@@ -706,8 +784,16 @@ export const signingTokens = pgTable(
   (t) => [
     uniqueIndex("signing_tokens_hash_unique").on(t.token_hash),
     index("signing_tokens_contrato_idx").on(t.tenant_id, t.contrato_id),
-    foreignKey({ name: "signing_tokens_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
-    foreignKey({ name: "signing_tokens_testemunha_fk", columns: [t.tenant_id, t.testemunha_id], foreignColumns: [contratoTestemunhas.tenant_id, contratoTestemunhas.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "signing_tokens_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "signing_tokens_testemunha_fk",
+      columns: [t.tenant_id, t.testemunha_id],
+      foreignColumns: [contratoTestemunhas.tenant_id, contratoTestemunhas.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -734,7 +820,11 @@ export const contratoTestemunhas = pgTable(
   (t) => [
     uniqueIndex("contrato_testemunhas_ordem_unique").on(t.tenant_id, t.contrato_id, t.ordem),
     unique("contrato_testemunhas_tenant_id_unique").on(t.tenant_id, t.id),
-    foreignKey({ name: "contrato_testemunhas_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "contrato_testemunhas_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -754,7 +844,9 @@ export const contratoPartes = pgTable(
      * responsible professional signing the professional declaration in the app) — issue 11 — or
      * testemunha (an optional witness, decision 021).
      */
-    papel: text("papel", { enum: ["paciente", "responsavel", "profissional", "testemunha"] }).notNull().default("paciente"),
+    papel: text("papel", { enum: ["paciente", "responsavel", "profissional", "testemunha"] })
+      .notNull()
+      .default("paciente"),
     /** 1, or 2 for the second witness (the only role that may sign twice; decision 021). */
     ordem: smallint("ordem").notNull().default(1),
     /** The capacity printed with the signature, e.g. "responsável legal de Pedro Souza". */
@@ -764,7 +856,9 @@ export const contratoPartes = pgTable(
     email: text("email").notNull(),
     telefone: text("telefone"),
     assinou_em: timestamp("assinou_em", { withTimezone: true }).notNull(),
-    metodo_assinatura: text("metodo_assinatura", { enum: ["eletronica", "ICP-Brasil"] }).notNull().default("eletronica"),
+    metodo_assinatura: text("metodo_assinatura", { enum: ["eletronica", "ICP-Brasil"] })
+      .notNull()
+      .default("eletronica"),
     /** The drawn (or typed) signature PNG in the storage driver; null for a professional's in-app signature. */
     assinatura_file_id: uuid("assinatura_file_id"),
     ip_address: text("ip_address"),
@@ -774,9 +868,13 @@ export const contratoPartes = pgTable(
     /** True when the e-mail one-time code was typed before signing. */
     otp_verificado: boolean("otp_verificado").notNull().default(false),
     /** What the evidence reaches (Lei 14.063/2020 art. 4): avançada only with a verified code. */
-    nivel_assinatura: text("nivel_assinatura", { enum: ["avancada", "simples"] }).notNull().default("simples"),
+    nivel_assinatura: text("nivel_assinatura", { enum: ["avancada", "simples"] })
+      .notNull()
+      .default("simples"),
     /** Drawn on the canvas, or typed (accessibility: for people who cannot draw). */
-    tipo_assinatura: text("tipo_assinatura", { enum: ["desenhada", "digitada", "senha"] }).notNull().default("desenhada"),
+    tipo_assinatura: text("tipo_assinatura", { enum: ["desenhada", "digitada", "senha"] })
+      .notNull()
+      .default("desenhada"),
     /** TCP source port seen by the server (with IP, identifies a connection behind CGNAT). */
     porta_origem: integer("porta_origem"),
     /** The user agent parsed: browser, system and device, in words. */
@@ -785,8 +883,16 @@ export const contratoPartes = pgTable(
   },
   (t) => [
     uniqueIndex("contrato_partes_contrato_papel_ordem_unique").on(t.tenant_id, t.contrato_id, t.papel, t.ordem),
-    foreignKey({ name: "contrato_partes_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("restrict"),
-    foreignKey({ name: "contrato_partes_assinatura_fk", columns: [t.tenant_id, t.assinatura_file_id], foreignColumns: [files.tenant_id, files.id] }),
+    foreignKey({
+      name: "contrato_partes_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("restrict"),
+    foreignKey({
+      name: "contrato_partes_assinatura_fk",
+      columns: [t.tenant_id, t.assinatura_file_id],
+      foreignColumns: [files.tenant_id, files.id],
+    }),
   ],
 );
 
@@ -807,8 +913,16 @@ export const signingOtps = pgTable(
   },
   (t) => [
     index("signing_otps_contrato_idx").on(t.tenant_id, t.contrato_id, t.created_at.desc().nullsFirst()),
-    foreignKey({ name: "signing_otps_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
-    foreignKey({ name: "signing_otps_testemunha_fk", columns: [t.tenant_id, t.testemunha_id], foreignColumns: [contratoTestemunhas.tenant_id, contratoTestemunhas.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "signing_otps_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "signing_otps_testemunha_fk",
+      columns: [t.tenant_id, t.testemunha_id],
+      foreignColumns: [contratoTestemunhas.tenant_id, contratoTestemunhas.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -831,9 +945,22 @@ export const professionalSigningCodes = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    index("professional_signing_codes_idx").on(t.tenant_id, t.contrato_id, t.profile_id, t.created_at.desc().nullsFirst()),
-    foreignKey({ name: "professional_signing_codes_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
-    foreignKey({ name: "professional_signing_codes_profile_fk", columns: [t.profile_id], foreignColumns: [profiles.id] }).onDelete("cascade"),
+    index("professional_signing_codes_idx").on(
+      t.tenant_id,
+      t.contrato_id,
+      t.profile_id,
+      t.created_at.desc().nullsFirst(),
+    ),
+    foreignKey({
+      name: "professional_signing_codes_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "professional_signing_codes_profile_fk",
+      columns: [t.profile_id],
+      foreignColumns: [profiles.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -848,7 +975,9 @@ export const jobs = pgTable(
     kind: text("kind").notNull(),
     tenant_id: uuid("tenant_id").references(() => tenants.id, { onDelete: "cascade" }),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
-    status: text("status", { enum: ["pending", "running", "done", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "running", "done", "failed"] })
+      .notNull()
+      .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     max_attempts: integer("max_attempts").notNull().default(5),
     run_at: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
@@ -860,8 +989,12 @@ export const jobs = pgTable(
     finished_at: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [
-    index("jobs_due_idx").on(t.run_at).where(sql`${t.status} = 'pending'`),
-    uniqueIndex("jobs_dedupe_unique").on(t.dedupe_key).where(sql`${t.dedupe_key} is not null and ${t.status} in ('pending', 'running')`),
+    index("jobs_due_idx")
+      .on(t.run_at)
+      .where(sql`${t.status} = 'pending'`),
+    uniqueIndex("jobs_dedupe_unique")
+      .on(t.dedupe_key)
+      .where(sql`${t.dedupe_key} is not null and ${t.status} in ('pending', 'running')`),
   ],
 );
 
@@ -916,8 +1049,12 @@ export const certificados = pgTable(
     owner_profile_id: uuid("owner_profile_id").references(() => profiles.id),
     alias: text("alias").notNull(),
     descricao: text("descricao"),
-    tipo: text("tipo", { enum: ["A1"] }).notNull().default("A1"),
-    provider: text("provider", { enum: ["local"] }).notNull().default("local"),
+    tipo: text("tipo", { enum: ["A1"] })
+      .notNull()
+      .default("A1"),
+    provider: text("provider", { enum: ["local"] })
+      .notNull()
+      .default("local"),
     original_filename: text("original_filename").notNull(),
     secret_encrypted: bytea("secret_encrypted").notNull(),
     /** Holder's common name, RFC 4514-style subject and issuer. */
@@ -930,10 +1067,16 @@ export const certificados = pgTable(
     vence_em: timestamp("vence_em", { withTimezone: true }).notNull(),
     /** SHA-256 (hex) of the holder certificate's DER. */
     fingerprint_sha256: text("fingerprint_sha256").notNull(),
-    key_usage: text("key_usage").array().notNull().default(sql`'{}'::text[]`),
+    key_usage: text("key_usage")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Presents itself as ICP-Brasil: policy under 2.16.76.1.2 and a chain to a root with O=ICP-Brasil (decision 019). */
     icp_brasil: boolean("icp_brasil").notNull().default(false),
-    policies: text("policies").array().notNull().default(sql`'{}'::text[]`),
+    policies: text("policies")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     holder_kind: text("holder_kind", { enum: ["e-CPF", "e-CNPJ", "outro"] }).notNull(),
     /** e-CPF: the holder's CPF; e-CNPJ: the responsible person's CPF (2.16.76.1.3.4). Digits. */
     cpf: text("cpf"),
@@ -944,9 +1087,15 @@ export const certificados = pgTable(
     /** e-CNPJ whose CNPJ is the clinic's own. */
     linked_clinic: boolean("linked_clinic").notNull().default(false),
     /** SHA-256 of each certificate of the chain in the file, holder first, then its issuers. */
-    chain_fingerprints: text("chain_fingerprints").array().notNull().default(sql`'{}'::text[]`),
+    chain_fingerprints: text("chain_fingerprints")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Expiry e-mails already sent (days before: 30, 7, 1). */
-    expiry_warnings_sent: integer("expiry_warnings_sent").array().notNull().default(sql`'{}'::integer[]`),
+    expiry_warnings_sent: integer("expiry_warnings_sent")
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
     uploaded_by: uuid("uploaded_by").references(() => profiles.id, { onDelete: "set null" }),
     is_active: boolean("is_active").notNull().default(true),
     removed_at: timestamp("removed_at", { withTimezone: true }),
@@ -954,12 +1103,20 @@ export const certificados = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    index("certificados_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    uniqueIndex("certificados_active_clinic_unique").on(t.tenant_id).where(sql`${t.is_active} and ${t.owner_profile_id} is null`),
+    index("certificados_tenant_created_idx").on(
+      t.tenant_id,
+      t.created_at.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    uniqueIndex("certificados_active_clinic_unique")
+      .on(t.tenant_id)
+      .where(sql`${t.is_active} and ${t.owner_profile_id} is null`),
     uniqueIndex("certificados_active_professional_unique")
       .on(t.tenant_id, t.owner_profile_id)
       .where(sql`${t.is_active} and ${t.owner_profile_id} is not null`),
-    index("certificados_active_expiry_idx").on(t.vence_em).where(sql`${t.is_active}`),
+    index("certificados_active_expiry_idx")
+      .on(t.vence_em)
+      .where(sql`${t.is_active}`),
   ],
 );
 
@@ -1007,7 +1164,11 @@ export const feegowUploads = pgTable(
     uniqueIndex("feegow_uploads_idempotency_unique").on(t.idempotency_key),
     index("feegow_uploads_tenant_contrato_idx").on(t.tenant_id, t.contrato_id, t.created_at.desc().nullsFirst()),
     index("feegow_uploads_tenant_status_idx").on(t.tenant_id, t.status, t.updated_at.desc().nullsFirst()),
-    foreignKey({ name: "feegow_uploads_contrato_fk", columns: [t.tenant_id, t.contrato_id], foreignColumns: [contratos.tenant_id, contratos.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "feegow_uploads_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -1109,18 +1270,18 @@ export const backupRuns = pgTable(
 export const clinicLogos = pgTable(
   "clinic_logos",
   {
-  tenant_id: uuid("tenant_id")
-    .primaryKey()
-    .references(() => tenants.id, { onDelete: "cascade" }),
-  png: bytea("png").notNull(),
-  /** SHA-256 (hex) of png: the public address of the image and its cache key. */
-  sha256: text("sha256").notNull(),
-  width: integer("width").notNull(),
-  height: integer("height").notNull(),
-  /** What was uploaded: "png", "jpeg" or "svg". */
-  formato_original: text("formato_original").notNull(),
-  updated_by: uuid("updated_by").references(() => profiles.id, { onDelete: "set null" }),
-  updated_at: updatedAt(),
+    tenant_id: uuid("tenant_id")
+      .primaryKey()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    png: bytea("png").notNull(),
+    /** SHA-256 (hex) of png: the public address of the image and its cache key. */
+    sha256: text("sha256").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    /** What was uploaded: "png", "jpeg" or "svg". */
+    formato_original: text("formato_original").notNull(),
+    updated_by: uuid("updated_by").references(() => profiles.id, { onDelete: "set null" }),
+    updated_at: updatedAt(),
   },
   (t) => [index("clinic_logos_sha256_idx").on(t.sha256)],
 );

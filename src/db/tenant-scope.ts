@@ -10,7 +10,9 @@ export function withTenant<T>(db: Db, tenantId: string, work: (tx: Tx) => Promis
   return db.transaction(async (tx) => {
     // One round trip: set_config('role', …, true) is SET LOCAL ROLE (the same check and effect,
     // undone at the end of the transaction), evaluated after the tenant is set.
-    await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true), set_config('role', 'consentir_app', true)`);
+    await tx.execute(
+      sql`select set_config('app.tenant_id', ${tenantId}, true), set_config('role', 'consentir_app', true)`,
+    );
     return work(tx);
   });
 }

@@ -4,10 +4,24 @@ import os from "node:os";
 import path from "node:path";
 import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLINIC, DOCUMENT_ID, PHYSICIAN, formattedDocumentInput, sampleDocumentInput } from "../../tests/unit/pdf/fixtures.js";
+import {
+  CLINIC,
+  DOCUMENT_ID,
+  PHYSICIAN,
+  formattedDocumentInput,
+  sampleDocumentInput,
+} from "../../tests/unit/pdf/fixtures.js";
 import type { DocumentModel } from "../shared/document-model/build-document-model.js";
 import { diagonalChars, sortedChars } from "../../tests/helpers/pdf-text.js";
-import { DRAFT_WATERMARK, EDGE_PT, documentDefinition, renderDocumentPdf, shortDocumentId, SIGNED_ON_LINE, type DocumentPdfInput } from "./document-pdf.js";
+import {
+  DRAFT_WATERMARK,
+  EDGE_PT,
+  documentDefinition,
+  renderDocumentPdf,
+  shortDocumentId,
+  SIGNED_ON_LINE,
+  type DocumentPdfInput,
+} from "./document-pdf.js";
 
 // Needs poppler-utils (pdftotext, pdfinfo, pdfimages): the PDF is read back the way a person's
 // viewer reads it, not through our own code.
@@ -37,7 +51,9 @@ function pdfinfo(file: string): Record<string, string> {
 }
 
 function pageText(file: string, page: number): string {
-  return execFileSync("pdftotext", ["-enc", "UTF-8", "-f", String(page), "-l", String(page), file, "-"], { encoding: "utf8" });
+  return execFileSync("pdftotext", ["-enc", "UTF-8", "-f", String(page), "-l", String(page), file, "-"], {
+    encoding: "utf8",
+  });
 }
 
 function allText(file: string): string {
@@ -79,7 +95,16 @@ describe("renderDocumentPdf — the sample TCLE", () => {
     const fonts = execFileSync("pdffonts", [file], { encoding: "utf8" });
     expect(fonts).toMatch(/\+Roboto-Regular\s+CID TrueType\s+Identity-H\s+yes\s+yes\s+yes/);
     const text = allText(file);
-    for (const fragment of ["ç", "ã", "é", "ô", "í", "Consentimento", "Declarações do Paciente", "João Sebastião Gonçalves"]) {
+    for (const fragment of [
+      "ç",
+      "ã",
+      "é",
+      "ô",
+      "í",
+      "Consentimento",
+      "Declarações do Paciente",
+      "João Sebastião Gonçalves",
+    ]) {
       expect(text).toContain(fragment);
     }
     expect(flat(text)).toContain("Termo de Consentimento Livre e Esclarecido");
@@ -182,9 +207,23 @@ describe("renderDocumentPdf — user text and edge cases", () => {
   it("draws unresolved placeholders visibly as [name] instead of failing or hiding them", async () => {
     const model: DocumentModel = {
       title: "Termo",
-      introduction: [{ kind: "text", text: "Eu, " }, { kind: "missing", name: "paciente_nome" }, { kind: "text", text: ", declaro." }],
+      introduction: [
+        { kind: "text", text: "Eu, " },
+        { kind: "missing", name: "paciente_nome" },
+        { kind: "text", text: ", declaro." },
+      ],
       sections: [
-        { id: "p", type: "patient_data", title: "Dados", paragraphs: [[{ kind: "text", text: "CPF: " }, { kind: "missing", name: "paciente_cpf" }]] },
+        {
+          id: "p",
+          type: "patient_data",
+          title: "Dados",
+          paragraphs: [
+            [
+              { kind: "text", text: "CPF: " },
+              { kind: "missing", name: "paciente_cpf" },
+            ],
+          ],
+        },
         { id: "l", type: "numbered_list", title: "Riscos", items: [[{ kind: "missing", name: "riscos" }]] },
       ],
       unresolved: ["paciente_nome", "paciente_cpf", "riscos"],
@@ -198,7 +237,9 @@ describe("renderDocumentPdf — user text and edge cases", () => {
   });
 
   it("adds the professional's identification and signature lines when the model has no signature section", async () => {
-    const model = modelOf([{ id: "s", type: "paragraph", title: "Objeto", paragraphs: [[{ kind: "text", text: "Conteúdo." }]] }]);
+    const model = modelOf([
+      { id: "s", type: "paragraph", title: "Objeto", paragraphs: [[{ kind: "text", text: "Conteúdo." }]] },
+    ]);
     const file = save(await renderDocumentPdf({ ...sampleDocumentInput(), model }));
     expect(pdfinfo(file).Pages).toBe("1");
     const text = flat(allText(file));
@@ -208,7 +249,14 @@ describe("renderDocumentPdf — user text and edge cases", () => {
   });
 
   it("renders without a physician, with a clinic that has only a name, and with an empty model", async () => {
-    const clinic = { nome: "Consultório Dr. Zé", razao_social: null, cnpj: null, cnes: null, endereco: null, telefone: null };
+    const clinic = {
+      nome: "Consultório Dr. Zé",
+      razao_social: null,
+      cnpj: null,
+      cnes: null,
+      endereco: null,
+      telefone: null,
+    };
     const model: DocumentModel = { title: "", introduction: [], sections: [], unresolved: [] };
     const file = save(await renderDocumentPdf({ ...sampleDocumentInput(), model, clinic, physician: null }));
     expect(pdfinfo(file).Pages).toBe("1");
@@ -294,12 +342,17 @@ describe("renderDocumentPdf — the draft watermark (issue 11)", () => {
   it("marks every page of a draft 'RASCUNHO – sem validade', diagonally, light grey and translucent; nothing without the option", async () => {
     const input = sampleDocumentInput();
     expect(documentDefinition(input).watermark).toBeUndefined();
-    expect(documentDefinition({ ...input, watermark: DRAFT_WATERMARK }).watermark).toMatchObject({ text: "RASCUNHO – sem validade", color: "#9ca3af", opacity: 0.2 });
+    expect(documentDefinition({ ...input, watermark: DRAFT_WATERMARK }).watermark).toMatchObject({
+      text: "RASCUNHO – sem validade",
+      color: "#9ca3af",
+      opacity: 0.2,
+    });
 
     const draft = save(await renderDocumentPdf({ ...input, watermark: DRAFT_WATERMARK }));
     const pages = Number(pdfinfo(draft).Pages);
     expect(pages).toBeGreaterThanOrEqual(3);
-    for (let page = 1; page <= pages; page++) expect(diagonalChars(draft, page), `page ${page}`).toBe(sortedChars(DRAFT_WATERMARK));
+    for (let page = 1; page <= pages; page++)
+      expect(diagonalChars(draft, page), `page ${page}`).toBe(sortedChars(DRAFT_WATERMARK));
     // The content under it is still read whole (the watermark is drawn apart from the lines).
     expect(execFileSync("pdftotext", ["-nodiag", draft, "-"], { encoding: "utf8" })).toContain(input.contentSha256);
 

@@ -14,7 +14,12 @@ import { formatCnpj } from "../shared/br/cnpj.js";
 import { formatCpf } from "../shared/br/cpf.js";
 import { formatPhone } from "../shared/br/phone.js";
 import { formatDateTimeSeconds } from "../shared/format/index.js";
-import type { DocumentModel, DocumentSection, Inline, SectionBlock } from "../shared/document-model/build-document-model.js";
+import type {
+  DocumentModel,
+  DocumentSection,
+  Inline,
+  SectionBlock,
+} from "../shared/document-model/build-document-model.js";
 import { sectionBlocks } from "../shared/document-model/section-blocks.js";
 import { councilRegistration } from "../shared/document-model/document-variables.js";
 import { shortDocumentId } from "../shared/schemas/document.js";
@@ -130,7 +135,12 @@ const HEADER_BAND_PT = 62;
 /** The logo's box in the header band: it never pushes the rule below the band. */
 const LOGO_FIT_PT: [number, number] = [110, 34];
 const FOOTER_BAND_PT = 40;
-const PAGE_MARGINS: [number, number, number, number] = [SIDE_PT, EDGE_PT + HEADER_BAND_PT, SIDE_PT, EDGE_PT + FOOTER_BAND_PT];
+const PAGE_MARGINS: [number, number, number, number] = [
+  SIDE_PT,
+  EDGE_PT + HEADER_BAND_PT,
+  SIDE_PT,
+  EDGE_PT + FOOTER_BAND_PT,
+];
 const A4_WIDTH_PT = 595.28;
 const COLUMN_WIDTH_PT = A4_WIDTH_PT - 2 * SIDE_PT;
 
@@ -218,7 +228,10 @@ function signatureLine(label: string, detail: string[], signed = false): Content
       signed
         ? { text: SIGNED_ON_LINE, style: "signDetail", italics: true, margin: [0, 24, 0, 2] }
         : { text: "", margin: [0, 34, 0, 0] },
-      { canvas: [{ type: "line", x1: 0, y1: 0, x2: 220, y2: 0, lineWidth: 0.7, lineColor: INK }], margin: [0, 0, 0, 3] },
+      {
+        canvas: [{ type: "line", x1: 0, y1: 0, x2: 220, y2: 0, lineWidth: 0.7, lineColor: INK }],
+        margin: [0, 0, 0, 3],
+      },
       { text: label, style: "signLabel" },
       ...detail.filter(Boolean).map((text): Content => ({ text, style: "signDetail" })),
     ],
@@ -296,7 +309,10 @@ function signatureArea(physician: DocumentPdfPhysician | null, signed: SignedLin
 
 /** Characters of inline text, to decide whether a block is short enough to keep together. */
 function lengthOf(inlines: readonly Inline[]): number {
-  return inlines.reduce((sum, inline) => sum + (inline.kind === "text" ? inline.text.length : inline.name.length + 2), 0);
+  return inlines.reduce(
+    (sum, inline) => sum + (inline.kind === "text" ? inline.text.length : inline.name.length + 2),
+    0,
+  );
 }
 
 /** Blocks short enough to move whole to the next page rather than split (keeps titles with them). */
@@ -319,7 +335,8 @@ function listSection(section: DocumentSection, ordered: boolean): Content[] {
   const firstLength = lengthOf(section.items![0]!);
   const list = (entries: ContentText[], start: number): Content =>
     ordered ? { ol: entries, start, style: "list" } : { ul: entries, style: "list" };
-  if (section.title.trim() === "" || firstLength > KEEP_TOGETHER_CHARS) return [...sectionTitle(section.title), list(items, 1)];
+  if (section.title.trim() === "" || firstLength > KEEP_TOGETHER_CHARS)
+    return [...sectionTitle(section.title), list(items, 1)];
   // The first item travels with the title; the rest continue the same list (numbering goes on).
   const [first, ...rest] = items;
   const tail = rest.length > 0 ? [{ ...(list(rest, 2) as object), margin: [4, -2.5, 0, 5] } as Content] : [];
@@ -331,10 +348,17 @@ function blockContent(block: SectionBlock): { content: Content; length: number }
   if (block.kind === "paragraph") return { content: paragraph(block.inlines), length: lengthOf(block.inlines) };
   const entries = block.items.map((item) => paragraph(item, "listItem"));
   const length = block.items.reduce((sum, item) => sum + lengthOf(item), 0);
-  return { content: block.ordered ? { ol: entries, start: block.start, style: "list" } : { ul: entries, style: "list" }, length };
+  return {
+    content: block.ordered ? { ol: entries, start: block.start, style: "list" } : { ul: entries, style: "list" },
+    length,
+  };
 }
 
-function sectionContent(section: DocumentSection, physician: DocumentPdfPhysician | null, signed: SignedLines): Content[] {
+function sectionContent(
+  section: DocumentSection,
+  physician: DocumentPdfPhysician | null,
+  signed: SignedLines,
+): Content[] {
   const paragraphs = section.paragraphs ?? [];
   switch (section.type) {
     case "bullet_list":
@@ -361,19 +385,33 @@ function sectionContent(section: DocumentSection, physician: DocumentPdfPhysicia
         },
         margin: [0, 2, 0, 6],
       };
-      return withTitle(section.title, box, paragraphs.reduce((sum, p) => sum + lengthOf(p), 0), []);
+      return withTitle(
+        section.title,
+        box,
+        paragraphs.reduce((sum, p) => sum + lengthOf(p), 0),
+        [],
+      );
     }
     case "signature":
       return [
         {
-          stack: [...sectionTitle(section.title), ...paragraphs.map((p) => paragraph(p, "signText")), ...signatureArea(physician, signed)],
+          stack: [
+            ...sectionTitle(section.title),
+            ...paragraphs.map((p) => paragraph(p, "signText")),
+            ...signatureArea(physician, signed),
+          ],
           unbreakable: paragraphs.length <= 8,
         },
       ];
     default: {
       // paragraph (and any future type): paragraphs of text, and the lists written in them.
       const [first, ...rest] = sectionBlocks(section).map((block) => blockContent(block));
-      return withTitle(section.title, first?.content, first?.length ?? 0, rest.map((b) => b.content));
+      return withTitle(
+        section.title,
+        first?.content,
+        first?.length ?? 0,
+        rest.map((b) => b.content),
+      );
     }
   }
 }
@@ -382,15 +420,22 @@ function metodoLabel(metodo: string): string {
   return /icp/i.test(metodo) ? "ICP-Brasil" : "Eletrônica";
 }
 
-
 /** The spec's signatures block (part 1 §2): one panel per party that signed. */
 function signaturesBlock(signatures: readonly DocumentPdfSignature[]): Content[] {
   if (signatures.length === 0) return [];
   const rows = signatures.map((s): Content => {
     const image: Content = s.imagePng
       ? // Drawn on white (no fill in this table): composited here, embedded without a soft mask.
-        { image: `data:image/png;base64,${(fastPathsEnabled() ? opaqueOnWhite(s.imagePng) : s.imagePng).toString("base64")}`, fit: [150, 64] }
-      : { text: signaturePlaceholder({ metodo_assinatura: s.metodo, papel: s.papel }), italics: true, color: MUTED, margin: [0, 24, 0, 0] };
+        {
+          image: `data:image/png;base64,${(fastPathsEnabled() ? opaqueOnWhite(s.imagePng) : s.imagePng).toString("base64")}`,
+          fit: [150, 64],
+        }
+      : {
+          text: signaturePlaceholder({ metodo_assinatura: s.metodo, papel: s.papel }),
+          italics: true,
+          color: MUTED,
+          margin: [0, 24, 0, 0],
+        };
     const detail = (label: string, value: string | null): ContentText | null =>
       value ? { text: [{ text: `${label}: `, bold: true }, { text: value }], style: "small" } : null;
     return {
@@ -401,7 +446,13 @@ function signaturesBlock(signatures: readonly DocumentPdfSignature[]): Content[]
             { stack: [image], margin: [4, 4, 4, 4] },
             {
               stack: [
-                { text: [{ text: s.nome, bold: true }, { text: "   Assinado", style: "badge" }, { text: `   ${metodoLabel(s.metodo)}`, style: "badgeMuted" }] },
+                {
+                  text: [
+                    { text: s.nome, bold: true },
+                    { text: "   Assinado", style: "badge" },
+                    { text: `   ${metodoLabel(s.metodo)}`, style: "badgeMuted" },
+                  ],
+                },
                 detail("Qualidade", s.qualidade ?? null),
                 detail("CPF", formatCpf(s.cpf)),
                 detail("Data/hora", formatDateTime(s.assinou_em)),
@@ -426,7 +477,10 @@ function signaturesBlock(signatures: readonly DocumentPdfSignature[]): Content[]
     };
   });
   const [first, ...rest] = rows;
-  return [{ stack: [{ text: "Assinaturas", style: "sectionTitle", margin: [0, 14, 0, 6] }, first!], unbreakable: true }, ...rest];
+  return [
+    { stack: [{ text: "Assinaturas", style: "sectionTitle", margin: [0, 14, 0, 6] }, first!], unbreakable: true },
+    ...rest,
+  ];
 }
 
 function header(clinic: DocumentPdfClinic): Content {
@@ -437,7 +491,8 @@ function header(clinic: DocumentPdfClinic): Content {
   const contact = [clinic.endereco ?? "", clinic.telefone ? `Tel. ${formatPhone(clinic.telefone)}` : ""]
     .filter(Boolean)
     .join("   ·   ");
-  const fantasia = clinic.razao_social?.trim() && clinic.nome.trim() && clinic.nome.trim() !== name ? clinic.nome.trim() : "";
+  const fantasia =
+    clinic.razao_social?.trim() && clinic.nome.trim() && clinic.nome.trim() !== name ? clinic.nome.trim() : "";
   const lines: Content[] = [
     { text: [{ text: name, style: "clinicName" }, fantasia ? { text: `   ${fantasia}`, style: "headerMuted" } : ""] },
     ids ? { text: ids, style: "headerText" } : [],
@@ -479,7 +534,13 @@ function footer(documentId: string, sha256: string) {
             ],
             width: "*",
           },
-          { text: `Página ${currentPage} de ${pageCount}`, style: "footerStrong", alignment: "right", width: 80, margin: [0, 4, 0, 0] },
+          {
+            text: `Página ${currentPage} de ${pageCount}`,
+            style: "footerStrong",
+            alignment: "right",
+            width: 80,
+            margin: [0, 4, 0, 0],
+          },
         ],
         margin: [0, 4, 0, 0],
       },
@@ -521,7 +582,9 @@ export function documentDefinition(input: DocumentPdfInput): TDocumentDefinition
     { text: model.title, style: "title" },
     ...(model.introduction.length > 0 ? [paragraph(model.introduction, "introduction")] : []),
     ...sections,
-    ...(hasSignatureSection ? [] : [{ stack: signatureArea(physician, signed), unbreakable: true, margin: [0, 12, 0, 0] } as Content]),
+    ...(hasSignatureSection
+      ? []
+      : [{ stack: signatureArea(physician, signed), unbreakable: true, margin: [0, 12, 0, 0] } as Content]),
     ...signaturesBlock(input.signatures ?? []),
     ...(input.registry ? registryContent(input.registry, input.contentSha256) : []),
   ];
@@ -542,11 +605,15 @@ export function documentDefinition(input: DocumentPdfInput): TDocumentDefinition
       // Read back by the verifier (src/server/services/sealing/verify-signed-pdf.ts).
       ...(input.registry ? { EvidenciasCadeiaSha256: input.registry.finalHash } : {}),
     },
-    ...(input.attachments && input.attachments.length > 0 ? { files: embeddedFiles(input.attachments, input.createdAt) } : {}),
+    ...(input.attachments && input.attachments.length > 0
+      ? { files: embeddedFiles(input.attachments, input.createdAt) }
+      : {}),
     header: header(clinic),
     footer: footer(input.documentId, input.contentSha256),
     content,
-    ...(input.watermark ? { watermark: { text: input.watermark, color: "#9ca3af", opacity: 0.2, bold: true, fontSize: 60 } } : {}),
+    ...(input.watermark
+      ? { watermark: { text: input.watermark, color: "#9ca3af", opacity: 0.2, bold: true, fontSize: 60 } }
+      : {}),
     styles: STYLES,
     defaultStyle: { font: PDF_FONT, fontSize: 10, color: INK },
   };

@@ -17,7 +17,12 @@ import QRCode from "qrcode";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { formattedDocumentInput, sampleDocumentInput, sampleEvidence } from "../../tests/unit/pdf/fixtures.js";
 import { QR_OPTIONS } from "../server/services/finalize/final-pdf-input.js";
-import { DRAFT_WATERMARK, documentDefinition, type DocumentPdfInput, type DocumentPdfSignature } from "./document-pdf.js";
+import {
+  DRAFT_WATERMARK,
+  documentDefinition,
+  type DocumentPdfInput,
+  type DocumentPdfSignature,
+} from "./document-pdf.js";
 import { mirrored, originals, setFastPaths } from "./fast-paths.js";
 import { opaqueOnWhite } from "./opaque-png.js";
 import { pdfEngine } from "./fonts.js";
@@ -34,7 +39,11 @@ afterEach(() => setFastPaths(true));
 async function render(input: DocumentPdfInput, fast: boolean, compress: boolean): Promise<Buffer> {
   setFastPaths(fast);
   try {
-    return Buffer.from(await pdfEngine().createPdf({ ...documentDefinition(input), compress }).getBuffer());
+    return Buffer.from(
+      await pdfEngine()
+        .createPdf({ ...documentDefinition(input), compress })
+        .getBuffer(),
+    );
   } finally {
     setFastPaths(true);
   }
@@ -51,7 +60,8 @@ function save(pdf: Buffer): string {
 function objects(pdf: Buffer): { bodies: Map<number, string>; contents: Set<number> } {
   const text = pdf.toString("latin1");
   const bodies = new Map<number, string>();
-  for (const match of text.matchAll(/(?:^|\n)(\d+) 0 obj\n([\s\S]*?)\nendobj/g)) bodies.set(Number(match[1]), match[2]!);
+  for (const match of text.matchAll(/(?:^|\n)(\d+) 0 obj\n([\s\S]*?)\nendobj/g))
+    bodies.set(Number(match[1]), match[2]!);
   const contents = new Set<number>();
   for (const body of bodies.values()) {
     if (/\/Type \/Page\n/.test(body)) contents.add(Number(/\/Contents (\d+) 0 R/.exec(body)![1]));
@@ -183,7 +193,11 @@ async function finalInput(signatures: DocumentPdfSignature[]): Promise<DocumentP
   const code = "7K2M9QX4TB";
   const url = `https://consentir.exemplo.com.br/verificar/${code}`;
   const qrPngDataUrl = await QRCode.toDataURL(url, QR_OPTIONS);
-  const { registry, attachments } = sampleEvidence(plain, { verificationCode: code, verificationUrl: url, qrPngDataUrl }, { commonName: "Selo", fingerprintSha256: "ab".repeat(32) });
+  const { registry, attachments } = sampleEvidence(
+    plain,
+    { verificationCode: code, verificationUrl: url, qrPngDataUrl },
+    { commonName: "Selo", fingerprintSha256: "ab".repeat(32) },
+  );
   return { ...plain, signatures, registry, attachments };
 }
 
@@ -193,7 +207,10 @@ describe("PDF fast paths — the library code they were written for", () => {
     // The package.json above each module's entry file (fontkit's "exports" hide its package.json).
     const version = (from: NodeJS.Require, name: string) => {
       for (let at = path.dirname(from.resolve(name)); at !== path.dirname(at); at = path.dirname(at)) {
-        const manifest = JSON.parse(readFileSafe(path.join(at, "package.json")) ?? "{}") as { name?: string; version?: string };
+        const manifest = JSON.parse(readFileSafe(path.join(at, "package.json")) ?? "{}") as {
+          name?: string;
+          version?: string;
+        };
         if (manifest.name === name) return manifest.version;
       }
       return undefined;
@@ -233,24 +250,47 @@ describe("PDF fast paths — the same document with and without them", () => {
   const cases: Array<[string, () => Promise<DocumentPdfInput>]> = [
     ["the sample TCLE", async () => sampleDocumentInput()],
     ["a draft (watermark)", async () => sampleDocumentInput({ watermark: DRAFT_WATERMARK })],
-    ["formatted sections (bold, italic, bold italic, bullet and numbered lists; decision 034)", async () => formattedDocumentInput()],
+    [
+      "formatted sections (bold, italic, bold italic, bullet and numbered lists; decision 034)",
+      async () => formattedDocumentInput(),
+    ],
     [
       "a clinic with a logo in the header",
       async () => {
         const input = sampleDocumentInput();
         const logo = opaqueOnWhite(sampleSignaturePng({ seed: 7 }));
-        return { ...input, clinic: { ...input.clinic, logo: { pngDataUrl: `data:image/png;base64,${logo.toString("base64")}`, width: 560, height: 240 } } };
+        return {
+          ...input,
+          clinic: {
+            ...input.clinic,
+            logo: { pngDataUrl: `data:image/png;base64,${logo.toString("base64")}`, width: 560, height: 240 },
+          },
+        };
       },
     ],
-    ["the final PDF without a drawn signature (registry, QR code, files)", () => finalInput([signer(null), signer(null, "Márcia Conceição Araújo")])],
+    [
+      "the final PDF without a drawn signature (registry, QR code, files)",
+      () => finalInput([signer(null), signer(null, "Márcia Conceição Araújo")]),
+    ],
     [
       "odd content (markup, placeholders, no physician, an empty section)",
       async () => {
         const input = sampleDocumentInput({ physician: null });
         input.model = {
           ...input.model,
-          introduction: [{ kind: "text", text: "<b>não é negrito</b>   espaços   repetidos\tcom tab" }, { kind: "missing", name: "paciente_nome" }],
-          sections: [{ id: "extra", type: "paragraph", title: "", paragraphs: [[{ kind: "text", text: "Ação — “aspas” • ªº § ﬁ ligadura? AVATAR Tá" }]] }, ...input.model.sections],
+          introduction: [
+            { kind: "text", text: "<b>não é negrito</b>   espaços   repetidos\tcom tab" },
+            { kind: "missing", name: "paciente_nome" },
+          ],
+          sections: [
+            {
+              id: "extra",
+              type: "paragraph",
+              title: "",
+              paragraphs: [[{ kind: "text", text: "Ação — “aspas” • ªº § ﬁ ligadura? AVATAR Tá" }]],
+            },
+            ...input.model.sections,
+          ],
         };
         return input;
       },
@@ -263,7 +303,10 @@ describe("PDF fast paths — the same document with and without them", () => {
         input.model = {
           ...input.model,
           introduction: [{ kind: "text", text }],
-          sections: [{ id: "extra", type: "paragraph", title: "Ωμέγα", paragraphs: [[{ kind: "text", text }]] }, ...input.model.sections],
+          sections: [
+            { id: "extra", type: "paragraph", title: "Ωμέγα", paragraphs: [[{ kind: "text", text }]] },
+            ...input.model.sections,
+          ],
         };
         return input;
       },
@@ -302,7 +345,8 @@ describe("PDF fast paths — the same document with and without them", () => {
     const input = await finalInput([signer(sampleSignaturePng())]);
     const slowFile = save(await render(input, false, true));
     const fastFile = save(await render(input, true, true));
-    const images = (file: string) => execFileSync("pdfimages", ["-list", file], { encoding: "utf8" }).trim().split("\n").slice(2);
+    const images = (file: string) =>
+      execFileSync("pdfimages", ["-list", file], { encoding: "utf8" }).trim().split("\n").slice(2);
     expect(images(slowFile).some((line) => /\bsmask\b/.test(line))).toBe(true);
     expect(images(fastFile).some((line) => /\bsmask\b/.test(line))).toBe(false);
     expect(images(fastFile).filter((line) => /\bimage\b/.test(line))).toHaveLength(2); // signature + QR code
@@ -312,8 +356,30 @@ describe("PDF fast paths — the same document with and without them", () => {
     const page = 4;
     const crop = (file: string) => {
       const prefix = path.join(dir, `crop-${++counter}`);
-      execFileSync("pdftoppm", ["-r", "268.8", "-f", String(page), "-l", String(page), "-gray", "-x", "150", "-y", "380", "-W", "650", "-H", "320", file, prefix]);
-      return readFileSync(readdirSync(dir).filter((n) => n.startsWith(path.basename(prefix))).map((n) => path.join(dir, n))[0]!);
+      execFileSync("pdftoppm", [
+        "-r",
+        "268.8",
+        "-f",
+        String(page),
+        "-l",
+        String(page),
+        "-gray",
+        "-x",
+        "150",
+        "-y",
+        "380",
+        "-W",
+        "650",
+        "-H",
+        "320",
+        file,
+        prefix,
+      ]);
+      return readFileSync(
+        readdirSync(dir)
+          .filter((n) => n.startsWith(path.basename(prefix)))
+          .map((n) => path.join(dir, n))[0]!,
+      );
     };
     const [a, b] = [crop(slowFile), crop(fastFile)];
     expect(b.length).toBe(a.length);

@@ -21,7 +21,10 @@ export interface PdfLibraries {
   /** pdfmake/js/Renderer.js default export. */
   Renderer: { prototype: RendererInstance };
   /** pdfmake/js/TextDecorator.js default export. */
-  TextDecorator: new (document: RenderDocument) => { drawBackground(line: RenderLine, x: number, y: number): void; drawDecorations(line: RenderLine, x: number, y: number): void };
+  TextDecorator: new (document: RenderDocument) => {
+    drawBackground(line: RenderLine, x: number, y: number): void;
+    drawDecorations(line: RenderLine, x: number, y: number): void;
+  };
   /** fontkit's TrueType subset prototype (of the copy PDFKit loads). */
   TTFSubset: TtfSubset;
   /** PDFKit's PDFDocument (the copy pdfmake loads). */
@@ -43,7 +46,12 @@ interface StyleContextStackInstance {
 
 interface StyleContextStackClass {
   prototype: StyleContextStackInstance;
-  getStyleProperty(item: unknown, stack: StyleContextStackInstance | undefined, property: string, defaultValue: unknown): unknown;
+  getStyleProperty(
+    item: unknown,
+    stack: StyleContextStackInstance | undefined,
+    property: string,
+    defaultValue: unknown,
+  ): unknown;
 }
 
 interface InlineFont {
@@ -73,7 +81,10 @@ interface EmbeddedFont {
   widths: number[];
   unicode: unknown[];
   ref(): unknown;
-  layoutCached(text: string): { glyphs: Array<{ id: number; advanceWidth: number; codePoints: number[] }>; positions: GlyphPosition[] };
+  layoutCached(text: string): {
+    glyphs: Array<{ id: number; advanceWidth: number; codePoints: number[] }>;
+    positions: GlyphPosition[];
+  };
   layoutCache?: object;
   layout(text: string, features: unknown, onlyWidth: boolean): { advanceWidth: number };
   /** Subset glyph id → its 4-digit hex code (our field, per document font). */
@@ -219,7 +230,12 @@ const isString = (value: unknown): value is string => typeof value === "string" 
  * pdfmake's getStylePropertyFromStyle without its per-call closure and Set: a named style's own
  * value, else (only when it `extends` others) the original walk with cycle detection.
  */
-function fromNamedStyle(stack: StyleContextStackInstance, name: StyleName, property: string, visited?: Set<StyleName>): unknown {
+function fromNamedStyle(
+  stack: StyleContextStackInstance,
+  name: StyleName,
+  property: string,
+  visited?: Set<StyleName>,
+): unknown {
   if (visited) {
     if (visited.has(name)) return undefined;
     visited.add(name);
@@ -261,7 +277,12 @@ function getPropertyFast(this: StyleContextStackInstance, property: string): unk
  * item itself) onto the stack, walks it from the top and pops them again. Walking the item's
  * entries first and then the stack gives the same answer without touching the stack.
  */
-function getStylePropertyFast(item: unknown, stack: StyleContextStackInstance | undefined, property: string, defaultValue: unknown): unknown {
+function getStylePropertyFast(
+  item: unknown,
+  stack: StyleContextStackInstance | undefined,
+  property: string,
+  defaultValue: unknown,
+): unknown {
   const node = item as Record<string, unknown>;
   const own = node[property];
   if (isValue(own)) return own;
@@ -351,7 +372,14 @@ function stackAnswers(stack: StyleContextStackInstance | undefined): StackAnswer
  * read by name: its own value, else its own named styles (only when autopush would push them:
  * not for a string or a section node), else the stack's answer, else the default.
  */
-function wordValue(own: unknown, property: string, answer: unknown, defaultValue: unknown, stack: StyleContextStackInstance | undefined, styles: StackEntry | StackEntry[] | undefined): unknown {
+function wordValue(
+  own: unknown,
+  property: string,
+  answer: unknown,
+  defaultValue: unknown,
+  stack: StyleContextStackInstance | undefined,
+  styles: StackEntry | StackEntry[] | undefined,
+): unknown {
   if (isValue(own)) return own;
   if (!stack) return defaultValue;
   let value: unknown;
@@ -410,7 +438,11 @@ interface PlainWordStyle {
 const answerOr = (answer: unknown, defaultValue: unknown) => (isValue(answer) ? answer : defaultValue);
 
 function plainWordStyle(inlines: TextInlinesInstance, a: StackAnswers): PlainWordStyle {
-  const font = inlines.pdfDocument.provideFont(answerOr(a.font, "Roboto"), answerOr(a.bold, false), answerOr(a.italics, false));
+  const font = inlines.pdfDocument.provideFont(
+    answerOr(a.font, "Roboto"),
+    answerOr(a.bold, false),
+    answerOr(a.italics, false),
+  );
   const sup = answerOr(a.sup, false);
   const sub = answerOr(a.sub, false);
   let fontSize = answerOr(a.fontSize, 12) as number;
@@ -489,7 +521,11 @@ function measurePlainWord(inlines: TextInlinesInstance, text: string, style: Pla
  * stack's answers (stackAnswers, once per call), instead of a getStyleProperty call (keyed
  * lookups, a stack walk) per word and property. Same values, same order of reads and writes.
  */
-function measureFast(this: TextInlinesInstance, array: MeasuredInline[], stack: StyleContextStackInstance | undefined): MeasuredInline[] {
+function measureFast(
+  this: TextInlinesInstance,
+  array: MeasuredInline[],
+  stack: StyleContextStackInstance | undefined,
+): MeasuredInline[] {
   if (array.length) {
     const leadingIndent = getStylePropertyFast(array[0]!, stack, "leadingIndent", 0) as number;
     if (leadingIndent) {
@@ -520,11 +556,25 @@ function measureFast(this: TextInlinesInstance, array: MeasuredInline[], stack: 
     item.decoration = wordValue(item.decoration, "decoration", a.decoration, null, stack, s);
     item.decorationColor = wordValue(item.decorationColor, "decorationColor", a.decorationColor, null, stack, s);
     item.decorationStyle = wordValue(item.decorationStyle, "decorationStyle", a.decorationStyle, null, stack, s);
-    item.decorationThickness = wordValue(item.decorationThickness, "decorationThickness", a.decorationThickness, null, stack, s);
+    item.decorationThickness = wordValue(
+      item.decorationThickness,
+      "decorationThickness",
+      a.decorationThickness,
+      null,
+      stack,
+      s,
+    );
     item.background = wordValue(item.background, "background", a.background, null, stack, s);
     item.link = wordValue(item.link, "link", a.link, null, stack, s);
     item.linkToPage = wordValue(item.linkToPage, "linkToPage", a.linkToPage, null, stack, s);
-    item.linkToDestination = wordValue(item.linkToDestination, "linkToDestination", a.linkToDestination, null, stack, s);
+    item.linkToDestination = wordValue(
+      item.linkToDestination,
+      "linkToDestination",
+      a.linkToDestination,
+      null,
+      stack,
+      s,
+    );
     item.noWrap = wordValue(item.noWrap, "noWrap", a.noWrap, null, stack, s);
     item.opacity = wordValue(item.opacity, "opacity", a.opacity, 1, stack, s);
     item.sup = wordValue(item.sup, "sup", a.sup, false, stack, s);
@@ -568,7 +618,8 @@ function isPlainLine(line: RenderLine): boolean {
   if (line._outline || line._pageNodeRef || line.id) return false;
   for (const inline of line.inlines) {
     if (typeof inline.text !== "string" || inline.text.length === 0 || inline.text.includes("\n")) return false;
-    if (inline._pageNodeRef || inline.link || inline.linkToPage || inline.linkToDestination || inline.fontFeatures) return false;
+    if (inline._pageNodeRef || inline.link || inline.linkToPage || inline.linkToDestination || inline.fontFeatures)
+      return false;
     if (inline.characterSpacing || inline.sup || inline.sub) return false;
     if (inline.color !== undefined && inline.color !== null && typeof inline.color !== "string") return false;
   }
@@ -583,7 +634,13 @@ function isPlainLine(line: RenderLine): boolean {
  * matrix (the same absolute position, written the same way) and its own glyph array, built as
  * PDFKit's _fragment builds it. Nothing drawn changes: only repeated state operators go.
  */
-function renderLineFast(this: RendererInstance, line: RenderLine, x: number, y: number, TextDecorator: PdfLibraries["TextDecorator"]): void {
+function renderLineFast(
+  this: RendererInstance,
+  line: RenderLine,
+  x: number,
+  y: number,
+  TextDecorator: PdfLibraries["TextDecorator"],
+): void {
   const doc = this.pdfDocument;
   x = x || 0;
   y = y || 0;
@@ -828,7 +885,15 @@ let lastBaselineText = "";
  * font and the word, not on where it is drawn, is kept per document font and written again when
  * the word comes back (PDFKit's encode would add nothing new to the font the second time).
  */
-function glyphs(doc: RenderDocument, text: string, x: number, top: number, font: EmbeddedFont, fontSize: number, withFont: boolean): void {
+function glyphs(
+  doc: RenderDocument,
+  text: string,
+  x: number,
+  top: number,
+  font: EmbeddedFont,
+  fontSize: number,
+  withFont: boolean,
+): void {
   const dy = (font.ascender / 1000) * fontSize;
   const y = doc.page.height - top - dy;
   // The words of a line share their y: written once per line, not once per word.
@@ -836,7 +901,9 @@ function glyphs(doc: RenderDocument, text: string, x: number, top: number, font:
     lastBaseline = y;
     lastBaselineText = String(pdfNumber(y));
   }
-  const matrix = withFont ? `1 0 0 1 ${pdfNumber(x)} ${lastBaselineText} Tm\n/${font.id} ${pdfNumber(fontSize)} Tf` : `1 0 0 1 ${pdfNumber(x)} ${lastBaselineText} Tm`;
+  const matrix = withFont
+    ? `1 0 0 1 ${pdfNumber(x)} ${lastBaselineText} Tm\n/${font.id} ${pdfNumber(fontSize)} Tf`
+    : `1 0 0 1 ${pdfNumber(x)} ${lastBaselineText} Tm`;
   const arrays = (font.consentirTj ??= new Map());
   let array = arrays.get(text);
   if (array === undefined) {
@@ -852,7 +919,15 @@ function glyphs(doc: RenderDocument, text: string, x: number, top: number, font:
 }
 
 /** _fragment's loop, position by position, for a word with glyph offsets. */
-function glyphsWithOffsets(doc: RenderDocument, text: string, x: number, y: number, font: EmbeddedFont, fontSize: number, matrix: string): void {
+function glyphsWithOffsets(
+  doc: RenderDocument,
+  text: string,
+  x: number,
+  y: number,
+  font: EmbeddedFont,
+  fontSize: number,
+  matrix: string,
+): void {
   wordOps.length = 0;
   wordOps.push(matrix);
   encodeWord(font, text);
@@ -929,7 +1004,8 @@ function addGlyphFast(this: TtfSubset, gid: number): number {
     const bytes = stream.readBuffer(font.loca.offsets[gid + 1]! - font.loca.offsets[gid]!);
     entry = {
       bytes: Uint8Array.from(bytes),
-      components: glyf && glyf.numberOfContours < 0 ? glyf.components!.map((c) => ({ glyphID: c.glyphID, pos: c.pos })) : null,
+      components:
+        glyf && glyf.numberOfContours < 0 ? glyf.components!.map((c) => ({ glyphID: c.glyphID, pos: c.pos })) : null,
       advance: glyph.advanceWidth,
       bearing: glyph._getMetrics().leftBearing,
     };
@@ -980,7 +1056,11 @@ function flushPending(reference: PdfReference): void {
 function finalizeFast(this: PdfReference): void {
   flushPending(this);
   if (this.compress && Array.isArray(this.buffer) && this.buffer.length > 0) {
-    this.buffer = [deflateSync(this.buffer.length === 1 ? this.buffer[0]! : Buffer.concat(this.buffer), { level: STREAM_DEFLATE_LEVEL })];
+    this.buffer = [
+      deflateSync(this.buffer.length === 1 ? this.buffer[0]! : Buffer.concat(this.buffer), {
+        level: STREAM_DEFLATE_LEVEL,
+      }),
+    ];
     this.compress = false;
   }
   originals.finalize!.call(this);
@@ -993,12 +1073,20 @@ export function installFastPaths(libraries: PdfLibraries): void {
   const { StyleContextStack } = libraries;
   const pdfkitPrototype = libraries.PDFKitDocument.prototype as Record<string, unknown>;
   const fontPrototype = libraries.EmbeddedFont as Record<string, unknown>;
-  Object.assign(mirrored, { _fragment: pdfkitPrototype._fragment, _line: pdfkitPrototype._line, encode: fontPrototype.encode, layout: fontPrototype.layout, layoutCached: fontPrototype.layoutCached });
+  Object.assign(mirrored, {
+    _fragment: pdfkitPrototype._fragment,
+    _line: pdfkitPrototype._line,
+    encode: fontPrototype.encode,
+    layout: fontPrototype.layout,
+    layoutCached: fontPrototype.layoutCached,
+  });
 
   originals.getStyleProperty = StyleContextStack.getStyleProperty;
   originals.getProperty = StyleContextStack.prototype.getProperty;
   StyleContextStack.getStyleProperty = function (item, stack, property, defaultValue) {
-    return enabled ? getStylePropertyFast(item, stack, property, defaultValue) : originals.getStyleProperty!.call(this, item, stack, property, defaultValue);
+    return enabled
+      ? getStylePropertyFast(item, stack, property, defaultValue)
+      : originals.getStyleProperty!.call(this, item, stack, property, defaultValue);
   };
   StyleContextStack.prototype.getProperty = function (property) {
     return enabled ? getPropertyFast.call(this, property) : originals.getProperty!.call(this, property);
@@ -1013,28 +1101,38 @@ export function installFastPaths(libraries: PdfLibraries): void {
   const renderer = libraries.Renderer.prototype;
   originals.renderLine = renderer.renderLine;
   renderer.renderLine = function (line, x, y) {
-    return enabled && isPlainLine(line) ? renderLineFast.call(this, line, x, y, libraries.TextDecorator) : originals.renderLine!.call(this, line, x, y);
+    return enabled && isPlainLine(line)
+      ? renderLineFast.call(this, line, x, y, libraries.TextDecorator)
+      : originals.renderLine!.call(this, line, x, y);
   };
 
   originals.widthOfString = fontPrototype.widthOfString as typeof originals.widthOfString;
   fontPrototype.widthOfString = function (this: EmbeddedFont, text: string, size: number, features?: unknown) {
-    return enabled && !features ? widthOfStringFast.call(this, text, size) : originals.widthOfString!.call(this, text, size, features);
+    return enabled && !features
+      ? widthOfStringFast.call(this, text, size)
+      : originals.widthOfString!.call(this, text, size, features);
   };
 
   const subset = libraries.TTFSubset;
   originals.addGlyph = subset._addGlyph;
   subset._addGlyph = function (gid) {
     // Variable fonts re-encode outlines: left to fontkit (Roboto here is not one).
-    return enabled && !this.font._variationProcessor ? addGlyphFast.call(this, gid) : originals.addGlyph!.call(this, gid);
+    return enabled && !this.font._variationProcessor
+      ? addGlyphFast.call(this, gid)
+      : originals.addGlyph!.call(this, gid);
   };
   originals.encodeSubset = subset.encode;
   const fontkitEncode = (target: TtfSubsetLike) => originals.encodeSubset!.call(target as unknown as TtfSubset);
   subset.encode = function () {
     // Variable fonts re-encode outlines: left to fontkit, as _addGlyph is.
-    return enabled && !this.font._variationProcessor ? encodeSubsetFast(this as unknown as TtfSubsetLike, fontkitEncode) : originals.encodeSubset!.call(this);
+    return enabled && !this.font._variationProcessor
+      ? encodeSubsetFast(this as unknown as TtfSubsetLike, fontkitEncode)
+      : originals.encodeSubset!.call(this);
   };
 
-  const referenceClass = Object.getPrototypeOf(new libraries.PDFKitDocument({ autoFirstPage: false }).ref()) as PdfReference;
+  const referenceClass = Object.getPrototypeOf(
+    new libraries.PDFKitDocument({ autoFirstPage: false }).ref(),
+  ) as PdfReference;
   originals.finalize = referenceClass.finalize;
   originals.write = referenceClass.write;
   referenceClass.write = function (chunk) {

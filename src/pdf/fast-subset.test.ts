@@ -13,7 +13,9 @@ import { pdfEngine } from "./fonts.js";
 
 const require = createRequire(import.meta.url);
 const fromPdfmake = createRequire(require.resolve("pdfmake"));
-const fontkit = createRequire(fromPdfmake.resolve("pdfkit"))("fontkit") as { create(bytes: Buffer): TtfSubsetLike["font"] & { glyphForCodePoint(c: number): { id: number } } };
+const fontkit = createRequire(fromPdfmake.resolve("pdfkit"))("fontkit") as {
+  create(bytes: Buffer): TtfSubsetLike["font"] & { glyphForCodePoint(c: number): { id: number } };
+};
 const fontsDir = path.join(path.dirname(require.resolve("pdfmake/package.json")), "fonts", "Roboto");
 const FILES = ["Roboto-Regular.ttf", "Roboto-Medium.ttf", "Roboto-Italic.ttf", "Roboto-MediumItalic.ttf"];
 
@@ -40,31 +42,34 @@ beforeAll(() => {
 });
 
 describe("subset fonts written from the font's template", () => {
-  it.each(FILES)("%s: the same bytes as fontkit for Latin, Greek, Cyrillic, compound glyphs and the whole font", (file) => {
-    // A font object of its own: its template is made here, from fontkit's encoder.
-    const font = fontkit.create(readFileSync(path.join(fontsDir, file)));
-    let fontkitCalls = 0;
-    const counted = (subset: TtfSubsetLike) => {
-      fontkitCalls++;
-      return fontkitEncode(subset);
-    };
-    const text = "Termo de Consentimento — “Ação” ÁÉÍÓÚ àâêô ç ãõ ü ª º § • Ωμέγα ΑΒΓ жизнь Щука ﬁ 0123456789";
-    const next = random(file.length);
-    const sets: number[][] = [
-      [...text].map((ch) => font.glyphForCodePoint(ch.codePointAt(0)!).id),
-      Array.from({ length: 300 }, () => Math.floor(next() * font.numGlyphs)),
-      Array.from({ length: font.numGlyphs }, (_, id) => font.numGlyphs - 1 - id),
-      [],
-    ];
-    const written: Uint8Array[] = [];
-    for (const glyphs of sets) written.push(encodeSubsetFast(subsetOf(font, glyphs), counted));
-    // fontkit encoded the first subset (the template, checked); the others were written from it.
-    expect(fontkitCalls).toBe(1);
-    sets.forEach((glyphs, i) => {
-      const expected = Buffer.from(fontkitEncode(subsetOf(font, glyphs)));
-      expect(Buffer.from(written[i]!).equals(expected), `set ${i}`).toBe(true);
-    });
-  });
+  it.each(FILES)(
+    "%s: the same bytes as fontkit for Latin, Greek, Cyrillic, compound glyphs and the whole font",
+    (file) => {
+      // A font object of its own: its template is made here, from fontkit's encoder.
+      const font = fontkit.create(readFileSync(path.join(fontsDir, file)));
+      let fontkitCalls = 0;
+      const counted = (subset: TtfSubsetLike) => {
+        fontkitCalls++;
+        return fontkitEncode(subset);
+      };
+      const text = "Termo de Consentimento — “Ação” ÁÉÍÓÚ àâêô ç ãõ ü ª º § • Ωμέγα ΑΒΓ жизнь Щука ﬁ 0123456789";
+      const next = random(file.length);
+      const sets: number[][] = [
+        [...text].map((ch) => font.glyphForCodePoint(ch.codePointAt(0)!).id),
+        Array.from({ length: 300 }, () => Math.floor(next() * font.numGlyphs)),
+        Array.from({ length: font.numGlyphs }, (_, id) => font.numGlyphs - 1 - id),
+        [],
+      ];
+      const written: Uint8Array[] = [];
+      for (const glyphs of sets) written.push(encodeSubsetFast(subsetOf(font, glyphs), counted));
+      // fontkit encoded the first subset (the template, checked); the others were written from it.
+      expect(fontkitCalls).toBe(1);
+      sets.forEach((glyphs, i) => {
+        const expected = Buffer.from(fontkitEncode(subsetOf(font, glyphs)));
+        expect(Buffer.from(written[i]!).equals(expected), `set ${i}`).toBe(true);
+      });
+    },
+  );
 
   it("makes the template without creating glyphs no text has used (their code points feed ToUnicode)", () => {
     const font = fontkit.create(readFileSync(path.join(fontsDir, FILES[1]!))) as TtfSubsetLike["font"] & {

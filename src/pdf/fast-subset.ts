@@ -146,7 +146,10 @@ const templates = new WeakMap<object, Template | null>();
  * glyph object it creates, with the code points of its first use, and those become the PDF's
  * ToUnicode entries; a probe would create glyphs no text has used yet, with none.
  */
-export function encodeSubsetFast(subset: TtfSubsetLike, fontkitEncode: (subset: TtfSubsetLike) => Uint8Array): Uint8Array {
+export function encodeSubsetFast(
+  subset: TtfSubsetLike,
+  fontkitEncode: (subset: TtfSubsetLike) => Uint8Array,
+): Uint8Array {
   const font = subset.font;
   const template = templates.get(font);
   if (template === undefined) {

@@ -6,7 +6,9 @@ const AT = new Date("2025-03-07T17:04:09Z");
 
 describe("pdfFileName", () => {
   it("replaces every non-alphanumeric character by an underscore and adds a São Paulo timestamp", () => {
-    expect(pdfFileName("Termo de Consentimento - Botox", AT)).toBe("Termo_de_Consentimento___Botox_20250307_140409.pdf");
+    expect(pdfFileName("Termo de Consentimento - Botox", AT)).toBe(
+      "Termo_de_Consentimento___Botox_20250307_140409.pdf",
+    );
   });
 
   it("drops accents instead of turning accented letters into underscores", () => {

@@ -133,11 +133,14 @@ export function pdfEngine(): PdfMakeServer {
   const PDFKit = fromPdfmake("pdfkit") as PdfLibraries["PDFKitDocument"];
   const probe = new PDFKit({ autoFirstPage: false }) as unknown as { font(src: Buffer): { _font: object } };
   installFastPaths({
-    StyleContextStack: (require("pdfmake/js/StyleContextStack.js") as { default: PdfLibraries["StyleContextStack"] }).default,
+    StyleContextStack: (require("pdfmake/js/StyleContextStack.js") as { default: PdfLibraries["StyleContextStack"] })
+      .default,
     TextInlines: (require("pdfmake/js/TextInlines.js") as { default: PdfLibraries["TextInlines"] }).default,
     Renderer: (require("pdfmake/js/Renderer.js") as { default: PdfLibraries["Renderer"] }).default,
     TextDecorator: (require("pdfmake/js/TextDecorator.js") as { default: PdfLibraries["TextDecorator"] }).default,
-    TTFSubset: Object.getPrototypeOf((parsed.get(`${MARKER_PREFIX}normal`) as { createSubset(): object }).createSubset()) as PdfLibraries["TTFSubset"],
+    TTFSubset: Object.getPrototypeOf(
+      (parsed.get(`${MARKER_PREFIX}normal`) as { createSubset(): object }).createSubset(),
+    ) as PdfLibraries["TTFSubset"],
     PDFKitDocument: PDFKit,
     EmbeddedFont: Object.getPrototypeOf(probe.font(Buffer.from(`${MARKER_PREFIX}normal`, "latin1"))._font) as object,
   });

@@ -12,7 +12,12 @@ function png(colorType: number, width: number, rows: number[][], filter = 0): Bu
   ihdr[8] = 8;
   ihdr[9] = colorType;
   const raw = Buffer.concat(rows.map((row) => Buffer.from([filter, ...row])));
-  return Buffer.concat([PNG_SIGNATURE, pngChunk("IHDR", ihdr), pngChunk("IDAT", deflateSync(raw)), pngChunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", deflateSync(raw)),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 function decoded(out: Buffer): { colorType: number; width: number; samples: number[] } {

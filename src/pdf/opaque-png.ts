@@ -113,7 +113,8 @@ export function pngChunk(type: string, data: Buffer): Buffer {
 
 /** OVER_WHITE[a << 8 | c]: colour `c` with coverage `a` (0–255) over white, rounded to nearest. */
 const OVER_WHITE = new Uint8Array(65536);
-for (let a = 0; a < 256; a++) for (let c = 0; c < 256; c++) OVER_WHITE[(a << 8) | c] = Math.floor((c * a + 255 * (255 - a) + 127) / 255);
+for (let a = 0; a < 256; a++)
+  for (let c = 0; c < 256; c++) OVER_WHITE[(a << 8) | c] = Math.floor((c * a + 255 * (255 - a) + 127) / 255);
 
 /** zlib level for the rewritten rows (mostly white: level 1 already packs them well). */
 const ROWS_DEFLATE_LEVEL = 1;
@@ -174,5 +175,10 @@ export function opaqueOnWhite(png: Buffer): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = outType;
-  return Buffer.concat([PNG_SIGNATURE, pngChunk("IHDR", ihdr), pngChunk("IDAT", deflateSync(rows, { level: ROWS_DEFLATE_LEVEL })), pngChunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", deflateSync(rows, { level: ROWS_DEFLATE_LEVEL })),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
 }

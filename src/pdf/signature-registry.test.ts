@@ -57,7 +57,9 @@ describe("'Registro de assinaturas' page", () => {
     expect(total).toBeLessThanOrEqual(documentPages + 2);
     const before = execFileSync("pdftotext", ["-f", "1", "-l", String(documentPages), file, "-"], { encoding: "utf8" });
     expect(before).not.toContain(REGISTRY_TITLE);
-    const last = execFileSync("pdftotext", ["-f", String(documentPages + 1), "-l", String(total), file, "-"], { encoding: "utf8" });
+    const last = execFileSync("pdftotext", ["-f", String(documentPages + 1), "-l", String(total), file, "-"], {
+      encoding: "utf8",
+    });
     const flat = last.replace(/\s+/g, " ");
     expect(last).toContain(REGISTRY_TITLE);
     expect(flat).toContain("2025-03-08 13:20:41");
@@ -70,7 +72,9 @@ describe("'Registro de assinaturas' page", () => {
     expect(last).toContain(url);
     expect(last).toContain("Consentir — Selo da instância");
     // The level in words and what was checked — and what was not.
-    expect(flat).toContain("Assinatura eletrônica avançada — código de verificação enviado ao e-mail cadastrado (j***@example.com.br)");
+    expect(flat).toContain(
+      "Assinatura eletrônica avançada — código de verificação enviado ao e-mail cadastrado (j***@example.com.br)",
+    );
     expect(flat).toContain("o contato comprovado pelo código é o e-mail cadastrado, j***@example.com.br");
     expect(flat).toContain("porta de origem 53122");
     expect(flat).toContain("SHA-256 do conteúdo: ");
@@ -98,7 +102,9 @@ function textOf(node: unknown): string {
   if (Array.isArray(node)) return node.map(textOf).join(" ");
   if (node && typeof node === "object") {
     const record = node as Record<string, unknown>;
-    return ["text", "stack", "columns", "table", "body"].map((key) => (key in record ? textOf(record[key]) : "")).join(" ");
+    return ["text", "stack", "columns", "table", "body"]
+      .map((key) => (key in record ? textOf(record[key]) : ""))
+      .join(" ");
   }
   return "";
 }
@@ -145,7 +151,13 @@ const registryWith = (parties: RegistryParty[], extra: Partial<SignatureRegistry
 
 describe("what the registry says of each signer (decision 041)", () => {
   it("names the professional's password signature for what it is, with no level", () => {
-    const professional = party({ papel: "profissional", tipoAssinatura: "senha", otpVerificado: false, codigoCanal: null, codigoEnviadoPara: null });
+    const professional = party({
+      papel: "profissional",
+      tipoAssinatura: "senha",
+      otpVerificado: false,
+      codigoCanal: null,
+      codigoEnviadoPara: null,
+    });
     expect(levelText(professional)).toBe(
       "Assinatura eletrônica do profissional por login e senha — sessão própria no Consentir, senha digitada de novo para assinar (sem segundo fator)",
     );
@@ -156,16 +168,31 @@ describe("what the registry says of each signer (decision 041)", () => {
   });
 
   it("calls the professional's signature advanced only with the code from their account's e-mail (decision 042)", () => {
-    const withCode = party({ papel: "profissional", tipoAssinatura: "senha", nivel: "avancada", otpVerificado: true, codigoCanal: "email", codigoEnviadoPara: "p***@clinica.com.br" });
+    const withCode = party({
+      papel: "profissional",
+      tipoAssinatura: "senha",
+      nivel: "avancada",
+      otpVerificado: true,
+      codigoCanal: "email",
+      codigoEnviadoPara: "p***@clinica.com.br",
+    });
     expect(levelText(withCode)).toBe(
       "Assinatura eletrônica avançada do profissional — sessão própria no Consentir, senha digitada de novo e código de verificação enviado ao e-mail da conta (p***@clinica.com.br)",
     );
     const text = squash(textOf(registryContent(registryWith([withCode]), "c".repeat(64))));
-    expect(text).toContain("Código de verificação de uso único enviado ao e-mail da conta do profissional (p***@clinica.com.br) e digitado corretamente antes da assinatura.");
+    expect(text).toContain(
+      "Código de verificação de uso único enviado ao e-mail da conta do profissional (p***@clinica.com.br) e digitado corretamente antes da assinatura.",
+    );
     expect(text).toContain(`Ana Luíza Conceição ${LEGAL_PROFESSIONAL_ADVANCED}.`);
     expect(text).not.toContain("sem segundo fator");
     // Recorded as advanced but without a code (documents signed before decision 042): login and password.
-    const old = party({ papel: "profissional", tipoAssinatura: "senha", nivel: "avancada", otpVerificado: false, codigoCanal: null });
+    const old = party({
+      papel: "profissional",
+      tipoAssinatura: "senha",
+      nivel: "avancada",
+      otpVerificado: false,
+      codigoCanal: null,
+    });
     expect(levelText(old)).toContain("por login e senha");
     expect(legalNote([old])).toContain("(login e senha, sem segundo fator)");
   });
@@ -192,17 +219,43 @@ describe("what the registry says of each signer (decision 041)", () => {
     expect(contactSinceLine({ em: "2026-11-20T12:58:00.000Z", por: null, como: "alteracao" }, "sms")).toBe(
       "Esse celular está no cadastro do paciente desde 20/11/2026 09:58:00 (última alteração desse contato), segundo a trilha de auditoria da clínica lida ao selar este PDF.",
     );
-    const text = squash(textOf(registryContent(registryWith([party({ codigoCanal: "email", codigoEnviadoPara: "an***@exemplo.com.br", contatoDesde: since })]), "c".repeat(64))));
+    const text = squash(
+      textOf(
+        registryContent(
+          registryWith([
+            party({ codigoCanal: "email", codigoEnviadoPara: "an***@exemplo.com.br", contatoDesde: since }),
+          ]),
+          "c".repeat(64),
+        ),
+      ),
+    );
     expect(text).toContain(contactSinceLine(since, "email"));
     // Not printed when no code was verified, nor when the trail does not say.
-    const simple = squash(textOf(registryContent(registryWith([party({ nivel: "simples", otpVerificado: false, codigoEnviadoPara: null, contatoDesde: since })]), "c".repeat(64))));
+    const simple = squash(
+      textOf(
+        registryContent(
+          registryWith([
+            party({ nivel: "simples", otpVerificado: false, codigoEnviadoPara: null, contatoDesde: since }),
+          ]),
+          "c".repeat(64),
+        ),
+      ),
+    );
     expect(simple).not.toContain("está no cadastro do paciente desde");
-    expect(squash(textOf(registryContent(registryWith([party({ codigoCanal: "email", contatoDesde: null })]), "c".repeat(64))))).not.toContain("está no cadastro");
+    expect(
+      squash(
+        textOf(registryContent(registryWith([party({ codigoCanal: "email", contatoDesde: null })]), "c".repeat(64))),
+      ),
+    ).not.toContain("está no cadastro");
   });
 
   it("prints a port only when it is the signer's own, and says so when it is not recorded", () => {
-    expect(squash(textOf(registryContent(registryWith([party({ porta: 51234 })]), "c".repeat(64))))).toContain("Endereço IP 203.0.113.9, porta de origem 51234.");
-    expect(squash(textOf(registryContent(registryWith([party({ porta: null })]), "c".repeat(64))))).toContain("Endereço IP 203.0.113.9 (porta de origem não registrada).");
+    expect(squash(textOf(registryContent(registryWith([party({ porta: 51234 })]), "c".repeat(64))))).toContain(
+      "Endereço IP 203.0.113.9, porta de origem 51234.",
+    );
+    expect(squash(textOf(registryContent(registryWith([party({ porta: null })]), "c".repeat(64))))).toContain(
+      "Endereço IP 203.0.113.9 (porta de origem não registrada).",
+    );
   });
 
   it("prints the consent text accepted only when it hashes to the SHA-256 recorded", () => {
@@ -222,8 +275,20 @@ describe("what the registry says of each signer (decision 041)", () => {
     expect(old).not.toContain("admitiu");
     expect(old).toContain("aceitou o termo");
     const mixed = legalNote([
-      party({ nivel: "simples", otpVerificado: false, codigoCanal: null, motivoSimples: "A clínica desativou o código." }),
-      party({ nome: "Dr. Paulo Reis", papel: "profissional", tipoAssinatura: "senha", nivel: "simples", otpVerificado: false, codigoCanal: null }),
+      party({
+        nivel: "simples",
+        otpVerificado: false,
+        codigoCanal: null,
+        motivoSimples: "A clínica desativou o código.",
+      }),
+      party({
+        nome: "Dr. Paulo Reis",
+        papel: "profissional",
+        tipoAssinatura: "senha",
+        nivel: "simples",
+        otpVerificado: false,
+        codigoCanal: null,
+      }),
     ]);
     expect(mixed).toContain("Ana Luíza Conceição: " + LEGAL_NOTE_SIMPLE);
     expect(mixed).toContain("Dr. Paulo Reis assinou a declaração do profissional autenticado na própria conta");
@@ -240,7 +305,9 @@ describe("what the registry says of each signer (decision 041)", () => {
     expect(unchecked).toContain("se apresenta como ICP-Brasil");
     expect(unchecked).toContain("não conferida pelo servidor com as raízes oficiais do ITI");
     expect(unchecked).toContain("revogação não consultada");
-    const text = squash(textOf(registryContent(registryWith([party()], { sealTrust: { kind: "instancia" } }), "c".repeat(64))));
+    const text = squash(
+      textOf(registryContent(registryWith([party()], { sealTrust: { kind: "instancia" } }), "c".repeat(64))),
+    );
     expect(text).toContain("aplicada ao arquivo inteiro: certificado próprio desta instância");
   });
 });

@@ -94,7 +94,12 @@ export interface SignatureRegistry {
   /** Whose certificate the seal is, and what was checked of it (decision 041). */
   sealTrust?: CertificateTrust | null;
   /** The professional's ICP-Brasil signature applied before the seal (issue 12). */
-  professionalCertificate?: { commonName: string; fingerprintSha256: string; level: string; trust?: CertificateTrust | null } | null;
+  professionalCertificate?: {
+    commonName: string;
+    fingerprintSha256: string;
+    level: string;
+    trust?: CertificateTrust | null;
+  } | null;
   /** Why the professional's chosen ICP-Brasil signature could not be applied. */
   professionalMissing?: string | null;
   /** Why the clinic's active certificate did not seal (it was revoked: decision 048); the instance seal did. */
@@ -107,7 +112,8 @@ export interface SignatureRegistry {
  * given (ICP_BRASIL_ROOTS_FILE), or not checked against them — and what the authorities' revocation
  * lists said of it just before sealing (decision 048; absent: not looked up).
  */
-export type CertificateTrust = { kind: "instancia" } | { kind: "icp"; officialRoot: string | null; revocation?: RevocationResult | null };
+export type CertificateTrust =
+  { kind: "instancia" } | { kind: "icp"; officialRoot: string | null; revocation?: RevocationResult | null };
 
 export function trustText(trust: CertificateTrust): string {
   if (trust.kind === "instancia") {
@@ -123,7 +129,10 @@ export function trustText(trust: CertificateTrust): string {
 export const REGISTRY_TITLE = "Registro de assinaturas";
 
 /** Link signers (patient, guardian, witnesses) whose signatures reached each level. */
-type LevelGroup = Pick<RegistryParty, "nome" | "nivel" | "tipoAssinatura" | "codigoCanal" | "consentimento" | "otpVerificado">;
+type LevelGroup = Pick<
+  RegistryParty,
+  "nome" | "nivel" | "tipoAssinatura" | "codigoCanal" | "consentimento" | "otpVerificado"
+>;
 
 const LEGAL_BASIS =
   "Documento assinado eletronicamente por meio de comprovação da autoria e da integridade diverso da ICP-Brasil, que a " +
@@ -161,7 +170,8 @@ const LEGAL_PROFESSIONAL_DEVELOPMENT =
   "digitada de novo e o código de uso único que o servidor deixou na sua caixa de saída, sem envio real";
 
 /** Said of the link signers when every one of them accepted a consent text that admits this means of proof. */
-const LEGAL_ADMITTED = "Quem assinou pelo link admitiu este meio de comprovação ao aceitar o termo de assinatura eletrônica registrado acima. ";
+const LEGAL_ADMITTED =
+  "Quem assinou pelo link admitiu este meio de comprovação ao aceitar o termo de assinatura eletrônica registrado acima. ";
 const LEGAL_ACCEPTED = "Quem assinou pelo link aceitou o termo de assinatura eletrônica registrado acima. ";
 
 const LEGAL_TAIL =
@@ -184,7 +194,11 @@ export function legalNote(parties: readonly LevelGroup[], options: { professiona
   if (development.length > 0) sentences.push(`${names(development)}: ${LEGAL_NOTE_ADVANCED_DEVELOPMENT}.`);
   if (simple.length > 0) sentences.push(`${names(simple)}: ${LEGAL_NOTE_SIMPLE}.`);
   for (const professional of professionals) {
-    const how = !professionalWithCode(professional) ? LEGAL_PROFESSIONAL : outbox(professional) ? LEGAL_PROFESSIONAL_DEVELOPMENT : LEGAL_PROFESSIONAL_ADVANCED;
+    const how = !professionalWithCode(professional)
+      ? LEGAL_PROFESSIONAL
+      : outbox(professional)
+        ? LEGAL_PROFESSIONAL_DEVELOPMENT
+        : LEGAL_PROFESSIONAL_ADVANCED;
     sentences.push(
       `${professional.nome} ${how}${options.professionalCertificate ? "; o PDF final traz também a assinatura digital com o certificado do profissional, descrita acima" : ""}.`,
     );
@@ -223,7 +237,6 @@ export function formatSaoPaulo(at: Date): string {
   return formatDateTimeSeconds(at);
 }
 
-
 /** "a1b2c3d4…e5f6" */
 export const shortHash = (hash: string) => `${hash.slice(0, 8)}…${hash.slice(-4)}`;
 
@@ -242,7 +255,14 @@ function chainTable(chain: readonly RegistryChainEntry[]): ContentTable {
   // Few cells per row (each cell is measured on its own): time zones and IP + agent share one.
   const rows = chain.map((entry): TableCell[] => [
     { text: String(entry.seq), bold: true },
-    { text: entry.actor ? [{ text: entry.label, bold: true }, { text: `\npor ${entry.actor}`, color: MUTED }] : { text: entry.label, bold: true } },
+    {
+      text: entry.actor
+        ? [
+            { text: entry.label, bold: true },
+            { text: `\npor ${entry.actor}`, color: MUTED },
+          ]
+        : { text: entry.label, bold: true },
+    },
     { text: `${formatUtc(entry.at)} UTC\n${formatSaoPaulo(entry.at)}` },
     // The user agent of each event is in evidencias.json (and the signer's under "Assinaturas").
     { text: entry.ip ?? "—" },
@@ -253,7 +273,12 @@ function chainTable(chain: readonly RegistryChainEntry[]): ContentTable {
       headerRows: 1,
       dontBreakRows: true,
       widths: [10, "*", 110, 70, 70],
-      body: [head, ...(rows.length > 0 ? rows : [[{ text: "Nenhum evento registrado.", colSpan: 5, italics: true }, {}, {}, {}, {}]])],
+      body: [
+        head,
+        ...(rows.length > 0
+          ? rows
+          : [[{ text: "Nenhum evento registrado.", colSpan: 5, italics: true }, {}, {}, {}, {}]]),
+      ],
     },
     layout: TABLE_LAYOUT,
     fontSize: 6.5,
@@ -278,7 +303,12 @@ const professionalWithCode = (party: Pick<RegistryParty, "nivel" | "otpVerificad
   party.tipoAssinatura === "senha" && party.nivel === "avancada" && party.otpVerificado;
 
 /** The level reached, in words. */
-export function levelText(party: Pick<RegistryParty, "nivel" | "codigoEnviadoPara" | "codigoCanal" | "motivoSimples" | "tipoAssinatura" | "otpVerificado">): string {
+export function levelText(
+  party: Pick<
+    RegistryParty,
+    "nivel" | "codigoEnviadoPara" | "codigoCanal" | "motivoSimples" | "tipoAssinatura" | "otpVerificado"
+  >,
+): string {
   if (party.tipoAssinatura === "senha") {
     if (professionalWithCode(party)) {
       return party.codigoCanal === "caixa_de_saida"
@@ -302,7 +332,9 @@ const withoutFinalStop = (text: string) => text.replace(/\.+$/, "");
 /** "Endereço IP …, porta de origem …" — the port only when it is the signer's own (src/server/lib/client-port.ts). */
 function networkLine(party: Pick<RegistryParty, "dispositivo" | "ip" | "porta">): Content {
   const port = party.porta ? `, porta de origem ${party.porta}` : party.ip ? " (porta de origem não registrada)" : "";
-  return bullet(`Dispositivo: ${party.dispositivo ?? "não identificado"}. Endereço IP ${party.ip ?? "não registrado"}${port}.`);
+  return bullet(
+    `Dispositivo: ${party.dispositivo ?? "não identificado"}. Endereço IP ${party.ip ?? "não registrado"}${port}.`,
+  );
 }
 
 /**
@@ -333,7 +365,8 @@ export function contactSinceLine(since: ContactSince, channel: CodeChannelUsed |
 function partyBlock(party: RegistryParty): Content {
   if (party.tipoAssinatura === "senha") return professionalBlock(party);
   const code = (): string => {
-    if (!party.otpVerificado) return `Código de verificação: não exigido${party.motivoSimples ? ` — ${withoutFinalStop(party.motivoSimples)}` : ""}.`;
+    if (!party.otpVerificado)
+      return `Código de verificação: não exigido${party.motivoSimples ? ` — ${withoutFinalStop(party.motivoSimples)}` : ""}.`;
     if (party.codigoCanal === "caixa_de_saida") {
       return "Código de verificação de uso único gerado e deixado na caixa de saída deste servidor de desenvolvimento (nenhuma mensagem foi enviada), digitado corretamente antes da assinatura.";
     }
@@ -347,11 +380,18 @@ function partyBlock(party: RegistryParty): Content {
     ),
     bullet(`CPF ${formatCpf(party.cpf)} igual ao CPF cadastrado.`),
     bullet(code()),
-    ...(party.otpVerificado && party.contatoDesde ? [bullet(contactSinceLine(party.contatoDesde, party.codigoCanal ?? null))] : []),
+    ...(party.otpVerificado && party.contatoDesde
+      ? [bullet(contactSinceLine(party.contatoDesde, party.codigoCanal ?? null))]
+      : []),
     bullet(consentLine(party.consentimento)),
     bullet("A página de assinatura recebeu o conteúdo com o SHA-256 abaixo e o devolveu igual ao assinar."),
   ];
-  const contact = [party.email ? `e-mail ${party.email}` : "", party.telefone ? `telefone ${formatPhone(party.telefone)}` : ""].filter(Boolean).join(", ");
+  const contact = [
+    party.email ? `e-mail ${party.email}` : "",
+    party.telefone ? `telefone ${formatPhone(party.telefone)}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
   const proven =
     party.otpVerificado && party.codigoCanal !== "caixa_de_saida"
       ? ` (o contato comprovado pelo código é o ${party.codigoCanal ? CHANNEL_NOUN[party.codigoCanal] : "contato"} cadastrado${party.codigoEnviadoPara ? `, ${party.codigoEnviadoPara}` : ""}).`
@@ -363,9 +403,19 @@ function partyBlock(party: RegistryParty): Content {
     ),
     networkLine(party),
     ...(party.presencialPor
-      ? [bullet(`Assinatura presencial, no aparelho de ${party.presencialPor} (equipe da clínica), com a sessão da equipe bloqueada neste aparelho.`)]
+      ? [
+          bullet(
+            `Assinatura presencial, no aparelho de ${party.presencialPor} (equipe da clínica), com a sessão da equipe bloqueada neste aparelho.`,
+          ),
+        ]
       : []),
-    ...(contact ? [bullet(`Contato informado pelo signatário: ${contact} — registrado como informado, não conferido com o cadastro${proven}`)] : []),
+    ...(contact
+      ? [
+          bullet(
+            `Contato informado pelo signatário: ${contact} — registrado como informado, não conferido com o cadastro${proven}`,
+          ),
+        ]
+      : []),
   ];
   return {
     table: {
@@ -374,9 +424,26 @@ function partyBlock(party: RegistryParty): Content {
         [
           {
             stack: [
-              { text: [{ text: party.nome, bold: true }, { text: `   assinou em ${formatSaoPaulo(party.assinouEm)} (America/Sao_Paulo, relógio do servidor)`, color: MUTED }], fontSize: 8.5 },
-              ...(party.qualidade ? [{ text: `Na qualidade de ${party.qualidade}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content] : []),
-              { text: levelText(party), fontSize: 8, bold: true, color: party.nivel === "avancada" ? "#047857" : "#92400e", margin: [0, 2, 0, 0] },
+              {
+                text: [
+                  { text: party.nome, bold: true },
+                  {
+                    text: `   assinou em ${formatSaoPaulo(party.assinouEm)} (America/Sao_Paulo, relógio do servidor)`,
+                    color: MUTED,
+                  },
+                ],
+                fontSize: 8.5,
+              },
+              ...(party.qualidade
+                ? [{ text: `Na qualidade de ${party.qualidade}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content]
+                : []),
+              {
+                text: levelText(party),
+                fontSize: 8,
+                bold: true,
+                color: party.nivel === "avancada" ? "#047857" : "#92400e",
+                margin: [0, 2, 0, 0],
+              },
               label("Conferido pelo servidor no momento da assinatura"),
               ...checked,
               label("Registrado (não conferido)"),
@@ -398,7 +465,11 @@ function notes(title: string, items: readonly RegistryNote[], none: string): Con
     label(title),
     ...(items.length === 0
       ? [bullet(none)]
-      : items.map((note) => bullet(`${formatSaoPaulo(note.at)} (America/Sao_Paulo) — ${note.actor ?? "membro da equipe não identificado"}: ${note.text}`))),
+      : items.map((note) =>
+          bullet(
+            `${formatSaoPaulo(note.at)} (America/Sao_Paulo) — ${note.actor ?? "membro da equipe não identificado"}: ${note.text}`,
+          ),
+        )),
   ];
 }
 
@@ -418,8 +489,16 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
     ...registry.parties.map(partyBlock),
     heading("Cadeia de eventos do documento (navegador de cada evento em evidencias.json)"),
     chainTable(registry.chain),
-    ...notes("Exibições do link de assinatura à equipe", registry.linkViews, "Nenhuma exibição do link à equipe registrada pelo sistema."),
-    ...notes("Alterações de contato do paciente enquanto o documento aguardava assinatura", registry.contactChanges, "Nenhuma."),
+    ...notes(
+      "Exibições do link de assinatura à equipe",
+      registry.linkViews,
+      "Nenhuma exibição do link à equipe registrada pelo sistema.",
+    ),
+    ...notes(
+      "Alterações de contato do paciente enquanto o documento aguardava assinatura",
+      registry.contactChanges,
+      "Nenhuma.",
+    ),
     {
       table: {
         widths: ["*", 84],
@@ -432,7 +511,11 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
                 label("Hash final da cadeia de eventos"),
                 { text: registry.finalHash, fontSize: 7.5, characterSpacing: 0.2 },
                 label("SHA-256 do último rascunho em PDF gerado (sem assinaturas; evento “PDF gerado” da cadeia)"),
-                { text: registry.draftSha256 ?? "nenhum rascunho em PDF registrado", fontSize: 7.5, characterSpacing: 0.2 },
+                {
+                  text: registry.draftSha256 ?? "nenhum rascunho em PDF registrado",
+                  fontSize: 7.5,
+                  characterSpacing: 0.2,
+                },
                 label("Código de verificação"),
                 { text: registry.verificationCode, fontSize: 11, bold: true, characterSpacing: 1.5 },
                 label("Verifique a autenticidade em"),
@@ -445,17 +528,24 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
                           `Assinatura PAdES com o certificado “${registry.professionalCertificate.commonName}” (impressão digital SHA-256 ` +
                           `${registry.professionalCertificate.fingerprintSha256}), ${registry.professionalCertificate.level}, aplicada ao ` +
                           "documento antes do selo pelo servidor do Consentir, que guarda o certificado A1 cifrado e o usa depois da senha do profissional; o selo a preserva" +
-                          (registry.professionalCertificate.trust ? `. ${capitalizeFirst(trustText(registry.professionalCertificate.trust))}.` : "."),
+                          (registry.professionalCertificate.trust
+                            ? `. ${capitalizeFirst(trustText(registry.professionalCertificate.trust))}.`
+                            : "."),
                         fontSize: 7,
                       },
                     ]
                   : registry.professionalMissing
-                    ? [label("Assinatura digital do profissional com certificado"), { text: `Não aplicada: ${registry.professionalMissing}.`, fontSize: 7 }]
+                    ? [
+                        label("Assinatura digital do profissional com certificado"),
+                        { text: `Não aplicada: ${registry.professionalMissing}.`, fontSize: 7 },
+                      ]
                     : []),
                 label("Selo digital"),
                 {
                   text:
-                    (registry.clinicSealMissing ? `O certificado da clínica não foi usado: ${registry.clinicSealMissing}. ` : "") +
+                    (registry.clinicSealMissing
+                      ? `O certificado da clínica não foi usado: ${registry.clinicSealMissing}. `
+                      : "") +
                     `Assinatura PAdES (ETSI.CAdES.detached, SHA-256) com o certificado “${registry.sealCommonName}” ` +
                     `(impressão digital SHA-256 ${registry.sealFingerprint})${registry.sealLevel ? `, ${registry.sealLevel}` : ""}, aplicada ao ` +
                     "arquivo inteiro" +
@@ -470,14 +560,34 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
           ],
         ],
       },
-      layout: { hLineWidth: () => 0.6, vLineWidth: () => 0.6, hLineColor: () => RULE, vLineColor: () => RULE, fillColor: () => PANEL },
+      layout: {
+        hLineWidth: () => 0.6,
+        vLineWidth: () => 0.6,
+        hLineColor: () => RULE,
+        vLineColor: () => RULE,
+        fillColor: () => PANEL,
+      },
       unbreakable: true,
       margin: [0, 4, 0, 2],
     } as ContentTable,
     // Headings stay with their text (never alone at the foot of a page).
-    { stack: [heading("Como conferir sem o nosso servidor"), { text: OFFLINE_CHECK_NOTE, fontSize: 7, alignment: "justify", lineHeight: 1.1 }], unbreakable: true },
     {
-      stack: [heading("Fundamento legal"), { text: legalNote(registry.parties, { professionalCertificate: !!registry.professionalCertificate }), fontSize: 7, alignment: "justify", lineHeight: 1.1 }],
+      stack: [
+        heading("Como conferir sem o nosso servidor"),
+        { text: OFFLINE_CHECK_NOTE, fontSize: 7, alignment: "justify", lineHeight: 1.1 },
+      ],
+      unbreakable: true,
+    },
+    {
+      stack: [
+        heading("Fundamento legal"),
+        {
+          text: legalNote(registry.parties, { professionalCertificate: !!registry.professionalCertificate }),
+          fontSize: 7,
+          alignment: "justify",
+          lineHeight: 1.1,
+        },
+      ],
       unbreakable: true,
     },
   ];
@@ -492,9 +602,26 @@ function professionalBlock(party: RegistryParty): Content {
         [
           {
             stack: [
-              { text: [{ text: party.nome, bold: true }, { text: `   assinou em ${formatSaoPaulo(party.assinouEm)} (America/Sao_Paulo, relógio do servidor)`, color: MUTED }], fontSize: 8.5 },
-              ...(party.qualidade ? [{ text: `Na qualidade de ${party.qualidade}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content] : []),
-              { text: levelText(party), fontSize: 8, bold: true, color: professionalWithCode(party) ? "#047857" : ACCENT, margin: [0, 2, 0, 0] },
+              {
+                text: [
+                  { text: party.nome, bold: true },
+                  {
+                    text: `   assinou em ${formatSaoPaulo(party.assinouEm)} (America/Sao_Paulo, relógio do servidor)`,
+                    color: MUTED,
+                  },
+                ],
+                fontSize: 8.5,
+              },
+              ...(party.qualidade
+                ? [{ text: `Na qualidade de ${party.qualidade}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content]
+                : []),
+              {
+                text: levelText(party),
+                fontSize: 8,
+                bold: true,
+                color: professionalWithCode(party) ? "#047857" : ACCENT,
+                margin: [0, 2, 0, 0],
+              },
               label("Conferido pelo servidor no momento da assinatura"),
               bullet("Sessão do próprio profissional no Consentir; senha digitada de novo e conferida com a da conta."),
               ...(professionalWithCode(party)

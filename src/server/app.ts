@@ -5,11 +5,7 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from "fastify-type-provider-zod";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Database } from "../db/client.js";
 import { projectRoot } from "../db/paths.js";
 import type { Env } from "./env.js";
@@ -126,7 +122,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(originCheckPlugin, { publicUrl: env.PUBLIC_URL });
   // Before any public route's own hooks: a burst is answered "busy, try again" (decision 040).
   await app.register(publicAdmissionPlugin, {
-    limits: { maxInFlight: env.PUBLIC_MAX_IN_FLIGHT, maxWaiting: env.PUBLIC_MAX_WAITING, maxWaitMs: env.PUBLIC_MAX_WAIT_MS },
+    limits: {
+      maxInFlight: env.PUBLIC_MAX_IN_FLIGHT,
+      maxWaiting: env.PUBLIC_MAX_WAITING,
+      maxWaitMs: env.PUBLIC_MAX_WAIT_MS,
+    },
   });
   await app.register(authPlugin, {
     db: database.db,
@@ -161,7 +161,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     env,
     authRateLimit: { max: env.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" },
   });
-  await app.register(userRoutes, { db: database.db, env, authRateLimit: { max: env.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" } });
+  await app.register(userRoutes, {
+    db: database.db,
+    env,
+    authRateLimit: { max: env.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" },
+  });
   await app.register(cepRoutes, { db: database.db, sources: cepSources });
   await app.register(patientRoutes, { db: database.db });
   await app.register(procedureRoutes, { db: database.db });
@@ -199,12 +203,20 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(documentRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(signedPdfRoutes, { db: database.db, storage: app.services.storage });
   await app.register(dataRightsRoutes, { db: database.db, storage });
-  await app.register(verificationRoutes, { db: database.db, rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE, pdf: pdfPool });
+  await app.register(verificationRoutes, {
+    db: database.db,
+    rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE,
+    pdf: pdfPool,
+  });
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
   await app.register(witnessRoutes, { db: database.db, env, secretBox });
   await app.register(feegowRoutes, { db: database.db, env, secretBox });
-  await app.register(certificateRoutes, { db: database.db, secretBox, checks: { roots: officialRoots, crl: crlSourceFromEnv(env) } });
+  await app.register(certificateRoutes, {
+    db: database.db,
+    secretBox,
+    checks: { roots: officialRoots, crl: crlSourceFromEnv(env) },
+  });
   await app.register(feegowUploadRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(noticeRoutes, { db: database.db });
   await app.register(auditRoutes, { db: database.db, anchorKey: secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) });

@@ -1,144 +1,184 @@
 import path from "node:path";
 import { z } from "zod";
 
-const booleanFromString = z
-  .enum(["true", "false", "1", "0"])
-  .transform((value) => value === "true" || value === "1");
+const booleanFromString = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
 
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
 
 export const envSchema = z
   .object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "deve começar com postgres:// ou postgresql://")
-    .optional(),
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/, error: "deve ser uma URL http(s), por exemplo https://consentir.exemplo.com.br" })
-    .optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TRUST_PROXY: booleanFromString.default(false),
-  /**
-   * With TRUST_PROXY: the request header in which the proxy passes the client's TCP source port
-   * (e.g. X-Client-Port from nginx's $remote_port). Without it, signatures made through the proxy
-   * record no port: the socket's port would be the proxy's (src/server/lib/client-port.ts).
-   */
-  CLIENT_PORT_HEADER: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "use o nome de um cabeçalho HTTP, por exemplo X-Client-Port").optional(),
-  VIACEP_URL: z.url().default("https://viacep.com.br"),
-  BRASILAPI_URL: z.url().default("https://brasilapi.com.br"),
-  CEP_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
-  /** The clinic system's API (decision 016); tests point it at tests/fakes/feegow-server.ts. */
-  FEEGOW_URL: z.url({ protocol: /^https?$/, error: "deve ser uma URL http(s)" }).default("https://api.feegow.com/v1/api"),
-  FEEGOW_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
-  /** Absolute lifetime of a session, in days. */
-  SESSION_DAYS: z.coerce.number().int().positive().max(90).default(30),
-  /** A session unused for this long (hours) ends (decision 011). */
-  SESSION_IDLE_HOURS: z.coerce.number().positive().max(24 * 90).default(12),
-  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
-  /** Requests per minute per IP (and per token) on the public signing routes. */
-  RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().positive().default(60),
-  /** Key material for secrets at rest (tokens, certificates); default: DATA_DIR/secret.key, made once. */
-  APP_SECRET: z.string().min(32, "use pelo menos 32 caracteres").optional(),
-  /** smtp(s)://user:pass@host:port — without it e-mail stays in the outbox (visible at /dev/emails). */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "deve começar com smtp:// ou smtps://").optional(),
-  SMTP_FROM: z.string().min(3).default("Consentir <nao-responda@consentir.local>"),
-  /** Serve the OpenAPI docs (/api/docs, /api/docs/json); default: on except with NODE_ENV=production. */
-  API_DOCS: booleanFromString.optional(),
-  /** SMS for signing codes (Zenvia API v2, decision 018): base URL, API token and sender id. */
-  SMS_PROVIDER_URL: z.url().default("https://api.zenvia.com"),
-  SMS_API_TOKEN: z.string().min(8, "use o token da API do provedor de SMS").optional(),
-  SMS_FROM: z.string().min(1).default("consentir"),
-  SMS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  /**
-   * RFC 3161 time-stamp authority for the signatures' trusted time (issue 12, decision 020); without
-   * it signatures carry no time-stamp. Optional HTTP basic-auth credentials, and whether the
-   * authority is an ICP-Brasil accredited ACT (then an AD-RB signature becomes AD-RT).
-   */
-  TSA_URL: z.url({ protocol: /^https?$/, error: "deve ser uma URL http(s)" }).optional(),
-  TSA_USERNAME: z.string().min(1).optional(),
-  TSA_PASSWORD: z.string().min(1).optional(),
-  TSA_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
-  TSA_ICP_BRASIL: booleanFromString.default(false),
-  /**
-   * PEM file with the official ICP-Brasil root certificates (ITI's AC Raiz v5, v10, v11…), downloaded
-   * by the operator: with it, the registry and the certificates page say when a chain ends at an
-   * official root; without it they say the root was not checked (decision 041).
-   */
-  ICP_BRASIL_ROOTS_FILE: z.string().min(1).optional(),
-  /**
-   * Look certificates up in their authorities' revocation lists (LCR) at upload and before each
-   * sealing (decision 048) — only chains that end at one of the official roots above, so nothing is
-   * fetched without ICP_BRASIL_ROOTS_FILE. Each request waits at most CRL_TIMEOUT_MS.
-   */
-  CRL_CHECK: booleanFromString.default(true),
-  CRL_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5_000),
-  /**
-   * Admission control for the public routes (decision 040): requests this process does at once,
-   * how many more may wait for a place and for how long (ms); past that, 503 PUBLIC_BUSY with
-   * Retry-After, and the signing page tries again by itself. PUBLIC_MAX_IN_FLIGHT=0 turns it off.
-   */
-  PUBLIC_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(10_000).default(8),
-  PUBLIC_MAX_WAITING: z.coerce.number().int().min(0).max(100_000).default(32),
-  PUBLIC_MAX_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(500),
-  /** Run the background worker (jobs, e-mail) in this process. */
-  WORKER: booleanFromString.default(true),
-  /**
-   * How long a taken job stays reserved (ms) before another worker may take it again; the worker
-   * running it renews it every quarter of that (decision 013). A job whose process died is taken
-   * again after about this long. Default 20 s; tests of crash recovery shorten it.
-   */
-  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
-  /** Background jobs one worker runs at once (each takes its own with SKIP LOCKED). */
-  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
-  /**
-   * Backups (issue 18, decision 027): the worker writes one a day into BACKUP_DIR (none without
-   * it) at BACKUP_TIME (HH:MM, São Paulo), keeping 7 daily, 4 weekly and 12 monthly. BACKUP_KEY
-   * encrypts backups instead of the instance key (APP_SECRET / DATA_DIR/secret.key).
-   */
-  BACKUP_DIR: z.string().min(1).optional(),
-  BACKUP_TIME: z
-    .string()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "use HH:MM (24 h, horário de São Paulo), por exemplo 03:00")
-    .default("03:00"),
-  BACKUP_KEY: z.string().min(32, "use pelo menos 32 caracteres").optional(),
-  /** With S3_BUCKET, the daily backup (and `npm run backup -- s3`) go to the bucket, under backups/ (decision 030). */
-  BACKUP_S3: booleanFromString.default(false),
-  /**
-   * Object storage (issue 16, decision 030): with S3_BUCKET, stored files go to that S3-compatible
-   * bucket instead of DATA_DIR/files. S3_ENDPOINT for a service other than AWS; credentials both or
-   * neither (then the SDK's usual chain: instance role, AWS_* variables); path-style for MinIO and
-   * the like. Every write asks for server-side encryption (AES256) unless S3_SERVER_SIDE_ENCRYPTION=false.
-   */
-  S3_BUCKET: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "nome de bucket inválido: de 3 a 63 letras minúsculas, números, pontos ou hífens")
-    .optional(),
-  S3_ENDPOINT: z
-    .url({ protocol: /^https?$/, error: "deve ser uma URL http(s), por exemplo https://s3.sa-east-1.amazonaws.com ou http://127.0.0.1:9000" })
-    .optional(),
-  S3_REGION: z.string().regex(/^[a-z0-9-]{2,32}$/, "use o código da região, por exemplo sa-east-1 (ou auto, se o serviço pedir)").default("us-east-1"),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  S3_FORCE_PATH_STYLE: booleanFromString.default(false),
-  S3_SERVER_SIDE_ENCRYPTION: booleanFromString.default(true),
-})
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "deve começar com postgres:// ou postgresql://")
+      .optional(),
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: "deve ser uma URL http(s), por exemplo https://consentir.exemplo.com.br" })
+      .optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    TRUST_PROXY: booleanFromString.default(false),
+    /**
+     * With TRUST_PROXY: the request header in which the proxy passes the client's TCP source port
+     * (e.g. X-Client-Port from nginx's $remote_port). Without it, signatures made through the proxy
+     * record no port: the socket's port would be the proxy's (src/server/lib/client-port.ts).
+     */
+    CLIENT_PORT_HEADER: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, "use o nome de um cabeçalho HTTP, por exemplo X-Client-Port")
+      .optional(),
+    VIACEP_URL: z.url().default("https://viacep.com.br"),
+    BRASILAPI_URL: z.url().default("https://brasilapi.com.br"),
+    CEP_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
+    /** The clinic system's API (decision 016); tests point it at tests/fakes/feegow-server.ts. */
+    FEEGOW_URL: z
+      .url({ protocol: /^https?$/, error: "deve ser uma URL http(s)" })
+      .default("https://api.feegow.com/v1/api"),
+    FEEGOW_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
+    /** Absolute lifetime of a session, in days. */
+    SESSION_DAYS: z.coerce.number().int().positive().max(90).default(30),
+    /** A session unused for this long (hours) ends (decision 011). */
+    SESSION_IDLE_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 90)
+      .default(12),
+    RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    /** Requests per minute per IP (and per token) on the public signing routes. */
+    RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().positive().default(60),
+    /** Key material for secrets at rest (tokens, certificates); default: DATA_DIR/secret.key, made once. */
+    APP_SECRET: z.string().min(32, "use pelo menos 32 caracteres").optional(),
+    /** smtp(s)://user:pass@host:port — without it e-mail stays in the outbox (visible at /dev/emails). */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "deve começar com smtp:// ou smtps://")
+      .optional(),
+    SMTP_FROM: z.string().min(3).default("Consentir <nao-responda@consentir.local>"),
+    /** Serve the OpenAPI docs (/api/docs, /api/docs/json); default: on except with NODE_ENV=production. */
+    API_DOCS: booleanFromString.optional(),
+    /** SMS for signing codes (Zenvia API v2, decision 018): base URL, API token and sender id. */
+    SMS_PROVIDER_URL: z.url().default("https://api.zenvia.com"),
+    SMS_API_TOKEN: z.string().min(8, "use o token da API do provedor de SMS").optional(),
+    SMS_FROM: z.string().min(1).default("consentir"),
+    SMS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /**
+     * RFC 3161 time-stamp authority for the signatures' trusted time (issue 12, decision 020); without
+     * it signatures carry no time-stamp. Optional HTTP basic-auth credentials, and whether the
+     * authority is an ICP-Brasil accredited ACT (then an AD-RB signature becomes AD-RT).
+     */
+    TSA_URL: z.url({ protocol: /^https?$/, error: "deve ser uma URL http(s)" }).optional(),
+    TSA_USERNAME: z.string().min(1).optional(),
+    TSA_PASSWORD: z.string().min(1).optional(),
+    TSA_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
+    TSA_ICP_BRASIL: booleanFromString.default(false),
+    /**
+     * PEM file with the official ICP-Brasil root certificates (ITI's AC Raiz v5, v10, v11…), downloaded
+     * by the operator: with it, the registry and the certificates page say when a chain ends at an
+     * official root; without it they say the root was not checked (decision 041).
+     */
+    ICP_BRASIL_ROOTS_FILE: z.string().min(1).optional(),
+    /**
+     * Look certificates up in their authorities' revocation lists (LCR) at upload and before each
+     * sealing (decision 048) — only chains that end at one of the official roots above, so nothing is
+     * fetched without ICP_BRASIL_ROOTS_FILE. Each request waits at most CRL_TIMEOUT_MS.
+     */
+    CRL_CHECK: booleanFromString.default(true),
+    CRL_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5_000),
+    /**
+     * Admission control for the public routes (decision 040): requests this process does at once,
+     * how many more may wait for a place and for how long (ms); past that, 503 PUBLIC_BUSY with
+     * Retry-After, and the signing page tries again by itself. PUBLIC_MAX_IN_FLIGHT=0 turns it off.
+     */
+    PUBLIC_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(10_000).default(8),
+    PUBLIC_MAX_WAITING: z.coerce.number().int().min(0).max(100_000).default(32),
+    PUBLIC_MAX_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+    /** Run the background worker (jobs, e-mail) in this process. */
+    WORKER: booleanFromString.default(true),
+    /**
+     * How long a taken job stays reserved (ms) before another worker may take it again; the worker
+     * running it renews it every quarter of that (decision 013). A job whose process died is taken
+     * again after about this long. Default 20 s; tests of crash recovery shorten it.
+     */
+    JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
+    /** Background jobs one worker runs at once (each takes its own with SKIP LOCKED). */
+    JOB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+    /**
+     * Backups (issue 18, decision 027): the worker writes one a day into BACKUP_DIR (none without
+     * it) at BACKUP_TIME (HH:MM, São Paulo), keeping 7 daily, 4 weekly and 12 monthly. BACKUP_KEY
+     * encrypts backups instead of the instance key (APP_SECRET / DATA_DIR/secret.key).
+     */
+    BACKUP_DIR: z.string().min(1).optional(),
+    BACKUP_TIME: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "use HH:MM (24 h, horário de São Paulo), por exemplo 03:00")
+      .default("03:00"),
+    BACKUP_KEY: z.string().min(32, "use pelo menos 32 caracteres").optional(),
+    /** With S3_BUCKET, the daily backup (and `npm run backup -- s3`) go to the bucket, under backups/ (decision 030). */
+    BACKUP_S3: booleanFromString.default(false),
+    /**
+     * Object storage (issue 16, decision 030): with S3_BUCKET, stored files go to that S3-compatible
+     * bucket instead of DATA_DIR/files. S3_ENDPOINT for a service other than AWS; credentials both or
+     * neither (then the SDK's usual chain: instance role, AWS_* variables); path-style for MinIO and
+     * the like. Every write asks for server-side encryption (AES256) unless S3_SERVER_SIDE_ENCRYPTION=false.
+     */
+    S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        "nome de bucket inválido: de 3 a 63 letras minúsculas, números, pontos ou hífens",
+      )
+      .optional(),
+    S3_ENDPOINT: z
+      .url({
+        protocol: /^https?$/,
+        error: "deve ser uma URL http(s), por exemplo https://s3.sa-east-1.amazonaws.com ou http://127.0.0.1:9000",
+      })
+      .optional(),
+    S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]{2,32}$/, "use o código da região, por exemplo sa-east-1 (ou auto, se o serviço pedir)")
+      .default("us-east-1"),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: booleanFromString.default(false),
+    S3_SERVER_SIDE_ENCRYPTION: booleanFromString.default(true),
+  })
   .superRefine((env, ctx) => {
     // Object storage and where backups go (decision 030).
-    const needsBucket = (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).filter((name) => env[name] !== undefined);
+    const needsBucket = (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).filter(
+      (name) => env[name] !== undefined,
+    );
     if (!env.S3_BUCKET) {
-      for (const name of needsBucket) ctx.addIssue({ code: "custom", path: [name], message: "não tem efeito sem S3_BUCKET (o nome do bucket onde os arquivos ficam)" });
-      if (env.BACKUP_S3) ctx.addIssue({ code: "custom", path: ["BACKUP_S3"], message: "precisa de S3_BUCKET (e das demais variáveis S3_*) para gravar os backups no bucket" });
+      for (const name of needsBucket)
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "não tem efeito sem S3_BUCKET (o nome do bucket onde os arquivos ficam)",
+        });
+      if (env.BACKUP_S3)
+        ctx.addIssue({
+          code: "custom",
+          path: ["BACKUP_S3"],
+          message: "precisa de S3_BUCKET (e das demais variáveis S3_*) para gravar os backups no bucket",
+        });
     }
     if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
       const missing = env.S3_ACCESS_KEY_ID === undefined ? "S3_ACCESS_KEY_ID" : "S3_SECRET_ACCESS_KEY";
-      ctx.addIssue({ code: "custom", path: [missing], message: "defina S3_ACCESS_KEY_ID e S3_SECRET_ACCESS_KEY juntas (ou nenhuma, para usar o papel da máquina)" });
+      ctx.addIssue({
+        code: "custom",
+        path: [missing],
+        message: "defina S3_ACCESS_KEY_ID e S3_SECRET_ACCESS_KEY juntas (ou nenhuma, para usar o papel da máquina)",
+      });
     }
     if (env.BACKUP_S3 && env.BACKUP_DIR) {
-      ctx.addIssue({ code: "custom", path: ["BACKUP_DIR"], message: "escolha um destino para o backup diário: BACKUP_DIR (uma pasta) ou BACKUP_S3=true (o bucket), não os dois" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["BACKUP_DIR"],
+        message:
+          "escolha um destino para o backup diário: BACKUP_DIR (uma pasta) ou BACKUP_S3=true (o bucket), não os dois",
+      });
     }
   })
   .superRefine((env, ctx) => {
@@ -156,7 +196,8 @@ export const envSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["PUBLIC_URL"],
-        message: "não pode apontar para esta máquina (localhost) com NODE_ENV=production: os links enviados aos pacientes não abririam",
+        message:
+          "não pode apontar para esta máquina (localhost) com NODE_ENV=production: os links enviados aos pacientes não abririam",
       });
     }
   });
@@ -172,14 +213,10 @@ export class EnvError extends Error {
 
 /** Validates the environment once at start-up; names every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const input = Object.fromEntries(
-    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
-  );
+  const input = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = envSchema.safeParse(input);
   if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((issue) => `${issue.path.join(".") || "(raiz)"}: ${issue.message}`),
-    );
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".") || "(raiz)"}: ${issue.message}`));
   }
   return result.data;
 }

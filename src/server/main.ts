@@ -26,10 +26,12 @@ async function main(): Promise<void> {
   // Without the socket (a filesystem that has none) the app still runs; backups then need it stopped.
   const backupSocket: SnapshotSocketServer | null =
     database.kind === "pglite"
-      ? await serveAppSnapshots(env.DATA_DIR, app.services.secretBox, () => dumpPgliteDataDir(database), app.log).catch((error: unknown) => {
-          app.log.warn({ err: error }, "backup socket not available: npm run backup needs the app stopped");
-          return null;
-        })
+      ? await serveAppSnapshots(env.DATA_DIR, app.services.secretBox, () => dumpPgliteDataDir(database), app.log).catch(
+          (error: unknown) => {
+            app.log.warn({ err: error }, "backup socket not available: npm run backup needs the app stopped");
+            return null;
+          },
+        )
       : null;
 
   let closing = false;

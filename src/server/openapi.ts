@@ -33,7 +33,11 @@ const errorSchema = {
     message: { type: "string", examples: ["Dados inválidos."] },
     issues: {
       type: "array",
-      items: { type: "object", required: ["path", "message"], properties: { path: { type: "string" }, message: { type: "string" } } },
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: { path: { type: "string" }, message: { type: "string" } },
+      },
     },
     details: { type: "object", additionalProperties: true },
   },
@@ -42,7 +46,10 @@ const errorSchema = {
 type Transform = NonNullable<FastifyDynamicSwaggerOptions["transform"]>;
 
 const transform: Transform = (input) => {
-  const out = jsonSchemaTransform(input as Parameters<typeof jsonSchemaTransform>[0]) as { schema: Record<string, unknown>; url: string };
+  const out = jsonSchemaTransform(input as Parameters<typeof jsonSchemaTransform>[0]) as {
+    schema: Record<string, unknown>;
+    url: string;
+  };
   const method = String(Array.isArray(input.route.method) ? input.route.method[0] : input.route.method);
   const schema = { ...out.schema };
   schema.operationId ??= operationIdOf(method, input.url);
@@ -50,7 +57,8 @@ const transform: Transform = (input) => {
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
   if (!Object.keys(response).some((status) => status.startsWith("4"))) response["4XX"] = errorSchema;
   // Routes that answer a PDF or no body declare no JSON schema for success.
-  if (!Object.keys(response).some((status) => status.startsWith("2"))) response["2XX"] = { description: "Sucesso (um PDF, ou sem corpo)" };
+  if (!Object.keys(response).some((status) => status.startsWith("2")))
+    response["2XX"] = { description: "Sucesso (um PDF, ou sem corpo)" };
   schema.response = response;
   return { ...out, schema };
 };
@@ -60,14 +68,20 @@ export function openapiOptions(publicUrl: string): FastifyDynamicSwaggerOptions 
     openapi: {
       info: {
         title: "Consentir API",
-        description: "API do Consentir: pacientes, modelos, documentos, assinaturas e verificação. Respostas em português (pt-BR).",
+        description:
+          "API do Consentir: pacientes, modelos, documentos, assinaturas e verificação. Respostas em português (pt-BR).",
         version: "0.1.0",
         license: { name: "Proprietária", url: `${publicUrl}/termos` },
       },
       servers: [{ url: publicUrl }],
       components: {
         securitySchemes: {
-          sessao: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "Sessão aberta por POST /api/auth/sign-in (cookie httpOnly)" },
+          sessao: {
+            type: "apiKey",
+            in: "cookie",
+            name: SESSION_COOKIE,
+            description: "Sessão aberta por POST /api/auth/sign-in (cookie httpOnly)",
+          },
         },
       },
       security: [{ sessao: [] }],

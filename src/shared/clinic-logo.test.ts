@@ -9,7 +9,9 @@ describe("logoFileProblem", () => {
     expect(logoFileProblem({ size: 10, type: "", name: "LOGO.JPEG" })).toBeNull();
   });
   it("refuses a file over 1 MB and other formats, in Portuguese", () => {
-    expect(logoFileProblem({ size: LOGO_MAX_BYTES + 1, type: "image/png", name: "a.png" })).toBe(LOGO_MESSAGES.tooLarge);
+    expect(logoFileProblem({ size: LOGO_MAX_BYTES + 1, type: "image/png", name: "a.png" })).toBe(
+      LOGO_MESSAGES.tooLarge,
+    );
     expect(logoFileProblem({ size: 10, type: "image/gif", name: "a.gif" })).toBe(LOGO_MESSAGES.unsupported);
     expect(logoFileProblem({ size: 10, type: "application/pdf", name: "a.png" })).toBe(LOGO_MESSAGES.unsupported);
   });

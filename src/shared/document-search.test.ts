@@ -29,7 +29,12 @@ describe("parseDocumentSearch", () => {
 describe("documentSearchParts", () => {
   it("a name: anywhere in a patient's name, or what follows each space at its start", () => {
     expect(documentSearchParts("maria silva")).toEqual({ names: ["%maria silva%", "silva%"], idPrefix: null });
-    expect(documentSearchParts("toxina maria da silva")?.names).toEqual(["%toxina maria da silva%", "maria da silva%", "da silva%", "silva%"]);
+    expect(documentSearchParts("toxina maria da silva")?.names).toEqual([
+      "%toxina maria da silva%",
+      "maria da silva%",
+      "da silva%",
+      "silva%",
+    ]);
     expect(documentSearchParts("oliveira")).toEqual({ names: ["%oliveira%"], idPrefix: null });
     expect(documentSearchParts(" silva")).toEqual({ names: ["% silva%", "silva%"], idPrefix: null });
   });
@@ -52,9 +57,18 @@ describe("documentSearchParts", () => {
 
 describe("uuidPrefixRange", () => {
   it("the uuids whose text starts with the prefix", () => {
-    expect(uuidPrefixRange("1234")).toEqual(["12340000-0000-0000-0000-000000000000", "1234ffff-ffff-ffff-ffff-ffffffffffff"]);
-    expect(uuidPrefixRange("3f0c2a9e-1b")).toEqual(["3f0c2a9e-1b00-0000-0000-000000000000", "3f0c2a9e-1bff-ffff-ffff-ffffffffffff"]);
-    expect(uuidPrefixRange("")).toEqual(["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"]);
+    expect(uuidPrefixRange("1234")).toEqual([
+      "12340000-0000-0000-0000-000000000000",
+      "1234ffff-ffff-ffff-ffff-ffffffffffff",
+    ]);
+    expect(uuidPrefixRange("3f0c2a9e-1b")).toEqual([
+      "3f0c2a9e-1b00-0000-0000-000000000000",
+      "3f0c2a9e-1bff-ffff-ffff-ffffffffffff",
+    ]);
+    expect(uuidPrefixRange("")).toEqual([
+      "00000000-0000-0000-0000-000000000000",
+      "ffffffff-ffff-ffff-ffff-ffffffffffff",
+    ]);
   });
 
   it("none when no uuid's text can start so", () => {

@@ -11,7 +11,10 @@ export const ERRORS = {
   UNAUTHENTICATED: { status: 401, message: "Sua sessão expirou. Entre novamente." },
   INVALID_CREDENTIALS: { status: 401, message: "E-mail ou senha incorretos." },
   /** Front-desk signing (issue 13): the device is in the patient's hands until a password unlocks it. */
-  SESSION_LOCKED: { status: 423, message: "Este aparelho está com o paciente para assinatura. Digite a sua senha para voltar ao sistema." },
+  SESSION_LOCKED: {
+    status: 423,
+    message: "Este aparelho está com o paciente para assinatura. Digite a sua senha para voltar ao sistema.",
+  },
   FRONT_DESK_NOT_WAITING: { status: 409, message: "Este documento não está aguardando a assinatura do paciente." },
   ACCOUNT_INACTIVE: { status: 403, message: "Sua conta está desativada. Fale com o responsável pela clínica." },
   FORBIDDEN: { status: 403, message: "Você não tem permissão para esta ação." },
@@ -28,14 +31,24 @@ export const ERRORS = {
   TEMPLATE_INVALID_TRANSITION: { status: 409, message: "Esta mudança de status não é permitida" },
   TEMPLATE_SPECIALTY_NOT_ALLOWED: { status: 400, message: "Especialidade não permitida para o seu perfil" },
   DOCUMENT_PHYSICIAN_REQUIRED: { status: 400, message: "Por favor, selecione o médico responsável pelo documento." },
-  DOCUMENT_PHYSICIAN_INVALID: { status: 400, message: "O médico responsável escolhido não pode assinar documentos desta clínica." },
-  DOCUMENT_TEMPLATE_NOT_PUBLISHED: { status: 400, message: "Este template não está publicado. Publique-o antes de criar documentos." },
+  DOCUMENT_PHYSICIAN_INVALID: {
+    status: 400,
+    message: "O médico responsável escolhido não pode assinar documentos desta clínica.",
+  },
+  DOCUMENT_TEMPLATE_NOT_PUBLISHED: {
+    status: 400,
+    message: "Este template não está publicado. Publique-o antes de criar documentos.",
+  },
   DOCUMENT_UNRESOLVED: {
     status: 400,
     message: "Há variáveis sem valor no documento. Preencha os dados ou ajuste o template antes de criar.",
   },
   DOCUMENT_LOCKED: { status: 409, message: "Documentos assinados não podem ser excluídos nem alterados." },
-  DOCUMENT_NOT_DELETABLE: { status: 409, message: "Só rascunhos, documentos cancelados e expirados podem ser excluídos; documentos enviados podem ser cancelados." },
+  DOCUMENT_NOT_DELETABLE: {
+    status: 409,
+    message:
+      "Só rascunhos, documentos cancelados e expirados podem ser excluídos; documentos enviados podem ser cancelados.",
+  },
   DOCUMENT_NOT_CANCELLABLE: { status: 409, message: "Este documento não pode ser cancelado." },
   PDF_UNAVAILABLE: { status: 404, message: "PDF não disponível" },
   PDF_FAILED: { status: 500, message: "Erro ao gerar PDF" },
@@ -48,14 +61,26 @@ export const ERRORS = {
   SIGNING_CPF_MISMATCH: { status: 400, message: "CPF não confere com os dados do paciente" },
   SIGNING_SIGNATURE_REQUIRED: { status: 400, message: "Por favor, assine no campo acima" },
   SIGNING_ALREADY_SIGNED: { status: 409, message: "Este documento já foi assinado." },
-  SIGNING_CONTENT_CHANGED: { status: 409, message: "O documento mudou desde que a página foi aberta. Recarregue para ler a versão atual." },
+  SIGNING_CONTENT_CHANGED: {
+    status: 409,
+    message: "O documento mudou desde que a página foi aberta. Recarregue para ler a versão atual.",
+  },
   SIGNING_OTP_REQUIRED: { status: 400, message: "Digite o código enviado para o seu e-mail" },
   SIGNING_OTP_INVALID: { status: 400, message: "Código inválido ou expirado. Peça um novo código." },
   /** The signer's download before the finalize job sealed the PDF (the page keeps asking). */
-  SIGNED_PDF_PREPARING: { status: 404, message: "O documento assinado está sendo preparado. Tente novamente em instantes." },
+  SIGNED_PDF_PREPARING: {
+    status: 404,
+    message: "O documento assinado está sendo preparado. Tente novamente em instantes.",
+  },
   SIGNED_PDF_NOT_SIGNED: { status: 404, message: "Este documento ainda não foi assinado." },
-  DOCUMENT_NOT_SENDABLE: { status: 409, message: "Só rascunhos podem ser enviados; documentos enviados podem ser reenviados." },
-  DOCUMENT_NOT_RESENDABLE: { status: 409, message: "Só documentos enviados, visualizados ou expirados podem ser reenviados." },
+  DOCUMENT_NOT_SENDABLE: {
+    status: 409,
+    message: "Só rascunhos podem ser enviados; documentos enviados podem ser reenviados.",
+  },
+  DOCUMENT_NOT_RESENDABLE: {
+    status: 409,
+    message: "Só documentos enviados, visualizados ou expirados podem ser reenviados.",
+  },
   PATIENT_CPF_MISSING: {
     status: 400,
     message: "O paciente não tem CPF cadastrado. Cadastre o CPF antes de enviar: ele é conferido na assinatura.",
@@ -63,30 +88,41 @@ export const ERRORS = {
   PATIENT_EMAIL_MISSING: { status: 400, message: "O paciente não tem e-mail cadastrado" },
   PROFESSIONAL_SIGNATURE_MISSING: {
     status: 409,
-    message: "O profissional responsável ainda não assinou a declaração do profissional. Ele assina pelo documento, no Consentir, antes do envio.",
+    message:
+      "O profissional responsável ainda não assinou a declaração do profissional. Ele assina pelo documento, no Consentir, antes do envio.",
   },
-  PROFESSIONAL_NOT_RESPONSIBLE: { status: 403, message: "Só o profissional responsável pelo documento pode assinar a declaração do profissional." },
+  PROFESSIONAL_NOT_RESPONSIBLE: {
+    status: 403,
+    message: "Só o profissional responsável pelo documento pode assinar a declaração do profissional.",
+  },
   PROFESSIONAL_ALREADY_SIGNED: { status: 409, message: "O profissional responsável já assinou este documento." },
   /** Signing with the ICP-Brasil certificate (issue 12) without an active one of one's own. */
   PROFESSIONAL_CERTIFICATE_MISSING: {
     status: 409,
-    message: "Você não tem um certificado digital ICP-Brasil ativo. Envie seu e-CPF em Certificado Digital, ou assine só com a senha.",
+    message:
+      "Você não tem um certificado digital ICP-Brasil ativo. Envie seu e-CPF em Certificado Digital, ou assine só com a senha.",
   },
   WRONG_PASSWORD: { status: 400, message: "Senha incorreta." },
   /** The professional's second factor (decision 042) cannot be sent: this server sends no e-mail. */
   PROFESSIONAL_CODE_UNAVAILABLE: {
     status: 409,
-    message: "Este servidor não envia e-mails, então não há código para confirmar: assine só com a senha (a assinatura fica com login e senha, sem segundo fator).",
+    message:
+      "Este servidor não envia e-mails, então não há código para confirmar: assine só com a senha (a assinatura fica com login e senha, sem segundo fator).",
   },
   GUARDIAN_MISSING: {
     status: 400,
-    message: "Paciente menor de idade ou com responsável legal: cadastre o nome e o CPF do responsável antes de enviar. É ele quem assina.",
+    message:
+      "Paciente menor de idade ou com responsável legal: cadastre o nome e o CPF do responsável antes de enviar. É ele quem assina.",
   },
   WITNESS_LIMIT: { status: 409, message: "Um documento pode ter no máximo 2 testemunhas." },
-  WITNESS_NOT_EDITABLE: { status: 409, message: "As testemunhas só podem ser alteradas enquanto o documento é um rascunho." },
+  WITNESS_NOT_EDITABLE: {
+    status: 409,
+    message: "As testemunhas só podem ser alteradas enquanto o documento é um rascunho.",
+  },
   WITNESS_IS_PARTY: {
     status: 400,
-    message: "A testemunha não pode ser o paciente, o responsável legal, o profissional responsável nem a outra testemunha.",
+    message:
+      "A testemunha não pode ser o paciente, o responsável legal, o profissional responsável nem a outra testemunha.",
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: "O conteúdo enviado é grande demais." },
   RATE_LIMITED: { status: 429, message: "Muitas tentativas. Aguarde alguns minutos antes de tentar novamente." },
@@ -100,7 +136,8 @@ export const ERRORS = {
   USERS_OWNER_ONLY: { status: 403, message: "Acesso negado" },
   USERS_ESTABLISHMENT_ONLY: {
     status: 403,
-    message: "A gestão de usuários é exclusiva de estabelecimentos. Uma conta de profissional independente tem um único usuário.",
+    message:
+      "A gestão de usuários é exclusiva de estabelecimentos. Uma conta de profissional independente tem um único usuário.",
   },
   USER_NOT_FOUND: { status: 404, message: "Usuário não encontrado." },
   USER_EMAIL_TAKEN: { status: 409, message: "Este e-mail já está cadastrado no Consentir. Use outro e-mail." },
@@ -110,7 +147,10 @@ export const ERRORS = {
     status: 409,
     message: "Esta função é de profissional de saúde: o usuário precisa ter conselho profissional cadastrado.",
   },
-  USER_INVITATION_NOT_PENDING: { status: 409, message: "Este usuário já definiu a própria senha: não há convite pendente." },
+  USER_INVITATION_NOT_PENDING: {
+    status: 409,
+    message: "Este usuário já definiu a própria senha: não há convite pendente.",
+  },
   USER_INACTIVE: { status: 409, message: "Este usuário está inativo. Ative-o antes de enviar um convite." },
   INVITATION_INVALID: {
     status: 410,
@@ -122,10 +162,14 @@ export const ERRORS = {
   /** The file was refused; the message says why (not PKCS#12, no key, expired…), details.motivo too. */
   CERTIFICATE_INVALID: { status: 400, message: "Certificado inválido" },
   CERTIFICATE_WRONG_PASSWORD: { status: 400, message: "Senha do certificado incorreta." },
-  CERTIFICATE_TOO_LARGE: { status: 413, message: "O arquivo é grande demais para um certificado A1 (máximo de 64 kB)." },
+  CERTIFICATE_TOO_LARGE: {
+    status: 413,
+    message: "O arquivo é grande demais para um certificado A1 (máximo de 64 kB).",
+  },
   CERTIFICATE_NOT_YOURS: {
     status: 400,
-    message: "O CPF deste certificado não é o do seu cadastro. Envie o seu próprio e-CPF, ou peça ao proprietário para enviá-lo como certificado da clínica.",
+    message:
+      "O CPF deste certificado não é o do seu cadastro. Envie o seu próprio e-CPF, ou peça ao proprietário para enviá-lo como certificado da clínica.",
   },
   CERTIFICATE_DUPLICATE: { status: 409, message: "Este certificado já está cadastrado e ativo." },
   /** Too many wrong certificate passwords by one user (decision 019); Retry-After says how long. */
@@ -146,10 +190,14 @@ export const ERRORS = {
   LOGO_TOO_LARGE: { status: 413, message: "O logo deve ter no máximo 1 MB." },
   LOGO_UNSUPPORTED: { status: 415, message: "Envie o logo em PNG, JPEG ou SVG." },
   LOGO_INVALID: { status: 400, message: "Não foi possível ler a imagem. Envie um PNG, JPEG ou SVG válido." },
-  LOGO_TOO_MANY_PIXELS: { status: 400, message: "A imagem é grande demais (mais de 40 megapixels). Reduza-a e envie de novo." },
+  LOGO_TOO_MANY_PIXELS: {
+    status: 400,
+    message: "A imagem é grande demais (mais de 40 megapixels). Reduza-a e envie de novo.",
+  },
   LOGO_TOO_COMPLEX: {
     status: 400,
-    message: "A imagem levou tempo demais para ser desenhada (um SVG com muitos efeitos). Envie o logo em PNG ou JPEG, ou um SVG mais simples.",
+    message:
+      "A imagem levou tempo demais para ser desenhada (um SVG com muitos efeitos). Envie o logo em PNG ou JPEG, ou um SVG mais simples.",
   },
   PROCEDURE_SPECIALTY_UNKNOWN: { status: 400, message: "Escolha uma especialidade da lista." },
   CEP_INVALID: { status: 400, message: "CEP inválido. Informe os 8 dígitos." },
@@ -174,27 +222,40 @@ export const ERRORS = {
   /** Live updates (decision 022): past the streams one user may hold, or this server's capacity. */
   LIVE_TOO_MANY_STREAMS: {
     status: 429,
-    message: "Há abas demais abertas recebendo atualizações ao vivo. Feche algumas: as listas continuam funcionando e se atualizam ao recarregar.",
+    message:
+      "Há abas demais abertas recebendo atualizações ao vivo. Feche algumas: as listas continuam funcionando e se atualizam ao recarregar.",
   },
   LIVE_UNAVAILABLE: {
     status: 503,
-    message: "As atualizações ao vivo estão indisponíveis no momento. As listas continuam funcionando e se atualizam ao recarregar.",
+    message:
+      "As atualizações ao vivo estão indisponíveis no momento. As listas continuam funcionando e se atualizam ao recarregar.",
   },
   /** Retention and the patient's rights (decision 026): the messages name the law and the date. */
-  DOCUMENT_RETAINED: { status: 409, message: "Documentos assinados são guardados por 20 anos (Lei 13.787/2018) e não podem ser excluídos." },
+  DOCUMENT_RETAINED: {
+    status: 409,
+    message: "Documentos assinados são guardados por 20 anos (Lei 13.787/2018) e não podem ser excluídos.",
+  },
   PATIENT_ANONYMIZE_RETAINED: {
     status: 409,
-    message: "Este paciente tem documentos assinados, que a clínica tem o dever legal de guardar por 20 anos (Lei 13.787/2018): os dados dele não podem ser anonimizados.",
+    message:
+      "Este paciente tem documentos assinados, que a clínica tem o dever legal de guardar por 20 anos (Lei 13.787/2018): os dados dele não podem ser anonimizados.",
   },
-  PATIENT_ANONYMIZE_PENDING: { status: 409, message: "Este paciente tem documentos aguardando assinatura. Cancele-os antes de anonimizar." },
+  PATIENT_ANONYMIZE_PENDING: {
+    status: 409,
+    message: "Este paciente tem documentos aguardando assinatura. Cancele-os antes de anonimizar.",
+  },
   CLINIC_EXPORT_TOO_LARGE: {
     status: 409,
-    message: "A clínica tem arquivos demais para um único ZIP (até 65.000 arquivos e 4 GB). Exporte sem os arquivos ou peça ao responsável pelo servidor uma cópia de segurança.",
+    message:
+      "A clínica tem arquivos demais para um único ZIP (até 65.000 arquivos e 4 GB). Exporte sem os arquivos ou peça ao responsável pelo servidor uma cópia de segurança.",
   },
   INTERNAL: { status: 500, message: "Erro inesperado. Tente novamente em instantes." },
   UNAVAILABLE: { status: 503, message: "Serviço indisponível no momento." },
   /** The PDF worker pool's queue is full (decision 012): sent with a Retry-After header. */
-  SERVER_BUSY: { status: 503, message: "O servidor está ocupado gerando outros documentos. Tente novamente em alguns segundos." },
+  SERVER_BUSY: {
+    status: 503,
+    message: "O servidor está ocupado gerando outros documentos. Tente novamente em alguns segundos.",
+  },
   /**
    * Too many public requests (signing, verification) in this process right now (decision 040):
    * nothing was done; sent with Retry-After, and the public pages try again by themselves.

@@ -16,7 +16,8 @@ describe("permissions (spec part 1 §6, part 2 §6)", () => {
     for (const action of ["patients.write", "procedures.write", "content.write"] as const) {
       expect(can(member("auditor"), action)).toBe(false);
       expect(can(member("juridico"), action)).toBe(false);
-      for (const role of ["profissional", "admin", "atendente", "pro_saude"]) expect(can(member(role), action)).toBe(true);
+      for (const role of ["profissional", "admin", "atendente", "pro_saude"])
+        expect(can(member(role), action)).toBe(true);
       expect(can(member("auditor", true), action)).toBe(true);
     }
   });
@@ -56,7 +57,9 @@ describe("permissions (spec part 1 §6, part 2 §6)", () => {
     // The menu entry: exactly who may manage either kind.
     for (const role of ["admin", "profissional", "pro_saude"]) {
       const subject = member(role);
-      expect(can(subject, "certificates.open")).toBe(can(subject, "certificates.manageClinic") || can(subject, "certificates.manageOwn"));
+      expect(can(subject, "certificates.open")).toBe(
+        can(subject, "certificates.manageClinic") || can(subject, "certificates.manageOwn"),
+      );
       expect(can(subject, "certificates.open")).toBe(true);
     }
   });
@@ -70,13 +73,15 @@ describe("permissions (spec part 1 §6, part 2 §6)", () => {
   it("lets owners and administrators manage the clinic's settings, nobody else", () => {
     expect(can(member("profissional", true), "settings.manage")).toBe(true);
     expect(can(member("admin"), "settings.manage")).toBe(true);
-    for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"]) expect(can(member(role), "settings.manage"), role).toBe(false);
+    for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"])
+      expect(can(member(role), "settings.manage"), role).toBe(false);
   });
 
   it("lets everyone open Avisos, and only owners and administrators hear of the clinic's operation", () => {
     for (const role of ROLES) expect(can(member(role), "notices.read"), role).toBe(true);
     expect(can(member("admin"), "notices.operations")).toBe(true);
     expect(can(member("atendente", true), "notices.operations")).toBe(true);
-    for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"]) expect(can(member(role), "notices.operations"), role).toBe(false);
+    for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"])
+      expect(can(member(role), "notices.operations"), role).toBe(false);
   });
 });

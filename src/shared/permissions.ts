@@ -102,6 +102,9 @@ export function can(subject: PermissionSubject, action: Action): boolean {
 }
 
 /** The same question for a profile as the API presents it (role, is_proprietario); none → no. */
-export function profileCan(profile: { role: string; is_proprietario: boolean } | null | undefined, action: Action): boolean {
+export function profileCan(
+  profile: { role: string; is_proprietario: boolean } | null | undefined,
+  action: Action,
+): boolean {
   return profile ? can({ role: profile.role, isOwner: profile.is_proprietario }, action) : false;
 }

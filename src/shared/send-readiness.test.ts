@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ERRORS } from "./errors.js";
-import { blockingSendProblem, canEmailPatient, CONTACT_MISSING_MESSAGE, patientSendProblems, type SendPatient } from "./send-readiness.js";
+import {
+  blockingSendProblem,
+  canEmailPatient,
+  CONTACT_MISSING_MESSAGE,
+  patientSendProblems,
+  type SendPatient,
+} from "./send-readiness.js";
 
 const TODAY = "2026-11-26";
 const adult: SendPatient = {
@@ -21,7 +27,9 @@ describe("patientSendProblems", () => {
 
   it("blocks an adult without CPF with the server's message", () => {
     const problems = patientSendProblems({ ...adult, cpf: null }, TODAY);
-    expect(problems).toEqual([{ code: "PATIENT_CPF_MISSING", message: ERRORS.PATIENT_CPF_MISSING.message, blocking: true }]);
+    expect(problems).toEqual([
+      { code: "PATIENT_CPF_MISSING", message: ERRORS.PATIENT_CPF_MISSING.message, blocking: true },
+    ]);
     expect(blockingSendProblem({ ...adult, cpf: null }, TODAY)?.code).toBe("PATIENT_CPF_MISSING");
   });
 
@@ -40,7 +48,12 @@ describe("patientSendProblems", () => {
     const minor = { ...adult, data_nascimento: "2015-01-01" };
     expect(blockingSendProblem(minor, TODAY)?.code).toBe("GUARDIAN_MISSING");
     expect(blockingSendProblem({ ...minor, responsavel_nome: "Carla Souza" }, TODAY)?.code).toBe("GUARDIAN_MISSING");
-    expect(blockingSendProblem({ ...minor, cpf: null, responsavel_nome: "Carla Souza", responsavel_cpf: "11144477735" }, TODAY)).toBeNull();
+    expect(
+      blockingSendProblem(
+        { ...minor, cpf: null, responsavel_nome: "Carla Souza", responsavel_cpf: "11144477735" },
+        TODAY,
+      ),
+    ).toBeNull();
   });
 
   it("counts the 18th birthday as adult (São Paulo date)", () => {

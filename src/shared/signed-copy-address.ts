@@ -17,7 +17,10 @@ export interface CopyAddress {
 
 const normalized = (address: string | null | undefined): string => (address ?? "").trim().toLowerCase();
 
-export function signedCopyAddress(typed: string | null | undefined, onRecord: string | null | undefined): CopyAddress | null {
+export function signedCopyAddress(
+  typed: string | null | undefined,
+  onRecord: string | null | undefined,
+): CopyAddress | null {
   const recorded = normalized(onRecord);
   const given = normalized(typed);
   if (recorded) return { to: recorded, source: "cadastro", typedDiffers: given !== "" && given !== recorded };

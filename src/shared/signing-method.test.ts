@@ -19,8 +19,12 @@ describe("appliedSigningMethod", () => {
 describe("signature placeholder and level badge", () => {
   it("says 'Assinatura Digital' only for a certificate signature", () => {
     expect(signaturePlaceholder({ metodo_assinatura: "ICP-Brasil", papel: "profissional" })).toBe("Assinatura Digital");
-    expect(signaturePlaceholder({ metodo_assinatura: "eletronica", papel: "profissional" })).toBe("Assinado no sistema com login e senha");
-    expect(signaturePlaceholder({ metodo_assinatura: "eletronica", papel: "paciente" })).toBe("Imagem da assinatura indisponível");
+    expect(signaturePlaceholder({ metodo_assinatura: "eletronica", papel: "profissional" })).toBe(
+      "Assinado no sistema com login e senha",
+    );
+    expect(signaturePlaceholder({ metodo_assinatura: "eletronica", papel: "paciente" })).toBe(
+      "Imagem da assinatura indisponível",
+    );
   });
 
   it("names the professional's password signature instead of a level", () => {

@@ -4,8 +4,12 @@
  * certificate was no longer active when the final PDF was made signed by password only
  * (contratos.icp_profissional_aplicada = false, decision 041).
  */
-export function appliedSigningMethod(party: { metodo_assinatura: string; papel: string }, icpProfissionalAplicada: boolean | null): string {
-  if (party.papel === "profissional" && /icp/i.test(party.metodo_assinatura) && icpProfissionalAplicada === false) return "eletronica";
+export function appliedSigningMethod(
+  party: { metodo_assinatura: string; papel: string },
+  icpProfissionalAplicada: boolean | null,
+): string {
+  if (party.papel === "profissional" && /icp/i.test(party.metodo_assinatura) && icpProfissionalAplicada === false)
+    return "eletronica";
   return party.metodo_assinatura;
 }
 
@@ -23,7 +27,12 @@ export function signaturePlaceholder(party: { metodo_assinatura: string; papel?:
  * The level badge of a party: the link signers' level; the professional's signature is advanced
  * only with the code from their account's e-mail (decision 042), otherwise named for what it is.
  */
-export function signatureLevelBadge(party: { nivel_assinatura: string; tipo_assinatura?: string | null; otp_verificado?: boolean | null }): string {
-  if (party.tipo_assinatura === "senha") return party.nivel_assinatura === "avancada" && party.otp_verificado ? "Avançada" : "Login e senha";
+export function signatureLevelBadge(party: {
+  nivel_assinatura: string;
+  tipo_assinatura?: string | null;
+  otp_verificado?: boolean | null;
+}): string {
+  if (party.tipo_assinatura === "senha")
+    return party.nivel_assinatura === "avancada" && party.otp_verificado ? "Avançada" : "Login e senha";
   return party.nivel_assinatura === "avancada" ? "Avançada" : "Simples";
 }

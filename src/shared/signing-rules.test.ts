@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { everyPartySigned, isMinorOn, maskCpfDeep, maskCpfInText, missingRoles, nameMatches, requiredSigner } from "./signing-rules.js";
+import {
+  everyPartySigned,
+  isMinorOn,
+  maskCpfDeep,
+  maskCpfInText,
+  missingRoles,
+  nameMatches,
+  requiredSigner,
+} from "./signing-rules.js";
 
 describe("nameMatches (issue 11: the registered name, not a part of it)", () => {
   it("accepts the registered name whatever the case, accents and spaces", () => {
@@ -18,11 +26,18 @@ describe("nameMatches (issue 11: the registered name, not a part of it)", () => 
 describe("CPF masking on the signing page before the code", () => {
   it("masks the formatted and the bare CPF, and nothing else", () => {
     const text = "Eu, Ana, CPF 031.212.015-06 (03121201506), telefone 11 98888-7777.";
-    expect(maskCpfInText(text, "03121201506")).toBe("Eu, Ana, CPF ***.212.015-** (***.212.015-**), telefone 11 98888-7777.");
+    expect(maskCpfInText(text, "03121201506")).toBe(
+      "Eu, Ana, CPF ***.212.015-** (***.212.015-**), telefone 11 98888-7777.",
+    );
     expect(maskCpfInText(text, null)).toBe(text);
   });
   it("walks a whole model", () => {
-    const model = { title: "Termo", introduction: [{ kind: "text", text: "CPF 031.212.015-06" }], sections: [{ items: ["03121201506"] }], n: 3 };
+    const model = {
+      title: "Termo",
+      introduction: [{ kind: "text", text: "CPF 031.212.015-06" }],
+      sections: [{ items: ["03121201506"] }],
+      n: 3,
+    };
     expect(maskCpfDeep(model, "031.212.015-06")).toEqual({
       title: "Termo",
       introduction: [{ kind: "text", text: "CPF ***.212.015-**" }],
@@ -33,9 +48,20 @@ describe("CPF masking on the signing page before the code", () => {
 });
 
 describe("who signs (issue 11: a minor's guardian signs as themselves)", () => {
-  const base = { nome: "Pedro Souza", cpf: "03121201506", data_nascimento: "2012-06-15", responsavel_nome: "Marta Souza", responsavel_cpf: "52998224725" };
+  const base = {
+    nome: "Pedro Souza",
+    cpf: "03121201506",
+    data_nascimento: "2012-06-15",
+    responsavel_nome: "Marta Souza",
+    responsavel_cpf: "52998224725",
+  };
   it("is the guardian for a minor, with their own name and CPF and the capacity", () => {
-    expect(requiredSigner(base, "2026-11-23")).toEqual({ papel: "responsavel", nome: "Marta Souza", cpf: "52998224725", qualidade: "responsável legal de Pedro Souza" });
+    expect(requiredSigner(base, "2026-11-23")).toEqual({
+      papel: "responsavel",
+      nome: "Marta Souza",
+      cpf: "52998224725",
+      qualidade: "responsável legal de Pedro Souza",
+    });
   });
   it("turns 18 on the birthday, not a day before", () => {
     expect(isMinorOn("2008-11-23", "2026-11-22")).toBe(true);
@@ -43,7 +69,12 @@ describe("who signs (issue 11: a minor's guardian signs as themselves)", () => {
     expect(isMinorOn(null, "2026-11-23")).toBe(false);
   });
   it("is the patient when adult and without a guardian; the guardian when one is named even for an adult", () => {
-    expect(requiredSigner({ ...base, data_nascimento: "1990-01-01", responsavel_nome: null, responsavel_cpf: null }, "2026-11-23")).toMatchObject({ papel: "paciente", nome: "Pedro Souza", qualidade: null });
+    expect(
+      requiredSigner(
+        { ...base, data_nascimento: "1990-01-01", responsavel_nome: null, responsavel_cpf: null },
+        "2026-11-23",
+      ),
+    ).toMatchObject({ papel: "paciente", nome: "Pedro Souza", qualidade: null });
     expect(requiredSigner({ ...base, data_nascimento: "1990-01-01" }, "2026-11-23").papel).toBe("responsavel");
   });
 });

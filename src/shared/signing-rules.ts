@@ -48,7 +48,8 @@ export const SIGNING_MESSAGES = {
   signedNoticeDownload: "Baixe aqui sua cópia do documento assinado e guarde-a com você.",
   signedPdfDownload: "Baixar documento assinado",
   signedPdfPreparing: "Preparando o documento assinado…",
-  signedPdfPreparingHint: "O documento com as assinaturas e o selo está sendo gerado. O botão será liberado em instantes.",
+  signedPdfPreparingHint:
+    "O documento com as assinaturas e o selo está sendo gerado. O botão será liberado em instantes.",
   signedPdfLate: "O documento assinado ainda está sendo preparado. Tente novamente em alguns minutos.",
   signedPdfError: "Não foi possível baixar o documento assinado. Verifique sua conexão e tente novamente.",
   otpSent: "Enviamos um código de 6 dígitos para o seu e-mail cadastrado.",
@@ -75,7 +76,8 @@ export const SIGNING_MESSAGES = {
   witnessCpfMismatch: "CPF não confere com o da testemunha cadastrada",
   /** The signer's own signature is recorded; others (witnesses, the patient) still have to sign. */
   waitingOthersTitle: "Sua assinatura foi registrada",
-  waitingOthers: "O documento será concluído quando todas as partes assinarem. Depois disso, a cópia assinada ficará disponível.",
+  waitingOthers:
+    "O documento será concluído quando todas as partes assinarem. Depois disso, a cópia assinada ficará disponível.",
 } as const;
 
 /** The ready WhatsApp text (spec part 1 §2: a message containing the link). */
@@ -96,12 +98,7 @@ export const signingPath = (token: string) => `/assinar/${token}`;
 
 /** Case, accents and runs of spaces do not count when names are compared. */
 export function foldName(value: string): string {
-  return value
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
+  return value.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 /**
@@ -159,7 +156,13 @@ export interface RequiredSigner {
  * CPF, as "responsável legal de …" — never passing for the patient (a minor cannot consent alone).
  */
 export function requiredSigner(
-  patient: { nome: string; cpf: string | null; data_nascimento: string | null; responsavel_nome: string | null; responsavel_cpf: string | null },
+  patient: {
+    nome: string;
+    cpf: string | null;
+    data_nascimento: string | null;
+    responsavel_nome: string | null;
+    responsavel_cpf: string | null;
+  },
   today: string,
 ): RequiredSigner {
   const guardian = Boolean(patient.responsavel_nome?.trim()) || isMinorOn(patient.data_nascimento, today);
@@ -182,8 +185,17 @@ export type PartyRole = SignerRole | "profissional" | "testemunha";
  * The parties still to sign, in order: the professional (before sending), then the link signer,
  * then the witnesses still missing (`witnesses` named; each signed one appears in `signed`).
  */
-export function missingRoles(signer: SignerRole, hasResponsibleProfessional: boolean, signed: readonly string[], witnesses = 0): PartyRole[] {
-  const required: PartyRole[] = [...(hasResponsibleProfessional ? (["profissional"] as const) : []), signer, ...Array<PartyRole>(witnesses).fill("testemunha")];
+export function missingRoles(
+  signer: SignerRole,
+  hasResponsibleProfessional: boolean,
+  signed: readonly string[],
+  witnesses = 0,
+): PartyRole[] {
+  const required: PartyRole[] = [
+    ...(hasResponsibleProfessional ? (["profissional"] as const) : []),
+    signer,
+    ...Array<PartyRole>(witnesses).fill("testemunha"),
+  ];
   const left = [...signed];
   return required.filter((role) => {
     const at = left.indexOf(role);
@@ -194,7 +206,12 @@ export function missingRoles(signer: SignerRole, hasResponsibleProfessional: boo
 }
 
 /** Every required party has signed (the document becomes `signed`). */
-export function everyPartySigned(signer: SignerRole, hasResponsibleProfessional: boolean, signed: readonly string[], witnesses = 0): boolean {
+export function everyPartySigned(
+  signer: SignerRole,
+  hasResponsibleProfessional: boolean,
+  signed: readonly string[],
+  witnesses = 0,
+): boolean {
   // The link signer may be recorded as the patient or the guardian (who signs is decided at signing).
   const asSigned = signed.map((role) => (role === "paciente" || role === "responsavel" ? signer : role));
   return missingRoles(signer, hasResponsibleProfessional, asSigned, witnesses).length === 0;

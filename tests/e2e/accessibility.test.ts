@@ -35,7 +35,11 @@ interface Finding {
 async function settle(page: Page): Promise<void> {
   await page.locator("h1").first().waitFor({ timeout: 15_000 });
   await page
-    .waitForFunction(() => document.querySelectorAll('[data-slot="skeleton"], [aria-busy="true"]').length === 0, undefined, { timeout: 5_000 })
+    .waitForFunction(
+      () => document.querySelectorAll('[data-slot="skeleton"], [aria-busy="true"]').length === 0,
+      undefined,
+      { timeout: 5_000 },
+    )
     .catch(() => undefined);
 }
 
@@ -44,20 +48,46 @@ async function audit(page: Page, screen: string): Promise<Finding[]> {
   // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') refuses inline scripts.
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
     // label-content-name-mismatch (WCAG 2.5.3, experimental in axe): a button's name starts with what it shows.
-    const result = await axe.run(document, { runOnly: { type: "tag", values: tags }, rules: { "label-content-name-mismatch": { enabled: true } }, resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? "", help: v.help, targets: v.nodes.map((node) => node.target.map(String).join(" ")) }));
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: tags },
+      rules: { "label-content-name-mismatch": { enabled: true } },
+      resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? "",
+      help: v.help,
+      targets: v.nodes.map((node) => node.target.map(String).join(" ")),
+    }));
   }, TAGS);
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ screen, ...v }));
 }
 
 const report = (findings: Finding[]): string =>
-  findings.map((f) => `${f.screen}: [${f.impact}] ${f.id} — ${f.help}\n    ${f.targets.slice(0, 5).join("\n    ")}`).join("\n");
+  findings
+    .map((f) => `${f.screen}: [${f.impact}] ${f.id} — ${f.help}\n    ${f.targets.slice(0, 5).join("\n    ")}`)
+    .join("\n");
 
 /** Landmarks the issue asks for: one <main>, one h1, a named <nav>, a title naming the screen. */
 async function structure(page: Page): Promise<{ mains: number; h1s: number; title: string }> {
-  return page.evaluate(() => ({ mains: document.querySelectorAll("main").length, h1s: document.querySelectorAll("h1").length, title: document.title }));
+  return page.evaluate(() => ({
+    mains: document.querySelectorAll("main").length,
+    h1s: document.querySelectorAll("h1").length,
+    title: document.title,
+  }));
 }
 
 describe("accessibility (axe-core, WCAG 2.1 AA: no serious or critical violation)", () => {
@@ -70,17 +100,32 @@ describe("accessibility (axe-core, WCAG 2.1 AA: no serious or critical violation
     // A sent document (its public signing page), a signed one (its verification page).
     const patient = { nome: "Helena Castro Vieira", cpf: validCpf(), email: `helena.${Date.now()}@exemplo.com.br` };
     const sentId = await seedSignableDocument(staff, account, patient);
-    const { link } = await json<{ link: string }>(await staff.request.post(`/api/documents/${sentId}/send`, { data: {} }), 200);
+    const { link } = await json<{ link: string }>(
+      await staff.request.post(`/api/documents/${sentId}/send`, { data: {} }),
+      200,
+    );
     const signer = { nome: "Otávio Nunes Ribeiro", cpf: validCpf(), email: `otavio.${Date.now()}@exemplo.com.br` };
     const signedId = await seedSignableDocument(staff, account, signer, "Termo de Consentimento - Implante");
-    const signed = await json<{ link: string }>(await staff.request.post(`/api/documents/${signedId}/send`, { data: {} }), 200);
+    const signed = await json<{ link: string }>(
+      await staff.request.post(`/api/documents/${signedId}/send`, { data: {} }),
+      200,
+    );
     await signThroughApi(staff, signed.link, signer, signatureDataUrl());
-    const detail = await json<{ paciente_id: string; audit: { action: string; data: Record<string, unknown> }[] }>(await staff.request.get(`/api/documents/${signedId}`), 200);
+    const detail = await json<{ paciente_id: string; audit: { action: string; data: Record<string, unknown> }[] }>(
+      await staff.request.get(`/api/documents/${signedId}`),
+      200,
+    );
     const code = detail.audit.find((event) => event.action === "document.signed")?.data.verification_code as string;
-    const specialties = (await json<{ items: string[] }>(await staff.request.get("/api/templates/specialties"), 200)).items;
+    const specialties = (await json<{ items: string[] }>(await staff.request.get("/api/templates/specialties"), 200))
+      .items;
     const template = await json<{ id: string }>(
       await staff.request.post("/api/templates", {
-        data: { titulo: "TCLE Acessível", especialidade: specialties[0], categoria: "Consentimento", estrutura: { title: "Termo", introduction: "Eu, {{paciente_nome}}, autorizo.", sections: [] } },
+        data: {
+          titulo: "TCLE Acessível",
+          especialidade: specialties[0],
+          categoria: "Consentimento",
+          estrutura: { title: "Termo", introduction: "Eu, {{paciente_nome}}, autorizo.", sections: [] },
+        },
       }),
       201,
     );
@@ -91,7 +136,13 @@ describe("accessibility (axe-core, WCAG 2.1 AA: no serious or critical violation
           titulo: "TCLE Acessível",
           especialidade: specialties[0],
           categoria: "Consentimento",
-          estrutura: { title: "Termo", introduction: "Eu, {{paciente_nome}}, autorizo.", sections: [{ id: "s1", type: "paragraph", title: "Cuidados", content: "Use **protetor** *sempre*.\n- Gelo" }] },
+          estrutura: {
+            title: "Termo",
+            introduction: "Eu, {{paciente_nome}}, autorizo.",
+            sections: [
+              { id: "s1", type: "paragraph", title: "Cuidados", content: "Use **protetor** *sempre*.\n- Gelo" },
+            ],
+          },
         },
       }),
       200,
@@ -132,10 +183,15 @@ describe("accessibility (axe-core, WCAG 2.1 AA: no serious or critical violation
         await page.goto(path);
         await settle(page);
         const { mains, h1s, title } = await structure(page);
-        if (mains !== 1 || h1s !== 1 || !/ · Consentir$/.test(title)) shape.push(`${size} ${path}: ${mains} <main>, ${h1s} h1, title "${title}"`);
+        if (mains !== 1 || h1s !== 1 || !/ · Consentir$/.test(title))
+          shape.push(`${size} ${path}: ${mains} <main>, ${h1s} h1, title "${title}"`);
         findings.push(...(await audit(page, `${size} ${path}`)));
       }
-      expect(await page.getByRole("navigation", { name: viewport === DESKTOP ? "Menu principal" : "Navegação rápida" }).count()).toBe(1);
+      expect(
+        await page
+          .getByRole("navigation", { name: viewport === DESKTOP ? "Menu principal" : "Navegação rápida" })
+          .count(),
+      ).toBe(1);
       await context.close();
 
       // The patient's side: no session.
@@ -144,12 +200,14 @@ describe("accessibility (axe-core, WCAG 2.1 AA: no serious or critical violation
       await settle(visitor.page);
       findings.push(...(await audit(visitor.page, `${size} /assinar`)));
       const signing = await structure(visitor.page);
-      if (signing.mains !== 1 || signing.h1s !== 1 || signing.title !== "Assinatura de documento · Consentir") shape.push(`${size} /assinar: ${JSON.stringify(signing)}`);
+      if (signing.mains !== 1 || signing.h1s !== 1 || signing.title !== "Assinatura de documento · Consentir")
+        shape.push(`${size} /assinar: ${JSON.stringify(signing)}`);
       await visitor.page.goto(`/verificar/${code}`);
       await settle(visitor.page);
       findings.push(...(await audit(visitor.page, `${size} /verificar`)));
       const verifying = await structure(visitor.page);
-      if (verifying.mains !== 1 || verifying.h1s !== 1 || verifying.title !== "Verificação de documento · Consentir") shape.push(`${size} /verificar: ${JSON.stringify(verifying)}`);
+      if (verifying.mains !== 1 || verifying.h1s !== 1 || verifying.title !== "Verificação de documento · Consentir")
+        shape.push(`${size} /verificar: ${JSON.stringify(verifying)}`);
       await visitor.context.close();
     }
     expect(shape, shape.join("\n")).toEqual([]);
@@ -160,13 +218,22 @@ describe("accessibility (axe-core, WCAG 2.1 AA: no serious or critical violation
     const account = await registerEstablishment();
     const { page, errors } = await newPage(browser, DESKTOP);
     await signIn(page, account.email, account.password);
-    const documentId = await seedSignableDocument(page, account, { nome: "Helena Castro Vieira", cpf: validCpf(), email: `helena.${Date.now()}@exemplo.com.br` });
+    const documentId = await seedSignableDocument(page, account, {
+      nome: "Helena Castro Vieira",
+      cpf: validCpf(),
+      email: `helena.${Date.now()}@exemplo.com.br`,
+    });
 
     await page.goto("/patients");
     await page.getByRole("heading", { name: "Pacientes", level: 1 }).waitFor();
     expect(await page.title()).toBe("Pacientes · Consentir");
     await page.keyboard.press("Tab");
-    const focused = () => page.evaluate(() => ({ text: document.activeElement?.textContent?.trim(), id: document.activeElement?.id, tag: document.activeElement?.tagName }));
+    const focused = () =>
+      page.evaluate(() => ({
+        text: document.activeElement?.textContent?.trim(),
+        id: document.activeElement?.id,
+        tag: document.activeElement?.tagName,
+      }));
     expect((await focused()).text).toBe("Pular para o conteúdo");
     expect(await page.getByRole("link", { name: "Pular para o conteúdo" }).isVisible()).toBe(true);
     await page.keyboard.press("Enter");

@@ -27,8 +27,18 @@ export async function registerProfessional(): Promise<{ email: string; password:
 }
 
 /** Registers an establishment (clinic) through the API; returns its owner's account. */
-export async function registerEstablishment(): Promise<{ email: string; password: string; nome: string; clinica: string }> {
-  const account = { email: uniqueEmail("e2e-clinica"), password: "segredo123", nome: "Dr. Ricardo Almeida Souza", clinica: "Clínica Bem Viver" };
+export async function registerEstablishment(): Promise<{
+  email: string;
+  password: string;
+  nome: string;
+  clinica: string;
+}> {
+  const account = {
+    email: uniqueEmail("e2e-clinica"),
+    password: "segredo123",
+    nome: "Dr. Ricardo Almeida Souza",
+    clinica: "Clínica Bem Viver",
+  };
   const response = await fetch(`${baseUrl()}/api/auth/sign-up`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -29,7 +29,12 @@ export async function newPage(
   browser: Browser,
   viewport: { width: number; height: number } = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
+  const context = await browser.newContext({
+    viewport,
+    baseURL: baseUrl(),
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));

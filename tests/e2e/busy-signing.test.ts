@@ -29,7 +29,13 @@ beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   app = await buildApp({
-    env: testEnv({ WORKER: "true", PORT: String(port), PUBLIC_URL: baseUrl, PUBLIC_MAX_IN_FLIGHT: "1", PUBLIC_MAX_WAITING: "0" }),
+    env: testEnv({
+      WORKER: "true",
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      PUBLIC_MAX_IN_FLIGHT: "1",
+      PUBLIC_MAX_WAITING: "0",
+    }),
     database,
     logger: false,
   });
@@ -48,7 +54,12 @@ describe("signing page when the server is busy", () => {
   it("shows the wait, tries again by itself, and the patient signs once", async () => {
     const clinic = await newClinic(app);
     const { documentId, patient } = await signableDocument(app, clinic, { nome: "Helena Duarte Lins" });
-    const sent = await app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, payload: {}, headers: { cookie: clinic.cookie } });
+    const sent = await app.inject({
+      method: "POST",
+      url: `/api/documents/${documentId}/send`,
+      payload: {},
+      headers: { cookie: clinic.cookie },
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     const link = sent.json().link as string;
     expect(link.startsWith(baseUrl)).toBe(true);
@@ -66,12 +77,16 @@ describe("signing page when the server is busy", () => {
     await p.goto(link);
     const notice = p.getByTestId("busy-notice");
     await notice.getByText(BUSY_TITLE).waitFor();
-    await notice.getByText("Aguarde um instante: tentamos de novo sozinhos. Não é preciso recarregar a página.").waitFor();
+    await notice
+      .getByText("Aguarde um instante: tentamos de novo sozinhos. Não é preciso recarregar a página.")
+      .waitFor();
     await p.getByText("Carregando documento…").waitFor();
     await snap(p, "signing-busy-loading-phone", { fullPage: false });
     expect(busyAnswers.length).toBeGreaterThan(0);
     // Nothing reached the document: the link is still "sent", not "viewed".
-    const statusOf = async () => (await database.db.select({ status: contratos.status }).from(contratos).where(eq(contratos.id, documentId)))[0]!.status;
+    const statusOf = async () =>
+      (await database.db.select({ status: contratos.status }).from(contratos).where(eq(contratos.id, documentId)))[0]!
+        .status;
     expect(await statusOf()).toBe("sent");
 
     // The place frees: the page's next try goes through on its own.

@@ -58,7 +58,9 @@ describe("certificates (/certificates)", () => {
     await done.waitFor();
     await page.getByText("Certificado enviado com sucesso", { exact: true }).first().waitFor();
     // The test e-CNPJ's CNPJ is not this clinic's: said, not refused.
-    expect(await done.getByTestId("certificate-upload-warnings").textContent()).toContain("não é o CNPJ cadastrado da clínica");
+    expect(await done.getByTestId("certificate-upload-warnings").textContent()).toContain(
+      "não é o CNPJ cadastrado da clínica",
+    );
     await snap(page, "certificates-upload-done");
 
     await done.getByRole("button", { name: "Ver meus certificados" }).click();
@@ -69,7 +71,9 @@ describe("certificates (/certificates)", () => {
     expect(await card.textContent()).toContain("e-CNPJ");
     expect(await card.textContent()).toContain("AC Teste Consentir v1");
     // The e2e server has no official roots: the card says the chain was not checked (decision 047).
-    expect(await card.getByTestId("certificate-root").textContent()).toBe("Não conferida: este servidor não recebeu as raízes oficiais do ITI");
+    expect(await card.getByTestId("certificate-root").textContent()).toBe(
+      "Não conferida: este servidor não recebeu as raízes oficiais do ITI",
+    );
     expect(await card.textContent()).toContain("e-CNPJ da clínica");
     await snap(page, "certificates-list-desktop");
 
@@ -83,7 +87,13 @@ describe("certificates (/certificates)", () => {
     expect(await card.getByRole("button", { name: /^Remover o certificado/ }).isDisabled()).toBe(true);
 
     // A second one, 10 days from expiry: 'Expira em 10 dias', and the dashboard says so.
-    const soon = issueEndEntity(pki, { name: "CLINICA TESTE LTDA", kind: "PJ", cpf: pki.cpf, cnpj: pki.cnpj, notAfter: new Date(Date.now() + 10 * 86_400_000 - 3_600_000) });
+    const soon = issueEndEntity(pki, {
+      name: "CLINICA TESTE LTDA",
+      kind: "PJ",
+      cpf: pki.cpf,
+      cnpj: pki.cnpj,
+      notAfter: new Date(Date.now() + 10 * 86_400_000 - 3_600_000),
+    });
     // Coming back to the tab starts a new, empty form.
     await page.getByRole("tab", { name: "Novo Certificado" }).click();
     expect(await form.getByLabel(/^Nome do certificado/).inputValue()).toBe("");
@@ -93,7 +103,9 @@ describe("certificates (/certificates)", () => {
     await done.waitFor();
     await page.getByRole("tab", { name: "Meus Certificados" }).click();
     await expect.poll(() => page.getByTestId("certificate-card").count()).toBe(2);
-    expect(await page.getByTestId("certificate-card").first().getByTestId("certificate-badge").textContent()).toBe("Expira em 10 dias");
+    expect(await page.getByTestId("certificate-card").first().getByTestId("certificate-badge").textContent()).toBe(
+      "Expira em 10 dias",
+    );
 
     await page.getByRole("link", { name: "Dashboard", exact: true }).click();
     const notice = page.getByTestId("certificate-expiry-notice");

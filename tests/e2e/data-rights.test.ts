@@ -25,15 +25,23 @@ describe("a patient's rights and the clinic's export (LGPD, decision 026)", () =
     await signIn(page, account.email, account.password);
     const patient = { nome: "Olívia Prates Guimarães", cpf: validCpf(), email: `olivia.${Date.now()}@exemplo.com.br` };
     const documentId = await seedSignableDocument(page, account, patient);
-    const sent = await json<{ link: string }>(await page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
+    const sent = await json<{ link: string }>(
+      await page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
     await signThroughApi(page, sent.link, patient, signatureDataUrl());
     const sealed = await sealedPdf(page, documentId);
-    const { paciente_id: patientId } = await json<{ paciente_id: string }>(await page.request.get(`/api/documents/${documentId}`), 200);
+    const { paciente_id: patientId } = await json<{ paciente_id: string }>(
+      await page.request.get(`/api/documents/${documentId}`),
+      200,
+    );
 
     await page.goto(`/patients/${patientId}`);
     await page.getByRole("heading", { name: patient.nome }).waitFor();
     const card = page.getByTestId("patient-data-rights");
-    await card.getByText("Documentos assinados são guardados por 20 anos (Lei 13.787/2018)", { exact: false }).waitFor();
+    await card
+      .getByText("Documentos assinados são guardados por 20 anos (Lei 13.787/2018)", { exact: false })
+      .waitFor();
     await snap(page, "patient-data-rights-desktop");
 
     const downloading = page.waitForEvent("download");
@@ -41,7 +49,9 @@ describe("a patient's rights and the clinic's export (LGPD, decision 026)", () =
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^dados-do-paciente_Olivia_Prates_Guimaraes_\d{8}_\d{6}\.zip$/);
     const entries = unzipSync(readFileSync((await download.path())!));
-    const pdfName = Object.keys(entries).find((name) => name.startsWith("documentos/") && name.endsWith("_assinado.pdf"));
+    const pdfName = Object.keys(entries).find(
+      (name) => name.startsWith("documentos/") && name.endsWith("_assinado.pdf"),
+    );
     expect(pdfName, Object.keys(entries).join(", ")).toBeDefined();
     expect(sha256(entries[pdfName!]!)).toBe(sha256(sealed));
     const log = strFromU8(entries["registro-de-acessos.csv"]!);
@@ -75,7 +85,14 @@ describe("a patient's rights and the clinic's export (LGPD, decision 026)", () =
     const { page, errors } = await newPage(browser, DESKTOP);
     await signIn(page, account.email, account.password);
     const created = await json<{ id: string }>(
-      await page.request.post("/api/patients", { data: { nome: "Sérgio Anônimo Brandão", cpf: validCpf(), email: "sergio@exemplo.com.br", data_nascimento: "1979-02-03" } }),
+      await page.request.post("/api/patients", {
+        data: {
+          nome: "Sérgio Anônimo Brandão",
+          cpf: validCpf(),
+          email: "sergio@exemplo.com.br",
+          data_nascimento: "1979-02-03",
+        },
+      }),
       201,
     );
     await page.goto(`/patients/${created.id}`);
@@ -97,7 +114,10 @@ describe("a patient's rights and the clinic's export (LGPD, decision 026)", () =
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^consentir_.+_\d{8}_\d{6}\.zip$/);
     const entries = unzipSync(readFileSync((await download.path())!));
-    const manifest = JSON.parse(strFromU8(entries["manifesto.json"]!)) as { com_arquivos: boolean; linhas_por_tabela: Record<string, number> };
+    const manifest = JSON.parse(strFromU8(entries["manifesto.json"]!)) as {
+      com_arquivos: boolean;
+      linhas_por_tabela: Record<string, number>;
+    };
     expect(manifest.com_arquivos).toBe(false);
     expect(manifest.linhas_por_tabela.pacientes).toBe(1);
     expect(strFromU8(entries["dados/pacientes.json"]!)).toContain("Paciente anonimizado");

@@ -2,7 +2,16 @@ import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
-import { animationsFinished, DESKTOP, holdRequests, launchBrowser, newPage, pageWidth, PHONE, snap } from "./browser.js";
+import {
+  animationsFinished,
+  DESKTOP,
+  holdRequests,
+  launchBrowser,
+  newPage,
+  pageWidth,
+  PHONE,
+  snap,
+} from "./browser.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,17 +32,27 @@ const STRUCTURE = {
   ],
 };
 
-async function json<T>(response: { status(): number; json(): Promise<unknown>; text(): Promise<string> }, status: number): Promise<T> {
-  if (response.status() !== status) throw new Error(`expected ${status}, got ${response.status()}: ${await response.text()}`);
+async function json<T>(
+  response: { status(): number; json(): Promise<unknown>; text(): Promise<string> },
+  status: number,
+): Promise<T> {
+  if (response.status() !== status)
+    throw new Error(`expected ${status}, got ${response.status()}: ${await response.text()}`);
   return (await response.json()) as T;
 }
 
 /** A published template, a patient, and a procedure with one risk, one benefit and one aftercare. */
 async function seedClinic(page: Page) {
-  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200))
+    .items;
   const template = await json<{ id: string }>(
     await page.request.post("/api/templates", {
-      data: { titulo: "TCLE Implante", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE },
+      data: {
+        titulo: "TCLE Implante",
+        especialidade: specialties[0],
+        categoria: "Consentimento",
+        estrutura: STRUCTURE,
+      },
     }),
     201,
   );
@@ -47,28 +66,43 @@ async function seedClinic(page: Page) {
   );
   const patient = await json<{ id: string }>(
     await page.request.post("/api/patients", {
-      data: { nome: "Joana Prado Albuquerque", cpf: validCpf(), email: "joana@exemplo.com.br", data_nascimento: "1988-04-12" },
+      data: {
+        nome: "Joana Prado Albuquerque",
+        cpf: validCpf(),
+        email: "joana@exemplo.com.br",
+        data_nascimento: "1988-04-12",
+      },
     }),
     201,
   );
   const item = async (kind: string, titulo: string) =>
-    (await json<{ id: string }>(await page.request.post(`/api/content/${kind}`, { data: { titulo, descricao: `Descrição de ${titulo}.` } }), 201)).id;
+    (
+      await json<{ id: string }>(
+        await page.request.post(`/api/content/${kind}`, { data: { titulo, descricao: `Descrição de ${titulo}.` } }),
+        201,
+      )
+    ).id;
   const risco = await item("riscos", "Edema na região operada");
   const beneficio = await item("beneficios", "Reabilitação da mastigação");
   const cuidado = await item("cuidados", "Dieta líquida e fria");
   await item("riscos", "Parestesia temporária");
   const procedure = await json<{ id: string }>(
-    await page.request.post("/api/procedures", { data: { nome: "Implante dentário", especialidade: "implantodontia", valor: "3.800" } }),
+    await page.request.post("/api/procedures", {
+      data: { nome: "Implante dentário", especialidade: "implantodontia", valor: "3.800" },
+    }),
     201,
   );
   await json(
-    await page.request.put(`/api/procedures/${procedure.id}/associations`, { data: { riscos: [risco], beneficios: [beneficio], cuidados: [cuidado] } }),
+    await page.request.put(`/api/procedures/${procedure.id}/associations`, {
+      data: { riscos: [risco], beneficios: [beneficio], cuidados: [cuidado] },
+    }),
     200,
   );
   return { patientId: patient.id, templateId: template.id };
 }
 
-const checkbox = (page: Page, list: string, name: string) => page.getByRole("group", { name: list }).getByRole("checkbox", { name });
+const checkbox = (page: Page, list: string, name: string) =>
+  page.getByRole("group", { name: list }).getByRole("checkbox", { name });
 
 describe("documents", () => {
   it("creates a document from the patients list, lists it, shows it on the dashboard and downloads its PDF", async () => {
@@ -98,7 +132,10 @@ describe("documents", () => {
 
     // Only the published template is offered; a category without templates says so and clears the choice.
     const templateSelect = page.getByLabel(/^Template/);
-    expect(await templateSelect.locator("option").allTextContents()).toEqual(["Selecione um template", "TCLE Implante (v1)"]);
+    expect(await templateSelect.locator("option").allTextContents()).toEqual([
+      "Selecione um template",
+      "TCLE Implante (v1)",
+    ]);
     await templateSelect.selectOption({ label: "TCLE Implante (v1)" });
     await page.getByLabel("Categoria").selectOption("Contratos");
     await page.getByText("Somente templates publicados aparecem aqui").waitFor();
@@ -111,7 +148,9 @@ describe("documents", () => {
     await preview.getByText("Eu, Joana Prado Albuquerque,", { exact: false }).waitFor();
 
     // Choosing the procedure prefills the checklists and the title; the preview shows the risk.
-    await page.getByLabel("Procedimento", { exact: true }).selectOption({ label: "Implante dentário — Implantodontia" });
+    await page
+      .getByLabel("Procedimento", { exact: true })
+      .selectOption({ label: "Implante dentário — Implantodontia" });
     await expect.poll(() => checkbox(page, "Riscos", "Edema na região operada").isChecked()).toBe(true);
     expect(await checkbox(page, "Riscos", "Parestesia temporária").isChecked()).toBe(false);
     await expect.poll(() => checkbox(page, "Benefícios", "Reabilitação da mastigação").isChecked()).toBe(true);
@@ -136,7 +175,10 @@ describe("documents", () => {
     await page.waitForURL(/\/documents\/[0-9a-f-]{36}$/);
     const documentId = page.url().split("/").pop()!;
     await page.getByRole("heading", { name: "Termo de Consentimento - Implante dentário" }).waitFor();
-    await page.getByRole("article").getByText("Edema na região operada: Descrição de Edema na região operada.").waitFor();
+    await page
+      .getByRole("article")
+      .getByText("Edema na região operada: Descrição de Edema na região operada.")
+      .waitFor();
     await snap(page, "document-detail-desktop");
 
     // Download the PDF from the document page: a draft, said so in its label and file name (issue 11).
@@ -144,7 +186,9 @@ describe("documents", () => {
     const downloadPromise = page.waitForEvent("download");
     await page.getByRole("button", { name: "Baixar rascunho (sem validade)" }).click();
     const download = await downloadPromise;
-    expect(download.suggestedFilename()).toMatch(/^Termo_de_Consentimento___Implante_dentario-rascunho_\d{8}_\d{6}\.pdf$/);
+    expect(download.suggestedFilename()).toMatch(
+      /^Termo_de_Consentimento___Implante_dentario-rascunho_\d{8}_\d{6}\.pdf$/,
+    );
     const file = await download.path();
     expect(readFileSync(file).subarray(0, 4).toString("latin1")).toBe("%PDF");
     await page.getByText("PDF Baixado").waitFor();
@@ -279,7 +323,8 @@ describe("documents", () => {
 
     await card.getByRole("button", { name: /^Ações do documento/ }).click();
     const sheet = page.getByRole("dialog");
-    for (const tile of ["Ver Detalhes", "Gerar PDF", "Enviar p/ Assinatura", "Excluir"]) await sheet.getByText(tile, { exact: true }).waitFor();
+    for (const tile of ["Ver Detalhes", "Gerar PDF", "Enviar p/ Assinatura", "Excluir"])
+      await sheet.getByText(tile, { exact: true }).waitFor();
     await animationsFinished(page);
     await snap(page, "documents-sheet-phone");
     await sheet.getByRole("link", { name: "Ver Detalhes" }).click();
@@ -293,9 +338,16 @@ describe("documents", () => {
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     await snap(page, "document-create-phone");
     await page.getByRole("tab", { name: /Pré-visualização/ }).click();
-    await page.getByTestId("document-live-preview").getByText("Eu, Joana Prado Albuquerque,", { exact: false }).waitFor();
+    await page
+      .getByTestId("document-live-preview")
+      .getByText("Eu, Joana Prado Albuquerque,", { exact: false })
+      .waitFor();
     // The physician is not chosen yet: the preview lists the gaps.
-    await page.getByRole("tabpanel", { name: /Pré-visualização/ }).getByTestId("unresolved-list").getByText("{{profissional_nome}}").waitFor();
+    await page
+      .getByRole("tabpanel", { name: /Pré-visualização/ })
+      .getByTestId("unresolved-list")
+      .getByText("{{profissional_nome}}")
+      .waitFor();
     await snap(page, "document-create-preview-phone");
 
     // With gaps left, creating needs the explicit 'Criar mesmo assim'.

@@ -25,18 +25,35 @@ const STRUCTURE = {
 };
 
 /** A published template (once), a patient and a draft document; Helena's CPF is the one the fake Feegow knows. */
-async function seedDocument(page: Page, patientData: { nome: string; cpf: string } = { nome: "Helena Duarte Vasconcelos", cpf: "52998224725" }): Promise<string> {
+async function seedDocument(
+  page: Page,
+  patientData: { nome: string; cpf: string } = { nome: "Helena Duarte Vasconcelos", cpf: "52998224725" },
+): Promise<string> {
   const published = await json<{ templates: unknown[] }>(await page.request.get("/api/documents/form-options"), 200);
   if (published.templates.length === 0) {
-    const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+    const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200))
+      .items;
     const template = await json<{ id: string }>(
-      await page.request.post("/api/templates", { data: { titulo: "TCLE Feegow", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE } }),
+      await page.request.post("/api/templates", {
+        data: {
+          titulo: "TCLE Feegow",
+          especialidade: specialties[0],
+          categoria: "Consentimento",
+          estrutura: STRUCTURE,
+        },
+      }),
       201,
     );
     await json(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
   }
-  const patient = await json<{ id: string }>(await page.request.post("/api/patients", { data: { ...patientData, data_nascimento: "1979-09-23" } }), 201);
-  const options = await json<{ templates: { template_version_id: string }[]; physicians: { id: string }[] }>(await page.request.get("/api/documents/form-options"), 200);
+  const patient = await json<{ id: string }>(
+    await page.request.post("/api/patients", { data: { ...patientData, data_nascimento: "1979-09-23" } }),
+    201,
+  );
+  const options = await json<{ templates: { template_version_id: string }[]; physicians: { id: string }[] }>(
+    await page.request.get("/api/documents/form-options"),
+    200,
+  );
   const created = await json<{ id: string }>(
     await page.request.post("/api/documents", {
       data: {
@@ -85,7 +102,9 @@ describe("Feegow, second step", () => {
     await page.getByText("Procedimentos importados", { exact: true }).waitFor();
     await expect.poll(() => toxina.textContent()).toContain("Já importado");
     expect(await procedures.getByRole("button", { name: "Importar Toxina botulínica" }).isDisabled()).toBe(true);
-    expect(await procedures.getByTestId("feegow-procedure-row").filter({ hasText: "Preenchimento labial" }).textContent()).toContain("Novo");
+    expect(
+      await procedures.getByTestId("feegow-procedure-row").filter({ hasText: "Preenchimento labial" }).textContent(),
+    ).toContain("Novo");
     await snap(page, "integration-procedures-desktop");
     await page.goto("/procedures");
     await page.getByText("Toxina botulínica", { exact: true }).first().waitFor();
@@ -98,7 +117,9 @@ describe("Feegow, second step", () => {
     await row.getByRole("button", { name: /Ações do documento/ }).click();
     await page.getByRole("menuitem", { name: "Gerar e Enviar PDF" }).click();
     await page.getByText("Upload realizado", { exact: true }).waitFor({ timeout: 45_000 });
-    await expect.poll(() => row.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 }).toBe("enviado");
+    await expect
+      .poll(() => row.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 })
+      .toBe("enviado");
     expect(await row.getByTestId("feegow-upload-status").textContent()).toContain("Feegow: Enviado");
     await snap(page, "documents-feegow-sent-desktop");
     // The document page tells the same.
@@ -113,13 +134,19 @@ describe("Feegow, second step", () => {
     await stranger.getByRole("button", { name: /Ações do documento/ }).click();
     await page.getByRole("menuitem", { name: "Gerar e Enviar PDF" }).click();
     await page.getByText("Erro no upload", { exact: true }).waitFor({ timeout: 45_000 });
-    await expect.poll(() => stranger.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 }).toBe("falhou");
-    expect(await stranger.getByTestId("feegow-upload-error").textContent()).toContain("Paciente não encontrado no Feegow");
+    await expect
+      .poll(() => stranger.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 })
+      .toBe("falhou");
+    expect(await stranger.getByTestId("feegow-upload-error").textContent()).toContain(
+      "Paciente não encontrado no Feegow",
+    );
     await stranger.getByRole("button", { name: /Ações do documento/ }).click();
     await page.getByRole("menuitem", { name: "Tentar de novo (Feegow)" }).click();
     await page.getByText("Envio ao Feegow na fila", { exact: true }).waitFor();
     // Still unknown to Feegow: it fails again, and the PDF is still ours.
-    await expect.poll(() => stranger.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 }).toBe("falhou");
+    await expect
+      .poll(() => stranger.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 })
+      .toBe("falhou");
     await snap(page, "documents-feegow-failed-desktop");
 
     // Remover token: disconnected, every switch off and disabled, the sections gone.

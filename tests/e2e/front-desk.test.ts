@@ -21,9 +21,15 @@ describe("front-desk signing on a tablet (issue 13)", () => {
     await signIn(page, account.email, account.password);
     const patient = { nome: "Helena Braga Quintela", cpf: validCpf(), email: "helena.quintela@exemplo.com.br" };
     const other = { nome: "Otávio Ramos Leite", cpf: validCpf(), email: "otavio.leite@exemplo.com.br" };
-    const documentId = await seedSignableDocument(page, account, patient, "Termo de Consentimento - Lente de contato dental");
+    const documentId = await seedSignableDocument(
+      page,
+      account,
+      patient,
+      "Termo de Consentimento - Lente de contato dental",
+    );
     const otherId = await seedSignableDocument(page, account, other, "Termo de Consentimento - Faceta");
-    for (const id of [documentId, otherId]) await json(await page.request.post(`/api/documents/${id}/send`, { data: {} }), 200);
+    for (const id of [documentId, otherId])
+      await json(await page.request.post(`/api/documents/${id}/send`, { data: {} }), 200);
 
     // "Assinar" (the phone bar's entry; on a tablet, the address): both documents wait.
     await page.goto("/sign");
@@ -79,8 +85,13 @@ describe("front-desk signing on a tablet (issue 13)", () => {
     // Only the other document still waits; the signature was recorded as presencial.
     await expect.poll(() => page.getByTestId("front-desk-row").count()).toBe(1);
     expect(await page.getByTestId("front-desk-row").textContent()).toContain(other.nome);
-    const detail = await json<{ audit: { action: string }[] }>(await page.request.get(`/api/documents/${documentId}`), 200);
-    expect(detail.audit.map((event) => event.action)).toEqual(expect.arrayContaining(["document.front_desk_started", "document.front_desk_ended"]));
+    const detail = await json<{ audit: { action: string }[] }>(
+      await page.request.get(`/api/documents/${documentId}`),
+      200,
+    );
+    expect(detail.audit.map((event) => event.action)).toEqual(
+      expect.arrayContaining(["document.front_desk_started", "document.front_desk_ended"]),
+    );
 
     // The expected refusals (423 while locked, the wrong password's 400) are the only console errors.
     expect(errors.filter((line) => !/status of (423|400)/.test(line))).toEqual([]);

@@ -48,7 +48,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;

@@ -22,34 +22,66 @@ describe("a minor's document", () => {
     const account = await registerProfessional();
     const { context, page, errors } = await newPage(browser, DESKTOP);
     await signIn(page, account.email, account.password);
-    const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+    const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200))
+      .items;
     const template = await json<{ id: string }>(
       await page.request.post("/api/templates", {
         data: {
           titulo: "TCLE Ortodontia",
           especialidade: specialties[0],
           categoria: "Consentimento",
-          estrutura: { title: "Termo — {{procedimento}}", introduction: "Paciente: {{paciente_nome}}, CPF {{cpf_paciente}}.", sections: [] },
+          estrutura: {
+            title: "Termo — {{procedimento}}",
+            introduction: "Paciente: {{paciente_nome}}, CPF {{cpf_paciente}}.",
+            sections: [],
+          },
         },
       }),
       201,
     );
-    const version = await json<{ versao_atual_id: string }>(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
+    const version = await json<{ versao_atual_id: string }>(
+      await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }),
+      200,
+    );
     const patient = await json<{ id: string }>(
       await page.request.post("/api/patients", {
-        data: { nome: MINOR, cpf: validCpf(), data_nascimento: "2014-03-09", email: FAMILY_EMAIL, responsavel_nome: GUARDIAN, responsavel_cpf: GUARDIAN_CPF },
+        data: {
+          nome: MINOR,
+          cpf: validCpf(),
+          data_nascimento: "2014-03-09",
+          email: FAMILY_EMAIL,
+          responsavel_nome: GUARDIAN,
+          responsavel_cpf: GUARDIAN_CPF,
+        },
       }),
       201,
     );
-    const options = await json<{ physicians: { id: string }[] }>(await page.request.get("/api/documents/form-options"), 200);
+    const options = await json<{ physicians: { id: string }[] }>(
+      await page.request.get("/api/documents/form-options"),
+      200,
+    );
     const created = await json<{ id: string }>(
       await page.request.post("/api/documents", {
-        data: { paciente_id: patient.id, template_version_id: version.versao_atual_id, titulo: "Termo - Aparelho ortodôntico", procedimento: "Aparelho ortodôntico", medico_responsavel_id: options.physicians[0]!.id },
+        data: {
+          paciente_id: patient.id,
+          template_version_id: version.versao_atual_id,
+          titulo: "Termo - Aparelho ortodôntico",
+          procedimento: "Aparelho ortodôntico",
+          medico_responsavel_id: options.physicians[0]!.id,
+        },
       }),
       201,
     );
-    await json(await page.request.post(`/api/documents/${created.id}/professional-signature`, { data: { senha: account.password } }), 200);
-    const sent = await json<{ link: string }>(await page.request.post(`/api/documents/${created.id}/send`, { data: {} }), 200);
+    await json(
+      await page.request.post(`/api/documents/${created.id}/professional-signature`, {
+        data: { senha: account.password },
+      }),
+      200,
+    );
+    const sent = await json<{ link: string }>(
+      await page.request.post(`/api/documents/${created.id}/send`, { data: {} }),
+      200,
+    );
 
     const phone = await patientPhone(browser);
     const p = phone.page;

@@ -12,13 +12,19 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function json<T>(response: { status(): number; json(): Promise<unknown>; text(): Promise<string> }, status: number): Promise<T> {
-  if (response.status() !== status) throw new Error(`expected ${status}, got ${response.status()}: ${await response.text()}`);
+async function json<T>(
+  response: { status(): number; json(): Promise<unknown>; text(): Promise<string> },
+  status: number,
+): Promise<T> {
+  if (response.status() !== status)
+    throw new Error(`expected ${status}, got ${response.status()}: ${await response.text()}`);
   return (await response.json()) as T;
 }
 
 const caret = (page: Page, label: string) =>
-  page.getByLabel(label, { exact: true }).evaluate((element) => [(element as HTMLInputElement).selectionStart, (element as HTMLInputElement).selectionEnd]);
+  page
+    .getByLabel(label, { exact: true })
+    .evaluate((element) => [(element as HTMLInputElement).selectionStart, (element as HTMLInputElement).selectionEnd]);
 
 describe("inputs that behave (issue 17)", () => {
   it("keeps the caret on a middle CPF digit, and warns before leaving a patient form with unsaved changes", async () => {
@@ -96,18 +102,31 @@ describe("inputs that behave (issue 17)", () => {
     const account = await registerProfessional();
     const { context, page, errors } = await newPage(browser, DESKTOP);
     await signIn(page, account.email, account.password);
-    const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+    const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200))
+      .items;
     const estrutura = {
       title: "Termo — {{procedimento}}",
       introduction: "Eu, {{paciente_nome}}, autorizo {{profissional_nome}}.",
-      sections: [{ id: "custos", type: "paragraph", title: "Custos", content: "O valor do procedimento é de {{valor_procedimento}}." }],
+      sections: [
+        {
+          id: "custos",
+          type: "paragraph",
+          title: "Custos",
+          content: "O valor do procedimento é de {{valor_procedimento}}.",
+        },
+      ],
     };
     const template = await json<{ id: string }>(
-      await page.request.post("/api/templates", { data: { titulo: "TCLE Valor", especialidade: specialties[0], categoria: "Consentimento", estrutura } }),
+      await page.request.post("/api/templates", {
+        data: { titulo: "TCLE Valor", especialidade: specialties[0], categoria: "Consentimento", estrutura },
+      }),
       201,
     );
     await json(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
-    const patient = await json<{ id: string }>(await page.request.post("/api/patients", { data: { nome: "Otávio Reis", cpf: validCpf() } }), 201);
+    const patient = await json<{ id: string }>(
+      await page.request.post("/api/patients", { data: { nome: "Otávio Reis", cpf: validCpf() } }),
+      201,
+    );
 
     await page.goto("/procedures");
     await page.getByRole("button", { name: "Novo Procedimento" }).first().click();
@@ -138,7 +157,9 @@ describe("inputs that behave (issue 17)", () => {
     const downloadPromise = page.waitForEvent("download");
     await page.getByRole("button", { name: "Baixar rascunho (sem validade)" }).click();
     const pdf = await (await downloadPromise).path();
-    expect(execFileSync("pdftotext", [pdf, "-"]).toString("utf8").replace(/\s+/g, " ")).toContain("O valor do procedimento é de R$ 1.250,00.");
+    expect(execFileSync("pdftotext", [pdf, "-"]).toString("utf8").replace(/\s+/g, " ")).toContain(
+      "O valor do procedimento é de R$ 1.250,00.",
+    );
 
     expect(errors).toEqual([]);
     await context.close();

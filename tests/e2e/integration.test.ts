@@ -27,7 +27,9 @@ describe("clinic-system integration (Feegow, against the local fake)", () => {
     const switches = page.getByTestId("feegow-features").getByRole("switch");
     expect(await switches.count()).toBe(4);
     for (let i = 0; i < 4; i += 1) expect(await switches.nth(i).isDisabled()).toBe(true);
-    await page.getByText("A gestão de usuários com importação de profissionais do Feegow é exclusiva para estabelecimentos.").waitFor();
+    await page
+      .getByText("A gestão de usuários com importação de profissionais do Feegow é exclusiva para estabelecimentos.")
+      .waitFor();
     await snap(page, "integration-initial-desktop");
 
     // Testing before any token, and saving an empty one.
@@ -51,7 +53,9 @@ describe("clinic-system integration (Feegow, against the local fake)", () => {
     await page.getByText("Conexão estabelecida", { exact: true }).waitFor();
     await page.getByText("Token Feegow validado com sucesso").waitFor();
     await expect.poll(() => connection.getByTestId("feegow-status").textContent()).toContain("Conectado");
-    expect(await connection.getByTestId("feegow-last-sync").textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}$/);
+    expect(await connection.getByTestId("feegow-last-sync").textContent()).toMatch(
+      /^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}$/,
+    );
 
     const patients = page.getByTestId("feegow-features").getByRole("switch", { name: "Pacientes", exact: true });
     await expect.poll(() => patients.isEnabled()).toBe(true);
@@ -106,7 +110,9 @@ describe("clinic-system integration (Feegow, against the local fake)", () => {
     await snap(page, "integration-patient-filled-desktop");
 
     // Saved with the Feegow id.
-    const posted = page.waitForRequest((request) => request.url().endsWith("/api/patients") && request.method() === "POST");
+    const posted = page.waitForRequest(
+      (request) => request.url().endsWith("/api/patients") && request.method() === "POST",
+    );
     await page.getByRole("button", { name: "Cadastrar paciente" }).click();
     expect((await posted).postDataJSON()).toMatchObject({ nome: "Helena Duarte Vasconcelos", feegow_patient_id: 4817 });
     await page.getByText("Paciente cadastrado com sucesso").waitFor();
@@ -123,7 +129,12 @@ describe("clinic-system integration (Feegow, against the local fake)", () => {
     await signIn(page, account.email, account.password);
     const features = page.waitForResponse((response) => response.url().endsWith("/api/integration/feegow/features"));
     await page.goto("/patients/create");
-    expect(await (await features).json()).toEqual({ patients: false, professionals: false, procedures: false, file_upload: false });
+    expect(await (await features).json()).toEqual({
+      patients: false,
+      professionals: false,
+      procedures: false,
+      file_upload: false,
+    });
     await page.getByRole("heading", { name: "Novo Paciente" }).waitFor();
     await page.getByLabel(/^CPF$/).waitFor();
     expect(await page.getByRole("button", { name: "Buscar no Feegow" }).count()).toBe(0);

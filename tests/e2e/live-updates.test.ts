@@ -25,10 +25,17 @@ const STRUCTURE = {
 };
 
 /** A document sent for signature through the API (signed by the professional first): its link. */
-async function sentDocument(page: Page, password: string, patient: { nome: string; cpf: string; email: string }): Promise<string> {
-  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+async function sentDocument(
+  page: Page,
+  password: string,
+  patient: { nome: string; cpf: string; email: string },
+): Promise<string> {
+  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200))
+    .items;
   const template = await json<{ id: string }>(
-    await page.request.post("/api/templates", { data: { titulo: "TCLE Ao Vivo", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE } }),
+    await page.request.post("/api/templates", {
+      data: { titulo: "TCLE Ao Vivo", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE },
+    }),
     201,
   );
   await json(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
@@ -36,7 +43,10 @@ async function sentDocument(page: Page, password: string, patient: { nome: strin
     await page.request.post("/api/patients", { data: { ...patient, data_nascimento: "1990-02-14" } }),
     201,
   );
-  const options = await json<{ templates: { template_version_id: string }[]; physicians: { id: string }[] }>(await page.request.get("/api/documents/form-options"), 200);
+  const options = await json<{ templates: { template_version_id: string }[]; physicians: { id: string }[] }>(
+    await page.request.get("/api/documents/form-options"),
+    200,
+  );
   const document = await json<{ id: string }>(
     await page.request.post("/api/documents", {
       data: {
@@ -50,20 +60,29 @@ async function sentDocument(page: Page, password: string, patient: { nome: strin
     }),
     201,
   );
-  await json(await page.request.post(`/api/documents/${document.id}/professional-signature`, { data: { senha: password } }), 200);
-  return (await json<{ link: string }>(await page.request.post(`/api/documents/${document.id}/send`, { data: {} }), 200)).link;
+  await json(
+    await page.request.post(`/api/documents/${document.id}/professional-signature`, { data: { senha: password } }),
+    200,
+  );
+  return (
+    await json<{ link: string }>(await page.request.post(`/api/documents/${document.id}/send`, { data: {} }), 200)
+  ).link;
 }
 
 /** Opens `path` and waits until its live-updates stream is open (the server answered 200). */
 async function gotoLive(page: Page, path: string): Promise<void> {
-  const stream = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/events" && response.status() === 200, { timeout: LIVE_DEADLINE_MS });
+  const stream = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === "/api/events" && response.status() === 200,
+    { timeout: LIVE_DEADLINE_MS },
+  );
   await page.goto(path);
   await stream;
 }
 
 /** Set on the window: still there later means the page was never reloaded. */
 const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { semRecarregar: true }));
-const stillSamePage = (page: Page) => page.evaluate(() => (window as unknown as { semRecarregar?: boolean }).semRecarregar === true);
+const stillSamePage = (page: Page) =>
+  page.evaluate(() => (window as unknown as { semRecarregar?: boolean }).semRecarregar === true);
 
 describe("live updates", () => {
   it("the documents list shows 'Visualizado' and then 'Assinado' while the patient signs on a phone, without reloading", async () => {
@@ -104,7 +123,12 @@ describe("live updates", () => {
     const owner = await registerEstablishment();
     const ownerTab = await newPage(browser, DESKTOP);
     await signIn(ownerTab.page, owner.email, owner.password);
-    const attendant = { nome: "Tiago Moura Leal", email: uniqueEmail("tiago"), cpf: validCpf(), password: "caneta-verde-77" };
+    const attendant = {
+      nome: "Tiago Moura Leal",
+      email: uniqueEmail("tiago"),
+      cpf: validCpf(),
+      password: "caneta-verde-77",
+    };
     const created = await json<{ id: string }>(
       await ownerTab.page.request.post("/api/users", { data: { ...attendant, role: "atendente", acesso: "senha" } }),
       201,
@@ -123,7 +147,10 @@ describe("live updates", () => {
     // Another tab of the owner (its own session) deactivates the attendant.
     const otherOwnerTab = await newPage(browser, DESKTOP);
     await signIn(otherOwnerTab.page, owner.email, owner.password);
-    await json(await otherOwnerTab.page.request.patch(`/api/users/${created.id}/status`, { data: { is_active: false } }), 200);
+    await json(
+      await otherOwnerTab.page.request.patch(`/api/users/${created.id}/status`, { data: { is_active: false } }),
+      200,
+    );
 
     await row.getByText("Inativo", { exact: true }).waitFor({ timeout: LIVE_DEADLINE_MS });
     expect(await stillSamePage(ownerTab.page)).toBe(true);

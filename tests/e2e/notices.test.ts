@@ -29,10 +29,15 @@ async function connectFeegow(page: Page): Promise<void> {
 /** A draft for a patient Feegow does not know, sent to Feegow: the upload fails ('sem paciente'). */
 async function failedFeegowUpload(page: Page): Promise<string> {
   const patient = await json<{ id: string }>(
-    await page.request.post("/api/patients", { data: { nome: "Otávio Brandão Leite", cpf: validCpf(), data_nascimento: "1980-02-14" } }),
+    await page.request.post("/api/patients", {
+      data: { nome: "Otávio Brandão Leite", cpf: validCpf(), data_nascimento: "1980-02-14" },
+    }),
     201,
   );
-  const options = await json<{ templates: { template_version_id: string }[]; physicians: { id: string }[] }>(await page.request.get("/api/documents/form-options"), 200);
+  const options = await json<{ templates: { template_version_id: string }[]; physicians: { id: string }[] }>(
+    await page.request.get("/api/documents/form-options"),
+    200,
+  );
   const created = await json<{ id: string }>(
     await page.request.post("/api/documents", {
       data: {
@@ -48,9 +53,18 @@ async function failedFeegowUpload(page: Page): Promise<string> {
   );
   await json(await page.request.post(`/api/documents/${created.id}/feegow-upload`), 202);
   await expect
-    .poll(async () => (await json<{ items: { status: string }[] }>(await page.request.get(`/api/documents/${created.id}/feegow-uploads`), 200)).items[0]?.status, {
-      timeout: 45_000,
-    })
+    .poll(
+      async () =>
+        (
+          await json<{ items: { status: string }[] }>(
+            await page.request.get(`/api/documents/${created.id}/feegow-uploads`),
+            200,
+          )
+        ).items[0]?.status,
+      {
+        timeout: 45_000,
+      },
+    )
     .toBe("falhou");
   return created.id;
 }
@@ -66,10 +80,20 @@ describe("Avisos", () => {
 
     // The patient opens the signing link on their phone and does not sign.
     const patientData = { nome: "Ana Luíza Conceição", cpf: validCpf(), email: `ana.${Date.now()}@exemplo.com.br` };
-    const viewedId = await seedSignableDocument(page, account, patientData, "Termo de Consentimento - Clareamento dental");
-    const { link } = await json<{ link: string }>(await page.request.post(`/api/documents/${viewedId}/send`, { data: {} }), 200);
+    const viewedId = await seedSignableDocument(
+      page,
+      account,
+      patientData,
+      "Termo de Consentimento - Clareamento dental",
+    );
+    const { link } = await json<{ link: string }>(
+      await page.request.post(`/api/documents/${viewedId}/send`, { data: {} }),
+      200,
+    );
     const patient = await patientPhone(browser);
-    const opened = patient.page.waitForResponse((response) => response.url().includes("/api/public/sign/") && response.status() === 200);
+    const opened = patient.page.waitForResponse(
+      (response) => response.url().includes("/api/public/sign/") && response.status() === 200,
+    );
     await patient.page.goto(link);
     await opened;
     await patient.context.close();
@@ -86,7 +110,9 @@ describe("Avisos", () => {
     await viewed.waitFor();
     expect(await viewed.getAttribute("data-kind")).toBe("document.viewed");
     expect(await viewed.getAttribute("data-read")).toBe("false");
-    expect(await viewed.textContent()).toContain('Ana Luíza Conceição abriu "Termo de Consentimento - Clareamento dental"');
+    expect(await viewed.textContent()).toContain(
+      'Ana Luíza Conceição abriu "Termo de Consentimento - Clareamento dental"',
+    );
     const feegow = page.getByTestId("notice").filter({ hasText: "Falha no envio ao Feegow" });
     expect(await feegow.getAttribute("data-kind")).toBe("feegow.failed");
     expect(await feegow.textContent()).toContain("Paciente não encontrado no Feegow");
@@ -130,7 +156,9 @@ describe("Avisos", () => {
     const again = page.getByTestId("notice").filter({ hasText: "Falha no envio ao Feegow" });
     await expect.poll(() => again.getAttribute("data-read"), { timeout: 20_000 }).toBe("false");
     expect(await page.getByTestId("notice").filter({ hasText: "Falha no envio ao Feegow" }).count()).toBe(1);
-    expect(await again.getByRole("link", { name: "Abrir: Falha no envio ao Feegow" }).getAttribute("href")).toBe(`/documents/${failedDocumentId}`);
+    expect(await again.getByRole("link", { name: "Abrir: Falha no envio ao Feegow" }).getAttribute("href")).toBe(
+      `/documents/${failedDocumentId}`,
+    );
 
     expect(errors).toEqual([]);
     await context.close();

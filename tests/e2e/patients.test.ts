@@ -14,7 +14,8 @@ afterAll(async () => {
 /** Registers a patient through the API with the page's session (for tests about the list). */
 async function createPatientByApi(page: Page, body: Record<string, unknown>): Promise<{ id: string; nome: string }> {
   const response = await page.request.post("/api/patients", { data: body });
-  if (response.status() !== 201) throw new Error(`create patient failed: ${response.status()} ${await response.text()}`);
+  if (response.status() !== 201)
+    throw new Error(`create patient failed: ${response.status()} ${await response.text()}`);
   return (await response.json()) as { id: string; nome: string };
 }
 
@@ -62,7 +63,9 @@ describe("patients", () => {
     // The list finds her by the first six CPF digits typed with the mask.
     await page.getByRole("link", { name: "Pacientes", exact: true }).click();
     await page.getByText("Mostrando 2 de 2 pacientes").waitFor();
-    await page.getByRole("searchbox", { name: "Buscar pacientes" }).pressSequentially(`${cpf.slice(0, 3)}.${cpf.slice(3, 6)}`);
+    await page
+      .getByRole("searchbox", { name: "Buscar pacientes" })
+      .pressSequentially(`${cpf.slice(0, 3)}.${cpf.slice(3, 6)}`);
     await page.getByText("Mostrando 1 de 1 pacientes").waitFor();
     const row = page.getByTestId("patient-row");
     expect(await row.count()).toBe(1);
@@ -131,7 +134,11 @@ describe("patients", () => {
     for (let i = 1; i <= 21; i++) {
       await createPatientByApi(page, { nome: `Paciente ${String(i).padStart(2, "0")}`, data_nascimento: "1980-01-01" });
     }
-    await createPatientByApi(page, { nome: "Pedro Criança", data_nascimento: "2018-03-10", responsavel_nome: "Ana Criança" });
+    await createPatientByApi(page, {
+      nome: "Pedro Criança",
+      data_nascimento: "2018-03-10",
+      responsavel_nome: "Ana Criança",
+    });
 
     await page.goto("/patients");
     await page.getByText("Mostrando 20 de 22 pacientes").waitFor();

@@ -12,10 +12,17 @@ afterAll(async () => {
 });
 
 /** Opens the tab's "Novo ..." dialog, fills it and waits for the success toast. */
-async function createItem(page: Page, tab: string, fields: { titulo: string; descricao: string; extra?: [string, string] }) {
+async function createItem(
+  page: Page,
+  tab: string,
+  fields: { titulo: string; descricao: string; extra?: [string, string] },
+) {
   await page.getByRole("tab", { name: tab }).click();
   const panel = page.getByRole("tabpanel", { name: tab });
-  await panel.getByRole("button", { name: /^Novo / }).first().click();
+  await panel
+    .getByRole("button", { name: /^Novo / })
+    .first()
+    .click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel(/^Título/).fill(fields.titulo);
   await dialog.getByLabel(/^Descrição/).fill(fields.descricao);
@@ -26,7 +33,8 @@ async function createItem(page: Page, tab: string, fields: { titulo: string; des
   await panel.getByText(fields.titulo, { exact: true }).waitFor();
 }
 
-const checkbox = (page: Page, list: string, name: string) => page.getByRole("group", { name: list }).getByRole("checkbox", { name });
+const checkbox = (page: Page, list: string, name: string) =>
+  page.getByRole("group", { name: list }).getByRole("checkbox", { name });
 
 describe("procedures and content", () => {
   it("creates content and a procedure, associates them and keeps the associations after a reload", async () => {
@@ -47,10 +55,22 @@ describe("procedures and content", () => {
     await snap(page, "content-dialog-errors-desktop");
     await page.getByRole("dialog").getByRole("button", { name: "Cancelar" }).click();
 
-    await createItem(page, "Riscos", { titulo: "Hematoma", descricao: "Acúmulo de sangue sob a pele.", extra: ["Categoria", "Comum"] });
-    await createItem(page, "Riscos", { titulo: "Infecção", descricao: "Infecção no local da incisão.", extra: ["Categoria", "Raro"] });
+    await createItem(page, "Riscos", {
+      titulo: "Hematoma",
+      descricao: "Acúmulo de sangue sob a pele.",
+      extra: ["Categoria", "Comum"],
+    });
+    await createItem(page, "Riscos", {
+      titulo: "Infecção",
+      descricao: "Infecção no local da incisão.",
+      extra: ["Categoria", "Raro"],
+    });
     await createItem(page, "Benefícios", { titulo: "Melhora respiratória", descricao: "Respiração nasal mais fácil." });
-    await createItem(page, "Cuidados Pós-op", { titulo: "Repouso relativo", descricao: "Evitar esforço físico.", extra: ["Período", "7 dias"] });
+    await createItem(page, "Cuidados Pós-op", {
+      titulo: "Repouso relativo",
+      descricao: "Evitar esforço físico.",
+      extra: ["Período", "7 dias"],
+    });
     await page.getByRole("tab", { name: "Riscos" }).click();
     await snap(page, "content-riscos-desktop");
 
@@ -88,7 +108,9 @@ describe("procedures and content", () => {
     await row.getByRole("link", { name: "Associar conteúdo" }).click();
     await page.waitForURL(/\/procedures\/associations\?procedimento=[0-9a-f-]{36}$/);
     await page.getByRole("heading", { name: "Associar Conteúdo" }).waitFor();
-    expect(await page.getByLabel("Procedimento", { exact: true }).locator("option:checked").textContent()).toContain("Rinoplastia — Cirurgia Plástica");
+    expect(await page.getByLabel("Procedimento", { exact: true }).locator("option:checked").textContent()).toContain(
+      "Rinoplastia — Cirurgia Plástica",
+    );
     await checkbox(page, "Riscos", "Hematoma").check();
     await checkbox(page, "Riscos", "Infecção").check();
     await checkbox(page, "Benefícios", "Melhora respiratória").check();
@@ -130,11 +152,15 @@ describe("procedures and content", () => {
       ["beneficios", "Harmonia facial"],
       ["cuidados", "Compressa fria"],
     ] as const) {
-      const response = await page.request.post(`/api/content/${kind}`, { data: { titulo, descricao: `Descrição de ${titulo}.` } });
+      const response = await page.request.post(`/api/content/${kind}`, {
+        data: { titulo, descricao: `Descrição de ${titulo}.` },
+      });
       expect(response.status()).toBe(201);
     }
     for (const nome of ["Blefaroplastia", "Otoplastia"]) {
-      const response = await page.request.post("/api/procedures", { data: { nome, especialidade: "cirurgia_plastica", is_private: nome === "Otoplastia" } });
+      const response = await page.request.post("/api/procedures", {
+        data: { nome, especialidade: "cirurgia_plastica", is_private: nome === "Otoplastia" },
+      });
       expect(response.status()).toBe(201);
     }
 
@@ -168,7 +194,9 @@ describe("procedures and content", () => {
     await page.getByRole("tabpanel", { name: "Benefícios" }).getByText("Nenhum item cadastrado").waitFor();
 
     await page.goto("/procedures/associations");
-    await page.getByLabel("Procedimento", { exact: true }).selectOption({ label: "Blefaroplastia superior — Cirurgia Plástica" });
+    await page
+      .getByLabel("Procedimento", { exact: true })
+      .selectOption({ label: "Blefaroplastia superior — Cirurgia Plástica" });
     await checkbox(page, "Riscos", "Edema").check();
     await page.getByRole("group", { name: "Riscos" }).getByText("1 selecionado").waitFor();
     await snap(page, "associations-phone");

@@ -48,14 +48,23 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function openPage(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, baseURL: base, locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
+async function openPage(viewport: {
+  width: number;
+  height: number;
+}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport,
+    baseURL: base,
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
   page.on("console", (message) => {
     // A refused send is an expected 4xx answer in the network log, not a script error.
-    if (message.type() === "error" && !/Failed to load resource/.test(message.text())) errors.push(`console: ${message.text()}`);
+    if (message.type() === "error" && !/Failed to load resource/.test(message.text()))
+      errors.push(`console: ${message.text()}`);
   });
   return { context, page, errors };
 }
@@ -66,8 +75,20 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa"] }, resultTypes: ["violations"] });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa"] },
+      resultTypes: ["violations"],
+    });
     return result.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.map(String).join(" ")).join(", ")}`);
@@ -95,12 +116,23 @@ async function professional(page: Page): Promise<{ password: string; versionId: 
   });
   expect(response.status, await response.clone().text()).toBe(201);
   await signIn(page, account.email, account.password);
-  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200))
+    .items;
   const template = await json<{ id: string }>(
-    await page.request.post("/api/templates", { data: { titulo: "TCLE Implante", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE } }),
+    await page.request.post("/api/templates", {
+      data: {
+        titulo: "TCLE Implante",
+        especialidade: specialties[0],
+        categoria: "Consentimento",
+        estrutura: STRUCTURE,
+      },
+    }),
     201,
   );
-  const published = await json<{ versao_atual_id: string }>(await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
+  const published = await json<{ versao_atual_id: string }>(
+    await page.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }),
+    200,
+  );
   return { password: account.password, versionId: published.versao_atual_id };
 }
 
@@ -109,28 +141,52 @@ async function patient(page: Page, data: Record<string, string>): Promise<string
 }
 
 /** A draft the professional already signed (their declaration), ready to send. */
-async function draft(page: Page, who: { password: string; versionId: string }, patientId: string, titulo: string): Promise<string> {
+async function draft(
+  page: Page,
+  who: { password: string; versionId: string },
+  patientId: string,
+  titulo: string,
+): Promise<string> {
   const me = await json<{ profile: { id: string } }>(await page.request.get("/api/auth/me"), 200);
   const created = await json<{ id: string }>(
     await page.request.post("/api/documents", {
-      data: { paciente_id: patientId, template_version_id: who.versionId, titulo, procedimento: "Implante dentário", medico_responsavel_id: me.profile.id, permitir_pendencias: true },
+      data: {
+        paciente_id: patientId,
+        template_version_id: who.versionId,
+        titulo,
+        procedimento: "Implante dentário",
+        medico_responsavel_id: me.profile.id,
+        permitir_pendencias: true,
+      },
     }),
     201,
   );
-  await json(await page.request.post(`/api/documents/${created.id}/professional-signature`, { data: { senha: who.password } }), 200);
+  await json(
+    await page.request.post(`/api/documents/${created.id}/professional-signature`, { data: { senha: who.password } }),
+    200,
+  );
   return created.id;
 }
 
 /** Sent, then past its deadline and marked expired by the sweep. */
-async function expired(page: Page, who: { password: string; versionId: string }, patientId: string, titulo: string): Promise<string> {
+async function expired(
+  page: Page,
+  who: { password: string; versionId: string },
+  patientId: string,
+  titulo: string,
+): Promise<string> {
   const id = await draft(page, who, patientId, titulo);
   await json(await page.request.post(`/api/documents/${id}/send`, { data: { email: false } }), 200);
-  await database.db.update(contratos).set({ expiracao_at: new Date(Date.now() - 60_000) }).where(eq(contratos.id, id));
+  await database.db
+    .update(contratos)
+    .set({ expiracao_at: new Date(Date.now() - 60_000) })
+    .where(eq(contratos.id, id));
   await expireDocuments(database.db);
   return id;
 }
 
-const rowOf = (page: Page, id: string) => page.getByTestId("documents-table").locator("tr", { hasText: shortDocumentId(id) });
+const rowOf = (page: Page, id: string) =>
+  page.getByTestId("documents-table").locator("tr", { hasText: shortDocumentId(id) });
 
 describe("sending without traps", () => {
   it("Novo documento warns about a patient who could not sign, and Completar cadastro comes back with the patient chosen", async () => {
@@ -166,24 +222,35 @@ describe("sending without traps", () => {
     const { page, context, errors } = await openPage(LAPTOP);
     const who = await professional(page);
     const noCpf = await draft(page, who, await patient(page, { nome: "Bianca Sem CPF" }), "TCLE Bianca");
-    const phoneOnly = await draft(page, who, await patient(page, { nome: "Caio Só Telefone", cpf: validCpf(), telefone: "(11) 97654-3210" }), "TCLE Caio");
+    const phoneOnly = await draft(
+      page,
+      who,
+      await patient(page, { nome: "Caio Só Telefone", cpf: validCpf(), telefone: "(11) 97654-3210" }),
+      "TCLE Caio",
+    );
 
     await page.goto("/documents");
-    await rowOf(page, noCpf).getByRole("button", { name: /^Ações do documento/ }).click();
+    await rowOf(page, noCpf)
+      .getByRole("button", { name: /^Ações do documento/ })
+      .click();
     await page.getByRole("menuitem", { name: "Enviar para Assinatura" }).click();
     const dialog = page.getByTestId("send-for-signature-dialog");
     await dialog.getByTestId("send-blocking").getByText(ERRORS.PATIENT_CPF_MISSING.message).waitFor();
     expect(await dialog.getByRole("button", { name: "Enviar para Assinatura" }).isDisabled()).toBe(true);
     expect(await dialog.getByTestId("send-email-checkbox").isDisabled()).toBe(true);
     expect(await dialog.getByTestId("send-email-checkbox").getAttribute("aria-checked")).toBe("false");
-    expect(await dialog.getByRole("link", { name: "Completar cadastro" }).getAttribute("href")).toMatch(/\/patients\/[0-9a-f-]+\/edit\?voltar=%2Fdocuments/);
+    expect(await dialog.getByRole("link", { name: "Completar cadastro" }).getAttribute("href")).toMatch(
+      /\/patients\/[0-9a-f-]+\/edit\?voltar=%2Fdocuments/,
+    );
     await animationsFinished(page);
     await snap(page, "send-traps-dialog-blocked-desktop", { fullPage: false });
     expect(await axeViolations(page)).toEqual([]);
     await dialog.getByRole("button", { name: "Voltar" }).click();
 
     // Only a phone: nothing blocks, the e-mail box is off and disabled, and sending works without it.
-    await rowOf(page, phoneOnly).getByRole("button", { name: /^Ações do documento/ }).click();
+    await rowOf(page, phoneOnly)
+      .getByRole("button", { name: /^Ações do documento/ })
+      .click();
     await page.getByRole("menuitem", { name: "Enviar para Assinatura" }).click();
     await dialog.getByTestId("send-email-missing").waitFor();
     expect(await dialog.getByTestId("send-blocking").count()).toBe(0);
@@ -194,16 +261,27 @@ describe("sending without traps", () => {
     await dialog.getByRole("button", { name: "Fechar", exact: true }).and(dialog.locator("[data-slot=button]")).click();
 
     // The record changes while the dialog is open: the server refuses, and says why inside it.
-    const patientId = await patient(page, { nome: "Diana Muda Cadastro", cpf: validCpf(), email: "diana@exemplo.com.br" });
+    const patientId = await patient(page, {
+      nome: "Diana Muda Cadastro",
+      cpf: validCpf(),
+      email: "diana@exemplo.com.br",
+    });
     const changing = await draft(page, who, patientId, "TCLE Diana");
     await page.reload();
-    await rowOf(page, changing).getByRole("button", { name: /^Ações do documento/ }).click();
+    await rowOf(page, changing)
+      .getByRole("button", { name: /^Ações do documento/ })
+      .click();
     await page.getByRole("menuitem", { name: "Enviar para Assinatura" }).click();
     await page.waitForFunction(() => {
       const box = document.querySelector('[data-testid="send-email-checkbox"]');
       return box && !box.hasAttribute("disabled") && box.getAttribute("aria-checked") === "true";
     });
-    await json(await page.request.put(`/api/patients/${patientId}`, { data: { nome: "Diana Muda Cadastro", email: "diana@exemplo.com.br" } }), 200);
+    await json(
+      await page.request.put(`/api/patients/${patientId}`, {
+        data: { nome: "Diana Muda Cadastro", email: "diana@exemplo.com.br" },
+      }),
+      200,
+    );
     await dialog.getByRole("button", { name: "Enviar para Assinatura" }).click();
     await dialog.getByTestId("send-refused").getByText(ERRORS.PATIENT_CPF_MISSING.message).waitFor();
     await dialog.getByTestId("send-blocking").waitFor();
@@ -217,7 +295,12 @@ describe("no dead ends in the documents list", () => {
   it("an expired document offers Reenviar (new deadline) and Cancelar; Reenviar gives it a live link again", async () => {
     const { page, context, errors } = await openPage(LAPTOP);
     const who = await professional(page);
-    const id = await expired(page, who, await patient(page, { nome: "Eduarda Expirada", cpf: validCpf(), email: "eduarda@exemplo.com.br" }), "TCLE Eduarda");
+    const id = await expired(
+      page,
+      who,
+      await patient(page, { nome: "Eduarda Expirada", cpf: validCpf(), email: "eduarda@exemplo.com.br" }),
+      "TCLE Eduarda",
+    );
 
     await page.goto("/documents");
     await page.getByTestId("expired-warning").waitFor();
@@ -242,7 +325,12 @@ describe("no dead ends in the documents list", () => {
   it("finds a document by its short id as shown, with or without '#'", async () => {
     const { page, context, errors } = await openPage(LAPTOP);
     const who = await professional(page);
-    const target = await draft(page, who, await patient(page, { nome: "Fábio Procurado", cpf: validCpf() }), "TCLE Fábio");
+    const target = await draft(
+      page,
+      who,
+      await patient(page, { nome: "Fábio Procurado", cpf: validCpf() }),
+      "TCLE Fábio",
+    );
     await draft(page, who, await patient(page, { nome: "Gustavo Outro", cpf: validCpf() }), "TCLE Gustavo");
     await page.goto("/documents");
     await page.getByTestId("documents-showing").getByText("Mostrando 2 de 2 documentos").waitFor();
@@ -261,8 +349,18 @@ describe("no dead ends in the documents list", () => {
   it("on a phone, the sheet offers Reenviar and Cancelar on an expired document and Reenviar on a sent one", async () => {
     const { page, context, errors } = await openPage(PHONE);
     const who = await professional(page);
-    const expiredId = await expired(page, who, await patient(page, { nome: "Helena Prazo Vencido", cpf: validCpf(), email: "helena@exemplo.com.br" }), "TCLE Helena");
-    const sentId = await draft(page, who, await patient(page, { nome: "Igor Aguardando", cpf: validCpf(), telefone: "(11) 91234-5678" }), "TCLE Igor");
+    const expiredId = await expired(
+      page,
+      who,
+      await patient(page, { nome: "Helena Prazo Vencido", cpf: validCpf(), email: "helena@exemplo.com.br" }),
+      "TCLE Helena",
+    );
+    const sentId = await draft(
+      page,
+      who,
+      await patient(page, { nome: "Igor Aguardando", cpf: validCpf(), telefone: "(11) 91234-5678" }),
+      "TCLE Igor",
+    );
     await json(await page.request.post(`/api/documents/${sentId}/send`, { data: {} }), 200);
     await draft(page, who, await patient(page, { nome: "Júlia Sem CPF" }), "TCLE Júlia");
 
@@ -270,9 +368,12 @@ describe("no dead ends in the documents list", () => {
     const card = (name: string) => page.getByTestId("document-card").filter({ hasText: name });
     const dialog = page.getByTestId("send-for-signature-dialog");
     // A draft: Enviar p/ Assinatura, and the dialog says inside itself what blocks it.
-    await card("Júlia Sem CPF").getByRole("button", { name: /^Ações do documento/ }).click();
+    await card("Júlia Sem CPF")
+      .getByRole("button", { name: /^Ações do documento/ })
+      .click();
     const sheet = page.getByTestId("document-row-sheet");
-    for (const tile of ["Ver Detalhes", "Gerar PDF", "Enviar p/ Assinatura", "Excluir"]) await sheet.getByText(tile, { exact: true }).waitFor();
+    for (const tile of ["Ver Detalhes", "Gerar PDF", "Enviar p/ Assinatura", "Excluir"])
+      await sheet.getByText(tile, { exact: true }).waitFor();
     await sheet.getByRole("button", { name: "Enviar p/ Assinatura" }).click();
     await dialog.getByTestId("send-blocking").getByText(ERRORS.PATIENT_CPF_MISSING.message).waitFor();
     expect(await dialog.getByTestId("send-email-checkbox").isDisabled()).toBe(true);
@@ -282,13 +383,19 @@ describe("no dead ends in the documents list", () => {
     await dialog.getByRole("button", { name: "Voltar" }).click();
     await dialog.waitFor({ state: "detached" });
 
-    await card("Igor Aguardando").getByRole("button", { name: /^Ações do documento/ }).click();
-    for (const tile of ["Ver Detalhes", "Gerar PDF", "Reenviar", "Cancelar"]) await sheet.getByText(tile, { exact: true }).waitFor();
+    await card("Igor Aguardando")
+      .getByRole("button", { name: /^Ações do documento/ })
+      .click();
+    for (const tile of ["Ver Detalhes", "Gerar PDF", "Reenviar", "Cancelar"])
+      await sheet.getByText(tile, { exact: true }).waitFor();
     await page.keyboard.press("Escape");
     await sheet.waitFor({ state: "detached" });
 
-    await card("Helena Prazo Vencido").getByRole("button", { name: /^Ações do documento/ }).click();
-    for (const tile of ["Ver Detalhes", "Gerar PDF", "Reenviar", "Cancelar"]) await sheet.getByText(tile, { exact: true }).waitFor();
+    await card("Helena Prazo Vencido")
+      .getByRole("button", { name: /^Ações do documento/ })
+      .click();
+    for (const tile of ["Ver Detalhes", "Gerar PDF", "Reenviar", "Cancelar"])
+      await sheet.getByText(tile, { exact: true }).waitFor();
     await animationsFinished(page);
     await snap(page, "send-traps-sheet-expired-phone", { fullPage: false });
     await sheet.getByRole("button", { name: "Reenviar" }).click();

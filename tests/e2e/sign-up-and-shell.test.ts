@@ -96,7 +96,18 @@ describe("establishment sign-up, sign-in and the app shell", () => {
     for (const label of ["Principal", "Gestão de Conteúdo", "Administração"]) {
       await page.getByText(label, { exact: true }).first().waitFor();
     }
-    for (const item of ["Pacientes", "Documentos", "Procedimentos", "Templates", "Config. Templates", "Associar Conteúdo", "Integração", "Certificado Digital", "Configurações", "Meu perfil"]) {
+    for (const item of [
+      "Pacientes",
+      "Documentos",
+      "Procedimentos",
+      "Templates",
+      "Config. Templates",
+      "Associar Conteúdo",
+      "Integração",
+      "Certificado Digital",
+      "Configurações",
+      "Meu perfil",
+    ]) {
       expect(await page.getByRole("link", { name: item, exact: true }).count(), item).toBe(1);
     }
     // An independent professional's account is one person: no Usuários (decision 017).
@@ -125,20 +136,29 @@ describe("establishment sign-up, sign-in and the app shell", () => {
     expect(Math.round(((cookie?.expires ?? 0) * 1000 - Date.now()) / 86_400_000)).toBe(7);
     await page.reload();
     await page.getByRole("heading", { name: "Dashboard" }).waitFor();
-    expect(await page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("collapsed");
+    expect(await page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe(
+      "collapsed",
+    );
     await page.keyboard.press("Control+b");
-    await expect.poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("expanded");
+    await expect
+      .poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state"))
+      .toBe("expanded");
     // Ctrl+B from the menu: the link that had the keyboard focus keeps it, collapsed (also once the
     // tooltip's chunk has arrived and the links are wrapped in it) and expanded again.
-    const focusedName = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent?.trim() ?? null);
+    const focusedName = () =>
+      page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent?.trim() ?? null);
     await page.getByRole("link", { name: "Documentos", exact: true }).focus();
     expect(await focusedName()).toBe("Documentos");
     await page.keyboard.press("Control+b");
-    await expect.poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("collapsed");
+    await expect
+      .poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state"))
+      .toBe("collapsed");
     await expect.poll(() => page.getByRole("tooltip").count()).toBeGreaterThan(0);
     expect(await focusedName()).toBe("Documentos");
     await page.keyboard.press("Control+b");
-    await expect.poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state")).toBe("expanded");
+    await expect
+      .poll(() => page.locator('[data-slot="sidebar"][data-state]').first().getAttribute("data-state"))
+      .toBe("expanded");
     expect(await focusedName()).toBe("Documentos");
     expect(errors).toEqual([]);
     await context.close();

@@ -2,19 +2,26 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { baseUrl, PHONE } from "./browser.js";
 
 /** The JSON of an API answer, or an error naming the status and body. */
-export async function json<T>(response: { status(): number; json(): Promise<unknown>; text(): Promise<string> }, status: number): Promise<T> {
-  if (response.status() !== status) throw new Error(`expected ${status}, got ${response.status()}: ${await response.text()}`);
+export async function json<T>(
+  response: { status(): number; json(): Promise<unknown>; text(): Promise<string> },
+  status: number,
+): Promise<T> {
+  if (response.status() !== status)
+    throw new Error(`expected ${status}, got ${response.status()}: ${await response.text()}`);
   return (await response.json()) as T;
 }
 
 /** A patient's phone: 390×844 at 3×, touch, an Android Chrome user agent, no cookies. */
-export async function patientPhone(browser: Browser): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function patientPhone(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     viewport: PHONE,
     deviceScaleFactor: 3,
     hasTouch: true,
     isMobile: true,
-    userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
+    userAgent:
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
     baseURL: baseUrl(),
     locale: "pt-BR",
     timezoneId: "America/Sao_Paulo",
@@ -24,7 +31,8 @@ export async function patientPhone(browser: Browser): Promise<{ context: Browser
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
   page.on("console", (message) => {
     // Refused submissions (400) and replaced links (410) are logged by the browser itself.
-    if (message.type() === "error" && !/status of (400|404|410)/.test(message.text())) errors.push(`console: ${message.text()}`);
+    if (message.type() === "error" && !/status of (400|404|410)/.test(message.text()))
+      errors.push(`console: ${message.text()}`);
   });
   return { context, page, errors };
 }
@@ -44,7 +52,10 @@ export async function drawSignature(page: Page): Promise<void> {
 
 /** The newest 6-digit code e-mailed to `to` whose subject has `subject`, from the development outbox (this machine only). */
 async function latestCodeMail(staffPage: Page, to: string, subject: string): Promise<string> {
-  const outbox = await json<{ items: { to: string; subject: string; text: string }[] }>(await staffPage.request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`), 200);
+  const outbox = await json<{ items: { to: string; subject: string; text: string }[] }>(
+    await staffPage.request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`),
+    200,
+  );
   const mail = outbox.items.find((item) => item.to === to && item.subject.includes(subject));
   const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`no code e-mailed to ${to}`);
@@ -55,7 +66,8 @@ async function latestCodeMail(staffPage: Page, to: string, subject: string): Pro
 export const latestSigningCode = (staffPage: Page, to: string) => latestCodeMail(staffPage, to, "código para assinar");
 
 /** The newest code e-mailed to the professional at `to` for the professional declaration (decision 042). */
-export const professionalCode = (staffPage: Page, to: string) => latestCodeMail(staffPage, to, "código de assinatura do profissional");
+export const professionalCode = (staffPage: Page, to: string) =>
+  latestCodeMail(staffPage, to, "código de assinatura do profissional");
 
 /** On the signing page: Enviar código, the code from the outbox, Confirmar código. */
 export async function confirmSigningCode(patient: Page, staffPage: Page, email: string): Promise<void> {
@@ -72,13 +84,18 @@ export async function seedSignableDocument(
   account: { password: string },
   patient: { nome: string; cpf: string; email: string | null },
   titulo = "Termo de Consentimento - Clareamento dental",
-  estrutura: { title: string; introduction: string; sections: { id: string; type: string; title: string; content: string }[] } = {
+  estrutura: {
+    title: string;
+    introduction: string;
+    sections: { id: string; type: string; title: string; content: string }[];
+  } = {
     title: "Termo — {{procedimento}}",
     introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{procedimento}}.",
     sections: [],
   },
 ): Promise<string> {
-  const specialties = (await json<{ items: string[] }>(await staffPage.request.get("/api/templates/specialties"), 200)).items;
+  const specialties = (await json<{ items: string[] }>(await staffPage.request.get("/api/templates/specialties"), 200))
+    .items;
   const template = await json<{ id: string }>(
     await staffPage.request.post("/api/templates", {
       data: {
@@ -90,19 +107,43 @@ export async function seedSignableDocument(
     }),
     201,
   );
-  const version = await json<{ versao_atual_id: string }>(await staffPage.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
-  const created = await json<{ id: string }>(
-    await staffPage.request.post("/api/patients", { data: { nome: patient.nome, cpf: patient.cpf, ...(patient.email ? { email: patient.email } : {}), data_nascimento: "1985-07-21" } }),
-    201,
+  const version = await json<{ versao_atual_id: string }>(
+    await staffPage.request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }),
+    200,
   );
-  const options = await json<{ physicians: { id: string }[] }>(await staffPage.request.get("/api/documents/form-options"), 200);
-  const document = await json<{ id: string }>(
-    await staffPage.request.post("/api/documents", {
-      data: { paciente_id: created.id, template_version_id: version.versao_atual_id, titulo, procedimento: "Clareamento dental", medico_responsavel_id: options.physicians[0]!.id },
+  const created = await json<{ id: string }>(
+    await staffPage.request.post("/api/patients", {
+      data: {
+        nome: patient.nome,
+        cpf: patient.cpf,
+        ...(patient.email ? { email: patient.email } : {}),
+        data_nascimento: "1985-07-21",
+      },
     }),
     201,
   );
-  await json(await staffPage.request.post(`/api/documents/${document.id}/professional-signature`, { data: { senha: account.password } }), 200);
+  const options = await json<{ physicians: { id: string }[] }>(
+    await staffPage.request.get("/api/documents/form-options"),
+    200,
+  );
+  const document = await json<{ id: string }>(
+    await staffPage.request.post("/api/documents", {
+      data: {
+        paciente_id: created.id,
+        template_version_id: version.versao_atual_id,
+        titulo,
+        procedimento: "Clareamento dental",
+        medico_responsavel_id: options.physicians[0]!.id,
+      },
+    }),
+    201,
+  );
+  await json(
+    await staffPage.request.post(`/api/documents/${document.id}/professional-signature`, {
+      data: { senha: account.password },
+    }),
+    200,
+  );
   return document.id;
 }
 
@@ -120,10 +161,20 @@ export async function signThroughApi(
   const request = staffPage.context().request;
   await json(await request.post(`/api/public/sign/${token}/code`, { data: {} }), 200);
   const codigo = await latestSigningCode(staffPage, signer.email);
-  const page = await json<{ documento: { conteudo_sha256: string } }>(await request.post(`/api/public/sign/${token}/verify-code`, { data: { codigo } }), 200);
+  const page = await json<{ documento: { conteudo_sha256: string } }>(
+    await request.post(`/api/public/sign/${token}/verify-code`, { data: { codigo } }),
+    200,
+  );
   await json(
     await request.post(`/api/public/sign/${token}`, {
-      data: { ...signer, assinatura: signature, conteudo_sha256: page.documento.conteudo_sha256, aceite_eletronico: true, tipo_assinatura: "desenhada", codigo },
+      data: {
+        ...signer,
+        assinatura: signature,
+        conteudo_sha256: page.documento.conteudo_sha256,
+        aceite_eletronico: true,
+        tipo_assinatura: "desenhada",
+        codigo,
+      },
     }),
     200,
   );

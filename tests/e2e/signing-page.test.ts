@@ -29,7 +29,8 @@ const LONG_TERM = {
 const box = (page: Page, testId: string) => page.getByTestId(testId).boundingBox();
 
 /** The element that has focus is inside the signature step. */
-const focusInSignatureStep = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="signature-step"]')));
+const focusInSignatureStep = (page: Page) =>
+  page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="signature-step"]')));
 
 describe("signing page (issue 17)", () => {
   it("Ir para a assinatura, a wider field on a phone, the success once and a neutral signed state after", async () => {
@@ -37,8 +38,17 @@ describe("signing page (issue 17)", () => {
     const staff = await newPage(browser);
     await signIn(staff.page, account.email, account.password);
     const signer = { nome: "Beatriz Moura Campos", cpf: validCpf(), email: `beatriz.${Date.now()}@exemplo.com.br` };
-    const documentId = await seedSignableDocument(staff.page, account, signer, "Termo de Consentimento - Rinoplastia", LONG_TERM);
-    const { link } = await json<{ link: string }>(await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
+    const documentId = await seedSignableDocument(
+      staff.page,
+      account,
+      signer,
+      "Termo de Consentimento - Rinoplastia",
+      LONG_TERM,
+    );
+    const { link } = await json<{ link: string }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
 
     const patient = await patientPhone(browser);
     const p = patient.page;
@@ -69,7 +79,9 @@ describe("signing page (issue 17)", () => {
     await p.getByTestId("otp-step").waitFor();
     await snap(p, "signing-page-after-shortcut-phone", { fullPage: false });
     // The code step's buttons are large enough for a finger.
-    expect((await p.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    expect(
+      (await p.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).boundingBox())!.height,
+    ).toBeGreaterThanOrEqual(44);
 
     // After the code, the drawing field fills the phone's width: larger than 280×120, same proportion.
     await confirmSigningCode(p, staff.page, signer.email);
@@ -85,7 +97,9 @@ describe("signing page (issue 17)", () => {
     await p.getByTestId("signature-canvas").scrollIntoViewIfNeeded();
     await snap(p, "signing-page-form-phone", { fullPage: false });
     for (const name of ["Desenhar", "Digitar", "Limpar", "Assinar Documento"]) {
-      expect((await p.getByRole("button", { name, exact: true }).boundingBox())!.height, name).toBeGreaterThanOrEqual(44);
+      expect((await p.getByRole("button", { name, exact: true }).boundingBox())!.height, name).toBeGreaterThanOrEqual(
+        44,
+      );
     }
     expect((await p.getByTestId("consent").boundingBox())!.height).toBeGreaterThanOrEqual(44);
 
@@ -96,7 +110,9 @@ describe("signing page (issue 17)", () => {
     await p.getByTestId("sign-form").waitFor();
 
     // The page says where the copy goes: the address on record, masked; nothing to type twice (decision 047).
-    expect(await p.getByTestId("copy-destination").textContent()).toBe("A cópia do documento assinado vai para be***@exemplo.com.br, o e-mail registrado na clínica.");
+    expect(await p.getByTestId("copy-destination").textContent()).toBe(
+      "A cópia do documento assinado vai para be***@exemplo.com.br, o e-mail registrado na clínica.",
+    );
     expect(await p.getByLabel("Confirme o e-mail").count()).toBe(0);
 
     // Signing: this visitor sees the success, once.
@@ -149,13 +165,18 @@ describe("signing page (issue 17)", () => {
     await signIn(staff.page, account.email, account.password);
     const signer = { nome: "Caio Brandão Lins", cpf: validCpf(), email: null };
     const documentId = await seedSignableDocument(staff.page, account, signer, "Termo de Consentimento - Otoplastia");
-    const { link } = await json<{ link: string }>(await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
+    const { link } = await json<{ link: string }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
 
     const patient = await patientPhone(browser);
     const p = patient.page;
     await p.goto(link);
     await p.getByTestId("sign-form").waitFor();
-    expect(await p.getByTestId("copy-destination").textContent()).toBe("A cópia do documento assinado vai para este e-mail: digite-o de novo abaixo para conferir.");
+    expect(await p.getByTestId("copy-destination").textContent()).toBe(
+      "A cópia do documento assinado vai para este e-mail: digite-o de novo abaixo para conferir.",
+    );
     await p.getByLabel("Nome completo").fill(signer.nome);
     await p.getByLabel("CPF").pressSequentially(signer.cpf);
     await p.getByLabel(/^E-mail/).fill("caio.lins@exemplo.com.br");
@@ -190,8 +211,17 @@ describe("signing page (issue 17)", () => {
     const staff = await newPage(browser);
     await signIn(staff.page, account.email, account.password);
     const signer = { nome: "Caio Ferraz Duarte", cpf: validCpf(), email: `caio.${Date.now()}@exemplo.com.br` };
-    const documentId = await seedSignableDocument(staff.page, account, signer, "Termo de Consentimento - Implante", LONG_TERM);
-    const { link } = await json<{ link: string }>(await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
+    const documentId = await seedSignableDocument(
+      staff.page,
+      account,
+      signer,
+      "Termo de Consentimento - Implante",
+      LONG_TERM,
+    );
+    const { link } = await json<{ link: string }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
 
     const laptop = await newPage(browser, { width: 1366, height: 768 });
     const p = laptop.page;

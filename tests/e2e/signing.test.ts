@@ -17,7 +17,12 @@ const STRUCTURE = {
   title: "Termo de Consentimento — {{procedimento}}",
   introduction: "Eu, {{paciente_nome}}, autorizo {{profissional_nome}} a realizar {{procedimento}}.",
   sections: [
-    { id: "s1", type: "paragraph", title: "Declaração", content: "Declaro que li e compreendi os riscos e benefícios do procedimento." },
+    {
+      id: "s1",
+      type: "paragraph",
+      title: "Declaração",
+      content: "Declaro que li e compreendi os riscos e benefícios do procedimento.",
+    },
     { id: "s2", type: "signature", title: "Assinaturas", content: "{{paciente_nome}}\n\n{{profissional_nome}}" },
   ],
 };
@@ -26,10 +31,16 @@ const PATIENT = "Joana Prado Albuquerque";
 const PATIENT_EMAIL = `joana.${process.pid}.${Date.now().toString(36)}@exemplo.com.br`;
 
 async function seedDocument(page: Page, cpf: string): Promise<string> {
-  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200)).items;
+  const specialties = (await json<{ items: string[] }>(await page.request.get("/api/templates/specialties"), 200))
+    .items;
   const template = await json<{ id: string }>(
     await page.request.post("/api/templates", {
-      data: { titulo: "TCLE Clareamento", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE },
+      data: {
+        titulo: "TCLE Clareamento",
+        especialidade: specialties[0],
+        categoria: "Consentimento",
+        estrutura: STRUCTURE,
+      },
     }),
     201,
   );
@@ -71,7 +82,9 @@ describe("signing", () => {
     // The clinic's logo (issue 13) shows on the patient's signing page.
     const logo = await page.request.put("/api/settings/clinic/logo", {
       headers: { "content-type": "image/svg+xml" },
-      data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="90" height="30"><rect width="90" height="30" rx="6" fill="#0a7"/></svg>'),
+      data: Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="90" height="30"><rect width="90" height="30" rx="6" fill="#0a7"/></svg>',
+      ),
     });
     expect(logo.status(), await logo.text()).toBe(200);
 
@@ -87,7 +100,10 @@ describe("signing", () => {
     // The responsible professional signs the professional declaration first, as themselves (issue 11).
     const panelBefore = page.getByTestId("signing-panel");
     expect(await panelBefore.getByRole("button", { name: "Enviar para Assinatura" }).isDisabled()).toBe(true);
-    await panelBefore.getByTestId("professional-signature").getByRole("button", { name: "Assinar como profissional responsável" }).click();
+    await panelBefore
+      .getByTestId("professional-signature")
+      .getByRole("button", { name: "Assinar como profissional responsável" })
+      .click();
     const professionalDialog = page.getByRole("dialog", { name: "Assinar como profissional responsável" });
     await professionalDialog.getByLabel("Sua senha").fill(account.password);
     // The second factor (decision 042): signing waits for the code sent to the account's e-mail.
@@ -102,8 +118,14 @@ describe("signing", () => {
     await page.getByTestId("signing-panel").getByRole("button", { name: "Enviar para Assinatura" }).click();
     const dialog = page.getByTestId("send-for-signature-dialog");
     await dialog.getByText("Enviar também o link por e-mail ao paciente").waitFor();
-    await dialog.getByTestId("send-level-notice").getByText("assinatura eletrônica avançada", { exact: false }).waitFor();
-    await dialog.getByTestId("send-level-notice").getByText("O envio de e-mail não está configurado", { exact: false }).waitFor();
+    await dialog
+      .getByTestId("send-level-notice")
+      .getByText("assinatura eletrônica avançada", { exact: false })
+      .waitFor();
+    await dialog
+      .getByTestId("send-level-notice")
+      .getByText("O envio de e-mail não está configurado", { exact: false })
+      .waitFor();
     await dialog.getByRole("button", { name: "Enviar para Assinatura" }).click();
     await page.getByText("Documento enviado para assinatura").waitFor();
     // No SMTP on this server: the toast says the e-mail waits in the outbox, not that it was sent.
@@ -173,19 +195,28 @@ describe("signing", () => {
     expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
     await p.getByRole("heading", { name: "Termo de Consentimento - Clareamento dental" }).waitFor();
     await p.getByTestId("signing-status").getByText("Aguardando assinatura").waitFor();
-    await expect.poll(() => p.getByTestId("clinic-logo").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => p.getByTestId("clinic-logo").evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
     await p.getByRole("article").getByText(`Eu, ${PATIENT}, autorizo ${account.nome}`, { exact: false }).waitFor();
     const info = await p.getByTestId("signing-info").textContent();
     expect(info).toMatch(/Criado em\d{2}\/\d{2}\/\d{4}/);
     expect(info).toMatch(/Prazo para assinatura\d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}/);
     // The public page loads its own bundle: no admin app.
-    const scripts = await p.evaluate(() => [...document.querySelectorAll("script[src]")].map((s) => s.getAttribute("src")));
+    const scripts = await p.evaluate(() =>
+      [...document.querySelectorAll("script[src]")].map((s) => s.getAttribute("src")),
+    );
     expect(scripts.every((src) => /\/assets\/sign-/.test(src ?? ""))).toBe(true);
-    expect(await p.evaluate(() => document.querySelector('meta[name="referrer"]')?.getAttribute("content"))).toBe("no-referrer");
+    expect(await p.evaluate(() => document.querySelector('meta[name="referrer"]')?.getAttribute("content"))).toBe(
+      "no-referrer",
+    );
 
     // First opening: sent → viewed.
     await expect
-      .poll(async () => (await json<{ status: string }>(await page.request.get(`/api/documents/${documentId}`), 200)).status)
+      .poll(
+        async () =>
+          (await json<{ status: string }>(await page.request.get(`/api/documents/${documentId}`), 200)).status,
+      )
       .toBe("viewed");
 
     // Exclusive control (issue 11): the CPF is masked and the form waits for the e-mail code.
@@ -254,7 +285,8 @@ describe("signing", () => {
     await p.getByRole("button", { name: "Assinar Documento" }).click();
     await p.getByTestId("signing-success").getByText("Documento assinado com sucesso!").waitFor();
     // Usually for a moment only (the job seals in the same process): the button waits for the PDF.
-    if (await p.getByRole("button", { name: "Preparando o documento assinado…" }).isVisible()) await snap(p, "signing-signed-preparing-phone");
+    if (await p.getByRole("button", { name: "Preparando o documento assinado…" }).isVisible())
+      await snap(p, "signing-signed-preparing-phone");
     await p.getByText("Sua assinatura foi registrada com segurança").waitFor();
     await p.getByTestId("signing-status").getByText("Documento assinado").waitFor();
     const block = p.getByTestId("signatures-block");
@@ -262,12 +294,24 @@ describe("signing", () => {
     const blockText = await block.textContent();
     expect(blockText).toContain("Assinado");
     expect(blockText).toContain("Eletrônica");
-    expect(blockText).not.toContain(patientCpf.replace(/\D/g, "").slice(0, 3) + "." + patientCpf.replace(/\D/g, "").slice(3, 6) + "." + patientCpf.replace(/\D/g, "").slice(6, 9) + "-");
+    expect(blockText).not.toContain(
+      patientCpf.replace(/\D/g, "").slice(0, 3) +
+        "." +
+        patientCpf.replace(/\D/g, "").slice(3, 6) +
+        "." +
+        patientCpf.replace(/\D/g, "").slice(6, 9) +
+        "-",
+    );
     expect(blockText).toMatch(/\d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}/);
     await block.getByRole("img", { name: /^Assinatura de / }).waitFor();
     // No SMTP here: the page promises no e-mail; the copy is the download (issue 11).
-    await p.getByTestId("signed-notice").getByText("Baixe aqui sua cópia do documento assinado e guarde-a com você.").waitFor();
-    expect(await p.getByText("Todos os participantes receberão uma cópia do documento assinado por e-mail.").count()).toBe(0);
+    await p
+      .getByTestId("signed-notice")
+      .getByText("Baixe aqui sua cópia do documento assinado e guarde-a com você.")
+      .waitFor();
+    expect(
+      await p.getByText("Todos os participantes receberão uma cópia do documento assinado por e-mail.").count(),
+    ).toBe(0);
     expect(await p.getByTestId("sign-form").count()).toBe(0);
     // The sealed PDF is made by a job a moment later: the button says so, then downloads it.
     const phoneDownload = p.getByRole("link", { name: "Baixar documento assinado" });
@@ -277,7 +321,9 @@ describe("signing", () => {
     const phoneFile = p.waitForEvent("download");
     await phoneDownload.click();
     const phoneCopy = await phoneFile;
-    expect(phoneCopy.suggestedFilename()).toMatch(/^Termo_de_Consentimento___Clareamento_dental_assinado_\d{8}_\d{6}\.pdf$/);
+    expect(phoneCopy.suggestedFilename()).toMatch(
+      /^Termo_de_Consentimento___Clareamento_dental_assinado_\d{8}_\d{6}\.pdf$/,
+    );
     const phoneBytes = readFileSync(await phoneCopy.path());
     expect(phoneBytes.subarray(0, 4).toString("latin1")).toBe("%PDF");
 
@@ -286,7 +332,9 @@ describe("signing", () => {
     await page.getByTestId("document-row").getByTestId("document-status").getByText("Assinado").waitFor();
     // Its row menu offers the sealed PDF first, the draft as a draft.
     await page.getByRole("button", { name: /^Ações do documento/ }).click();
-    expect((await page.getByRole("menuitem", { name: /^Baixar/ }).allTextContents()).map((text) => text.trim())).toEqual(["Baixar PDF assinado", "Baixar rascunho (sem validade)"]);
+    expect(
+      (await page.getByRole("menuitem", { name: /^Baixar/ }).allTextContents()).map((text) => text.trim()),
+    ).toEqual(["Baixar PDF assinado", "Baixar rascunho (sem validade)"]);
     await page.keyboard.press("Escape");
     await page.goto(`/documents/${documentId}`);
     const staffBlock = page.getByTestId("document-signatures");
@@ -311,11 +359,17 @@ describe("signing", () => {
     expect((await draftFile).suggestedFilename()).toMatch(/-rascunho_\d{8}_\d{6}\.pdf$/);
     // The trail says the signer downloaded it, in words.
     await page.getByRole("tab", { name: "Trilha de Auditoria" }).click();
-    await page.getByTestId("audit-trail").getByText("PDF assinado baixado pelo signatário (pelo link de assinatura)").waitFor();
+    await page
+      .getByTestId("audit-trail")
+      .getByText("PDF assinado baixado pelo signatário (pelo link de assinatura)")
+      .waitFor();
     await page.getByRole("tab", { name: "Conteúdo" }).click();
 
     // The verification page, by the code of the signed document.
-    const detail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(await page.request.get(`/api/documents/${documentId}`), 200);
+    const detail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(
+      await page.request.get(`/api/documents/${documentId}`),
+      200,
+    );
     const code = detail.audit.find((event) => event.action === "document.signed")?.data.verification_code;
     expect(typeof code).toBe("string");
     await p.goto(`/verificar/${code as string}`);
@@ -394,7 +448,12 @@ describe("signing", () => {
     const { context, page, errors } = await newPage(browser, DESKTOP);
     await signIn(page, account.email, account.password);
     const documentId = await seedDocument(page, validCpf());
-    await json(await page.request.post(`/api/documents/${documentId}/professional-signature`, { data: { senha: account.password } }), 200);
+    await json(
+      await page.request.post(`/api/documents/${documentId}/professional-signature`, {
+        data: { senha: account.password },
+      }),
+      200,
+    );
     await json(await page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
     await page.goto(`/documents/${documentId}`);
     const panel = page.getByTestId("signing-panel");
@@ -426,10 +485,14 @@ describe("signing", () => {
     await card.getByTestId("email-not-configured").waitFor();
     await toggle.click();
     await page.getByText("Configurações atualizadas").waitFor();
-    expect((await json<{ codigo_email: boolean }>(await page.request.get("/api/settings/signing"), 200)).codigo_email).toBe(false);
+    expect(
+      (await json<{ codigo_email: boolean }>(await page.request.get("/api/settings/signing"), 200)).codigo_email,
+    ).toBe(false);
     await card.getByTestId("signing-level").getByText("assinatura eletrônica simples", { exact: false }).waitFor();
     await page.reload();
-    await expect.poll(() => page.getByTestId("signing-settings").getByRole("switch").getAttribute("aria-checked")).toBe("false");
+    await expect
+      .poll(() => page.getByTestId("signing-settings").getByRole("switch").getAttribute("aria-checked"))
+      .toBe("false");
     await snap(page, "settings-desktop");
     expect(errors).toEqual([]);
     await context.close();

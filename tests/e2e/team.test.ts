@@ -18,7 +18,15 @@ const IN_PROGRESS = new Set<string>();
 
 /** The owner adds a user with a password through the API (the session of `page`). */
 async function addUser(page: Page, role: string, extra: Record<string, unknown> = {}) {
-  const user = { nome: `Equipe ${role}`, email: uniqueEmail(`e2e-${role}`), cpf: validCpf(), role, acesso: "senha", password: "jardim-azul-42", ...extra };
+  const user = {
+    nome: `Equipe ${role}`,
+    email: uniqueEmail(`e2e-${role}`),
+    cpf: validCpf(),
+    role,
+    acesso: "senha",
+    password: "jardim-azul-42",
+    ...extra,
+  };
   const response = await page.request.post("/api/users", { data: user });
   expect(response.status(), await response.text()).toBe(201);
   return { ...user, id: ((await response.json()) as { id: string }).id };
@@ -27,7 +35,11 @@ async function addUser(page: Page, role: string, extra: Record<string, unknown> 
 async function sidebarLinks(page: Page): Promise<{ label: string; href: string }[]> {
   const nav = page.locator('[data-slot="sidebar-content"]').first();
   await nav.getByRole("link").first().waitFor();
-  return nav.getByRole("link").evaluateAll((links) => links.map((a) => ({ label: (a.textContent ?? "").trim(), href: a.getAttribute("href") ?? "" })));
+  return nav
+    .getByRole("link")
+    .evaluateAll((links) =>
+      links.map((a) => ({ label: (a.textContent ?? "").trim(), href: a.getAttribute("href") ?? "" })),
+    );
 }
 
 /** Opens every entry and checks none is a placeholder (except the screens other work is replacing). */
@@ -100,7 +112,12 @@ describe("the team (issue 13)", () => {
     await signIn(phone.page, newEmail, "jardim-azul-42");
     await phone.page.getByTestId("mobile-bottom-bar").getByRole("link", { name: "Perfil" }).click();
     await phone.page.getByRole("heading", { name: "Perfil", exact: true }).waitFor();
-    expect(await phone.page.getByRole("form", { name: "Dados pessoais" }).getByLabel(/^Nome completo/).inputValue()).toBe("Dr. Ricardo Almeida Souza Neto");
+    expect(
+      await phone.page
+        .getByRole("form", { name: "Dados pessoais" })
+        .getByLabel(/^Nome completo/)
+        .inputValue(),
+    ).toBe("Dr. Ricardo Almeida Souza Neto");
     expect(await pageWidth(phone.page)).toBeLessThanOrEqual(PHONE.width);
     await snap(phone.page, "profile-phone-edit");
     expect(phone.errors).toEqual([]);
@@ -140,11 +157,17 @@ describe("the team (issue 13)", () => {
     await logoCard.getByTestId("clinic-logo-input").setInputFiles({
       name: "logo.svg",
       mimeType: "image/svg+xml",
-      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><circle cx="20" cy="20" r="16" fill="#0a7"/><rect x="44" y="12" width="70" height="16" fill="#064"/></svg>'),
+      buffer: Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><circle cx="20" cy="20" r="16" fill="#0a7"/><rect x="44" y="12" width="70" height="16" fill="#064"/></svg>',
+      ),
     });
     await page.getByText("Logo atualizado").first().waitFor();
-    await expect.poll(() => logoCard.getByTestId("clinic-logo-preview").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(600);
-    await logoCard.getByTestId("clinic-logo-input").setInputFiles({ name: "foto.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") });
+    await expect
+      .poll(() => logoCard.getByTestId("clinic-logo-preview").evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBe(600);
+    await logoCard
+      .getByTestId("clinic-logo-input")
+      .setInputFiles({ name: "foto.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") });
     await logoCard.getByRole("alert").getByText("Envie o logo em PNG, JPEG ou SVG.").waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));
     await snap(page, "settings-desktop");
@@ -159,7 +182,14 @@ describe("the team (issue 13)", () => {
     const phone = await newPage(browser, PHONE);
     await signIn(phone.page, owner.email, owner.password);
     await phone.page.goto("/settings");
-    await expect.poll(() => phone.page.getByRole("form", { name: "Dados da clínica" }).getByLabel(/^Prazo para assinatura/).inputValue()).toBe("15");
+    await expect
+      .poll(() =>
+        phone.page
+          .getByRole("form", { name: "Dados da clínica" })
+          .getByLabel(/^Prazo para assinatura/)
+          .inputValue(),
+      )
+      .toBe("15");
     expect(await pageWidth(phone.page)).toBeLessThanOrEqual(PHONE.width);
     await snap(phone.page, "settings-phone");
     expect(phone.errors).toEqual([]);
@@ -224,7 +254,8 @@ describe("the team (issue 13)", () => {
     await sheet.waitFor();
     await animationsFinished(phone.page);
     const sheetLinks = await sheet.getByRole("link").allTextContents();
-    for (const hidden of ["Usuários", "Integração", "Configurações", "Associar Conteúdo", "Config. Templates"]) expect(sheetLinks, hidden).not.toContain(hidden);
+    for (const hidden of ["Usuários", "Integração", "Configurações", "Associar Conteúdo", "Config. Templates"])
+      expect(sheetLinks, hidden).not.toContain(hidden);
     await snap(phone.page, "menus-auditor-phone");
     expect(phone.errors).toEqual([]);
     await phone.context.close();

@@ -41,7 +41,8 @@ async function formValues(page: Page) {
   };
 }
 
-const NO_SPECIALTY = "Nenhuma especialidade vinculada ao seu perfil. Peça ao superusuário da clínica para vincular suas especialidades.";
+const NO_SPECIALTY =
+  "Nenhuma especialidade vinculada ao seu perfil. Peça ao superusuário da clínica para vincular suas especialidades.";
 
 describe("personal template defaults (/profile/templates)", () => {
   it("saves the four defaults, keeps them after a reload, and keeps the form when saving fails", async () => {
@@ -94,7 +95,11 @@ describe("personal template defaults (/profile/templates)", () => {
     // Saving fails: error toast, what was typed stays in the form, nothing is stored.
     await page.route("**/api/me/template-defaults", (route) =>
       route.request().method() === "PUT"
-        ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ code: "INTERNAL", message: "Erro interno" }) })
+        ? route.fulfill({
+            status: 500,
+            contentType: "application/json",
+            body: JSON.stringify({ code: "INTERNAL", message: "Erro interno" }),
+          })
         : route.continue(),
     );
     await field.valor(page).fill("R$ 2.000,00");
@@ -135,7 +140,12 @@ describe("personal template defaults (/profile/templates)", () => {
     const { context, page, errors } = await newPage(browser, PHONE);
     await signIn(page, account.email, account.password);
     const response = await page.request.put("/api/me/template-defaults", {
-      data: { template_riscos: "Dor local\nEdema", template_beneficios: null, template_cuidados_pos: "Repouso", template_valor_procedimento: "R$ 800,00" },
+      data: {
+        template_riscos: "Dor local\nEdema",
+        template_beneficios: null,
+        template_cuidados_pos: "Repouso",
+        template_valor_procedimento: "R$ 800,00",
+      },
     });
     expect(response.status()).toBe(200);
 
@@ -163,7 +173,12 @@ describe("personal template defaults (/profile/templates)", () => {
     const { context, page, errors } = await newPage(browser, DESKTOP);
     await signIn(page, account.email, account.password);
     const saved = await page.request.put("/api/me/template-defaults", {
-      data: { template_riscos: null, template_beneficios: null, template_cuidados_pos: null, template_valor_procedimento: "Conforme orçamento" },
+      data: {
+        template_riscos: null,
+        template_beneficios: null,
+        template_cuidados_pos: null,
+        template_valor_procedimento: "Conforme orçamento",
+      },
     });
     expect(saved.status()).toBe(200);
 
@@ -174,7 +189,11 @@ describe("personal template defaults (/profile/templates)", () => {
     await page.getByRole("button", { name: "Salvar Templates" }).click();
     await page.getByText("Templates salvos com sucesso!").waitFor();
     await expect
-      .poll(async () => ((await (await page.request.get("/api/me/template-defaults")).json()) as Record<string, unknown>).template_valor_procedimento)
+      .poll(
+        async () =>
+          ((await (await page.request.get("/api/me/template-defaults")).json()) as Record<string, unknown>)
+            .template_valor_procedimento,
+      )
       .toBe("Conforme orçamento aprovado");
     await page.reload();
     await expect.poll(() => field.valor(page).inputValue()).toBe("Conforme orçamento aprovado");
@@ -190,7 +209,11 @@ describe("personal template defaults (/profile/templates)", () => {
     expect(await page.getByRole("button", { name: "Informar valor em R$" }).count()).toBe(0);
     await page.getByRole("button", { name: "Salvar Templates" }).click();
     await expect
-      .poll(async () => ((await (await page.request.get("/api/me/template-defaults")).json()) as Record<string, unknown>).template_valor_procedimento)
+      .poll(
+        async () =>
+          ((await (await page.request.get("/api/me/template-defaults")).json()) as Record<string, unknown>)
+            .template_valor_procedimento,
+      )
       .toBe("R$ 2.500,00");
 
     // After a reload the amount is in the currency field (letters are not taken).
@@ -202,7 +225,11 @@ describe("personal template defaults (/profile/templates)", () => {
     // A field left with only its "R$ " is stored as empty.
     await page.getByRole("button", { name: "Salvar Templates" }).click();
     await expect
-      .poll(async () => ((await (await page.request.get("/api/me/template-defaults")).json()) as Record<string, unknown>).template_valor_procedimento)
+      .poll(
+        async () =>
+          ((await (await page.request.get("/api/me/template-defaults")).json()) as Record<string, unknown>)
+            .template_valor_procedimento,
+      )
       .toBeNull();
     expect(errors).toEqual([]);
     await context.close();

@@ -49,8 +49,17 @@ describe("template section formatting and version history", () => {
       area.setSelectionRange(start, start + "protetor solar".length);
     });
     await toolbar.getByRole("button", { name: "Negrito" }).click();
-    await expect.poll(() => content.inputValue()).toBe("Use **protetor solar** diariamente.\nGelo nas primeiras horas\nRepouso relativo");
-    expect(await content.evaluate((el) => (el as HTMLTextAreaElement).value.slice((el as HTMLTextAreaElement).selectionStart, (el as HTMLTextAreaElement).selectionEnd))).toBe("protetor solar");
+    await expect
+      .poll(() => content.inputValue())
+      .toBe("Use **protetor solar** diariamente.\nGelo nas primeiras horas\nRepouso relativo");
+    expect(
+      await content.evaluate((el) =>
+        (el as HTMLTextAreaElement).value.slice(
+          (el as HTMLTextAreaElement).selectionStart,
+          (el as HTMLTextAreaElement).selectionEnd,
+        ),
+      ),
+    ).toBe("protetor solar");
 
     // Ctrl+I on the textarea.
     await page.locator(label).evaluate((el) => {
@@ -67,7 +76,9 @@ describe("template section formatting and version history", () => {
       area.setSelectionRange(area.value.indexOf("Gelo"), area.value.length);
     });
     await toolbar.getByRole("button", { name: "Lista", exact: true }).click();
-    await expect.poll(() => content.inputValue()).toBe("Use **protetor solar** *diariamente*.\n- Gelo nas primeiras horas\n- Repouso relativo");
+    await expect
+      .poll(() => content.inputValue())
+      .toBe("Use **protetor solar** *diariamente*.\n- Gelo nas primeiras horas\n- Repouso relativo");
     await snap(page, "template-formatting-editor-1366");
 
     await page.getByRole("tab", { name: "Pré-visualização" }).click();
@@ -101,7 +112,10 @@ describe("template section formatting and version history", () => {
     const changed = compare.locator('[data-testid="section-diff"][data-status="changed"]');
     expect(await changed.locator("del").textContent()).toContain("diariamente");
     expect(await changed.locator("ins").textContent()).toContain("sempre");
-    await compare.locator('[data-testid="section-diff"][data-status="added"]').getByText("Retorno em 7 dias.").waitFor();
+    await compare
+      .locator('[data-testid="section-diff"][data-status="added"]')
+      .getByText("Retorno em 7 dias.")
+      .waitFor();
     await snap(page, "template-versions-compare-1366");
 
     // Restaurar a versão 1: a confirmation, then a third version equal to the first.
@@ -136,14 +150,31 @@ describe("template section formatting and version history", () => {
         titulo: "Cuidados",
         especialidade: "Dermatologia",
         categoria: "Consentimento",
-        estrutura: { title: "", introduction: "", sections: [{ id: "s1", type: "paragraph", title: "Cuidados", content }] },
+        estrutura: {
+          title: "",
+          introduction: "",
+          sections: [{ id: "s1", type: "paragraph", title: "Cuidados", content }],
+        },
       });
       const specialties = (await (await fetch("/api/templates/specialties")).json()) as { items: string[] };
       const first = body("Use **protetor solar** *diariamente*.\n- Gelo\n- Repouso");
       first.especialidade = specialties.items[0] ?? "Dermatologia";
-      const created = (await (await fetch("/api/templates", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(first) })).json()) as { id: string };
-      const second = { ...body("Use **protetor solar** *sempre*.\n- Gelo\n- Repouso absoluto"), especialidade: first.especialidade };
-      await fetch(`/api/templates/${created.id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(second) });
+      const created = (await (
+        await fetch("/api/templates", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(first),
+        })
+      ).json()) as { id: string };
+      const second = {
+        ...body("Use **protetor solar** *sempre*.\n- Gelo\n- Repouso absoluto"),
+        especialidade: first.especialidade,
+      };
+      await fetch(`/api/templates/${created.id}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(second),
+      });
       return created.id;
     });
     await page.goto(`/templates/${create}/edit`);

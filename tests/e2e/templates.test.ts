@@ -56,7 +56,11 @@ describe("templates", () => {
 
     // The first section cannot go up, the last cannot go down.
     expect(await page.getByRole("button", { name: "Mover seção 1 para cima" }).isDisabled()).toBe(true);
-    expect(await page.getByRole("button", { name: `Mover seção ${SAMPLE_TEMPLATE.estrutura.sections.length} para baixo` }).isDisabled()).toBe(true);
+    expect(
+      await page
+        .getByRole("button", { name: `Mover seção ${SAMPLE_TEMPLATE.estrutura.sections.length} para baixo` })
+        .isDisabled(),
+    ).toBe(true);
     await page.getByRole("button", { name: "Mover seção 2 para cima" }).click();
     await expect.poll(() => sectionTitle(page, 0).inputValue()).toBe(second!.title);
     expect(await sectionTitle(page, 1).inputValue()).toBe(first!.title);
@@ -69,7 +73,9 @@ describe("templates", () => {
     // The dialog gives the focus back to its button when its closing animation ends: on a busy
     // machine that came between the arrow keys below and took one of them (CI, caret at 3, not 4).
     await page.getByRole("alertdialog").waitFor({ state: "detached" });
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim() ?? null)).toBe("Carregar modelo de exemplo");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim() ?? null))
+      .toBe("Carregar modelo de exemplo");
 
     // A variable goes in at the caret and the caret stays right after it.
     const content = sectionContent(page, 0);
@@ -99,7 +105,9 @@ describe("templates", () => {
     await page.getByRole("tab", { name: "Pré-visualização" }).click();
     const preview = page.getByTestId("template-preview");
     await preview.getByText("Eu, Maria Aparecida da Silva declaro estar ciente.").waitFor();
-    await preview.getByRole("heading", { name: "Termo de Consentimento Livre e Esclarecido - Blefaroplastia superior" }).waitFor();
+    await preview
+      .getByRole("heading", { name: "Termo de Consentimento Livre e Esclarecido - Blefaroplastia superior" })
+      .waitFor();
     await preview.getByText("Variáveis não reconhecidas: {{campo_inexistente}}").waitFor();
     const chip = preview.locator('mark[title="Variável sem valor"]');
     expect(await chip.count()).toBe(1);

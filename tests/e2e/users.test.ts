@@ -15,7 +15,9 @@ afterAll(async () => {
 /** The invitation link e-mailed to `to`, read from the development outbox. */
 async function invitationLink(to: string): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const outbox = (await (await fetch(`${baseUrl()}/api/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as { items: { to: string; text: string }[] };
+    const outbox = (await (await fetch(`${baseUrl()}/api/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as {
+      items: { to: string; text: string }[];
+    };
     const mail = outbox.items.find((item) => item.to === to);
     const link = mail ? /(http:\/\/127\.0\.0\.1:\d+\/convite\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1] : undefined;
     if (link) return link;
@@ -61,7 +63,9 @@ describe("users (/users)", () => {
     await dialog.getByLabel("Especialidade 2", { exact: true }).selectOption("cirurgia_plastica");
     await dialog.getByRole("button", { name: "Adicionar usuário" }).click();
     // No RQE yet: the sign-up rule, on each specialty.
-    await expect.poll(() => dialog.getByText("RQE é obrigatório para cada especialidade do CRM", { exact: true }).count()).toBe(2);
+    await expect
+      .poll(() => dialog.getByText("RQE é obrigatório para cada especialidade do CRM", { exact: true }).count())
+      .toBe(2);
     await dialog.getByLabel(/^RQE/).nth(0).fill("7788");
     await dialog.getByLabel(/^RQE/).nth(1).fill("9911");
     await snap(page, "users-add-professional-dialog");

@@ -20,10 +20,16 @@ describe("/verificar shows the evidence the uploaded PDF carries", () => {
     await signIn(staff.page, account.email, account.password);
     const patient = { nome: "Helena Castro Vieira", cpf: validCpf(), email: `helena.${Date.now()}@exemplo.com.br` };
     const documentId = await seedSignableDocument(staff.page, account, patient);
-    const sent = await json<{ link: string }>(await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
+    const sent = await json<{ link: string }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
     await signThroughApi(staff.page, sent.link, patient, signatureDataUrl());
     const sealed = await sealedPdf(staff.page, documentId);
-    const detail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(await staff.page.request.get(`/api/documents/${documentId}`), 200);
+    const detail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(
+      await staff.page.request.get(`/api/documents/${documentId}`),
+      200,
+    );
     const code = detail.audit.find((event) => event.action === "document.signed")?.data.verification_code as string;
 
     const phone = await patientPhone(browser);
@@ -62,7 +68,9 @@ describe("/verificar shows the evidence the uploaded PDF carries", () => {
     tampered[at] = tampered[at]! ^ 0x01;
     await input.setInputFiles({ name: "termo-alterado.pdf", mimeType: "application/pdf", buffer: tampered });
     await p.getByTestId("pdf-verdict").getByText("termo-alterado.pdf", { exact: false }).waitFor();
-    await expect.poll(() => p.getByTestId("evidence-verdict").getAttribute("data-ok"), { timeout: 20_000 }).toBe("false");
+    await expect
+      .poll(() => p.getByTestId("evidence-verdict").getAttribute("data-ok"), { timeout: 20_000 })
+      .toBe("false");
     expect(await p.getByTestId("evidence-verdict").textContent()).toContain("Resultado: FALHOU");
     const failed = report.locator('[data-testid="evidence-line"][data-ok="false"]');
     expect(await failed.count()).toBeGreaterThanOrEqual(1);

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureDataUrl } from "../helpers/signing.js";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
 import { animationsFinished, DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
-import { confirmSigningCode, drawSignature, json, patientPhone, seedSignableDocument, signThroughApi } from "./signing-helpers.js";
+import {
+  confirmSigningCode,
+  drawSignature,
+  json,
+  patientPhone,
+  seedSignableDocument,
+  signThroughApi,
+} from "./signing-helpers.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -51,7 +58,10 @@ describe("a witness (decision 021)", () => {
     await card.getByRole("button", { name: "Adicionar testemunha" }).waitFor();
     expect(await card.getByTestId("witness-row").count()).toBe(1);
     await snap(staff.page, "document-witnesses-card-desktop");
-    const sent = await json<{ link: string; testemunhas: { link: string; nome: string }[] }>(await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }), 200);
+    const sent = await json<{ link: string; testemunhas: { link: string; nome: string }[] }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
     expect(sent.testemunhas.map((w) => w.nome)).toEqual([witness.nome]);
 
     const phone = await patientPhone(browser);
@@ -91,7 +101,10 @@ describe("a witness (decision 021)", () => {
     await p.getByTestId("signed-pdf-panel").waitFor();
     expect(await p.getByTestId("waiting-others").count()).toBe(0);
 
-    const witnesses = await json<{ items: { nome: string; assinou_em: string | null }[] }>(await staff.page.request.get(`/api/documents/${documentId}/witnesses`), 200);
+    const witnesses = await json<{ items: { nome: string; assinou_em: string | null }[] }>(
+      await staff.page.request.get(`/api/documents/${documentId}/witnesses`),
+      200,
+    );
     expect(witnesses.items[0]?.assinou_em).not.toBeNull();
     expect(phone.errors).toEqual([]);
     expect(staff.errors).toEqual([]);

@@ -264,7 +264,10 @@ export async function startFakeFeegowServer(): Promise<FakeFeegowServer> {
     }
     if (req.method === "GET" && path === "/patient/list") {
       const cpf = digits(url.searchParams.get("cpf"));
-      return send(200, { success: true, content: byCpf(cpf).map((p) => ({ patient_id: p.id, nome: p.nome, nascimento: p.nascimento })) });
+      return send(200, {
+        success: true,
+        content: byCpf(cpf).map((p) => ({ patient_id: p.id, nome: p.nome, nascimento: p.nascimento })),
+      });
     }
     if (req.method === "GET" && path === "/patient/search") {
       const cpf = digits(url.searchParams.get("paciente_cpf"));
@@ -276,8 +279,10 @@ export async function startFakeFeegowServer(): Promise<FakeFeegowServer> {
       const input = (body ?? {}) as Record<string, unknown>;
       const file = typeof input.base64_file === "string" ? input.base64_file : "";
       const match = /^data:application\/pdf;base64,(.+)$/.exec(file);
-      if (!input.paciente_id || !match) return send(422, { success: false, message: "paciente_id e base64_file são obrigatórios" });
-      if (!state.patients.some((p) => p.id === Number(input.paciente_id))) return send(409, { success: false, content: "Paciente não encontrado" });
+      if (!input.paciente_id || !match)
+        return send(422, { success: false, message: "paciente_id e base64_file são obrigatórios" });
+      if (!state.patients.some((p) => p.id === Number(input.paciente_id)))
+        return send(409, { success: false, content: "Paciente não encontrado" });
       const bytes = Buffer.from(match[1] ?? "", "base64");
       const sha256 = createHash("sha256").update(bytes).digest("hex");
       const upload: FakeFeegowUpload = {

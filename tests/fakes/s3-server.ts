@@ -34,7 +34,13 @@ export interface LocalS3 {
 
 export async function startLocalS3(bucket = "consentir-teste"): Promise<LocalS3> {
   const directory = mkdtempSync(path.join(os.tmpdir(), "consentir-s3-"));
-  const server = new S3rver({ address: "127.0.0.1", port: 0, directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    directory,
+    silent: true,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = await server.run();
   const requests: RecordedS3Request[] = [];
   (server as unknown as { httpServer: Server }).httpServer.on("request", (request: IncomingMessage) => {
@@ -54,7 +60,11 @@ export async function startLocalS3(bucket = "consentir-teste"): Promise<LocalS3>
     },
     requests,
     objectCreations: () =>
-      requests.filter((r) => (r.method === "PUT" && !/[?&]partNumber=/.test(r.url)) || (r.method === "POST" && /[?&]uploads(=|&|$)/.test(r.url))),
+      requests.filter(
+        (r) =>
+          (r.method === "PUT" && !/[?&]partNumber=/.test(r.url)) ||
+          (r.method === "POST" && /[?&]uploads(=|&|$)/.test(r.url)),
+      ),
     async close() {
       await server.close();
       rmSync(directory, { recursive: true, force: true });

@@ -34,5 +34,10 @@ export async function startSmtp() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, received, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    state,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

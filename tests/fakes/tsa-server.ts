@@ -155,7 +155,14 @@ function issueToken(tsa: TestCertificate, parts: TokenParts, mode: FakeTsaMode):
 
 const granted = (token: Buffer) => sequence(sequence(smallInteger(0)), token);
 /** PKIStatusInfo { rejection, "pedido recusado", failInfo badAlg } */
-const rejection = () => sequence(sequence(smallInteger(2), sequence(utf8String("pedido recusado pelo teste")), tlv(TAG.BIT_STRING, Buffer.from([0x07, 0x80]))));
+const rejection = () =>
+  sequence(
+    sequence(
+      smallInteger(2),
+      sequence(utf8String("pedido recusado pelo teste")),
+      tlv(TAG.BIT_STRING, Buffer.from([0x07, 0x80])),
+    ),
+  );
 
 export async function startFakeTsaServer(options: { username?: string; password?: string } = {}): Promise<FakeTsa> {
   const pki = testPki();
@@ -169,7 +176,9 @@ export async function startFakeTsaServer(options: { username?: string; password?
     authorizations: [],
     close: async () => {},
   };
-  const expectedAuth = options.username ? `Basic ${Buffer.from(`${options.username}:${options.password ?? ""}`).toString("base64")}` : undefined;
+  const expectedAuth = options.username
+    ? `Basic ${Buffer.from(`${options.username}:${options.password ?? ""}`).toString("base64")}`
+    : undefined;
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -183,8 +192,10 @@ export async function startFakeTsaServer(options: { username?: string; password?
         res.end(bytes);
       };
       if (state.mode === "hang") return; // never answers: the client's timeout must fire
-      if (req.method !== "POST" || req.headers["content-type"] !== "application/timestamp-query") return reply(400, "text/plain", Buffer.from("bad request"));
-      if (expectedAuth && req.headers.authorization !== expectedAuth) return reply(401, "text/plain", Buffer.from("unauthorized"));
+      if (req.method !== "POST" || req.headers["content-type"] !== "application/timestamp-query")
+        return reply(400, "text/plain", Buffer.from("bad request"));
+      if (expectedAuth && req.headers.authorization !== expectedAuth)
+        return reply(401, "text/plain", Buffer.from("unauthorized"));
       if (state.mode === "http-500") return reply(500, "text/plain", Buffer.from("erro interno"));
       if (state.mode === "garbage") return reply(200, "application/timestamp-reply", randomBytes(64));
       if (state.mode === "wrong-content-type") return reply(200, "text/html", Buffer.from("<html>proxy</html>"));

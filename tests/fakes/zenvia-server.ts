@@ -32,13 +32,30 @@ export async function startFakeZenvia(): Promise<FakeZenviaServer> {
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(body));
       };
-      if (req.method !== "POST" || req.url !== "/v2/channels/sms/messages") return send(404, { code: "NOT_FOUND", message: "Not found" });
+      if (req.method !== "POST" || req.url !== "/v2/channels/sms/messages")
+        return send(404, { code: "NOT_FOUND", message: "Not found" });
       if (!req.headers["x-api-token"]) return send(401, { code: "UNAUTHORIZED", message: "Missing token" });
       if (state.mode === "reject") return send(400, { code: "VALIDATION_ERROR", message: "Invalid recipient" });
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { from: string; to: string; contents: { type: string; text: string }[] };
-      state.received.push({ token: req.headers["x-api-token"] as string, from: body.from, to: body.to, text: body.contents[0]?.text ?? "" });
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        from: string;
+        to: string;
+        contents: { type: string; text: string }[];
+      };
+      state.received.push({
+        token: req.headers["x-api-token"] as string,
+        from: body.from,
+        to: body.to,
+        text: body.contents[0]?.text ?? "",
+      });
       next += 1;
-      send(200, { id: `msg-${next}`, from: body.from, to: body.to, direction: "OUT", channel: "sms", contents: body.contents });
+      send(200, {
+        id: `msg-${next}`,
+        from: body.from,
+        to: body.to,
+        direction: "OUT",
+        channel: "sms",
+        contents: body.contents,
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

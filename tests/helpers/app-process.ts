@@ -44,7 +44,12 @@ async function main(): Promise<void> {
       },
     };
     const { storage, secretBox } = app.services;
-    createWorker({ db: database.db, storage, secretBox, env, origin: siteOrigin(env), log: app.log, pdf: stalling }, jobHandlers, null, { idleMs: 100 }).start();
+    createWorker(
+      { db: database.db, storage, secretBox, env, origin: siteOrigin(env), log: app.log, pdf: stalling },
+      jobHandlers,
+      null,
+      { idleMs: 100 },
+    ).start();
   }
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();

@@ -29,7 +29,17 @@ async function compileEntries(): Promise<string> {
       .map((file) => path.join(projectRoot, dir, file)),
   ).concat(EXTRA_ENTRIES.map((file) => path.join(projectRoot, file)));
   try {
-    await build({ entryPoints, outdir, outbase: projectRoot, format: "esm", platform: "node", target: "node20", bundle: false, sourcemap: true, logLevel: "error" });
+    await build({
+      entryPoints,
+      outdir,
+      outbase: projectRoot,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      bundle: false,
+      sourcemap: true,
+      logLevel: "error",
+    });
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     throw error;

@@ -23,13 +23,21 @@ export async function signedDocument(
   options: { versionId?: string; nome?: string; seal?: boolean } = {},
 ): Promise<SignedDocument> {
   const { documentId, patient, versionId } = await signableDocument(app, who, options);
-  const sent = await app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, payload: {}, headers: { cookie: who.cookie } });
+  const sent = await app.inject({
+    method: "POST",
+    url: `/api/documents/${documentId}/send`,
+    payload: {},
+    headers: { cookie: who.cookie },
+  });
   if (sent.statusCode !== 200) throw new Error(`send: ${sent.statusCode} ${sent.body}`);
   const { response } = await signAsPatient(app, database, tokenOf(sent.json().link as string), patient);
   if (response.statusCode !== 200) throw new Error(`sign: ${response.statusCode} ${response.body}`);
   if (options.seal !== false) {
     for (let round = 0; round < 5; round++) {
-      const [row] = await database.db.select({ sealed: contratos.signed_pdf_file_id }).from(contratos).where(eq(contratos.id, documentId));
+      const [row] = await database.db
+        .select({ sealed: contratos.signed_pdf_file_id })
+        .from(contratos)
+        .where(eq(contratos.id, documentId));
       if (row?.sealed) break;
       await app.worker.tick();
     }
@@ -38,12 +46,15 @@ export async function signedDocument(
 }
 
 /** What PostgreSQL said when it refused a statement (drizzle wraps the driver's error). */
-export async function databaseRefusal(work: Promise<unknown>): Promise<{ message: string; code?: string; constraint?: string }> {
+export async function databaseRefusal(
+  work: Promise<unknown>,
+): Promise<{ message: string; code?: string; constraint?: string }> {
   try {
     await work;
   } catch (error) {
     let current: unknown = error;
-    while (current && typeof current === "object" && "cause" in current && (current as { cause?: unknown }).cause) current = (current as { cause: unknown }).cause;
+    while (current && typeof current === "object" && "cause" in current && (current as { cause?: unknown }).cause)
+      current = (current as { cause: unknown }).cause;
     const found = current as { message?: string; code?: string; constraint?: string };
     return { message: found.message ?? String(current), code: found.code, constraint: found.constraint };
   }

@@ -6,7 +6,10 @@ import { contratos, pacientes } from "../../src/db/schema.js";
  * database, as the owner role, for a given clinic.
  */
 export async function insertPatient(database: Database, tenantId: string, nome = "Paciente de Teste"): Promise<string> {
-  const [row] = await database.db.insert(pacientes).values({ tenant_id: tenantId, nome }).returning({ id: pacientes.id });
+  const [row] = await database.db
+    .insert(pacientes)
+    .values({ tenant_id: tenantId, nome })
+    .returning({ id: pacientes.id });
   if (!row) throw new Error("pacientes insert returned no row");
   return row.id;
 }

@@ -112,7 +112,11 @@ export async function openEventStream(baseUrl: string, cookie?: string): Promise
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; got ${JSON.stringify(events.map((e) => `${e.event} ${e.data}`))}`));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${what}; got ${JSON.stringify(events.map((e) => `${e.event} ${e.data}`))}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
@@ -132,7 +136,8 @@ export async function openEventStream(baseUrl: string, cookie?: string): Promise
     waitFor: (test, what, timeoutMs = EVENT_DEADLINE_MS) =>
       until(() => events.find(test) ?? (done ? failEnded(what) : undefined), what, timeoutMs),
     ended,
-    waitForEnd: (what, timeoutMs = EVENT_DEADLINE_MS) => until(() => (done ? true : undefined), what, timeoutMs).then(() => undefined),
+    waitForEnd: (what, timeoutMs = EVENT_DEADLINE_MS) =>
+      until(() => (done ? true : undefined), what, timeoutMs).then(() => undefined),
     close: () => abort.abort(),
   };
 }

@@ -42,7 +42,11 @@ export function templateAtLimit(): { title: string; introduction: string; sectio
     sections.push({ id: `s${k + 1}`, type, title: `${k + 1}. Seção ${type}`, content: "" });
   }
   // Spread what is left of the character budget over the sections' blocks.
-  const fixed = title.length + introduction.length + sections.reduce((sum, s) => sum + s.title.length, 0) + MAX_TEMPLATE_LINE_BREAKS;
+  const fixed =
+    title.length +
+    introduction.length +
+    sections.reduce((sum, s) => sum + s.title.length, 0) +
+    MAX_TEMPLATE_LINE_BREAKS;
   let budget = MAX_TEMPLATE_TEXT_CHARS - fixed;
   sections.forEach((section, k) => {
     const share = Math.floor(budget / (MAX_TEMPLATE_SECTIONS - k));
@@ -75,7 +79,10 @@ export function documentModelAtLimit(): DocumentModel {
   const blocksPer = MAX_DOCUMENT_LINES / MAX_TEMPLATE_SECTIONS; // 10
   const sections: DocumentModel["sections"] = [];
   const titleOf = (k: number) => `${k + 1}. Seção`;
-  const titleChars = Array.from({ length: MAX_TEMPLATE_SECTIONS }, (_, k) => titleOf(k).length).reduce((a, b) => a + b, 0);
+  const titleChars = Array.from({ length: MAX_TEMPLATE_SECTIONS }, (_, k) => titleOf(k).length).reduce(
+    (a, b) => a + b,
+    0,
+  );
   const title = "Termo de Consentimento";
   let budget = MAX_DOCUMENT_TEXT_CHARS - title.length - titleChars;
   for (let k = 0; k < MAX_TEMPLATE_SECTIONS; k++) {

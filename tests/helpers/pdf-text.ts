@@ -1,7 +1,10 @@
 import { execFileSync } from "node:child_process";
 
 const words = (file: string, args: string[]) =>
-  execFileSync("pdftotext", [...args, file, "-"]).toString("utf8").split(/\s+/).filter(Boolean);
+  execFileSync("pdftotext", [...args, file, "-"])
+    .toString("utf8")
+    .split(/\s+/)
+    .filter(Boolean);
 
 /**
  * The diagonal text of a PDF page (a watermark), as the sorted list of its non-space characters.

@@ -9,7 +9,10 @@ const urls = (process.env.TEST_DATABASE_URLS ?? "").split(" ").filter(Boolean);
 if (urls.length > 0) {
   const fork = Number(process.env.VITEST_POOL_ID ?? "1");
   const url = urls[fork - 1];
-  if (!url) throw new Error(`fork ${fork} sem banco: TEST_DATABASE_URLS tem ${urls.length} (rode com --maxWorkers=${urls.length} ou menos)`);
+  if (!url)
+    throw new Error(
+      `fork ${fork} sem banco: TEST_DATABASE_URLS tem ${urls.length} (rode com --maxWorkers=${urls.length} ou menos)`,
+    );
   process.env.TEST_DATABASE_URL = url;
 } else if (Number(process.env.VITEST_POOL_ID ?? "1") > 1) {
   throw new Error("um só banco (TEST_DATABASE_URL): rode com --maxWorkers=1, ou por npm run test:integration");

@@ -58,7 +58,14 @@ export function encodeCursorForTest(createdAt: string, id: string): string {
 export async function validCertificateUpload(): Promise<Record<string, string>> {
   const { testPki } = await import("../fixtures/icp-brasil.js");
   const { ecpf } = testPki();
-  return { arquivo_base64: ecpf.pfx.toString("base64"), nome_arquivo: "certificado.pfx", alias: "Sonda", senha: ecpf.password, descricao: "Certificado de teste", titular: "clinica" };
+  return {
+    arquivo_base64: ecpf.pfx.toString("base64"),
+    nome_arquivo: "certificado.pfx",
+    alias: "Sonda",
+    senha: ecpf.password,
+    descricao: "Certificado de teste",
+    titular: "clinica",
+  };
 }
 
 /**
@@ -78,7 +85,11 @@ export function teamValidBodies(): Record<string, unknown> {
       conselho_uf: "SP",
       especialidades: [{ especialidade: "dermatologia", areas_atuacao: ["hansenologia"], rqe: "45678" }],
     },
-    "POST /api/profile/password": { senha_atual: "senha-errada-1", nova_senha: "jardim-azul-42", confirmar_senha: "jardim-azul-42" },
+    "POST /api/profile/password": {
+      senha_atual: "senha-errada-1",
+      nova_senha: "jardim-azul-42",
+      confirmar_senha: "jardim-azul-42",
+    },
     "PUT /api/settings/clinic": {
       tipo_perfil: "profissional_independente",
       cep: "01310-100",
@@ -107,5 +118,7 @@ export function teamValidBodies(): Record<string, unknown> {
  * sweep reaches the key check one bad field at a time (decision 028).
  */
 export function noticeValidBodies(): Record<string, unknown> {
-  return { "POST /api/notices/read": { chaves: ["document.viewed:00000000-0000-4000-8000-000000000000:1767225600000000"] } };
+  return {
+    "POST /api/notices/read": { chaves: ["document.viewed:00000000-0000-4000-8000-000000000000:1767225600000000"] },
+  };
 }

@@ -31,7 +31,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `check` until it is truthy; fails with `what` after `deadlineMs` (no fixed sleeps). */
-export async function waitFor<T>(what: string, check: () => Promise<T> | T, deadlineMs = 60_000, everyMs = 50): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T> | T,
+  deadlineMs = 60_000,
+  everyMs = 50,
+): Promise<NonNullable<T>> {
   const until = Date.now() + deadlineMs;
   for (;;) {
     const value = await check();
@@ -46,7 +51,11 @@ export async function waitFor<T>(what: string, check: () => Promise<T> | T, dead
  * compiled file in the test suite, else the source with tsx's loader (node itself, not the tsx CLI,
  * which would run it in a grandchild a kill would miss).
  */
-export function spawnSource(script: string, env: Record<string, string>, nodeFlags: readonly string[] = []): NodeProcess {
+export function spawnSource(
+  script: string,
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = [],
+): NodeProcess {
   const child = spawn(process.execPath, [...nodeFlags, ...nodeEntryArgs(script)], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", LOG_LEVEL: "warn", ...env },
@@ -63,14 +72,21 @@ export function spawnSource(script: string, env: Record<string, string>, nodeFla
 }
 
 /** Waits for `ready` (polled); fails at once, with what it printed, if the process ends first. */
-async function whenReady(child: NodeProcess, what: string, ready: () => Promise<boolean> | boolean, withinMs: number, everyMs: number): Promise<void> {
+async function whenReady(
+  child: NodeProcess,
+  what: string,
+  ready: () => Promise<boolean> | boolean,
+  withinMs: number,
+  everyMs: number,
+): Promise<void> {
   let gone: string | null = null;
   void child.exited.then((how) => (gone = how));
   try {
     await waitFor(
       what,
       async () => {
-        if (gone !== null) throw new Error(`o processo terminou (${gone}) antes de ficar pronto (${what}):\n${child.output()}`);
+        if (gone !== null)
+          throw new Error(`o processo terminou (${gone}) antes de ficar pronto (${what}):\n${child.output()}`);
         return ready();
       },
       withinMs,
@@ -86,7 +102,11 @@ async function whenReady(child: NodeProcess, what: string, ready: () => Promise<
  * A web process (src/server/main.ts) with `env` (DATABASE_URL or DATA_DIR, WORKER, FEEGOW_URL…) on
  * a free port of 127.0.0.1; resolves once /api/health answers.
  */
-export async function startAppProcess(env: Record<string, string>, readyWithinMs = 90_000, nodeFlags: readonly string[] = []): Promise<AppProcess> {
+export async function startAppProcess(
+  env: Record<string, string>,
+  readyWithinMs = 90_000,
+  nodeFlags: readonly string[] = [],
+): Promise<AppProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const app = spawnSource("src/server/main.ts", { HOST: "127.0.0.1", PORT: String(port), ...env }, nodeFlags);
@@ -102,8 +122,18 @@ export async function startAppProcess(env: Record<string, string>, readyWithinMs
 }
 
 /** `npm run worker` (src/server/worker-main.ts) with `env`; resolves once it says it started. */
-export async function startWorkerProcess(env: Record<string, string>, readyWithinMs = 90_000, nodeFlags: readonly string[] = []): Promise<NodeProcess> {
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  readyWithinMs = 90_000,
+  nodeFlags: readonly string[] = [],
+): Promise<NodeProcess> {
   const worker = spawnSource("src/server/worker-main.ts", { LOG_LEVEL: "info", ...env }, nodeFlags);
-  await whenReady(worker, "o worker dizer que começou", () => worker.output().includes("worker started"), readyWithinMs, 100);
+  await whenReady(
+    worker,
+    "o worker dizer que começou",
+    () => worker.output().includes("worker started"),
+    readyWithinMs,
+    100,
+  );
   return worker;
 }

@@ -27,7 +27,13 @@ export async function newClinic(app: FastifyInstance): Promise<SignedIn> {
   const response = await app.inject({ method: "POST", url: "/api/auth/sign-up", payload });
   if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   const { tenant_id, profile_id } = response.json();
-  return { cookie: await signIn(app, payload.email, payload.password), password: payload.password, tenantId: tenant_id, profileId: profile_id, email: payload.email };
+  return {
+    cookie: await signIn(app, payload.email, payload.password),
+    password: payload.password,
+    tenantId: tenant_id,
+    profileId: profile_id,
+    email: payload.email,
+  };
 }
 
 /** A staff member with `role` in an existing clinic, signed in. */
@@ -40,7 +46,20 @@ export async function newStaff(
   const email = uniqueEmail(role);
   const [row] = await database.db
     .insert(profiles)
-    .values({ tenant_id: tenantId, nome: `Equipe ${role}`, email, cpf: validCpf(), role, password_hash: await hashPassword("senha-equipe") })
+    .values({
+      tenant_id: tenantId,
+      nome: `Equipe ${role}`,
+      email,
+      cpf: validCpf(),
+      role,
+      password_hash: await hashPassword("senha-equipe"),
+    })
     .returning({ id: profiles.id });
-  return { cookie: await signIn(app, email, "senha-equipe"), password: "senha-equipe", tenantId, profileId: row?.id ?? "", email };
+  return {
+    cookie: await signIn(app, email, "senha-equipe"),
+    password: "senha-equipe",
+    tenantId,
+    profileId: row?.id ?? "",
+    email,
+  };
 }

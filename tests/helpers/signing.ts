@@ -76,9 +76,15 @@ const STRUCTURE = {
   ],
 };
 
-type Call = (method: "GET" | "POST" | "PUT", url: string, payload?: unknown) => Promise<{ statusCode: number; body: string; json(): any }>;
-const caller = (app: FastifyInstance, who: SignedIn): Call => (method, url, payload) =>
-  app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
+type Call = (
+  method: "GET" | "POST" | "PUT",
+  url: string,
+  payload?: unknown,
+) => Promise<{ statusCode: number; body: string; json(): any }>;
+const caller =
+  (app: FastifyInstance, who: SignedIn): Call =>
+  (method, url, payload) =>
+    app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
 
 function expectStatus(response: { statusCode: number; body: string }, status: number, what: string): void {
   if (response.statusCode !== status) throw new Error(`${what}: ${response.statusCode} ${response.body}`);
@@ -88,7 +94,12 @@ function expectStatus(response: { statusCode: number; body: string }, status: nu
 export async function publishedTemplateVersion(app: FastifyInstance, who: SignedIn): Promise<string> {
   const call = caller(app, who);
   const specialties = (await call("GET", "/api/templates/specialties")).json().items as string[];
-  const created = await call("POST", "/api/templates", { titulo: "TCLE Assinatura", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE });
+  const created = await call("POST", "/api/templates", {
+    titulo: "TCLE Assinatura",
+    especialidade: specialties[0],
+    categoria: "Consentimento",
+    estrutura: STRUCTURE,
+  });
   expectStatus(created, 201, "template");
   const published = await call("POST", `/api/templates/${created.json().id}/status`, { status: "published" });
   expectStatus(published, 200, "publish");
@@ -111,7 +122,12 @@ export async function signingPatient(
   const nome = options.nome ?? "Ana Luíza Conceição";
   const cpf = validCpf();
   const email = options.email === undefined ? `paciente.${cpf}@exemplo.com.br` : options.email;
-  const response = await caller(app, who)("POST", "/api/patients", { nome, cpf, data_nascimento: "1990-05-10", ...(email ? { email } : {}) });
+  const response = await caller(app, who)("POST", "/api/patients", {
+    nome,
+    cpf,
+    data_nascimento: "1990-05-10",
+    ...(email ? { email } : {}),
+  });
   expectStatus(response, 201, "patient");
   return { id: response.json().id as string, nome, cpf, email };
 }
@@ -137,7 +153,14 @@ export async function draftDocument(
   expectStatus(response, 201, "document");
   const id = response.json().id as string;
   // The responsible professional signs the professional declaration before sending (issue 11).
-  expectStatus(await caller(app, who)("POST", `/api/documents/${id}/professional-signature`, { senha: who.password, ...professional }), 200, "professional signature");
+  expectStatus(
+    await caller(app, who)("POST", `/api/documents/${id}/professional-signature`, {
+      senha: who.password,
+      ...professional,
+    }),
+    200,
+    "professional signature",
+  );
   return id;
 }
 

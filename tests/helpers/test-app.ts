@@ -18,7 +18,12 @@ export interface TestContext {
 
 /** An app on a test database; pass `database` to share one between several apps. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; database?: Database; cepSources?: CepSource[]; live?: Partial<LiveLimits> } = {},
+  options: {
+    env?: Record<string, string>;
+    database?: Database;
+    cepSources?: CepSource[];
+    live?: Partial<LiveLimits>;
+  } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
   const env = testEnv(options.env);
@@ -41,4 +46,3 @@ export function sessionCookieFrom(response: LightMyRequestResponse): string {
   if (!cookie) throw new Error(`no session cookie in response (status ${response.statusCode})`);
   return `consentir_session=${cookie.value}`;
 }
-

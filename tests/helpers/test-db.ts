@@ -19,5 +19,9 @@ export async function openTestDatabase(options: { thread?: boolean } = {}): Prom
   }
   const snapshotFile = inject("pgliteSnapshot");
   const snapshot = snapshotFile ? new Blob([readFileSync(snapshotFile)]) : undefined;
-  return openDatabase({ kind: "pglite-memory", snapshot, thread: options.thread ?? process.env.TEST_PGLITE_THREAD === "1" });
+  return openDatabase({
+    kind: "pglite-memory",
+    snapshot,
+    thread: options.thread ?? process.env.TEST_PGLITE_THREAD === "1",
+  });
 }

@@ -27,7 +27,13 @@ describe("API docs", () => {
   it("answer 404 in production, while the document is still built", async () => {
     const app = await appWith(production);
     try {
-      for (const url of ["/api/docs", "/api/docs/", "/api/docs/json", "/api/docs/yaml", "/api/docs/static/index.html"]) {
+      for (const url of [
+        "/api/docs",
+        "/api/docs/",
+        "/api/docs/json",
+        "/api/docs/yaml",
+        "/api/docs/static/index.html",
+      ]) {
         const response = await app.inject({ method: "GET", url });
         expect(response.statusCode, url).toBe(404);
         expect(response.json(), url).toEqual({ code: "NOT_FOUND", message: "Recurso não encontrado." });

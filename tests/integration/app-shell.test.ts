@@ -25,7 +25,10 @@ describe("health, docs and headers", () => {
   it("answers /api/health when the database is reachable", async () => {
     const response = await ctx.app.inject({ method: "GET", url: "/api/health" });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: "ok", database: process.env.TEST_DB === "postgres" ? "postgres" : "pglite" });
+    expect(response.json()).toEqual({
+      status: "ok",
+      database: process.env.TEST_DB === "postgres" ? "postgres" : "pglite",
+    });
     expect(response.headers["content-security-policy"]).toContain("script-src 'self'");
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
   });
@@ -34,7 +37,9 @@ describe("health, docs and headers", () => {
     const response = await ctx.app.inject({ method: "GET", url: "/api/docs/json" });
     expect(response.statusCode).toBe(200);
     const paths = Object.keys(response.json().paths);
-    expect(paths).toEqual(expect.arrayContaining(["/api/auth/sign-up", "/api/auth/sign-in", "/api/health", "/api/cep/{cep}"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["/api/auth/sign-up", "/api/auth/sign-in", "/api/health", "/api/cep/{cep}"]),
+    );
   });
 
   it("answers unknown API paths with a JSON 404", async () => {
@@ -71,8 +76,14 @@ describe("light pages (issue 16)", () => {
   function builtClient(): string {
     const dir = mkdtempSync(path.join(tmpdir(), "consentir-client-"));
     mkdirSync(path.join(dir, "assets"));
-    writeFileSync(path.join(dir, "index.html"), `<!doctype html><title>Consentir</title>${"<div id=root></div>".repeat(100)}`);
-    writeFileSync(path.join(dir, "assets", "index-AbC123.js"), `export const x = ${JSON.stringify("consentir ".repeat(500))};`);
+    writeFileSync(
+      path.join(dir, "index.html"),
+      `<!doctype html><title>Consentir</title>${"<div id=root></div>".repeat(100)}`,
+    );
+    writeFileSync(
+      path.join(dir, "assets", "index-AbC123.js"),
+      `export const x = ${JSON.stringify("consentir ".repeat(500))};`,
+    );
     writeFileSync(path.join(dir, "assets", "index-AbC123.js.map"), '{"version":3,"sources":["src/client/main.tsx"]}');
     execFileSync("node", ["scripts/precompress.mjs", dir]);
     return dir;
@@ -84,13 +95,21 @@ describe("light pages (issue 16)", () => {
     try {
       const plain = await app.inject({ method: "GET", url: "/assets/index-AbC123.js" });
       expect(plain.headers["content-encoding"]).toBeUndefined();
-      const br = await app.inject({ method: "GET", url: "/assets/index-AbC123.js", headers: { "accept-encoding": "br, gzip" } });
+      const br = await app.inject({
+        method: "GET",
+        url: "/assets/index-AbC123.js",
+        headers: { "accept-encoding": "br, gzip" },
+      });
       expect(br.statusCode).toBe(200);
       expect(br.headers["content-encoding"]).toBe("br");
       expect(br.headers["cache-control"]).toContain("immutable");
       expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 5);
       expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
-      const gz = await app.inject({ method: "GET", url: "/assets/index-AbC123.js", headers: { "accept-encoding": "gzip" } });
+      const gz = await app.inject({
+        method: "GET",
+        url: "/assets/index-AbC123.js",
+        headers: { "accept-encoding": "gzip" },
+      });
       expect(gz.headers["content-encoding"]).toBe("gzip");
       expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
       const page = await app.inject({ method: "GET", url: "/documents", headers: { "accept-encoding": "br" } });
@@ -108,12 +127,20 @@ describe("light pages (issue 16)", () => {
     const plain = await ctx.app.inject({ method: "GET", url: "/api/docs/json" });
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.rawPayload.length).toBeGreaterThan(10_000);
-    const br = await ctx.app.inject({ method: "GET", url: "/api/docs/json", headers: { "accept-encoding": "gzip, deflate, br" } });
+    const br = await ctx.app.inject({
+      method: "GET",
+      url: "/api/docs/json",
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    });
     expect(br.headers["content-encoding"]).toBe("br");
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
     expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
-    const gz = await ctx.app.inject({ method: "GET", url: "/api/docs/json", headers: { "accept-encoding": "gzip, br;q=0" } });
+    const gz = await ctx.app.inject({
+      method: "GET",
+      url: "/api/docs/json",
+      headers: { "accept-encoding": "gzip, br;q=0" },
+    });
     expect(gz.headers["content-encoding"]).toBe("gzip");
     expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
     // Small answers go as they are; errors keep their JSON shape.
@@ -124,7 +151,12 @@ describe("light pages (issue 16)", () => {
 
   it("does not serve source maps in production", async () => {
     const dir = builtClient();
-    const app = await buildApp({ env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" }), database: ctx.database, logger: false, clientDir: dir });
+    const app = await buildApp({
+      env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" }),
+      database: ctx.database,
+      logger: false,
+      clientDir: dir,
+    });
     try {
       const map = await app.inject({ method: "GET", url: "/assets/index-AbC123.js.map" });
       expect(map.statusCode).toBe(404);
@@ -164,15 +196,22 @@ describe("env", () => {
 
 describe("row-level security", () => {
   it("hides other tenants' rows from tenant-scoped transactions even without a WHERE clause", async () => {
-    const a = (await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: professionalSignUp() })).json();
-    const b = (await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: professionalSignUp() })).json();
+    const a = (
+      await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: professionalSignUp() })
+    ).json();
+    const b = (
+      await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: professionalSignUp() })
+    ).json();
     const seenByA = await withTenant(ctx.database.db, a.tenant_id, async (tx) => {
       return rawRows<{ id: string; tenant_id: string }>(tx, sql`select id, tenant_id from profiles`);
     });
     expect(seenByA.map((r) => r.id)).toEqual([a.profile_id]);
     // The restricted role holds inside the transaction only (SET LOCAL ROLE semantics).
     const roles = await withTenant(ctx.database.db, a.tenant_id, (tx) =>
-      rawRows<{ role: string; tenant: string }>(tx, sql`select current_user as role, current_setting('app.tenant_id') as tenant`),
+      rawRows<{ role: string; tenant: string }>(
+        tx,
+        sql`select current_user as role, current_setting('app.tenant_id') as tenant`,
+      ),
     );
     expect(roles).toEqual([{ role: "consentir_app", tenant: a.tenant_id }]);
     const [after] = await rawRows<{ role: string }>(ctx.database.db, sql`select current_user as role`);
@@ -197,7 +236,12 @@ describe("row-level security", () => {
 
 describe("public address in production", () => {
   it("refuses to start without PUBLIC_URL, or with a localhost one, naming the variable", () => {
-    for (const extra of [{}, { PUBLIC_URL: "http://localhost:3000" }, { PUBLIC_URL: "http://127.0.0.1" }, { PUBLIC_URL: "ftp://x.example" }]) {
+    for (const extra of [
+      {},
+      { PUBLIC_URL: "http://localhost:3000" },
+      { PUBLIC_URL: "http://127.0.0.1" },
+      { PUBLIC_URL: "ftp://x.example" },
+    ]) {
       let caught: unknown;
       try {
         loadEnv({ NODE_ENV: "production", ...extra });
@@ -226,7 +270,11 @@ describe("development outbox", () => {
   it("?to= keeps one address's mail only", async () => {
     const [first, second] = [await newClinic(ctx.app), await newClinic(ctx.app)];
     for (const user of [first, second]) {
-      const asked = await ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/request", payload: { email: user.email } });
+      const asked = await ctx.app.inject({
+        method: "POST",
+        url: "/api/auth/password-reset/request",
+        payload: { email: user.email },
+      });
       expect(asked.statusCode).toBeLessThan(300);
     }
     const mine = await ctx.app.inject({ method: "GET", url: `/api/dev/outbox?to=${encodeURIComponent(first.email)}` });
@@ -241,7 +289,11 @@ describe("development outbox", () => {
   });
 
   it("does not exist in production", async () => {
-    const app = await buildApp({ env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" }), database: ctx.database, logger: false });
+    const app = await buildApp({
+      env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" }),
+      database: ctx.database,
+      logger: false,
+    });
     try {
       expect((await app.inject({ method: "GET", url: "/api/dev/outbox" })).statusCode).toBe(404);
     } finally {

@@ -51,7 +51,10 @@ describe("sessions", () => {
     const user = await registered();
     const response = await signIn(user.email, user.password);
     const token = sessionCookieFrom(response).split("=")[1] ?? "";
-    const rows = await rawRows(ctx.database.db, sql`select count(*)::int as n from sessions where token_hash = ${token}`);
+    const rows = await rawRows(
+      ctx.database.db,
+      sql`select count(*)::int as n from sessions where token_hash = ${token}`,
+    );
     expect(rows[0]).toEqual({ n: 0 });
   });
 
@@ -112,7 +115,8 @@ describe("sessions", () => {
     });
     const user = await registered();
     const cookie = sessionCookieFrom(await signIn(user.email, user.password));
-    await rawRows(ctx.database.db, 
+    await rawRows(
+      ctx.database.db,
       sql`update sessions set expires_at = now() - interval '1 minute'
           where profile_id = (select id from profiles where lower(email) = ${user.email})`,
     );
@@ -146,18 +150,27 @@ describe("idle timeout (SESSION_IDLE_HOURS, default 12)", () => {
   it("refuses and deletes a session unused for longer than the idle time", async () => {
     const user = await registered();
     const cookie = sessionCookieFrom(await signIn(user.email, user.password));
-    await rawRows(ctx.database.db, sql`update sessions set last_seen_at = now() - interval '12 hours 1 minute' where profile_id = ${profileOf(user.email)}`);
+    await rawRows(
+      ctx.database.db,
+      sql`update sessions set last_seen_at = now() - interval '12 hours 1 minute' where profile_id = ${profileOf(user.email)}`,
+    );
     const response = await me(cookie);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ code: "UNAUTHENTICATED", message: "Sua sessão expirou. Entre novamente." });
-    const left = await rawRows(ctx.database.db, sql`select count(*)::int as n from sessions where profile_id = ${profileOf(user.email)}`);
+    const left = await rawRows(
+      ctx.database.db,
+      sql`select count(*)::int as n from sessions where profile_id = ${profileOf(user.email)}`,
+    );
     expect(left[0]).toEqual({ n: 0 });
   });
 
   it("keeps a session used within the idle time, and notes the use", async () => {
     const user = await registered();
     const cookie = sessionCookieFrom(await signIn(user.email, user.password));
-    await rawRows(ctx.database.db, sql`update sessions set last_seen_at = now() - interval '11 hours' where profile_id = ${profileOf(user.email)}`);
+    await rawRows(
+      ctx.database.db,
+      sql`update sessions set last_seen_at = now() - interval '11 hours' where profile_id = ${profileOf(user.email)}`,
+    );
     expect((await me(cookie)).statusCode).toBe(200);
     const rows = await rawRows<{ idle: boolean }>(
       ctx.database.db,
@@ -170,10 +183,19 @@ describe("idle timeout (SESSION_IDLE_HOURS, default 12)", () => {
     const short = await createTestApp({ env: { SESSION_IDLE_HOURS: "1" }, database: ctx.database });
     try {
       const user = await registered();
-      const login = await short.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email: user.email, password: user.password } });
+      const login = await short.app.inject({
+        method: "POST",
+        url: "/api/auth/sign-in",
+        payload: { email: user.email, password: user.password },
+      });
       const cookie = sessionCookieFrom(login);
-      await rawRows(ctx.database.db, sql`update sessions set last_seen_at = now() - interval '61 minutes' where profile_id = ${profileOf(user.email)}`);
-      expect((await short.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } })).statusCode).toBe(401);
+      await rawRows(
+        ctx.database.db,
+        sql`update sessions set last_seen_at = now() - interval '61 minutes' where profile_id = ${profileOf(user.email)}`,
+      );
+      expect((await short.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie } })).statusCode).toBe(
+        401,
+      );
     } finally {
       await short.close();
     }

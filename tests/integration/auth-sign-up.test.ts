@@ -12,7 +12,8 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const signUp = (payload: unknown) => ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: payload as object });
+const signUp = (payload: unknown) =>
+  ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: payload as object });
 
 describe("POST /api/auth/sign-up", () => {
   it("creates an independent professional with a tenant of their own, as its owner", async () => {
@@ -20,7 +21,8 @@ describe("POST /api/auth/sign-up", () => {
     const response = await signUp(payload);
     expect(response.statusCode).toBe(201);
     const { tenant_id, profile_id } = response.json();
-    const rows = await rawRows(ctx.database.db, 
+    const rows = await rawRows(
+      ctx.database.db,
       sql`select p.email, p.is_proprietario, p.role, p.password_hash, p.cpf, p.especialidade, p.rqe, p.crm,
                  t.tipo_perfil, t.nome as tenant_nome
           from profiles p join tenants t on t.id = p.tenant_id where p.id = ${profile_id} and t.id = ${tenant_id}`,
@@ -45,7 +47,8 @@ describe("POST /api/auth/sign-up", () => {
     const payload = establishmentSignUp({ cnpj: "11.222.333/0001-81", cep: "01310-100" });
     const response = await signUp(payload);
     expect(response.statusCode).toBe(201);
-    const rows = await rawRows(ctx.database.db, 
+    const rows = await rawRows(
+      ctx.database.db,
       sql`select t.* from tenants t where t.id = ${response.json().tenant_id}`,
     );
     expect(rows[0]).toMatchObject({
@@ -90,15 +93,50 @@ describe("POST /api/auth/sign-up", () => {
   });
 
   const broken: [string, Record<string, unknown>, string, string][] = [
-    ["short password", { password: "12345", confirmPassword: "12345" }, "password", "A senha deve ter pelo menos 8 caracteres"],
-    ["7-character password", { password: "abc1234", confirmPassword: "abc1234" }, "password", "A senha deve ter pelo menos 8 caracteres"],
-    ["common password", { password: "12345678", confirmPassword: "12345678" }, "password", "Esta senha é muito comum e fácil de adivinhar. Escolha outra."],
-    ["common Portuguese password", { password: "senha123", confirmPassword: "senha123" }, "password", "Esta senha é muito comum e fácil de adivinhar. Escolha outra."],
-    ["common password in capitals", { password: "Brasil123", confirmPassword: "Brasil123" }, "password", "Esta senha é muito comum e fácil de adivinhar. Escolha outra."],
+    [
+      "short password",
+      { password: "12345", confirmPassword: "12345" },
+      "password",
+      "A senha deve ter pelo menos 8 caracteres",
+    ],
+    [
+      "7-character password",
+      { password: "abc1234", confirmPassword: "abc1234" },
+      "password",
+      "A senha deve ter pelo menos 8 caracteres",
+    ],
+    [
+      "common password",
+      { password: "12345678", confirmPassword: "12345678" },
+      "password",
+      "Esta senha é muito comum e fácil de adivinhar. Escolha outra.",
+    ],
+    [
+      "common Portuguese password",
+      { password: "senha123", confirmPassword: "senha123" },
+      "password",
+      "Esta senha é muito comum e fácil de adivinhar. Escolha outra.",
+    ],
+    [
+      "common password in capitals",
+      { password: "Brasil123", confirmPassword: "Brasil123" },
+      "password",
+      "Esta senha é muito comum e fácil de adivinhar. Escolha outra.",
+    ],
     ["confirmation differs", { confirmPassword: "outra-senha" }, "confirmPassword", "As senhas não coincidem"],
-    ["CRM specialty without RQE", { especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] }, "especialidades.0.rqe", "RQE é obrigatório para cada especialidade do CRM"],
+    [
+      "CRM specialty without RQE",
+      { especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] },
+      "especialidades.0.rqe",
+      "RQE é obrigatório para cada especialidade do CRM",
+    ],
     ["CRM without specialty", { especialidades: [] }, "especialidades", "Pelo menos uma especialidade é obrigatória"],
-    ["CRO without specialty", { conselho_tipo: "CRO", especialidades: [{ especialidade: "", areas_atuacao: [], rqe: null }] }, "especialidades", "Pelo menos uma especialidade é obrigatória"],
+    [
+      "CRO without specialty",
+      { conselho_tipo: "CRO", especialidades: [{ especialidade: "", areas_atuacao: [], rqe: null }] },
+      "especialidades",
+      "Pelo menos uma especialidade é obrigatória",
+    ],
     [
       "three specialties",
       {
@@ -111,8 +149,18 @@ describe("POST /api/auth/sign-up", () => {
       "especialidades",
       "Máximo de 2 especialidades permitidas",
     ],
-    ["four areas", { especialidades: [{ especialidade: "pediatria", areas_atuacao: ["a", "b", "c", "d"], rqe: "1" }] }, "especialidades.0.areas_atuacao", "Máximo de 3 áreas de atuação por especialidade"],
-    ["specialty of another council", { conselho_tipo: "CRO", especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: null }] }, "especialidades.0.especialidade", "Especialidade não pertence ao conselho escolhido"],
+    [
+      "four areas",
+      { especialidades: [{ especialidade: "pediatria", areas_atuacao: ["a", "b", "c", "d"], rqe: "1" }] },
+      "especialidades.0.areas_atuacao",
+      "Máximo de 3 áreas de atuação por especialidade",
+    ],
+    [
+      "specialty of another council",
+      { conselho_tipo: "CRO", especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: null }] },
+      "especialidades.0.especialidade",
+      "Especialidade não pertence ao conselho escolhido",
+    ],
     ["bad CPF", { cpf: "123.456.789-00" }, "cpf", "CPF inválido"],
     ["CPF of equal digits", { cpf: "111.111.111-11" }, "cpf", "CPF inválido"],
     ["blank name", { nome: "   " }, "nome", "Informe o nome completo"],
@@ -130,7 +178,12 @@ describe("POST /api/auth/sign-up", () => {
   });
 
   const brokenEstablishment: [string, Record<string, unknown>, string, string][] = [
-    ["no establishment type", { tipo_estabelecimento: undefined }, "tipo_estabelecimento", "Selecione o tipo de estabelecimento"],
+    [
+      "no establishment type",
+      { tipo_estabelecimento: undefined },
+      "tipo_estabelecimento",
+      "Selecione o tipo de estabelecimento",
+    ],
     ["no razão social", { razao_social: "" }, "razao_social", "Informe a razão social"],
     ["bad CNPJ", { cnpj: "11.222.333/0001-80" }, "cnpj", "CNPJ inválido"],
     ["no CEP", { cep: "" }, "cep", "Informe o CEP"],
@@ -140,7 +193,12 @@ describe("POST /api/auth/sign-up", () => {
     ["no cidade", { cidade: "" }, "cidade", "Informe a cidade"],
     ["no logradouro", { logradouro: "" }, "logradouro", "Informe o logradouro"],
     ["bad CNES", { cnes: "12" }, "cnes", "O CNES tem 7 dígitos"],
-    ["common owner password", { password: "password1", confirmPassword: "password1" }, "password", "Esta senha é muito comum e fácil de adivinhar. Escolha outra."],
+    [
+      "common owner password",
+      { password: "password1", confirmPassword: "password1" },
+      "password",
+      "Esta senha é muito comum e fácil de adivinhar. Escolha outra.",
+    ],
     ["CRM without specialty", { especialidades: [] }, "especialidades", "Selecione pelo menos uma especialidade"],
   ];
   it.each(brokenEstablishment)("refuses an establishment with %s", async (_label, override, path, message) => {

@@ -54,7 +54,8 @@ async function throttleRow(email: string) {
   return rows[0];
 }
 
-const LOCK_MESSAGE = /^Muitas tentativas de entrar nesta conta\. Por segurança, aguarde \d+ minutos? e tente novamente\.$/;
+const LOCK_MESSAGE =
+  /^Muitas tentativas de entrar nesta conta\. Por segurança, aguarde \d+ minutos? e tente novamente\.$/;
 
 describe("per-account sign-in throttling", () => {
   it("after 5 failures refuses even the right password with 429, a pt-BR wait and Retry-After", async () => {
@@ -162,7 +163,11 @@ describe("per-account sign-in throttling", () => {
     const user = await registered();
     await failTimes(user.email, 5);
     expect((await signIn(user.email, user.password)).statusCode).toBe(429);
-    const request = await ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/request", payload: { email: user.email } });
+    const request = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/password-reset/request",
+      payload: { email: user.email },
+    });
     expect(request.statusCode).toBe(202);
     const [mail] = await outboxMails(ctx, user.email, like(emailOutbox.subject, "%redefinição%"));
     const token = /token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1] ?? "";
@@ -217,7 +222,9 @@ describe("per-account sign-in throttling", () => {
 
 describe("passwords of existing accounts", () => {
   it("still signs in an account whose password has 6 characters (made before the 8-character rule)", async () => {
-    const tenant = (await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: professionalSignUp() })).json();
+    const tenant = (
+      await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: professionalSignUp() })
+    ).json();
     const email = uniqueEmail("antiga");
     await ctx.database.db.insert(profiles).values({
       tenant_id: tenant.tenant_id,

@@ -42,7 +42,13 @@ afterAll(async () => {
 /** Both lists, nothing revoked unless `revoked` (default the e-CNPJ) is given. */
 async function publishLists(revokedHolder = false, revoked = pki.ecnpj) {
   server.publish("/raiz.crl", await makeCrl({ issuer: pki.root }));
-  server.publish("/ac.crl", await makeCrl({ issuer: pki.ac, revoked: revokedHolder ? [{ certificate: revoked, at: new Date(Date.now() - 3_600_000), reason: 1 }] : [] }));
+  server.publish(
+    "/ac.crl",
+    await makeCrl({
+      issuer: pki.ac,
+      revoked: revokedHolder ? [{ certificate: revoked, at: new Date(Date.now() - 3_600_000), reason: 1 }] : [],
+    }),
+  );
 }
 
 /** A clinic with the e-CNPJ's CNPJ. */
@@ -57,11 +63,20 @@ const upload = (who: SignedIn, app = ctx.app) =>
     method: "POST",
     url: "/api/certificates",
     headers: { cookie: who.cookie },
-    payload: { arquivo_base64: pki.ecnpj.pfx.toString("base64"), nome_arquivo: "ecnpj.pfx", alias: "e-CNPJ", senha: pki.ecnpj.password, titular: "clinica" },
+    payload: {
+      arquivo_base64: pki.ecnpj.pfx.toString("base64"),
+      nome_arquivo: "ecnpj.pfx",
+      alias: "e-CNPJ",
+      senha: pki.ecnpj.password,
+      titular: "clinica",
+    },
   });
 
 async function auditData(tenantId: string, action: string) {
-  const rows = await rawRows<{ data: Record<string, unknown> }>(ctx.database.db, sql`select data from audit_events where tenant_id = ${tenantId} and action = ${action} order by seq`);
+  const rows = await rawRows<{ data: Record<string, unknown> }>(
+    ctx.database.db,
+    sql`select data from audit_events where tenant_id = ${tenantId} and action = ${action} order by seq`,
+  );
   return rows.map((row) => row.data);
 }
 
@@ -72,7 +87,10 @@ describe("at upload", () => {
     const response = await upload(clinic);
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().avisos).toEqual([]);
-    expect(response.json().certificado.raiz).toEqual({ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste LCR" });
+    expect(response.json().certificado.raiz).toEqual({
+      conferencia: "raiz_oficial",
+      nome: "Autoridade Certificadora Raiz de Teste LCR",
+    });
     const [uploaded] = await auditData(clinic.tenantId, "certificate.uploaded");
     expect(uploaded!.revogacao).toMatchObject({ status: "nao_revogado", consultado_em: expect.any(String) });
   });
@@ -87,11 +105,17 @@ describe("at upload", () => {
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json()).toMatchObject({
         code: "CERTIFICATE_INVALID",
-        message: expect.stringMatching(/^O certificado foi revogado pela autoridade certificadora em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(motivo: comprometimento da chave\): não pode assinar documentos\. Envie um certificado válido\.$/),
+        message: expect.stringMatching(
+          /^O certificado foi revogado pela autoridade certificadora em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(motivo: comprometimento da chave\): não pode assinar documentos\. Envie um certificado válido\.$/,
+        ),
         details: { motivo: "revoked" },
       });
-      expect(await ctx.database.db.select().from(certificados).where(eq(certificados.tenant_id, clinic.tenantId))).toEqual([]);
-      expect(await auditData(clinic.tenantId, "certificate.upload_refused")).toEqual([expect.objectContaining({ motivo: "revoked" })]);
+      expect(
+        await ctx.database.db.select().from(certificados).where(eq(certificados.tenant_id, clinic.tenantId)),
+      ).toEqual([]);
+      expect(await auditData(clinic.tenantId, "certificate.upload_refused")).toEqual([
+        expect.objectContaining({ motivo: "revoked" }),
+      ]);
     } finally {
       await fresh.close();
     }
@@ -104,7 +128,11 @@ describe("at upload", () => {
     try {
       const response = await upload(clinic, fresh.app);
       expect(response.statusCode, response.body).toBe(201);
-      expect(response.json().avisos).toEqual([expect.stringMatching(/^Não foi possível consultar agora a lista de revogação \(LCR\) da autoridade certificadora: .*respondeu HTTP 503\. A consulta é feita de novo antes de cada selagem\.$/)]);
+      expect(response.json().avisos).toEqual([
+        expect.stringMatching(
+          /^Não foi possível consultar agora a lista de revogação \(LCR\) da autoridade certificadora: .*respondeu HTTP 503\. A consulta é feita de novo antes de cada selagem\.$/,
+        ),
+      ]);
     } finally {
       await fresh.close();
       await publishLists();
@@ -139,7 +167,12 @@ describe("before sealing", () => {
     const versionId = await publishedTemplateVersion(ctx.app, clinic);
     const patient = await signingPatient(ctx.app, clinic);
     const id = await draftDocument(ctx.app, clinic, versionId, patient.id);
-    const sent = await ctx.app.inject({ method: "POST", url: `/api/documents/${id}/send`, headers: { cookie: clinic.cookie }, payload: {} });
+    const sent = await ctx.app.inject({
+      method: "POST",
+      url: `/api/documents/${id}/send`,
+      headers: { cookie: clinic.cookie },
+      payload: {},
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient);
     expect(signed.response.statusCode, signed.response.body).toBe(200);
@@ -151,7 +184,11 @@ describe("before sealing", () => {
     const worker = await createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: rootsFile } });
     try {
       await worker.app.worker.tick();
-      const download = await worker.app.inject({ method: "GET", url: `/api/documents/${id}/signed-pdf`, headers: { cookie: clinic.cookie } });
+      const download = await worker.app.inject({
+        method: "GET",
+        url: `/api/documents/${id}/signed-pdf`,
+        headers: { cookie: clinic.cookie },
+      });
       expect(download.statusCode, download.body).toBe(200);
       const file = path.join(scratch, `${id}.pdf`);
       writeFileSync(file, download.rawPayload);
@@ -167,7 +204,9 @@ describe("before sealing", () => {
     const { clinic, id } = await signedDocument();
     const { text, selo } = await sealWithFreshWorker(clinic, id);
     expect(selo).toBe("clinica");
-    expect(text).toMatch(/cadeia conferida pelo servidor até a raiz oficial “Autoridade Certificadora Raiz de Teste LCR”; não revogado segundo as listas de revogação \(LCR\) da cadeia, consultadas pelo servidor em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(horário de Brasília\); a do titular foi emitida em/);
+    expect(text).toMatch(
+      /cadeia conferida pelo servidor até a raiz oficial “Autoridade Certificadora Raiz de Teste LCR”; não revogado segundo as listas de revogação \(LCR\) da cadeia, consultadas pelo servidor em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(horário de Brasília\); a do titular foi emitida em/,
+    );
     expect(text).not.toContain("O certificado da clínica não foi usado");
   });
 
@@ -176,9 +215,14 @@ describe("before sealing", () => {
     await publishLists(true);
     const { text, selo } = await sealWithFreshWorker(clinic, id);
     expect(selo).toBe("instancia");
-    expect(text).toMatch(/O certificado da clínica não foi usado: o certificado foi revogado pela autoridade certificadora em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(motivo: comprometimento da chave\)\./);
+    expect(text).toMatch(
+      /O certificado da clínica não foi usado: o certificado foi revogado pela autoridade certificadora em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(motivo: comprometimento da chave\)\./,
+    );
     expect(text).toContain("Consentir — Selo da instância");
-    const [row] = await ctx.database.db.select({ active: certificados.is_active }).from(certificados).where(and(eq(certificados.tenant_id, clinic.tenantId)));
+    const [row] = await ctx.database.db
+      .select({ active: certificados.is_active })
+      .from(certificados)
+      .where(and(eq(certificados.tenant_id, clinic.tenantId)));
     expect(row!.active).toBe(true);
     await publishLists();
   });
@@ -191,18 +235,35 @@ describe("before sealing", () => {
       method: "POST",
       url: "/api/certificates",
       headers: { cookie: clinic.cookie },
-      payload: { arquivo_base64: pki.ecpf.pfx.toString("base64"), nome_arquivo: "ecpf.pfx", alias: "e-CPF", senha: pki.ecpf.password, titular: "profissional" },
+      payload: {
+        arquivo_base64: pki.ecpf.pfx.toString("base64"),
+        nome_arquivo: "ecpf.pfx",
+        alias: "e-CPF",
+        senha: pki.ecpf.password,
+        titular: "profissional",
+      },
     });
     expect(mine.statusCode, mine.body).toBe(201);
     const versionId = await publishedTemplateVersion(ctx.app, clinic);
     const patient = await signingPatient(ctx.app, clinic);
-    const id = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Rinoplastia", { com_certificado: true });
-    const sent = await ctx.app.inject({ method: "POST", url: `/api/documents/${id}/send`, headers: { cookie: clinic.cookie }, payload: {} });
+    const id = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Rinoplastia", {
+      com_certificado: true,
+    });
+    const sent = await ctx.app.inject({
+      method: "POST",
+      url: `/api/documents/${id}/send`,
+      headers: { cookie: clinic.cookie },
+      payload: {},
+    });
     expect(sent.statusCode, sent.body).toBe(200);
-    expect((await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient)).response.statusCode).toBe(200);
+    expect((await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient)).response.statusCode).toBe(
+      200,
+    );
     await publishLists(true, pki.ecpf);
     const { text } = await sealWithFreshWorker(clinic, id);
-    expect(text).toMatch(/Não aplicada: o certificado ICP-Brasil escolhido pelo profissional foi revogado pela autoridade certificadora em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(motivo: comprometimento da chave\)\./);
+    expect(text).toMatch(
+      /Não aplicada: o certificado ICP-Brasil escolhido pelo profissional foi revogado pela autoridade certificadora em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(motivo: comprometimento da chave\)\./,
+    );
     expect(text).not.toContain("Assinatura PAdES com o certificado “MARIA DA SILVA TESTE");
     await publishLists();
   });
@@ -212,7 +273,9 @@ describe("before sealing", () => {
     server.fail("/ac.crl", 500);
     const { text, selo } = await sealWithFreshWorker(clinic, id);
     expect(selo).toBe("clinica");
-    expect(text).toMatch(/revogação não consultada: a lista de revogação em http:\/\/127\.0\.0\.1:\d+\/ac\.crl respondeu HTTP 500 \(tentativa do servidor em/);
+    expect(text).toMatch(
+      /revogação não consultada: a lista de revogação em http:\/\/127\.0\.0\.1:\d+\/ac\.crl respondeu HTTP 500 \(tentativa do servidor em/,
+    );
     await publishLists();
   });
 });

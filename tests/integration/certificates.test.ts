@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { certificados, emailOutbox, profiles, tenants } from "../../src/db/schema.js";
 import { warnCertificateExpiry } from "../../src/server/jobs/warn-certificate-expiry.js";
-import { activeClinicCertificate, activeProfessionalCertificate } from "../../src/server/services/certificates/load-signing-certificate.js";
+import {
+  activeClinicCertificate,
+  activeProfessionalCertificate,
+} from "../../src/server/services/certificates/load-signing-certificate.js";
 import { issueCertificate, issueEndEntity, testPki, toPfx } from "../fixtures/icp-brasil.js";
 import { docxRenamed } from "../fixtures/icp-brasil-variants.js";
 import { outboxMails } from "../helpers/outbox.js";
@@ -34,24 +37,57 @@ beforeAll(async () => {
   await ctx.database.db.update(tenants).set({ cnpj: pki.cnpj }).where(eq(tenants.id, owner.tenantId));
 }, 60_000);
 afterAll(async () => {
-  const secrets = [pki.ecpf.password, pki.ecnpj.password, pki.ecpf.pfx.toString("base64").slice(0, 200), pki.ecnpj.pfx.toString("base64").slice(0, 200)];
-  for (const body of answers) for (const secret of secrets) expect(body.includes(secret), "an answer carried the file or its password").toBe(false);
+  const secrets = [
+    pki.ecpf.password,
+    pki.ecnpj.password,
+    pki.ecpf.pfx.toString("base64").slice(0, 200),
+    pki.ecnpj.pfx.toString("base64").slice(0, 200),
+  ];
+  for (const body of answers)
+    for (const secret of secrets)
+      expect(body.includes(secret), "an answer carried the file or its password").toBe(false);
   await ctx?.close();
 });
 
-async function call(who: SignedIn, method: "GET" | "POST" | "DELETE", url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  const response = await ctx.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+async function call(
+  who: SignedIn,
+  method: "GET" | "POST" | "DELETE",
+  url: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  const response = await ctx.app.inject({
+    method,
+    url,
+    headers: { cookie: who.cookie },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
   answers.push(response.body);
   return response;
 }
 
-function body(file: Buffer, password: string, titular: "clinica" | "profissional", extra: Record<string, unknown> = {}) {
-  return { arquivo_base64: file.toString("base64"), nome_arquivo: "certificado.pfx", alias: "Certificado da clínica", senha: password, titular, ...extra };
+function body(
+  file: Buffer,
+  password: string,
+  titular: "clinica" | "profissional",
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    arquivo_base64: file.toString("base64"),
+    nome_arquivo: "certificado.pfx",
+    alias: "Certificado da clínica",
+    senha: password,
+    titular,
+    ...extra,
+  };
 }
 const upload = (who: SignedIn, payload: unknown) => call(who, "POST", "/api/certificates", payload);
 
 /** A professional of the clinic whose CPF is the test e-CPF's (or another). */
-async function professional(tenantId: string, cpf = pki.cpf, role: "profissional" | "pro_saude" = "profissional"): Promise<SignedIn> {
+async function professional(
+  tenantId: string,
+  cpf = pki.cpf,
+  role: "profissional" | "pro_saude" = "profissional",
+): Promise<SignedIn> {
   const staff = await newStaff(ctx.app, ctx.database, tenantId, role);
   await ctx.database.db.update(profiles).set({ cpf }).where(eq(profiles.id, staff.profileId));
   return staff;
@@ -70,7 +106,10 @@ async function auditOf(tenantId: string, action: string) {
 
 describe("POST /api/certificates: the clinic's e-CNPJ and a professional's e-CPF", () => {
   it("stores the clinic's e-CNPJ encrypted, linked to the clinic by its CNPJ, and lists it without file or password", async () => {
-    const response = await upload(owner, body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica", { descricao: "e-CNPJ da recepção" }));
+    const response = await upload(
+      owner,
+      body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica", { descricao: "e-CNPJ da recepção" }),
+    );
     expect(response.statusCode, response.body).toBe(201);
     const { certificado, avisos, substituido_id } = response.json();
     expect(avisos).toEqual([]);
@@ -95,7 +134,9 @@ describe("POST /api/certificates: the clinic's e-CNPJ and a professional's e-CPF
       is_active: true,
       enviado_por: "Dr. Ricardo Almeida Souza",
     });
-    expect(Object.keys(certificado)).not.toEqual(expect.arrayContaining(["senha", "secret_encrypted", "arquivo_base64"]));
+    expect(Object.keys(certificado)).not.toEqual(
+      expect.arrayContaining(["senha", "secret_encrypted", "arquivo_base64"]),
+    );
 
     const [row] = await rowsOf(owner.tenantId);
     expect(row!.secret_encrypted.includes(pki.ecnpj.pfx.subarray(0, 64))).toBe(false);
@@ -115,13 +156,18 @@ describe("POST /api/certificates: the clinic's e-CNPJ and a professional's e-CPF
     const response = await upload(clinic, body(pki.ecnpj.pfx3des, pki.ecnpj.password, "clinica"));
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().certificado.vinculado_clinica).toBe(false);
-    expect(response.json().avisos).toEqual([expect.stringMatching(/^O CNPJ deste certificado \(11\.222\.333\/0001-81\) não é o CNPJ cadastrado da clínica/)]);
+    expect(response.json().avisos).toEqual([
+      expect.stringMatching(/^O CNPJ deste certificado \(11\.222\.333\/0001-81\) não é o CNPJ cadastrado da clínica/),
+    ]);
   });
 
   it("takes a professional's own e-CPF (legacy 3DES file), linked to them; refuses one with another CPF", async () => {
     const clinic = await newEstablishment(ctx.app);
     const maria = await professional(clinic.tenantId);
-    const response = await upload(maria, body(pki.ecpf.pfx3des, pki.ecpf.password, "profissional", { alias: "Meu e-CPF" }));
+    const response = await upload(
+      maria,
+      body(pki.ecpf.pfx3des, pki.ecpf.password, "profissional", { alias: "Meu e-CPF" }),
+    );
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().certificado).toMatchObject({
       titular: "profissional",
@@ -135,11 +181,17 @@ describe("POST /api/certificates: the clinic's e-CNPJ and a professional's e-CPF
     const other = await professional(clinic.tenantId, "39053344705");
     const refused = await upload(other, body(pki.ecpf.pfx, pki.ecpf.password, "profissional"));
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ code: "CERTIFICATE_NOT_YOURS", message: expect.stringMatching(/^O CPF deste certificado não é o do seu cadastro/) });
+    expect(refused.json()).toMatchObject({
+      code: "CERTIFICATE_NOT_YOURS",
+      message: expect.stringMatching(/^O CPF deste certificado não é o do seu cadastro/),
+    });
     const ecnpjAsOwn = await upload(maria, body(pki.ecnpj.pfx, pki.ecnpj.password, "profissional"));
     expect(ecnpjAsOwn.statusCode).toBe(400);
     expect(ecnpjAsOwn.json().message).toMatch(/^Como certificado pessoal, envie o seu e-CPF/);
-    expect((await auditOf(clinic.tenantId, "certificate.upload_refused")).map((e) => e.data.motivo)).toEqual(["cpf_mismatch", "not_an_ecpf"]);
+    expect((await auditOf(clinic.tenantId, "certificate.upload_refused")).map((e) => e.data.motivo)).toEqual([
+      "cpf_mismatch",
+      "not_an_ecpf",
+    ]);
 
     // A professional sees only their own; the owner sees the clinic's.
     expect((await call(other, "GET", "/api/certificates")).json().items).toEqual([]);
@@ -161,12 +213,18 @@ describe("POST /api/certificates: the clinic's e-CNPJ and a professional's e-CPF
     const first = (await upload(clinic, body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica"))).json().certificado;
     const again = await upload(clinic, body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica"));
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ code: "CERTIFICATE_DUPLICATE", message: "Este certificado já está cadastrado e ativo." });
+    expect(again.json()).toMatchObject({
+      code: "CERTIFICATE_DUPLICATE",
+      message: "Este certificado já está cadastrado e ativo.",
+    });
     const renewed = issueEndEntity(pki, { name: "CLINICA TESTE LTDA", kind: "PJ", cpf: pki.cpf, cnpj: pki.cnpj });
     const second = await upload(clinic, body(renewed.pfx, renewed.password, "clinica", { alias: "e-CNPJ renovado" }));
     expect(second.statusCode, second.body).toBe(201);
     expect(second.json().substituido_id).toBe(first.id);
-    const items = (await call(clinic, "GET", "/api/certificates")).json().items as { alias: string; is_active: boolean }[];
+    const items = (await call(clinic, "GET", "/api/certificates")).json().items as {
+      alias: string;
+      is_active: boolean;
+    }[];
     expect(items.map((c) => [c.alias, c.is_active])).toEqual([
       ["e-CNPJ renovado", true],
       ["Certificado da clínica", false],
@@ -178,9 +236,28 @@ describe("POST /api/certificates: the clinic's e-CNPJ and a professional's e-CPF
 describe("what the intake refuses: nothing stored, a pt-BR reason", () => {
   it("refuses a .docx renamed .pfx, a PFX without key, an expired and a not-yet-valid certificate, one that cannot sign", async () => {
     const clinic = await newEstablishment(ctx.app);
-    const expired = issueEndEntity(pki, { name: "VENCIDA LTDA", kind: "PJ", cpf: pki.cpf, cnpj: pki.cnpj, notBefore: new Date(Date.now() - 400 * DAY), notAfter: new Date(Date.now() - DAY) });
-    const future = issueEndEntity(pki, { name: "FUTURA LTDA", kind: "PJ", cpf: pki.cpf, cnpj: pki.cnpj, notBefore: new Date(Date.now() + 5 * DAY) });
-    const encryptOnly = issueEndEntity(pki, { name: "CIFRA LTDA", kind: "PJ", cpf: pki.cpf, cnpj: pki.cnpj, keyUsage: { keyEncipherment: true } });
+    const expired = issueEndEntity(pki, {
+      name: "VENCIDA LTDA",
+      kind: "PJ",
+      cpf: pki.cpf,
+      cnpj: pki.cnpj,
+      notBefore: new Date(Date.now() - 400 * DAY),
+      notAfter: new Date(Date.now() - DAY),
+    });
+    const future = issueEndEntity(pki, {
+      name: "FUTURA LTDA",
+      kind: "PJ",
+      cpf: pki.cpf,
+      cnpj: pki.cnpj,
+      notBefore: new Date(Date.now() + 5 * DAY),
+    });
+    const encryptOnly = issueEndEntity(pki, {
+      name: "CIFRA LTDA",
+      kind: "PJ",
+      cpf: pki.cpf,
+      cnpj: pki.cnpj,
+      keyUsage: { keyEncipherment: true },
+    });
     const cases: [Buffer, string, string, RegExp][] = [
       [docxRenamed(), "qualquer", "not_pkcs12", /^O arquivo não é um certificado digital PKCS#12/],
       [toPfx(null, pki.ecnpj.chain, "s3nha"), "s3nha", "no_private_key", /^O arquivo não contém a chave privada/],
@@ -191,11 +268,17 @@ describe("what the intake refuses: nothing stored, a pt-BR reason", () => {
     for (const [file, password, motivo, message] of cases) {
       const response = await upload(clinic, body(file, password, "clinica"));
       expect(response.statusCode, motivo).toBe(400);
-      expect(response.json(), motivo).toMatchObject({ code: "CERTIFICATE_INVALID", message: expect.stringMatching(message), details: { motivo } });
+      expect(response.json(), motivo).toMatchObject({
+        code: "CERTIFICATE_INVALID",
+        message: expect.stringMatching(message),
+        details: { motivo },
+      });
       expect(response.json().issues[0].path).toBe("arquivo_base64");
     }
     expect(await rowsOf(clinic.tenantId)).toEqual([]);
-    expect((await auditOf(clinic.tenantId, "certificate.upload_refused")).map((e) => e.data.motivo)).toEqual(cases.map((c) => c[2]));
+    expect((await auditOf(clinic.tenantId, "certificate.upload_refused")).map((e) => e.data.motivo)).toEqual(
+      cases.map((c) => c[2]),
+    );
   });
 
   it("validates the body in Portuguese: missing fields, file type, base64, size", async () => {
@@ -208,9 +291,17 @@ describe("what the intake refuses: nothing stored, a pt-BR reason", () => {
       "alias: Informe um nome para o certificado",
       "senha: Informe a senha do certificado",
     ]);
-    const docx = await upload(clinic, body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica", { nome_arquivo: "contrato.docx" }));
-    expect(docx.json().issues).toEqual([{ path: "nome_arquivo", message: "Apenas arquivos .p12 ou .pfx são aceitos." }]);
-    const notBase64 = await upload(clinic, body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica", { arquivo_base64: "não é base64!" }));
+    const docx = await upload(
+      clinic,
+      body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica", { nome_arquivo: "contrato.docx" }),
+    );
+    expect(docx.json().issues).toEqual([
+      { path: "nome_arquivo", message: "Apenas arquivos .p12 ou .pfx são aceitos." },
+    ]);
+    const notBase64 = await upload(
+      clinic,
+      body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica", { arquivo_base64: "não é base64!" }),
+    );
     expect(notBase64.statusCode).toBe(400);
     const big = await upload(clinic, body(Buffer.alloc(70 * 1024, 1), "x", "clinica"));
     expect(big.statusCode).toBe(400);
@@ -223,7 +314,12 @@ describe("what the intake refuses: nothing stored, a pt-BR reason", () => {
     });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "O conteúdo enviado é grande demais." });
-    const malformed = await ctx.app.inject({ method: "POST", url: "/api/certificates", headers: { cookie: clinic.cookie, "content-type": "application/json" }, payload: '{"alias": "x"' });
+    const malformed = await ctx.app.inject({
+      method: "POST",
+      url: "/api/certificates",
+      headers: { cookie: clinic.cookie, "content-type": "application/json" },
+      payload: '{"alias": "x"',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(await rowsOf(clinic.tenantId)).toEqual([]);
   });
@@ -234,9 +330,17 @@ describe("what the intake refuses: nothing stored, a pt-BR reason", () => {
     for (let i = 0; i < 10; i += 1) {
       const response = await upload(clinic, body(pki.ecnpj.pfx, `senha-errada-${i}`, "clinica"));
       statuses.push(response.statusCode);
-      if (i === 0) expect(response.json()).toMatchObject({ code: "CERTIFICATE_WRONG_PASSWORD", message: "Senha do certificado incorreta.", issues: [{ path: "senha" }] });
+      if (i === 0)
+        expect(response.json()).toMatchObject({
+          code: "CERTIFICATE_WRONG_PASSWORD",
+          message: "Senha do certificado incorreta.",
+          issues: [{ path: "senha" }],
+        });
       if (i === 5) {
-        expect(response.json()).toMatchObject({ code: "CERTIFICATE_PASSWORD_LOCKED", message: expect.stringMatching(/^Muitas tentativas com senha incorreta\. Por segurança, aguarde 15 minutos/) });
+        expect(response.json()).toMatchObject({
+          code: "CERTIFICATE_PASSWORD_LOCKED",
+          message: expect.stringMatching(/^Muitas tentativas com senha incorreta\. Por segurança, aguarde 15 minutos/),
+        });
         expect(Number(response.headers["retry-after"])).toBeGreaterThan(800);
       }
     }
@@ -253,8 +357,10 @@ describe("who may manage certificates", () => {
   it("answers 'Acesso negado' to front desk, legal and auditors; admins manage the clinic's, professionals their own", async () => {
     const clinic = await newEstablishment(ctx.app);
     const maria = await professional(clinic.tenantId);
-    const clinicCert = (await upload(clinic, body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica"))).json().certificado.id as string;
-    const mariaCert = (await upload(maria, body(pki.ecpf.pfx, pki.ecpf.password, "profissional"))).json().certificado.id as string;
+    const clinicCert = (await upload(clinic, body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica"))).json().certificado
+      .id as string;
+    const mariaCert = (await upload(maria, body(pki.ecpf.pfx, pki.ecpf.password, "profissional"))).json().certificado
+      .id as string;
     for (const role of ["atendente", "juridico", "auditor"] as const) {
       const staff = await newStaff(ctx.app, ctx.database, clinic.tenantId, role);
       for (const [method, url, payload] of [
@@ -278,14 +384,17 @@ describe("who may manage certificates", () => {
     expect((await call(admin, "DELETE", `/api/certificates/${clinicCert}`)).statusCode).toBe(200);
     // Another clinic's certificate does not exist for this one.
     expect((await call(owner, "DELETE", `/api/certificates/${clinicCert}`)).statusCode).toBe(404);
-    expect((await call(owner, "DELETE", "/api/certificates/00000000-0000-4000-8000-000000000000")).json()).toMatchObject({ code: "CERTIFICATE_NOT_FOUND" });
+    expect(
+      (await call(owner, "DELETE", "/api/certificates/00000000-0000-4000-8000-000000000000")).json(),
+    ).toMatchObject({ code: "CERTIFICATE_NOT_FOUND" });
   });
 });
 
 describe("DELETE /api/certificates/:id and the certificate the signer gets", () => {
   it("unlocks the active clinic certificate once: its key signs and its certificate verifies; removal stops it at once", async () => {
     const clinic = await newEstablishment(ctx.app);
-    const id = (await upload(clinic, body(pki.ecnpj.pfx3des, pki.ecnpj.password, "clinica"))).json().certificado.id as string;
+    const id = (await upload(clinic, body(pki.ecnpj.pfx3des, pki.ecnpj.password, "clinica"))).json().certificado
+      .id as string;
     const { db } = ctx.database;
     const box = ctx.app.services.secretBox;
     const loaded = await activeClinicCertificate(db, box, clinic.tenantId);
@@ -300,7 +409,9 @@ describe("DELETE /api/certificates/:id and the certificate the signer gets", () 
     expect(material.certificateDer.equals(pki.ecnpj.der)).toBe(true);
     const data = Buffer.from("conteúdo a assinar");
     const signature = sign("sha256", data, { key: material.privateKey, padding: constants.RSA_PKCS1_PADDING });
-    expect(createVerify("sha256").update(data).verify(new X509Certificate(material.certificateDer).publicKey, signature)).toBe(true);
+    expect(
+      createVerify("sha256").update(data).verify(new X509Certificate(material.certificateDer).publicKey, signature),
+    ).toBe(true);
     expect((await activeClinicCertificate(db, box, clinic.tenantId))!.material).toBe(material);
     // Past its expiry, or for a professional without one: nothing.
     expect(await activeClinicCertificate(db, box, clinic.tenantId, new Date(Date.now() + 2 * 365 * DAY))).toBeNull();
@@ -320,22 +431,40 @@ describe("DELETE /api/certificates/:id and the certificate the signer gets", () 
     const clinic = await newEstablishment(ctx.app);
     const maria = await professional(clinic.tenantId);
     await upload(maria, body(pki.ecpf.pfx, pki.ecpf.password, "profissional"));
-    const loaded = await activeProfessionalCertificate(ctx.database.db, ctx.app.services.secretBox, clinic.tenantId, maria.profileId);
-    expect(loaded).toMatchObject({ holderKind: "e-CPF", icpBrasil: true, material: { fingerprintSha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    const loaded = await activeProfessionalCertificate(
+      ctx.database.db,
+      ctx.app.services.secretBox,
+      clinic.tenantId,
+      maria.profileId,
+    );
+    expect(loaded).toMatchObject({
+      holderKind: "e-CPF",
+      icpBrasil: true,
+      material: { fingerprintSha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
     expect(await activeClinicCertificate(ctx.database.db, ctx.app.services.secretBox, clinic.tenantId)).toBeNull();
-    expect(await activeProfessionalCertificate(ctx.database.db, ctx.app.services.secretBox, owner.tenantId, maria.profileId)).toBeNull();
+    expect(
+      await activeProfessionalCertificate(ctx.database.db, ctx.app.services.secretBox, owner.tenantId, maria.profileId),
+    ).toBeNull();
   });
 });
 
 describe("expiry warnings (30, 7 and 1 days before)", () => {
   it("e-mails the owner once per threshold and remembers which were sent", async () => {
     const clinic = await newEstablishment(ctx.app);
-    const id = (await upload(clinic, body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica"))).json().certificado.id as string;
+    const id = (await upload(clinic, body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica"))).json().certificado
+      .id as string;
     const { db } = ctx.database;
     const expiresAt = new Date(Date.now() + 5 * DAY);
     await db.update(certificados).set({ vence_em: expiresAt }).where(eq(certificados.id, id));
     const outbox = async () =>
-      (await outboxMails(ctx, null, sql`${emailOutbox.tenant_id} = ${clinic.tenantId} and ${emailOutbox.subject} like 'Certificado digital vence%'`)).map((m) => ({
+      (
+        await outboxMails(
+          ctx,
+          null,
+          sql`${emailOutbox.tenant_id} = ${clinic.tenantId} and ${emailOutbox.subject} like 'Certificado digital vence%'`,
+        )
+      ).map((m) => ({
         to_address: m.to_address,
         subject: m.subject,
         text: m.text,
@@ -343,13 +472,25 @@ describe("expiry warnings (30, 7 and 1 days before)", () => {
 
     await warnCertificateExpiry(db, ctx.app.services.secretBox, "https://consentir.test");
     expect(await outbox()).toEqual([
-      expect.objectContaining({ to_address: clinic.email, subject: "Certificado digital vence em 5 dias: Certificado da clínica", text: expect.stringContaining("https://consentir.test/certificates") }),
+      expect.objectContaining({
+        to_address: clinic.email,
+        subject: "Certificado digital vence em 5 dias: Certificado da clínica",
+        text: expect.stringContaining("https://consentir.test/certificates"),
+      }),
     ]);
-    const [afterFirst] = await db.select().from(certificados).where(and(eq(certificados.id, id)));
+    const [afterFirst] = await db
+      .select()
+      .from(certificados)
+      .where(and(eq(certificados.id, id)));
     expect(afterFirst!.expiry_warnings_sent).toEqual([30, 7]);
     await warnCertificateExpiry(db, ctx.app.services.secretBox, "https://consentir.test");
     expect(await outbox()).toHaveLength(1);
-    await warnCertificateExpiry(db, ctx.app.services.secretBox, "https://consentir.test", new Date(expiresAt.getTime() - 12 * 3600_000));
+    await warnCertificateExpiry(
+      db,
+      ctx.app.services.secretBox,
+      "https://consentir.test",
+      new Date(expiresAt.getTime() - 12 * 3600_000),
+    );
     expect((await outbox()).map((e) => e.subject)).toEqual([
       "Certificado digital vence em 5 dias: Certificado da clínica",
       "Certificado digital vence em 1 dia: Certificado da clínica",
@@ -373,7 +514,12 @@ describe("whether the chain ends at an official ICP-Brasil root (decision 047)",
   async function uploadThrough(app: TestContext["app"]) {
     const clinic = await newEstablishment(app);
     await ctx.database.db.update(tenants).set({ cnpj: pki.cnpj }).where(eq(tenants.id, clinic.tenantId));
-    const response = await app.inject({ method: "POST", url: "/api/certificates", headers: { cookie: clinic.cookie }, payload: body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica") });
+    const response = await app.inject({
+      method: "POST",
+      url: "/api/certificates",
+      headers: { cookie: clinic.cookie },
+      payload: body(pki.ecnpj.pfx, pki.ecnpj.password, "clinica"),
+    });
     expect(response.statusCode, response.body).toBe(201);
     return { clinic, response };
   }
@@ -383,10 +529,23 @@ describe("whether the chain ends at an official ICP-Brasil root (decision 047)",
     try {
       const { clinic, response } = await uploadThrough(rooted.app);
       // Nothing about the root; the test PKI names no revocation list, which is said (decision 048).
-      expect(response.json().avisos).toEqual([expect.stringMatching(/^Não foi possível consultar agora a lista de revogação \(LCR\).*não indica onde está sua lista de revogação/)]);
-      expect(response.json().certificado.raiz).toEqual({ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste v1" });
-      const list = await rooted.app.inject({ method: "GET", url: "/api/certificates", headers: { cookie: clinic.cookie } });
-      expect(list.json().items.map((c: { raiz: unknown }) => c.raiz)).toEqual([{ conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste v1" }]);
+      expect(response.json().avisos).toEqual([
+        expect.stringMatching(
+          /^Não foi possível consultar agora a lista de revogação \(LCR\).*não indica onde está sua lista de revogação/,
+        ),
+      ]);
+      expect(response.json().certificado.raiz).toEqual({
+        conferencia: "raiz_oficial",
+        nome: "Autoridade Certificadora Raiz de Teste v1",
+      });
+      const list = await rooted.app.inject({
+        method: "GET",
+        url: "/api/certificates",
+        headers: { cookie: clinic.cookie },
+      });
+      expect(list.json().items.map((c: { raiz: unknown }) => c.raiz)).toEqual([
+        { conferencia: "raiz_oficial", nome: "Autoridade Certificadora Raiz de Teste v1" },
+      ]);
     } finally {
       await rooted.close();
     }
@@ -405,7 +564,9 @@ describe("whether the chain ends at an official ICP-Brasil root (decision 047)",
     try {
       const { clinic, response } = await uploadThrough(rooted.app);
       expect(response.json().certificado.raiz).toEqual({ conferencia: "outra_raiz", nome: null });
-      expect(response.json().avisos).toEqual([expect.stringMatching(/^A cadeia deste certificado não termina numa das raízes oficiais da ICP-Brasil/)]);
+      expect(response.json().avisos).toEqual([
+        expect.stringMatching(/^A cadeia deste certificado não termina numa das raízes oficiais da ICP-Brasil/),
+      ]);
       // The same certificate, listed by an app that was given no roots, is 'not checked', not 'another root'.
       const plain = await call(clinic, "GET", "/api/certificates");
       expect(plain.json().items[0].raiz).toEqual({ conferencia: "nao_conferida", nome: null });

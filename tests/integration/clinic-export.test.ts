@@ -38,7 +38,8 @@ const FEEGOW_TOKEN = "feegow-token-secreto-0123456789abcdef";
 const call = (who: SignedIn, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-const table = <T = Record<string, unknown>>(name: string) => JSON.parse(entryText(entries, `dados/${name}.json`)) as T[];
+const table = <T = Record<string, unknown>>(name: string) =>
+  JSON.parse(entryText(entries, `dados/${name}.json`)) as T[];
 
 beforeAll(async () => {
   ctx = await createTestApp({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "100000" } });
@@ -51,16 +52,31 @@ beforeAll(async () => {
   // Enough rows for several keyset pages, in a plain table and in a link table (composite key).
   const inserted = await ctx.database.db
     .insert(riscos)
-    .values(Array.from({ length: RISKS }, (_, i) => ({ tenant_id: clinic.tenantId, titulo: `Risco ${i}`, descricao: `Descrição ${i}` })))
+    .values(
+      Array.from({ length: RISKS }, (_, i) => ({
+        tenant_id: clinic.tenantId,
+        titulo: `Risco ${i}`,
+        descricao: `Descrição ${i}`,
+      })),
+    )
     .returning({ id: riscos.id });
-  const [procedure] = await ctx.database.db.insert(procedimentos).values({ tenant_id: clinic.tenantId, nome: "Procedimento com muitos riscos" }).returning({ id: procedimentos.id });
+  const [procedure] = await ctx.database.db
+    .insert(procedimentos)
+    .values({ tenant_id: clinic.tenantId, nome: "Procedimento com muitos riscos" })
+    .returning({ id: procedimentos.id });
   await ctx.database.db
     .insert(procedimentoRiscos)
-    .values(inserted.slice(0, 620).map((r) => ({ tenant_id: clinic.tenantId, procedimento_id: procedure!.id, risco_id: r.id })));
+    .values(
+      inserted
+        .slice(0, 620)
+        .map((r) => ({ tenant_id: clinic.tenantId, procedimento_id: procedure!.id, risco_id: r.id })),
+    );
   const response = await call(clinic, "GET", "/api/settings/export");
   expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
   expect(response.headers["content-type"]).toBe("application/zip");
-  expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="consentir_[A-Za-z0-9_]+_\d{8}_\d{6}\.zip"$/);
+  expect(response.headers["content-disposition"]).toMatch(
+    /^attachment; filename="consentir_[A-Za-z0-9_]+_\d{8}_\d{6}\.zip"$/,
+  );
   entries = unzipEntries(response.rawPayload);
 }, 180_000);
 afterAll(async () => {
@@ -75,9 +91,16 @@ describe("GET /api/settings/export", () => {
     expect(new Set(risks.map((r) => r.id)).size).toBe(RISKS);
     const links = table<{ risco_id: string }>("procedimento_riscos");
     expect(new Set(links.map((l) => l.risco_id)).size).toBe(620);
-    const manifest = JSON.parse(entryText(entries, "manifesto.json")) as { linhas_por_tabela: Record<string, number>; entradas: { nome: string; sha256: string; bytes: number }[] };
-    for (const [name, count] of Object.entries(manifest.linhas_por_tabela)) expect(table(name), name).toHaveLength(count);
-    const [patients] = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from pacientes where tenant_id = ${clinic.tenantId}`);
+    const manifest = JSON.parse(entryText(entries, "manifesto.json")) as {
+      linhas_por_tabela: Record<string, number>;
+      entradas: { nome: string; sha256: string; bytes: number }[];
+    };
+    for (const [name, count] of Object.entries(manifest.linhas_por_tabela))
+      expect(table(name), name).toHaveLength(count);
+    const [patients] = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from pacientes where tenant_id = ${clinic.tenantId}`,
+    );
     expect(manifest.linhas_por_tabela.pacientes).toBe(patients!.n);
     for (const sheet of ["pacientes", "documentos", "procedimentos", "templates"]) {
       const csv = entryText(entries, `planilhas/${sheet}.csv`);
@@ -107,7 +130,9 @@ describe("GET /api/settings/export", () => {
   it("never carries a secret: password hashes, session and link tokens, certificate and Feegow secrets", async () => {
     const db = ctx.database.db;
     const [owner] = await db.select().from(profiles).where(eq(profiles.id, clinic.profileId));
-    const tokenHashes = (await db.select({ h: sessions.token_hash }).from(sessions).where(eq(sessions.tenant_id, clinic.tenantId))).map((r) => r.h);
+    const tokenHashes = (
+      await db.select({ h: sessions.token_hash }).from(sessions).where(eq(sessions.tenant_id, clinic.tenantId))
+    ).map((r) => r.h);
     const links = await db.select().from(signingTokens).where(eq(signingTokens.tenant_id, clinic.tenantId));
     const [certificate] = await db.select().from(certificados).where(eq(certificados.tenant_id, clinic.tenantId));
     const [feegow] = await db.select().from(integracoesFeegow).where(eq(integracoesFeegow.tenant_id, clinic.tenantId));
@@ -141,7 +166,11 @@ describe("GET /api/settings/export", () => {
   });
 
   it("has every stored file once, by SHA-256, with an index naming its entry", async () => {
-    const index = JSON.parse(entryText(entries, "arquivos/indice.json")) as { id: string; sha256: string; arquivo: string | null }[];
+    const index = JSON.parse(entryText(entries, "arquivos/indice.json")) as {
+      id: string;
+      sha256: string;
+      arquivo: string | null;
+    }[];
     expect(index.length).toBe(table("files").length);
     const [document] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, signedId));
     const sealed = index.find((f) => f.id === document!.signed_pdf_file_id);
@@ -155,12 +184,26 @@ describe("GET /api/settings/export", () => {
     type Event = Record<string, string | number | null> & { seq: number; hash: string; prev_hash: string };
     const events = table<Event>("audit_events");
     expect(events.length).toBeGreaterThan(10);
-    const asPostgresJson = (value: string | number | null) => (value === null ? "null" : typeof value === "number" ? String(value) : JSON.stringify(value));
+    const asPostgresJson = (value: string | number | null) =>
+      value === null ? "null" : typeof value === "number" ? String(value) : JSON.stringify(value);
     let previous = "0".repeat(64);
     for (const [i, e] of events.entries()) {
       expect(e.seq).toBe(i + 1);
       expect(e.prev_hash).toBe(previous);
-      const fields = [e.prev_hash, e.seq, e.tenant_id, e.id, e.actor_profile_id, e.action, e.entity_type, e.entity_id, e.ip_address, e.user_agent, e.data_text, e.created_at_utc];
+      const fields = [
+        e.prev_hash,
+        e.seq,
+        e.tenant_id,
+        e.id,
+        e.actor_profile_id,
+        e.action,
+        e.entity_type,
+        e.entity_id,
+        e.ip_address,
+        e.user_agent,
+        e.data_text,
+        e.created_at_utc,
+      ];
       const text = `[${fields.map((f) => asPostgresJson(f ?? null)).join(", ")}]`;
       expect(createHash("sha256").update(text, "utf8").digest("hex"), `event ${e.seq} (${e.action})`).toBe(e.hash);
       previous = e.hash;
@@ -169,7 +212,9 @@ describe("GET /api/settings/export", () => {
     expect(head).toMatchObject({ seq: events.length, hash: previous });
     // The export itself is in the trail, by the owner.
     const exported = await ctx.database.db.select().from(auditEvents).where(eq(auditEvents.action, "clinic.exported"));
-    expect(exported.filter((e) => e.tenant_id === clinic.tenantId && e.actor_profile_id === clinic.profileId)).toHaveLength(1);
+    expect(
+      exported.filter((e) => e.tenant_id === clinic.tenantId && e.actor_profile_id === clinic.profileId),
+    ).toHaveLength(1);
     expect(events.some((e) => e.action === "clinic.exported")).toBe(true);
   });
 
@@ -178,7 +223,10 @@ describe("GET /api/settings/export", () => {
     expect(response.statusCode).toBe(200);
     const light = unzipEntries(response.rawPayload);
     expect(Object.keys(light).filter((n) => n.startsWith("arquivos/"))).toEqual(["arquivos/indice.json"]);
-    const index = JSON.parse(entryText(light, "arquivos/indice.json")) as { arquivo: string | null; observacao: string }[];
+    const index = JSON.parse(entryText(light, "arquivos/indice.json")) as {
+      arquivo: string | null;
+      observacao: string;
+    }[];
     expect(index.length).toBeGreaterThan(0);
     expect(index.every((f) => f.arquivo === null && f.observacao === "exportação sem arquivos")).toBe(true);
   });

@@ -27,18 +27,30 @@ afterAll(async () => {
 });
 
 const upload = (who: SignedIn | null, bytes: Buffer | string, contentType = "image/png") =>
-  ctx.app.inject({ method: "PUT", url: "/api/settings/clinic/logo", headers: { ...(who ? { cookie: who.cookie } : {}), "content-type": contentType }, payload: bytes });
-const call = (who: SignedIn | null, method: "GET" | "DELETE", url: string) => ctx.app.inject({ method, url, headers: who ? { cookie: who.cookie } : {} });
+  ctx.app.inject({
+    method: "PUT",
+    url: "/api/settings/clinic/logo",
+    headers: { ...(who ? { cookie: who.cookie } : {}), "content-type": contentType },
+    payload: bytes,
+  });
+const call = (who: SignedIn | null, method: "GET" | "DELETE", url: string) =>
+  ctx.app.inject({ method, url, headers: who ? { cookie: who.cookie } : {} });
 
 /** A wide orange logo with a transparent corner, as clinics' logos come. */
 async function orangeLogo(width = 900, height = 300): Promise<Buffer> {
   const size = Math.floor(Math.min(width, height) / 3);
-  const corner = await sharp({ create: { width: size, height: size, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
-  return sharp({ create: { width, height, channels: 4, background: { r: 240, g: 120, b: 0, alpha: 1 } } })
-    // Cut the corner out: transparent there.
-    .composite([{ input: corner, top: 0, left: 0, blend: "dest-out" }])
+  const corner = await sharp({
+    create: { width: size, height: size, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } },
+  })
     .png()
     .toBuffer();
+  return (
+    sharp({ create: { width, height, channels: 4, background: { r: 240, g: 120, b: 0, alpha: 1 } } })
+      // Cut the corner out: transparent there.
+      .composite([{ input: corner, top: 0, left: 0, blend: "dest-out" }])
+      .png()
+      .toBuffer()
+  );
 }
 
 /** The number of image XObjects in a PDF. */
@@ -47,7 +59,10 @@ function imageCount(pdf: Buffer): number {
   const file = path.join(dir, "doc.pdf");
   writeFileSync(file, pdf);
   const listing = execFileSync("pdfimages", ["-list", file]).toString("utf8");
-  return listing.split("\n").slice(2).filter((line) => line.trim()).length;
+  return listing
+    .split("\n")
+    .slice(2)
+    .filter((line) => line.trim()).length;
 }
 
 async function draftPdf(who: SignedIn): Promise<Buffer> {
@@ -65,7 +80,12 @@ describe("the clinic's logo", () => {
     const saved = await upload(owner, await orangeLogo());
     expect(saved.statusCode, saved.body).toBe(200);
     const { logo } = saved.json();
-    expect(logo).toMatchObject({ width: 600, height: 200, formato_original: "png", url: `/api/public/clinic-logos/${logo.sha256}.png` });
+    expect(logo).toMatchObject({
+      width: 600,
+      height: 200,
+      formato_original: "png",
+      url: `/api/public/clinic-logos/${logo.sha256}.png`,
+    });
     expect((await call(owner, "GET", "/api/settings/clinic/logo")).json()).toEqual({ logo });
 
     const image = await ctx.app.inject({ method: "GET", url: logo.url });
@@ -88,20 +108,38 @@ describe("the clinic's logo", () => {
       ctx.database.db,
       sql`select action, data from audit_events where tenant_id = ${owner.tenantId} and action like 'settings.logo%' order by created_at`,
     );
-    expect(events).toEqual([{ action: "settings.logo_updated", data: expect.objectContaining({ sha256: logo.sha256, formato_original: "png", largura: 600, altura: 200 }) }]);
+    expect(events).toEqual([
+      {
+        action: "settings.logo_updated",
+        data: expect.objectContaining({ sha256: logo.sha256, formato_original: "png", largura: 600, altura: 200 }),
+      },
+    ]);
   });
 
   it("shows on the signing page of the clinic's documents, and only there", async () => {
     const { documentId } = await signableDocument(ctx.app, owner);
-    const sent = await ctx.app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, headers: { cookie: owner.cookie }, payload: {} });
+    const sent = await ctx.app.inject({
+      method: "POST",
+      url: `/api/documents/${documentId}/send`,
+      headers: { cookie: owner.cookie },
+      payload: {},
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     const page = await ctx.app.inject({ method: "GET", url: `/api/public/sign/${tokenOf(sent.json().link)}` });
     const current = (await call(owner, "GET", "/api/settings/clinic/logo")).json().logo;
     expect(page.json().documento.clinica_logo_url).toBe(current.url);
 
     const { documentId: otherDoc } = await signableDocument(ctx.app, other);
-    const otherSent = await ctx.app.inject({ method: "POST", url: `/api/documents/${otherDoc}/send`, headers: { cookie: other.cookie }, payload: {} });
-    const otherPage = await ctx.app.inject({ method: "GET", url: `/api/public/sign/${tokenOf(otherSent.json().link)}` });
+    const otherSent = await ctx.app.inject({
+      method: "POST",
+      url: `/api/documents/${otherDoc}/send`,
+      headers: { cookie: other.cookie },
+      payload: {},
+    });
+    const otherPage = await ctx.app.inject({
+      method: "GET",
+      url: `/api/public/sign/${tokenOf(otherSent.json().link)}`,
+    });
     expect(otherPage.json().documento.clinica_logo_url).toBeNull();
   });
 
@@ -119,7 +157,10 @@ describe("the clinic's logo", () => {
     expect(removed.json()).toEqual({ logo: null });
     expect((await ctx.app.inject({ method: "GET", url: saved.json().logo.url })).statusCode).toBe(404);
     const withoutLogo = imageCount(await draftPdf(clinic));
-    const actions = await rawRows<{ action: string }>(ctx.database.db, sql`select action from audit_events where tenant_id = ${clinic.tenantId} and action like 'settings.logo%' order by created_at`);
+    const actions = await rawRows<{ action: string }>(
+      ctx.database.db,
+      sql`select action from audit_events where tenant_id = ${clinic.tenantId} and action like 'settings.logo%' order by created_at`,
+    );
     expect(actions.map((a) => a.action)).toEqual(["settings.logo_updated", "settings.logo_removed"]);
     // Only the signature placeholders' images (none in a draft), no logo.
     expect(withoutLogo).toBe(0);
@@ -127,14 +168,26 @@ describe("the clinic's logo", () => {
 
   it("answers bad files with a pt-BR 4xx, never a 500, and changes nothing", async () => {
     const clinic = await newClinic(ctx.app);
-    const expectError = (response: { statusCode: number; json(): { code: string; message: string } }, code: keyof typeof ERRORS) => {
+    const expectError = (
+      response: { statusCode: number; json(): { code: string; message: string } },
+      code: keyof typeof ERRORS,
+    ) => {
       expect(response.statusCode).toBe(ERRORS[code].status);
       expect(response.json()).toMatchObject({ code, message: ERRORS[code].message });
     };
     expectError(await upload(clinic, Buffer.alloc(LOGO_MAX_BYTES + 10, 1)), "LOGO_TOO_LARGE");
     expectError(await upload(clinic, Buffer.alloc(5 * 1024 * 1024, 1), "image/jpeg"), "LOGO_TOO_LARGE");
     expectError(await upload(clinic, "GIF89a not really"), "LOGO_UNSUPPORTED");
-    expectError(await upload(clinic, await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } }).gif().toBuffer(), "image/png"), "LOGO_UNSUPPORTED");
+    expectError(
+      await upload(
+        clinic,
+        await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } })
+          .gif()
+          .toBuffer(),
+        "image/png",
+      ),
+      "LOGO_UNSUPPORTED",
+    );
     expectError(await upload(clinic, "<svg xmlns='http://www.w3.org/2000/svg'><rect", "image/svg+xml"), "LOGO_INVALID");
     expectError(await upload(clinic, (await orangeLogo()).subarray(0, 200)), "LOGO_INVALID");
     expectError(await upload(clinic, Buffer.alloc(0)), "LOGO_INVALID");
@@ -142,7 +195,9 @@ describe("the clinic's logo", () => {
     expectError(await upload(clinic, "x", "text/html"), "LOGO_UNSUPPORTED");
     expect((await call(clinic, "GET", "/api/settings/clinic/logo")).json()).toEqual({ logo: null });
     expect((await ctx.app.inject({ method: "GET", url: "/api/public/clinic-logos/nada.png" })).statusCode).toBe(400);
-    expect((await ctx.app.inject({ method: "GET", url: `/api/public/clinic-logos/${"0".repeat(64)}.png` })).statusCode).toBe(404);
+    expect(
+      (await ctx.app.inject({ method: "GET", url: `/api/public/clinic-logos/${"0".repeat(64)}.png` })).statusCode,
+    ).toBe(404);
   });
 
   it("refuses an SVG that takes too long to draw after LOGO_RENDER_TIMEOUT_S, not minutes, and stays usable (decision 049)", async () => {
@@ -150,8 +205,12 @@ describe("the clinic's logo", () => {
     const svg = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">${body}</svg>`;
     // A few kB that chain thousands of blurs, and a path dashed into millions of segments: minutes of librsvg.
     const heavy = [
-      svg(`<filter id="f" x="-50%" y="-50%" width="200%" height="200%">${'<feGaussianBlur stdDeviation="50"/>'.repeat(6000)}</filter><rect width="100" height="100" filter="url(#f)"/>`),
-      svg(`<path d="M0 0 ${"L100 100 L0 100 L100 0 ".repeat(40000)}" stroke="black" stroke-width="50" stroke-dasharray="0.001"/>`),
+      svg(
+        `<filter id="f" x="-50%" y="-50%" width="200%" height="200%">${'<feGaussianBlur stdDeviation="50"/>'.repeat(6000)}</filter><rect width="100" height="100" filter="url(#f)"/>`,
+      ),
+      svg(
+        `<path d="M0 0 ${"L100 100 L0 100 L100 0 ".repeat(40000)}" stroke="black" stroke-width="50" stroke-dasharray="0.001"/>`,
+      ),
     ];
     for (const body of heavy) {
       const started = Date.now();

@@ -51,9 +51,18 @@ describe("content items: create, read, update, delete", () => {
       });
       expect(idsOf(await call(clinic, "GET", `/api/content/${kind}`))).toContain(created.id);
 
-      const updated = await call(clinic, "PUT", `/api/content/${kind}/${created.id}`, { titulo: "Novo", descricao: "Nova descrição" });
+      const updated = await call(clinic, "PUT", `/api/content/${kind}/${created.id}`, {
+        titulo: "Novo",
+        descricao: "Nova descrição",
+      });
       expect(updated.statusCode).toBe(200);
-      expect(updated.json()).toMatchObject({ id: created.id, titulo: "Novo", descricao: "Nova descrição", categoria: null, periodo: null });
+      expect(updated.json()).toMatchObject({
+        id: created.id,
+        titulo: "Novo",
+        descricao: "Nova descrição",
+        categoria: null,
+        periodo: null,
+      });
 
       expect((await call(clinic, "DELETE", `/api/content/${kind}/${created.id}`)).statusCode).toBe(204);
       expect(idsOf(await call(clinic, "GET", `/api/content/${kind}`))).not.toContain(created.id);
@@ -68,7 +77,9 @@ describe("content items: create, read, update, delete", () => {
 
   it("keeps each kind apart: an id of one kind is not found under another", async () => {
     const risk = await create(clinic, "riscos");
-    expect((await call(clinic, "PUT", `/api/content/beneficios/${risk.id}`, { titulo: "X", descricao: "Y" })).statusCode).toBe(404);
+    expect(
+      (await call(clinic, "PUT", `/api/content/beneficios/${risk.id}`, { titulo: "X", descricao: "Y" })).statusCode,
+    ).toBe(404);
     expect((await call(clinic, "DELETE", `/api/content/cuidados/${risk.id}`)).statusCode).toBe(404);
     expect(idsOf(await call(clinic, "GET", "/api/content/beneficios"))).not.toContain(risk.id);
   });
@@ -102,7 +113,9 @@ describe("content items: create, read, update, delete", () => {
     expect(notJson.statusCode).toBe(400);
     expect((await call(clinic, "POST", "/api/content/riscos", { titulo: 1, descricao: 2 })).statusCode).toBe(400);
     expect((await call(clinic, "POST", "/api/content/riscos", ["titulo"])).statusCode).toBe(400);
-    expect((await call(clinic, "PUT", "/api/content/riscos/nao-e-uuid", { titulo: "T", descricao: "D" })).statusCode).toBe(400);
+    expect(
+      (await call(clinic, "PUT", "/api/content/riscos/nao-e-uuid", { titulo: "T", descricao: "D" })).statusCode,
+    ).toBe(400);
     expect((await call(clinic, "GET", "/api/content/vacinas")).statusCode).toBe(400);
     expect((await call(clinic, "POST", "/api/content/vacinas", { titulo: "T", descricao: "D" })).statusCode).toBe(400);
   });
@@ -110,8 +123,16 @@ describe("content items: create, read, update, delete", () => {
   it("lists by title and searches title, description and category or period, ignoring case and accents", async () => {
     const library = await newClinic(ctx.app);
     const infeccao = await create(library, "riscos", { titulo: "Infecção", descricao: "Raro", categoria: "Grave" });
-    const alergia = await create(library, "riscos", { titulo: "Alergia", descricao: "Reação ao anestésico", categoria: "Moderado" });
-    const repouso = await create(library, "cuidados", { titulo: "Repouso", descricao: "Evitar esforço", periodo: "Primeira semana" });
+    const alergia = await create(library, "riscos", {
+      titulo: "Alergia",
+      descricao: "Reação ao anestésico",
+      categoria: "Moderado",
+    });
+    const repouso = await create(library, "cuidados", {
+      titulo: "Repouso",
+      descricao: "Evitar esforço",
+      periodo: "Primeira semana",
+    });
     expect(idsOf(await call(library, "GET", "/api/content/riscos"))).toEqual([alergia.id, infeccao.id]);
     expect(idsOf(await call(library, "GET", "/api/content/riscos?q=INFECCAO"))).toEqual([infeccao.id]);
     expect(idsOf(await call(library, "GET", "/api/content/riscos?q=anestesico"))).toEqual([alergia.id]);
@@ -134,8 +155,14 @@ describe("content items: roles, tenants and sessions", () => {
     for (const role of ["auditor", "juridico"] as const) {
       const staff = await newStaff(ctx.app, ctx.database, clinic.tenantId, role);
       expect(idsOf(await call(staff, "GET", "/api/content/beneficios"))).toContain(item.id);
-      expect((await call(staff, "POST", "/api/content/beneficios", { titulo: "T", descricao: "D" })).statusCode, role).toBe(403);
-      expect((await call(staff, "PUT", `/api/content/beneficios/${item.id}`, { titulo: "T", descricao: "D" })).statusCode, role).toBe(403);
+      expect(
+        (await call(staff, "POST", "/api/content/beneficios", { titulo: "T", descricao: "D" })).statusCode,
+        role,
+      ).toBe(403);
+      expect(
+        (await call(staff, "PUT", `/api/content/beneficios/${item.id}`, { titulo: "T", descricao: "D" })).statusCode,
+        role,
+      ).toBe(403);
       expect((await call(staff, "DELETE", `/api/content/beneficios/${item.id}`)).statusCode, role).toBe(403);
     }
   });
@@ -155,7 +182,10 @@ describe("content items: roles, tenants and sessions", () => {
       const seen = await ctx.database.db.transaction(async (tx) => {
         await tx.execute(sql`select set_config('app.tenant_id', ${other.tenantId}, true)`);
         await tx.execute(sql`set local role consentir_app`);
-        return rawRows<{ n: number }>(tx, sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${clinic.tenantId}`);
+        return rawRows<{ n: number }>(
+          tx,
+          sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${clinic.tenantId}`,
+        );
       });
       expect(seen[0]?.n, table).toBe(0);
     }

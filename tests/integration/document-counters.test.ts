@@ -28,7 +28,12 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const actor = () => ({ tenantId: clinic.tenantId, profileId: clinic.profileId, role: "profissional" as const, isOwner: true });
+const actor = () => ({
+  tenantId: clinic.tenantId,
+  profileId: clinic.profileId,
+  role: "profissional" as const,
+  isOwner: true,
+});
 
 /** The counters by scanning every document (what count-documents did before the buckets). */
 async function scanned(now: Date) {
@@ -67,19 +72,33 @@ describe("documents counters kept by the database", () => {
       ["expired", lastMonth],
       ["cancelled", now],
     ] as const) {
-      ids.push(await insertDocument(ctx.database, { tenantId: clinic.tenantId, pacienteId: patientId, templateVersionId: versionId, status, createdAt }));
+      ids.push(
+        await insertDocument(ctx.database, {
+          tenantId: clinic.tenantId,
+          pacienteId: patientId,
+          templateVersionId: versionId,
+          status,
+          createdAt,
+        }),
+      );
     }
     await expectSameAsScan();
 
     // Signing this month and last month; a viewed document past its deadline (not yet swept).
     await ctx.database.db.execute(sql`update contratos set status = 'signed', signed_at = now() where id = ${ids[1]}`);
-    await ctx.database.db.execute(sql`update contratos set status = 'signed', signed_at = ${lastMonth} where id = ${ids[3]}`);
-    await ctx.database.db.execute(sql`update contratos set expiracao_at = now() - interval '1 minute' where id = ${ids[2]}`);
+    await ctx.database.db.execute(
+      sql`update contratos set status = 'signed', signed_at = ${lastMonth} where id = ${ids[3]}`,
+    );
+    await ctx.database.db.execute(
+      sql`update contratos set expiracao_at = now() - interval '1 minute' where id = ${ids[2]}`,
+    );
     await expectSameAsScan();
 
     // The sweep marks it expired; an update that changes nothing counted; a draft deleted.
     await ctx.database.db.execute(sql`update contratos set status = 'expired' where id = ${ids[2]}`);
-    await ctx.database.db.execute(sql`update contratos set titulo = 'Outro título' where tenant_id = ${clinic.tenantId}`);
+    await ctx.database.db.execute(
+      sql`update contratos set titulo = 'Outro título' where tenant_id = ${clinic.tenantId}`,
+    );
     await ctx.database.db.execute(sql`delete from contratos where id = ${ids[0]}`);
     await expectSameAsScan();
     // Next month, this month's figures become last month's.
@@ -87,18 +106,30 @@ describe("documents counters kept by the database", () => {
 
     // Many documents changed at once, by concurrent transactions: no count is lost, no deadlock.
     const many = await Promise.all(
-      Array.from({ length: 30 }, () => insertDocument(ctx.database, { tenantId: clinic.tenantId, pacienteId: patientId, templateVersionId: versionId, status: "sent" })),
+      Array.from({ length: 30 }, () =>
+        insertDocument(ctx.database, {
+          tenantId: clinic.tenantId,
+          pacienteId: patientId,
+          templateVersionId: versionId,
+          status: "sent",
+        }),
+      ),
     );
     await Promise.all(
       many.map((id, i) =>
         ctx.database.db.transaction(async (tx) => {
           await tx.execute(sql`update contratos set status = 'viewed' where id = ${id}`);
-          if (i % 2 === 0) await tx.execute(sql`update contratos set status = 'signed', signed_at = now() where id = ${id}`);
+          if (i % 2 === 0)
+            await tx.execute(sql`update contratos set status = 'signed', signed_at = now() where id = ${id}`);
         }),
       ),
     );
     await expectSameAsScan();
-    const api = await ctx.app.inject({ method: "GET", url: "/api/documents/counters", headers: { cookie: clinic.cookie } });
+    const api = await ctx.app.inject({
+      method: "GET",
+      url: "/api/documents/counters",
+      headers: { cookie: clinic.cookie },
+    });
     expect(api.json()).toEqual(await scanned(new Date()));
   });
 
@@ -106,9 +137,18 @@ describe("documents counters kept by the database", () => {
     const other = await newClinic(ctx.app);
     const otherVersion = await publishedTemplateVersion(ctx.app, other);
     const otherPatient = await insertPatient(ctx.database, other.tenantId);
-    await insertDocument(ctx.database, { tenantId: other.tenantId, pacienteId: otherPatient, templateVersionId: otherVersion, status: "sent" });
-    const mine = (await ctx.app.inject({ method: "GET", url: "/api/documents/counters", headers: { cookie: clinic.cookie } })).json();
-    const theirs = (await ctx.app.inject({ method: "GET", url: "/api/documents/counters", headers: { cookie: other.cookie } })).json();
+    await insertDocument(ctx.database, {
+      tenantId: other.tenantId,
+      pacienteId: otherPatient,
+      templateVersionId: otherVersion,
+      status: "sent",
+    });
+    const mine = (
+      await ctx.app.inject({ method: "GET", url: "/api/documents/counters", headers: { cookie: clinic.cookie } })
+    ).json();
+    const theirs = (
+      await ctx.app.inject({ method: "GET", url: "/api/documents/counters", headers: { cookie: other.cookie } })
+    ).json();
     expect(theirs).toMatchObject({ total: 1, pendentes: 1 });
     expect(mine.total).toBeGreaterThan(1);
     expect(mine).toEqual(await scanned(new Date()));

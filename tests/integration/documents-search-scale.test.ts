@@ -127,9 +127,18 @@ async function expected(procedure: string): Promise<string[]> {
 
 async function page(q: string, cursor?: string) {
   const query = new URLSearchParams({ q, ...(cursor ? { cursor } : {}) });
-  const response = await ctx.app.inject({ method: "GET", url: `/api/documents?${query}`, headers: { cookie: clinic.cookie } });
+  const response = await ctx.app.inject({
+    method: "GET",
+    url: `/api/documents?${query}`,
+    headers: { cookie: clinic.cookie },
+  });
   expect(response.statusCode).toBe(200);
-  return response.json() as { items: { id: string }[]; total: number; total_capped: boolean; next_cursor: string | null };
+  return response.json() as {
+    items: { id: string }[];
+    total: number;
+    total_capped: boolean;
+    next_cursor: string | null;
+  };
 }
 
 describe("documents search at scale", () => {
@@ -173,7 +182,14 @@ describe("documents search at scale", () => {
   });
 
   it("never shows another clinic's documents, whichever path answers", async () => {
-    const theirs = new Set((await rawRows<{ id: string }>(ctx.database.db, sql`select id from contratos where tenant_id = ${other.tenantId}`)).map((r) => r.id));
+    const theirs = new Set(
+      (
+        await rawRows<{ id: string }>(
+          ctx.database.db,
+          sql`select id from contratos where tenant_id = ${other.tenantId}`,
+        )
+      ).map((r) => r.id),
+    );
     expect(theirs.size).toBe(50);
     let cursor: string | undefined;
     for (let i = 0; i < 5; i++) {
@@ -213,7 +229,11 @@ describe("documents search at scale", () => {
       ctx.database.db,
       sql`select id from contratos where tenant_id = ${clinic.tenantId} and variaveis_preenchidas ->> 'paciente_nome' = 'Maria Silva' limit 1`,
     );
-    cases.push([`silva ${maria!.id.slice(0, 6)}`, true, null], [`otoplastia maria silva ${maria!.id.slice(0, 11)}`, true, null], [`silva ${maria!.id}`, true, 1]);
+    cases.push(
+      [`silva ${maria!.id.slice(0, 6)}`, true, null],
+      [`otoplastia maria silva ${maria!.id.slice(0, 11)}`, true, null],
+      [`silva ${maria!.id}`, true, 1],
+    );
     for (const [term, candidates, n] of cases) {
       const all = await expectedSearch(term);
       if (n !== null) expect(all, term).toHaveLength(n);
@@ -224,28 +244,49 @@ describe("documents search at scale", () => {
   });
 
   it("a patient's name never brings another clinic's documents, though it has the same names", async () => {
-    const theirs = new Set((await rawRows<{ id: string }>(ctx.database.db, sql`select id from contratos where tenant_id = ${third.tenantId}`)).map((r) => r.id));
+    const theirs = new Set(
+      (
+        await rawRows<{ id: string }>(
+          ctx.database.db,
+          sql`select id from contratos where tenant_id = ${third.tenantId}`,
+        )
+      ).map((r) => r.id),
+    );
     expect(theirs.size).toBe(50);
     for (const term of ["maria silva", "preenchimento maria silva", "joão silva", "ana maria"]) {
       const ids = await allPages(term, (await expectedSearch(term)).length);
       expect(ids.length, term).toBeGreaterThan(0);
-      expect(ids.some((id) => theirs.has(id)), term).toBe(false);
+      expect(
+        ids.some((id) => theirs.has(id)),
+        term,
+      ).toBe(false);
     }
   });
 
   it("contrato_nomes follows the documents: a renamed document moves, the last document takes its name away", async () => {
     const names = async () =>
-      rawRows<{ nome: string; n: number }>(ctx.database.db, sql`select nome, n from contrato_nomes where tenant_id = ${clinic.tenantId} and nome like '%silvana%' order by nome`);
+      rawRows<{ nome: string; n: number }>(
+        ctx.database.db,
+        sql`select nome, n from contrato_nomes where tenant_id = ${clinic.tenantId} and nome like '%silvana%' order by nome`,
+      );
     expect(await names()).toEqual([{ nome: "maria silvana", n: 3 }]);
     const [first, second, third] = await rawRows<{ id: string }>(
       ctx.database.db,
       sql`select id from contratos where tenant_id = ${clinic.tenantId} and variaveis_preenchidas ->> 'paciente_nome' = 'Maria Silvana' order by id`,
     );
-    await ctx.database.db.execute(sql`update contratos set variaveis_preenchidas = jsonb_build_object('paciente_nome', 'Maria Silvana Prado') where id = ${first!.id}`);
-    expect(await names()).toEqual([{ nome: "maria silvana", n: 2 }, { nome: "maria silvana prado", n: 1 }]);
+    await ctx.database.db.execute(
+      sql`update contratos set variaveis_preenchidas = jsonb_build_object('paciente_nome', 'Maria Silvana Prado') where id = ${first!.id}`,
+    );
+    expect(await names()).toEqual([
+      { nome: "maria silvana", n: 2 },
+      { nome: "maria silvana prado", n: 1 },
+    ]);
     expect(await allPages("silvana prado", 1)).toEqual([first!.id]);
     await ctx.database.db.execute(sql`update contratos set status = 'cancelled' where id = ${second!.id}`);
-    expect(await names()).toEqual([{ nome: "maria silvana", n: 2 }, { nome: "maria silvana prado", n: 1 }]);
+    expect(await names()).toEqual([
+      { nome: "maria silvana", n: 2 },
+      { nome: "maria silvana prado", n: 1 },
+    ]);
     await ctx.database.db.execute(sql`delete from contratos where id in (${first!.id}, ${second!.id}, ${third!.id})`);
     expect(await names()).toEqual([]);
     expect(await allPages("maria silvana", 0)).toEqual([]);

@@ -19,11 +19,17 @@ const call = (who: SignedIn | null, method: "GET" | "POST" | "PUT" | "DELETE", u
 
 const STRUCTURE = {
   title: "Termo de Consentimento — {{procedimento}}",
-  introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{medico}} ({{crm}}) a realizar {{procedimento}} em {{data_procedimento}}.",
+  introduction:
+    "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{medico}} ({{crm}}) a realizar {{procedimento}} em {{data_procedimento}}.",
   sections: [
     { id: "s1", type: "bullet_list", title: "Riscos", content: "{{riscos}}" },
     { id: "s2", type: "bullet_list", title: "Benefícios", content: "{{beneficios}}" },
-    { id: "s3", type: "paragraph", title: "Valor", content: "Valor: {{valor_procedimento}}. Unidade: {{unidade_nome}}." },
+    {
+      id: "s3",
+      type: "paragraph",
+      title: "Valor",
+      content: "Valor: {{valor_procedimento}}. Unidade: {{unidade_nome}}.",
+    },
     { id: "s4", type: "signature", title: "Assinaturas", content: "{{paciente_nome}}\n\n{{profissional_nome}}" },
   ],
 };
@@ -43,7 +49,12 @@ async function publishedTemplate(who: SignedIn, estrutura: unknown = STRUCTURE) 
 }
 
 async function patient(who: SignedIn, nome = "Ana Luíza Conceição") {
-  const response = await call(who, "POST", "/api/patients", { nome, cpf: validCpf(), data_nascimento: "1990-05-10", email: "ana@exemplo.com.br" });
+  const response = await call(who, "POST", "/api/patients", {
+    nome,
+    cpf: validCpf(),
+    data_nascimento: "1990-05-10",
+    email: "ana@exemplo.com.br",
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json().id as string;
 }
@@ -77,7 +88,11 @@ const baseInput = () => ({
   data_procedimento: "2026-12-03",
   // The owner chooses the responsible physician (spec part 1 §6): here, themselves.
   medico_responsavel_id: clinic.profileId,
-  variaveis: { valor_procedimento: "R$ 4.500,00", riscos_personalizados: "Dor local", beneficios_personalizados: "Melhora estética" },
+  variaveis: {
+    valor_procedimento: "R$ 4.500,00",
+    riscos_personalizados: "Dor local",
+    beneficios_personalizados: "Melhora estética",
+  },
 });
 
 describe("creating a document", () => {
@@ -112,15 +127,24 @@ describe("creating a document", () => {
     expect(intro).toContain("Eu, Ana Luíza Conceição, CPF ");
     expect(intro).toContain("a realizar Blefaroplastia superior em 03/12/2026");
     expect(intro).toMatch(/autorizo .+ \(CRM-\w\w \d+\)|autorizo .+ \(\w+-\w\w \d+\)/);
-    const riscos = detail.documento.sections[0].items.map((item: { text: string }[]) => item.map((i) => i.text).join(""));
+    const riscos = detail.documento.sections[0].items.map((item: { text: string }[]) =>
+      item.map((i) => i.text).join(""),
+    );
     expect(riscos).toEqual(["Hematoma: Descrição de Hematoma", "Cicatriz aparente"]);
     expect(detail.conteudo_selecionado).toEqual([
       { tipo: "riscos", titulo: "Hematoma", descricao: "Descrição de Hematoma" },
       { tipo: "beneficios", titulo: "Campo visual", descricao: "Descrição de Campo visual" },
     ]);
-    expect(detail.variaveis_preenchidas).toMatchObject({ valor_procedimento: "R$ 4.500,00", medico_nome: detail.medico.nome });
+    expect(detail.variaveis_preenchidas).toMatchObject({
+      valor_procedimento: "R$ 4.500,00",
+      medico_nome: detail.medico.nome,
+    });
     expect(detail.conteudo_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(detail.audit.map((e: { action: string }) => e.action)).toEqual(["document.created", "document.pdf_generated", "document.viewed_by_staff"]);
+    expect(detail.audit.map((e: { action: string }) => e.action)).toEqual([
+      "document.created",
+      "document.pdf_generated",
+      "document.viewed_by_staff",
+    ]);
   });
 
   it("keeps the frozen model and hash when the template is edited afterwards", async () => {
@@ -146,8 +170,15 @@ describe("creating a document", () => {
     });
     const refused = await call(clinic, "POST", "/api/documents", { ...baseInput(), template_version_id: withGuardian });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ code: "DOCUMENT_UNRESOLVED", details: { unresolved: ["responsavel_nome", "campo_inexistente"] } });
-    const accepted = await call(clinic, "POST", "/api/documents", { ...baseInput(), template_version_id: withGuardian, permitir_pendencias: true });
+    expect(refused.json()).toMatchObject({
+      code: "DOCUMENT_UNRESOLVED",
+      details: { unresolved: ["responsavel_nome", "campo_inexistente"] },
+    });
+    const accepted = await call(clinic, "POST", "/api/documents", {
+      ...baseInput(),
+      template_version_id: withGuardian,
+      permitir_pendencias: true,
+    });
     expect(accepted.statusCode, accepted.body).toBe(201);
   });
 
@@ -156,7 +187,12 @@ describe("creating a document", () => {
     expect(response.statusCode).toBe(400);
     const messages = response.json().issues.map((i: { message: string }) => i.message);
     expect(messages).toContain("Por favor, preencha todos os campos obrigatórios.");
-    expect(response.json().issues.map((i: { path: string }) => i.path).sort()).toEqual(["paciente_id", "template_version_id", "titulo"]);
+    expect(
+      response
+        .json()
+        .issues.map((i: { path: string }) => i.path)
+        .sort(),
+    ).toEqual(["paciente_id", "template_version_id", "titulo"]);
   });
 
   it("rejects malformed bodies", async () => {
@@ -174,7 +210,11 @@ describe("creating a document", () => {
 
   it("keeps a document whole when the procedure it was made from is deleted (issue 5)", async () => {
     const procedure = (await call(clinic, "POST", "/api/procedures", { nome: "Rinoplastia" })).json();
-    const created = await call(clinic, "POST", "/api/documents", { ...baseInput(), procedimento: undefined, procedimento_id: procedure.id });
+    const created = await call(clinic, "POST", "/api/documents", {
+      ...baseInput(),
+      procedimento: undefined,
+      procedimento_id: procedure.id,
+    });
     expect(created.statusCode, created.body).toBe(201);
     const before = (await call(clinic, "GET", `/api/documents/${created.json().id}`)).json();
     expect(before.procedimento).toBe("Rinoplastia");
@@ -188,9 +228,17 @@ describe("creating a document", () => {
   it("refuses a template not yet published", async () => {
     const specialties = (await call(clinic, "GET", "/api/templates/specialties")).json().items as string[];
     const draft = (
-      await call(clinic, "POST", "/api/templates", { titulo: "Rascunho", especialidade: specialties[0], categoria: "Consentimento", estrutura: STRUCTURE })
+      await call(clinic, "POST", "/api/templates", {
+        titulo: "Rascunho",
+        especialidade: specialties[0],
+        categoria: "Consentimento",
+        estrutura: STRUCTURE,
+      })
     ).json();
-    const response = await call(clinic, "POST", "/api/documents", { ...baseInput(), template_version_id: draft.versao_atual_id });
+    const response = await call(clinic, "POST", "/api/documents", {
+      ...baseInput(),
+      template_version_id: draft.versao_atual_id,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe("DOCUMENT_TEMPLATE_NOT_PUBLISHED");
   });
@@ -200,10 +248,20 @@ describe("creating a document", () => {
     const foreignPatient = await patient(other, "Paciente de Outra Clínica");
     const foreignRisk = await contentItem(other, "riscos", "Risco alheio");
     const foreignProcedure = (await call(other, "POST", "/api/procedures", { nome: "Procedimento alheio" })).json().id;
-    expect((await call(clinic, "POST", "/api/documents", { ...baseInput(), paciente_id: foreignPatient })).statusCode).toBe(404);
-    expect((await call(clinic, "POST", "/api/documents", { ...baseInput(), template_version_id: foreign.versionId })).statusCode).toBe(404);
-    expect((await call(clinic, "POST", "/api/documents", { ...baseInput(), procedimento_id: foreignProcedure })).statusCode).toBe(404);
-    const withRisk = await call(clinic, "POST", "/api/documents", { ...baseInput(), conteudo: { riscos: [foreignRisk] } });
+    expect(
+      (await call(clinic, "POST", "/api/documents", { ...baseInput(), paciente_id: foreignPatient })).statusCode,
+    ).toBe(404);
+    expect(
+      (await call(clinic, "POST", "/api/documents", { ...baseInput(), template_version_id: foreign.versionId }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await call(clinic, "POST", "/api/documents", { ...baseInput(), procedimento_id: foreignProcedure })).statusCode,
+    ).toBe(404);
+    const withRisk = await call(clinic, "POST", "/api/documents", {
+      ...baseInput(),
+      conteudo: { riscos: [foreignRisk] },
+    });
     expect(withRisk.statusCode).toBe(400);
     expect(withRisk.json().code).toBe("ASSOCIATION_ITEM_UNKNOWN");
   });
@@ -215,15 +273,26 @@ describe("responsible physician by role", () => {
     const { medico_responsavel_id: _none, ...unnamed } = baseInput();
     const missing = await call(admin, "POST", "/api/documents", unnamed);
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toMatchObject({ code: "DOCUMENT_PHYSICIAN_REQUIRED", message: "Por favor, selecione o médico responsável pelo documento." });
+    expect(missing.json()).toMatchObject({
+      code: "DOCUMENT_PHYSICIAN_REQUIRED",
+      message: "Por favor, selecione o médico responsável pelo documento.",
+    });
     const options = (await call(admin, "GET", "/api/documents/form-options")).json();
     expect(options.must_choose_physician).toBe(true);
     expect(options.physicians.map((p: { id: string }) => p.id)).toEqual([clinic.profileId]);
-    expect(options.templates.map((t: { template_version_id: string }) => t.template_version_id)).not.toContain(undefined);
+    expect(options.templates.map((t: { template_version_id: string }) => t.template_version_id)).not.toContain(
+      undefined,
+    );
 
-    const notEligible = await call(admin, "POST", "/api/documents", { ...baseInput(), medico_responsavel_id: admin.profileId });
+    const notEligible = await call(admin, "POST", "/api/documents", {
+      ...baseInput(),
+      medico_responsavel_id: admin.profileId,
+    });
     expect(notEligible.json().code).toBe("DOCUMENT_PHYSICIAN_INVALID");
-    const chosen = await call(admin, "POST", "/api/documents", { ...baseInput(), medico_responsavel_id: clinic.profileId });
+    const chosen = await call(admin, "POST", "/api/documents", {
+      ...baseInput(),
+      medico_responsavel_id: clinic.profileId,
+    });
     expect(chosen.statusCode, chosen.body).toBe(201);
     expect((await call(admin, "GET", `/api/documents/${chosen.json().id}`)).json().medico.id).toBe(clinic.profileId);
 
@@ -234,7 +303,10 @@ describe("responsible physician by role", () => {
     );
     expect((await call(doctor, "GET", "/api/documents/form-options")).json().must_choose_physician).toBe(false);
     const { medico_responsavel_id: _ignored, ...withoutPhysician } = baseInput();
-    const own = await call(doctor, "POST", "/api/documents", { ...withoutPhysician, medico_responsavel_id: clinic.profileId });
+    const own = await call(doctor, "POST", "/api/documents", {
+      ...withoutPhysician,
+      medico_responsavel_id: clinic.profileId,
+    });
     expect(own.statusCode, own.body).toBe(201);
     const ownDetail = (await call(doctor, "GET", `/api/documents/${own.json().id}`)).json();
     expect(ownDetail.medico.id).toBe(doctor.profileId);
@@ -245,11 +317,17 @@ describe("responsible physician by role", () => {
   it("an attendant (no council) chooses too; auditors and legal staff cannot create", async () => {
     const attendant = await newStaff(ctx.app, ctx.database, clinic.tenantId, "atendente");
     expect((await call(attendant, "GET", "/api/documents/form-options")).json().must_choose_physician).toBe(true);
-    const created = await call(attendant, "POST", "/api/documents", { ...baseInput(), medico_responsavel_id: clinic.profileId });
+    const created = await call(attendant, "POST", "/api/documents", {
+      ...baseInput(),
+      medico_responsavel_id: clinic.profileId,
+    });
     expect(created.statusCode, created.body).toBe(201);
     for (const role of ["auditor", "juridico"] as const) {
       const reader = await newStaff(ctx.app, ctx.database, clinic.tenantId, role);
-      expect((await call(reader, "POST", "/api/documents", { ...baseInput(), medico_responsavel_id: clinic.profileId })).statusCode).toBe(403);
+      expect(
+        (await call(reader, "POST", "/api/documents", { ...baseInput(), medico_responsavel_id: clinic.profileId }))
+          .statusCode,
+      ).toBe(403);
       expect((await call(reader, "GET", "/api/documents")).statusCode).toBe(200);
       expect((await call(reader, "DELETE", `/api/documents/${created.json().id}`)).statusCode).toBe(403);
     }
@@ -304,15 +382,27 @@ describe("listing, counting and searching", () => {
     expect(new Set([...first.items, ...second.items].map((d: { id: string }) => d.id)).size).toBe(6);
 
     // Statuses: one sent and expired, one viewed and live, one signed, one cancelled.
-    await ctx.database.db.execute(sql`update contratos set status = 'sent', expiracao_at = now() - interval '1 day' where id = ${ids[0]}`);
+    await ctx.database.db.execute(
+      sql`update contratos set status = 'sent', expiracao_at = now() - interval '1 day' where id = ${ids[0]}`,
+    );
     await ctx.database.db.execute(sql`update contratos set status = 'viewed' where id = ${ids[1]}`);
     await ctx.database.db.execute(sql`update contratos set status = 'signed', signed_at = now() where id = ${ids[2]}`);
     await ctx.database.db.execute(sql`update contratos set status = 'sent' where id = ${ids[3]}`);
     const counters = (await call(c, "GET", "/api/documents/counters")).json();
-    expect(counters).toMatchObject({ total: 6, assinados: 1, pendentes: 1, visualizados: 1, expirados: 1, criados_este_mes: 6, assinados_este_mes: 1 });
+    expect(counters).toMatchObject({
+      total: 6,
+      assinados: 1,
+      pendentes: 1,
+      visualizados: 1,
+      expirados: 1,
+      criados_este_mes: 6,
+      assinados_este_mes: 1,
+    });
     const expired = (await call(c, "GET", "/api/documents?status=expired")).json();
     expect(expired.items.map((d: { id: string; status: string }) => [d.id, d.status])).toEqual([[ids[0], "expired"]]);
-    expect((await call(c, "GET", "/api/documents?status=sent")).json().items.map((d: { id: string }) => d.id)).toEqual([ids[3]]);
+    expect((await call(c, "GET", "/api/documents?status=sent")).json().items.map((d: { id: string }) => d.id)).toEqual([
+      ids[3],
+    ]);
 
     const recent = (await call(c, "GET", "/api/documents/recent")).json().items;
     expect(recent).toHaveLength(5);
@@ -348,15 +438,22 @@ describe("delete, cancel and the PDF", () => {
     expect(notDeletable.statusCode).toBe(409);
     expect(notDeletable.json().code).toBe("DOCUMENT_NOT_DELETABLE");
     expect((await call(clinic, "POST", `/api/documents/${sent}/cancel`, { motivo: "" })).statusCode).toBe(400);
-    expect((await call(clinic, "POST", `/api/documents/${sent}/cancel`, { motivo: "Paciente desistiu do procedimento" })).statusCode).toBe(204);
+    expect(
+      (await call(clinic, "POST", `/api/documents/${sent}/cancel`, { motivo: "Paciente desistiu do procedimento" }))
+        .statusCode,
+    ).toBe(204);
     const cancelled = (await call(clinic, "GET", `/api/documents/${sent}`)).json();
     expect(cancelled).toMatchObject({ status: "cancelled", cancel_reason: "Paciente desistiu do procedimento" });
-    expect((await call(clinic, "POST", `/api/documents/${sent}/cancel`, { motivo: "De novo" })).json().code).toBe("DOCUMENT_NOT_CANCELLABLE");
+    expect((await call(clinic, "POST", `/api/documents/${sent}/cancel`, { motivo: "De novo" })).json().code).toBe(
+      "DOCUMENT_NOT_CANCELLABLE",
+    );
 
     const signed = await make();
     await ctx.database.db.execute(sql`update contratos set status = 'signed' where id = ${signed}`);
     expect((await call(clinic, "DELETE", `/api/documents/${signed}`)).json().code).toBe("DOCUMENT_RETAINED");
-    expect((await call(clinic, "POST", `/api/documents/${signed}/cancel`, { motivo: "Tentativa" })).json().code).toBe("DOCUMENT_LOCKED");
+    expect((await call(clinic, "POST", `/api/documents/${signed}/cancel`, { motivo: "Tentativa" })).json().code).toBe(
+      "DOCUMENT_LOCKED",
+    );
 
     const events = await rawRows<{ action: string }>(
       ctx.database.db,
@@ -371,7 +468,9 @@ describe("delete, cancel and the PDF", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("application/pdf");
     // The draft says it is one, in its name and across every page (issue 11).
-    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="TCLE___Blefaroplastia-rascunho_\d{8}_\d{6}\.pdf"$/);
+    expect(response.headers["content-disposition"]).toMatch(
+      /^attachment; filename="TCLE___Blefaroplastia-rascunho_\d{8}_\d{6}\.pdf"$/,
+    );
     const dir = mkdtempSync(path.join(os.tmpdir(), "consentir-pdf-"));
     const file = path.join(dir, "doc.pdf");
     writeFileSync(file, response.rawPayload);
@@ -383,7 +482,8 @@ describe("delete, cancel and the PDF", () => {
     expect(text).toMatch(/Página 1 de \d+/);
     const pages = pageCount(file);
     expect(pages).toBeGreaterThan(0);
-    for (let page = 1; page <= pages; page++) expect(diagonalChars(file, page), `page ${page}`).toBe(sortedChars("RASCUNHO – sem validade"));
+    for (let page = 1; page <= pages; page++)
+      expect(diagonalChars(file, page), `page ${page}`).toBe(sortedChars("RASCUNHO – sem validade"));
     expect(text).toContain(`#${id.slice(-8)}`);
     expect(text.replace(/\s+/g, "")).toContain(detail.conteudo_sha256);
     const info = execFileSync("pdfinfo", [file]).toString("utf8");

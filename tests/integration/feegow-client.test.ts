@@ -42,7 +42,11 @@ describe("Feegow client", () => {
       [12, "Dra. Marina Costa Lima"],
       [15, "Dr. Paulo Azevedo"],
     ]);
-    expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/professional/list?ativo=1", token: FAKE_FEEGOW_TOKEN });
+    expect(fake.requests[0]).toMatchObject({
+      method: "GET",
+      path: "/professional/list?ativo=1",
+      token: FAKE_FEEGOW_TOKEN,
+    });
     // Specialties come as objects: their names; one RQE per professional.
     expect(professionals.map((p) => [p.especialidades, p.rqe])).toEqual([
       [["Ortodontia"], null],
@@ -98,7 +102,13 @@ describe("Feegow client", () => {
       email: ["sem-arroba"],
     };
     const shaped = patientFromFeegow(await client().getPatientByCpf("52998224725"), 4817, "52998224725");
-    expect(shaped).toMatchObject({ nome: "Ana Clara Souza", data_nascimento: null, sexo: null, telefone: null, email: null });
+    expect(shaped).toMatchObject({
+      nome: "Ana Clara Souza",
+      data_nascimento: null,
+      sexo: null,
+      telefone: null,
+      email: null,
+    });
     expect(shaped.endereco).toMatchObject({ cep: null, uf: null });
   });
 

@@ -27,8 +27,18 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset());
 
-function call(who: SignedIn | null, method: "GET" | "PUT" | "POST" | "DELETE", url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }), headers: who ? { cookie: who.cookie } : {} });
+function call(
+  who: SignedIn | null,
+  method: "GET" | "PUT" | "POST" | "DELETE",
+  url: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method,
+    url,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+    headers: who ? { cookie: who.cookie } : {},
+  });
 }
 
 /** The owner saved the fake's token, tested it and turned these switches on. */
@@ -43,9 +53,37 @@ async function connect(clinic: SignedIn, switches: Record<string, boolean>): Pro
 function freshProfessionals() {
   const marina = { ...fake.professionals[0], cpf: validCpf(), email: uniqueEmail("marina") };
   const paulo = { ...fake.professionals[1], cpf: validCpf(), email: uniqueEmail("paulo") };
-  const semCpf = { profissional_id: 40, nome: "Enf. Rita Souza", conselho: "COREN", documento_conselho: "998877", uf_conselho: "MG", email: uniqueEmail("rita"), cpf: "", especialidades: [] };
-  const semRqe = { profissional_id: 41, nome: "Dr. Caio Nunes", conselho: "CRM", documento_conselho: "445566", uf_conselho: "SP", email: uniqueEmail("caio"), cpf: validCpf(), rqe: "", especialidades: [{ nome_especialidade: "Dermatologia" }] };
-  const psicologa = { profissional_id: 42, nome: "Lia Prado", conselho: "CRP", documento_conselho: "06/1234", uf_conselho: "SP", email: uniqueEmail("lia"), cpf: validCpf(), especialidades: [] };
+  const semCpf = {
+    profissional_id: 40,
+    nome: "Enf. Rita Souza",
+    conselho: "COREN",
+    documento_conselho: "998877",
+    uf_conselho: "MG",
+    email: uniqueEmail("rita"),
+    cpf: "",
+    especialidades: [],
+  };
+  const semRqe = {
+    profissional_id: 41,
+    nome: "Dr. Caio Nunes",
+    conselho: "CRM",
+    documento_conselho: "445566",
+    uf_conselho: "SP",
+    email: uniqueEmail("caio"),
+    cpf: validCpf(),
+    rqe: "",
+    especialidades: [{ nome_especialidade: "Dermatologia" }],
+  };
+  const psicologa = {
+    profissional_id: 42,
+    nome: "Lia Prado",
+    conselho: "CRP",
+    documento_conselho: "06/1234",
+    uf_conselho: "SP",
+    email: uniqueEmail("lia"),
+    cpf: validCpf(),
+    especialidades: [],
+  };
   fake.professionals = [marina, paulo, semCpf, semRqe, psicologa];
   return { marina, paulo, semCpf, semRqe, psicologa };
 }
@@ -54,14 +92,31 @@ describe("procedures from Feegow", () => {
   it("lists Feegow's procedures beside ours, imports them with the price in reais, and never twice", async () => {
     const clinic = await connect(await newClinic(ctx.app), { procedures: true });
     // One of ours already has the name, spelled differently.
-    const mine = await call(clinic, "POST", "/api/procedures", { nome: "  TOXINA  botulinica ", descricao: "Nossa descrição" });
+    const mine = await call(clinic, "POST", "/api/procedures", {
+      nome: "  TOXINA  botulinica ",
+      descricao: "Nossa descrição",
+    });
     expect(mine.statusCode).toBe(201);
 
     const listed = await call(clinic, "GET", "/api/integration/feegow/procedures");
     expect(listed.statusCode).toBe(200);
     expect(listed.json().items).toEqual([
-      { feegow_id: 301, nome: "Toxina botulínica", valor_centavos: 120000, valor: "R$ 1.200,00", situacao: "desatualizado", procedimento_id: mine.json().id },
-      { feegow_id: 302, nome: "Preenchimento labial", valor_centavos: 185050, valor: "R$ 1.850,50", situacao: "novo", procedimento_id: null },
+      {
+        feegow_id: 301,
+        nome: "Toxina botulínica",
+        valor_centavos: 120000,
+        valor: "R$ 1.200,00",
+        situacao: "desatualizado",
+        procedimento_id: mine.json().id,
+      },
+      {
+        feegow_id: 302,
+        nome: "Preenchimento labial",
+        valor_centavos: 185050,
+        valor: "R$ 1.850,50",
+        situacao: "novo",
+        procedimento_id: null,
+      },
     ]);
 
     const one = await call(clinic, "POST", "/api/integration/feegow/procedures/import", { ids: [302] });
@@ -75,14 +130,28 @@ describe("procedures from Feegow", () => {
     expect(again.json()).toMatchObject({ criados: 0, atualizados: 0, inalterados: 2 });
 
     const rows = await ctx.database.db
-      .select({ nome: procedimentos.nome, descricao: procedimentos.descricao, feegow: procedimentos.feegow_procedimento_id, valor: procedimentos.valor_centavos, privado: procedimentos.is_private })
+      .select({
+        nome: procedimentos.nome,
+        descricao: procedimentos.descricao,
+        feegow: procedimentos.feegow_procedimento_id,
+        valor: procedimentos.valor_centavos,
+        privado: procedimentos.is_private,
+      })
       .from(procedimentos)
       .where(eq(procedimentos.tenant_id, clinic.tenantId))
       .orderBy(procedimentos.nome);
-    expect(rows).toEqual([
-      { nome: "  TOXINA  botulinica ".trim(), descricao: "Nossa descrição", feegow: 301, valor: 120000, privado: false },
-      { nome: "Preenchimento labial", descricao: null, feegow: 302, valor: 185050, privado: false },
-    ].sort((a, b) => a.nome.localeCompare(b.nome)));
+    expect(rows).toEqual(
+      [
+        {
+          nome: "  TOXINA  botulinica ".trim(),
+          descricao: "Nossa descrição",
+          feegow: 301,
+          valor: 120000,
+          privado: false,
+        },
+        { nome: "Preenchimento labial", descricao: null, feegow: 302, valor: 185050, privado: false },
+      ].sort((a, b) => a.nome.localeCompare(b.nome)),
+    );
 
     // Re-import updates: Feegow changed a price and renamed one; still two procedures.
     fake.procedures = [
@@ -91,9 +160,15 @@ describe("procedures from Feegow", () => {
     ];
     const updated = await call(clinic, "POST", "/api/integration/feegow/procedures/import", { todos: true });
     expect(updated.json()).toMatchObject({ criados: 0, atualizados: 1, inalterados: 1 });
-    const [count] = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from procedimentos where tenant_id = ${clinic.tenantId}`);
+    const [count] = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from procedimentos where tenant_id = ${clinic.tenantId}`,
+    );
     expect(count?.n).toBe(2);
-    const [toxina] = await ctx.database.db.select().from(procedimentos).where(and(eq(procedimentos.tenant_id, clinic.tenantId), eq(procedimentos.feegow_procedimento_id, 301)));
+    const [toxina] = await ctx.database.db
+      .select()
+      .from(procedimentos)
+      .where(and(eq(procedimentos.tenant_id, clinic.tenantId), eq(procedimentos.feegow_procedimento_id, 301)));
     expect(toxina?.valor_centavos).toBe(130000);
 
     const audit = await rawRows<{ data: string }>(
@@ -106,10 +181,15 @@ describe("procedures from Feegow", () => {
 
   it("two imports at the same moment still make one copy of each procedure", async () => {
     const clinic = await connect(await newClinic(ctx.app), { procedures: true });
-    const results = await Promise.all([1, 2, 3].map(() => call(clinic, "POST", "/api/integration/feegow/procedures/import", { todos: true })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => call(clinic, "POST", "/api/integration/feegow/procedures/import", { todos: true })),
+    );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(results.reduce((sum, r) => sum + (r.json().criados as number), 0)).toBe(2);
-    const [count] = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from procedimentos where tenant_id = ${clinic.tenantId}`);
+    const [count] = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from procedimentos where tenant_id = ${clinic.tenantId}`,
+    );
     expect(count?.n).toBe(2);
   });
 
@@ -117,8 +197,13 @@ describe("procedures from Feegow", () => {
     const clinic = await connect(await newClinic(ctx.app), { patients: true });
     const off = await call(clinic, "GET", "/api/integration/feegow/procedures");
     expect(off.statusCode).toBe(409);
-    expect(off.json()).toMatchObject({ code: "FEEGOW_FEATURE_DISABLED", message: expect.stringContaining("importação de procedimentos") });
-    expect((await call(clinic, "POST", "/api/integration/feegow/procedures/import", { todos: true })).statusCode).toBe(409);
+    expect(off.json()).toMatchObject({
+      code: "FEEGOW_FEATURE_DISABLED",
+      message: expect.stringContaining("importação de procedimentos"),
+    });
+    expect((await call(clinic, "POST", "/api/integration/feegow/procedures/import", { todos: true })).statusCode).toBe(
+      409,
+    );
 
     await call(clinic, "PUT", "/api/integration/feegow", { integrations: { procedures: true } });
     const admin = await newStaff(ctx.app, ctx.database, clinic.tenantId, "admin");
@@ -126,16 +211,27 @@ describe("procedures from Feegow", () => {
     for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"] as const) {
       const member = await newStaff(ctx.app, ctx.database, clinic.tenantId, role);
       expect((await call(member, "GET", "/api/integration/feegow/procedures")).statusCode, role).toBe(403);
-      expect((await call(member, "POST", "/api/integration/feegow/procedures/import", { todos: true })).statusCode, role).toBe(403);
+      expect(
+        (await call(member, "POST", "/api/integration/feegow/procedures/import", { todos: true })).statusCode,
+        role,
+      ).toBe(403);
     }
-    expect((await call(null, "POST", "/api/integration/feegow/procedures/import", { todos: true })).statusCode).toBe(401);
+    expect((await call(null, "POST", "/api/integration/feegow/procedures/import", { todos: true })).statusCode).toBe(
+      401,
+    );
 
     fake.mode = "success_false";
     const failed = await call(clinic, "POST", "/api/integration/feegow/procedures/import", { todos: true });
     expect(failed.statusCode).toBe(502);
-    expect(failed.json()).toMatchObject({ code: "FEEGOW_ERROR", message: "O Feegow respondeu com erro: Erro interno ao processar a solicitação", details: { motivo: "sem_sucesso" } });
+    expect(failed.json()).toMatchObject({
+      code: "FEEGOW_ERROR",
+      message: "O Feegow respondeu com erro: Erro interno ao processar a solicitação",
+      details: { motivo: "sem_sucesso" },
+    });
     fake.mode = "wrong_shape";
-    expect((await call(clinic, "GET", "/api/integration/feegow/procedures")).json().details.motivo).toBe("resposta_invalida");
+    expect((await call(clinic, "GET", "/api/integration/feegow/procedures")).json().details.motivo).toBe(
+      "resposta_invalida",
+    );
     fake.reset();
     // A procedure without a price, and one Feegow sends malformed, are taken as they come or refused whole.
     fake.procedures = [{ procedimento_id: 9, nome: "Consulta" }];
@@ -144,18 +240,35 @@ describe("procedures from Feegow", () => {
     ]);
     fake.procedures = [{ procedimento_id: "x", nome: "" }];
     expect((await call(clinic, "GET", "/api/integration/feegow/procedures")).statusCode).toBe(502);
-    const [count] = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from procedimentos where tenant_id = ${clinic.tenantId}`);
+    const [count] = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from procedimentos where tenant_id = ${clinic.tenantId}`,
+    );
     expect(count?.n).toBe(0);
   });
 
   it("refuses malformed bodies in Portuguese", async () => {
     const clinic = await connect(await newClinic(ctx.app), { procedures: true });
-    for (const body of [{}, { ids: [] }, { ids: [0] }, { ids: ["301"] }, { ids: [1.5] }, { todos: false }, { todos: true, ids: [1] }, { todos: true, extra: 1 }, [], "x"]) {
+    for (const body of [
+      {},
+      { ids: [] },
+      { ids: [0] },
+      { ids: ["301"] },
+      { ids: [1.5] },
+      { todos: false },
+      { todos: true, ids: [1] },
+      { todos: true, extra: 1 },
+      [],
+      "x",
+    ]) {
       const response = await call(clinic, "POST", "/api/integration/feegow/procedures/import", body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json().message, JSON.stringify(body)).not.toMatch(/Invalid|expected|Required/);
     }
-    const [count] = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from procedimentos where tenant_id = ${clinic.tenantId}`);
+    const [count] = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from procedimentos where tenant_id = ${clinic.tenantId}`,
+    );
     expect(count?.n).toBe(0);
   });
 
@@ -165,7 +278,10 @@ describe("procedures from Feegow", () => {
     const clinic = await connect(await newClinic(ctx.app), { procedures: true });
     const result = await call(clinic, "POST", "/api/integration/feegow/procedures/import", { todos: true });
     expect(result.json()).toMatchObject({ criados: 2, atualizados: 0 });
-    const [theirs] = await ctx.database.db.select().from(procedimentos).where(eq(procedimentos.tenant_id, other.tenantId));
+    const [theirs] = await ctx.database.db
+      .select()
+      .from(procedimentos)
+      .where(eq(procedimentos.tenant_id, other.tenantId));
     expect(theirs).toMatchObject({ nome: "Toxina botulínica", feegow_procedimento_id: null, valor_centavos: null });
   });
 });
@@ -177,7 +293,14 @@ describe("professionals from Feegow", () => {
 
     const listed = await call(clinic, "GET", "/api/integration/feegow/professionals");
     expect(listed.statusCode).toBe(200);
-    const situacao = Object.fromEntries(listed.json().items.map((i: { feegow_id: number; situacao: string; motivo: string | null }) => [i.feegow_id, [i.situacao, i.motivo]]));
+    const situacao = Object.fromEntries(
+      listed
+        .json()
+        .items.map((i: { feegow_id: number; situacao: string; motivo: string | null }) => [
+          i.feegow_id,
+          [i.situacao, i.motivo],
+        ]),
+    );
     expect(situacao).toEqual({
       12: ["novo", null],
       15: ["novo", null],
@@ -185,7 +308,11 @@ describe("professionals from Feegow", () => {
       41: ["incompleto", expect.stringContaining("RQE")],
       42: ["incompleto", expect.stringContaining("CRP")],
     });
-    expect(listed.json().items[1]).toMatchObject({ nome: "Dr. Paulo Azevedo", conselho: "CRM 123456/SP", cpf: `***.${paulo.cpf.slice(3, 6)}.${paulo.cpf.slice(6, 9)}-**` });
+    expect(listed.json().items[1]).toMatchObject({
+      nome: "Dr. Paulo Azevedo",
+      conselho: "CRM 123456/SP",
+      cpf: `***.${paulo.cpf.slice(3, 6)}.${paulo.cpf.slice(6, 9)}-**`,
+    });
 
     const one = await call(clinic, "POST", "/api/integration/feegow/professionals/import", { ids: [15] });
     expect(one.statusCode).toBe(200);
@@ -211,7 +338,10 @@ describe("professionals from Feegow", () => {
     });
     expect(users.some((u) => u.cpf === semRqe.cpf)).toBe(false);
     // Invited: an e-mail with the link is in the outbox, and the users screen shows the invitation pending.
-    const outbox = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from email_outbox where to_address in (${paulo.email}, ${marina.email})`);
+    const outbox = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from email_outbox where to_address in (${paulo.email}, ${marina.email})`,
+    );
     expect(outbox[0]?.n).toBe(2);
     const list = await call(clinic, "GET", `/api/users?q=${encodeURIComponent("Paulo Azevedo")}`);
     expect(list.json().items[0]).toMatchObject({ convite: { status: "pendente" } });
@@ -234,26 +364,54 @@ describe("professionals from Feegow", () => {
     const other = await newEstablishment(ctx.app);
     const clinic = await connect(await newEstablishment(ctx.app), { professionals: true });
     const { marina, paulo } = freshProfessionals();
-    const byHand = await call(clinic, "POST", "/api/users", { nome: "Marina C. Lima", email: uniqueEmail("marina.manual"), cpf: marina.cpf, role: "atendente", acesso: "convite" });
+    const byHand = await call(clinic, "POST", "/api/users", {
+      nome: "Marina C. Lima",
+      email: uniqueEmail("marina.manual"),
+      cpf: marina.cpf,
+      role: "atendente",
+      acesso: "convite",
+    });
     expect(byHand.statusCode).toBe(201);
-    const elsewhere = await call(other, "POST", "/api/users", { nome: "Paulo A.", email: paulo.email, cpf: validCpf(), role: "atendente", acesso: "convite" });
+    const elsewhere = await call(other, "POST", "/api/users", {
+      nome: "Paulo A.",
+      email: paulo.email,
+      cpf: validCpf(),
+      role: "atendente",
+      acesso: "convite",
+    });
     expect(elsewhere.statusCode).toBe(201);
 
     const listed = await call(clinic, "GET", "/api/integration/feegow/professionals");
-    expect(listed.json().items[0]).toMatchObject({ feegow_id: 12, situacao: "existente", usuario_id: byHand.json().id });
+    expect(listed.json().items[0]).toMatchObject({
+      feegow_id: 12,
+      situacao: "existente",
+      usuario_id: byHand.json().id,
+    });
     const result = await call(clinic, "POST", "/api/integration/feegow/professionals/import", { ids: [12, 15] });
-    expect(result.json()).toMatchObject({ criados: 0, existentes: 1, ignorados: [{ feegow_id: 15, motivo: expect.stringContaining("e-mail") }] });
-    const [count] = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from profiles where tenant_id = ${clinic.tenantId}`);
+    expect(result.json()).toMatchObject({
+      criados: 0,
+      existentes: 1,
+      ignorados: [{ feegow_id: 15, motivo: expect.stringContaining("e-mail") }],
+    });
+    const [count] = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from profiles where tenant_id = ${clinic.tenantId}`,
+    );
     expect(count?.n).toBe(2);
   });
 
   it("two imports at once create each person once", async () => {
     const clinic = await connect(await newEstablishment(ctx.app), { professionals: true });
     freshProfessionals();
-    const results = await Promise.all([1, 2, 3].map(() => call(clinic, "POST", "/api/integration/feegow/professionals/import", { todos: true })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => call(clinic, "POST", "/api/integration/feegow/professionals/import", { todos: true })),
+    );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(results.reduce((sum, r) => sum + (r.json().criados as number), 0)).toBe(2);
-    const [count] = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from profiles where tenant_id = ${clinic.tenantId}`);
+    const [count] = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from profiles where tenant_id = ${clinic.tenantId}`,
+    );
     expect(count?.n).toBe(3);
   });
 
@@ -261,7 +419,10 @@ describe("professionals from Feegow", () => {
     const clinic = await connect(await newEstablishment(ctx.app), { patients: true });
     freshProfessionals();
     const off = await call(clinic, "GET", "/api/integration/feegow/professionals");
-    expect(off.json()).toMatchObject({ code: "FEEGOW_FEATURE_DISABLED", message: expect.stringContaining("importação de profissionais") });
+    expect(off.json()).toMatchObject({
+      code: "FEEGOW_FEATURE_DISABLED",
+      message: expect.stringContaining("importação de profissionais"),
+    });
     await call(clinic, "PUT", "/api/integration/feegow", { integrations: { professionals: true } });
     for (const role of ["admin", "profissional", "atendente"] as const) {
       const member = await newStaff(ctx.app, ctx.database, clinic.tenantId, role);
@@ -278,7 +439,10 @@ describe("professionals from Feegow", () => {
     expect(failed.json().details.motivo).toBe("token_invalido");
     fake.mode = "normal";
     for (const body of [{}, { ids: [-1] }, { todos: "sim" }]) {
-      expect((await call(clinic, "POST", "/api/integration/feegow/professionals/import", body)).statusCode, JSON.stringify(body)).toBe(400);
+      expect(
+        (await call(clinic, "POST", "/api/integration/feegow/professionals/import", body)).statusCode,
+        JSON.stringify(body),
+      ).toBe(400);
     }
   });
 });
@@ -296,18 +460,29 @@ describe("Remover token", () => {
       status: "disconnected",
       integrations: { patients: false, professionals: false, procedures: false, file_upload: false },
     });
-    const stored = await rawRows<{ token: string | null }>(ctx.database.db, sql`select token_encrypted::text as token from integracoes_feegow where tenant_id = ${clinic.tenantId}`);
+    const stored = await rawRows<{ token: string | null }>(
+      ctx.database.db,
+      sql`select token_encrypted::text as token from integracoes_feegow where tenant_id = ${clinic.tenantId}`,
+    );
     expect(stored[0]?.token).toBeNull();
     expect((await call(clinic, "POST", "/api/integration/feegow/test")).json().code).toBe("FEEGOW_TOKEN_MISSING");
-    expect((await call(clinic, "PUT", "/api/integration/feegow", { integrations: { patients: true } })).statusCode).toBe(409);
+    expect(
+      (await call(clinic, "PUT", "/api/integration/feegow", { integrations: { patients: true } })).statusCode,
+    ).toBe(409);
     const audit = await rawRows<{ data: string }>(
       ctx.database.db,
       sql`select data::text as data from audit_events where tenant_id = ${clinic.tenantId} and action = 'integration.feegow_token_removed'`,
     );
     expect(audit).toHaveLength(1);
-    expect(JSON.parse(audit[0]!.data)).toEqual({ tinha_token: true, integracoes_desligadas: ["patients", "procedures", "file_upload"] });
+    expect(JSON.parse(audit[0]!.data)).toEqual({
+      tinha_token: true,
+      integracoes_desligadas: ["patients", "procedures", "file_upload"],
+    });
     expect(audit[0]!.data).not.toContain(FAKE_FEEGOW_TOKEN);
     // Saving a token again starts over (rotation): disconnected until tested.
-    expect((await call(clinic, "PUT", "/api/integration/feegow", { token: FAKE_FEEGOW_TOKEN })).json()).toMatchObject({ configurado: true, status: "disconnected" });
+    expect((await call(clinic, "PUT", "/api/integration/feegow", { token: FAKE_FEEGOW_TOKEN })).json()).toMatchObject({
+      configurado: true,
+      status: "disconnected",
+    });
   });
 });

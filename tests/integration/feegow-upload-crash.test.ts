@@ -45,12 +45,28 @@ describe("a worker killed in the middle of an upload", () => {
     const setup = await createTestApp({ database, env: { ...env, FEEGOW_TIMEOUT_MS: "5000" } });
     const owner = await newClinic(setup.app);
     const call = (method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
-      setup.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }), headers: { cookie: owner.cookie } });
+      setup.app.inject({
+        method,
+        url,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+        headers: { cookie: owner.cookie },
+      });
     expect((await call("PUT", "/api/integration/feegow", { token: FAKE_FEEGOW_TOKEN })).statusCode).toBe(200);
     expect((await call("POST", "/api/integration/feegow/test")).statusCode).toBe(200);
-    expect((await call("PUT", "/api/integration/feegow", { integrations: { file_upload: true } })).statusCode).toBe(200);
-    const patient = await call("POST", "/api/patients", { nome: "Helena Duarte Vasconcelos", cpf: "52998224725", data_nascimento: "1979-09-23" });
-    const documentId = await draftDocument(setup.app, owner, await publishedTemplateVersion(setup.app, owner), patient.json().id);
+    expect((await call("PUT", "/api/integration/feegow", { integrations: { file_upload: true } })).statusCode).toBe(
+      200,
+    );
+    const patient = await call("POST", "/api/patients", {
+      nome: "Helena Duarte Vasconcelos",
+      cpf: "52998224725",
+      data_nascimento: "1979-09-23",
+    });
+    const documentId = await draftDocument(
+      setup.app,
+      owner,
+      await publishedTemplateVersion(setup.app, owner),
+      patient.json().id,
+    );
     const queued = await call("POST", `/api/documents/${documentId}/feegow-upload`);
     expect(queued.statusCode).toBe(202);
     const uploadId = queued.json().upload.id as string;
@@ -63,8 +79,13 @@ describe("a worker killed in the middle of an upload", () => {
       ...(onPostgres ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? "" } : {}),
     };
     const uploadsSeen = async (child: AppProcess) => {
-      const response = await fetch(`${child.baseUrl}/api/documents/${documentId}/feegow-uploads`, { headers: { cookie: owner.cookie } });
-      return response.ok ? ((await response.json()) as { items: { status: string; tentativas: number; possivel_duplicata: boolean }[] }).items[0] : undefined;
+      const response = await fetch(`${child.baseUrl}/api/documents/${documentId}/feegow-uploads`, {
+        headers: { cookie: owner.cookie },
+      });
+      return response.ok
+        ? ((await response.json()) as { items: { status: string; tentativas: number; possivel_duplicata: boolean }[] })
+            .items[0]
+        : undefined;
     };
 
     // Worker A takes the job, marks 'enviando' and calls Feegow, which holds the answer.
@@ -102,7 +123,12 @@ describe("a worker killed in the middle of an upload", () => {
     if (!onPostgres) database = await openShared();
     try {
       const [row] = await database.db.select().from(feegowUploads).where(eq(feegowUploads.id, uploadId));
-      expect(row).toMatchObject({ status: "enviado", tentativas: 2, possivel_duplicata: true, envio_iniciado_at: null });
+      expect(row).toMatchObject({
+        status: "enviado",
+        tentativas: 2,
+        possivel_duplicata: true,
+        envio_iniciado_at: null,
+      });
       const [job] = await database.db
         .select()
         .from(jobs)

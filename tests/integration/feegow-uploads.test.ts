@@ -5,7 +5,12 @@ import { rawRows } from "../../src/db/raw.js";
 import { contratos, feegowUploads, files, jobs, pacientes } from "../../src/db/schema.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { runFeegowUpload } from "../../src/server/services/feegow/run-feegow-upload.js";
-import { FAKE_FEEGOW_TOKEN, type FakeFeegowMode, type FakeFeegowServer, startFakeFeegowServer } from "../fakes/feegow-server.js";
+import {
+  FAKE_FEEGOW_TOKEN,
+  type FakeFeegowMode,
+  type FakeFeegowServer,
+  startFakeFeegowServer,
+} from "../fakes/feegow-server.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { draftDocument, publishedTemplateVersion, signAsPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
@@ -34,11 +39,23 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset());
 
-function call(who: SignedIn | null, method: "GET" | "PUT" | "POST" | "DELETE", url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }), headers: who ? { cookie: who.cookie } : {} });
+function call(
+  who: SignedIn | null,
+  method: "GET" | "PUT" | "POST" | "DELETE",
+  url: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method,
+    url,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+    headers: who ? { cookie: who.cookie } : {},
+  });
 }
 
-async function connectedClinic(switches: Record<string, boolean> = { patients: true, file_upload: true }): Promise<SignedIn> {
+async function connectedClinic(
+  switches: Record<string, boolean> = { patients: true, file_upload: true },
+): Promise<SignedIn> {
   const owner = await newClinic(ctx.app);
   expect((await call(owner, "PUT", "/api/integration/feegow", { token: FAKE_FEEGOW_TOKEN })).statusCode).toBe(200);
   expect((await call(owner, "POST", "/api/integration/feegow/test")).statusCode).toBe(200);
@@ -51,7 +68,12 @@ const patients = new Map<string, string>();
 async function helena(who: SignedIn): Promise<string> {
   const known = patients.get(who.tenantId);
   if (known) return known;
-  const created = await call(who, "POST", "/api/patients", { nome: HELENA.nome, cpf: HELENA.cpf, data_nascimento: "1979-09-23", email: "helena@exemplo.com.br" });
+  const created = await call(who, "POST", "/api/patients", {
+    nome: HELENA.nome,
+    cpf: HELENA.cpf,
+    data_nascimento: "1979-09-23",
+    email: "helena@exemplo.com.br",
+  });
   expect(created.statusCode).toBe(201);
   patients.set(who.tenantId, created.json().id);
   return created.json().id as string;
@@ -61,8 +83,10 @@ async function documentFor(who: SignedIn = clinic, patientId?: string, version =
   return draftDocument(ctx.app, who, version, patientId ?? (await helena(who)));
 }
 
-const requestUpload = (who: SignedIn, documentId: string) => call(who, "POST", `/api/documents/${documentId}/feegow-upload`);
-const uploadsOf = async (who: SignedIn, documentId: string) => (await call(who, "GET", `/api/documents/${documentId}/feegow-uploads`)).json().items;
+const requestUpload = (who: SignedIn, documentId: string) =>
+  call(who, "POST", `/api/documents/${documentId}/feegow-upload`);
+const uploadsOf = async (who: SignedIn, documentId: string) =>
+  (await call(who, "GET", `/api/documents/${documentId}/feegow-uploads`)).json().items;
 const tick = () => ctx.app.worker.tick({ sweep: false });
 
 /** The pending retry of this upload becomes due now (its back-off of 10 s × 4ⁿ is what it waits in life). */
@@ -70,7 +94,13 @@ async function makeDue(uploadId: string): Promise<void> {
   await ctx.database.db
     .update(jobs)
     .set({ run_at: new Date() })
-    .where(and(eq(jobs.kind, "feegow.upload"), eq(jobs.status, "pending"), sql`${jobs.payload} ->> 'uploadId' = ${uploadId}`));
+    .where(
+      and(
+        eq(jobs.kind, "feegow.upload"),
+        eq(jobs.status, "pending"),
+        sql`${jobs.payload} ->> 'uploadId' = ${uploadId}`,
+      ),
+    );
 }
 
 async function jobOf(uploadId: string) {
@@ -102,7 +132,10 @@ describe("Gerar e Enviar PDF", () => {
 
     const queued = await requestUpload(clinic, documentId);
     expect(queued.statusCode).toBe(202);
-    expect(queued.json()).toMatchObject({ enfileirado: true, upload: { status: "pendente", origem: "manual", file_sha256: draft?.sha256, tentativas: 0 } });
+    expect(queued.json()).toMatchObject({
+      enfileirado: true,
+      upload: { status: "pendente", origem: "manual", file_sha256: draft?.sha256, tentativas: 0 },
+    });
     const uploadId = queued.json().upload.id as string;
 
     await tick();
@@ -116,12 +149,24 @@ describe("Gerar e Enviar PDF", () => {
       },
     ]);
     // The patient's Feegow id was looked up by CPF once and kept.
-    expect(fake.requests.filter((r) => r.path.startsWith("/patient/list")).map((r) => r.path)).toEqual([`/patient/list?cpf=${HELENA.cpf}`]);
-    const [patient] = await ctx.database.db.select({ id: pacientes.feegow_patient_id }).from(pacientes).where(eq(pacientes.id, await helena(clinic)));
+    expect(fake.requests.filter((r) => r.path.startsWith("/patient/list")).map((r) => r.path)).toEqual([
+      `/patient/list?cpf=${HELENA.cpf}`,
+    ]);
+    const [patient] = await ctx.database.db
+      .select({ id: pacientes.feegow_patient_id })
+      .from(pacientes)
+      .where(eq(pacientes.id, await helena(clinic)));
     expect(patient?.id).toBe(HELENA.feegowId);
 
     const [shown] = await uploadsOf(clinic, documentId);
-    expect(shown).toMatchObject({ id: uploadId, status: "enviado", tentativas: 1, ultimo_erro: null, possivel_duplicata: false, enviado_at: expect.any(String) });
+    expect(shown).toMatchObject({
+      id: uploadId,
+      status: "enviado",
+      tentativas: 1,
+      ultimo_erro: null,
+      possivel_duplicata: false,
+      enviado_at: expect.any(String),
+    });
     const latest = await call(clinic, "GET", `/api/integration/feegow/uploads?documentos=${documentId}`);
     expect(latest.json().items).toEqual([shown]);
 
@@ -144,11 +189,16 @@ describe("Gerar e Enviar PDF", () => {
     const other = await newClinic(ctx.app);
     expect((await requestUpload(other, documentId)).statusCode).toBe(404);
     expect((await call(other, "GET", `/api/documents/${documentId}/feegow-uploads`)).statusCode).toBe(404);
-    expect((await call(other, "GET", `/api/integration/feegow/uploads?documentos=${documentId}`)).json().items).toEqual([]);
+    expect((await call(other, "GET", `/api/integration/feegow/uploads?documentos=${documentId}`)).json().items).toEqual(
+      [],
+    );
     const otherDocument = await documentFor(other, undefined, await publishedTemplateVersion(ctx.app, other));
     const disabled = await requestUpload(other, otherDocument);
     expect(disabled.statusCode).toBe(409);
-    expect(disabled.json()).toMatchObject({ code: "FEEGOW_FEATURE_DISABLED", message: expect.stringContaining("envio de arquivos") });
+    expect(disabled.json()).toMatchObject({
+      code: "FEEGOW_FEATURE_DISABLED",
+      message: expect.stringContaining("envio de arquivos"),
+    });
     expect((await call(null, "POST", `/api/documents/${documentId}/feegow-upload`)).statusCode).toBe(401);
     expect((await call(clinic, "GET", "/api/integration/feegow/uploads?documentos=nao-e-id")).statusCode).toBe(400);
     expect((await call(clinic, "GET", "/api/integration/feegow/uploads?status=talvez")).statusCode).toBe(400);
@@ -161,7 +211,12 @@ describe("the sealed PDF after signing", () => {
     const sent = await call(who, "POST", `/api/documents/${documentId}/send`, {});
     expect(sent.statusCode).toBe(200);
     const [patient] = await ctx.database.db.select().from(pacientes).where(eq(pacientes.id, patientId));
-    const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), { id: patientId, nome: patient!.nome, cpf: patient!.cpf!, email: patient!.email });
+    const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), {
+      id: patientId,
+      nome: patient!.nome,
+      cpf: patient!.cpf!,
+      email: patient!.email,
+    });
     expect(signed.response.statusCode).toBe(200);
   }
 
@@ -177,12 +232,17 @@ describe("the sealed PDF after signing", () => {
     const [document] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
     expect(document?.signed_pdf_sha256).toMatch(/^[0-9a-f]{64}$/);
     const uploads = await uploadsOf(clinic, documentId);
-    expect(uploads).toEqual([expect.objectContaining({ origem: "assinado", status: "enviado", file_sha256: document?.signed_pdf_sha256 })]);
-    expect(fake.uploads.filter((u) => u.sha256 === document?.signed_pdf_sha256).map((u) => u.arquivo_descricao)).toEqual([
-      expect.stringContaining("Termo de Consentimento - TCLE - Blefaroplastia (assinado) · ref."),
+    expect(uploads).toEqual([
+      expect.objectContaining({ origem: "assinado", status: "enviado", file_sha256: document?.signed_pdf_sha256 }),
     ]);
+    expect(
+      fake.uploads.filter((u) => u.sha256 === document?.signed_pdf_sha256).map((u) => u.arquivo_descricao),
+    ).toEqual([expect.stringContaining("Termo de Consentimento - TCLE - Blefaroplastia (assinado) · ref.")]);
     // "Gerar e Enviar PDF" on a signed document sends the sealed PDF: the same file, so nothing new.
-    expect((await requestUpload(clinic, documentId)).json()).toMatchObject({ enfileirado: false, upload: { status: "enviado" } });
+    expect((await requestUpload(clinic, documentId)).json()).toMatchObject({
+      enfileirado: false,
+      upload: { status: "enviado" },
+    });
 
     const off = await connectedClinic({ patients: true });
     const offDocument = await documentFor(off, undefined, await publishedTemplateVersion(ctx.app, off));
@@ -196,7 +256,9 @@ describe("the sealed PDF after signing", () => {
 });
 
 describe("failures", () => {
-  async function failedWith(setup: () => Promise<void> | void): Promise<{ documentId: string; upload: Record<string, unknown>; arrivals: number }> {
+  async function failedWith(
+    setup: () => Promise<void> | void,
+  ): Promise<{ documentId: string; upload: Record<string, unknown>; arrivals: number }> {
     const documentId = await documentFor();
     const queued = await requestUpload(clinic, documentId);
     expect(queued.statusCode).toBe(202);
@@ -227,17 +289,27 @@ describe("failures", () => {
       expect(job?.status, mode).toBe("done");
       // The PDF is still ours to download.
       expect((await call(clinic, "GET", `/api/documents/${documentId}/pdf`)).statusCode, mode).toBe(200);
-      expect(await auditActions(documentId), mode).toEqual(["document.feegow_upload_requested", "document.feegow_upload_failed"]);
+      expect(await auditActions(documentId), mode).toEqual([
+        "document.feegow_upload_requested",
+        "document.feegow_upload_failed",
+      ]);
       fake.reset();
     }
     expect(fake.uploads).toEqual([]);
   }, 120_000);
 
   it("a patient Feegow does not know, or without CPF, fails with what to do, before any upload", async () => {
-    const stranger = await call(clinic, "POST", "/api/patients", { nome: "Sem Feegow", cpf: "11144477735", data_nascimento: "1980-01-01" });
+    const stranger = await call(clinic, "POST", "/api/patients", {
+      nome: "Sem Feegow",
+      cpf: "11144477735",
+      data_nascimento: "1980-01-01",
+    });
     const noCpf = await call(clinic, "POST", "/api/patients", { nome: "Sem CPF", data_nascimento: "1980-01-01" });
     for (const [patientId, message] of [
-      [stranger.json().id, "Paciente não encontrado no Feegow com o CPF do cadastro. Cadastre-o no Feegow (ou confira o CPF) e use Tentar de novo."],
+      [
+        stranger.json().id,
+        "Paciente não encontrado no Feegow com o CPF do cadastro. Cadastre-o no Feegow (ou confira o CPF) e use Tentar de novo.",
+      ],
       [noCpf.json().id, expect.stringContaining("O paciente não tem CPF no cadastro")],
     ] as const) {
       const created = await call(clinic, "POST", "/api/documents", {
@@ -266,7 +338,10 @@ describe("failures", () => {
     await call(owner, "DELETE", "/api/integration/feegow/token");
     await tick();
     const [upload] = await uploadsOf(owner, documentId);
-    expect(upload).toMatchObject({ status: "falhou", ultimo_erro: expect.stringContaining("Integração desabilitada: O envio de arquivos ao Feegow está desativado") });
+    expect(upload).toMatchObject({
+      status: "falhou",
+      ultimo_erro: expect.stringContaining("Integração desabilitada: O envio de arquivos ao Feegow está desativado"),
+    });
     expect(fake.uploadArrivals).toBe(0);
   });
 
@@ -275,7 +350,11 @@ describe("failures", () => {
       fake.mode = "server_error";
       fake.modeOnly = "/patient/upload";
     });
-    expect(upload).toMatchObject({ status: "pendente", ultimo_erro: "O Feegow respondeu com erro (HTTP 500): Internal Server Error", tentativas: 1 });
+    expect(upload).toMatchObject({
+      status: "pendente",
+      ultimo_erro: "O Feegow respondeu com erro (HTTP 500): Internal Server Error",
+      tentativas: 1,
+    });
     const job = await jobOf(upload.id as string);
     expect(job).toMatchObject({ status: "pending", attempts: 1 });
     // Back-off: the second attempt is due about 10 s later (10 s × 4ⁿ), not at once.
@@ -284,7 +363,10 @@ describe("failures", () => {
     fake.reset();
     await makeDue(upload.id as string);
     await tick();
-    const [after] = await ctx.database.db.select().from(feegowUploads).where(eq(feegowUploads.id, upload.id as string));
+    const [after] = await ctx.database.db
+      .select()
+      .from(feegowUploads)
+      .where(eq(feegowUploads.id, upload.id as string));
     expect(after).toMatchObject({ status: "enviado", tentativas: 2, ultimo_erro: null, possivel_duplicata: false });
     expect(fake.uploads).toHaveLength(1);
   });
@@ -308,7 +390,9 @@ describe("failures", () => {
     // Only the clinic's writers, only a failed upload, only this clinic's.
     const auditor = await newStaff(ctx.app, ctx.database, clinic.tenantId, "auditor");
     expect((await call(auditor, "POST", `/api/integration/feegow/uploads/${upload.id}/retry`)).statusCode).toBe(403);
-    expect((await call(await newClinic(ctx.app), "POST", `/api/integration/feegow/uploads/${upload.id}/retry`)).json()).toMatchObject({ code: "FEEGOW_UPLOAD_NOT_FOUND" });
+    expect(
+      (await call(await newClinic(ctx.app), "POST", `/api/integration/feegow/uploads/${upload.id}/retry`)).json(),
+    ).toMatchObject({ code: "FEEGOW_UPLOAD_NOT_FOUND" });
     const failedList = await call(clinic, "GET", "/api/integration/feegow/uploads?status=falhou");
     expect(failedList.json().items.map((u: { id: string }) => u.id)).toContain(upload.id);
 
@@ -337,11 +421,17 @@ describe("failures", () => {
       fake.modeOnly = "/patient/upload";
       fake.slowMs = 3000;
     });
-    expect(upload).toMatchObject({ status: "pendente", ultimo_erro: "O Feegow não respondeu a tempo. Tente novamente em instantes." });
+    expect(upload).toMatchObject({
+      status: "pendente",
+      ultimo_erro: "O Feegow não respondeu a tempo. Tente novamente em instantes.",
+    });
     fake.reset();
     await makeDue(upload.id as string);
     await tick();
-    const [after] = await ctx.database.db.select().from(feegowUploads).where(eq(feegowUploads.id, upload.id as string));
+    const [after] = await ctx.database.db
+      .select()
+      .from(feegowUploads)
+      .where(eq(feegowUploads.id, upload.id as string));
     expect(after).toMatchObject({ status: "enviado", possivel_duplicata: true });
     expect(fake.uploads).toHaveLength(1);
   });
@@ -355,7 +445,10 @@ describe("failures", () => {
     fake.holdUploads = false;
     await makeDue(upload.id as string);
     await tick();
-    const [after] = await ctx.database.db.select().from(feegowUploads).where(eq(feegowUploads.id, upload.id as string));
+    const [after] = await ctx.database.db
+      .select()
+      .from(feegowUploads)
+      .where(eq(feegowUploads.id, upload.id as string));
     expect(after).toMatchObject({ status: "enviado", possivel_duplicata: true });
     // The documented limit of at-least-once after an unknown outcome: two copies of one key, flagged.
     expect([...fake.acceptedByKey().values()]).toEqual([2]);
@@ -364,16 +457,27 @@ describe("failures", () => {
 
 describe("never the same file twice", () => {
   it("two workers on one database send each queued upload once", async () => {
-    const second = await createTestApp({ database: ctx.database, env: { FEEGOW_URL: fake.url, FEEGOW_TIMEOUT_MS: "2000" } });
+    const second = await createTestApp({
+      database: ctx.database,
+      env: { FEEGOW_URL: fake.url, FEEGOW_TIMEOUT_MS: "2000" },
+    });
     try {
       fake.latencyMs = 150;
       const documents = await Promise.all([1, 2, 3, 4].map(() => documentFor()));
       for (const documentId of documents) expect((await requestUpload(clinic, documentId)).statusCode).toBe(202);
-      await Promise.all([ctx.app.worker.tick({ sweep: false }), second.app.worker.tick({ sweep: false }), second.app.worker.tick({ sweep: false })]);
+      await Promise.all([
+        ctx.app.worker.tick({ sweep: false }),
+        second.app.worker.tick({ sweep: false }),
+        second.app.worker.tick({ sweep: false }),
+      ]);
       await Promise.all([tick(), second.app.worker.tick({ sweep: false })]);
       expect(fake.uploads).toHaveLength(4);
       expect([...fake.acceptedByKey().values()]).toEqual([1, 1, 1, 1]);
-      for (const documentId of documents) expect((await uploadsOf(clinic, documentId))[0]).toMatchObject({ status: "enviado", possivel_duplicata: false });
+      for (const documentId of documents)
+        expect((await uploadsOf(clinic, documentId))[0]).toMatchObject({
+          status: "enviado",
+          possivel_duplicata: false,
+        });
     } finally {
       await second.close();
     }
@@ -391,7 +495,9 @@ describe("never the same file twice", () => {
       origin: "http://localhost",
       log: { info() {}, warn() {}, error() {} },
     };
-    const runs = await Promise.allSettled([1, 2, 3].map(() => runFeegowUpload(jobContext, { uploadId: upload.id }, clinic.tenantId)));
+    const runs = await Promise.allSettled(
+      [1, 2, 3].map(() => runFeegowUpload(jobContext, { uploadId: upload.id }, clinic.tenantId)),
+    );
     expect(runs.filter((r) => r.status === "fulfilled").length).toBeGreaterThanOrEqual(1);
     expect(fake.uploadArrivals).toBe(1);
     const [after] = await uploadsOf(clinic, documentId);

@@ -71,7 +71,10 @@ async function connectedClinic(): Promise<SignedIn> {
 }
 
 async function storedRow(tenantId: string): Promise<string> {
-  const rows = await rawRows<{ t: string }>(ctx.database.db, sql`select row_to_json(f)::text as t from integracoes_feegow f where tenant_id = ${tenantId}`);
+  const rows = await rawRows<{ t: string }>(
+    ctx.database.db,
+    sql`select row_to_json(f)::text as t from integracoes_feegow f where tenant_id = ${tenantId}`,
+  );
   return rows[0]?.t ?? "";
 }
 
@@ -103,7 +106,10 @@ describe("GET/PUT /api/integration/feegow", () => {
     expect(row).not.toBe("");
     expect(row).not.toContain(FAKE_FEEGOW_TOKEN);
     expect(row).not.toContain(Buffer.from(FAKE_FEEGOW_TOKEN).toString("hex"));
-    const [stored] = await ctx.database.db.select().from(integracoesFeegow).where(sql`tenant_id = ${clinic.tenantId}`);
+    const [stored] = await ctx.database.db
+      .select()
+      .from(integracoesFeegow)
+      .where(sql`tenant_id = ${clinic.tenantId}`);
     expect(ctx.app.services.secretBox.open(stored!.token_encrypted!).toString("utf8")).toBe(FAKE_FEEGOW_TOKEN);
 
     // The audit trail says the token changed, never what it is.
@@ -111,7 +117,9 @@ describe("GET/PUT /api/integration/feegow", () => {
       ctx.database.db,
       sql`select action, data::text as data from audit_events where tenant_id = ${clinic.tenantId} and action like 'integration.%'`,
     );
-    expect(audit).toEqual([{ action: "integration.feegow_updated", data: expect.stringContaining('"token_alterado": true') }]);
+    expect(audit).toEqual([
+      { action: "integration.feegow_updated", data: expect.stringContaining('"token_alterado": true') },
+    ]);
     expect(audit[0]!.data).not.toContain(FAKE_FEEGOW_TOKEN);
   });
 
@@ -130,7 +138,12 @@ describe("GET/PUT /api/integration/feegow", () => {
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json(), JSON.stringify(body)).toMatchObject({ code: "VALIDATION", message });
     }
-    for (const body of [{ integrations: { patients: "sim" } }, { integrations: { agenda: true } }, { token: "abc", extra: 1 }, []]) {
+    for (const body of [
+      { integrations: { patients: "sim" } },
+      { integrations: { agenda: true } },
+      { token: "abc", extra: 1 },
+      [],
+    ]) {
       const response = await save(owner, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json().code).toBe("VALIDATION");
@@ -156,11 +169,20 @@ describe("GET/PUT /api/integration/feegow", () => {
     expect((await test(clinic)).statusCode).toBe(200);
     const on = await save(clinic, { integrations: { patients: true, file_upload: true } });
     expect(on.statusCode).toBe(200);
-    expect(on.json().integrations).toEqual({ patients: true, professionals: false, procedures: false, file_upload: true });
+    expect(on.json().integrations).toEqual({
+      patients: true,
+      professionals: false,
+      procedures: false,
+      file_upload: true,
+    });
 
     // A new token goes back to disconnected until tested; the switches stay as they were, and can be turned off.
     const newToken = await save(clinic, { token: "fgw_live_outro_token_abcdefgh5678" });
-    expect(newToken.json()).toMatchObject({ status: "disconnected", token_mascarado: "••••5678", last_sync: expect.any(String) });
+    expect(newToken.json()).toMatchObject({
+      status: "disconnected",
+      token_mascarado: "••••5678",
+      last_sync: expect.any(String),
+    });
     expect(newToken.json().integrations.patients).toBe(true);
     expect((await save(clinic, { integrations: { procedures: true } })).statusCode).toBe(409);
     const off = await save(clinic, { integrations: { file_upload: false } });
@@ -174,7 +196,11 @@ describe("GET/PUT /api/integration/feegow", () => {
     expect((await save(admin, { token: FAKE_FEEGOW_TOKEN })).statusCode).toBe(200);
     for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"] as const) {
       const member = await newStaff(ctx.app, ctx.database, owner.tenantId, role);
-      for (const response of [await settings(member), await save(member, { token: "fgw_tentativa_0000000000000" }), await test(member)]) {
+      for (const response of [
+        await settings(member),
+        await save(member, { token: "fgw_tentativa_0000000000000" }),
+        await test(member),
+      ]) {
         expect(response.statusCode, role).toBe(403);
         expect(response.json(), role).toEqual({ code: "FORBIDDEN", message: "Você não tem permissão para esta ação." });
       }
@@ -199,13 +225,21 @@ describe("GET/PUT /api/integration/feegow", () => {
     expect((await save(b, { integrations: { patients: true } })).statusCode).toBe(409);
     expect((await search(b, HELENA_CPF)).json().code).toBe("FEEGOW_FEATURE_DISABLED");
     expect((await save(b, { token: FAKE_FEEGOW_INACTIVE_TOKEN })).statusCode).toBe(200);
-    expect((await settings(a)).json()).toMatchObject({ status: "connected", token_mascarado: "••••1234", integrations: { patients: true } });
+    expect((await settings(a)).json()).toMatchObject({
+      status: "connected",
+      token_mascarado: "••••1234",
+      integrations: { patients: true },
+    });
 
     // Inside clinic b's tenant transaction, PostgreSQL itself shows no other clinic's row.
-    const seen = await withTenant(ctx.database.db, b.tenantId, (tx) => tx.select({ tenant_id: integracoesFeegow.tenant_id }).from(integracoesFeegow));
+    const seen = await withTenant(ctx.database.db, b.tenantId, (tx) =>
+      tx.select({ tenant_id: integracoesFeegow.tenant_id }).from(integracoesFeegow),
+    );
     expect(seen).toEqual([{ tenant_id: b.tenantId }]);
     await expect(
-      withTenant(ctx.database.db, b.tenantId, (tx) => tx.insert(integracoesFeegow).values({ tenant_id: a.tenantId, status: "connected" })),
+      withTenant(ctx.database.db, b.tenantId, (tx) =>
+        tx.insert(integracoesFeegow).values({ tenant_id: a.tenantId, status: "connected" }),
+      ),
     ).rejects.toThrow();
   });
 });
@@ -229,7 +263,9 @@ describe("POST /api/integration/feegow/test (Testar conexão)", () => {
       message: "Token Feegow validado com sucesso",
       settings: { status: "connected", configurado: true, ultimo_erro: null, last_sync: expect.any(String) },
     });
-    expect(fake.requests).toEqual([{ method: "GET", path: "/professional/list?ativo=1", token: FAKE_FEEGOW_TOKEN, body: null }]);
+    expect(fake.requests).toEqual([
+      { method: "GET", path: "/professional/list?ativo=1", token: FAKE_FEEGOW_TOKEN, body: null },
+    ]);
     const audit = await rawRows<{ data: string }>(
       ctx.database.db,
       sql`select data::text as data from audit_events where tenant_id = ${clinic.tenantId} and action = 'integration.feegow_tested'`,
@@ -272,19 +308,22 @@ describe("POST /api/integration/feegow/test (Testar conexão)", () => {
     ["drop", "sem_conexao", "Não foi possível conectar ao Feegow"],
   ];
 
-  it.each(failures)("maps Feegow's %s to 502 %s, status error, and recovers on the next good test", async (mode, motivo, words) => {
-    const clinic = await newClinic(ctx.app);
-    await save(clinic, { token: FAKE_FEEGOW_TOKEN });
-    fake.mode = mode;
-    const response = await test(clinic);
-    expect(response.statusCode).toBe(502);
-    expect(response.json().code).toBe("FEEGOW_ERROR");
-    expect(response.json().details.motivo).toBe(motivo);
-    expect(response.json().message).toContain(`Erro ao conectar com Feegow: ${words}`);
-    expect((await settings(clinic)).json().status).toBe("error");
-    fake.mode = "normal";
-    expect((await test(clinic)).json().settings).toMatchObject({ status: "connected", ultimo_erro: null });
-  });
+  it.each(failures)(
+    "maps Feegow's %s to 502 %s, status error, and recovers on the next good test",
+    async (mode, motivo, words) => {
+      const clinic = await newClinic(ctx.app);
+      await save(clinic, { token: FAKE_FEEGOW_TOKEN });
+      fake.mode = mode;
+      const response = await test(clinic);
+      expect(response.statusCode).toBe(502);
+      expect(response.json().code).toBe("FEEGOW_ERROR");
+      expect(response.json().details.motivo).toBe(motivo);
+      expect(response.json().message).toContain(`Erro ao conectar com Feegow: ${words}`);
+      expect((await settings(clinic)).json().status).toBe("error");
+      fake.mode = "normal";
+      expect((await test(clinic)).json().settings).toMatchObject({ status: "connected", ultimo_erro: null });
+    },
+  );
 });
 
 describe("POST /api/integration/feegow/patients/search (Buscar no Feegow)", () => {
@@ -308,14 +347,27 @@ describe("POST /api/integration/feegow/patients/search (Buscar no Feegow)", () =
       email: "helena.vasconcelos@example.com",
       data_nascimento: "1979-09-23",
       sexo: "feminino",
-      endereco: { cep: "01310100", logradouro: "Avenida Paulista", numero: "900", complemento: "Apto 71", bairro: "Bela Vista", cidade: "São Paulo", uf: "SP" },
+      endereco: {
+        cep: "01310100",
+        logradouro: "Avenida Paulista",
+        numero: "900",
+        complemento: "Apto 71",
+        bairro: "Bela Vista",
+        cidade: "São Paulo",
+        uf: "SP",
+      },
     });
-    expect(fake.requests.map((r) => r.path)).toEqual([`/patient/list?cpf=${HELENA_CPF}`, `/patient/search?paciente_cpf=${HELENA_CPF}`]);
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      `/patient/list?cpf=${HELENA_CPF}`,
+      `/patient/search?paciente_cpf=${HELENA_CPF}`,
+    ]);
     const audit = await rawRows<{ data: string }>(
       ctx.database.db,
       sql`select data::text as data from audit_events where tenant_id = ${clinic.tenantId} and action = 'integration.feegow_patient_searched'`,
     );
-    expect(audit.map((a) => JSON.parse(a.data))).toEqual([{ cpf: "***.982.247-**", encontrado: true, feegow_patient_id: 4817 }]);
+    expect(audit.map((a) => JSON.parse(a.data))).toEqual([
+      { cpf: "***.982.247-**", encontrado: true, feegow_patient_id: 4817 },
+    ]);
 
     for (const role of ["auditor", "juridico"] as const) {
       const reader = await newStaff(ctx.app, ctx.database, clinic.tenantId, role);
@@ -339,7 +391,8 @@ describe("POST /api/integration/feegow/patients/search (Buscar no Feegow)", () =
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({
       code: "FEEGOW_FEATURE_DISABLED",
-      message: "Integração desabilitada: A busca de pacientes no Feegow está desativada. O proprietário ou um administrador pode ativá-la em Integração.",
+      message:
+        "Integração desabilitada: A busca de pacientes no Feegow está desativada. O proprietário ou um administrador pode ativá-la em Integração.",
       details: { feature: "patients" },
     });
     expect(fake.requests).toHaveLength(0);
@@ -381,15 +434,34 @@ describe("POST /api/integration/feegow/patients/search (Buscar no Feegow)", () =
 
 describe("the Feegow patient id on the patient", () => {
   it("is kept when a patient is saved from the form filled by Feegow, and kept by an edit that does not carry it", async () => {
-    const created = await call(owner, "POST", "/api/patients", { nome: "Helena Duarte Vasconcelos", cpf: HELENA_CPF, feegow_patient_id: 4817 });
+    const created = await call(owner, "POST", "/api/patients", {
+      nome: "Helena Duarte Vasconcelos",
+      cpf: HELENA_CPF,
+      feegow_patient_id: 4817,
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json().id as string;
     const stored = async () =>
-      (await rawRows<{ f: number | null }>(ctx.database.db, sql`select feegow_patient_id as f from pacientes where id = ${id}`))[0]?.f;
+      (
+        await rawRows<{ f: number | null }>(
+          ctx.database.db,
+          sql`select feegow_patient_id as f from pacientes where id = ${id}`,
+        )
+      )[0]?.f;
     expect(await stored()).toBe(4817);
-    expect((await call(owner, "PUT", `/api/patients/${id}`, { nome: "Helena D. Vasconcelos", cpf: HELENA_CPF })).statusCode).toBe(200);
+    expect(
+      (await call(owner, "PUT", `/api/patients/${id}`, { nome: "Helena D. Vasconcelos", cpf: HELENA_CPF })).statusCode,
+    ).toBe(200);
     expect(await stored()).toBe(4817);
-    expect((await call(owner, "PUT", `/api/patients/${id}`, { nome: "Helena D. Vasconcelos", cpf: HELENA_CPF, feegow_patient_id: 5000 })).statusCode).toBe(200);
+    expect(
+      (
+        await call(owner, "PUT", `/api/patients/${id}`, {
+          nome: "Helena D. Vasconcelos",
+          cpf: HELENA_CPF,
+          feegow_patient_id: 5000,
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await stored()).toBe(5000);
     for (const bad of [-1, 0, 1.5, "4817", 2 ** 31]) {
       const response = await call(owner, "POST", "/api/patients", { nome: "Outra Pessoa", feegow_patient_id: bad });

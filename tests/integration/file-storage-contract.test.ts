@@ -149,7 +149,11 @@ describe("S3 driver on the wire", () => {
       expect(request.headers["content-md5"]).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     }
     // Nothing the app ever sent makes an object public.
-    expect(s3.requests.filter((r) => r.headers["x-amz-acl"] || r.headers["x-amz-grant-read"] || /[?&]acl(=|&|$)/.test(r.url))).toEqual([]);
+    expect(
+      s3.requests.filter(
+        (r) => r.headers["x-amz-acl"] || r.headers["x-amz-grant-read"] || /[?&]acl(=|&|$)/.test(r.url),
+      ),
+    ).toEqual([]);
     // An idempotent put of present bytes reads the object's head and writes nothing.
     const writesBefore = s3.objectCreations().length;
     await storage.put((await storage.get(stored.sha256)) ?? Buffer.alloc(0));
@@ -202,13 +206,20 @@ describe("an app with S3_BUCKET", () => {
       expect(ctx.app.services.storage.location).toBe(`s3://${s3.bucket}/files/`);
       const clinic = await newClinic(ctx.app);
       const { documentId, patient } = await signableDocument(ctx.app, clinic);
-      const sent = await ctx.app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, payload: {}, headers: { cookie: clinic.cookie } });
+      const sent = await ctx.app.inject({
+        method: "POST",
+        url: `/api/documents/${documentId}/send`,
+        payload: {},
+        headers: { cookie: clinic.cookie },
+      });
       expect(sent.statusCode, sent.body).toBe(200);
       const { response } = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link as string), patient);
       expect(response.statusCode, response.body).toBe(200);
       // On PostgreSQL the suite shares one database and its queue, where other files leave older due
       // jobs: this document's final PDF goes first (jobs are taken by run_at), then tick until sealed.
-      await ctx.database.db.execute(sql`update jobs set run_at = 'epoch' where kind = 'document.finalize' and payload->>'contratoId' = ${documentId}`);
+      await ctx.database.db.execute(
+        sql`update jobs set run_at = 'epoch' where kind = 'document.finalize' and payload->>'contratoId' = ${documentId}`,
+      );
       let sealed = "";
       for (let round = 0; round < 20 && !sealed; round++) {
         await ctx.app.worker.tick();
@@ -223,15 +234,25 @@ describe("an app with S3_BUCKET", () => {
       expect(listed.Contents?.map((o) => o.Key)).toContain(`files/${sealed}`);
       expect(existsSync(path.join(dataDir, "files")) ? readdirSync(path.join(dataDir, "files")) : []).toEqual([]);
 
-      const download = await ctx.app.inject({ method: "GET", url: `/api/documents/${documentId}/signed-pdf`, headers: { cookie: clinic.cookie } });
+      const download = await ctx.app.inject({
+        method: "GET",
+        url: `/api/documents/${documentId}/signed-pdf`,
+        headers: { cookie: clinic.cookie },
+      });
       expect(download.statusCode).toBe(200);
       expect(download.headers["content-type"]).toBe("application/pdf");
       expect(sha256(download.rawPayload)).toBe(sealed);
       // Another clinic, and nobody signed in, get nothing from the bucket.
       const other = await newClinic(ctx.app);
-      const refused = await ctx.app.inject({ method: "GET", url: `/api/documents/${documentId}/signed-pdf`, headers: { cookie: other.cookie } });
+      const refused = await ctx.app.inject({
+        method: "GET",
+        url: `/api/documents/${documentId}/signed-pdf`,
+        headers: { cookie: other.cookie },
+      });
       expect(refused.statusCode).toBe(404);
-      expect((await ctx.app.inject({ method: "GET", url: `/api/documents/${documentId}/signed-pdf` })).statusCode).toBe(401);
+      expect((await ctx.app.inject({ method: "GET", url: `/api/documents/${documentId}/signed-pdf` })).statusCode).toBe(
+        401,
+      );
     } finally {
       await ctx.close();
     }

@@ -69,7 +69,12 @@ async function newDocument(who: SignedIn, cpf: string, patientEmail: string | nu
   expect(created.statusCode, created.body).toBe(201);
   const published = await call(who, "POST", `/api/templates/${created.json().id}/status`, { status: "published" });
   expect(published.statusCode, published.body).toBe(200);
-  const patient = await call(who, "POST", "/api/patients", { nome: PATIENT, cpf, data_nascimento: "1990-05-10", ...(patientEmail ? { email: patientEmail } : {}) });
+  const patient = await call(who, "POST", "/api/patients", {
+    nome: PATIENT,
+    cpf,
+    data_nascimento: "1990-05-10",
+    ...(patientEmail ? { email: patientEmail } : {}),
+  });
   expect(patient.statusCode, patient.body).toBe(201);
   const document = await call(who, "POST", "/api/documents", {
     paciente_id: patient.json().id,
@@ -91,7 +96,13 @@ async function markSigned(who: SignedIn, contratoId: string, cpf: string, typedE
   const stored = await ctx.app.services.storage.put(png);
   const [file] = await db
     .insert(files)
-    .values({ tenant_id: who.tenantId, sha256: stored.sha256, size: stored.size, content_type: "image/png", nome: "assinatura.png" })
+    .values({
+      tenant_id: who.tenantId,
+      sha256: stored.sha256,
+      size: stored.size,
+      content_type: "image/png",
+      nome: "assinatura.png",
+    })
     .returning({ id: files.id });
   const [document] = await db.select().from(contratos).where(eq(contratos.id, contratoId));
   const signedAt = new Date();
@@ -109,13 +120,26 @@ async function markSigned(who: SignedIn, contratoId: string, cpf: string, typedE
     conteudo_sha256: document!.conteudo_sha256,
   });
   const code = newVerificationCode();
-  await db.update(contratos).set({ status: "signed", signed_at: signedAt, verification_code: code }).where(eq(contratos.id, contratoId));
+  await db
+    .update(contratos)
+    .set({ status: "signed", signed_at: signedAt, verification_code: code })
+    .where(eq(contratos.id, contratoId));
   for (const action of ["document.sent", "document.viewed", "document.signed"]) {
     await recordAuditEvent(
       db,
-      { tenantId: who.tenantId, actorProfileId: action === "document.sent" ? who.profileId : null, ip: "203.0.113.7", userAgent: UA },
+      {
+        tenantId: who.tenantId,
+        actorProfileId: action === "document.sent" ? who.profileId : null,
+        ip: "203.0.113.7",
+        userAgent: UA,
+      },
       // document.viewed as open-signing-page.ts writes it: the link signer's papel names who opened it.
-      { action, entityType: "contrato", entityId: contratoId, ...(action === "document.viewed" ? { data: { via: "link", papel: "paciente" } } : {}) },
+      {
+        action,
+        entityType: "contrato",
+        entityId: contratoId,
+        ...(action === "document.viewed" ? { data: { via: "link", papel: "paciente" } } : {}),
+      },
     );
   }
   return code;
@@ -166,8 +190,14 @@ async function outbox() {
 
 describe("where the signers' copies go (decision 045)", () => {
   const copiesOf = async (id: string) => {
-    const [row] = await ctx.database.db.select({ fileId: contratos.signed_pdf_file_id }).from(contratos).where(eq(contratos.id, id));
-    return (await outbox()).filter((m) => m.attachments.some((a) => a.file_id === row!.fileId)).map((m) => m.to_address).sort();
+    const [row] = await ctx.database.db
+      .select({ fileId: contratos.signed_pdf_file_id })
+      .from(contratos)
+      .where(eq(contratos.id, id));
+    return (await outbox())
+      .filter((m) => m.attachments.some((a) => a.file_id === row!.fileId))
+      .map((m) => m.to_address)
+      .sort();
   };
 
   it("to the patient's address on record, not to a different one typed when signing", async () => {
@@ -255,7 +285,15 @@ describe("finalizeSignedDocument", () => {
     const documentPages = pageCount(pdfFile("sem-registro.pdf", withoutRegistry));
     expect(total).toBeGreaterThan(documentPages);
     expect(total).toBeLessThanOrEqual(documentPages + 2);
-    const registryPages = tool("pdftotext", ["-f", String(documentPages + 1), "-l", String(total), "-layout", file, "-"]);
+    const registryPages = tool("pdftotext", [
+      "-f",
+      String(documentPages + 1),
+      "-l",
+      String(total),
+      "-layout",
+      file,
+      "-",
+    ]);
     expect(registryPages).toContain("Registro de assinaturas");
     expect(registryPages).toContain(code);
     const firstPages = tool("pdftotext", ["-f", "1", "-l", String(documentPages), "-layout", file, "-"]);
@@ -270,13 +308,19 @@ describe("finalizeSignedDocument", () => {
   it("a second run changes nothing and queues no more e-mails", async () => {
     const before = await documentRow();
     const mailsBefore = (await outbox()).length;
-    const filesBefore = await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(files).where(eq(files.tenant_id, clinic.tenantId));
+    const filesBefore = await ctx.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(files)
+      .where(eq(files.tenant_id, clinic.tenantId));
     await finalizeSignedDocument(jobContext(), { contratoId }, clinic.tenantId);
     const after = await documentRow();
     expect(after.signed_pdf_file_id).toBe(before.signed_pdf_file_id);
     expect(after.signed_pdf_sha256).toBe(before.signed_pdf_sha256);
     expect((await outbox()).length).toBe(mailsBefore);
-    const filesAfter = await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(files).where(eq(files.tenant_id, clinic.tenantId));
+    const filesAfter = await ctx.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(files)
+      .where(eq(files.tenant_id, clinic.tenantId));
     expect(filesAfter[0]!.n).toBe(filesBefore[0]!.n);
   });
 
@@ -295,7 +339,9 @@ describe("finalizeSignedDocument", () => {
     await finalizeSignedDocument(jobContext(), { contratoId }, other.tenantId);
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, draft));
     expect(row!.signed_pdf_file_id).toBeNull();
-    expect(await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.tenant_id, other.tenantId))).toEqual([]);
+    expect(await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.tenant_id, other.tenantId))).toEqual(
+      [],
+    );
   });
 });
 
@@ -332,7 +378,9 @@ describe("GET /api/documents/:id/signed-pdf", () => {
     const response = await call(clinic, "GET", `/api/documents/${contratoId}/signed-pdf`);
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("application/pdf");
-    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="TCLE___Blefaroplastia_assinado_\d{8}_\d{6}\.pdf"$/);
+    expect(response.headers["content-disposition"]).toMatch(
+      /^attachment; filename="TCLE___Blefaroplastia_assinado_\d{8}_\d{6}\.pdf"$/,
+    );
     expect(createHash("sha256").update(response.rawPayload).digest("hex")).toBe(row.signed_pdf_sha256);
     const downloads = await ctx.database.db
       .select()

@@ -13,7 +13,14 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
-import { draftDocument, publishedTemplateVersion, type SignablePatient, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
+import {
+  draftDocument,
+  publishedTemplateVersion,
+  type SignablePatient,
+  signAsPatient,
+  signingPatient,
+  tokenOf,
+} from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
@@ -27,7 +34,12 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-balcao-"));
 const LOCKED = "Este aparelho está com o paciente para assinatura. Digite a sua senha para voltar ao sistema.";
 
 const call = (who: SignedIn | { cookie: string }, method: "GET" | "POST", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { cookie: who.cookie },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 const eventsOf = (id: string, action: string) =>
   rawRows<{ data: Record<string, unknown>; actor_profile_id: string | null }>(
@@ -51,13 +63,18 @@ describe("POST /api/documents/:id/front-desk", () => {
   it("refuses a draft (409), another clinic's document (404), a role that may not send (403), a malformed body or id (400)", async () => {
     const draft = await call(clinic, "POST", `/api/documents/${documentId}/front-desk`, {});
     expect(draft.statusCode).toBe(409);
-    expect(draft.json()).toMatchObject({ code: "FRONT_DESK_NOT_WAITING", message: "Este documento não está aguardando a assinatura do paciente." });
+    expect(draft.json()).toMatchObject({
+      code: "FRONT_DESK_NOT_WAITING",
+      message: "Este documento não está aguardando a assinatura do paciente.",
+    });
 
     expect((await call(clinic, "POST", `/api/documents/${documentId}/send`, {})).statusCode).toBe(200);
     expect((await call(other, "POST", `/api/documents/${documentId}/front-desk`, {})).statusCode).toBe(404);
     const auditor = await newStaff(ctx.app, ctx.database, clinic.tenantId, "auditor");
     expect((await call(auditor, "POST", `/api/documents/${documentId}/front-desk`, {})).statusCode).toBe(403);
-    expect((await call(clinic, "POST", `/api/documents/${documentId}/front-desk`, { bloquear: false })).statusCode).toBe(400);
+    expect(
+      (await call(clinic, "POST", `/api/documents/${documentId}/front-desk`, { bloquear: false })).statusCode,
+    ).toBe(400);
     expect((await call(clinic, "POST", "/api/documents/nao-e-um-id/front-desk", {})).statusCode).toBe(400);
     // None of the refusals locked anything.
     expect((await call(clinic, "GET", "/api/patients")).statusCode).toBe(200);
@@ -78,7 +95,11 @@ describe("POST /api/documents/:id/front-desk", () => {
     const [event] = await eventsOf(documentId, "document.front_desk_started");
     expect(event).toMatchObject({ actor_profile_id: clinic.profileId, data: { por: clinic.profileId } });
 
-    const elsewhere = await ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email: clinic.email, password: clinic.password } });
+    const elsewhere = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-in",
+      payload: { email: clinic.email, password: clinic.password },
+    });
     const cookie = elsewhere.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
     expect((await call({ cookie }, "GET", "/api/patients")).statusCode).toBe(200);
   });
@@ -87,7 +108,14 @@ describe("POST /api/documents/:id/front-desk", () => {
     // A locked device cannot hand over again (423): the patient uses the path it was given.
     expect((await call(clinic, "POST", `/api/documents/${documentId}/front-desk`, {})).statusCode).toBe(423);
     const token = tokenOf(new URL(handedOver, "https://clinica.exemplo").toString());
-    const signed = await signAsPatient(ctx.app, ctx.database, token, patient, {}, { headers: { cookie: clinic.cookie } });
+    const signed = await signAsPatient(
+      ctx.app,
+      ctx.database,
+      token,
+      patient,
+      {},
+      { headers: { cookie: clinic.cookie } },
+    );
     expect(signed.response.statusCode, signed.response.body).toBe(200);
     const event = (await eventsOf(documentId, "document.party_signed")).find((e) => e.data.papel === "paciente");
     expect(event!.data).toMatchObject({ papel: "paciente", presencial: { atendente_id: clinic.profileId } });
@@ -105,7 +133,9 @@ describe("POST /api/documents/:id/front-desk", () => {
     const unlocked = await call(clinic, "POST", "/api/auth/unlock", { senha_atual: clinic.password });
     expect(unlocked.statusCode, unlocked.body).toBe(200);
     expect((await call(clinic, "GET", "/api/patients")).statusCode).toBe(200);
-    expect((await call(clinic, "GET", "/api/auth/session")).json().user.profile).toMatchObject({ id: clinic.profileId });
+    expect((await call(clinic, "GET", "/api/auth/session")).json().user.profile).toMatchObject({
+      id: clinic.profileId,
+    });
     expect(await eventsOf(documentId, "document.front_desk_ended")).toHaveLength(1);
 
     await ctx.app.worker.tick();
@@ -119,8 +149,18 @@ describe("POST /api/documents/:id/front-desk", () => {
   });
 
   it("a signature from an unlocked device or through another document's lock is not presencial", async () => {
-    const second = await draftDocument(ctx.app, clinic, versionId, (await signingPatient(ctx.app, clinic, { nome: "Carlos Eduardo Pires" })).id);
-    const third = await draftDocument(ctx.app, clinic, versionId, (await signingPatient(ctx.app, clinic, { nome: "Denise Moura Teles" })).id);
+    const second = await draftDocument(
+      ctx.app,
+      clinic,
+      versionId,
+      (await signingPatient(ctx.app, clinic, { nome: "Carlos Eduardo Pires" })).id,
+    );
+    const third = await draftDocument(
+      ctx.app,
+      clinic,
+      versionId,
+      (await signingPatient(ctx.app, clinic, { nome: "Denise Moura Teles" })).id,
+    );
     const secondLink = (await call(clinic, "POST", `/api/documents/${second}/send`, {})).json().link as string;
     expect((await call(clinic, "POST", `/api/documents/${third}/send`, {})).statusCode).toBe(200);
     // Locked for the third document; the second one's patient signs from this device anyway.
@@ -129,7 +169,14 @@ describe("POST /api/documents/:id/front-desk", () => {
       ctx.database.db,
       sql`select p.nome, p.cpf, p.email from contratos c join pacientes p on p.id = c.paciente_id where c.id = ${second}`,
     );
-    const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(secondLink), { id: "", ...secondPatient! }, {}, { headers: { cookie: clinic.cookie } });
+    const signed = await signAsPatient(
+      ctx.app,
+      ctx.database,
+      tokenOf(secondLink),
+      { id: "", ...secondPatient! },
+      {},
+      { headers: { cookie: clinic.cookie } },
+    );
     expect(signed.response.statusCode, signed.response.body).toBe(200);
     const event = (await eventsOf(second, "document.party_signed")).find((e) => e.data.papel === "paciente");
     expect(event).toBeDefined();
@@ -138,8 +185,18 @@ describe("POST /api/documents/:id/front-desk", () => {
   });
 
   it("lists only what waits for a signature with ?aguardando=1 (the Assinar screen), refusing other values", async () => {
-    const draft = await draftDocument(ctx.app, clinic, versionId, (await signingPatient(ctx.app, clinic, { nome: "Elisa Prado Campos" })).id);
-    const waiting = await draftDocument(ctx.app, clinic, versionId, (await signingPatient(ctx.app, clinic, { nome: "Fábio Nunes Rocha" })).id);
+    const draft = await draftDocument(
+      ctx.app,
+      clinic,
+      versionId,
+      (await signingPatient(ctx.app, clinic, { nome: "Elisa Prado Campos" })).id,
+    );
+    const waiting = await draftDocument(
+      ctx.app,
+      clinic,
+      versionId,
+      (await signingPatient(ctx.app, clinic, { nome: "Fábio Nunes Rocha" })).id,
+    );
     expect((await call(clinic, "POST", `/api/documents/${waiting}/send`, {})).statusCode).toBe(200);
     const listed = await call(clinic, "GET", "/api/documents?aguardando=1&limit=100");
     expect(listed.statusCode).toBe(200);

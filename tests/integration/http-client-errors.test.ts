@@ -33,7 +33,8 @@ function raw(request: string | Buffer): Promise<string> {
 }
 
 const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1]);
-const bodyOf = (response: string) => JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4)) as { code: string; message: string };
+const bodyOf = (response: string) =>
+  JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4)) as { code: string; message: string };
 
 describe("malformed HTTP", () => {
   it("answers 400 'Requisição HTTP malformada.' to what the parser refuses", async () => {
@@ -57,7 +58,10 @@ describe("malformed HTTP", () => {
   it("answers 431 in Portuguese to headers past the limit", async () => {
     const response = await raw(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Grande: ${"a".repeat(20_000)}\r\n\r\n`);
     expect(statusOf(response)).toBe(431);
-    expect(bodyOf(response)).toEqual({ code: "HEADERS_TOO_LARGE", message: "Os cabeçalhos ou o endereço da requisição são grandes demais." });
+    expect(bodyOf(response)).toEqual({
+      code: "HEADERS_TOO_LARGE",
+      message: "Os cabeçalhos ou o endereço da requisição são grandes demais.",
+    });
   });
 
   it("still serves a well-formed request on the same server", async () => {

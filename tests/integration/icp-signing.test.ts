@@ -28,7 +28,12 @@ const pki = testPki();
 const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-icp-"));
 
 const staff = (method: "GET" | "POST" | "DELETE", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { cookie: clinic.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { cookie: clinic.cookie },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 const certificateBody = (pfx: Buffer, titular: "clinica" | "profissional") => ({
   arquivo_base64: pfx.toString("base64"),
   nome_arquivo: `${titular}.pfx`,
@@ -42,12 +47,16 @@ beforeAll(async () => {
   clinic = await newClinic(ctx.app);
   // The owner is the responsible professional; their profile carries the e-CPF's CPF.
   await ctx.database.db.update(profiles).set({ cpf: pki.cpf }).where(eq(profiles.id, clinic.profileId));
-  expect((await staff("POST", "/api/certificates", certificateBody(pki.ecpf.pfx3des, "profissional"))).statusCode).toBe(201);
+  expect((await staff("POST", "/api/certificates", certificateBody(pki.ecpf.pfx3des, "profissional"))).statusCode).toBe(
+    201,
+  );
   expect((await staff("POST", "/api/certificates", certificateBody(pki.ecnpj.pfx, "clinica"))).statusCode).toBe(201);
 
   const versionId = await publishedTemplateVersion(ctx.app, clinic);
   const patient = await signingPatient(ctx.app, clinic);
-  documentId = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Blefaroplastia", { com_certificado: true });
+  documentId = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Blefaroplastia", {
+    com_certificado: true,
+  });
   const sent = await staff("POST", `/api/documents/${documentId}/send`, {});
   expect(sent.statusCode, sent.body).toBe(200);
   const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient);
@@ -69,9 +78,16 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
       .where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "profissional")));
     expect(party?.metodo_assinatura).toBe("ICP-Brasil");
     const events = await ctx.database.db.select().from(auditEvents).where(eq(auditEvents.tenant_id, clinic.tenantId));
-    const partySigned = events.find((e) => e.action === "document.party_signed" && (e.data as { papel?: string }).papel === "profissional");
-    expect(partySigned?.data).toMatchObject({ metodo_assinatura: "ICP-Brasil", certificado_titular: `MARIA DA SILVA TESTE:${pki.cpf}` });
-    const uses = events.filter((e) => e.action === "certificate.used").map((e) => (e.data as { finalidade: string }).finalidade);
+    const partySigned = events.find(
+      (e) => e.action === "document.party_signed" && (e.data as { papel?: string }).papel === "profissional",
+    );
+    expect(partySigned?.data).toMatchObject({
+      metodo_assinatura: "ICP-Brasil",
+      certificado_titular: `MARIA DA SILVA TESTE:${pki.cpf}`,
+    });
+    const uses = events
+      .filter((e) => e.action === "certificate.used")
+      .map((e) => (e.data as { finalidade: string }).finalidade);
     expect(uses.sort()).toEqual(["assinatura_profissional", "selo_clinica"]);
     const sealedEvent = events.find((e) => e.action === "document.sealed");
     expect(sealedEvent?.data).toMatchObject({ selo: "clinica", nivel: "AD-RB", profissional_nivel: "AD-RB" });
@@ -80,7 +96,10 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
   it("two PAdES signatures: AD-RB with the chain by the e-CPF, then AD-RB by the e-CNPJ over the whole file", () => {
     const report = checkAllPdfSignatures(sealed);
     expect(report.valid).toBe(true);
-    expect(report.signatures.map((s) => s.signerCommonName)).toEqual([`MARIA DA SILVA TESTE:${pki.cpf}`, `CLINICA TESTE LTDA:${pki.cnpj}`]);
+    expect(report.signatures.map((s) => s.signerCommonName)).toEqual([
+      `MARIA DA SILVA TESTE:${pki.cpf}`,
+      `CLINICA TESTE LTDA:${pki.cnpj}`,
+    ]);
     for (const signature of report.signatures) {
       expect(signature).toMatchObject({ valid: true, policyOid: PADES_AD_RB_V1_3.oid, hasSigningTime: false });
       expect(signature.chainDer).toHaveLength(2);
@@ -100,21 +119,41 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
     expect(text).toContain("Assinatura digital do profissional com certificado");
     expect(text).toContain("ICP-Brasil AD-RB");
     // What was checked of the certificates, and what was not (decision 041): no official roots here.
-    expect(text).toContain("Certificado que se apresenta como ICP-Brasil; cadeia não conferida pelo servidor com as raízes oficiais do ITI; revogação não consultada");
+    expect(text).toContain(
+      "Certificado que se apresenta como ICP-Brasil; cadeia não conferida pelo servidor com as raízes oficiais do ITI; revogação não consultada",
+    );
     expect(text).toContain("aplicada ao arquivo inteiro: certificado que se apresenta como ICP-Brasil");
     expect(text).toContain("o PDF final traz também a assinatura digital com o certificado do profissional");
   });
 
   it("/verificar knows both keys; the offline verifier reports the professional's signature", async () => {
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
-    const response = await ctx.app.inject({ method: "POST", url: `/api/public/verify/${row!.verification_code}/pdf`, payload: sealed, headers: { "content-type": "application/pdf" } });
+    const response = await ctx.app.inject({
+      method: "POST",
+      url: `/api/public/verify/${row!.verification_code}/pdf`,
+      payload: sealed,
+      headers: { "content-type": "application/pdf" },
+    });
     expect(response.statusCode, response.body).toBe(200);
     const verdict = response.json();
-    expect(verdict).toMatchObject({ identico: true, assinatura_valida: true, certificado_reconhecido: true, certificado: `CLINICA TESTE LTDA:${pki.cnpj}` });
+    expect(verdict).toMatchObject({
+      identico: true,
+      assinatura_valida: true,
+      certificado_reconhecido: true,
+      certificado: `CLINICA TESTE LTDA:${pki.cnpj}`,
+    });
     expect(verdict.evidencias.ok).toBe(true);
-    expect(verdict.evidencias.linhas.map((l: { text: string }) => l.text).join("\n")).toMatch(/O certificado da assinatura 1 é conhecido: certificado de profissional/);
+    expect(verdict.evidencias.linhas.map((l: { text: string }) => l.text).join("\n")).toMatch(
+      /O certificado da assinatura 1 é conhecido: certificado de profissional/,
+    );
     const offline = verifySignedPdf(sealed);
-    expect(offline.linhas.some((l) => l.ok === true && /^Assinatura 1 de 2: “MARIA DA SILVA TESTE:52998224725”, política PA_PAdES_AD_RB_v1_3: válida/.test(l.text))).toBe(true);
+    expect(
+      offline.linhas.some(
+        (l) =>
+          l.ok === true &&
+          /^Assinatura 1 de 2: “MARIA DA SILVA TESTE:52998224725”, política PA_PAdES_AD_RB_v1_3: válida/.test(l.text),
+      ),
+    ).toBe(true);
   });
 
   it("refuses the certificate choice to a professional without an active ICP-Brasil certificate", async () => {
@@ -125,7 +164,14 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
       method: "POST",
       url: "/api/documents",
       headers: { cookie: other.cookie },
-      payload: { paciente_id: patient.id, template_version_id: versionId, titulo: "TCLE", procedimento: "Blefaroplastia", medico_responsavel_id: other.profileId, variaveis: { riscos_personalizados: "Hematoma" } },
+      payload: {
+        paciente_id: patient.id,
+        template_version_id: versionId,
+        titulo: "TCLE",
+        procedimento: "Blefaroplastia",
+        medico_responsavel_id: other.profileId,
+        variaveis: { riscos_personalizados: "Hematoma" },
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const refused = await ctx.app.inject({
@@ -144,7 +190,9 @@ describe("what the final PDF says of the certificates (decision 041)", () => {
   async function signedWithCertificate(): Promise<string> {
     const versionId = await publishedTemplateVersion(ctx.app, clinic);
     const patient = await signingPatient(ctx.app, clinic);
-    const id = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Rinoplastia", { com_certificado: true });
+    const id = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Rinoplastia", {
+      com_certificado: true,
+    });
     const sent = await staff("POST", `/api/documents/${id}/send`, {});
     expect(sent.statusCode, sent.body).toBe(200);
     const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient);
@@ -167,7 +215,9 @@ describe("what the final PDF says of the certificates (decision 041)", () => {
       const download = await staff("GET", `/api/documents/${id}/signed-pdf`);
       expect(download.statusCode, download.body).toBe(200);
       const text = pdfText(download.rawPayload, "raiz-oficial.pdf");
-      expect(text).toContain("cadeia conferida pelo servidor até a raiz oficial “Autoridade Certificadora Raiz de Teste v1”; revogação não consultada");
+      expect(text).toContain(
+        "cadeia conferida pelo servidor até a raiz oficial “Autoridade Certificadora Raiz de Teste v1”; revogação não consultada",
+      );
       expect(text).not.toContain("cadeia não conferida");
     } finally {
       await rooted.close();
@@ -175,15 +225,17 @@ describe("what the final PDF says of the certificates (decision 041)", () => {
   });
 
   it("an app given a roots file it cannot read does not start", async () => {
-    await expect(createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: path.join(scratch, "nao-existe.pem") } })).rejects.toThrow(
-      /ICP_BRASIL_ROOTS_FILE: não consegui ler o arquivo/,
-    );
+    await expect(
+      createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: path.join(scratch, "nao-existe.pem") } }),
+    ).rejects.toThrow(/ICP_BRASIL_ROOTS_FILE: não consegui ler o arquivo/);
   });
 
   it("when the chosen certificate is gone before sealing, nothing calls the signature ICP-Brasil", async () => {
     const id = await signedWithCertificate();
     const listed = await staff("GET", "/api/certificates");
-    const ecpf = (listed.json().items as { id: string; titular: string; is_active: boolean }[]).find((c) => c.titular === "profissional" && c.is_active)!;
+    const ecpf = (listed.json().items as { id: string; titular: string; is_active: boolean }[]).find(
+      (c) => c.titular === "profissional" && c.is_active,
+    )!;
     expect((await staff("DELETE", `/api/certificates/${ecpf.id}`)).statusCode).toBe(200);
     await ctx.app.worker.tick();
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, id));
@@ -198,15 +250,21 @@ describe("what the final PDF says of the certificates (decision 041)", () => {
     // The staff's list and /verificar show the method applied.
     const signatures = await staff("GET", `/api/documents/${id}/signatures`);
     expect(signatures.statusCode, signatures.body).toBe(200);
-    const professional = (signatures.json().items as { papel: string; metodo_assinatura: string }[]).find((p) => p.papel === "profissional");
+    const professional = (signatures.json().items as { papel: string; metodo_assinatura: string }[]).find(
+      (p) => p.papel === "profissional",
+    );
     expect(professional?.metodo_assinatura).toBe("eletronica");
     const verification = await ctx.app.inject({ method: "GET", url: `/api/public/verify/${row!.verification_code}` });
     expect(verification.statusCode, verification.body).toBe(200);
-    expect((verification.json().assinaturas as { metodo_assinatura: string }[]).map((p) => p.metodo_assinatura)).toEqual(["eletronica", "eletronica"]);
+    expect(
+      (verification.json().assinaturas as { metodo_assinatura: string }[]).map((p) => p.metodo_assinatura),
+    ).toEqual(["eletronica", "eletronica"]);
     // The document sealed with the certificate still shows it.
     const [first] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
     expect(first!.icp_profissional_aplicada).toBe(true);
     const kept = await ctx.app.inject({ method: "GET", url: `/api/public/verify/${first!.verification_code}` });
-    expect((kept.json().assinaturas as { metodo_assinatura: string }[]).map((p) => p.metodo_assinatura)).toContain("ICP-Brasil");
+    expect((kept.json().assinaturas as { metodo_assinatura: string }[]).map((p) => p.metodo_assinatura)).toContain(
+      "ICP-Brasil",
+    );
   });
 });

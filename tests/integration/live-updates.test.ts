@@ -3,9 +3,21 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/schema.js";
 import { rawRows } from "../../src/db/raw.js";
 import { ERRORS } from "../../src/shared/errors.js";
-import { EVENT_DEADLINE_MS, type EventStreamClient, listenForStreams, openEventStream, type StreamEvent } from "../helpers/event-stream.js";
+import {
+  EVENT_DEADLINE_MS,
+  type EventStreamClient,
+  listenForStreams,
+  openEventStream,
+  type StreamEvent,
+} from "../helpers/event-stream.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
-import { publishedTemplateVersion, signableDocument, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
+import {
+  publishedTemplateVersion,
+  signableDocument,
+  signAsPatient,
+  signingPatient,
+  tokenOf,
+} from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 import { newEstablishment, professionalUser } from "./users-helpers.js";
 
@@ -39,7 +51,12 @@ afterAll(async () => {
 });
 
 const staffCall = (who: { cookie: string }, method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { cookie: who.cookie },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 async function openStream(who?: { cookie: string }, url = baseUrl): Promise<EventStreamClient> {
   const stream = await openEventStream(url, who?.cookie);
@@ -59,7 +76,11 @@ const about = (kind: string, id: string, status?: string) => (e: StreamEvent) =>
   e.event === kind && e.json.id === id && (status === undefined || e.json.status === status);
 
 /** Polls `check` until it holds (for server-side state the test cannot be told about). */
-async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = EVENT_DEADLINE_MS): Promise<void> {
+async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = EVENT_DEADLINE_MS,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -107,7 +128,10 @@ describe("GET /api/events", () => {
 
     // Ids and a document's status only: no names, CPFs, e-mails or titles.
     for (const event of clinicStream.events) {
-      expect(Object.keys(event.json).every((key) => key === "id" || key === "status"), event.data).toBe(true);
+      expect(
+        Object.keys(event.json).every((key) => key === "id" || key === "status"),
+        event.data,
+      ).toBe(true);
     }
     for (const personal of [patient.nome, patient.cpf, patient.email ?? "", clinic.email, "Blefaroplastia"]) {
       expect(clinicStream.text()).not.toContain(personal);
@@ -120,7 +144,11 @@ describe("GET /api/events", () => {
     const created = await staffCall(owner, "POST", "/api/users", body);
     expect(created.statusCode, created.body).toBe(201);
     const staffId = created.json().id as string;
-    const signIn = await ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email: body.email, password: body.password } });
+    const signIn = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-in",
+      payload: { email: body.email, password: body.password },
+    });
     expect(signIn.statusCode, signIn.body).toBe(200);
     const staff = { cookie: `consentir_session=${signIn.cookies.find((c) => c.name === "consentir_session")?.value}` };
 
@@ -153,7 +181,10 @@ describe("GET /api/events", () => {
     const third = await openStream(someone);
     await third.ended;
     expect(third.status).toBe(429);
-    expect(JSON.parse(third.text())).toEqual({ code: "LIVE_TOO_MANY_STREAMS", message: ERRORS.LIVE_TOO_MANY_STREAMS.message });
+    expect(JSON.parse(third.text())).toEqual({
+      code: "LIVE_TOO_MANY_STREAMS",
+      message: ERRORS.LIVE_TOO_MANY_STREAMS.message,
+    });
     // Another user of the same process is not affected.
     await readyStream(other);
 
@@ -183,7 +214,10 @@ describe("the session behind a stream, re-checked on each heartbeat", () => {
   it("ends the stream of a session gone idle (an open stream is not activity)", async () => {
     const someone = await newClinic(ctx.app);
     const stream = await readyStream(someone, quickUrl);
-    const [row] = await rawRows<{ id: string }>(ctx.database.db, sql`select id from sessions where profile_id = ${someone.profileId}`);
+    const [row] = await rawRows<{ id: string }>(
+      ctx.database.db,
+      sql`select id from sessions where profile_id = ${someone.profileId}`,
+    );
     const idleSince = new Date(Date.now() - (quick.env.SESSION_IDLE_HOURS + 1) * 60 * 60 * 1000);
     await ctx.database.db.update(sessions).set({ last_seen_at: idleSince }).where(eq(sessions.id, row!.id));
     await stream.waitForEnd("the idle session's stream to end");
@@ -203,37 +237,38 @@ describe("closing the app", () => {
 });
 
 // Registered only on PostgreSQL (PGlite is one process): not a skipped test on the embedded run.
-if (onPostgres) describe("several processes on one PostgreSQL", () => {
-  let second: TestContext;
-  let secondUrl: string;
-  beforeAll(async () => {
-    // Its own pool and its own LISTEN connection: another process, as far as PostgreSQL can tell.
-    second = await createTestApp();
-    secondUrl = await listenForStreams(second.app);
-  });
-  afterAll(async () => {
-    await second?.close();
-  });
+if (onPostgres)
+  describe("several processes on one PostgreSQL", () => {
+    let second: TestContext;
+    let secondUrl: string;
+    beforeAll(async () => {
+      // Its own pool and its own LISTEN connection: another process, as far as PostgreSQL can tell.
+      second = await createTestApp();
+      secondUrl = await listenForStreams(second.app);
+    });
+    afterAll(async () => {
+      await second?.close();
+    });
 
-  it("delivers to a second app the change the first one made", async () => {
-    const stream = await readyStream(clinic, secondUrl);
-    const { documentId, patient } = await signableDocument(ctx.app, clinic, { versionId });
-    const sent = await staffCall(clinic, "POST", `/api/documents/${documentId}/send`, {});
-    expect(sent.statusCode, sent.body).toBe(200);
-    const { response } = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link as string), patient);
-    expect(response.statusCode, response.body).toBe(200);
-    await stream.waitFor(about("document", documentId, "signed"), "signed, through the other app");
-  });
+    it("delivers to a second app the change the first one made", async () => {
+      const stream = await readyStream(clinic, secondUrl);
+      const { documentId, patient } = await signableDocument(ctx.app, clinic, { versionId });
+      const sent = await staffCall(clinic, "POST", `/api/documents/${documentId}/send`, {});
+      expect(sent.statusCode, sent.body).toBe(200);
+      const { response } = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link as string), patient);
+      expect(response.statusCode, response.body).toBe(200);
+      await stream.waitFor(about("document", documentId, "signed"), "signed, through the other app");
+    });
 
-  it("listens again after its connection drops, and tells browsers to refetch (resync)", async () => {
-    const stream = await readyStream(clinic, secondUrl);
-    const killed = await rawRows<{ ok: boolean }>(
-      ctx.database.db,
-      sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and application_name = 'consentir-listen'`,
-    );
-    expect(killed.length).toBeGreaterThan(0);
-    await stream.waitFor((e) => e.event === "resync", "resync after reconnecting");
-    const patient = await signingPatient(ctx.app, clinic, { nome: "Rita Moreira" });
-    await stream.waitFor(about("patient", patient.id), "a change after reconnecting");
+    it("listens again after its connection drops, and tells browsers to refetch (resync)", async () => {
+      const stream = await readyStream(clinic, secondUrl);
+      const killed = await rawRows<{ ok: boolean }>(
+        ctx.database.db,
+        sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and application_name = 'consentir-listen'`,
+      );
+      expect(killed.length).toBeGreaterThan(0);
+      await stream.waitFor((e) => e.event === "resync", "resync after reconnecting");
+      const patient = await signingPatient(ctx.app, clinic, { nome: "Rita Moreira" });
+      await stream.waitFor(about("patient", patient.id), "a change after reconnecting");
+    });
   });
-});

@@ -30,10 +30,32 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 /** Rows the notices of clinic A are about. */
-const ids = {} as Record<"viewed" | "viewedPro" | "expiring" | "signed" | "upload" | "uploadDoc" | "email" | "clinicCert" | "proCert" | "system", string>;
+const ids = {} as Record<
+  | "viewed"
+  | "viewedPro"
+  | "expiring"
+  | "signed"
+  | "upload"
+  | "uploadDoc"
+  | "email"
+  | "clinicCert"
+  | "proCert"
+  | "system",
+  string
+>;
 
-function call(who: SignedIn | null, method: "GET" | "POST" | "PUT", url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }), headers: who ? { cookie: who.cookie } : {} });
+function call(
+  who: SignedIn | null,
+  method: "GET" | "POST" | "PUT",
+  url: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method,
+    url,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+    headers: who ? { cookie: who.cookie } : {},
+  });
 }
 
 /** Every notice of `who`, walking the pages. */
@@ -41,7 +63,11 @@ async function allNotices(who: SignedIn, limit = 50): Promise<Notice[]> {
   const out: Notice[] = [];
   let cursor: string | null = null;
   do {
-    const response = await call(who, "GET", `/api/notices?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const response = await call(
+      who,
+      "GET",
+      `/api/notices?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
     expect(response.statusCode, response.body).toBe(200);
     const page = response.json() as { items: Notice[]; next_cursor: string | null };
     out.push(...page.items);
@@ -59,7 +85,10 @@ const unread = async (who: SignedIn) => {
 };
 const markRead = (who: SignedIn, body: unknown) => call(who, "POST", "/api/notices/read", body);
 
-async function sendDocument(who: SignedIn, nome: string): Promise<{ documentId: string; token: string; patient: Awaited<ReturnType<typeof signableDocument>>["patient"] }> {
+async function sendDocument(
+  who: SignedIn,
+  nome: string,
+): Promise<{ documentId: string; token: string; patient: Awaited<ReturnType<typeof signableDocument>>["patient"] }> {
   const { documentId, patient } = await signableDocument(ctx.app, who, { versionId, nome });
   const sent = await call(who, "POST", `/api/documents/${documentId}/send`, {});
   expect(sent.statusCode, sent.body).toBe(200);
@@ -100,15 +129,23 @@ beforeAll(async () => {
   // Documents: viewed (the owner's, and one the profissional answers for), about to expire, signed.
   ids.viewed = await viewedDocument(owner, "Ana Luíza Conceição");
   ids.viewedPro = await viewedDocument(owner, "Bruno Teixeira Lima");
-  await db.update(contratos).set({ medico_responsavel_id: profissional.profileId }).where(eq(contratos.id, ids.viewedPro));
+  await db
+    .update(contratos)
+    .set({ medico_responsavel_id: profissional.profileId })
+    .where(eq(contratos.id, ids.viewedPro));
   ids.expiring = (await sendDocument(owner, "Carla Menezes Rocha")).documentId;
-  await db.update(contratos).set({ expiracao_at: new Date(Date.now() + 10 * HOUR) }).where(eq(contratos.id, ids.expiring));
+  await db
+    .update(contratos)
+    .set({ expiracao_at: new Date(Date.now() + 10 * HOUR) })
+    .where(eq(contratos.id, ids.expiring));
   const toSign = await sendDocument(owner, "Daniel Prado Alves");
   expect((await signAsPatient(ctx.app, ctx.database, toSign.token, toSign.patient)).response.statusCode).toBe(200);
   ids.signed = toSign.documentId;
   // Sealed before the upload switch is on: only the upload below fails.
   await ctx.app.worker.tick({ sweep: false });
-  expect((await call(owner, "PUT", "/api/integration/feegow", { integrations: { file_upload: true } })).statusCode).toBe(200);
+  expect(
+    (await call(owner, "PUT", "/api/integration/feegow", { integrations: { file_upload: true } })).statusCode,
+  ).toBe(200);
 
   // A failed upload to Feegow.
   const failed = await failedUpload(owner);
@@ -116,10 +153,20 @@ beforeAll(async () => {
   ids.uploadDoc = failed.documentId;
 
   // An e-mail the worker gave up on (8 failed attempts).
-  const attempts = Array.from({ length: 8 }, (_, i) => ({ at: new Date(Date.now() - (8 - i) * HOUR).toISOString(), error: "550 mailbox unavailable" }));
+  const attempts = Array.from({ length: 8 }, (_, i) => ({
+    at: new Date(Date.now() - (8 - i) * HOUR).toISOString(),
+    error: "550 mailbox unavailable",
+  }));
   const [email] = await db
     .insert(emailOutbox)
-    .values({ tenant_id: owner.tenantId, to_address: "ana@exemplo.com.br", subject: "Documento para assinatura", text_body: "…", status: "failed", attempts })
+    .values({
+      tenant_id: owner.tenantId,
+      to_address: "ana@exemplo.com.br",
+      subject: "Documento para assinatura",
+      text_body: "…",
+      status: "failed",
+      attempts,
+    })
     .returning({ id: emailOutbox.id });
   ids.email = email!.id;
 
@@ -127,17 +174,31 @@ beforeAll(async () => {
   const upload = await call(owner, "POST", "/api/certificates", await validCertificateUpload());
   expect(upload.statusCode, upload.body).toBe(201);
   ids.clinicCert = upload.json().certificado.id as string;
-  await db.update(certificados).set({ vence_em: new Date(Date.now() + 10 * DAY) }).where(eq(certificados.id, ids.clinicCert));
+  await db
+    .update(certificados)
+    .set({ vence_em: new Date(Date.now() + 10 * DAY) })
+    .where(eq(certificados.id, ids.clinicCert));
   const [clinicCert] = await db.select().from(certificados).where(eq(certificados.id, ids.clinicCert));
   const { id: _id, ...copy } = clinicCert!;
   const [proCert] = await db
     .insert(certificados)
-    .values({ ...copy, owner_profile_id: profissional.profileId, alias: "Meu e-CPF", vence_em: new Date(Date.now() - 2 * DAY), created_at: new Date(Date.now() - 400 * DAY) })
+    .values({
+      ...copy,
+      owner_profile_id: profissional.profileId,
+      alias: "Meu e-CPF",
+      vence_em: new Date(Date.now() - 2 * DAY),
+      created_at: new Date(Date.now() - 400 * DAY),
+    })
     .returning({ id: certificados.id });
   ids.proCert = proCert!.id;
 
   // A system notice (what the backup will record when it fails).
-  ids.system = await recordSystemNotice(db, owner.tenantId, { kind: "backup.failed", title: "Backup não concluído", body: "O backup de hoje falhou: disco cheio.", link: "/settings" });
+  ids.system = await recordSystemNotice(db, owner.tenantId, {
+    kind: "backup.failed",
+    title: "Backup não concluído",
+    body: "O backup de hoje falhou: disco cheio.",
+    link: "/settings",
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -164,14 +225,22 @@ describe("Avisos: who sees what", () => {
     const byKind = (tipo: string, id: string) => notices.find((n) => n.tipo === tipo && n.chave.includes(id))!;
     expect(byKind("document.viewed", ids.viewed)).toMatchObject({
       titulo: "Visualizado e não assinado",
-      mensagem: expect.stringMatching(/^Ana Luíza Conceição abriu "TCLE - Blefaroplastia" em \d{2}\/\d{2}\/\d{4} às \d{2}:\d{2} e ainda não assinou\.$/),
+      mensagem: expect.stringMatching(
+        /^Ana Luíza Conceição abriu "TCLE - Blefaroplastia" em \d{2}\/\d{2}\/\d{4} às \d{2}:\d{2} e ainda não assinou\.$/,
+      ),
       link: `/documents/${ids.viewed}`,
       lido: false,
       documento_id: ids.viewed,
       envio_feegow_id: null,
     });
-    expect(byKind("document.expiring", ids.expiring)).toMatchObject({ titulo: "Vence em menos de 48 horas", mensagem: expect.stringContaining("vence em 9 horas") });
-    expect(byKind("document.signed", ids.signed)).toMatchObject({ titulo: "Assinado desde a sua última visita", mensagem: expect.stringContaining('Daniel Prado Alves assinou "TCLE - Blefaroplastia"') });
+    expect(byKind("document.expiring", ids.expiring)).toMatchObject({
+      titulo: "Vence em menos de 48 horas",
+      mensagem: expect.stringContaining("vence em 9 horas"),
+    });
+    expect(byKind("document.signed", ids.signed)).toMatchObject({
+      titulo: "Assinado desde a sua última visita",
+      mensagem: expect.stringContaining('Daniel Prado Alves assinou "TCLE - Blefaroplastia"'),
+    });
     expect(byKind("feegow.failed", ids.upload)).toMatchObject({
       titulo: "Falha no envio ao Feegow",
       mensagem: expect.stringContaining("Paciente não encontrado no Feegow"),
@@ -179,23 +248,44 @@ describe("Avisos: who sees what", () => {
       documento_id: ids.uploadDoc,
       envio_feegow_id: ids.upload,
     });
-    expect(byKind("email.failed", ids.email)).toMatchObject({ titulo: "E-mail não entregue", mensagem: expect.stringContaining("depois de 8 tentativas: 550 mailbox unavailable"), link: null });
-    expect(byKind("certificate.expiring", ids.clinicCert)).toMatchObject({ titulo: "Certificado vence em 10 dias", link: "/certificates" });
-    expect(byKind("certificate.expired", ids.proCert)).toMatchObject({ titulo: "Certificado vencido", link: "/certificates" });
-    expect(byKind("system", ids.system)).toMatchObject({ titulo: "Backup não concluído", mensagem: "O backup de hoje falhou: disco cheio.", link: "/settings" });
+    expect(byKind("email.failed", ids.email)).toMatchObject({
+      titulo: "E-mail não entregue",
+      mensagem: expect.stringContaining("depois de 8 tentativas: 550 mailbox unavailable"),
+      link: null,
+    });
+    expect(byKind("certificate.expiring", ids.clinicCert)).toMatchObject({
+      titulo: "Certificado vence em 10 dias",
+      link: "/certificates",
+    });
+    expect(byKind("certificate.expired", ids.proCert)).toMatchObject({
+      titulo: "Certificado vencido",
+      link: "/certificates",
+    });
+    expect(byKind("system", ids.system)).toMatchObject({
+      titulo: "Backup não concluído",
+      mensagem: "O backup de hoje falhou: disco cheio.",
+      link: "/settings",
+    });
     // Newest first.
     const times = notices.map((n) => n.em);
     expect([...times].sort().reverse()).toEqual(times);
   });
 
   it("shows the front desk and auditors the clinic's documents only", async () => {
-    const documents = [`document.viewed ${ids.viewed}`, `document.viewed ${ids.viewedPro}`, `document.expiring ${ids.expiring}`, `document.signed ${ids.signed}`].sort();
+    const documents = [
+      `document.viewed ${ids.viewed}`,
+      `document.viewed ${ids.viewedPro}`,
+      `document.expiring ${ids.expiring}`,
+      `document.signed ${ids.signed}`,
+    ].sort();
     expect(shown(await allNotices(atendente))).toEqual(documents);
     expect(shown(await allNotices(auditor))).toEqual(documents);
   });
 
   it("shows a health professional the documents they answer for and their own certificate", async () => {
-    expect(shown(await allNotices(profissional))).toEqual([`certificate.expired ${ids.proCert}`, `document.viewed ${ids.viewedPro}`].sort());
+    expect(shown(await allNotices(profissional))).toEqual(
+      [`certificate.expired ${ids.proCert}`, `document.viewed ${ids.viewedPro}`].sort(),
+    );
   });
 
   it("never shows another clinic's notices, nor marks them read", async () => {
@@ -286,7 +376,11 @@ describe("Avisos: read marks and the unread count", () => {
 
     // A new event: a system notice for the owner and administration, not the front desk.
     const before = await unread(atendente);
-    await recordSystemNotice(ctx.database.db, owner.tenantId, { kind: "export.failed", title: "Exportação falhou", body: "Tente de novo mais tarde." });
+    await recordSystemNotice(ctx.database.db, owner.tenantId, {
+      kind: "export.failed",
+      title: "Exportação falhou",
+      body: "Tente de novo mais tarde.",
+    });
     expect(await unread(user)).toBe(1);
     expect(await unread(atendente)).toBe(before);
     // A document viewed now reaches the front desk too.
@@ -315,19 +409,29 @@ describe("Avisos: read marks and the unread count", () => {
 
   it("tells signatures since the last visit: the end of the visit before is where they start", async () => {
     const user = await newStaff(ctx.app, ctx.database, owner.tenantId, "atendente");
-    const signedHere = (notices: Notice[]) => notices.some((n) => n.tipo === "document.signed" && n.documento_id === ids.signed);
+    const signedHere = (notices: Notice[]) =>
+      notices.some((n) => n.tipo === "document.signed" && n.documento_id === ids.signed);
     // A first visit: the last 7 days' signatures.
     expect(signedHere(await allNotices(user))).toBe(true);
     // Signed two hours ago (the other tests are done with it).
-    await ctx.database.db.update(contratos).set({ signed_at: new Date(Date.now() - 2 * HOUR) }).where(eq(contratos.id, ids.signed));
+    await ctx.database.db
+      .update(contratos)
+      .set({ signed_at: new Date(Date.now() - 2 * HOUR) })
+      .where(eq(contratos.id, ids.signed));
     const whose = and(eq(noticeUserStates.tenant_id, owner.tenantId), eq(noticeUserStates.profile_id, user.profileId));
     // The last visit ended three hours ago, before the signature: it is news.
-    await ctx.database.db.update(noticeUserStates).set({ visit_at: new Date(Date.now() - 3 * HOUR) }).where(whose);
+    await ctx.database.db
+      .update(noticeUserStates)
+      .set({ visit_at: new Date(Date.now() - 3 * HOUR) })
+      .where(whose);
     expect(signedHere(await allNotices(user))).toBe(true);
     // Fetches within 30 minutes are the same visit: still there.
     expect(signedHere(await allNotices(user))).toBe(true);
     // A visit that ended an hour ago, after the signature, saw it: no longer news.
-    await ctx.database.db.update(noticeUserStates).set({ visit_at: new Date(Date.now() - HOUR) }).where(whose);
+    await ctx.database.db
+      .update(noticeUserStates)
+      .set({ visit_at: new Date(Date.now() - HOUR) })
+      .where(whose);
     expect(signedHere(await allNotices(user))).toBe(false);
     // The count follows the same window, without moving the visit.
     const count = await unread(user);
@@ -353,7 +457,10 @@ describe("recordSystemNotice", () => {
     ]) {
       await expect(recordSystemNotice(ctx.database.db, clinic.tenantId, bad)).rejects.toThrow();
     }
-    const rows = await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(systemNotices).where(eq(systemNotices.tenant_id, clinic.tenantId));
+    const rows = await ctx.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(systemNotices)
+      .where(eq(systemNotices.tenant_id, clinic.tenantId));
     expect(rows[0]?.n).toBe(0);
   });
 });
@@ -364,7 +471,11 @@ describe("Avisos on the live stream (decision 022)", () => {
     const stream = await openEventStream(url, admin.cookie);
     try {
       await stream.waitFor((e) => e.event === "ready", "ready");
-      const id = await recordSystemNotice(ctx.database.db, owner.tenantId, { kind: "backup.failed", title: "Backup", body: "Falhou." });
+      const id = await recordSystemNotice(ctx.database.db, owner.tenantId, {
+        kind: "backup.failed",
+        title: "Backup",
+        body: "Falhou.",
+      });
       await stream.waitFor((e) => e.event === "notice" && e.json.id === id, "system notice", EVENT_DEADLINE_MS);
       const { uploadId } = await failedUpload(owner);
       await stream.waitFor((e) => e.event === "notice" && e.json.id === uploadId, "Feegow failure", EVENT_DEADLINE_MS);

@@ -21,12 +21,18 @@ afterAll(async () => {
 });
 
 const operations = () =>
-  Object.entries(paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+  Object.entries(paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+  );
 
 describe("OpenAPI document", () => {
   it("passes Redocly's recommended rules: 0 errors, 0 warnings", async () => {
     const config = await createConfig({ extends: ["recommended"] });
-    const problems = await lintFromString({ source: JSON.stringify(ctx.app.swagger()), absoluteRef: "openapi.json", config });
+    const problems = await lintFromString({
+      source: JSON.stringify(ctx.app.swagger()),
+      absoluteRef: "openapi.json",
+      config,
+    });
     expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location[0]?.pointer}`)).toEqual([]);
   });
 
@@ -57,9 +63,16 @@ describe("OpenAPI document", () => {
     const mismatches: string[] = [];
     for (const { path, method, operation } of operations()) {
       const url = path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000");
-      const response = await ctx.app.inject({ method: method.toUpperCase() as "GET", url, payload: method === "get" || method === "head" ? undefined : {} });
+      const response = await ctx.app.inject({
+        method: method.toUpperCase() as "GET",
+        url,
+        payload: method === "get" || method === "head" ? undefined : {},
+      });
       const declaredPublic = Array.isArray(operation.security) && operation.security.length === 0;
-      if (declaredPublic === (response.statusCode === 401)) mismatches.push(`${method.toUpperCase()} ${path}: ${declaredPublic ? "público" : "com sessão"}, respondeu ${response.statusCode}`);
+      if (declaredPublic === (response.statusCode === 401))
+        mismatches.push(
+          `${method.toUpperCase()} ${path}: ${declaredPublic ? "público" : "com sessão"}, respondeu ${response.statusCode}`,
+        );
     }
     expect(mismatches).toEqual([]);
     expect(operations().length).toBeGreaterThan(60);

@@ -60,7 +60,11 @@ describe("password reset", () => {
     const user = professionalSignUp();
     await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up", payload: user });
     const oldSession = sessionCookieFrom(
-      await ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email: user.email, password: user.password } }),
+      await ctx.app.inject({
+        method: "POST",
+        url: "/api/auth/sign-in",
+        payload: { email: user.email, password: user.password },
+      }),
     );
 
     const request = await ctx.app.inject({
@@ -82,7 +86,9 @@ describe("password reset", () => {
       ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email: user.email, password } });
     expect((await signIn(user.password)).statusCode).toBe(401);
     expect((await signIn("nova-senha-forte")).statusCode).toBe(200);
-    expect((await ctx.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie: oldSession } })).statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ method: "GET", url: "/api/auth/me", headers: { cookie: oldSession } })).statusCode,
+    ).toBe(401);
 
     const reuse = await ctx.app.inject({
       method: "POST",
@@ -111,11 +117,18 @@ describe("password reset", () => {
     await ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/request", payload: { email: user.email } });
     const token = await latestResetLink(user.email);
     const confirm = (password: string) =>
-      ctx.app.inject({ method: "POST", url: "/api/auth/password-reset/confirm", payload: { token, password, confirmPassword: password } });
+      ctx.app.inject({
+        method: "POST",
+        url: "/api/auth/password-reset/confirm",
+        payload: { token, password, confirmPassword: password },
+      });
 
     const short = await confirm("abc1234");
     expect(short.statusCode).toBe(400);
-    expect(short.json().issues).toContainEqual({ path: "password", message: "A senha deve ter pelo menos 8 caracteres" });
+    expect(short.json().issues).toContainEqual({
+      path: "password",
+      message: "A senha deve ter pelo menos 8 caracteres",
+    });
     for (const common of ["12345678", "senha123", "brasil123", "Flamengo"]) {
       const response = await confirm(common);
       expect(response.statusCode, common).toBe(400);

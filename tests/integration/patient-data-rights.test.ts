@@ -27,7 +27,10 @@ const call = (who: SignedIn, method: Method, url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const eventsOf = async (tenantId: string, action: string) =>
-  ctx.database.db.select().from(auditEvents).where(and(eq(auditEvents.tenant_id, tenantId), eq(auditEvents.action, action)));
+  ctx.database.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.tenant_id, tenantId), eq(auditEvents.action, action)));
 
 beforeAll(async () => {
   ctx = await createTestApp({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "100000" } });
@@ -54,13 +57,20 @@ describe("GET /api/patients/:id/export", () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers["content-type"]).toBe("application/zip");
     expect(response.headers["cache-control"]).toBe("private, no-store");
-    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="dados-do-paciente_Beatriz_Nogueira_Sales_\d{8}_\d{6}\.zip"$/);
+    expect(response.headers["content-disposition"]).toMatch(
+      /^attachment; filename="dados-do-paciente_Beatriz_Nogueira_Sales_\d{8}_\d{6}\.zip"$/,
+    );
     const entries = unzipEntries(response.rawPayload);
     const names = Object.keys(entries);
 
     expect(entryText(entries, "LEIA-ME.txt")).toContain("LGPD, art. 18, II e V");
     const record = JSON.parse(entryText(entries, "paciente.json"));
-    expect(record).toMatchObject({ id: signed.patient.id, nome: "Beatriz Nogueira Sales", cpf: signed.patient.cpf, email: signed.patient.email });
+    expect(record).toMatchObject({
+      id: signed.patient.id,
+      nome: "Beatriz Nogueira Sales",
+      cpf: signed.patient.cpf,
+      email: signed.patient.email,
+    });
     expect(record).not.toHaveProperty("tenant_id");
 
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, signed.documentId));
@@ -74,17 +84,40 @@ describe("GET /api/patients/:id/export", () => {
     const model = JSON.parse(entryText(entries, modelName!));
     expect(model).toMatchObject({ id: draftId, status: "draft" });
     expect(JSON.stringify(model.documento)).toContain("Beatriz Nogueira Sales");
-    const index = JSON.parse(entryText(entries, "documentos.json")) as { id: string; status: string; arquivo: string }[];
+    const index = JSON.parse(entryText(entries, "documentos.json")) as {
+      id: string;
+      status: string;
+      arquivo: string;
+    }[];
     expect(index.map((d) => [d.id, d.status, d.arquivo])).toEqual([
       [signed.documentId, "Assinado", pdfName],
       [draftId, "Rascunho", modelName],
     ]);
 
-    const log = JSON.parse(entryText(entries, "registro-de-acessos.json")) as { quem: string; papel: string; acao: string; data_hora: string; documento: string | null }[];
-    expect(log).toContainEqual(expect.objectContaining({ quem: "Equipe admin", papel: "Administrador/Secretária", acao: "Dados do paciente consultados" }));
-    expect(log).toContainEqual(expect.objectContaining({ acao: "Documento assinado por todas as partes", documento: "TCLE - Blefaroplastia" }));
-    expect(log).toContainEqual(expect.objectContaining({ quem: "Signatário (pelo link de assinatura)", acao: "Assinatura registrada" }));
-    expect(log.at(-1)).toMatchObject({ acao: "Dados do paciente exportados (LGPD)", papel: "Profissional (proprietário)" });
+    const log = JSON.parse(entryText(entries, "registro-de-acessos.json")) as {
+      quem: string;
+      papel: string;
+      acao: string;
+      data_hora: string;
+      documento: string | null;
+    }[];
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        quem: "Equipe admin",
+        papel: "Administrador/Secretária",
+        acao: "Dados do paciente consultados",
+      }),
+    );
+    expect(log).toContainEqual(
+      expect.objectContaining({ acao: "Documento assinado por todas as partes", documento: "TCLE - Blefaroplastia" }),
+    );
+    expect(log).toContainEqual(
+      expect.objectContaining({ quem: "Signatário (pelo link de assinatura)", acao: "Assinatura registrada" }),
+    );
+    expect(log.at(-1)).toMatchObject({
+      acao: "Dados do paciente exportados (LGPD)",
+      papel: "Profissional (proprietário)",
+    });
     for (const entry of log) expect(entry.data_hora).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
     const csv = entryText(entries, "registro-de-acessos.csv");
     // UTF-8 with a byte-order mark (the decoder drops it), ';' between fields, as spreadsheets in Brazil expect.
@@ -93,14 +126,20 @@ describe("GET /api/patients/:id/export", () => {
     expect(csv).toContain(";Equipe admin;Administrador/Secretária;Dados do paciente consultados;");
     for (const name of names) expect(entryText(entries, name), name).not.toContain("Vizinho Que Não Aparece");
 
-    const manifest = JSON.parse(entryText(entries, "manifesto.json")) as { entradas: { nome: string; bytes: number; sha256: string }[] };
+    const manifest = JSON.parse(entryText(entries, "manifesto.json")) as {
+      entradas: { nome: string; bytes: number; sha256: string }[];
+    };
     expect(manifest.entradas.map((e) => e.nome).sort()).toEqual(names.filter((n) => n !== "manifesto.json").sort());
     for (const entry of manifest.entradas) {
       expect(sha256(entries[entry.nome]!), entry.nome).toBe(entry.sha256);
       expect(entries[entry.nome]!.byteLength).toBe(entry.bytes);
     }
     const exported = await eventsOf(clinic.tenantId, "patient.exported");
-    expect(exported.at(-1)).toMatchObject({ actor_profile_id: clinic.profileId, entity_id: signed.patient.id, data: { documentos: 2, pdfs_assinados: 1 } });
+    expect(exported.at(-1)).toMatchObject({
+      actor_profile_id: clinic.profileId,
+      entity_id: signed.patient.id,
+      data: { documentos: 2, pdfs_assinados: 1 },
+    });
   });
 
   it("lets administrators export, not the front desk; another clinic's patient is 404; a malformed id is 400", async () => {
@@ -109,11 +148,16 @@ describe("GET /api/patients/:id/export", () => {
     const forbidden = await call(desk, "GET", `/api/patients/${signed.patient.id}/export`);
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json()).toMatchObject({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
-    const before = (await eventsOf(other.tenantId, "patient.exported")).length + (await eventsOf(clinic.tenantId, "patient.exported")).length;
+    const before =
+      (await eventsOf(other.tenantId, "patient.exported")).length +
+      (await eventsOf(clinic.tenantId, "patient.exported")).length;
     const theirs = await call(other, "GET", `/api/patients/${signed.patient.id}/export`);
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json()).toMatchObject({ code: "NOT_FOUND", message: "Paciente não encontrado" });
-    expect((await eventsOf(other.tenantId, "patient.exported")).length + (await eventsOf(clinic.tenantId, "patient.exported")).length).toBe(before);
+    expect(
+      (await eventsOf(other.tenantId, "patient.exported")).length +
+        (await eventsOf(clinic.tenantId, "patient.exported")).length,
+    ).toBe(before);
     const malformed = await call(clinic, "GET", "/api/patients/nao-e-um-id/export");
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().code).toBe("VALIDATION");
@@ -122,10 +166,15 @@ describe("GET /api/patients/:id/export", () => {
 
 describe("POST /api/patients/:id/anonymize", () => {
   it("refuses a patient with a signed document, naming the retention duty and its end", async () => {
-    const response = await call(clinic, "POST", `/api/patients/${signed.patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" });
+    const response = await call(clinic, "POST", `/api/patients/${signed.patient.id}/anonymize`, {
+      confirmacao: "ANONIMIZAR",
+    });
     expect(response.statusCode).toBe(409);
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, signed.documentId));
-    expect(response.json()).toMatchObject({ code: "PATIENT_ANONYMIZE_RETAINED", message: RETENTION_MESSAGES.anonymizeRetained(retainedUntil(row!.signed_at!)) });
+    expect(response.json()).toMatchObject({
+      code: "PATIENT_ANONYMIZE_RETAINED",
+      message: RETENTION_MESSAGES.anonymizeRetained(retainedUntil(row!.signed_at!)),
+    });
     expect(response.json().message).toContain("Lei 13.787/2018");
     const [patient] = await ctx.database.db.select().from(pacientes).where(eq(pacientes.id, signed.patient.id));
     expect(patient?.nome).toBe("Beatriz Nogueira Sales");
@@ -138,7 +187,10 @@ describe("POST /api/patients/:id/anonymize", () => {
     expect((await call(clinic, "POST", `/api/documents/${id}/send`, {})).statusCode).toBe(200);
     const response = await call(clinic, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toMatchObject({ code: "PATIENT_ANONYMIZE_PENDING", message: RETENTION_MESSAGES.anonymizePending(1) });
+    expect(response.json()).toMatchObject({
+      code: "PATIENT_ANONYMIZE_PENDING",
+      message: RETENTION_MESSAGES.anonymizePending(1),
+    });
   });
 
   it("removes the personal data and the unsigned documents, irreversibly and audited; two anonymized patients coexist", async () => {
@@ -146,21 +198,44 @@ describe("POST /api/patients/:id/anonymize", () => {
       const patient = await signingPatient(ctx.app, clinic, { nome });
       const draft = await draftDocument(ctx.app, clinic, versionId, patient.id);
       const cancelled = await draftDocument(ctx.app, clinic, versionId, patient.id);
-      expect((await call(clinic, "POST", `/api/documents/${cancelled}/cancel`, { motivo: "Desistiu" })).statusCode).toBe(204);
-      const response = await call(admin, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" });
+      expect(
+        (await call(clinic, "POST", `/api/documents/${cancelled}/cancel`, { motivo: "Desistiu" })).statusCode,
+      ).toBe(204);
+      const response = await call(admin, "POST", `/api/patients/${patient.id}/anonymize`, {
+        confirmacao: "ANONIMIZAR",
+      });
       expect(response.statusCode, response.body).toBe(200);
       return { patient, draft, cancelled, body: response.json() };
     };
     const first = await anonymize("Débora Quintana");
     const second = await anonymize("Eduardo Quintana");
-    expect(first.body).toMatchObject({ nome: "Paciente anonimizado", cpf: null, email: null, telefone: null, data_nascimento: null, endereco: null, contratos_count: 0 });
+    expect(first.body).toMatchObject({
+      nome: "Paciente anonimizado",
+      cpf: null,
+      email: null,
+      telefone: null,
+      data_nascimento: null,
+      endereco: null,
+      contratos_count: 0,
+    });
     const [stored] = await ctx.database.db.select().from(pacientes).where(eq(pacientes.id, first.patient.id));
-    expect(stored).toMatchObject({ nome: "Paciente anonimizado", cpf: null, email: null, telefone: null, data_nascimento: null, sexo: null, responsavel_nome: null, responsavel_cpf: null });
+    expect(stored).toMatchObject({
+      nome: "Paciente anonimizado",
+      cpf: null,
+      email: null,
+      telefone: null,
+      data_nascimento: null,
+      sexo: null,
+      responsavel_nome: null,
+      responsavel_cpf: null,
+    });
     expect(stored?.busca).not.toContain("quintana");
     for (const id of [first.draft, first.cancelled, second.draft, second.cancelled]) {
       expect(await ctx.database.db.select().from(contratos).where(eq(contratos.id, id))).toHaveLength(0);
     }
-    const [event] = (await eventsOf(clinic.tenantId, "patient.anonymized")).filter((e) => e.entity_id === first.patient.id);
+    const [event] = (await eventsOf(clinic.tenantId, "patient.anonymized")).filter(
+      (e) => e.entity_id === first.patient.id,
+    );
     expect(event).toMatchObject({ actor_profile_id: admin.profileId, data: { documentos_excluidos: 2 } });
     expect(JSON.stringify(event?.data)).not.toContain("Quintana");
     // The export still answers, with nothing left that names them.
@@ -171,18 +246,24 @@ describe("POST /api/patients/:id/anonymize", () => {
 
   it("another clinic's patient is 404, the front desk 403, a body without the confirmation 400", async () => {
     const patient = await signingPatient(ctx.app, clinic, { nome: "Fábio Intocado" });
-    expect((await call(other, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" })).statusCode).toBe(404);
+    expect(
+      (await call(other, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" })).statusCode,
+    ).toBe(404);
     const desk = await newStaff(ctx.app, ctx.database, clinic.tenantId, "atendente");
-    expect((await call(desk, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" })).statusCode).toBe(403);
+    expect(
+      (await call(desk, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "ANONIMIZAR" })).statusCode,
+    ).toBe(403);
     for (const body of [{ confirmacao: "sim" }, {}, { confirmacao: true }, { confirmar: true }]) {
       const response = await call(clinic, "POST", `/api/patients/${patient.id}/anonymize`, body);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: "VALIDATION" });
     }
-    expect((await call(clinic, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "sim" })).json().message).toBe(
-      "Digite ANONIMIZAR para confirmar: a anonimização não pode ser desfeita.",
-    );
-    expect((await call(clinic, "POST", "/api/patients/nao-e-um-id/anonymize", { confirmacao: "ANONIMIZAR" })).statusCode).toBe(400);
+    expect(
+      (await call(clinic, "POST", `/api/patients/${patient.id}/anonymize`, { confirmacao: "sim" })).json().message,
+    ).toBe("Digite ANONIMIZAR para confirmar: a anonimização não pode ser desfeita.");
+    expect(
+      (await call(clinic, "POST", "/api/patients/nao-e-um-id/anonymize", { confirmacao: "ANONIMIZAR" })).statusCode,
+    ).toBe(400);
     const [stored] = await ctx.database.db.select().from(pacientes).where(eq(pacientes.id, patient.id));
     expect(stored?.nome).toBe("Fábio Intocado");
   });

@@ -84,7 +84,11 @@ describe("patients: create, read, update, delete", () => {
       [{ nome: "A", telefone: "123" }, "telefone", "Telefone inválido"],
       [{ nome: "A", cep: "123" }, "cep", "CEP inválido"],
       [{ nome: "A", uf: "ZZ" }, "uf", "Selecione a UF"],
-      [{ nome: "A", data_nascimento: "2999-01-01" }, "data_nascimento", "A data de nascimento não pode estar no futuro"],
+      [
+        { nome: "A", data_nascimento: "2999-01-01" },
+        "data_nascimento",
+        "A data de nascimento não pode estar no futuro",
+      ],
       [{ nome: "A", data_nascimento: "14/03/1985" }, "data_nascimento", "Data inválida"],
     ];
     for (const [body, path, message] of cases) {
@@ -138,12 +142,23 @@ describe("patients: create, read, update, delete", () => {
       responsavel_cpf: formatCpf(validCpf()),
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ nome: "Maria A. Silva", telefone: "2134567890", cpf: null, email: null, uf: null, responsavel_nome: "José da Silva" });
+    expect(response.json()).toMatchObject({
+      nome: "Maria A. Silva",
+      telefone: "2134567890",
+      cpf: null,
+      email: null,
+      uf: null,
+      responsavel_nome: "José da Silva",
+    });
   });
 
   it("never shows or changes another clinic's patient (404), and RLS agrees", async () => {
     const mine = await create(clinic);
-    for (const [method, body] of [["GET", undefined], ["PUT", { nome: "Invasor" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PUT", { nome: "Invasor" }],
+      ["DELETE", undefined],
+    ] as const) {
       const response = await call(other, method, `/api/patients/${mine.id}`, body);
       expect(response.statusCode, method).toBe(404);
       expect(response.json()).toEqual({ code: "NOT_FOUND", message: "Paciente não encontrado" });
@@ -181,9 +196,30 @@ describe("patients: search, filters, paging, stats", () => {
   const cpfAna = "52998224725";
   beforeAll(async () => {
     searchClinic = await newClinic(ctx.app);
-    await create(searchClinic, { nome: "Ana Júlia Conceição", cpf: cpfAna, telefone: "(11) 91234-5678", email: "ana.julia@clinica.com", sexo: "feminino", data_nascimento: "2012-06-01" });
-    await create(searchClinic, { nome: "Bruno Henrique Souza", cpf: validCpf(), telefone: "(21) 99876-5432", email: "bruno@exemplo.com", sexo: "masculino", data_nascimento: "1970-01-01" });
-    await create(searchClinic, { nome: "Carla 100% Teste_x", cpf: validCpf(), telefone: "(31) 3222-1111", email: "carla@exemplo.com", sexo: "feminino", data_nascimento: undefined });
+    await create(searchClinic, {
+      nome: "Ana Júlia Conceição",
+      cpf: cpfAna,
+      telefone: "(11) 91234-5678",
+      email: "ana.julia@clinica.com",
+      sexo: "feminino",
+      data_nascimento: "2012-06-01",
+    });
+    await create(searchClinic, {
+      nome: "Bruno Henrique Souza",
+      cpf: validCpf(),
+      telefone: "(21) 99876-5432",
+      email: "bruno@exemplo.com",
+      sexo: "masculino",
+      data_nascimento: "1970-01-01",
+    });
+    await create(searchClinic, {
+      nome: "Carla 100% Teste_x",
+      cpf: validCpf(),
+      telefone: "(31) 3222-1111",
+      email: "carla@exemplo.com",
+      sexo: "feminino",
+      data_nascimento: undefined,
+    });
   });
 
   const search = async (query: string) => {
@@ -218,8 +254,8 @@ describe("patients: search, filters, paging, stats", () => {
   });
 
   it("filters by sex, minors and created period", async () => {
-    expect((await names("sexo=masculino"))).toEqual(["Bruno Henrique Souza"]);
-    expect((await names("menores=sim"))).toEqual(["Ana Júlia Conceição"]);
+    expect(await names("sexo=masculino")).toEqual(["Bruno Henrique Souza"]);
+    expect(await names("menores=sim")).toEqual(["Ana Júlia Conceição"]);
     expect((await names("menores=nao")).sort()).toEqual(["Bruno Henrique Souza", "Carla 100% Teste_x"]);
     expect((await search("criado_ate=2000-01-01")).total).toBe(0);
     expect((await search("criado_de=2000-01-01")).total).toBe(3);
@@ -282,14 +318,18 @@ describe("patients and their documents", () => {
     const counts = Object.fromEntries(list.items.map((p) => [p.id, p.contratos_count]));
     expect(counts).toEqual({ [withDocs.id]: 2, [without.id]: 0 });
     expect((await call(c, "GET", `/api/patients/${withDocs.id}`)).json().contratos_count).toBe(2);
-    const names = async (query: string) => (await call(c, "GET", `/api/patients?${query}`)).json().items.map((p: { nome: string }) => p.nome);
+    const names = async (query: string) =>
+      (await call(c, "GET", `/api/patients?${query}`)).json().items.map((p: { nome: string }) => p.nome);
     expect(await names("documentos=com")).toEqual(["Paciente Com Documentos"]);
     expect(await names("documentos=sem")).toEqual(["Paciente Sem Documentos"]);
     expect((await call(c, "GET", "/api/patients?documentos=talvez")).statusCode).toBe(400);
 
     const refused = await call(c, "DELETE", `/api/patients/${withDocs.id}`);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: "PATIENT_HAS_DOCUMENTS", message: "Este paciente possui 2 documento(s) e não pode ser excluído." });
+    expect(refused.json()).toMatchObject({
+      code: "PATIENT_HAS_DOCUMENTS",
+      message: "Este paciente possui 2 documento(s) e não pode ser excluído.",
+    });
     expect((await call(c, "DELETE", `/api/patients/${without.id}`)).statusCode).toBe(204);
   });
 });

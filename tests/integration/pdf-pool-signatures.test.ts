@@ -23,15 +23,26 @@ describe("renderAndSign", () => {
     const professional = materialOf(pki.ecpf, [pki.ac, pki.root]);
     const seal = generateSealCertificate().material;
     const pdf = await pool.renderAndSign(sampleDocumentInput(), [
-      { material: professional, options: { policy: policyForSigning(PADES_AD_RB_V1_3), reason: "Declaração do profissional" } },
+      {
+        material: professional,
+        options: { policy: policyForSigning(PADES_AD_RB_V1_3), reason: "Declaração do profissional" },
+      },
       { material: seal, options: {} },
     ]);
     const report = checkAllPdfSignatures(pdf);
     expect(report.valid).toBe(true);
     expect(report.signatures).toHaveLength(2);
     const [first, last] = report.signatures;
-    expect(first).toMatchObject({ valid: true, coversWholeFile: false, endsAtEof: true, policyOid: PADES_AD_RB_V1_3.oid, hasSigningTime: false });
-    expect(first!.chainDer.map((der) => der.toString("hex"))).toEqual(expect.arrayContaining([pki.ac.der.toString("hex"), pki.root.der.toString("hex")]));
+    expect(first).toMatchObject({
+      valid: true,
+      coversWholeFile: false,
+      endsAtEof: true,
+      policyOid: PADES_AD_RB_V1_3.oid,
+      hasSigningTime: false,
+    });
+    expect(first!.chainDer.map((der) => der.toString("hex"))).toEqual(
+      expect.arrayContaining([pki.ac.der.toString("hex"), pki.root.der.toString("hex")]),
+    );
     expect(first!.signerCommonName).toBe("MARIA DA SILVA TESTE:52998224725");
     expect(last).toMatchObject({ valid: true, coversWholeFile: true, signerCommonName: seal.commonName });
   });

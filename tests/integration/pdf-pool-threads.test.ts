@@ -47,6 +47,10 @@ describe("the PDF pool's threads", () => {
     const early = createPdfPool({ threads: 2 });
     const rendering = early.render(sampleDocumentInput());
     await early.close();
-    expect(Buffer.from(await rendering).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(
+      Buffer.from(await rendering)
+        .subarray(0, 5)
+        .toString("latin1"),
+    ).toBe("%PDF-");
   });
 });

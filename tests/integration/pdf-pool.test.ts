@@ -36,7 +36,12 @@ const apps: FastifyInstance[] = [];
 const TASK_TIMEOUT_MS = 120_000;
 
 async function appWith(pdfPool: { threads?: number; maxQueue?: number } = {}) {
-  const app = await buildApp({ env: testEnv(), database, logger: false, pdfPool: { taskTimeoutMs: TASK_TIMEOUT_MS, ...pdfPool } });
+  const app = await buildApp({
+    env: testEnv(),
+    database,
+    logger: false,
+    pdfPool: { taskTimeoutMs: TASK_TIMEOUT_MS, ...pdfPool },
+  });
   await app.ready();
   apps.push(app);
   return app;
@@ -66,9 +71,15 @@ async function clinicWithLargeTemplate(app: FastifyInstance) {
     estrutura: templateAtLimit(),
   });
   expect(created.statusCode, created.body).toBe(201);
-  const published = await call(app, clinic, "POST", `/api/templates/${created.json().id}/status`, { status: "published" });
+  const published = await call(app, clinic, "POST", `/api/templates/${created.json().id}/status`, {
+    status: "published",
+  });
   expect(published.statusCode, published.body).toBe(200);
-  const patient = await call(app, clinic, "POST", "/api/patients", { nome: "Ana Luíza Conceição", cpf: validCpf(), data_nascimento: "1990-05-10" });
+  const patient = await call(app, clinic, "POST", "/api/patients", {
+    nome: "Ana Luíza Conceição",
+    cpf: validCpf(),
+    data_nascimento: "1990-05-10",
+  });
   expect(patient.statusCode, patient.body).toBe(201);
   const document = {
     paciente_id: patient.json().id as string,
@@ -113,7 +124,13 @@ async function watchWhile<T>(app: FastifyInstance, work: () => Promise<T>) {
     clearInterval(asker);
     clearInterval(ticker);
     const answers = await Promise.all(health);
-    return { result, elapsed, answers: answers.length, slowestHealth: Math.max(...answers), longestStall: Math.round(longestStall) };
+    return {
+      result,
+      elapsed,
+      answers: answers.length,
+      slowestHealth: Math.max(...answers),
+      longestStall: Math.round(longestStall),
+    };
   } finally {
     clearInterval(asker);
     clearInterval(ticker);
@@ -135,8 +152,12 @@ describe("large renders run off the event loop", () => {
     // A running server has its threads started and warm.
     await Promise.all(Array.from({ length: app.pdfPool.threads }, () => app.pdfPool.render(large)));
 
-    const watched = await watchWhile(app, () => Promise.all(Array.from({ length: 4 }, () => app.pdfPool.render(large))));
-    console.info(`4 renders at the document limits (${app.pdfPool.threads} threads): ${JSON.stringify({ ...watched, result: undefined })}`);
+    const watched = await watchWhile(app, () =>
+      Promise.all(Array.from({ length: 4 }, () => app.pdfPool.render(large))),
+    );
+    console.info(
+      `4 renders at the document limits (${app.pdfPool.threads} threads): ${JSON.stringify({ ...watched, result: undefined })}`,
+    );
     for (const pdf of watched.result) expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(watched.answers).toBeGreaterThan(3);
     // 200 ms on a quiet machine. On a busy one (CI: four suites and two other processes on two
@@ -155,7 +176,9 @@ describe("large renders run off the event loop", () => {
     const warm = await call(app, clinic, "POST", "/api/documents", document);
     expect(warm.json().pdf_gerado).toBe(true);
 
-    const watched = await watchWhile(app, () => Promise.all(Array.from({ length: 4 }, () => call(app, clinic, "POST", "/api/documents", document))));
+    const watched = await watchWhile(app, () =>
+      Promise.all(Array.from({ length: 4 }, () => call(app, clinic, "POST", "/api/documents", document))),
+    );
     console.info(`4 document creations at the limit: ${JSON.stringify({ ...watched, result: undefined })}`);
     for (const response of watched.result) {
       expect(response.statusCode, response.body).toBe(201);
@@ -165,7 +188,10 @@ describe("large renders run off the event loop", () => {
     // issue's 950 kB template, now refused). On a busy machine everything slows alike, so the bound
     // grows with what one render on this thread costs right now: four renders held on the loop
     // would stall it at least twice that.
-    const budget = Math.max(1000, 2 * (await oneRenderOnThisThread({ ...sampleDocumentInput(), model: documentModelAtLimit() })));
+    const budget = Math.max(
+      1000,
+      2 * (await oneRenderOnThisThread({ ...sampleDocumentInput(), model: documentModelAtLimit() })),
+    );
     expect(watched.longestStall).toBeLessThan(budget);
     // /api/health reads the database. On PostgreSQL it gets its own connection; embedded PGlite has
     // one session, so there health also waits behind the creations' queries (in PGlite's thread,
@@ -189,7 +215,10 @@ describe("a full queue", () => {
     expect(created.json()).toMatchObject({ pdf_gerado: false, pdf_nome: null });
     const id = created.json().id as string;
 
-    for (const [method, url] of [["GET", `/api/documents/${id}/pdf`], ["POST", `/api/documents/${id}/pdf`]] as const) {
+    for (const [method, url] of [
+      ["GET", `/api/documents/${id}/pdf`],
+      ["POST", `/api/documents/${id}/pdf`],
+    ] as const) {
       const busy = await call(app, clinic, method, url);
       expect(busy.statusCode).toBe(503);
       expect(Number(busy.headers["retry-after"])).toBeGreaterThanOrEqual(1);
@@ -239,7 +268,12 @@ describe("a full queue", () => {
 
   it("a job that finds the pool busy goes back to the queue without spending an attempt", async () => {
     const dedupeKey = `pool-busy-${Date.now()}`;
-    await enqueueJob(database.db, { kind: "documents.expire", payload: {}, dedupeKey, runAt: new Date("2000-01-01T00:00:00Z") });
+    await enqueueJob(database.db, {
+      kind: "documents.expire",
+      payload: {},
+      dedupeKey,
+      runAt: new Date("2000-01-01T00:00:00Z"),
+    });
     const busy = new AppError("SERVER_BUSY");
     busy.retryAfterSeconds = 7;
     const ctx: JobContext = {

@@ -52,7 +52,10 @@ describe("procedures: create, read, update, delete", () => {
     });
     expect((await call(clinic, "GET", `/api/procedures/${created.id}`)).json()).toEqual(created);
 
-    const updated = await call(clinic, "PUT", `/api/procedures/${created.id}`, { nome: "Preenchimento", descricao: "" });
+    const updated = await call(clinic, "PUT", `/api/procedures/${created.id}`, {
+      nome: "Preenchimento",
+      descricao: "",
+    });
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toMatchObject({ nome: "Preenchimento", descricao: null, especialidade: null });
 
@@ -127,9 +130,21 @@ describe("procedures: create, read, update, delete", () => {
 
   it("lists by name and searches name, description and specialty, ignoring case and accents", async () => {
     const searcher = await newClinic(ctx.app);
-    const ortho = await create(searcher, { nome: "Rinoplastia", descricao: "Cirurgia do nariz", especialidade: "cirurgia_plastica" });
-    const derm = await create(searcher, { nome: "Ácido hialurônico", descricao: "Preenchimento", especialidade: "dermatologia" });
-    const peel = await create(searcher, { nome: "Peeling químico", descricao: "100% seguro", especialidade: "dermatologia" });
+    const ortho = await create(searcher, {
+      nome: "Rinoplastia",
+      descricao: "Cirurgia do nariz",
+      especialidade: "cirurgia_plastica",
+    });
+    const derm = await create(searcher, {
+      nome: "Ácido hialurônico",
+      descricao: "Preenchimento",
+      especialidade: "dermatologia",
+    });
+    const peel = await create(searcher, {
+      nome: "Peeling químico",
+      descricao: "100% seguro",
+      especialidade: "dermatologia",
+    });
     const all = await call(searcher, "GET", "/api/procedures");
     expect(all.json().truncated).toBe(false);
     expect(idsOf(all)).toEqual([derm.id, peel.id, ortho.id]);
@@ -139,23 +154,40 @@ describe("procedures: create, read, update, delete", () => {
     expect(idsOf(await call(searcher, "GET", "/api/procedures?q=%25"))).toEqual([peel.id]);
     expect(idsOf(await call(searcher, "GET", "/api/procedures?q=_"))).toEqual([]);
     // The specialty by its name, not its slug.
-    expect(idsOf(await call(searcher, "GET", `/api/procedures?q=${encodeURIComponent("CIRURGIA PLÁS")}`))).toEqual([ortho.id]);
+    expect(idsOf(await call(searcher, "GET", `/api/procedures?q=${encodeURIComponent("CIRURGIA PLÁS")}`))).toEqual([
+      ortho.id,
+    ]);
     expect(idsOf(await call(searcher, "GET", "/api/procedures?q=cirurgia_plastica"))).toEqual([]);
   });
 
   it("keeps an older free-text specialty: shown, searched and saved again as it is, but not typed anew", async () => {
     const legacy = await newClinic(ctx.app);
     const row = await create(legacy, { nome: "Drenagem linfática" });
-    await ctx.database.db.update(procedimentos).set({ especialidade: "Estética avançada" }).where(eq(procedimentos.id, row.id));
+    await ctx.database.db
+      .update(procedimentos)
+      .set({ especialidade: "Estética avançada" })
+      .where(eq(procedimentos.id, row.id));
     const listed = (await call(legacy, "GET", "/api/procedures")).json().items[0];
     expect(listed.especialidade).toBe("Estética avançada");
     expect(idsOf(await call(legacy, "GET", "/api/procedures?q=estetica%20avanc"))).toEqual([row.id]);
-    const kept = await call(legacy, "PUT", `/api/procedures/${row.id}`, { nome: "Drenagem", especialidade: "Estética avançada" });
+    const kept = await call(legacy, "PUT", `/api/procedures/${row.id}`, {
+      nome: "Drenagem",
+      especialidade: "Estética avançada",
+    });
     expect(kept.statusCode, kept.body).toBe(200);
-    const typed = await call(legacy, "PUT", `/api/procedures/${row.id}`, { nome: "Drenagem", especialidade: "Estética nova" });
+    const typed = await call(legacy, "PUT", `/api/procedures/${row.id}`, {
+      nome: "Drenagem",
+      especialidade: "Estética nova",
+    });
     expect(typed.statusCode).toBe(400);
-    expect(typed.json()).toMatchObject({ code: "PROCEDURE_SPECIALTY_UNKNOWN", issues: [{ path: "especialidade", message: "Escolha uma especialidade da lista." }] });
-    const chosen = await call(legacy, "PUT", `/api/procedures/${row.id}`, { nome: "Drenagem", especialidade: "fisioterapia_dermatofuncional" });
+    expect(typed.json()).toMatchObject({
+      code: "PROCEDURE_SPECIALTY_UNKNOWN",
+      issues: [{ path: "especialidade", message: "Escolha uma especialidade da lista." }],
+    });
+    const chosen = await call(legacy, "PUT", `/api/procedures/${row.id}`, {
+      nome: "Drenagem",
+      especialidade: "fisioterapia_dermatofuncional",
+    });
     expect(chosen.json().especialidade).toBe("fisioterapia_dermatofuncional");
   });
 });
@@ -166,7 +198,10 @@ describe("procedures: the private/shared rule", () => {
       const staff = await newStaff(ctx.app, ctx.database, clinic.tenantId, role);
       const created = await create(staff, { nome: `De ${role}`, is_private: true });
       expect(created.is_private, role).toBe(false);
-      const updated = await call(staff, "PUT", `/api/procedures/${created.id}`, { nome: `De ${role}`, is_private: true });
+      const updated = await call(staff, "PUT", `/api/procedures/${created.id}`, {
+        nome: `De ${role}`,
+        is_private: true,
+      });
       expect(updated.json().is_private, role).toBe(false);
     }
   });
@@ -202,10 +237,16 @@ describe("procedures: the private/shared rule", () => {
     expect(shared.json().is_private).toBe(false);
     expect((await call(colleague, "GET", `/api/procedures/${mine.id}`)).statusCode).toBe(200);
     // A colleague may not make someone else's procedure private (it would vanish for its creator's peers but not for them).
-    const attempt = await call(colleague, "PUT", `/api/procedures/${mine.id}`, { nome: "Técnica própria", is_private: true });
+    const attempt = await call(colleague, "PUT", `/api/procedures/${mine.id}`, {
+      nome: "Técnica própria",
+      is_private: true,
+    });
     expect(attempt.json().is_private).toBe(false);
     // The owner may make any procedure private.
-    const byOwner = await call(clinic, "PUT", `/api/procedures/${mine.id}`, { nome: "Técnica própria", is_private: true });
+    const byOwner = await call(clinic, "PUT", `/api/procedures/${mine.id}`, {
+      nome: "Técnica própria",
+      is_private: true,
+    });
     expect(byOwner.json().is_private).toBe(true);
     expect((await call(pro, "GET", `/api/procedures/${mine.id}`)).statusCode).toBe(200);
   });
@@ -221,7 +262,15 @@ describe("procedures: the private/shared rule", () => {
       expect(denied.json().message).toBe("Você não tem permissão para esta ação.");
       expect((await call(staff, "PUT", `/api/procedures/${procedure.id}`, { nome: "X" })).statusCode).toBe(403);
       expect((await call(staff, "DELETE", `/api/procedures/${procedure.id}`)).statusCode).toBe(403);
-      expect((await call(staff, "PUT", `/api/procedures/${procedure.id}/associations`, { riscos: [], beneficios: [], cuidados: [] })).statusCode).toBe(403);
+      expect(
+        (
+          await call(staff, "PUT", `/api/procedures/${procedure.id}/associations`, {
+            riscos: [],
+            beneficios: [],
+            cuidados: [],
+          })
+        ).statusCode,
+      ).toBe(403);
     }
   });
 });
@@ -294,7 +343,12 @@ describe("procedures: associations", () => {
   it("refuses malformed association bodies with 400", async () => {
     const procedure = await create(clinic, { nome: "Malformado" });
     const url = `/api/procedures/${procedure.id}/associations`;
-    for (const body of [{}, { riscos: ["nao-e-uuid"], beneficios: [], cuidados: [] }, { riscos: "x", beneficios: [], cuidados: [] }, []]) {
+    for (const body of [
+      {},
+      { riscos: ["nao-e-uuid"], beneficios: [], cuidados: [] },
+      { riscos: "x", beneficios: [], cuidados: [] },
+      [],
+    ]) {
       expect((await call(clinic, "PUT", url, body)).statusCode, JSON.stringify(body)).toBe(400);
     }
   });

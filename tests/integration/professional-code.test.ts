@@ -33,9 +33,16 @@ afterAll(async () => {
 });
 
 const as = (who: SignedIn, method: "GET" | "POST", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
-const askCode = (id: string, who = clinic, payload: unknown = {}) => as(who, "POST", `/api/documents/${id}/professional-signature/code`, payload);
-const signWith = (id: string, body: Record<string, unknown>, who = clinic) => as(who, "POST", `/api/documents/${id}/professional-signature`, { senha: who.password, ...body });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { cookie: who.cookie },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+const askCode = (id: string, who = clinic, payload: unknown = {}) =>
+  as(who, "POST", `/api/documents/${id}/professional-signature/code`, payload);
+const signWith = (id: string, body: Record<string, unknown>, who = clinic) =>
+  as(who, "POST", `/api/documents/${id}/professional-signature`, { senha: who.password, ...body });
 
 const expectError = (response: { statusCode: number; json(): any; body: string }, code: keyof typeof ERRORS) => {
   expect(response.statusCode, response.body).toBe(ERRORS[code].status);
@@ -66,16 +73,28 @@ async function latestProfessionalCode(): Promise<string> {
 }
 
 const professionalParty = async (id: string) =>
-  (await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, id), eq(contratoPartes.papel, "profissional"))))[0];
+  (
+    await ctx.database.db
+      .select()
+      .from(contratoPartes)
+      .where(and(eq(contratoPartes.contrato_id, id), eq(contratoPartes.papel, "profissional")))
+  )[0];
 
 describe("the professional's code (decision 042)", () => {
   it("goes to the e-mail of their own account, hashed; with it the signature is advanced, and the final PDF says so", async () => {
     const { id, patient } = await draft();
     const sent = await askCode(id);
     expect(sent.statusCode, sent.body).toBe(200);
-    expect(sent.json()).toEqual({ enviado: true, canal: "email", destino: expect.stringMatching(/\*\*\*@teste\.consentir\.test$/) });
+    expect(sent.json()).toEqual({
+      enviado: true,
+      canal: "email",
+      destino: expect.stringMatching(/\*\*\*@teste\.consentir\.test$/),
+    });
     const code = await latestProfessionalCode();
-    const [stored] = await ctx.database.db.select().from(professionalSigningCodes).where(eq(professionalSigningCodes.contrato_id, id));
+    const [stored] = await ctx.database.db
+      .select()
+      .from(professionalSigningCodes)
+      .where(eq(professionalSigningCodes.contrato_id, id));
     expect(stored!.code_hash).not.toContain(code);
     expect(stored!.profile_id).toBe(clinic.profileId);
 
@@ -84,17 +103,26 @@ describe("the professional's code (decision 042)", () => {
     expect(signed.json()).toMatchObject({ nivel_assinatura: "avancada", metodo_assinatura: "eletronica" });
     const party = await professionalParty(id);
     expect(party).toMatchObject({ nivel_assinatura: "avancada", otp_verificado: true, tipo_assinatura: "senha" });
-    const [consumed] = await ctx.database.db.select().from(professionalSigningCodes).where(eq(professionalSigningCodes.contrato_id, id));
+    const [consumed] = await ctx.database.db
+      .select()
+      .from(professionalSigningCodes)
+      .where(eq(professionalSigningCodes.contrato_id, id));
     expect(consumed!.consumed_at).not.toBeNull();
     const events = await ctx.database.db.select().from(auditEvents).where(eq(auditEvents.entity_id, id));
     // No SMTP here: the trail does not say the code was sent.
     expect(events.map((e) => e.action)).toContain("document.professional_code_outbox");
-    expect(events.find((e) => e.action === "document.party_signed")?.data).toMatchObject({ nivel: "avancada", otp_verificado: true, codigo_canal: "caixa_de_saida" });
+    expect(events.find((e) => e.action === "document.party_signed")?.data).toMatchObject({
+      nivel: "avancada",
+      otp_verificado: true,
+      codigo_canal: "caixa_de_saida",
+    });
 
     // Sent, signed by the patient, sealed: the registry calls the professional's signature advanced (on a development server).
     const link = await as(clinic, "POST", `/api/documents/${id}/send`, {});
     expect(link.statusCode, link.body).toBe(200);
-    expect((await signAsPatient(ctx.app, ctx.database, tokenOf(link.json().link), patient)).response.statusCode).toBe(200);
+    expect((await signAsPatient(ctx.app, ctx.database, tokenOf(link.json().link), patient)).response.statusCode).toBe(
+      200,
+    );
     await ctx.app.worker.tick();
     const pdf = await as(clinic, "GET", `/api/documents/${id}/signed-pdf`);
     expect(pdf.statusCode, pdf.body).toBe(200);
@@ -105,7 +133,10 @@ describe("the professional's code (decision 042)", () => {
     expect(text).not.toContain("sem segundo fator");
     // The list badges: advanced, not "login e senha".
     const listed = await as(clinic, "GET", `/api/documents/${id}/signatures`);
-    expect((listed.json().items as { papel: string; otp_verificado: boolean }[]).find((p) => p.papel === "profissional")?.otp_verificado).toBe(true);
+    expect(
+      (listed.json().items as { papel: string; otp_verificado: boolean }[]).find((p) => p.papel === "profissional")
+        ?.otp_verificado,
+    ).toBe(true);
   });
 
   it("without the code, the password alone is recorded as login and password (simple)", async () => {
@@ -123,12 +154,21 @@ describe("the professional's code (decision 042)", () => {
     const wrong = await signWith(id, { codigo: code === "000000" ? "111111" : "000000" });
     expectError(wrong, "SIGNING_OTP_INVALID");
     expect(await professionalParty(id)).toBeUndefined();
-    const [row] = await ctx.database.db.select().from(professionalSigningCodes).where(eq(professionalSigningCodes.contrato_id, id));
+    const [row] = await ctx.database.db
+      .select()
+      .from(professionalSigningCodes)
+      .where(eq(professionalSigningCodes.contrato_id, id));
     expect(row!.attempts).toBe(1);
-    const failures = await ctx.database.db.select().from(auditEvents).where(and(eq(auditEvents.entity_id, id), eq(auditEvents.action, "document.sign_attempt_failed")));
+    const failures = await ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entity_id, id), eq(auditEvents.action, "document.sign_attempt_failed")));
     expect(failures.map((e) => e.data)).toEqual([{ motivo: "codigo" }]);
     // A wrong password with the right code: refused for the password, the code untouched.
-    expectError(await as(clinic, "POST", `/api/documents/${id}/professional-signature`, { senha: "nao-e-a-senha", codigo: code }), "WRONG_PASSWORD");
+    expectError(
+      await as(clinic, "POST", `/api/documents/${id}/professional-signature`, { senha: "nao-e-a-senha", codigo: code }),
+      "WRONG_PASSWORD",
+    );
     expect((await signWith(id, { codigo: code })).statusCode).toBe(200);
   });
 
@@ -156,7 +196,10 @@ describe("the professional's code (decision 042)", () => {
     expect((await signWith(id, {})).statusCode).toBe(200);
     expectError(await askCode(id), "PROFESSIONAL_ALREADY_SIGNED");
     // Not logged in.
-    expect((await ctx.app.inject({ method: "POST", url: `/api/documents/${id}/professional-signature/code`, payload: {} })).statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ method: "POST", url: `/api/documents/${id}/professional-signature/code`, payload: {} }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it("refuses malformed input in Portuguese", async () => {
@@ -181,10 +224,18 @@ describe("the professional's code (decision 042)", () => {
   });
 
   it("a server that sends no e-mail says there is no code, and the password alone still signs", async () => {
-    const production = await createTestApp({ database: ctx.database, env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br" } });
+    const production = await createTestApp({
+      database: ctx.database,
+      env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br" },
+    });
     try {
       const { id } = await draft();
-      const response = await production.app.inject({ method: "POST", url: `/api/documents/${id}/professional-signature/code`, headers: { cookie: clinic.cookie }, payload: {} });
+      const response = await production.app.inject({
+        method: "POST",
+        url: `/api/documents/${id}/professional-signature/code`,
+        headers: { cookie: clinic.cookie },
+        payload: {},
+      });
       expectError(response, "PROFESSIONAL_CODE_UNAVAILABLE");
     } finally {
       await production.close();

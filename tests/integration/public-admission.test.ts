@@ -6,7 +6,13 @@ import type { Release } from "../../src/server/lib/admission-gate.js";
 import { COME_BACK_MAX_MS } from "../../src/server/lib/admission-gate.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
-import { latestSigningCode, publishedTemplateVersion, signableDocument, signatureDataUrl, tokenOf } from "../helpers/signing.js";
+import {
+  latestSigningCode,
+  publishedTemplateVersion,
+  signableDocument,
+  signatureDataUrl,
+  tokenOf,
+} from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
@@ -23,10 +29,20 @@ let versionId: string;
 const PHONE = { remoteAddress: "203.0.113.40", headers: { "user-agent": "Mozilla/5.0 (iPhone) Mobile Safari" } };
 
 beforeAll(async () => {
-  ctx = await createTestApp({ env: { PUBLIC_MAX_IN_FLIGHT: "1", PUBLIC_MAX_WAITING: "1", PUBLIC_MAX_WAIT_MS: "300", RATE_LIMIT_PUBLIC_PER_MINUTE: "1000" } });
+  ctx = await createTestApp({
+    env: {
+      PUBLIC_MAX_IN_FLIGHT: "1",
+      PUBLIC_MAX_WAITING: "1",
+      PUBLIC_MAX_WAIT_MS: "300",
+      RATE_LIMIT_PUBLIC_PER_MINUTE: "1000",
+    },
+  });
   clinic = await newClinic(ctx.app);
   versionId = await publishedTemplateVersion(ctx.app, clinic);
-  noQueue = await createTestApp({ database: ctx.database, env: { PUBLIC_MAX_IN_FLIGHT: "1", PUBLIC_MAX_WAITING: "0", RATE_LIMIT_PUBLIC_PER_MINUTE: "1000" } });
+  noQueue = await createTestApp({
+    database: ctx.database,
+    env: { PUBLIC_MAX_IN_FLIGHT: "1", PUBLIC_MAX_WAITING: "0", RATE_LIMIT_PUBLIC_PER_MINUTE: "1000" },
+  });
 });
 
 afterAll(async () => {
@@ -36,7 +52,8 @@ afterAll(async () => {
 
 const staff = (method: "GET" | "POST", url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, payload: payload as object, headers: { cookie: clinic.cookie } });
-const publicCall = (method: "GET" | "POST", url: string, payload?: unknown) => ctx.app.inject({ method, url, payload: payload as object, ...PHONE });
+const publicCall = (method: "GET" | "POST", url: string, payload?: unknown) =>
+  ctx.app.inject({ method, url, payload: payload as object, ...PHONE });
 
 async function sentDocument() {
   const { documentId, patient } = await signableDocument(ctx.app, clinic, { versionId });
@@ -55,11 +72,18 @@ const expectBusy = (response: { statusCode: number; headers: Record<string, unkn
 };
 
 const counted = async () => {
-  const [row] = await ctx.database.db.select({ hits: sql<number>`coalesce(sum(${rateLimitCounters.hits}), 0)::int` }).from(rateLimitCounters);
+  const [row] = await ctx.database.db
+    .select({ hits: sql<number>`coalesce(sum(${rateLimitCounters.hits}), 0)::int` })
+    .from(rateLimitCounters);
   return row!.hits;
 };
 const eventsOf = async (documentId: string) =>
-  (await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents).where(eq(auditEvents.entity_id, documentId)))[0]!.n;
+  (
+    await ctx.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditEvents)
+      .where(eq(auditEvents.entity_id, documentId))
+  )[0]!.n;
 
 /** Takes the gate's one place, as a request in its handler would: the next ones wait (if the app has a queue) or are turned away. */
 async function holdThePlace(app = ctx.app): Promise<Release> {
@@ -74,7 +98,8 @@ describe("public admission control", () => {
     const hitsBefore = await counted();
     const eventsBefore = await eventsOf(documentId);
     const release = await holdThePlace(noQueue.app);
-    const call = (method: "GET" | "POST", url: string, payload?: unknown) => noQueue.app.inject({ method, url, payload: payload as object, ...PHONE });
+    const call = (method: "GET" | "POST", url: string, payload?: unknown) =>
+      noQueue.app.inject({ method, url, payload: payload as object, ...PHONE });
     try {
       expect(noQueue.app.publicAdmission.full).toBe(true);
       expectBusy(await call("GET", `/api/public/sign/${token}`));
@@ -94,10 +119,17 @@ describe("public admission control", () => {
       // Turned away on arrival: nothing was counted, recorded or changed; the link was not even opened.
       expect(await counted()).toBe(hitsBefore);
       expect(await eventsOf(documentId)).toBe(eventsBefore);
-      const [row] = await ctx.database.db.select({ status: contratos.status }).from(contratos).where(eq(contratos.id, documentId));
+      const [row] = await ctx.database.db
+        .select({ status: contratos.status })
+        .from(contratos)
+        .where(eq(contratos.id, documentId));
       expect(row!.status).toBe("sent");
       // The staff's routes are not gated.
-      const list = await noQueue.app.inject({ method: "GET", url: "/api/documents?limit=5", headers: { cookie: clinic.cookie } });
+      const list = await noQueue.app.inject({
+        method: "GET",
+        url: "/api/documents?limit=5",
+        headers: { cookie: clinic.cookie },
+      });
       expect(list.statusCode, list.body).toBe(200);
       expect((await noQueue.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
     } finally {
@@ -125,9 +157,18 @@ describe("public admission control", () => {
   });
 
   it("a signer's later step goes before a newcomer, and may wait when newcomers are turned away", async () => {
-    const lanes = await createTestApp({ database: ctx.database, env: { PUBLIC_MAX_IN_FLIGHT: "1", PUBLIC_MAX_WAITING: "1", PUBLIC_MAX_WAIT_MS: "20000", RATE_LIMIT_PUBLIC_PER_MINUTE: "1000" } });
+    const lanes = await createTestApp({
+      database: ctx.database,
+      env: {
+        PUBLIC_MAX_IN_FLIGHT: "1",
+        PUBLIC_MAX_WAITING: "1",
+        PUBLIC_MAX_WAIT_MS: "20000",
+        RATE_LIMIT_PUBLIC_PER_MINUTE: "1000",
+      },
+    });
     try {
-      const call = (method: "GET" | "POST", url: string, payload?: unknown) => lanes.app.inject({ method, url, payload: payload as object, ...PHONE });
+      const call = (method: "GET" | "POST", url: string, payload?: unknown) =>
+        lanes.app.inject({ method, url, payload: payload as object, ...PHONE });
       const begun = await sentDocument();
       const fresh = await sentDocument();
       expect((await call("GET", `/api/public/sign/${begun.token}`)).statusCode).toBe(200);
@@ -139,7 +180,9 @@ describe("public admission control", () => {
       // The queue is full for newcomers: the next one is turned away on arrival ...
       expectBusy(await call("GET", `/api/public/sign/${fresh.token}`));
       // ... but the patient who already opened their link may still wait, and goes first.
-      const code = call("POST", `/api/public/sign/${begun.token}/code`, {}).then((response) => (done.push("código"), response));
+      const code = call("POST", `/api/public/sign/${begun.token}/code`, {}).then(
+        (response) => (done.push("código"), response),
+      );
       await expect.poll(() => gate.waiting).toBe(2);
       holder();
       const [codeAnswer, openAnswer] = await Promise.all([code, newcomer]);
@@ -193,14 +236,23 @@ describe("public admission control", () => {
     // A wrong code: counted, audited, refused; the place is given back all the same.
     await publicCall("POST", `/api/public/sign/${token}/code`, {});
     const code = await latestSigningCode(ctx, patient.email!);
-    const wrong = await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: code === "111111" ? "222222" : "111111" });
+    const wrong = await publicCall("POST", `/api/public/sign/${token}/verify-code`, {
+      codigo: code === "111111" ? "222222" : "111111",
+    });
     expect(wrong.statusCode, wrong.body).toBe(400);
     expect(gate.inFlight).toBe(0);
     // A rate-limited request (429) was admitted first, and gives its place back too.
-    const strict = await createTestApp({ database: ctx.database, env: { PUBLIC_MAX_IN_FLIGHT: "1", RATE_LIMIT_PUBLIC_PER_MINUTE: "2" } });
+    const strict = await createTestApp({
+      database: ctx.database,
+      env: { PUBLIC_MAX_IN_FLIGHT: "1", RATE_LIMIT_PUBLIC_PER_MINUTE: "2" },
+    });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await strict.app.inject({ method: "GET", url: `/api/public/sign/${token}`, remoteAddress: "198.51.100.41" })).statusCode);
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (await strict.app.inject({ method: "GET", url: `/api/public/sign/${token}`, remoteAddress: "198.51.100.41" }))
+            .statusCode,
+        );
       expect(statuses).toEqual([200, 200, 429]);
       expect(strict.app.publicAdmission.inFlight).toBe(0);
     } finally {
@@ -212,7 +264,9 @@ describe("public admission control", () => {
     const { port } = new URL(address);
     const slow = connect(Number(port), "127.0.0.1");
     await new Promise<void>((resolve) => slow.once("connect", resolve));
-    slow.write(`POST /api/public/sign/${token}/verify-code HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"codigo":`);
+    slow.write(
+      `POST /api/public/sign/${token}/verify-code HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"codigo":`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(gate.inFlight).toBe(0);
     expect((await publicCall("GET", `/api/public/sign/${token}`)).statusCode).toBe(200);
@@ -253,7 +307,11 @@ describe("public admission control, turned off", () => {
     const open = await createTestApp({ database: ctx.database });
     try {
       const { token } = await sentDocument();
-      const answers = await Promise.all(Array.from({ length: 20 }, () => open.app.inject({ method: "GET", url: `/api/public/sign/${token}`, ...PHONE })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          open.app.inject({ method: "GET", url: `/api/public/sign/${token}`, ...PHONE }),
+        ),
+      );
       expect(answers.map((response) => response.statusCode)).toEqual(Array(20).fill(200));
     } finally {
       await open.close();

@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 // A client address of its own, so no other test's requests count here.
-const fromIp = (ctx: TestContext, ip: string) => ctx.app.inject({ method: "GET", url: "/api/public/verify/NAOEXISTE", remoteAddress: ip });
+const fromIp = (ctx: TestContext, ip: string) =>
+  ctx.app.inject({ method: "GET", url: "/api/public/verify/NAOEXISTE", remoteAddress: ip });
 
 describe("rate limits shared by every process", () => {
   it("counts one client's requests to both apps together, answers 429 in Portuguese, and counts others apart", async () => {
@@ -51,7 +52,8 @@ describe("rate limits shared by every process", () => {
       { namespace: "teste", key: `b:${run}`, max: 10, timeWindow: 60_000 },
     ];
     const seen = [];
-    for (let i = 0; i < 4; i++) seen.push((await countRequest(first.database.db, rules)).map((c) => c?.current ?? null));
+    for (let i = 0; i < 4; i++)
+      seen.push((await countRequest(first.database.db, rules)).map((c) => c?.current ?? null));
     expect(seen).toEqual([
       [1, 1],
       [2, 2],

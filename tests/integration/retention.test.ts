@@ -75,28 +75,55 @@ describe("the database refuses, whoever asks", () => {
   it("refuses deleting its parties, its witnesses, its sealed PDF and signature files", async () => {
     const partes = await db().select().from(contratoPartes).where(eq(contratoPartes.contrato_id, signed.documentId));
     expect(partes.length).toBeGreaterThanOrEqual(2); // the professional and the patient
-    expect((await databaseRefusal(db().execute(sql`delete from contrato_partes where contrato_id = ${signed.documentId}`))).message).toMatch(RETENTION);
-    expect((await databaseRefusal(db().execute(sql`update contrato_partes set nome = 'Outra Pessoa' where contrato_id = ${signed.documentId}`))).message).toMatch(
-      RETENTION,
-    );
+    expect(
+      (await databaseRefusal(db().execute(sql`delete from contrato_partes where contrato_id = ${signed.documentId}`)))
+        .message,
+    ).toMatch(RETENTION);
+    expect(
+      (
+        await databaseRefusal(
+          db().execute(sql`update contrato_partes set nome = 'Outra Pessoa' where contrato_id = ${signed.documentId}`),
+        )
+      ).message,
+    ).toMatch(RETENTION);
     const [witness] = await db()
       .insert(contratoTestemunhas)
-      .values({ tenant_id: clinic.tenantId, contrato_id: signed.documentId, ordem: 1, nome: "Testemunha Registrada", cpf: validCpf() })
+      .values({
+        tenant_id: clinic.tenantId,
+        contrato_id: signed.documentId,
+        ordem: 1,
+        nome: "Testemunha Registrada",
+        cpf: validCpf(),
+      })
       .returning({ id: contratoTestemunhas.id });
-    expect((await databaseRefusal(db().execute(sql`delete from contrato_testemunhas where id = ${witness!.id}`))).message).toMatch(RETENTION);
-    expect((await databaseRefusal(db().execute(sql`delete from files where id = ${sealed.signed_pdf_file_id}`))).message).toMatch(RETENTION);
-    expect((await databaseRefusal(db().execute(sql`update files set sha256 = ${"f".repeat(64)} where id = ${sealed.signed_pdf_file_id}`))).message).toMatch(
-      RETENTION,
-    );
+    expect(
+      (await databaseRefusal(db().execute(sql`delete from contrato_testemunhas where id = ${witness!.id}`))).message,
+    ).toMatch(RETENTION);
+    expect(
+      (await databaseRefusal(db().execute(sql`delete from files where id = ${sealed.signed_pdf_file_id}`))).message,
+    ).toMatch(RETENTION);
+    expect(
+      (
+        await databaseRefusal(
+          db().execute(sql`update files set sha256 = ${"f".repeat(64)} where id = ${sealed.signed_pdf_file_id}`),
+        )
+      ).message,
+    ).toMatch(RETENTION);
     const drawn = partes.find((p) => p.assinatura_file_id)?.assinatura_file_id;
     expect(drawn).toBeTruthy();
-    expect((await databaseRefusal(db().execute(sql`delete from files where id = ${drawn}`))).message).toMatch(RETENTION);
-    expect(await db().select().from(contratoPartes).where(eq(contratoPartes.contrato_id, signed.documentId))).toHaveLength(partes.length);
+    expect((await databaseRefusal(db().execute(sql`delete from files where id = ${drawn}`))).message).toMatch(
+      RETENTION,
+    );
+    expect(
+      await db().select().from(contratoPartes).where(eq(contratoPartes.contrato_id, signed.documentId)),
+    ).toHaveLength(partes.length);
   });
 
   it("refuses TRUNCATE while any document is retained", async () => {
     for (const table of ["contratos", "contrato_partes", "contrato_testemunhas", "files"]) {
-      expect((await databaseRefusal(db().execute(sql.raw(`truncate table ${table} cascade`)))).message, table).toMatch(RETENTION);
+      expect((await databaseRefusal(db().execute(sql.raw(`truncate table ${table} cascade`)))).message, table).toMatch(
+        RETENTION,
+      );
     }
     expect(await row(signed.documentId)).toBeDefined();
   });
@@ -112,14 +139,20 @@ describe("the database refuses, whoever asks", () => {
     ];
     for (const attempt of attempts) expect((await databaseRefusal(db().execute(attempt))).message).toMatch(RETENTION);
     const after = (await row(signed.documentId))!;
-    expect(after).toMatchObject({ status: "signed", signed_pdf_file_id: sealed.signed_pdf_file_id, verification_code: sealed.verification_code });
+    expect(after).toMatchObject({
+      status: "signed",
+      signed_pdf_file_id: sealed.signed_pdf_file_id,
+      verification_code: sealed.verification_code,
+    });
     expect(after.signed_at?.toISOString()).toBe(sealed.signed_at?.toISOString());
     // Changes that keep it retained (ageing it by days, as other tests do; touching updated_at) still work.
     await db().execute(sql`update contratos set updated_at = now() where id = ${signed.documentId}`);
   });
 
   it("refuses inside a clinic transaction too (the app's role, under row-level security)", async () => {
-    const refusal = await databaseRefusal(withTenant(db(), clinic.tenantId, (tx) => tx.delete(contratos).where(eq(contratos.id, signed.documentId))));
+    const refusal = await databaseRefusal(
+      withTenant(db(), clinic.tenantId, (tx) => tx.delete(contratos).where(eq(contratos.id, signed.documentId))),
+    );
     expect(refusal.message).toMatch(RETENTION);
   });
 
@@ -127,7 +160,9 @@ describe("the database refuses, whoever asks", () => {
     // Signed 20 years and a day ago: written as one change from a draft (never retained), since
     // moving a retained document's signing time back is refused.
     const id = await draftFor(clinic, versionId);
-    await db().execute(sql`update contratos set status = 'signed', signed_at = now() - interval '20 years 1 day' where id = ${id}`);
+    await db().execute(
+      sql`update contratos set status = 'signed', signed_at = now() - interval '20 years 1 day' where id = ${id}`,
+    );
     expect(await db().select().from(contratoPartes).where(eq(contratoPartes.contrato_id, id))).toHaveLength(1);
     const response = await call(clinic, "DELETE", `/api/documents/${id}`);
     expect(response.statusCode, response.body).toBe(204);
@@ -159,8 +194,13 @@ describe("what may be deleted", () => {
     expect((await call(clinic, "POST", `/api/documents/${sentId}/send`, {})).statusCode).toBe(200);
     const refused = await call(clinic, "DELETE", `/api/documents/${sentId}`);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: "DOCUMENT_NOT_DELETABLE", message: ERRORS.DOCUMENT_NOT_DELETABLE.message });
-    expect((await call(clinic, "POST", `/api/documents/${sentId}/cancel`, { motivo: "Paciente desistiu" })).statusCode).toBe(204);
+    expect(refused.json()).toMatchObject({
+      code: "DOCUMENT_NOT_DELETABLE",
+      message: ERRORS.DOCUMENT_NOT_DELETABLE.message,
+    });
+    expect(
+      (await call(clinic, "POST", `/api/documents/${sentId}/cancel`, { motivo: "Paciente desistiu" })).statusCode,
+    ).toBe(204);
     expect((await call(clinic, "DELETE", `/api/documents/${sentId}`)).statusCode).toBe(204);
     expect(await row(sentId)).toBeUndefined();
 

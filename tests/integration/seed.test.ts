@@ -26,7 +26,10 @@ describe("npm run seed", () => {
     );
     expect(staff).toHaveLength(4);
     expect(staff.filter((p) => p.is_proprietario)).toHaveLength(1);
-    const patients = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from pacientes where tenant_id = ${first.tenantId}`);
+    const patients = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from pacientes where tenant_id = ${first.tenantId}`,
+    );
     expect(patients[0]?.n).toBe(8);
 
     for (const email of [DEMO_EMAIL, "secretaria@consentir.test"]) {
@@ -42,7 +45,14 @@ describe("npm run seed", () => {
 
   it("gives the demo clinic a library: procedures linked to risks, benefits and aftercare", async () => {
     const { tenantId } = await seedDemoClinic(ctx.database.db);
-    const procedures = await rawRows<{ nome: string; especialidade: string | null; is_private: boolean; riscos: number; beneficios: number; cuidados: number }>(
+    const procedures = await rawRows<{
+      nome: string;
+      especialidade: string | null;
+      is_private: boolean;
+      riscos: number;
+      beneficios: number;
+      cuidados: number;
+    }>(
       ctx.database.db,
       sql`select p.nome, p.especialidade, p.is_private,
             (select count(*)::int from procedimento_riscos l where l.tenant_id = p.tenant_id and l.procedimento_id = p.id) as riscos,
@@ -60,7 +70,10 @@ describe("npm run seed", () => {
     expect(procedures.filter((p) => p.is_private)).toHaveLength(1);
 
     // Every item was created by the owner, and the library lives only in the demo clinic.
-    const owner = await rawRows<{ id: string }>(ctx.database.db, sql`select id from profiles where lower(email) = ${DEMO_EMAIL}`);
+    const owner = await rawRows<{ id: string }>(
+      ctx.database.db,
+      sql`select id from profiles where lower(email) = ${DEMO_EMAIL}`,
+    );
     const creators = await rawRows<{ created_by: string | null }>(
       ctx.database.db,
       sql`select distinct created_by from (
@@ -74,19 +87,32 @@ describe("npm run seed", () => {
 
   it("gives the demo clinic documents made from its published template, with their procedures' content", async () => {
     const { tenantId } = await seedDemoClinic(ctx.database.db);
-    const sign = await ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email: DEMO_EMAIL, password: DEMO_PASSWORD } });
+    const sign = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-in",
+      payload: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
+    });
     const cookie = `consentir_session=${sign.cookies.find((c) => c.name === "consentir_session")?.value}`;
     const list = (await ctx.app.inject({ method: "GET", url: "/api/documents", headers: { cookie } })).json();
     expect(list.total).toBe(3);
-    const detail = (await ctx.app.inject({ method: "GET", url: `/api/documents/${list.items[0].id}`, headers: { cookie } })).json();
+    const detail = (
+      await ctx.app.inject({ method: "GET", url: `/api/documents/${list.items[0].id}`, headers: { cookie } })
+    ).json();
     expect(detail.status).toBe("draft");
     expect(detail.documento.unresolved).toEqual([]);
     expect(detail.conteudo_selecionado.length).toBeGreaterThanOrEqual(3);
     expect(detail.medico.nome).toBe("Dr. Carlos Eduardo Mendes");
     // The PDF is generated on the first download.
-    const pdf = await ctx.app.inject({ method: "GET", url: `/api/documents/${list.items[0].id}/pdf`, headers: { cookie } });
+    const pdf = await ctx.app.inject({
+      method: "GET",
+      url: `/api/documents/${list.items[0].id}/pdf`,
+      headers: { cookie },
+    });
     expect(pdf.statusCode).toBe(200);
-    const rows = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from contratos where tenant_id = ${tenantId}`);
+    const rows = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from contratos where tenant_id = ${tenantId}`,
+    );
     expect(rows[0]?.n).toBe(3);
   });
 });
@@ -109,7 +135,10 @@ async function rowCounts(tenantId: string): Promise<Record<string, number>> {
   ];
   const counts: Record<string, number> = {};
   for (const table of tables) {
-    const rows = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${tenantId}`);
+    const rows = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${tenantId}`,
+    );
     counts[table] = rows[0]?.n ?? 0;
   }
   return counts;

@@ -19,7 +19,12 @@ afterAll(async () => {
 });
 
 const call = (who: { cookie: string } | null, method: "GET" | "PUT", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: who ? { cookie: who.cookie } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: who ? { cookie: who.cookie } : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 function clinicBody(overrides: Record<string, unknown> = {}) {
   return {
@@ -47,8 +52,22 @@ describe("GET/PUT /api/settings/clinic", () => {
     const clinic = await newEstablishment(ctx.app);
     const initial = await call(clinic, "GET", "/api/settings/clinic");
     expect(initial.statusCode, initial.body).toBe(200);
-    expect(initial.json()).toMatchObject({ tipo_perfil: "estabelecimento", razao_social: "Clínica Vida Plena Ltda", nome_fantasia: "Clínica Vida Plena", validade_documento_dias: 7 });
-    expect((await ctx.app.inject({ method: "PUT", url: "/api/settings/signing", headers: { cookie: clinic.cookie }, payload: { codigo_email: false } })).statusCode).toBe(200);
+    expect(initial.json()).toMatchObject({
+      tipo_perfil: "estabelecimento",
+      razao_social: "Clínica Vida Plena Ltda",
+      nome_fantasia: "Clínica Vida Plena",
+      validade_documento_dias: 7,
+    });
+    expect(
+      (
+        await ctx.app.inject({
+          method: "PUT",
+          url: "/api/settings/signing",
+          headers: { cookie: clinic.cookie },
+          payload: { codigo_email: false },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     const body = clinicBody();
     const saved = await call(clinic, "PUT", "/api/settings/clinic", body);
@@ -74,7 +93,10 @@ describe("GET/PUT /api/settings/clinic", () => {
     expect((await call(clinic, "GET", "/api/settings/clinic")).json()).toEqual(saved.json());
     // The name shown across the app follows (nome fantasia, or the razão social).
     expect((await call(clinic, "GET", "/api/auth/me")).json().tenant.nome).toBe("Policlínica Horizonte");
-    expect((await call(clinic, "PUT", "/api/settings/clinic", clinicBody({ nome_fantasia: "", cnpj: body.cnpj }))).json().nome).toBe("Policlínica Horizonte Ltda");
+    expect(
+      (await call(clinic, "PUT", "/api/settings/clinic", clinicBody({ nome_fantasia: "", cnpj: body.cnpj }))).json()
+        .nome,
+    ).toBe("Policlínica Horizonte Ltda");
     // The signing option written before is kept (jsonb_set on one key).
     expect((await call(clinic, "GET", "/api/settings/signing")).json().codigo_email).toBe(false);
 
@@ -91,11 +113,16 @@ describe("GET/PUT /api/settings/clinic", () => {
   it("gives new documents the clinic's validity; documents made before keep theirs; other clinics keep 7 days", async () => {
     const clinic = await newClinic(ctx.app);
     const before = await signableDocument(ctx.app, clinic);
-    const saved = await call(clinic, "PUT", "/api/settings/clinic", { tipo_perfil: "profissional_independente", validade_documento_dias: 15 });
+    const saved = await call(clinic, "PUT", "/api/settings/clinic", {
+      tipo_perfil: "profissional_independente",
+      validade_documento_dias: 15,
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     const after = await signableDocument(ctx.app, clinic, { versionId: before.versionId, nome: "Bruno Costa" });
     const days = async (who: SignedIn, id: string) => {
-      const doc = (await ctx.app.inject({ method: "GET", url: `/api/documents/${id}`, headers: { cookie: who.cookie } })).json();
+      const doc = (
+        await ctx.app.inject({ method: "GET", url: `/api/documents/${id}`, headers: { cookie: who.cookie } })
+      ).json();
       return Math.round((Date.parse(doc.expiracao_at) - Date.parse(doc.created_at)) / 86_400_000);
     };
     expect(await days(clinic, after.documentId)).toBe(15);
@@ -123,11 +150,21 @@ describe("GET/PUT /api/settings/clinic", () => {
       cnpj: validCnpj(),
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toMatchObject({ tipo_perfil: "profissional_independente", razao_social: null, cnpj: null, cep: "01310100", telefone: "11988887777", validade_documento_dias: 10 });
+    expect(saved.json()).toMatchObject({
+      tipo_perfil: "profissional_independente",
+      razao_social: null,
+      cnpj: null,
+      cep: "01310100",
+      telefone: "11988887777",
+      validade_documento_dias: 10,
+    });
     const mismatch = await call(solo, "PUT", "/api/settings/clinic", clinicBody());
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().code).toBe("SETTINGS_ACCOUNT_MISMATCH");
-    const alsoMismatch = await call(owner, "PUT", "/api/settings/clinic", { tipo_perfil: "profissional_independente", validade_documento_dias: 10 });
+    const alsoMismatch = await call(owner, "PUT", "/api/settings/clinic", {
+      tipo_perfil: "profissional_independente",
+      validade_documento_dias: 10,
+    });
     expect(alsoMismatch.json().code).toBe("SETTINGS_ACCOUNT_MISMATCH");
   });
 
@@ -159,10 +196,15 @@ describe("GET/PUT /api/settings/clinic", () => {
   it("is the owner's and administrators' only: 'Acesso negado' (403) to the others, 401 signed out", async () => {
     const admin = await newStaff(ctx.app, ctx.database, owner.tenantId, "admin");
     expect((await call(admin, "GET", "/api/settings/clinic")).statusCode).toBe(200);
-    expect((await call(admin, "PUT", "/api/settings/clinic", clinicBody({ validade_documento_dias: 20 }))).statusCode).toBe(200);
+    expect(
+      (await call(admin, "PUT", "/api/settings/clinic", clinicBody({ validade_documento_dias: 20 }))).statusCode,
+    ).toBe(200);
     for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"] as const) {
       const staff = await newStaff(ctx.app, ctx.database, owner.tenantId, role);
-      for (const [method, body] of [["GET", undefined], ["PUT", clinicBody()]] as const) {
+      for (const [method, body] of [
+        ["GET", undefined],
+        ["PUT", clinicBody()],
+      ] as const) {
         const response = await call(staff, method, "/api/settings/clinic", body);
         expect(response.statusCode, `${role} ${method}`).toBe(403);
         expect(response.json()).toMatchObject({ code: "SETTINGS_ACCESS_DENIED", message: "Acesso negado" });

@@ -15,14 +15,21 @@ import { AUDIT_ACTION_LABEL } from "../../src/shared/audit/labels.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { SIGNED_LINK_DAYS } from "../../src/shared/signing-rules.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
-import { publishedTemplateVersion, type SignablePatient, signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
+import {
+  publishedTemplateVersion,
+  type SignablePatient,
+  signableDocument,
+  signAsPatient,
+  tokenOf,
+} from "../helpers/signing.js";
 import { diagonalChars, pageCount, sortedChars } from "../helpers/pdf-text.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
 let clinic: SignedIn;
 let versionId: string;
-const PHONE_UA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
+const PHONE_UA =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
 const PHONE_IP = "198.51.100.23";
 const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-signer-pdf-"));
 
@@ -43,7 +50,9 @@ const downloadsBySigner = (documentId: string) =>
   ctx.database.db
     .select()
     .from(auditEvents)
-    .where(and(eq(auditEvents.entity_id, documentId), eq(auditEvents.action, "document.signed_pdf_downloaded_by_signer")));
+    .where(
+      and(eq(auditEvents.entity_id, documentId), eq(auditEvents.action, "document.signed_pdf_downloaded_by_signer")),
+    );
 
 interface Sent {
   documentId: string;
@@ -81,14 +90,20 @@ describe("the signer's download of the sealed PDF", () => {
     a = await sentDocument();
     const early = await asSigner("GET", pdfUrl(a.token));
     expect(early.statusCode).toBe(404);
-    expect(early.json()).toMatchObject({ code: "SIGNED_PDF_NOT_SIGNED", message: ERRORS.SIGNED_PDF_NOT_SIGNED.message });
+    expect(early.json()).toMatchObject({
+      code: "SIGNED_PDF_NOT_SIGNED",
+      message: ERRORS.SIGNED_PDF_NOT_SIGNED.message,
+    });
     expect(early.headers["cache-control"]).toBe("no-store");
 
     const { response } = await signAsPatient(ctx.app, ctx.database, a.token, a.patient);
     expect(response.statusCode, response.body).toBe(200);
     const preparing = await asSigner("GET", pdfUrl(a.token));
     expect(preparing.statusCode).toBe(404);
-    expect(preparing.json()).toMatchObject({ code: "SIGNED_PDF_PREPARING", message: "O documento assinado está sendo preparado. Tente novamente em instantes." });
+    expect(preparing.json()).toMatchObject({
+      code: "SIGNED_PDF_PREPARING",
+      message: "O documento assinado está sendo preparado. Tente novamente em instantes.",
+    });
     expect((await asSigner("HEAD", pdfUrl(a.token))).statusCode).toBe(404);
     const page = (await asSigner("GET", `/api/public/sign/${a.token}`)).json();
     expect(page).toMatchObject({ estado: "signed", pdf_assinado_pronto: false });
@@ -115,13 +130,18 @@ describe("the signer's download of the sealed PDF", () => {
     const staffCopy = await staff("GET", `/api/documents/${a.documentId}/signed-pdf`);
     expect(staffCopy.statusCode).toBe(200);
     expect(response.headers["content-disposition"]).toBe(staffCopy.headers["content-disposition"]);
-    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="TCLE___Blefaroplastia_assinado_\d{8}_\d{6}\.pdf"$/);
+    expect(response.headers["content-disposition"]).toMatch(
+      /^attachment; filename="TCLE___Blefaroplastia_assinado_\d{8}_\d{6}\.pdf"$/,
+    );
 
     const events = await downloadsBySigner(a.documentId);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actor_profile_id: null, ip_address: PHONE_IP, user_agent: PHONE_UA });
     // Staff read it in the trail in words.
-    const trail = (await staff("GET", `/api/documents/${a.documentId}`)).json().audit as { action: string; label: string }[];
+    const trail = (await staff("GET", `/api/documents/${a.documentId}`)).json().audit as {
+      action: string;
+      label: string;
+    }[];
     expect(trail.find((e) => e.action === "document.signed_pdf_downloaded_by_signer")?.label).toBe(
       AUDIT_ACTION_LABEL["document.signed_pdf_downloaded_by_signer"],
     );
@@ -134,12 +154,15 @@ describe("the signer's download of the sealed PDF", () => {
     expect(pdfText(sealedFile)).toContain("Registro de assinaturas");
     // (the registry may mention the draft by name — "rascunho gerado antes do envio" — but never the watermark)
     expect(pdfText(sealedFile)).not.toMatch(/sem validade/i);
-    for (let page = 1; page <= pageCount(sealedFile); page++) expect(diagonalChars(sealedFile, page), `sealed page ${page}`).toBe("");
+    for (let page = 1; page <= pageCount(sealedFile); page++)
+      expect(diagonalChars(sealedFile, page), `sealed page ${page}`).toBe("");
 
     // The draft of the same (signed) document: named and marked as a draft on every page.
     const draft = await staff("GET", `/api/documents/${a.documentId}/pdf`);
     expect(draft.statusCode).toBe(200);
-    expect(draft.headers["content-disposition"]).toMatch(/^attachment; filename="TCLE___Blefaroplastia-rascunho_\d{8}_\d{6}\.pdf"$/);
+    expect(draft.headers["content-disposition"]).toMatch(
+      /^attachment; filename="TCLE___Blefaroplastia-rascunho_\d{8}_\d{6}\.pdf"$/,
+    );
     const draftFile = pdfFile("rascunho.pdf", draft.rawPayload);
     // pdftotext cuts diagonal text into pieces: the plain text has them, -nodiag does not.
     expect(pdfText(draftFile).replace(/\s+/g, "")).toMatch(/R.*A.*S.*C.*U.*N.*H.*O/s);
@@ -151,19 +174,31 @@ describe("the signer's download of the sealed PDF", () => {
   it(`serves the signed copy for ${SIGNED_LINK_DAYS} days after the signature, then the link is dead like any other (decision 021)`, async () => {
     const day = 24 * 60 * 60 * 1000;
     const ageTo = (days: number) =>
-      ctx.database.db.update(contratos).set({ signed_at: new Date(Date.now() - days * day) }).where(eq(contratos.id, a.documentId));
+      ctx.database.db
+        .update(contratos)
+        .set({ signed_at: new Date(Date.now() - days * day) })
+        .where(eq(contratos.id, a.documentId));
     await ageTo(SIGNED_LINK_DAYS - 1);
     expect((await asSigner("GET", `/api/public/sign/${a.token}`)).statusCode).toBe(200);
     expect((await asSigner("GET", pdfUrl(a.token))).statusCode).toBe(200);
     await ageTo(SIGNED_LINK_DAYS + 1);
-    for (const response of [await asSigner("GET", `/api/public/sign/${a.token}`), await asSigner("GET", pdfUrl(a.token)), await asSigner("HEAD", pdfUrl(a.token))]) {
+    for (const response of [
+      await asSigner("GET", `/api/public/sign/${a.token}`),
+      await asSigner("GET", pdfUrl(a.token)),
+      await asSigner("HEAD", pdfUrl(a.token)),
+    ]) {
       expect(response.statusCode).toBe(410);
     }
-    expect((await asSigner("GET", `/api/public/sign/${a.token}`)).json()).toMatchObject({ code: "SIGNING_LINK_INVALID", message: ERRORS.SIGNING_LINK_INVALID.message });
+    expect((await asSigner("GET", `/api/public/sign/${a.token}`)).json()).toMatchObject({
+      code: "SIGNING_LINK_INVALID",
+      message: ERRORS.SIGNING_LINK_INVALID.message,
+    });
     // Staff keep the sealed PDF, and anyone with the code can still check a copy on /verificar.
     expect((await staff("GET", `/api/documents/${a.documentId}/signed-pdf`)).statusCode).toBe(200);
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, a.documentId));
-    expect((await ctx.app.inject({ method: "GET", url: `/api/public/verify/${row!.verification_code}` })).statusCode).toBe(200);
+    expect(
+      (await ctx.app.inject({ method: "GET", url: `/api/public/verify/${row!.verification_code}` })).statusCode,
+    ).toBe(200);
     await ageTo(0);
   });
 
@@ -187,7 +222,10 @@ describe("the signer's download of the sealed PDF", () => {
     for (const token of ["x".repeat(43), "nao-e-um-token", "A".repeat(44)]) {
       const response = await asSigner("GET", pdfUrl(token));
       expect(response.statusCode, token).toBe(410);
-      expect(response.json()).toMatchObject({ code: "SIGNING_LINK_INVALID", message: ERRORS.SIGNING_LINK_INVALID.message });
+      expect(response.json()).toMatchObject({
+        code: "SIGNING_LINK_INVALID",
+        message: ERRORS.SIGNING_LINK_INVALID.message,
+      });
       expect((await asSigner("HEAD", pdfUrl(token))).statusCode).toBe(410);
     }
     const replaced = await sentDocument();
@@ -203,7 +241,10 @@ describe("drafts stored before drafts were watermarked", () => {
     const [before] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
     expect(before?.pdf_file_id).toBeTruthy();
     // As a download made before issue 11 left it: same file row, the old-style name.
-    await ctx.database.db.update(files).set({ nome: "TCLE___Blefaroplastia_20250307_140409.pdf" }).where(eq(files.id, before!.pdf_file_id!));
+    await ctx.database.db
+      .update(files)
+      .set({ nome: "TCLE___Blefaroplastia_20250307_140409.pdf" })
+      .where(eq(files.id, before!.pdf_file_id!));
     const response = await staff("GET", `/api/documents/${documentId}/pdf`);
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-disposition"]).toMatch(/-rascunho_\d{8}_\d{6}\.pdf"$/);
@@ -226,9 +267,16 @@ describe("what the signed page promises by e-mail", () => {
     try {
       const owner = await newClinic(withSmtp.app);
       const { documentId } = await signableDocument(withSmtp.app, owner);
-      const sent = await withSmtp.app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, payload: {}, headers: { cookie: owner.cookie } });
+      const sent = await withSmtp.app.inject({
+        method: "POST",
+        url: `/api/documents/${documentId}/send`,
+        payload: {},
+        headers: { cookie: owner.cookie },
+      });
       expect(sent.statusCode, sent.body).toBe(200);
-      const page = (await withSmtp.app.inject({ method: "GET", url: `/api/public/sign/${tokenOf(sent.json().link as string)}` })).json();
+      const page = (
+        await withSmtp.app.inject({ method: "GET", url: `/api/public/sign/${tokenOf(sent.json().link as string)}` })
+      ).json();
       expect(page.email_configurado).toBe(true);
     } finally {
       await withSmtp.close();

@@ -20,9 +20,16 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => ctx?.close());
 
-async function sentLink(email: string | null): Promise<{ token: string; patient: Awaited<ReturnType<typeof signableDocument>>["patient"] }> {
+async function sentLink(
+  email: string | null,
+): Promise<{ token: string; patient: Awaited<ReturnType<typeof signableDocument>>["patient"] }> {
   const { documentId, patient } = await signableDocument(ctx.app, clinic, { versionId, email });
-  const sent = await ctx.app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, headers: { cookie: clinic.cookie }, payload: {} });
+  const sent = await ctx.app.inject({
+    method: "POST",
+    url: `/api/documents/${documentId}/send`,
+    headers: { cookie: clinic.cookie },
+    payload: {},
+  });
   expect(sent.statusCode, sent.body).toBe(200);
   return { token: tokenOf(sent.json().link), patient };
 }
@@ -42,7 +49,10 @@ describe("the signer's copy address on the signing page (decisions 045, 047)", (
     const page = (await ctx.app.inject({ method: "GET", url: `/api/public/sign/${token}` })).json();
     expect(page.copia_para).toBeNull();
 
-    const mismatch = await signAsPatient(ctx.app, ctx.database, token, patient, { email: "ana@exemplo.com.br", email_confirmacao: "ana@exenplo.com.br" });
+    const mismatch = await signAsPatient(ctx.app, ctx.database, token, patient, {
+      email: "ana@exemplo.com.br",
+      email_confirmacao: "ana@exenplo.com.br",
+    });
     expect(mismatch.response.statusCode).toBe(400);
     expect(mismatch.response.json()).toMatchObject({
       code: "VALIDATION",
@@ -52,14 +62,20 @@ describe("the signer's copy address on the signing page (decisions 045, 047)", (
     // Nothing was signed by the refused attempt.
     expect((await ctx.app.inject({ method: "GET", url: `/api/public/sign/${token}` })).json().estado).toBe("pending");
 
-    const signed = await signAsPatient(ctx.app, ctx.database, token, patient, { email: "Ana@Exemplo.com.br", email_confirmacao: " ana@exemplo.com.br " });
+    const signed = await signAsPatient(ctx.app, ctx.database, token, patient, {
+      email: "Ana@Exemplo.com.br",
+      email_confirmacao: " ana@exemplo.com.br ",
+    });
     expect(signed.response.statusCode, signed.response.body).toBe(200);
   });
 
   it("refuses a malformed confirmation (not text, too long) in Portuguese, never a 500", async () => {
     const { token, patient } = await sentLink(null);
     for (const email_confirmacao of [42, "a".repeat(300), "ana\u0000@exemplo.com.br"]) {
-      const response = await signAsPatient(ctx.app, ctx.database, token, patient, { email: "ana@exemplo.com.br", email_confirmacao });
+      const response = await signAsPatient(ctx.app, ctx.database, token, patient, {
+        email: "ana@exemplo.com.br",
+        email_confirmacao,
+      });
       expect(response.response.statusCode, String(email_confirmacao).slice(0, 20)).toBe(400);
       expect(response.response.json().code).toBe("VALIDATION");
     }

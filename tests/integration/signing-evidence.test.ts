@@ -5,7 +5,15 @@ import { auditEvents, contratoPartes, signingOtps } from "../../src/db/schema.js
 import { ELECTRONIC_CONSENT, SIGNING_MESSAGES } from "../../src/shared/signing-rules.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { validCpf } from "../helpers/factories.js";
-import { draftDocument, latestSigningCode, publishedTemplateVersion, signableDocument, signAsPatient, signatureDataUrl, tokenOf } from "../helpers/signing.js";
+import {
+  draftDocument,
+  latestSigningCode,
+  publishedTemplateVersion,
+  signableDocument,
+  signAsPatient,
+  signatureDataUrl,
+  tokenOf,
+} from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
@@ -24,10 +32,17 @@ const publicCall = (method: "GET" | "POST", url: string, payload?: unknown) =>
 const staff = (who: SignedIn, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
 const eventsOf = (id: string) =>
-  ctx.database.db.select().from(auditEvents).where(and(eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, id))).orderBy(asc(auditEvents.seq));
+  ctx.database.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, id)))
+    .orderBy(asc(auditEvents.seq));
 
 async function sent(who: SignedIn = clinic, options: { email?: string | null; version?: string } = {}) {
-  const { documentId, patient } = await signableDocument(ctx.app, who, { versionId: options.version ?? versionId, email: options.email });
+  const { documentId, patient } = await signableDocument(ctx.app, who, {
+    versionId: options.version ?? versionId,
+    email: options.email,
+  });
   const response = await staff(who, "POST", `/api/documents/${documentId}/send`, {});
   expect(response.statusCode, response.body).toBe(200);
   return { documentId, patient, token: tokenOf(response.json().link), link: response.json() };
@@ -50,14 +65,24 @@ describe("exclusive control by default", () => {
     expect(link).toMatchObject({ nivel: "avancada", motivo_simples: null });
 
     const page = (await publicCall("GET", `/api/public/sign/${token}`)).json();
-    expect(page).toMatchObject({ codigo_obrigatorio: true, codigo_verificado: false, conteudo_mascarado: true, nivel: "avancada" });
+    expect(page).toMatchObject({
+      codigo_obrigatorio: true,
+      codigo_verificado: false,
+      conteudo_mascarado: true,
+      nivel: "avancada",
+    });
     const shown = JSON.stringify(page.documento.modelo);
     expect(shown).not.toContain(formatted(patient.cpf));
     expect(shown).toContain(`***.${patient.cpf.slice(3, 6)}.${patient.cpf.slice(6, 9)}-**`);
 
     // Signing without the code is refused; so is a wrong code (counted, audited).
     const withoutCode = await publicCall("POST", `/api/public/sign/${token}`, {
-      nome: patient.nome, cpf: patient.cpf, email: patient.email, assinatura: "data:image/png;base64,AAAA", conteudo_sha256: page.documento.conteudo_sha256, aceite_eletronico: true,
+      nome: patient.nome,
+      cpf: patient.cpf,
+      email: patient.email,
+      assinatura: "data:image/png;base64,AAAA",
+      conteudo_sha256: page.documento.conteudo_sha256,
+      aceite_eletronico: true,
     });
     expect(withoutCode.statusCode).toBe(400);
     expect((await publicCall("POST", `/api/public/sign/${token}/code`)).statusCode).toBe(200);
@@ -73,23 +98,48 @@ describe("exclusive control by default", () => {
     expect(JSON.stringify(verified.json().documento.modelo)).toContain(formatted(patient.cpf));
 
     const signed = await publicCall("POST", `/api/public/sign/${token}`, {
-      nome: patient.nome, cpf: patient.cpf, email: patient.email, assinatura: signatureDataUrl(),
-      conteudo_sha256: page.documento.conteudo_sha256, aceite_eletronico: true, codigo: code,
+      nome: patient.nome,
+      cpf: patient.cpf,
+      email: patient.email,
+      assinatura: signatureDataUrl(),
+      conteudo_sha256: page.documento.conteudo_sha256,
+      aceite_eletronico: true,
+      codigo: code,
     });
     expect(signed.statusCode, signed.body).toBe(200);
-    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "paciente")));
-    expect(party).toMatchObject({ otp_verificado: true, nivel_assinatura: "avancada", tipo_assinatura: "desenhada", dispositivo: "Chrome 126 · Android 14 · Google Pixel 8 (celular)" });
+    const [party] = await ctx.database.db
+      .select()
+      .from(contratoPartes)
+      .where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "paciente")));
+    expect(party).toMatchObject({
+      otp_verificado: true,
+      nivel_assinatura: "avancada",
+      tipo_assinatura: "desenhada",
+      dispositivo: "Chrome 126 · Android 14 · Google Pixel 8 (celular)",
+    });
 
     const events = await eventsOf(documentId);
     const actions = events.map((e) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(["document.otp_email_outbox", "document.sign_attempt_failed", "document.otp_verified", "document.signed"]));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        "document.otp_email_outbox",
+        "document.sign_attempt_failed",
+        "document.otp_verified",
+        "document.signed",
+      ]),
+    );
     expect(events.find((e) => e.action === "document.sign_attempt_failed")?.data).toEqual({ motivo: "codigo" });
     expect(events.find((e) => e.action === "document.sign_attempt_failed")?.ip_address).toBe(IP);
-    const signedEvent = events.find((e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente");
+    const signedEvent = events.find(
+      (e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente",
+    );
     expect(signedEvent?.data).toMatchObject({
       nivel: "avancada",
       otp_verificado: true,
-      consentimento: { versao: ELECTRONIC_CONSENT.versao, sha256: createHash("sha256").update(ELECTRONIC_CONSENT.texto).digest("hex") },
+      consentimento: {
+        versao: ELECTRONIC_CONSENT.versao,
+        sha256: createHash("sha256").update(ELECTRONIC_CONSENT.texto).digest("hex"),
+      },
     });
   });
 
@@ -104,13 +154,15 @@ describe("exclusive control by default", () => {
 
     const verified = await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: code });
     expect(verified.statusCode, verified.body).toBe(200);
-    expect(verified.json()).toMatchObject({ codigo_verificado: true, conteudo_mascarado: false, documento: { status: "viewed" } });
+    expect(verified.json()).toMatchObject({
+      codigo_verificado: true,
+      conteudo_mascarado: false,
+      documento: { status: "viewed" },
+    });
     const actions = (await eventsOf(documentId)).map((e) => e.action);
-    expect(actions.filter((a) => ["document.sign_attempt_failed", "document.otp_verified", "document.viewed"].includes(a))).toEqual([
-      "document.sign_attempt_failed",
-      "document.otp_verified",
-      "document.viewed",
-    ]);
+    expect(
+      actions.filter((a) => ["document.sign_attempt_failed", "document.otp_verified", "document.viewed"].includes(a)),
+    ).toEqual(["document.sign_attempt_failed", "document.otp_verified", "document.viewed"]);
     // Verified again on the now viewed link: the same page, one more event, no second 'viewed'.
     const again = await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: code });
     expect(again.json()).toMatchObject({ codigo_verificado: true, documento: { status: "viewed" } });
@@ -122,30 +174,61 @@ describe("exclusive control by default", () => {
   it("signs without a code only as 'simples', saying why: the clinic turned it off, or the patient has no e-mail", async () => {
     const off = await newClinic(ctx.app);
     const offVersion = await publishedTemplateVersion(ctx.app, off);
-    expect((await staff(off, "PUT", "/api/settings/signing", { codigo_email: false })).json()).toMatchObject({ codigo_email: false });
+    expect((await staff(off, "PUT", "/api/settings/signing", { codigo_email: false })).json()).toMatchObject({
+      codigo_email: false,
+    });
     const a = await sent(off, { version: offVersion });
     expect(a.link).toMatchObject({ nivel: "simples", motivo_simples: "A clínica desativou o código de verificação." });
     const pageA = (await publicCall("GET", `/api/public/sign/${a.token}`)).json();
     expect(pageA).toMatchObject({ codigo_obrigatorio: false, conteudo_mascarado: false, nivel: "simples" });
     const signedA = await signAsPatient(ctx.app, ctx.database, a.token, a.patient);
     expect(signedA.response.statusCode, signedA.response.body).toBe(200);
-    const event = (await eventsOf(a.documentId)).find((e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente");
-    expect(event?.data).toMatchObject({ nivel: "simples", otp_verificado: false, motivo_simples: "A clínica desativou o código de verificação." });
+    const event = (await eventsOf(a.documentId)).find(
+      (e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente",
+    );
+    expect(event?.data).toMatchObject({
+      nivel: "simples",
+      otp_verificado: false,
+      motivo_simples: "A clínica desativou o código de verificação.",
+    });
 
     const b = await sent(clinic, { email: null });
-    expect(b.link).toMatchObject({ nivel: "simples", motivo_simples: "O paciente não tem e-mail cadastrado para receber o código." });
-    expect((await publicCall("GET", `/api/public/sign/${b.token}`)).json()).toMatchObject({ codigo_obrigatorio: false, nivel: "simples" });
+    expect(b.link).toMatchObject({
+      nivel: "simples",
+      motivo_simples: "O paciente não tem e-mail cadastrado para receber o código.",
+    });
+    expect((await publicCall("GET", `/api/public/sign/${b.token}`)).json()).toMatchObject({
+      codigo_obrigatorio: false,
+      nivel: "simples",
+    });
   });
 
   it("never asks for a code that cannot arrive: production without SMTP signs 'simples' and says the e-mail waits in the outbox", async () => {
-    const prod = await createTestApp({ database: ctx.database, env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br" } });
+    const prod = await createTestApp({
+      database: ctx.database,
+      env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br" },
+    });
     try {
       const owner = await newClinic(prod.app);
       const version = await publishedTemplateVersion(prod.app, owner);
-      const settings = await prod.app.inject({ method: "GET", url: "/api/settings/signing", headers: { cookie: owner.cookie } });
-      expect(settings.json()).toEqual({ codigo_email: true, email_configurado: false, codigo_disponivel: false, sms_configurado: false });
+      const settings = await prod.app.inject({
+        method: "GET",
+        url: "/api/settings/signing",
+        headers: { cookie: owner.cookie },
+      });
+      expect(settings.json()).toEqual({
+        codigo_email: true,
+        email_configurado: false,
+        codigo_disponivel: false,
+        sms_configurado: false,
+      });
       const { documentId } = await signableDocument(prod.app, owner, { versionId: version });
-      const response = await prod.app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, headers: { cookie: owner.cookie }, payload: { email: true } });
+      const response = await prod.app.inject({
+        method: "POST",
+        url: `/api/documents/${documentId}/send`,
+        headers: { cookie: owner.cookie },
+        payload: { email: true },
+      });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toMatchObject({
         email_enviado: true,
@@ -154,7 +237,9 @@ describe("exclusive control by default", () => {
         motivo_simples: "O envio de e-mail não está configurado neste servidor.",
       });
       expect(response.json().link).toMatch(/^https:\/\/consentir\.exemplo\.com\.br\/assinar\//);
-      const page = (await prod.app.inject({ method: "GET", url: `/api/public/sign/${tokenOf(response.json().link)}` })).json();
+      const page = (
+        await prod.app.inject({ method: "GET", url: `/api/public/sign/${tokenOf(response.json().link)}` })
+      ).json();
       expect(page).toMatchObject({ codigo_obrigatorio: false, nivel: "simples" });
       const actions = (await eventsOf(documentId)).map((e) => e.action);
       expect(actions).toContain("document.link_email_outbox");
@@ -181,11 +266,24 @@ describe("signers sign as themselves", () => {
     expect(noConsent.response.json().message).toBe(SIGNING_MESSAGES.consentRequired);
 
     // A typed signature (accessibility) is accepted and recorded as typed.
-    const ok = await signAsPatient(ctx.app, ctx.database, token, patient, { nome: "  ana   LUIZA conceicao ", tipo_assinatura: "digitada" });
+    const ok = await signAsPatient(ctx.app, ctx.database, token, patient, {
+      nome: "  ana   LUIZA conceicao ",
+      tipo_assinatura: "digitada",
+    });
     expect(ok.response.statusCode, ok.response.body).toBe(200);
-    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "paciente")));
-    expect(party).toMatchObject({ nome: patient.nome, tipo_assinatura: "digitada", nivel_assinatura: "simples", dispositivo: null });
-    const failures = (await eventsOf(documentId)).filter((e) => e.action === "document.sign_attempt_failed").map((e) => e.data);
+    const [party] = await ctx.database.db
+      .select()
+      .from(contratoPartes)
+      .where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "paciente")));
+    expect(party).toMatchObject({
+      nome: patient.nome,
+      tipo_assinatura: "digitada",
+      nivel_assinatura: "simples",
+      dispositivo: null,
+    });
+    const failures = (await eventsOf(documentId))
+      .filter((e) => e.action === "document.sign_attempt_failed")
+      .map((e) => e.data);
     expect(failures).toEqual([{ motivo: "nome" }, { motivo: "cpf" }]);
   });
 });
@@ -193,16 +291,31 @@ describe("signers sign as themselves", () => {
 describe("a minor signs through their legal guardian, in the guardian's own name", () => {
   it("refuses to send without the guardian on record, then wants the guardian's name and CPF and prints the capacity", async () => {
     const guardianCpf = "529.982.247-25";
-    const minor = await staff(clinic, "POST", "/api/patients", { nome: "Pedro Henrique Souza", cpf: validCpf(), data_nascimento: "2014-03-09", email: "familia.souza@exemplo.com.br" });
+    const minor = await staff(clinic, "POST", "/api/patients", {
+      nome: "Pedro Henrique Souza",
+      cpf: validCpf(),
+      data_nascimento: "2014-03-09",
+      email: "familia.souza@exemplo.com.br",
+    });
     expect(minor.statusCode, minor.body).toBe(201);
-    const patient = { id: minor.json().id as string, nome: "Pedro Henrique Souza", cpf: minor.json().cpf as string, email: "familia.souza@exemplo.com.br" };
+    const patient = {
+      id: minor.json().id as string,
+      nome: "Pedro Henrique Souza",
+      cpf: minor.json().cpf as string,
+      email: "familia.souza@exemplo.com.br",
+    };
     const documentId = await draftDocument(ctx.app, clinic, versionId, patient.id);
     const refused = await staff(clinic, "POST", `/api/documents/${documentId}/send`, {});
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ code: "GUARDIAN_MISSING" });
 
     const updated = await staff(clinic, "PUT", `/api/patients/${patient.id}`, {
-      nome: patient.nome, cpf: patient.cpf, data_nascimento: "2014-03-09", email: patient.email, responsavel_nome: "Marta Souza Lima", responsavel_cpf: guardianCpf,
+      nome: patient.nome,
+      cpf: patient.cpf,
+      data_nascimento: "2014-03-09",
+      email: patient.email,
+      responsavel_nome: "Marta Souza Lima",
+      responsavel_cpf: guardianCpf,
     });
     expect(updated.statusCode, updated.body).toBe(200);
     const sentNow = await staff(clinic, "POST", `/api/documents/${documentId}/send`, {});
@@ -221,47 +334,96 @@ describe("a minor signs through their legal guardian, in the guardian's own name
     const wrongCpf = await signAsPatient(ctx.app, ctx.database, token, patient, { nome: "marta souza lima" });
     expect(wrongCpf.response.json().message).toBe(SIGNING_MESSAGES.guardianCpfMismatch);
 
-    const signed = await signAsPatient(ctx.app, ctx.database, token, patient, { nome: "Marta Souza Lima", cpf: guardianCpf });
+    const signed = await signAsPatient(ctx.app, ctx.database, token, patient, {
+      nome: "Marta Souza Lima",
+      cpf: guardianCpf,
+    });
     expect(signed.response.statusCode, signed.response.body).toBe(200);
-    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "responsavel")));
-    expect(party).toMatchObject({ papel: "responsavel", nome: "Marta Souza Lima", cpf: "52998224725", qualidade: "responsável legal de Pedro Henrique Souza", nivel_assinatura: "avancada" });
+    const [party] = await ctx.database.db
+      .select()
+      .from(contratoPartes)
+      .where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "responsavel")));
+    expect(party).toMatchObject({
+      papel: "responsavel",
+      nome: "Marta Souza Lima",
+      cpf: "52998224725",
+      qualidade: "responsável legal de Pedro Henrique Souza",
+      nivel_assinatura: "avancada",
+    });
     const block = await staff(clinic, "GET", `/api/documents/${documentId}/signatures`);
-    expect(block.json().items.find((item: { papel: string }) => item.papel === "responsavel")).toMatchObject({ papel: "responsavel", qualidade: "responsável legal de Pedro Henrique Souza", cpf: "529.982.247-25" });
+    expect(block.json().items.find((item: { papel: string }) => item.papel === "responsavel")).toMatchObject({
+      papel: "responsavel",
+      qualidade: "responsável legal de Pedro Henrique Souza",
+      cpf: "529.982.247-25",
+    });
   });
 });
 
 describe("the responsible professional signs as themselves, in the app, before sending", () => {
   it("blocks sending until the professional re-enters their password; nobody else may sign for them", async () => {
-    const patient = await staff(clinic, "POST", "/api/patients", { nome: "Rita Campos Leal", cpf: validCpf(), data_nascimento: "1975-07-07", email: "rita@exemplo.com.br" });
+    const patient = await staff(clinic, "POST", "/api/patients", {
+      nome: "Rita Campos Leal",
+      cpf: validCpf(),
+      data_nascimento: "1975-07-07",
+      email: "rita@exemplo.com.br",
+    });
     const created = await staff(clinic, "POST", "/api/documents", {
-      paciente_id: patient.json().id, template_version_id: versionId, titulo: "TCLE - Rinoplastia", procedimento: "Rinoplastia", medico_responsavel_id: clinic.profileId, variaveis: { riscos_personalizados: "Edema" },
+      paciente_id: patient.json().id,
+      template_version_id: versionId,
+      titulo: "TCLE - Rinoplastia",
+      procedimento: "Rinoplastia",
+      medico_responsavel_id: clinic.profileId,
+      variaveis: { riscos_personalizados: "Edema" },
     });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
-    expect((await staff(clinic, "GET", `/api/documents/${id}`)).json().assinaturas_pendentes).toEqual(["profissional", "paciente"]);
+    expect((await staff(clinic, "GET", `/api/documents/${id}`)).json().assinaturas_pendentes).toEqual([
+      "profissional",
+      "paciente",
+    ]);
     const early = await staff(clinic, "POST", `/api/documents/${id}/send`, {});
     expect(early.statusCode).toBe(409);
     expect(early.json().code).toBe("PROFESSIONAL_SIGNATURE_MISSING");
 
     // A receptionist cannot sign in the professional's place, even with their own password.
     const receptionist = await newStaff(ctx.app, ctx.database, clinic.tenantId, "atendente");
-    const notMine = await staff(receptionist, "POST", `/api/documents/${id}/professional-signature`, { senha: receptionist.password });
+    const notMine = await staff(receptionist, "POST", `/api/documents/${id}/professional-signature`, {
+      senha: receptionist.password,
+    });
     expect(notMine.statusCode).toBe(403);
-    expect(notMine.json().message).toBe("Só o profissional responsável pelo documento pode assinar a declaração do profissional.");
+    expect(notMine.json().message).toBe(
+      "Só o profissional responsável pelo documento pode assinar a declaração do profissional.",
+    );
     // A wrong password is refused and audited with the user.
-    const wrong = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, { senha: "nao-e-a-senha" });
+    const wrong = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, {
+      senha: "nao-e-a-senha",
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe("Senha incorreta.");
     const failure = (await eventsOf(id)).find((e) => e.action === "document.sign_attempt_failed");
     expect(failure).toMatchObject({ actor_profile_id: clinic.profileId, data: { motivo: "senha" } });
 
-    const signed = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, { senha: clinic.password });
+    const signed = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, {
+      senha: clinic.password,
+    });
     expect(signed.statusCode, signed.body).toBe(200);
-    const again = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, { senha: clinic.password });
+    const again = await staff(clinic, "POST", `/api/documents/${id}/professional-signature`, {
+      senha: clinic.password,
+    });
     expect(again.statusCode).toBe(409);
-    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, id), eq(contratoPartes.papel, "profissional")));
+    const [party] = await ctx.database.db
+      .select()
+      .from(contratoPartes)
+      .where(and(eq(contratoPartes.contrato_id, id), eq(contratoPartes.papel, "profissional")));
     // The password alone (no code asked): login and password, recorded as simple (decision 042).
-    expect(party).toMatchObject({ nome: "Dra. Helena Martins Prado", tipo_assinatura: "senha", nivel_assinatura: "simples", otp_verificado: false, assinatura_file_id: null, qualidade: "profissional responsável — CRM-SP 123456" });
+    expect(party).toMatchObject({
+      nome: "Dra. Helena Martins Prado",
+      tipo_assinatura: "senha",
+      nivel_assinatura: "simples",
+      otp_verificado: false,
+      assinatura_file_id: null,
+      qualidade: "profissional responsável — CRM-SP 123456",
+    });
     expect((await staff(clinic, "GET", `/api/documents/${id}`)).json().assinaturas_pendentes).toEqual(["paciente"]);
     expect((await staff(clinic, "POST", `/api/documents/${id}/send`, {})).statusCode).toBe(200);
   });
@@ -289,7 +451,11 @@ describe("staff cannot sign in the patient's place unseen", () => {
   it("records a change of the patient's e-mail or phone on each document waiting for signature, masked", async () => {
     const { documentId, patient } = await sent();
     const update = await staff(clinic, "PUT", `/api/patients/${patient.id}`, {
-      nome: patient.nome, cpf: patient.cpf, data_nascimento: "1990-05-10", email: "outro.endereco@exemplo.com.br", telefone: "(11) 97777-6543",
+      nome: patient.nome,
+      cpf: patient.cpf,
+      data_nascimento: "1990-05-10",
+      email: "outro.endereco@exemplo.com.br",
+      telefone: "(11) 97777-6543",
     });
     expect(update.statusCode, update.body).toBe(200);
     const change = (await eventsOf(documentId)).find((e) => e.action === "patient.contact_changed");

@@ -38,7 +38,12 @@ describe("a patient's signature and the clinic's other status changes take their
     const clinic = await newClinic(app);
     // No e-mail on record: the signature needs no code (the lock order is the same with it).
     const { documentId, patient } = await signableDocument(app, clinic, { email: null });
-    const sent = await app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, payload: {}, headers: { cookie: clinic.cookie } });
+    const sent = await app.inject({
+      method: "POST",
+      url: `/api/documents/${documentId}/send`,
+      payload: {},
+      headers: { cookie: clinic.cookie },
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     const token = tokenOf(sent.json().link as string);
     // Opened before: the move to 'viewed' is behind us, the signature is the one status change left.
@@ -84,10 +89,10 @@ describe("a patient's signature and the clinic's other status changes take their
         );
         // Second half: its own audit event (the chain head), then commit. In the old order the
         // signature held the chain head here, and one of the two was aborted as a deadlock.
-        await blocker.query("insert into audit_events (tenant_id, action, entity_type, entity_id, data) values ($1, 'teste.ordem_das_travas', 'contrato', $2, '{}')", [
-          clinic.tenantId,
-          documentId,
-        ]);
+        await blocker.query(
+          "insert into audit_events (tenant_id, action, entity_type, entity_id, data) values ($1, 'teste.ordem_das_travas', 'contrato', $2, '{}')",
+          [clinic.tenantId, documentId],
+        );
         await blocker.query("commit");
       } else {
         signing = signAsPatient(app, database, token, patient);
@@ -99,7 +104,10 @@ describe("a patient's signature and the clinic's other status changes take their
       await observer?.end();
     }
 
-    const [row] = await database.db.select({ status: contratos.status }).from(contratos).where(eq(contratos.id, documentId));
+    const [row] = await database.db
+      .select({ status: contratos.status })
+      .from(contratos)
+      .where(eq(contratos.id, documentId));
     expect(row?.status).toBe("signed");
     const events = await database.db
       .select({ action: auditEvents.action })

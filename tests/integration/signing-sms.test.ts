@@ -18,7 +18,13 @@ beforeAll(async () => {
   zenvia = await startFakeZenvia();
   // Production without SMTP: e-mail cannot carry the code, SMS can.
   ctx = await createTestApp({
-    env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br", SMS_PROVIDER_URL: zenvia.url, SMS_API_TOKEN: "token-de-teste", SMS_FROM: "clinica" },
+    env: {
+      NODE_ENV: "production",
+      PUBLIC_URL: "https://consentir.exemplo.com.br",
+      SMS_PROVIDER_URL: zenvia.url,
+      SMS_API_TOKEN: "token-de-teste",
+      SMS_FROM: "clinica",
+    },
   });
   clinic = await newClinic(ctx.app);
   versionId = await publishedTemplateVersion(ctx.app, clinic);
@@ -28,11 +34,18 @@ afterAll(async () => {
   await zenvia.close();
 });
 
-const staff = (method: "GET" | "POST", url: string, payload?: unknown) => ctx.app.inject({ method, url, payload: payload as object, headers: { cookie: clinic.cookie } });
-const pub = (method: "GET" | "POST", url: string, payload?: unknown) => ctx.app.inject({ method, url, payload: payload as object });
+const staff = (method: "GET" | "POST", url: string, payload?: unknown) =>
+  ctx.app.inject({ method, url, payload: payload as object, headers: { cookie: clinic.cookie } });
+const pub = (method: "GET" | "POST", url: string, payload?: unknown) =>
+  ctx.app.inject({ method, url, payload: payload as object });
 
 async function sentTo(patientData: Record<string, unknown>) {
-  const created = await staff("POST", "/api/patients", { nome: "Carla Mendes Rocha", cpf: validCpf(), data_nascimento: "1980-02-02", ...patientData });
+  const created = await staff("POST", "/api/patients", {
+    nome: "Carla Mendes Rocha",
+    cpf: validCpf(),
+    data_nascimento: "1980-02-02",
+    ...patientData,
+  });
   expect(created.statusCode, created.body).toBe(201);
   const documentId = await draftDocument(ctx.app, clinic, versionId, created.json().id);
   const sent = await staff("POST", `/api/documents/${documentId}/send`, {});
@@ -45,13 +58,20 @@ describe("signing code by SMS", () => {
     const { documentId, cpf, token, link } = await sentTo({ telefone: "(11) 98765-4321" });
     expect(link).toMatchObject({ nivel: "avancada" });
     const page = (await pub("GET", `/api/public/sign/${token}`)).json();
-    expect(page).toMatchObject({ codigo_obrigatorio: true, codigo_canais: [{ canal: "sms", destino: "(**) *****-4321" }], conteudo_mascarado: true });
+    expect(page).toMatchObject({
+      codigo_obrigatorio: true,
+      codigo_canais: [{ canal: "sms", destino: "(**) *****-4321" }],
+      conteudo_mascarado: true,
+    });
 
     const asked = await pub("POST", `/api/public/sign/${token}/code`, {});
     expect(asked.statusCode, asked.body).toBe(200);
     expect(asked.json()).toEqual({ enviado: true, canal: "sms", destino: "(**) *****-4321", email: null });
     // Nothing in the jobs table gives the code away.
-    const [job] = await ctx.database.db.select().from(jobs).where(and(eq(jobs.kind, "sms.send"), eq(jobs.tenant_id, clinic.tenantId)));
+    const [job] = await ctx.database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, "sms.send"), eq(jobs.tenant_id, clinic.tenantId)));
     expect(JSON.stringify(job?.payload)).not.toMatch(/\b\d{6}\b/);
 
     expect((await ctx.app.worker.tick({ sweep: false })).jobs).toBeGreaterThanOrEqual(1);
@@ -63,10 +83,19 @@ describe("signing code by SMS", () => {
     const verified = await pub("POST", `/api/public/sign/${token}/verify-code`, { codigo: code });
     expect(verified.statusCode, verified.body).toBe(200);
     const signed = await pub("POST", `/api/public/sign/${token}`, {
-      nome: "Carla Mendes Rocha", cpf, email: "carla@exemplo.com.br", assinatura: signatureDataUrl(), conteudo_sha256: page.documento.conteudo_sha256, aceite_eletronico: true, codigo: code,
+      nome: "Carla Mendes Rocha",
+      cpf,
+      email: "carla@exemplo.com.br",
+      assinatura: signatureDataUrl(),
+      conteudo_sha256: page.documento.conteudo_sha256,
+      aceite_eletronico: true,
+      codigo: code,
     });
     expect(signed.statusCode, signed.body).toBe(200);
-    const [party] = await ctx.database.db.select().from(contratoPartes).where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "paciente")));
+    const [party] = await ctx.database.db
+      .select()
+      .from(contratoPartes)
+      .where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "paciente")));
     expect(party).toMatchObject({ otp_verificado: true, nivel_assinatura: "avancada" });
   });
 
@@ -76,20 +105,28 @@ describe("signing code by SMS", () => {
     expect(byEmail.statusCode).toBe(400);
     expect(byEmail.json().message).toBe("Não há e-mail cadastrado para receber o código.");
     const landline = await sentTo({ telefone: "(11) 3456-7890" });
-    expect(landline.link).toMatchObject({ nivel: "simples", motivo_simples: "O paciente não tem e-mail nem celular cadastrado para receber o código." });
+    expect(landline.link).toMatchObject({
+      nivel: "simples",
+      motivo_simples: "O paciente não tem e-mail nem celular cadastrado para receber o código.",
+    });
   });
 
   it("keeps a refused or unanswered SMS as a job error and retries, losing nothing", async () => {
     const sender = zenviaSmsSender({ baseUrl: zenvia.url, token: "token-de-teste", from: "clinica", timeoutMs: 2000 });
     zenvia.mode = "reject";
-    await expect(sender.send("5511987654321", "teste")).rejects.toThrow("SMS recusado pelo provedor (HTTP 400): Invalid recipient");
+    await expect(sender.send("5511987654321", "teste")).rejects.toThrow(
+      "SMS recusado pelo provedor (HTTP 400): Invalid recipient",
+    );
     zenvia.mode = "down";
     await expect(sender.send("5511987654321", "teste")).rejects.toThrow("SMS: sem resposta do provedor");
     const { token } = await sentTo({ telefone: "(21) 99876-5432" });
     expect((await pub("POST", `/api/public/sign/${token}/code`, {})).statusCode).toBe(200);
     zenvia.mode = "reject";
     await ctx.app.worker.tick({ sweep: false });
-    const pending = await ctx.database.db.select().from(jobs).where(and(eq(jobs.kind, "sms.send"), eq(jobs.status, "pending")));
+    const pending = await ctx.database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, "sms.send"), eq(jobs.status, "pending")));
     expect(pending.some((j) => (j.last_error ?? "").includes("HTTP 400"))).toBe(true);
     zenvia.mode = "ok";
   });

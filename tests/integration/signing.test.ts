@@ -1,7 +1,16 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, contratoPartes, contratos, emailOutbox, files, jobs, signingOtps, signingTokens } from "../../src/db/schema.js";
+import {
+  auditEvents,
+  contratoPartes,
+  contratos,
+  emailOutbox,
+  files,
+  jobs,
+  signingOtps,
+  signingTokens,
+} from "../../src/db/schema.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { MAX_SIGNATURE_BYTES, OTP_MAX_ATTEMPTS, SIGNING_MESSAGES } from "../../src/shared/schemas/signing.js";
 import { validCpf } from "../helpers/factories.js";
@@ -24,7 +33,8 @@ let other: SignedIn;
 let versionId: string;
 let otherVersionId: string;
 
-const PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1";
+const PHONE_UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1";
 const PHONE_IP = "203.0.113.7";
 
 type Method = "GET" | "POST" | "PUT";
@@ -35,10 +45,15 @@ const publicCall = (method: Method, url: string, payload?: unknown, ip = PHONE_I
 const openPage = (token: string) => publicCall("GET", `/api/public/sign/${token}`);
 const sign = (token: string, payload: unknown) => publicCall("POST", `/api/public/sign/${token}`, payload);
 
-const expectError = (response: { statusCode: number; json(): any; body: string }, code: keyof typeof ERRORS, message?: string) => {
+const expectError = (
+  response: { statusCode: number; json(): any; body: string },
+  code: keyof typeof ERRORS,
+  message?: string,
+) => {
   expect(response.statusCode, response.body).toBe(ERRORS[code].status);
   // VALIDATION carries the first field's message: checked only when the test names it.
-  const expected = message === undefined && code === "VALIDATION" ? { code } : { code, message: message ?? ERRORS[code].message };
+  const expected =
+    message === undefined && code === "VALIDATION" ? { code } : { code, message: message ?? ERRORS[code].message };
   expect(response.json()).toMatchObject(expected);
 };
 
@@ -50,8 +65,14 @@ interface Sent {
 }
 
 /** A new document of `who`'s clinic, sent: its link and token. */
-async function sentDocument(who: SignedIn = clinic, options: { email?: string | null; nome?: string } = {}): Promise<Sent> {
-  const { documentId, patient } = await signableDocument(ctx.app, who, { versionId: who === other ? otherVersionId : versionId, ...options });
+async function sentDocument(
+  who: SignedIn = clinic,
+  options: { email?: string | null; nome?: string } = {},
+): Promise<Sent> {
+  const { documentId, patient } = await signableDocument(ctx.app, who, {
+    versionId: who === other ? otherVersionId : versionId,
+    ...options,
+  });
   const response = await staff(who, "POST", `/api/documents/${documentId}/send`, {});
   expect(response.statusCode, response.body).toBe(200);
   const link = response.json().link as string;
@@ -82,10 +103,16 @@ const documentRow = async (id: string) => {
   return row;
 };
 const eventsOf = (id: string) =>
-  ctx.database.db.select().from(auditEvents).where(and(eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, id))).orderBy(asc(auditEvents.seq));
+  ctx.database.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, id)))
+    .orderBy(asc(auditEvents.seq));
 /** The link signer's parties (the professional signed the declaration before sending). */
 const partiesOf = async (id: string) =>
-  (await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, id))).filter((party) => party.papel !== "profissional");
+  (await ctx.database.db.select().from(contratoPartes).where(eq(contratoPartes.contrato_id, id))).filter(
+    (party) => party.papel !== "profissional",
+  );
 
 beforeAll(async () => {
   // Generous public limit here: the rate limit has its own app below.
@@ -113,7 +140,9 @@ describe("sending a document for signature", () => {
     expect(body.link).toMatch(/^http:\/\/[^/]+\/assinar\/[A-Za-z0-9_-]{43}$/);
     expect(body.expires_at).toBe(before.expiracao_at.toISOString());
     expect(body.email_enviado).toBe(false);
-    expect(body.whatsapp_text).toBe(`Olá, Ana! Segue o link para ler e assinar o documento "TCLE - Blefaroplastia": ${body.link}`);
+    expect(body.whatsapp_text).toBe(
+      `Olá, Ana! Segue o link para ler e assinar o documento "TCLE - Blefaroplastia": ${body.link}`,
+    );
     expect(body.whatsapp_url).toBe(`https://wa.me/?text=${encodeURIComponent(body.whatsapp_text)}`);
 
     const token = tokenOf(body.link);
@@ -141,7 +170,10 @@ describe("sending a document for signature", () => {
 
   it("gives a draft whose deadline already passed a fresh 7-day deadline when it is sent", async () => {
     const { documentId } = await signableDocument(ctx.app, clinic, { versionId });
-    await ctx.database.db.update(contratos).set({ expiracao_at: new Date(Date.now() - 86_400_000) }).where(eq(contratos.id, documentId));
+    await ctx.database.db
+      .update(contratos)
+      .set({ expiracao_at: new Date(Date.now() - 86_400_000) })
+      .where(eq(contratos.id, documentId));
     const response = await staff(clinic, "POST", `/api/documents/${documentId}/send`, {});
     expect(response.statusCode, response.body).toBe(200);
     const days = (Date.parse(response.json().expires_at) - Date.now()) / 86_400_000;
@@ -153,7 +185,11 @@ describe("sending a document for signature", () => {
 
   it("answers 'Token de assinatura não gerado' for the link of a draft", async () => {
     const { documentId } = await signableDocument(ctx.app, clinic, { versionId });
-    expectError(await staff(clinic, "GET", `/api/documents/${documentId}/link`), "NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
+    expectError(
+      await staff(clinic, "GET", `/api/documents/${documentId}/link`),
+      "NOT_FOUND",
+      SIGNING_MESSAGES.tokenMissing,
+    );
   });
 
   it("e-mails the link to the patient's registered address through the outbox, naming clinic and document", async () => {
@@ -189,15 +225,22 @@ describe("sending a document for signature", () => {
     expect((await openPage(sent.token)).statusCode).toBe(200);
     // A draft has no link to e-mail; another clinic's id is not found.
     const { documentId: draft } = await signableDocument(ctx.app, clinic, { versionId });
-    expect((await staff(clinic, "POST", `/api/documents/${draft}/email-link`)).json().message).toBe(SIGNING_MESSAGES.tokenMissing);
+    expect((await staff(clinic, "POST", `/api/documents/${draft}/email-link`)).json().message).toBe(
+      SIGNING_MESSAGES.tokenMissing,
+    );
     expect((await staff(other, "POST", `/api/documents/${sent.documentId}/email-link`)).statusCode).toBe(404);
   });
 
   it("refuses the e-mail when the patient has none, and then nothing changes", async () => {
     const { documentId } = await signableDocument(ctx.app, clinic, { versionId, email: null });
-    expectError(await staff(clinic, "POST", `/api/documents/${documentId}/send`, { email: true }), "PATIENT_EMAIL_MISSING");
+    expectError(
+      await staff(clinic, "POST", `/api/documents/${documentId}/send`, { email: true }),
+      "PATIENT_EMAIL_MISSING",
+    );
     expect((await documentRow(documentId)).status).toBe("draft");
-    expect(await ctx.database.db.select().from(signingTokens).where(eq(signingTokens.contrato_id, documentId))).toHaveLength(0);
+    expect(
+      await ctx.database.db.select().from(signingTokens).where(eq(signingTokens.contrato_id, documentId)),
+    ).toHaveLength(0);
   });
 
   it("refuses to send for a patient without CPF (nobody could ever sign it)", async () => {
@@ -222,9 +265,14 @@ describe("sending a document for signature", () => {
     expect(page.json().documento.status).toBe("viewed");
     expect((await documentRow(sent.documentId)).status).toBe("viewed");
 
-    const tokens = await ctx.database.db.select().from(signingTokens).where(eq(signingTokens.contrato_id, sent.documentId));
+    const tokens = await ctx.database.db
+      .select()
+      .from(signingTokens)
+      .where(eq(signingTokens.contrato_id, sent.documentId));
     expect(tokens.filter((t) => t.revoked_at === null)).toHaveLength(1);
-    expect((await staff(clinic, "GET", `/api/documents/${sent.documentId}/link`)).json().link).toBe(response.json().link);
+    expect((await staff(clinic, "GET", `/api/documents/${sent.documentId}/link`)).json().link).toBe(
+      response.json().link,
+    );
     expect((await eventsOf(sent.documentId)).map((e) => e.action)).toContain("document.resent");
   });
 
@@ -267,7 +315,12 @@ describe("opening the link", () => {
     await openPage(sent.token);
     const viewed = (await eventsOf(sent.documentId)).filter((e) => e.action === "document.viewed");
     expect(viewed).toHaveLength(1);
-    expect(viewed[0]).toMatchObject({ actor_profile_id: null, ip_address: PHONE_IP, user_agent: PHONE_UA, data: { via: "link", papel: "paciente" } });
+    expect(viewed[0]).toMatchObject({
+      actor_profile_id: null,
+      ip_address: PHONE_IP,
+      user_agent: PHONE_UA,
+      data: { via: "link", papel: "paciente" },
+    });
   });
 
   it("answers each link with its own document only, and unknown or malformed tokens with 410", async () => {
@@ -278,7 +331,10 @@ describe("opening the link", () => {
     expect(theirPage.documento.short_id).toBe(`#${theirs.documentId.slice(-8)}`);
     expect(JSON.stringify(theirPage)).not.toContain(mine.documentId.slice(-8));
     // The other clinic's content hash does not sign this document.
-    expectError(await sign(mine.token, signerInput(mine.patient, theirPage.documento.conteudo_sha256)), "SIGNING_CONTENT_CHANGED");
+    expectError(
+      await sign(mine.token, signerInput(mine.patient, theirPage.documento.conteudo_sha256)),
+      "SIGNING_CONTENT_CHANGED",
+    );
 
     expectError(await openPage("A".repeat(43)), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
     expectError(await openPage("abc"), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
@@ -291,11 +347,18 @@ describe("opening the link", () => {
   it("treats a past deadline as expired even while the status still says sent", async () => {
     const sent = await sentDocument();
     const hash = (await documentRow(sent.documentId)).conteudo_sha256;
-    await ctx.database.db.update(contratos).set({ expiracao_at: new Date(Date.now() - 60_000) }).where(eq(contratos.id, sent.documentId));
+    await ctx.database.db
+      .update(contratos)
+      .set({ expiracao_at: new Date(Date.now() - 60_000) })
+      .where(eq(contratos.id, sent.documentId));
     expect((await documentRow(sent.documentId)).status).toBe("sent");
     expectError(await openPage(sent.token), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
     expectError(await sign(sent.token, signerInput(sent.patient, hash)), "SIGNING_LINK_INVALID");
-    expectError(await staff(clinic, "GET", `/api/documents/${sent.documentId}/link`), "NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
+    expectError(
+      await staff(clinic, "GET", `/api/documents/${sent.documentId}/link`),
+      "NOT_FOUND",
+      SIGNING_MESSAGES.tokenMissing,
+    );
     expect((await documentRow(sent.documentId)).status).toBe("sent");
     // Reenviar gives it a new deadline (issue 17, tests/integration/send-traps.test.ts).
   });
@@ -303,7 +366,9 @@ describe("opening the link", () => {
   it("answers 410 once the document is cancelled", async () => {
     const sent = await sentDocument();
     expect((await openPage(sent.token)).statusCode).toBe(200);
-    const cancel = await staff(clinic, "POST", `/api/documents/${sent.documentId}/cancel`, { motivo: "Procedimento remarcado" });
+    const cancel = await staff(clinic, "POST", `/api/documents/${sent.documentId}/cancel`, {
+      motivo: "Procedimento remarcado",
+    });
     expect(cancel.statusCode, cancel.body).toBe(204);
     expectError(await openPage(sent.token), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
   });
@@ -318,7 +383,12 @@ describe("the server is the judge of a signature", () => {
   });
 
   it("requires nome, CPF and e-mail with the spec's message", async () => {
-    for (const missing of [{ nome: "" }, { cpf: "" }, { email: "" }, { nome: undefined, cpf: undefined, email: undefined }]) {
+    for (const missing of [
+      { nome: "" },
+      { cpf: "" },
+      { email: "" },
+      { nome: undefined, cpf: undefined, email: undefined },
+    ]) {
       const response = await sign(sent.token, signerInput(sent.patient, hash, missing));
       expectError(response, "VALIDATION", SIGNING_MESSAGES.required);
     }
@@ -326,14 +396,22 @@ describe("the server is the judge of a signature", () => {
 
   it("refuses a name not contained in the patient's", async () => {
     for (const nome of ["Maria Souza", "Ana Luíza Conceição da Silva", "luiza ana"]) {
-      expectError(await sign(sent.token, signerInput(sent.patient, hash, { nome })), "SIGNING_NAME_MISMATCH", SIGNING_MESSAGES.nameMismatch);
+      expectError(
+        await sign(sent.token, signerInput(sent.patient, hash, { nome })),
+        "SIGNING_NAME_MISMATCH",
+        SIGNING_MESSAGES.nameMismatch,
+      );
     }
   });
 
   it("refuses a different (valid) CPF", async () => {
     let cpf = validCpf();
     while (cpf === sent.patient.cpf) cpf = validCpf();
-    expectError(await sign(sent.token, signerInput(sent.patient, hash, { cpf })), "SIGNING_CPF_MISMATCH", SIGNING_MESSAGES.cpfMismatch);
+    expectError(
+      await sign(sent.token, signerInput(sent.patient, hash, { cpf })),
+      "SIGNING_CPF_MISMATCH",
+      SIGNING_MESSAGES.cpfMismatch,
+    );
   });
 
   it("refuses anything but a real PNG drawing of sane size", async () => {
@@ -342,10 +420,22 @@ describe("the server is the judge of a signature", () => {
     const hugeDimensions = pngDataUrl(signaturePng(5000, 60));
     const truncated = pngDataUrl(signaturePng().subarray(0, 300));
     for (const assinatura of [notPng, tiny, hugeDimensions, truncated]) {
-      expectError(await sign(sent.token, signerInput(sent.patient, hash, { assinatura })), "SIGNING_SIGNATURE_REQUIRED", SIGNING_MESSAGES.signatureRequired);
+      expectError(
+        await sign(sent.token, signerInput(sent.patient, hash, { assinatura })),
+        "SIGNING_SIGNATURE_REQUIRED",
+        SIGNING_MESSAGES.signatureRequired,
+      );
     }
-    for (const assinatura of ["", "data:image/jpeg;base64,AAAA", `data:image/png;base64,${"A".repeat(Math.ceil((MAX_SIGNATURE_BYTES * 4) / 3) + 100)}`]) {
-      expectError(await sign(sent.token, signerInput(sent.patient, hash, { assinatura })), "VALIDATION", SIGNING_MESSAGES.signatureRequired);
+    for (const assinatura of [
+      "",
+      "data:image/jpeg;base64,AAAA",
+      `data:image/png;base64,${"A".repeat(Math.ceil((MAX_SIGNATURE_BYTES * 4) / 3) + 100)}`,
+    ]) {
+      expectError(
+        await sign(sent.token, signerInput(sent.patient, hash, { assinatura })),
+        "VALIDATION",
+        SIGNING_MESSAGES.signatureRequired,
+      );
     }
   });
 
@@ -389,15 +479,28 @@ describe("the server is the judge of a signature", () => {
       otp_verificado: false,
     });
     expect(party?.assinou_em.toISOString()).toBe(assinou_em);
-    const [file] = await ctx.database.db.select().from(files).where(eq(files.id, party?.assinatura_file_id ?? ""));
+    const [file] = await ctx.database.db
+      .select()
+      .from(files)
+      .where(eq(files.id, party?.assinatura_file_id ?? ""));
     const png = signaturePng();
-    expect(file).toMatchObject({ tenant_id: clinic.tenantId, content_type: "image/png", size: png.length, sha256: createHash("sha256").update(png).digest("hex") });
+    expect(file).toMatchObject({
+      tenant_id: clinic.tenantId,
+      content_type: "image/png",
+      size: png.length,
+      sha256: createHash("sha256").update(png).digest("hex"),
+    });
     expect((await ctx.app.services.storage.get(file?.sha256 ?? ""))?.equals(png)).toBe(true);
 
     // The signer's evidence is its own event; completion is "document.signed" with the code and parties.
     const completed = (await eventsOf(sent.documentId)).find((e) => e.action === "document.signed");
-    expect(completed?.data).toEqual({ verification_code: row.verification_code, partes: expect.arrayContaining(["paciente", "profissional"]) });
-    const signedEvent = (await eventsOf(sent.documentId)).find((e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente");
+    expect(completed?.data).toEqual({
+      verification_code: row.verification_code,
+      partes: expect.arrayContaining(["paciente", "profissional"]),
+    });
+    const signedEvent = (await eventsOf(sent.documentId)).find(
+      (e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente",
+    );
     expect(signedEvent).toMatchObject({ actor_profile_id: null, ip_address: PHONE_IP, user_agent: PHONE_UA });
     expect(signedEvent?.data).toMatchObject({ conteudo_sha256: hash, parte_id: party?.id, otp_verificado: false });
     const finalize = (await ctx.database.db.select().from(jobs).where(eq(jobs.kind, "document.finalize"))).filter(
@@ -488,7 +591,10 @@ describe("two simultaneous submissions", () => {
   it("give exactly one signature: one 200 and one 409", async () => {
     const sent = await sentDocument();
     const hash = await pageHash(sent.token);
-    const responses = await Promise.all([sign(sent.token, signerInput(sent.patient, hash)), sign(sent.token, signerInput(sent.patient, hash))]);
+    const responses = await Promise.all([
+      sign(sent.token, signerInput(sent.patient, hash)),
+      sign(sent.token, signerInput(sent.patient, hash)),
+    ]);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const refused = responses.find((r) => r.statusCode === 409);
     expect(refused?.json().code).toBe("SIGNING_ALREADY_SIGNED");
@@ -521,7 +627,12 @@ describe("the e-mail one-time code", () => {
 
   it("is a clinic setting only owners and administrators change (audited)", async () => {
     // On by default (issue 11); this server can deliver codes (development outbox) but has no SMTP.
-    expect((await staff(otpClinic, "GET", "/api/settings/signing")).json()).toEqual({ codigo_email: true, email_configurado: false, codigo_disponivel: true, sms_configurado: false });
+    expect((await staff(otpClinic, "GET", "/api/settings/signing")).json()).toEqual({
+      codigo_email: true,
+      email_configurado: false,
+      codigo_disponivel: true,
+      sms_configurado: false,
+    });
     const professional = await newStaff(ctx.app, ctx.database, otpClinic.tenantId, "profissional");
     expectError(await staff(professional, "PUT", "/api/settings/signing", { codigo_email: true }), "FORBIDDEN");
     const admin = await newStaff(ctx.app, ctx.database, otpClinic.tenantId, "admin");
@@ -531,7 +642,10 @@ describe("the e-mail one-time code", () => {
     expect((await staff(professional, "GET", "/api/settings/signing")).json()).toMatchObject({ codigo_email: false });
     expect((await staff(other, "GET", "/api/settings/signing")).json()).toMatchObject({ codigo_email: true });
     expect((await staff(admin, "PUT", "/api/settings/signing", { codigo_email: true })).statusCode).toBe(200);
-    const events = await ctx.database.db.select().from(auditEvents).where(and(eq(auditEvents.tenant_id, otpClinic.tenantId), eq(auditEvents.action, "settings.signing_updated")));
+    const events = await ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenant_id, otpClinic.tenantId), eq(auditEvents.action, "settings.signing_updated")));
     expect(events).toHaveLength(2);
     expect(events[0]?.actor_profile_id).toBe(admin.profileId);
     expectError(await staff(otpClinic, "PUT", "/api/settings/signing", { codigo_email: "sim" }), "VALIDATION");
@@ -548,28 +662,48 @@ describe("the e-mail one-time code", () => {
 
     const asked = await publicCall("POST", `/api/public/sign/${token}/code`, { email: "intruso@exemplo.com" });
     expect(asked.statusCode, asked.body).toBe(200);
-    expect(asked.json()).toEqual({ enviado: true, canal: "email", destino: page.codigo_email, email: page.codigo_email });
-    expect(await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.to_address, "intruso@exemplo.com"))).toHaveLength(0);
+    expect(asked.json()).toEqual({
+      enviado: true,
+      canal: "email",
+      destino: page.codigo_email,
+      email: page.codigo_email,
+    });
+    expect(
+      await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.to_address, "intruso@exemplo.com")),
+    ).toHaveLength(0);
     const { code } = await latestCodeTo(patient.email ?? "");
     const [otp] = await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId));
     expect(otp?.code_hash).toMatch(/^h1:[0-9a-f]{64}$/);
     expect(otp?.code_hash).not.toContain(code);
 
     const wrong = code === "000000" ? "111111" : "000000";
-    expectError(await sign(token, signerInput(patient, hash, { codigo: wrong })), "SIGNING_OTP_INVALID", SIGNING_MESSAGES.otpInvalid);
-    expect((await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId)))[0]?.attempts).toBe(1);
+    expectError(
+      await sign(token, signerInput(patient, hash, { codigo: wrong })),
+      "SIGNING_OTP_INVALID",
+      SIGNING_MESSAGES.otpInvalid,
+    );
+    expect(
+      (await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId)))[0]?.attempts,
+    ).toBe(1);
 
     const signed = await sign(token, signerInput(patient, hash, { codigo: code }));
     expect(signed.statusCode, signed.body).toBe(200);
     const [party] = await partiesOf(documentId);
     expect(party?.otp_verificado).toBe(true);
-    expect((await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId)))[0]?.consumed_at).toBeInstanceOf(Date);
-    expect((await eventsOf(documentId)).map((e) => e.action)).toEqual(expect.arrayContaining(["document.otp_email_outbox", "document.signed"]));
+    expect(
+      (await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, documentId)))[0]?.consumed_at,
+    ).toBeInstanceOf(Date);
+    expect((await eventsOf(documentId)).map((e) => e.action)).toEqual(
+      expect.arrayContaining(["document.otp_email_outbox", "document.signed"]),
+    );
   });
 
   it("is refused once the link has expired: a code verified too late, a signature after a timely verification, a code asked too late", async () => {
     const expire = (documentId: string) =>
-      ctx.database.db.update(contratos).set({ expiracao_at: new Date(Date.now() - 1000) }).where(eq(contratos.id, documentId));
+      ctx.database.db
+        .update(contratos)
+        .set({ expiracao_at: new Date(Date.now() - 1000) })
+        .where(eq(contratos.id, documentId));
 
     // The code arrives while the link lives; the deadline passes before it is typed.
     const late = await sendOtp(otpClinic);
@@ -577,10 +711,25 @@ describe("the e-mail one-time code", () => {
     expect((await publicCall("POST", `/api/public/sign/${late.token}/code`)).statusCode).toBe(200);
     const { code } = await latestCodeTo(late.patient.email ?? "");
     await expire(late.documentId);
-    expectError(await publicCall("POST", `/api/public/sign/${late.token}/verify-code`, { codigo: code }), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
-    expectError(await sign(late.token, signerInput(late.patient, hash, { codigo: code })), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
-    expectError(await publicCall("POST", `/api/public/sign/${late.token}/code`), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
-    const [unused] = await ctx.database.db.select().from(signingOtps).where(eq(signingOtps.contrato_id, late.documentId));
+    expectError(
+      await publicCall("POST", `/api/public/sign/${late.token}/verify-code`, { codigo: code }),
+      "SIGNING_LINK_INVALID",
+      SIGNING_MESSAGES.invalidLink,
+    );
+    expectError(
+      await sign(late.token, signerInput(late.patient, hash, { codigo: code })),
+      "SIGNING_LINK_INVALID",
+      SIGNING_MESSAGES.invalidLink,
+    );
+    expectError(
+      await publicCall("POST", `/api/public/sign/${late.token}/code`),
+      "SIGNING_LINK_INVALID",
+      SIGNING_MESSAGES.invalidLink,
+    );
+    const [unused] = await ctx.database.db
+      .select()
+      .from(signingOtps)
+      .where(eq(signingOtps.contrato_id, late.documentId));
     expect(unused?.consumed_at).toBeNull();
     expect(unused?.attempts).toBe(0);
 
@@ -593,7 +742,11 @@ describe("the e-mail one-time code", () => {
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json().codigo_verificado).toBe(true);
     await expire(slow.documentId);
-    expectError(await sign(slow.token, signerInput(slow.patient, slowHash, { codigo: slowCode })), "SIGNING_LINK_INVALID", SIGNING_MESSAGES.invalidLink);
+    expectError(
+      await sign(slow.token, signerInput(slow.patient, slowHash, { codigo: slowCode })),
+      "SIGNING_LINK_INVALID",
+      SIGNING_MESSAGES.invalidLink,
+    );
 
     for (const documentId of [late.documentId, slow.documentId]) {
       expect(await partiesOf(documentId)).toEqual([]);
@@ -631,7 +784,11 @@ describe("the e-mail one-time code", () => {
 
   it("is refused when the clinic does not ask for it", async () => {
     const sent = await sentDocument();
-    expectError(await publicCall("POST", `/api/public/sign/${sent.token}/code`), "BAD_REQUEST", "Este documento não pede código de verificação.");
+    expectError(
+      await publicCall("POST", `/api/public/sign/${sent.token}/code`),
+      "BAD_REQUEST",
+      "Este documento não pede código de verificação.",
+    );
   });
 });
 
@@ -639,10 +796,26 @@ describe("staff routes guard the clinic and the input", () => {
   it("answer 404 for another clinic's document id on send, resend, link and signatures", async () => {
     const theirs = await sentDocument(other);
     const { documentId: theirDraft } = await signableDocument(ctx.app, other, { versionId: otherVersionId });
-    expectError(await staff(clinic, "POST", `/api/documents/${theirDraft}/send`, {}), "NOT_FOUND", SIGNING_MESSAGES.notFound);
-    expectError(await staff(clinic, "POST", `/api/documents/${theirs.documentId}/resend`, {}), "NOT_FOUND", SIGNING_MESSAGES.notFound);
-    expectError(await staff(clinic, "GET", `/api/documents/${theirs.documentId}/link`), "NOT_FOUND", SIGNING_MESSAGES.notFound);
-    expectError(await staff(clinic, "GET", `/api/documents/${theirs.documentId}/signatures`), "NOT_FOUND", SIGNING_MESSAGES.notFound);
+    expectError(
+      await staff(clinic, "POST", `/api/documents/${theirDraft}/send`, {}),
+      "NOT_FOUND",
+      SIGNING_MESSAGES.notFound,
+    );
+    expectError(
+      await staff(clinic, "POST", `/api/documents/${theirs.documentId}/resend`, {}),
+      "NOT_FOUND",
+      SIGNING_MESSAGES.notFound,
+    );
+    expectError(
+      await staff(clinic, "GET", `/api/documents/${theirs.documentId}/link`),
+      "NOT_FOUND",
+      SIGNING_MESSAGES.notFound,
+    );
+    expectError(
+      await staff(clinic, "GET", `/api/documents/${theirs.documentId}/signatures`),
+      "NOT_FOUND",
+      SIGNING_MESSAGES.notFound,
+    );
     expect((await documentRow(theirDraft)).status).toBe("draft");
     expect((await openPage(theirs.token)).statusCode).toBe(200);
   });
@@ -659,7 +832,11 @@ describe("staff routes guard the clinic and the input", () => {
 
   it("need a session", async () => {
     const sent = await sentDocument();
-    const anonymous = await ctx.app.inject({ method: "POST", url: `/api/documents/${sent.documentId}/resend`, payload: {} });
+    const anonymous = await ctx.app.inject({
+      method: "POST",
+      url: `/api/documents/${sent.documentId}/resend`,
+      payload: {},
+    });
     expectError(anonymous, "UNAUTHENTICATED");
     expectError(await ctx.app.inject({ method: "GET", url: "/api/settings/signing" }), "UNAUTHENTICATED");
   });
@@ -677,14 +854,26 @@ describe("staff routes guard the clinic and the input", () => {
     expect(brokenJson.statusCode).toBe(400);
     expect((await documentRow(documentId)).status).toBe("draft");
     // No body at all is the same as {email: false}.
-    const bare = await ctx.app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, headers: { cookie: clinic.cookie } });
+    const bare = await ctx.app.inject({
+      method: "POST",
+      url: `/api/documents/${documentId}/send`,
+      headers: { cookie: clinic.cookie },
+    });
     expect(bare.statusCode, bare.body).toBe(200);
 
     const sent = await sentDocument();
     const hash = await pageHash(sent.token);
     expectError(await sign(sent.token, { ...signerInput(sent.patient, hash), conteudo_sha256: "xyz" }), "VALIDATION");
-    expectError(await sign(sent.token, signerInput(sent.patient, hash, { codigo: "12ab" })), "VALIDATION", SIGNING_MESSAGES.otpInvalid);
-    expectError(await sign(sent.token, signerInput(sent.patient, hash, { cpf: "123.456.789-00" })), "VALIDATION", "CPF inválido");
+    expectError(
+      await sign(sent.token, signerInput(sent.patient, hash, { codigo: "12ab" })),
+      "VALIDATION",
+      SIGNING_MESSAGES.otpInvalid,
+    );
+    expectError(
+      await sign(sent.token, signerInput(sent.patient, hash, { cpf: "123.456.789-00" })),
+      "VALIDATION",
+      "CPF inválido",
+    );
     const notJson = await publicCall("POST", `/api/public/sign/${sent.token}`, "nome=ana");
     expect(notJson.statusCode).toBe(400);
     expect(await partiesOf(sent.documentId)).toHaveLength(0);
@@ -700,7 +889,12 @@ describe("rate limits on the public routes", () => {
     await limited?.close();
   });
   const get = (token: string, ip: string) =>
-    limited.app.inject({ method: "GET", url: `/api/public/sign/${token}`, remoteAddress: ip, headers: { "user-agent": PHONE_UA } });
+    limited.app.inject({
+      method: "GET",
+      url: `/api/public/sign/${token}`,
+      remoteAddress: ip,
+      headers: { "user-agent": PHONE_UA },
+    });
 
   it("per IP: a fourth request in the minute from one address is refused with the pt-BR message", async () => {
     const statuses: number[] = [];
@@ -719,7 +913,12 @@ describe("rate limits on the public routes", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await get(sent.token, `192.0.2.${10 + i}`)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 429]);
-    const post = await limited.app.inject({ method: "POST", url: `/api/public/sign/${sent.token}`, remoteAddress: "192.0.2.99", payload: {} });
+    const post = await limited.app.inject({
+      method: "POST",
+      url: `/api/public/sign/${sent.token}`,
+      remoteAddress: "192.0.2.99",
+      payload: {},
+    });
     expectError(post, "RATE_LIMITED");
   });
 
@@ -730,12 +929,25 @@ describe("rate limits on the public routes", () => {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
         const app = i % 2 === 0 ? limited : twin;
-        statuses.push((await app.app.inject({ method: "GET", url: `/api/public/sign/${sent.token}`, remoteAddress: `192.0.2.${120 + i}`, headers: { "user-agent": PHONE_UA } })).statusCode);
+        statuses.push(
+          (
+            await app.app.inject({
+              method: "GET",
+              url: `/api/public/sign/${sent.token}`,
+              remoteAddress: `192.0.2.${120 + i}`,
+              headers: { "user-agent": PHONE_UA },
+            })
+          ).statusCode,
+        );
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
       // Per address too: the twin refuses an address the first app has used up.
       for (let i = 0; i < 3; i++) expect((await get(`${"D".repeat(42)}${i}`, "198.51.100.60")).statusCode).toBe(410);
-      const refused = await twin.app.inject({ method: "GET", url: `/api/public/sign/${"D".repeat(42)}9`, remoteAddress: "198.51.100.60" });
+      const refused = await twin.app.inject({
+        method: "GET",
+        url: `/api/public/sign/${"D".repeat(42)}9`,
+        remoteAddress: "198.51.100.60",
+      });
       expectError(refused, "RATE_LIMITED");
       expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     } finally {

@@ -16,9 +16,19 @@ afterAll(async () => {
 });
 
 const call = (who: SignedIn | null, method: "GET" | "PUT", payload?: unknown) =>
-  ctx.app.inject({ method, url: "/api/me/template-defaults", payload: payload as object, headers: who ? { cookie: who.cookie } : {} });
+  ctx.app.inject({
+    method,
+    url: "/api/me/template-defaults",
+    payload: payload as object,
+    headers: who ? { cookie: who.cookie } : {},
+  });
 
-const EMPTY = { template_riscos: null, template_beneficios: null, template_cuidados_pos: null, template_valor_procedimento: null };
+const EMPTY = {
+  template_riscos: null,
+  template_beneficios: null,
+  template_cuidados_pos: null,
+  template_valor_procedimento: null,
+};
 
 describe("personal template defaults (/profile/templates)", () => {
   it("starts empty, saves and reads back the four texts, with an audit event", async () => {
@@ -51,8 +61,17 @@ describe("personal template defaults (/profile/templates)", () => {
 
   it("turns blank and missing fields into null", async () => {
     const who = await newClinic(ctx.app);
-    await call(who, "PUT", { template_riscos: "Dor", template_beneficios: "Bem-estar", template_cuidados_pos: "Repouso", template_valor_procedimento: "R$ 100,00" });
-    const cleared = await call(who, "PUT", { template_riscos: "   ", template_beneficios: "", template_cuidados_pos: null });
+    await call(who, "PUT", {
+      template_riscos: "Dor",
+      template_beneficios: "Bem-estar",
+      template_cuidados_pos: "Repouso",
+      template_valor_procedimento: "R$ 100,00",
+    });
+    const cleared = await call(who, "PUT", {
+      template_riscos: "   ",
+      template_beneficios: "",
+      template_cuidados_pos: null,
+    });
     expect(cleared.statusCode, cleared.body).toBe(200);
     expect(cleared.json()).toEqual(EMPTY);
     expect((await call(who, "GET")).json()).toEqual(EMPTY);
@@ -74,7 +93,10 @@ describe("personal template defaults (/profile/templates)", () => {
   it("refuses overlong or mistyped values and anonymous calls", async () => {
     const tooLong = await call(owner, "PUT", { template_valor_procedimento: "9".repeat(201) });
     expect(tooLong.statusCode).toBe(400);
-    expect(tooLong.json().issues).toContainEqual({ path: "template_valor_procedimento", message: "Use no máximo 200 caracteres" });
+    expect(tooLong.json().issues).toContainEqual({
+      path: "template_valor_procedimento",
+      message: "Use no máximo 200 caracteres",
+    });
     expect((await call(owner, "PUT", { template_riscos: 42 })).statusCode).toBe(400);
     expect((await call(owner, "PUT", { template_riscos: "x".repeat(20_001) })).statusCode).toBe(400);
     expect((await call(null, "GET")).statusCode).toBe(401);

@@ -40,14 +40,23 @@ const V2 = {
     { id: "s3", type: "paragraph", title: "LGPD", content: "Dados sensíveis" },
   ],
 };
-const body = (estrutura: unknown) => ({ titulo: "Preenchimento", especialidade: "Dermatologia", categoria: "Consentimento", estrutura });
+const body = (estrutura: unknown) => ({
+  titulo: "Preenchimento",
+  especialidade: "Dermatologia",
+  categoria: "Consentimento",
+  estrutura,
+});
 
 async function templateWithTwoVersions(who: SignedIn) {
   const created = await call(who, "POST", "/api/templates", body(V1));
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().id as string;
   expect((await call(who, "PUT", `/api/templates/${id}`, body(V2))).statusCode).toBe(200);
-  const versions = (await call(who, "GET", `/api/templates/${id}/versions`)).json().items as { id: string; version_number: number; hash_modelo: string }[];
+  const versions = (await call(who, "GET", `/api/templates/${id}/versions`)).json().items as {
+    id: string;
+    version_number: number;
+    hash_modelo: string;
+  }[];
   const v1 = versions.find((v) => v.version_number === 1)!;
   const v2 = versions.find((v) => v.version_number === 2)!;
   return { id, v1, v2 };
@@ -58,8 +67,15 @@ describe("GET /api/templates/:id/versions/:versionId", () => {
     const { id, v1, v2 } = await templateWithTwoVersions(clinic);
     const first = await call(clinic, "GET", `/api/templates/${id}/versions/${v1.id}`);
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toMatchObject({ id: v1.id, version_number: 1, atual: false, estrutura: { introduction: V1.introduction } });
-    expect(first.json().estrutura.sections.map((s: { content: string }) => s.content)).toEqual(V1.sections.map((s) => s.content));
+    expect(first.json()).toMatchObject({
+      id: v1.id,
+      version_number: 1,
+      atual: false,
+      estrutura: { introduction: V1.introduction },
+    });
+    expect(first.json().estrutura.sections.map((s: { content: string }) => s.content)).toEqual(
+      V1.sections.map((s) => s.content),
+    );
     const second = (await call(clinic, "GET", `/api/templates/${id}/versions/${v2.id}`)).json();
     expect(second).toMatchObject({ version_number: 2, atual: true });
   });
@@ -88,9 +104,17 @@ describe("POST /api/templates/:id/restore", () => {
     const restored = await call(clinic, "POST", `/api/templates/${id}/restore`, { versao_id: v1.id });
     expect(restored.statusCode, restored.body).toBe(200);
     expect(restored.json()).toMatchObject({ versao_atual: 3, hash_modelo: v1.hash_modelo });
-    expect(restored.json().estrutura.sections.map((s: { id: string; content: string }) => [s.id, s.content])).toEqual(V1.sections.map((s) => [s.id, s.content]));
+    expect(restored.json().estrutura.sections.map((s: { id: string; content: string }) => [s.id, s.content])).toEqual(
+      V1.sections.map((s) => [s.id, s.content]),
+    );
 
-    const versions = (await call(clinic, "GET", `/api/templates/${id}/versions`)).json().items as { id: string; version_number: number; changelog: string; hash_modelo: string; atual: boolean }[];
+    const versions = (await call(clinic, "GET", `/api/templates/${id}/versions`)).json().items as {
+      id: string;
+      version_number: number;
+      changelog: string;
+      hash_modelo: string;
+      atual: boolean;
+    }[];
     expect(versions.map((v) => [v.version_number, v.changelog, v.atual])).toEqual([
       [3, "Restaurado da versão 1", true],
       [2, "Template atualizado", false],
@@ -127,7 +151,10 @@ describe("POST /api/templates/:id/restore", () => {
     const author = await newStaff(ctx.app, ctx.database, clinic.tenantId, "pro_saude");
     const restored = await call(author, "POST", `/api/templates/${id}/restore`, { versao_id: v1.id });
     expect(restored.json()).toMatchObject({ status: "review", versao_atual: 3 });
-    const versions = (await call(clinic, "GET", `/api/templates/${id}/versions`)).json().items as { version_number: number; published_at: string | null }[];
+    const versions = (await call(clinic, "GET", `/api/templates/${id}/versions`)).json().items as {
+      version_number: number;
+      published_at: string | null;
+    }[];
     expect(versions[0]).toMatchObject({ version_number: 3, published_at: null });
   });
 
@@ -144,7 +171,10 @@ describe("POST /api/templates/:id/restore", () => {
       expect(response.statusCode, response.body).toBe(404);
       expect(response.json().code).toBe("NOT_FOUND");
     }
-    for (const [who, id] of [[clinic, mine.id], [other, theirs.id]] as const) {
+    for (const [who, id] of [
+      [clinic, mine.id],
+      [other, theirs.id],
+    ] as const) {
       const versions = (await call(who, "GET", `/api/templates/${id}/versions`)).json().items;
       expect(versions).toHaveLength(2);
     }
@@ -152,7 +182,13 @@ describe("POST /api/templates/:id/restore", () => {
 
   it("answers malformed bodies with 400 and Portuguese messages", async () => {
     const { id } = await templateWithTwoVersions(clinic);
-    for (const payload of [{}, { versao_id: "nao-e-uuid" }, { versao_id: 12 }, { versao_id: "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b", extra: 1 }, ["lista"]]) {
+    for (const payload of [
+      {},
+      { versao_id: "nao-e-uuid" },
+      { versao_id: 12 },
+      { versao_id: "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b", extra: 1 },
+      ["lista"],
+    ]) {
       const response = await call(clinic, "POST", `/api/templates/${id}/restore`, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json().code).toBe("VALIDATION");
@@ -167,7 +203,11 @@ describe("POST /api/templates/:id/restore", () => {
 describe("a document made from a formatted template", () => {
   it("freezes bold runs and list blocks in its model, and its draft PDF renders", async () => {
     const { id } = await templateWithTwoVersions(clinic);
-    const restored = (await call(clinic, "POST", `/api/templates/${id}/restore`, { versao_id: (await call(clinic, "GET", `/api/templates/${id}/versions`)).json().items[1].id })).json();
+    const restored = (
+      await call(clinic, "POST", `/api/templates/${id}/restore`, {
+        versao_id: (await call(clinic, "GET", `/api/templates/${id}/versions`)).json().items[1].id,
+      })
+    ).json();
     expect((await call(clinic, "POST", `/api/templates/${id}/status`, { status: "review" })).statusCode).toBe(200);
     expect((await call(clinic, "POST", `/api/templates/${id}/status`, { status: "published" })).statusCode).toBe(200);
     const document = await signableDocument(ctx.app, clinic, { versionId: restored.versao_atual_id });
@@ -175,7 +215,13 @@ describe("a document made from a formatted template", () => {
     expect(detail.documento.introduction).toContainEqual(expect.objectContaining({ kind: "text", bold: true }));
     expect(detail.documento.sections[0]).toMatchObject({
       blocks: [
-        { kind: "paragraph", inlines: [{ kind: "text", text: "Hematoma " }, { kind: "text", text: "leve", italic: true }] },
+        {
+          kind: "paragraph",
+          inlines: [
+            { kind: "text", text: "Hematoma " },
+            { kind: "text", text: "leve", italic: true },
+          ],
+        },
         { kind: "list", ordered: false, items: [[{ kind: "text", text: "Dor" }], [{ kind: "text", text: "Edema" }]] },
       ],
     });

@@ -34,7 +34,13 @@ function structure(overrides: Record<string, unknown> = {}) {
     title: "Termo de Consentimento - {{procedimento}}",
     introduction: "Eu, {{paciente_nome}}, declaro que fui informado(a).",
     sections: [
-      { id: "s1", type: "paragraph", title: "Procedimento", content: "O(a) {{ profissional_nome }} realizará {{procedimento}}.", variables: ["forjada"] },
+      {
+        id: "s1",
+        type: "paragraph",
+        title: "Procedimento",
+        content: "O(a) {{ profissional_nome }} realizará {{procedimento}}.",
+        variables: ["forjada"],
+      },
       { id: 1700000000000, type: "bullet_list", title: "Riscos", content: "{{riscos}}\nDor\n{{procedimento}}" },
       { id: "s3", type: "signature", title: "Assinaturas", content: "" },
     ],
@@ -43,7 +49,13 @@ function structure(overrides: Record<string, unknown> = {}) {
 }
 
 function templateBody(overrides: Record<string, unknown> = {}) {
-  return { titulo: "Toxina Botulínica", especialidade: SPECIALTY, categoria: "Consentimento", estrutura: structure(), ...overrides };
+  return {
+    titulo: "Toxina Botulínica",
+    especialidade: SPECIALTY,
+    categoria: "Consentimento",
+    estrutura: structure(),
+    ...overrides,
+  };
 }
 
 async function create(who: SignedIn, overrides: Record<string, unknown> = {}) {
@@ -55,14 +67,28 @@ async function create(who: SignedIn, overrides: Record<string, unknown> = {}) {
 async function versionsOf(who: SignedIn, id: string) {
   const response = await call(who, "GET", `/api/templates/${id}/versions`);
   expect(response.statusCode, response.body).toBe(200);
-  return response.json().items as { id: string; version_number: number; changelog: string; hash_modelo: string; published_at: string | null; publicador_nome: string | null; atual: boolean }[];
+  return response.json().items as {
+    id: string;
+    version_number: number;
+    changelog: string;
+    hash_modelo: string;
+    published_at: string | null;
+    publicador_nome: string | null;
+    atual: boolean;
+  }[];
 }
 
 /** SHA-256 hex of the RFC 8785 canonical JSON, computed here independently of the server. */
-const sha256OfCanonical = (value: unknown) => createHash("sha256").update(canonicalize(value) ?? "").digest("hex");
+const sha256OfCanonical = (value: unknown) =>
+  createHash("sha256")
+    .update(canonicalize(value) ?? "")
+    .digest("hex");
 
 async function auditActions(entityId: string): Promise<string[]> {
-  const rows = await rawRows<{ action: string }>(ctx.database.db, sql`select action from audit_events where entity_id = ${entityId} order by created_at, id`);
+  const rows = await rawRows<{ action: string }>(
+    ctx.database.db,
+    sql`select action from audit_events where entity_id = ${entityId} order by created_at, id`,
+  );
   return rows.map((r) => r.action);
 }
 
@@ -99,14 +125,24 @@ describe("templates: create, edit, versions", () => {
 
   it("always adds an immutable version on save: numbers, changelogs and content hashes", async () => {
     const created = await create(clinic);
-    const edited = await call(clinic, "PUT", `/api/templates/${created.id}`, templateBody({
-      titulo: "Toxina Botulínica (revisado)",
-      categoria: "Clínicos",
-      estrutura: structure({ introduction: "Texto novo para {{paciente_nome}}." }),
-    }));
+    const edited = await call(
+      clinic,
+      "PUT",
+      `/api/templates/${created.id}`,
+      templateBody({
+        titulo: "Toxina Botulínica (revisado)",
+        categoria: "Clínicos",
+        estrutura: structure({ introduction: "Texto novo para {{paciente_nome}}." }),
+      }),
+    );
     expect(edited.statusCode, edited.body).toBe(200);
     const detail = edited.json();
-    expect(detail).toMatchObject({ titulo: "Toxina Botulínica (revisado)", categoria: "Clínicos", status: "draft", versao_atual: 2 });
+    expect(detail).toMatchObject({
+      titulo: "Toxina Botulínica (revisado)",
+      categoria: "Clínicos",
+      status: "draft",
+      versao_atual: 2,
+    });
     expect(detail.estrutura.introduction).toBe("Texto novo para {{paciente_nome}}.");
     expect(Date.parse(detail.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
 
@@ -122,13 +158,25 @@ describe("templates: create, edit, versions", () => {
     expect(versions[0]?.id).toBe(detail.versao_atual_id);
 
     // Saving the same content again still makes a version, with the same hash.
-    await call(clinic, "PUT", `/api/templates/${created.id}`, templateBody({ titulo: "Toxina Botulínica (revisado)", categoria: "Clínicos", estrutura: structure({ introduction: "Texto novo para {{paciente_nome}}." }) }));
+    await call(
+      clinic,
+      "PUT",
+      `/api/templates/${created.id}`,
+      templateBody({
+        titulo: "Toxina Botulínica (revisado)",
+        categoria: "Clínicos",
+        estrutura: structure({ introduction: "Texto novo para {{paciente_nome}}." }),
+      }),
+    );
     const again = await versionsOf(clinic, created.id);
     expect(again.map((v) => v.version_number)).toEqual([3, 2, 1]);
     expect(again[0]?.hash_modelo).toBe(again[1]?.hash_modelo);
 
     // Version 1 still holds the original content: versions are never rewritten.
-    const [v1] = await rawRows<{ variaveis_json: unknown }>(ctx.database.db, sql`select variaveis_json from template_versions where template_id = ${created.id} and version_number = 1`);
+    const [v1] = await rawRows<{ variaveis_json: unknown }>(
+      ctx.database.db,
+      sql`select variaveis_json from template_versions where template_id = ${created.id} and version_number = 1`,
+    );
     expect(v1?.variaveis_json).toEqual(created.estrutura);
     expect(await auditActions(created.id)).toEqual(["template.created", "template.updated", "template.updated"]);
   });
@@ -147,7 +195,13 @@ describe("templates: create, edit, versions", () => {
   it("shows an old or invalid stored structure as an empty template with the title", async () => {
     const [row] = await ctx.database.db
       .insert(templates)
-      .values({ tenant_id: clinic.tenantId, titulo: "Modelo Antigo", especialidade: SPECIALTY, categoria: "Éticos", created_by: clinic.profileId })
+      .values({
+        tenant_id: clinic.tenantId,
+        titulo: "Modelo Antigo",
+        especialidade: SPECIALTY,
+        categoria: "Éticos",
+        created_by: clinic.profileId,
+      })
       .returning();
     if (!row) throw new Error("no template");
     await ctx.database.db.insert(templateVersions).values({
@@ -161,7 +215,11 @@ describe("templates: create, edit, versions", () => {
     });
     const response = await call(clinic, "GET", `/api/templates/${row.id}`);
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toMatchObject({ titulo: "Modelo Antigo", versao_atual: 1, estrutura: { title: "Modelo Antigo", introduction: "", sections: [] } });
+    expect(response.json()).toMatchObject({
+      titulo: "Modelo Antigo",
+      versao_atual: 1,
+      estrutura: { title: "Modelo Antigo", introduction: "", sections: [] },
+    });
 
     // Legacy text that is not JSON becomes one paragraph; a template without versions is empty.
     const [legacy] = await ctx.database.db
@@ -188,7 +246,13 @@ describe("templates: create, edit, versions", () => {
 
     const [bare] = await ctx.database.db
       .insert(templates)
-      .values({ tenant_id: clinic.tenantId, titulo: "Sem Versão", especialidade: SPECIALTY, categoria: "Éticos", status: "arquivado" as never })
+      .values({
+        tenant_id: clinic.tenantId,
+        titulo: "Sem Versão",
+        especialidade: SPECIALTY,
+        categoria: "Éticos",
+        status: "arquivado" as never,
+      })
       .returning();
     const bareDetail = (await call(clinic, "GET", `/api/templates/${bare?.id}`)).json();
     expect(bareDetail).toMatchObject({
@@ -211,9 +275,17 @@ describe("templates: list, search, paging, stats", () => {
     const firstVersions = await versionsOf(owner, first.id);
     const patient = await insertPatient(ctx.database, owner.tenantId);
     for (const version of firstVersions) {
-      await insertDocument(ctx.database, { tenantId: owner.tenantId, pacienteId: patient, templateVersionId: version.id });
+      await insertDocument(ctx.database, {
+        tenantId: owner.tenantId,
+        pacienteId: patient,
+        templateVersionId: version.id,
+      });
     }
-    await insertDocument(ctx.database, { tenantId: owner.tenantId, pacienteId: patient, templateVersionId: firstVersions[0]?.id ?? "" });
+    await insertDocument(ctx.database, {
+      tenantId: owner.tenantId,
+      pacienteId: patient,
+      templateVersionId: firstVersions[0]?.id ?? "",
+    });
     const staff = await newStaff(ctx.app, ctx.database, owner.tenantId, "admin");
     const byStaff = await create(staff, { titulo: "Termo da Secretaria", categoria: "Administrativos" });
 
@@ -312,7 +384,12 @@ describe("templates: list, search, paging, stats", () => {
     await create(owner);
     await call(owner, "POST", `/api/templates/${a.id}/status`, { status: "published" });
     await call(owner, "POST", `/api/templates/${b.id}/status`, { status: "review" });
-    expect((await call(owner, "GET", "/api/templates/stats")).json()).toEqual({ total: 4, publicados: 1, em_revisao: 1, rascunhos: 2 });
+    expect((await call(owner, "GET", "/api/templates/stats")).json()).toEqual({
+      total: 4,
+      publicados: 1,
+      em_revisao: 1,
+      rascunhos: 2,
+    });
     // The search does not change the cards.
     expect((await call(owner, "GET", "/api/templates/stats?q=xyz")).json().total).toBe(4);
   });
@@ -322,7 +399,18 @@ describe("templates: duplicate and delete", () => {
   it("duplicates as a draft copy with version 1 holding the source's current content", async () => {
     const source = await create(clinic, { titulo: "Rinoplastia", categoria: "Clínicos" });
     await call(clinic, "POST", `/api/templates/${source.id}/status`, { status: "published" });
-    const edited = (await call(clinic, "PUT", `/api/templates/${source.id}`, templateBody({ titulo: "Rinoplastia", categoria: "Clínicos", estrutura: structure({ introduction: "Versão 2." }) }))).json();
+    const edited = (
+      await call(
+        clinic,
+        "PUT",
+        `/api/templates/${source.id}`,
+        templateBody({
+          titulo: "Rinoplastia",
+          categoria: "Clínicos",
+          estrutura: structure({ introduction: "Versão 2." }),
+        }),
+      )
+    ).json();
 
     const response = await call(clinic, "POST", `/api/templates/${source.id}/duplicate`);
     expect(response.statusCode, response.body).toBe(201);
@@ -341,7 +429,12 @@ describe("templates: duplicate and delete", () => {
     expect(copy.hash_modelo).toBe(edited.hash_modelo);
     const versions = await versionsOf(clinic, copy.id);
     expect(versions).toHaveLength(1);
-    expect(versions[0]).toMatchObject({ version_number: 1, changelog: "Template duplicado", published_at: null, atual: true });
+    expect(versions[0]).toMatchObject({
+      version_number: 1,
+      changelog: "Template duplicado",
+      published_at: null,
+      atual: true,
+    });
     expect(await auditActions(copy.id)).toEqual(["template.duplicated"]);
   });
 
@@ -350,8 +443,16 @@ describe("templates: duplicate and delete", () => {
     await call(clinic, "PUT", `/api/templates/${used.id}`, templateBody({ titulo: "Em Uso" }));
     const [v2, v1] = await versionsOf(clinic, used.id);
     const patient = await insertPatient(ctx.database, clinic.tenantId);
-    await insertDocument(ctx.database, { tenantId: clinic.tenantId, pacienteId: patient, templateVersionId: v1?.id ?? "" });
-    await insertDocument(ctx.database, { tenantId: clinic.tenantId, pacienteId: patient, templateVersionId: v2?.id ?? "" });
+    await insertDocument(ctx.database, {
+      tenantId: clinic.tenantId,
+      pacienteId: patient,
+      templateVersionId: v1?.id ?? "",
+    });
+    await insertDocument(ctx.database, {
+      tenantId: clinic.tenantId,
+      pacienteId: patient,
+      templateVersionId: v2?.id ?? "",
+    });
 
     const blocked = await call(clinic, "DELETE", `/api/templates/${used.id}`);
     expect(blocked.statusCode).toBe(409);
@@ -367,7 +468,10 @@ describe("templates: duplicate and delete", () => {
     const deleted = await call(clinic, "DELETE", `/api/templates/${unused.id}`);
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect((await call(clinic, "GET", `/api/templates/${unused.id}`)).statusCode).toBe(404);
-    const left = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from template_versions where template_id = ${unused.id}`);
+    const left = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from template_versions where template_id = ${unused.id}`,
+    );
     expect(left[0]?.n).toBe(0);
     expect(await auditActions(unused.id)).toEqual(["template.created", "template.updated", "template.deleted"]);
   });
@@ -382,7 +486,10 @@ describe("templates: status workflow", () => {
 
     const same = await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "review" });
     expect(same.statusCode).toBe(409);
-    expect(same.json()).toMatchObject({ code: "TEMPLATE_INVALID_TRANSITION", message: "Esta mudança de status não é permitida" });
+    expect(same.json()).toMatchObject({
+      code: "TEMPLATE_INVALID_TRANSITION",
+      message: "Esta mudança de status não é permitida",
+    });
     expect((await versionsOf(clinic, created.id))[0]?.published_at).toBeNull();
 
     const published = await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "published" });
@@ -391,12 +498,21 @@ describe("templates: status workflow", () => {
     const [v1] = await versionsOf(clinic, created.id);
     expect(v1?.published_at).not.toBeNull();
     expect(v1?.publicador_nome).toBe("Dra. Helena Martins Prado");
-    const [stamp] = await rawRows<{ published_by: string }>(ctx.database.db, sql`select published_by from template_versions where id = ${v1?.id}`);
+    const [stamp] = await rawRows<{ published_by: string }>(
+      ctx.database.db,
+      sql`select published_by from template_versions where id = ${v1?.id}`,
+    );
     expect(stamp?.published_by).toBe(clinic.profileId);
 
-    expect((await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "review" })).statusCode).toBe(409);
-    expect((await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "arquivado" })).statusCode).toBe(400);
-    expect((await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "draft" })).json().status).toBe("draft");
+    expect((await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "review" })).statusCode).toBe(
+      409,
+    );
+    expect(
+      (await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "arquivado" })).statusCode,
+    ).toBe(400);
+    expect((await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "draft" })).json().status).toBe(
+      "draft",
+    );
     // Back to draft and published again: the version keeps its first stamp.
     await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "published" });
     expect((await versionsOf(clinic, created.id))[0]?.published_at).toBe(v1?.published_at);
@@ -413,14 +529,24 @@ describe("templates: status workflow", () => {
     const created = await create(clinic, { titulo: "Publicado e Editado" });
     await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "published" });
 
-    const byPublisher = await call(clinic, "PUT", `/api/templates/${created.id}`, templateBody({ titulo: "Publicado e Editado" }));
+    const byPublisher = await call(
+      clinic,
+      "PUT",
+      `/api/templates/${created.id}`,
+      templateBody({ titulo: "Publicado e Editado" }),
+    );
     expect(byPublisher.json().status).toBe("published");
     const afterPublisher = await versionsOf(clinic, created.id);
     expect(afterPublisher[0]).toMatchObject({ version_number: 2, publicador_nome: "Dra. Helena Martins Prado" });
     expect(afterPublisher[0]?.published_at).not.toBeNull();
 
     const proSaude = await newStaff(ctx.app, ctx.database, clinic.tenantId, "pro_saude");
-    const byAuthor = await call(proSaude, "PUT", `/api/templates/${created.id}`, templateBody({ titulo: "Publicado e Editado" }));
+    const byAuthor = await call(
+      proSaude,
+      "PUT",
+      `/api/templates/${created.id}`,
+      templateBody({ titulo: "Publicado e Editado" }),
+    );
     expect(byAuthor.statusCode, byAuthor.body).toBe(200);
     expect(byAuthor.json().status).toBe("review");
     const afterAuthor = await versionsOf(clinic, created.id);
@@ -428,7 +554,9 @@ describe("templates: status workflow", () => {
     expect(afterAuthor[1]?.published_at).not.toBeNull();
 
     // pro_saude may not publish; the owner may, which stamps version 3.
-    expect((await call(proSaude, "POST", `/api/templates/${created.id}/status`, { status: "published" })).statusCode).toBe(403);
+    expect(
+      (await call(proSaude, "POST", `/api/templates/${created.id}/status`, { status: "published" })).statusCode,
+    ).toBe(403);
     await call(clinic, "POST", `/api/templates/${created.id}/status`, { status: "published" });
     expect((await versionsOf(clinic, created.id))[0]?.published_at).not.toBeNull();
   });
@@ -446,7 +574,14 @@ describe("templates: usage statistics", () => {
     const owner = await newClinic(ctx.app);
     const created = await create(owner, { titulo: "Estatísticas" });
     const empty = (await call(owner, "GET", `/api/templates/${created.id}/statistics`)).json();
-    expect(empty).toMatchObject({ total: 0, este_mes: 0, ultimos_30_dias: 0, primeiro_uso: null, ultimo_uso: null, por_status: [] });
+    expect(empty).toMatchObject({
+      total: 0,
+      este_mes: 0,
+      ultimos_30_dias: 0,
+      primeiro_uso: null,
+      ultimo_uso: null,
+      por_status: [],
+    });
     expect(empty.por_mes.map((m: { total: number }) => m.total)).toEqual([0, 0, 0, 0, 0, 0]);
 
     await call(owner, "PUT", `/api/templates/${created.id}`, templateBody({ titulo: "Estatísticas" }));
@@ -464,11 +599,21 @@ describe("templates: usage statistics", () => {
       [eightMonthsAgo, "draft", v1?.id],
     ];
     for (const [createdAt, status, version] of docs) {
-      await insertDocument(ctx.database, { tenantId: owner.tenantId, pacienteId: patient, templateVersionId: version ?? "", status, createdAt });
+      await insertDocument(ctx.database, {
+        tenantId: owner.tenantId,
+        pacienteId: patient,
+        templateVersionId: version ?? "",
+        status,
+        createdAt,
+      });
     }
     // Another template's document does not count.
     const otherTemplate = await create(owner, { titulo: "Outro" });
-    await insertDocument(ctx.database, { tenantId: owner.tenantId, pacienteId: patient, templateVersionId: otherTemplate.versao_atual_id });
+    await insertDocument(ctx.database, {
+      tenantId: owner.tenantId,
+      pacienteId: patient,
+      templateVersionId: otherTemplate.versao_atual_id,
+    });
 
     const response = await call(owner, "GET", `/api/templates/${created.id}/statistics`);
     expect(response.statusCode, response.body).toBe(200);
@@ -487,7 +632,9 @@ describe("templates: usage statistics", () => {
     const months = [-5, -4, -3, -2, -1, 0].map((offset) => monthFromNow(now, offset));
     const expectedByMonth = months.map((mes) => ({
       mes,
-      total: [justNow, twentyDaysAgo, fiveMonthsAgo, eightMonthsAgo].filter((d) => dateInSaoPaulo(d).slice(0, 7) === mes).length,
+      total: [justNow, twentyDaysAgo, fiveMonthsAgo, eightMonthsAgo].filter(
+        (d) => dateInSaoPaulo(d).slice(0, 7) === mes,
+      ).length,
     }));
     expect(stats.por_mes).toEqual(expectedByMonth);
     expect(stats.por_mes).toHaveLength(6);
@@ -509,43 +656,82 @@ describe("templates: allowed specialties", () => {
 
     const surgeon = await newStaff(ctx.app, ctx.database, owner.tenantId, "profissional");
     const orthodontist = await newStaff(ctx.app, ctx.database, owner.tenantId, "pro_saude");
-    await ctx.database.db.execute(sql`update profiles set conselho_tipo = 'CRM', especialidades = ${JSON.stringify([{ especialidade: "cirurgia_plastica", areas_atuacao: [], rqe: "1" }, { especialidade: "anestesiologia", areas_atuacao: [], rqe: "2" }])}::jsonb where id = ${surgeon.profileId}`);
-    await ctx.database.db.execute(sql`update profiles set conselho_tipo = 'CRO', especialidades = ${JSON.stringify([{ especialidade: "ortodontia", areas_atuacao: [] }])}::jsonb where id = ${orthodontist.profileId}`);
+    await ctx.database.db.execute(
+      sql`update profiles set conselho_tipo = 'CRM', especialidades = ${JSON.stringify([
+        { especialidade: "cirurgia_plastica", areas_atuacao: [], rqe: "1" },
+        { especialidade: "anestesiologia", areas_atuacao: [], rqe: "2" },
+      ])}::jsonb where id = ${surgeon.profileId}`,
+    );
+    await ctx.database.db.execute(
+      sql`update profiles set conselho_tipo = 'CRO', especialidades = ${JSON.stringify([{ especialidade: "ortodontia", areas_atuacao: [] }])}::jsonb where id = ${orthodontist.profileId}`,
+    );
     const inactive = await newStaff(ctx.app, ctx.database, owner.tenantId, "profissional");
-    await ctx.database.db.execute(sql`update profiles set is_active = false, conselho_tipo = 'CRM', especialidades = ${JSON.stringify([{ especialidade: "pediatria", areas_atuacao: [], rqe: "3" }])}::jsonb where id = ${inactive.profileId}`);
+    await ctx.database.db.execute(
+      sql`update profiles set is_active = false, conselho_tipo = 'CRM', especialidades = ${JSON.stringify([{ especialidade: "pediatria", areas_atuacao: [], rqe: "3" }])}::jsonb where id = ${inactive.profileId}`,
+    );
     const admin = await newStaff(ctx.app, ctx.database, owner.tenantId, "admin");
 
-    expect((await call(surgeon, "GET", "/api/templates/specialties")).json()).toEqual({ items: ["Anestesiologia", "Cirurgia Plástica"], fallback: false });
-    expect((await call(orthodontist, "GET", "/api/templates/specialties")).json()).toEqual({ items: ["Ortodontia"], fallback: false });
+    expect((await call(surgeon, "GET", "/api/templates/specialties")).json()).toEqual({
+      items: ["Anestesiologia", "Cirurgia Plástica"],
+      fallback: false,
+    });
+    expect((await call(orthodontist, "GET", "/api/templates/specialties")).json()).toEqual({
+      items: ["Ortodontia"],
+      fallback: false,
+    });
     const union = { items: ["Anestesiologia", "Cirurgia Plástica", "Dermatologia", "Ortodontia"], fallback: false };
     expect((await call(owner, "GET", "/api/templates/specialties")).json()).toEqual(union);
     expect((await call(admin, "GET", "/api/templates/specialties")).json()).toEqual(union);
 
     const refused = await call(surgeon, "POST", "/api/templates", templateBody({ especialidade: "Dermatologia" }));
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ code: "TEMPLATE_SPECIALTY_NOT_ALLOWED", message: "Especialidade não permitida para o seu perfil" });
-    expect((await call(owner, "POST", "/api/templates", templateBody({ especialidade: "Pediatria" }))).statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: "TEMPLATE_SPECIALTY_NOT_ALLOWED",
+      message: "Especialidade não permitida para o seu perfil",
+    });
+    expect((await call(owner, "POST", "/api/templates", templateBody({ especialidade: "Pediatria" }))).statusCode).toBe(
+      400,
+    );
     const accepted = await create(surgeon, { especialidade: "Cirurgia Plástica" });
     expect(accepted.especialidade).toBe("Cirurgia Plástica");
 
     // On edit, the current specialty may stay even when the editor could not choose it.
     const ownersTemplate = await create(owner, { especialidade: "Dermatologia" });
-    expect((await call(surgeon, "PUT", `/api/templates/${ownersTemplate.id}`, templateBody({ especialidade: "Dermatologia" }))).statusCode).toBe(200);
-    const changed = await call(surgeon, "PUT", `/api/templates/${ownersTemplate.id}`, templateBody({ especialidade: "Ortodontia" }));
+    expect(
+      (
+        await call(
+          surgeon,
+          "PUT",
+          `/api/templates/${ownersTemplate.id}`,
+          templateBody({ especialidade: "Dermatologia" }),
+        )
+      ).statusCode,
+    ).toBe(200);
+    const changed = await call(
+      surgeon,
+      "PUT",
+      `/api/templates/${ownersTemplate.id}`,
+      templateBody({ especialidade: "Ortodontia" }),
+    );
     expect(changed.statusCode).toBe(400);
     expect(changed.json().code).toBe("TEMPLATE_SPECIALTY_NOT_ALLOWED");
   });
 
   it("offers every known specialty when nobody in the clinic has one", async () => {
     const owner = await newClinic(ctx.app);
-    await ctx.database.db.execute(sql`update profiles set especialidades = '[]'::jsonb where tenant_id = ${owner.tenantId}`);
+    await ctx.database.db.execute(
+      sql`update profiles set especialidades = '[]'::jsonb where tenant_id = ${owner.tenantId}`,
+    );
     const response = (await call(owner, "GET", "/api/templates/specialties")).json();
     expect(response.fallback).toBe(true);
     expect(response.items.length).toBeGreaterThan(80);
-    for (const name of ["Dermatologia", "Ortodontia", "Acupuntura", "Cirurgia Plástica"]) expect(response.items).toContain(name);
+    for (const name of ["Dermatologia", "Ortodontia", "Acupuntura", "Cirurgia Plástica"])
+      expect(response.items).toContain(name);
     expect(response.items).toEqual([...response.items].sort((a: string, b: string) => a.localeCompare(b, "pt-BR")));
     expect(new Set(response.items).size).toBe(response.items.length);
-    expect((await call(owner, "POST", "/api/templates", templateBody({ especialidade: "Pediatria" }))).statusCode).toBe(201);
+    expect((await call(owner, "POST", "/api/templates", templateBody({ especialidade: "Pediatria" }))).statusCode).toBe(
+      201,
+    );
   });
 });
 
@@ -597,7 +783,10 @@ describe("templates: who may do what", () => {
     }
     const still = (await call(clinic, "GET", `/api/templates/${mine.id}`)).json();
     expect(still).toMatchObject({ titulo: "Da Minha Clínica", status: "draft", versao_atual: 1 });
-    const counts = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from templates where tenant_id = ${other.tenantId}`);
+    const counts = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from templates where tenant_id = ${other.tenantId}`,
+    );
     expect(counts[0]?.n).toBe(0);
   });
 });
@@ -619,21 +808,36 @@ describe("templates: validation", () => {
       expect(response.json().code).toBe("VALIDATION");
       expect(response.json().issues, path).toContainEqual({ path, message });
     }
-    const unknownType = await call(clinic, "POST", "/api/templates", templateBody({
-      estrutura: structure({ sections: [{ id: "x", type: "tabela", title: "", content: "" }] }),
-    }));
+    const unknownType = await call(
+      clinic,
+      "POST",
+      "/api/templates",
+      templateBody({
+        estrutura: structure({ sections: [{ id: "x", type: "tabela", title: "", content: "" }] }),
+      }),
+    );
     expect(unknownType.statusCode).toBe(400);
     expect(unknownType.json().issues.map((i: { path: string }) => i.path)).toContain("estrutura.sections.0.type");
-    const duplicateIds = await call(clinic, "POST", "/api/templates", templateBody({
-      estrutura: structure({ sections: [{ id: "a", type: "paragraph", title: "", content: "" }, { id: "a", type: "paragraph", title: "", content: "" }] }),
-    }));
+    const duplicateIds = await call(
+      clinic,
+      "POST",
+      "/api/templates",
+      templateBody({
+        estrutura: structure({
+          sections: [
+            { id: "a", type: "paragraph", title: "", content: "" },
+            { id: "a", type: "paragraph", title: "", content: "" },
+          ],
+        }),
+      }),
+    );
     expect(duplicateIds.statusCode).toBe(400);
     expect((await call(clinic, "POST", "/api/templates", templateBody({ estrutura: null }))).statusCode).toBe(400);
     const existing = await create(clinic);
     const badEdit = await call(clinic, "PUT", `/api/templates/${existing.id}`, templateBody({ titulo: "" }));
     expect(badEdit.statusCode).toBe(400);
     expect(badEdit.json().issues).toContainEqual({ path: "titulo", message: "Informe o título do template" });
-    expect((await versionsOf(clinic, existing.id))).toHaveLength(1);
+    expect(await versionsOf(clinic, existing.id)).toHaveLength(1);
   });
 });
 
@@ -641,7 +845,13 @@ it("registers the template routes in the OpenAPI document with Portuguese summar
   const response = await ctx.app.inject({ method: "GET", url: "/api/docs/json" });
   expect(response.statusCode).toBe(200);
   const paths = response.json().paths as Record<string, Record<string, { tags?: string[]; summary?: string }>>;
-  for (const path of ["/api/templates", "/api/templates/{id}", "/api/templates/{id}/versions", "/api/templates/{id}/statistics", "/api/me/template-defaults"]) {
+  for (const path of [
+    "/api/templates",
+    "/api/templates/{id}",
+    "/api/templates/{id}/versions",
+    "/api/templates/{id}/statistics",
+    "/api/me/template-defaults",
+  ]) {
     expect(paths[path], path).toBeDefined();
   }
   expect(paths["/api/templates"]?.get?.tags).toEqual(["templates"]);
@@ -653,7 +863,15 @@ describe("demo seed", () => {
     const { seedDemoClinic } = await import("../../src/db/seed/demo-clinic.js");
     const { tenantId } = await seedDemoClinic(ctx.database.db);
     await seedDemoClinic(ctx.database.db);
-    const rows = await rawRows<{ titulo: string; status: string; categoria: string; versions: number; published: number; hash_modelo: string; variaveis_json: unknown }>(
+    const rows = await rawRows<{
+      titulo: string;
+      status: string;
+      categoria: string;
+      versions: number;
+      published: number;
+      hash_modelo: string;
+      variaveis_json: unknown;
+    }>(
       ctx.database.db,
       sql`select t.titulo, t.status, t.categoria,
             (select count(*)::int from template_versions v where v.template_id = t.id) as versions,

@@ -29,7 +29,12 @@ const pki = testPki();
 const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-tsa-"));
 
 const staff = (method: "GET" | "POST", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { cookie: clinic.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { cookie: clinic.cookie },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 const finalizeJob = async () => {
   const [job] = await ctx.database.db
@@ -83,7 +88,10 @@ describe("finalize with a time-stamp authority", () => {
   it("when the authority is back, the retry seals once: AD-RT declared, a valid token over the seal, 'AD-RT' on the registry", async () => {
     tsa.mode = "ok";
     // The retry is due in 10 s; bring it forward instead of waiting.
-    await ctx.database.db.update(jobs).set({ run_at: new Date() }).where(and(eq(jobs.kind, "document.finalize"), eq(jobs.tenant_id, clinic.tenantId)));
+    await ctx.database.db
+      .update(jobs)
+      .set({ run_at: new Date() })
+      .where(and(eq(jobs.kind, "document.finalize"), eq(jobs.tenant_id, clinic.tenantId)));
     await ctx.app.worker.tick();
     const job = await finalizeJob();
     expect(job).toMatchObject({ status: "done", attempts: 2 });

@@ -17,7 +17,12 @@ afterAll(async () => {
 });
 
 const call = (who: { cookie: string } | null, method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: who ? { cookie: who.cookie } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: who ? { cookie: who.cookie } : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 async function addProfessional(who: SignedIn = owner) {
   const response = await call(who, "POST", "/api/users", professionalUser());
@@ -49,27 +54,56 @@ describe("PATCH /api/users/:id", () => {
       conselho_uf: "MG",
       especialidades: [{ especialidade: "implantodontia", areas_atuacao: ["laserterapia"], rqe: null }],
     });
-    const toAdmin = await call(owner, "PATCH", `/api/users/${user.id}`, edit({ role: "admin", conselho_tipo: "", especialidades: [] }));
+    const toAdmin = await call(
+      owner,
+      "PATCH",
+      `/api/users/${user.id}`,
+      edit({ role: "admin", conselho_tipo: "", especialidades: [] }),
+    );
     expect(toAdmin.statusCode, toAdmin.body).toBe(200);
-    expect(toAdmin.json()).toMatchObject({ role: "admin", conselho_tipo: null, conselho_numero: null, especialidades: [] });
+    expect(toAdmin.json()).toMatchObject({
+      role: "admin",
+      conselho_tipo: null,
+      conselho_numero: null,
+      especialidades: [],
+    });
     const events = await rawRows<{ action: string; data: Record<string, unknown> }>(
       ctx.database.db,
       sql`select action, data from audit_events where tenant_id = ${owner.tenantId} and entity_id = ${user.id} and action = 'user.updated' order by seq`,
     );
     expect(events.map((e) => e.data)).toEqual([
-      { nome: "Dra. Camila Ribeiro Torres Lima", campos: ["nome", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"] },
-      { nome: "Dra. Camila Ribeiro Torres Lima", campos: ["role", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"], role: { from: "profissional", to: "admin" } },
+      {
+        nome: "Dra. Camila Ribeiro Torres Lima",
+        campos: ["nome", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"],
+      },
+      {
+        nome: "Dra. Camila Ribeiro Torres Lima",
+        campos: ["role", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"],
+        role: { from: "profissional", to: "admin" },
+      },
     ]);
   });
 
   it("keeps the owner's role but lets the owner correct their own council", async () => {
-    const ownerCouncil = edit({ nome: "Dr. Ricardo Almeida Souza", conselho_tipo: "CRM", conselho_uf: "SP", especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "5566" }] });
+    const ownerCouncil = edit({
+      nome: "Dr. Ricardo Almeida Souza",
+      conselho_tipo: "CRM",
+      conselho_uf: "SP",
+      especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "5566" }],
+    });
     const refused = await call(owner, "PATCH", `/api/users/${owner.profileId}`, { ...ownerCouncil, role: "admin" });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: "USER_OWNER_PROTECTED", message: "A função do proprietário da clínica não pode ser alterada." });
+    expect(refused.json()).toMatchObject({
+      code: "USER_OWNER_PROTECTED",
+      message: "A função do proprietário da clínica não pode ser alterada.",
+    });
     const saved = await call(owner, "PATCH", `/api/users/${owner.profileId}`, ownerCouncil);
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toMatchObject({ is_proprietario: true, role: "profissional", especialidades: [{ especialidade: "dermatologia", rqe: "5566" }] });
+    expect(saved.json()).toMatchObject({
+      is_proprietario: true,
+      role: "profissional",
+      especialidades: [{ especialidade: "dermatologia", rqe: "5566" }],
+    });
   });
 
   it("applies the add-user dialog's council rules", async () => {
@@ -78,7 +112,11 @@ describe("PATCH /api/users/:id", () => {
       [{ nome: "" }, "nome", "Informe o nome completo"],
       [{ role: "saas_admin" }, "role", "Selecione a função"],
       [{ conselho_tipo: "" }, "conselho_tipo", "Selecione o conselho"],
-      [{ conselho_tipo: "CRM", especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] }, "especialidades.0.rqe", "RQE é obrigatório para cada especialidade do CRM"],
+      [
+        { conselho_tipo: "CRM", especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] },
+        "especialidades.0.rqe",
+        "RQE é obrigatório para cada especialidade do CRM",
+      ],
       [{ especialidades: [] }, "especialidades", "Selecione pelo menos uma especialidade"],
       [{ conselho_uf: "" }, "conselho_uf", "Selecione a UF"],
     ];
@@ -88,9 +126,19 @@ describe("PATCH /api/users/:id", () => {
       expect(response.json().issues, JSON.stringify(changes)).toContainEqual({ path, message });
     }
     // An administrator with CRM may go without RQE (spec part 2 §5).
-    const admin = await call(owner, "PATCH", `/api/users/${user.id}`, edit({ role: "admin", conselho_tipo: "CRM", especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] }));
+    const admin = await call(
+      owner,
+      "PATCH",
+      `/api/users/${user.id}`,
+      edit({
+        role: "admin",
+        conselho_tipo: "CRM",
+        especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }],
+      }),
+    );
     expect(admin.statusCode, admin.body).toBe(200);
-    for (const payload of [[], { nome: 1 }, "x"]) expect((await call(owner, "PATCH", `/api/users/${user.id}`, payload)).statusCode).toBe(400);
+    for (const payload of [[], { nome: 1 }, "x"])
+      expect((await call(owner, "PATCH", `/api/users/${user.id}`, payload)).statusCode).toBe(400);
     expect((await call(owner, "PATCH", "/api/users/nao-e-uuid", edit())).statusCode).toBe(400);
   });
 
@@ -110,7 +158,9 @@ describe("PATCH /api/users/:id", () => {
     const list = (await call(otherClinic, "GET", "/api/users")).json().items as { id: string; nome: string }[];
     expect(list.find((u) => u.id === foreign.id)?.nome).toBe(foreign.nome);
     const independent = await newClinic(ctx.app);
-    expect((await call(independent, "PATCH", `/api/users/${independent.profileId}`, edit())).json().code).toBe("USERS_ESTABLISHMENT_ONLY");
+    expect((await call(independent, "PATCH", `/api/users/${independent.profileId}`, edit())).json().code).toBe(
+      "USERS_ESTABLISHMENT_ONLY",
+    );
     expect((await call(null, "PATCH", `/api/users/${user.id}`, edit())).statusCode).toBe(401);
   });
 });

@@ -9,8 +9,18 @@ export async function newEstablishment(app: FastifyInstance): Promise<SignedIn &
   const response = await app.inject({ method: "POST", url: "/api/auth/sign-up", payload });
   if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   const { tenant_id, profile_id } = response.json();
-  const signIn = await app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email: payload.email, password: payload.password } });
-  return { cookie: sessionCookieFrom(signIn), tenantId: tenant_id, profileId: profile_id, email: payload.email, password: payload.password };
+  const signIn = await app.inject({
+    method: "POST",
+    url: "/api/auth/sign-in",
+    payload: { email: payload.email, password: payload.password },
+  });
+  return {
+    cookie: sessionCookieFrom(signIn),
+    tenantId: tenant_id,
+    profileId: profile_id,
+    email: payload.email,
+    password: payload.password,
+  };
 }
 
 /** The add-user dialog's body for a CRM professional with a specialty, its areas and RQE. */

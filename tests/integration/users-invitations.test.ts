@@ -19,11 +19,22 @@ afterAll(async () => {
 });
 
 const call = (who: { cookie: string }, method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
-const lookup = (token: string) => ctx.app.inject({ method: "POST", url: "/api/invitations/lookup", payload: { token } });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { cookie: who.cookie },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+const lookup = (token: string) =>
+  ctx.app.inject({ method: "POST", url: "/api/invitations/lookup", payload: { token } });
 const accept = (token: string, password = "caneta-verde-77") =>
-  ctx.app.inject({ method: "POST", url: "/api/invitations/accept", payload: { token, password, confirmPassword: password } });
-const signIn = (email: string, password: string) => ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email, password } });
+  ctx.app.inject({
+    method: "POST",
+    url: "/api/invitations/accept",
+    payload: { token, password, confirmPassword: password },
+  });
+const signIn = (email: string, password: string) =>
+  ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email, password } });
 
 async function inviteMail(email: string): Promise<{ subject: string; text: string; token: string }> {
   const row = await latestMail(ctx, email);
@@ -54,7 +65,10 @@ describe("invitations", () => {
     expect(mail.text).toContain("com a função Atendente");
     expect(mail.text).not.toContain("evil.example");
     // Only the SHA-256 of the token is stored.
-    const stored = await rawRows<{ token_hash: string }>(ctx.database.db, sql`select token_hash from user_invitations where profile_id = ${user.id}`);
+    const stored = await rawRows<{ token_hash: string }>(
+      ctx.database.db,
+      sql`select token_hash from user_invitations where profile_id = ${user.id}`,
+    );
     expect(stored).toEqual([{ token_hash: hashToken(mail.token) }]);
     expect(JSON.stringify(stored)).not.toContain(mail.token);
 
@@ -63,7 +77,11 @@ describe("invitations", () => {
 
     const info = await lookup(mail.token);
     expect(info.statusCode).toBe(200);
-    expect(info.json()).toMatchObject({ nome: "Paulo Henrique Mendes", email: body.email, clinica: "Clínica Vida Plena" });
+    expect(info.json()).toMatchObject({
+      nome: "Paulo Henrique Mendes",
+      email: body.email,
+      clinica: "Clínica Vida Plena",
+    });
 
     const accepted = await accept(mail.token);
     expect(accepted.statusCode, accepted.body).toBe(200);
@@ -100,7 +118,9 @@ describe("invitations", () => {
     const body = invitedAttendant();
     const user = (await call(owner, "POST", "/api/users", body)).json();
     const { token } = await inviteMail(body.email);
-    await ctx.database.db.execute(sql`update user_invitations set expires_at = now() - interval '1 minute' where profile_id = ${user.id}`);
+    await ctx.database.db.execute(
+      sql`update user_invitations set expires_at = now() - interval '1 minute' where profile_id = ${user.id}`,
+    );
     expect((await lookup(token)).statusCode).toBe(410);
     expect((await accept(token)).statusCode).toBe(410);
     const listed = (await call(owner, "GET", `/api/users?q=${encodeURIComponent(body.email)}`)).json().items[0];
@@ -119,7 +139,11 @@ describe("invitations", () => {
     expect(notPending.json().code).toBe("USER_INVITATION_NOT_PENDING");
 
     expect((await lookup("x".repeat(43))).statusCode).toBe(410);
-    const malformed = await ctx.app.inject({ method: "POST", url: "/api/invitations/accept", payload: { token: "curto", password: "123", confirmPassword: "456" } });
+    const malformed = await ctx.app.inject({
+      method: "POST",
+      url: "/api/invitations/accept",
+      payload: { token: "curto", password: "123", confirmPassword: "456" },
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().issues).toEqual(
       expect.arrayContaining([
@@ -143,7 +167,9 @@ describe("invitations", () => {
     const body = professionalUser();
     const user = (await call(owner, "POST", "/api/users", body)).json();
     expect(user.convite).toBeNull();
-    expect((await call(owner, "POST", `/api/users/${user.id}/invitation`)).json().code).toBe("USER_INVITATION_NOT_PENDING");
+    expect((await call(owner, "POST", `/api/users/${user.id}/invitation`)).json().code).toBe(
+      "USER_INVITATION_NOT_PENDING",
+    );
     const other = await newEstablishment(ctx.app);
     expect((await call(other, "POST", `/api/users/${user.id}/invitation`)).statusCode).toBe(404);
     expect((await call(owner, "POST", `/api/users/${owner.profileId}/invitation`)).statusCode).toBe(409);

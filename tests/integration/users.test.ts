@@ -18,9 +18,15 @@ afterAll(async () => {
 });
 
 const call = (who: { cookie: string }, method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { cookie: who.cookie },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
-const signIn = (email: string, password: string) => ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email, password } });
+const signIn = (email: string, password: string) =>
+  ctx.app.inject({ method: "POST", url: "/api/auth/sign-in", payload: { email, password } });
 
 async function auditActions(tenantId: string, entityId: string): Promise<string[]> {
   const rows = await rawRows<{ action: string }>(
@@ -38,19 +44,36 @@ describe("GET /api/users", () => {
     for (const nome of names) {
       const cpf = validCpf();
       cpfs.push(cpf);
-      const response = await call(clinic, "POST", "/api/users", professionalUser({ nome, cpf, role: "atendente", conselho_tipo: "", especialidades: [] }));
+      const response = await call(
+        clinic,
+        "POST",
+        "/api/users",
+        professionalUser({ nome, cpf, role: "atendente", conselho_tipo: "", especialidades: [] }),
+      );
       expect(response.statusCode, response.body).toBe(201);
     }
     const first = await call(clinic, "GET", "/api/users?limit=3");
     expect(first.statusCode).toBe(200);
     const page1 = first.json();
     expect(page1.total).toBe(5);
-    expect(page1.items.map((u: { nome: string }) => u.nome)).toEqual(["Diego Esteves Faria", "Carla Dias Nunes", "Bruno César Araújo"]);
+    expect(page1.items.map((u: { nome: string }) => u.nome)).toEqual([
+      "Diego Esteves Faria",
+      "Carla Dias Nunes",
+      "Bruno César Araújo",
+    ]);
     expect(page1.items[0]).not.toHaveProperty("password_hash");
     const page2 = (await call(clinic, "GET", `/api/users?limit=3&cursor=${page1.next_cursor}`)).json();
-    expect(page2.items.map((u: { nome: string }) => u.nome)).toEqual(["Ana Beatriz Lopes", "Dr. Ricardo Almeida Souza"]);
+    expect(page2.items.map((u: { nome: string }) => u.nome)).toEqual([
+      "Ana Beatriz Lopes",
+      "Dr. Ricardo Almeida Souza",
+    ]);
     expect(page2.next_cursor).toBeNull();
-    expect(page2.items[1]).toMatchObject({ is_proprietario: true, is_active: true, role: "profissional", conselho_tipo: "CRM" });
+    expect(page2.items[1]).toMatchObject({
+      is_proprietario: true,
+      is_active: true,
+      role: "profissional",
+      conselho_tipo: "CRM",
+    });
 
     // Case and accents ignored; CPF typed with its mask.
     const byName = (await call(clinic, "GET", `/api/users?q=${encodeURIComponent("cesar araujo")}`)).json();
@@ -61,7 +84,11 @@ describe("GET /api/users", () => {
     expect(byCpf.items.map((u: { nome: string }) => u.nome)).toEqual(["Carla Dias Nunes"]);
     const byEmail = (await call(clinic, "GET", `/api/users?q=${encodeURIComponent(clinic.email)}`)).json();
     expect(byEmail.items).toHaveLength(1);
-    expect((await call(clinic, "GET", "/api/users?q=ninguem-assim")).json()).toMatchObject({ items: [], total: 0, next_cursor: null });
+    expect((await call(clinic, "GET", "/api/users?q=ninguem-assim")).json()).toMatchObject({
+      items: [],
+      total: 0,
+      next_cursor: null,
+    });
     // Another clinic's users never show.
     expect((await call(owner, "GET", `/api/users?q=${encodeURIComponent("Diego Esteves")}`)).json().total).toBe(0);
   });
@@ -133,22 +160,41 @@ describe("POST /api/users", () => {
   });
 
   it("applies the sign-up rules: RQE per CRM specialty (not for an administrator), one specialty for CRM/CRO, council for care roles", async () => {
-    const noRqe = await call(owner, "POST", "/api/users", professionalUser({ especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] }));
+    const noRqe = await call(
+      owner,
+      "POST",
+      "/api/users",
+      professionalUser({ especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] }),
+    );
     expect(noRqe.statusCode).toBe(400);
-    expect(noRqe.json().issues).toContainEqual({ path: "especialidades.0.rqe", message: "RQE é obrigatório para cada especialidade do CRM" });
+    expect(noRqe.json().issues).toContainEqual({
+      path: "especialidades.0.rqe",
+      message: "RQE é obrigatório para cada especialidade do CRM",
+    });
 
     const admin = await call(
       owner,
       "POST",
       "/api/users",
-      professionalUser({ role: "admin", especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] }),
+      professionalUser({
+        role: "admin",
+        especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }],
+      }),
     );
     expect(admin.statusCode, admin.body).toBe(201);
     expect(admin.json().especialidades).toEqual([{ especialidade: "dermatologia", areas_atuacao: [], rqe: null }]);
 
-    const none = await call(owner, "POST", "/api/users", professionalUser({ conselho_tipo: "CRO", especialidades: [{ especialidade: "", areas_atuacao: [], rqe: "" }] }));
+    const none = await call(
+      owner,
+      "POST",
+      "/api/users",
+      professionalUser({ conselho_tipo: "CRO", especialidades: [{ especialidade: "", areas_atuacao: [], rqe: "" }] }),
+    );
     expect(none.statusCode).toBe(400);
-    expect(none.json().issues).toContainEqual({ path: "especialidades", message: "Selecione pelo menos uma especialidade" });
+    expect(none.json().issues).toContainEqual({
+      path: "especialidades",
+      message: "Selecione pelo menos uma especialidade",
+    });
 
     const three = await call(
       owner,
@@ -163,16 +209,39 @@ describe("POST /api/users", () => {
       }),
     );
     expect(three.statusCode).toBe(400);
-    expect(three.json().issues).toContainEqual({ path: "especialidades", message: "Máximo de 2 especialidades permitidas" });
+    expect(three.json().issues).toContainEqual({
+      path: "especialidades",
+      message: "Máximo de 2 especialidades permitidas",
+    });
 
-    const wrongArea = await call(owner, "POST", "/api/users", professionalUser({ especialidades: [{ especialidade: "dermatologia", areas_atuacao: ["densitometria_ossea"], rqe: "1" }] }));
-    expect(wrongArea.json().issues).toContainEqual({ path: "especialidades.0.areas_atuacao", message: "Área de atuação não pertence à especialidade" });
+    const wrongArea = await call(
+      owner,
+      "POST",
+      "/api/users",
+      professionalUser({
+        especialidades: [{ especialidade: "dermatologia", areas_atuacao: ["densitometria_ossea"], rqe: "1" }],
+      }),
+    );
+    expect(wrongArea.json().issues).toContainEqual({
+      path: "especialidades.0.areas_atuacao",
+      message: "Área de atuação não pertence à especialidade",
+    });
 
-    const noCouncil = await call(owner, "POST", "/api/users", professionalUser({ conselho_tipo: "", conselho_numero: "", conselho_uf: "", especialidades: [] }));
+    const noCouncil = await call(
+      owner,
+      "POST",
+      "/api/users",
+      professionalUser({ conselho_tipo: "", conselho_numero: "", conselho_uf: "", especialidades: [] }),
+    );
     expect(noCouncil.statusCode).toBe(400);
     expect(noCouncil.json().issues).toContainEqual({ path: "conselho_tipo", message: "Selecione o conselho" });
 
-    const noNumber = await call(owner, "POST", "/api/users", professionalUser({ conselho_tipo: "COREN", conselho_numero: "", conselho_uf: "", especialidades: [] }));
+    const noNumber = await call(
+      owner,
+      "POST",
+      "/api/users",
+      professionalUser({ conselho_tipo: "COREN", conselho_numero: "", conselho_uf: "", especialidades: [] }),
+    );
     expect(noNumber.json().issues).toEqual(
       expect.arrayContaining([
         { path: "conselho_numero", message: "Informe o número do conselho" },
@@ -181,7 +250,12 @@ describe("POST /api/users", () => {
     );
 
     // A front-desk user needs no council; specialties sent without one are dropped.
-    const attendant = await call(owner, "POST", "/api/users", professionalUser({ role: "atendente", conselho_tipo: "", conselho_numero: "", conselho_uf: "" }));
+    const attendant = await call(
+      owner,
+      "POST",
+      "/api/users",
+      professionalUser({ role: "atendente", conselho_tipo: "", conselho_numero: "", conselho_uf: "" }),
+    );
     expect(attendant.statusCode, attendant.body).toBe(201);
     expect(attendant.json()).toMatchObject({ role: "atendente", conselho_tipo: null, especialidades: [] });
   });
@@ -198,11 +272,16 @@ describe("POST /api/users", () => {
     });
     // Another clinic's owner's address is taken too (e-mails sign in, so they are unique everywhere).
     const other = await newEstablishment(ctx.app);
-    expect((await call(owner, "POST", "/api/users", professionalUser({ email: other.email }))).json().code).toBe("USER_EMAIL_TAKEN");
+    expect((await call(owner, "POST", "/api/users", professionalUser({ email: other.email }))).json().code).toBe(
+      "USER_EMAIL_TAKEN",
+    );
 
     const sameCpf = await call(owner, "POST", "/api/users", professionalUser({ cpf: first.cpf }));
     expect(sameCpf.statusCode).toBe(409);
-    expect(sameCpf.json()).toMatchObject({ code: "USER_CPF_TAKEN", issues: [{ path: "cpf", message: "Já existe um usuário com este CPF nesta clínica." }] });
+    expect(sameCpf.json()).toMatchObject({
+      code: "USER_CPF_TAKEN",
+      issues: [{ path: "cpf", message: "Já existe um usuário com este CPF nesta clínica." }],
+    });
     // The same person may work at another clinic.
     expect((await call(other, "POST", "/api/users", professionalUser({ cpf: first.cpf }))).statusCode).toBe(201);
   });
@@ -219,10 +298,18 @@ describe("POST /api/users", () => {
     const badRole = await call(owner, "POST", "/api/users", professionalUser({ role: "saas_admin" }));
     expect(badRole.json().issues).toContainEqual({ path: "role", message: "Selecione a função" });
     const weak = await call(owner, "POST", "/api/users", professionalUser({ password: "12345678" }));
-    expect(weak.json().issues).toContainEqual({ path: "password", message: "Esta senha é muito comum e fácil de adivinhar. Escolha outra." });
+    expect(weak.json().issues).toContainEqual({
+      path: "password",
+      message: "Esta senha é muito comum e fácil de adivinhar. Escolha outra.",
+    });
     const noPassword = await call(owner, "POST", "/api/users", professionalUser({ password: undefined }));
     expect(noPassword.json().issues).toContainEqual({ path: "password", message: "Informe a senha" });
-    const wrongTypes = await call(owner, "POST", "/api/users", professionalUser({ nome: 42, especialidades: "dermatologia" }));
+    const wrongTypes = await call(
+      owner,
+      "POST",
+      "/api/users",
+      professionalUser({ nome: 42, especialidades: "dermatologia" }),
+    );
     expect(wrongTypes.statusCode).toBe(400);
     expect(wrongTypes.json().message).not.toMatch(/Invalid|expected|received/);
     const notJson = await ctx.app.inject({
@@ -249,17 +336,29 @@ describe("PATCH /api/users/:id/status", () => {
     const after = await call(session, "GET", "/api/patients");
     expect(after.statusCode).toBe(401);
     expect(after.json().code).toBe("UNAUTHENTICATED");
-    const [{ n }] = (await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from sessions where profile_id = ${created.id}`)) as [{ n: number }];
+    const [{ n }] = (await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from sessions where profile_id = ${created.id}`,
+    )) as [{ n: number }];
     expect(n).toBe(0);
     const refused = await signIn(body.email, body.password);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ code: "ACCOUNT_INACTIVE", message: "Sua conta está desativada. Fale com o responsável pela clínica." });
-    expect((await call(owner, "GET", `/api/users?q=${encodeURIComponent(body.email)}`)).json().items[0].is_active).toBe(false);
+    expect(refused.json()).toMatchObject({
+      code: "ACCOUNT_INACTIVE",
+      message: "Sua conta está desativada. Fale com o responsável pela clínica.",
+    });
+    expect((await call(owner, "GET", `/api/users?q=${encodeURIComponent(body.email)}`)).json().items[0].is_active).toBe(
+      false,
+    );
 
     const on = await call(owner, "PATCH", `/api/users/${created.id}/status`, { is_active: true });
     expect(on.json().is_active).toBe(true);
     expect((await signIn(body.email, body.password)).statusCode).toBe(200);
-    expect(await auditActions(owner.tenantId, created.id)).toEqual(["user.created", "user.deactivated", "user.activated"]);
+    expect(await auditActions(owner.tenantId, created.id)).toEqual([
+      "user.created",
+      "user.deactivated",
+      "user.activated",
+    ]);
     const [event] = await rawRows<{ data: { sessions_ended: number } }>(
       ctx.database.db,
       sql`select data from audit_events where entity_id = ${created.id} and action = 'user.deactivated'`,
@@ -270,7 +369,10 @@ describe("PATCH /api/users/:id/status", () => {
   it("never toggles the owner row; another clinic's id is 404; a malformed body or id is 400", async () => {
     const ownerRow = await call(owner, "PATCH", `/api/users/${owner.profileId}/status`, { is_active: false });
     expect(ownerRow.statusCode).toBe(409);
-    expect(ownerRow.json()).toMatchObject({ code: "USER_OWNER_PROTECTED", message: "O proprietário da clínica não pode ser desativado." });
+    expect(ownerRow.json()).toMatchObject({
+      code: "USER_OWNER_PROTECTED",
+      message: "O proprietário da clínica não pode ser desativado.",
+    });
     expect((await call(owner, "GET", "/api/auth/me")).statusCode).toBe(200);
 
     const other = await newEstablishment(ctx.app);
@@ -278,8 +380,12 @@ describe("PATCH /api/users/:id/status", () => {
     const foreign = await call(owner, "PATCH", `/api/users/${theirs.id}/status`, { is_active: false });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json()).toMatchObject({ code: "USER_NOT_FOUND", message: "Usuário não encontrado." });
-    expect((await call(owner, "PATCH", `/api/users/${other.profileId}/status`, { is_active: false })).statusCode).toBe(404);
-    expect((await call(other, "GET", `/api/users?q=${encodeURIComponent(theirs.email)}`)).json().items[0].is_active).toBe(true);
+    expect((await call(owner, "PATCH", `/api/users/${other.profileId}/status`, { is_active: false })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await call(other, "GET", `/api/users?q=${encodeURIComponent(theirs.email)}`)).json().items[0].is_active,
+    ).toBe(true);
 
     const badBody = await call(owner, "PATCH", `/api/users/${theirs.id}/status`, { is_active: "não" });
     expect(badBody.statusCode).toBe(400);
@@ -309,7 +415,15 @@ describe("PATCH /api/users/:id/role", () => {
 
     // An administrator with CRM and no RQE cannot become a professional until the RQE is on record.
     const crmAdmin = (
-      await call(owner, "POST", "/api/users", professionalUser({ role: "admin", especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] }))
+      await call(
+        owner,
+        "POST",
+        "/api/users",
+        professionalUser({
+          role: "admin",
+          especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }],
+        }),
+      )
     ).json();
     const noRqe = await call(owner, "PATCH", `/api/users/${crmAdmin.id}/role`, { role: "profissional" });
     expect(noRqe.statusCode).toBe(409);
@@ -329,7 +443,12 @@ describe("PATCH /api/users/:id/role", () => {
 
 describe("sign-in of users added by the owner", () => {
   it("a deactivated user is refused even with the right password, and no e-mail address is revealed otherwise", async () => {
-    const body = professionalUser({ role: "auditor", conselho_tipo: "", especialidades: [], email: uniqueEmail("auditor") });
+    const body = professionalUser({
+      role: "auditor",
+      conselho_tipo: "",
+      especialidades: [],
+      email: uniqueEmail("auditor"),
+    });
     const created = (await call(owner, "POST", "/api/users", body)).json();
     await call(owner, "PATCH", `/api/users/${created.id}/status`, { is_active: false });
     expect((await signIn(body.email, "senha-errada-123")).json().code).toBe("INVALID_CREDENTIALS");

@@ -22,7 +22,12 @@ const PATIENT = "Bruno Henrique Sá";
 const call = (who: SignedIn | null, method: "GET" | "POST", url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, payload: payload as object, headers: who ? { cookie: who.cookie } : {} });
 const postPdf = (code: string, body: Buffer, contentType = "application/pdf") =>
-  ctx.app.inject({ method: "POST", url: `/api/public/verify/${code}/pdf`, payload: body, headers: { "content-type": contentType } });
+  ctx.app.inject({
+    method: "POST",
+    url: `/api/public/verify/${code}/pdf`,
+    payload: body,
+    headers: { "content-type": contentType },
+  });
 
 async function signedDocument(who: SignedIn, cpf: string): Promise<{ id: string; code: string }> {
   const specialties = (await call(who, "GET", "/api/templates/specialties")).json().items as string[];
@@ -37,7 +42,12 @@ async function signedDocument(who: SignedIn, cpf: string): Promise<{ id: string;
     },
   });
   const published = await call(who, "POST", `/api/templates/${template.json().id}/status`, { status: "published" });
-  const patient = await call(who, "POST", "/api/patients", { nome: PATIENT, cpf, data_nascimento: "1985-01-02", email: "bruno@exemplo.com.br" });
+  const patient = await call(who, "POST", "/api/patients", {
+    nome: PATIENT,
+    cpf,
+    data_nascimento: "1985-01-02",
+    email: "bruno@exemplo.com.br",
+  });
   const created = await call(who, "POST", "/api/documents", {
     paciente_id: patient.json().id,
     template_version_id: published.json().versao_atual_id,
@@ -54,7 +64,13 @@ async function signedDocument(who: SignedIn, cpf: string): Promise<{ id: string;
   const db = ctx.database.db;
   const [file] = await db
     .insert(files)
-    .values({ tenant_id: who.tenantId, sha256: stored.sha256, size: stored.size, content_type: "image/png", nome: "assinatura.png" })
+    .values({
+      tenant_id: who.tenantId,
+      sha256: stored.sha256,
+      size: stored.size,
+      content_type: "image/png",
+      nome: "assinatura.png",
+    })
     .returning({ id: files.id });
   const [row] = await db.select().from(contratos).where(eq(contratos.id, id));
   const signedAt = new Date("2026-11-20T13:45:10Z");
@@ -71,7 +87,10 @@ async function signedDocument(who: SignedIn, cpf: string): Promise<{ id: string;
     conteudo_sha256: row!.conteudo_sha256,
   });
   const code = newVerificationCode();
-  await db.update(contratos).set({ status: "signed", signed_at: signedAt, verification_code: code }).where(eq(contratos.id, id));
+  await db
+    .update(contratos)
+    .set({ status: "signed", signed_at: signedAt, verification_code: code })
+    .where(eq(contratos.id, id));
   return { id, code };
 }
 
@@ -119,7 +138,14 @@ describe("GET /api/public/verify/:code", () => {
       clinica: expect.any(String),
       status: "signed",
       criado_em: row!.created_at.toISOString(),
-      assinaturas: [{ nome: PATIENT, cpf: `***.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-**`, assinou_em: "2026-11-20T13:45:10.000Z", metodo_assinatura: "eletronica" }],
+      assinaturas: [
+        {
+          nome: PATIENT,
+          cpf: `***.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-**`,
+          assinou_em: "2026-11-20T13:45:10.000Z",
+          metodo_assinatura: "eletronica",
+        },
+      ],
       pdf_selado_sha256: createHash("sha256").update(sealed).digest("hex"),
       conteudo_sha256: row!.conteudo_sha256,
     });
@@ -165,7 +191,9 @@ describe("POST /api/public/verify/:code/pdf", () => {
         certificado_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
         ok: false,
         certificado_assunto: expect.stringContaining("Consentir"),
-        linhas: expect.arrayContaining([{ ok: true, text: "O certificado do selo é conhecido: selo desta instância Consentir." }]),
+        linhas: expect.arrayContaining([
+          { ok: true, text: "O certificado do selo é conhecido: selo desta instância Consentir." },
+        ]),
         partes: [expect.objectContaining({ nivel: expect.any(String) })],
       },
     });
@@ -231,9 +259,15 @@ describe("rate limit", () => {
     const limited = await createTestApp({ database: ctx.database, env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "3" } });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await limited.app.inject({ method: "GET", url: `/api/public/verify/${code}` })).statusCode);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await limited.app.inject({ method: "GET", url: `/api/public/verify/${code}` })).statusCode);
       expect(statuses).toEqual([200, 200, 200, 429]);
-      const post = await limited.app.inject({ method: "POST", url: `/api/public/verify/${code}/pdf`, payload: sealed, headers: { "content-type": "application/pdf" } });
+      const post = await limited.app.inject({
+        method: "POST",
+        url: `/api/public/verify/${code}/pdf`,
+        payload: sealed,
+        headers: { "content-type": "application/pdf" },
+      });
       expect(post.statusCode).toBe(200);
     } finally {
       await limited.close();

@@ -38,7 +38,11 @@ function fileOfFrame(run: () => unknown): string | undefined {
 }
 
 function startWorker(env: Record<string, string>): NodeProcess {
-  return spawnSource("src/server/worker-main.ts", { LOG_LEVEL: "info", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "consentir-worker-")), ...env });
+  return spawnSource("src/server/worker-main.ts", {
+    LOG_LEVEL: "info",
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "consentir-worker-")),
+    ...env,
+  });
 }
 
 describe("npm run worker", () => {
@@ -49,7 +53,9 @@ describe("npm run worker", () => {
     expect(args[0]).toMatch(/consentir-compiled-[^/]+\/src\/server\/worker-main\.js$/);
     expect(existsSync(args[0]!)).toBe(true);
     // The tests themselves import that same compiled code, loaded by Node (~1 s per file, not ~2.7 s).
-    expect(fileOfFrame(() => loadEnv({ NODE_ENV: "production", PORT: "x" }))).toMatch(/^file:\/\/.*\/consentir-compiled-[^/]+\/src\/server\/env\.js$/);
+    expect(fileOfFrame(() => loadEnv({ NODE_ENV: "production", PORT: "x" }))).toMatch(
+      /^file:\/\/.*\/consentir-compiled-[^/]+\/src\/server\/env\.js$/,
+    );
   });
 
   it("runs the queued jobs on PostgreSQL with no HTTP port; on PGlite refuses to start, in Portuguese", async () => {
@@ -61,12 +67,17 @@ describe("npm run worker", () => {
     }
     const url = process.env.TEST_DATABASE_URL ?? "";
     await enqueueJob(ctx.database.db, { kind: "documents.expire", payload: {} });
-    const [job] = await rawRows<{ id: string }>(ctx.database.db, sql`select id from jobs where kind = 'documents.expire' order by created_at desc limit 1`);
+    const [job] = await rawRows<{ id: string }>(
+      ctx.database.db,
+      sql`select id from jobs where kind = 'documents.expire' order by created_at desc limit 1`,
+    );
     const worker = startWorker({ DATABASE_URL: url });
     try {
       await waitFor(
         "o worker terminar a tarefa",
-        async () => (await rawRows<{ status: string }>(ctx.database.db, sql`select status from jobs where id = ${job!.id}`))[0]?.status === "done",
+        async () =>
+          (await rawRows<{ status: string }>(ctx.database.db, sql`select status from jobs where id = ${job!.id}`))[0]
+            ?.status === "done",
         60_000,
         100,
       );

@@ -63,7 +63,9 @@ async function publishedVersionId(): Promise<string> {
     headers: { cookie: clinic.cookie },
     payload: {
       titulo: "TCLE",
-      especialidade: (await ctx.app.inject({ method: "GET", url: "/api/templates/specialties", headers: { cookie: clinic.cookie } })).json().items[0],
+      especialidade: (
+        await ctx.app.inject({ method: "GET", url: "/api/templates/specialties", headers: { cookie: clinic.cookie } })
+      ).json().items[0],
       categoria: "Consentimento",
       estrutura: { title: "TCLE", introduction: "Texto", sections: [] },
     },
@@ -76,7 +78,13 @@ describe("e-mail delivery over SMTP", () => {
     const stored = await ctx.app.services.storage.put(Buffer.from("%PDF-1.7 anexo de teste"));
     const [file] = await ctx.database.db
       .insert(files)
-      .values({ tenant_id: clinic.tenantId, sha256: stored.sha256, size: stored.size, content_type: "application/pdf", nome: "termo.pdf" })
+      .values({
+        tenant_id: clinic.tenantId,
+        sha256: stored.sha256,
+        size: stored.size,
+        content_type: "application/pdf",
+        nome: "termo.pdf",
+      })
       .returning();
     const id = await enqueueEmail(ctx.database.db, ctx.app.services.secretBox, {
       tenantId: clinic.tenantId,
@@ -99,7 +107,12 @@ describe("e-mail delivery over SMTP", () => {
 
   it("keeps a message the server refuses, records the error and retries later", async () => {
     smtp.state.reject = true;
-    const id = await enqueueEmail(ctx.database.db, ctx.app.services.secretBox, { tenantId: clinic.tenantId, to: "x@exemplo.com.br", subject: "Teste", text: "Teste" });
+    const id = await enqueueEmail(ctx.database.db, ctx.app.services.secretBox, {
+      tenantId: clinic.tenantId,
+      to: "x@exemplo.com.br",
+      subject: "Teste",
+      text: "Teste",
+    });
     await ctx.app.worker.tick({ sweep: false });
     smtp.state.reject = false;
     const [row] = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
@@ -148,7 +161,8 @@ describe("jobs", () => {
 
   it("two workers running at once never run the same job twice", async () => {
     const runs: string[] = [];
-    for (let i = 0; i < 6; i += 1) await enqueueJob(ctx.database.db, { kind: "documents.expire", payload: {}, dedupeKey: `paralelo-${i}` });
+    for (let i = 0; i < 6; i += 1)
+      await enqueueJob(ctx.database.db, { kind: "documents.expire", payload: {}, dedupeKey: `paralelo-${i}` });
     const handlers = {
       "documents.expire": async (_ctx: JobContext, _payload: unknown) => {
         runs.push("x");
@@ -156,14 +170,18 @@ describe("jobs", () => {
     };
     const [a, b] = await Promise.all([runDueJobs(jobContext(), handlers), runDueJobs(jobContext(), handlers)]);
     expect((a ?? 0) + (b ?? 0)).toBe(runs.length);
-    const open = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from jobs where dedupe_key like 'paralelo-%' and status <> 'done'`);
+    const open = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from jobs where dedupe_key like 'paralelo-%' and status <> 'done'`,
+    );
     expect(open[0]!.n).toBe(0);
     expect(runs).toHaveLength(6);
   });
 
   it("with concurrency 3, three slow jobs run at once (none twice); the rest follow as lanes free up", async () => {
     const keys = Array.from({ length: 7 }, (_, i) => `lanes-${i}`);
-    for (const key of keys) await enqueueJob(ctx.database.db, { kind: "documents.expire", payload: { key } as never, dedupeKey: key });
+    for (const key of keys)
+      await enqueueJob(ctx.database.db, { kind: "documents.expire", payload: { key } as never, dedupeKey: key });
     let inFlight = 0;
     let peak = 0;
     const seen: string[] = [];
@@ -183,7 +201,10 @@ describe("jobs", () => {
     expect([...seen].sort()).toEqual([...keys].sort());
     // 7 jobs of 150 ms in 3 lanes take 3 rounds, not 7.
     expect(Date.now() - started).toBeLessThan(7 * 150);
-    const open = await rawRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from jobs where dedupe_key like 'lanes-%' and status <> 'done'`);
+    const open = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from jobs where dedupe_key like 'lanes-%' and status <> 'done'`,
+    );
     expect(open[0]!.n).toBe(0);
   });
 });
@@ -194,7 +215,12 @@ describe("job leases", () => {
     // A worker takes it and dies without finishing (no more heartbeats): the row stays 'running'.
     const died = { "documents.expire": async () => new Promise<void>(() => {}) };
     void runDueJobs(jobContext(), died, 1, () => new Date(), { heartbeatMs: 2 ** 30 });
-    await expect.poll(async () => (await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "teste-lease-morto")))[0]?.status).toBe("running");
+    await expect
+      .poll(
+        async () =>
+          (await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "teste-lease-morto")))[0]?.status,
+      )
+      .toBe("running");
     const [taken] = await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "teste-lease-morto"));
     const leaseLeft = taken!.locked_until!.getTime() - Date.now();
     expect(leaseLeft).toBeGreaterThan(0);
@@ -202,7 +228,11 @@ describe("job leases", () => {
     expect(LEASE_MS + 1000).toBeLessThan(30_000);
 
     let ran = 0;
-    const handlers = { "documents.expire": async () => { ran += 1; } };
+    const handlers = {
+      "documents.expire": async () => {
+        ran += 1;
+      },
+    };
     expect(await runDueJobs(jobContext(), handlers)).toBe(0);
     const afterLease = () => new Date(taken!.locked_until!.getTime() + 1);
     expect(await runDueJobs(jobContext(), handlers, 20, afterLease)).toBe(1);
@@ -216,7 +246,9 @@ describe("job leases", () => {
     const slow = {
       "documents.expire": async () => {
         runs += 1;
-        await new Promise<void>((resolve) => { release = resolve; });
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
       },
     };
     const lease = { leaseMs: 400, heartbeatMs: 50 };
@@ -239,7 +271,13 @@ describe("expiry sweep", () => {
     const patient = await insertPatient(ctx.database, clinic.tenantId);
     const past = new Date(Date.now() - 8 * 24 * 60 * 60_000);
     const make = (status: "sent" | "viewed" | "draft" | "signed", createdAt: Date) =>
-      insertDocument(ctx.database, { tenantId: clinic.tenantId, pacienteId: patient, templateVersionId: versionId, status, createdAt });
+      insertDocument(ctx.database, {
+        tenantId: clinic.tenantId,
+        pacienteId: patient,
+        templateVersionId: versionId,
+        status,
+        createdAt,
+      });
     const sentOld = await make("sent", past);
     const viewedOld = await make("viewed", past);
     const draftOld = await make("draft", past);
@@ -248,10 +286,24 @@ describe("expiry sweep", () => {
     const round = await ctx.app.worker.tick({ sweep: true });
     expect(round.expired).toBeGreaterThanOrEqual(2);
     const statuses = Object.fromEntries(
-      (await ctx.database.db.select({ id: contratos.id, status: contratos.status }).from(contratos).where(eq(contratos.tenant_id, clinic.tenantId))).map((r) => [r.id, r.status]),
+      (
+        await ctx.database.db
+          .select({ id: contratos.id, status: contratos.status })
+          .from(contratos)
+          .where(eq(contratos.tenant_id, clinic.tenantId))
+      ).map((r) => [r.id, r.status]),
     );
-    expect([statuses[sentOld], statuses[viewedOld], statuses[draftOld], statuses[signedOld], statuses[sentNew]]).toEqual(["expired", "expired", "draft", "signed", "sent"]);
-    const events = await rawRows<{ entity_id: string }>(ctx.database.db, sql`select entity_id from audit_events where action = 'document.expired' and tenant_id = ${clinic.tenantId}`);
+    expect([
+      statuses[sentOld],
+      statuses[viewedOld],
+      statuses[draftOld],
+      statuses[signedOld],
+      statuses[sentNew],
+    ]).toEqual(["expired", "expired", "draft", "signed", "sent"]);
+    const events = await rawRows<{ entity_id: string }>(
+      ctx.database.db,
+      sql`select entity_id from audit_events where action = 'document.expired' and tenant_id = ${clinic.tenantId}`,
+    );
     expect(events.map((e) => e.entity_id).sort()).toEqual([sentOld, viewedOld].sort());
   });
 });
@@ -261,7 +313,11 @@ describe("the audit trail is append-only and hash-chained", () => {
     const c = await newClinic(ctx.app);
     for (let i = 0; i < 4; i += 1) {
       await withTenant(ctx.database.db, c.tenantId, (tx) =>
-        recordAuditEvent(tx, { tenantId: c.tenantId, actorProfileId: c.profileId, ip: "10.0.0.1", userAgent: "teste" }, { action: "teste.evento", entityType: "teste", data: { i } }),
+        recordAuditEvent(
+          tx,
+          { tenantId: c.tenantId, actorProfileId: c.profileId, ip: "10.0.0.1", userAgent: "teste" },
+          { action: "teste.evento", entityType: "teste", data: { i } },
+        ),
       );
     }
     const intact = await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId);
@@ -279,28 +335,44 @@ describe("the audit trail is append-only and hash-chained", () => {
 
     // The application's role can neither change nor remove an event.
     await expect(
-      withTenant(ctx.database.db, c.tenantId, (tx) => tx.execute(sql`update audit_events set action = 'x' where tenant_id = ${c.tenantId}`)),
+      withTenant(ctx.database.db, c.tenantId, (tx) =>
+        tx.execute(sql`update audit_events set action = 'x' where tenant_id = ${c.tenantId}`),
+      ),
     ).rejects.toThrow();
     await expect(
-      withTenant(ctx.database.db, c.tenantId, (tx) => tx.execute(sql`delete from audit_events where tenant_id = ${c.tenantId}`)),
+      withTenant(ctx.database.db, c.tenantId, (tx) =>
+        tx.execute(sql`delete from audit_events where tenant_id = ${c.tenantId}`),
+      ),
     ).rejects.toThrow();
     // Nor can the owner role while the append-only trigger stands.
-    await expect(ctx.database.db.execute(sql`update audit_events set action = 'x' where tenant_id = ${c.tenantId}`)).rejects.toThrow();
+    await expect(
+      ctx.database.db.execute(sql`update audit_events set action = 'x' where tenant_id = ${c.tenantId}`),
+    ).rejects.toThrow();
 
     // Someone with full database access edits the third event behind the triggers' back.
     await tamper(sql`update audit_events set data = '{"i": 99}'::jsonb where tenant_id = ${c.tenantId} and seq = 3`);
-    expect(await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId)).toMatchObject({ intact: false, first_broken_seq: 3 });
+    expect(await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId)).toMatchObject({
+      intact: false,
+      first_broken_seq: 3,
+    });
 
     // The owner's endpoint says the same; other roles may not ask.
     const report = await ctx.app.inject({ method: "GET", url: "/api/audit/verify", headers: { cookie: c.cookie } });
     expect(report.json()).toMatchObject({ intact: false, first_broken_seq: 3 });
     const auditor = await newStaff(ctx.app, ctx.database, c.tenantId, "auditor");
-    expect((await ctx.app.inject({ method: "GET", url: "/api/audit/verify", headers: { cookie: auditor.cookie } })).statusCode).toBe(403);
+    expect(
+      (await ctx.app.inject({ method: "GET", url: "/api/audit/verify", headers: { cookie: auditor.cookie } }))
+        .statusCode,
+    ).toBe(403);
 
     // A removed last event is found too (the head no longer matches).
     const d = await newClinic(ctx.app);
     await withTenant(ctx.database.db, d.tenantId, (tx) =>
-      recordAuditEvent(tx, { tenantId: d.tenantId, actorProfileId: d.profileId }, { action: "teste.ultimo", entityType: "teste" }),
+      recordAuditEvent(
+        tx,
+        { tenantId: d.tenantId, actorProfileId: d.profileId },
+        { action: "teste.ultimo", entityType: "teste" },
+      ),
     );
     expect((await verifyAuditChain(ctx.database.db, anchorKey(), d.tenantId)).intact).toBe(true);
     await tamper(sql`delete from audit_events where tenant_id = ${d.tenantId} and action = 'teste.ultimo'`);
@@ -311,7 +383,11 @@ describe("the audit trail is append-only and hash-chained", () => {
 describe("audit verification cannot be blinded", () => {
   const record = (c: SignedIn, i: number) =>
     withTenant(ctx.database.db, c.tenantId, (tx) =>
-      recordAuditEvent(tx, { tenantId: c.tenantId, actorProfileId: c.profileId }, { action: "teste.ancora", entityType: "teste", data: { i } }),
+      recordAuditEvent(
+        tx,
+        { tenantId: c.tenantId, actorProfileId: c.profileId },
+        { action: "teste.ancora", entityType: "teste", data: { i } },
+      ),
     );
 
   it("finds a chain rewritten with every hash recomputed, once the worker has anchored it", async () => {
@@ -329,11 +405,18 @@ describe("audit verification cannot be blinded", () => {
     await tamper(sql`update audit_events set data = '{"i": 42}'::jsonb where tenant_id = ${c.tenantId} and seq = 2`);
     await ctx.database.db.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
     try {
-      const rows = await rawRows<{ id: string; seq: string }>(ctx.database.db, sql`select id, seq from audit_events where tenant_id = ${c.tenantId} order by seq`);
+      const rows = await rawRows<{ id: string; seq: string }>(
+        ctx.database.db,
+        sql`select id, seq from audit_events where tenant_id = ${c.tenantId} order by seq`,
+      );
       let prev: string | null = null;
       for (const row of rows) {
-        if (prev !== null) await ctx.database.db.execute(sql`update audit_events set prev_hash = ${prev} where id = ${row.id}`);
-        const [h] = await rawRows<{ h: string }>(ctx.database.db, sql`select app_audit_event_hash(e) as h from audit_events e where id = ${row.id}`);
+        if (prev !== null)
+          await ctx.database.db.execute(sql`update audit_events set prev_hash = ${prev} where id = ${row.id}`);
+        const [h] = await rawRows<{ h: string }>(
+          ctx.database.db,
+          sql`select app_audit_event_hash(e) as h from audit_events e where id = ${row.id}`,
+        );
         await ctx.database.db.execute(sql`update audit_events set hash = ${h!.h} where id = ${row.id}`);
         prev = h!.h;
       }
@@ -341,7 +424,10 @@ describe("audit verification cannot be blinded", () => {
     } finally {
       await ctx.database.db.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
     }
-    const [fn] = await rawRows<{ broken: string | null }>(ctx.database.db, sql`select app_verify_audit_chain(${c.tenantId}::uuid) as broken`);
+    const [fn] = await rawRows<{ broken: string | null }>(
+      ctx.database.db,
+      sql`select app_verify_audit_chain(${c.tenantId}::uuid) as broken`,
+    );
     expect(fn!.broken).toBeNull();
     // …but not to the anchors, which only the server's key can sign.
     const after = await verifyAuditChain(ctx.database.db, anchorKey(), c.tenantId);
@@ -372,19 +458,38 @@ describe("audit verification cannot be blinded", () => {
 describe("after a signature", () => {
   it("the worker runs the finalize job: sealed PDF stored, e-mails with it attached, delivered over SMTP", async () => {
     const { documentId, patient } = await signableDocument(ctx.app, clinic);
-    const sent = await ctx.app.inject({ method: "POST", url: `/api/documents/${documentId}/send`, headers: { cookie: clinic.cookie }, payload: {} });
+    const sent = await ctx.app.inject({
+      method: "POST",
+      url: `/api/documents/${documentId}/send`,
+      headers: { cookie: clinic.cookie },
+      payload: {},
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     const token = tokenOf(sent.json().link);
-    const { response: signed } = await signAsPatient(ctx.app, ctx.database, token, patient, { email: "assinante@exemplo.com.br" });
+    const { response: signed } = await signAsPatient(ctx.app, ctx.database, token, patient, {
+      email: "assinante@exemplo.com.br",
+    });
     expect(signed.statusCode, signed.body).toBe(200);
-    expect((await ctx.app.inject({ method: "GET", url: `/api/documents/${documentId}/signed-pdf`, headers: { cookie: clinic.cookie } })).statusCode).toBe(404);
+    expect(
+      (
+        await ctx.app.inject({
+          method: "GET",
+          url: `/api/documents/${documentId}/signed-pdf`,
+          headers: { cookie: clinic.cookie },
+        })
+      ).statusCode,
+    ).toBe(404);
 
     const before = smtp.received.length;
     const round = await ctx.app.worker.tick({ sweep: false });
     expect(round.jobs).toBeGreaterThanOrEqual(1);
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
     expect(row!.signed_pdf_file_id).not.toBeNull();
-    const pdf = await ctx.app.inject({ method: "GET", url: `/api/documents/${documentId}/signed-pdf`, headers: { cookie: clinic.cookie } });
+    const pdf = await ctx.app.inject({
+      method: "GET",
+      url: `/api/documents/${documentId}/signed-pdf`,
+      headers: { cookie: clinic.cookie },
+    });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.rawPayload.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     // The e-mails the job queued go out in the following round, with the sealed PDF attached.

@@ -55,22 +55,51 @@ describe("checkRevocation", () => {
   });
 
   it("a revoked AC revokes what it issued; a lifted suspension (removeFromCRL) does not count", async () => {
-    server.publish("/raiz.crl", await makeCrl({ issuer: pki.root, revoked: [{ certificate: pki.ac, at: new Date(Date.now() - HOUR) }] }));
-    expect(await checkRevocation(chain, source)).toMatchObject({ status: "revogado", certificado: "AC Teste LCR v1", motivo: null });
+    server.publish(
+      "/raiz.crl",
+      await makeCrl({ issuer: pki.root, revoked: [{ certificate: pki.ac, at: new Date(Date.now() - HOUR) }] }),
+    );
+    expect(await checkRevocation(chain, source)).toMatchObject({
+      status: "revogado",
+      certificado: "AC Teste LCR v1",
+      motivo: null,
+    });
 
     const fresh = httpCrlSource({ timeoutMs: 2_000 });
     server.publish("/raiz.crl", await makeCrl({ issuer: pki.root }));
-    server.publish("/ac.crl", await makeCrl({ issuer: pki.ac, revoked: [{ certificate: pki.ecnpj, at: new Date(Date.now() - HOUR), reason: 8 }] }));
+    server.publish(
+      "/ac.crl",
+      await makeCrl({
+        issuer: pki.ac,
+        revoked: [{ certificate: pki.ecnpj, at: new Date(Date.now() - HOUR), reason: 8 }],
+      }),
+    );
     expect((await checkRevocation(chain, fresh)).status).toBe("nao_revogado");
   });
 
   it("refuses a list signed by another key, of another issuer, stale, or from the future", async () => {
     const stranger = issueCertificate({ subject: [{ shortName: "CN", value: "Intruso" }], ca: true });
     const cases: [string, Buffer, RegExp][] = [
-      ["forged", await makeCrl({ issuer: pki.ac, signer: stranger }), /assinatura da lista de revogação .* não confere/],
+      [
+        "forged",
+        await makeCrl({ issuer: pki.ac, signer: stranger }),
+        /assinatura da lista de revogação .* não confere/,
+      ],
       ["other issuer", await makeCrl({ issuer: stranger }), /não é da autoridade que emitiu/],
-      ["stale", await makeCrl({ issuer: pki.ac, thisUpdate: new Date(Date.now() - 48 * HOUR), nextUpdate: new Date(Date.now() - HOUR) }), /está vencida/],
-      ["future", await makeCrl({ issuer: pki.ac, thisUpdate: new Date(Date.now() + 2 * HOUR) }), /data de emissão no futuro/],
+      [
+        "stale",
+        await makeCrl({
+          issuer: pki.ac,
+          thisUpdate: new Date(Date.now() - 48 * HOUR),
+          nextUpdate: new Date(Date.now() - HOUR),
+        }),
+        /está vencida/,
+      ],
+      [
+        "future",
+        await makeCrl({ issuer: pki.ac, thisUpdate: new Date(Date.now() + 2 * HOUR) }),
+        /data de emissão no futuro/,
+      ],
     ];
     for (const [name, der, why] of cases) {
       server.publish("/ac.crl", der);
@@ -82,7 +111,10 @@ describe("checkRevocation", () => {
 
   it("unavailable when the repository errs, hangs past the timeout, or sends what is not a list", async () => {
     server.fail("/ac.crl", 503);
-    expect(await checkRevocation(chain, source)).toMatchObject({ status: "indisponivel", motivo: expect.stringMatching(/respondeu HTTP 503/) });
+    expect(await checkRevocation(chain, source)).toMatchObject({
+      status: "indisponivel",
+      motivo: expect.stringMatching(/respondeu HTTP 503/),
+    });
 
     server.fail("/ac.crl", "hang");
     const started = Date.now();
@@ -91,12 +123,18 @@ describe("checkRevocation", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
 
     server.publish("/ac.crl", Buffer.from("<html>não é uma LCR</html>"));
-    expect(await checkRevocation(chain, httpCrlSource({ timeoutMs: 2_000 }))).toMatchObject({ status: "indisponivel", motivo: expect.stringMatching(/não devolveu uma lista de revogação legível/) });
+    expect(await checkRevocation(chain, httpCrlSource({ timeoutMs: 2_000 }))).toMatchObject({
+      status: "indisponivel",
+      motivo: expect.stringMatching(/não devolveu uma lista de revogação legível/),
+    });
   });
 
   it("refuses a list larger than the limit", async () => {
     const big = httpCrlSource({ timeoutMs: 2_000, maxBytes: 100 });
-    expect(await checkRevocation(chain, big)).toMatchObject({ status: "indisponivel", motivo: expect.stringMatching(/grande demais/) });
+    expect(await checkRevocation(chain, big)).toMatchObject({
+      status: "indisponivel",
+      motivo: expect.stringMatching(/grande demais/),
+    });
   });
 
   it("a certificate that names no list is unavailable, not good", async () => {

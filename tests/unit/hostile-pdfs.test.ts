@@ -4,7 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { embeddedFiles, MAX_EMBEDDED_FILE_BYTES } from "../../src/server/services/sealing/pdf-embedded-files.js";
-import { checkAllPdfSignatures, checkPdfSignature, MAX_PDF_SIGNATURES } from "../../src/server/services/sealing/verify-pdf-signature.js";
+import {
+  checkAllPdfSignatures,
+  checkPdfSignature,
+  MAX_PDF_SIGNATURES,
+} from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { deflateBomb, forgedXrefCount, manyByteRanges, pdfOf, repeatedStream } from "../fixtures/hostile-pdfs.js";
 
@@ -31,7 +35,11 @@ describe("hostile PDFs", () => {
   it(`more than ${MAX_PDF_SIGNATURES} signatures are refused before any range is copied`, () => {
     const pdf = manyByteRanges(5_000);
     const all = timed(() => checkAllPdfSignatures(pdf));
-    expect(all.value).toMatchObject({ valid: false, signatures: [], reason: `mais de ${MAX_PDF_SIGNATURES} assinaturas` });
+    expect(all.value).toMatchObject({
+      valid: false,
+      signatures: [],
+      reason: `mais de ${MAX_PDF_SIGNATURES} assinaturas`,
+    });
     expect(checkPdfSignature(pdf)).toMatchObject({ valid: false, reason: `mais de ${MAX_PDF_SIGNATURES} assinaturas` });
     expect(all.ms).toBeLessThan(1_000);
     // A few are still each checked (and fail as forgeries).
@@ -54,7 +62,13 @@ describe("hostile PDFs", () => {
   });
 
   it("the whole verifier answers each of them with a failed check, not an exception", () => {
-    for (const pdf of [forgedXrefCount(), manyByteRanges(2_000), deflateBomb(), repeatedStream(200), pdfOf(["<< /Type /Catalog >>"])]) {
+    for (const pdf of [
+      forgedXrefCount(),
+      manyByteRanges(2_000),
+      deflateBomb(),
+      repeatedStream(200),
+      pdfOf(["<< /Type /Catalog >>"]),
+    ]) {
       const report = verifySignedPdf(pdf);
       expect(report.ok).toBe(false);
       expect(report.selo_ok).toBe(false);

@@ -2,7 +2,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { officialRootOf, officialRootsFromEnv, OfficialRootsError, parseOfficialRoots } from "../../src/server/services/certificates/official-roots.js";
+import {
+  officialRootOf,
+  officialRootsFromEnv,
+  OfficialRootsError,
+  parseOfficialRoots,
+} from "../../src/server/services/certificates/official-roots.js";
 import { issueCertificate, testPki } from "../fixtures/icp-brasil.js";
 
 const pki = testPki();
@@ -21,7 +26,9 @@ describe("official ICP-Brasil roots (ICP_BRASIL_ROOTS_FILE, decision 041)", () =
     // By DER (the seal material's chain: AC, root) and by fingerprint (the stored chain_fingerprints).
     expect(officialRootOf([pki.ac.der, pki.root.der], roots)).toBe("Autoridade Certificadora Raiz de Teste v1");
     const [fingerprint] = roots.byFingerprint.keys();
-    expect(officialRootOf(["a".repeat(64), fingerprint!.toUpperCase()], roots)).toBe("Autoridade Certificadora Raiz de Teste v1");
+    expect(officialRootOf(["a".repeat(64), fingerprint!.toUpperCase()], roots)).toBe(
+      "Autoridade Certificadora Raiz de Teste v1",
+    );
   });
 
   it("does not take a look-alike root with the same name, nor a chain that stops below a root", () => {
@@ -34,7 +41,9 @@ describe("official ICP-Brasil roots (ICP_BRASIL_ROOTS_FILE, decision 041)", () =
 
   it("refuses a file with no certificate, an unreadable one, or one that is not a root", () => {
     expect(() => parseOfficialRoots("nada aqui")).toThrow(OfficialRootsError);
-    expect(() => parseOfficialRoots("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----")).toThrow(/não é um certificado X.509 legível/);
+    expect(() => parseOfficialRoots("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----")).toThrow(
+      /não é um certificado X.509 legível/,
+    );
     expect(() => parseOfficialRoots(pki.ac.pem)).toThrow(/“AC Teste Consentir v1” não é um certificado raiz/);
   });
 
@@ -46,6 +55,8 @@ describe("official ICP-Brasil roots (ICP_BRASIL_ROOTS_FILE, decision 041)", () =
     const first = officialRootsFromEnv({ ICP_BRASIL_ROOTS_FILE: file });
     expect(first?.byFingerprint.size).toBe(1);
     expect(officialRootsFromEnv({ ICP_BRASIL_ROOTS_FILE: file })).toBe(first);
-    expect(() => officialRootsFromEnv({ ICP_BRASIL_ROOTS_FILE: path.join(dir, "nao-existe.pem") })).toThrow(/ICP_BRASIL_ROOTS_FILE: não consegui ler o arquivo/);
+    expect(() => officialRootsFromEnv({ ICP_BRASIL_ROOTS_FILE: path.join(dir, "nao-existe.pem") })).toThrow(
+      /ICP_BRASIL_ROOTS_FILE: não consegui ler o arquivo/,
+    );
   });
 });

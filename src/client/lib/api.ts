@@ -19,7 +19,10 @@ export class ApiError extends Error {
 
 const NETWORK_MESSAGE = "Não foi possível falar com o servidor. Verifique sua conexão e tente novamente.";
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
   let response: Response;
   // A file (Blob) goes as its raw bytes with its own type; anything else as JSON.
   const isFile = typeof Blob !== "undefined" && init.body instanceof Blob;
@@ -27,7 +30,10 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   try {
     response = await fetch(path, {
       method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-      headers: init.body === undefined ? { accept: "application/json" } : { "content-type": contentType, accept: "application/json" },
+      headers:
+        init.body === undefined
+          ? { accept: "application/json" }
+          : { "content-type": contentType, accept: "application/json" },
       body: init.body === undefined ? undefined : isFile ? (init.body as Blob) : JSON.stringify(init.body),
       credentials: "same-origin",
       signal: init.signal,

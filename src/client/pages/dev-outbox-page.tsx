@@ -24,7 +24,10 @@ export function DevOutboxPage() {
   });
   return (
     <main className="mx-auto grid max-w-3xl gap-6 p-4 md:p-8">
-      <PageHeader title="Caixa de saída (desenvolvimento)" description="E-mails que seriam enviados por SMTP. Atualiza a cada 5 segundos." />
+      <PageHeader
+        title="Caixa de saída (desenvolvimento)"
+        description="E-mails que seriam enviados por SMTP. Atualiza a cada 5 segundos."
+      />
       {isPending ? <Spinner /> : null}
       {isError ? <p>Caixa de saída indisponível (só existe fora de produção).</p> : null}
       {data && data.items.length === 0 ? <EmptyState title="Nenhum e-mail ainda" /> : null}

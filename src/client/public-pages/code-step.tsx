@@ -43,7 +43,10 @@ export function CodeStep({
   async function send() {
     setState("sending");
     setError(null);
-    const result = await publicFetch<{ enviado: boolean; canal: "email" | "sms"; destino: string }>(`${base}/code`, { method: "POST", json: { canal } });
+    const result = await publicFetch<{ enviado: boolean; canal: "email" | "sms"; destino: string }>(`${base}/code`, {
+      method: "POST",
+      json: { canal },
+    });
     if (result.ok) {
       setEmail(result.data.destino);
       setState("sent");
@@ -85,7 +88,10 @@ export function CodeStep({
           <fieldset className="grid gap-2" data-testid="code-channels">
             <legend className="mb-1 text-sm font-medium">Receber o código por</legend>
             {channels.map((option) => (
-              <label key={option.canal} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-input px-3 text-sm">
+              <label
+                key={option.canal}
+                className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-input px-3 text-sm"
+              >
                 <input
                   type="radio"
                   name="canal"
@@ -103,7 +109,11 @@ export function CodeStep({
           </fieldset>
         ) : null}
         <div className="flex flex-wrap items-end gap-3">
-          <PlainButton variant={sent ? "outline" : "primary"} onClick={() => void send()} disabled={state === "sending" || state === "verifying" || cooldown > 0}>
+          <PlainButton
+            variant={sent ? "outline" : "primary"}
+            onClick={() => void send()}
+            disabled={state === "sending" || state === "verifying" || cooldown > 0}
+          >
             {state === "sending" ? <Spinner /> : null}
             {sent ? (cooldown > 0 ? `Reenviar código (${cooldown}s)` : "Reenviar código") : "Enviar código"}
           </PlainButton>

@@ -7,7 +7,13 @@ import { VerificationPage } from "./verification-page";
 /** A path switch is all the routing two pages need. */
 export function PublicApp({ pathname }: { pathname: string }) {
   const route = matchPublicRoute(pathname);
-  useDocumentTitle(route?.page === "sign" ? "Assinatura de documento" : route?.page === "verify" ? "Verificação de documento" : "Página não encontrada");
+  useDocumentTitle(
+    route?.page === "sign"
+      ? "Assinatura de documento"
+      : route?.page === "verify"
+        ? "Verificação de documento"
+        : "Página não encontrada",
+  );
   if (route?.page === "sign") return <SigningPage token={route.param} />;
   if (route?.page === "verify") return <VerificationPage code={route.param} />;
   return (

@@ -13,30 +13,47 @@ import { Notice, Panel, PlainButton } from "./components/public-shell";
 import { publicFetch } from "./lib/http";
 
 /** Who the form asks for: the patient, the legal guardian in their own name, or a witness (decision 021). */
-const SIGNER_HEADING: Record<SigningPage["signatario"]["papel"], { title: string; hint: (patient: string) => string }> = {
-  paciente: { title: "Seus dados", hint: () => "Preencha como no cadastro da clínica. Eles serão conferidos antes de registrar a assinatura." },
-  responsavel: {
-    title: "Dados do responsável legal",
-    hint: (patient) => `Você assina como responsável legal de ${patient}. Preencha com o seu nome e o seu CPF, como no cadastro da clínica.`,
-  },
-  testemunha: {
-    title: "Dados da testemunha",
-    hint: (patient) => `Você assina como testemunha deste documento de ${patient}. Preencha com o seu nome e o seu CPF, como informados à clínica.`,
-  },
-};
+const SIGNER_HEADING: Record<SigningPage["signatario"]["papel"], { title: string; hint: (patient: string) => string }> =
+  {
+    paciente: {
+      title: "Seus dados",
+      hint: () => "Preencha como no cadastro da clínica. Eles serão conferidos antes de registrar a assinatura.",
+    },
+    responsavel: {
+      title: "Dados do responsável legal",
+      hint: (patient) =>
+        `Você assina como responsável legal de ${patient}. Preencha com o seu nome e o seu CPF, como no cadastro da clínica.`,
+    },
+    testemunha: {
+      title: "Dados da testemunha",
+      hint: (patient) =>
+        `Você assina como testemunha deste documento de ${patient}. Preencha com o seu nome e o seu CPF, como informados à clínica.`,
+    },
+  };
 
 type Field = "nome" | "cpf" | "email" | "email_confirmacao" | "telefone" | "codigo" | "assinatura" | "aceite";
 type Problem = { title: string; message?: string; fields: Field[] };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const FIELDS: readonly Field[] = ["nome", "cpf", "email", "email_confirmacao", "telefone", "codigo", "assinatura", "aceite"];
+const FIELDS: readonly Field[] = [
+  "nome",
+  "cpf",
+  "email",
+  "email_confirmacao",
+  "telefone",
+  "codigo",
+  "assinatura",
+  "aceite",
+];
 
 /** The page's own checks, with the spec's messages (the server repeats every one of them). */
 export function checkSigner(
   values: { nome: string; cpf: string; email: string; email_confirmacao: string },
   options: { signatureEmpty: boolean; consent: boolean; confirmEmail: boolean },
 ): Problem | null {
-  const required = options.confirmEmail ? (["nome", "cpf", "email", "email_confirmacao"] as const) : (["nome", "cpf", "email"] as const);
+  const required = options.confirmEmail
+    ? (["nome", "cpf", "email", "email_confirmacao"] as const)
+    : (["nome", "cpf", "email"] as const);
   const missing = required.filter((field) => !values[field].trim());
   if (missing.length > 0) return { title: SIGNING_MESSAGES.required, fields: missing };
   if (!isValidCpf(values.cpf)) return { title: "CPF inválido", fields: ["cpf"] };
@@ -44,7 +61,12 @@ export function checkSigner(
   if (options.confirmEmail && values.email_confirmacao.trim().toLowerCase() !== values.email.trim().toLowerCase()) {
     return { title: SIGNING_MESSAGES.emailConfirmationMismatch, fields: ["email_confirmacao"] };
   }
-  if (options.signatureEmpty) return { title: SIGNING_MESSAGES.signatureRequiredTitle, message: SIGNING_MESSAGES.signatureRequired, fields: ["assinatura"] };
+  if (options.signatureEmpty)
+    return {
+      title: SIGNING_MESSAGES.signatureRequiredTitle,
+      message: SIGNING_MESSAGES.signatureRequired,
+      fields: ["assinatura"],
+    };
   if (!options.consent) return { title: SIGNING_MESSAGES.consentRequired, fields: ["aceite"] };
   return null;
 }
@@ -133,7 +155,15 @@ export function SignForm({
     setProblem({ title: SIGNING_MESSAGES.signErrorTitle, message: SIGNING_MESSAGES.signError, fields: [] });
   }
 
-  const ids = { nome: useId(), cpf: useId(), email: useId(), emailConfirmacao: useId(), emailHint: useId(), telefone: useId(), aceite: useId() };
+  const ids = {
+    nome: useId(),
+    cpf: useId(),
+    email: useId(),
+    emailConfirmacao: useId(),
+    emailHint: useId(),
+    telefone: useId(),
+    aceite: useId(),
+  };
 
   return (
     <Panel aria-labelledby="sign-title" className="print:hidden">
@@ -147,7 +177,9 @@ export function SignForm({
           <h2 id="sign-title" className="text-base font-semibold">
             {SIGNER_HEADING[page.signatario.papel].title}
           </h2>
-          <p className="text-sm text-muted-foreground">{SIGNER_HEADING[page.signatario.papel].hint(page.signatario.paciente_nome)}</p>
+          <p className="text-sm text-muted-foreground">
+            {SIGNER_HEADING[page.signatario.papel].hint(page.signatario.paciente_nome)}
+          </p>
         </div>
 
         <div className="grid gap-4 sm:grid-cols-2">
@@ -189,13 +221,25 @@ export function SignForm({
             />
           </TextField>
           <TextField id={ids.email} label="E-mail" required invalid={invalid("email")} className="sm:col-span-2">
-            <EmailInput id={ids.email} value={values.email} onChange={(value) => set("email", value)} invalid={invalid("email")} describedBy={ids.emailHint} />
+            <EmailInput
+              id={ids.email}
+              value={values.email}
+              onChange={(value) => set("email", value)}
+              invalid={invalid("email")}
+              describedBy={ids.emailHint}
+            />
             <p id={ids.emailHint} className="text-xs text-muted-foreground" data-testid="copy-destination">
               {page.copia_para ? SIGNING_MESSAGES.copyGoesTo(page.copia_para) : SIGNING_MESSAGES.copyGoesToTyped}
             </p>
           </TextField>
           {confirmEmail ? (
-            <TextField id={ids.emailConfirmacao} label="Confirme o e-mail" required invalid={invalid("email_confirmacao")} className="sm:col-span-2">
+            <TextField
+              id={ids.emailConfirmacao}
+              label="Confirme o e-mail"
+              required
+              invalid={invalid("email_confirmacao")}
+              className="sm:col-span-2"
+            >
               <EmailInput
                 id={ids.emailConfirmacao}
                 value={values.email_confirmacao}
@@ -208,7 +252,8 @@ export function SignForm({
 
         <div className="grid gap-2">
           <h3 className="flex items-center gap-2 text-sm font-semibold">
-            <PenLine className="size-4 text-primary" aria-hidden /> Assinatura <span className="text-destructive">*</span>
+            <PenLine className="size-4 text-primary" aria-hidden /> Assinatura{" "}
+            <span className="text-destructive">*</span>
           </h3>
           <div className="flex gap-2" role="group" aria-label="Como assinar">
             {(["desenhada", "digitada"] as const).map((kind) => (
@@ -229,13 +274,28 @@ export function SignForm({
           </div>
           {signatureKind === "desenhada" ? (
             <>
-              <p className="text-sm text-muted-foreground">Desenhe sua assinatura no quadro abaixo, com o dedo ou o mouse.</p>
-              <SignatureCanvas ref={canvas} disabled={sending} invalid={invalid("assinatura")} onChange={(empty) => !empty && invalid("assinatura") && setProblem(null)} />
+              <p className="text-sm text-muted-foreground">
+                Desenhe sua assinatura no quadro abaixo, com o dedo ou o mouse.
+              </p>
+              <SignatureCanvas
+                ref={canvas}
+                disabled={sending}
+                invalid={invalid("assinatura")}
+                onChange={(empty) => !empty && invalid("assinatura") && setProblem(null)}
+              />
             </>
           ) : (
             <>
-              <p className="text-sm text-muted-foreground">Se preferir não desenhar, digite seu nome: ele vira a imagem da assinatura e fica registrado como assinatura digitada.</p>
-              <TypedSignature ref={canvas} disabled={sending} invalid={invalid("assinatura")} onChange={(empty) => !empty && invalid("assinatura") && setProblem(null)} />
+              <p className="text-sm text-muted-foreground">
+                Se preferir não desenhar, digite seu nome: ele vira a imagem da assinatura e fica registrado como
+                assinatura digitada.
+              </p>
+              <TypedSignature
+                ref={canvas}
+                disabled={sending}
+                invalid={invalid("assinatura")}
+                onChange={(empty) => !empty && invalid("assinatura") && setProblem(null)}
+              />
             </>
           )}
         </div>
@@ -293,7 +353,19 @@ const inputClass = (invalid: boolean) =>
     invalid ? "border-destructive ring-destructive/20" : "border-input"
   }`;
 
-function EmailInput({ id, value, onChange, invalid, describedBy }: { id: string; value: string; onChange: (value: string) => void; invalid: boolean; describedBy?: string }) {
+function EmailInput({
+  id,
+  value,
+  onChange,
+  invalid,
+  describedBy,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  invalid: boolean;
+  describedBy?: string;
+}) {
   return (
     <input
       id={id}

@@ -34,7 +34,8 @@ export function SigningPage({ token }: { token: string }) {
     async (justSigned = false) => {
       const result = await publicFetch<SigningPageData>(pagePath(token));
       if (result.ok) setState({ kind: "ready", page: result.data, justSigned });
-      else if (result.status === 410 || result.status === 404 || result.code === "SIGNING_LINK_INVALID") setState({ kind: "invalid" });
+      else if (result.status === 410 || result.status === 404 || result.code === "SIGNING_LINK_INVALID")
+        setState({ kind: "invalid" });
       else setState({ kind: "error" });
     },
     [token],
@@ -70,7 +71,8 @@ export function SigningPage({ token }: { token: string }) {
           </span>
           <h1 className="text-lg font-semibold text-balance">{SIGNING_MESSAGES.invalidLink}</h1>
           <p className="max-w-sm text-sm text-balance text-muted-foreground">
-            O link pode ter sido substituído por um novo, cancelado ou ter passado do prazo. Peça à clínica um novo link de assinatura.
+            O link pode ter sido substituído por um novo, cancelado ou ter passado do prazo. Peça à clínica um novo link
+            de assinatura.
           </p>
         </Panel>
       </PublicShell>
@@ -130,7 +132,10 @@ export function SigningPage({ token }: { token: string }) {
             )}
           </div>
         </div>
-        <dl className="grid gap-2 rounded-lg border border-primary/20 bg-primary/5 p-3 text-sm sm:grid-cols-2" data-testid="signing-info">
+        <dl
+          className="grid gap-2 rounded-lg border border-primary/20 bg-primary/5 p-3 text-sm sm:grid-cols-2"
+          data-testid="signing-info"
+        >
           <div className="grid gap-0.5">
             <dt className="text-xs text-muted-foreground">Criado em</dt>
             <dd className="font-medium tabular-nums">{formatDate(doc.created_at)}</dd>
@@ -149,7 +154,12 @@ export function SigningPage({ token }: { token: string }) {
           ) : null}
         </dl>
         {!signed && model ? (
-          <a href={`#${SIGNATURE_STEP_ID}`} onClick={goToSignature} className={buttonClasses("outline", "w-full sm:w-fit")} data-testid="go-to-signature">
+          <a
+            href={`#${SIGNATURE_STEP_ID}`}
+            onClick={goToSignature}
+            className={buttonClasses("outline", "w-full sm:w-fit")}
+            data-testid="go-to-signature"
+          >
             <ArrowDown aria-hidden /> Ir para a assinatura
           </a>
         ) : null}
@@ -161,7 +171,11 @@ export function SigningPage({ token }: { token: string }) {
         <div className="grid gap-3 print:hidden">
           {page.aguardando_outras_assinaturas ? (
             // Witnesses (or the patient) still to sign: the document is not signed yet, no sealed PDF (decision 021).
-            <Notice tone={state.justSigned ? "success" : "info"} title={SIGNING_MESSAGES.waitingOthersTitle} data-testid="waiting-others">
+            <Notice
+              tone={state.justSigned ? "success" : "info"}
+              title={SIGNING_MESSAGES.waitingOthersTitle}
+              data-testid="waiting-others"
+            >
               {SIGNING_MESSAGES.waitingOthers}
             </Notice>
           ) : (
@@ -268,8 +282,20 @@ function SignedRevisit() {
  * promised only when e-mail really leaves this server (`email_configurado`); otherwise the page
  * says the copy is here.
  */
-function SignedPdfDownload({ token, page, onInvalid }: { token: string; page: SigningPageData; onInvalid: () => void }) {
-  const { state, retry } = useSignedPdfReady(token, { enabled: true, initiallyReady: page.pdf_assinado_pronto, onInvalid });
+function SignedPdfDownload({
+  token,
+  page,
+  onInvalid,
+}: {
+  token: string;
+  page: SigningPageData;
+  onInvalid: () => void;
+}) {
+  const { state, retry } = useSignedPdfReady(token, {
+    enabled: true,
+    initiallyReady: page.pdf_assinado_pronto,
+    onInvalid,
+  });
   return (
     <Panel className="gap-3" aria-label="Cópia do documento assinado" data-testid="signed-pdf-panel">
       <p className="text-sm" data-testid="signed-notice">
@@ -279,7 +305,13 @@ function SignedPdfDownload({ token, page, onInvalid }: { token: string; page: Si
       {state === "ready" ? (
         // A plain link: the browser downloads it itself (Content-Disposition: attachment), with its
         // own progress on phones; no copy of the file is held in the page's memory.
-        <a href={signedPdfPath(token)} download rel="noreferrer" className={buttonClasses("primary", "w-full sm:w-fit")} data-testid="signed-pdf-download">
+        <a
+          href={signedPdfPath(token)}
+          download
+          rel="noreferrer"
+          className={buttonClasses("primary", "w-full sm:w-fit")}
+          data-testid="signed-pdf-download"
+        >
           <Download aria-hidden /> {SIGNING_MESSAGES.signedPdfDownload}
         </a>
       ) : (

@@ -10,7 +10,11 @@ import { formatDateTime, methodLabel, statusLabel } from "./lib/format";
 import { publicFetch } from "./lib/http";
 
 type State = { kind: "loading" } | { kind: "not-found" } | { kind: "error" } | { kind: "ready"; data: Verification };
-type Check = { kind: "idle" } | { kind: "checking"; name: string } | { kind: "done"; name: string; verdict: PdfVerdict } | { kind: "failed"; name: string; message: string };
+type Check =
+  | { kind: "idle" }
+  | { kind: "checking"; name: string }
+  | { kind: "done"; name: string; verdict: PdfVerdict }
+  | { kind: "failed"; name: string; message: string };
 
 /** Refuse files the server would not read anyway (the sealed PDFs are far smaller). */
 const MAX_PDF_BYTES = 25 * 1024 * 1024;
@@ -48,7 +52,9 @@ export function VerificationPage({ code }: { code: string }) {
           <span className="grid size-12 place-items-center rounded-full bg-muted text-muted-foreground">
             <FileSearch className="size-6" aria-hidden />
           </span>
-          <h1 className="text-lg font-semibold">{state.kind === "not-found" ? SIGNING_MESSAGES.notFound : "Não foi possível consultar o documento"}</h1>
+          <h1 className="text-lg font-semibold">
+            {state.kind === "not-found" ? SIGNING_MESSAGES.notFound : "Não foi possível consultar o documento"}
+          </h1>
           <p className="max-w-sm text-sm text-balance text-muted-foreground">
             {state.kind === "not-found"
               ? "Confira o código de verificação impresso no registro de assinaturas do PDF."
@@ -73,7 +79,16 @@ export function VerificationPage({ code }: { code: string }) {
         </p>
         <h1 className="text-xl font-semibold tracking-tight text-balance break-words sm:text-2xl">{data.titulo}</h1>
         <div className="flex flex-wrap items-center gap-2">
-          <Pill tone={data.status === "signed" ? "success" : data.status === "cancelled" || data.status === "expired" ? "destructive" : "warning"} data-testid="verification-status">
+          <Pill
+            tone={
+              data.status === "signed"
+                ? "success"
+                : data.status === "cancelled" || data.status === "expired"
+                  ? "destructive"
+                  : "warning"
+            }
+            data-testid="verification-status"
+          >
             {statusLabel(data.status)}
           </Pill>
           <span className="text-sm text-muted-foreground">Código {data.codigo}</span>
@@ -100,7 +115,9 @@ export function VerificationPage({ code }: { code: string }) {
                   <Pill tone="outline">{methodLabel(signature.metodo_assinatura)}</Pill>
                 </div>
                 <span className="text-xs text-muted-foreground">CPF: {signature.cpf}</span>
-                <span className="text-xs text-muted-foreground">Assinado em {formatDateTime(signature.assinou_em)} (horário de Brasília)</span>
+                <span className="text-xs text-muted-foreground">
+                  Assinado em {formatDateTime(signature.assinou_em)} (horário de Brasília)
+                </span>
               </li>
             ))}
           </ul>
@@ -115,7 +132,13 @@ export function VerificationPage({ code }: { code: string }) {
           <Fact label="Conteúdo assinado" value={<Hash value={data.conteudo_sha256} />} />
           <Fact
             label="PDF selado"
-            value={data.pdf_selado_sha256 ? <Hash value={data.pdf_selado_sha256} testId="sealed-hash" /> : "O PDF selado ainda está sendo preparado."}
+            value={
+              data.pdf_selado_sha256 ? (
+                <Hash value={data.pdf_selado_sha256} testId="sealed-hash" />
+              ) : (
+                "O PDF selado ainda está sendo preparado."
+              )
+            }
           />
         </dl>
       </Panel>
@@ -131,11 +154,21 @@ function PdfCheck({ path, sealed }: { path: string; sealed: string | null }) {
 
   async function verify(file: File | undefined) {
     if (!file) return;
-    if (file.size > MAX_PDF_BYTES) return setCheck({ kind: "failed", name: file.name, message: "Arquivo grande demais para verificar (máximo 25 MB)." });
+    if (file.size > MAX_PDF_BYTES)
+      return setCheck({
+        kind: "failed",
+        name: file.name,
+        message: "Arquivo grande demais para verificar (máximo 25 MB).",
+      });
     setCheck({ kind: "checking", name: file.name });
     const result = await publicFetch<PdfVerdict>(path, { method: "POST", bytes: file });
     if (result.ok) setCheck({ kind: "done", name: file.name, verdict: result.data });
-    else setCheck({ kind: "failed", name: file.name, message: result.message ?? "Não foi possível verificar o arquivo. Tente novamente." });
+    else
+      setCheck({
+        kind: "failed",
+        name: file.name,
+        message: result.message ?? "Não foi possível verificar o arquivo. Tente novamente.",
+      });
   }
 
   const onDrop = (event: React.DragEvent) => {
@@ -151,7 +184,9 @@ function PdfCheck({ path, sealed }: { path: string; sealed: string | null }) {
           Verificar um arquivo PDF
         </h2>
         <p className="text-sm text-muted-foreground">
-          Envie o PDF que você recebeu: conferimos se ele é exatamente o PDF selado deste documento, se a assinatura digital dele é válida e as evidências que ele traz (conteúdo assinado e cadeia de eventos). O arquivo não fica guardado.
+          Envie o PDF que você recebeu: conferimos se ele é exatamente o PDF selado deste documento, se a assinatura
+          digital dele é válida e as evidências que ele traz (conteúdo assinado e cadeia de eventos). O arquivo não fica
+          guardado.
         </p>
       </div>
       <label
@@ -187,7 +222,9 @@ function PdfCheck({ path, sealed }: { path: string; sealed: string | null }) {
         </p>
       ) : null}
       {check.kind === "failed" ? <Notice tone="error" title={check.message} /> : null}
-      {check.kind === "done" ? <Verdict name={check.name} verdict={check.verdict} sealedKnown={sealed !== null} /> : null}
+      {check.kind === "done" ? (
+        <Verdict name={check.name} verdict={check.verdict} sealedKnown={sealed !== null} />
+      ) : null}
     </Panel>
   );
 }
@@ -200,7 +237,11 @@ function Verdict({ name, verdict, sealedKnown }: { name: string; verdict: PdfVer
         ok={verdict.identico}
         testId="verdict-identical"
         yes="Este arquivo é exatamente o PDF selado deste documento."
-        no={sealedKnown ? "Este arquivo NÃO é o PDF selado deste documento: o conteúdo é diferente (SHA-256 não confere)." : "Ainda não há PDF selado para comparar: tente de novo em instantes."}
+        no={
+          sealedKnown
+            ? "Este arquivo NÃO é o PDF selado deste documento: o conteúdo é diferente (SHA-256 não confere)."
+            : "Ainda não há PDF selado para comparar: tente de novo em instantes."
+        }
       />
       <Outcome
         ok={verdict.assinatura_valida}
@@ -217,7 +258,8 @@ function Verdict({ name, verdict, sealedKnown }: { name: string; verdict: PdfVer
         <EvidenceReport evidence={verdict.evidencias} />
       ) : (
         <p className="text-sm text-muted-foreground" data-testid="evidence-missing">
-          Este arquivo não traz as evidências embutidas (documento.json e evidencias.json) ou elas não puderam ser lidas.
+          Este arquivo não traz as evidências embutidas (documento.json e evidencias.json) ou elas não puderam ser
+          lidas.
         </p>
       )}
     </div>
@@ -230,10 +272,16 @@ function Outcome({ ok, yes, no, testId }: { ok: boolean; yes: string; no: string
       data-testid={testId}
       data-ok={ok}
       className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm font-medium ${
-        ok ? "border-success/40 bg-success/10 text-[color-mix(in_oklab,var(--color-success)_55%,black)]" : "border-destructive/40 bg-destructive/5 text-destructive"
+        ok
+          ? "border-success/40 bg-success/10 text-[color-mix(in_oklab,var(--color-success)_55%,black)]"
+          : "border-destructive/40 bg-destructive/5 text-destructive"
       }`}
     >
-      {ok ? <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden /> : <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden />}
+      {ok ? (
+        <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden />
+      ) : (
+        <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
+      )}
       <span>{ok ? yes : no}</span>
     </p>
   );

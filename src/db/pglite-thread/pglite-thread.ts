@@ -8,7 +8,13 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { PGLITE_SETTINGS } from "./pglite-settings.js";
-import { type FromThread, type PgliteThreadInit, type ThreadQueryOptions, type ToThread, toThreadError } from "./protocol.js";
+import {
+  type FromThread,
+  type PgliteThreadInit,
+  type ThreadQueryOptions,
+  type ToThread,
+  toThreadError,
+} from "./protocol.js";
 
 const port = parentPort;
 if (!port) throw new Error("pglite-thread.ts runs only as a worker thread");
@@ -39,11 +45,20 @@ async function serve(client: PGlite): Promise<void> {
         return { value: { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows } };
       }
       case "exec":
-        return { value: (await client.exec(message.sql)).map((result) => ({ rows: result.rows, fields: result.fields, affectedRows: result.affectedRows })) };
+        return {
+          value: (await client.exec(message.sql)).map((result) => ({
+            rows: result.rows,
+            fields: result.fields,
+            affectedRows: result.affectedRows,
+          })),
+        };
       case "listen": {
         if (!unlistens.has(message.channel)) {
           const channel = message.channel;
-          unlistens.set(channel, await client.listen(channel, (payload) => send({ kind: "notification", channel, payload })));
+          unlistens.set(
+            channel,
+            await client.listen(channel, (payload) => send({ kind: "notification", channel, payload })),
+          );
         }
         return { value: null };
       }

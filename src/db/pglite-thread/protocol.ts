@@ -51,7 +51,20 @@ export type FromThread =
   | { id: number; kind: "error"; error: ThreadError }
   | { kind: "notification"; channel: string; payload: string };
 
-const ERROR_FIELDS = ["name", "code", "constraint", "detail", "table", "column", "schema", "severity", "hint", "position", "where", "routine"] as const;
+const ERROR_FIELDS = [
+  "name",
+  "code",
+  "constraint",
+  "detail",
+  "table",
+  "column",
+  "schema",
+  "severity",
+  "hint",
+  "position",
+  "where",
+  "routine",
+] as const;
 
 /** A PGlite error as plain data. */
 export function toThreadError(error: unknown): ThreadError {

@@ -31,7 +31,9 @@ describe("RemotePglite (PGlite in its own thread)", () => {
     expect(arrays.rows).toEqual([[2, "x"]]);
     const parsed = await client.query<{ at: unknown }>("select timestamptz '2026-11-26 12:00:00+00' as at");
     expect(parsed.rows[0]!.at).toBeInstanceOf(Date);
-    const text = await client.query<{ at: unknown }>("select timestamptz '2026-11-26 12:00:00+00' as at", [], { parsers: { 1184: (value) => value } });
+    const text = await client.query<{ at: unknown }>("select timestamptz '2026-11-26 12:00:00+00' as at", [], {
+      parsers: { 1184: (value) => value },
+    });
     expect(typeof text.rows[0]!.at).toBe("string");
     const bytes = await client.query<{ b: Uint8Array }>("select $1::bytea as b", [new Uint8Array([1, 2, 255])]);
     expect(Array.from(bytes.rows[0]!.b)).toEqual([1, 2, 255]);
@@ -75,7 +77,9 @@ describe("RemotePglite (PGlite in its own thread)", () => {
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({ code: "23505", constraint: "u_pk" });
     // The session is usable after a failed statement inside a transaction, too.
-    await expect(client.transaction((tx) => tx.query("insert into u values (7)"))).rejects.toMatchObject({ code: "23505" });
+    await expect(client.transaction((tx) => tx.query("insert into u values (7)"))).rejects.toMatchObject({
+      code: "23505",
+    });
     expect((await client.query<{ c: number }>("select count(*)::int as c from u")).rows[0]!.c).toBe(1);
   });
 

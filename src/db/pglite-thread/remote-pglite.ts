@@ -10,7 +10,13 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { isBulkDatabaseWork } from "../database-priority.js";
-import { type FromThread, fromThreadError, type PgliteThreadInit, type ThreadQueryOptions, type ToThread } from "./protocol.js";
+import {
+  type FromThread,
+  fromThreadError,
+  type PgliteThreadInit,
+  type ThreadQueryOptions,
+  type ToThread,
+} from "./protocol.js";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Pending = { resolve(value: unknown): void; reject(error: Error): void };
@@ -50,7 +56,10 @@ function threadEntry(): { filename: string | URL; eval: boolean } {
 }
 
 function threadOptions(options?: RemoteQueryOptions): ThreadQueryOptions {
-  return { rowMode: options?.rowMode, textTypes: options?.parsers ? Object.keys(options.parsers).map(Number) : undefined };
+  return {
+    rowMode: options?.rowMode,
+    textTypes: options?.parsers ? Object.keys(options.parsers).map(Number) : undefined,
+  };
 }
 
 /** How long bulk work may be passed over by interactive calls before it goes first anyway. */
@@ -85,7 +94,8 @@ export class PriorityLock {
 
   private handOver(): void {
     const oldestBulk = this.bulk[0];
-    const bulkFirst = oldestBulk !== undefined && (this.interactive.length === 0 || this.now() - oldestBulk.since >= BULK_MAX_WAIT_MS);
+    const bulkFirst =
+      oldestBulk !== undefined && (this.interactive.length === 0 || this.now() - oldestBulk.since >= BULK_MAX_WAIT_MS);
     const next = bulkFirst ? this.bulk.shift()!.grant : this.interactive.shift();
     if (next) next();
     else this.held = false;
@@ -112,7 +122,12 @@ export class RemotePglite {
   static async start(init: PgliteThreadInit): Promise<RemotePglite> {
     const entry = threadEntry();
     const transfer = init.loadDataDir ? [init.loadDataDir] : [];
-    const worker = new Worker(entry.filename, { eval: entry.eval, workerData: init, transferList: transfer, name: "pglite" });
+    const worker = new Worker(entry.filename, {
+      eval: entry.eval,
+      workerData: init,
+      transferList: transfer,
+      name: "pglite",
+    });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: FromThread) => {
         if (message.kind === "ready") done(null);

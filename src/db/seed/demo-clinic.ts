@@ -55,7 +55,10 @@ export async function seedDemoClinic(db: Db): Promise<SeedResult> {
   );
   if (existing[0]) {
     // A clinic seeded before the templates existed gets them now (a no-op when it has any).
-    const [owner] = await rawRows<{ id: string }>(db, sql`select id from profiles where tenant_id = ${existing[0].tenant_id} and is_proprietario limit 1`);
+    const [owner] = await rawRows<{ id: string }>(
+      db,
+      sql`select id from profiles where tenant_id = ${existing[0].tenant_id} and is_proprietario limit 1`,
+    );
     if (owner) {
       await seedDemoTemplates(db, existing[0].tenant_id, owner.id);
       await seedDemoDocuments(db, existing[0].tenant_id, owner.id);
@@ -120,12 +123,76 @@ export async function seedDemoClinic(db: Db): Promise<SeedResult> {
 
 /** Demo patients: adults and a minor with a guardian, some with full address. */
 const DEMO_PATIENTS = [
-  { nome: "Maria Aparecida dos Santos", cpf: "52998224725", data_nascimento: "1978-04-12", sexo: "feminino" as const, telefone: "11987654321", email: "maria.santos@exemplo.com.br", cep: "01310100", logradouro: "Avenida Paulista", numero: "900", complemento: "Apto 52", bairro: "Bela Vista", cidade: "São Paulo", uf: "SP" },
-  { nome: "José Carlos Ferreira", cpf: "11144477735", data_nascimento: "1961-09-30", sexo: "masculino" as const, telefone: "11976543210", email: "jose.ferreira@exemplo.com.br", cep: "04538133", logradouro: "Avenida Brigadeiro Faria Lima", numero: "3477", bairro: "Itaim Bibi", cidade: "São Paulo", uf: "SP" },
-  { nome: "Ana Luíza Carvalho", cpf: "39053344705", data_nascimento: "1992-01-25", sexo: "feminino" as const, telefone: "21998765432", email: "ana.carvalho@exemplo.com.br", cidade: "Rio de Janeiro", uf: "RJ" },
-  { nome: "Pedro Henrique Oliveira", cpf: "86288366757", data_nascimento: "2012-07-08", sexo: "masculino" as const, telefone: "11965432109", responsavel_nome: "Cláudia Oliveira", responsavel_cpf: "71428793860" },
-  { nome: "Francisca das Chagas Lima", cpf: "74682489070", data_nascimento: "1955-11-19", sexo: "feminino" as const, telefone: "1132851234" },
-  { nome: "Lucas Gabriel Souza", cpf: "98765432100", data_nascimento: "2001-03-03", sexo: "masculino" as const, email: "lucas.souza@exemplo.com.br" },
-  { nome: "Beatriz Almeida Rocha", data_nascimento: "1988-06-21", sexo: "feminino" as const, telefone: "31991234567", email: "beatriz.rocha@exemplo.com.br", cidade: "Belo Horizonte", uf: "MG" },
+  {
+    nome: "Maria Aparecida dos Santos",
+    cpf: "52998224725",
+    data_nascimento: "1978-04-12",
+    sexo: "feminino" as const,
+    telefone: "11987654321",
+    email: "maria.santos@exemplo.com.br",
+    cep: "01310100",
+    logradouro: "Avenida Paulista",
+    numero: "900",
+    complemento: "Apto 52",
+    bairro: "Bela Vista",
+    cidade: "São Paulo",
+    uf: "SP",
+  },
+  {
+    nome: "José Carlos Ferreira",
+    cpf: "11144477735",
+    data_nascimento: "1961-09-30",
+    sexo: "masculino" as const,
+    telefone: "11976543210",
+    email: "jose.ferreira@exemplo.com.br",
+    cep: "04538133",
+    logradouro: "Avenida Brigadeiro Faria Lima",
+    numero: "3477",
+    bairro: "Itaim Bibi",
+    cidade: "São Paulo",
+    uf: "SP",
+  },
+  {
+    nome: "Ana Luíza Carvalho",
+    cpf: "39053344705",
+    data_nascimento: "1992-01-25",
+    sexo: "feminino" as const,
+    telefone: "21998765432",
+    email: "ana.carvalho@exemplo.com.br",
+    cidade: "Rio de Janeiro",
+    uf: "RJ",
+  },
+  {
+    nome: "Pedro Henrique Oliveira",
+    cpf: "86288366757",
+    data_nascimento: "2012-07-08",
+    sexo: "masculino" as const,
+    telefone: "11965432109",
+    responsavel_nome: "Cláudia Oliveira",
+    responsavel_cpf: "71428793860",
+  },
+  {
+    nome: "Francisca das Chagas Lima",
+    cpf: "74682489070",
+    data_nascimento: "1955-11-19",
+    sexo: "feminino" as const,
+    telefone: "1132851234",
+  },
+  {
+    nome: "Lucas Gabriel Souza",
+    cpf: "98765432100",
+    data_nascimento: "2001-03-03",
+    sexo: "masculino" as const,
+    email: "lucas.souza@exemplo.com.br",
+  },
+  {
+    nome: "Beatriz Almeida Rocha",
+    data_nascimento: "1988-06-21",
+    sexo: "feminino" as const,
+    telefone: "31991234567",
+    email: "beatriz.rocha@exemplo.com.br",
+    cidade: "Belo Horizonte",
+    uf: "MG",
+  },
   { nome: "Rafael Nunes Teixeira", data_nascimento: "1970-12-02", sexo: "masculino" as const, telefone: "11955554444" },
 ];

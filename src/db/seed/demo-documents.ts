@@ -25,19 +25,35 @@ const DEMO_DOCUMENTS = [
  * the first download.
  */
 export async function seedDemoDocuments(db: Db, tenantId: string, ownerId: string): Promise<boolean> {
-  const [existing] = await db.select({ n: sql<number>`count(*)::int` }).from(contratos).where(eq(contratos.tenant_id, tenantId));
+  const [existing] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(contratos)
+    .where(eq(contratos.tenant_id, tenantId));
   if ((existing?.n ?? 0) > 0) return false;
   const [version] = await db
     .select({ id: templateVersions.id })
     .from(templateVersions)
     .innerJoin(templates, eq(templates.id, templateVersions.template_id))
-    .where(and(eq(templateVersions.tenant_id, tenantId), isNotNull(templateVersions.published_at), eq(templates.categoria, "Consentimento")))
+    .where(
+      and(
+        eq(templateVersions.tenant_id, tenantId),
+        isNotNull(templateVersions.published_at),
+        eq(templates.categoria, "Consentimento"),
+      ),
+    )
     .limit(1);
   // Patients with CPF (to sign), e-mail and phone, which the demo template prints.
   const patients = await db
     .select()
     .from(pacientes)
-    .where(and(eq(pacientes.tenant_id, tenantId), isNotNull(pacientes.cpf), isNotNull(pacientes.email), isNotNull(pacientes.telefone)))
+    .where(
+      and(
+        eq(pacientes.tenant_id, tenantId),
+        isNotNull(pacientes.cpf),
+        isNotNull(pacientes.email),
+        isNotNull(pacientes.telefone),
+      ),
+    )
     .orderBy(asc(pacientes.nome))
     .limit(DEMO_DOCUMENTS.length);
   if (!version || patients.length === 0) return false;
@@ -51,11 +67,24 @@ export async function seedDemoDocuments(db: Db, tenantId: string, ownerId: strin
       .limit(1);
     if (!patient || !procedure) continue;
     const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
-    const riscos = ids(await db.select({ id: procedimentoRiscos.risco_id }).from(procedimentoRiscos).where(eq(procedimentoRiscos.procedimento_id, procedure.id)));
-    const beneficios = ids(
-      await db.select({ id: procedimentoBeneficios.beneficio_id }).from(procedimentoBeneficios).where(eq(procedimentoBeneficios.procedimento_id, procedure.id)),
+    const riscos = ids(
+      await db
+        .select({ id: procedimentoRiscos.risco_id })
+        .from(procedimentoRiscos)
+        .where(eq(procedimentoRiscos.procedimento_id, procedure.id)),
     );
-    const cuidados = ids(await db.select({ id: procedimentoCuidados.cuidado_id }).from(procedimentoCuidados).where(eq(procedimentoCuidados.procedimento_id, procedure.id)));
+    const beneficios = ids(
+      await db
+        .select({ id: procedimentoBeneficios.beneficio_id })
+        .from(procedimentoBeneficios)
+        .where(eq(procedimentoBeneficios.procedimento_id, procedure.id)),
+    );
+    const cuidados = ids(
+      await db
+        .select({ id: procedimentoCuidados.cuidado_id })
+        .from(procedimentoCuidados)
+        .where(eq(procedimentoCuidados.procedimento_id, procedure.id)),
+    );
     const dataProcedimento = new Date(Date.now() + (demo.dias + 7) * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     await createDocument(
       db,
@@ -68,7 +97,12 @@ export async function seedDemoDocuments(db: Db, tenantId: string, ownerId: strin
         procedimento: undefined,
         data_procedimento: dataProcedimento,
         medico_responsavel_id: ownerId,
-        variaveis: { valor_procedimento: demo.valor, riscos_personalizados: null, beneficios_personalizados: null, cuidados_personalizados: null },
+        variaveis: {
+          valor_procedimento: demo.valor,
+          riscos_personalizados: null,
+          beneficios_personalizados: null,
+          cuidados_personalizados: null,
+        },
         conteudo: { riscos, beneficios, cuidados },
         permitir_pendencias: true,
       },

@@ -33,16 +33,40 @@ const DEMO_TEMPLATES: DemoTemplate[] = [
       introduction:
         "Pelo presente instrumento, {{paciente_nome}}, CPF {{paciente_cpf}}, doravante CONTRATANTE, e {{unidade_nome}}, doravante CONTRATADA, ajustam a prestação do serviço descrito abaixo, nas condições seguintes.",
       sections: [
-        { id: "objeto", type: "paragraph", title: "1. Objeto", content: "A CONTRATADA realizará o procedimento {{procedimento}}, sob a responsabilidade técnica de {{profissional_nome}} ({{profissional_crm}}), na data prevista de {{data_procedimento}}." },
-        { id: "valor", type: "paragraph", title: "2. Valor e pagamento", content: "Pelo serviço, o CONTRATANTE pagará {{valor_procedimento}}, na forma combinada no ato da contratação. Materiais e medicamentos não previstos serão informados e orçados previamente." },
+        {
+          id: "objeto",
+          type: "paragraph",
+          title: "1. Objeto",
+          content:
+            "A CONTRATADA realizará o procedimento {{procedimento}}, sob a responsabilidade técnica de {{profissional_nome}} ({{profissional_crm}}), na data prevista de {{data_procedimento}}.",
+        },
+        {
+          id: "valor",
+          type: "paragraph",
+          title: "2. Valor e pagamento",
+          content:
+            "Pelo serviço, o CONTRATANTE pagará {{valor_procedimento}}, na forma combinada no ato da contratação. Materiais e medicamentos não previstos serão informados e orçados previamente.",
+        },
         {
           id: "obrigacoes",
           type: "numbered_list",
           title: "3. Obrigações do CONTRATANTE",
-          content: "Informar com veracidade seu histórico de saúde e medicamentos em uso\nSeguir as orientações pré e pós-procedimento\nComparecer aos retornos agendados",
+          content:
+            "Informar com veracidade seu histórico de saúde e medicamentos em uso\nSeguir as orientações pré e pós-procedimento\nComparecer aos retornos agendados",
         },
-        { id: "cancelamento", type: "paragraph", title: "4. Cancelamento", content: "O cancelamento sem custo pode ser pedido até 48 horas antes da data marcada. O CONTRATANTE pode desistir em até 7 dias da contratação, nos termos do art. 49 do Código de Defesa do Consumidor, quando feita fora do estabelecimento." },
-        { id: "assinaturas", type: "signature", title: "Assinaturas", content: "{{unidade_endereco}}, {{data_atual}}." },
+        {
+          id: "cancelamento",
+          type: "paragraph",
+          title: "4. Cancelamento",
+          content:
+            "O cancelamento sem custo pode ser pedido até 48 horas antes da data marcada. O CONTRATANTE pode desistir em até 7 dias da contratação, nos termos do art. 49 do Código de Defesa do Consumidor, quando feita fora do estabelecimento.",
+        },
+        {
+          id: "assinaturas",
+          type: "signature",
+          title: "Assinaturas",
+          content: "{{unidade_endereco}}, {{data_atual}}.",
+        },
       ],
     },
   },
@@ -53,16 +77,29 @@ const DEMO_TEMPLATES: DemoTemplate[] = [
     status: "draft",
     estrutura: {
       title: "Autorização de Uso de Imagem",
-      introduction: "Eu, {{paciente_nome}}, CPF {{paciente_cpf}}, autorizo o registro fotográfico das áreas tratadas no procedimento {{procedimento}}.",
+      introduction:
+        "Eu, {{paciente_nome}}, CPF {{paciente_cpf}}, autorizo o registro fotográfico das áreas tratadas no procedimento {{procedimento}}.",
       sections: [
         {
           id: "finalidades",
           type: "bullet_list",
           title: "Finalidades autorizadas",
-          content: "Documentação no prontuário e acompanhamento da evolução do tratamento\nDiscussão em ambiente científico, sem identificação do rosto",
+          content:
+            "Documentação no prontuário e acompanhamento da evolução do tratamento\nDiscussão em ambiente científico, sem identificação do rosto",
         },
-        { id: "lgpd", type: "paragraph", title: "Proteção de dados", content: "As imagens são dados pessoais sensíveis (Lei 13.709/2018, art. 11) e serão guardadas com sigilo. Esta autorização pode ser revogada a qualquer momento, por escrito, sem prejuízo ao atendimento." },
-        { id: "paciente", type: "patient_data", title: "Dados do paciente", content: "Nome: {{paciente_nome}}\nTelefone: {{paciente_telefone}}" },
+        {
+          id: "lgpd",
+          type: "paragraph",
+          title: "Proteção de dados",
+          content:
+            "As imagens são dados pessoais sensíveis (Lei 13.709/2018, art. 11) e serão guardadas com sigilo. Esta autorização pode ser revogada a qualquer momento, por escrito, sem prejuízo ao atendimento.",
+        },
+        {
+          id: "paciente",
+          type: "patient_data",
+          title: "Dados do paciente",
+          content: "Nome: {{paciente_nome}}\nTelefone: {{paciente_telefone}}",
+        },
         { id: "assinatura", type: "signature", title: "Assinatura", content: "{{data_atual}}" },
       ],
     },
@@ -75,12 +112,22 @@ const DEMO_TEMPLATES: DemoTemplate[] = [
  */
 export async function seedDemoTemplates(db: Db, tenantId: string, ownerId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ n: sql<number>`count(*)::int` }).from(templates).where(eq(templates.tenant_id, tenantId));
+    const [existing] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(templates)
+      .where(eq(templates.tenant_id, tenantId));
     if ((existing?.n ?? 0) > 0) return false;
     for (const demo of DEMO_TEMPLATES) {
       const [row] = await tx
         .insert(templates)
-        .values({ tenant_id: tenantId, titulo: demo.titulo, especialidade: demo.especialidade, categoria: demo.categoria, status: demo.status, created_by: ownerId })
+        .values({
+          tenant_id: tenantId,
+          titulo: demo.titulo,
+          especialidade: demo.especialidade,
+          categoria: demo.categoria,
+          status: demo.status,
+          created_by: ownerId,
+        })
         .returning({ id: templates.id });
       if (!row) throw new Error("templates insert returned no row");
       const published = demo.status === "published";

@@ -12,7 +12,8 @@ try {
     : await openDatabase({ kind: "pglite", dataDir: path.join(path.resolve(env.DATA_DIR), "pglite") });
 } catch (error) {
   console.error((error as Error).message);
-  if (!env.DATABASE_URL) console.error("O banco embutido aceita um processo por vez: pare o app (npm start) e rode o seed de novo.");
+  if (!env.DATABASE_URL)
+    console.error("O banco embutido aceita um processo por vez: pare o app (npm start) e rode o seed de novo.");
   process.exit(1);
 }
 try {

@@ -16,14 +16,16 @@ export const BACKUP_MESSAGES = {
     `Este backup usa o formato ${version}, mais novo do que esta versão do Consentir entende. Atualize o Consentir antes de restaurar.`,
   otherKey: (source: string) =>
     `Este backup foi cifrado com outra chave: ${source} desta instalação não é a mesma da instalação que o fez. Nada foi alterado.`,
-  needsBackupKey: "Este backup foi cifrado com BACKUP_KEY: defina a mesma BACKUP_KEY para restaurá-lo. Nada foi alterado.",
+  needsBackupKey:
+    "Este backup foi cifrado com BACKUP_KEY: defina a mesma BACKUP_KEY para restaurá-lo. Nada foi alterado.",
   needsInstanceKey: (dataDir: string) =>
     `Este backup foi cifrado com a chave da instalação de origem (APP_SECRET ou secret.key), que não foi encontrada aqui. ` +
     `Defina a mesma APP_SECRET ou copie o secret.key da instalação original para ${dataDir}/secret.key. Nada foi alterado.`,
   noKeyForBackup: (dataDir: string) =>
     `Sem chave para cifrar o backup: não há APP_SECRET nem ${dataDir}/secret.key. Rode com o mesmo DATA_DIR (ou APP_SECRET) do app, ou defina BACKUP_KEY.`,
   tampered: "O backup está corrompido ou foi alterado (a verificação criptográfica falhou). Nada foi alterado.",
-  truncated: "O backup está incompleto (o arquivo termina antes do fim marcado): provavelmente foi copiado pela metade. Nada foi alterado.",
+  truncated:
+    "O backup está incompleto (o arquivo termina antes do fim marcado): provavelmente foi copiado pela metade. Nada foi alterado.",
   trailingData: "O backup tem dados depois do seu fim marcado: o arquivo foi alterado. Nada foi alterado.",
   partMismatch: (part: string) => `O backup não confere com o próprio manifesto (${part}). Nada foi alterado.`,
   newerSchema: (tag: string) =>

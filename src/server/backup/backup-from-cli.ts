@@ -25,7 +25,10 @@ export interface CliBackup extends WrittenBackup {
 export async function backupTarget(env: Env, target: string | undefined): Promise<BackupDestination> {
   if (target === undefined) {
     const configured = await dailyBackupDestination(env);
-    if (!configured) throw new BackupError("Diga onde gravar: npm run backup -- PASTA (ou s3://BUCKET), ou defina BACKUP_DIR ou BACKUP_S3=true.");
+    if (!configured)
+      throw new BackupError(
+        "Diga onde gravar: npm run backup -- PASTA (ou s3://BUCKET), ou defina BACKUP_DIR ou BACKUP_S3=true.",
+      );
     return configured;
   }
   if (target.startsWith("s3://")) {
@@ -41,13 +44,23 @@ export async function backupTarget(env: Env, target: string | undefined): Promis
  * data dir), else straight from DATA_DIR/pglite. Never migrates the database it reads. Stored files
  * are read from the configured storage (DATA_DIR/files or the bucket).
  */
-export async function backupFromCli(env: Env, target: string | undefined, progress?: (message: string) => void): Promise<CliBackup> {
+export async function backupFromCli(
+  env: Env,
+  target: string | undefined,
+  progress?: (message: string) => void,
+): Promise<CliBackup> {
   const dataDir = resolveDataDir(env);
   const instanceKey = readInstanceKey(env);
   const root = backupRootKey(env, instanceKey);
   const destination = await backupTarget(env, target);
   const storage = await createFileStorage(env);
-  const options = { dir: destination, root, instanceKeyId: instanceKey ? instanceKeyId(instanceKey) : null, storage, progress };
+  const options = {
+    dir: destination,
+    root,
+    instanceKeyId: instanceKey ? instanceKeyId(instanceKey) : null,
+    storage,
+    progress,
+  };
   const none = noMigrationsFolder();
   let database: Database | undefined;
   try {
@@ -55,7 +68,9 @@ export async function backupFromCli(env: Env, target: string | undefined, progre
       database = await openDatabase({ kind: "postgres", url: env.DATABASE_URL, poolSize: 2, migrationsFolder: none });
       return { ...(await createBackup(database, options)), via: "postgres" };
     }
-    const snapshot = instanceKey ? await requestSnapshot(dataDir, createSecretBox(instanceKey).deriveKey(SNAPSHOT_SOCKET_PURPOSE)) : null;
+    const snapshot = instanceKey
+      ? await requestSnapshot(dataDir, createSecretBox(instanceKey).deriveKey(SNAPSHOT_SOCKET_PURPOSE))
+      : null;
     if (snapshot) {
       progress?.("app em execução: cópia do banco recebida pelo socket de backup");
       database = await openDatabase({ kind: "pglite-memory", snapshot, migrationsFolder: none });
@@ -63,7 +78,8 @@ export async function backupFromCli(env: Env, target: string | undefined, progre
       return { ...written, via: "running-app" };
     }
     const pgliteDir = path.join(dataDir, "pglite");
-    if (!existsSync(path.join(pgliteDir, "PG_VERSION"))) throw new BackupError(`Nenhum banco em ${pgliteDir} (confira DATA_DIR ou DATABASE_URL).`);
+    if (!existsSync(path.join(pgliteDir, "PG_VERSION")))
+      throw new BackupError(`Nenhum banco em ${pgliteDir} (confira DATA_DIR ou DATABASE_URL).`);
     try {
       database = await openDatabase({ kind: "pglite", dataDir: pgliteDir, migrationsFolder: none });
     } catch (error) {

@@ -16,7 +16,8 @@ export interface BackupRootKey {
   key: Buffer;
 }
 
-const rootFromSecret = (secret: Buffer): Buffer => Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), `consentir:${BACKUP_KEY_PURPOSE}`, 32));
+const rootFromSecret = (secret: Buffer): Buffer =>
+  Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), `consentir:${BACKUP_KEY_PURPOSE}`, 32));
 
 /**
  * The instance key as the app reads it (secret-box.ts), but never made: SHA-256 of APP_SECRET, or
@@ -33,7 +34,9 @@ export function readInstanceKey(env: Pick<Env, "APP_SECRET" | "DATA_DIR">): Buff
 
 /** A short fingerprint of the instance key (HKDF output, nothing of the key itself). */
 export function instanceKeyId(instanceKey: Buffer): string {
-  return Buffer.from(hkdfSync("sha256", instanceKey, Buffer.alloc(0), `consentir:${INSTANCE_KEY_ID_PURPOSE}`, 8)).toString("hex");
+  return Buffer.from(
+    hkdfSync("sha256", instanceKey, Buffer.alloc(0), `consentir:${INSTANCE_KEY_ID_PURPOSE}`, 8),
+  ).toString("hex");
 }
 
 /** The same fingerprint from the app's secret box (the worker never sees the raw key). */
@@ -42,20 +45,29 @@ export function instanceKeyIdFromBox(secretBox: SecretBox): string {
 }
 
 /** BACKUP_KEY when set, else the root derived from the instance key. */
-export function backupRootKey(env: Pick<Env, "APP_SECRET" | "DATA_DIR" | "BACKUP_KEY">, instanceKey: Buffer | null): BackupRootKey {
-  if (env.BACKUP_KEY) return { source: "backup_key", key: rootFromSecret(createHash("sha256").update(env.BACKUP_KEY, "utf8").digest()) };
+export function backupRootKey(
+  env: Pick<Env, "APP_SECRET" | "DATA_DIR" | "BACKUP_KEY">,
+  instanceKey: Buffer | null,
+): BackupRootKey {
+  if (env.BACKUP_KEY)
+    return { source: "backup_key", key: rootFromSecret(createHash("sha256").update(env.BACKUP_KEY, "utf8").digest()) };
   if (!instanceKey) throw new BackupError(BACKUP_MESSAGES.noKeyForBackup(resolveDataDir(env)));
   return { source: "instance", key: rootFromSecret(instanceKey) };
 }
 
 /** In the app: BACKUP_KEY, else the secret box's derivation (same bytes as rootFromSecret(instance key)). */
 export function backupRootKeyFromBox(env: Pick<Env, "BACKUP_KEY">, secretBox: SecretBox): BackupRootKey {
-  if (env.BACKUP_KEY) return { source: "backup_key", key: rootFromSecret(createHash("sha256").update(env.BACKUP_KEY, "utf8").digest()) };
+  if (env.BACKUP_KEY)
+    return { source: "backup_key", key: rootFromSecret(createHash("sha256").update(env.BACKUP_KEY, "utf8").digest()) };
   return { source: "instance", key: secretBox.deriveKey(BACKUP_KEY_PURPOSE) };
 }
 
 /** For a restore: the root key the file's header asks for, or a pt-BR refusal naming what is missing. */
-export function restoreRootKey(source: KeySource, env: Pick<Env, "APP_SECRET" | "DATA_DIR" | "BACKUP_KEY">, instanceKey: Buffer | null): Buffer {
+export function restoreRootKey(
+  source: KeySource,
+  env: Pick<Env, "APP_SECRET" | "DATA_DIR" | "BACKUP_KEY">,
+  instanceKey: Buffer | null,
+): Buffer {
   if (source === "backup_key") {
     if (!env.BACKUP_KEY) throw new BackupError(BACKUP_MESSAGES.needsBackupKey);
     return rootFromSecret(createHash("sha256").update(env.BACKUP_KEY, "utf8").digest());

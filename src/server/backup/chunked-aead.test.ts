@@ -39,9 +39,15 @@ describe("chunked AES-256-GCM of the backup stream", () => {
   it("finds a file cut at a chunk boundary (no final chunk), a dropped, a repeated and a swapped chunk", async () => {
     const { header, key, frames } = seal(plain);
     await expect(open(frames.slice(0, 4), header, key)).rejects.toThrow(BACKUP_MESSAGES.truncated);
-    await expect(open([frames[0], frames[2], frames[3], frames[4]] as Buffer[], header, key)).rejects.toThrow(BACKUP_MESSAGES.tampered);
-    await expect(open([frames[0], frames[0], ...frames.slice(1)] as Buffer[], header, key)).rejects.toThrow(BACKUP_MESSAGES.tampered);
-    await expect(open([frames[1], frames[0], ...frames.slice(2)] as Buffer[], header, key)).rejects.toThrow(BACKUP_MESSAGES.tampered);
+    await expect(open([frames[0], frames[2], frames[3], frames[4]] as Buffer[], header, key)).rejects.toThrow(
+      BACKUP_MESSAGES.tampered,
+    );
+    await expect(open([frames[0], frames[0], ...frames.slice(1)] as Buffer[], header, key)).rejects.toThrow(
+      BACKUP_MESSAGES.tampered,
+    );
+    await expect(open([frames[1], frames[0], ...frames.slice(2)] as Buffer[], header, key)).rejects.toThrow(
+      BACKUP_MESSAGES.tampered,
+    );
   });
 
   it("refuses a middle chunk marked final, bytes after the end and a header from another file", async () => {

@@ -47,7 +47,11 @@ function keyCheckOf(key: Buffer): Buffer {
 }
 
 /** A new header (fresh salt) and the file key it stands for. */
-export function newHeader(rootKey: Buffer, keySource: KeySource, chunkBytes = DEFAULT_CHUNK_BYTES): { header: BackupHeader; key: Buffer } {
+export function newHeader(
+  rootKey: Buffer,
+  keySource: KeySource,
+  chunkBytes = DEFAULT_CHUNK_BYTES,
+): { header: BackupHeader; key: Buffer } {
   const salt = randomBytes(32);
   const key = fileKey(rootKey, salt);
   const keyCheck = keyCheckOf(key);
@@ -63,7 +67,8 @@ export function newHeader(rootKey: Buffer, keySource: KeySource, chunkBytes = DE
 
 /** Reads the header at the start of a file; refuses anything that is not one of ours. */
 export function parseHeader(bytes: Buffer): BackupHeader {
-  if (bytes.length < HEADER_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new BackupError(BACKUP_MESSAGES.notABackup);
+  if (bytes.length < HEADER_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC))
+    throw new BackupError(BACKUP_MESSAGES.notABackup);
   let at = MAGIC.length;
   const format = bytes[at++] ?? 0;
   if (format !== FORMAT_VERSION) throw new BackupError(BACKUP_MESSAGES.unsupportedFormat(format));
@@ -153,7 +158,11 @@ export class ChunkSealer {
  * checks; throws a BackupError on a bad tag (tampered or reordered), on a file that ends without
  * its final chunk (truncated) and on bytes after it.
  */
-export async function* openChunks(source: AsyncIterable<Buffer>, key: Buffer, header: BackupHeader): AsyncGenerator<Buffer> {
+export async function* openChunks(
+  source: AsyncIterable<Buffer>,
+  key: Buffer,
+  header: BackupHeader,
+): AsyncGenerator<Buffer> {
   const queue = new ByteQueue();
   let index = 0n;
   let ended = false;
@@ -178,7 +187,10 @@ export async function* openChunks(source: AsyncIterable<Buffer>, key: Buffer, he
         const decipher = createDecipheriv("aes-256-gcm", key, nonce(index));
         decipher.setAAD(aad(header.bytes, index, final));
         decipher.setAuthTag(frame.subarray(FRAME_PREFIX_BYTES + length));
-        plain = Buffer.concat([decipher.update(frame.subarray(FRAME_PREFIX_BYTES, FRAME_PREFIX_BYTES + length)), decipher.final()]);
+        plain = Buffer.concat([
+          decipher.update(frame.subarray(FRAME_PREFIX_BYTES, FRAME_PREFIX_BYTES + length)),
+          decipher.final(),
+        ]);
       } catch {
         throw new BackupError(BACKUP_MESSAGES.tampered);
       }

@@ -33,7 +33,11 @@ export async function dumpPgliteDataDir(database: Database): Promise<Blob> {
  * Runs `read` inside one consistent snapshot: a REPEATABLE READ, READ ONLY transaction — on a
  * PGlite copy when asked (see CreateBackupOptions.copyPglite).
  */
-export async function withConsistentSnapshot<T>(database: Database, copyPglite: boolean, read: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withConsistentSnapshot<T>(
+  database: Database,
+  copyPglite: boolean,
+  read: (tx: Tx) => Promise<T>,
+): Promise<T> {
   if (database.kind === "pglite" && copyPglite) {
     const copy = await openDatabase({ kind: "pglite-memory", snapshot: await dumpPgliteDataDir(database) });
     try {
@@ -52,7 +56,11 @@ export async function createBackup(database: Database, options: CreateBackupOpti
     options.root,
     (sink) =>
       withConsistentSnapshot(database, options.copyPglite ?? false, (tx) =>
-        exportSnapshot(tx, options.storage, sink, { source: database.kind, instanceKeyId: options.instanceKeyId, progress: options.progress }),
+        exportSnapshot(tx, options.storage, sink, {
+          source: database.kind,
+          instanceKeyId: options.instanceKeyId,
+          progress: options.progress,
+        }),
       ),
     options.now,
   );

@@ -39,7 +39,12 @@ export async function useCanonicalTextForms(tx: DbOrTx): Promise<void> {
  * `files` table names, then every table's rows in dependency order, then the manifest. `tx` must
  * be a REPEATABLE READ transaction (or a database nobody else writes).
  */
-export async function exportSnapshot(tx: DbOrTx, storage: FileStorage, sink: RecordSink, options: ExportOptions): Promise<BackupManifest> {
+export async function exportSnapshot(
+  tx: DbOrTx,
+  storage: FileStorage,
+  sink: RecordSink,
+  options: ExportOptions,
+): Promise<BackupManifest> {
   await useCanonicalTextForms(tx);
   const createdAt = new Date().toISOString();
   const schema = await readSchemaVersion(tx);
@@ -73,7 +78,12 @@ export async function exportSnapshot(tx: DbOrTx, storage: FileStorage, sink: Rec
   return manifest;
 }
 
-async function exportFiles(tx: DbOrTx, storage: FileStorage, sink: RecordSink, progress?: (message: string) => void): Promise<BackupManifest["files"]> {
+async function exportFiles(
+  tx: DbOrTx,
+  storage: FileStorage,
+  sink: RecordSink,
+  progress?: (message: string) => void,
+): Promise<BackupManifest["files"]> {
   const digest = createHash("sha256");
   const missing: string[] = [];
   let count = 0;
@@ -139,7 +149,12 @@ async function exportTable(tx: DbOrTx, table: TableInfo, sink: RecordSink): Prom
       }
       await sink.write("R", Buffer.from(lines.join("\n"), "utf8"));
       rows += lines.length;
-      limit = size > PAGE_BYTES ? Math.max(MIN_ROWS, limit >> 1) : size < PAGE_BYTES / 8 ? Math.min(MAX_ROWS, limit * 2) : limit;
+      limit =
+        size > PAGE_BYTES
+          ? Math.max(MIN_ROWS, limit >> 1)
+          : size < PAGE_BYTES / 8
+            ? Math.min(MAX_ROWS, limit * 2)
+            : limit;
     }
     if (key.length === 0 || page.length < asked) break;
     const end = page.at(-1) as Record<string, string>;

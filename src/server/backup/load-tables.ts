@@ -21,7 +21,11 @@ export interface LoadedCounts {
  * immutable versions, counters, notifications) off for this transaction, so the audit chain comes
  * back byte for byte instead of being recomputed.
  */
-export async function loadRecords(tx: Tx, records: AsyncIterable<BackupRecord>, storage: FileStorage): Promise<LoadedCounts> {
+export async function loadRecords(
+  tx: Tx,
+  records: AsyncIterable<BackupRecord>,
+  storage: FileStorage,
+): Promise<LoadedCounts> {
   await useCanonicalTextForms(tx);
   const targetTables = new Map((await listTables(tx)).map((t) => [t.name, t]));
   const restoreTriggers = await disableTriggers(tx, [...targetTables.keys()]);
@@ -69,7 +73,8 @@ export async function loadRecords(tx: Tx, records: AsyncIterable<BackupRecord>, 
 function insertInto(tx: Tx, table: TableInfo | undefined, name: string, columns: string[]) {
   if (!table) throw new BackupError(BACKUP_MESSAGES.incompatibleTable(name, "não existe nesta versão"));
   const unknown = columns.filter((c) => !(c in table.types));
-  if (unknown.length > 0) throw new BackupError(BACKUP_MESSAGES.incompatibleTable(name, `colunas ${unknown.join(", ")}`));
+  if (unknown.length > 0)
+    throw new BackupError(BACKUP_MESSAGES.incompatibleTable(name, `colunas ${unknown.join(", ")}`));
   const target = sql.raw(`${ident(name)} (${columns.map(ident).join(", ")})`);
   const values = sql.raw(columns.map((c, i) => `(r->>${i})::${table.types[c]}`).join(", "));
   return {
@@ -112,7 +117,9 @@ async function resetSequences(tx: Tx): Promise<void> {
   );
   for (const { seq, tbl, col } of owned) {
     await tx.execute(
-      sql.raw(`select setval('${seq.replace(/'/g, "''")}', coalesce((select max(${ident(col)}) from ${ident(tbl)}), 0) + 1, false)`),
+      sql.raw(
+        `select setval('${seq.replace(/'/g, "''")}', coalesce((select max(${ident(col)}) from ${ident(tbl)}), 0) + 1, false)`,
+      ),
     );
   }
 }

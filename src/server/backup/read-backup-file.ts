@@ -18,9 +18,15 @@ export interface UnlockedBackup {
  * Reads a backup's header and finds its key (BACKUP_KEY or the instance key, as the header says);
  * refuses a file that is not a backup, or one made with another key, with a pt-BR message.
  */
-export async function unlockBackup(file: string, env: Pick<Env, "APP_SECRET" | "DATA_DIR" | "BACKUP_KEY">, instanceKey: Buffer | null): Promise<UnlockedBackup> {
+export async function unlockBackup(
+  file: string,
+  env: Pick<Env, "APP_SECRET" | "DATA_DIR" | "BACKUP_KEY">,
+  instanceKey: Buffer | null,
+): Promise<UnlockedBackup> {
   const handle = await open(file, "r").catch((error: NodeJS.ErrnoException) => {
-    throw new BackupError(error.code === "ENOENT" ? `Arquivo não encontrado: ${file}` : `Não foi possível abrir ${file}: ${error.message}`);
+    throw new BackupError(
+      error.code === "ENOENT" ? `Arquivo não encontrado: ${file}` : `Não foi possível abrir ${file}: ${error.message}`,
+    );
   });
   let headerBytes: Buffer;
   try {
@@ -38,7 +44,10 @@ export async function unlockBackup(file: string, env: Pick<Env, "APP_SECRET" | "
 
 /** The records of an unlocked backup, each authenticated before it is given out. */
 export function backupRecords(backup: UnlockedBackup): AsyncGenerator<BackupRecord> {
-  const stream = createReadStream(backup.file, { start: HEADER_BYTES, highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>;
+  const stream = createReadStream(backup.file, {
+    start: HEADER_BYTES,
+    highWaterMark: 1024 * 1024,
+  }) as AsyncIterable<Buffer>;
   return readRecords(openChunks(stream, backup.key, backup.header));
 }
 
@@ -62,7 +71,10 @@ const parseJson = <T>(payload: Buffer, part: string): T => {
  * against the manifest, and nothing after the end. `checkPreamble` may refuse early (e.g. a newer
  * schema) right after the first record.
  */
-export async function verifyBackup(backup: UnlockedBackup, checkPreamble: (preamble: BackupPreamble) => void = () => undefined): Promise<VerifiedBackup> {
+export async function verifyBackup(
+  backup: UnlockedBackup,
+  checkPreamble: (preamble: BackupPreamble) => void = () => undefined,
+): Promise<VerifiedBackup> {
   let preamble: BackupPreamble | null = null;
   let manifest: BackupManifest | null = null;
   let preambleSha = "";
@@ -92,7 +104,11 @@ export async function verifyBackup(backup: UnlockedBackup, checkPreamble: (pream
         break;
       case "T":
         closeTable();
-        current = { name: parseJson<{ name: string }>(record.payload, "tabela").name, rows: 0, digest: createHash("sha256") };
+        current = {
+          name: parseJson<{ name: string }>(record.payload, "tabela").name,
+          rows: 0,
+          digest: createHash("sha256"),
+        };
         break;
       case "R": {
         if (!current) throw new BackupError(BACKUP_MESSAGES.partMismatch("linhas fora de uma tabela"));

@@ -82,7 +82,9 @@ async function restoreBackupFile(options: RestoreOptions): Promise<RestoreReport
   const { preamble, manifest } = await verifyBackup(backup, (p) => {
     migrations = migrationsToRestore(p.schema);
   });
-  progress(`backup verificado: ${manifest.tables.reduce((n, t) => n + t.rows, 0)} linhas, ${manifest.files.count} arquivos`);
+  progress(
+    `backup verificado: ${manifest.tables.reduce((n, t) => n + t.rows, 0)} linhas, ${manifest.files.count} arquivos`,
+  );
   const storage = options.storage ?? createLocalFileStorage(path.join(options.target.dataDir, "files"));
   const anchorKey = instanceKey ? createSecretBox(instanceKey).deriveKey(AUDIT_ANCHOR_KEY_PURPOSE) : null;
   const keyWarning = !instanceKey
@@ -131,7 +133,12 @@ async function restoreBackupFile(options: RestoreOptions): Promise<RestoreReport
     }
   } else {
     const none = noMigrationsFolder();
-    const database = await openDatabase({ kind: "postgres", url: options.target.url, poolSize: 2, migrationsFolder: none });
+    const database = await openDatabase({
+      kind: "postgres",
+      url: options.target.url,
+      poolSize: 2,
+      migrationsFolder: none,
+    });
     try {
       const what = await postgresContents(database);
       if (what && !options.force) throw new BackupError(BACKUP_MESSAGES.targetNotEmpty(what));
@@ -184,4 +191,3 @@ async function clearPostgresSchema(tx: Tx): Promise<void> {
   await tx.execute(sql`drop schema if exists public cascade`);
   await tx.execute(sql`create schema public`);
 }
-

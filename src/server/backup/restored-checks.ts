@@ -39,7 +39,8 @@ export async function checkSealedPdfs(db: Db, storage: FileStorage): Promise<Sea
         continue;
       }
       const actual = createHash("sha256").update(bytes).digest("hex");
-      if (actual !== (row.recorded ?? row.file_sha256)) result.failed.push({ contrato_id: row.id, problem: "o SHA-256 do PDF selado não confere" });
+      if (actual !== (row.recorded ?? row.file_sha256))
+        result.failed.push({ contrato_id: row.id, problem: "o SHA-256 do PDF selado não confere" });
     }
     if (rows.length < PAGE) return result;
     after = rows.at(-1)?.id ?? after;

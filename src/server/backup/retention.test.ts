@@ -27,7 +27,10 @@ describe("backupsToRemove (7 daily, 4 weekly, 12 monthly)", () => {
   it("after a year of daily backups keeps 7 days, the newest of 4 weeks and of 12 months", () => {
     const all = daily("2026-11-26", 400);
     const removed = new Set(backupsToRemove(all));
-    const kept = all.map((b) => b.name).filter((name) => !removed.has(name)).sort();
+    const kept = all
+      .map((b) => b.name)
+      .filter((name) => !removed.has(name))
+      .sort();
     // The last 7 days, then Sundays (newest of each ISO week) back to 4 weeks, then month ends.
     expect(kept).toEqual([
       "2025-12-31",

@@ -30,7 +30,11 @@ const PART_BYTES = 8 * 1024 * 1024;
  * a killed backup leaves nothing named as complete; its parts are dropped by abort, or by the bucket's
  * lifecycle rule (AbortIncompleteMultipartUpload, see README) when the process died.
  */
-export function s3BackupDestination(settings: S3Settings, prefix: string, client: S3Client = createS3Client(settings)): BackupDestination {
+export function s3BackupDestination(
+  settings: S3Settings,
+  prefix: string,
+  client: S3Client = createS3Client(settings),
+): BackupDestination {
   const Bucket = settings.bucket;
   const keyOf = (name: string) => `${prefix}${name}`;
   return {
@@ -48,7 +52,15 @@ export function s3BackupDestination(settings: S3Settings, prefix: string, client
       const upload = async (body: Buffer) => {
         const PartNumber = parts.length + 1;
         const sent = await client.send(
-          new UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body: body, ContentLength: body.length, ContentMD5: createHash("md5").update(body).digest("base64") }),
+          new UploadPartCommand({
+            Bucket,
+            Key,
+            UploadId,
+            PartNumber,
+            Body: body,
+            ContentLength: body.length,
+            ContentMD5: createHash("md5").update(body).digest("base64"),
+          }),
         );
         parts.push({ PartNumber, ETag: sent.ETag ?? "" });
       };
@@ -70,7 +82,9 @@ export function s3BackupDestination(settings: S3Settings, prefix: string, client
         },
         async commit() {
           await flush(true);
-          await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
+          await client.send(
+            new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+          );
           return `s3://${Bucket}/${Key}`;
         },
         async abort() {
@@ -124,7 +138,11 @@ export function parseS3Uri(uri: string): { bucket: string; key: string } | null 
  * `npm run backup -- s3://bucket[/prefix/]`: the configured bucket (credentials and endpoint come
  * from S3_*), prefix default backups/.
  */
-export function s3DestinationFromUri(uri: string, settings: S3Settings | null, defaultPrefix: string): BackupDestination {
+export function s3DestinationFromUri(
+  uri: string,
+  settings: S3Settings | null,
+  defaultPrefix: string,
+): BackupDestination {
   const parsed = parseS3Uri(uri);
   if (!parsed) throw new BackupError(`Destino inválido: ${uri} (use s3://BUCKET ou s3://BUCKET/PREFIXO/).`);
   const s3 = requireBucket(settings, parsed.bucket);
@@ -136,19 +154,26 @@ export function s3DestinationFromUri(uri: string, settings: S3Settings | null, d
  * `npm run restore -- s3://bucket/key`: the backup is copied into a hidden file in `dir` (0600) —
  * a restore reads it twice, checking everything before touching anything — and removed after.
  */
-export async function downloadS3Backup(uri: string, settings: S3Settings | null, dir: string): Promise<{ file: string; remove: () => Promise<void> }> {
+export async function downloadS3Backup(
+  uri: string,
+  settings: S3Settings | null,
+  dir: string,
+): Promise<{ file: string; remove: () => Promise<void> }> {
   const parsed = parseS3Uri(uri);
-  if (!parsed || parsed.key === "" || parsed.key.endsWith("/")) throw new BackupError(`Arquivo inválido: ${uri} (use s3://BUCKET/backups/consentir-backup-….cbk).`);
+  if (!parsed || parsed.key === "" || parsed.key.endsWith("/"))
+    throw new BackupError(`Arquivo inválido: ${uri} (use s3://BUCKET/backups/consentir-backup-….cbk).`);
   const s3 = requireBucket(settings, parsed.bucket);
   const client = createS3Client(s3);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `.consentir-restore-${process.pid}-${randomBytes(4).toString("hex")}.cbk`);
   const remove = () => rm(file, { force: true });
   try {
-    const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: parsed.key })).catch((error: unknown) => {
-      if (isNotFound(error)) throw new BackupError(`Arquivo não encontrado: ${uri}`);
-      throw error;
-    });
+    const object = await client
+      .send(new GetObjectCommand({ Bucket: s3.bucket, Key: parsed.key }))
+      .catch((error: unknown) => {
+        if (isNotFound(error)) throw new BackupError(`Arquivo não encontrado: ${uri}`);
+        throw error;
+      });
     await pipeline(object.Body as Readable, createWriteStream(file, { mode: 0o600, flags: "wx" }));
     return { file, remove };
   } catch (error) {
@@ -160,7 +185,11 @@ export async function downloadS3Backup(uri: string, settings: S3Settings | null,
 }
 
 function requireBucket(settings: S3Settings | null, bucket: string): S3Settings {
-  if (!settings) throw new BackupError(`Para usar s3://${bucket}, configure S3_BUCKET=${bucket} e as demais variáveis S3_* (endpoint, região, credenciais).`);
-  if (settings.bucket !== bucket) throw new BackupError(`O bucket configurado (S3_BUCKET) é ${settings.bucket}, não ${bucket}.`);
+  if (!settings)
+    throw new BackupError(
+      `Para usar s3://${bucket}, configure S3_BUCKET=${bucket} e as demais variáveis S3_* (endpoint, região, credenciais).`,
+    );
+  if (settings.bucket !== bucket)
+    throw new BackupError(`O bucket configurado (S3_BUCKET) é ${settings.bucket}, não ${bucket}.`);
   return settings;
 }

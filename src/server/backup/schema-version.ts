@@ -21,7 +21,9 @@ interface JournalEntry {
 }
 
 export function localJournal(folder = migrationsFolder): JournalEntry[] {
-  const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: JournalEntry[] };
+  const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as {
+    entries: JournalEntry[];
+  };
   return journal.entries;
 }
 
@@ -57,9 +59,12 @@ export function migrationsToRestore(version: SchemaVersion): number {
 export function migrationsFolderUpTo(count: number): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "consentir-migrations-"));
   mkdirSync(path.join(dir, "meta"));
-  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: JournalEntry[] };
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+    entries: JournalEntry[];
+  };
   const entries = journal.entries.slice(0, count);
-  for (const entry of entries) copyFileSync(path.join(migrationsFolder, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
+  for (const entry of entries)
+    copyFileSync(path.join(migrationsFolder, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
   writeFileSync(path.join(dir, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
   return dir;
 }

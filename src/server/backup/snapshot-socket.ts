@@ -119,7 +119,8 @@ export async function serveSnapshotSocket(options: SnapshotSocketOptions): Promi
       const bytes = Buffer.from(await blob.arrayBuffer());
       const piece = 1024 * 1024;
       for (let at = 0; at < bytes.length; at += piece) {
-        if (!socket.write(bytes.subarray(at, at + piece))) await new Promise((resolve) => socket.once("drain", resolve));
+        if (!socket.write(bytes.subarray(at, at + piece)))
+          await new Promise((resolve) => socket.once("drain", resolve));
       }
       socket.end();
       options.log.info({ bytes: blob.size }, "backup socket: data dir snapshot sent");

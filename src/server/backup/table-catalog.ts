@@ -60,7 +60,10 @@ export async function listTables(db: DbOrTx): Promise<TableInfo[]> {
     set.add(parent);
     parents.set(child, set);
   }
-  return dependencyOrder([...tables.values()].sort((a, b) => a.name.localeCompare(b.name)), parents);
+  return dependencyOrder(
+    [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    parents,
+  );
 }
 
 /** Kahn's algorithm, names in alphabetical order among the ready ones; a cycle falls back to name order. */

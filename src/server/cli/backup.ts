@@ -28,7 +28,9 @@ try {
   const rows = written.manifest.tables.reduce((n, t) => n + t.rows, 0);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   for (const sha256 of written.manifest.files.missing) {
-    console.error(`AVISO: o arquivo ${sha256} consta no banco mas não está no armazenamento de arquivos; o backup segue sem ele.`);
+    console.error(
+      `AVISO: o arquivo ${sha256} consta no banco mas não está no armazenamento de arquivos; o backup segue sem ele.`,
+    );
   }
   console.log(
     `Backup concluído em ${seconds} s: ${written.manifest.tables.length} tabelas, ${rows} linhas, ${written.manifest.files.count} arquivos, ` +

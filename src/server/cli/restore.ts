@@ -18,7 +18,9 @@ const force = args.includes("--force");
 const files = args.filter((arg) => arg !== "--force");
 const file = files[0];
 if (files.length !== 1 || !file || file.startsWith("-")) {
-  console.error("Uso: npm run restore -- ARQUIVO|s3://BUCKET/CHAVE [--force]   (restaura num DATA_DIR vazio, ou no banco de DATABASE_URL)");
+  console.error(
+    "Uso: npm run restore -- ARQUIVO|s3://BUCKET/CHAVE [--force]   (restaura num DATA_DIR vazio, ou no banco de DATABASE_URL)",
+  );
   process.exit(2);
 }
 
@@ -51,7 +53,9 @@ try {
   if (report.keyWarning) console.log(`AVISO: ${report.keyWarning}`);
   console.log("Conferência depois da restauração:");
   if (checks.audit === null) {
-    console.log("  trilha de auditoria (audit:verify): NÃO CONFERIDA — falta a chave da instalação (APP_SECRET ou secret.key).");
+    console.log(
+      "  trilha de auditoria (audit:verify): NÃO CONFERIDA — falta a chave da instalação (APP_SECRET ou secret.key).",
+    );
   } else {
     const broken = checks.audit.filter((r) => !r.intact);
     for (const report of broken) console.log(`  QUEBRADA ${report.tenant_id}  ${report.problems.join(" ")}`);
@@ -61,14 +65,19 @@ try {
         : `  trilha de auditoria (audit:verify): ${broken.length} de ${checks.audit.length} clínicas com a trilha quebrada.`,
     );
   }
-  for (const failure of checks.pdfs.failed) console.log(`  PDF selado do documento ${failure.contrato_id}: ${failure.problem}`);
+  for (const failure of checks.pdfs.failed)
+    console.log(`  PDF selado do documento ${failure.contrato_id}: ${failure.problem}`);
   console.log(
     checks.pdfs.failed.length === 0
       ? `  PDFs selados: ${checks.pdfs.checked} conferem com o SHA-256 registrado.`
       : `  PDFs selados: ${checks.pdfs.failed.length} de ${checks.pdfs.checked} não conferem.`,
   );
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(report.ok ? `Restauração concluída em ${seconds} s: tudo confere.` : `Restauração concluída em ${seconds} s, mas a conferência falhou (veja acima).`);
+  console.log(
+    report.ok
+      ? `Restauração concluída em ${seconds} s: tudo confere.`
+      : `Restauração concluída em ${seconds} s, mas a conferência falhou (veja acima).`,
+  );
   process.exitCode = report.ok ? 0 : 1;
 } catch (error) {
   if (error instanceof BackupError || error instanceof EnvError) {

@@ -26,7 +26,9 @@ try {
     );
   }
   const broken = reports.filter((r) => !r.intact).length;
-  console.log(broken === 0 ? `Trilhas íntegras: ${reports.length}` : `Trilhas quebradas: ${broken} de ${reports.length}`);
+  console.log(
+    broken === 0 ? `Trilhas íntegras: ${reports.length}` : `Trilhas quebradas: ${broken} de ${reports.length}`,
+  );
   process.exitCode = broken === 0 ? 0 : 1;
 } finally {
   await database.close();

@@ -10,7 +10,11 @@
  */
 import { readFileSync } from "node:fs";
 import { readTrustList } from "../services/sealing/trust-list.js";
-import { formatSignedPdfReport, type TrustedCertificate, verifySignedPdf } from "../services/sealing/verify-signed-pdf.js";
+import {
+  formatSignedPdfReport,
+  type TrustedCertificate,
+  verifySignedPdf,
+} from "../services/sealing/verify-signed-pdf.js";
 
 const USAGE =
   "Uso: npm run verify -- arquivo.pdf [--certificado <impressão digital SHA-256 do selo>] [--confiaveis <lista.json|lista.txt>] [--json]";
@@ -52,7 +56,9 @@ function main(argv: string[]): number {
     try {
       trusted = readTrustList(readFileSync(trustFile, "utf8"), trustFile);
     } catch (error) {
-      console.error(`Não foi possível ler a lista de certificados confiáveis ${trustFile}: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `Não foi possível ler a lista de certificados confiáveis ${trustFile}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return 2;
     }
   }

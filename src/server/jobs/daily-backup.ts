@@ -33,7 +33,10 @@ export async function scheduleDailyBackup(ctx: JobContext, now: Date = new Date(
   const { dia, dueAt } = dailyBackupDueAt(now, ctx.env.BACKUP_TIME);
   if (now < dueAt) return false;
   const [runs] = await ctx.db
-    .select({ ok: sql<number>`count(*) filter (where ${backupRuns.status} = 'ok')::int`, failed: sql<number>`count(*) filter (where ${backupRuns.status} = 'failed')::int` })
+    .select({
+      ok: sql<number>`count(*) filter (where ${backupRuns.status} = 'ok')::int`,
+      failed: sql<number>`count(*) filter (where ${backupRuns.status} = 'failed')::int`,
+    })
     .from(backupRuns)
     .where(eq(backupRuns.dia, dia));
   if ((runs?.ok ?? 0) > 0 || (runs?.failed ?? 0) >= ATTEMPTS) return false;
@@ -43,7 +46,12 @@ export async function scheduleDailyBackup(ctx: JobContext, now: Date = new Date(
     .where(and(eq(jobs.dedupe_key, dedupeKey(dia)), inArray(jobs.status, ["pending", "running"])))
     .limit(1);
   if (waiting) return false;
-  await enqueueJob(ctx.db, { kind: "backup.daily", payload: { dia }, dedupeKey: dedupeKey(dia), maxAttempts: ATTEMPTS });
+  await enqueueJob(ctx.db, {
+    kind: "backup.daily",
+    payload: { dia },
+    dedupeKey: dedupeKey(dia),
+    maxAttempts: ATTEMPTS,
+  });
   return true;
 }
 
@@ -59,7 +67,10 @@ export async function runDailyBackup(ctx: JobContext, payload: { dia: string }):
   let destination: BackupDestination | null = null;
   try {
     destination = await dailyBackupDestination(ctx.env);
-    if (!destination) throw new Error("nem BACKUP_DIR nem BACKUP_S3 (com S3_BUCKET) estão definidas: o backup diário não tem onde ser gravado.");
+    if (!destination)
+      throw new Error(
+        "nem BACKUP_DIR nem BACKUP_S3 (com S3_BUCKET) estão definidas: o backup diário não tem onde ser gravado.",
+      );
     if (!ctx.database) throw new Error("o backup diário precisa do banco do app (JobContext.database)");
     const written = await createBackup(ctx.database, {
       dir: destination,
@@ -75,19 +86,26 @@ export async function runDailyBackup(ctx: JobContext, payload: { dia: string }):
       status: "ok",
       arquivo: path.basename(written.path),
       bytes: written.bytes,
-      mensagem: missing.length > 0 ? `${missing.length} arquivo(s) do banco não estavam no armazenamento: ${missing.slice(0, 5).join(", ")}` : null,
+      mensagem:
+        missing.length > 0
+          ? `${missing.length} arquivo(s) do banco não estavam no armazenamento: ${missing.slice(0, 5).join(", ")}`
+          : null,
       removidos: removed,
       started_at: startedAt,
     });
     ctx.log.info({ file: written.path, bytes: written.bytes, removed }, "daily backup written");
   } catch (error) {
     const message = `O backup diário de ${payload.dia} falhou: ${(error as Error).message}`;
-    await ctx.db.insert(backupRuns).values({ dia: payload.dia, status: "failed", mensagem: message.slice(0, 2000), started_at: startedAt });
+    await ctx.db
+      .insert(backupRuns)
+      .values({ dia: payload.dia, status: "failed", mensagem: message.slice(0, 2000), started_at: startedAt });
     ctx.log.error({ err: error }, "daily backup failed");
     const where = ctx.env.BACKUP_S3
       ? "o bucket e as credenciais do armazenamento (variáveis S3_*)"
       : "o espaço e as permissões da pasta de backups (BACKUP_DIR)";
-    await noticeBackupFailure(ctx, payload.dia, message, where).catch((noticeError: unknown) => ctx.log.error({ err: noticeError }, "backup failure notice not recorded"));
+    await noticeBackupFailure(ctx, payload.dia, message, where).catch((noticeError: unknown) =>
+      ctx.log.error({ err: noticeError }, "backup failure notice not recorded"),
+    );
     throw error;
   } finally {
     destination?.close();
@@ -96,18 +114,19 @@ export async function runDailyBackup(ctx: JobContext, payload: { dia: string }):
 
 /** The newest backup attempts, newest first (what a future Avisos screen reads). */
 export async function latestBackupRuns(ctx: Pick<JobContext, "db">, limit = 10) {
-  return ctx.db
-    .select()
-    .from(backupRuns)
-    .orderBy(desc(backupRuns.finished_at))
-    .limit(limit);
+  return ctx.db.select().from(backupRuns).orderBy(desc(backupRuns.finished_at)).limit(limit);
 }
 
 /**
  * A failed backup is an Aviso for the owner and the administration (decision 028): the instance's
  * backup covers every clinic on it, so each clinic's owner hears of it.
  */
-async function noticeBackupFailure(ctx: Pick<JobContext, "db">, dia: string, message: string, where: string): Promise<void> {
+async function noticeBackupFailure(
+  ctx: Pick<JobContext, "db">,
+  dia: string,
+  message: string,
+  where: string,
+): Promise<void> {
   const clinics = await ctx.db.select({ id: tenants.id }).from(tenants);
   for (const clinic of clinics) {
     await withTenant(ctx.db, clinic.id, (tx) =>

@@ -5,7 +5,11 @@ import { jobs } from "../../db/schema.js";
 import type { JobContext } from "./job-context.js";
 import type { JobKind, JobPayloads } from "./enqueue-job.js";
 
-export type JobHandler<K extends JobKind = JobKind> = (ctx: JobContext, payload: JobPayloads[K], tenantId: string | null) => Promise<void>;
+export type JobHandler<K extends JobKind = JobKind> = (
+  ctx: JobContext,
+  payload: JobPayloads[K],
+  tenantId: string | null,
+) => Promise<void>;
 export type JobHandlers = { [K in JobKind]?: JobHandler<K> };
 
 /**
@@ -89,14 +93,24 @@ export async function runDueJobs(
 }
 
 /** Runs one claimed job under its lease and records the outcome. */
-async function runOne(ctx: JobContext, handlers: JobHandlers, job: JobRow, now: () => Date, leaseMs: number, heartbeatMs: number): Promise<void> {
+async function runOne(
+  ctx: JobContext,
+  handlers: JobHandlers,
+  job: JobRow,
+  now: () => Date,
+  leaseMs: number,
+  heartbeatMs: number,
+): Promise<void> {
   const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
   const heartbeat = keepLease(ctx, job.id, leaseMs, heartbeatMs, now);
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     await handler(ctx, job.payload as never, job.tenant_id);
     await heartbeat.stop();
-    await ctx.db.update(jobs).set({ status: "done", finished_at: now(), locked_until: null, last_error: null }).where(eq(jobs.id, job.id));
+    await ctx.db
+      .update(jobs)
+      .set({ status: "done", finished_at: now(), locked_until: null, last_error: null })
+      .where(eq(jobs.id, job.id));
   } catch (error) {
     await heartbeat.stop();
     if (error instanceof AppError && error.code === "SERVER_BUSY") {
@@ -116,7 +130,10 @@ async function runOne(ctx: JobContext, handlers: JobHandlers, job: JobRow, now: 
     }
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const exhausted = job.attempts >= job.max_attempts;
-    ctx.log.error({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, exhausted ? "job failed for good" : "job failed; will retry");
+    ctx.log.error(
+      { err: error, jobId: job.id, kind: job.kind, attempt: job.attempts },
+      exhausted ? "job failed for good" : "job failed; will retry",
+    );
     await ctx.db
       .update(jobs)
       .set({
@@ -131,7 +148,13 @@ async function runOne(ctx: JobContext, handlers: JobHandlers, job: JobRow, now: 
 }
 
 /** Renews a running job's lease every `heartbeatMs` until stopped (one renewal in flight at a time). */
-function keepLease(ctx: JobContext, jobId: string, leaseMs: number, heartbeatMs: number, now: () => Date): { stop(): Promise<void> } {
+function keepLease(
+  ctx: JobContext,
+  jobId: string,
+  leaseMs: number,
+  heartbeatMs: number,
+  now: () => Date,
+): { stop(): Promise<void> } {
   let inFlight: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     inFlight = inFlight
@@ -154,6 +177,9 @@ function keepLease(ctx: JobContext, jobId: string, leaseMs: number, heartbeatMs:
 
 /** Pending or running jobs (for tests and the health of the queue). */
 export async function countOpenJobs(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(jobs).where(sql`${jobs.status} in ('pending', 'running')`);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(sql`${jobs.status} in ('pending', 'running')`);
   return row?.n ?? 0;
 }

@@ -15,7 +15,12 @@ function brDate(instant: Date): string {
   return `${day}/${month}/${year}`;
 }
 
-function warningText(nome: string, certificate: { alias: string; cn: string; vence_em: Date }, daysLeft: number, origin: string): string {
+function warningText(
+  nome: string,
+  certificate: { alias: string; cn: string; vence_em: Date },
+  daysLeft: number,
+  origin: string,
+): string {
   const when = daysLeft === 1 ? "amanhã (em 1 dia)" : `em ${daysLeft} dias`;
   return (
     `Olá, ${nome}.\n\n` +
@@ -32,7 +37,12 @@ function warningText(nome: string, certificate: { alias: string; cn: string; ven
  * professional). The thresholds sent are kept on the row in the same transaction as the e-mail,
  * so a warning is never sent twice nor lost. Runs with the worker's sweep, across clinics.
  */
-export async function warnCertificateExpiry(db: Db, box: SecretBox, origin: string, now: Date = new Date()): Promise<number> {
+export async function warnCertificateExpiry(
+  db: Db,
+  box: SecretBox,
+  origin: string,
+  now: Date = new Date(),
+): Promise<number> {
   let sent = 0;
   const horizon = new Date(now.getTime() + CERTIFICATE_EXPIRY_WARNING_DAYS[0] * DAY_MS);
   for (;;) {
@@ -63,7 +73,9 @@ export async function warnCertificateExpiry(db: Db, box: SecretBox, origin: stri
             and(
               eq(profiles.tenant_id, row.tenant_id),
               eq(profiles.is_active, true),
-              recipientIds.length ? sql`(${profiles.is_proprietario} or ${inArray(profiles.id, recipientIds)})` : eq(profiles.is_proprietario, true),
+              recipientIds.length
+                ? sql`(${profiles.is_proprietario} or ${inArray(profiles.id, recipientIds)})`
+                : eq(profiles.is_proprietario, true),
             ),
           );
         for (const person of recipients) {
@@ -76,7 +88,9 @@ export async function warnCertificateExpiry(db: Db, box: SecretBox, origin: stri
         }
         await tx
           .update(certificados)
-          .set({ expiry_warnings_sent: [...new Set([...row.expiry_warnings_sent, ...due.covers])].sort((a, b) => b - a) })
+          .set({
+            expiry_warnings_sent: [...new Set([...row.expiry_warnings_sent, ...due.covers])].sort((a, b) => b - a),
+          })
           .where(eq(certificados.id, row.id));
         await tx.insert(auditEvents).values({
           tenant_id: row.tenant_id,

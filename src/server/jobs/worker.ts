@@ -20,7 +20,9 @@ export interface Worker {
   /** Starts the loop (no-op when already started). */
   start(): void;
   /** One round: due jobs, due e-mails, and the sweep when it is time. Used by tests too. */
-  tick(options?: { sweep?: boolean }): Promise<{ jobs: number; emails: number; expired: number; anchored: number; certificateWarnings: number }>;
+  tick(options?: {
+    sweep?: boolean;
+  }): Promise<{ jobs: number; emails: number; expired: number; anchored: number; certificateWarnings: number }>;
   stop(): Promise<void>;
 }
 
@@ -35,7 +37,12 @@ export function smtpTransport(url: string | undefined): Transporter | null {
  * expiry warnings. Any
  * number of processes may run one: jobs and e-mails are taken with SKIP LOCKED.
  */
-export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: Transporter | null, options: WorkerOptions = {}): Worker {
+export function createWorker(
+  ctx: JobContext,
+  handlers: JobHandlers,
+  transport: Transporter | null,
+  options: WorkerOptions = {},
+): Worker {
   const idleMs = options.idleMs ?? 1000;
   const sweepEveryMs = options.sweepEveryMs ?? 60_000;
   let lastSweep = 0;
@@ -54,7 +61,9 @@ export function createWorker(ctx: JobContext, handlers: JobHandlers, transport: 
       heartbeatMs: Math.max(250, Math.floor(leaseMs / 4)),
       concurrency: ctx.env.JOB_CONCURRENCY,
     });
-    const emails = transport ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage, ctx.secretBox) : 0;
+    const emails = transport
+      ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage, ctx.secretBox)
+      : 0;
     let expired = 0;
     let anchored = 0;
     let certificateWarnings = 0;

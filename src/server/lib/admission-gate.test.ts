@@ -164,7 +164,11 @@ describe("admission gate", () => {
       let now = 0;
       const gate = createAdmissionGate({ maxInFlight: 2, maxWaiting: 0, maxWaitMs: 0 }, () => now);
       // Before any request is measured a place serves in 50 ms: two places, a turn every 25 ms.
-      expect([gate.comeBackInMs(), gate.comeBackInMs(), gate.comeBackInMs()]).toEqual([COME_BACK_MIN_MS, COME_BACK_MIN_MS + 25, COME_BACK_MIN_MS + 50]);
+      expect([gate.comeBackInMs(), gate.comeBackInMs(), gate.comeBackInMs()]).toEqual([
+        COME_BACK_MIN_MS,
+        COME_BACK_MIN_MS + 25,
+        COME_BACK_MIN_MS + 50,
+      ]);
       // 40 ms later the schedule goes on where it was (the next turn is at 1,075 ms) ...
       now = 40;
       expect(gate.comeBackInMs()).toBe(1075 - 40);

@@ -64,7 +64,10 @@ interface Waiter {
   turnAway(): void;
 }
 
-export function createAdmissionGate(limits: AdmissionLimits, clock: () => number = () => performance.now()): AdmissionGate {
+export function createAdmissionGate(
+  limits: AdmissionLimits,
+  clock: () => number = () => performance.now(),
+): AdmissionGate {
   let inFlight = 0;
   /** Waiting, in arrival order: `continuing` ones are admitted first. */
   const queues: Record<AdmissionKind, Waiter[]> = { continuing: [], new: [] };

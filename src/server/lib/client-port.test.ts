@@ -15,9 +15,13 @@ describe("clientPort (the signer's source port for the evidence)", () => {
   });
 
   it("comes from the header the proxy sets, when one is configured", () => {
-    expect(clientPort({ ip: "200.150.1.9", headers: { "x-client-port": "40022" }, socket }, "X-Client-Port")).toBe(40022);
+    expect(clientPort({ ip: "200.150.1.9", headers: { "x-client-port": "40022" }, socket }, "X-Client-Port")).toBe(
+      40022,
+    );
     // Several values (a chain of proxies): the last one, set by ours.
-    expect(clientPort({ ip: "200.150.1.9", headers: { "x-client-port": ["1", "40023"] }, socket }, "x-client-port")).toBe(40023);
+    expect(
+      clientPort({ ip: "200.150.1.9", headers: { "x-client-port": ["1", "40023"] }, socket }, "x-client-port"),
+    ).toBe(40023);
   });
 
   it("ignores a header that is not a port", () => {

@@ -7,7 +7,14 @@ import { UAParser } from "ua-parser-js";
 export function describeDevice(userAgent: string | undefined | null): string | null {
   if (!userAgent) return null;
   const { browser, os, device } = new UAParser(userAgent).getResult();
-  const kind = device.type === "mobile" ? "celular" : device.type === "tablet" ? "tablet" : device.type ? device.type : "computador";
+  const kind =
+    device.type === "mobile"
+      ? "celular"
+      : device.type === "tablet"
+        ? "tablet"
+        : device.type
+          ? device.type
+          : "computador";
   const parts = [
     [browser.name, browser.version?.split(".")[0]].filter(Boolean).join(" "),
     [os.name, os.version].filter(Boolean).join(" "),

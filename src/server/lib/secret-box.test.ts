@@ -43,7 +43,9 @@ describe("secret box", () => {
       process.stdout.write(loadInstanceKey({ APP_SECRET: undefined, DATA_DIR: ${JSON.stringify(dir)} }).toString("hex"));`;
     const keys = await Promise.all(
       Array.from({ length: 4 }, () => {
-        const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+        const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+          stdio: ["ignore", "pipe", "inherit"],
+        });
         let out = "";
         child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
         return new Promise<string>((resolve) => child.on("close", () => resolve(out)));

@@ -51,7 +51,10 @@ export function createSecretBox(key: Buffer): SecretBox {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv("aes-256-gcm", key, iv);
       if (context !== undefined) cipher.setAAD(Buffer.from(context, "utf8"));
-      const body = Buffer.concat([cipher.update(typeof plain === "string" ? Buffer.from(plain, "utf8") : plain), cipher.final()]);
+      const body = Buffer.concat([
+        cipher.update(typeof plain === "string" ? Buffer.from(plain, "utf8") : plain),
+        cipher.final(),
+      ]);
       return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
     },
     deriveKey(purpose) {
@@ -65,7 +68,8 @@ export function createSecretBox(key: Buffer): SecretBox {
     },
     open(sealed, context) {
       const data = Buffer.from(sealed);
-      if (data[0] !== VERSION || data.length < 1 + IV_BYTES + TAG_BYTES) throw new Error("sealed secret has an unknown format");
+      if (data[0] !== VERSION || data.length < 1 + IV_BYTES + TAG_BYTES)
+        throw new Error("sealed secret has an unknown format");
       const iv = data.subarray(1, 1 + IV_BYTES);
       const tag = data.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
       const decipher = createDecipheriv("aes-256-gcm", key, iv);

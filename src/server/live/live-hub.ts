@@ -19,7 +19,12 @@ export interface LiveLimits {
   retryMs: number;
 }
 
-export const DEFAULT_LIVE_LIMITS: LiveLimits = { maxStreamsPerUser: 5, maxStreams: 2000, heartbeatMs: 25_000, retryMs: 3000 };
+export const DEFAULT_LIVE_LIMITS: LiveLimits = {
+  maxStreamsPerUser: 5,
+  maxStreams: 2000,
+  heartbeatMs: 25_000,
+  retryMs: 3000,
+};
 
 interface Connection {
   stream: SseStream;
@@ -48,7 +53,10 @@ export interface LiveHub {
  * expired, idle) ends its streams — at once when the database announces it, else at the next
  * heartbeat's re-check.
  */
-export function createLiveHub(db: Db, options: { idleHours: number; limits: LiveLimits; log: { warn(obj: object, msg: string): void } }): LiveHub {
+export function createLiveHub(
+  db: Db,
+  options: { idleHours: number; limits: LiveLimits; log: { warn(obj: object, msg: string): void } },
+): LiveHub {
   const { limits } = options;
   const byTenant = new Map<string, Set<Connection>>();
   let total = 0;
@@ -69,7 +77,9 @@ export function createLiveHub(db: Db, options: { idleHours: number; limits: Live
   /** Re-reads these connections' sessions: ends the dead ones, refreshes role and ownership. */
   const recheck = async (connections: Connection[]) => {
     if (connections.length === 0) return;
-    const live = await liveSessions(db, [...new Set(connections.map((c) => c.sessionId))], { idleHours: options.idleHours });
+    const live = await liveSessions(db, [...new Set(connections.map((c) => c.sessionId))], {
+      idleHours: options.idleHours,
+    });
     for (const connection of connections) {
       const actor = live.get(connection.sessionId);
       if (actor) connection.actor = actor;

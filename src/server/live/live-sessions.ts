@@ -33,7 +33,12 @@ export async function liveSessions(
     .where(inArray(sessions.id, [...sessionIds]));
   for (const row of rows) {
     if (!row.isActive || row.expiresAt <= now || now.getTime() - row.lastSeenAt.getTime() > idleMs) continue;
-    live.set(row.sessionId, { profileId: row.profileId, tenantId: row.tenantId, role: row.role as Role, isOwner: row.isOwner });
+    live.set(row.sessionId, {
+      profileId: row.profileId,
+      tenantId: row.tenantId,
+      role: row.role as Role,
+      isOwner: row.isOwner,
+    });
   }
   return live;
 }

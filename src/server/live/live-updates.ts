@@ -18,7 +18,10 @@ export interface LiveUpdates {
  * Live updates of one process (decision 022): one LISTEN on the database — a dedicated
  * connection on PostgreSQL, in-process on PGlite — fanned out to this process's streams.
  */
-export function createLiveUpdates(database: Database, options: { idleHours: number; limits: LiveLimits; log: FastifyBaseLogger }): LiveUpdates {
+export function createLiveUpdates(
+  database: Database,
+  options: { idleHours: number; limits: LiveLimits; log: FastifyBaseLogger },
+): LiveUpdates {
   const hub = createLiveHub(database.db, options);
   let subscription: Promise<NotificationSubscription> | undefined;
   let closed = false;

@@ -25,7 +25,14 @@ import { AppError } from "../errors.js";
 import type { SealMaterial } from "../services/sealing/seal-certificate.js";
 import type { SealOptions } from "../services/sealing/seal-pdf.js";
 import type { VerifySignedPdfOptions } from "../services/sealing/verify-signed-pdf.js";
-import { asBuffer, cloneableInput, type PdfTask, type PdfVerification, type PdfVerifyTask, sealKeyOf } from "./pdf-tasks.js";
+import {
+  asBuffer,
+  cloneableInput,
+  type PdfTask,
+  type PdfVerification,
+  type PdfVerifyTask,
+  sealKeyOf,
+} from "./pdf-tasks.js";
 import { verifyPdfBytes } from "./pdf-verify.js";
 
 /** Waiting places per thread (the queue limit is threads × this unless configured). */
@@ -52,7 +59,12 @@ export interface PdfRunOptions {
 export interface PdfRenderer {
   render(input: DocumentPdfInput, options?: PdfRunOptions): Promise<Buffer>;
   /** Draws the final PDF and seals it, in one task (the bytes cross threads once). */
-  renderAndSeal(input: DocumentPdfInput, seal: SealMaterial, sealOptions: SealOptions, options?: PdfRunOptions): Promise<Buffer>;
+  renderAndSeal(
+    input: DocumentPdfInput,
+    seal: SealMaterial,
+    sealOptions: SealOptions,
+    options?: PdfRunOptions,
+  ): Promise<Buffer>;
   /** Draws the final PDF and applies each signature in order (e.g. the professional's, then the seal). */
   renderAndSign(input: DocumentPdfInput, signatures: PdfSignature[], options?: PdfRunOptions): Promise<Buffer>;
   /** Checks a PDF someone sent (its seal, the evidence it carries), off the event loop (decision 049). */
@@ -222,17 +234,29 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
     }
   };
 
-  const runPdf = async (task: PdfTask, runOptions?: PdfRunOptions) => asBuffer((await run(task, runOptions)) as Uint8Array);
+  const runPdf = async (task: PdfTask, runOptions?: PdfRunOptions) =>
+    asBuffer((await run(task, runOptions)) as Uint8Array);
 
   return {
     threads,
     maxQueue,
     render: (input, runOptions) => runPdf({ kind: "render", input: cloneableInput(input) }, runOptions),
     renderAndSeal: (input, seal, sealOptions, runOptions) =>
-      runPdf({ kind: "render-and-sign", input: cloneableInput(input), signatures: [{ seal: sealKeyOf(seal), options: sealOptions }] }, runOptions),
+      runPdf(
+        {
+          kind: "render-and-sign",
+          input: cloneableInput(input),
+          signatures: [{ seal: sealKeyOf(seal), options: sealOptions }],
+        },
+        runOptions,
+      ),
     renderAndSign: (input, signatures, runOptions) =>
       runPdf(
-        { kind: "render-and-sign", input: cloneableInput(input), signatures: signatures.map((s) => ({ seal: sealKeyOf(s.material), options: s.options })) },
+        {
+          kind: "render-and-sign",
+          input: cloneableInput(input),
+          signatures: signatures.map((s) => ({ seal: sealKeyOf(s.material), options: s.options })),
+        },
         runOptions,
       ),
     // The bytes are copied into the task (the request's body stays the request's).

@@ -118,7 +118,10 @@ export function cloneableInput(input: DocumentPdfInput): DocumentPdfInput {
   if (!input.signatures) return input;
   return {
     ...input,
-    signatures: input.signatures.map((s) => ({ ...s, imagePng: s.imagePng ? (new Uint8Array(s.imagePng) as Buffer) : null })),
+    signatures: input.signatures.map((s) => ({
+      ...s,
+      imagePng: s.imagePng ? (new Uint8Array(s.imagePng) as Buffer) : null,
+    })),
   };
 }
 

@@ -31,13 +31,16 @@ export const apiCompressionPlugin = fp(async (app) => {
   app.addHook("onSend", async (request, reply, payload) => {
     if (!request.url.startsWith("/api/") || request.method === "HEAD") return payload;
     if (typeof payload !== "string" || Buffer.byteLength(payload) < API_COMPRESSION_MIN_BYTES) return payload;
-    if (reply.hasHeader("content-encoding") || !String(reply.getHeader("content-type") ?? "").includes("json")) return payload;
+    if (reply.hasHeader("content-encoding") || !String(reply.getHeader("content-type") ?? "").includes("json"))
+      return payload;
     reply.header("vary", appendVary(reply.getHeader("vary")));
     const encoding = pickEncoding(request.headers["accept-encoding"]);
     if (!encoding) return payload;
     const body =
       encoding === "br"
-        ? await brotli(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
+        ? await brotli(payload, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+          })
         : await gzipAsync(payload, { level: 6 });
     reply.header("content-encoding", encoding);
     reply.removeHeader("content-length");

@@ -43,12 +43,7 @@ export const authPlugin = fp<AuthPluginOptions>(async (app, options) => {
   });
 });
 
-export function setSessionCookie(
-  reply: FastifyReply,
-  token: string,
-  expiresAt: Date,
-  secure: boolean,
-): void {
+export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date, secure: boolean): void {
   reply.setCookie(SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,

@@ -13,7 +13,12 @@ const ANSWERS: Record<string, { status: number; reason: string; code: string; me
     code: "HEADERS_TOO_LARGE",
     message: "Os cabeçalhos ou o endereço da requisição são grandes demais.",
   },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", code: "REQUEST_TIMEOUT", message: "A requisição demorou demais para chegar." },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: "Request Timeout",
+    code: "REQUEST_TIMEOUT",
+    message: "A requisição demorou demais para chegar.",
+  },
 };
 const MALFORMED = { status: 400, reason: "Bad Request", code: "BAD_REQUEST", message: "Requisição HTTP malformada." };
 

@@ -1,7 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { errorBody } from "../errors.js";
-import { type AdmissionGate, type AdmissionKind, type AdmissionLimits, createAdmissionGate, type Release } from "../lib/admission-gate.js";
+import {
+  type AdmissionGate,
+  type AdmissionKind,
+  type AdmissionLimits,
+  createAdmissionGate,
+  type Release,
+} from "../lib/admission-gate.js";
 
 const releaseOf = new WeakMap<FastifyRequest, Release>();
 

@@ -30,7 +30,8 @@ export function rateLimitNamespace(method: string, url: string, max: unknown, ti
 }
 
 /** The stored key: hashed (a session cookie or an address never lands in a table as such). */
-const hashKey = (namespace: string, key: string) => createHash("sha256").update(`${namespace}\u0000${key}`).digest("hex");
+const hashKey = (namespace: string, key: string) =>
+  createHash("sha256").update(`${namespace}\u0000${key}`).digest("hex");
 
 const ttlOf = sql`greatest(0, ceil(extract(epoch from (window_ends_at - clock_timestamp())) * 1000))::int`;
 
@@ -115,9 +116,16 @@ export function postgresRateLimitStore(db: Db) {
 
     /** At run time the plugin passes the route's merged limit options, the route under `routeInfo`. */
     child(routeOptions: object): PostgresRateLimitStore {
-      const options = routeOptions as { routeInfo?: { method?: string | string[]; url?: string }; max?: unknown; timeWindow?: unknown };
+      const options = routeOptions as {
+        routeInfo?: { method?: string | string[]; url?: string };
+        max?: unknown;
+        timeWindow?: unknown;
+      };
       const method = [options.routeInfo?.method ?? ""].flat().join(",");
-      return new PostgresRateLimitStore(undefined, rateLimitNamespace(method, options.routeInfo?.url ?? "", options.max, options.timeWindow));
+      return new PostgresRateLimitStore(
+        undefined,
+        rateLimitNamespace(method, options.routeInfo?.url ?? "", options.max, options.timeWindow),
+      );
     }
   }
   return PostgresRateLimitStore;

@@ -37,7 +37,10 @@ export function requireUtf8Json(app: FastifyInstance): void {
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
     const bytes = body as Buffer;
     if (!isUtf8(bytes)) {
-      done(new AppError("VALIDATION", UNSAFE_TEXT_MESSAGE, { issues: [{ path: "body", message: UNSAFE_TEXT_MESSAGE }] }), undefined);
+      done(
+        new AppError("VALIDATION", UNSAFE_TEXT_MESSAGE, { issues: [{ path: "body", message: UNSAFE_TEXT_MESSAGE }] }),
+        undefined,
+      );
       return;
     }
     parseJson(request, bytes.toString("utf8"), done);

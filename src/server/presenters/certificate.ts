@@ -17,7 +17,11 @@ export interface CertificateNames {
  * What leaves the server about a certificate: never the file, the password or the full CPF.
  * `roots`: the official ICP-Brasil roots the server was given, or null (decision 047).
  */
-export function presentCertificate(row: CertificateRow, names: CertificateNames, roots: OfficialRoots | null): Certificate {
+export function presentCertificate(
+  row: CertificateRow,
+  names: CertificateNames,
+  roots: OfficialRoots | null,
+): Certificate {
   return {
     id: row.id,
     alias: row.alias,

@@ -1,4 +1,9 @@
-import { type DocumentStatus, type DocumentSummary, effectiveStatus, shortDocumentId } from "../../shared/schemas/document.js";
+import {
+  type DocumentStatus,
+  type DocumentSummary,
+  effectiveStatus,
+  shortDocumentId,
+} from "../../shared/schemas/document.js";
 
 export interface DocumentSummaryRow {
   id: string;

@@ -3,7 +3,16 @@ import type { Notice } from "../../shared/notices/notice-schemas.js";
 import { type NoticeFacts, noticeLink, noticeText } from "../../shared/notices/notice-text.js";
 
 /** The facts of one notice, or null when its row went away between the two reads. */
-function factsOf(row: NoticeRow, details: NoticeDetails): { facts: NoticeFacts; documentId: string | null; uploadId: string | null; motivo?: string | null; link?: string | null } | null {
+function factsOf(
+  row: NoticeRow,
+  details: NoticeDetails,
+): {
+  facts: NoticeFacts;
+  documentId: string | null;
+  uploadId: string | null;
+  motivo?: string | null;
+  link?: string | null;
+} | null {
   switch (row.kind) {
     case "document.viewed":
     case "document.expiring":
@@ -24,7 +33,13 @@ function factsOf(row: NoticeRow, details: NoticeDetails): { facts: NoticeFacts; 
       if (!email) return null;
       const last = email.attempts[email.attempts.length - 1];
       return {
-        facts: { kind: row.kind, assunto: email.subject, para: email.to_address, tentativas: email.attempts.length, erro: last?.error ?? null },
+        facts: {
+          kind: row.kind,
+          assunto: email.subject,
+          para: email.to_address,
+          tentativas: email.attempts.length,
+          erro: last?.error ?? null,
+        },
         documentId: null,
         uploadId: null,
       };
@@ -33,7 +48,12 @@ function factsOf(row: NoticeRow, details: NoticeDetails): { facts: NoticeFacts; 
       const upload = details.uploads.get(row.id);
       if (!upload) return null;
       return {
-        facts: { kind: row.kind, titulo: upload.titulo ?? "Documento", paciente: upload.paciente, erro: upload.ultimo_erro },
+        facts: {
+          kind: row.kind,
+          titulo: upload.titulo ?? "Documento",
+          paciente: upload.paciente,
+          erro: upload.ultimo_erro,
+        },
         documentId: upload.contrato_id,
         uploadId: row.id,
         motivo: upload.motivo,
@@ -43,12 +63,21 @@ function factsOf(row: NoticeRow, details: NoticeDetails): { facts: NoticeFacts; 
     case "certificate.expired": {
       const certificate = details.certificates.get(row.id);
       if (!certificate) return null;
-      return { facts: { kind: row.kind, alias: certificate.alias, titular: certificate.cn, expiresAt: certificate.vence_em }, documentId: null, uploadId: null };
+      return {
+        facts: { kind: row.kind, alias: certificate.alias, titular: certificate.cn, expiresAt: certificate.vence_em },
+        documentId: null,
+        uploadId: null,
+      };
     }
     case "system": {
       const notice = details.system.get(row.id);
       if (!notice) return null;
-      return { facts: { kind: row.kind, title: notice.title, body: notice.body }, documentId: null, uploadId: null, link: notice.link };
+      return {
+        facts: { kind: row.kind, title: notice.title, body: notice.body },
+        documentId: null,
+        uploadId: null,
+        link: notice.link,
+      };
     }
   }
 }
@@ -63,7 +92,11 @@ export function presentNotice(row: NoticeRow, details: NoticeDetails, now: Date)
     tipo: row.kind,
     titulo,
     mensagem,
-    link: noticeLink(row.kind, { documentId: found.documentId, motivo: found.motivo ?? null, link: found.link ?? null }),
+    link: noticeLink(row.kind, {
+      documentId: found.documentId,
+      motivo: found.motivo ?? null,
+      link: found.link ?? null,
+    }),
     lido: row.lido,
     em: row.at,
     documento_id: found.documentId,

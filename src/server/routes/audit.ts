@@ -19,7 +19,13 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db; anchorKey: Buffer }> =
   app.addHook("preHandler", requireUser);
   app.get(
     "/api/audit/verify",
-    { schema: { tags: ["auditoria"], summary: "Verifica a cadeia de hashes da trilha de auditoria da clínica (proprietário)", response: { 200: reportSchema } } },
+    {
+      schema: {
+        tags: ["auditoria"],
+        summary: "Verifica a cadeia de hashes da trilha de auditoria da clínica (proprietário)",
+        response: { 200: reportSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "users.manage");

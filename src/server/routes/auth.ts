@@ -51,12 +51,20 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     "/api/auth/sign-in",
     {
       config: limited,
-      schema: { tags: ["autenticação"], summary: "Entra e recebe o cookie de sessão", body: signInSchema, response: { 200: currentUserSchema } },
+      schema: {
+        tags: ["autenticação"],
+        summary: "Entra e recebe o cookie de sessão",
+        body: signInSchema,
+        response: { 200: currentUserSchema },
+      },
     },
     async (request, reply) => {
       let credentials;
       try {
-        credentials = await checkCredentials(db, request.body.email, request.body.password, { origin: siteOrigin(env), box: app.services.secretBox });
+        credentials = await checkCredentials(db, request.body.email, request.body.password, {
+          origin: siteOrigin(env),
+          box: app.services.secretBox,
+        });
       } catch (error) {
         const retryAfter = error instanceof AppError ? error.extra.details?.retry_after_seconds : undefined;
         if (typeof retryAfter === "number") reply.header("retry-after", String(retryAfter));
@@ -97,12 +105,19 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
       schema: {
         tags: ["autenticação"],
         summary: "Desbloqueia o aparelho após uma assinatura presencial: a senha de quem o entregou ao paciente",
-        body: z.object({ senha_atual: text({ error: "Digite a sua senha" }).min(1, "Digite a sua senha").max(200, "Senha longa demais") }),
+        body: z.object({
+          senha_atual: text({ error: "Digite a sua senha" })
+            .min(1, "Digite a sua senha")
+            .max(200, "Senha longa demais"),
+        }),
         response: { 200: ok },
       },
     },
     async (request) => {
-      await unlockFrontDesk(db, currentUser(request), request.body.senha_atual, { ip: request.ip, userAgent: request.headers["user-agent"] });
+      await unlockFrontDesk(db, currentUser(request), request.body.senha_atual, {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+      });
       return { ok: true as const };
     },
   );
@@ -111,7 +126,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     "/api/auth/me",
     {
       preHandler: requireUser,
-      schema: { tags: ["autenticação"], summary: "O usuário da sessão, com sua clínica", response: { 200: currentUserSchema } },
+      schema: {
+        tags: ["autenticação"],
+        summary: "O usuário da sessão, com sua clínica",
+        response: { 200: currentUserSchema },
+      },
     },
     async (request) => {
       const { profile, tenant } = await getCurrentProfile(db, currentUser(request));
@@ -124,7 +143,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     {
       schema: {
         tags: ["autenticação"],
-        summary: "A sessão atual: o usuário, ou null quando ninguém entrou (nunca 401); bloqueada durante uma assinatura presencial",
+        summary:
+          "A sessão atual: o usuário, ou null quando ninguém entrou (nunca 401); bloqueada durante uma assinatura presencial",
         response: { 200: z.object({ user: currentUserSchema.nullable(), bloqueada: z.boolean().optional() }) },
       },
     },
@@ -149,7 +169,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
       },
     },
     async (request, reply) => {
-      await requestPasswordReset(db, { email: request.body.email, origin: siteOrigin(env), box: app.services.secretBox });
+      await requestPasswordReset(db, {
+        email: request.body.email,
+        origin: siteOrigin(env),
+        box: app.services.secretBox,
+      });
       return reply.status(202).send({ ok: true as const });
     },
   );

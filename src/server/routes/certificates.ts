@@ -29,7 +29,10 @@ const idParams = z.object({ id: z.uuid("Certificado não encontrado.") });
 const UPLOAD_BODY_LIMIT = Math.ceil(MAX_CERTIFICATE_FILE_BYTES / 3) * 4 + 16 * 1024;
 
 /** /certificates (spec part 1 §2, §4, §7; decision 019). Who may do what is the services' call. */
-export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> = async (app, { db, secretBox, checks }) => {
+export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> = async (
+  app,
+  { db, secretBox, checks },
+) => {
   app.addHook("preHandler", requireUser);
   const contextOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers["user-agent"] });
 
@@ -52,7 +55,12 @@ export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> 
       // Opening a PKCS#12 is CPU work: a cap per session on top of the wrong-password lock,
       // counted after validation (a body refused by the schema opens nothing).
       config: {
-        rateLimit: { max: 30, timeWindow: "1 minute", hook: "preHandler", keyGenerator: (request: FastifyRequest) => request.cookies[SESSION_COOKIE] ?? request.ip },
+        rateLimit: {
+          max: 30,
+          timeWindow: "1 minute",
+          hook: "preHandler",
+          keyGenerator: (request: FastifyRequest) => request.cookies[SESSION_COOKIE] ?? request.ip,
+        },
       },
       schema: {
         tags,
@@ -61,7 +69,10 @@ export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> 
         response: { 201: certificateUploadResultSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await uploadCertificate(db, secretBox, checks, currentUser(request), request.body, contextOf(request))),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await uploadCertificate(db, secretBox, checks, currentUser(request), request.body, contextOf(request))),
   );
 
   app.delete(

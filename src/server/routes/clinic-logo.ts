@@ -18,9 +18,13 @@ const logoFileParams = z.object({ file: z.string().regex(/^[0-9a-f]{64}\.png$/, 
  * SHA-256 (the signing page has no session; the hash is unguessable and the content immutable).
  */
 export const clinicLogoRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
-  app.addContentTypeParser([...LOGO_ACCEPTED_TYPES, "application/octet-stream"], { parseAs: "buffer", bodyLimit: LOGO_MAX_BYTES }, (_request, body, done) => {
-    done(null, body);
-  });
+  app.addContentTypeParser(
+    [...LOGO_ACCEPTED_TYPES, "application/octet-stream"],
+    { parseAs: "buffer", bodyLimit: LOGO_MAX_BYTES },
+    (_request, body, done) => {
+      done(null, body);
+    },
+  );
   // A file over the limit is the logo's own message, not the generic "conteúdo grande demais".
   app.setErrorHandler((error, _request, _reply) => {
     if ((error as { statusCode?: number }).statusCode === 413) throw new AppError("LOGO_TOO_LARGE");
@@ -32,7 +36,11 @@ export const clinicLogoRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
     "/api/settings/clinic/logo",
     {
       preHandler: requireUser,
-      schema: { tags, summary: "O logo da clínica (endereço, tamanho), ou null (proprietário ou administrador)", response: { 200: clinicLogoSchema } },
+      schema: {
+        tags,
+        summary: "O logo da clínica (endereço, tamanho), ou null (proprietário ou administrador)",
+        response: { 200: clinicLogoSchema },
+      },
     },
     async (request) => getClinicLogo(db, currentUser(request)),
   );
@@ -44,14 +52,18 @@ export const clinicLogoRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
       bodyLimit: LOGO_MAX_BYTES,
       schema: {
         tags,
-        summary: "Envia o logo da clínica: o arquivo PNG, JPEG ou SVG (até 1 MB) como corpo; guardado como PNG refeito pelo servidor",
+        summary:
+          "Envia o logo da clínica: o arquivo PNG, JPEG ou SVG (até 1 MB) como corpo; guardado como PNG refeito pelo servidor",
         consumes: [...LOGO_ACCEPTED_TYPES],
         response: { 200: clinicLogoSchema },
       },
     },
     async (request) => {
       if (!Buffer.isBuffer(request.body)) throw new AppError("LOGO_UNSUPPORTED");
-      return saveClinicLogo(db, currentUser(request), request.body, { ip: request.ip, userAgent: request.headers["user-agent"] });
+      return saveClinicLogo(db, currentUser(request), request.body, {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+      });
     },
   );
 
@@ -59,15 +71,24 @@ export const clinicLogoRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
     "/api/settings/clinic/logo",
     {
       preHandler: requireUser,
-      schema: { tags, summary: "Remove o logo da clínica (proprietário ou administrador)", response: { 200: clinicLogoSchema } },
+      schema: {
+        tags,
+        summary: "Remove o logo da clínica (proprietário ou administrador)",
+        response: { 200: clinicLogoSchema },
+      },
     },
-    async (request) => removeClinicLogo(db, currentUser(request), { ip: request.ip, userAgent: request.headers["user-agent"] }),
+    async (request) =>
+      removeClinicLogo(db, currentUser(request), { ip: request.ip, userAgent: request.headers["user-agent"] }),
   );
 
   app.get(
     "/api/public/clinic-logos/:file",
     {
-      schema: { tags: ["assinatura pública"], summary: "Um logo de clínica pelo SHA-256 do PNG (imutável)", params: logoFileParams },
+      schema: {
+        tags: ["assinatura pública"],
+        summary: "Um logo de clínica pelo SHA-256 do PNG (imutável)",
+        params: logoFileParams,
+      },
     },
     async (request, reply) => {
       const png = await loadClinicLogoBySha256(db, request.params.file.slice(0, 64));

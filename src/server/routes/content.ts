@@ -29,7 +29,15 @@ export const contentRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
 
   app.get(
     "/api/content/:kind",
-    { schema: { tags, summary: "Itens de um tipo, por título (até 200)", params: kindParams, querystring: contentListQuerySchema, response: { 200: contentListSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Itens de um tipo, por título (até 200)",
+        params: kindParams,
+        querystring: contentListQuerySchema,
+        response: { 200: contentListSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "content.read");
@@ -39,17 +47,35 @@ export const contentRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
 
   app.post(
     "/api/content/:kind",
-    { schema: { tags, summary: "Cadastra um item", params: kindParams, body: contentItemInputSchema, response: { 201: contentItemSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Cadastra um item",
+        params: kindParams,
+        body: contentItemInputSchema,
+        response: { 201: contentItemSchema },
+      },
+    },
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "content.write");
-      return reply.status(201).send(await createContentItem(db, actor, request.params.kind, request.body, auditOf(request)));
+      return reply
+        .status(201)
+        .send(await createContentItem(db, actor, request.params.kind, request.body, auditOf(request)));
     },
   );
 
   app.put(
     "/api/content/:kind/:id",
-    { schema: { tags, summary: "Atualiza um item", params: itemParams, body: contentItemInputSchema, response: { 200: contentItemSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Atualiza um item",
+        params: itemParams,
+        body: contentItemInputSchema,
+        response: { 200: contentItemSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "content.write");

@@ -19,7 +19,13 @@ const auditOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: reque
  * Sends a ZIP written while it downloads (decision 026). Everything that can refuse (404, 403,
  * 409) has already run; a failure from here on ends the download early, never as a valid file.
  */
-function sendZip(request: FastifyRequest, reply: FastifyReply, fileName: string, at: Date, write: (zip: ZipWriter) => Promise<void>) {
+function sendZip(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fileName: string,
+  at: Date,
+  write: (zip: ZipWriter) => Promise<void>,
+) {
   const zip = new ZipWriter(at);
   write(zip).catch((error: Error) => {
     if (!(error instanceof ExportAborted)) request.log.error({ err: error }, "export failed while streaming");
@@ -33,7 +39,10 @@ function sendZip(request: FastifyRequest, reply: FastifyReply, fileName: string,
 }
 
 /** A patient's rights (LGPD art. 18) and the clinic's full export (decision 026). */
-export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage }> = async (app, { db, storage }) => {
+export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage }> = async (
+  app,
+  { db, storage },
+) => {
   app.addHook("preHandler", requireUser);
 
   app.get(
@@ -41,7 +50,8 @@ export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStor
     {
       schema: {
         tags: ["pacientes"],
-        summary: "Baixa um ZIP com os dados do paciente, seus documentos e o registro de acessos (LGPD art. 18 II e V; proprietário e administradores)",
+        summary:
+          "Baixa um ZIP com os dados do paciente, seus documentos e o registro de acessos (LGPD art. 18 II e V; proprietário e administradores)",
         params: idParams,
       },
     },
@@ -58,7 +68,8 @@ export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStor
     {
       schema: {
         tags: ["pacientes"],
-        summary: "Anonimiza o paciente, de forma irreversível (recusado se houver documentos assinados: guarda de 20 anos, Lei 13.787/2018)",
+        summary:
+          "Anonimiza o paciente, de forma irreversível (recusado se houver documentos assinados: guarda de 20 anos, Lei 13.787/2018)",
         params: idParams,
         body: patientAnonymizeSchema,
         response: { 200: patientSchema },
@@ -76,14 +87,20 @@ export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStor
     {
       schema: {
         tags: ["configurações"],
-        summary: "Baixa um ZIP com todos os dados da clínica: tabelas, planilhas, arquivos, trilha de auditoria e manifesto (proprietário)",
+        summary:
+          "Baixa um ZIP com todos os dados da clínica: tabelas, planilhas, arquivos, trilha de auditoria e manifesto (proprietário)",
         querystring: clinicExportQuerySchema,
       },
     },
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "clinic.export");
-      const data = await prepareClinicExport(db, actor, { withFiles: request.query.arquivos === "sim" }, auditOf(request));
+      const data = await prepareClinicExport(
+        db,
+        actor,
+        { withFiles: request.query.arquivos === "sim" },
+        auditOf(request),
+      );
       return sendZip(request, reply, data.fileName, data.at, (zip) => writeClinicExport(zip, db, storage, data));
     },
   );

@@ -26,7 +26,10 @@ function isLoopback(ip: string): boolean {
  * without NODE_ENV=production must not hand it to the network. `?to=` keeps one address's mail
  * (the browser tests run side by side and each reads only its own).
  */
-export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db; secretBox: SecretBox }> = async (app, { db, secretBox }) => {
+export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db; secretBox: SecretBox }> = async (
+  app,
+  { db, secretBox },
+) => {
   app.get(
     "/api/dev/outbox",
     {
@@ -61,7 +64,11 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db; secretBox: SecretB
         .limit(50);
       return {
         items: rows.map((row) => {
-          const body = openedOrNull(secretBox, row) ?? { subject: null, text: "(texto cifrado com outra chave ou alterado: não pode ser aberto)", html: null };
+          const body = openedOrNull(secretBox, row) ?? {
+            subject: null,
+            text: "(texto cifrado com outra chave ou alterado: não pode ser aberto)",
+            html: null,
+          };
           return {
             id: row.id,
             to: row.to_address,

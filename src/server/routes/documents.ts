@@ -40,7 +40,10 @@ const createdSchema = z.object({
 });
 const tags = ["documentos"];
 
-export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage; pdf: PdfRenderer }> = async (app, { db, storage, pdf: renderer }) => {
+export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage; pdf: PdfRenderer }> = async (
+  app,
+  { db, storage, pdf: renderer },
+) => {
   app.addHook("preHandler", requireUser);
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
     ip: request.ip,
@@ -49,7 +52,14 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
 
   app.get(
     "/api/documents",
-    { schema: { tags, summary: "Documentos da clínica, mais novos primeiro (busca, filtros e páginas no servidor)", querystring: documentListQuerySchema, response: { 200: documentListSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Documentos da clínica, mais novos primeiro (busca, filtros e páginas no servidor)",
+        querystring: documentListQuerySchema,
+        response: { 200: documentListSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
@@ -59,7 +69,13 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
 
   app.get(
     "/api/documents/counters",
-    { schema: { tags, summary: "Contadores por status (Total, Assinados, Pendentes, Visualizados, Expirados)", response: { 200: documentCountersSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Contadores por status (Total, Assinados, Pendentes, Visualizados, Expirados)",
+        response: { 200: documentCountersSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
@@ -69,7 +85,13 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
 
   app.get(
     "/api/documents/recent",
-    { schema: { tags, summary: "Os 5 documentos mais recentes (dashboard)", response: { 200: z.object({ items: z.array(documentSummarySchema) }) } } },
+    {
+      schema: {
+        tags,
+        summary: "Os 5 documentos mais recentes (dashboard)",
+        response: { 200: z.object({ items: z.array(documentSummarySchema) }) },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
@@ -79,7 +101,13 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
 
   app.get(
     "/api/documents/form-options",
-    { schema: { tags, summary: "Templates publicados, médicos responsáveis e textos padrão para um novo documento", response: { 200: documentFormOptionsSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Templates publicados, médicos responsáveis e textos padrão para um novo documento",
+        response: { 200: documentFormOptionsSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
@@ -89,7 +117,14 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
 
   app.post(
     "/api/documents",
-    { schema: { tags, summary: "Cria um documento (modelo congelado, validade de 7 dias) e gera o PDF", body: documentCreateInputSchema, response: { 201: createdSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Cria um documento (modelo congelado, validade de 7 dias) e gera o PDF",
+        body: documentCreateInputSchema,
+        response: { 201: createdSchema },
+      },
+    },
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
@@ -111,7 +146,14 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
 
   app.get(
     "/api/documents/:id",
-    { schema: { tags, summary: "Um documento com conteúdo congelado, partes e trilha de auditoria", params: idParams, response: { 200: documentDetailSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Um documento com conteúdo congelado, partes e trilha de auditoria",
+        params: idParams,
+        response: { 200: documentDetailSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
@@ -121,7 +163,14 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
 
   app.post(
     "/api/documents/:id/pdf",
-    { schema: { tags, summary: "Gera novamente o PDF do documento", params: idParams, response: { 200: z.object({ pdf_nome: text() }) } } },
+    {
+      schema: {
+        tags,
+        summary: "Gera novamente o PDF do documento",
+        params: idParams,
+        response: { 200: z.object({ pdf_nome: text() }) },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
@@ -147,7 +196,14 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
 
   app.post(
     "/api/documents/:id/cancel",
-    { schema: { tags, summary: "Cancela um documento não assinado, com motivo", params: idParams, body: documentCancelInputSchema } },
+    {
+      schema: {
+        tags,
+        summary: "Cancela um documento não assinado, com motivo",
+        params: idParams,
+        body: documentCancelInputSchema,
+      },
+    },
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.delete");

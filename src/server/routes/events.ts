@@ -15,7 +15,8 @@ export const eventRoutes: FastifyPluginAsyncZod<{ live: LiveUpdates }> = async (
       preHandler: requireUser,
       schema: {
         tags: ["tempo real"],
-        summary: "Atualizações ao vivo da clínica (text/event-stream): documentos, pacientes e usuários que mudaram, só ids",
+        summary:
+          "Atualizações ao vivo da clínica (text/event-stream): documentos, pacientes e usuários que mudaram, só ids",
       },
     },
     async (request, reply) => {

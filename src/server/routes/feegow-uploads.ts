@@ -24,11 +24,21 @@ const uploadParams = z.object({ id: z.uuid("Envio ao Feegow não encontrado") })
  * PDFs to the patient's record in Feegow (decision 016, second step): queued as jobs, their state
  * read by the documents list, the detail page and (later) the notices.
  */
-export const feegowUploadRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage; pdf: PdfRenderer }> = async (app, { db, storage, pdf }) => {
+export const feegowUploadRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage; pdf: PdfRenderer }> = async (
+  app,
+  { db, storage, pdf },
+) => {
   app.addHook("preHandler", requireUser);
-  const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({ ip: request.ip, userAgent: request.headers["user-agent"] });
+  const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
+    ip: request.ip,
+    userAgent: request.headers["user-agent"],
+  });
   const perSession = (max: number) => ({
-    rateLimit: { max, timeWindow: "1 minute", keyGenerator: (request: FastifyRequest) => request.cookies[SESSION_COOKIE] ?? request.ip },
+    rateLimit: {
+      max,
+      timeWindow: "1 minute",
+      keyGenerator: (request: FastifyRequest) => request.cookies[SESSION_COOKIE] ?? request.ip,
+    },
   });
 
   app.post(
@@ -45,13 +55,22 @@ export const feegowUploadRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileSt
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return reply.status(202).send(await requestFeegowUpload(db, storage, pdf, actor, request.params.id, auditOf(request)));
+      return reply
+        .status(202)
+        .send(await requestFeegowUpload(db, storage, pdf, actor, request.params.id, auditOf(request)));
     },
   );
 
   app.get(
     "/api/documents/:id/feegow-uploads",
-    { schema: { tags, summary: "Envios deste documento ao Feegow, mais novos primeiro", params: documentParams, response: { 200: feegowUploadListSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Envios deste documento ao Feegow, mais novos primeiro",
+        params: documentParams,
+        response: { 200: feegowUploadListSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
@@ -64,7 +83,8 @@ export const feegowUploadRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileSt
     {
       schema: {
         tags,
-        summary: "Estado dos envios ao Feegow: o último de cada documento informado, ou os da clínica por status (avisos)",
+        summary:
+          "Estado dos envios ao Feegow: o último de cada documento informado, ou os da clínica por status (avisos)",
         querystring: feegowUploadQuerySchema,
         response: { 200: feegowUploadListSchema },
       },
@@ -78,7 +98,14 @@ export const feegowUploadRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileSt
 
   app.post(
     "/api/integration/feegow/uploads/:id/retry",
-    { schema: { tags, summary: "Tentar de novo: volta um envio que falhou para a fila", params: uploadParams, response: { 200: feegowUploadSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Tentar de novo: volta um envio que falhou para a fila",
+        params: uploadParams,
+        response: { 200: feegowUploadSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");

@@ -43,7 +43,11 @@ export const feegowRoutes: FastifyPluginAsyncZod<FeegowRoutesOptions> = async (a
   const connection = { baseUrl: env.FEEGOW_URL, timeoutMs: env.FEEGOW_TIMEOUT_MS };
   // Calls that reach Feegow are limited per session (a clinic's staff share one office IP).
   const perSession = (max: number) => ({
-    rateLimit: { max, timeWindow: "1 minute", keyGenerator: (request: FastifyRequest) => request.cookies[SESSION_COOKIE] ?? request.ip },
+    rateLimit: {
+      max,
+      timeWindow: "1 minute",
+      keyGenerator: (request: FastifyRequest) => request.cookies[SESSION_COOKIE] ?? request.ip,
+    },
   });
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
     ip: request.ip,
@@ -71,7 +75,8 @@ export const feegowRoutes: FastifyPluginAsyncZod<FeegowRoutesOptions> = async (a
     {
       schema: {
         tags,
-        summary: "Salva o token (guardado criptografado) e/ou liga e desliga as integrações (proprietário ou administrador)",
+        summary:
+          "Salva o token (guardado criptografado) e/ou liga e desliga as integrações (proprietário ou administrador)",
         body: feegowSettingsInputSchema,
         response: { 200: feegowSettingsSchema },
       },

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/client.js";
-import { noticeListQuerySchema, noticeListSchema, noticeReadSchema, unreadNoticesSchema } from "../../shared/notices/notice-schemas.js";
+import {
+  noticeListQuerySchema,
+  noticeListSchema,
+  noticeReadSchema,
+  unreadNoticesSchema,
+} from "../../shared/notices/notice-schemas.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
 import { authorize } from "../policies/roles.js";
 import { countUnreadNotices } from "../services/notices/count-unread-notices.js";
@@ -18,7 +23,8 @@ export const noticeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     {
       schema: {
         tags,
-        summary: "Avisos do usuário, mais novos primeiro (paginados), com a contagem de não lidos; a primeira página conta como visita",
+        summary:
+          "Avisos do usuário, mais novos primeiro (paginados), com a contagem de não lidos; a primeira página conta como visita",
         querystring: noticeListQuerySchema,
         response: { 200: noticeListSchema },
       },
@@ -42,7 +48,14 @@ export const noticeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
 
   app.post(
     "/api/notices/read",
-    { schema: { tags, summary: "Marca avisos como lidos: os informados (chaves) ou todos (todas: true)", body: noticeReadSchema, response: { 200: unreadNoticesSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Marca avisos como lidos: os informados (chaves) ou todos (todas: true)",
+        body: noticeReadSchema,
+        response: { 200: unreadNoticesSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "notices.read");

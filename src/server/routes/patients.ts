@@ -29,7 +29,14 @@ export const patientRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
 
   app.get(
     "/api/patients",
-    { schema: { tags, summary: "Pacientes da clínica, paginados e buscados no servidor", querystring: patientListQuerySchema, response: { 200: patientListSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Pacientes da clínica, paginados e buscados no servidor",
+        querystring: patientListQuerySchema,
+        response: { 200: patientListSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "patients.read");
@@ -49,7 +56,14 @@ export const patientRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
 
   app.get(
     "/api/patients/:id",
-    { schema: { tags, summary: "Um paciente (a visualização vai para a trilha de auditoria)", params: idParams, response: { 200: patientSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Um paciente (a visualização vai para a trilha de auditoria)",
+        params: idParams,
+        response: { 200: patientSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "patients.read");
@@ -69,7 +83,15 @@ export const patientRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
 
   app.put(
     "/api/patients/:id",
-    { schema: { tags, summary: "Atualiza um paciente", params: idParams, body: patientInputSchema, response: { 200: patientSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Atualiza um paciente",
+        params: idParams,
+        body: patientInputSchema,
+        response: { 200: patientSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "patients.write");

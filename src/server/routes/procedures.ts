@@ -20,7 +20,11 @@ import { saveProcedureAssociations } from "../services/procedures/save-procedure
 import { updateProcedure } from "../services/procedures/update-procedure.js";
 
 const idParams = z.object({ id: z.uuid("Procedimento não encontrado") });
-const associationsSchema = z.object({ riscos: z.array(text()), beneficios: z.array(text()), cuidados: z.array(text()) });
+const associationsSchema = z.object({
+  riscos: z.array(text()),
+  beneficios: z.array(text()),
+  cuidados: z.array(text()),
+});
 const tags = ["procedimentos"];
 
 export const procedureRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -32,7 +36,14 @@ export const procedureRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
 
   app.get(
     "/api/procedures",
-    { schema: { tags, summary: "Procedimentos visíveis ao usuário, por nome (até 200)", querystring: procedureListQuerySchema, response: { 200: procedureListSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Procedimentos visíveis ao usuário, por nome (até 200)",
+        querystring: procedureListQuerySchema,
+        response: { 200: procedureListSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "procedures.read");
@@ -52,7 +63,14 @@ export const procedureRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
 
   app.post(
     "/api/procedures",
-    { schema: { tags, summary: "Cadastra um procedimento (privado só para profissional ou proprietário)", body: procedureInputSchema, response: { 201: procedureSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Cadastra um procedimento (privado só para profissional ou proprietário)",
+        body: procedureInputSchema,
+        response: { 201: procedureSchema },
+      },
+    },
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "procedures.write");
@@ -62,7 +80,15 @@ export const procedureRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
 
   app.put(
     "/api/procedures/:id",
-    { schema: { tags, summary: "Atualiza um procedimento", params: idParams, body: procedureInputSchema, response: { 200: procedureSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Atualiza um procedimento",
+        params: idParams,
+        body: procedureInputSchema,
+        response: { 200: procedureSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "procedures.write");
@@ -83,7 +109,14 @@ export const procedureRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
 
   app.get(
     "/api/procedures/:id/associations",
-    { schema: { tags, summary: "Riscos, benefícios e cuidados associados (ids)", params: idParams, response: { 200: associationsSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Riscos, benefícios e cuidados associados (ids)",
+        params: idParams,
+        response: { 200: associationsSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "procedures.read");
@@ -93,7 +126,15 @@ export const procedureRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
 
   app.put(
     "/api/procedures/:id/associations",
-    { schema: { tags, summary: "Substitui todas as associações do procedimento", params: idParams, body: procedureAssociationsSchema, response: { 200: associationsSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Substitui todas as associações do procedimento",
+        params: idParams,
+        body: procedureAssociationsSchema,
+        response: { 200: associationsSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "procedures.write");

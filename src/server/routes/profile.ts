@@ -11,7 +11,10 @@ const tags = ["perfil"];
 
 /** /profile (issue 13): the signed-in user's own data and password; who it is comes from the session only. */
 export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
-  const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({ ip: request.ip, userAgent: request.headers["user-agent"] });
+  const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
+    ip: request.ip,
+    userAgent: request.headers["user-agent"],
+  });
 
   app.patch(
     "/api/profile",
@@ -19,7 +22,8 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       preHandler: requireUser,
       schema: {
         tags,
-        summary: "Altera os próprios dados (nome, telefone, conselho, especialidades; e-mail e CPF pedem a senha atual)",
+        summary:
+          "Altera os próprios dados (nome, telefone, conselho, especialidades; e-mail e CPF pedem a senha atual)",
         body: profileUpdateSchema,
         response: { 200: currentUserSchema },
       },

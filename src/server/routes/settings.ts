@@ -13,7 +13,11 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     "/api/settings/clinic",
     {
       preHandler: requireUser,
-      schema: { tags, summary: "Dados da clínica e validade dos documentos (proprietário ou administrador)", response: { 200: clinicSettingsSchema } },
+      schema: {
+        tags,
+        summary: "Dados da clínica e validade dos documentos (proprietário ou administrador)",
+        response: { 200: clinicSettingsSchema },
+      },
     },
     async (request) => getClinicSettings(db, currentUser(request)),
   );
@@ -30,6 +34,9 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       },
     },
     async (request) =>
-      saveClinicSettings(db, currentUser(request), request.body, { ip: request.ip, userAgent: request.headers["user-agent"] }),
+      saveClinicSettings(db, currentUser(request), request.body, {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+      }),
   );
 };

@@ -9,7 +9,10 @@ import type { FileStorage } from "../storage/file-storage.js";
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
 
 /** Staff download of the sealed PDF (document + signatures + registry, PAdES). */
-export const signedPdfRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage }> = async (app, { db, storage }) => {
+export const signedPdfRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage }> = async (
+  app,
+  { db, storage },
+) => {
   app.addHook("preHandler", requireUser);
 
   app.get(
@@ -24,7 +27,10 @@ export const signedPdfRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStora
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      const pdf = await getSignedPdf(db, storage, actor, request.params.id, { ip: request.ip, userAgent: request.headers["user-agent"] });
+      const pdf = await getSignedPdf(db, storage, actor, request.params.id, {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+      });
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", `attachment; filename="${pdf.nome}"`)

@@ -3,7 +3,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
-import { sendCodeInputSchema, signingPageSchema, signInputSchema, verifyCodeInputSchema } from "../../shared/schemas/signing.js";
+import {
+  sendCodeInputSchema,
+  signingPageSchema,
+  signInputSchema,
+  verifyCodeInputSchema,
+} from "../../shared/schemas/signing.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
@@ -37,7 +42,10 @@ interface SigningPublicOptions {
  * Referrer-Policy: no-referrer and Cache-Control: no-store; every route is rate-limited per IP
  * and per token (RATE_LIMIT_PUBLIC_PER_MINUTE), the code route harder.
  */
-export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = async (app, { db, env, storage, secretBox }) => {
+export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = async (
+  app,
+  { db, env, storage, secretBox },
+) => {
   const codeKey = signingCodeKey(secretBox);
   // onSend runs for every answer, errors and 429s included.
   app.addHook("onSend", async (_request, reply, payload) => {
@@ -109,7 +117,10 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request, reply) => {
-      const pdf = await getSignerSignedPdf(db, storage, request.params.token, { ip: request.ip, userAgent: request.headers["user-agent"] });
+      const pdf = await getSignerSignedPdf(db, storage, request.params.token, {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+      });
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", `attachment; filename="${pdf.nome}"`)
@@ -122,7 +133,8 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     {
       schema: {
         tags,
-        summary: "O PDF assinado já está pronto? 200 quando sim, 404 enquanto é preparado, 410 quando o link é inválido (sem registrar download)",
+        summary:
+          "O PDF assinado já está pronto? 200 quando sim, 404 enquanto é preparado, 410 quando o link é inválido (sem registrar download)",
         params: tokenParams,
       },
     },
@@ -137,13 +149,22 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     {
       schema: {
         tags,
-        summary: "Envia um código de 6 dígitos ao e-mail ou ao celular cadastrado do paciente (quando a clínica o exige)",
+        summary:
+          "Envia um código de 6 dígitos ao e-mail ou ao celular cadastrado do paciente (quando a clínica o exige)",
         params: tokenParams,
         body: sendCodeInputSchema,
-        response: { 200: z.object({ enviado: z.literal(true), canal: z.enum(["email", "sms"]), destino: text(), email: text().nullable() }) },
+        response: {
+          200: z.object({
+            enviado: z.literal(true),
+            canal: z.enum(["email", "sms"]),
+            destino: text(),
+            email: text().nullable(),
+          }),
+        },
       },
     },
-    async (request) => sendSigningCode(db, secretBox, channel, request.params.token, auditOf(request), { canal: request.body?.canal }),
+    async (request) =>
+      sendSigningCode(db, secretBox, channel, request.params.token, auditOf(request), { canal: request.body?.canal }),
   );
 
   app.post(
@@ -151,13 +172,15 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     {
       schema: {
         tags,
-        summary: "Confere o código enviado ao e-mail cadastrado e devolve o documento completo (sem máscara); tentativas erradas contam e ficam na trilha",
+        summary:
+          "Confere o código enviado ao e-mail cadastrado e devolve o documento completo (sem máscara); tentativas erradas contam e ficam na trilha",
         params: tokenParams,
         body: verifyCodeInputSchema,
         response: { 200: signingPageSchema },
       },
     },
-    async (request) => verifySigningCode(db, codeKey, storage, channel, request.params.token, request.body.codigo, auditOf(request)),
+    async (request) =>
+      verifySigningCode(db, codeKey, storage, channel, request.params.token, request.body.codigo, auditOf(request)),
   );
 
   app.post(
@@ -165,7 +188,8 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     {
       schema: {
         tags,
-        summary: "Assina: o servidor confere nome, CPF, assinatura desenhada, conteúdo e código; uma assinatura por documento",
+        summary:
+          "Assina: o servidor confere nome, CPF, assinatura desenhada, conteúdo e código; uma assinatura por documento",
         params: tokenParams,
         body: signInputSchema,
         response: { 200: z.object({ estado: z.literal("signed"), assinou_em: text() }) },
@@ -175,8 +199,14 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       // Front-desk signing: this device's staff session was locked for a document (issue 13);
       // sign-document.ts records the signature as presencial when it is this link's document.
       const user = request.user;
-      const frontDesk = user?.locked && user.lockedContratoId ? { tenantId: user.tenantId, contratoId: user.lockedContratoId, profileId: user.profileId, nome: user.nome } : null;
-      return signDocument(db, codeKey, storage, channel, request.params.token, request.body, { ...auditOf(request), frontDesk });
+      const frontDesk =
+        user?.locked && user.lockedContratoId
+          ? { tenantId: user.tenantId, contratoId: user.lockedContratoId, profileId: user.profileId, nome: user.nome }
+          : null;
+      return signDocument(db, codeKey, storage, channel, request.params.token, request.body, {
+        ...auditOf(request),
+        frontDesk,
+      });
     },
   );
 };

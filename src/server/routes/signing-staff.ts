@@ -2,7 +2,13 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
-import { professionalSignatureInputSchema, sendCheckSchema, sendInputSchema, signatureSummarySchema, signingLinkSchema } from "../../shared/schemas/signing.js";
+import {
+  professionalSignatureInputSchema,
+  sendCheckSchema,
+  sendInputSchema,
+  signatureSummarySchema,
+  signingLinkSchema,
+} from "../../shared/schemas/signing.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
 import { siteOrigin } from "../lib/origin.js";
@@ -26,8 +32,14 @@ import type { FileStorage } from "../storage/file-storage.js";
 import { clientPort } from "../lib/client-port.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
-const signingSettingsSchema = z.object({ codigo_email: z.boolean({ error: "Informe se o código por e-mail é exigido" }) });
-const signingSettingsViewSchema = signingSettingsSchema.extend({ email_configurado: z.boolean(), codigo_disponivel: z.boolean(), sms_configurado: z.boolean() });
+const signingSettingsSchema = z.object({
+  codigo_email: z.boolean({ error: "Informe se o código por e-mail é exigido" }),
+});
+const signingSettingsViewSchema = signingSettingsSchema.extend({
+  email_configurado: z.boolean(),
+  codigo_disponivel: z.boolean(),
+  sms_configurado: z.boolean(),
+});
 const linkQuery = z.object({ via: z.enum(["ver", "copiar", "whatsapp", "qr"]).default("ver") });
 const tags = ["assinatura"];
 
@@ -39,7 +51,10 @@ interface SigningStaffOptions {
 }
 
 /** Staff side of signing: send/resend the link, copy it again, the Signatures block, the clinic's signing setting. */
-export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = async (app, { db, env, storage, secretBox }) => {
+export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = async (
+  app,
+  { db, env, storage, secretBox },
+) => {
   app.addHook("preHandler", requireUser);
   const channel = emailChannelOf(env);
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
@@ -52,7 +67,8 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     {
       schema: {
         tags,
-        summary: "Envia para assinatura: rascunho → enviado, gera o link (e, se pedido, o envia por e-mail ao paciente)",
+        summary:
+          "Envia para assinatura: rascunho → enviado, gera o link (e, se pedido, o envia por e-mail ao paciente)",
         params: idParams,
         body: sendInputSchema.nullish(),
         response: { 200: signingLinkSchema },
@@ -62,7 +78,14 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
-      return sendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env), channel }, auditOf(request));
+      return sendDocument(
+        db,
+        secretBox,
+        actor,
+        request.params.id,
+        { email, origin: siteOrigin(env), channel },
+        auditOf(request),
+      );
     },
   );
 
@@ -71,7 +94,8 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     {
       schema: {
         tags,
-        summary: "Antes de Enviar/Reenviar: o que impediria o envio (CPF, responsável legal, declaração do profissional) e se o e-mail é possível",
+        summary:
+          "Antes de Enviar/Reenviar: o que impediria o envio (CPF, responsável legal, declaração do profissional) e se o e-mail é possível",
         params: idParams,
         response: { 200: sendCheckSchema },
       },
@@ -89,7 +113,8 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     {
       schema: {
         tags,
-        summary: "Assinar neste aparelho: bloqueia a sessão da equipe e devolve o caminho da página de assinatura do paciente (presencial)",
+        summary:
+          "Assinar neste aparelho: bloqueia a sessão da equipe e devolve o caminho da página de assinatura do paciente (presencial)",
         params: idParams,
         body: z.object({}).strict().nullish(),
         response: { 200: z.object({ caminho: text() }) },
@@ -117,7 +142,14 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
-      return resendDocument(db, secretBox, actor, request.params.id, { email, origin: siteOrigin(env), channel }, auditOf(request));
+      return resendDocument(
+        db,
+        secretBox,
+        actor,
+        request.params.id,
+        { email, origin: siteOrigin(env), channel },
+        auditOf(request),
+      );
     },
   );
 
@@ -136,7 +168,10 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.read");
       reply.header("cache-control", "private, no-store");
-      return getSigningLink(db, secretBox, actor, request.params.id, siteOrigin(env), channel, { ...auditOf(request), via: request.query.via });
+      return getSigningLink(db, secretBox, actor, request.params.id, siteOrigin(env), channel, {
+        ...auditOf(request),
+        via: request.query.via,
+      });
     },
   );
 
@@ -180,22 +215,35 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     {
       schema: {
         tags,
-        summary: "O profissional responsável assina a declaração do profissional (senha digitada de novo); antes do envio",
+        summary:
+          "O profissional responsável assina a declaração do profissional (senha digitada de novo); antes do envio",
         params: idParams,
         body: professionalSignatureInputSchema,
         response: {
-          200: z.object({ assinou_em: text(), metodo_assinatura: z.enum(["eletronica", "ICP-Brasil"]), nivel_assinatura: z.enum(["avancada", "simples"]) }),
+          200: z.object({
+            assinou_em: text(),
+            metodo_assinatura: z.enum(["eletronica", "ICP-Brasil"]),
+            nivel_assinatura: z.enum(["avancada", "simples"]),
+          }),
         },
       },
     },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      return signAsProfessional(db, signingCodeKey(secretBox), actor, request.params.id, request.body.senha, { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined }, {
-        withCertificate: request.body.com_certificado ? { secretBox } : null,
-        codigo: request.body.codigo,
-        channel,
-      });
+      return signAsProfessional(
+        db,
+        signingCodeKey(secretBox),
+        actor,
+        request.params.id,
+        request.body.senha,
+        { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
+        {
+          withCertificate: request.body.com_certificado ? { secretBox } : null,
+          codigo: request.body.codigo,
+          channel,
+        },
+      );
     },
   );
 
@@ -204,7 +252,8 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     {
       schema: {
         tags,
-        summary: "Envia ao e-mail da conta do profissional responsável um código de 6 dígitos para assinar a declaração (segundo fator, decisão 042)",
+        summary:
+          "Envia ao e-mail da conta do profissional responsável um código de 6 dígitos para assinar a declaração (segundo fator, decisão 042)",
         params: idParams,
         body: z.object({}).strict().nullish(),
         response: { 200: z.object({ enviado: z.literal(true), canal: z.literal("email"), destino: text() }) },

@@ -14,7 +14,13 @@ export const templateDefaultsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (
 
   app.get(
     "/api/me/template-defaults",
-    { schema: { tags, summary: "Textos padrão do usuário para riscos, benefícios, cuidados e valor", response: { 200: templateDefaultsSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Textos padrão do usuário para riscos, benefícios, cuidados e valor",
+        response: { 200: templateDefaultsSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "app.use");
@@ -24,11 +30,21 @@ export const templateDefaultsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (
 
   app.put(
     "/api/me/template-defaults",
-    { schema: { tags, summary: "Salva os textos padrão do usuário (em branco → vazio)", body: templateDefaultsInputSchema, response: { 200: templateDefaultsSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Salva os textos padrão do usuário (em branco → vazio)",
+        body: templateDefaultsInputSchema,
+        response: { 200: templateDefaultsSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "app.use");
-      return saveTemplateDefaults(db, actor, request.body, { ip: request.ip, userAgent: request.headers["user-agent"] });
+      return saveTemplateDefaults(db, actor, request.body, {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+      });
     },
   );
 };

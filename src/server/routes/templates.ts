@@ -45,7 +45,14 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     "/api/templates",
-    { schema: { tags, summary: "Templates da clínica, mais novos primeiro, paginados e buscados no servidor", querystring: templateListQuerySchema, response: { 200: templateListSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Templates da clínica, mais novos primeiro, paginados e buscados no servidor",
+        querystring: templateListQuerySchema,
+        response: { 200: templateListSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.read");
@@ -55,7 +62,13 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     "/api/templates/stats",
-    { schema: { tags, summary: "Os quatro totais da lista de templates (clínica inteira)", response: { 200: templateStatsSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Os quatro totais da lista de templates (clínica inteira)",
+        response: { 200: templateStatsSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.read");
@@ -65,7 +78,13 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     "/api/templates/specialties",
-    { schema: { tags, summary: "Especialidades que o usuário pode dar a um template", response: { 200: allowedSpecialtiesSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Especialidades que o usuário pode dar a um template",
+        response: { 200: allowedSpecialtiesSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.read");
@@ -75,7 +94,14 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.post(
     "/api/templates",
-    { schema: { tags, summary: "Cria um template (rascunho, versão 1)", body: templateInputSchema, response: { 201: templateDetailSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Cria um template (rascunho, versão 1)",
+        body: templateInputSchema,
+        response: { 201: templateDetailSchema },
+      },
+    },
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "templates.write");
@@ -85,7 +111,14 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     "/api/templates/:id",
-    { schema: { tags, summary: "Um template com o conteúdo da versão atual", params: idParams, response: { 200: templateDetailSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Um template com o conteúdo da versão atual",
+        params: idParams,
+        response: { 200: templateDetailSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.read");
@@ -95,7 +128,15 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.put(
     "/api/templates/:id",
-    { schema: { tags, summary: "Salva o template: sempre cria uma nova versão imutável", params: idParams, body: templateInputSchema, response: { 200: templateDetailSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Salva o template: sempre cria uma nova versão imutável",
+        params: idParams,
+        body: templateInputSchema,
+        response: { 200: templateDetailSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.write");
@@ -105,7 +146,14 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.post(
     "/api/templates/:id/duplicate",
-    { schema: { tags, summary: "Duplica o template (rascunho, versão 1)", params: idParams, response: { 201: templateDetailSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Duplica o template (rascunho, versão 1)",
+        params: idParams,
+        response: { 201: templateDetailSchema },
+      },
+    },
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "templates.write");
@@ -115,7 +163,13 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.delete(
     "/api/templates/:id",
-    { schema: { tags, summary: "Exclui o template e suas versões (bloqueado se algum documento usa uma versão)", params: idParams } },
+    {
+      schema: {
+        tags,
+        summary: "Exclui o template e suas versões (bloqueado se algum documento usa uma versão)",
+        params: idParams,
+      },
+    },
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "templates.write");
@@ -126,7 +180,15 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.post(
     "/api/templates/:id/status",
-    { schema: { tags, summary: "Muda o status do template (publicar exige permissão de publicação)", params: idParams, body: templateStatusInputSchema, response: { 200: templateDetailSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Muda o status do template (publicar exige permissão de publicação)",
+        params: idParams,
+        body: templateStatusInputSchema,
+        response: { 200: templateDetailSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, request.body.status === "published" ? "templates.publish" : "templates.write");
@@ -136,7 +198,14 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     "/api/templates/:id/versions",
-    { schema: { tags, summary: "Histórico de versões, da mais nova para a mais antiga", params: idParams, response: { 200: templateVersionListSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Histórico de versões, da mais nova para a mais antiga",
+        params: idParams,
+        response: { 200: templateVersionListSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.read");
@@ -146,7 +215,14 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     "/api/templates/:id/versions/:versionId",
-    { schema: { tags, summary: "Uma versão com o seu conteúdo (para comparar versões)", params: versionParams, response: { 200: templateVersionDetailSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Uma versão com o seu conteúdo (para comparar versões)",
+        params: versionParams,
+        response: { 200: templateVersionDetailSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.read");
@@ -174,7 +250,14 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     "/api/templates/:id/statistics",
-    { schema: { tags, summary: "Estatísticas de uso do template (documentos de todas as versões)", params: idParams, response: { 200: templateUsageSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Estatísticas de uso do template (documentos de todas as versões)",
+        params: idParams,
+        response: { 200: templateUsageSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.read");

@@ -54,7 +54,12 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
     "/api/users",
     {
       preHandler: requireUser,
-      schema: { tags, summary: "Usuários da clínica, paginados e buscados no servidor (só o proprietário)", querystring: userListQuerySchema, response: { 200: userListSchema } },
+      schema: {
+        tags,
+        summary: "Usuários da clínica, paginados e buscados no servidor (só o proprietário)",
+        querystring: userListQuerySchema,
+        response: { 200: userListSchema },
+      },
     },
     async (request) => listUsers(db, currentUser(request), request.query),
   );
@@ -63,16 +68,28 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
     "/api/users",
     {
       preHandler: requireUser,
-      schema: { tags, summary: "Adiciona um usuário à clínica, com senha ou convite por e-mail", body: userCreateSchema, response: { 201: userSchema } },
+      schema: {
+        tags,
+        summary: "Adiciona um usuário à clínica, com senha ou convite por e-mail",
+        body: userCreateSchema,
+        response: { 201: userSchema },
+      },
     },
-    async (request, reply) => reply.status(201).send(await createUser(db, currentUser(request), request.body, contextOf(request))),
+    async (request, reply) =>
+      reply.status(201).send(await createUser(db, currentUser(request), request.body, contextOf(request))),
   );
 
   app.patch(
     "/api/users/:id",
     {
       preHandler: requireUser,
-      schema: { tags, summary: "Altera nome, função, conselho e especialidades de um usuário (a função do proprietário não muda)", params: idParams, body: userUpdateSchema, response: { 200: userSchema } },
+      schema: {
+        tags,
+        summary: "Altera nome, função, conselho e especialidades de um usuário (a função do proprietário não muda)",
+        params: idParams,
+        body: userUpdateSchema,
+        response: { 200: userSchema },
+      },
     },
     async (request) => updateUser(db, currentUser(request), request.params.id, request.body, contextOf(request)),
   );
@@ -81,34 +98,59 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
     "/api/users/:id/status",
     {
       preHandler: requireUser,
-      schema: { tags, summary: "Ativa ou desativa um usuário (desativar encerra as sessões dele)", params: idParams, body: userStatusSchema, response: { 200: userSchema } },
+      schema: {
+        tags,
+        summary: "Ativa ou desativa um usuário (desativar encerra as sessões dele)",
+        params: idParams,
+        body: userStatusSchema,
+        response: { 200: userSchema },
+      },
     },
-    async (request) => setUserActive(db, currentUser(request), request.params.id, request.body.is_active, contextOf(request)),
+    async (request) =>
+      setUserActive(db, currentUser(request), request.params.id, request.body.is_active, contextOf(request)),
   );
 
   app.patch(
     "/api/users/:id/role",
     {
       preHandler: requireUser,
-      schema: { tags, summary: "Altera a função de um usuário", params: idParams, body: userRoleSchema, response: { 200: userSchema } },
+      schema: {
+        tags,
+        summary: "Altera a função de um usuário",
+        params: idParams,
+        body: userRoleSchema,
+        response: { 200: userSchema },
+      },
     },
-    async (request) => changeUserRole(db, currentUser(request), request.params.id, request.body.role, contextOf(request)),
+    async (request) =>
+      changeUserRole(db, currentUser(request), request.params.id, request.body.role, contextOf(request)),
   );
 
   app.post(
     "/api/users/:id/invitation",
     {
       preHandler: requireUser,
-      schema: { tags, summary: "Reenvia o convite de quem ainda não criou a senha", params: idParams, response: { 202: userSchema } },
+      schema: {
+        tags,
+        summary: "Reenvia o convite de quem ainda não criou a senha",
+        params: idParams,
+        response: { 202: userSchema },
+      },
     },
-    async (request, reply) => reply.status(202).send(await resendInvitation(db, currentUser(request), request.params.id, contextOf(request))),
+    async (request, reply) =>
+      reply.status(202).send(await resendInvitation(db, currentUser(request), request.params.id, contextOf(request))),
   );
 
   app.post(
     "/api/invitations/lookup",
     {
       config: { rateLimit: authRateLimit },
-      schema: { tags, summary: "Quem um link de convite convida (o token vai no corpo)", body: invitationLookupSchema, response: { 200: invitationInfoSchema } },
+      schema: {
+        tags,
+        summary: "Quem um link de convite convida (o token vai no corpo)",
+        body: invitationLookupSchema,
+        response: { 200: invitationInfoSchema },
+      },
     },
     async (request) => lookupInvitation(db, request.body.token),
   );
@@ -117,7 +159,12 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
     "/api/invitations/accept",
     {
       config: { rateLimit: authRateLimit },
-      schema: { tags, summary: "Cria a senha a partir do convite e entra", body: invitationAcceptSchema, response: { 200: currentUserSchema } },
+      schema: {
+        tags,
+        summary: "Cria a senha a partir do convite e entra",
+        body: invitationAcceptSchema,
+        response: { 200: currentUserSchema },
+      },
     },
     async (request, reply) => {
       const { profileId, tenantId } = await acceptInvitation(db, {
@@ -128,7 +175,13 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
       });
       const previous = request.cookies[SESSION_COOKIE];
       if (previous) await deleteSession(db, previous);
-      const session = await createSession(db, { tenantId, profileId, ip: request.ip, userAgent: request.headers["user-agent"], days: env.SESSION_DAYS });
+      const session = await createSession(db, {
+        tenantId,
+        profileId,
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+        days: env.SESSION_DAYS,
+      });
       setSessionCookie(reply, session.token, session.expiresAt, secure);
       const { profile, tenant } = await getCurrentProfile(db, { profileId, tenantId });
       return presentCurrentUser(profile, tenant);

@@ -18,7 +18,11 @@ const tags = ["verificação pública"];
  * /verificar/:code's API, public (no session): the code printed on the registry page is the
  * capability. Rate-limited per IP; answers carry Referrer-Policy: no-referrer.
  */
-export const verificationRoutes: FastifyPluginAsyncZod<{ db: Db; rateLimitPerMinute: number; pdf: Pick<PdfRenderer, "verify"> }> = async (app, { db, rateLimitPerMinute, pdf }) => {
+export const verificationRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  rateLimitPerMinute: number;
+  pdf: Pick<PdfRenderer, "verify">;
+}> = async (app, { db, rateLimitPerMinute, pdf }) => {
   // Counted after the admission gate (decision 040): a request it turned away counts against no limit.
   const rateLimit = { max: rateLimitPerMinute, timeWindow: "1 minute", hook: "preValidation" as const };
   app.addHook("onSend", async (_request, reply, payload) => {
@@ -27,15 +31,24 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ db: Db; rateLimitPerMin
     return payload;
   });
   // Raw PDF bodies, only for the routes of this plugin (encapsulated).
-  app.addContentTypeParser(["application/pdf", "application/octet-stream"], { parseAs: "buffer", bodyLimit: MAX_VERIFY_PDF_BYTES }, (_request, body, done) => {
-    done(null, body);
-  });
+  app.addContentTypeParser(
+    ["application/pdf", "application/octet-stream"],
+    { parseAs: "buffer", bodyLimit: MAX_VERIFY_PDF_BYTES },
+    (_request, body, done) => {
+      done(null, body);
+    },
+  );
 
   app.get(
     "/api/public/verify/:code",
     {
       config: { rateLimit },
-      schema: { tags, summary: "Dados públicos de um documento assinado pelo código de verificação", params: codeParams, response: { 200: verificationSchema } },
+      schema: {
+        tags,
+        summary: "Dados públicos de um documento assinado pelo código de verificação",
+        params: codeParams,
+        response: { 200: verificationSchema },
+      },
     },
     async (request) => getPublicVerification(db, request.params.code),
   );
@@ -46,7 +59,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ db: Db; rateLimitPerMin
       config: { rateLimit },
       schema: {
         tags,
-        summary: "Certificados do selo desta instância (impressões digitais SHA-256), para `npm run verify -- --confiaveis`",
+        summary:
+          "Certificados do selo desta instância (impressões digitais SHA-256), para `npm run verify -- --confiaveis`",
         response: {
           200: z.object({
             certificados: z.array(z.object({ assunto: text(), sha256: text(), criado_em: text(), valido_ate: text() })),

@@ -18,13 +18,26 @@ const witnessParams = idParams.extend({ witnessId: z.uuid("Testemunha não encon
 const tags = ["assinatura"];
 
 /** Optional witnesses of a document (decision 021): named on the draft, each signs by their own link. */
-export const witnessRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox: SecretBox }> = async (app, { db, env, secretBox }) => {
+export const witnessRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox: SecretBox }> = async (
+  app,
+  { db, env, secretBox },
+) => {
   app.addHook("preHandler", requireUser);
-  const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({ ip: request.ip, userAgent: request.headers["user-agent"] });
+  const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
+    ip: request.ip,
+    userAgent: request.headers["user-agent"],
+  });
 
   app.get(
     "/api/documents/:id/witnesses",
-    { schema: { tags, summary: "Testemunhas do documento e quem já assinou", params: idParams, response: { 200: witnessListSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Testemunhas do documento e quem já assinou",
+        params: idParams,
+        response: { 200: witnessListSchema },
+      },
+    },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
@@ -75,7 +88,15 @@ export const witnessRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return getWitnessLink(db, secretBox, actor, request.params.id, request.params.witnessId, siteOrigin(env), auditOf(request));
+      return getWitnessLink(
+        db,
+        secretBox,
+        actor,
+        request.params.id,
+        request.params.witnessId,
+        siteOrigin(env),
+        auditOf(request),
+      );
     },
   );
 };

@@ -21,7 +21,8 @@ export function createS3Client(settings: S3Settings): S3Client {
 
 /** A 404 from S3 (GetObject's NoSuchKey, HeadObject's bodiless NotFound). */
 export function isNotFound(error: unknown): boolean {
-  if (error instanceof S3ServiceException) return error.$metadata.httpStatusCode === 404 || error.name === "NoSuchKey" || error.name === "NotFound";
+  if (error instanceof S3ServiceException)
+    return error.$metadata.httpStatusCode === 404 || error.name === "NoSuchKey" || error.name === "NotFound";
   return false;
 }
 

@@ -16,7 +16,13 @@ export interface S3Settings {
 
 type S3Env = Pick<
   Env,
-  "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_FORCE_PATH_STYLE" | "S3_SERVER_SIDE_ENCRYPTION"
+  | "S3_BUCKET"
+  | "S3_ENDPOINT"
+  | "S3_REGION"
+  | "S3_ACCESS_KEY_ID"
+  | "S3_SECRET_ACCESS_KEY"
+  | "S3_FORCE_PATH_STYLE"
+  | "S3_SERVER_SIDE_ENCRYPTION"
 >;
 
 export function s3SettingsFromEnv(env: S3Env): S3Settings | null {

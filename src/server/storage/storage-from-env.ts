@@ -5,7 +5,14 @@ import { s3SettingsFromEnv } from "./s3-settings.js";
 
 export type StorageEnv = Pick<
   Env,
-  "DATA_DIR" | "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_FORCE_PATH_STYLE" | "S3_SERVER_SIDE_ENCRYPTION"
+  | "DATA_DIR"
+  | "S3_BUCKET"
+  | "S3_ENDPOINT"
+  | "S3_REGION"
+  | "S3_ACCESS_KEY_ID"
+  | "S3_SECRET_ACCESS_KEY"
+  | "S3_FORCE_PATH_STYLE"
+  | "S3_SERVER_SIDE_ENCRYPTION"
 >;
 
 /**

@@ -6,16 +6,33 @@ import { AUDIT_ACTION_LABEL, auditActionLabel, auditEventLabel } from "./labels.
 describe("auditEventLabel", () => {
   it("names who opened the signing link from the event's papel", () => {
     expect(auditEventLabel("document.viewed", { via: "link", papel: "paciente" })).toBe("Aberto pelo paciente");
-    expect(auditEventLabel("document.viewed", { via: "link", papel: "responsavel" })).toBe("Aberto pelo responsável legal");
-    expect(auditEventLabel("document.viewed", { via: "link", papel: "testemunha", testemunha_id: "w1" })).toBe("Aberto pela testemunha");
+    expect(auditEventLabel("document.viewed", { via: "link", papel: "responsavel" })).toBe(
+      "Aberto pelo responsável legal",
+    );
+    expect(auditEventLabel("document.viewed", { via: "link", papel: "testemunha", testemunha_id: "w1" })).toBe(
+      "Aberto pela testemunha",
+    );
   });
 
   it("recognises a witness by testemunha_id in events written before papel was recorded", () => {
-    expect(auditEventLabel("document.viewed", { via: "link", testemunha_id: "0f3c9a52-7d1e-4b8a-9c6f-2e5d8b1a4c7e" })).toBe("Aberto pela testemunha");
+    expect(
+      auditEventLabel("document.viewed", { via: "link", testemunha_id: "0f3c9a52-7d1e-4b8a-9c6f-2e5d8b1a4c7e" }),
+    ).toBe("Aberto pela testemunha");
   });
 
   it("falls back to 'signatário(a)' when the data does not say who (the patient's link is also the guardian's)", () => {
-    for (const data of [{ via: "link" }, {}, null, undefined, "x", [], { papel: "hacker" }, { papel: "toString" }, { papel: 3 }, { testemunha_id: 7 }]) {
+    for (const data of [
+      { via: "link" },
+      {},
+      null,
+      undefined,
+      "x",
+      [],
+      { papel: "hacker" },
+      { papel: "toString" },
+      { papel: 3 },
+      { testemunha_id: 7 },
+    ]) {
       expect(auditEventLabel("document.viewed", data)).toBe("Aberto pelo(a) signatário(a)");
     }
     expect(auditActionLabel("document.viewed")).toBe("Aberto pelo(a) signatário(a)");
@@ -32,10 +49,13 @@ describe("auditEventLabel", () => {
 /** Every `action: "x.y"` literal the server writes (src/server), read from the source files. */
 function recordedActions(): string[] {
   const root = path.resolve(import.meta.dirname, "../../server");
-  const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+  const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter(
+    (f) => f.endsWith(".ts") && !f.endsWith(".test.ts"),
+  );
   const actions = new Set<string>();
   for (const file of files) {
-    for (const match of readFileSync(path.join(root, file), "utf8").matchAll(/action: "([a-z_]+\.[a-z_]+)"/g)) actions.add(match[1]!);
+    for (const match of readFileSync(path.join(root, file), "utf8").matchAll(/action: "([a-z_]+\.[a-z_]+)"/g))
+      actions.add(match[1]!);
   }
   return [...actions].sort();
 }

@@ -23,18 +23,21 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.otp_sent": "Código de verificação enviado ao paciente",
   "document.otp_email_outbox": "Código de verificação na caixa de saída (envio de e-mail não configurado)",
   "document.professional_code_sent": "Código de verificação enviado ao e-mail do profissional",
-  "document.professional_code_outbox": "Código de verificação do profissional na caixa de saída (envio de e-mail não configurado)",
+  "document.professional_code_outbox":
+    "Código de verificação do profissional na caixa de saída (envio de e-mail não configurado)",
   "document.link_emailed": "Link de assinatura enviado por e-mail ao paciente",
   "document.link_email_outbox": "E-mail com o link na caixa de saída (envio de e-mail não configurado)",
   "document.link_accessed": "Link de assinatura exibido a um membro da equipe",
-  "document.front_desk_started": "Aparelho da equipe entregue ao paciente para assinatura presencial (sistema bloqueado)",
+  "document.front_desk_started":
+    "Aparelho da equipe entregue ao paciente para assinatura presencial (sistema bloqueado)",
   "document.front_desk_ended": "Aparelho desbloqueado pela equipe após a assinatura presencial",
   "document.otp_verified": "Código de verificação confirmado pelo signatário",
   "document.sign_attempt_failed": "Tentativa de assinatura recusada",
   "document.witness_added": "Testemunha adicionada ao documento",
   "document.witness_removed": "Testemunha removida do documento",
   "document.witness_link_emailed": "Link de assinatura enviado por e-mail à testemunha",
-  "document.witness_link_email_outbox": "E-mail com o link da testemunha na caixa de saída (envio de e-mail não configurado)",
+  "document.witness_link_email_outbox":
+    "E-mail com o link da testemunha na caixa de saída (envio de e-mail não configurado)",
   "patient.contact_changed": "Contato do paciente alterado enquanto aguardava assinatura",
   "settings.signing_updated": "Opções de assinatura alteradas",
   "certificate.uploaded": "Certificado digital enviado",
@@ -105,7 +108,9 @@ const VIEWED_BY: Readonly<Record<string, string>> = {
 };
 
 function field(data: unknown, name: string): unknown {
-  return typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>)[name] : undefined;
+  return typeof data === "object" && data !== null && !Array.isArray(data)
+    ? (data as Record<string, unknown>)[name]
+    : undefined;
 }
 
 /** The label of one event in a document's trail (Auditoria tab, the PDF's registry): the action's, refined by its data. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { centavosForInput, formatCentavos, MAX_CENTAVOS, MONEY_MESSAGES, normalizeReaisText, parseReais } from "./money.js";
+import {
+  centavosForInput,
+  formatCentavos,
+  MAX_CENTAVOS,
+  MONEY_MESSAGES,
+  normalizeReaisText,
+  parseReais,
+} from "./money.js";
 
 describe("parseReais", () => {
   it.each([

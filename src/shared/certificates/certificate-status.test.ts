@@ -6,7 +6,10 @@ const inDays = (days: number, hours = 0) => new Date(now.getTime() + (days * 24 
 
 describe("certificateBadge (spec part 1 §4)", () => {
   it("says Inativo for an inactive certificate, whatever its expiry", () => {
-    expect(certificateBadge({ is_active: false, vence_em: inDays(-3) }, now)).toEqual({ tone: "inactive", label: "Inativo" });
+    expect(certificateBadge({ is_active: false, vence_em: inDays(-3) }, now)).toEqual({
+      tone: "inactive",
+      label: "Inativo",
+    });
     expect(certificateBadge({ is_active: false, vence_em: inDays(300) }, now).label).toBe("Inativo");
   });
 
@@ -16,13 +19,20 @@ describe("certificateBadge (spec part 1 §4)", () => {
   });
 
   it("counts the days left up to 30, rounding up, singular for one", () => {
-    expect(certificateBadge({ is_active: true, vence_em: inDays(30) }, now)).toEqual({ tone: "expiring", label: "Expira em 30 dias", daysLeft: 30 });
+    expect(certificateBadge({ is_active: true, vence_em: inDays(30) }, now)).toEqual({
+      tone: "expiring",
+      label: "Expira em 30 dias",
+      daysLeft: 30,
+    });
     expect(certificateBadge({ is_active: true, vence_em: inDays(6, 1) }, now).label).toBe("Expira em 7 dias");
     expect(certificateBadge({ is_active: true, vence_em: inDays(0, 10) }, now).label).toBe("Expira em 1 dia");
   });
 
   it("says Válido beyond 30 days and Ativo with no expiry", () => {
-    expect(certificateBadge({ is_active: true, vence_em: inDays(30, 1) }, now)).toEqual({ tone: "valid", label: "Válido" });
+    expect(certificateBadge({ is_active: true, vence_em: inDays(30, 1) }, now)).toEqual({
+      tone: "valid",
+      label: "Válido",
+    });
     expect(certificateBadge({ is_active: true, vence_em: null }, now)).toEqual({ tone: "active", label: "Ativo" });
   });
 });

@@ -21,7 +21,10 @@ export function daysUntil(expiresAt: Date, now: Date): number {
  * Spec part 1 §4: Inativo if not active; Expirado if the expiry has passed; 'Expira em N dias'
  * if 30 days or fewer remain; Válido if later; Ativo if there is no expiry.
  */
-export function certificateBadge(certificate: { is_active: boolean; vence_em: string | Date | null }, now: Date = new Date()): CertificateBadge {
+export function certificateBadge(
+  certificate: { is_active: boolean; vence_em: string | Date | null },
+  now: Date = new Date(),
+): CertificateBadge {
   if (!certificate.is_active) return { tone: "inactive", label: "Inativo" };
   if (certificate.vence_em === null) return { tone: "active", label: "Ativo" };
   const expiresAt = new Date(certificate.vence_em);

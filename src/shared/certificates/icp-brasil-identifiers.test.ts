@@ -24,7 +24,12 @@ describe("icpBrasilHolder", () => {
   const person = `01021980529982247250000000000000000000000000000000`;
 
   it("reads an e-CPF", () => {
-    expect(icpBrasilHolder(new Map([["2.16.76.1.3.1", person]]))).toEqual({ kind: "e-CPF", cpf: "52998224725", cnpj: null, responsibleName: null });
+    expect(icpBrasilHolder(new Map([["2.16.76.1.3.1", person]]))).toEqual({
+      kind: "e-CPF",
+      cpf: "52998224725",
+      cnpj: null,
+      responsibleName: null,
+    });
   });
 
   it("reads an e-CNPJ with its responsible person (never 2.16.76.1.3.2 as the CNPJ)", () => {
@@ -35,7 +40,12 @@ describe("icpBrasilHolder", () => {
         ["2.16.76.1.3.4", person],
       ]),
     );
-    expect(holder).toEqual({ kind: "e-CNPJ", cnpj: "11222333000181", cpf: "52998224725", responsibleName: "MARIA DA SILVA TESTE" });
+    expect(holder).toEqual({
+      kind: "e-CNPJ",
+      cnpj: "11222333000181",
+      cpf: "52998224725",
+      responsibleName: "MARIA DA SILVA TESTE",
+    });
   });
 
   it("calls anything else 'outro', and an invalid CNPJ null", () => {

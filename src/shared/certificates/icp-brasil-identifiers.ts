@@ -83,7 +83,8 @@ export function icpBrasilHolder(otherNames: ReadonlyMap<string, string>): IcpBra
     };
   }
   const person = otherNames.get(ICP_BRASIL_OTHER_NAME.personData);
-  if (person !== undefined) return { kind: "e-CPF", cpf: parsePersonData(person).cpf, cnpj: null, responsibleName: null };
+  if (person !== undefined)
+    return { kind: "e-CPF", cpf: parsePersonData(person).cpf, cnpj: null, responsibleName: null };
   return { kind: "outro", cpf: null, cnpj: null, responsibleName: null };
 }
 

@@ -39,7 +39,9 @@ describe("buildDocumentModel: substitution", () => {
   });
 
   it("tolerates spaces inside the braces", () => {
-    const model = buildDocumentModel(structure([], { introduction: "Eu, {{ paciente_nome }}." }), { paciente_nome: "Maria" });
+    const model = buildDocumentModel(structure([], { introduction: "Eu, {{ paciente_nome }}." }), {
+      paciente_nome: "Maria",
+    });
     expect(model.introduction).toEqual([text("Eu, Maria.")]);
   });
 
@@ -53,10 +55,13 @@ describe("buildDocumentModel: substitution", () => {
   });
 
   it("finds a value given under an alias for a canonical placeholder", () => {
-    const model = buildDocumentModel(structure([], { introduction: "{{profissional_nome}} {{riscos_personalizados}}" }), {
-      medico_nome: "Dra. Ana",
-      riscos: "Dor",
-    });
+    const model = buildDocumentModel(
+      structure([], { introduction: "{{profissional_nome}} {{riscos_personalizados}}" }),
+      {
+        medico_nome: "Dra. Ana",
+        riscos: "Dor",
+      },
+    );
     expect(model.introduction).toEqual([text("Dra. Ana Dor")]);
   });
 
@@ -96,7 +101,9 @@ describe("buildDocumentModel: substitution", () => {
     );
     expect(model.introduction).toEqual([text('<script>alert("x")</script>&amp;')]);
     expect(model.sections[0]?.title).toBe("<b>T</b>");
-    expect(model.sections[0]?.paragraphs).toEqual([[text('<script>alert(1)</script> <script>alert("x")</script>&amp;')]]);
+    expect(model.sections[0]?.paragraphs).toEqual([
+      [text('<script>alert(1)</script> <script>alert("x")</script>&amp;')],
+    ]);
   });
 
   it("never re-scans a value for placeholders", () => {
@@ -128,9 +135,17 @@ describe("buildDocumentModel: unresolved placeholders", () => {
       { titulo: "de Cirurgia" },
     );
     expect(model.title).toBe("Termo de Cirurgia");
-    expect(model.introduction).toEqual([text("Eu, "), missing("paciente_nome"), text(", "), missing("paciente_nome"), text(".")]);
+    expect(model.introduction).toEqual([
+      text("Eu, "),
+      missing("paciente_nome"),
+      text(", "),
+      missing("paciente_nome"),
+      text("."),
+    ]);
     expect(model.sections[0]?.title).toBe("Sobre {{procedimento}}");
-    expect(model.sections[0]?.paragraphs).toEqual([[missing("campo_desconhecido"), text(" e "), missing("paciente_cpf")]]);
+    expect(model.sections[0]?.paragraphs).toEqual([
+      [missing("campo_desconhecido"), text(" e "), missing("paciente_cpf")],
+    ]);
     expect(model.sections[1]?.items).toEqual([[missing("paciente_cpf")], [missing("riscos")]]);
     expect(model.unresolved).toEqual(["paciente_nome", "procedimento", "campo_desconhecido", "paciente_cpf", "riscos"]);
   });
@@ -150,14 +165,34 @@ describe("buildDocumentModel: unresolved placeholders", () => {
 
 describe("buildDocumentModel: list sections", () => {
   it("drops leading bullet markers and ignores blank lines", () => {
-    const { section } = one({ type: "bullet_list", title: "Riscos", content: "• Dor\n- Inchaço\n\n* Hematoma\n   \n– Infecção\nSem marcador" });
-    expect(section.items).toEqual([[text("Dor")], [text("Inchaço")], [text("Hematoma")], [text("Infecção")], [text("Sem marcador")]]);
+    const { section } = one({
+      type: "bullet_list",
+      title: "Riscos",
+      content: "• Dor\n- Inchaço\n\n* Hematoma\n   \n– Infecção\nSem marcador",
+    });
+    expect(section.items).toEqual([
+      [text("Dor")],
+      [text("Inchaço")],
+      [text("Hematoma")],
+      [text("Infecção")],
+      [text("Sem marcador")],
+    ]);
     expect(section.paragraphs).toBeUndefined();
   });
 
   it("drops leading numbers (1. 1) 1-) in numbered lists", () => {
-    const { section } = one({ type: "numbered_list", title: "", content: "1. Jejum\n2) Exames\n10- Acompanhante\n  3 . Chegar cedo\n4.Sem espaço" });
-    expect(section.items).toEqual([[text("Jejum")], [text("Exames")], [text("Acompanhante")], [text("Chegar cedo")], [text("Sem espaço")]]);
+    const { section } = one({
+      type: "numbered_list",
+      title: "",
+      content: "1. Jejum\n2) Exames\n10- Acompanhante\n  3 . Chegar cedo\n4.Sem espaço",
+    });
+    expect(section.items).toEqual([
+      [text("Jejum")],
+      [text("Exames")],
+      [text("Acompanhante")],
+      [text("Chegar cedo")],
+      [text("Sem espaço")],
+    ]);
   });
 
   it("drops only one marker and keeps decimals", () => {
@@ -186,14 +221,26 @@ describe("buildDocumentModel: list sections", () => {
 
 describe("buildDocumentModel: paragraph sections", () => {
   it("splits on blank lines and keeps single newlines inside a paragraph", () => {
-    const { section } = one({ type: "paragraph", title: "", content: "Primeira linha\nsegunda linha\n\n\n  Outro parágrafo  \n \nÚltimo" });
-    expect(section.paragraphs).toEqual([[text("Primeira linha\nsegunda linha")], [text("Outro parágrafo")], [text("Último")]]);
+    const { section } = one({
+      type: "paragraph",
+      title: "",
+      content: "Primeira linha\nsegunda linha\n\n\n  Outro parágrafo  \n \nÚltimo",
+    });
+    expect(section.paragraphs).toEqual([
+      [text("Primeira linha\nsegunda linha")],
+      [text("Outro parágrafo")],
+      [text("Último")],
+    ]);
     expect(section.items).toBeUndefined();
   });
 
   it("keeps an escaped bullet marker in a paragraph as text (decision 034: '- ' lines are lists)", () => {
-    expect(one({ type: "paragraph", title: "", content: "\\- não é lista" }).section.paragraphs).toEqual([[text("- não é lista")]]);
-    expect(one({ type: "paragraph", title: "", content: "-5 graus não é lista" }).section.paragraphs).toEqual([[text("-5 graus não é lista")]]);
+    expect(one({ type: "paragraph", title: "", content: "\\- não é lista" }).section.paragraphs).toEqual([
+      [text("- não é lista")],
+    ]);
+    expect(one({ type: "paragraph", title: "", content: "-5 graus não é lista" }).section.paragraphs).toEqual([
+      [text("-5 graus não é lista")],
+    ]);
   });
 
   it("builds paragraphs for patient_data and signature sections and keeps ids, types and titles", () => {

@@ -10,8 +10,7 @@ export type Inline = StyledInline;
 
 /** A block of a paragraph section that holds a list (decision 034). */
 export type SectionBlock =
-  | { kind: "paragraph"; inlines: Inline[] }
-  | { kind: "list"; ordered: boolean; start: number; items: Inline[][] };
+  { kind: "paragraph"; inlines: Inline[] } | { kind: "list"; ordered: boolean; start: number; items: Inline[][] };
 
 export interface DocumentSection {
   id: string;
@@ -53,7 +52,6 @@ export function lookupVariable(name: string, values: VariableValues): string | u
   }
   return undefined;
 }
-
 
 function pushPiece(out: Piece[], piece: Piece): void {
   if (piece.kind === "text") {
@@ -152,7 +150,8 @@ function stripMarker(line: Piece[]): Piece[] {
   const first = line[0];
   if (first?.kind !== "text") return line;
   // "*itálico* …" and "**negrito** …" start with formatting, not with a bullet.
-  if (!first.literal && /^\s*\*(?!\s)/.test(first.text) && inlinesToText(formatInlines(line)) !== piecesText(line)) return line;
+  if (!first.literal && /^\s*\*(?!\s)/.test(first.text) && inlinesToText(formatInlines(line)) !== piecesText(line))
+    return line;
   return withFirstText(line, first.text.replace(LIST_MARKER, ""));
 }
 
@@ -203,7 +202,9 @@ export function toBlocks(pieces: readonly Piece[], lists: boolean): SectionBlock
     const marker = lists ? lineListMarker(line) : null;
     if (!marker) {
       const first = line[0];
-      current.push(lists && first?.kind === "text" && !first.literal ? withFirstText(line, unescapeLineStart(first.text)) : line);
+      current.push(
+        lists && first?.kind === "text" && !first.literal ? withFirstText(line, unescapeLineStart(first.text)) : line,
+      );
       continue;
     }
     flush();

@@ -104,14 +104,20 @@ describe("fillDocumentVariables", () => {
     expect(partial.profissional_crm).toBe("");
     expect(partial.paciente_cpf).toBe("");
     expect(partial.paciente_idade).toBe("35 anos");
-    const model = buildDocumentModel({ title: "T", introduction: "{{medico_nome}} e {{paciente_cpf}}", sections: [] }, partial);
+    const model = buildDocumentModel(
+      { title: "T", introduction: "{{medico_nome}} e {{paciente_cpf}}", sections: [] },
+      partial,
+    );
     expect(model.unresolved).toEqual(["medico_nome", "paciente_cpf"]);
   });
 
   it("resolves every alias of the table to the same value as its canonical variable", () => {
     const stored = storedDocumentVariables(values);
     for (const [alias, canonical] of Object.entries(VARIABLE_ALIASES)) {
-      const model = buildDocumentModel({ title: "T", introduction: `{{${alias}}}|{{${canonical}}}`, sections: [] }, stored);
+      const model = buildDocumentModel(
+        { title: "T", introduction: `{{${alias}}}|{{${canonical}}}`, sections: [] },
+        stored,
+      );
       const [left, right] = inlinesToText(model.introduction).split("|");
       expect(model.unresolved, alias).toEqual([]);
       expect(left, alias).toBe(right);
@@ -142,7 +148,17 @@ describe("small formatters", () => {
   });
 
   it("skips missing address parts", () => {
-    const empty = { logradouro: null, numero: null, complemento: null, bairro: null, cidade: null, estado: null, cep: null, telefone: null, nome: "X" };
+    const empty = {
+      logradouro: null,
+      numero: null,
+      complemento: null,
+      bairro: null,
+      cidade: null,
+      estado: null,
+      cep: null,
+      telefone: null,
+      nome: "X",
+    };
     expect(formatAddress(empty)).toBe("");
     expect(formatAddress({ ...empty, cidade: "Recife", estado: "PE" })).toBe("Recife - PE");
   });

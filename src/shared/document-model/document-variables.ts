@@ -90,7 +90,11 @@ export function formatAddress(a: DocumentVariableSources["clinic"]): string {
 }
 
 /** One line per item ("Título: descrição"), then the custom text's own lines. */
-export function contentLines(selected: readonly SelectedContent[], kind: ContentKind, custom: string | null | undefined): string {
+export function contentLines(
+  selected: readonly SelectedContent[],
+  kind: ContentKind,
+  custom: string | null | undefined,
+): string {
   const lines = selected
     .filter((item) => item.tipo === kind)
     .map((item) => {
@@ -133,7 +137,9 @@ export function fillDocumentVariables(src: DocumentVariableSources): Record<stri
     responsavel_cpf: src.patient.responsavel_cpf ? formatCpf(src.patient.responsavel_cpf) : "",
     profissional_nome: orEmpty(physician?.nome),
     profissional_cpf: physician?.cpf ? formatCpf(physician.cpf) : "",
-    profissional_crm: physician ? councilRegistration(physician.conselho_tipo, physician.conselho_uf, physician.conselho_numero) : "",
+    profissional_crm: physician
+      ? councilRegistration(physician.conselho_tipo, physician.conselho_uf, physician.conselho_numero)
+      : "",
     profissional_especialidade: orEmpty(physician?.especialidade),
     profissional_rqe: orEmpty(physician?.rqe),
     profissional_conselho_tipo: orEmpty(physician?.conselho_tipo),

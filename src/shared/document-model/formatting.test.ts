@@ -88,10 +88,13 @@ describe("listMarkerOf", () => {
 });
 
 const section = (content: string, type: "paragraph" | "bullet_list" | "signature" = "paragraph") =>
-  buildDocumentModel({ title: "T", introduction: "", sections: [{ id: "s", type, title: "", content }] }, {
-    paciente_nome: "Maria *da* Silva",
-    riscos_personalizados: "Hematoma\nInfecção",
-  }).sections[0]!;
+  buildDocumentModel(
+    { title: "T", introduction: "", sections: [{ id: "s", type, title: "", content }] },
+    {
+      paciente_nome: "Maria *da* Silva",
+      riscos_personalizados: "Hematoma\nInfecção",
+    },
+  ).sections[0]!;
 
 describe("buildDocumentModel with formatting", () => {
   it("substitutes {{variables}} inside bold, and keeps the value's asterisks literal", () => {
@@ -108,9 +111,19 @@ describe("buildDocumentModel with formatting", () => {
     expect(s.paragraphs).toBeUndefined();
     expect(s.blocks).toEqual([
       { kind: "paragraph", inlines: [{ kind: "text", text: "Antes:" }] },
-      { kind: "list", ordered: false, start: 1, items: [[{ kind: "text", text: "um" }], [{ kind: "text", text: "dois", bold: true }]] },
+      {
+        kind: "list",
+        ordered: false,
+        start: 1,
+        items: [[{ kind: "text", text: "um" }], [{ kind: "text", text: "dois", bold: true }]],
+      },
       { kind: "paragraph", inlines: [{ kind: "text", text: "Meio" }] },
-      { kind: "list", ordered: true, start: 3, items: [[{ kind: "text", text: "três" }], [{ kind: "text", text: "quatro" }]] },
+      {
+        kind: "list",
+        ordered: true,
+        start: 3,
+        items: [[{ kind: "text", text: "três" }], [{ kind: "text", text: "quatro" }]],
+      },
       { kind: "paragraph", inlines: [{ kind: "text", text: "Fim" }] },
     ]);
   });
@@ -122,14 +135,24 @@ describe("buildDocumentModel with formatting", () => {
 
   it("reads bold in list sections without taking '**' for a bullet", () => {
     expect(section("**Hematoma**: raro\n* Edema\n- *Dor*", "bullet_list").items).toEqual([
-      [{ kind: "text", text: "Hematoma", bold: true }, { kind: "text", text: ": raro" }],
+      [
+        { kind: "text", text: "Hematoma", bold: true },
+        { kind: "text", text: ": raro" },
+      ],
       [{ kind: "text", text: "Edema" }],
       [{ kind: "text", text: "Dor", italic: true }],
     ]);
   });
 
   it("counts the lists of a paragraph section in the document's size (one line per item)", () => {
-    const model = buildDocumentModel({ title: "", introduction: "", sections: [{ id: "s", type: "paragraph", title: "", content: "Antes\n- um\n- dois" }] }, {});
+    const model = buildDocumentModel(
+      {
+        title: "",
+        introduction: "",
+        sections: [{ id: "s", type: "paragraph", title: "", content: "Antes\n- um\n- dois" }],
+      },
+      {},
+    );
     expect(documentModelSize(model)).toMatchObject({ lines: 3, chars: "Antes".length + "um".length + "dois".length });
   });
 

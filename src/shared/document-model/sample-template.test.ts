@@ -9,11 +9,7 @@ const { estrutura } = SAMPLE_TEMPLATE;
 
 /** Every text of the structure that may hold placeholders. */
 function allTexts(): string[] {
-  return [
-    estrutura.title,
-    estrutura.introduction,
-    ...estrutura.sections.flatMap((s) => [s.title, s.content]),
-  ];
+  return [estrutura.title, estrutura.introduction, ...estrutura.sections.flatMap((s) => [s.title, s.content])];
 }
 
 const placeholders = [...new Set(allTexts().flatMap(findPlaceholders))];

@@ -91,7 +91,11 @@ describe("parseTemplateContent", () => {
   it("replaces valid JSON with an old or invalid structure by an empty template using the title", () => {
     const cases: unknown[] = [
       JSON.stringify({ blocks: [] }),
-      JSON.stringify({ title: "x", introduction: "y", sections: [{ id: "1", type: "heading", title: "", content: "" }] }),
+      JSON.stringify({
+        title: "x",
+        introduction: "y",
+        sections: [{ id: "1", type: "heading", title: "", content: "" }],
+      }),
       JSON.stringify({ title: "x", sections: [] }),
       JSON.stringify([1, 2, 3]),
       '"apenas uma string"',

@@ -2,13 +2,7 @@ import { z } from "zod";
 import { text } from "../schemas/safe-input.js";
 
 /** The five section types of a structured template (spec part 2, §3). */
-export const SECTION_TYPES = [
-  "paragraph",
-  "bullet_list",
-  "numbered_list",
-  "patient_data",
-  "signature",
-] as const;
+export const SECTION_TYPES = ["paragraph", "bullet_list", "numbered_list", "patient_data", "signature"] as const;
 
 export type SectionType = (typeof SECTION_TYPES)[number];
 

@@ -17,7 +17,13 @@ const groupNames = (label: string): string[] =>
 
 describe("VARIABLE_GROUPS", () => {
   it("follows the spec's groups exactly", () => {
-    expect(VARIABLE_GROUPS.map((g) => g.label)).toEqual(["Paciente", "Procedimento", "Profissional", "Unidade", "Data/Hora"]);
+    expect(VARIABLE_GROUPS.map((g) => g.label)).toEqual([
+      "Paciente",
+      "Procedimento",
+      "Profissional",
+      "Unidade",
+      "Data/Hora",
+    ]);
     expect(groupNames("Paciente")).toEqual([
       "paciente_nome",
       "paciente_cpf",
@@ -131,7 +137,9 @@ describe("alias table", () => {
   });
 
   it("lists a canonical variable with all its aliases", () => {
-    expect(variableNamesFor("crm").sort()).toEqual(["crm", "medico_crm", "profissional_crm", "profissional_registro"].sort());
+    expect(variableNamesFor("crm").sort()).toEqual(
+      ["crm", "medico_crm", "profissional_crm", "profissional_registro"].sort(),
+    );
     expect(variableNamesFor("valor")[0]).toBe("valor_procedimento");
   });
 });

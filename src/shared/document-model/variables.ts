@@ -193,8 +193,7 @@ export const PREVIEW_SAMPLE_VALUES: Readonly<Record<string, string>> = {
   valor_procedimento: "R$ 4.500,00",
   riscos_personalizados:
     "Hematoma e edema na região operada\nInfecção no local da incisão\nAssimetria palpebral\nCicatriz aparente",
-  beneficios_personalizados:
-    "Melhora do campo visual superior\nAparência mais descansada do olhar\nRecuperação rápida",
+  beneficios_personalizados: "Melhora do campo visual superior\nAparência mais descansada do olhar\nRecuperação rápida",
   cuidados_personalizados:
     "Aplicar compressas frias nas primeiras 48 horas\nEvitar esforço físico por 15 dias\nNão se expor ao sol sem proteção por 30 dias",
   profissional_nome: "Dr. Ricardo Almeida Souza",

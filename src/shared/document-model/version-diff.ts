@@ -39,12 +39,23 @@ function field(before: string | undefined, after: string | undefined): FieldDiff
   return { status: "changed", parts: diffWords(before, after) };
 }
 
-function sectionDiff(before: TemplateSection | undefined, after: TemplateSection | undefined, beforeIndex: number, afterIndex: number): SectionDiff {
+function sectionDiff(
+  before: TemplateSection | undefined,
+  after: TemplateSection | undefined,
+  beforeIndex: number,
+  afterIndex: number,
+): SectionDiff {
   const title = field(before?.title, after?.title);
   const content = field(before?.content, after?.content);
   const typeChanged = before !== undefined && after !== undefined && before.type !== after.type;
   const status: ChangeStatus =
-    before === undefined ? "added" : after === undefined ? "removed" : typeChanged || title.status === "changed" || content.status === "changed" ? "changed" : "unchanged";
+    before === undefined
+      ? "added"
+      : after === undefined
+        ? "removed"
+        : typeChanged || title.status === "changed" || content.status === "changed"
+          ? "changed"
+          : "unchanged";
   return {
     id: (after ?? before)!.id,
     status,
@@ -85,5 +96,10 @@ export function diffStructures(before: TemplateStructure, after: TemplateStructu
   });
   const counts = { added: 0, removed: 0, changed: 0 };
   for (const section of sections) if (section.status !== "unchanged") counts[section.status] += 1;
-  return { title: field(before.title, after.title), introduction: field(before.introduction, after.introduction), sections, counts };
+  return {
+    title: field(before.title, after.title),
+    introduction: field(before.introduction, after.introduction),
+    sections,
+    counts,
+  };
 }

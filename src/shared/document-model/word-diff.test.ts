@@ -3,7 +3,10 @@ import { diffStructures } from "./version-diff.js";
 import { diffWords, tokenizeWords } from "./word-diff.js";
 
 const join = (parts: ReturnType<typeof diffWords>, keep: "before" | "after") =>
-  parts.filter((p) => p.kind === "same" || p.kind === (keep === "before" ? "removed" : "added")).map((p) => p.text).join("");
+  parts
+    .filter((p) => p.kind === "same" || p.kind === (keep === "before" ? "removed" : "added"))
+    .map((p) => p.text)
+    .join("");
 
 describe("diffWords", () => {
   it("marks a changed word in the middle and keeps the rest", () => {
@@ -31,7 +34,17 @@ describe("diffWords", () => {
   });
 
   it("splits words, spaces and punctuation", () => {
-    expect(tokenizeWords("Olá, {{paciente_nome}}!")).toEqual(["Olá", ",", " ", "{", "{", "paciente_nome", "}", "}", "!"]);
+    expect(tokenizeWords("Olá, {{paciente_nome}}!")).toEqual([
+      "Olá",
+      ",",
+      " ",
+      "{",
+      "{",
+      "paciente_nome",
+      "}",
+      "}",
+      "!",
+    ]);
   });
 
   it("stays fast on long texts with a change at each end", () => {

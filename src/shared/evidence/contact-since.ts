@@ -28,14 +28,19 @@ export interface ContactSince {
 }
 
 /** The last time, up to `asOf` (the code's sending), the record got `field`; null when the trail does not say. */
-export function contactSince(events: readonly PatientRecordEvent[], field: RecordedContactField, asOf: string): ContactSince | null {
+export function contactSince(
+  events: readonly PatientRecordEvent[],
+  field: RecordedContactField,
+  asOf: string,
+): ContactSince | null {
   const limit = Date.parse(asOf);
   let since: ContactSince | null = null;
   const ordered = [...events].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
   for (const event of ordered) {
     if (Date.parse(event.created_at) > limit) break;
     if (event.action === "patient.created") since = { em: event.created_at, por: event.actor, como: "cadastro" };
-    else if (event.action === "patient.updated" && event.campos?.includes(field)) since = { em: event.created_at, por: event.actor, como: "alteracao" };
+    else if (event.action === "patient.updated" && event.campos?.includes(field))
+      since = { em: event.created_at, por: event.actor, como: "alteracao" };
   }
   return since;
 }

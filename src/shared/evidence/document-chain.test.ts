@@ -1,7 +1,13 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
-import { buildDocumentChain, chainHead, checkDocumentChain, type DocumentChainEvent, GENESIS_HASH } from "./document-chain.js";
+import {
+  buildDocumentChain,
+  chainHead,
+  checkDocumentChain,
+  type DocumentChainEvent,
+  GENESIS_HASH,
+} from "./document-chain.js";
 
 const event = (action: string, minute: number, data: unknown = {}): DocumentChainEvent => ({
   action,
@@ -13,7 +19,11 @@ const event = (action: string, minute: number, data: unknown = {}): DocumentChai
   data,
   cadeia_clinica: { seq: 10 + minute, hash: "f".repeat(64) },
 });
-const events = [event("document.sent", 1), event("document.viewed", 2), event("document.signed", 3, { nivel: "avancada" })];
+const events = [
+  event("document.sent", 1),
+  event("document.viewed", 2),
+  event("document.signed", 3, { nivel: "avancada" }),
+];
 
 describe("document chain", () => {
   it("numbers the events 1..n and links each to the previous hash, the first to 64 zeros", () => {
@@ -50,7 +60,10 @@ describe("document chain", () => {
     altered[1]!.ip = "198.51.100.1";
     const alteredCheck = checkDocumentChain(altered);
     expect(alteredCheck.ok).toBe(false);
-    expect(alteredCheck.problems).toEqual(["evento 2: o hash não corresponde ao conteúdo do evento — o evento foi alterado", expect.stringMatching(/^evento 3: o hash anterior/)]);
+    expect(alteredCheck.problems).toEqual([
+      "evento 2: o hash não corresponde ao conteúdo do evento — o evento foi alterado",
+      expect.stringMatching(/^evento 3: o hash anterior/),
+    ]);
 
     expect(checkDocumentChain([chain[1], chain[0], chain[2]]).ok).toBe(false);
     expect(checkDocumentChain(undefined)).toMatchObject({ ok: false, count: 0 });

@@ -40,7 +40,9 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 /** SHA-256 (hex) of the canonical JSON of `value`. */
 export function canonicalHash(value: unknown): string {
-  return createHash("sha256").update(canonicalize(value) ?? "null").digest("hex");
+  return createHash("sha256")
+    .update(canonicalize(value) ?? "null")
+    .digest("hex");
 }
 
 /** The hash an entry must carry: of every field except `hash` itself. */
@@ -82,7 +84,8 @@ export interface DocumentChainCheck {
  * the entry before it (zeros for the first), each hash equal to the hash of its fields.
  */
 export function checkDocumentChain(entries: unknown): DocumentChainCheck {
-  if (!Array.isArray(entries)) return { ok: false, count: 0, head: null, problems: ["a lista de eventos está ausente"] };
+  if (!Array.isArray(entries))
+    return { ok: false, count: 0, head: null, problems: ["a lista de eventos está ausente"] };
   const problems: string[] = [];
   let prev = GENESIS_HASH;
   entries.forEach((raw, index) => {
@@ -92,13 +95,24 @@ export function checkDocumentChain(entries: unknown): DocumentChainCheck {
       return;
     }
     const entry = raw as DocumentChainEntry;
-    if (entry.seq !== position) problems.push(`evento ${position}: número de sequência ${String(entry.seq)} (esperado ${position}) — falta ou sobra um evento`);
-    if (entry.prev_hash !== prev) problems.push(`evento ${position}: o hash anterior não é o hash do evento ${position - 1 || "inicial"} — a cadeia foi quebrada`);
+    if (entry.seq !== position)
+      problems.push(
+        `evento ${position}: número de sequência ${String(entry.seq)} (esperado ${position}) — falta ou sobra um evento`,
+      );
+    if (entry.prev_hash !== prev)
+      problems.push(
+        `evento ${position}: o hash anterior não é o hash do evento ${position - 1 || "inicial"} — a cadeia foi quebrada`,
+      );
     const recomputed = entryHash(entry);
     if (typeof entry.hash !== "string" || !HEX64.test(entry.hash) || entry.hash !== recomputed) {
       problems.push(`evento ${position}: o hash não corresponde ao conteúdo do evento — o evento foi alterado`);
     }
     prev = recomputed;
   });
-  return { ok: problems.length === 0, count: entries.length, head: entries.length === 0 ? GENESIS_HASH : prev, problems };
+  return {
+    ok: problems.length === 0,
+    count: entries.length,
+    head: entries.length === 0 ? GENESIS_HASH : prev,
+    problems,
+  };
 }

@@ -114,5 +114,7 @@ export interface SignedEventData {
 
 /** The document.party_signed event of a party (by parte_id): its evidence (decision 015). */
 export function signedEventOf(chain: readonly DocumentChainEntry[], parteId: string): DocumentChainEntry | undefined {
-  return chain.find((e) => e.action === "document.party_signed" && (e.data as SignedEventData | null)?.parte_id === parteId);
+  return chain.find(
+    (e) => e.action === "document.party_signed" && (e.data as SignedEventData | null)?.parte_id === parteId,
+  );
 }

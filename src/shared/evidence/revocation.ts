@@ -16,7 +16,14 @@ export interface CrlSeen {
 
 export type RevocationResult =
   | { status: "nao_revogado"; consultadoEm: string; listas: CrlSeen[] }
-  | { status: "revogado"; consultadoEm: string; certificado: string; revogadoEm: string; motivo: string | null; lista: string }
+  | {
+      status: "revogado";
+      consultadoEm: string;
+      certificado: string;
+      revogadoEm: string;
+      motivo: string | null;
+      lista: string;
+    }
   | { status: "indisponivel"; consultadoEm: string; motivo: string }
   | { status: "nao_consultado"; motivo: string };
 
@@ -46,7 +53,13 @@ export function revocationText(result: RevocationResult): string {
  * period. `whose`: how the sentence names the certificate ("o certificado", "o certificado
  * ICP-Brasil escolhido pelo profissional").
  */
-export function revokedReason(result: Extract<RevocationResult, { status: "revogado" }>, holderName: string, whose = "o certificado"): string {
+export function revokedReason(
+  result: Extract<RevocationResult, { status: "revogado" }>,
+  holderName: string,
+  whose = "o certificado",
+): string {
   const at = `pela autoridade certificadora em ${formatDateTimeAt(result.revogadoEm)}${result.motivo ? ` (motivo: ${result.motivo})` : ""}`;
-  return result.certificado === holderName ? `${whose} foi revogado ${at}` : `${whose} tem na cadeia o certificado “${result.certificado}”, revogado ${at}`;
+  return result.certificado === holderName
+    ? `${whose} foi revogado ${at}`
+    : `${whose} tem na cadeia o certificado “${result.certificado}”, revogado ${at}`;
 }

@@ -23,7 +23,10 @@ describe("matchProcedures", () => {
   it("prefers the link of an earlier import, even after a rename on either side", () => {
     const linked = ours({ id: "a", nome: "Botox (antigo)", feegow_procedimento_id: 301, valor_centavos: 120000 });
     const sameName = ours({ id: "b", nome: "Toxina botulínica" });
-    const [match] = matchProcedures([{ procedimento_id: 301, nome: "Toxina botulínica", valor: 120000 }], [linked, sameName]);
+    const [match] = matchProcedures(
+      [{ procedimento_id: 301, nome: "Toxina botulínica", valor: 120000 }],
+      [linked, sameName],
+    );
     expect(match).toMatchObject({ ours: linked, situacao: "importado" });
   });
 

@@ -28,7 +28,9 @@ export interface ProcedureMatch {
  * with at most one of Feegow's, so importing twice never makes a second copy.
  */
 export function matchProcedures(feegow: readonly FeegowProcedureIn[], ours: readonly OurProcedure[]): ProcedureMatch[] {
-  const byLink = new Map(ours.filter((p) => p.feegow_procedimento_id !== null).map((p) => [p.feegow_procedimento_id as number, p]));
+  const byLink = new Map(
+    ours.filter((p) => p.feegow_procedimento_id !== null).map((p) => [p.feegow_procedimento_id as number, p]),
+  );
   const taken = new Set<string>();
   for (const item of feegow) {
     const linked = byLink.get(item.procedimento_id);

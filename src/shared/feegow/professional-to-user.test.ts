@@ -36,18 +36,38 @@ describe("professionalToUser", () => {
   });
 
   it("matches specialty names ignoring case and accents, and keeps at most two", () => {
-    const mapped = professionalToUser({ ...base, conselho: "CRO", rqe: null, especialidades: ["ORTODONTIA", "Implantodontia", "endodontia", "Inexistente"] });
+    const mapped = professionalToUser({
+      ...base,
+      conselho: "CRO",
+      rqe: null,
+      especialidades: ["ORTODONTIA", "Implantodontia", "endodontia", "Inexistente"],
+    });
     if (!mapped.ok) throw new Error(mapped.motivo);
     expect(mapped.input.especialidades?.map((e) => e.especialidade)).toEqual(["ortodontia", "implantodontia"]);
     expect(mapped.input.especialidades?.every((e) => e.rqe === null)).toBe(true);
   });
 
   it("says why a professional cannot be imported", () => {
-    expect(professionalToUser({ ...base, cpf: "" })).toMatchObject({ ok: false, motivo: expect.stringContaining("CPF") });
-    expect(professionalToUser({ ...base, cpf: "111.111.111-11" })).toMatchObject({ ok: false, motivo: expect.stringContaining("CPF") });
-    expect(professionalToUser({ ...base, email: null })).toMatchObject({ ok: false, motivo: expect.stringContaining("e-mail") });
-    expect(professionalToUser({ ...base, conselho: null })).toMatchObject({ ok: false, motivo: expect.stringContaining("conselho") });
-    expect(professionalToUser({ ...base, conselho: "CRP" })).toMatchObject({ ok: false, motivo: expect.stringContaining("CRP") });
+    expect(professionalToUser({ ...base, cpf: "" })).toMatchObject({
+      ok: false,
+      motivo: expect.stringContaining("CPF"),
+    });
+    expect(professionalToUser({ ...base, cpf: "111.111.111-11" })).toMatchObject({
+      ok: false,
+      motivo: expect.stringContaining("CPF"),
+    });
+    expect(professionalToUser({ ...base, email: null })).toMatchObject({
+      ok: false,
+      motivo: expect.stringContaining("e-mail"),
+    });
+    expect(professionalToUser({ ...base, conselho: null })).toMatchObject({
+      ok: false,
+      motivo: expect.stringContaining("conselho"),
+    });
+    expect(professionalToUser({ ...base, conselho: "CRP" })).toMatchObject({
+      ok: false,
+      motivo: expect.stringContaining("CRP"),
+    });
   });
 
   it("leaves the sign-up rules to refuse what Feegow lacks (a CRM specialty without RQE)", () => {

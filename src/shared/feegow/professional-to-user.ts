@@ -31,17 +31,27 @@ export type ProfessionalMapping = { ok: true; input: UserCreateInput } | { ok: f
  */
 export function professionalToUser(professional: FeegowProfessionalFields): ProfessionalMapping {
   const cpf = professional.cpf ?? "";
-  if (!cpf || !isValidCpf(cpf)) return { ok: false, motivo: "Sem CPF válido no Feegow: cadastre este profissional em Usuários." };
+  if (!cpf || !isValidCpf(cpf))
+    return { ok: false, motivo: "Sem CPF válido no Feegow: cadastre este profissional em Usuários." };
   const email = professional.email?.trim() ?? "";
-  if (!email) return { ok: false, motivo: "Sem e-mail no Feegow: o convite precisa de um e-mail. Cadastre-o em Usuários." };
+  if (!email)
+    return { ok: false, motivo: "Sem e-mail no Feegow: o convite precisa de um e-mail. Cadastre-o em Usuários." };
   const conselho = (professional.conselho ?? "").trim().toUpperCase();
-  if (!conselho) return { ok: false, motivo: "Sem conselho profissional no Feegow: cadastre-o em Usuários com a função adequada." };
+  if (!conselho)
+    return { ok: false, motivo: "Sem conselho profissional no Feegow: cadastre-o em Usuários com a função adequada." };
   if (!isConselhoTipo(conselho)) {
-    return { ok: false, motivo: `O conselho ${conselho} não é aceito no Consentir (CRM, COREN, CREFITO, CRO ou CRBM).` };
+    return {
+      ok: false,
+      motivo: `O conselho ${conselho} não é aceito no Consentir (CRM, COREN, CREFITO, CRO ou CRBM).`,
+    };
   }
   const uf = (professional.uf_conselho ?? "").trim().toUpperCase();
   const known = new Map(specialtiesFor(conselho).map((s) => [normalizeName(s.nome), s.codigo]));
-  const codigos = [...new Set(professional.especialidades.map((name) => known.get(normalizeName(name))).filter((c): c is string => Boolean(c)))];
+  const codigos = [
+    ...new Set(
+      professional.especialidades.map((name) => known.get(normalizeName(name))).filter((c): c is string => Boolean(c)),
+    ),
+  ];
   const rqe = professional.rqe?.trim() || null;
   return {
     ok: true,

@@ -10,7 +10,12 @@ export { CLINIC_TIME_ZONE };
 /** What a screen shows for a date or number it does not have. */
 export const MISSING = "—";
 
-const day = new Intl.DateTimeFormat("pt-BR", { timeZone: CLINIC_TIME_ZONE, day: "2-digit", month: "2-digit", year: "numeric" });
+const day = new Intl.DateTimeFormat("pt-BR", {
+  timeZone: CLINIC_TIME_ZONE,
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+});
 const dayTime = new Intl.DateTimeFormat("pt-BR", {
   timeZone: CLINIC_TIME_ZONE,
   day: "2-digit",
@@ -20,7 +25,12 @@ const dayTime = new Intl.DateTimeFormat("pt-BR", {
   minute: "2-digit",
   hourCycle: "h23",
 });
-const time = new Intl.DateTimeFormat("pt-BR", { timeZone: CLINIC_TIME_ZONE, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const time = new Intl.DateTimeFormat("pt-BR", {
+  timeZone: CLINIC_TIME_ZONE,
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
 const integer = new Intl.NumberFormat("pt-BR");
 const decimals = new Map<number, Intl.NumberFormat>();
 
@@ -73,7 +83,10 @@ export function formatCalendarDate(iso: string | null | undefined): string {
 function decimalFormat(fractionDigits: number): Intl.NumberFormat {
   let format = decimals.get(fractionDigits);
   if (!format) {
-    format = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits });
+    format = new Intl.NumberFormat("pt-BR", {
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+    });
     decimals.set(fractionDigits, format);
   }
   return format;

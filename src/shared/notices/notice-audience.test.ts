@@ -9,22 +9,42 @@ const viewer = (role: string, isOwner = false): NoticeViewer => ({ role, isOwner
 
 describe("noticeAudience (decision 028)", () => {
   it("gives the owner everything", () => {
-    expect(noticeAudience(viewer("profissional", true))).toEqual({ documents: "all", feegowFailures: true, certificates: "all", operations: true });
+    expect(noticeAudience(viewer("profissional", true))).toEqual({
+      documents: "all",
+      feegowFailures: true,
+      certificates: "all",
+      operations: true,
+    });
   });
 
   it("gives the administration every document, Feegow, the clinic's certificates and operations", () => {
-    expect(noticeAudience(viewer("admin"))).toEqual({ documents: "all", feegowFailures: true, certificates: "all", operations: true });
+    expect(noticeAudience(viewer("admin"))).toEqual({
+      documents: "all",
+      feegowFailures: true,
+      certificates: "all",
+      operations: true,
+    });
   });
 
   it("gives a health professional their own documents and their own certificate only", () => {
     for (const role of ["profissional", "pro_saude"]) {
-      expect(noticeAudience(viewer(role)), role).toEqual({ documents: "own", feegowFailures: false, certificates: "own", operations: false });
+      expect(noticeAudience(viewer(role)), role).toEqual({
+        documents: "own",
+        feegowFailures: false,
+        certificates: "own",
+        operations: false,
+      });
     }
   });
 
   it("gives the front desk, legal staff and auditors the clinic's documents and nothing else", () => {
     for (const role of ["atendente", "juridico", "auditor"]) {
-      expect(noticeAudience(viewer(role)), role).toEqual({ documents: "all", feegowFailures: false, certificates: "none", operations: false });
+      expect(noticeAudience(viewer(role)), role).toEqual({
+        documents: "all",
+        feegowFailures: false,
+        certificates: "none",
+        operations: false,
+      });
     }
   });
 });
@@ -43,7 +63,8 @@ describe("seesNotice", () => {
   it("shows Feegow failures only to who manages the integration", () => {
     expect(seesNotice(viewer("admin"), { kind: "feegow.failed" })).toBe(true);
     expect(seesNotice(viewer("atendente", true), { kind: "feegow.failed" })).toBe(true);
-    for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"]) expect(seesNotice(viewer(role), { kind: "feegow.failed" }), role).toBe(false);
+    for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"])
+      expect(seesNotice(viewer(role), { kind: "feegow.failed" }), role).toBe(false);
   });
 
   it("shows the clinic's certificate to its managers and an e-CPF also to its holder", () => {
@@ -61,12 +82,18 @@ describe("seesNotice", () => {
     for (const kind of ["email.failed", "system"] as const) {
       expect(seesNotice(viewer("admin"), { kind })).toBe(true);
       expect(seesNotice(viewer("auditor", true), { kind })).toBe(true);
-      for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"]) expect(seesNotice(viewer(role), { kind }), role).toBe(false);
+      for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"])
+        expect(seesNotice(viewer(role), { kind }), role).toBe(false);
     }
   });
 
   it("answers for every role and kind without throwing, and the owner sees every kind", () => {
-    for (const role of ROLES) for (const kind of NOTICE_KINDS) expect(typeof seesNotice(viewer(role), { kind, responsibleId: me, certificateOwnerId: me })).toBe("boolean");
-    for (const kind of NOTICE_KINDS) expect(seesNotice(viewer("atendente", true), { kind, responsibleId: someone, certificateOwnerId: someone })).toBe(true);
+    for (const role of ROLES)
+      for (const kind of NOTICE_KINDS)
+        expect(typeof seesNotice(viewer(role), { kind, responsibleId: me, certificateOwnerId: me })).toBe("boolean");
+    for (const kind of NOTICE_KINDS)
+      expect(seesNotice(viewer("atendente", true), { kind, responsibleId: someone, certificateOwnerId: someone })).toBe(
+        true,
+      );
   });
 });

@@ -33,8 +33,16 @@ const CARE_ROLES = new Set(["profissional", "pro_saude"]);
  * - operations (failed e-mails, system notices): notices.operations (owner, administration).
  */
 export function noticeAudience(viewer: PermissionSubject): NoticeAudience {
-  const documents: NoticeScope = !can(viewer, "documents.read") ? "none" : !viewer.isOwner && CARE_ROLES.has(viewer.role) ? "own" : "all";
-  const certificates: NoticeScope = can(viewer, "certificates.manageClinic") ? "all" : can(viewer, "certificates.manageOwn") ? "own" : "none";
+  const documents: NoticeScope = !can(viewer, "documents.read")
+    ? "none"
+    : !viewer.isOwner && CARE_ROLES.has(viewer.role)
+      ? "own"
+      : "all";
+  const certificates: NoticeScope = can(viewer, "certificates.manageClinic")
+    ? "all"
+    : can(viewer, "certificates.manageOwn")
+      ? "own"
+      : "none";
   return {
     documents,
     feegowFailures: can(viewer, "integration.manage"),

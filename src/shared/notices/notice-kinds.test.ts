@@ -47,13 +47,18 @@ describe("visits and 'assinado desde a sua última visita'", () => {
 
   it("makes the last visit 'a última' once more than 30 minutes went by", () => {
     const visitAt = new Date(now.getTime() - 31 * MIN);
-    expect(nextVisit({ visitAt, previousVisitAt: new Date(now.getTime() - 2 * DAY) }, now)).toEqual({ visitAt: now, previousVisitAt: visitAt });
+    expect(nextVisit({ visitAt, previousVisitAt: new Date(now.getTime() - 2 * DAY) }, now)).toEqual({
+      visitAt: now,
+      previousVisitAt: visitAt,
+    });
   });
 
   it("counts signatures since the last visit, the last 7 days without one, never more than 30 days", () => {
     const yesterday = new Date(now.getTime() - DAY);
     expect(signedNoticesSince({ previousVisitAt: yesterday }, now)).toEqual(yesterday);
     expect(signedNoticesSince({ previousVisitAt: null }, now)).toEqual(new Date(now.getTime() - 7 * DAY));
-    expect(signedNoticesSince({ previousVisitAt: new Date(now.getTime() - 90 * DAY) }, now)).toEqual(new Date(now.getTime() - 30 * DAY));
+    expect(signedNoticesSince({ previousVisitAt: new Date(now.getTime() - 90 * DAY) }, now)).toEqual(
+      new Date(now.getTime() - 30 * DAY),
+    );
   });
 });

@@ -47,7 +47,9 @@ export const unreadNoticesSchema = z.object({
 });
 export type UnreadNotices = z.infer<typeof unreadNoticesSchema>;
 
-const noticeKeyField = text({ error: "Aviso inválido" }).max(120, "Aviso inválido").regex(NOTICE_KEY_PATTERN, "Aviso inválido");
+const noticeKeyField = text({ error: "Aviso inválido" })
+  .max(120, "Aviso inválido")
+  .regex(NOTICE_KEY_PATTERN, "Aviso inválido");
 
 /** POST /api/notices/read: some notices by key, or every notice shown so far. */
 export const noticeReadSchema = z
@@ -76,9 +78,6 @@ export const systemNoticeInputSchema = z.object({
   title: text().trim().min(1).max(120),
   body: text().trim().min(1).max(1000),
   /** A path inside the app, e.g. "/settings". */
-  link: text()
-    .max(300)
-    .refine(isAppPath, "O link deve ser um caminho do próprio sistema")
-    .nullish(),
+  link: text().max(300).refine(isAppPath, "O link deve ser um caminho do próprio sistema").nullish(),
 });
 export type SystemNoticeInput = z.input<typeof systemNoticeInputSchema>;

@@ -1,7 +1,6 @@
 import { formatDate, formatDateTimeAt } from "../format/index.js";
 import type { NoticeKind } from "./notice-kinds.js";
 
-
 /** "12/03/2026 às 14:05", in São Paulo. */
 export function whenInSaoPaulo(instant: Date): string {
   return formatDateTimeAt(instant);
@@ -104,7 +103,10 @@ export function noticeText(facts: NoticeFacts, now: Date): NoticeText {
 const INTEGRATION_FAILURES = new Set(["desativado", "sem_token", "token_invalido", "token_inativo"]);
 
 /** Where a notice leads: its document, Integração, Certificado Digital, or a system notice's own link. */
-export function noticeLink(kind: NoticeKind, ref: { documentId?: string | null; motivo?: string | null; link?: string | null }): string | null {
+export function noticeLink(
+  kind: NoticeKind,
+  ref: { documentId?: string | null; motivo?: string | null; link?: string | null },
+): string | null {
   switch (kind) {
     case "document.viewed":
     case "document.expiring":

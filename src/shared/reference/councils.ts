@@ -17,10 +17,7 @@ export type Conselho = (typeof CONSELHOS)[number];
 export type ConselhoTipo = Conselho["tipo"];
 
 /** Tipos de conselho, na mesma ordem de CONSELHOS (tupla não vazia, serve para z.enum). */
-export const CONSELHO_TIPOS = CONSELHOS.map((c) => c.tipo) as unknown as readonly [
-  ConselhoTipo,
-  ...ConselhoTipo[],
-];
+export const CONSELHO_TIPOS = CONSELHOS.map((c) => c.tipo) as unknown as readonly [ConselhoTipo, ...ConselhoTipo[]];
 
 export function isConselhoTipo(value: unknown): value is ConselhoTipo {
   return typeof value === "string" && (CONSELHO_TIPOS as readonly string[]).includes(value);

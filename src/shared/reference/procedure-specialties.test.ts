@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { isKnownSpecialty, PROCEDURE_SPECIALTY_GROUPS, procedureSpecialtyName, specialtyCodesMatching } from "./procedure-specialties.js";
+import {
+  isKnownSpecialty,
+  PROCEDURE_SPECIALTY_GROUPS,
+  procedureSpecialtyName,
+  specialtyCodesMatching,
+} from "./procedure-specialties.js";
 
 describe("procedure specialties", () => {
   it("offers every council family's specialties, sorted by name", () => {
-    expect(PROCEDURE_SPECIALTY_GROUPS.map((g) => g.label)).toEqual(["Medicina (CRM)", "Odontologia (CRO)", "Enfermagem, Fisioterapia e Biomedicina"]);
+    expect(PROCEDURE_SPECIALTY_GROUPS.map((g) => g.label)).toEqual([
+      "Medicina (CRM)",
+      "Odontologia (CRO)",
+      "Enfermagem, Fisioterapia e Biomedicina",
+    ]);
     const medicina = PROCEDURE_SPECIALTY_GROUPS[0]!.items.map((i) => i.nome);
     expect(medicina).toContain("Cirurgia Plástica");
     expect([...medicina].sort((a, b) => a.localeCompare(b, "pt-BR"))).toEqual(medicina);
@@ -28,7 +37,9 @@ describe("procedure specialties", () => {
   it("finds slugs by their name, ignoring case and accents", () => {
     expect(specialtyCodesMatching("CIRURGIA PLAS")).toEqual(["cirurgia_plastica"]);
     expect(specialtyCodesMatching("harmonizacao")).toEqual(["harmonizacao_orofacial"]);
-    expect(specialtyCodesMatching("dermato")).toEqual(expect.arrayContaining(["dermatologia", "enfermagem_dermatologica", "fisioterapia_dermatofuncional"]));
+    expect(specialtyCodesMatching("dermato")).toEqual(
+      expect.arrayContaining(["dermatologia", "enfermagem_dermatologica", "fisioterapia_dermatofuncional"]),
+    );
     expect(specialtyCodesMatching("   ")).toEqual([]);
     expect(specialtyCodesMatching("zzz")).toEqual([]);
   });

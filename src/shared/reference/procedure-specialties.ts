@@ -21,7 +21,9 @@ export const PROCEDURE_SPECIALTY_GROUPS: readonly { label: string; items: readon
   { label: "Enfermagem, Fisioterapia e Biomedicina", items: options(ESPECIALIDADES_OUTROS) },
 ];
 
-const KNOWN = new Map<string, string>(PROCEDURE_SPECIALTY_GROUPS.flatMap((group) => group.items.map((item) => [item.codigo, item.nome] as const)));
+const KNOWN = new Map<string, string>(
+  PROCEDURE_SPECIALTY_GROUPS.flatMap((group) => group.items.map((item) => [item.codigo, item.nome] as const)),
+);
 
 /** Every slug of the lists, once. */
 export const KNOWN_SPECIALTY_CODES: readonly string[] = [...KNOWN.keys()];
@@ -36,12 +38,7 @@ export function procedureSpecialtyName(value: string | null | undefined): string
   return specialtyName(value);
 }
 
-const fold = (value: string) =>
-  value
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .trim();
+const fold = (value: string) => value.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
 
 /** The slugs whose name contains `term` (case and accents ignored): a search for 'cirurgia plas' finds `cirurgia_plastica`. */
 export function specialtyCodesMatching(term: string): string[] {

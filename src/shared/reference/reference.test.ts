@@ -183,9 +183,7 @@ describe("helpers", () => {
     expect(findSpecialty("CRM", "cirurgia_plastica")?.nome).toBe("Cirurgia Plástica");
     expect(findSpecialty("CRO", "cirurgia_plastica")).toBeUndefined();
     expect(findSpecialty("CRM", "ortodontia")).toBeUndefined();
-    expect(findSpecialty("CREFITO", "fisioterapia_dermatofuncional")?.nome).toBe(
-      "Fisioterapia Dermatofuncional",
-    );
+    expect(findSpecialty("CREFITO", "fisioterapia_dermatofuncional")?.nome).toBe("Fisioterapia Dermatofuncional");
   });
 
   it("specialtyName resolves codes across councils and falls back to the code", () => {

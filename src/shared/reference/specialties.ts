@@ -90,9 +90,10 @@ const AREAS_CRM_NOMES = {
 export type AreaCrmCodigo = keyof typeof AREAS_CRM_NOMES;
 
 /** Todas as áreas de atuação médicas (CRM), sem vínculo com especialidade. */
-export const AREAS_CRM: readonly AreaAtuacao[] = (
-  Object.keys(AREAS_CRM_NOMES) as AreaCrmCodigo[]
-).map((codigo) => ({ codigo, nome: AREAS_CRM_NOMES[codigo] }));
+export const AREAS_CRM: readonly AreaAtuacao[] = (Object.keys(AREAS_CRM_NOMES) as AreaCrmCodigo[]).map((codigo) => ({
+  codigo,
+  nome: AREAS_CRM_NOMES[codigo],
+}));
 
 function crm(codigo: string, nome: string, areas: readonly AreaCrmCodigo[] = []): Especialidade {
   return { codigo, nome, areas: areas.map((c) => ({ codigo: c, nome: AREAS_CRM_NOMES[c] })) };
@@ -102,10 +103,7 @@ export const ESPECIALIDADES_CRM: readonly Especialidade[] = [
   crm("acupuntura", "Acupuntura", ["dor"]),
   crm("alergia_imunologia", "Alergia e Imunologia", ["alergia_imunologia_pediatrica"]),
   crm("anestesiologia", "Anestesiologia", ["dor", "medicina_paliativa"]),
-  crm("angiologia", "Angiologia", [
-    "angiorradiologia_cirurgia_endovascular",
-    "ecografia_vascular_doppler",
-  ]),
+  crm("angiologia", "Angiologia", ["angiorradiologia_cirurgia_endovascular", "ecografia_vascular_doppler"]),
   crm("cardiologia", "Cardiologia", [
     "cardiologia_pediatrica",
     "ecocardiografia",
@@ -114,9 +112,7 @@ export const ESPECIALIDADES_CRM: readonly Especialidade[] = [
     "estimulacao_cardiaca_eletronica_implantavel",
     "hemodinamica_cardiologia_intervencionista",
   ]),
-  crm("cirurgia_cardiovascular", "Cirurgia Cardiovascular", [
-    "estimulacao_cardiaca_eletronica_implantavel",
-  ]),
+  crm("cirurgia_cardiovascular", "Cirurgia Cardiovascular", ["estimulacao_cardiaca_eletronica_implantavel"]),
   crm("cirurgia_mao", "Cirurgia da Mão"),
   crm("cirurgia_cabeca_pescoco", "Cirurgia de Cabeça e Pescoço", ["cirurgia_cranio_maxilo_facial"]),
   crm("cirurgia_aparelho_digestivo", "Cirurgia do Aparelho Digestivo", [
@@ -133,10 +129,7 @@ export const ESPECIALIDADES_CRM: readonly Especialidade[] = [
   ]),
   crm("cirurgia_oncologica", "Cirurgia Oncológica"),
   crm("cirurgia_pediatrica", "Cirurgia Pediátrica", ["nutricao_parenteral_enteral_pediatrica"]),
-  crm("cirurgia_plastica", "Cirurgia Plástica", [
-    "atendimento_ao_queimado",
-    "cirurgia_cranio_maxilo_facial",
-  ]),
+  crm("cirurgia_plastica", "Cirurgia Plástica", ["atendimento_ao_queimado", "cirurgia_cranio_maxilo_facial"]),
   crm("cirurgia_toracica", "Cirurgia Torácica", ["endoscopia_respiratoria"]),
   crm("cirurgia_vascular", "Cirurgia Vascular", [
     "angiorradiologia_cirurgia_endovascular",
@@ -190,17 +183,11 @@ export const ESPECIALIDADES_CRM: readonly Especialidade[] = [
   ]),
   crm("mastologia", "Mastologia", ["mamografia"]),
   crm("medicina_emergencia", "Medicina de Emergência"),
-  crm("medicina_familia_comunidade", "Medicina de Família e Comunidade", [
-    "hansenologia",
-    "medicina_paliativa",
-  ]),
+  crm("medicina_familia_comunidade", "Medicina de Família e Comunidade", ["hansenologia", "medicina_paliativa"]),
   crm("medicina_trabalho", "Medicina do Trabalho", ["medicina_aeroespacial"]),
   crm("medicina_trafego", "Medicina de Tráfego", ["medicina_aeroespacial"]),
   crm("medicina_esportiva", "Medicina Esportiva"),
-  crm("medicina_fisica_reabilitacao", "Medicina Física e Reabilitação", [
-    "dor",
-    "neurofisiologia_clinica",
-  ]),
+  crm("medicina_fisica_reabilitacao", "Medicina Física e Reabilitação", ["dor", "neurofisiologia_clinica"]),
   crm("medicina_intensiva", "Medicina Intensiva", [
     "medicina_intensiva_pediatrica",
     "medicina_paliativa",
@@ -209,18 +196,10 @@ export const ESPECIALIDADES_CRM: readonly Especialidade[] = [
   ]),
   crm("medicina_legal_pericia_medica", "Medicina Legal e Perícia Médica"),
   crm("medicina_nuclear", "Medicina Nuclear", ["densitometria_ossea"]),
-  crm("medicina_preventiva_social", "Medicina Preventiva e Social", [
-    "administracao_em_saude",
-    "auditoria_medica",
-  ]),
+  crm("medicina_preventiva_social", "Medicina Preventiva e Social", ["administracao_em_saude", "auditoria_medica"]),
   crm("nefrologia", "Nefrologia", ["nefrologia_pediatrica"]),
   crm("neurocirurgia", "Neurocirurgia", ["dor", "neurofisiologia_clinica"]),
-  crm("neurologia", "Neurologia", [
-    "dor",
-    "medicina_do_sono",
-    "neurofisiologia_clinica",
-    "neurologia_pediatrica",
-  ]),
+  crm("neurologia", "Neurologia", ["dor", "medicina_do_sono", "neurofisiologia_clinica", "neurologia_pediatrica"]),
   crm("nutrologia", "Nutrologia", ["nutricao_parenteral_enteral", "nutrologia_pediatrica"]),
   crm("oftalmologia", "Oftalmologia"),
   crm("oncologia_clinica", "Oncologia Clínica", [
@@ -317,10 +296,7 @@ export const ESPECIALIDADES_CRO: readonly Especialidade[] = [
   semAreas("odontologia_esporte", "Odontologia do Esporte"),
   semAreas("odontologia_trabalho", "Odontologia do Trabalho"),
   semAreas("odontologia_legal", "Odontologia Legal"),
-  semAreas(
-    "odontologia_pacientes_necessidades_especiais",
-    "Odontologia para Pacientes com Necessidades Especiais",
-  ),
+  semAreas("odontologia_pacientes_necessidades_especiais", "Odontologia para Pacientes com Necessidades Especiais"),
   semAreas("odontopediatria", "Odontopediatria"),
   semAreas("ortodontia", "Ortodontia"),
   semAreas("ortopedia_funcional_maxilares", "Ortopedia Funcional dos Maxilares"),
@@ -421,11 +397,7 @@ export function areasFor(conselho: ConselhoTipo, especialidadeCodigo: string): r
 }
 
 /** Se a área pode ser escolhida para a especialidade no conselho dado. */
-export function isAreaFor(
-  conselho: ConselhoTipo,
-  especialidadeCodigo: string,
-  areaCodigo: string,
-): boolean {
+export function isAreaFor(conselho: ConselhoTipo, especialidadeCodigo: string, areaCodigo: string): boolean {
   return areasFor(conselho, especialidadeCodigo).some((a) => a.codigo === areaCodigo);
 }
 

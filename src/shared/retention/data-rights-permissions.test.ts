@@ -8,7 +8,8 @@ describe("who may exercise a patient's rights and export the clinic (decision 02
     for (const action of ["patients.exportData", "patients.anonymize"] as const) {
       expect(can(member("admin"), action)).toBe(true);
       expect(can(member("profissional", true), action)).toBe(true);
-      for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"]) expect(can(member(role), action), `${role} ${action}`).toBe(false);
+      for (const role of ["profissional", "atendente", "juridico", "auditor", "pro_saude"])
+        expect(can(member(role), action), `${role} ${action}`).toBe(false);
     }
   });
 

@@ -46,10 +46,12 @@ describe("isRetained", () => {
 
 describe("documentDeletion", () => {
   it("allows drafts, cancelled and expired documents", () => {
-    for (const status of ["draft", "cancelled", "expired"]) expect(documentDeletion({ status, signed_at: null }, NOW)).toEqual({ allowed: true });
+    for (const status of ["draft", "cancelled", "expired"])
+      expect(documentDeletion({ status, signed_at: null }, NOW)).toEqual({ allowed: true });
   });
   it("asks to cancel sent and viewed documents first", () => {
-    for (const status of ["sent", "viewed"]) expect(documentDeletion({ status, signed_at: null }, NOW)).toEqual({ allowed: false, reason: "pending" });
+    for (const status of ["sent", "viewed"])
+      expect(documentDeletion({ status, signed_at: null }, NOW)).toEqual({ allowed: false, reason: "pending" });
   });
   it("refuses a signed document until 20 years after signing, and says until when", () => {
     const signedAt = new Date("2025-06-01T15:00:00.000Z");
@@ -58,10 +60,16 @@ describe("documentDeletion", () => {
       reason: "retained",
       until: new Date("2045-06-01T15:00:00.000Z"),
     });
-    expect(documentDeletion({ status: "signed", signed_at: signedAt.toISOString() }, new Date("2045-06-01T15:00:00.001Z"))).toEqual({ allowed: true });
+    expect(
+      documentDeletion({ status: "signed", signed_at: signedAt.toISOString() }, new Date("2045-06-01T15:00:00.001Z")),
+    ).toEqual({ allowed: true });
   });
   it("refuses with no end date when the signing time is unknown", () => {
-    expect(documentDeletion({ status: "signed", signed_at: null }, NOW)).toEqual({ allowed: false, reason: "retained", until: null });
+    expect(documentDeletion({ status: "signed", signed_at: null }, NOW)).toEqual({
+      allowed: false,
+      reason: "retained",
+      until: null,
+    });
   });
   it("treats an unknown status as not deletable", () => {
     expect(documentDeletion({ status: "arquivado", signed_at: null }, NOW).allowed).toBe(false);
@@ -104,14 +112,25 @@ describe("patientAnonymization", () => {
     expect(verdict).toEqual({ allowed: false, reason: "retained", until: null });
   });
   it("asks to cancel documents waiting for a signature", () => {
-    expect(patientAnonymization([{ status: "sent", signed_at: null }, { status: "viewed", signed_at: null }], NOW)).toEqual({
+    expect(
+      patientAnonymization(
+        [
+          { status: "sent", signed_at: null },
+          { status: "viewed", signed_at: null },
+        ],
+        NOW,
+      ),
+    ).toEqual({
       allowed: false,
       reason: "pending",
       count: 2,
     });
   });
   it("allows it once every signed document is past retention", () => {
-    expect(patientAnonymization([{ status: "signed", signed_at: yearsAgo(21) }], NOW)).toEqual({ allowed: true, documentsToDelete: 1 });
+    expect(patientAnonymization([{ status: "signed", signed_at: yearsAgo(21) }], NOW)).toEqual({
+      allowed: true,
+      documentsToDelete: 1,
+    });
   });
 });
 
@@ -120,7 +139,9 @@ describe("messages", () => {
     expect(RETENTION_MESSAGES.rule).toContain("Documentos assinados são guardados por 20 anos (Lei 13.787/2018)");
     expect(RETENTION_MESSAGES.documentRetained(new Date("2045-06-01T15:00:00.000Z"))).toContain("até 01/06/2045");
     expect(RETENTION_MESSAGES.anonymizeRetained(null)).toContain("dever legal de guardar por 20 anos");
-    expect(RETENTION_MESSAGES.anonymizePending(1)).toBe("Este paciente tem 1 documento aguardando assinatura. Cancele-os antes de anonimizar.");
+    expect(RETENTION_MESSAGES.anonymizePending(1)).toBe(
+      "Este paciente tem 1 documento aguardando assinatura. Cancele-os antes de anonimizar.",
+    );
   });
   it("formats the day in São Paulo's calendar", () => {
     // 02:00 UTC on 1 June is still 31 May in São Paulo.

@@ -57,7 +57,11 @@ export function isRetained(document: RetentionSubject, now: Date = new Date()): 
 export function documentDeletion(document: RetentionSubject, now: Date = new Date()): DocumentDeletion {
   if (document.status === "signed") {
     if (isRetained(document, now)) {
-      return { allowed: false, reason: "retained", until: document.signed_at === null ? null : retainedUntil(document.signed_at) };
+      return {
+        allowed: false,
+        reason: "retained",
+        until: document.signed_at === null ? null : retainedUntil(document.signed_at),
+      };
     }
     return { allowed: true };
   }
@@ -71,7 +75,10 @@ export function documentDeletion(document: RetentionSubject, now: Date = new Dat
  * (`until` is the latest end of retention) or waiting for a signature; otherwise their unsigned
  * documents (drafts, cancelled, expired, or signed ones past retention) are deleted with it.
  */
-export function patientAnonymization(documents: readonly RetentionSubject[], now: Date = new Date()): PatientAnonymization {
+export function patientAnonymization(
+  documents: readonly RetentionSubject[],
+  now: Date = new Date(),
+): PatientAnonymization {
   let latest: Date | null | undefined;
   for (const document of documents) {
     if (!isRetained(document, now)) continue;

@@ -27,7 +27,8 @@ export const CERTIFICATE_MESSAGES = {
   tooLarge: "O arquivo é grande demais para um certificado A1 (máximo de 64 kB).",
   empty: "Nenhum certificado cadastrado",
   accessDenied: "Acesso negado",
-  accessDeniedDetail: "Só o proprietário, os administradores e os profissionais de saúde (os próprios certificados) gerenciam certificados.",
+  accessDeniedDetail:
+    "Só o proprietário, os administradores e os profissionais de saúde (os próprios certificados) gerenciam certificados.",
 } as const;
 
 export const CERTIFICATE_TITULARES = ["clinica", "profissional"] as const;

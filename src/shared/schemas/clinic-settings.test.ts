@@ -18,12 +18,20 @@ const establishment = {
   telefone: "",
   validade_documento_dias: 7,
 };
-const messages = (value: unknown) => (clinicSettingsInputSchema.safeParse(value).error?.issues ?? []).map((i) => `${i.path.join(".")}: ${i.message}`);
+const messages = (value: unknown) =>
+  (clinicSettingsInputSchema.safeParse(value).error?.issues ?? []).map((i) => `${i.path.join(".")}: ${i.message}`);
 
 describe("clinicSettingsInputSchema", () => {
   it("takes an establishment's data with sign-up's rules", () => {
-    expect(clinicSettingsInputSchema.parse(establishment)).toMatchObject({ cnpj: "11222333000181", cep: "01310100", nome_fantasia: undefined, telefone: undefined });
-    expect(messages({ ...establishment, razao_social: "", cnpj: "11.222.333/0001-82", cnes: "12", cep: "123", numero: "" })).toEqual(
+    expect(clinicSettingsInputSchema.parse(establishment)).toMatchObject({
+      cnpj: "11222333000181",
+      cep: "01310100",
+      nome_fantasia: undefined,
+      telefone: undefined,
+    });
+    expect(
+      messages({ ...establishment, razao_social: "", cnpj: "11.222.333/0001-82", cnes: "12", cep: "123", numero: "" }),
+    ).toEqual(
       expect.arrayContaining([
         "razao_social: Informe a razão social",
         "cnpj: CNPJ inválido",
@@ -35,17 +43,27 @@ describe("clinicSettingsInputSchema", () => {
   });
 
   it("takes an independent professional's phone and optional office address only", () => {
-    expect(clinicSettingsInputSchema.parse({ tipo_perfil: "profissional_independente", telefone: "(11) 3333-4444", validade_documento_dias: 15 })).toEqual({
+    expect(
+      clinicSettingsInputSchema.parse({
+        tipo_perfil: "profissional_independente",
+        telefone: "(11) 3333-4444",
+        validade_documento_dias: 15,
+      }),
+    ).toEqual({
       tipo_perfil: "profissional_independente",
       telefone: "1133334444",
       validade_documento_dias: 15,
     });
-    expect(messages({ tipo_perfil: "profissional_independente", cep: "1", validade_documento_dias: 7 })).toEqual(["cep: CEP inválido"]);
+    expect(messages({ tipo_perfil: "profissional_independente", cep: "1", validade_documento_dias: 7 })).toEqual([
+      "cep: CEP inválido",
+    ]);
   });
 
   it("keeps the validity between 1 and 90 whole days", () => {
     for (const bad of [0, 91, 2.5, "7", null]) {
-      expect(messages({ ...establishment, validade_documento_dias: bad }), String(bad)).toEqual(["validade_documento_dias: Informe um prazo entre 1 e 90 dias"]);
+      expect(messages({ ...establishment, validade_documento_dias: bad }), String(bad)).toEqual([
+        "validade_documento_dias: Informe um prazo entre 1 e 90 dias",
+      ]);
     }
   });
 });

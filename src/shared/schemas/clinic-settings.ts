@@ -33,7 +33,9 @@ export const validityDaysField = z
   .max(MAX_VALIDITY_DAYS, validityMessage);
 
 /** The days a new document stays open: the clinic's setting, or the spec's 7 when none (or a bad value) is stored. */
-export function documentValidityDays(settings: { documentos?: { validade_dias?: unknown } } | null | undefined): number {
+export function documentValidityDays(
+  settings: { documentos?: { validade_dias?: unknown } } | null | undefined,
+): number {
   const stored = settings?.documentos?.validade_dias;
   return validityDaysField.safeParse(stored).success ? (stored as number) : DOCUMENT_VALIDITY_DAYS;
 }
@@ -67,9 +69,13 @@ const professionalSettingsSchema = z.object({
   validade_documento_dias: validityDaysField,
 });
 
-export const clinicSettingsInputSchema = z.discriminatedUnion("tipo_perfil", [establishmentSettingsSchema, professionalSettingsSchema], {
-  error: "Tipo de conta inválido",
-});
+export const clinicSettingsInputSchema = z.discriminatedUnion(
+  "tipo_perfil",
+  [establishmentSettingsSchema, professionalSettingsSchema],
+  {
+    error: "Tipo de conta inválido",
+  },
+);
 export type ClinicSettingsInput = z.input<typeof clinicSettingsInputSchema>;
 export type ClinicSettingsData = z.output<typeof clinicSettingsInputSchema>;
 export type EstablishmentSettingsInput = z.input<typeof establishmentSettingsSchema>;

@@ -8,10 +8,7 @@ import { UF_SIGLAS } from "../reference/ufs.js";
 
 /** A required text field: trimmed, with a pt-BR message when blank. */
 export const requiredText = (message: string, max = 200) =>
-  text({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Use no máximo ${max} caracteres`);
+  text({ error: message }).trim().min(1, message).max(max, `Use no máximo ${max} caracteres`);
 
 /** An optional text field: blank becomes undefined. */
 export const optionalText = (max = 200) =>

@@ -25,7 +25,10 @@ export const councilShape = {
   conselho_tipo: z.preprocess(blankToUndefined, z.enum(CONSELHO_TIPOS, { error: "Selecione o conselho" }).optional()),
   conselho_numero: text().trim().max(20, "Use no máximo 20 caracteres").optional(),
   conselho_uf: z.preprocess(blankToUndefined, z.enum(UF_SIGLAS, { error: "Selecione a UF" }).optional()),
-  especialidades: z.array(especialidadeEscolhidaSchema).max(MAX_ESPECIALIDADES, SIGNUP_MESSAGES.tooManySpecialties).default([]),
+  especialidades: z
+    .array(especialidadeEscolhidaSchema)
+    .max(MAX_ESPECIALIDADES, SIGNUP_MESSAGES.tooManySpecialties)
+    .default([]),
 };
 
 export interface CouncilValues {
@@ -38,7 +41,8 @@ export interface CouncilValues {
 /** The checks that do not depend on the role: a council given is given in full, with sign-up's specialty rules. */
 export function checkCouncilFields(value: CouncilValues, ctx: z.RefinementCtx): void {
   if (!value.conselho_tipo) return;
-  if (!value.conselho_numero) ctx.addIssue({ code: "custom", path: ["conselho_numero"], message: "Informe o número do conselho" });
+  if (!value.conselho_numero)
+    ctx.addIssue({ code: "custom", path: ["conselho_numero"], message: "Informe o número do conselho" });
   if (!value.conselho_uf) ctx.addIssue({ code: "custom", path: ["conselho_uf"], message: "Selecione a UF" });
   checkSpecialtyRules({ conselho_tipo: value.conselho_tipo, especialidades: value.especialidades }, ctx, {
     specialtyRequiredMessage: SIGNUP_MESSAGES.specialtyRequiredEstablishment,
@@ -52,10 +56,12 @@ export function checkCouncilFields(value: CouncilValues, ctx: z.RefinementCtx): 
  */
 export function councilRoleIssues(role: string, value: CouncilValues): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  if (needsCouncil(role) && !value.conselho_tipo) issues.push({ path: "conselho_tipo", message: "Selecione o conselho" });
+  if (needsCouncil(role) && !value.conselho_tipo)
+    issues.push({ path: "conselho_tipo", message: "Selecione o conselho" });
   if (value.conselho_tipo === "CRM" && role !== "admin") {
     value.especialidades.forEach((entry, index) => {
-      if (entry.especialidade !== "" && !entry.rqe) issues.push({ path: `especialidades.${index}.rqe`, message: SIGNUP_MESSAGES.rqeRequired });
+      if (entry.especialidade !== "" && !entry.rqe)
+        issues.push({ path: `especialidades.${index}.rqe`, message: SIGNUP_MESSAGES.rqeRequired });
     });
   }
   return issues;
@@ -64,7 +70,11 @@ export function councilRoleIssues(role: string, value: CouncilValues): FieldIssu
 /** Adds `councilRoleIssues` to a zod refinement. */
 export function addCouncilRoleIssues(role: string, value: CouncilValues, ctx: z.RefinementCtx): void {
   for (const issue of councilRoleIssues(role, value)) {
-    ctx.addIssue({ code: "custom", path: issue.path.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part)), message: issue.message });
+    ctx.addIssue({
+      code: "custom",
+      path: issue.path.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+      message: issue.message,
+    });
   }
 }
 

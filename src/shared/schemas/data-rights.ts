@@ -20,7 +20,8 @@ export const clinicExportQuerySchema = z.object({
 
 export const DATA_RIGHTS_MESSAGES = {
   exportPatient: "Exportar dados do paciente",
-  exportPatientHint: "Um ZIP com o cadastro, os documentos (PDFs assinados) e o registro de quem acessou os dados do paciente (LGPD, art. 18).",
+  exportPatientHint:
+    "Um ZIP com o cadastro, os documentos (PDFs assinados) e o registro de quem acessou os dados do paciente (LGPD, art. 18).",
   exportStarted: "Exportação iniciada: o ZIP está sendo baixado.",
   anonymize: "Anonimizar paciente",
   anonymizeTitle: "Anonimizar este paciente?",

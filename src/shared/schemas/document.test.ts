@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { dashboardBadge, documentCreateInputSchema, effectiveStatus, shortDocumentId, signatureRate } from "./document.js";
+import {
+  dashboardBadge,
+  documentCreateInputSchema,
+  effectiveStatus,
+  shortDocumentId,
+  signatureRate,
+} from "./document.js";
 import { DOCUMENT_MESSAGES } from "./document-basics.js";
 
 describe("document rules of spec part 1", () => {
@@ -39,7 +45,9 @@ describe("document rules of spec part 1", () => {
   it("requires patient, template version and title with one message; trims custom texts; drops repeated items", () => {
     const missing = documentCreateInputSchema.safeParse({ titulo: "" });
     expect(missing.success).toBe(false);
-    expect(new Set(missing.error?.issues.map((i) => i.message))).toEqual(new Set(["Por favor, preencha todos os campos obrigatórios."]));
+    expect(new Set(missing.error?.issues.map((i) => i.message))).toEqual(
+      new Set(["Por favor, preencha todos os campos obrigatórios."]),
+    );
     const id = "0b6e3a52-7d1c-4f0e-9a51-1c2d3e4f5a6b";
     const parsed = documentCreateInputSchema.parse({
       paciente_id: id,

@@ -31,7 +31,10 @@ export const documentCreateInputSchema = z.object({
     (v) => (v === "" || v === null ? undefined : v),
     calendarDate("Data do procedimento inválida").optional(),
   ),
-  medico_responsavel_id: z.preprocess((v) => (v === "" ? undefined : v), z.uuid("Médico responsável inválido").optional()),
+  medico_responsavel_id: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.uuid("Médico responsável inválido").optional(),
+  ),
   variaveis: z
     .object({
       valor_procedimento: customText(200),
@@ -39,7 +42,12 @@ export const documentCreateInputSchema = z.object({
       beneficios_personalizados: customText(20_000),
       cuidados_personalizados: customText(20_000),
     })
-    .default({ valor_procedimento: null, riscos_personalizados: null, beneficios_personalizados: null, cuidados_personalizados: null }),
+    .default({
+      valor_procedimento: null,
+      riscos_personalizados: null,
+      beneficios_personalizados: null,
+      cuidados_personalizados: null,
+    }),
   conteudo: z
     .object({ riscos: idList, beneficios: idList, cuidados: idList })
     .default({ riscos: [], beneficios: [], cuidados: [] }),

@@ -54,10 +54,14 @@ export const FEEGOW_MESSAGES = {
   connectionErrorDetail: "Erro ao conectar com Feegow",
   disabled: "Integração desabilitada",
   disabledDetail: {
-    patients: "A busca de pacientes no Feegow está desativada. O proprietário ou um administrador pode ativá-la em Integração.",
-    professionals: "A importação de profissionais do Feegow está desativada. O proprietário ou um administrador pode ativá-la em Integração.",
-    procedures: "A importação de procedimentos do Feegow está desativada. O proprietário ou um administrador pode ativá-la em Integração.",
-    file_upload: "O envio de arquivos ao Feegow está desativado. O proprietário ou um administrador pode ativá-lo em Integração.",
+    patients:
+      "A busca de pacientes no Feegow está desativada. O proprietário ou um administrador pode ativá-la em Integração.",
+    professionals:
+      "A importação de profissionais do Feegow está desativada. O proprietário ou um administrador pode ativá-la em Integração.",
+    procedures:
+      "A importação de procedimentos do Feegow está desativada. O proprietário ou um administrador pode ativá-la em Integração.",
+    file_upload:
+      "O envio de arquivos ao Feegow está desativado. O proprietário ou um administrador pode ativá-lo em Integração.",
   } satisfies Record<FeegowFeature, string>,
   patientNotFound: "Paciente não encontrado",
   professionalsError: "Erro ao listar profissionais",
@@ -65,7 +69,8 @@ export const FEEGOW_MESSAGES = {
   uploadError: "Erro no upload",
   saved: "Configurações atualizadas",
   saveError: (reason: string) => `Erro ao salvar configurações: ${reason}`,
-  establishmentsOnly: "A gestão de usuários com importação de profissionais do Feegow é exclusiva para estabelecimentos.",
+  establishmentsOnly:
+    "A gestão de usuários com importação de profissionais do Feegow é exclusiva para estabelecimentos.",
 } as const;
 
 const featureFlags = z.object({
@@ -173,11 +178,19 @@ export const FEEGOW_IMPORT_MESSAGES = {
 /** POST …/professionals/import and …/procedures/import: some Feegow ids, or all of them. */
 export const feegowImportInputSchema = z
   .object({
-    ids: z.array(z.number({ error: "Id inválido" }).int("Id inválido").positive("Id inválido"), { error: "Lista de ids inválida" }).min(1, "Escolha ao menos um item").max(1000, "Escolha no máximo 1000 itens").optional(),
+    ids: z
+      .array(z.number({ error: "Id inválido" }).int("Id inválido").positive("Id inválido"), {
+        error: "Lista de ids inválida",
+      })
+      .min(1, "Escolha ao menos um item")
+      .max(1000, "Escolha no máximo 1000 itens")
+      .optional(),
     todos: z.literal(true, { error: "Valor inválido" }).optional(),
   })
   .strict()
-  .refine((input) => (input.ids === undefined) !== (input.todos === undefined), { message: "Informe os ids a importar ou todos: true" });
+  .refine((input) => (input.ids === undefined) !== (input.todos === undefined), {
+    message: "Informe os ids a importar ou todos: true",
+  });
 export type FeegowImportInput = z.input<typeof feegowImportInputSchema>;
 
 export const FEEGOW_PROFESSIONAL_STATES = ["novo", "existente", "incompleto"] as const;
@@ -255,11 +268,21 @@ export const feegowUploadQuerySchema = z.object({
   /** Comma-separated document ids: the latest upload of each. */
   documentos: text()
     .max(100 * 37, "Informe no máximo 100 documentos")
-    .transform((value) => value.split(",").map((id) => id.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.uuid("Documento inválido")).max(100, "Informe no máximo 100 documentos"))
     .optional(),
   status: z.enum(FEEGOW_UPLOAD_STATUSES, { error: "Status inválido" }).optional(),
-  limit: z.coerce.number({ error: "Limite inválido" }).int("Limite inválido").min(1, "Limite inválido").max(100, "Limite inválido").default(50),
+  limit: z.coerce
+    .number({ error: "Limite inválido" })
+    .int("Limite inválido")
+    .min(1, "Limite inválido")
+    .max(100, "Limite inválido")
+    .default(50),
 });
 export type FeegowUploadQuery = z.input<typeof feegowUploadQuerySchema>;
 

@@ -14,13 +14,24 @@ describe("new passwords (decision 011)", () => {
   });
 
   it("refuse common passwords, Portuguese ones included, whatever their case", () => {
-    for (const common of ["12345678", "senha123", "brasil123", "Senha123", "MINHASENHA", "password", "iloveyou", "flamengo", "10203040"]) {
+    for (const common of [
+      "12345678",
+      "senha123",
+      "brasil123",
+      "Senha123",
+      "MINHASENHA",
+      "password",
+      "iloveyou",
+      "flamengo",
+      "10203040",
+    ]) {
       expect(messages(common), common).toEqual([PASSWORD_MESSAGES.tooCommon]);
     }
   });
 
   it("accept the demo password and the test accounts' passwords", () => {
-    for (const ok of [DEMO_PASSWORD, "segredo123", "senha-equipe", "nova-senha-forte"]) expect(messages(ok), ok).toEqual([]);
+    for (const ok of [DEMO_PASSWORD, "segredo123", "senha-equipe", "nova-senha-forte"])
+      expect(messages(ok), ok).toEqual([]);
   });
 
   it("list only lower-case entries of 8+ characters (shorter ones fail the length rule anyway)", async () => {

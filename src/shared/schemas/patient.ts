@@ -36,12 +36,18 @@ const optionalDate = text()
   .trim()
   .optional()
   .refine((value) => !value || isCalendarDate(value), "Data inválida")
-  .refine((value) => !value || value <= new Date().toISOString().slice(0, 10), "A data de nascimento não pode estar no futuro")
+  .refine(
+    (value) => !value || value <= new Date().toISOString().slice(0, 10),
+    "A data de nascimento não pode estar no futuro",
+  )
   .transform((value) => (value ? value : undefined));
 
 /** New patient and edit patient (spec part 1 §5 "New patient", part 2 §3 guardian fields). */
 export const patientInputSchema = z.object({
-  nome: text({ error: "Informe o nome do paciente" }).trim().min(1, "Informe o nome do paciente").max(160, "Use no máximo 160 caracteres"),
+  nome: text({ error: "Informe o nome do paciente" })
+    .trim()
+    .min(1, "Informe o nome do paciente")
+    .max(160, "Use no máximo 160 caracteres"),
   cpf: optionalCpf("CPF inválido"),
   data_nascimento: optionalDate,
   sexo: blankAsMissing(z.enum(SEXOS, { error: "Selecione uma opção válida" }).optional()),
@@ -65,7 +71,12 @@ export const patientInputSchema = z.object({
   responsavel_nome: optionalText(160),
   responsavel_cpf: optionalCpf("CPF do responsável inválido"),
   /** The patient's id in the clinic system when the form was filled from it (decision 016); kept when absent on update. */
-  feegow_patient_id: z.number({ error: "Identificador do Feegow inválido" }).int("Identificador do Feegow inválido").positive("Identificador do Feegow inválido").max(2_147_483_647, "Identificador do Feegow inválido").optional(),
+  feegow_patient_id: z
+    .number({ error: "Identificador do Feegow inválido" })
+    .int("Identificador do Feegow inválido")
+    .positive("Identificador do Feegow inválido")
+    .max(2_147_483_647, "Identificador do Feegow inválido")
+    .optional(),
 });
 export type PatientInput = z.input<typeof patientInputSchema>;
 export type PatientData = z.output<typeof patientInputSchema>;

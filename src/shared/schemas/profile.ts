@@ -45,7 +45,9 @@ export const passwordChangeSchema = z
       .min(1, PROFILE_MESSAGES.currentPasswordRequired)
       .max(200, "A senha é longa demais"),
     nova_senha: passwordField,
-    confirmar_senha: text({ error: PROFILE_MESSAGES.confirmRequired }).min(1, PROFILE_MESSAGES.confirmRequired).max(200, "A senha é longa demais"),
+    confirmar_senha: text({ error: PROFILE_MESSAGES.confirmRequired })
+      .min(1, PROFILE_MESSAGES.confirmRequired)
+      .max(200, "A senha é longa demais"),
   })
   .superRefine((value, ctx) => {
     if (value.nova_senha !== value.confirmar_senha) {
@@ -58,6 +60,12 @@ export const passwordChangeSchema = z
 export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
 
 /** Does saving this form change who the person is (e-mail or CPF)? Then the current password is asked. */
-export function changesIdentity(current: { email: string; cpf: string }, next: { email: string; cpf: string }): boolean {
-  return current.email.trim().toLowerCase() !== next.email.trim().toLowerCase() || current.cpf.replace(/\D/g, "") !== next.cpf.replace(/\D/g, "");
+export function changesIdentity(
+  current: { email: string; cpf: string },
+  next: { email: string; cpf: string },
+): boolean {
+  return (
+    current.email.trim().toLowerCase() !== next.email.trim().toLowerCase() ||
+    current.cpf.replace(/\D/g, "") !== next.cpf.replace(/\D/g, "")
+  );
 }

@@ -1,12 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { calendarDate, findUnsafeText, isCalendarDate, isIsoInstant, isSafeText, text, UNSAFE_TEXT_MESSAGE } from "./safe-input.js";
+import {
+  calendarDate,
+  findUnsafeText,
+  isCalendarDate,
+  isIsoInstant,
+  isSafeText,
+  text,
+  UNSAFE_TEXT_MESSAGE,
+} from "./safe-input.js";
 
 describe("isSafeText", () => {
   it("accepts ordinary Portuguese text, emoji and line breaks", () => {
-    for (const value of ["", "Conceição", "Olá 👋🏽", "linha 1\nlinha 2\ttab", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢"]) expect(isSafeText(value)).toBe(true);
+    for (const value of ["", "Conceição", "Olá 👋🏽", "linha 1\nlinha 2\ttab", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢"])
+      expect(isSafeText(value)).toBe(true);
   });
   it("refuses NUL bytes and lone surrogates anywhere", () => {
-    for (const value of ["\u0000", "a\u0000b", "\ud800", "x\udc00", "\ud83d", "fim \ud83d", "\udc4b início"]) expect(isSafeText(value)).toBe(false);
+    for (const value of ["\u0000", "a\u0000b", "\ud800", "x\udc00", "\ud83d", "fim \ud83d", "\udc4b início"])
+      expect(isSafeText(value)).toBe(false);
   });
 });
 
@@ -22,10 +32,25 @@ describe("text()", () => {
 
 describe("calendar dates", () => {
   it("accepts real days, leap days included", () => {
-    for (const value of ["2024-02-29", "2000-02-29", "1900-01-01", "2026-12-31", "2200-12-31"]) expect(isCalendarDate(value)).toBe(true);
+    for (const value of ["2024-02-29", "2000-02-29", "1900-01-01", "2026-12-31", "2200-12-31"])
+      expect(isCalendarDate(value)).toBe(true);
   });
   it("refuses days JavaScript rolls over and PostgreSQL refuses, and dates out of bounds", () => {
-    for (const value of ["2024-02-30", "2023-02-29", "1900-02-29", "2024-04-31", "2024-13-01", "2024-00-10", "2024-01-00", "0000-01-01", "1899-12-31", "2201-01-01", "20240101", "2024-1-1", " 2024-01-01x"]) {
+    for (const value of [
+      "2024-02-30",
+      "2023-02-29",
+      "1900-02-29",
+      "2024-04-31",
+      "2024-13-01",
+      "2024-00-10",
+      "2024-01-00",
+      "0000-01-01",
+      "1899-12-31",
+      "2201-01-01",
+      "20240101",
+      "2024-1-1",
+      " 2024-01-01x",
+    ]) {
       expect(isCalendarDate(value)).toBe(false);
     }
   });

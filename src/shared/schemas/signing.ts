@@ -23,41 +23,57 @@ export {
 const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
 
 /** What the signer sends (spec part 1 §3 signer data + the drawn signature). */
-export const signInputSchema = z.object({
-  nome: text({ error: SIGNING_MESSAGES.required }).trim().min(1, SIGNING_MESSAGES.required).max(160, "Use no máximo 160 caracteres"),
-  cpf: text({ error: SIGNING_MESSAGES.required })
-    .trim()
-    .min(1, { error: SIGNING_MESSAGES.required, abort: true })
-    .refine(isValidCpf, "CPF inválido"),
-  email: text({ error: SIGNING_MESSAGES.required })
-    .trim()
-    .min(1, { error: SIGNING_MESSAGES.required, abort: true })
-    .pipe(z.email("E-mail inválido"))
-    .transform((v) => v.toLowerCase()),
-  /**
-   * The e-mail typed again, which the page asks for when the clinic has no address for the signer:
-   * the copy of the sealed PDF then goes to the typed one (decision 045), so a typo must not send a
-   * patient's term to a stranger (decision 047). When given, it must be the same address.
-   */
-  email_confirmacao: text().trim().max(254).optional(),
-  telefone: text().trim().max(30).optional().transform((v) => (v ? v : undefined)),
-  /** PNG data URL of the drawn signature. */
-  assinatura: text({ error: SIGNING_MESSAGES.signatureRequired })
-    .max(Math.ceil((MAX_SIGNATURE_BYTES * 4) / 3) + 40, SIGNING_MESSAGES.signatureRequired)
-    .regex(PNG_DATA_URL, SIGNING_MESSAGES.signatureRequired),
-  /** SHA-256 of the content the page showed; must equal the document's (no signing a stale copy). */
-  conteudo_sha256: text().regex(/^[0-9a-f]{64}$/, "Conteúdo inválido"),
-  /** The e-mail one-time code, when the clinic requires it. */
-  codigo: text().trim().regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid).optional(),
-  /** Drawn on the canvas, or typed and drawn by the page (accessibility); recorded as such. */
-  tipo_assinatura: z.enum(["desenhada", "digitada"]).default("desenhada"),
-  /** The explicit consent to sign electronically (ELECTRONIC_CONSENT, recorded with its SHA-256). */
-  aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
-}).superRefine((input, context) => {
-  if (input.email_confirmacao !== undefined && input.email_confirmacao.toLowerCase() !== input.email) {
-    context.addIssue({ code: "custom", path: ["email_confirmacao"], message: SIGNING_MESSAGES.emailConfirmationMismatch });
-  }
-});
+export const signInputSchema = z
+  .object({
+    nome: text({ error: SIGNING_MESSAGES.required })
+      .trim()
+      .min(1, SIGNING_MESSAGES.required)
+      .max(160, "Use no máximo 160 caracteres"),
+    cpf: text({ error: SIGNING_MESSAGES.required })
+      .trim()
+      .min(1, { error: SIGNING_MESSAGES.required, abort: true })
+      .refine(isValidCpf, "CPF inválido"),
+    email: text({ error: SIGNING_MESSAGES.required })
+      .trim()
+      .min(1, { error: SIGNING_MESSAGES.required, abort: true })
+      .pipe(z.email("E-mail inválido"))
+      .transform((v) => v.toLowerCase()),
+    /**
+     * The e-mail typed again, which the page asks for when the clinic has no address for the signer:
+     * the copy of the sealed PDF then goes to the typed one (decision 045), so a typo must not send a
+     * patient's term to a stranger (decision 047). When given, it must be the same address.
+     */
+    email_confirmacao: text().trim().max(254).optional(),
+    telefone: text()
+      .trim()
+      .max(30)
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    /** PNG data URL of the drawn signature. */
+    assinatura: text({ error: SIGNING_MESSAGES.signatureRequired })
+      .max(Math.ceil((MAX_SIGNATURE_BYTES * 4) / 3) + 40, SIGNING_MESSAGES.signatureRequired)
+      .regex(PNG_DATA_URL, SIGNING_MESSAGES.signatureRequired),
+    /** SHA-256 of the content the page showed; must equal the document's (no signing a stale copy). */
+    conteudo_sha256: text().regex(/^[0-9a-f]{64}$/, "Conteúdo inválido"),
+    /** The e-mail one-time code, when the clinic requires it. */
+    codigo: text()
+      .trim()
+      .regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid)
+      .optional(),
+    /** Drawn on the canvas, or typed and drawn by the page (accessibility); recorded as such. */
+    tipo_assinatura: z.enum(["desenhada", "digitada"]).default("desenhada"),
+    /** The explicit consent to sign electronically (ELECTRONIC_CONSENT, recorded with its SHA-256). */
+    aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
+  })
+  .superRefine((input, context) => {
+    if (input.email_confirmacao !== undefined && input.email_confirmacao.toLowerCase() !== input.email) {
+      context.addIssue({
+        code: "custom",
+        path: ["email_confirmacao"],
+        message: SIGNING_MESSAGES.emailConfirmationMismatch,
+      });
+    }
+  });
 
 /** POST /api/documents/:id/professional-signature: the professional's own password, typed again. */
 export const professionalSignatureInputSchema = z.object({
@@ -65,7 +81,10 @@ export const professionalSignatureInputSchema = z.object({
   /** Also sign the final PDF with one's own active ICP-Brasil A1 (issue 12). */
   com_certificado: z.boolean().optional(),
   /** The code sent to the e-mail of one's own account (decision 042): with it, an advanced signature. */
-  codigo: text({ error: SIGNING_MESSAGES.otpRequired }).trim().regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid).optional(),
+  codigo: text({ error: SIGNING_MESSAGES.otpRequired })
+    .trim()
+    .regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid)
+    .optional(),
 });
 
 /** POST /api/public/sign/:token/code: which channel (default: the first the page offers). */
@@ -73,7 +92,9 @@ export const sendCodeInputSchema = z.object({ canal: z.enum(["email", "sms"]).op
 
 /** POST /api/public/sign/:token/verify-code */
 export const verifyCodeInputSchema = z.object({
-  codigo: text({ error: SIGNING_MESSAGES.otpRequired }).trim().regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid),
+  codigo: text({ error: SIGNING_MESSAGES.otpRequired })
+    .trim()
+    .regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid),
 });
 export type SignInput = z.input<typeof signInputSchema>;
 export type SignData = z.output<typeof signInputSchema>;
@@ -147,7 +168,11 @@ export const signingPageSchema = z.object({
    * Who signs through this link: the patient, their legal guardian in their own name ("responsável
    * legal de …"), or a witness named on the document (decision 021).
    */
-  signatario: z.object({ papel: z.enum(["paciente", "responsavel", "testemunha"]), qualidade: text().nullable(), paciente_nome: text() }),
+  signatario: z.object({
+    papel: z.enum(["paciente", "responsavel", "testemunha"]),
+    qualidade: text().nullable(),
+    paciente_nome: text(),
+  }),
   /** This link's signer has signed, but other parties (witnesses, the patient) have not yet: no sealed PDF to offer. */
   aguardando_outras_assinaturas: z.boolean(),
   /**

@@ -28,7 +28,12 @@ const establishment = {
   numero: "1000",
 };
 
-function issues(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown) {
+function issues(
+  schema: {
+    safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+  value: unknown,
+) {
   const result = schema.safeParse(value);
   return (result.error?.issues ?? []).map((i) => ({ path: i.path.join("."), message: i.message }));
 }
@@ -49,16 +54,22 @@ describe("sign-up rules (spec part 1 §5)", () => {
   });
 
   it("requires a password of at least 8 characters (decision 011), not a common one, and a matching confirmation", () => {
-    expect(issues(professionalSignUpSchema, { ...professional, password: "abc1234", confirmPassword: "abc1234" })).toContainEqual({
+    expect(
+      issues(professionalSignUpSchema, { ...professional, password: "abc1234", confirmPassword: "abc1234" }),
+    ).toContainEqual({
       path: "password",
       message: "A senha deve ter pelo menos 8 caracteres",
     });
     for (const common of ["12345678", "senha123", "brasil123", "Password1", "qwertyuiop"]) {
-      expect(issues(professionalSignUpSchema, { ...professional, password: common, confirmPassword: common }), common).toEqual([
-        { path: "password", message: "Esta senha é muito comum e fácil de adivinhar. Escolha outra." },
-      ]);
+      expect(
+        issues(professionalSignUpSchema, { ...professional, password: common, confirmPassword: common }),
+        common,
+      ).toEqual([{ path: "password", message: "Esta senha é muito comum e fácil de adivinhar. Escolha outra." }]);
     }
-    expect(professionalSignUpSchema.safeParse({ ...professional, password: "abc12345x", confirmPassword: "abc12345x" }).success).toBe(true);
+    expect(
+      professionalSignUpSchema.safeParse({ ...professional, password: "abc12345x", confirmPassword: "abc12345x" })
+        .success,
+    ).toBe(true);
     expect(issues(professionalSignUpSchema, { ...professional, confirmPassword: "outra" })).toEqual([
       { path: "confirmPassword", message: MESSAGES.passwordsDiffer },
     ]);
@@ -66,10 +77,17 @@ describe("sign-up rules (spec part 1 §5)", () => {
 
   it("needs an RQE for each CRM specialty but not for CRO", () => {
     expect(
-      issues(professionalSignUpSchema, { ...professional, especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }] }),
+      issues(professionalSignUpSchema, {
+        ...professional,
+        especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: "" }],
+      }),
     ).toEqual([{ path: "especialidades.0.rqe", message: MESSAGES.rqeRequired }]);
     expect(
-      professionalSignUpSchema.safeParse({ ...professional, conselho_tipo: "CRO", especialidades: [{ especialidade: "implantodontia", areas_atuacao: [], rqe: "" }] }).success,
+      professionalSignUpSchema.safeParse({
+        ...professional,
+        conselho_tipo: "CRO",
+        especialidades: [{ especialidade: "implantodontia", areas_atuacao: [], rqe: "" }],
+      }).success,
     ).toBe(true);
   });
 
@@ -77,25 +95,42 @@ describe("sign-up rules (spec part 1 §5)", () => {
     expect(issues(professionalSignUpSchema, { ...professional, especialidades: [] })).toEqual([
       { path: "especialidades", message: MESSAGES.specialtyRequiredProfessional },
     ]);
-    expect(issues(establishmentSignUpSchema, { ...establishment, conselho_tipo: "CRO", especialidades: [{ especialidade: "", areas_atuacao: [] }] })).toEqual([
-      { path: "especialidades", message: MESSAGES.specialtyRequiredEstablishment },
-    ]);
+    expect(
+      issues(establishmentSignUpSchema, {
+        ...establishment,
+        conselho_tipo: "CRO",
+        especialidades: [{ especialidade: "", areas_atuacao: [] }],
+      }),
+    ).toEqual([{ path: "especialidades", message: MESSAGES.specialtyRequiredEstablishment }]);
     for (const conselho_tipo of ["COREN", "CREFITO", "CRBM"]) {
-      expect(professionalSignUpSchema.safeParse({ ...professional, conselho_tipo, especialidades: [] }).success, conselho_tipo).toBe(true);
+      expect(
+        professionalSignUpSchema.safeParse({ ...professional, conselho_tipo, especialidades: [] }).success,
+        conselho_tipo,
+      ).toBe(true);
     }
   });
 
   it("allows at most 2 specialties and 3 areas each, from the council's own lists", () => {
-    const three = [1, 2, 3].map((n) => ({ especialidade: ["dermatologia", "pediatria", "cardiologia"][n - 1] ?? "", areas_atuacao: [], rqe: String(n) }));
+    const three = [1, 2, 3].map((n) => ({
+      especialidade: ["dermatologia", "pediatria", "cardiologia"][n - 1] ?? "",
+      areas_atuacao: [],
+      rqe: String(n),
+    }));
     expect(issues(professionalSignUpSchema, { ...professional, especialidades: three })).toContainEqual({
       path: "especialidades",
       message: MESSAGES.tooManySpecialties,
     });
     expect(
-      issues(professionalSignUpSchema, { ...professional, especialidades: [{ especialidade: "pediatria", areas_atuacao: ["a", "b", "c", "d"], rqe: "1" }] }),
+      issues(professionalSignUpSchema, {
+        ...professional,
+        especialidades: [{ especialidade: "pediatria", areas_atuacao: ["a", "b", "c", "d"], rqe: "1" }],
+      }),
     ).toContainEqual({ path: "especialidades.0.areas_atuacao", message: MESSAGES.tooManyAreas });
     expect(
-      issues(professionalSignUpSchema, { ...professional, especialidades: [{ especialidade: "pediatria", areas_atuacao: ["hansenologia"], rqe: "1" }] }),
+      issues(professionalSignUpSchema, {
+        ...professional,
+        especialidades: [{ especialidade: "pediatria", areas_atuacao: ["hansenologia"], rqe: "1" }],
+      }),
     ).toEqual([{ path: "especialidades.0.areas_atuacao", message: "Área de atuação não pertence à especialidade" }]);
   });
 
@@ -112,7 +147,17 @@ describe("sign-up rules (spec part 1 §5)", () => {
       logradouro: "",
       numero: "",
     }).map((i) => i.path);
-    expect(paths.sort()).toEqual(["bairro", "cep", "cidade", "cnpj", "estado", "logradouro", "numero", "razao_social", "tipo_estabelecimento"]);
+    expect(paths.sort()).toEqual([
+      "bairro",
+      "cep",
+      "cidade",
+      "cnpj",
+      "estado",
+      "logradouro",
+      "numero",
+      "razao_social",
+      "tipo_estabelecimento",
+    ]);
   });
 
   it("tells the two kinds apart by profile_type", () => {

@@ -169,10 +169,7 @@ export const professionalSignUpSchema = z
   .object({ profile_type: z.literal("profissional_independente"), ...professionalShape })
   .superRefine(checkProfessionalRules(MESSAGES.specialtyRequiredProfessional));
 
-export const signUpSchema = z.discriminatedUnion("profile_type", [
-  establishmentSignUpSchema,
-  professionalSignUpSchema,
-]);
+export const signUpSchema = z.discriminatedUnion("profile_type", [establishmentSignUpSchema, professionalSignUpSchema]);
 
 export type SignUpInput = z.input<typeof signUpSchema>;
 export type SignUp = z.output<typeof signUpSchema>;

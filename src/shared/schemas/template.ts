@@ -81,19 +81,24 @@ export const templateSectionInputSchema = z.object({
   variables: z.array(text().max(100)).max(200).optional(),
 });
 
-export const templateStructureInputSchema = z.object({
-  title: text().max(300, "Use no máximo 300 caracteres no título do documento"),
-  introduction: text().max(MAX_SECTION_CONTENT, `Use no máximo ${MAX_SECTION_CONTENT} caracteres na introdução`),
-  sections: z
-    .array(templateSectionInputSchema)
-    .max(MAX_TEMPLATE_SECTIONS, `Use no máximo ${MAX_TEMPLATE_SECTIONS} seções`)
-    .refine((sections) => new Set(sections.map((s) => String(s.id))).size === sections.length, "Seções com identificador repetido"),
-}).superRefine((structure, ctx) => {
-  // The whole template must stay small enough for one PDF render well under a second (decision
-  // 012): total text, line breaks and the longest run without spaces.
-  const problem = templateSizeProblem(templateTextSize(structure));
-  if (problem) ctx.addIssue({ code: "custom", message: problem, path: [] });
-});
+export const templateStructureInputSchema = z
+  .object({
+    title: text().max(300, "Use no máximo 300 caracteres no título do documento"),
+    introduction: text().max(MAX_SECTION_CONTENT, `Use no máximo ${MAX_SECTION_CONTENT} caracteres na introdução`),
+    sections: z
+      .array(templateSectionInputSchema)
+      .max(MAX_TEMPLATE_SECTIONS, `Use no máximo ${MAX_TEMPLATE_SECTIONS} seções`)
+      .refine(
+        (sections) => new Set(sections.map((s) => String(s.id))).size === sections.length,
+        "Seções com identificador repetido",
+      ),
+  })
+  .superRefine((structure, ctx) => {
+    // The whole template must stay small enough for one PDF render well under a second (decision
+    // 012): total text, line breaks and the longest run without spaces.
+    const problem = templateSizeProblem(templateTextSize(structure));
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: [] });
+  });
 
 /** Create and edit: basic information plus the structured content. */
 export const templateInputSchema = z.object({

@@ -39,7 +39,14 @@ export const USER_MESSAGES = {
 } as const;
 
 /** The roles the owner may give (saas_admin is the platform's, never a clinic's). */
-export const ASSIGNABLE_ROLES = ["profissional", "pro_saude", "admin", "atendente", "juridico", "auditor"] as const satisfies readonly Role[];
+export const ASSIGNABLE_ROLES = [
+  "profissional",
+  "pro_saude",
+  "admin",
+  "atendente",
+  "juridico",
+  "auditor",
+] as const satisfies readonly Role[];
 export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
 export { CARE_ROLES, needsCouncil } from "./council.js";
@@ -67,13 +74,19 @@ export const userCreateSchema = z
     if (value.acesso === "senha") {
       const password = passwordField.safeParse(value.password ?? "");
       if (!password.success) {
-        ctx.addIssue({ code: "custom", path: ["password"], message: password.error.issues[0]?.message ?? "Informe a senha" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["password"],
+          message: password.error.issues[0]?.message ?? "Informe a senha",
+        });
       }
     }
     checkCouncilFields(value, ctx);
     addCouncilRoleIssues(value.role, value, ctx);
   })
-  .transform((value) => normalizeCouncil({ ...value, password: value.acesso === "senha" ? value.password : undefined }));
+  .transform((value) =>
+    normalizeCouncil({ ...value, password: value.acesso === "senha" ? value.password : undefined }),
+  );
 export type UserCreateInput = z.input<typeof userCreateSchema>;
 export type UserCreate = z.output<typeof userCreateSchema>;
 
@@ -116,7 +129,9 @@ export const userSchema = z.object({
   conselho_tipo: text().nullable(),
   conselho_numero: text().nullable(),
   conselho_uf: text().nullable(),
-  especialidades: z.array(z.object({ especialidade: text(), areas_atuacao: z.array(text()), rqe: text().nullable().optional() })),
+  especialidades: z.array(
+    z.object({ especialidade: text(), areas_atuacao: z.array(text()), rqe: text().nullable().optional() }),
+  ),
   /** An invitation not accepted yet: still valid ("pendente") or past its 7 days ("expirado"). */
   convite: z.object({ status: z.enum(["pendente", "expirado"]), expires_at: text() }).nullable(),
   created_at: text(),
@@ -146,5 +161,8 @@ export const invitationAcceptSchema = z
     password: passwordField,
     confirmPassword: text({ error: "Confirme a senha" }).min(1, "Confirme a senha"),
   })
-  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: SIGNUP_MESSAGES.passwordsDiffer });
+  .refine((v) => v.password === v.confirmPassword, {
+    path: ["confirmPassword"],
+    message: SIGNUP_MESSAGES.passwordsDiffer,
+  });
 export type InvitationAcceptInput = z.input<typeof invitationAcceptSchema>;

@@ -17,7 +17,10 @@ export const WITNESS_MESSAGES = {
 /** POST /api/documents/:id/witnesses — a witness named on a draft. */
 export const witnessInputSchema = z
   .object({
-    nome: text({ error: WITNESS_MESSAGES.nameRequired }).trim().min(3, WITNESS_MESSAGES.nameRequired).max(160, "Use no máximo 160 caracteres"),
+    nome: text({ error: WITNESS_MESSAGES.nameRequired })
+      .trim()
+      .min(3, WITNESS_MESSAGES.nameRequired)
+      .max(160, "Use no máximo 160 caracteres"),
     cpf: cpfField,
     email: text()
       .trim()
@@ -27,7 +30,10 @@ export const witnessInputSchema = z
       .transform((value) => (value ? value.toLowerCase() : undefined)),
     telefone: optionalPhoneField,
   })
-  .refine((value) => Boolean(value.email || value.telefone), { path: ["email"], message: WITNESS_MESSAGES.contactRequired });
+  .refine((value) => Boolean(value.email || value.telefone), {
+    path: ["email"],
+    message: WITNESS_MESSAGES.contactRequired,
+  });
 export type WitnessInput = z.input<typeof witnessInputSchema>;
 export type WitnessData = z.output<typeof witnessInputSchema>;
 

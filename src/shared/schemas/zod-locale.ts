@@ -30,7 +30,8 @@ export const ptBrErrorMap: z.core.$ZodErrorMap = (issue) => {
     case "too_small": {
       const min = Number(issue.minimum);
       if (issue.origin === "string") return min <= 1 ? "Campo obrigatório" : `Use pelo menos ${min} caracteres`;
-      if (issue.origin === "array" || issue.origin === "set") return min <= 1 ? "Selecione pelo menos um item" : `Selecione pelo menos ${min} itens`;
+      if (issue.origin === "array" || issue.origin === "set")
+        return min <= 1 ? "Selecione pelo menos um item" : `Selecione pelo menos ${min} itens`;
       return `O valor mínimo é ${min}`;
     }
     case "invalid_value":

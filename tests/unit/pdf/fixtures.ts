@@ -23,7 +23,10 @@ const RISCOS = [
   ["Assimetria", "Diferença de volume ou contorno entre os lados, que pode exigir retoque após 15 dias."],
   ["Nódulos", "Pequenas irregularidades palpáveis, em geral resolvidas com massagem orientada pelo profissional."],
   ["Infecção", "Rara; manifesta-se por vermelhidão, calor, dor e secreção, e exige tratamento com antibióticos."],
-  ["Oclusão vascular", "Complicação rara e grave, com risco de necrose da pele ou alteração visual, que exige atendimento imediato."],
+  [
+    "Oclusão vascular",
+    "Complicação rara e grave, com risco de necrose da pele ou alteração visual, que exige atendimento imediato.",
+  ],
   ["Reação alérgica", "Reação ao produto ou ao anestésico, desde coceira local até quadros sistêmicos, muito raros."],
 ] as const;
 
@@ -35,11 +38,17 @@ const BENEFICIOS = [
 ] as const;
 
 const CUIDADOS = [
-  ["Gelo", "Aplicar compressas frias, protegidas por um pano limpo, por 10 minutos a cada hora nas primeiras 24 horas."],
+  [
+    "Gelo",
+    "Aplicar compressas frias, protegidas por um pano limpo, por 10 minutos a cada hora nas primeiras 24 horas.",
+  ],
   ["Exercícios físicos", "Evitar exercícios intensos, sauna e exposição ao calor por 48 horas."],
   ["Maquiagem", "Não aplicar maquiagem na região tratada nas primeiras 12 horas."],
   ["Massagem", "Não massagear nem pressionar a região, salvo orientação expressa do profissional."],
-  ["Sinais de alerta", "Procurar a clínica imediatamente em caso de dor intensa, palidez ou arroxeamento da pele, ou alteração visual."],
+  [
+    "Sinais de alerta",
+    "Procurar a clínica imediatamente em caso de dor intensa, palidez ou arroxeamento da pele, ou alteração visual.",
+  ],
   ["Retorno", "Comparecer à consulta de revisão agendada para 15 dias após o procedimento."],
 ] as const;
 
@@ -129,7 +138,11 @@ export function sampleEvidence(
   seal: { commonName: string; fingerprintSha256: string },
 ): { registry: SignatureRegistry; attachments: PdfAttachment[]; evidence: Evidence } {
   const at = (minutes: number) => new Date(SAMPLE_SIGNED_AT.getTime() - minutes * 60_000).toISOString();
-  const staff = { actor: "Dra. Beatriz Andrade", ip: "10.0.0.5", user_agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/126.0" };
+  const staff = {
+    actor: "Dra. Beatriz Andrade",
+    ip: "10.0.0.5",
+    user_agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/126.0",
+  };
   const patient = { actor: null, ip: "203.0.113.7", user_agent: SAMPLE_UA };
   const event = (minutes: number, action: string, who: typeof staff | typeof patient, data: unknown) => ({
     action,
@@ -145,10 +158,17 @@ export function sampleEvidence(
     event(1500, "document.created", staff, {}),
     event(1400, "document.sent", staff, { canal: "email" }),
     event(1390, "document.link_accessed", staff, { via: "copiar" }),
-    event(600, "patient.contact_changed", staff, { email: { antes: "j***@example.com.br", depois: "j***@example.com.br" } }),
+    event(600, "patient.contact_changed", staff, {
+      email: { antes: "j***@example.com.br", depois: "j***@example.com.br" },
+    }),
     event(14, "document.otp_sent", patient, { email: "j***@example.com.br" }),
     event(12, "document.otp_verified", patient, {}),
-    event(1, "document.party_signed", patient, { parte_id: "p1", nome_digitado: "joao sebastiao goncalves", nivel: "avancada", consentimento: consent }),
+    event(1, "document.party_signed", patient, {
+      parte_id: "p1",
+      nome_digitado: "joao sebastiao goncalves",
+      nivel: "avancada",
+      consentimento: consent,
+    }),
     event(0, "document.signed", patient, { verification_code: link.verificationCode, partes: ["paciente"] }),
   ]);
   const evidence = buildEvidence({

@@ -18,13 +18,22 @@ import { templateInputSchema } from "../../../src/shared/schemas/template.js";
 import { documentModelAtLimit, prose, templateAtLimit } from "../../helpers/large-template.js";
 import { sampleDocumentInput, sampleValues } from "./fixtures.js";
 
-const input = (estrutura: unknown) => ({ titulo: "TCLE", especialidade: "Dermatologia", categoria: "Consentimento", estrutura });
-const messages = (result: ReturnType<typeof templateInputSchema.safeParse>) => (result.success ? [] : result.error.issues.map((i) => i.message));
+const input = (estrutura: unknown) => ({
+  titulo: "TCLE",
+  especialidade: "Dermatologia",
+  categoria: "Consentimento",
+  estrutura,
+});
+const messages = (result: ReturnType<typeof templateInputSchema.safeParse>) =>
+  result.success ? [] : result.error.issues.map((i) => i.message);
 
 describe("template size limits", () => {
   it("accepts a template exactly at every limit", () => {
     const template = templateAtLimit();
-    expect(templateTextSize(template)).toMatchObject({ chars: MAX_TEMPLATE_TEXT_CHARS, lines: MAX_TEMPLATE_LINE_BREAKS });
+    expect(templateTextSize(template)).toMatchObject({
+      chars: MAX_TEMPLATE_TEXT_CHARS,
+      lines: MAX_TEMPLATE_LINE_BREAKS,
+    });
     const result = templateInputSchema.safeParse(input(template));
     expect(messages(result)).toEqual([]);
   });
@@ -64,14 +73,25 @@ describe("document size limits (after the values are filled in)", () => {
   });
 
   it("refuses a small template that custom texts and chosen content blow up", () => {
-    const structure = { title: "T", introduction: "", sections: Array.from({ length: 4 }, (_, k) => ({ id: `s${k}`, type: "paragraph" as const, title: "", content: "{{riscos}}" })) };
+    const structure = {
+      title: "T",
+      introduction: "",
+      sections: Array.from({ length: 4 }, (_, k) => ({
+        id: `s${k}`,
+        type: "paragraph" as const,
+        title: "",
+        content: "{{riscos}}",
+      })),
+    };
     const values = { ...sampleValues(), riscos: prose(20_000) };
     const model = buildDocumentModel(structure, values);
     expect(documentSizeProblem(documentModelSize(model))).toBe(
       "O documento ficou com 80.001 caracteres; o máximo é 60.000. Escolha menos conteúdos ou encurte os textos personalizados.",
     );
     const word = buildDocumentModel(structure, { ...values, riscos: "x".repeat(5_000) });
-    expect(documentSizeProblem(documentModelSize(word))).toMatch(/^O documento tem um trecho de 5\.000 caracteres sem espaço/);
+    expect(documentSizeProblem(documentModelSize(word))).toMatch(
+      /^O documento tem um trecho de 5\.000 caracteres sem espaço/,
+    );
     const atLimit = documentModelSize(documentModelAtLimit());
     expect(atLimit).toMatchObject({ chars: MAX_DOCUMENT_TEXT_CHARS, lines: MAX_DOCUMENT_LINES });
     expect(documentSizeProblem(atLimit)).toBeNull();
@@ -97,7 +117,9 @@ describe("render time at the limits", () => {
     for (let i = 0; i < 3; i++) await renderDocumentPdf(base);
     const template = await time(buildDocumentModel(templateAtLimit() as never, sampleValues()));
     const document = await time(documentModelAtLimit());
-    console.info(`render at the template limits: ${JSON.stringify(template)}; at the document limits: ${JSON.stringify(document)}`);
+    console.info(
+      `render at the template limits: ${JSON.stringify(template)}; at the document limits: ${JSON.stringify(document)}`,
+    );
     expect(template.median).toBeLessThan(1500);
     expect(document.median).toBeLessThan(1500);
   }, 60_000);

@@ -36,7 +36,9 @@ describe("DocumentView", () => {
       {
         title: "T",
         introduction: "",
-        sections: [{ id: "1", type: "paragraph", title: "", content: "Eu, **{{paciente_nome}}**, li *tudo*.\n- Dor\n3. Três" }],
+        sections: [
+          { id: "1", type: "paragraph", title: "", content: "Eu, **{{paciente_nome}}**, li *tudo*.\n- Dor\n3. Três" },
+        ],
       },
       { paciente_nome: "<b>Ana</b>" },
     );

@@ -13,10 +13,15 @@ export function DocumentView({ model, className }: { model: DocumentModel; class
   return (
     <article
       data-slot="document-view"
-      className={cn("mx-auto grid w-full max-w-3xl gap-6 text-sm leading-relaxed text-foreground sm:text-[0.95rem]", className)}
+      className={cn(
+        "mx-auto grid w-full max-w-3xl gap-6 text-sm leading-relaxed text-foreground sm:text-[0.95rem]",
+        className,
+      )}
     >
       {model.title.trim() ? (
-        <h2 className="text-center text-lg font-semibold tracking-tight text-balance break-words sm:text-xl">{model.title}</h2>
+        <h2 className="text-center text-lg font-semibold tracking-tight text-balance break-words sm:text-xl">
+          {model.title}
+        </h2>
       ) : null}
       {hasIntroduction ? (
         <p className="whitespace-pre-line break-words sm:text-justify">
@@ -31,9 +36,7 @@ export function DocumentView({ model, className }: { model: DocumentModel; class
 }
 
 function DocumentSectionView({ section }: { section: DocumentSection }) {
-  const heading = section.title.trim() ? (
-    <h3 className="font-semibold break-words">{section.title}</h3>
-  ) : null;
+  const heading = section.title.trim() ? <h3 className="font-semibold break-words">{section.title}</h3> : null;
   const paragraphs = section.paragraphs ?? [];
   const items = section.items ?? [];
 
@@ -53,7 +56,9 @@ function DocumentSectionView({ section }: { section: DocumentSection }) {
           data-section-type="patient_data"
           aria-label={section.title.trim() || "Dados do Paciente"}
         >
-          {heading ?? <h3 className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Dados do Paciente</h3>}
+          {heading ?? (
+            <h3 className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Dados do Paciente</h3>
+          )}
           {paragraphs.map((paragraph, index) => (
             <p key={index} className="whitespace-pre-line break-words">
               <InlineText inlines={paragraph} />
@@ -93,7 +98,10 @@ function DocumentSectionView({ section }: { section: DocumentSection }) {
 function BlockList({ ordered, start, items }: { ordered: boolean; start: number; items: Inline[][] }) {
   const List = ordered ? "ol" : "ul";
   return (
-    <List className={cn("grid gap-1 pl-6 break-words", ordered ? "list-decimal" : "list-disc")} start={ordered && start !== 1 ? start : undefined}>
+    <List
+      className={cn("grid gap-1 pl-6 break-words", ordered ? "list-decimal" : "list-disc")}
+      start={ordered && start !== 1 ? start : undefined}
+    >
       {items.map((item, index) => (
         <li key={index} className="pl-1 whitespace-pre-line">
           <InlineText inlines={item} />

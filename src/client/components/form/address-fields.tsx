@@ -36,25 +36,78 @@ export function AddressFields({ stateField, required = false }: { stateField: "e
 
   return (
     <div className="grid gap-4 sm:grid-cols-6">
-      <FormField className="sm:col-span-2" label="CEP" htmlFor="cep" required={required} error={errors.cep?.message} hint={hint}>
-        <MaskedInput {...cep} mask={CEP_MASK} inputMode="numeric" autoComplete="postal-code" placeholder="00000-000" maxLength={9} />
+      <FormField
+        className="sm:col-span-2"
+        label="CEP"
+        htmlFor="cep"
+        required={required}
+        error={errors.cep?.message}
+        hint={hint}
+      >
+        <MaskedInput
+          {...cep}
+          mask={CEP_MASK}
+          inputMode="numeric"
+          autoComplete="postal-code"
+          placeholder="00000-000"
+          maxLength={9}
+        />
       </FormField>
-      <FormField className="sm:col-span-4" label="Logradouro" htmlFor="logradouro" required={required} error={errors.logradouro?.message}>
+      <FormField
+        className="sm:col-span-4"
+        label="Logradouro"
+        htmlFor="logradouro"
+        required={required}
+        error={errors.logradouro?.message}
+      >
         <Input {...register("logradouro")} autoComplete="address-line1" placeholder="Rua, avenida…" />
       </FormField>
-      <FormField className="sm:col-span-2" label="Número" htmlFor="numero" required={required} error={errors.numero?.message}>
+      <FormField
+        className="sm:col-span-2"
+        label="Número"
+        htmlFor="numero"
+        required={required}
+        error={errors.numero?.message}
+      >
         <Input {...register("numero")} />
       </FormField>
-      <FormField className="sm:col-span-4" label="Complemento" htmlFor="complemento" error={errors.complemento?.message}>
-        <Input {...register("complemento")} placeholder="Sala, apartamento, bloco (opcional)" autoComplete="address-line2" />
+      <FormField
+        className="sm:col-span-4"
+        label="Complemento"
+        htmlFor="complemento"
+        error={errors.complemento?.message}
+      >
+        <Input
+          {...register("complemento")}
+          placeholder="Sala, apartamento, bloco (opcional)"
+          autoComplete="address-line2"
+        />
       </FormField>
-      <FormField className="sm:col-span-3" label="Bairro" htmlFor="bairro" required={required} error={errors.bairro?.message}>
+      <FormField
+        className="sm:col-span-3"
+        label="Bairro"
+        htmlFor="bairro"
+        required={required}
+        error={errors.bairro?.message}
+      >
         <Input {...register("bairro")} />
       </FormField>
-      <FormField className="sm:col-span-2" label="Cidade" htmlFor="cidade" required={required} error={errors.cidade?.message}>
+      <FormField
+        className="sm:col-span-2"
+        label="Cidade"
+        htmlFor="cidade"
+        required={required}
+        error={errors.cidade?.message}
+      >
         <Input {...register("cidade")} autoComplete="address-level2" />
       </FormField>
-      <FormField className="sm:col-span-1" label="UF" htmlFor={stateField} required={required} error={errors[stateField]?.message}>
+      <FormField
+        className="sm:col-span-1"
+        label="UF"
+        htmlFor={stateField}
+        required={required}
+        error={errors[stateField]?.message}
+      >
         <UfSelect {...register(stateField)} autoComplete="address-level1" />
       </FormField>
     </div>

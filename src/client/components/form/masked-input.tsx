@@ -24,7 +24,12 @@ export function MaskedInput({ mask, ref, onChange, value, ...props }: MaskedInpu
   const onAccept = React.useCallback(() => {
     const element = elementRef.current;
     // imask writes the element itself, which hides the change from React's onChange: tell the form.
-    if (element) onChangeRef.current?.({ target: element, currentTarget: element, type: "change" } as unknown as React.ChangeEvent<HTMLInputElement>);
+    if (element)
+      onChangeRef.current?.({
+        target: element,
+        currentTarget: element,
+        type: "change",
+      } as unknown as React.ChangeEvent<HTMLInputElement>);
   }, []);
   const { ref: inputRef, maskRef } = useIMask<HTMLInputElement>(mask, { onAccept, ref: elementRef });
 

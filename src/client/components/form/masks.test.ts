@@ -30,7 +30,9 @@ describe("imask options shape the text the schemas read", () => {
     expect(pasted(CPF_MASK, "529.982.247-25")).toBe("529.982.247-25");
   });
 
-  it.each(["0131", "01310100", "013101009"])("CEP typed %s looks like maskCep", (digits) => expect(typed(CEP_MASK, digits)).toBe(maskCep(digits)));
+  it.each(["0131", "01310100", "013101009"])("CEP typed %s looks like maskCep", (digits) =>
+    expect(typed(CEP_MASK, digits)).toBe(maskCep(digits)),
+  );
 
   it.each(["12ABC34501DE35", "11222333000181", "12abc34501de35"])("CNPJ typed %s looks like maskCnpj", (value) =>
     expect(typed(CNPJ_MASK, value)).toBe(maskCnpj(value)),

@@ -10,7 +10,10 @@ type Lookup = { state: "idle" | "loading" | "found" | "failed"; message?: string
  * the address to `onFound`. A failure leaves the fields editable and says so in `hint`. Only the
  * answer to the latest CEP typed is used.
  */
-export function useCepLookup(onFound: (address: Endereco) => void): { onCepChange: (value: string) => void; hint: ReactNode } {
+export function useCepLookup(onFound: (address: Endereco) => void): {
+  onCepChange: (value: string) => void;
+  hint: ReactNode;
+} {
   const [lookup, setLookup] = useState<Lookup>({ state: "idle" });
   const latest = useRef("");
 

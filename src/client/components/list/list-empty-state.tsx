@@ -21,7 +21,16 @@ export interface ListEmptyStateProps {
 }
 
 /** The three empty states of a searched and filtered list: by search, by filters, or truly empty. */
-export function ListEmptyState({ q, activeFilters, onClearFilters, searchTitle, searchHint, filtersTitle, filtersHint, children }: ListEmptyStateProps) {
+export function ListEmptyState({
+  q,
+  activeFilters,
+  onClearFilters,
+  searchTitle,
+  searchHint,
+  filtersTitle,
+  filtersHint,
+  children,
+}: ListEmptyStateProps) {
   const clear = (
     <Button variant="outline" onClick={onClearFilters}>
       Limpar filtros
@@ -37,6 +46,7 @@ export function ListEmptyState({ q, activeFilters, onClearFilters, searchTitle, 
       />
     );
   }
-  if (activeFilters) return <EmptyState icon={<SearchX />} title={filtersTitle} description={filtersHint} action={clear} />;
+  if (activeFilters)
+    return <EmptyState icon={<SearchX />} title={filtersTitle} description={filtersHint} action={clear} />;
   return <>{children}</>;
 }

@@ -1,7 +1,15 @@
 import { Skeleton } from "@/components/ui/skeleton";
 
 /** Placeholder rows while the first page loads (table shape on desktop, cards on phones). */
-export function ListSkeleton({ mobile, rows = 5, label = "Carregando" }: { mobile: boolean; rows?: number; label?: string }) {
+export function ListSkeleton({
+  mobile,
+  rows = 5,
+  label = "Carregando",
+}: {
+  mobile: boolean;
+  rows?: number;
+  label?: string;
+}) {
   return (
     <div aria-busy="true" data-testid="list-loading">
       <span className="sr-only">{label}</span>

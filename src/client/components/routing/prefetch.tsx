@@ -33,10 +33,12 @@ export function usePrefetchWhenIdle(paths: readonly string[]): void {
   React.useEffect(() => {
     const queue = key ? key.split("\n") : [];
     // Save-Data or a 2G link: only hover and focus prefetch.
-    const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+    const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } })
+      .connection;
     if (connection?.saveData || /2g/.test(connection?.effectiveType ?? "")) return;
     const hasIdle = typeof window.requestIdleCallback === "function";
-    const idle = (callback: () => void): number => (hasIdle ? window.requestIdleCallback(callback, { timeout: 5000 }) : Number(globalThis.setTimeout(callback, 1500)));
+    const idle = (callback: () => void): number =>
+      hasIdle ? window.requestIdleCallback(callback, { timeout: 5000 }) : Number(globalThis.setTimeout(callback, 1500));
     const cancel = (handle: number) => (hasIdle ? window.cancelIdleCallback(handle) : globalThis.clearTimeout(handle));
     let handle = 0;
     const next = () => {
@@ -56,7 +58,12 @@ export function usePrefetchWhenIdle(paths: readonly string[]): void {
 }
 
 /** A NavLink that prefetches its screen on hover, focus or touch. */
-export function PrefetchNavLink({ onMouseEnter, onFocus, onTouchStart, ...props }: NavLinkProps & React.RefAttributes<HTMLAnchorElement>) {
+export function PrefetchNavLink({
+  onMouseEnter,
+  onFocus,
+  onTouchStart,
+  ...props
+}: NavLinkProps & React.RefAttributes<HTMLAnchorElement>) {
   const path = typeof props.to === "string" ? props.to : (props.to.pathname ?? "");
   return (
     <NavLink

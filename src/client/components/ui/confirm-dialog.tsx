@@ -27,7 +27,17 @@ export interface ConfirmDialogProps {
 }
 
 /** "Are you sure?" before an action that cannot be undone lightly: one shape for every screen. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, cancelLabel = "Cancelar", onConfirm, pending = false, destructive = true }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  cancelLabel = "Cancelar",
+  onConfirm,
+  pending = false,
+  destructive = true,
+}: ConfirmDialogProps) {
   return (
     <AlertDialog open={open} onOpenChange={onOpenChange}>
       <AlertDialogContent>

@@ -13,15 +13,7 @@ type EmptyStateProps = Omit<React.ComponentProps<"div">, "title"> & {
   titleAs?: "h2" | "h3" | "h4" | "p";
 };
 
-function EmptyState({
-  icon,
-  title,
-  description,
-  action,
-  titleAs: Title = "h2",
-  className,
-  ...props
-}: EmptyStateProps) {
+function EmptyState({ icon, title, description, action, titleAs: Title = "h2", className, ...props }: EmptyStateProps) {
   return (
     <div
       data-slot="empty-state"

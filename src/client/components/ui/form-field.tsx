@@ -32,21 +32,11 @@ type FormFieldProps = Omit<React.ComponentProps<"div">, "children"> & {
   children: React.ReactNode | ((controlProps: FormFieldControlProps) => React.ReactNode);
 };
 
-function FormField({
-  label,
-  htmlFor,
-  required = false,
-  hint,
-  error,
-  className,
-  children,
-  ...props
-}: FormFieldProps) {
+function FormField({ label, htmlFor, required = false, hint, error, className, children, ...props }: FormFieldProps) {
   const hintId = `${htmlFor}-hint`;
   const errorId = `${htmlFor}-error`;
   const hasError = typeof error === "string" && error.length > 0;
-  const describedBy =
-    [hint ? hintId : null, hasError ? errorId : null].filter(Boolean).join(" ") || undefined;
+  const describedBy = [hint ? hintId : null, hasError ? errorId : null].filter(Boolean).join(" ") || undefined;
 
   const controlProps: FormFieldControlProps = {
     id: htmlFor,
@@ -88,12 +78,7 @@ function FormField({
         </p>
       ) : null}
       {hasError ? (
-        <p
-          id={errorId}
-          data-slot="form-field-error"
-          role="alert"
-          className="text-sm font-medium text-destructive"
-        >
+        <p id={errorId} data-slot="form-field-error" role="alert" className="text-sm font-medium text-destructive">
           {error}
         </p>
       ) : null}

@@ -13,10 +13,7 @@ function PageHeader({ title, description, actions, className, children, ...props
   return (
     <div
       data-slot="page-header"
-      className={cn(
-        "flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between",
-        className,
-      )}
+      className={cn("flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between", className)}
       {...props}
     >
       <div className="flex min-w-0 flex-col gap-1">
@@ -31,10 +28,7 @@ function PageHeader({ title, description, actions, className, children, ...props
         {children}
       </div>
       {actions ? (
-        <div
-          data-slot="page-header-actions"
-          className="flex flex-wrap items-center gap-2 sm:shrink-0 sm:justify-end"
-        >
+        <div data-slot="page-header-actions" className="flex flex-wrap items-center gap-2 sm:shrink-0 sm:justify-end">
           {actions}
         </div>
       ) : null}

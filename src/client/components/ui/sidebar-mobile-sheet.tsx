@@ -14,7 +14,14 @@ export interface SidebarMobileSheetProps {
  * The sidebar on phones: a sheet (Radix Dialog). Its own chunk, loaded on idle or at the first tap
  * on the menu button, so the dialog code is not in the first load (decision 033).
  */
-export default function SidebarMobileSheet({ open, onOpenChange, side, title, width, children }: SidebarMobileSheetProps) {
+export default function SidebarMobileSheet({
+  open,
+  onOpenChange,
+  side,
+  title,
+  width,
+  children,
+}: SidebarMobileSheetProps) {
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
       <SheetContent

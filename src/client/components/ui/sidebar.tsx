@@ -42,7 +42,9 @@ function usePrefetchMobileSheet(enabled: boolean): void {
     if (!enabled) return;
     const hasIdle = typeof window.requestIdleCallback === "function";
     const start = () => void loadMobileSheet().catch(() => undefined);
-    const handle = hasIdle ? window.requestIdleCallback(start, { timeout: 4000 }) : Number(globalThis.setTimeout(start, 2000));
+    const handle = hasIdle
+      ? window.requestIdleCallback(start, { timeout: 4000 })
+      : Number(globalThis.setTimeout(start, 2000));
     return () => (hasIdle ? window.cancelIdleCallback(handle) : globalThis.clearTimeout(handle));
   }, [enabled]);
 }
@@ -112,9 +114,7 @@ function SidebarProvider({
   const [openMobile, setOpenMobile] = React.useState(false);
 
   // Estado interno (modo não controlado).
-  const [internalOpen, setInternalOpen] = React.useState<boolean>(
-    () => defaultOpen ?? readSidebarCookie() ?? true,
-  );
+  const [internalOpen, setInternalOpen] = React.useState<boolean>(() => defaultOpen ?? readSidebarCookie() ?? true);
   const open = openProp ?? internalOpen;
 
   const setOpen = React.useCallback(
@@ -166,7 +166,9 @@ function SidebarProvider({
     if (open || tooltipReady) focusAfterToggle.current = null;
     if (document.activeElement && document.activeElement !== document.body) return;
     const links = document.querySelectorAll<HTMLAnchorElement>('[data-slot="sidebar"] a[href]');
-    Array.from(links).find((link) => link.getAttribute("href") === href)?.focus();
+    Array.from(links)
+      .find((link) => link.getAttribute("href") === href)
+      ?.focus();
   }, [open, tooltipReady]);
 
   // Atalho de teclado: Ctrl+B (Windows/Linux) ou Cmd+B (macOS).
@@ -210,21 +212,21 @@ function SidebarProvider({
   return (
     <SidebarContext.Provider value={contextValue}>
       <div
-          data-slot="sidebar-wrapper"
-          data-state={state}
-          style={
-            {
-              "--sidebar-width": SIDEBAR_WIDTH,
-              "--sidebar-width-mobile": SIDEBAR_WIDTH_MOBILE,
-              "--sidebar-width-icon": SIDEBAR_WIDTH_ICON,
-              ...style,
-            } as React.CSSProperties
-          }
-          className={cn("group/sidebar-wrapper flex min-h-svh w-full", className)}
-          {...props}
-        >
-          {children}
-        </div>
+        data-slot="sidebar-wrapper"
+        data-state={state}
+        style={
+          {
+            "--sidebar-width": SIDEBAR_WIDTH,
+            "--sidebar-width-mobile": SIDEBAR_WIDTH_MOBILE,
+            "--sidebar-width-icon": SIDEBAR_WIDTH_ICON,
+            ...style,
+          } as React.CSSProperties
+        }
+        className={cn("group/sidebar-wrapper flex min-h-svh w-full", className)}
+        {...props}
+      >
+        {children}
+      </div>
     </SidebarContext.Provider>
   );
 }
@@ -261,10 +263,7 @@ function Sidebar({
       <div
         data-slot="sidebar"
         data-state="expanded"
-        className={cn(
-          "flex h-full w-(--sidebar-width) flex-col bg-sidebar text-sidebar-foreground",
-          className,
-        )}
+        className={cn("flex h-full w-(--sidebar-width) flex-col bg-sidebar text-sidebar-foreground", className)}
         {...props}
       >
         {children}
@@ -277,7 +276,13 @@ function Sidebar({
     if (!openedOnce && !openMobile) return null;
     return (
       <React.Suspense fallback={null}>
-        <SidebarMobileSheet open={openMobile} onOpenChange={setOpenMobile} side={side} title={mobileTitle} width={SIDEBAR_WIDTH_MOBILE}>
+        <SidebarMobileSheet
+          open={openMobile}
+          onOpenChange={setOpenMobile}
+          side={side}
+          title={mobileTitle}
+          width={SIDEBAR_WIDTH_MOBILE}
+        >
           {children}
         </SidebarMobileSheet>
       </React.Suspense>

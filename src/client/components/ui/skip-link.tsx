@@ -8,7 +8,11 @@ export const MAIN_CONTENT_ID = "conteudo";
  * Enter moves focus into <main id="conteudo" tabIndex={-1}> (no hash change, so the router
  * is left alone).
  */
-function SkipLink({ className, targetId = MAIN_CONTENT_ID, ...props }: React.ComponentProps<"a"> & { targetId?: string }) {
+function SkipLink({
+  className,
+  targetId = MAIN_CONTENT_ID,
+  ...props
+}: React.ComponentProps<"a"> & { targetId?: string }) {
   return (
     <a
       href={`#${targetId}`}

@@ -33,35 +33,35 @@ export function dismissStaleToasts(at = Date.now()): void {
 function Toaster({ toastOptions, style, ...props }: ToasterProps) {
   return (
     <>
-    <ToastAges />
-    <Sonner
-      theme="light"
-      position="bottom-right"
-      offset={{ bottom: "var(--toast-offset-bottom)" }}
-      mobileOffset={{ bottom: "var(--toast-offset-bottom)" }}
-      richColors
-      closeButton
-      containerAriaLabel="Notificações"
-      className="toaster group"
-      toastOptions={{
-        closeButtonAriaLabel: "Fechar notificação",
-        ...toastOptions,
-      }}
-      style={
-        {
-          "--normal-bg": "var(--popover)",
-          "--normal-text": "var(--popover-foreground)",
-          "--normal-border": "var(--border)",
-          "--border-radius": "var(--radius)",
-          "--success-text": "hsl(140, 100%, 22%)",
-          "--info-text": "hsl(210, 92%, 38%)",
-          "--warning-text": "hsl(31, 92%, 32%)",
-          "--error-text": "hsl(360, 100%, 38%)",
-          ...style,
-        } as React.CSSProperties
-      }
-      {...props}
-    />
+      <ToastAges />
+      <Sonner
+        theme="light"
+        position="bottom-right"
+        offset={{ bottom: "var(--toast-offset-bottom)" }}
+        mobileOffset={{ bottom: "var(--toast-offset-bottom)" }}
+        richColors
+        closeButton
+        containerAriaLabel="Notificações"
+        className="toaster group"
+        toastOptions={{
+          closeButtonAriaLabel: "Fechar notificação",
+          ...toastOptions,
+        }}
+        style={
+          {
+            "--normal-bg": "var(--popover)",
+            "--normal-text": "var(--popover-foreground)",
+            "--normal-border": "var(--border)",
+            "--border-radius": "var(--radius)",
+            "--success-text": "hsl(140, 100%, 22%)",
+            "--info-text": "hsl(210, 92%, 38%)",
+            "--warning-text": "hsl(31, 92%, 32%)",
+            "--error-text": "hsl(360, 100%, 38%)",
+            ...style,
+          } as React.CSSProperties
+        }
+        {...props}
+      />
     </>
   );
 }

@@ -15,22 +15,9 @@ type StatCardProps = Omit<React.ComponentProps<"div">, "title"> & {
   loading?: boolean;
 };
 
-function StatCard({
-  title,
-  value,
-  icon,
-  description,
-  loading = false,
-  className,
-  ...props
-}: StatCardProps) {
+function StatCard({ title, value, icon, description, loading = false, className, ...props }: StatCardProps) {
   return (
-    <Card
-      data-slot="stat-card"
-      aria-busy={loading || undefined}
-      className={cn("gap-3 py-5", className)}
-      {...props}
-    >
+    <Card data-slot="stat-card" aria-busy={loading || undefined} className={cn("gap-3 py-5", className)} {...props}>
       <div className="flex items-start justify-between gap-3 px-5">
         <p data-slot="stat-card-title" className="text-sm font-medium text-muted-foreground">
           {title}

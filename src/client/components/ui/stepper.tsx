@@ -34,8 +34,7 @@ function Stepper({
     <nav data-slot="stepper" aria-label={ariaLabel} className={cn("w-full", className)} {...props}>
       <ol className="flex w-full items-center gap-2">
         {steps.map((step, index) => {
-          const status: StepStatus =
-            index < current ? "complete" : index === current ? "current" : "upcoming";
+          const status: StepStatus = index < current ? "complete" : index === current ? "current" : "upcoming";
           const isLast = index === steps.length - 1;
           const clickable = status === "complete" && onStepClick !== undefined;
 
@@ -70,9 +69,7 @@ function Stepper({
                 {step.label}
               </span>
               {step.description ? (
-                <span className="hidden truncate text-xs text-muted-foreground lg:block">
-                  {step.description}
-                </span>
+                <span className="hidden truncate text-xs text-muted-foreground lg:block">{step.description}</span>
               ) : null}
             </span>
           );
@@ -115,10 +112,7 @@ function Stepper({
               {!isLast ? (
                 <span
                   aria-hidden="true"
-                  className={cn(
-                    "h-0.5 min-w-4 flex-1 rounded-full",
-                    index < current ? "bg-primary" : "bg-border",
-                  )}
+                  className={cn("h-0.5 min-w-4 flex-1 rounded-full", index < current ? "bg-primary" : "bg-border")}
                 />
               ) : null}
             </li>

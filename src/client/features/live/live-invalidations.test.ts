@@ -51,8 +51,10 @@ describe("liveInvalidations", () => {
     live.document("doc-a");
     expect(stale(keys.documentList)).toBe(false);
     vi.advanceTimersByTime(DOCUMENT_BATCH_MS);
-    for (const key of [keys.documentList, keys.counters, keys.recent, keys.detailA, keys.signaturesA, keys.patientList]) expect(stale(key), JSON.stringify(key)).toBe(true);
-    for (const key of [keys.detailB, keys.linkA, keys.users, keys.me]) expect(stale(key), JSON.stringify(key)).toBe(false);
+    for (const key of [keys.documentList, keys.counters, keys.recent, keys.detailA, keys.signaturesA, keys.patientList])
+      expect(stale(key), JSON.stringify(key)).toBe(true);
+    for (const key of [keys.detailB, keys.linkA, keys.users, keys.me])
+      expect(stale(key), JSON.stringify(key)).toBe(false);
   });
 
   it("a profile event refetches the users list 500 ms after the last one, and the current user only when it is them", () => {
@@ -81,7 +83,8 @@ describe("liveInvalidations", () => {
 
   it("after a reconnect everything refetches but the signing link and the invitation", () => {
     liveInvalidations(queryClient, () => me).everything();
-    for (const [name, key] of Object.entries(keys)) expect(stale(key), name).toBe(name !== "linkA" && name !== "invitation");
+    for (const [name, key] of Object.entries(keys))
+      expect(stale(key), name).toBe(name !== "linkA" && name !== "invitation");
   });
 
   it("Avisos and its badge refetch on a document event and on a notice event, not on a patient's", () => {

@@ -31,7 +31,10 @@ export interface LiveInvalidations {
 }
 
 /** Maps live events to TanStack Query invalidations (decision 022), coalesced. */
-export function liveInvalidations(queryClient: QueryClient, currentProfileId: () => string | undefined): LiveInvalidations {
+export function liveInvalidations(
+  queryClient: QueryClient,
+  currentProfileId: () => string | undefined,
+): LiveInvalidations {
   const invalidate = (queryKey: QueryKey) => void queryClient.invalidateQueries({ queryKey });
   const documents = new Set<string>();
   const patients = new Set<string>();

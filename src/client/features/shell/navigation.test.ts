@@ -32,7 +32,8 @@ describe("menus follow the role (src/shared/permissions.ts)", () => {
     const seen = labels(viewer("atendente"));
     expect(seen).toContain("Pacientes");
     expect(seen).toContain("Associar Conteúdo");
-    for (const hidden of ["Usuários", "Integração", "Configurações", "Certificado Digital"]) expect(seen).not.toContain(hidden);
+    for (const hidden of ["Usuários", "Integração", "Configurações", "Certificado Digital"])
+      expect(seen).not.toContain(hidden);
     expect(bar(viewer("atendente"))).toContain("Novo");
   });
 
@@ -46,7 +47,8 @@ describe("menus follow the role (src/shared/permissions.ts)", () => {
     for (const role of ["auditor", "juridico"]) {
       const seen = labels(viewer(role));
       expect(seen).toEqual(expect.arrayContaining(["Pacientes", "Documentos", "Templates"]));
-      for (const hidden of ["Config. Templates", "Associar Conteúdo", "Usuários", "Integração", "Configurações"]) expect(seen, role).not.toContain(hidden);
+      for (const hidden of ["Config. Templates", "Associar Conteúdo", "Usuários", "Integração", "Configurações"])
+        expect(seen, role).not.toContain(hidden);
       expect(bar(viewer(role))).not.toContain("Novo");
       // Front-desk signing hands the device over in the staff member's name: writers only.
       expect(bar(viewer(role))).not.toContain("Assinar");

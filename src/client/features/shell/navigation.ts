@@ -83,7 +83,10 @@ export function canSee(item: NavItem, viewer: NavViewer | null | undefined): boo
 
 /** The sidebar groups `viewer` may use; a group left empty is dropped. */
 export function sidebarFor(viewer: NavViewer | null | undefined): { label: string; items: NavItem[] }[] {
-  return SIDEBAR_GROUPS.map((group) => ({ ...group, items: group.items.filter((item) => canSee(item, viewer)) })).filter((group) => group.items.length > 0);
+  return SIDEBAR_GROUPS.map((group) => ({
+    ...group,
+    items: group.items.filter((item) => canSee(item, viewer)),
+  })).filter((group) => group.items.length > 0);
 }
 
 export function bottomBarFor(viewer: NavViewer | null | undefined): NavItem[] {

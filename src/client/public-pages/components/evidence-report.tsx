@@ -31,10 +31,16 @@ export function EvidenceReport({ evidence }: { evidence: Evidence }) {
         data-testid="evidence-verdict"
         data-ok={ok}
         className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm font-semibold ${
-          ok ? "border-success/40 bg-success/10 text-[color-mix(in_oklab,var(--color-success)_55%,black)]" : "border-destructive/40 bg-destructive/5 text-destructive"
+          ok
+            ? "border-success/40 bg-success/10 text-[color-mix(in_oklab,var(--color-success)_55%,black)]"
+            : "border-destructive/40 bg-destructive/5 text-destructive"
         }`}
       >
-        {ok ? <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden /> : <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden />}
+        {ok ? (
+          <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden />
+        ) : (
+          <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
+        )}
         <span>
           {ok
             ? "Resultado: tudo confere. O selo cobre o arquivo inteiro e é de um certificado conhecido, as evidências são deste documento, o conteúdo recalculado é o declarado e a cadeia de eventos é coerente até o hash final declarado."
@@ -78,9 +84,16 @@ export function EvidenceReport({ evidence }: { evidence: Evidence }) {
           <h4 className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
             <Info className="size-3.5" aria-hidden /> Certificado do selo
           </h4>
-          {evidence.certificado_assunto ? <p className="[overflow-wrap:anywhere]">{evidence.certificado_assunto}</p> : null}
-          <p className="text-xs text-muted-foreground">Impressão digital SHA-256 (compare com a que a clínica ou este servidor informa):</p>
-          <code className="block rounded bg-muted px-2 py-1 font-mono text-xs break-all" data-testid="evidence-fingerprint">
+          {evidence.certificado_assunto ? (
+            <p className="[overflow-wrap:anywhere]">{evidence.certificado_assunto}</p>
+          ) : null}
+          <p className="text-xs text-muted-foreground">
+            Impressão digital SHA-256 (compare com a que a clínica ou este servidor informa):
+          </p>
+          <code
+            className="block rounded bg-muted px-2 py-1 font-mono text-xs break-all"
+            data-testid="evidence-fingerprint"
+          >
             {evidence.certificado_sha256}
           </code>
         </div>

@@ -4,7 +4,15 @@ import { MAIN_CONTENT_ID, SkipLink } from "@/components/ui/skip-link";
 import { BusyNotice } from "./busy-notice";
 
 /** Header, a centred column sized for phones first, and a footer. */
-export function PublicShell({ children, clinic, clinicLogoUrl }: { children: React.ReactNode; clinic?: string | null; clinicLogoUrl?: string | null }) {
+export function PublicShell({
+  children,
+  clinic,
+  clinicLogoUrl,
+}: {
+  children: React.ReactNode;
+  clinic?: string | null;
+  clinicLogoUrl?: string | null;
+}) {
   return (
     <div className="min-h-dvh bg-muted/40 print:bg-white">
       <SkipLink className="print:hidden" />
@@ -14,14 +22,25 @@ export function PublicShell({ children, clinic, clinicLogoUrl }: { children: Rea
           {clinic ? (
             <span className="flex min-w-0 items-center justify-end gap-2">
               {clinicLogoUrl ? (
-                <img src={clinicLogoUrl} alt={`Logo de ${clinic}`} className="h-9 w-auto max-w-32 shrink-0 object-contain" data-testid="clinic-logo" />
+                <img
+                  src={clinicLogoUrl}
+                  alt={`Logo de ${clinic}`}
+                  className="h-9 w-auto max-w-32 shrink-0 object-contain"
+                  data-testid="clinic-logo"
+                />
               ) : null}
               <span className="min-w-0 truncate text-right text-sm text-muted-foreground">{clinic}</span>
             </span>
           ) : null}
         </div>
       </header>
-      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto grid outline-none max-w-3xl gap-4 px-3 py-4 sm:px-4 sm:py-6 print:max-w-none print:p-0">{children}</main>
+      <main
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        className="mx-auto grid outline-none max-w-3xl gap-4 px-3 py-4 sm:px-4 sm:py-6 print:max-w-none print:p-0"
+      >
+        {children}
+      </main>
       <BusyNotice />
       <footer className="mx-auto max-w-3xl px-4 pb-8 text-center text-xs text-muted-foreground print:hidden">
         Consentir · segurança digital para a sua conduta
@@ -47,9 +66,16 @@ const TONES = {
   outline: "text-foreground",
 } as const;
 
-export function Pill({ tone, children, ...props }: { tone: keyof typeof TONES; children: React.ReactNode } & React.ComponentProps<"span">) {
+export function Pill({
+  tone,
+  children,
+  ...props
+}: { tone: keyof typeof TONES; children: React.ReactNode } & React.ComponentProps<"span">) {
   return (
-    <span className={`inline-flex w-fit shrink-0 items-center gap-1 rounded-md border px-2 py-0.5 text-xs font-medium whitespace-nowrap ${TONES[tone]}`} {...props}>
+    <span
+      className={`inline-flex w-fit shrink-0 items-center gap-1 rounded-md border px-2 py-0.5 text-xs font-medium whitespace-nowrap ${TONES[tone]}`}
+      {...props}
+    >
       {children}
     </span>
   );
@@ -67,9 +93,16 @@ export function Notice({
   title,
   children,
   ...props
-}: { tone: keyof typeof NOTICE_TONES; title: string; children?: React.ReactNode } & Omit<React.ComponentProps<"div">, "title">) {
+}: { tone: keyof typeof NOTICE_TONES; title: string; children?: React.ReactNode } & Omit<
+  React.ComponentProps<"div">,
+  "title"
+>) {
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={`grid gap-1 rounded-lg border px-4 py-3 text-sm ${NOTICE_TONES[tone]}`} {...props}>
+    <div
+      role={tone === "error" ? "alert" : "status"}
+      className={`grid gap-1 rounded-lg border px-4 py-3 text-sm ${NOTICE_TONES[tone]}`}
+      {...props}
+    >
       <p className="font-semibold">{title}</p>
       {children ? <div className="text-sm opacity-90">{children}</div> : null}
     </div>
@@ -93,7 +126,5 @@ export function PlainButton({
   type = "button",
   ...props
 }: { variant?: keyof typeof BUTTON } & React.ComponentProps<"button">) {
-  return (
-    <button type={type} className={buttonClasses(variant, className)} {...props} />
-  );
+  return <button type={type} className={buttonClasses(variant, className)} {...props} />;
 }

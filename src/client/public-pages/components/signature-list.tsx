@@ -9,26 +9,43 @@ import { formatDateTime, methodLabel } from "../lib/format";
  * otherwise: signing-method.ts); with `detailed`, also e-mail, phone, IP and user
  * agent (staff screens). Plain Tailwind: the public bundle and the staff app both draw it.
  */
-export function SignatureList({ signatures, detailed = false }: { signatures: readonly SignatureSummary[]; detailed?: boolean }) {
+export function SignatureList({
+  signatures,
+  detailed = false,
+}: {
+  signatures: readonly SignatureSummary[];
+  detailed?: boolean;
+}) {
   if (signatures.length === 0) {
     return <p className="text-sm text-muted-foreground">Documento ainda não foi assinado</p>;
   }
   return (
     <ul className="grid gap-3" aria-label="Assinaturas" data-testid="signature-list">
       {signatures.map((signature, index) => (
-        <li key={`${signature.assinou_em}-${index}`} className="grid gap-3 rounded-lg border bg-background p-3 sm:grid-cols-[1fr_auto] sm:p-4" data-testid="signature-item">
+        <li
+          key={`${signature.assinou_em}-${index}`}
+          className="grid gap-3 rounded-lg border bg-background p-3 sm:grid-cols-[1fr_auto] sm:p-4"
+          data-testid="signature-item"
+        >
           <div className="grid min-w-0 gap-1.5 text-sm">
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-semibold break-words">{signature.nome}</span>
               <span className="inline-flex items-center gap-1 rounded-md border border-success/30 bg-success/15 px-2 py-0.5 text-xs font-medium text-[color-mix(in_oklab,var(--color-success)_60%,black)]">
                 <CheckCircle2 className="size-3" aria-hidden /> Assinado
               </span>
-              <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium">{methodLabel(signature.metodo_assinatura)}</span>
-              <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium" data-testid="signature-level-badge">
+              <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium">
+                {methodLabel(signature.metodo_assinatura)}
+              </span>
+              <span
+                className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium"
+                data-testid="signature-level-badge"
+              >
                 {signatureLevelBadge(signature)}
               </span>
               {signature.tipo_assinatura === "digitada" ? (
-                <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium">Digitada</span>
+                <span className="inline-flex items-center rounded-md border px-2 py-0.5 text-xs font-medium">
+                  Digitada
+                </span>
               ) : null}
             </div>
             {signature.qualidade ? <Line label="Qualidade" value={signature.qualidade} /> : null}
@@ -38,7 +55,14 @@ export function SignatureList({ signatures, detailed = false }: { signatures: re
               <>
                 <Line label="E-mail" value={signature.email} />
                 <Line label="Telefone" value={signature.telefone ?? "Não informado"} />
-                <Line label="IP" value={signature.ip_address ? `${signature.ip_address}${signature.porta_origem ? ` (porta ${signature.porta_origem})` : ""}` : "—"} />
+                <Line
+                  label="IP"
+                  value={
+                    signature.ip_address
+                      ? `${signature.ip_address}${signature.porta_origem ? ` (porta ${signature.porta_origem})` : ""}`
+                      : "—"
+                  }
+                />
                 <Line label="Dispositivo" value={signature.dispositivo ?? "—"} />
                 <Line label="Navegador" value={signature.user_agent ?? "—"} />
               </>
@@ -46,9 +70,17 @@ export function SignatureList({ signatures, detailed = false }: { signatures: re
           </div>
           <div className="grid h-[120px] w-full max-w-[280px] place-items-center justify-self-center rounded-md border border-dashed bg-white sm:w-[280px]">
             {signature.assinatura ? (
-              <img src={signature.assinatura} alt={`Assinatura de ${signature.nome}`} className="max-h-[116px] max-w-full object-contain" width={280} height={120} />
+              <img
+                src={signature.assinatura}
+                alt={`Assinatura de ${signature.nome}`}
+                className="max-h-[116px] max-w-full object-contain"
+                width={280}
+                height={120}
+              />
             ) : (
-              <span className="px-3 text-center text-sm text-muted-foreground italic">{signaturePlaceholder(signature)}</span>
+              <span className="px-3 text-center text-sm text-muted-foreground italic">
+                {signaturePlaceholder(signature)}
+              </span>
             )}
           </div>
         </li>

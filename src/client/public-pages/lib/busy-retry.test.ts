@@ -1,13 +1,27 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BUSY_RETRY_BUDGET_MS, busyRetryDelayMs, busyWaits, MAX_RETRY_DELAY_MS, retryAfterSeconds, waitBusy } from "./busy-retry";
+import {
+  BUSY_RETRY_BUDGET_MS,
+  busyRetryDelayMs,
+  busyWaits,
+  MAX_RETRY_DELAY_MS,
+  retryAfterSeconds,
+  waitBusy,
+} from "./busy-retry";
 import { publicFetch } from "./http";
 
 const busy = () =>
-  new Response(JSON.stringify({ code: "PUBLIC_BUSY", message: "Muitos acessos ao mesmo tempo. Aguarde alguns segundos e tente de novo." }), {
-    status: 503,
-    headers: { "retry-after": "2", "content-type": "application/json" },
-  });
-const ok = () => new Response(JSON.stringify({ estado: "signed" }), { status: 200, headers: { "content-type": "application/json" } });
+  new Response(
+    JSON.stringify({
+      code: "PUBLIC_BUSY",
+      message: "Muitos acessos ao mesmo tempo. Aguarde alguns segundos e tente de novo.",
+    }),
+    {
+      status: 503,
+      headers: { "retry-after": "2", "content-type": "application/json" },
+    },
+  );
+const ok = () =>
+  new Response(JSON.stringify({ estado: "signed" }), { status: 200, headers: { "content-type": "application/json" } });
 
 describe("busy retry (public pages)", () => {
   afterEach(() => {
@@ -56,7 +70,8 @@ describe("busy retry (public pages)", () => {
     expect(result).toEqual({ ok: true, status: 200, data: { estado: "signed" } });
     expect(fetch).toHaveBeenCalledTimes(3);
     // The same call each time (method and body).
-    for (const [, init] of fetch.mock.calls) expect(init).toMatchObject({ method: "POST", body: JSON.stringify({ a: 1 }) });
+    for (const [, init] of fetch.mock.calls)
+      expect(init).toMatchObject({ method: "POST", body: JSON.stringify({ a: 1 }) });
     expect(seen).toEqual([true, false, true, false]);
     expect(busyWaits.active()).toBe(false);
   });
@@ -79,7 +94,9 @@ describe("busy retry (public pages)", () => {
     const fetch = vi
       .fn()
       .mockResolvedValueOnce(new Response("{}", { status: 503 }))
-      .mockResolvedValueOnce(new Response(JSON.stringify({ code: "RATE_LIMITED" }), { status: 429, headers: { "retry-after": "30" } }));
+      .mockResolvedValueOnce(
+        new Response(JSON.stringify({ code: "RATE_LIMITED" }), { status: 429, headers: { "retry-after": "30" } }),
+      );
     vi.stubGlobal("fetch", fetch);
     await expect(publicFetch("/x")).resolves.toMatchObject({ ok: false, status: 503 });
     await expect(publicFetch("/x")).resolves.toMatchObject({ ok: false, status: 429, code: "RATE_LIMITED" });
@@ -88,7 +105,10 @@ describe("busy retry (public pages)", () => {
 
   it("an abort during the wait ends the call with AbortError and the wait is no longer counted", async () => {
     vi.useFakeTimers();
-    vi.stubGlobal("fetch", vi.fn().mockImplementation(async () => busy()));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn().mockImplementation(async () => busy()),
+    );
     const controller = new AbortController();
     const call = publicFetch("/api/public/sign/abc/signed-pdf", { method: "HEAD", signal: controller.signal });
     const settled = call.catch((error: Error) => error.name);

@@ -13,7 +13,11 @@ export const BUSY_RETRY_BUDGET_MS = 180_000;
 const SPREAD_MS = 1000;
 
 /** The wait before try `attempt + 1` (attempt 0: the first retry). */
-export function busyRetryDelayMs(attempt: number, retryAfterSeconds: number, random: () => number = Math.random): number {
+export function busyRetryDelayMs(
+  attempt: number,
+  retryAfterSeconds: number,
+  random: () => number = Math.random,
+): number {
   const floor = Math.min(MAX_RETRY_DELAY_MS, 1000 * 2 ** Math.max(0, attempt));
   return Math.round(Math.max(retryAfterSeconds * 1000, floor) + random() * SPREAD_MS);
 }

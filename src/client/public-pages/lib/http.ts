@@ -3,7 +3,13 @@ import { BUSY_RETRY_BUDGET_MS, busyRetryDelayMs, retryAfterSeconds, waitBusy } f
 /** What a public call answered: the JSON body (or the error's) and the status. */
 export type PublicResult<T> =
   | { ok: true; status: number; data: T }
-  | { ok: false; status: number; code: string | null; message: string | null; issues: { path: string; message: string }[] };
+  | {
+      ok: false;
+      status: number;
+      code: string | null;
+      message: string | null;
+      issues: { path: string; message: string }[];
+    };
 
 type PublicInit = { method?: string; json?: unknown; bytes?: Blob; signal?: AbortSignal };
 
@@ -24,7 +30,10 @@ export async function publicFetch<T>(path: string, init: PublicInit = {}): Promi
   }
 }
 
-async function fetchOnce<T>(path: string, init: PublicInit): Promise<{ result: PublicResult<T>; retryAfter?: { seconds: number } }> {
+async function fetchOnce<T>(
+  path: string,
+  init: PublicInit,
+): Promise<{ result: PublicResult<T>; retryAfter?: { seconds: number } }> {
   let response: Response;
   try {
     const headers: Record<string, string> = { accept: "application/json" };
@@ -66,7 +75,10 @@ async function readResult<T>(response: Response): Promise<PublicResult<T>> {
   const issues = Array.isArray(body.issues)
     ? body.issues
         .filter((issue): issue is { path: unknown; message: string } => typeof issue?.message === "string")
-        .map((issue) => ({ path: Array.isArray(issue.path) ? issue.path.join(".") : String(issue.path ?? ""), message: issue.message }))
+        .map((issue) => ({
+          path: Array.isArray(issue.path) ? issue.path.join(".") : String(issue.path ?? ""),
+          message: issue.message,
+        }))
     : [];
   return {
     ok: false,

@@ -15,7 +15,10 @@ export const signedPdfPath = (token: string) => `/api/public/sign/${encodeURICom
  * 404 → still being prepared; 410 → the link died meanwhile (onInvalid). A small hook instead of
  * TanStack Query, which the public bundle does not carry (decision 010).
  */
-export function useSignedPdfReady(token: string, { enabled, initiallyReady, onInvalid }: { enabled: boolean; initiallyReady: boolean; onInvalid: () => void }) {
+export function useSignedPdfReady(
+  token: string,
+  { enabled, initiallyReady, onInvalid }: { enabled: boolean; initiallyReady: boolean; onInvalid: () => void },
+) {
   const [state, setState] = useState<SignedPdfState>(initiallyReady ? "ready" : "preparing");
   const [round, setRound] = useState(0);
   const invalid = useRef(onInvalid);

@@ -22,7 +22,9 @@ export interface AnchorFields {
 }
 
 export function anchorMac(key: Buffer, anchor: AnchorFields): string {
-  return createHmac("sha256", key).update(`v1|${anchor.tenantId}|${anchor.seq}|${anchor.hash}|${anchor.prevMac}`).digest("hex");
+  return createHmac("sha256", key)
+    .update(`v1|${anchor.tenantId}|${anchor.seq}|${anchor.hash}|${anchor.prevMac}`)
+    .digest("hex");
 }
 
 function macEquals(a: string, b: string): boolean {
@@ -43,7 +45,12 @@ export async function anchorAuditChains(db: DbOrTx, key: Buffer): Promise<number
   );
   let written = 0;
   for (const head of moved) {
-    const fields = { tenantId: head.tenant_id, seq: Number(head.seq), hash: head.hash, prevMac: head.prev_mac ?? FIRST_PREV_MAC };
+    const fields = {
+      tenantId: head.tenant_id,
+      seq: Number(head.seq),
+      hash: head.hash,
+      prevMac: head.prev_mac ?? FIRST_PREV_MAC,
+    };
     const inserted = await rawRows(
       db,
       sql`insert into audit_anchors (tenant_id, seq, hash, prev_mac, mac)
@@ -67,7 +74,11 @@ export interface AnchorCheck {
  * (seq, hash) equal to the event stored at that position today.
  */
 export async function checkAuditAnchors(db: DbOrTx, key: Buffer, tenantId: string): Promise<AnchorCheck> {
-  const anchors = await db.select().from(auditAnchors).where(sql`${auditAnchors.tenant_id} = ${tenantId}`).orderBy(asc(auditAnchors.seq));
+  const anchors = await db
+    .select()
+    .from(auditAnchors)
+    .where(sql`${auditAnchors.tenant_id} = ${tenantId}`)
+    .orderBy(asc(auditAnchors.seq));
   const events = await rawRows<{ seq: string | number; hash: string }>(
     db,
     sql`select e.seq, e.hash from audit_events e join audit_anchors a on a.tenant_id = e.tenant_id and a.seq = e.seq

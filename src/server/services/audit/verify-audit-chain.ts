@@ -24,16 +24,27 @@ export interface AuditChainReport {
  * every hash is found too.
  */
 export async function verifyAuditChain(db: DbOrTx, anchorKey: Buffer, tenantId: string): Promise<AuditChainReport> {
-  const [result] = await rawRows<{ broken: string | number | null }>(db, sql`select app_verify_audit_chain(${tenantId}::uuid) as broken`);
-  const [head] = await db.select({ seq: auditChainHeads.seq }).from(auditChainHeads).where(eq(auditChainHeads.tenant_id, tenantId));
-  const [stored] = await rawRows<{ n: string | number }>(db, sql`select count(*) as n from audit_events where tenant_id = ${tenantId}::uuid`);
+  const [result] = await rawRows<{ broken: string | number | null }>(
+    db,
+    sql`select app_verify_audit_chain(${tenantId}::uuid) as broken`,
+  );
+  const [head] = await db
+    .select({ seq: auditChainHeads.seq })
+    .from(auditChainHeads)
+    .where(eq(auditChainHeads.tenant_id, tenantId));
+  const [stored] = await rawRows<{ n: string | number }>(
+    db,
+    sql`select count(*) as n from audit_events where tenant_id = ${tenantId}::uuid`,
+  );
   const events = Number(stored?.n ?? 0);
   const problems: string[] = [];
   let broken = result?.broken === null || result?.broken === undefined ? null : Number(result.broken);
   if (broken !== null) problems.push(`A cadeia de hashes falha a partir do evento ${broken}.`);
   if (!head && events > 0) {
     broken = broken ?? 1;
-    problems.push("A cabeça da cadeia desta clínica não existe, embora haja eventos: a trilha não pode ser conferida até o fim.");
+    problems.push(
+      "A cabeça da cadeia desta clínica não existe, embora haja eventos: a trilha não pode ser conferida até o fim.",
+    );
   }
   const anchors = await checkAuditAnchors(db, anchorKey, tenantId);
   problems.push(...anchors.problems);

@@ -49,10 +49,7 @@ export async function requestPasswordReset(
 }
 
 /** Sets a new password from a valid, unused, unexpired link; ends every session of the account. */
-export async function resetPassword(
-  db: Db,
-  input: { token: string; password: string; now?: Date },
-): Promise<void> {
+export async function resetPassword(db: Db, input: { token: string; password: string; now?: Date }): Promise<void> {
   const now = input.now ?? new Date();
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {

@@ -24,8 +24,7 @@ export const FAILURE_MEMORY_HOURS = 24;
 export const throttleKey = (email: string): string => hashToken(`sign-in:${email.trim().toLowerCase()}`);
 
 export type AttemptClaim =
-  | { locked: false; failures: number; lockStarted: boolean }
-  | { locked: true; lockedUntil: Date };
+  { locked: false; failures: number; lockStarted: boolean } | { locked: true; lockedUntil: Date };
 
 /**
  * Claims one attempt before the password is checked: counts it as a failure in one atomic
@@ -55,11 +54,7 @@ export async function claimAttempt(db: Db, email: string, now = new Date()): Pro
     const failures = Number(row.failures);
     return { locked: false, failures, lockStarted: failures === LOCK_AFTER_FAILURES };
   }
-  const [current] = await db
-    .select({ lockedUntil: t.locked_until })
-    .from(t)
-    .where(eq(t.email_hash, key))
-    .limit(1);
+  const [current] = await db.select({ lockedUntil: t.locked_until }).from(t).where(eq(t.email_hash, key)).limit(1);
   // The lock may have ended between the two statements: refuse this one attempt all the same.
   return { locked: true, lockedUntil: current?.lockedUntil ?? now };
 }

@@ -18,7 +18,14 @@ import { CertificateRefusal } from "./certificate-refusal.js";
 export const MAX_KDF_ITERATIONS = 200_000;
 
 type Pbkdf2 = typeof forge.pkcs5.pbkdf2;
-type Pkcs12Kdf = (password: string, salt: unknown, id: number, iter: number, n: number, md?: unknown) => forge.util.ByteStringBuffer;
+type Pkcs12Kdf = (
+  password: string,
+  salt: unknown,
+  id: number,
+  iter: number,
+  n: number,
+  md?: unknown,
+) => forge.util.ByteStringBuffer;
 
 interface ForgeKdfs {
   pkcs5: { pbkdf2: Pbkdf2 };
@@ -28,7 +35,11 @@ interface ForgeKdfs {
 
 export function withKdfBudget<T>(work: () => T, budget = MAX_KDF_ITERATIONS): T {
   const kdfs = forge as unknown as ForgeKdfs;
-  const original = { pbkdf2: kdfs.pkcs5.pbkdf2, generateKey: kdfs.pkcs12.generateKey, generatePkcs12Key: kdfs.pki.pbe.generatePkcs12Key };
+  const original = {
+    pbkdf2: kdfs.pkcs5.pbkdf2,
+    generateKey: kdfs.pkcs12.generateKey,
+    generatePkcs12Key: kdfs.pki.pbe.generatePkcs12Key,
+  };
   let spent = 0;
   const spend = (iterations: number) => {
     spent += Number.isFinite(iterations) && iterations > 0 ? iterations : 0;
@@ -41,7 +52,12 @@ export function withKdfBudget<T>(work: () => T, budget = MAX_KDF_ITERATIONS): T 
   };
   kdfs.pkcs5.pbkdf2 = ((password: string, salt: string, iterations: number, ...rest: unknown[]) => {
     spend(iterations);
-    return (original.pbkdf2 as (...args: unknown[]) => unknown)(forge.util.encodeUtf8(password), salt, iterations, ...rest);
+    return (original.pbkdf2 as (...args: unknown[]) => unknown)(
+      forge.util.encodeUtf8(password),
+      salt,
+      iterations,
+      ...rest,
+    );
   }) as Pbkdf2;
   const guarded =
     (kdf: Pkcs12Kdf): Pkcs12Kdf =>

@@ -15,6 +15,11 @@ import type { OfficialRoots } from "./official-roots.js";
 export async function listCertificates(db: Db, roots: OfficialRoots | null, actor: Actor): Promise<CertificateList> {
   const scope = certificateScope(actor);
   return withTenant(db, actor.tenantId, async (tx) => ({
-    items: await findCertificates(tx, actor.tenantId, roots, scope === "own" ? eq(certificados.owner_profile_id, actor.profileId) : undefined),
+    items: await findCertificates(
+      tx,
+      actor.tenantId,
+      roots,
+      scope === "own" ? eq(certificados.owner_profile_id, actor.profileId) : undefined,
+    ),
   }));
 }

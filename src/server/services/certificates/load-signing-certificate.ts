@@ -78,7 +78,13 @@ function unlockOnce(db: Db, secretBox: SecretBox, id: string, sealed: Uint8Array
   return loading;
 }
 
-async function activeCertificate(db: Db, secretBox: SecretBox, tenantId: string, ownerProfileId: string | null, now: Date): Promise<SigningCertificate | null> {
+async function activeCertificate(
+  db: Db,
+  secretBox: SecretBox,
+  tenantId: string,
+  ownerProfileId: string | null,
+  now: Date,
+): Promise<SigningCertificate | null> {
   const [row] = await withTenant(db, tenantId, (tx) =>
     tx
       .select({
@@ -103,13 +109,19 @@ async function activeCertificate(db: Db, secretBox: SecretBox, tenantId: string,
   );
   if (!row) return null;
   const material = await unlockOnce(db, secretBox, row.id, row.secret);
-  if (material.fingerprintSha256 !== row.fingerprint) throw new Error(`certificado ${row.id}: o arquivo guardado não é o certificado registrado`);
+  if (material.fingerprintSha256 !== row.fingerprint)
+    throw new Error(`certificado ${row.id}: o arquivo guardado não é o certificado registrado`);
   if (material.notAfter.getTime() <= now.getTime()) return null;
   return { id: row.id, material, icpBrasil: row.icpBrasil, holderKind: row.holderKind };
 }
 
 /** The clinic's own active certificate (e.g. its e-CNPJ), or null. */
-export function activeClinicCertificate(db: Db, secretBox: SecretBox, tenantId: string, now: Date = new Date()): Promise<SigningCertificate | null> {
+export function activeClinicCertificate(
+  db: Db,
+  secretBox: SecretBox,
+  tenantId: string,
+  now: Date = new Date(),
+): Promise<SigningCertificate | null> {
   return activeCertificate(db, secretBox, tenantId, null, now);
 }
 

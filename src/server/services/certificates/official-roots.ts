@@ -36,11 +36,14 @@ export function parseOfficialRoots(pem: string): OfficialRoots {
     }
     const commonName = /(?:^|\n)CN=([^\n]+)/.exec(certificate.subject)?.[1] ?? certificate.subject;
     if (!certificate.ca || certificate.subject !== certificate.issuer || !certificate.verify(certificate.publicKey)) {
-      throw new OfficialRootsError(`“${commonName}” não é um certificado raiz (autoassinado, de autoridade certificadora).`);
+      throw new OfficialRootsError(
+        `“${commonName}” não é um certificado raiz (autoassinado, de autoridade certificadora).`,
+      );
     }
     byFingerprint.set(createHash("sha256").update(der).digest("hex"), commonName);
   }
-  if (byFingerprint.size === 0) throw new OfficialRootsError("nenhum certificado (-----BEGIN CERTIFICATE-----) no arquivo.");
+  if (byFingerprint.size === 0)
+    throw new OfficialRootsError("nenhum certificado (-----BEGIN CERTIFICATE-----) no arquivo.");
   return { byFingerprint };
 }
 
@@ -64,7 +67,10 @@ export function officialRootsFromEnv(env: { ICP_BRASIL_ROOTS_FILE?: string | und
 }
 
 /** The official root a chain ends at (its common name), or null. `chain`: fingerprints or DERs, holder first. */
-export function officialRootOf(chain: readonly (string | Buffer)[] | undefined, roots: OfficialRoots | null): string | null {
+export function officialRootOf(
+  chain: readonly (string | Buffer)[] | undefined,
+  roots: OfficialRoots | null,
+): string | null {
   const last = chain?.at(-1);
   if (!roots || last === undefined) return null;
   const fingerprint = typeof last === "string" ? last.toLowerCase() : createHash("sha256").update(last).digest("hex");

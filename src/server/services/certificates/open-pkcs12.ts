@@ -28,10 +28,16 @@ function refusalFor(error: unknown): CertificateRefusal {
     return new CertificateRefusal("wrong_password", "Senha do certificado incorreta.");
   }
   if (/private key|RSAPrivateKey/i.test(message)) {
-    return new CertificateRefusal("unsupported_key", "A chave privada deste certificado não é RSA. Só aceitamos certificados A1 com chave RSA.");
+    return new CertificateRefusal(
+      "unsupported_key",
+      "A chave privada deste certificado não é RSA. Só aceitamos certificados A1 com chave RSA.",
+    );
   }
   if (/unsupported|Unknown OID/i.test(message)) {
-    return new CertificateRefusal("unsupported_algorithm", "O arquivo usa um algoritmo de proteção que não conseguimos abrir. Exporte o certificado de novo (.pfx com senha).");
+    return new CertificateRefusal(
+      "unsupported_algorithm",
+      "O arquivo usa um algoritmo de proteção que não conseguimos abrir. Exporte o certificado de novo (.pfx com senha).",
+    );
   }
   return new CertificateRefusal("not_pkcs12", NOT_PKCS12);
 }
@@ -53,7 +59,10 @@ function issuedBy(child: forge.pki.Certificate, parent: forge.pki.Certificate): 
   }
 }
 
-function buildChain(holder: forge.pki.Certificate, certs: forge.pki.Certificate[]): { chain: forge.pki.Certificate[]; reachesRoot: boolean } {
+function buildChain(
+  holder: forge.pki.Certificate,
+  certs: forge.pki.Certificate[],
+): { chain: forge.pki.Certificate[]; reachesRoot: boolean } {
   const chain = [holder];
   let current = holder;
   while (chain.length <= 10) {
@@ -86,11 +95,17 @@ export function openPkcs12(bytes: Uint8Array, password: string): OpenedPkcs12 {
     );
   }
   if (keyBags.length > 1) {
-    throw new CertificateRefusal("multiple_keys", "O arquivo contém mais de uma chave privada. Envie um arquivo com um único certificado A1.");
+    throw new CertificateRefusal(
+      "multiple_keys",
+      "O arquivo contém mais de uma chave privada. Envie um arquivo com um único certificado A1.",
+    );
   }
   const key = keyBags[0]!.key as forge.pki.rsa.PrivateKey | undefined;
   if (!key || !key.n || !key.e) {
-    throw new CertificateRefusal("unsupported_key", "A chave privada deste certificado não é RSA. Só aceitamos certificados A1 com chave RSA.");
+    throw new CertificateRefusal(
+      "unsupported_key",
+      "A chave privada deste certificado não é RSA. Só aceitamos certificados A1 com chave RSA.",
+    );
   }
   const holder = certs.find((cert) => sameKey(cert, key));
   if (!holder) {

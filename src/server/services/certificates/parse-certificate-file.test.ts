@@ -1,7 +1,13 @@
 import forge from "node-forge";
 import { describe, expect, it } from "vitest";
 import { issueEndEntity, newKeyPair, testPki, toPfx } from "../../../../tests/fixtures/icp-brasil.js";
-import { docxRenamed, ecPfx, ecpfWithStringType, opensslRepack, selfSignedOutsideIcp } from "../../../../tests/fixtures/icp-brasil-variants.js";
+import {
+  docxRenamed,
+  ecPfx,
+  ecpfWithStringType,
+  opensslRepack,
+  selfSignedOutsideIcp,
+} from "../../../../tests/fixtures/icp-brasil-variants.js";
 import { CertificateRefusal, type RefusalReason } from "./certificate-refusal.js";
 import { withKdfBudget } from "./kdf-budget.js";
 import { openPkcs12 } from "./open-pkcs12.js";
@@ -36,7 +42,9 @@ describe("parseCertificateFile: what an ICP-Brasil A1 says", () => {
     });
     expect(parsed.subject).toMatch(/^CN=MARIA DA SILVA TESTE:52998224725, OU=.*, O=ICP-Brasil, C=BR$/);
     expect(parsed.serialNumber).toBe(pki.ecpf.cert.serialNumber.toUpperCase());
-    expect(Math.floor(parsed.notAfter.getTime() / 1000)).toBe(Math.floor(pki.ecpf.cert.validity.notAfter.getTime() / 1000));
+    expect(Math.floor(parsed.notAfter.getTime() / 1000)).toBe(
+      Math.floor(pki.ecpf.cert.validity.notAfter.getTime() / 1000),
+    );
     expect(parsed.chainFingerprints).toHaveLength(3);
     expect(parsed.fingerprintSha256).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -58,13 +66,20 @@ describe("parseCertificateFile: what an ICP-Brasil A1 says", () => {
   it("accepts otherName values as PrintableString and UTF8String too", () => {
     for (const type of ["printable", "utf8"] as const) {
       const entity = ecpfWithStringType(pki, type);
-      expect(parseCertificateFile(entity.pfx, entity.password), type).toMatchObject({ holderKind: "e-CPF", cpf: pki.cpf });
+      expect(parseCertificateFile(entity.pfx, entity.password), type).toMatchObject({
+        holderKind: "e-CPF",
+        cpf: pki.cpf,
+      });
     }
   });
 
   it("does not call ICP-Brasil a certificate whose chain does not reach an ICP-Brasil root", () => {
     const outside = selfSignedOutsideIcp();
-    expect(parseCertificateFile(outside.pfx, outside.password)).toMatchObject({ icpBrasil: false, holderKind: "outro", cpf: null });
+    expect(parseCertificateFile(outside.pfx, outside.password)).toMatchObject({
+      icpBrasil: false,
+      holderKind: "outro",
+      cpf: null,
+    });
     // The holder alone (no AC, no root in the file) cannot show where it comes from either.
     const alone = toPfx(pki.ecpf.forgeKey, [pki.ecpf], pki.ecpf.password);
     expect(parseCertificateFile(alone, pki.ecpf.password)).toMatchObject({ icpBrasil: false, holderKind: "e-CPF" });
@@ -84,14 +99,21 @@ describe("parseCertificateFile: refusals, each with its reason and a pt-BR messa
       reason: "not_pkcs12",
       message: "O arquivo não é um certificado digital PKCS#12 (.pfx ou .p12) válido.",
     });
-    expect(refusal(() => parseCertificateFile(Buffer.from([0x30, 0x82, 0xff, 0xff, 1, 2, 3]), "x")).reason).toBe("not_pkcs12");
+    expect(refusal(() => parseCertificateFile(Buffer.from([0x30, 0x82, 0xff, 0xff, 1, 2, 3]), "x")).reason).toBe(
+      "not_pkcs12",
+    );
     expect(refusal(() => parseCertificateFile(Buffer.alloc(0), "x")).reason).toBe("not_pkcs12");
-    expect(refusal(() => parseCertificateFile(Buffer.concat([pki.ecpf.pfx, Buffer.from("lixo")]), pki.ecpf.password)).reason).toBe("not_pkcs12");
+    expect(
+      refusal(() => parseCertificateFile(Buffer.concat([pki.ecpf.pfx, Buffer.from("lixo")]), pki.ecpf.password)).reason,
+    ).toBe("not_pkcs12");
   });
 
   it("refuses a wrong password, for AES and 3DES files", () => {
     for (const file of [pki.ecpf.pfx, pki.ecpf.pfx3des]) {
-      expect(refusal(() => parseCertificateFile(file, "senha-errada"))).toEqual({ reason: "wrong_password", message: "Senha do certificado incorreta." });
+      expect(refusal(() => parseCertificateFile(file, "senha-errada"))).toEqual({
+        reason: "wrong_password",
+        message: "Senha do certificado incorreta.",
+      });
     }
   });
 
@@ -107,19 +129,43 @@ describe("parseCertificateFile: refusals, each with its reason and a pt-BR messa
   });
 
   it("refuses expired and not-yet-valid certificates, with the date", () => {
-    const expired = issueEndEntity(pki, { name: "VENCIDO TESTE", kind: "PF", cpf: pki.cpf, notBefore: new Date(Date.now() - 400 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const expired = issueEndEntity(pki, {
+      name: "VENCIDO TESTE",
+      kind: "PF",
+      cpf: pki.cpf,
+      notBefore: new Date(Date.now() - 400 * DAY),
+      notAfter: new Date(Date.now() - DAY),
+    });
     const expiredRefusal = refusal(() => parseCertificateFile(expired.pfx, expired.password));
     expect(expiredRefusal.reason).toBe("expired");
     expect(expiredRefusal.message).toMatch(/^O certificado venceu em \d{2}\/\d{2}\/\d{4}\./);
-    const future = issueEndEntity(pki, { name: "FUTURO TESTE", kind: "PF", cpf: pki.cpf, notBefore: new Date(Date.now() + 10 * DAY), notAfter: new Date(Date.now() + 400 * DAY) });
+    const future = issueEndEntity(pki, {
+      name: "FUTURO TESTE",
+      kind: "PF",
+      cpf: pki.cpf,
+      notBefore: new Date(Date.now() + 10 * DAY),
+      notAfter: new Date(Date.now() + 400 * DAY),
+    });
     expect(refusal(() => parseCertificateFile(future.pfx, future.password)).reason).toBe("not_yet_valid");
   });
 
   it("refuses a certificate whose key usage cannot sign", () => {
-    const encryptOnly = issueEndEntity(pki, { name: "CIFRA TESTE", kind: "PF", cpf: pki.cpf, keyUsage: { keyEncipherment: true } });
+    const encryptOnly = issueEndEntity(pki, {
+      name: "CIFRA TESTE",
+      kind: "PF",
+      cpf: pki.cpf,
+      keyUsage: { keyEncipherment: true },
+    });
     expect(refusal(() => parseCertificateFile(encryptOnly.pfx, encryptOnly.password)).reason).toBe("no_signing_usage");
-    const nonRepudiationOnly = issueEndEntity(pki, { name: "NR TESTE", kind: "PF", cpf: pki.cpf, keyUsage: { nonRepudiation: true } });
-    expect(parseCertificateFile(nonRepudiationOnly.pfx, nonRepudiationOnly.password).keyUsage).toEqual(["nonRepudiation"]);
+    const nonRepudiationOnly = issueEndEntity(pki, {
+      name: "NR TESTE",
+      kind: "PF",
+      cpf: pki.cpf,
+      keyUsage: { nonRepudiation: true },
+    });
+    expect(parseCertificateFile(nonRepudiationOnly.pfx, nonRepudiationOnly.password).keyUsage).toEqual([
+      "nonRepudiation",
+    ]);
   });
 
   it("refuses a non-RSA key", () => {
@@ -139,13 +185,18 @@ describe("parseCertificateFile: refusals, each with its reason and a pt-BR messa
     cert.setSubject(weak.cert.subject.attributes);
     cert.setIssuer(pki.ac.cert.subject.attributes);
     cert.sign(pki.ac.forgeKey, forge.md.sha256.create());
-    const file = Buffer.from(forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(keys.forgeKey, [cert], "s", { algorithm: "aes256" })).getBytes(), "binary");
+    const file = Buffer.from(
+      forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(keys.forgeKey, [cert], "s", { algorithm: "aes256" })).getBytes(),
+      "binary",
+    );
     expect(refusal(() => parseCertificateFile(file, "s")).reason).toBe("weak_key");
   });
 
   it("stops a file that asks for too many key-derivation iterations, and puts forge back", () => {
     const original = forge.pkcs5.pbkdf2;
-    expect(refusal(() => withKdfBudget(() => openPkcs12(pki.ecpf.pfx, pki.ecpf.password), 1000)).reason).toBe("too_costly");
+    expect(refusal(() => withKdfBudget(() => openPkcs12(pki.ecpf.pfx, pki.ecpf.password), 1000)).reason).toBe(
+      "too_costly",
+    );
     expect(forge.pkcs5.pbkdf2).toBe(original);
     // The MAC's iteration count raised to 2^31 − 1 (the MAC is derived first: it never runs).
     const pfx = forge.asn1.fromDer(forge.util.createBuffer(pki.ecpf.pfx.toString("binary")));

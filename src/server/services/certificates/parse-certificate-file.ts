@@ -6,7 +6,11 @@
  */
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import { MAX_CERTIFICATE_FILE_BYTES } from "../../../shared/reference/limits.js";
-import { hasIcpBrasilPolicy, type HolderKind, icpBrasilHolder } from "../../../shared/certificates/icp-brasil-identifiers.js";
+import {
+  hasIcpBrasilPolicy,
+  type HolderKind,
+  icpBrasilHolder,
+} from "../../../shared/certificates/icp-brasil-identifiers.js";
 import { sha256Hex } from "../../lib/content-hash.js";
 import { CertificateRefusal } from "./certificate-refusal.js";
 import { openPkcs12 } from "./open-pkcs12.js";
@@ -52,15 +56,24 @@ export function parseCertificateFile(bytes: Uint8Array, password: string, now: D
   const { holder, key } = opened;
 
   if (key.n.bitLength() < MIN_RSA_BITS) {
-    throw new CertificateRefusal("weak_key", `A chave deste certificado tem menos de ${MIN_RSA_BITS} bits e não é aceita para assinatura.`);
+    throw new CertificateRefusal(
+      "weak_key",
+      `A chave deste certificado tem menos de ${MIN_RSA_BITS} bits e não é aceita para assinatura.`,
+    );
   }
   const notBefore = holder.validity.notBefore;
   const notAfter = holder.validity.notAfter;
   if (notAfter.getTime() <= now.getTime()) {
-    throw new CertificateRefusal("expired", `O certificado venceu em ${formatSaoPauloDate(notAfter)}. Envie um certificado dentro da validade.`);
+    throw new CertificateRefusal(
+      "expired",
+      `O certificado venceu em ${formatSaoPauloDate(notAfter)}. Envie um certificado dentro da validade.`,
+    );
   }
   if (notBefore.getTime() > now.getTime()) {
-    throw new CertificateRefusal("not_yet_valid", `O certificado ainda não é válido: a validade começa em ${formatSaoPauloDate(notBefore)}.`);
+    throw new CertificateRefusal(
+      "not_yet_valid",
+      `O certificado ainda não é válido: a validade começa em ${formatSaoPauloDate(notBefore)}.`,
+    );
   }
   const usage = keyUsage(holder);
   if (usage !== null && !usage.includes("digitalSignature") && !usage.includes("nonRepudiation")) {

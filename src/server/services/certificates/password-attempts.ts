@@ -8,7 +8,10 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { rawRows } from "../../../db/raw.js";
-import { CERTIFICATE_PASSWORD_WINDOW_MINUTES, MAX_CERTIFICATE_PASSWORD_FAILURES } from "../../../shared/reference/limits.js";
+import {
+  CERTIFICATE_PASSWORD_WINDOW_MINUTES,
+  MAX_CERTIFICATE_PASSWORD_FAILURES,
+} from "../../../shared/reference/limits.js";
 import { AppError } from "../../errors.js";
 
 export async function assertPasswordAttemptsLeft(tx: Tx, tenantId: string, profileId: string): Promise<void> {

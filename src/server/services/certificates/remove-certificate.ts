@@ -26,7 +26,12 @@ export async function removeCertificate(
   const scope = certificateScope(actor);
   return withTenant(db, actor.tenantId, async (tx) => {
     const [row] = await tx
-      .select({ owner: certificados.owner_profile_id, isActive: certificados.is_active, alias: certificados.alias, fingerprint: certificados.fingerprint_sha256 })
+      .select({
+        owner: certificados.owner_profile_id,
+        isActive: certificados.is_active,
+        alias: certificados.alias,
+        fingerprint: certificados.fingerprint_sha256,
+      })
       .from(certificados)
       .where(and(eq(certificados.tenant_id, actor.tenantId), eq(certificados.id, id)))
       .for("update");
@@ -40,7 +45,12 @@ export async function removeCertificate(
       await recordAuditEvent(
         tx,
         { tenantId: actor.tenantId, actorProfileId: actor.profileId, ip: context.ip, userAgent: context.userAgent },
-        { action: "certificate.removed", entityType: "certificado", entityId: id, data: { alias: row.alias, fingerprint_sha256: row.fingerprint } },
+        {
+          action: "certificate.removed",
+          entityType: "certificado",
+          entityId: id,
+          data: { alias: row.alias, fingerprint_sha256: row.fingerprint },
+        },
       );
     }
     const [presented] = await findCertificates(tx, actor.tenantId, roots, eq(certificados.id, id), 1);

@@ -44,7 +44,8 @@ const NOT_AN_ECPF =
   "Como certificado pessoal, envie o seu e-CPF (certificado de pessoa física). Um e-CNPJ é da clínica: o proprietário ou um administrador o envia como certificado da clínica.";
 
 function authorizeTitular(actor: Actor, titular: CertificateUploadInput["titular"]): void {
-  const allowed = titular === "clinica" ? can(actor, "certificates.manageClinic") : can(actor, "certificates.manageOwn");
+  const allowed =
+    titular === "clinica" ? can(actor, "certificates.manageClinic") : can(actor, "certificates.manageOwn");
   if (!allowed) throw new AppError("CERTIFICATES_FORBIDDEN");
 }
 
@@ -58,9 +59,16 @@ async function linksAndWarnings(
   const warnings: string[] = [];
   if (titular === "profissional") {
     if (parsed.holderKind !== "e-CPF") throw new CertificateRefusal("not_an_ecpf", NOT_AN_ECPF);
-    const [me] = await tx.select({ cpf: profiles.cpf }).from(profiles).where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)));
-    if (!parsed.cpf || parsed.cpf !== me?.cpf) throw new CertificateRefusal("cpf_mismatch", ERRORS.CERTIFICATE_NOT_YOURS.message);
-    if (!parsed.icpBrasil) warnings.push("Este certificado não se apresenta como ICP-Brasil: as assinaturas feitas com ele não serão qualificadas.");
+    const [me] = await tx
+      .select({ cpf: profiles.cpf })
+      .from(profiles)
+      .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)));
+    if (!parsed.cpf || parsed.cpf !== me?.cpf)
+      throw new CertificateRefusal("cpf_mismatch", ERRORS.CERTIFICATE_NOT_YOURS.message);
+    if (!parsed.icpBrasil)
+      warnings.push(
+        "Este certificado não se apresenta como ICP-Brasil: as assinaturas feitas com ele não serão qualificadas.",
+      );
     return { linkedProfileId: actor.profileId, linkedClinic: false, warnings };
   }
   let linkedProfileId: string | null = null;
@@ -91,10 +99,12 @@ async function linksAndWarnings(
   } else {
     warnings.push("Não encontramos neste certificado o CNPJ nem o CPF do titular (campos ICP-Brasil).");
   }
-  if (!parsed.icpBrasil) warnings.push("Este certificado não se apresenta como ICP-Brasil: as assinaturas feitas com ele não serão qualificadas.");
+  if (!parsed.icpBrasil)
+    warnings.push(
+      "Este certificado não se apresenta como ICP-Brasil: as assinaturas feitas com ele não serão qualificadas.",
+    );
   return { linkedProfileId, linkedClinic, warnings };
 }
-
 
 /** The list could not be read now: said, not refused — it is read again before each sealing. */
 function revocationWarning(revocation: RevocationResult): string | null {
@@ -115,12 +125,19 @@ export async function uploadCertificate(
   const bytes = Buffer.from(input.arquivo_base64, "base64");
   if (bytes.length > MAX_CERTIFICATE_FILE_BYTES) throw new AppError("CERTIFICATE_TOO_LARGE");
   const ownerProfileId = input.titular === "profissional" ? actor.profileId : null;
-  const audit = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ip: context.ip, userAgent: context.userAgent };
+  const audit = {
+    tenantId: actor.tenantId,
+    actorProfileId: actor.profileId,
+    ip: context.ip,
+    userAgent: context.userAgent,
+  };
 
   const outcome = await withTenant(db, actor.tenantId, async (tx): Promise<Outcome> => {
     await assertPasswordAttemptsLeft(tx, actor.tenantId, actor.profileId);
     // One upload per holder at a time: "at most one active" is settled here, the index is the last word.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`certificados:titular:${actor.tenantId}:${ownerProfileId ?? "clinica"}`}))`);
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext(${`certificados:titular:${actor.tenantId}:${ownerProfileId ?? "clinica"}`}))`,
+    );
     let parsed: ParsedCertificate;
     let links: Awaited<ReturnType<typeof linksAndWarnings>>;
     let revocation: RevocationResult;
@@ -128,9 +145,17 @@ export async function uploadCertificate(
       parsed = parseCertificateFile(bytes, input.senha, now);
       links = await linksAndWarnings(tx, actor, input.titular, parsed);
       // Read here, inside the upload's transaction: an upload is rare, and waits at most CRL_TIMEOUT_MS per list.
-      revocation = await revocationOf(parsed.chainDer, officialRootOf(parsed.chainFingerprints, checks.roots), checks.crl, now);
+      revocation = await revocationOf(
+        parsed.chainDer,
+        officialRootOf(parsed.chainFingerprints, checks.roots),
+        checks.crl,
+        now,
+      );
       if (revocation.status === "revogado") {
-        throw new CertificateRefusal("revoked", `${capitalizeFirst(revokedReason(revocation, parsed.commonName))}: não pode assinar documentos. Envie um certificado válido.`);
+        throw new CertificateRefusal(
+          "revoked",
+          `${capitalizeFirst(revokedReason(revocation, parsed.commonName))}: não pode assinar documentos. Envie um certificado válido.`,
+        );
       }
     } catch (error) {
       if (!(error instanceof CertificateRefusal)) throw error;
@@ -143,7 +168,9 @@ export async function uploadCertificate(
       return { refused: error };
     }
 
-    const holder = ownerProfileId ? eq(certificados.owner_profile_id, ownerProfileId) : isNull(certificados.owner_profile_id);
+    const holder = ownerProfileId
+      ? eq(certificados.owner_profile_id, ownerProfileId)
+      : isNull(certificados.owner_profile_id);
     const [previous] = await tx
       .select({ id: certificados.id, fingerprint: certificados.fingerprint_sha256, alias: certificados.alias })
       .from(certificados)
@@ -208,20 +235,34 @@ export async function uploadCertificate(
         icp_brasil: parsed.icpBrasil,
         holder_kind: parsed.holderKind,
         substitui: previous?.id ?? null,
-        revogacao: revocation.status === "nao_consultado" ? { status: revocation.status } : { status: revocation.status, consultado_em: revocation.consultadoEm },
+        revogacao:
+          revocation.status === "nao_consultado"
+            ? { status: revocation.status }
+            : { status: revocation.status, consultado_em: revocation.consultadoEm },
       },
     });
     const [certificado] = await findCertificates(tx, actor.tenantId, checks.roots, eq(certificados.id, row.id), 1);
     if (!certificado) throw new Error("uploaded certificate not found");
-    const avisos = [...links.warnings, rootCheckWarning(certificado.raiz, certificado.icp_brasil), revocationWarning(revocation)].filter((aviso) => aviso !== null);
+    const avisos = [
+      ...links.warnings,
+      rootCheckWarning(certificado.raiz, certificado.icp_brasil),
+      revocationWarning(revocation),
+    ].filter((aviso) => aviso !== null);
     return { ok: { certificado, avisos, substituido_id: previous?.id ?? null } };
   });
 
   if ("ok" in outcome) return outcome.ok;
   const { refused } = outcome;
   if (refused.reason === "wrong_password") {
-    throw new AppError("CERTIFICATE_WRONG_PASSWORD", undefined, { issues: [{ path: "senha", message: refused.message }], details: { motivo: refused.reason } });
+    throw new AppError("CERTIFICATE_WRONG_PASSWORD", undefined, {
+      issues: [{ path: "senha", message: refused.message }],
+      details: { motivo: refused.reason },
+    });
   }
-  if (refused.reason === "cpf_mismatch") throw new AppError("CERTIFICATE_NOT_YOURS", undefined, { details: { motivo: refused.reason } });
-  throw new AppError("CERTIFICATE_INVALID", refused.message, { issues: [{ path: "arquivo_base64", message: refused.message }], details: { motivo: refused.reason } });
+  if (refused.reason === "cpf_mismatch")
+    throw new AppError("CERTIFICATE_NOT_YOURS", undefined, { details: { motivo: refused.reason } });
+  throw new AppError("CERTIFICATE_INVALID", refused.message, {
+    issues: [{ path: "arquivo_base64", message: refused.message }],
+    details: { motivo: refused.reason },
+  });
 }

@@ -51,7 +51,8 @@ export function otherNames(cert: forge.pki.Certificate): Map<string, string> {
   for (const name of names.value) {
     if (name.tagClass !== asn1.Class.CONTEXT_SPECIFIC || name.type !== 0 || !Array.isArray(name.value)) continue;
     const [typeId, explicit] = name.value;
-    if (!typeId || typeId.type !== asn1.Type.OID || !explicit || !Array.isArray(explicit.value) || !explicit.value[0]) continue;
+    if (!typeId || typeId.type !== asn1.Type.OID || !explicit || !Array.isArray(explicit.value) || !explicit.value[0])
+      continue;
     const oid = asn1.derToOid(typeId.value as string);
     if (!found.has(oid)) found.set(oid, textOf(explicit.value[0]));
   }
@@ -101,11 +102,20 @@ export function derOf(cert: forge.pki.Certificate): Buffer {
 
 function distinguishedName(lines: string): { commonName: string; name: string } {
   const parts = lines.split("\n").filter(Boolean);
-  return { commonName: parts.find((line) => line.startsWith("CN="))?.slice(3) ?? "", name: [...parts].reverse().join(", ") };
+  return {
+    commonName: parts.find((line) => line.startsWith("CN="))?.slice(3) ?? "",
+    name: [...parts].reverse().join(", "),
+  };
 }
 
 /** Subject and issuer (RFC 4514 order, most specific first), their CNs, and the serial in hex. */
-export function names(der: Buffer): { commonName: string; subject: string; issuer: string; issuerCommonName: string; serialNumber: string } {
+export function names(der: Buffer): {
+  commonName: string;
+  subject: string;
+  issuer: string;
+  issuerCommonName: string;
+  serialNumber: string;
+} {
   const x509 = new X509Certificate(der);
   const subject = distinguishedName(x509.subject);
   const issuer = distinguishedName(x509.issuer);

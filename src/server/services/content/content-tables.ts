@@ -22,10 +22,19 @@ export function kindColumns(kind: ContentKind, input: ContentItemData): Record<s
   return kind === "cuidados" ? { periodo: input.periodo ?? null } : { categoria: input.categoria ?? null };
 }
 
-export const CONTENT_ENTITY: Record<ContentKind, string> = { riscos: "risco", beneficios: "beneficio", cuidados: "cuidado_pos" };
+export const CONTENT_ENTITY: Record<ContentKind, string> = {
+  riscos: "risco",
+  beneficios: "beneficio",
+  cuidados: "cuidado_pos",
+};
 
 /** The tenant's item of `kind` by id, or NOT_FOUND (also for another clinic's id). */
-export async function findContentItemOrThrow(tx: Tx, kind: ContentKind, tenantId: string, id: string): Promise<ContentRow> {
+export async function findContentItemOrThrow(
+  tx: Tx,
+  kind: ContentKind,
+  tenantId: string,
+  id: string,
+): Promise<ContentRow> {
   const table = contentTable(kind);
   const [row] = await tx
     .select()

@@ -31,7 +31,11 @@ export async function anonymizePatient(
   now = new Date(),
 ): Promise<Patient> {
   return withTenant(db, actor.tenantId, async (tx) => {
-    await tx.select({ id: pacientes.id }).from(pacientes).where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, patientId))).for("update");
+    await tx
+      .select({ id: pacientes.id })
+      .from(pacientes)
+      .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, patientId)))
+      .for("update");
     const patient = await findPatientOrThrow(tx, actor.tenantId, patientId);
     const documents = await tx
       .select()
@@ -47,7 +51,8 @@ export async function anonymizePatient(
         details: { guardar_ate: verdict.until?.toISOString() ?? null },
       });
     }
-    if (!verdict.allowed) throw new AppError("PATIENT_ANONYMIZE_PENDING", RETENTION_MESSAGES.anonymizePending(verdict.count));
+    if (!verdict.allowed)
+      throw new AppError("PATIENT_ANONYMIZE_PENDING", RETENTION_MESSAGES.anonymizePending(verdict.count));
 
     const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
     for (const document of documents) {

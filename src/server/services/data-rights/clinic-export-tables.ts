@@ -70,7 +70,10 @@ export interface ExportTable {
   csv?: CsvSheet;
 }
 
-const SEARCH_COLUMN: Exclusion = { columns: ["busca"], reason: "coluna calculada pelo banco para a busca, refeita a partir das outras (não é dado novo)" };
+const SEARCH_COLUMN: Exclusion = {
+  columns: ["busca"],
+  reason: "coluna calculada pelo banco para a busca, refeita a partir das outras (não é dado novo)",
+};
 const TOKEN_HASH = (what: string): Exclusion => ({
   columns: ["token_hash"],
   reason: `SHA-256 do token de ${what}: é o que o servidor confere para dar acesso; fora dele só serviria para tentar adivinhar o token`,
@@ -83,16 +86,36 @@ const TOKEN_HASH = (what: string): Exclusion => ({
  */
 export const EXPORT_TABLES: ExportTable[] = [
   { name: "tenants", table: tenants, tenantColumn: tenants.id, key: [tenants.id] },
-  { name: "tenant_counters", table: tenantCounters, tenantColumn: tenantCounters.tenant_id, key: [tenantCounters.tenant_id] },
+  {
+    name: "tenant_counters",
+    table: tenantCounters,
+    tenantColumn: tenantCounters.tenant_id,
+    key: [tenantCounters.tenant_id],
+  },
   {
     name: "profiles",
     table: profiles,
     tenantColumn: profiles.tenant_id,
     key: [profiles.id],
-    excluded: { columns: ["password_hash"], reason: "hash argon2id da senha de cada usuário: segredo de acesso (cada pessoa define a sua de novo)" },
+    excluded: {
+      columns: ["password_hash"],
+      reason: "hash argon2id da senha de cada usuário: segredo de acesso (cada pessoa define a sua de novo)",
+    },
   },
-  { name: "user_invitations", table: userInvitations, tenantColumn: userInvitations.tenant_id, key: [userInvitations.id], excluded: TOKEN_HASH("convite") },
-  { name: "sessions", table: sessions, tenantColumn: sessions.tenant_id, key: [sessions.id], excluded: TOKEN_HASH("sessão (cookie de acesso)") },
+  {
+    name: "user_invitations",
+    table: userInvitations,
+    tenantColumn: userInvitations.tenant_id,
+    key: [userInvitations.id],
+    excluded: TOKEN_HASH("convite"),
+  },
+  {
+    name: "sessions",
+    table: sessions,
+    tenantColumn: sessions.tenant_id,
+    key: [sessions.id],
+    excluded: TOKEN_HASH("sessão (cookie de acesso)"),
+  },
   {
     name: "password_reset_tokens",
     table: passwordResetTokens,
@@ -189,7 +212,13 @@ export const EXPORT_TABLES: ExportTable[] = [
       ],
     },
   },
-  { name: "template_versions", table: templateVersions, tenantColumn: templateVersions.tenant_id, key: [templateVersions.id], pageSize: 100 },
+  {
+    name: "template_versions",
+    table: templateVersions,
+    tenantColumn: templateVersions.tenant_id,
+    key: [templateVersions.id],
+    pageSize: 100,
+  },
   { name: "files", table: files, tenantColumn: files.tenant_id, key: [files.id] },
   {
     name: "contratos",
@@ -221,7 +250,12 @@ export const EXPORT_TABLES: ExportTable[] = [
       ],
     },
   },
-  { name: "contrato_testemunhas", table: contratoTestemunhas, tenantColumn: contratoTestemunhas.tenant_id, key: [contratoTestemunhas.id] },
+  {
+    name: "contrato_testemunhas",
+    table: contratoTestemunhas,
+    tenantColumn: contratoTestemunhas.tenant_id,
+    key: [contratoTestemunhas.id],
+  },
   { name: "contrato_partes", table: contratoPartes, tenantColumn: contratoPartes.tenant_id, key: [contratoPartes.id] },
   {
     name: "signing_tokens",
@@ -230,7 +264,8 @@ export const EXPORT_TABLES: ExportTable[] = [
     key: [signingTokens.id],
     excluded: {
       columns: ["token_hash", "token_encrypted"],
-      reason: "o token do link de assinatura (seu SHA-256 e a cópia cifrada com a chave da instância): quem o tivesse assinaria no lugar do paciente",
+      reason:
+        "o token do link de assinatura (seu SHA-256 e a cópia cifrada com a chave da instância): quem o tivesse assinaria no lugar do paciente",
     },
   },
   {
@@ -238,14 +273,20 @@ export const EXPORT_TABLES: ExportTable[] = [
     table: signingOtps,
     tenantColumn: signingOtps.tenant_id,
     key: [signingOtps.id],
-    excluded: { columns: ["code_hash"], reason: "hash do código de uso único enviado ao signatário: segredo de verificação" },
+    excluded: {
+      columns: ["code_hash"],
+      reason: "hash do código de uso único enviado ao signatário: segredo de verificação",
+    },
   },
   {
     name: "professional_signing_codes",
     table: professionalSigningCodes,
     tenantColumn: professionalSigningCodes.tenant_id,
     key: [professionalSigningCodes.id],
-    excluded: { columns: ["code_hash"], reason: "hash do código de uso único enviado ao profissional responsável: segredo de verificação" },
+    excluded: {
+      columns: ["code_hash"],
+      reason: "hash do código de uso único enviado ao profissional responsável: segredo de verificação",
+    },
   },
   { name: "feegow_uploads", table: feegowUploads, tenantColumn: feegowUploads.tenant_id, key: [feegowUploads.id] },
   // Avisos (decision 028): stored system notices, and what each person read and when they last looked.
@@ -264,7 +305,12 @@ export const EXPORT_TABLES: ExportTable[] = [
     key: [documentCounters.bucket, documentCounters.shard],
   },
   // The documents search's patient names (decision 036): derived from contratos, like the counters.
-  { name: "contrato_nomes", table: contratoNomes, tenantColumn: contratoNomes.tenant_id, key: [contratoNomes.paciente_id, contratoNomes.nome] },
+  {
+    name: "contrato_nomes",
+    table: contratoNomes,
+    tenantColumn: contratoNomes.tenant_id,
+    key: [contratoNomes.paciente_id, contratoNomes.nome],
+  },
   { name: "system_notices", table: systemNotices, tenantColumn: systemNotices.tenant_id, key: [systemNotices.id] },
   {
     name: "notice_reads",
@@ -272,20 +318,33 @@ export const EXPORT_TABLES: ExportTable[] = [
     tenantColumn: noticeReads.tenant_id,
     key: [noticeReads.profile_id, noticeReads.notice_key],
   },
-  { name: "notice_user_states", table: noticeUserStates, tenantColumn: noticeUserStates.tenant_id, key: [noticeUserStates.profile_id] },
+  {
+    name: "notice_user_states",
+    table: noticeUserStates,
+    tenantColumn: noticeUserStates.tenant_id,
+    key: [noticeUserStates.profile_id],
+  },
   {
     name: "integracoes_feegow",
     table: integracoesFeegow,
     tenantColumn: integracoesFeegow.tenant_id,
     key: [integracoesFeegow.tenant_id],
-    excluded: { columns: ["token_encrypted"], reason: "token de acesso à API do Feegow, cifrado: credencial da clínica em outro sistema (token_final mostra os 4 últimos caracteres)" },
+    excluded: {
+      columns: ["token_encrypted"],
+      reason:
+        "token de acesso à API do Feegow, cifrado: credencial da clínica em outro sistema (token_final mostra os 4 últimos caracteres)",
+    },
   },
   {
     name: "certificados",
     table: certificados,
     tenantColumn: certificados.tenant_id,
     key: [certificados.id],
-    excluded: { columns: ["secret_encrypted"], reason: "o arquivo do certificado A1 (chave privada) e a sua senha, cifrados: quem os tivesse assinaria em nome do titular" },
+    excluded: {
+      columns: ["secret_encrypted"],
+      reason:
+        "o arquivo do certificado A1 (chave privada) e a sua senha, cifrados: quem os tivesse assinaria em nome do titular",
+    },
   },
   {
     name: "email_outbox",
@@ -294,7 +353,8 @@ export const EXPORT_TABLES: ExportTable[] = [
     key: [emailOutbox.id],
     excluded: {
       columns: ["body_sealed", "text_body", "html_body"],
-      reason: "o texto das mensagens (cifrado) leva links de assinatura, de convite e de redefinição de senha e códigos que podem ainda valer (destinatário, assunto, situação e anexos ficam)",
+      reason:
+        "o texto das mensagens (cifrado) leva links de assinatura, de convite e de redefinição de senha e códigos que podem ainda valer (destinatário, assunto, situação e anexos ficam)",
     },
   },
   {
@@ -303,7 +363,10 @@ export const EXPORT_TABLES: ExportTable[] = [
     tenantColumn: jobs.tenant_id,
     key: [jobs.id],
     serverRole: true,
-    excluded: { columns: ["payload"], reason: "dados internos de cada tarefa; os de SMS levam o código de assinatura (cifrado) e o telefone" },
+    excluded: {
+      columns: ["payload"],
+      reason: "dados internos de cada tarefa; os de SMS levam o código de assinatura (cifrado) e o telefone",
+    },
   },
   {
     name: "audit_events",
@@ -316,8 +379,20 @@ export const EXPORT_TABLES: ExportTable[] = [
       data_text: sql<string>`${auditEvents.data}::text`,
     },
   },
-  { name: "audit_chain_heads", table: auditChainHeads, tenantColumn: auditChainHeads.tenant_id, key: [auditChainHeads.tenant_id], serverRole: true },
-  { name: "audit_anchors", table: auditAnchors, tenantColumn: auditAnchors.tenant_id, key: [auditAnchors.seq], serverRole: true },
+  {
+    name: "audit_chain_heads",
+    table: auditChainHeads,
+    tenantColumn: auditChainHeads.tenant_id,
+    key: [auditChainHeads.tenant_id],
+    serverRole: true,
+  },
+  {
+    name: "audit_anchors",
+    table: auditAnchors,
+    tenantColumn: auditAnchors.tenant_id,
+    key: [auditAnchors.seq],
+    serverRole: true,
+  },
 ];
 
 /** Tables with rows of no single clinic: not part of a clinic's export. */
@@ -330,5 +405,9 @@ export const NOT_EXPORTED: Record<string, string> = {
 
 /** What the export leaves out, per table, for the LEIA-ME and the manifest. */
 export function exportExclusions(): { tabela: string; colunas: string[]; motivo: string }[] {
-  return EXPORT_TABLES.filter((t) => t.excluded).map((t) => ({ tabela: t.name, colunas: t.excluded?.columns ?? [], motivo: t.excluded?.reason ?? "" }));
+  return EXPORT_TABLES.filter((t) => t.excluded).map((t) => ({
+    tabela: t.name,
+    colunas: t.excluded?.columns ?? [],
+    motivo: t.excluded?.reason ?? "",
+  }));
 }

@@ -8,7 +8,8 @@ export const CSV_BOM = "\uFEFF";
 
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return "";
-  let text = value instanceof Date ? value.toISOString() : typeof value === "object" ? JSON.stringify(value) : String(value);
+  let text =
+    value instanceof Date ? value.toISOString() : typeof value === "object" ? JSON.stringify(value) : String(value);
   if (/^[=+\-@\t\r]/.test(text) && typeof value === "string") text = `'${text}`;
   return /[";\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

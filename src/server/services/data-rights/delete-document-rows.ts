@@ -21,8 +21,16 @@ export async function deleteDocumentRows(
   const signatureFiles = await tx
     .select({ id: contratoPartes.assinatura_file_id })
     .from(contratoPartes)
-    .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, document.id), isNotNull(contratoPartes.assinatura_file_id)));
-  await tx.delete(contratoPartes).where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, document.id)));
+    .where(
+      and(
+        eq(contratoPartes.tenant_id, tenantId),
+        eq(contratoPartes.contrato_id, document.id),
+        isNotNull(contratoPartes.assinatura_file_id),
+      ),
+    );
+  await tx
+    .delete(contratoPartes)
+    .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, document.id)));
   await tx.delete(contratos).where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, document.id)));
   const generated = await tx
     .select({ data: auditEvents.data })
@@ -35,9 +43,15 @@ export async function deleteDocumentRows(
         eq(auditEvents.action, "document.pdf_generated"),
       ),
     );
-  const earlierPdfs = generated.map((event) => event.data.file_id).filter((id): id is string => typeof id === "string" && UUID.test(id));
-  const fileIds = [document.pdf_file_id, document.signed_pdf_file_id, ...signatureFiles.map((f) => f.id), ...earlierPdfs].filter(
-    (id): id is string => id !== null,
-  );
-  if (fileIds.length > 0) await tx.delete(files).where(and(eq(files.tenant_id, tenantId), inArray(files.id, [...new Set(fileIds)])));
+  const earlierPdfs = generated
+    .map((event) => event.data.file_id)
+    .filter((id): id is string => typeof id === "string" && UUID.test(id));
+  const fileIds = [
+    document.pdf_file_id,
+    document.signed_pdf_file_id,
+    ...signatureFiles.map((f) => f.id),
+    ...earlierPdfs,
+  ].filter((id): id is string => id !== null);
+  if (fileIds.length > 0)
+    await tx.delete(files).where(and(eq(files.tenant_id, tenantId), inArray(files.id, [...new Set(fileIds)])));
 }

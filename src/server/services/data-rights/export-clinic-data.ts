@@ -37,10 +37,16 @@ export async function prepareClinicExport(
   now = new Date(),
 ): Promise<ClinicExport> {
   return withTenant(db, actor.tenantId, async (tx) => {
-    const [clinic] = await tx.select({ nome: tenants.nome }).from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
+    const [clinic] = await tx
+      .select({ nome: tenants.nome })
+      .from(tenants)
+      .where(eq(tenants.id, actor.tenantId))
+      .limit(1);
     const [stored] = await tx
       .select({ count: sql<number>`count(*)::int`, bytes: sql<string>`coalesce(sum(size), 0)::text` })
-      .from(sql`(select distinct on (${files.sha256}) ${files.sha256}, ${files.size} as size from ${files} where ${files.tenant_id} = ${actor.tenantId}) as stored`);
+      .from(
+        sql`(select distinct on (${files.sha256}) ${files.sha256}, ${files.size} as size from ${files} where ${files.tenant_id} = ${actor.tenantId}) as stored`,
+      );
     const count = stored?.count ?? 0;
     const bytes = Number(stored?.bytes ?? 0);
     if (options.withFiles && (count + FIXED_ENTRIES > ZIP_MAX_ENTRIES || bytes > ZIP_MAX_BYTES * 0.9)) {
@@ -49,10 +55,21 @@ export async function prepareClinicExport(
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "clinic.exported", entityType: "tenant", entityId: actor.tenantId, data: { arquivos: options.withFiles, arquivos_guardados: count } },
+      {
+        action: "clinic.exported",
+        entityType: "tenant",
+        entityId: actor.tenantId,
+        data: { arquivos: options.withFiles, arquivos_guardados: count },
+      },
     );
     const nome = clinic?.nome ?? "clinica";
-    return { tenantId: actor.tenantId, clinic: nome, fileName: `consentir_${safeFileStem(nome).slice(0, 60)}_${fileTimestamp(now)}.zip`, at: now, withFiles: options.withFiles };
+    return {
+      tenantId: actor.tenantId,
+      clinic: nome,
+      fileName: `consentir_${safeFileStem(nome).slice(0, 60)}_${fileTimestamp(now)}.zip`,
+      at: now,
+      withFiles: options.withFiles,
+    };
   });
 }
 
@@ -83,7 +100,12 @@ async function writeSheet(zip: ZipWriter, db: Db, tenantId: string, spec: Export
   await entry.end();
 }
 
-const EXTENSIONS: Record<string, string> = { "application/pdf": "pdf", "image/png": "png", "image/jpeg": "jpg", "image/svg+xml": "svg" };
+const EXTENSIONS: Record<string, string> = {
+  "application/pdf": "pdf",
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/svg+xml": "svg",
+};
 const fileEntryName = (sha256: string, contentType: string) => `arquivos/${sha256}.${EXTENSIONS[contentType] ?? "bin"}`;
 
 /** Each stored file once, by its SHA-256 (several rows may name the same bytes); returns those missing from storage. */
@@ -102,7 +124,10 @@ async function writeStoredFiles(zip: ZipWriter, db: Db, storage: FileStorage, te
     );
     for (const file of page) {
       const bytes = await storage.get(file.sha256);
-      if (bytes) await zip.add(fileEntryName(file.sha256, file.content_type), bytes, { compress: !/^(application\/pdf|image\/(png|jpeg))$/.test(file.content_type) });
+      if (bytes)
+        await zip.add(fileEntryName(file.sha256, file.content_type), bytes, {
+          compress: !/^(application\/pdf|image\/(png|jpeg))$/.test(file.content_type),
+        });
       else missing.add(file.sha256);
     }
     if (page.length < 200) return missing;
@@ -111,7 +136,13 @@ async function writeStoredFiles(zip: ZipWriter, db: Db, storage: FileStorage, te
 }
 
 /** arquivos/indice.json: every files row, the entry holding its bytes (or why there is none). */
-async function writeFileIndex(zip: ZipWriter, db: Db, tenantId: string, withFiles: boolean, missing: Set<string>): Promise<void> {
+async function writeFileIndex(
+  zip: ZipWriter,
+  db: Db,
+  tenantId: string,
+  withFiles: boolean,
+  missing: Set<string>,
+): Promise<void> {
   const spec = EXPORT_TABLES.find((t) => t.name === "files") as ExportTable;
   const entry = zip.entry("arquivos/indice.json");
   await entry.write("[");
@@ -120,8 +151,21 @@ async function writeFileIndex(zip: ZipWriter, db: Db, tenantId: string, withFile
     const lines = page.map((row) => {
       const sha256 = String(row.sha256);
       const arquivo = !withFiles ? null : missing.has(sha256) ? null : fileEntryName(sha256, String(row.content_type));
-      const observacao = !withFiles ? "exportação sem arquivos" : missing.has(sha256) ? "arquivo ausente no armazenamento do servidor" : null;
-      return JSON.stringify({ id: row.id, sha256, nome: row.nome, content_type: row.content_type, size: row.size, created_at: row.created_at, arquivo, observacao });
+      const observacao = !withFiles
+        ? "exportação sem arquivos"
+        : missing.has(sha256)
+          ? "arquivo ausente no armazenamento do servidor"
+          : null;
+      return JSON.stringify({
+        id: row.id,
+        sha256,
+        nome: row.nome,
+        content_type: row.content_type,
+        size: row.size,
+        created_at: row.created_at,
+        arquivo,
+        observacao,
+      });
     });
     if (lines.length) await entry.write(`${first ? "\n" : ",\n"}${lines.join(",\n")}`);
     first = false;
@@ -135,9 +179,17 @@ async function writeFileIndex(zip: ZipWriter, db: Db, tenantId: string, withFile
  * (EXPORT_TABLES, secrets left out), planilhas/*.csv, arquivos/<sha256>.<ext> and their index,
  * and manifesto.json last (counts per table, exclusions, size and SHA-256 of every entry).
  */
-export async function writeClinicExport(zip: ZipWriter, db: Db, storage: FileStorage, data: ClinicExport): Promise<void> {
+export async function writeClinicExport(
+  zip: ZipWriter,
+  db: Db,
+  storage: FileStorage,
+  data: ClinicExport,
+): Promise<void> {
   const exclusions = exportExclusions();
-  await zip.add("LEIA-ME.txt", clinicReadme({ clinic: data.clinic, at: saoPauloDateTime(data.at), withFiles: data.withFiles, exclusions }));
+  await zip.add(
+    "LEIA-ME.txt",
+    clinicReadme({ clinic: data.clinic, at: saoPauloDateTime(data.at), withFiles: data.withFiles, exclusions }),
+  );
   const counts: Record<string, number> = {};
   for (const spec of EXPORT_TABLES) counts[spec.name] = await writeTable(zip, db, data.tenantId, spec);
   for (const spec of EXPORT_TABLES) await writeSheet(zip, db, data.tenantId, spec);

@@ -57,7 +57,11 @@ export async function preparePatientExport(
 ): Promise<PatientExport> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const patient = await findPatientOrThrow(tx, actor.tenantId, patientId);
-    const [clinic] = await tx.select({ nome: tenants.nome }).from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
+    const [clinic] = await tx
+      .select({ nome: tenants.nome })
+      .from(tenants)
+      .where(eq(tenants.id, actor.tenantId))
+      .limit(1);
     const rows = await tx
       .select()
       .from(contratos)
@@ -74,7 +78,12 @@ export async function preparePatientExport(
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "patient.exported", entityType: "paciente", entityId: patient.id, data: { documentos: rows.length, pdfs_assinados: sealed.length } },
+      {
+        action: "patient.exported",
+        entityType: "paciente",
+        entityId: patient.id,
+        data: { documentos: rows.length, pdfs_assinados: sealed.length },
+      },
     );
     const accessLog = await loadPatientAccessLog(tx, actor.tenantId, patient.id, rows);
     const documents = rows.map((r) => ({
@@ -117,7 +126,15 @@ function documentStem(index: number, document: ExportedDocument): string {
 }
 
 const ACCESS_LOG_COLUMNS = ["data_hora", "quem", "papel", "acao", "documento", "instante_utc", "seq"] as const;
-const ACCESS_LOG_HEADERS = ["Data e hora (São Paulo)", "Quem", "Papel", "Ação", "Documento", "Instante (UTC)", "Nº na trilha"];
+const ACCESS_LOG_HEADERS = [
+  "Data e hora (São Paulo)",
+  "Quem",
+  "Papel",
+  "Ação",
+  "Documento",
+  "Instante (UTC)",
+  "Nº na trilha",
+];
 
 /**
  * Writes the ZIP: LEIA-ME.txt, paciente.json, each document (its sealed PDF when there is one,
@@ -125,7 +142,15 @@ const ACCESS_LOG_HEADERS = ["Data e hora (São Paulo)", "Quem", "Papel", "Ação
  * index), the access log as CSV and JSON, and manifesto.json (SHA-256 of every entry).
  */
 export async function writePatientExport(zip: ZipWriter, data: PatientExport, storage: FileStorage): Promise<void> {
-  await zip.add("LEIA-ME.txt", patientReadme({ clinic: data.clinic, patient: data.patient.nome, at: saoPauloDateTime(data.at), documents: data.documents.length }));
+  await zip.add(
+    "LEIA-ME.txt",
+    patientReadme({
+      clinic: data.clinic,
+      patient: data.patient.nome,
+      at: saoPauloDateTime(data.at),
+      documents: data.documents.length,
+    }),
+  );
   await zip.add("paciente.json", `${JSON.stringify(patientRecord(data.patient), null, 2)}\n`);
   const index: Record<string, unknown>[] = [];
   for (const [i, document] of data.documents.entries()) {
@@ -138,10 +163,19 @@ export async function writePatientExport(zip: ZipWriter, data: PatientExport, st
       await zip.add(arquivo, bytes, { compress: false });
     } else {
       arquivo = `${stem}_modelo.json`;
-      const model = { id: document.id, titulo: document.titulo, status: document.status, conteudo_sha256: document.conteudo_sha256, documento: document.documento };
+      const model = {
+        id: document.id,
+        titulo: document.titulo,
+        status: document.status,
+        conteudo_sha256: document.conteudo_sha256,
+        documento: document.documento,
+      };
       await zip.add(arquivo, `${JSON.stringify(model, null, 2)}\n`);
-      if (document.signed_pdf) observacao = "O PDF assinado não foi encontrado no armazenamento; segue o conteúdo assinado (modelo congelado).";
-      else if (document.status === "signed") observacao = "O PDF assinado ainda está sendo gerado; segue o conteúdo assinado (modelo congelado).";
+      if (document.signed_pdf)
+        observacao =
+          "O PDF assinado não foi encontrado no armazenamento; segue o conteúdo assinado (modelo congelado).";
+      else if (document.status === "signed")
+        observacao = "O PDF assinado ainda está sendo gerado; segue o conteúdo assinado (modelo congelado).";
     }
     index.push({
       id: document.id,
@@ -169,7 +203,12 @@ export async function writePatientExport(zip: ZipWriter, data: PatientExport, st
     ),
   );
   await zip.add("registro-de-acessos.json", `${JSON.stringify(data.accessLog, null, 2)}\n`);
-  const manifest = { gerado_em: data.at.toISOString(), clinica: data.clinic, paciente_id: data.patient.id, entradas: zip.entries };
+  const manifest = {
+    gerado_em: data.at.toISOString(),
+    clinica: data.clinic,
+    paciente_id: data.patient.id,
+    entradas: zip.entries,
+  };
   await zip.add("manifesto.json", `${JSON.stringify(manifest, null, 2)}\n`);
   zip.finish();
 }

@@ -31,7 +31,6 @@ const SIGNER_ACTIONS = new Set([
   "document.signed_pdf_downloaded_by_signer",
 ]);
 
-
 /** "26/11/2026 02:30:15" in São Paulo. */
 export function saoPauloDateTime(instant: Date): string {
   return formatDateTimeSeconds(instant);
@@ -58,7 +57,13 @@ export async function loadPatientAccessLog(
   const about = documents.length
     ? or(
         and(eq(auditEvents.entity_type, "paciente"), eq(auditEvents.entity_id, patientId)),
-        and(eq(auditEvents.entity_type, "contrato"), inArray(auditEvents.entity_id, documents.map((d) => d.id))),
+        and(
+          eq(auditEvents.entity_type, "contrato"),
+          inArray(
+            auditEvents.entity_id,
+            documents.map((d) => d.id),
+          ),
+        ),
       )
     : and(eq(auditEvents.entity_type, "paciente"), eq(auditEvents.entity_id, patientId));
   const rows = await tx
@@ -74,14 +79,29 @@ export async function loadPatientAccessLog(
       actor_owner: profiles.is_proprietario,
     })
     .from(auditEvents)
-    .leftJoin(profiles, and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)))
+    .leftJoin(
+      profiles,
+      and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)),
+    )
     .where(and(eq(auditEvents.tenant_id, tenantId), about))
     .orderBy(asc(auditEvents.seq));
   return rows.map((row) => ({
     data_hora: saoPauloDateTime(row.created_at),
     instante_utc: row.created_at.toISOString(),
-    quem: row.actor_nome ?? (row.actor_id ? "Usuário removido" : SIGNER_ACTIONS.has(row.action) ? "Signatário (pelo link de assinatura)" : "Sistema"),
-    papel: row.actor_nome ? roleLabel(row.actor_role, row.actor_owner) : row.actor_id ? "—" : SIGNER_ACTIONS.has(row.action) ? "Signatário" : "Sistema",
+    quem:
+      row.actor_nome ??
+      (row.actor_id
+        ? "Usuário removido"
+        : SIGNER_ACTIONS.has(row.action)
+          ? "Signatário (pelo link de assinatura)"
+          : "Sistema"),
+    papel: row.actor_nome
+      ? roleLabel(row.actor_role, row.actor_owner)
+      : row.actor_id
+        ? "—"
+        : SIGNER_ACTIONS.has(row.action)
+          ? "Signatário"
+          : "Sistema",
     acao: auditActionLabel(row.action),
     documento: row.entity_type === "contrato" && row.entity_id ? (titles.get(row.entity_id) ?? null) : null,
     seq: row.seq,

@@ -33,7 +33,12 @@ export function patientReadme(input: { clinic: string; patient: string; at: stri
   ]);
 }
 
-export function clinicReadme(input: { clinic: string; at: string; withFiles: boolean; exclusions: { tabela: string; colunas: string[]; motivo: string }[] }): string {
+export function clinicReadme(input: {
+  clinic: string;
+  at: string;
+  withFiles: boolean;
+  exclusions: { tabela: string; colunas: string[]; motivo: string }[];
+}): string {
   return crlf([
     "EXPORTAÇÃO COMPLETA DOS DADOS DA CLÍNICA",
     "",
@@ -57,7 +62,7 @@ export function clinicReadme(input: { clinic: string; at: string; withFiles: boo
     "- dados/audit_events.json: a trilha de auditoria com os campos da cadeia (seq,",
     "  prev_hash, hash). Para conferir fora daqui: para cada evento, em ordem de seq,",
     "  hash = SHA-256 (hex) do texto JSON do arranjo",
-    '  [prev_hash, seq, tenant_id, id, actor_profile_id, action, entity_type, entity_id,',
+    "  [prev_hash, seq, tenant_id, id, actor_profile_id, action, entity_type, entity_id,",
     "   ip_address, user_agent, data_text, created_at_utc]",
     '  escrito como o PostgreSQL o escreve: elementos separados por ", ", textos entre aspas',
     "  com escapes JSON, nulos como null; prev_hash é o hash do evento anterior (64 zeros no",

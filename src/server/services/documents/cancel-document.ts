@@ -30,7 +30,12 @@ export async function cancelDocument(
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "document.cancelled", entityType: "contrato", entityId: id, data: { motivo, status_anterior: document.status } },
+      {
+        action: "document.cancelled",
+        entityType: "contrato",
+        entityId: id,
+        data: { motivo, status_anterior: document.status },
+      },
     );
   });
 }

@@ -13,11 +13,20 @@ import { findDocumentOrThrow } from "./find-document.js";
  * cancelled first; signed ones are kept for 20 years (Lei 13.787/2018, src/shared/retention —
  * the database refuses it too, migration 0029). The audit event outlives the row.
  */
-export async function deleteDocument(db: Db, actor: Actor, id: string, audit: Omit<AuditContext, "tenantId" | "actorProfileId">, now = new Date()): Promise<void> {
+export async function deleteDocument(
+  db: Db,
+  actor: Actor,
+  id: string,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  now = new Date(),
+): Promise<void> {
   await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
     // A sent document past its expiry is expired for everyone, before the sweep writes it.
-    const verdict = documentDeletion({ status: effectiveStatus(document.status, document.expiracao_at, now), signed_at: document.signed_at }, now);
+    const verdict = documentDeletion(
+      { status: effectiveStatus(document.status, document.expiracao_at, now), signed_at: document.signed_at },
+      now,
+    );
     if (!verdict.allowed && verdict.reason === "retained") {
       throw new AppError("DOCUMENT_RETAINED", RETENTION_MESSAGES.documentRetained(verdict.until), {
         details: { guardar_ate: verdict.until?.toISOString() ?? null },
@@ -28,7 +37,12 @@ export async function deleteDocument(db: Db, actor: Actor, id: string, audit: Om
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "document.deleted", entityType: "contrato", entityId: id, data: { titulo: document.titulo, paciente_id: document.paciente_id, status: document.status } },
+      {
+        action: "document.deleted",
+        entityType: "contrato",
+        entityId: id,
+        data: { titulo: document.titulo, paciente_id: document.paciente_id, status: document.status },
+      },
     );
   });
 }

@@ -13,7 +13,10 @@ import { escapeLike } from "../../lib/search-text.js";
 export function hasEffectiveStatus(status: DocumentStatus, now: Date): SQL {
   const live = sql`${contratos.expiracao_at} > ${now}`;
   if (status === "expired") {
-    return or(eq(contratos.status, "expired"), and(inArray(contratos.status, ["sent", "viewed"]), lte(contratos.expiracao_at, now))) as SQL;
+    return or(
+      eq(contratos.status, "expired"),
+      and(inArray(contratos.status, ["sent", "viewed"]), lte(contratos.expiracao_at, now)),
+    ) as SQL;
   }
   if (status === "sent" || status === "viewed") return and(eq(contratos.status, status), live) as SQL;
   return eq(contratos.status, status);
@@ -33,7 +36,11 @@ export interface DocumentFilterQuery {
  * The text-search part of the documents list's WHERE (empty without a search), on the given
  * columns: contratos' own, or those of a subquery over it.
  */
-export function documentSearchConditions(query: Pick<DocumentFilterQuery, "q">, busca: AnyPgColumn | SQL = contratos.busca, id: AnyPgColumn | SQL = contratos.id): SQL[] {
+export function documentSearchConditions(
+  query: Pick<DocumentFilterQuery, "q">,
+  busca: AnyPgColumn | SQL = contratos.busca,
+  id: AnyPgColumn | SQL = contratos.id,
+): SQL[] {
   const search = query.q ? parseDocumentSearch(query.q) : null;
   if (search?.kind === "short-id") {
     // The trigram index on busca (which ends with the id) finds the candidates; right() keeps only
@@ -44,7 +51,12 @@ export function documentSearchConditions(query: Pick<DocumentFilterQuery, "q">, 
 }
 
 /** WHERE conditions of the documents list; the first is always the tenant. */
-export function documentConditions(tenantId: string, query: DocumentFilterQuery, now: Date, options: { search?: boolean } = {}): SQL[] {
+export function documentConditions(
+  tenantId: string,
+  query: DocumentFilterQuery,
+  now: Date,
+  options: { search?: boolean } = {},
+): SQL[] {
   const conditions: SQL[] = [eq(contratos.tenant_id, tenantId)];
   if (options.search !== false) conditions.push(...documentSearchConditions(query));
   if (query.status) conditions.push(hasEffectiveStatus(query.status, now));

@@ -25,7 +25,10 @@ export const NAME_CANDIDATES_MAX = 2000;
 export async function searchCandidates(tx: Tx, tenantId: string, q: string | undefined): Promise<SQL | null> {
   const search = q ? parseDocumentSearch(q) : null;
   if (search?.kind !== "text") return null;
-  const [normalized] = await rawRows<{ text: string }>(tx, sql`select app_search_text(${escapeLike(search.term)}) as text`);
+  const [normalized] = await rawRows<{ text: string }>(
+    tx,
+    sql`select app_search_text(${escapeLike(search.term)}) as text`,
+  );
   const parts = normalized ? documentSearchParts(normalized.text) : null;
   if (!parts) return null;
   const names = sql.join(
@@ -40,12 +43,17 @@ export async function searchCandidates(tx: Tx, tenantId: string, q: string | und
   );
   let documents = hit?.documents ?? 0;
   if (documents > NAME_CANDIDATES_MAX) return null;
-  const arms = [sql`app_search_text(coalesce(${contratos.titulo}, '') || ' ' || coalesce(${contratos.procedimento}, '')) like ${`%${normalized?.text}%`}`];
+  const arms = [
+    sql`app_search_text(coalesce(${contratos.titulo}, '') || ' ' || coalesce(${contratos.procedimento}, '')) like ${`%${normalized?.text}%`}`,
+  ];
   if (hit?.ids) arms.push(sql`${contratos.paciente_id} = any(${`{${hit.ids}}`}::uuid[])`);
   const idRange = parts.idPrefix === null ? null : uuidPrefixRange(parts.idPrefix);
   if (idRange) {
     const ids = sql`${contratos.tenant_id} = ${tenantId} and ${contratos.id} between ${idRange[0]} and ${idRange[1]}`;
-    const [row] = await rawRows<{ n: number }>(tx, sql`select count(*)::int as n from (select 1 from ${contratos} where ${ids} limit ${NAME_CANDIDATES_MAX + 1}) x`);
+    const [row] = await rawRows<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from (select 1 from ${contratos} where ${ids} limit ${NAME_CANDIDATES_MAX + 1}) x`,
+    );
     documents += row?.n ?? 0;
     arms.push(sql`${contratos.id} between ${idRange[0]} and ${idRange[1]}`);
   }

@@ -23,7 +23,9 @@ import { asBulkDatabaseWork } from "../../../db/database-priority.js";
  * in another. A full pool answers SERVER_BUSY (503 + Retry-After); nothing was written then.
  * Its database calls are bulk work: on PGlite they let interactive calls go first (decision 038).
  */
-export function generateDocumentPdf(...args: Parameters<typeof drawAndStoreDraftPdf>): ReturnType<typeof drawAndStoreDraftPdf> {
+export function generateDocumentPdf(
+  ...args: Parameters<typeof drawAndStoreDraftPdf>
+): ReturnType<typeof drawAndStoreDraftPdf> {
   return asBulkDatabaseWork(() => drawAndStoreDraftPdf(...args));
 }
 
@@ -64,21 +66,38 @@ async function drawAndStoreDraftPdf(
     });
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError("PDF_FAILED", undefined, { details: { reason: error instanceof Error ? error.message : String(error) } });
+    throw new AppError("PDF_FAILED", undefined, {
+      details: { reason: error instanceof Error ? error.message : String(error) },
+    });
   }
   const stored = await storage.put(bytes);
   const nome = draftPdfFileName(document.titulo, now);
   const fileId = await withTenant(db, actor.tenantId, async (tx) => {
     const [file] = await tx
       .insert(files)
-      .values({ tenant_id: actor.tenantId, sha256: stored.sha256, size: stored.size, content_type: "application/pdf", nome, created_by: actor.profileId })
+      .values({
+        tenant_id: actor.tenantId,
+        sha256: stored.sha256,
+        size: stored.size,
+        content_type: "application/pdf",
+        nome,
+        created_by: actor.profileId,
+      })
       .returning({ id: files.id });
     if (!file) throw new Error("files insert returned no row");
-    await tx.update(contratos).set({ pdf_file_id: file.id }).where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
+    await tx
+      .update(contratos)
+      .set({ pdf_file_id: file.id })
+      .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "document.pdf_generated", entityType: "contrato", entityId: id, data: { file_id: file.id, sha256: stored.sha256, size: stored.size } },
+      {
+        action: "document.pdf_generated",
+        entityType: "contrato",
+        entityId: id,
+        data: { file_id: file.id, sha256: stored.sha256, size: stored.size },
+      },
     );
     return file.id;
   });

@@ -31,7 +31,11 @@ export async function getDocumentFormOptions(db: Db, actor: Actor): Promise<Docu
       .innerJoin(templates, eq(templates.id, templateVersions.template_id))
       .where(and(eq(templateVersions.tenant_id, actor.tenantId), isNotNull(templateVersions.published_at)))
       .orderBy(templateVersions.template_id, desc(templateVersions.version_number));
-    const physicians = await tx.select().from(profiles).where(eligiblePhysicians(actor.tenantId)).orderBy(asc(profiles.nome));
+    const physicians = await tx
+      .select()
+      .from(profiles)
+      .where(eligiblePhysicians(actor.tenantId))
+      .orderBy(asc(profiles.nome));
     const [me] = await tx.select().from(profiles).where(eq(profiles.id, actor.profileId)).limit(1);
     const [clinic] = await tx.select().from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
     if (!me || !clinic) throw new AppError("NOT_FOUND");

@@ -28,11 +28,21 @@ export async function getDocument(
 ): Promise<DocumentDetail> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
-    const [summary] = await summarySelect(tx).where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id))).limit(1);
+    const [summary] = await summarySelect(tx)
+      .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)))
+      .limit(1);
     if (!summary) throw new AppError("NOT_FOUND", "Documento não encontrado");
-    const [patient] = await tx.select().from(pacientes).where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, document.paciente_id))).limit(1);
+    const [patient] = await tx
+      .select()
+      .from(pacientes)
+      .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, document.paciente_id)))
+      .limit(1);
     const [physician] = document.medico_responsavel_id
-      ? await tx.select().from(profiles).where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, document.medico_responsavel_id))).limit(1)
+      ? await tx
+          .select()
+          .from(profiles)
+          .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, document.medico_responsavel_id)))
+          .limit(1)
       : [];
     await recordAuditEvent(
       tx,
@@ -43,7 +53,13 @@ export async function getDocument(
       .select({ event: auditEvents, actor_nome: profiles.nome })
       .from(auditEvents)
       .leftJoin(profiles, eq(profiles.id, auditEvents.actor_profile_id))
-      .where(and(eq(auditEvents.tenant_id, actor.tenantId), eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, id)))
+      .where(
+        and(
+          eq(auditEvents.tenant_id, actor.tenantId),
+          eq(auditEvents.entity_type, "contrato"),
+          eq(auditEvents.entity_id, id),
+        ),
+      )
       .orderBy(asc(auditEvents.created_at), asc(auditEvents.id))
       .limit(AUDIT_LIMIT);
     const signed = await signedRoles(tx, actor.tenantId, id);
@@ -53,13 +69,22 @@ export async function getDocument(
       ...presentDocumentSummary(summary, now),
       // Who still has to sign (issue 11): the professional before sending, then the link signer, then the witnesses.
       assinaturas_pendentes:
-        document.status === "cancelled" || document.status === "signed" ? [] : missingRoles(signer, Boolean(document.medico_responsavel_id), signed, witnesses),
+        document.status === "cancelled" || document.status === "signed"
+          ? []
+          : missingRoles(signer, Boolean(document.medico_responsavel_id), signed, witnesses),
       documento: document.documento,
       conteudo_sha256: document.conteudo_sha256,
       variaveis_preenchidas: document.variaveis_preenchidas,
       conteudo_selecionado: document.conteudo_selecionado,
       paciente: patient
-        ? { id: patient.id, nome: patient.nome, cpf: patient.cpf, email: patient.email, telefone: patient.telefone, data_nascimento: patient.data_nascimento }
+        ? {
+            id: patient.id,
+            nome: patient.nome,
+            cpf: patient.cpf,
+            email: patient.email,
+            telefone: patient.telefone,
+            data_nascimento: patient.data_nascimento,
+          }
         : null,
       medico: physician
         ? {

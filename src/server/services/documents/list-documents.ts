@@ -61,7 +61,12 @@ export const FILTERED_COUNT_CAP = 1000;
  * every match the trigram index finds. null when the window holds less than a full page (a rare
  * term: the trigram index answers it, with few matches to sort).
  */
-async function searchPageInWindow(tx: Tx, filters: SQL[], searchOnWindow: SQL[], pageSize: number): Promise<string[] | null> {
+async function searchPageInWindow(
+  tx: Tx,
+  filters: SQL[],
+  searchOnWindow: SQL[],
+  pageSize: number,
+): Promise<string[] | null> {
   const rows = await rawRows<{ id: string }>(
     tx,
     sql`select r.id from (
@@ -82,7 +87,12 @@ async function searchPageInWindow(tx: Tx, filters: SQL[], searchOnWindow: SQL[],
  * OFFSET 0 keeps busca's condition out of the candidates' scan, so PostgreSQL reads the candidates'
  * indexes (title part, patients) and not the trigram index on busca.
  */
-async function searchPageInCandidates(tx: Tx, candidates: SQL[], searchOnRows: SQL[], pageSize: number): Promise<string[]> {
+async function searchPageInCandidates(
+  tx: Tx,
+  candidates: SQL[],
+  searchOnRows: SQL[],
+  pageSize: number,
+): Promise<string[]> {
   const rows = await rawRows<{ id: string }>(
     tx,
     sql`select r.id from (
@@ -97,7 +107,8 @@ async function searchPageInCandidates(tx: Tx, candidates: SQL[], searchOnRows: S
 }
 
 type Total = { total: number; total_capped: boolean };
-const capped = (n: number): Total => (n > FILTERED_COUNT_CAP ? { total: FILTERED_COUNT_CAP, total_capped: true } : { total: n, total_capped: false });
+const capped = (n: number): Total =>
+  n > FILTERED_COUNT_CAP ? { total: FILTERED_COUNT_CAP, total_capped: true } : { total: n, total_capped: false };
 
 /** count(*) of the matches, stopping past FILTERED_COUNT_CAP. */
 async function countMatches(tx: Tx, conditions: SQL[]): Promise<Total> {
@@ -130,7 +141,12 @@ export const COUNT_WINDOW = 20_000;
  * document of eight reads ~8,000, not 20,000). Past the cap there, or when the window held every
  * document, that is the answer; otherwise the candidates or the trigram index count.
  */
-async function countFrequentTerm(tx: Tx, filters: SQL[], searchOnWindow: SQL[], countAll: () => Promise<Total>): Promise<Total> {
+async function countFrequentTerm(
+  tx: Tx,
+  filters: SQL[],
+  searchOnWindow: SQL[],
+  countAll: () => Promise<Total>,
+): Promise<Total> {
   const newest = (columns: SQL) =>
     sql`select ${columns} from ${contratos} where ${all(filters)} order by ${contratos.created_at} desc, ${contratos.id} desc limit ${COUNT_WINDOW}`;
   const [found] = await rawRows<{ n: number }>(
@@ -160,18 +176,22 @@ export async function listDocuments(db: Db, actor: Actor, query: ListQuery, now 
   const pageSize = query.limit + 1;
   // Text search runs outside row-level security so PostgreSQL may use the trigram index; its
   // tenant WHERE clause is the wall (docs/decisions/004-search-without-rls.md).
-  const run = <T>(work: (tx: Tx) => Promise<T>) => (search.length > 0 ? db.transaction(work) : withTenant(db, actor.tenantId, work));
+  const run = <T>(work: (tx: Tx) => Promise<T>) =>
+    search.length > 0 ? db.transaction(work) : withTenant(db, actor.tenantId, work);
   const { rows, total, total_capped } = await run(async (tx) => {
     const after = cursor ? [afterCursor(cursor, contratos.created_at, contratos.id)] : [];
     const searchOnWindow = documentSearchConditions(query, sql`r.busca`, sql`r.id`);
-    const windowIds = search.length > 0 ? await searchPageInWindow(tx, [...filters, ...after], searchOnWindow, pageSize) : null;
+    const windowIds =
+      search.length > 0 ? await searchPageInWindow(tx, [...filters, ...after], searchOnWindow, pageSize) : null;
     // Past the window (a rare term, or a count), the candidates answer when there are some.
     let candidates: Promise<SQL | null> | undefined;
-    const searchCandidatesOnce = () => (candidates ??= search.length > 0 ? searchCandidates(tx, actor.tenantId, query.q) : Promise.resolve(null));
+    const searchCandidatesOnce = () =>
+      (candidates ??= search.length > 0 ? searchCandidates(tx, actor.tenantId, query.q) : Promise.resolve(null));
     let pageIds = windowIds;
     if (!pageIds && search.length > 0) {
       const candidate = await searchCandidatesOnce();
-      if (candidate) pageIds = await searchPageInCandidates(tx, [...filters, ...after, candidate], searchOnWindow, pageSize);
+      if (candidate)
+        pageIds = await searchPageInCandidates(tx, [...filters, ...after, candidate], searchOnWindow, pageSize);
     }
     const pageConditions = pageIds ? [filters[0]!, inArray(contratos.id, pageIds)] : [...conditions, ...after];
     const rows =
@@ -183,11 +203,14 @@ export async function listDocuments(db: Db, actor: Actor, query: ListQuery, now 
             .limit(pageSize);
     // Only the tenant condition: the kept counter answers. A first page that is not full holds
     // every match. Otherwise count the matches.
-    if (conditions.length === 1) return { rows, total: await countAllDocuments(tx, actor.tenantId), total_capped: false };
+    if (conditions.length === 1)
+      return { rows, total: await countAllDocuments(tx, actor.tenantId), total_capped: false };
     if (!cursor && rows.length < pageSize) return { rows, total: rows.length, total_capped: false };
     const countAll = async () => {
       const candidate = await searchCandidatesOnce();
-      return candidate ? countCandidateMatches(tx, [...filters, candidate], searchOnWindow) : countMatches(tx, conditions);
+      return candidate
+        ? countCandidateMatches(tx, [...filters, candidate], searchOnWindow)
+        : countMatches(tx, conditions);
     };
     const total = windowIds ? await countFrequentTerm(tx, filters, searchOnWindow, countAll) : await countAll();
     return { rows, ...total };

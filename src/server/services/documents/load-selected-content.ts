@@ -15,7 +15,11 @@ const TABLES = [
  * The library items chosen for a document, read from the clinic's own tables (never the text the
  * browser sent), in the order they were chosen. An id of another clinic or a deleted item fails.
  */
-export async function loadSelectedContent(tx: Tx, tenantId: string, chosen: DocumentCreateData["conteudo"]): Promise<SelectedContent[]> {
+export async function loadSelectedContent(
+  tx: Tx,
+  tenantId: string,
+  chosen: DocumentCreateData["conteudo"],
+): Promise<SelectedContent[]> {
   const out: SelectedContent[] = [];
   for (const { key, tipo, table } of TABLES) {
     const ids = chosen[key];

@@ -52,7 +52,12 @@ export async function resolveResponsiblePhysician(tx: Tx, actor: Actor, requeste
   const chosen = await findEligible(tx, actor.tenantId, requestedId);
   if (!chosen) {
     throw new AppError("DOCUMENT_PHYSICIAN_INVALID", undefined, {
-      issues: [{ path: "medico_responsavel_id", message: "O médico responsável escolhido não pode assinar documentos desta clínica." }],
+      issues: [
+        {
+          path: "medico_responsavel_id",
+          message: "O médico responsável escolhido não pode assinar documentos desta clínica.",
+        },
+      ],
     });
   }
   return chosen;

@@ -10,7 +10,8 @@ import { type OutboxBody, openOutboxBody } from "./outbox-body.js";
 export const MAX_EMAIL_ATTEMPTS = 8;
 const BATCH = 10;
 /** Recorded (and shown on Avisos) for a message whose sealed text no longer matches its row. */
-export const UNOPENABLE_BODY = "O texto cifrado da mensagem não confere com o registro (alterado depois de enfileirado ou chave da instância trocada); a mensagem não foi enviada.";
+export const UNOPENABLE_BODY =
+  "O texto cifrado da mensagem não confere com o registro (alterado depois de enfileirado ou chave da instância trocada); a mensagem não foi enviada.";
 
 export function emailRetryDelayMs(attempt: number): number {
   return Math.min(6 * 60 * 60_000, 30_000 * 2 ** Math.max(0, attempt - 1));
@@ -23,7 +24,15 @@ async function attachmentsOf(db: DbOrTx, storage: FileStorage, row: OutboxRow) {
   const stored = await db
     .select()
     .from(files)
-    .where(and(eq(files.tenant_id, row.tenant_id), inArray(files.id, row.attachments.map((a) => a.file_id))));
+    .where(
+      and(
+        eq(files.tenant_id, row.tenant_id),
+        inArray(
+          files.id,
+          row.attachments.map((a) => a.file_id),
+        ),
+      ),
+    );
   return Promise.all(
     row.attachments.map(async (attachment) => {
       const file = stored.find((f) => f.id === attachment.file_id);
@@ -80,7 +89,10 @@ export async function deliverDueEmails(
         await tx.update(emailOutbox).set({ status: "sent", sent_at: now() }).where(eq(emailOutbox.id, row.id));
         return "sent" as const;
       } catch (error) {
-        const attempts = [...row.attempts, { at: now().toISOString(), error: error instanceof Error ? error.message : String(error) }];
+        const attempts = [
+          ...row.attempts,
+          { at: now().toISOString(), error: error instanceof Error ? error.message : String(error) },
+        ];
         const exhausted = attempts.length >= MAX_EMAIL_ATTEMPTS;
         await tx
           .update(emailOutbox)
@@ -101,6 +113,9 @@ export async function deliverDueEmails(
 
 /** Messages not yet delivered. */
 export async function countPendingEmails(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(emailOutbox).where(eq(emailOutbox.status, "pending"));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(emailOutbox)
+    .where(eq(emailOutbox.status, "pending"));
   return row?.n ?? 0;
 }

@@ -30,15 +30,22 @@ export async function enqueueEmail(tx: DbOrTx, box: SecretBox, email: OutgoingEm
     tenant_id: email.tenantId,
     to_address: email.to,
     subject: email.recordedSubject ?? email.subject,
-    attachments: (email.attachments ?? []).map((a) => ({ file_id: a.fileId, filename: a.filename, content_type: a.contentType })),
+    attachments: (email.attachments ?? []).map((a) => ({
+      file_id: a.fileId,
+      filename: a.filename,
+      content_type: a.contentType,
+    })),
   };
   const [row] = await tx
     .insert(emailOutbox)
-    .values({ ...envelope, body_sealed: sealOutboxBody(box, envelope, {
-      subject: email.recordedSubject === undefined ? null : email.subject,
-      text: email.text,
-      html: email.html ?? null,
-    }) })
+    .values({
+      ...envelope,
+      body_sealed: sealOutboxBody(box, envelope, {
+        subject: email.recordedSubject === undefined ? null : email.subject,
+        text: email.text,
+        html: email.html ?? null,
+      }),
+    })
     .returning({ id: emailOutbox.id });
   if (!row) throw new Error("email_outbox insert returned no row");
   return row.id;

@@ -10,8 +10,18 @@ const envelope: OutboxEnvelope = {
   subject: "Clínica: seu código para assinar",
   attachments: [{ file_id: "f1" }],
 };
-const body = { subject: "Clínica: seu código para assinar — 123456", text: "Seu código é 123456", html: "<p>123456</p>" };
-const stored = (changes: Partial<OutboxEnvelope> = {}) => ({ ...envelope, ...changes, body_sealed: sealOutboxBody(box, envelope, body), text_body: null, html_body: null });
+const body = {
+  subject: "Clínica: seu código para assinar — 123456",
+  text: "Seu código é 123456",
+  html: "<p>123456</p>",
+};
+const stored = (changes: Partial<OutboxEnvelope> = {}) => ({
+  ...envelope,
+  ...changes,
+  body_sealed: sealOutboxBody(box, envelope, body),
+  text_body: null,
+  html_body: null,
+});
 
 describe("outbox bodies", () => {
   it("seal and open back whole", () => {
@@ -40,6 +50,10 @@ describe("outbox bodies", () => {
   });
 
   it("read the rows kept in clear before migration 0038", () => {
-    expect(openOutboxBody(box, { ...envelope, body_sealed: null, text_body: "Olá", html_body: null })).toEqual({ subject: null, text: "Olá", html: null });
+    expect(openOutboxBody(box, { ...envelope, body_sealed: null, text_body: "Olá", html_body: null })).toEqual({
+      subject: null,
+      text: "Olá",
+      html: null,
+    });
   });
 });

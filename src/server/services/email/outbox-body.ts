@@ -33,19 +33,35 @@ export interface StoredOutboxBody extends OutboxEnvelope {
 }
 
 function envelopeContext(envelope: OutboxEnvelope): string {
-  return JSON.stringify(["email_outbox/v1", envelope.id, envelope.tenant_id, envelope.to_address, envelope.subject, envelope.attachments.map((a) => a.file_id)]);
+  return JSON.stringify([
+    "email_outbox/v1",
+    envelope.id,
+    envelope.tenant_id,
+    envelope.to_address,
+    envelope.subject,
+    envelope.attachments.map((a) => a.file_id),
+  ]);
 }
 
 const outboxBox = (box: SecretBox): SecretBox => createSecretBox(box.deriveKey(OUTBOX_BODY_KEY_PURPOSE));
 
 export function sealOutboxBody(box: SecretBox, envelope: OutboxEnvelope, body: OutboxBody): Buffer {
-  return outboxBox(box).seal(JSON.stringify({ subject: body.subject, text: body.text, html: body.html }), envelopeContext(envelope));
+  return outboxBox(box).seal(
+    JSON.stringify({ subject: body.subject, text: body.text, html: body.html }),
+    envelopeContext(envelope),
+  );
 }
 
 /** The message's text. Throws when the seal does not open (another key, or a row changed since). */
 export function openOutboxBody(box: SecretBox, row: StoredOutboxBody): OutboxBody {
   if (row.body_sealed === null) return { subject: null, text: row.text_body ?? "", html: row.html_body };
-  const parsed = JSON.parse(outboxBox(box).open(row.body_sealed, envelopeContext(row)).toString("utf8")) as Partial<OutboxBody>;
+  const parsed = JSON.parse(
+    outboxBox(box).open(row.body_sealed, envelopeContext(row)).toString("utf8"),
+  ) as Partial<OutboxBody>;
   if (typeof parsed.text !== "string") throw new Error("sealed e-mail body has an unknown shape");
-  return { subject: typeof parsed.subject === "string" ? parsed.subject : null, text: parsed.text, html: typeof parsed.html === "string" ? parsed.html : null };
+  return {
+    subject: typeof parsed.subject === "string" ? parsed.subject : null,
+    text: parsed.text,
+    html: typeof parsed.html === "string" ? parsed.html : null,
+  };
 }

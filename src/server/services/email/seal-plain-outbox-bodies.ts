@@ -29,7 +29,10 @@ export async function sealPlainOutboxBodies(db: Db, box: SecretBox): Promise<num
       .for("update", { skipLocked: true });
     for (const row of rows) {
       const body_sealed = sealOutboxBody(box, row, { subject: null, text: row.text_body ?? "", html: row.html_body });
-      await tx.update(emailOutbox).set({ body_sealed, text_body: null, html_body: null }).where(eq(emailOutbox.id, row.id));
+      await tx
+        .update(emailOutbox)
+        .set({ body_sealed, text_body: null, html_body: null })
+        .where(eq(emailOutbox.id, row.id));
     }
     return rows.length;
   });

@@ -9,7 +9,12 @@ import { queueFeegowUpload } from "./feegow-uploads-store.js";
  * its job queued in that same transaction — it exists exactly when the sealed PDF does. With the
  * switch off nothing happens ("Gerar e Enviar PDF" can send it later).
  */
-export async function enqueueSealedPdfUpload(tx: Tx, tenantId: string, contratoId: string, file: { fileId: string; sha256: string }): Promise<void> {
+export async function enqueueSealedPdfUpload(
+  tx: Tx,
+  tenantId: string,
+  contratoId: string,
+  file: { fileId: string; sha256: string },
+): Promise<void> {
   const settings = await loadFeegowRow(tx, tenantId);
   if (settings?.integrations.file_upload !== true || !settings.token_encrypted) return;
   const { row, enfileirado } = await queueFeegowUpload(tx, {
@@ -22,10 +27,14 @@ export async function enqueueSealedPdfUpload(tx: Tx, tenantId: string, contratoI
     requeueFailed: false,
   });
   if (!enfileirado) return;
-  await recordAuditEvent(tx, { tenantId, actorProfileId: null }, {
-    action: "document.feegow_upload_requested",
-    entityType: "contrato",
-    entityId: contratoId,
-    data: { upload_id: row.id, sha256: file.sha256, origem: "assinado" },
-  });
+  await recordAuditEvent(
+    tx,
+    { tenantId, actorProfileId: null },
+    {
+      action: "document.feegow_upload_requested",
+      entityType: "contrato",
+      entityId: contratoId,
+      data: { upload_id: row.id, sha256: file.sha256, origem: "assinado" },
+    },
+  );
 }

@@ -48,7 +48,11 @@ function reasonOf(body: unknown): string | null {
     const value = record[key];
     if (typeof value === "string" && value.trim()) {
       const clean = Array.from(
-        value.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "").replace(/\s+/g, " ").trim(),
+        value
+          .replace(/[\u0000-\u001f\u007f]+/g, " ")
+          .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
+          .replace(/\s+/g, " ")
+          .trim(),
       );
       return clean.length > MAX_REASON ? `${clean.slice(0, MAX_REASON - 1).join("")}…` : clean.join("");
     }
@@ -70,7 +74,12 @@ const optionalText = z
 const textList = z
   .array(z.unknown())
   .nullish()
-  .transform((values) => (values ?? []).filter((v): v is string | number => typeof v === "string" || typeof v === "number").map((v) => String(v).trim()).filter(Boolean))
+  .transform((values) =>
+    (values ?? [])
+      .filter((v): v is string | number => typeof v === "string" || typeof v === "number")
+      .map((v) => String(v).trim())
+      .filter(Boolean),
+  )
   .catch([]);
 const positiveId = z.coerce.number().int().positive();
 
@@ -130,7 +139,13 @@ export type FeegowProfessional = z.infer<typeof professionalItem>;
 const procedureItem = z.looseObject({
   procedimento_id: positiveId,
   nome: z.string().trim().min(1),
-  valor: z.coerce.number().int().nonnegative().nullish().transform((value) => value ?? null).catch(null),
+  valor: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .nullish()
+    .transform((value) => value ?? null)
+    .catch(null),
 });
 export type FeegowProcedure = z.infer<typeof procedureItem>;
 
@@ -159,7 +174,12 @@ export function feegowClient(options: FeegowClientOptions): FeegowClient {
   const base = options.baseUrl.replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
 
-  async function call(method: "GET" | "POST", path: string, query: Record<string, string> = {}, body?: unknown): Promise<unknown> {
+  async function call(
+    method: "GET" | "POST",
+    path: string,
+    query: Record<string, string> = {},
+    body?: unknown,
+  ): Promise<unknown> {
     const url = new URL(`${base}${path}`);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
     let status: number;
@@ -183,7 +203,10 @@ export function feegowClient(options: FeegowClientOptions): FeegowClient {
       if (name === "TimeoutError" || name === "AbortError") {
         throw new FeegowError("tempo_esgotado", "O Feegow não respondeu a tempo. Tente novamente em instantes.");
       }
-      throw new FeegowError("sem_conexao", "Não foi possível conectar ao Feegow. Verifique a conexão e tente novamente em instantes.");
+      throw new FeegowError(
+        "sem_conexao",
+        "Não foi possível conectar ao Feegow. Verifique a conexão e tente novamente em instantes.",
+      );
     }
 
     let parsed: unknown = undefined;
@@ -193,11 +216,20 @@ export function feegowClient(options: FeegowClientOptions): FeegowClient {
       parsed = undefined;
     }
     const reason = reasonOf(parsed);
-    if (status === 401) throw new FeegowError("token_invalido", "Token do Feegow ausente ou inválido. Confira o token salvo.", status);
-    if (status === 403) throw new FeegowError("token_inativo", "Token do Feegow inativo. Gere um novo token no Feegow e salve-o aqui.", status);
-    if (status === 409 || status === 422) throw new FeegowError("recusado", withReason("O Feegow recusou a solicitação", reason), status);
-    if (status < 200 || status >= 300) throw new FeegowError("http", withReason(`O Feegow respondeu com erro (HTTP ${status})`, reason), status);
-    if (!parsed || typeof parsed !== "object") throw new FeegowError("resposta_invalida", "O Feegow enviou uma resposta inesperada.", status);
+    if (status === 401)
+      throw new FeegowError("token_invalido", "Token do Feegow ausente ou inválido. Confira o token salvo.", status);
+    if (status === 403)
+      throw new FeegowError(
+        "token_inativo",
+        "Token do Feegow inativo. Gere um novo token no Feegow e salve-o aqui.",
+        status,
+      );
+    if (status === 409 || status === 422)
+      throw new FeegowError("recusado", withReason("O Feegow recusou a solicitação", reason), status);
+    if (status < 200 || status >= 300)
+      throw new FeegowError("http", withReason(`O Feegow respondeu com erro (HTTP ${status})`, reason), status);
+    if (!parsed || typeof parsed !== "object")
+      throw new FeegowError("resposta_invalida", "O Feegow enviou uma resposta inesperada.", status);
     if ((parsed as { success?: unknown }).success !== true) {
       throw new FeegowError("sem_sucesso", withReason("O Feegow respondeu com erro", reason), status);
     }
@@ -227,11 +259,16 @@ export function feegowClient(options: FeegowClientOptions): FeegowClient {
       return shape(z.array(procedureItem), await call("GET", "/procedures/list"));
     },
     async uploadPdf({ pacienteId, pdf, descricao }) {
-      await call("POST", "/patient/upload-base64", {}, {
-        paciente_id: pacienteId,
-        base64_file: `data:application/pdf;base64,${Buffer.from(pdf).toString("base64")}`,
-        arquivo_descricao: descricao,
-      });
+      await call(
+        "POST",
+        "/patient/upload-base64",
+        {},
+        {
+          paciente_id: pacienteId,
+          base64_file: `data:application/pdf;base64,${Buffer.from(pdf).toString("base64")}`,
+          arquivo_descricao: descricao,
+        },
+      );
     },
   };
 }

@@ -16,7 +16,10 @@ export interface ProfessionalPlan {
 
 /** CPF → profile id of the clinic's users (a clinic has tens of users). */
 export async function usersByCpf(tx: DbOrTx, tenantId: string): Promise<Map<string, string>> {
-  const rows = await tx.select({ id: profiles.id, cpf: profiles.cpf }).from(profiles).where(eq(profiles.tenant_id, tenantId));
+  const rows = await tx
+    .select({ id: profiles.id, cpf: profiles.cpf })
+    .from(profiles)
+    .where(eq(profiles.tenant_id, tenantId));
   return new Map(rows.map((row) => [normalizeCpf(row.cpf), row.id]));
 }
 
@@ -24,7 +27,10 @@ export async function usersByCpf(tx: DbOrTx, tenantId: string): Promise<Map<stri
  * Each Feegow professional beside the clinic's users, matched by CPF: already a user, ready to be
  * invited (the add-user rules pass), or incomplete with the reason in words.
  */
-export function planProfessionals(professionals: readonly FeegowProfessional[], existing: Map<string, string>): ProfessionalPlan[] {
+export function planProfessionals(
+  professionals: readonly FeegowProfessional[],
+  existing: Map<string, string>,
+): ProfessionalPlan[] {
   return professionals.map((professional) => {
     const cpfDigits = normalizeCpf(professional.cpf ?? "");
     const conselho = professional.conselho
@@ -40,7 +46,8 @@ export function planProfessionals(professionals: readonly FeegowProfessional[], 
     const userId = cpfDigits ? existing.get(cpfDigits) : undefined;
     if (userId) return { row: { ...base, situacao: "existente", usuario_id: userId, motivo: null }, input: null };
     const mapped = professionalToUser(professional);
-    if (!mapped.ok) return { row: { ...base, situacao: "incompleto", usuario_id: null, motivo: mapped.motivo }, input: null };
+    if (!mapped.ok)
+      return { row: { ...base, situacao: "incompleto", usuario_id: null, motivo: mapped.motivo }, input: null };
     const parsed = userCreateSchema.safeParse(mapped.input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

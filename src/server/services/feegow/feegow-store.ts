@@ -1,7 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.js";
 import { integracoesFeegow } from "../../../db/schema.js";
-import { FEEGOW_FEATURES, FEEGOW_MESSAGES, type FeegowFeature, type FeegowFeatureFlags, type FeegowSettings } from "../../../shared/schemas/feegow.js";
+import {
+  FEEGOW_FEATURES,
+  FEEGOW_MESSAGES,
+  type FeegowFeature,
+  type FeegowFeatureFlags,
+  type FeegowSettings,
+} from "../../../shared/schemas/feegow.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { type FeegowClient, feegowClient, FeegowError } from "./feegow-client.js";
@@ -21,7 +27,9 @@ export async function loadFeegowRow(tx: DbOrTx, tenantId: string, forUpdate = fa
 }
 
 export function featureFlags(row: FeegowRow | undefined): FeegowFeatureFlags {
-  return Object.fromEntries(FEEGOW_FEATURES.map((feature) => [feature, row?.integrations[feature] === true])) as FeegowFeatureFlags;
+  return Object.fromEntries(
+    FEEGOW_FEATURES.map((feature) => [feature, row?.integrations[feature] === true]),
+  ) as FeegowFeatureFlags;
 }
 
 /** What leaves the server: never the token, only whether there is one and its last four characters. */
@@ -44,14 +52,21 @@ export function tokenFinal(token: string): string | null {
 }
 
 /** A client with the clinic's token, opened from the secret box; FEEGOW_TOKEN_MISSING without one. */
-export function clientFor(row: FeegowRow | undefined, secretBox: SecretBox, connection: FeegowConnection): FeegowClient {
+export function clientFor(
+  row: FeegowRow | undefined,
+  secretBox: SecretBox,
+  connection: FeegowConnection,
+): FeegowClient {
   if (!row?.token_encrypted) throw new AppError("FEEGOW_TOKEN_MISSING");
   let token: string;
   try {
     token = secretBox.open(row.token_encrypted).toString("utf8");
   } catch {
     // Sealed with another instance key (APP_SECRET changed): the token is gone, not an outage.
-    throw new AppError("FEEGOW_TOKEN_MISSING", "Token não configurado: o token salvo não pode mais ser lido neste servidor. Salve-o novamente.");
+    throw new AppError(
+      "FEEGOW_TOKEN_MISSING",
+      "Token não configurado: o token salvo não pode mais ser lido neste servidor. Salve-o novamente.",
+    );
   }
   return feegowClient({ baseUrl: connection.baseUrl, token, timeoutMs: connection.timeoutMs });
 }
@@ -67,9 +82,13 @@ export function feegowAppError(error: unknown): AppError {
 /** FEEGOW_FEATURE_DISABLED ('Integração desabilitada: …') unless the switch is on. */
 export function assertFeature(row: FeegowRow | undefined, feature: FeegowFeature): void {
   if (row?.integrations[feature] === true) return;
-  throw new AppError("FEEGOW_FEATURE_DISABLED", `${FEEGOW_MESSAGES.disabled}: ${FEEGOW_MESSAGES.disabledDetail[feature]}`, {
-    details: { feature },
-  });
+  throw new AppError(
+    "FEEGOW_FEATURE_DISABLED",
+    `${FEEGOW_MESSAGES.disabled}: ${FEEGOW_MESSAGES.disabledDetail[feature]}`,
+    {
+      details: { feature },
+    },
+  );
 }
 
 /** FEEGOW_URL and FEEGOW_TIMEOUT_MS as the client wants them. */

@@ -90,7 +90,8 @@ export async function queueFeegowUpload(
     .where(and(eq(feegowUploads.tenant_id, input.tenantId), eq(feegowUploads.idempotency_key, key)))
     .for("update");
   if (!existing) throw new Error("feegow upload conflict without a visible row");
-  if (existing.status !== "falhou" || !input.requeueFailed) return { row: existing, enfileirado: false, reenfileirado: false };
+  if (existing.status !== "falhou" || !input.requeueFailed)
+    return { row: existing, enfileirado: false, reenfileirado: false };
   return { row: await requeue(tx, existing, now), enfileirado: true, reenfileirado: true };
 }
 

@@ -55,7 +55,11 @@ export async function importFeegowProcedures(
       if (match.ours) {
         await tx
           .update(procedimentos)
-          .set({ feegow_procedimento_id: match.feegow.procedimento_id, valor_centavos: match.feegow.valor, updated_at: now })
+          .set({
+            feegow_procedimento_id: match.feegow.procedimento_id,
+            valor_centavos: match.feegow.valor,
+            updated_at: now,
+          })
           .where(and(eq(procedimentos.tenant_id, actor.tenantId), eq(procedimentos.id, match.ours.id)));
         atualizados += 1;
       } else {

@@ -37,7 +37,10 @@ export async function importFeegowProfessionals(
     throw feegowAppError(error);
   });
   const wanted = input.ids ? new Set(input.ids) : null;
-  const plans = planProfessionals(professionals, await withTenant(db, actor.tenantId, (tx) => usersByCpf(tx, actor.tenantId)));
+  const plans = planProfessionals(
+    professionals,
+    await withTenant(db, actor.tenantId, (tx) => usersByCpf(tx, actor.tenantId)),
+  );
 
   let criados = 0;
   let existentes = 0;
@@ -50,7 +53,11 @@ export async function importFeegowProfessionals(
       continue;
     }
     if (!plan.input) {
-      ignorados.push({ feegow_id: plan.row.feegow_id, nome: plan.row.nome, motivo: plan.row.motivo ?? "Dados incompletos" });
+      ignorados.push({
+        feegow_id: plan.row.feegow_id,
+        nome: plan.row.nome,
+        motivo: plan.row.motivo ?? "Dados incompletos",
+      });
       continue;
     }
     try {
@@ -61,7 +68,12 @@ export async function importFeegowProfessionals(
       if (error instanceof AppError && error.code === "USER_CPF_TAKEN") {
         existentes += 1;
       } else if (error instanceof AppError && error.code === "USER_EMAIL_TAKEN") {
-        ignorados.push({ feegow_id: plan.row.feegow_id, nome: plan.row.nome, motivo: "O e-mail deste profissional já está cadastrado no Consentir: cadastre-o em Usuários com outro e-mail." });
+        ignorados.push({
+          feegow_id: plan.row.feegow_id,
+          nome: plan.row.nome,
+          motivo:
+            "O e-mail deste profissional já está cadastrado no Consentir: cadastre-o em Usuários com outro e-mail.",
+        });
       } else {
         throw error;
       }
@@ -76,7 +88,13 @@ export async function importFeegowProfessionals(
         action: "integration.feegow_professionals_imported",
         entityType: "tenant",
         entityId: actor.tenantId,
-        data: { criados, existentes, ignorados: ignorados.length, feegow_ids_criados: criadosIds, todos: wanted === null },
+        data: {
+          criados,
+          existentes,
+          ignorados: ignorados.length,
+          feegow_ids_criados: criadosIds,
+          todos: wanted === null,
+        },
       },
     );
     return planProfessionals(professionals, await usersByCpf(tx, actor.tenantId)).map((plan) => plan.row);

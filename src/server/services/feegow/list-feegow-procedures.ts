@@ -12,7 +12,12 @@ import { ourProcedures, presentProcedureMatch } from "./feegow-procedures.js";
  * centavos) beside ours — new, imported, or with a price or link to update. Needs the procedures
  * switch on. No transaction stays open while Feegow answers.
  */
-export async function listFeegowProcedures(db: Db, secretBox: SecretBox, connection: FeegowConnection, actor: Actor): Promise<FeegowProcedureList> {
+export async function listFeegowProcedures(
+  db: Db,
+  secretBox: SecretBox,
+  connection: FeegowConnection,
+  actor: Actor,
+): Promise<FeegowProcedureList> {
   const row = await withTenant(db, actor.tenantId, (tx) => loadFeegowRow(tx, actor.tenantId));
   assertFeature(row, "procedures");
   const client = clientFor(row, secretBox, connection);

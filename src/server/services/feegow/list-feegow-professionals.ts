@@ -12,7 +12,12 @@ import { planProfessionals, usersByCpf } from "./feegow-professionals.js";
  * decision 017): Feegow's active professionals (GET /professional/list?ativo=1) and whether each
  * is already a user of the clinic (same CPF). "Erro ao listar profissionais" when Feegow fails.
  */
-export async function listFeegowProfessionals(db: Db, secretBox: SecretBox, connection: FeegowConnection, actor: Actor): Promise<FeegowProfessionalList> {
+export async function listFeegowProfessionals(
+  db: Db,
+  secretBox: SecretBox,
+  connection: FeegowConnection,
+  actor: Actor,
+): Promise<FeegowProfessionalList> {
   const row = await withTenant(db, actor.tenantId, async (tx) => {
     await assertUsersManager(tx, actor);
     return loadFeegowRow(tx, actor.tenantId);

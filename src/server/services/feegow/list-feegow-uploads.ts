@@ -13,7 +13,11 @@ import { presentFeegowUpload } from "./feegow-uploads-store.js";
  * each (documents list); else the clinic's newest uploads, optionally of one status (e.g. every
  * 'falhou' to warn about).
  */
-export async function listFeegowUploads(db: Db, actor: Actor, query: z.output<typeof feegowUploadQuerySchema>): Promise<FeegowUploadList> {
+export async function listFeegowUploads(
+  db: Db,
+  actor: Actor,
+  query: z.output<typeof feegowUploadQuerySchema>,
+): Promise<FeegowUploadList> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const conditions: SQL[] = [eq(feegowUploads.tenant_id, actor.tenantId)];
     if (query.status) conditions.push(eq(feegowUploads.status, query.status));

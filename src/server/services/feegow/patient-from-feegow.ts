@@ -9,7 +9,10 @@ import type { FeegowPatientDetail } from "./feegow-client.js";
 export function cleanText(value: string | null | undefined, max = 200): string | null {
   if (!value) return null;
   const clean = value
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "").replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   // By code points, so a cut never leaves half of a surrogate pair.
   return clean ? Array.from(clean).slice(0, max).join("").trim() : null;
 }
@@ -39,12 +42,18 @@ function firstPhone(...lists: string[][]): string | null {
 }
 
 function firstEmail(list: string[]): string | null {
-  const found = list.map((e) => e.trim().toLowerCase()).find((e) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e) && e.length <= 200);
+  const found = list
+    .map((e) => e.trim().toLowerCase())
+    .find((e) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e) && e.length <= 200);
   return found ?? null;
 }
 
 /** Feegow's patient record → the new-patient form's fields (spec part 2 §3 "Integration patient result"). */
-export function patientFromFeegow(detail: FeegowPatientDetail, feegowPatientId: number, searchedCpf: string): FeegowPatient {
+export function patientFromFeegow(
+  detail: FeegowPatientDetail,
+  feegowPatientId: number,
+  searchedCpf: string,
+): FeegowPatient {
   const cep = (detail.cep ?? "").replace(/\D/g, "");
   const uf = (detail.estado ?? "").trim().toUpperCase();
   return {

@@ -42,7 +42,10 @@ export async function removeFeegowToken(
         action: "integration.feegow_token_removed",
         entityType: "tenant",
         entityId: actor.tenantId,
-        data: { tinha_token: Boolean(before?.token_encrypted), integracoes_desligadas: FEEGOW_FEATURES.filter((feature) => was[feature]) },
+        data: {
+          tinha_token: Boolean(before?.token_encrypted),
+          integracoes_desligadas: FEEGOW_FEATURES.filter((feature) => was[feature]),
+        },
       },
     );
     return presentFeegowSettings(row);

@@ -50,10 +50,14 @@ export async function requestFeegowUpload(
   });
 
   let file: { id: string; sha256: string } | null = null;
-  if (current && (current.signed || isWatermarkedDraftName(current.nome)) && (await storage.has(current.sha256))) file = current;
+  if (current && (current.signed || isWatermarkedDraftName(current.nome)) && (await storage.has(current.sha256)))
+    file = current;
   if (!file) {
     if (current?.signed) {
-      throw new AppError("NOT_FOUND", "O PDF assinado deste documento não está no armazenamento. Fale com o suporte antes de enviar.");
+      throw new AppError(
+        "NOT_FOUND",
+        "O PDF assinado deste documento não está no armazenamento. Fale com o suporte antes de enviar.",
+      );
     }
     const made = await generateDocumentPdf(db, storage, renderer, actor, contratoId, audit);
     file = { id: made.fileId, sha256: sha256Hex(made.bytes) };

@@ -73,20 +73,44 @@ export async function runFeegowUpload(ctx: JobContext, payload: { uploadId: stri
   try {
     const pacienteId = await feegowPatientId(ctx, tenantId, claimed);
     const pdf = await ctx.storage.get(upload.file_sha256);
-    if (!pdf) throw new UploadStop("arquivo_ausente", "O arquivo do PDF não está no armazenamento do Consentir. Gere o PDF de novo e envie.", false);
+    if (!pdf)
+      throw new UploadStop(
+        "arquivo_ausente",
+        "O arquivo do PDF não está no armazenamento do Consentir. Gere o PDF de novo e envie.",
+        false,
+      );
     if (pdf.length > FEEGOW_UPLOAD_MAX_BYTES) {
-      throw new UploadStop("arquivo_grande", `O PDF tem ${(pdf.length / 1024 / 1024).toFixed(1)} MB, acima do limite de envio ao Feegow.`, false);
+      throw new UploadStop(
+        "arquivo_grande",
+        `O PDF tem ${(pdf.length / 1024 / 1024).toFixed(1)} MB, acima do limite de envio ao Feegow.`,
+        false,
+      );
     }
     const sending = await withTenant(ctx.db, tenantId, (tx) =>
       tx
         .update(feegowUploads)
-        .set({ status: "enviando", envio_iniciado_at: new Date(), feegow_patient_id: pacienteId, updated_at: new Date() })
-        .where(and(eq(feegowUploads.tenant_id, tenantId), eq(feegowUploads.id, upload.id), eq(feegowUploads.status, "pendente")))
+        .set({
+          status: "enviando",
+          envio_iniciado_at: new Date(),
+          feegow_patient_id: pacienteId,
+          updated_at: new Date(),
+        })
+        .where(
+          and(
+            eq(feegowUploads.tenant_id, tenantId),
+            eq(feegowUploads.id, upload.id),
+            eq(feegowUploads.status, "pendente"),
+          ),
+        )
         .returning({ id: feegowUploads.id }),
     );
     if (sending.length === 0) return; // Someone else finished or failed it meanwhile.
     startedCall = true;
-    await client.uploadPdf({ pacienteId, pdf, descricao: uploadDescription(claimed.titulo, claimed.sealed, upload.file_sha256) });
+    await client.uploadPdf({
+      pacienteId,
+      pdf,
+      descricao: uploadDescription(claimed.titulo, claimed.sealed, upload.file_sha256),
+    });
   } catch (error) {
     const stop = asStop(error, startedCall);
     await recordFailure(ctx, tenantId, claimed, stop);
@@ -109,22 +133,32 @@ export async function runFeegowUpload(ctx: JobContext, payload: { uploadId: stri
         possivel_duplicata: upload.possivel_duplicata || claimed.uncertain,
         updated_at: now,
       })
-      .where(and(eq(feegowUploads.tenant_id, tenantId), eq(feegowUploads.id, upload.id), eq(feegowUploads.status, "enviando")))
+      .where(
+        and(
+          eq(feegowUploads.tenant_id, tenantId),
+          eq(feegowUploads.id, upload.id),
+          eq(feegowUploads.status, "enviando"),
+        ),
+      )
       .returning();
     if (!done) return;
-    await recordAuditEvent(tx, { tenantId, actorProfileId: null }, {
-      action: "document.feegow_uploaded",
-      entityType: "contrato",
-      entityId: upload.contrato_id,
-      data: {
-        upload_id: upload.id,
-        sha256: upload.file_sha256,
-        origem: upload.origem,
-        feegow_patient_id: done.feegow_patient_id,
-        tentativas: done.tentativas,
-        possivel_duplicata: done.possivel_duplicata,
+    await recordAuditEvent(
+      tx,
+      { tenantId, actorProfileId: null },
+      {
+        action: "document.feegow_uploaded",
+        entityType: "contrato",
+        entityId: upload.contrato_id,
+        data: {
+          upload_id: upload.id,
+          sha256: upload.file_sha256,
+          origem: upload.origem,
+          feegow_patient_id: done.feegow_patient_id,
+          tentativas: done.tentativas,
+          possivel_duplicata: done.possivel_duplicata,
+        },
       },
-    });
+    );
   });
 }
 
@@ -144,7 +178,11 @@ async function claim(ctx: JobContext, uploadId: string, tenantId: string): Promi
     // 'enviando' younger than one call's time limit (plus a margin) is a live worker's call:
     // not ours to repeat. Older, its worker died during the call: the outcome is unknown.
     const limit = ctx.env.FEEGOW_TIMEOUT_MS + SENDING_MARGIN_MS;
-    if (upload.status === "enviando" && upload.envio_iniciado_at && Date.now() - upload.envio_iniciado_at.getTime() < limit) {
+    if (
+      upload.status === "enviando" &&
+      upload.envio_iniciado_at &&
+      Date.now() - upload.envio_iniciado_at.getTime() < limit
+    ) {
       throw new Error("feegow.upload: outro envio deste arquivo está em andamento; nova verificação mais tarde");
     }
     const uncertain = upload.status === "enviando" || upload.envio_iniciado_at !== null;
@@ -168,16 +206,29 @@ async function claim(ctx: JobContext, uploadId: string, tenantId: string): Promi
       : [];
     const settings = await loadFeegowRow(tx, tenantId);
     const fail = (stop: UploadStop) => markFailed(tx, tenantId, current, stop, uncertain).then(() => null);
-    if (!document || !paciente) return fail(new UploadStop("sem_documento", "O documento ou o paciente não existe mais.", false));
+    if (!document || !paciente)
+      return fail(new UploadStop("sem_documento", "O documento ou o paciente não existe mais.", false));
     if (settings?.integrations.file_upload !== true) {
-      return fail(new UploadStop("desativado", `${FEEGOW_MESSAGES.disabled}: ${FEEGOW_MESSAGES.disabledDetail.file_upload}`, false));
+      return fail(
+        new UploadStop(
+          "desativado",
+          `${FEEGOW_MESSAGES.disabled}: ${FEEGOW_MESSAGES.disabledDetail.file_upload}`,
+          false,
+        ),
+      );
     }
     let client: FeegowClient;
     try {
       client = clientFor(settings, ctx.secretBox, feegowConnection(ctx.env));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      return fail(new UploadStop("sem_token", `${error.message}. Salve o token do Feegow em Integração e use Tentar de novo.`.replace("..", "."), false));
+      return fail(
+        new UploadStop(
+          "sem_token",
+          `${error.message}. Salve o token do Feegow em Integração e use Tentar de novo.`.replace("..", "."),
+          false,
+        ),
+      );
     }
     return {
       upload: current,
@@ -215,7 +266,9 @@ async function feegowPatientId(ctx: JobContext, tenantId: string, claimed: Claim
     tx
       .update(pacientes)
       .set({ feegow_patient_id: id })
-      .where(and(eq(pacientes.tenant_id, tenantId), eq(pacientes.id, paciente.id), isNull(pacientes.feegow_patient_id))),
+      .where(
+        and(eq(pacientes.tenant_id, tenantId), eq(pacientes.id, paciente.id), isNull(pacientes.feegow_patient_id)),
+      ),
   );
   return id;
 }
@@ -223,7 +276,8 @@ async function feegowPatientId(ctx: JobContext, tenantId: string, claimed: Claim
 function asStop(error: unknown, startedCall: boolean): UploadStop {
   if (error instanceof UploadStop) return error;
   if (error instanceof FeegowError) {
-    const uncertain = UNCERTAIN.has(error.failure) || (error.failure === "http" && GATEWAY_STATUSES.has(error.httpStatus ?? 0));
+    const uncertain =
+      UNCERTAIN.has(error.failure) || (error.failure === "http" && GATEWAY_STATUSES.has(error.httpStatus ?? 0));
     return new UploadStop(error.failure, error.message, TRANSIENT.has(error.failure), startedCall && uncertain);
   }
   throw error;
@@ -257,7 +311,13 @@ async function recordFailure(ctx: JobContext, tenantId: string, claimed: Claimed
   });
 }
 
-async function markFailed(tx: Tx, tenantId: string, upload: FeegowUploadRow, stop: UploadStop, uncertain: boolean): Promise<void> {
+async function markFailed(
+  tx: Tx,
+  tenantId: string,
+  upload: FeegowUploadRow,
+  stop: UploadStop,
+  uncertain: boolean,
+): Promise<void> {
   const now = new Date();
   await tx
     .update(feegowUploads)
@@ -269,10 +329,20 @@ async function markFailed(tx: Tx, tenantId: string, upload: FeegowUploadRow, sto
       updated_at: now,
     })
     .where(and(eq(feegowUploads.tenant_id, tenantId), eq(feegowUploads.id, upload.id)));
-  await recordAuditEvent(tx, { tenantId, actorProfileId: null }, {
-    action: "document.feegow_upload_failed",
-    entityType: "contrato",
-    entityId: upload.contrato_id,
-    data: { upload_id: upload.id, sha256: upload.file_sha256, falha: stop.motivo, mensagem: stop.message, tentativas: upload.tentativas },
-  });
+  await recordAuditEvent(
+    tx,
+    { tenantId, actorProfileId: null },
+    {
+      action: "document.feegow_upload_failed",
+      entityType: "contrato",
+      entityId: upload.contrato_id,
+      data: {
+        upload_id: upload.id,
+        sha256: upload.file_sha256,
+        falha: stop.motivo,
+        mensagem: stop.message,
+        tentativas: upload.tentativas,
+      },
+    },
+  );
 }

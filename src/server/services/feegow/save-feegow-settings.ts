@@ -1,7 +1,11 @@
 import type { Db } from "../../../db/client.js";
 import { integracoesFeegow } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { FEEGOW_FEATURES, type FeegowSettings, type feegowSettingsInputSchema } from "../../../shared/schemas/feegow.js";
+import {
+  FEEGOW_FEATURES,
+  type FeegowSettings,
+  type feegowSettingsInputSchema,
+} from "../../../shared/schemas/feegow.js";
 import type { z } from "zod";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
@@ -61,7 +65,10 @@ export async function saveFeegowSettings(
       .returning();
 
     const switched = Object.fromEntries(
-      FEEGOW_FEATURES.filter((feature) => was[feature] !== next[feature]).map((feature) => [feature, { antes: was[feature], depois: next[feature] }]),
+      FEEGOW_FEATURES.filter((feature) => was[feature] !== next[feature]).map((feature) => [
+        feature,
+        { antes: was[feature], depois: next[feature] },
+      ]),
     );
     await recordAuditEvent(
       tx,

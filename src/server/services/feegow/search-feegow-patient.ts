@@ -24,9 +24,13 @@ export async function searchFeegowPatient(
 ): Promise<FeegowPatient> {
   const row = await withTenant(db, actor.tenantId, (tx) => loadFeegowRow(tx, actor.tenantId));
   if (row?.integrations.patients !== true) {
-    throw new AppError("FEEGOW_FEATURE_DISABLED", `${FEEGOW_MESSAGES.disabled}: ${FEEGOW_MESSAGES.disabledDetail.patients}`, {
-      details: { feature: "patients" },
-    });
+    throw new AppError(
+      "FEEGOW_FEATURE_DISABLED",
+      `${FEEGOW_MESSAGES.disabled}: ${FEEGOW_MESSAGES.disabledDetail.patients}`,
+      {
+        details: { feature: "patients" },
+      },
+    );
   }
   const client = clientFor(row, secretBox, connection);
 

@@ -8,7 +8,13 @@ import type { SecretBox } from "../../lib/secret-box.js";
 import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { FeegowError } from "./feegow-client.js";
-import { clientFor, type FeegowConnection, feegowAppError, loadFeegowRow, presentFeegowSettings } from "./feegow-store.js";
+import {
+  clientFor,
+  type FeegowConnection,
+  feegowAppError,
+  loadFeegowRow,
+  presentFeegowSettings,
+} from "./feegow-store.js";
 
 /**
  * "Testar conexão": one cheap call (GET /professional/list?ativo=1) with the saved token. Success

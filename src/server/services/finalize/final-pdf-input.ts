@@ -11,11 +11,20 @@ import { auditEvents, contratoPartes, contratos, files, profiles, tenants } from
 import { withTenant } from "../../../db/tenant-scope.js";
 import { loadPdfLogo } from "../settings/logo/load-clinic-logo.js";
 import type { DocumentPdfInput, DocumentPdfSignature, PdfAttachment } from "../../../pdf/document-pdf.js";
-import type { CertificateTrust, RegistryNote, RegistryParty, SignatureRegistry } from "../../../pdf/signature-registry.js";
+import type {
+  CertificateTrust,
+  RegistryNote,
+  RegistryParty,
+  SignatureRegistry,
+} from "../../../pdf/signature-registry.js";
 import { auditEventLabel } from "../../../shared/audit/labels.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
 import { contactSince, type PatientRecordEvent } from "../../../shared/evidence/contact-since.js";
-import { buildDocumentChain, type DocumentChainEntry, type DocumentChainEvent } from "../../../shared/evidence/document-chain.js";
+import {
+  buildDocumentChain,
+  type DocumentChainEntry,
+  type DocumentChainEvent,
+} from "../../../shared/evidence/document-chain.js";
 import {
   buildEvidence,
   canonicalJson,
@@ -35,7 +44,12 @@ import { clinicDisplayName, pdfClinic, pdfPhysician } from "../../presenters/pdf
  * QR code of the verification link: 4 px per module, 8-bit grayscale without alpha (PDFKit then
  * embeds the PNG's compressed data as is, instead of decoding it to split an alpha channel).
  */
-export const QR_OPTIONS = { errorCorrectionLevel: "M", margin: 1, scale: 4, rendererOpts: { colorType: 0 } } as QRCode.QRCodeToDataURLOptions;
+export const QR_OPTIONS = {
+  errorCorrectionLevel: "M",
+  margin: 1,
+  scale: 4,
+  rendererOpts: { colorType: 0 },
+} as QRCode.QRCodeToDataURLOptions;
 
 /** Public path of the verification page for a code. */
 export const verificationPath = (code: string) => `/verificar/${code}`;
@@ -58,7 +72,11 @@ export interface FinalDocument {
 }
 
 /** Reads the document for its final PDF; null when it does not exist in this tenant. */
-export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">, tenantId: string, contratoId: string): Promise<FinalDocument | null> {
+export async function loadFinalDocument(
+  ctx: Pick<JobContext, "db" | "storage">,
+  tenantId: string,
+  contratoId: string,
+): Promise<FinalDocument | null> {
   const read = await withTenant(ctx.db, tenantId, async (tx) => {
     const [contrato] = await tx
       .select()
@@ -84,19 +102,39 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
     const parties = await tx
       .select({ parte: contratoPartes, imageSha256: files.sha256 })
       .from(contratoPartes)
-      .leftJoin(files, and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.assinatura_file_id)))
+      .leftJoin(
+        files,
+        and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.assinatura_file_id)),
+      )
       .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)))
       .orderBy(asc(contratoPartes.assinou_em));
     const events = await tx
       .select({ event: auditEvents, actor: profiles.nome })
       .from(auditEvents)
-      .leftJoin(profiles, and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)))
-      .where(and(eq(auditEvents.tenant_id, tenantId), eq(auditEvents.entity_type, "contrato"), eq(auditEvents.entity_id, contratoId)))
+      .leftJoin(
+        profiles,
+        and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)),
+      )
+      .where(
+        and(
+          eq(auditEvents.tenant_id, tenantId),
+          eq(auditEvents.entity_type, "contrato"),
+          eq(auditEvents.entity_id, contratoId),
+        ),
+      )
       .orderBy(asc(auditEvents.created_at), asc(auditEvents.seq));
     const patientRecord = await tx
-      .select({ action: auditEvents.action, created_at: auditEvents.created_at, data: auditEvents.data, actor: profiles.nome })
+      .select({
+        action: auditEvents.action,
+        created_at: auditEvents.created_at,
+        data: auditEvents.data,
+        actor: profiles.nome,
+      })
       .from(auditEvents)
-      .leftJoin(profiles, and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)))
+      .leftJoin(
+        profiles,
+        and(eq(profiles.tenant_id, auditEvents.tenant_id), eq(profiles.id, auditEvents.actor_profile_id)),
+      )
       .where(
         and(
           eq(auditEvents.tenant_id, tenantId),
@@ -106,7 +144,16 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
         ),
       )
       .orderBy(asc(auditEvents.created_at), asc(auditEvents.seq));
-    return { contrato, clinic, physician, parties, events, patientRecord, draftSha256: draft?.sha256 ?? null, logo: await loadPdfLogo(tx, tenantId) };
+    return {
+      contrato,
+      clinic,
+      physician,
+      parties,
+      events,
+      patientRecord,
+      draftSha256: draft?.sha256 ?? null,
+      logo: await loadPdfLogo(tx, tenantId),
+    };
   });
   if (!read?.clinic) return null;
   const { contrato, clinic, physician, parties, events, patientRecord, draftSha256, logo } = read;
@@ -148,7 +195,9 @@ export async function loadFinalDocument(ctx: Pick<JobContext, "db" | "storage">,
       action: e.action,
       created_at: e.created_at.toISOString(),
       actor: e.actor ?? null,
-      campos: Array.isArray((e.data as { campos?: unknown } | null)?.campos) ? ((e.data as { campos: string[] }).campos) : [],
+      campos: Array.isArray((e.data as { campos?: unknown } | null)?.campos)
+        ? (e.data as { campos: string[] }).campos
+        : [],
     })),
     input: {
       model: contrato.documento as unknown as DocumentModel,
@@ -182,7 +231,8 @@ export function documentEvidence(document: FinalDocument): { evidence: Evidence;
       .find((e) =>
         professional
           ? PROFESSIONAL_CODE_ACTIONS.has(e.action)
-          : LINK_CODE_ACTIONS.has(e.action) && ((e.data as { testemunha_id?: string })?.testemunha_id ?? null) === (signed.testemunha_id ?? null),
+          : LINK_CODE_ACTIONS.has(e.action) &&
+            ((e.data as { testemunha_id?: string })?.testemunha_id ?? null) === (signed.testemunha_id ?? null),
       );
     const sentData = otpSentTo?.data as { email?: string; telefone?: string; canal?: string } | undefined;
     const sentTo = sentData?.email ?? sentData?.telefone ?? null;
@@ -267,18 +317,32 @@ export function evidenceAttachments(evidence: Evidence, documentJson: string): P
 const via = (data: unknown) => {
   const value = (data as { via?: string } | null)?.via;
   if (value === "qr") return "link exibido em QR code para o signatário ler com o próprio celular";
-  return value === "copiar" ? "link copiado" : value === "whatsapp" ? "link aberto para envio por WhatsApp" : "link exibido na tela";
+  return value === "copiar"
+    ? "link copiado"
+    : value === "whatsapp"
+      ? "link aberto para envio por WhatsApp"
+      : "link exibido na tela";
 };
 
 /** Staff handling the signing link: shown, copied, or the device handed over at the front desk. */
-const STAFF_LINK_ACTIONS = new Set(["document.link_accessed", "document.front_desk_started", "document.front_desk_ended"]);
+const STAFF_LINK_ACTIONS = new Set([
+  "document.link_accessed",
+  "document.front_desk_started",
+  "document.front_desk_ended",
+]);
 function staffLinkNote(event: DocumentChainEntry): string {
-  if (event.action === "document.front_desk_started") return "aparelho da equipe entregue ao signatário para assinatura presencial, com o sistema bloqueado.";
+  if (event.action === "document.front_desk_started")
+    return "aparelho da equipe entregue ao signatário para assinatura presencial, com o sistema bloqueado.";
   if (event.action === "document.front_desk_ended") return "aparelho desbloqueado com a senha do membro da equipe.";
   return `${via(event.data)}.`;
 }
 
-const CONTACT_FIELDS: Record<string, string> = { email: "e-mail", telefone: "telefone", cpf: "CPF", responsavel_cpf: "CPF do responsável" };
+const CONTACT_FIELDS: Record<string, string> = {
+  email: "e-mail",
+  telefone: "telefone",
+  cpf: "CPF",
+  responsavel_cpf: "CPF do responsável",
+};
 
 function contactChange(data: unknown): string {
   const changes = Object.entries((data ?? {}) as Record<string, unknown>)
@@ -310,7 +374,11 @@ export function registryOf(
   signing: RegistrySigning = {},
 ): SignatureRegistry {
   const chain = evidence.eventos;
-  const note = (entry: DocumentChainEntry, text: string): RegistryNote => ({ at: new Date(entry.created_at), actor: entry.actor, text });
+  const note = (entry: DocumentChainEntry, text: string): RegistryNote => ({
+    at: new Date(entry.created_at),
+    actor: entry.actor,
+    text,
+  });
   return {
     chain: chain.map((e) => ({
       seq: e.seq,
@@ -323,34 +391,34 @@ export function registryOf(
       hash: e.hash,
     })),
     finalHash: evidence.cadeia.hash_final,
-    parties: evidence.partes.map(
-      (p): RegistryParty => ({
-        papel: p.papel,
-        qualidade: p.qualidade,
-        nome: p.nome,
-        nomeDigitado: p.nome_digitado,
-        cpf: p.cpf,
-        email: p.email,
-        telefone: p.telefone,
-        assinouEm: new Date(p.assinou_em),
-        nivel: p.nivel,
-        motivoSimples: p.motivo_simples,
-        codigoEnviadoPara: p.codigo_enviado_para,
-        codigoCanal: p.codigo_canal ?? null,
-        contatoDesde: p.contato_desde ?? null,
-        otpVerificado: p.otp_verificado,
-        consentimento: p.consentimento,
-        tipoAssinatura: p.tipo_assinatura,
-        assinaturaSha256: p.assinatura_sha256,
-        dispositivo: p.dispositivo,
-        ip: p.ip,
-        porta: p.porta_origem,
-        userAgent: p.user_agent,
-        presencialPor: p.presencial?.atendente_nome ?? null,
-      }),
-    ),
+    parties: evidence.partes.map((p): RegistryParty => ({
+      papel: p.papel,
+      qualidade: p.qualidade,
+      nome: p.nome,
+      nomeDigitado: p.nome_digitado,
+      cpf: p.cpf,
+      email: p.email,
+      telefone: p.telefone,
+      assinouEm: new Date(p.assinou_em),
+      nivel: p.nivel,
+      motivoSimples: p.motivo_simples,
+      codigoEnviadoPara: p.codigo_enviado_para,
+      codigoCanal: p.codigo_canal ?? null,
+      contatoDesde: p.contato_desde ?? null,
+      otpVerificado: p.otp_verificado,
+      consentimento: p.consentimento,
+      tipoAssinatura: p.tipo_assinatura,
+      assinaturaSha256: p.assinatura_sha256,
+      dispositivo: p.dispositivo,
+      ip: p.ip,
+      porta: p.porta_origem,
+      userAgent: p.user_agent,
+      presencialPor: p.presencial?.atendente_nome ?? null,
+    })),
     linkViews: chain.filter((e) => STAFF_LINK_ACTIONS.has(e.action)).map((e) => note(e, staffLinkNote(e))),
-    contactChanges: chain.filter((e) => e.action === "patient.contact_changed").map((e) => note(e, contactChange(e.data))),
+    contactChanges: chain
+      .filter((e) => e.action === "patient.contact_changed")
+      .map((e) => note(e, contactChange(e.data))),
     draftSha256: evidence.pdf_sem_assinaturas_sha256,
     verificationCode: evidence.documento.codigo_verificacao,
     verificationUrl: link.verificationUrl,

@@ -44,14 +44,25 @@ export interface FinalSigners {
 export function chosenProfessionalCertificate(document: FinalDocument): string | null {
   const party = document.parties.find((p) => p.papel === "profissional");
   if (!party || party.metodo_assinatura !== "ICP-Brasil") return null;
-  const event = document.events.find((e) => e.action === "document.party_signed" && (e.data as { papel?: string } | null)?.papel === "profissional");
+  const event = document.events.find(
+    (e) => e.action === "document.party_signed" && (e.data as { papel?: string } | null)?.papel === "profissional",
+  );
   const sha256 = (event?.data as { certificado_sha256?: unknown } | null)?.certificado_sha256;
   return typeof sha256 === "string" ? sha256 : null;
 }
 
-export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "env">, tenantId: string, document: FinalDocument, now: Date): Promise<FinalSigners> {
+export async function finalSigners(
+  ctx: Pick<JobContext, "db" | "secretBox" | "env">,
+  tenantId: string,
+  document: FinalDocument,
+  now: Date,
+): Promise<FinalSigners> {
   const tsa = tsaConfigFromEnv(ctx.env);
-  const icpLevel = signatureLevel({ policy: policyForSigning(PADES_AD_RB_V1_3), timestamp: !!tsa, tsaAccredited: ctx.env.TSA_ICP_BRASIL });
+  const icpLevel = signatureLevel({
+    policy: policyForSigning(PADES_AD_RB_V1_3),
+    timestamp: !!tsa,
+    tsaAccredited: ctx.env.TSA_ICP_BRASIL,
+  });
   const roots = officialRootsFromEnv(ctx.env);
   const crl = crlSourceFromEnv(ctx.env);
   // The root, then the authorities' revocation lists, read just before signing (decision 048).
@@ -71,22 +82,35 @@ export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "e
     if (certificate && certificate.icpBrasil && certificate.material.fingerprintSha256 === chosen) {
       const trust = await icpTrust(certificate.material);
       if (trust.revocation?.status === "revogado") {
-        professionalMissing = revokedReason(trust.revocation, certificate.material.commonName, "o certificado ICP-Brasil escolhido pelo profissional");
+        professionalMissing = revokedReason(
+          trust.revocation,
+          certificate.material.commonName,
+          "o certificado ICP-Brasil escolhido pelo profissional",
+        );
       } else {
         professional = { material: certificate.material, certificateId: certificate.id, level: icpLevel, trust };
       }
     } else {
-      professionalMissing = "o certificado ICP-Brasil escolhido pelo profissional não está mais ativo (removido, substituído ou vencido)";
+      professionalMissing =
+        "o certificado ICP-Brasil escolhido pelo profissional não está mais ativo (removido, substituído ou vencido)";
     }
   }
 
   const clinic = await activeClinicCertificate(ctx.db, ctx.secretBox, tenantId, now);
   const clinicTrust = clinic && clinic.icpBrasil ? await icpTrust(clinic.material as SealMaterial) : null;
   const clinicSealMissing =
-    clinic && clinicTrust?.revocation?.status === "revogado" ? revokedReason(clinicTrust.revocation, clinic.material.commonName) : null;
+    clinic && clinicTrust?.revocation?.status === "revogado"
+      ? revokedReason(clinicTrust.revocation, clinic.material.commonName)
+      : null;
   const seal =
     clinic && clinicTrust && !clinicSealMissing
-      ? { material: clinic.material as SealMaterial, certificateId: clinic.id, level: icpLevel, kind: "clinica" as const, trust: clinicTrust }
+      ? {
+          material: clinic.material as SealMaterial,
+          certificateId: clinic.id,
+          level: icpLevel,
+          kind: "clinica" as const,
+          trust: clinicTrust,
+        }
       : {
           material: (await instanceSeal(ctx.db, ctx.secretBox, now)).material,
           certificateId: null,
@@ -98,7 +122,11 @@ export async function finalSigners(ctx: Pick<JobContext, "db" | "secretBox" | "e
 }
 
 /** The PAdES signatures to apply, in order, with the options their level asks for. */
-export function pdfSignatures(signers: FinalSigners, ctx: Pick<JobContext, "env" | "origin">, now: Date): PdfSignature[] {
+export function pdfSignatures(
+  signers: FinalSigners,
+  ctx: Pick<JobContext, "env" | "origin">,
+  now: Date,
+): PdfSignature[] {
   const tsa = tsaConfigFromEnv(ctx.env);
   const optionsOf = (signer: FinalSigner, reason: string): PdfSignature => ({
     material: signer.material,

@@ -32,7 +32,11 @@ export function signedPdfFileName(title: string, at: Date): string {
   return pdfFileName(`${title} assinado`, at);
 }
 
-export async function finalizeSignedDocument(ctx: JobContext, payload: { contratoId: string }, tenantId: string): Promise<void> {
+export async function finalizeSignedDocument(
+  ctx: JobContext,
+  payload: { contratoId: string },
+  tenantId: string,
+): Promise<void> {
   const { contratoId } = payload;
   const document = await loadFinalDocument(ctx, tenantId, contratoId);
   if (!document) {
@@ -45,24 +49,48 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
     const fileId = contrato.signed_pdf_file_id;
     await withTenant(ctx.db, tenantId, async (tx) => {
       if ((await emailsWithAttachment(tx, tenantId, fileId)) > 0) return;
-      const [file] = await tx.select({ nome: files.nome }).from(files).where(and(eq(files.tenant_id, tenantId), eq(files.id, fileId))).limit(1);
-      await enqueueSignedDocumentEmails(tx, ctx.secretBox, tenantId, document, { fileId, filename: file?.nome ?? signedPdfFileName(contrato.titulo, new Date()) }, ctx.origin);
+      const [file] = await tx
+        .select({ nome: files.nome })
+        .from(files)
+        .where(and(eq(files.tenant_id, tenantId), eq(files.id, fileId)))
+        .limit(1);
+      await enqueueSignedDocumentEmails(
+        tx,
+        ctx.secretBox,
+        tenantId,
+        document,
+        { fileId, filename: file?.nome ?? signedPdfFileName(contrato.titulo, new Date()) },
+        ctx.origin,
+      );
     });
     return;
   }
   if (contrato.status !== "signed" || document.parties.length === 0) {
-    ctx.log.warn({ contratoId, tenantId, status: contrato.status }, "finalize: documento não está assinado; nada a fazer");
+    ctx.log.warn(
+      { contratoId, tenantId, status: contrato.status },
+      "finalize: documento não está assinado; nada a fazer",
+    );
     return;
   }
 
   const now = new Date();
   const signers = await finalSigners(ctx, tenantId, document, now);
   if (signers.professionalMissing) ctx.log.warn({ contratoId, tenantId }, `finalize: ${signers.professionalMissing}`);
-  if (signers.clinicSealMissing) ctx.log.warn({ contratoId, tenantId }, `finalize: certificado da clínica não usado: ${signers.clinicSealMissing}`);
+  if (signers.clinicSealMissing)
+    ctx.log.warn({ contratoId, tenantId }, `finalize: certificado da clínica não usado: ${signers.clinicSealMissing}`);
   const seal = signers.seal;
   // The professional's chosen ICP-Brasil signature, when it cannot be applied, is not shown as one.
   const applied = signers.professionalMissing ? false : signers.professional ? true : null;
-  const shown = { ...document, input: { ...document.input, signatures: document.input.signatures?.map((s) => ({ ...s, metodo: appliedSigningMethod({ metodo_assinatura: s.metodo, papel: s.papel ?? "" }, applied) })) } };
+  const shown = {
+    ...document,
+    input: {
+      ...document.input,
+      signatures: document.input.signatures?.map((s) => ({
+        ...s,
+        metodo: appliedSigningMethod({ metodo_assinatura: s.metodo, papel: s.papel ?? "" }, applied),
+      })),
+    },
+  };
   const input = await withRegistry(shown, ctx.origin, seal.material, {
     sealLevel: seal.level.description,
     sealTrust: seal.trust,
@@ -81,13 +109,18 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
   const evidenceJson = input.attachments?.find((a) => a.name === EVIDENCE_FILE)?.content ?? "";
   if (sha256Hex(documentJson) !== contrato.conteudo_sha256) {
     // The embedded content would not match its own hash: the verifier will say so; say it here too.
-    ctx.log.error({ contratoId, tenantId }, "finalize: o JSON canônico do conteúdo não tem o SHA-256 registrado no documento");
+    ctx.log.error(
+      { contratoId, tenantId },
+      "finalize: o JSON canônico do conteúdo não tem o SHA-256 registrado no documento",
+    );
   }
   // Drawn and signed in the PDF pool as background work: it waits for room rather than taking
   // the places people are waiting for; if the pool stays full, SERVER_BUSY sends the job back to
   // the queue without spending an attempt (run-due-jobs.ts). A time-stamp authority that does not
   // answer throws too: the job retries later.
-  const sealed = await (ctx.pdf ?? inlinePdfRenderer).renderAndSign(input, pdfSignatures(signers, ctx, now), { background: true });
+  const sealed = await (ctx.pdf ?? inlinePdfRenderer).renderAndSign(input, pdfSignatures(signers, ctx, now), {
+    background: true,
+  });
   const stored = await ctx.storage.put(sealed);
   const nome = signedPdfFileName(contrato.titulo, now);
 
@@ -100,12 +133,24 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
     if (!locked || locked.signed_pdf_file_id) return;
     const [file] = await tx
       .insert(files)
-      .values({ tenant_id: tenantId, sha256: stored.sha256, size: stored.size, content_type: "application/pdf", nome, created_by: null })
+      .values({
+        tenant_id: tenantId,
+        sha256: stored.sha256,
+        size: stored.size,
+        content_type: "application/pdf",
+        nome,
+        created_by: null,
+      })
       .returning({ id: files.id });
     if (!file) throw new Error("files insert returned no row");
     await tx
       .update(contratos)
-      .set({ signed_pdf_file_id: file.id, signed_pdf_sha256: sha256Hex(sealed), icp_profissional_aplicada: applied, updated_at: now })
+      .set({
+        signed_pdf_file_id: file.id,
+        signed_pdf_sha256: sha256Hex(sealed),
+        icp_profissional_aplicada: applied,
+        updated_at: now,
+      })
       .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, contratoId)));
     await recordAuditEvent(
       tx,
@@ -140,7 +185,14 @@ export async function finalizeSignedDocument(ctx: JobContext, payload: { contrat
         purpose: signer === seal ? "selo_clinica" : "assinatura_profissional",
       });
     }
-    await enqueueSignedDocumentEmails(tx, ctx.secretBox, tenantId, document, { fileId: file.id, filename: nome }, ctx.origin);
+    await enqueueSignedDocumentEmails(
+      tx,
+      ctx.secretBox,
+      tenantId,
+      document,
+      { fileId: file.id, filename: nome },
+      ctx.origin,
+    );
     await enqueueSealedPdfUpload(tx, tenantId, contratoId, { fileId: file.id, sha256: stored.sha256 });
   });
 }

@@ -32,7 +32,12 @@ export async function getSignedPdf(
     recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "document.signed_pdf_downloaded", entityType: "contrato", entityId: id, data: { file_id: file.id, nome: file.nome } },
+      {
+        action: "document.signed_pdf_downloaded",
+        entityType: "contrato",
+        entityId: id,
+        data: { file_id: file.id, nome: file.nome },
+      },
     ),
   );
   return { nome: file.nome, bytes };

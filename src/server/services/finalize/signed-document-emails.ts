@@ -25,7 +25,11 @@ type Party = FinalDocument["parties"][number];
  * The address the clinic has on record for each party: the patient's (for the patient and the
  * guardian signing for them), the witness's own (by order), the professional's account.
  */
-async function recordedAddressOf(tx: Tx, tenantId: string, document: Pick<FinalDocument, "contrato" | "physician">): Promise<(party: Party) => string | null> {
+async function recordedAddressOf(
+  tx: Tx,
+  tenantId: string,
+  document: Pick<FinalDocument, "contrato" | "physician">,
+): Promise<(party: Party) => string | null> {
   const [patient] = await tx
     .select({ email: pacientes.email })
     .from(pacientes)
@@ -53,7 +57,9 @@ export async function enqueueSignedDocumentEmails(
 ): Promise<string[]> {
   const { contrato, clinicName, physician, parties } = document;
   const link = contrato.verification_code ? `${origin}/verificar/${contrato.verification_code}` : null;
-  const verify = link ? `\nPara conferir a autenticidade, acesse ${link} (código ${contrato.verification_code}).\n` : "";
+  const verify = link
+    ? `\nPara conferir a autenticidade, acesse ${link} (código ${contrato.verification_code}).\n`
+    : "";
   const attachments = [{ fileId: attachment.fileId, filename: attachment.filename, contentType: "application/pdf" }];
   const subject = `Documento assinado: ${contrato.titulo}`;
   const sent = new Set<string>();
@@ -103,6 +109,11 @@ export async function emailsWithAttachment(tx: Tx, tenantId: string, fileId: str
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(emailOutbox)
-    .where(and(eq(emailOutbox.tenant_id, tenantId), sql`${emailOutbox.attachments} @> ${JSON.stringify([{ file_id: fileId }])}::jsonb`));
+    .where(
+      and(
+        eq(emailOutbox.tenant_id, tenantId),
+        sql`${emailOutbox.attachments} @> ${JSON.stringify([{ file_id: fileId }])}::jsonb`,
+      ),
+    );
   return row?.n ?? 0;
 }

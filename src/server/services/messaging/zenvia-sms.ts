@@ -28,14 +28,18 @@ export function zenviaSmsSender(config: ZenviaConfig): MessageSender {
           signal: AbortSignal.timeout(config.timeoutMs),
         });
       } catch (error) {
-        throw new MessageSendError(`SMS: sem resposta do provedor (${error instanceof Error ? error.name : "erro"})`, null);
+        throw new MessageSendError(
+          `SMS: sem resposta do provedor (${error instanceof Error ? error.name : "erro"})`,
+          null,
+        );
       }
       const body = (await response.json().catch(() => null)) as { id?: unknown; message?: unknown } | null;
       if (!response.ok) {
         const said = typeof body?.message === "string" ? `: ${body.message}` : "";
         throw new MessageSendError(`SMS recusado pelo provedor (HTTP ${response.status})${said}`, response.status);
       }
-      if (typeof body?.id !== "string" || !body.id) throw new MessageSendError("SMS: resposta do provedor sem id da mensagem", response.status);
+      if (typeof body?.id !== "string" || !body.id)
+        throw new MessageSendError("SMS: resposta do provedor sem id da mensagem", response.status);
       return { id: body.id };
     },
   };

@@ -35,7 +35,9 @@ export async function listNotices(db: Db, actor: Actor, query: ListQuery, now = 
         order by k.at desc, k.id desc
         limit ${query.limit + 1}`,
     );
-    const page = rows.slice(0, query.limit).map((row) => ({ ...row, kind: row.kind as NoticeKind, lido: Boolean(row.lido) }));
+    const page = rows
+      .slice(0, query.limit)
+      .map((row) => ({ ...row, kind: row.kind as NoticeKind, lido: Boolean(row.lido) }));
     const details = await loadNoticeDetails(tx, actor.tenantId, page);
     const last = page[page.length - 1];
     return {

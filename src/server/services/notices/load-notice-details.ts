@@ -15,14 +15,35 @@ export interface NoticeRow {
 
 /** What the page's notices need to be told in words, read by id (at most a page of each). */
 export interface NoticeDetails {
-  documents: Map<string, { titulo: string; status: string; viewed_at: Date | null; expiracao_at: Date; signed_at: Date | null; paciente: string | null }>;
+  documents: Map<
+    string,
+    {
+      titulo: string;
+      status: string;
+      viewed_at: Date | null;
+      expiracao_at: Date;
+      signed_at: Date | null;
+      paciente: string | null;
+    }
+  >;
   emails: Map<string, { to_address: string; subject: string; attempts: { at: string; error: string }[] }>;
-  uploads: Map<string, { contrato_id: string; ultimo_erro: string | null; motivo: string | null; titulo: string | null; paciente: string | null }>;
+  uploads: Map<
+    string,
+    {
+      contrato_id: string;
+      ultimo_erro: string | null;
+      motivo: string | null;
+      titulo: string | null;
+      paciente: string | null;
+    }
+  >;
   certificates: Map<string, { alias: string; cn: string; vence_em: Date }>;
   system: Map<string, { title: string; body: string; link: string | null }>;
 }
 
-const idsOf = (rows: NoticeRow[], kinds: NoticeKind[]) => [...new Set(rows.filter((row) => kinds.includes(row.kind)).map((row) => row.id))];
+const idsOf = (rows: NoticeRow[], kinds: NoticeKind[]) => [
+  ...new Set(rows.filter((row) => kinds.includes(row.kind)).map((row) => row.id)),
+];
 
 export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRow[]): Promise<NoticeDetails> {
   const documentIds = idsOf(rows, ["document.viewed", "document.expiring", "document.signed"]);
@@ -44,12 +65,20 @@ export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRo
             paciente: pacientes.nome,
           })
           .from(contratos)
-          .leftJoin(pacientes, and(eq(pacientes.tenant_id, contratos.tenant_id), eq(pacientes.id, contratos.paciente_id)))
+          .leftJoin(
+            pacientes,
+            and(eq(pacientes.tenant_id, contratos.tenant_id), eq(pacientes.id, contratos.paciente_id)),
+          )
           .where(and(eq(contratos.tenant_id, tenantId), inArray(contratos.id, documentIds)))
       : [],
     emailIds.length
       ? await tx
-          .select({ id: emailOutbox.id, to_address: emailOutbox.to_address, subject: emailOutbox.subject, attempts: emailOutbox.attempts })
+          .select({
+            id: emailOutbox.id,
+            to_address: emailOutbox.to_address,
+            subject: emailOutbox.subject,
+            attempts: emailOutbox.attempts,
+          })
           .from(emailOutbox)
           .where(and(eq(emailOutbox.tenant_id, tenantId), inArray(emailOutbox.id, emailIds)))
       : [],
@@ -64,19 +93,35 @@ export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRo
             paciente: pacientes.nome,
           })
           .from(feegowUploads)
-          .leftJoin(contratos, and(eq(contratos.tenant_id, feegowUploads.tenant_id), eq(contratos.id, feegowUploads.contrato_id)))
-          .leftJoin(pacientes, and(eq(pacientes.tenant_id, contratos.tenant_id), eq(pacientes.id, contratos.paciente_id)))
+          .leftJoin(
+            contratos,
+            and(eq(contratos.tenant_id, feegowUploads.tenant_id), eq(contratos.id, feegowUploads.contrato_id)),
+          )
+          .leftJoin(
+            pacientes,
+            and(eq(pacientes.tenant_id, contratos.tenant_id), eq(pacientes.id, contratos.paciente_id)),
+          )
           .where(and(eq(feegowUploads.tenant_id, tenantId), inArray(feegowUploads.id, uploadIds)))
       : [],
     certificateIds.length
       ? await tx
-          .select({ id: certificados.id, alias: certificados.alias, cn: certificados.cn, vence_em: certificados.vence_em })
+          .select({
+            id: certificados.id,
+            alias: certificados.alias,
+            cn: certificados.cn,
+            vence_em: certificados.vence_em,
+          })
           .from(certificados)
           .where(and(eq(certificados.tenant_id, tenantId), inArray(certificados.id, certificateIds)))
       : [],
     systemIds.length
       ? await tx
-          .select({ id: systemNotices.id, title: systemNotices.title, body: systemNotices.body, link: systemNotices.link })
+          .select({
+            id: systemNotices.id,
+            title: systemNotices.title,
+            body: systemNotices.body,
+            link: systemNotices.link,
+          })
           .from(systemNotices)
           .where(and(eq(systemNotices.tenant_id, tenantId), inArray(systemNotices.id, systemIds)))
       : [],

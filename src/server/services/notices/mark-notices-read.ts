@@ -17,7 +17,12 @@ import { markAllNoticesRead, readNoticeState } from "./notice-state.js";
  * this user sees now — another clinic's, another professional's, or one already resolved (the
  * document was signed, the upload retried) is 404, and nothing is marked.
  */
-export async function markNoticesRead(db: Db, actor: Actor, input: NoticeReadInput, now = new Date()): Promise<UnreadNotices> {
+export async function markNoticesRead(
+  db: Db,
+  actor: Actor,
+  input: NoticeReadInput,
+  now = new Date(),
+): Promise<UnreadNotices> {
   return withTenant(db, actor.tenantId, async (tx) => {
     if (input.todas) {
       const state = await markAllNoticesRead(tx, actor, now);
@@ -31,14 +36,25 @@ export async function markNoticesRead(db: Db, actor: Actor, input: NoticeReadInp
       tx,
       sql`select k.key, to_char(k.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at
         from (${noticeRows(scope)}) k
-        where k.key in (${sql.join(keys.map((key) => sql`${key}`), sql`, `)})`,
+        where k.key in (${sql.join(
+          keys.map((key) => sql`${key}`),
+          sql`, `,
+        )})`,
     );
     if (found.length !== keys.length) {
       throw new AppError("NOT_FOUND", "Aviso não encontrado ou já resolvido. Atualize a lista de avisos.");
     }
     await tx
       .insert(noticeReads)
-      .values(found.map((row) => ({ tenant_id: actor.tenantId, profile_id: actor.profileId, notice_key: row.key, notice_at: new Date(row.at), read_at: now })))
+      .values(
+        found.map((row) => ({
+          tenant_id: actor.tenantId,
+          profile_id: actor.profileId,
+          notice_key: row.key,
+          notice_at: new Date(row.at),
+          read_at: now,
+        })),
+      )
       .onConflictDoNothing();
     return { nao_lidos: await countUnread(tx, noticeScopeOf(actor, state, now), state.readAllAt) };
   });

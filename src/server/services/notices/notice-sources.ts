@@ -1,6 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { NoticeAudience } from "../../../shared/notices/notice-audience.js";
-import { CERTIFICATE_NOTICE_DAYS, DOCUMENT_EXPIRY_NOTICE_HOURS, RECENT_NOTICE_DAYS } from "../../../shared/notices/notice-kinds.js";
+import {
+  CERTIFICATE_NOTICE_DAYS,
+  DOCUMENT_EXPIRY_NOTICE_HOURS,
+  RECENT_NOTICE_DAYS,
+} from "../../../shared/notices/notice-kinds.js";
 
 /** Whose notices, at what moment, and since when signatures count (decision 028). */
 export interface NoticeScope {
@@ -28,7 +32,12 @@ function branches(scope: NoticeScope): SQL[] {
   const { tenantId, profileId, audience, now } = scope;
   const tenant = sql`${tenantId}::uuid`;
   const only = (column: SQL) =>
-    scope.only ? sql` and ${column} in (${sql.join(scope.only.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``;
+    scope.only
+      ? sql` and ${column} in (${sql.join(
+          scope.only.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`
+      : sql``;
   const soon = instant(new Date(now.getTime() + DOCUMENT_EXPIRY_NOTICE_HOURS * HOUR_MS));
   const out: SQL[] = [];
 
@@ -80,7 +89,10 @@ function branches(scope: NoticeScope): SQL[] {
  */
 export function noticeRows(scope: NoticeScope): SQL {
   const parts = branches(scope);
-  const union = parts.length > 0 ? sql.join(parts, sql` union all `) : sql`select null::text as kind, null::uuid as id, null::timestamptz as at where false`;
+  const union =
+    parts.length > 0
+      ? sql.join(parts, sql` union all `)
+      : sql`select null::text as kind, null::uuid as id, null::timestamptz as at where false`;
   return sql`select n.kind, n.id, n.at, n.kind || ':' || n.id::text || ':' || floor(extract(epoch from n.at) * 1000000)::bigint::text as key
     from (${union}) n`;
 }

@@ -9,18 +9,26 @@ export interface NoticeState extends NoticeVisits {
   readAllAt: Date | null;
 }
 
-const whose = (actor: Actor) => and(eq(noticeUserStates.tenant_id, actor.tenantId), eq(noticeUserStates.profile_id, actor.profileId));
+const whose = (actor: Actor) =>
+  and(eq(noticeUserStates.tenant_id, actor.tenantId), eq(noticeUserStates.profile_id, actor.profileId));
 
 /** The user's state; never having opened Avisos is all nulls. */
 export async function readNoticeState(tx: Tx, actor: Actor, lock = false): Promise<NoticeState> {
   const query = tx.select().from(noticeUserStates).where(whose(actor)).limit(1);
   const [row] = lock ? await query.for("update") : await query;
-  return { readAllAt: row?.read_all_at ?? null, visitAt: row?.visit_at ?? null, previousVisitAt: row?.previous_visit_at ?? null };
+  return {
+    readAllAt: row?.read_all_at ?? null,
+    visitAt: row?.visit_at ?? null,
+    previousVisitAt: row?.previous_visit_at ?? null,
+  };
 }
 
 /** The user's row, made once and locked for the rest of the transaction. */
 async function lockedState(tx: Tx, actor: Actor): Promise<NoticeState> {
-  await tx.insert(noticeUserStates).values({ tenant_id: actor.tenantId, profile_id: actor.profileId }).onConflictDoNothing();
+  await tx
+    .insert(noticeUserStates)
+    .values({ tenant_id: actor.tenantId, profile_id: actor.profileId })
+    .onConflictDoNothing();
   return readNoticeState(tx, actor, true);
 }
 
@@ -45,6 +53,12 @@ export async function markAllNoticesRead(tx: Tx, actor: Actor, now: Date): Promi
   await tx.update(noticeUserStates).set({ read_all_at: readAllAt, updated_at: now }).where(whose(actor));
   await tx
     .delete(noticeReads)
-    .where(and(eq(noticeReads.tenant_id, actor.tenantId), eq(noticeReads.profile_id, actor.profileId), lte(noticeReads.notice_at, readAllAt)));
+    .where(
+      and(
+        eq(noticeReads.tenant_id, actor.tenantId),
+        eq(noticeReads.profile_id, actor.profileId),
+        lte(noticeReads.notice_at, readAllAt),
+      ),
+    );
   return { ...state, readAllAt };
 }

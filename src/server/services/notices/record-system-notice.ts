@@ -19,7 +19,13 @@ export async function recordSystemNotice(db: DbOrTx, tenantId: string, notice: S
   const parsed = systemNoticeInputSchema.parse(notice);
   const [row] = await db
     .insert(systemNotices)
-    .values({ tenant_id: tenantId, kind: parsed.kind, title: parsed.title, body: parsed.body, link: parsed.link ?? null })
+    .values({
+      tenant_id: tenantId,
+      kind: parsed.kind,
+      title: parsed.title,
+      body: parsed.body,
+      link: parsed.link ?? null,
+    })
     .returning({ id: systemNotices.id });
   if (!row) throw new Error("system_notices insert returned no row");
   return row.id;

@@ -19,7 +19,11 @@ export async function deletePatient(
     // Documents keep their patient (signed evidence must stay whole): such a patient stays.
     const documents = (await countPatientDocuments(tx, actor.tenantId, [id])).get(id) ?? 0;
     if (documents > 0) {
-      throw new AppError("PATIENT_HAS_DOCUMENTS", `Este paciente possui ${documents} documento(s) e não pode ser excluído.`, { details: { count: documents } });
+      throw new AppError(
+        "PATIENT_HAS_DOCUMENTS",
+        `Este paciente possui ${documents} documento(s) e não pode ser excluído.`,
+        { details: { count: documents } },
+      );
     }
     await tx.delete(pacientes).where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, id)));
     await recordAuditEvent(

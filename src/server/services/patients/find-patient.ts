@@ -15,7 +15,12 @@ export async function findPatientOrThrow(tx: Tx, tenantId: string, id: string) {
 }
 
 /** Refuses a CPF another patient of the same clinic already has, naming that patient. */
-export async function assertCpfFree(tx: Tx, tenantId: string, cpf: string | undefined, exceptId?: string): Promise<void> {
+export async function assertCpfFree(
+  tx: Tx,
+  tenantId: string,
+  cpf: string | undefined,
+  exceptId?: string,
+): Promise<void> {
   if (!cpf) return;
   const conditions: SQL[] = [eq(pacientes.tenant_id, tenantId), eq(pacientes.cpf, cpf)];
   if (exceptId) conditions.push(ne(pacientes.id, exceptId));

@@ -8,7 +8,12 @@ import { countPatientDocuments } from "./count-patient-documents.js";
 import { findPatientOrThrow } from "./find-patient.js";
 
 /** One patient; the view is written to the audit trail (LGPD: who saw whose data). */
-export async function getPatient(db: Db, actor: Actor, id: string, audit: Omit<AuditContext, "tenantId" | "actorProfileId">): Promise<Patient> {
+export async function getPatient(
+  db: Db,
+  actor: Actor,
+  id: string,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+): Promise<Patient> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const row = await findPatientOrThrow(tx, actor.tenantId, id);
     await recordAuditEvent(

@@ -31,26 +31,49 @@ interface PageAndTotal {
 
 async function pageAndTotal(tx: Tx, tenantId: string, conditions: SQL[], query: ListQuery): Promise<PageAndTotal> {
   const page = await pageRows(tx, tenantId, conditions, query);
-  const documents = await countPatientDocuments(tx, tenantId, page.rows.map((row) => row.id));
+  const documents = await countPatientDocuments(
+    tx,
+    tenantId,
+    page.rows.map((row) => row.id),
+  );
   return { ...page, documents };
 }
 
-async function pageRows(tx: Tx, tenantId: string, conditions: SQL[], query: ListQuery): Promise<Omit<PageAndTotal, "documents">> {
+async function pageRows(
+  tx: Tx,
+  tenantId: string,
+  conditions: SQL[],
+  query: ListQuery,
+): Promise<Omit<PageAndTotal, "documents">> {
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const pageConditions = cursor ? [...conditions, after(cursor, pacientes.created_at, pacientes.id)] : conditions;
   if (!query.q) {
-    const rows = await tx.select({ ...getTableColumns(pacientes), cursor_at: cursorTime(pacientes.created_at) }).from(pacientes).where(allOf(pageConditions)).orderBy(...newestFirst).limit(query.limit + 1);
+    const rows = await tx
+      .select({ ...getTableColumns(pacientes), cursor_at: cursorTime(pacientes.created_at) })
+      .from(pacientes)
+      .where(allOf(pageConditions))
+      .orderBy(...newestFirst)
+      .limit(query.limit + 1);
     // Only the tenant condition: the kept counter answers; with filters, count the matches.
     const total =
       conditions.length === 1
         ? await countAllPatients(tx, tenantId)
-        : ((await tx.select({ n: sql<number>`count(*)::int` }).from(pacientes).where(allOf(conditions)))[0]?.n ?? 0);
+        : ((
+            await tx
+              .select({ n: sql<number>`count(*)::int` })
+              .from(pacientes)
+              .where(allOf(conditions))
+          )[0]?.n ?? 0);
     return { rows, total };
   }
   // The window runs over every match (narrow rows: id, created_at); the cursor filters outside
   // it, so the total stays whole; only the page's rows are then read in full, by primary key.
   const matched = tx
-    .select({ id: pacientes.id, created_at: pacientes.created_at, total: sql<number>`(count(*) over ())::int`.as("total") })
+    .select({
+      id: pacientes.id,
+      created_at: pacientes.created_at,
+      total: sql<number>`(count(*) over ())::int`.as("total"),
+    })
     .from(pacientes)
     .where(allOf(conditions))
     .as("matched");
@@ -68,7 +91,12 @@ async function pageRows(tx: Tx, tenantId: string, conditions: SQL[], query: List
     .orderBy(desc(page.created_at), desc(page.id));
   const total =
     rows[0]?.total ??
-    (await tx.select({ n: sql<number>`count(*)::int` }).from(pacientes).where(allOf(conditions)))[0]?.n ??
+    (
+      await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(pacientes)
+        .where(allOf(conditions))
+    )[0]?.n ??
     0;
   return { rows: rows.map(({ total: _total, ...row }) => row), total };
 }
@@ -80,7 +108,9 @@ export async function listPatients(db: Db, actor: Actor, query: ListQuery, now =
   // non-leakproof operator (LIKE) before the policy's check, so the trigram index would be
   // ignored and every row scanned. The search therefore relies on its tenant WHERE clause alone
   // (docs/decisions/004-search-without-rls.md); everything else runs behind both walls.
-  const run = query.q ? (work: (tx: Tx) => Promise<PageAndTotal>) => db.transaction(work) : (work: (tx: Tx) => Promise<PageAndTotal>) => withTenant(db, actor.tenantId, work);
+  const run = query.q
+    ? (work: (tx: Tx) => Promise<PageAndTotal>) => db.transaction(work)
+    : (work: (tx: Tx) => Promise<PageAndTotal>) => withTenant(db, actor.tenantId, work);
   return run(async (tx) => pageAndTotal(tx, actor.tenantId, conditions, query)).then(({ rows, total, documents }) => {
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];

@@ -11,8 +11,21 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { assertCpfFree, cpfTaken, findPatientOrThrow } from "./find-patient.js";
 
 const EDITABLE = [
-  "nome", "cpf", "data_nascimento", "sexo", "telefone", "email", "cep", "logradouro", "numero",
-  "complemento", "bairro", "cidade", "uf", "responsavel_nome", "responsavel_cpf",
+  "nome",
+  "cpf",
+  "data_nascimento",
+  "sexo",
+  "telefone",
+  "email",
+  "cep",
+  "logradouro",
+  "numero",
+  "complemento",
+  "bairro",
+  "cidade",
+  "uf",
+  "responsavel_nome",
+  "responsavel_cpf",
 ] as const;
 
 /** Replaces the patient's data with the form's (a field left blank becomes empty). */
@@ -42,20 +55,46 @@ export async function updatePatient(
       if (!row) throw new Error("pacientes update returned no row");
       const changed = EDITABLE.filter((key) => (before[key] ?? null) !== (row[key] ?? null));
       const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
-      await recordAuditEvent(tx, context, { action: "patient.updated", entityType: "paciente", entityId: id, data: { campos: changed } });
+      await recordAuditEvent(tx, context, {
+        action: "patient.updated",
+        entityType: "paciente",
+        entityId: id,
+        data: { campos: changed },
+      });
       // The code goes to the registered e-mail: changing a contact of a patient whose document
       // waits for signature is evidence for that document (issue 11), masked as it is printed.
-      const contact = changed.filter((key) => key === "email" || key === "telefone" || key === "cpf" || key === "responsavel_cpf");
+      const contact = changed.filter(
+        (key) => key === "email" || key === "telefone" || key === "cpf" || key === "responsavel_cpf",
+      );
       if (contact.length > 0) {
         const waiting = await tx
           .select({ id: contratos.id })
           .from(contratos)
-          .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.paciente_id, id), inArray(contratos.status, ["sent", "viewed"])));
+          .where(
+            and(
+              eq(contratos.tenant_id, actor.tenantId),
+              eq(contratos.paciente_id, id),
+              inArray(contratos.status, ["sent", "viewed"]),
+            ),
+          );
         const shown = (key: (typeof contact)[number], value: string | null) =>
-          !value ? null : key === "email" ? maskEmail(value) : key.endsWith("cpf") ? maskCpf(value) : `(**) *****-${value.replace(/\D/g, "").slice(-4)}`;
-        const data = Object.fromEntries(contact.map((key) => [key, { antes: shown(key, before[key] ?? null), depois: shown(key, row[key] ?? null) }]));
+          !value
+            ? null
+            : key === "email"
+              ? maskEmail(value)
+              : key.endsWith("cpf")
+                ? maskCpf(value)
+                : `(**) *****-${value.replace(/\D/g, "").slice(-4)}`;
+        const data = Object.fromEntries(
+          contact.map((key) => [key, { antes: shown(key, before[key] ?? null), depois: shown(key, row[key] ?? null) }]),
+        );
         for (const document of waiting) {
-          await recordAuditEvent(tx, context, { action: "patient.contact_changed", entityType: "contrato", entityId: document.id, data: { paciente_id: id, ...data } });
+          await recordAuditEvent(tx, context, {
+            action: "patient.contact_changed",
+            entityType: "contrato",
+            entityId: document.id,
+            data: { paciente_id: id, ...data },
+          });
         }
       }
       return presentPatient(row);

@@ -32,7 +32,12 @@ export async function createProcedure(
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "procedure.created", entityType: "procedimento", entityId: row.id, data: { nome: row.nome, is_private: row.is_private } },
+      {
+        action: "procedure.created",
+        entityType: "procedimento",
+        entityId: row.id,
+        data: { nome: row.nome, is_private: row.is_private },
+      },
     );
     return presentProcedure(row);
   });

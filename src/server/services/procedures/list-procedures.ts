@@ -13,7 +13,10 @@ function procedureSearch(term: string): SQL {
   const codes = specialtyCodesMatching(term);
   const conditions = [
     containsText([sql`${procedimentos.nome}`, sql`${procedimentos.descricao}`], term),
-    and(notInArray(procedimentos.especialidade, [...KNOWN_SPECIALTY_CODES]), containsText([sql`${procedimentos.especialidade}`], term)),
+    and(
+      notInArray(procedimentos.especialidade, [...KNOWN_SPECIALTY_CODES]),
+      containsText([sql`${procedimentos.especialidade}`], term),
+    ),
     ...(codes.length > 0 ? [inArray(procedimentos.especialidade, codes)] : []),
   ];
   return or(...conditions) as SQL;

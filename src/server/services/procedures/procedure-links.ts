@@ -15,9 +15,27 @@ interface LinkTable {
 
 /** The link table of each kind of content item, by the API's kind names. */
 const LINKS: Record<ContentKind, LinkTable> = {
-  riscos: { table: procedimentoRiscos, tenant: procedimentoRiscos.tenant_id, procedure: procedimentoRiscos.procedimento_id, item: procedimentoRiscos.risco_id, itemKey: "risco_id" },
-  beneficios: { table: procedimentoBeneficios, tenant: procedimentoBeneficios.tenant_id, procedure: procedimentoBeneficios.procedimento_id, item: procedimentoBeneficios.beneficio_id, itemKey: "beneficio_id" },
-  cuidados: { table: procedimentoCuidados, tenant: procedimentoCuidados.tenant_id, procedure: procedimentoCuidados.procedimento_id, item: procedimentoCuidados.cuidado_id, itemKey: "cuidado_id" },
+  riscos: {
+    table: procedimentoRiscos,
+    tenant: procedimentoRiscos.tenant_id,
+    procedure: procedimentoRiscos.procedimento_id,
+    item: procedimentoRiscos.risco_id,
+    itemKey: "risco_id",
+  },
+  beneficios: {
+    table: procedimentoBeneficios,
+    tenant: procedimentoBeneficios.tenant_id,
+    procedure: procedimentoBeneficios.procedimento_id,
+    item: procedimentoBeneficios.beneficio_id,
+    itemKey: "beneficio_id",
+  },
+  cuidados: {
+    table: procedimentoCuidados,
+    tenant: procedimentoCuidados.tenant_id,
+    procedure: procedimentoCuidados.procedimento_id,
+    item: procedimentoCuidados.cuidado_id,
+    itemKey: "cuidado_id",
+  },
 };
 
 export const KINDS = Object.keys(LINKS) as ContentKind[];
@@ -45,11 +63,16 @@ export async function countOwnItems(tx: Tx, kind: ContentKind, tenantId: string,
 }
 
 /** Replaces the procedure's links of `kind` with `ids` (inside the caller's transaction). */
-export async function replaceLinks(tx: Tx, kind: ContentKind, tenantId: string, procedureId: string, ids: string[]): Promise<void> {
+export async function replaceLinks(
+  tx: Tx,
+  kind: ContentKind,
+  tenantId: string,
+  procedureId: string,
+  ids: string[],
+): Promise<void> {
   const link = LINKS[kind];
   await tx.delete(link.table).where(and(eq(link.tenant, tenantId), eq(link.procedure, procedureId)));
   if (ids.length === 0) return;
   const rows = ids.map((id) => ({ tenant_id: tenantId, procedimento_id: procedureId, [link.itemKey]: id }));
   await tx.insert(link.table).values(rows as never);
 }
-

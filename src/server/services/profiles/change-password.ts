@@ -29,16 +29,33 @@ export async function changePassword(
       .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)));
     const ended = await tx
       .delete(sessions)
-      .where(and(eq(sessions.tenant_id, actor.tenantId), eq(sessions.profile_id, actor.profileId), ne(sessions.id, actor.sessionId)))
+      .where(
+        and(
+          eq(sessions.tenant_id, actor.tenantId),
+          eq(sessions.profile_id, actor.profileId),
+          ne(sessions.id, actor.sessionId),
+        ),
+      )
       .returning({ id: sessions.id });
     await tx
       .update(passwordResetTokens)
       .set({ used_at: now })
-      .where(and(eq(passwordResetTokens.tenant_id, actor.tenantId), eq(passwordResetTokens.profile_id, actor.profileId), isNull(passwordResetTokens.used_at)));
+      .where(
+        and(
+          eq(passwordResetTokens.tenant_id, actor.tenantId),
+          eq(passwordResetTokens.profile_id, actor.profileId),
+          isNull(passwordResetTokens.used_at),
+        ),
+      );
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "profile.password_changed", entityType: "profile", entityId: actor.profileId, data: { sessions_ended: ended.length } },
+      {
+        action: "profile.password_changed",
+        entityType: "profile",
+        entityId: actor.profileId,
+        data: { sessions_ended: ended.length },
+      },
     );
     return { sessions_ended: ended.length };
   });

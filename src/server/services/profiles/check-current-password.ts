@@ -14,7 +14,12 @@ import { signInLocked } from "../auth/sign-in.js";
  * share the account's sign-in throttle (decision 011): the attempt is claimed first, a locked
  * account answers 429 SIGN_IN_LOCKED even with the right password, and a right one clears the count.
  */
-export async function checkCurrentPassword(db: Db, actor: SessionUser, password: string, now = new Date()): Promise<void> {
+export async function checkCurrentPassword(
+  db: Db,
+  actor: SessionUser,
+  password: string,
+  now = new Date(),
+): Promise<void> {
   const claim = await claimAttempt(db, actor.email, now);
   if (claim.locked) {
     const error = signInLocked(claim.lockedUntil, now);

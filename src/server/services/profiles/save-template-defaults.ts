@@ -36,7 +36,11 @@ export async function saveTemplateDefaults(
         action: "profile.template_defaults_saved",
         entityType: "profile",
         entityId: actor.profileId,
-        data: { preenchidos: Object.entries(row).filter(([, value]) => value !== null).map(([key]) => key) },
+        data: {
+          preenchidos: Object.entries(row)
+            .filter(([, value]) => value !== null)
+            .map(([key]) => key),
+        },
       },
     );
     return row;

@@ -15,7 +15,16 @@ import { cpfTaken, cpfUsedByOther, emailTaken, emailUsedByOther, uniquenessError
 import { checkCurrentPassword } from "./check-current-password.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 
-const EDITABLE = ["nome", "telefone", "email", "cpf", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"] as const;
+const EDITABLE = [
+  "nome",
+  "telefone",
+  "email",
+  "cpf",
+  "conselho_tipo",
+  "conselho_numero",
+  "conselho_uf",
+  "especialidades",
+] as const;
 
 /**
  * PATCH /api/profile (issue 13): the signed-in user replaces their own name, phone, council and
@@ -55,10 +64,18 @@ export async function updateProfile(
   if (emailChanged && (await emailUsedByOther(db, input.email, actor.profileId))) throw emailTaken();
   try {
     return await withTenant(db, actor.tenantId, async (tx) => {
-      if (current.cpf !== input.cpf && (await cpfUsedByOther(tx, actor.tenantId, input.cpf, actor.profileId))) throw cpfTaken();
+      if (current.cpf !== input.cpf && (await cpfUsedByOther(tx, actor.tenantId, input.cpf, actor.profileId)))
+        throw cpfTaken();
       const [profile] = await tx
         .update(profiles)
-        .set({ nome: input.nome, telefone: input.telefone ?? null, email: input.email, cpf: input.cpf, ...councilColumns(input), updated_at: now })
+        .set({
+          nome: input.nome,
+          telefone: input.telefone ?? null,
+          email: input.email,
+          cpf: input.cpf,
+          ...councilColumns(input),
+          updated_at: now,
+        })
         .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)))
         .returning();
       if (!profile) throw new AppError("UNAUTHENTICATED");
@@ -66,7 +83,11 @@ export async function updateProfile(
       if (!tenant) throw new AppError("UNAUTHENTICATED");
       let clinic = tenant;
       if (tenant.tipo_perfil === "profissional_independente" && profile.is_proprietario && tenant.nome !== input.nome) {
-        [clinic = tenant] = await tx.update(tenants).set({ nome: input.nome, updated_at: now }).where(eq(tenants.id, actor.tenantId)).returning();
+        [clinic = tenant] = await tx
+          .update(tenants)
+          .set({ nome: input.nome, updated_at: now })
+          .where(eq(tenants.id, actor.tenantId))
+          .returning();
       }
       const changed = EDITABLE.filter((key) => JSON.stringify(current[key]) !== JSON.stringify(profile[key]));
       if (emailChanged) {
@@ -87,7 +108,10 @@ export async function updateProfile(
           action: "profile.updated",
           entityType: "profile",
           entityId: actor.profileId,
-          data: { campos: changed, ...(emailChanged ? { email: { antes: current.email, depois: profile.email } } : {}) },
+          data: {
+            campos: changed,
+            ...(emailChanged ? { email: { antes: current.email, depois: profile.email } } : {}),
+          },
         },
       );
       return presentCurrentUser(profile, clinic);

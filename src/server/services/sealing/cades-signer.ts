@@ -70,7 +70,9 @@ function prepare(material: SealMaterial): Prepared {
     // SigningCertificateV2 ::= SEQUENCE { certs SEQUENCE OF ESSCertIDv2 }
     signingCertificateV2: attribute(OID.signingCertificateV2, sequence(sequence(essCertIdV2))),
     certificates: tlv(TAG.CONTEXT_0, material.certificateDer, ...(material.chainDer ?? []).map((c) => Buffer.from(c))),
-    signatureAlgorithm: isEc ? sequence(oid(OID.ecdsaWithSha256)) : sequence(oid(OID.sha256WithRSAEncryption), derNull()),
+    signatureAlgorithm: isEc
+      ? sequence(oid(OID.ecdsaWithSha256))
+      : sequence(oid(OID.sha256WithRSAEncryption), derNull()),
     // An ECDSA P-521 signature in DER is at most 139 bytes; RSA is the modulus length.
     signatureBytes: isEc ? 139 : Math.ceil(modulusBits / 8),
   };
@@ -109,7 +111,9 @@ export function signCades(material: SealMaterial, content: Buffer, policy?: Sign
 export function assembleSignedData(material: SealMaterial, signed: CadesSignature, timestampToken?: Buffer): Buffer {
   const p = prepare(material);
   const sha256Algorithm = sequence(oid(OID.sha256));
-  const unsigned = timestampToken ? [retag(setOf(attribute(OID.signatureTimeStampToken, timestampToken)), TAG.CONTEXT_1)] : [];
+  const unsigned = timestampToken
+    ? [retag(setOf(attribute(OID.signatureTimeStampToken, timestampToken)), TAG.CONTEXT_1)]
+    : [];
   const signerInfo = sequence(
     smallInteger(1),
     p.issuerAndSerial,
@@ -120,12 +124,22 @@ export function assembleSignedData(material: SealMaterial, signed: CadesSignatur
     octetString(signed.signature),
     ...unsigned,
   );
-  const signedData = sequence(smallInteger(1), setOf(sha256Algorithm), sequence(oid(OID.data)), p.certificates, setOf(signerInfo));
+  const signedData = sequence(
+    smallInteger(1),
+    setOf(sha256Algorithm),
+    sequence(oid(OID.data)),
+    p.certificates,
+    setOf(signerInfo),
+  );
   return sequence(oid(OID.signedData), tlv(TAG.CONTEXT_0, signedData));
 }
 
 /** CMS SignedData (DER) over `content`, detached, without a time-stamp. */
-export function cadesDetached(material: SealMaterial, content: Buffer, options: { policy?: SignaturePolicy | undefined } = {}): Buffer {
+export function cadesDetached(
+  material: SealMaterial,
+  content: Buffer,
+  options: { policy?: SignaturePolicy | undefined } = {},
+): Buffer {
   return assembleSignedData(material, signCades(material, content, options.policy));
 }
 

@@ -9,15 +9,22 @@ import { OID } from "./der.js";
 
 export type Asn1Node = forge.asn1.Asn1;
 
-export const children = (node: Asn1Node | undefined): Asn1Node[] => (Array.isArray(node?.value) ? (node.value as Asn1Node[]) : []);
-export const bytesOf = (node: Asn1Node | undefined): Buffer => Buffer.from(typeof node?.value === "string" ? node.value : "", "binary");
-export const oidOf = (node: Asn1Node | undefined): string => (typeof node?.value === "string" ? forge.asn1.derToOid(node.value) : "");
+export const children = (node: Asn1Node | undefined): Asn1Node[] =>
+  Array.isArray(node?.value) ? (node.value as Asn1Node[]) : [];
+export const bytesOf = (node: Asn1Node | undefined): Buffer =>
+  Buffer.from(typeof node?.value === "string" ? node.value : "", "binary");
+export const oidOf = (node: Asn1Node | undefined): string =>
+  typeof node?.value === "string" ? forge.asn1.derToOid(node.value) : "";
 export const derOf = (node: Asn1Node): Buffer => Buffer.from(forge.asn1.toDer(node).getBytes(), "binary");
-const isContext = (node: Asn1Node | undefined, tag: number) => node?.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC && node.type === tag;
+const isContext = (node: Asn1Node | undefined, tag: number) =>
+  node?.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC && node.type === tag;
 
 /** The first DER element of `bytes` (trailing bytes, like /Contents' zero padding, are ignored). */
 export function parseDer(bytes: Buffer): Asn1Node {
-  return forge.asn1.fromDer(forge.util.createBuffer(bytes.toString("binary")), { parseAllBytes: false, strict: false } as never);
+  return forge.asn1.fromDer(forge.util.createBuffer(bytes.toString("binary")), {
+    parseAllBytes: false,
+    strict: false,
+  } as never);
 }
 
 export const DIGESTS: Record<string, string> = {
@@ -94,7 +101,11 @@ export function parseSignedData(der: Buffer): CmsSignedData {
     certificates: children(certificatesNode).map(derOf),
     eContentType: oidOf(eTypeNode),
     // A constructed (BER) OCTET STRING would hold pieces: join them.
-    eContent: eContentNode ? (Array.isArray(eContentNode.value) ? Buffer.concat(children(eContentNode).map(bytesOf)) : bytesOf(eContentNode)) : undefined,
+    eContent: eContentNode
+      ? Array.isArray(eContentNode.value)
+        ? Buffer.concat(children(eContentNode).map(bytesOf))
+        : bytesOf(eContentNode)
+      : undefined,
     signerInfos,
   };
 }
@@ -103,7 +114,9 @@ export function parseSignedData(der: Buffer): CmsSignedData {
 function certificateIds(certificateDer: Buffer): { issuerSerial: Buffer; ski: Buffer | null } {
   const tbs = children(children(parseDer(certificateDer))[0]);
   const offset = isContext(tbs[0], 0) ? 1 : 0;
-  const issuerSerial = derOf(forge.asn1.create(forge.asn1.Class.UNIVERSAL, forge.asn1.Type.SEQUENCE, true, [tbs[offset + 2]!, tbs[offset]!]));
+  const issuerSerial = derOf(
+    forge.asn1.create(forge.asn1.Class.UNIVERSAL, forge.asn1.Type.SEQUENCE, true, [tbs[offset + 2]!, tbs[offset]!]),
+  );
   const extensions = children(children(tbs.find((n) => isContext(n, 3)))[0]);
   const skiExtension = extensions.find((ext) => oidOf(children(ext)[0]) === OID.subjectKeyIdentifier);
   const extnValue = skiExtension ? children(skiExtension).at(-1) : undefined;
@@ -137,26 +150,43 @@ export interface SignerCheck {
 /** Checks one SignerInfo over `content` (the detached bytes, or the eContent). */
 export function verifySignerInfo(signedData: CmsSignedData, signerInfo: CmsSignerInfo, content: Buffer): SignerCheck {
   const digestName = DIGESTS[signerInfo.digestAlgorithm];
-  if (!digestName) return { digestOk: false, signatureOk: false, certificateDer: undefined, reason: "algoritmo de resumo não suportado" };
+  if (!digestName)
+    return {
+      digestOk: false,
+      signatureOk: false,
+      certificateDer: undefined,
+      reason: "algoritmo de resumo não suportado",
+    };
   if (!(signerInfo.signatureAlgorithm in SIGNATURE_DIGESTS)) {
-    return { digestOk: false, signatureOk: false, certificateDer: undefined, reason: "algoritmo de assinatura não suportado" };
+    return {
+      digestOk: false,
+      signatureOk: false,
+      certificateDer: undefined,
+      reason: "algoritmo de assinatura não suportado",
+    };
   }
   const sigDigest = SIGNATURE_DIGESTS[signerInfo.signatureAlgorithm] ?? digestName;
   const certificateDer = signerCertificate(signedData, signerInfo);
-  if (!certificateDer) return { digestOk: false, signatureOk: false, certificateDer, reason: "certificado do signatário ausente" };
+  if (!certificateDer)
+    return { digestOk: false, signatureOk: false, certificateDer, reason: "certificado do signatário ausente" };
   const publicKey = new X509Certificate(certificateDer).publicKey;
 
   if (!signerInfo.signedAttrs) {
     const ok = verify(sigDigest, content, publicKey, signerInfo.signature);
-    return ok ? { digestOk: true, signatureOk: true, certificateDer } : { digestOk: true, signatureOk: false, certificateDer, reason: "assinatura RSA não confere" };
+    return ok
+      ? { digestOk: true, signatureOk: true, certificateDer }
+      : { digestOk: true, signatureOk: false, certificateDer, reason: "assinatura RSA não confere" };
   }
   const messageDigest = signerInfo.attributes.find((a) => a.type === OID.messageDigest)?.values[0];
-  if (!messageDigest) return { digestOk: false, signatureOk: false, certificateDer, reason: "sem atributo messageDigest" };
+  if (!messageDigest)
+    return { digestOk: false, signatureOk: false, certificateDer, reason: "sem atributo messageDigest" };
   const digestOk = bytesOf(messageDigest).equals(createHash(digestName).update(content).digest());
   // The signature covers the attributes encoded as SET (tag 0x31), not as [0] IMPLICIT.
   const attrsDer = derOf(signerInfo.signedAttrs);
   attrsDer[0] = 0x31;
   const signatureOk = verify(sigDigest, attrsDer, publicKey, signerInfo.signature);
   if (!digestOk) return { digestOk, signatureOk, certificateDer, reason: "o resumo do conteúdo não confere" };
-  return signatureOk ? { digestOk, signatureOk, certificateDer } : { digestOk, signatureOk, certificateDer, reason: "assinatura RSA não confere" };
+  return signatureOk
+    ? { digestOk, signatureOk, certificateDer }
+    : { digestOk, signatureOk, certificateDer, reason: "assinatura RSA não confere" };
 }

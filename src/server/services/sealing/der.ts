@@ -68,7 +68,10 @@ export function unsignedInteger(magnitude: Buffer): Buffer {
   let start = 0;
   while (start < magnitude.length - 1 && magnitude[start] === 0) start++;
   const bytes = magnitude.subarray(start);
-  return tlv(TAG.INTEGER, bytes.length === 0 ? Buffer.from([0]) : bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  return tlv(
+    TAG.INTEGER,
+    bytes.length === 0 ? Buffer.from([0]) : bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes,
+  );
 }
 
 /** GeneralizedTime in UTC ("YYYYMMDDHHMMSS[.fff]Z", no trailing zeros in the fraction, X.690 §11.7). */

@@ -7,7 +7,14 @@ import { describe, expect, it } from "vitest";
 import { renderDocumentPdf } from "../../../pdf/document-pdf.js";
 import { sampleDocumentInput } from "../../../../tests/unit/pdf/fixtures.js";
 import { testPki } from "../../../../tests/fixtures/icp-brasil.js";
-import { hasTool, materialOf, run, scratchDir, signatureAt, writeScratch } from "../../../../tests/helpers/pdf-signatures.js";
+import {
+  hasTool,
+  materialOf,
+  run,
+  scratchDir,
+  signatureAt,
+  writeScratch,
+} from "../../../../tests/helpers/pdf-signatures.js";
 import { OID } from "./der.js";
 import { PADES_AD_RB_V1_3, PADES_AD_RT_V1_3, policyForSigning } from "./icp-brasil-policies.js";
 import { generateSealCertificate, SEAL_SUBJECT_CN } from "./seal-certificate.js";
@@ -37,7 +44,9 @@ describe("AD-RB signature with the professional's e-CPF and its chain", () => {
     const cmsFile = writeScratch(dir, "assinatura.p7s", signatureAt(signed, 0).cms);
     const printed = run("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", cmsFile]);
     expect(printed.status).toBe(0);
-    const attributes = [...printed.output.matchAll(/^\s+object: (.+)$/gm)].map((m) => m[1]!).filter((name) => !name.startsWith("X509v3"));
+    const attributes = [...printed.output.matchAll(/^\s+object: (.+)$/gm)]
+      .map((m) => m[1]!)
+      .filter((name) => !name.startsWith("X509v3"));
     expect(attributes).toEqual([
       "contentType (1.2.840.113549.1.9.3)",
       "messageDigest (1.2.840.113549.1.9.4)",
@@ -46,21 +55,44 @@ describe("AD-RB signature with the professional's e-CPF and its chain", () => {
     ]);
     expect(printed.output).not.toContain("signingTime");
     expect(printed.output).toContain(":2.16.76.1.7.1.11.1.3");
-    expect(printed.output.replace(/[\s:]/g, "").toLowerCase()).toContain("23e4be4b9b362172e4ebb0e72b86a133ece5aad843d8651c6e38a0ba3f08fc60");
+    expect(printed.output.replace(/[\s:]/g, "").toLowerCase()).toContain(
+      "23e4be4b9b362172e4ebb0e72b86a133ece5aad843d8651c6e38a0ba3f08fc60",
+    );
     expect(printed.output).toContain(":http://politicas.icpbrasil.gov.br/PA_PAdES_AD_RB_v1_3.der");
     // signerInfos' signatureAlgorithm (the last "algorithm:" after the attributes).
     const signerPart = printed.output.slice(printed.output.indexOf("signerInfos:"));
-    expect(signerPart).toMatch(/signatureAlgorithm:\s+algorithm: sha256WithRSAEncryption \(1\.2\.840\.113549\.1\.1\.11\)/);
+    expect(signerPart).toMatch(
+      /signatureAlgorithm:\s+algorithm: sha256WithRSAEncryption \(1\.2\.840\.113549\.1\.1\.11\)/,
+    );
     expect(printed.output.match(/cert_info:/g)).toHaveLength(3);
     // ESSCertIDv2 carries issuerSerial: a directoryName ([4]) with the AC's name.
-    const essCertId = signerPart.slice(signerPart.indexOf("signingCertificateV2"), signerPart.indexOf("signatureAlgorithm:"));
+    const essCertId = signerPart.slice(
+      signerPart.indexOf("signingCertificateV2"),
+      signerPart.indexOf("signatureAlgorithm:"),
+    );
     expect(essCertId).toMatch(/cont \[\s*4\s*\]/);
     expect(essCertId).toContain("AC Teste Consentir v1");
 
     // OpenSSL's own CMS verification: chain to the test root, ESS signing certificate, signature.
     const content = writeScratch(dir, "conteudo.bin", signatureAt(signed, 0).signed);
     const root = writeScratch(dir, "raiz.pem", pki.root.pem);
-    const verified = run("openssl", ["cms", "-verify", "-binary", "-inform", "DER", "-in", cmsFile, "-content", content, "-CAfile", root, "-purpose", "any", "-out", "/dev/null"]);
+    const verified = run("openssl", [
+      "cms",
+      "-verify",
+      "-binary",
+      "-inform",
+      "DER",
+      "-in",
+      cmsFile,
+      "-content",
+      content,
+      "-CAfile",
+      root,
+      "-purpose",
+      "any",
+      "-out",
+      "/dev/null",
+    ]);
     expect(verified.output).toContain("Verification successful");
   });
 
@@ -73,7 +105,10 @@ describe("AD-RB signature with the professional's e-CPF and its chain", () => {
     expect(ok).toContain("ETSI.CAdES.detached");
     const broken = run("pdfsig", [writeScratch(dir, "alterado.pdf", flipInFirstRange(signed))]).output;
     expect(broken).not.toContain("Signature is Valid.");
-    expect(checkAllPdfSignatures(flipInFirstRange(signed))).toMatchObject({ valid: false, signatures: [{ digestOk: false, reason: "o resumo do conteúdo não confere" }] });
+    expect(checkAllPdfSignatures(flipInFirstRange(signed))).toMatchObject({
+      valid: false,
+      signatures: [{ digestOk: false, reason: "o resumo do conteúdo não confere" }],
+    });
   });
 
   it("the verifier reports certificate, chain, policy and no signingTime", async () => {
@@ -94,9 +129,14 @@ describe("AD-RB signature with the professional's e-CPF and its chain", () => {
       timestamp: null,
     });
     expect(only!.certificateDer!.equals(pki.ecpf.der)).toBe(true);
-    expect(only!.chainDer.map((c) => c.toString("hex"))).toEqual([pki.ac.der.toString("hex"), pki.root.der.toString("hex")]);
+    expect(only!.chainDer.map((c) => c.toString("hex"))).toEqual([
+      pki.ac.der.toString("hex"),
+      pki.root.der.toString("hex"),
+    ]);
     expect(only!.policyHash!.equals(PADES_AD_RB_V1_3.hash)).toBe(true);
-    expect([...only!.signedAttributes].sort()).toEqual([OID.contentType, OID.messageDigest, OID.signingCertificateV2, OID.sigPolicyId].sort());
+    expect([...only!.signedAttributes].sort()).toEqual(
+      [OID.contentType, OID.messageDigest, OID.signingCertificateV2, OID.sigPolicyId].sort(),
+    );
   });
 });
 
@@ -136,7 +176,9 @@ describe("text strings of the signature dictionary", () => {
   it("qpdf reads the dictionary's /Name and /Location back as text, and finds no structural error", async () => {
     // The tests' system tools (README; .ci/run installs them): poppler-utils, openssl, qpdf.
     expect(hasTool("qpdf"), "instale o qpdf (apt-get install -y qpdf)").toBe(true);
-    const sealed = await sealPdf(await sealPdf(await pdfPromise, professional, { policy: adRb }), instance, { location: "São Paulo" });
+    const sealed = await sealPdf(await sealPdf(await pdfPromise, professional, { policy: adRb }), instance, {
+      location: "São Paulo",
+    });
     const file = writeScratch(scratchDir(), "duas.pdf", sealed);
     const json = run("qpdf", ["--json=2", "--json-key=qpdf", file]).output;
     expect(json).toContain(`"/Name": "u:${SEAL_SUBJECT_CN}"`);
@@ -155,7 +197,9 @@ describe("two signatures: the professional's AD-RB, then the seal", () => {
 
     const all = checkAllPdfSignatures(both);
     expect(all).toMatchObject({ valid: true });
-    expect(all.signatures.map((s) => [s.signerCommonName, s.valid, s.coversWholeFile, s.endsAtEof, s.policyOid])).toEqual([
+    expect(
+      all.signatures.map((s) => [s.signerCommonName, s.valid, s.coversWholeFile, s.endsAtEof, s.policyOid]),
+    ).toEqual([
       ["MARIA DA SILVA TESTE:52998224725", true, false, true, PADES_AD_RB_V1_3.oid],
       [SEAL_SUBJECT_CN, true, true, true, null],
     ]);
@@ -170,10 +214,17 @@ describe("two signatures: the professional's AD-RB, then the seal", () => {
   });
 
   it("three signatures (e-CPF, e-CNPJ, instance seal) all verify", async () => {
-    const three = await sealPdf(await sealPdf(await sealPdf(await pdfPromise, professional, { policy: adRb }), clinic, { policy: adRb }), instance);
+    const three = await sealPdf(
+      await sealPdf(await sealPdf(await pdfPromise, professional, { policy: adRb }), clinic, { policy: adRb }),
+      instance,
+    );
     const all = checkAllPdfSignatures(three);
     expect(all.valid).toBe(true);
-    expect(all.signatures.map((s) => s.signerCommonName)).toEqual(["MARIA DA SILVA TESTE:52998224725", "CLINICA TESTE LTDA:11222333000181", SEAL_SUBJECT_CN]);
+    expect(all.signatures.map((s) => s.signerCommonName)).toEqual([
+      "MARIA DA SILVA TESTE:52998224725",
+      "CLINICA TESTE LTDA:11222333000181",
+      SEAL_SUBJECT_CN,
+    ]);
     const report = run("pdfsig", [writeScratch(scratchDir(), "tres.pdf", three)]).output;
     expect(report.match(/Signature Validation: Signature is Valid\./g)).toHaveLength(3);
   });
@@ -191,21 +242,42 @@ describe("two signatures: the professional's AD-RB, then the seal", () => {
   });
 
   it("a PDF without signatures, or not a PDF, is reported invalid", () => {
-    expect(checkAllPdfSignatures(Buffer.from("%PDF-1.3\n%%EOF\n"))).toMatchObject({ valid: false, signatures: [], reason: "sem /ByteRange" });
+    expect(checkAllPdfSignatures(Buffer.from("%PDF-1.3\n%%EOF\n"))).toMatchObject({
+      valid: false,
+      signatures: [],
+      reason: "sem /ByteRange",
+    });
     expect(checkAllPdfSignatures(Buffer.from("não é um PDF"))).toMatchObject({ valid: false });
   });
 });
 
 describe("signatureLevel", () => {
   it("AD-RB without a time-stamp, AD-RT with an accredited one, B-T (keeping AD-RB) with another, B-B/B-T without a policy", () => {
-    expect(signatureLevel({ policy: adRb, timestamp: false })).toMatchObject({ level: "AD-RB", policy: { oid: PADES_AD_RB_V1_3.oid }, timestamp: false });
+    expect(signatureLevel({ policy: adRb, timestamp: false })).toMatchObject({
+      level: "AD-RB",
+      policy: { oid: PADES_AD_RB_V1_3.oid },
+      timestamp: false,
+    });
     const rt = signatureLevel({ policy: adRb, timestamp: true, tsaAccredited: true });
-    expect(rt).toMatchObject({ level: "AD-RT", policy: { oid: PADES_AD_RT_V1_3.oid, uri: PADES_AD_RT_V1_3.uri }, timestamp: true });
+    expect(rt).toMatchObject({
+      level: "AD-RT",
+      policy: { oid: PADES_AD_RT_V1_3.oid, uri: PADES_AD_RT_V1_3.uri },
+      timestamp: true,
+    });
     expect(rt.policy!.hash.equals(PADES_AD_RT_V1_3.hash)).toBe(true);
-    expect(signatureLevel({ policy: adRb, timestamp: true, tsaAccredited: false })).toMatchObject({ level: "PAdES B-T", policy: { oid: PADES_AD_RB_V1_3.oid } });
+    expect(signatureLevel({ policy: adRb, timestamp: true, tsaAccredited: false })).toMatchObject({
+      level: "PAdES B-T",
+      policy: { oid: PADES_AD_RB_V1_3.oid },
+    });
     // An AD-RT declaration without an accredited token would not hold: it falls back to AD-RB.
-    expect(signatureLevel({ policy: policyForSigning(PADES_AD_RT_V1_3), timestamp: false })).toMatchObject({ level: "AD-RB", policy: { oid: PADES_AD_RB_V1_3.oid } });
+    expect(signatureLevel({ policy: policyForSigning(PADES_AD_RT_V1_3), timestamp: false })).toMatchObject({
+      level: "AD-RB",
+      policy: { oid: PADES_AD_RB_V1_3.oid },
+    });
     expect(signatureLevel({ policy: null, timestamp: false })).toMatchObject({ level: "PAdES B-B", policy: undefined });
-    expect(signatureLevel({ policy: undefined, timestamp: true })).toMatchObject({ level: "PAdES B-T", policy: undefined });
+    expect(signatureLevel({ policy: undefined, timestamp: true })).toMatchObject({
+      level: "PAdES B-T",
+      policy: undefined,
+    });
   });
 });

@@ -39,15 +39,25 @@ class PdfReader {
       const near = this.text.slice(Math.max(0, offset - 16), offset + 16).indexOf("xref");
       if (near >= 0) offset = Math.max(0, offset - 16) + near;
       const section = this.text.slice(offset);
-      if (!section.startsWith("xref")) throw new Error("tabela xref não encontrada (fluxos de referência não são lidos)");
+      if (!section.startsWith("xref"))
+        throw new Error("tabela xref não encontrada (fluxos de referência não são lidos)");
       const trailerAt = section.indexOf("trailer");
       if (trailerAt < 0) throw new Error("trailer ausente");
-      const lines = section.slice(4, trailerAt).trim().split(/\r?\n|\r/);
-      for (let i = 0; i < lines.length; ) {
+      const lines = section
+        .slice(4, trailerAt)
+        .trim()
+        .split(/\r?\n|\r/);
+      for (let i = 0; i < lines.length;) {
         const [first, count] = lines[i]!.trim().split(/\s+/).map(Number) as [number, number];
         // A subsection cannot list more entries than the lines that follow it (a forged count
         // would otherwise loop for as long as it says).
-        if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || first < 0 || count < 0 || count > lines.length - i - 1) {
+        if (
+          !Number.isSafeInteger(first) ||
+          !Number.isSafeInteger(count) ||
+          first < 0 ||
+          count < 0 ||
+          count > lines.length - i - 1
+        ) {
           throw new Error("tabela xref malformada");
         }
         for (let k = 0; k < count; k++) {
@@ -113,7 +123,8 @@ class PdfReader {
     let dataStart = keyword + "stream".length;
     if (this.text[dataStart] === "\r") dataStart++;
     if (this.text[dataStart] === "\n") dataStart++;
-    if (!Number.isSafeInteger(size) || size < 0 || size > MAX_EMBEDDED_FILE_BYTES) throw new Error(`fluxo ${ref} grande demais`);
+    if (!Number.isSafeInteger(size) || size < 0 || size > MAX_EMBEDDED_FILE_BYTES)
+      throw new Error(`fluxo ${ref} grande demais`);
     const raw = this.pdf.subarray(dataStart, dataStart + size);
     const filter = /\/Filter\s*(\[\s*)?\/(\w+)/.exec(dict)?.[2];
     if (!filter) return Buffer.from(raw);
@@ -176,7 +187,11 @@ export function embeddedFiles(pdf: Buffer): EmbeddedFile[] {
   const catalog = reader.object(root.ref).dict;
   const namesRef = refIn(catalog, "Names");
   const inlineNames = /\/Names\s*<</.exec(catalog);
-  const namesDict = namesRef ? reader.object(namesRef.ref).dict : inlineNames ? reader.dictionaryAt(catalog, inlineNames.index) : null;
+  const namesDict = namesRef
+    ? reader.object(namesRef.ref).dict
+    : inlineNames
+      ? reader.dictionaryAt(catalog, inlineNames.index)
+      : null;
   if (!namesDict) return [];
   const treeRef = refIn(namesDict, "EmbeddedFiles");
   const inline = /\/EmbeddedFiles\s*<</.exec(namesDict);

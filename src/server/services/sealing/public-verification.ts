@@ -50,10 +50,20 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
       .from(contratos)
       .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, id)))
       .limit(1);
-    const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+    const [clinic] = await tx
+      .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia })
+      .from(tenants)
+      .where(eq(tenants.id, tenantId))
+      .limit(1);
     if (!contrato || !clinic) throw notFound();
     const parties = await tx
-      .select({ nome: contratoPartes.nome, cpf: contratoPartes.cpf, assinou_em: contratoPartes.assinou_em, metodo_assinatura: contratoPartes.metodo_assinatura, papel: contratoPartes.papel })
+      .select({
+        nome: contratoPartes.nome,
+        cpf: contratoPartes.cpf,
+        assinou_em: contratoPartes.assinou_em,
+        metodo_assinatura: contratoPartes.metodo_assinatura,
+        papel: contratoPartes.papel,
+      })
       .from(contratoPartes)
       .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, id)))
       .orderBy(asc(contratoPartes.assinou_em));
@@ -63,7 +73,12 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
       clinica: clinic.nome_fantasia ?? clinic.nome,
       status: contrato.status,
       criado_em: contrato.created_at.toISOString(),
-      assinaturas: parties.map((p) => ({ nome: p.nome, cpf: maskCpf(p.cpf), assinou_em: p.assinou_em.toISOString(), metodo_assinatura: appliedSigningMethod(p, contrato.icp_profissional_aplicada) })),
+      assinaturas: parties.map((p) => ({
+        nome: p.nome,
+        cpf: maskCpf(p.cpf),
+        assinou_em: p.assinou_em.toISOString(),
+        metodo_assinatura: appliedSigningMethod(p, contrato.icp_profissional_aplicada),
+      })),
       pdf_selado_sha256: contrato.signed_pdf_sha256,
       conteudo_sha256: contrato.conteudo_sha256,
     };
@@ -71,7 +86,12 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
 }
 
 /** Is `pdf` exactly this document's sealed PDF, and does its PAdES signature verify? */
-export async function checkPdfForCode(db: Db, verifier: Pick<PdfRenderer, "verify">, rawCode: string, pdf: Buffer): Promise<PdfVerdict> {
+export async function checkPdfForCode(
+  db: Db,
+  verifier: Pick<PdfRenderer, "verify">,
+  rawCode: string,
+  pdf: Buffer,
+): Promise<PdfVerdict> {
   const { id, tenantId, code } = await findByCode(db, rawCode);
   const [row] = await withTenant(db, tenantId, (tx) =>
     tx

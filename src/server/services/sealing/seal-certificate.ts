@@ -109,8 +109,9 @@ export function generateSealCertificate(now: Date = new Date()): GeneratedSeal {
 export function unlockP12(p12: Uint8Array, passphrase: string): SealMaterial {
   const asn1 = forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(p12).toString("binary")));
   const store = forge.pkcs12.pkcs12FromAsn1(asn1, false, passphrase);
-  const keyBag = store.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag! })[forge.pki.oids.pkcs8ShroudedKeyBag!]?.[0]
-    ?? store.getBags({ bagType: forge.pki.oids.keyBag! })[forge.pki.oids.keyBag!]?.[0];
+  const keyBag =
+    store.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag! })[forge.pki.oids.pkcs8ShroudedKeyBag!]?.[0] ??
+    store.getBags({ bagType: forge.pki.oids.keyBag! })[forge.pki.oids.keyBag!]?.[0];
   const key = keyBag?.key as forge.pki.rsa.PrivateKey | undefined;
   if (!key) throw new Error("o PKCS#12 não contém chave privada");
   const certs = (store.getBags({ bagType: forge.pki.oids.certBag! })[forge.pki.oids.certBag!] ?? [])

@@ -76,9 +76,18 @@ describe("PAdES seal and its verification", () => {
     const sealed = await sealPdf(tinyPdf(), seal.material);
     // Swap in a CMS made by another key over the same bytes but naming our certificate's attributes.
     const contents = /\/Contents\s*<([0-9a-fA-F]+)>/.exec(sealed.toString("latin1"))!;
-    const signedRange = Buffer.concat([sealed.subarray(0, contents.index + contents[0].indexOf("<")), sealed.subarray(contents.index + contents[0].length)]);
-    const forged = cadesDetached({ ...other.material, certificateDer: seal.material.certificateDer }, signedRange).toString("hex");
-    const swapped = Buffer.from(sealed.toString("latin1").replace(contents[1]!, forged.padEnd(contents[1]!.length, "0")), "latin1");
+    const signedRange = Buffer.concat([
+      sealed.subarray(0, contents.index + contents[0].indexOf("<")),
+      sealed.subarray(contents.index + contents[0].length),
+    ]);
+    const forged = cadesDetached(
+      { ...other.material, certificateDer: seal.material.certificateDer },
+      signedRange,
+    ).toString("hex");
+    const swapped = Buffer.from(
+      sealed.toString("latin1").replace(contents[1]!, forged.padEnd(contents[1]!.length, "0")),
+      "latin1",
+    );
     expect(swapped.length).toBe(sealed.length);
     expect(verifyPdfSignature(swapped)).toMatchObject({ valid: false, reason: "assinatura RSA não confere" });
     expect(verifyPdfSignature(tinyPdf())).toMatchObject({ valid: false, signerCommonName: null });

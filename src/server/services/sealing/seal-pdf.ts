@@ -53,7 +53,10 @@ export interface SealOptions {
 const roundUp = (n: number, step: number) => Math.ceil(n / step) * step;
 
 /** /Contents room for this material: the CMS measured without signing, a token budget, rounded up. */
-export function signatureSpace(material: SealMaterial, options: { policy?: SignaturePolicy | undefined; timestamp?: boolean } = {}): number {
+export function signatureSpace(
+  material: SealMaterial,
+  options: { policy?: SignaturePolicy | undefined; timestamp?: boolean } = {},
+): number {
   const cms = cmsSizeWithoutTimestamp(material, options.policy);
   return roundUp(cms + SPACE_SLACK_BYTES + (options.timestamp ? TIMESTAMP_BUDGET_BYTES : 0), SPACE_ROUNDING_BYTES);
 }
@@ -67,7 +70,8 @@ export async function sealPdf(pdf: Buffer, material: SealMaterial, options: Seal
   const policy = revivePolicy(options.policy);
   const tsa = options.timestamp;
   const timestamp = tsa
-    ? async (signatureValue: Buffer) => (await requestTimestamp(createHash("sha256").update(signatureValue).digest(), tsa)).tokenDer
+    ? async (signatureValue: Buffer) =>
+        (await requestTimestamp(createHash("sha256").update(signatureValue).digest(), tsa)).tokenDer
     : undefined;
   const space = options.signatureBytes ?? signatureSpace(material, { policy, timestamp: !!tsa });
   const signer = new CadesSigner(material, { policy, timestamp });
@@ -81,7 +85,13 @@ export async function sealPdf(pdf: Buffer, material: SealMaterial, options: Seal
   }
 }
 
-async function signOnce(pdf: Buffer, material: SealMaterial, options: SealOptions, signer: CadesSigner, space: number): Promise<Buffer> {
+async function signOnce(
+  pdf: Buffer,
+  material: SealMaterial,
+  options: SealOptions,
+  signer: CadesSigner,
+  space: number,
+): Promise<Buffer> {
   const signingTime = options.signingTime ?? new Date();
   const texts = new TextStrings();
   const withPlaceholder = plainAddPlaceholder({
@@ -113,7 +123,9 @@ class TextStrings {
     if (/^[\x20-\x7e]*$/.test(value)) return value;
     const hex = `FEFF${Buffer.from(value, "utf16le").swap16().toString("hex").toUpperCase()}`;
     // `(marker)` and `<hex>` have the same length when the marker is as long as the hex digits.
-    const marker = randomBytes(Math.ceil(hex.length / 2)).toString("hex").slice(0, hex.length);
+    const marker = randomBytes(Math.ceil(hex.length / 2))
+      .toString("hex")
+      .slice(0, hex.length);
     this.pending.set(marker, hex);
     return marker;
   }

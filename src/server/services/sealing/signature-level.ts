@@ -13,7 +13,13 @@
  *   gains an ETSI B-T time for everyone else; it is not AD-RT (that needs an accredited ACT).
  * - No ICP-Brasil policy (the instance seal, self-signed): **PAdES B-B**, or **B-T** with a token.
  */
-import { ICP_BRASIL_PADES_POLICIES, type IcpBrasilPolicy, PADES_AD_RB_V1_3, PADES_AD_RT_V1_3, policyForSigning } from "./icp-brasil-policies.js";
+import {
+  ICP_BRASIL_PADES_POLICIES,
+  type IcpBrasilPolicy,
+  PADES_AD_RB_V1_3,
+  PADES_AD_RT_V1_3,
+  policyForSigning,
+} from "./icp-brasil-policies.js";
 import type { SignaturePolicy } from "./signature-policy.js";
 
 export type SignatureLevelName = "AD-RB" | "AD-RT" | "PAdES B-B" | "PAdES B-T";
@@ -42,19 +48,30 @@ function pairOf(policy: SignaturePolicy): { rb: IcpBrasilPolicy; rt: IcpBrasilPo
   const known = ICP_BRASIL_PADES_POLICIES.find((p) => p.oid === policy.oid);
   if (!known) return { rb: PADES_AD_RB_V1_3, rt: PADES_AD_RT_V1_3 };
   const version = known.name.slice(known.name.lastIndexOf("_v"));
-  const find = (kind: IcpBrasilPolicy["kind"]) => ICP_BRASIL_PADES_POLICIES.find((p) => p.kind === kind && p.name.endsWith(version))!;
+  const find = (kind: IcpBrasilPolicy["kind"]) =>
+    ICP_BRASIL_PADES_POLICIES.find((p) => p.kind === kind && p.name.endsWith(version))!;
   return { rb: find("AD-RB"), rt: find("AD-RT") };
 }
 
 export function signatureLevel({ policy, timestamp, tsaAccredited }: SignatureLevelInput): SignatureLevel {
   if (!policy) {
     return timestamp
-      ? { level: "PAdES B-T", policy: undefined, timestamp: true, description: "PAdES B-T (assinatura com carimbo do tempo)" }
+      ? {
+          level: "PAdES B-T",
+          policy: undefined,
+          timestamp: true,
+          description: "PAdES B-T (assinatura com carimbo do tempo)",
+        }
       : { level: "PAdES B-B", policy: undefined, timestamp: false, description: "PAdES B-B (assinatura básica)" };
   }
   const { rb, rt } = pairOf(policy);
   if (timestamp && tsaAccredited) {
-    return { level: "AD-RT", policy: policyForSigning(rt), timestamp: true, description: "ICP-Brasil AD-RT (referência de tempo de ACT credenciada)" };
+    return {
+      level: "AD-RT",
+      policy: policyForSigning(rt),
+      timestamp: true,
+      description: "ICP-Brasil AD-RT (referência de tempo de ACT credenciada)",
+    };
   }
   if (timestamp) {
     return {
@@ -64,5 +81,10 @@ export function signatureLevel({ policy, timestamp, tsaAccredited }: SignatureLe
       description: "ICP-Brasil AD-RB com carimbo do tempo de autoridade não credenciada (PAdES B-T)",
     };
   }
-  return { level: "AD-RB", policy: policyForSigning(rb), timestamp: false, description: "ICP-Brasil AD-RB (referência básica)" };
+  return {
+    level: "AD-RB",
+    policy: policyForSigning(rb),
+    timestamp: false,
+    description: "ICP-Brasil AD-RB (referência básica)",
+  };
 }

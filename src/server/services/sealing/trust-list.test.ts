@@ -3,7 +3,10 @@ import { readTrustList } from "./trust-list.js";
 
 describe("readTrustList", () => {
   it("reads the JSON of /api/public/seal-certificates", () => {
-    const list = readTrustList(JSON.stringify({ certificados: [{ assunto: "CN=Selo", sha256: "ab".repeat(32) }, { assunto: "sem sha" }] }), "x.json");
+    const list = readTrustList(
+      JSON.stringify({ certificados: [{ assunto: "CN=Selo", sha256: "ab".repeat(32) }, { assunto: "sem sha" }] }),
+      "x.json",
+    );
     expect(list).toEqual([{ sha256: "ab".repeat(32), label: "CN=Selo (lista x.json)" }]);
   });
   it("reads one fingerprint per line, ignoring blanks and # comments", () => {

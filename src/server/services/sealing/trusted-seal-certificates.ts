@@ -20,10 +20,20 @@ export interface PublishedSealCertificate {
 /** Instance seals, oldest first (owner connection: the table is instance-wide). */
 export async function instanceSealCertificates(db: Db): Promise<PublishedSealCertificate[]> {
   const rows = await db
-    .select({ subject: sealCertificates.subject, sha256: sealCertificates.fingerprint_sha256, created_at: sealCertificates.created_at, not_after: sealCertificates.not_after })
+    .select({
+      subject: sealCertificates.subject,
+      sha256: sealCertificates.fingerprint_sha256,
+      created_at: sealCertificates.created_at,
+      not_after: sealCertificates.not_after,
+    })
     .from(sealCertificates)
     .orderBy(asc(sealCertificates.created_at));
-  return rows.map((r) => ({ assunto: r.subject, sha256: r.sha256, criado_em: r.created_at.toISOString(), valido_ate: r.not_after.toISOString() }));
+  return rows.map((r) => ({
+    assunto: r.subject,
+    sha256: r.sha256,
+    criado_em: r.created_at.toISOString(),
+    valido_ate: r.not_after.toISOString(),
+  }));
 }
 
 /**
@@ -31,7 +41,10 @@ export async function instanceSealCertificates(db: Db): Promise<PublishedSealCer
  * PDF sealed while a certificate was active stays verifiable after the clinic replaces it.
  */
 export async function trustedSealCertificates(db: Db, tenantId?: string): Promise<TrustedCertificate[]> {
-  const instance = (await instanceSealCertificates(db)).map((c) => ({ sha256: c.sha256, label: "selo desta instância Consentir" }));
+  const instance = (await instanceSealCertificates(db)).map((c) => ({
+    sha256: c.sha256,
+    label: "selo desta instância Consentir",
+  }));
   if (!tenantId) return instance;
   const registered = await withTenant(db, tenantId, (tx) =>
     tx
@@ -41,6 +54,9 @@ export async function trustedSealCertificates(db: Db, tenantId?: string): Promis
   );
   return [
     ...instance,
-    ...registered.map((c) => ({ sha256: c.sha256, label: `certificado ${c.owner ? "de profissional" : "da clínica"} cadastrado no Consentir (${c.cn})` })),
+    ...registered.map((c) => ({
+      sha256: c.sha256,
+      label: `certificado ${c.owner ? "de profissional" : "da clínica"} cadastrado no Consentir (${c.cn})`,
+    })),
   ];
 }

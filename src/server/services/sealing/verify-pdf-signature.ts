@@ -12,7 +12,17 @@
  */
 import { createHash } from "node:crypto";
 import { readTimeStampToken } from "../timestamping/timestamp-token.js";
-import { type CmsSignedData, type CmsSignerInfo, DIGESTS, derOf, oidOf, parseSignedData, verifySignerInfo, children, bytesOf } from "./cms-reader.js";
+import {
+  type CmsSignedData,
+  type CmsSignerInfo,
+  DIGESTS,
+  derOf,
+  oidOf,
+  parseSignedData,
+  verifySignerInfo,
+  children,
+  bytesOf,
+} from "./cms-reader.js";
 import { OID } from "./der.js";
 import { certificateNames } from "./seal-certificate.js";
 
@@ -118,7 +128,13 @@ function checkTimestamp(signerInfo: CmsSignerInfo): SignatureTimestampCheck | nu
     }
     return { ...base, valid: true };
   } catch (error) {
-    return { genTime: null, valid: false, policyOid: null, tsaCommonName: null, reason: `carimbo ilegível: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      genTime: null,
+      valid: false,
+      policyOid: null,
+      tsaCommonName: null,
+      reason: `carimbo ilegível: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -139,7 +155,13 @@ function checkOne(pdf: Buffer, text: string, index: number, range: [number, numb
   try {
     signedData = parseSignedData(Buffer.from(hex, "hex"));
   } catch (error) {
-    return { ...info, reason: error instanceof Error && error.message === "o conteúdo não é SignedData" ? "o /Contents não é SignedData" : `CMS ilegível: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ...info,
+      reason:
+        error instanceof Error && error.message === "o conteúdo não é SignedData"
+          ? "o /Contents não é SignedData"
+          : `CMS ilegível: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const signerInfo = signedData.signerInfos[0];
   if (signedData.signerInfos.length !== 1 || !signerInfo) return { ...info, reason: "esperada uma assinatura no CMS" };
@@ -190,7 +212,8 @@ function byteRanges(text: string): [number, number, number, number][] {
 export function checkAllPdfSignatures(pdf: Buffer): AllPdfSignaturesCheck {
   const text = pdf.toString("latin1");
   const ranges = byteRanges(text);
-  if (ranges.length > MAX_PDF_SIGNATURES) return { valid: false, signatures: [], reason: `mais de ${MAX_PDF_SIGNATURES} assinaturas` };
+  if (ranges.length > MAX_PDF_SIGNATURES)
+    return { valid: false, signatures: [], reason: `mais de ${MAX_PDF_SIGNATURES} assinaturas` };
   const signatures = ranges.map((range, index) => checkOne(pdf, text, index, range));
   if (signatures.length === 0) return { valid: false, signatures, reason: "sem /ByteRange" };
   const problems: string[] = [];

@@ -37,7 +37,10 @@ export interface SignedPdfReport {
 
 /** "AB:CD:…" or "abcd…" → "abcd…" */
 export function normalizeFingerprint(value: string): string {
-  return value.trim().toLowerCase().replace(/[^0-9a-f]/g, "");
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/[^0-9a-f]/g, "");
 }
 
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
@@ -70,7 +73,10 @@ export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {
 }
 
 /** {@link verifySignedPdf}, and the check of the seal it made (so callers need not check it again). */
-export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOptions = {}): { report: SignedPdfReport; seal: PdfSignatureCheck } {
+export function verifySignedPdfWithSeal(
+  pdf: Buffer,
+  options: VerifySignedPdfOptions = {},
+): { report: SignedPdfReport; seal: PdfSignatureCheck } {
   const lines: EvidenceLine[] = [];
   const check = (ok: boolean, text: string) => {
     lines.push({ ok, text });
@@ -94,7 +100,9 @@ export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOpt
     info(`Impressão digital SHA-256 do certificado: ${certificado.sha256}`);
     const trusted = [
       ...(options.trusted ?? []).map((t) => ({ sha256: normalizeFingerprint(t.sha256), label: t.label, given: false })),
-      ...(options.expectedFingerprint ? [{ sha256: normalizeFingerprint(options.expectedFingerprint), label: "", given: true }] : []),
+      ...(options.expectedFingerprint
+        ? [{ sha256: normalizeFingerprint(options.expectedFingerprint), label: "", given: true }]
+        : []),
     ];
     if (trusted.length > 0) {
       const sealSha256 = certificado.sha256;
@@ -110,7 +118,9 @@ export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOpt
             : "Assinado por outro certificado: o selo não é de nenhum certificado desta instância nem dos cadastrados pela clínica — um certificado com o mesmo nome não basta.",
       );
     } else {
-      info("Nenhuma impressão digital esperada foi informada: compare a acima com a publicada pela clínica (opção --certificado).");
+      info(
+        "Nenhuma impressão digital esperada foi informada: compare a acima com a publicada pela clínica (opção --certificado).",
+      );
     }
   } else if (options.expectedFingerprint || options.trusted?.length) {
     certificadoOk = check(false, "Não foi possível ler o certificado do selo para compará-lo com o esperado.");
@@ -127,14 +137,30 @@ export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOpt
       info(`${what} (o selo, sobre o arquivo inteiro).`);
       return;
     }
-    check(signature.valid && signature.endsAtEof, signature.valid && signature.endsAtEof ? `${what}: válida sobre a versão do arquivo que assinou.` : `${what}: INVÁLIDA.`);
-    if (signature.timestamp) check(signature.timestamp.valid, signature.timestamp.valid ? "O carimbo do tempo dessa assinatura confere." : "O carimbo do tempo dessa assinatura NÃO confere.");
+    check(
+      signature.valid && signature.endsAtEof,
+      signature.valid && signature.endsAtEof
+        ? `${what}: válida sobre a versão do arquivo que assinou.`
+        : `${what}: INVÁLIDA.`,
+    );
+    if (signature.timestamp)
+      check(
+        signature.timestamp.valid,
+        signature.timestamp.valid
+          ? "O carimbo do tempo dessa assinatura confere."
+          : "O carimbo do tempo dessa assinatura NÃO confere.",
+      );
     if (signature.certificateDer) {
       const fingerprint = sha256(signature.certificateDer);
       info(`Impressão digital SHA-256 do certificado da assinatura ${index + 1}: ${fingerprint}`);
       if (trustedAll.length > 0) {
         const known = trustedAll.find((t) => t.sha256 === fingerprint);
-        check(!!known, known ? `O certificado da assinatura ${index + 1} é conhecido: ${known.label}.` : `Assinatura ${index + 1} feita por outro certificado, não cadastrado na clínica.`);
+        check(
+          !!known,
+          known
+            ? `O certificado da assinatura ${index + 1} é conhecido: ${known.label}.`
+            : `Assinatura ${index + 1} feita por outro certificado, não cadastrado na clínica.`,
+        );
       }
     }
   });
@@ -164,7 +190,10 @@ export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOpt
   if (evidenceBytes) {
     try {
       evidence = JSON.parse(evidenceBytes.toString("utf8")) as Evidence;
-      check(canonicalJson(evidence) === evidenceBytes.toString("utf8"), `${EVIDENCE_FILE} está em JSON canônico (RFC 8785).`);
+      check(
+        canonicalJson(evidence) === evidenceBytes.toString("utf8"),
+        `${EVIDENCE_FILE} está em JSON canônico (RFC 8785).`,
+      );
     } catch {
       check(false, `${EVIDENCE_FILE} não é JSON válido.`);
     }
@@ -172,7 +201,10 @@ export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOpt
   if (documentBytes) {
     try {
       documentValue = JSON.parse(documentBytes.toString("utf8"));
-      check(canonicalJson(documentValue) === documentBytes.toString("utf8"), `${DOCUMENT_FILE} está em JSON canônico (RFC 8785).`);
+      check(
+        canonicalJson(documentValue) === documentBytes.toString("utf8"),
+        `${DOCUMENT_FILE} está em JSON canônico (RFC 8785).`,
+      );
     } catch {
       check(false, `${DOCUMENT_FILE} não é JSON válido.`);
     }
@@ -193,16 +225,22 @@ export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOpt
     const printed = subject ? /SHA-256 ([0-9a-f]{64})/.exec(subject)?.[1] : undefined;
     if (printed !== undefined) {
       conteudoOk =
-        check(printed === computed, printed === computed
-          ? "O SHA-256 do conteúdo gravado nos metadados do PDF (o mesmo que o rodapé das páginas mostra) é o mesmo."
-          : `O SHA-256 do conteúdo nos metadados do PDF (${printed}) difere do recalculado.`) && conteudoOk;
+        check(
+          printed === computed,
+          printed === computed
+            ? "O SHA-256 do conteúdo gravado nos metadados do PDF (o mesmo que o rodapé das páginas mostra) é o mesmo."
+            : `O SHA-256 do conteúdo nos metadados do PDF (${printed}) difere do recalculado.`,
+        ) && conteudoOk;
     }
     const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
     const partiesOk = parties.length > 0 && parties.every((p) => p.conteudo_sha256 === computed);
     conteudoOk =
-      check(partiesOk, partiesOk
-        ? `Cada signatário (${parties.length}) está registrado nas evidências com este mesmo SHA-256 do conteúdo.`
-        : "Há signatário sem o mesmo SHA-256 do conteúdo, ou nenhum signatário.") && conteudoOk;
+      check(
+        partiesOk,
+        partiesOk
+          ? `Cada signatário (${parties.length}) está registrado nas evidências com este mesmo SHA-256 do conteúdo.`
+          : "Há signatário sem o mesmo SHA-256 do conteúdo, ou nenhum signatário.",
+      ) && conteudoOk;
   } else {
     check(false, "Não foi possível recalcular o SHA-256 do conteúdo.");
   }
@@ -219,23 +257,32 @@ export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOpt
   const declaredHead = evidence?.cadeia?.hash_final;
   const declaredCount = evidence?.cadeia?.eventos;
   cadeiaOk =
-    check(chain.head === declaredHead && chain.count === declaredCount, chain.head === declaredHead && chain.count === declaredCount
-      ? `Hash final da cadeia recalculado igual ao declarado: ${chain.head}.`
-      : `Hash final recalculado (${chain.head ?? "—"}, ${chain.count} eventos) difere do declarado (${declaredHead ?? "—"}, ${declaredCount ?? "—"} eventos).`) && cadeiaOk;
+    check(
+      chain.head === declaredHead && chain.count === declaredCount,
+      chain.head === declaredHead && chain.count === declaredCount
+        ? `Hash final da cadeia recalculado igual ao declarado: ${chain.head}.`
+        : `Hash final recalculado (${chain.head ?? "—"}, ${chain.count} eventos) difere do declarado (${declaredHead ?? "—"}, ${declaredCount ?? "—"} eventos).`,
+    ) && cadeiaOk;
   const printedHead = safeInfo(pdf, "EvidenciasCadeiaSha256");
   cadeiaOk =
-    check(printedHead !== null && printedHead === chain.head, printedHead === chain.head
-      ? "O hash final gravado nos metadados do PDF (o mesmo que o Registro de assinaturas mostra) é o mesmo."
-      : `O hash final gravado nos metadados do PDF (${printedHead ?? "ausente"}) difere do recalculado — falta, sobra ou mudou um evento.`) && cadeiaOk;
+    check(
+      printedHead !== null && printedHead === chain.head,
+      printedHead === chain.head
+        ? "O hash final gravado nos metadados do PDF (o mesmo que o Registro de assinaturas mostra) é o mesmo."
+        : `O hash final gravado nos metadados do PDF (${printedHead ?? "ausente"}) difere do recalculado — falta, sobra ou mudou um evento.`,
+    ) && cadeiaOk;
   const events = Array.isArray(evidence?.eventos) ? evidence.eventos : [];
   const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
   const partyEvents = events.filter((e) => e?.action === "document.party_signed").length;
   const completed = events.some((e) => e?.action === "document.signed");
   const everyParty = parties.length > 0 && partyEvents >= parties.length && completed;
   cadeiaOk =
-    check(everyParty, everyParty
-      ? "Cada assinatura tem seu evento “Assinatura registrada” na cadeia, e a conclusão do documento também."
-      : "Falta na cadeia o evento de assinatura de algum signatário, ou o de conclusão do documento.") && cadeiaOk;
+    check(
+      everyParty,
+      everyParty
+        ? "Cada assinatura tem seu evento “Assinatura registrada” na cadeia, e a conclusão do documento também."
+        : "Falta na cadeia o evento de assinatura de algum signatário, ou o de conclusão do documento.",
+    ) && cadeiaOk;
 
   for (const p of parties) info(`${p.nome}: ${partyLevelLine(p)}.`);
 
@@ -261,7 +308,14 @@ export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOpt
     conteudo_ok: conteudoOk,
     cadeia_ok: cadeiaOk,
     eventos: chain.count,
-    documento: doc ? { titulo: doc.titulo, id_curto: doc.id_curto, codigo_verificacao: doc.codigo_verificacao, conteudo_sha256: doc.conteudo_sha256 } : null,
+    documento: doc
+      ? {
+          titulo: doc.titulo,
+          id_curto: doc.id_curto,
+          codigo_verificacao: doc.codigo_verificacao,
+          conteudo_sha256: doc.conteudo_sha256,
+        }
+      : null,
     partes: parties.map((p) => ({ nome: p.nome, nivel: p.nivel, descricao: partyLevelLine(p) })),
     linhas: lines,
   };
@@ -269,9 +323,16 @@ export function verifySignedPdfWithSeal(pdf: Buffer, options: VerifySignedPdfOpt
 }
 
 /** A party's level in words, as the evidence records it (the professional's password signature is not a code). */
-export function partyLevelLine(p: { nivel?: string; tipo_assinatura?: string; motivo_simples?: string | null; codigo_canal?: string | null; otp_verificado?: boolean }): string {
+export function partyLevelLine(p: {
+  nivel?: string;
+  tipo_assinatura?: string;
+  motivo_simples?: string | null;
+  codigo_canal?: string | null;
+  otp_verificado?: boolean;
+}): string {
   if (p.tipo_assinatura === "senha") {
-    if (p.nivel !== "avancada" || !p.otp_verificado) return "assinatura do profissional por login e senha (senha digitada de novo, sem código)";
+    if (p.nivel !== "avancada" || !p.otp_verificado)
+      return "assinatura do profissional por login e senha (senha digitada de novo, sem código)";
     return p.codigo_canal === "caixa_de_saida"
       ? "assinatura eletrônica avançada do profissional em servidor de desenvolvimento (senha e código na caixa de saída, sem envio real)"
       : "assinatura eletrônica avançada do profissional (senha e código de uso único enviado ao e-mail da conta)";

@@ -2,7 +2,11 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { type ClinicSettings, type ClinicSettingsData, documentValidityDays } from "../../../shared/schemas/clinic-settings.js";
+import {
+  type ClinicSettings,
+  type ClinicSettingsData,
+  documentValidityDays,
+} from "../../../shared/schemas/clinic-settings.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
@@ -75,7 +79,9 @@ export async function saveClinicSettings(
         entityId: actor.tenantId,
         data: {
           campos: changed,
-          ...(validityBefore !== input.validade_documento_dias ? { validade_documento_dias: { antes: validityBefore, depois: input.validade_documento_dias } } : {}),
+          ...(validityBefore !== input.validade_documento_dias
+            ? { validade_documento_dias: { antes: validityBefore, depois: input.validade_documento_dias } }
+            : {}),
         },
       },
     );

@@ -11,7 +11,11 @@ import { signedRoles } from "./complete-document.js";
 import { loadSendPatient } from "./send-checks.js";
 
 type Problem = SendCheck["problemas"][number];
-const refusal = (codigo: keyof typeof ERRORS): Problem => ({ codigo, mensagem: ERRORS[codigo].message, bloqueia: true });
+const refusal = (codigo: keyof typeof ERRORS): Problem => ({
+  codigo,
+  mensagem: ERRORS[codigo].message,
+  bloqueia: true,
+});
 
 /**
  * What Enviar or Reenviar would meet, without doing it: the same checks, in the same order, as
@@ -21,7 +25,8 @@ export async function checkSending(db: Db, actor: Actor, id: string, now = new D
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     const status = effectiveStatus(document.status, document.expiracao_at, now);
-    const modo = status === "draft" ? "send" : status === "sent" || status === "viewed" || status === "expired" ? "resend" : null;
+    const modo =
+      status === "draft" ? "send" : status === "sent" || status === "viewed" || status === "expired" ? "resend" : null;
     const problemas: Problem[] = [];
     if (status === "signed") problemas.push(refusal("DOCUMENT_LOCKED"));
     else if (modo === null) problemas.push(refusal("DOCUMENT_NOT_RESENDABLE"));
@@ -32,7 +37,11 @@ export async function checkSending(db: Db, actor: Actor, id: string, now = new D
         problemas.push({ codigo: problem.code, mensagem: problem.message, bloqueia: problem.blocking });
       }
     }
-    if (modo === "send" && document.medico_responsavel_id && !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")) {
+    if (
+      modo === "send" &&
+      document.medico_responsavel_id &&
+      !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")
+    ) {
       problemas.push(refusal("PROFESSIONAL_SIGNATURE_MISSING"));
     }
     problemas.sort((a, b) => Number(b.bloqueia) - Number(a.bloqueia));

@@ -22,7 +22,11 @@ import { loadSignerRecord } from "./signer-record.js";
  * opposite orders (issue 16: signing 'audit then status' against a patient opening a link 'status
  * then audit' deadlocked). sign-document.ts calls this half before 'document.party_signed'.
  */
-export async function markDocumentSigned(tx: Tx, tenantId: string, input: { document: { id: string }; verificationCode: string; now: Date }): Promise<void> {
+export async function markDocumentSigned(
+  tx: Tx,
+  tenantId: string,
+  input: { document: { id: string }; verificationCode: string; now: Date },
+): Promise<void> {
   const { document, now } = input;
   await tx
     .update(contratos)
@@ -31,7 +35,11 @@ export async function markDocumentSigned(tx: Tx, tenantId: string, input: { docu
 }
 
 /** The second half (after markDocumentSigned and the signer's own event): the `document.signed` event and the final-PDF job. */
-export async function recordDocumentSigned(tx: Tx, audit: AuditContext, input: { document: { id: string }; verificationCode: string; now: Date }): Promise<void> {
+export async function recordDocumentSigned(
+  tx: Tx,
+  audit: AuditContext,
+  input: { document: { id: string }; verificationCode: string; now: Date },
+): Promise<void> {
   const { document, now } = input;
   await recordAuditEvent(tx, audit, {
     action: "document.signed",
@@ -39,7 +47,13 @@ export async function recordDocumentSigned(tx: Tx, audit: AuditContext, input: {
     entityId: document.id,
     data: { verification_code: input.verificationCode, partes: await signedRoles(tx, audit.tenantId, document.id) },
   });
-  await enqueueJob(tx, { kind: "document.finalize", payload: { contratoId: document.id }, tenantId: audit.tenantId, dedupeKey: `finalize:${document.id}`, runAt: now });
+  await enqueueJob(tx, {
+    kind: "document.finalize",
+    payload: { contratoId: document.id },
+    tenantId: audit.tenantId,
+    dedupeKey: `finalize:${document.id}`,
+    runAt: now,
+  });
 }
 
 /**
@@ -56,7 +70,12 @@ export async function everyRequiredPartySigned(
   if (!patient) return false;
   const witnesses = (await selectWitnesses(tx, tenantId, document.id)).length;
   const signer = requiredSigner(patient, dateInSaoPaulo(now)).papel;
-  return everyPartySigned(signer, Boolean(document.medico_responsavel_id), await signedRoles(tx, tenantId, document.id), witnesses);
+  return everyPartySigned(
+    signer,
+    Boolean(document.medico_responsavel_id),
+    await signedRoles(tx, tenantId, document.id),
+    witnesses,
+  );
 }
 
 /** The roles that have signed a document. */
@@ -75,7 +94,11 @@ export async function signedRoles(tx: Tx, tenantId: string, contratoId: string):
 export async function unusedVerificationCode(db: Db): Promise<string> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const code = newVerificationCode();
-    const [taken] = await db.select({ id: contratos.id }).from(contratos).where(eq(contratos.verification_code, code)).limit(1);
+    const [taken] = await db
+      .select({ id: contratos.id })
+      .from(contratos)
+      .where(eq(contratos.verification_code, code))
+      .limit(1);
     if (!taken) return code;
   }
   throw new Error("could not find an unused verification code");

@@ -34,15 +34,27 @@ export async function emailCurrentLink(
       : null;
     if (!current) throw new AppError("NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
     const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
-    const link = await presentSigningLink(tx, actor.tenantId, channel, { origin, token: current.token, expiresAt: current.expiresAt, titulo: document.titulo, recipients, emailQueued: true });
-    await emailSigningLink(tx, secretBox, { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit }, {
-      contratoId: id,
-      titulo: document.titulo,
-      link: link.link,
+    const link = await presentSigningLink(tx, actor.tenantId, channel, {
+      origin,
+      token: current.token,
       expiresAt: current.expiresAt,
+      titulo: document.titulo,
       recipients,
-      smtp: channel.smtp,
+      emailQueued: true,
     });
+    await emailSigningLink(
+      tx,
+      secretBox,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      {
+        contratoId: id,
+        titulo: document.titulo,
+        link: link.link,
+        expiresAt: current.expiresAt,
+        recipients,
+        smtp: channel.smtp,
+      },
+    );
     return link;
   });
 }

@@ -26,7 +26,11 @@ type FileRow = typeof files.$inferSelect;
  * so the clinic can see who fetched it. After the window, /verificar (by the code printed on the
  * copy) checks a copy the holder already has; it never hands one out.
  */
-async function signedPdfFileOf(db: Db, token: string, now: Date): Promise<{ tenantId: string; documentId: string; file: FileRow }> {
+async function signedPdfFileOf(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<{ tenantId: string; documentId: string; file: FileRow }> {
   const link = await findSigningTokenOrThrow(db, token);
   return withTenant(db, link.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
@@ -64,7 +68,12 @@ export async function getSignerSignedPdf(
     recordAuditEvent(
       tx,
       { tenantId, actorProfileId: null, ip: audit.ip, userAgent: audit.userAgent },
-      { action: "document.signed_pdf_downloaded_by_signer", entityType: "contrato", entityId: documentId, data: { file_id: file.id, nome: file.nome, via: "link" } },
+      {
+        action: "document.signed_pdf_downloaded_by_signer",
+        entityType: "contrato",
+        entityId: documentId,
+        data: { file_id: file.id, nome: file.nome, via: "link" },
+      },
     ),
   );
   return { nome: file.nome, bytes };

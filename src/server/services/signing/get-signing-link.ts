@@ -36,12 +36,23 @@ export async function getSigningLink(
     if (!current) throw new AppError("NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
     const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
     const { via, ...context } = audit;
-    await recordAuditEvent(tx, { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...context }, {
-      action: "document.link_accessed",
-      entityType: "contrato",
-      entityId: id,
-      data: { via, por: actor.profileId },
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...context },
+      {
+        action: "document.link_accessed",
+        entityType: "contrato",
+        entityId: id,
+        data: { via, por: actor.profileId },
+      },
+    );
+    return presentSigningLink(tx, actor.tenantId, channel, {
+      origin,
+      token: current.token,
+      expiresAt: current.expiresAt,
+      titulo: document.titulo,
+      recipients,
+      emailQueued: false,
     });
-    return presentSigningLink(tx, actor.tenantId, channel, { origin, token: current.token, expiresAt: current.expiresAt, titulo: document.titulo, recipients, emailQueued: false });
   });
 }

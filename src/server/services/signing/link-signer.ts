@@ -56,11 +56,19 @@ export async function loadLinkSigner(
     };
   }
   const signer = requiredSigner(patient, dateInSaoPaulo(now));
-  return { patient, signer: { ...signer, ordem: 1, email: patient.email, telefone: patient.telefone, testemunhaId: null } };
+  return {
+    patient,
+    signer: { ...signer, ordem: 1, email: patient.email, telefone: patient.telefone, testemunhaId: null },
+  };
 }
 
 /** Has this link's signer already signed the document? (The patient's link: the patient or the guardian.) */
-export async function hasSigned(tx: Tx, tenantId: string, contratoId: string, signer: Pick<LinkSigner, "papel" | "ordem">): Promise<boolean> {
+export async function hasSigned(
+  tx: Tx,
+  tenantId: string,
+  contratoId: string,
+  signer: Pick<LinkSigner, "papel" | "ordem">,
+): Promise<boolean> {
   const parties = await tx
     .select({ papel: contratoPartes.papel, ordem: contratoPartes.ordem })
     .from(contratoPartes)

@@ -7,7 +7,12 @@ import { findDocumentOrThrow } from "../documents/find-document.js";
 import { presentSignatures, selectSignatures } from "./load-signatures.js";
 
 /** Staff: the document's Signatures block with every piece of evidence (empty while unsigned). */
-export async function listSignatures(db: Db, storage: FileStorage, actor: Actor, id: string): Promise<SignatureSummary[]> {
+export async function listSignatures(
+  db: Db,
+  storage: FileStorage,
+  actor: Actor,
+  id: string,
+): Promise<SignatureSummary[]> {
   const rows = await withTenant(db, actor.tenantId, async (tx) => {
     await findDocumentOrThrow(tx, actor.tenantId, id);
     return selectSignatures(tx, actor.tenantId, id);

@@ -14,8 +14,14 @@ export function selectSignatures(tx: Tx, tenantId: string, contratoId: string) {
   return tx
     .select({ parte: contratoPartes, sha256: files.sha256, icpAplicada: contratos.icp_profissional_aplicada })
     .from(contratoPartes)
-    .innerJoin(contratos, and(eq(contratos.tenant_id, contratoPartes.tenant_id), eq(contratos.id, contratoPartes.contrato_id)))
-    .leftJoin(files, and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.assinatura_file_id)))
+    .innerJoin(
+      contratos,
+      and(eq(contratos.tenant_id, contratoPartes.tenant_id), eq(contratos.id, contratoPartes.contrato_id)),
+    )
+    .leftJoin(
+      files,
+      and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.assinatura_file_id)),
+    )
     .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)))
     .orderBy(asc(contratoPartes.assinou_em), asc(contratoPartes.id));
 }

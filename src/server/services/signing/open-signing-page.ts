@@ -36,7 +36,9 @@ export async function openSigningPage(
   now = new Date(),
 ): Promise<SigningPage> {
   const link = await findSigningTokenOrThrow(db, token);
-  const built = await withTenant(db, link.tenantId, async (tx) => buildSigningPage(tx, channel, link, audit, options, now, await loadLinkState(tx, link, now)));
+  const built = await withTenant(db, link.tenantId, async (tx) =>
+    buildSigningPage(tx, channel, link, audit, options, now, await loadLinkState(tx, link, now)),
+  );
   return presentSigningPage(built, storage);
 }
 
@@ -59,7 +61,10 @@ export interface BuiltSigningPage {
 }
 
 /** The signer's own page: CPF masked, no IP or user agent; the drawn image is theirs. */
-export async function presentSigningPage({ page, signatureRows }: BuiltSigningPage, storage: FileStorage): Promise<SigningPage> {
+export async function presentSigningPage(
+  { page, signatureRows }: BuiltSigningPage,
+  storage: FileStorage,
+): Promise<SigningPage> {
   return { ...page, assinaturas: await presentSignatures(signatureRows, storage, "public") };
 }
 
@@ -91,7 +96,16 @@ export async function buildSigningPage(
       await recordAuditEvent(
         tx,
         { tenantId: link.tenantId, actorProfileId: null, ...audit },
-        { action: "document.viewed", entityType: "contrato", entityId: document.id, data: { via: "link", papel: signer.papel, ...(signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {}) } },
+        {
+          action: "document.viewed",
+          entityType: "contrato",
+          entityId: document.id,
+          data: {
+            via: "link",
+            papel: signer.papel,
+            ...(signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {}),
+          },
+        },
       );
     }
   }
@@ -110,10 +124,15 @@ export async function buildSigningPage(
         .limit(1)
     : [];
   // The code goes to this link's signer: the patient's record, or the witness's own contacts.
-  const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
+  const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
+    email: signer.email,
+    telefone: signer.telefone,
+  });
   const codeRequired = estado === "pending" && requirement.codeRequired;
   const masked = codeRequired && !options.revealed;
-  const modelo = masked ? maskCpfDeep(maskCpfDeep(document.documento, patient.cpf), patient.responsavel_cpf) : document.documento;
+  const modelo = masked
+    ? maskCpfDeep(maskCpfDeep(document.documento, patient.cpf), patient.responsavel_cpf)
+    : document.documento;
   const signatureRows = estado === "signed" ? await selectSignatures(tx, link.tenantId, document.id) : [];
   const frozenPhysician = document.variaveis_preenchidas.medico_nome;
   const page: Omit<SigningPage, "assinaturas"> = {
@@ -128,12 +147,19 @@ export async function buildSigningPage(
       conteudo_sha256: document.conteudo_sha256,
       clinica: clinic ? (clinic.nome_fantasia ?? clinic.nome) : "",
       clinica_logo_url: clinic?.logo_sha256 ? clinicLogoUrl(clinic.logo_sha256) : null,
-      profissional: physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),
+      profissional:
+        physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),
     },
     codigo_obrigatorio: codeRequired,
-    codigo_email: codeRequired && requirement.channels.includes("email") && signer.email ? maskEmail(signer.email) : null,
+    codigo_email:
+      codeRequired && requirement.channels.includes("email") && signer.email ? maskEmail(signer.email) : null,
     copia_para: signer.email ? maskEmail(signer.email) : null,
-    codigo_canais: codeRequired ? requirement.channels.map((canal) => ({ canal, destino: canal === "email" ? maskEmail(signer.email ?? "") : maskPhone4(signer.telefone ?? "") })) : [],
+    codigo_canais: codeRequired
+      ? requirement.channels.map((canal) => ({
+          canal,
+          destino: canal === "email" ? maskEmail(signer.email ?? "") : maskPhone4(signer.telefone ?? ""),
+        }))
+      : [],
     codigo_verificado: codeRequired && options.revealed === true,
     conteudo_mascarado: masked,
     nivel: requirement.level,

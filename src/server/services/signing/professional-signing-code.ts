@@ -17,7 +17,13 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { assertProfessionalCanSign } from "./professional-can-sign.js";
-import { codeVerdict, hashProfessionalCode, newSigningCode, professionalCodeMatches, signingCodeKey } from "./signing-codes.js";
+import {
+  codeVerdict,
+  hashProfessionalCode,
+  newSigningCode,
+  professionalCodeMatches,
+  signingCodeKey,
+} from "./signing-codes.js";
 import type { EmailChannel } from "./signing-settings.js";
 
 /** Codes one professional may ask for one document in a quarter hour (each sends an e-mail). */
@@ -37,9 +43,17 @@ export async function sendProfessionalSigningCode(
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
     await assertProfessionalCanSign(tx, actor, document, now);
-    const [me] = await tx.select().from(profiles).where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId))).limit(1);
+    const [me] = await tx
+      .select()
+      .from(profiles)
+      .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)))
+      .limit(1);
     if (!me) throw new AppError("PROFESSIONAL_NOT_RESPONSIBLE");
-    const mine = and(eq(professionalSigningCodes.tenant_id, actor.tenantId), eq(professionalSigningCodes.contrato_id, id), eq(professionalSigningCodes.profile_id, actor.profileId));
+    const mine = and(
+      eq(professionalSigningCodes.tenant_id, actor.tenantId),
+      eq(professionalSigningCodes.contrato_id, id),
+      eq(professionalSigningCodes.profile_id, actor.profileId),
+    );
     const [recent] = await tx
       .select({ n: sql<number>`count(*)::int`, first: sql<Date | null>`min(${professionalSigningCodes.created_at})` })
       .from(professionalSigningCodes)
@@ -64,7 +78,11 @@ export async function sendProfessionalSigningCode(
       expires_at: new Date(now.getTime() + OTP_TTL_MINUTES * 60_000),
       created_at: now,
     });
-    const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
+    const [clinic] = await tx
+      .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia })
+      .from(tenants)
+      .where(eq(tenants.id, actor.tenantId))
+      .limit(1);
     const clinica = clinic ? (clinic.nome_fantasia ?? clinic.nome) : "Consentir";
     const first = me.nome.trim().split(/\s+/)[0] ?? me.nome;
     await enqueueEmail(tx, box, {
@@ -97,7 +115,15 @@ export async function sendProfessionalSigningCode(
  * it is neither expired nor used up; a wrong code counts an attempt. Returns its id (consumed in
  * the signing transaction), or null.
  */
-export async function matchProfessionalCode(tx: Tx, key: Buffer, tenantId: string, contratoId: string, profileId: string, code: string, now: Date): Promise<string | null> {
+export async function matchProfessionalCode(
+  tx: Tx,
+  key: Buffer,
+  tenantId: string,
+  contratoId: string,
+  profileId: string,
+  code: string,
+  now: Date,
+): Promise<string | null> {
   const [row] = await tx
     .select()
     .from(professionalSigningCodes)
@@ -129,7 +155,13 @@ export async function consumeProfessionalCode(tx: Tx, tenantId: string, codeId: 
   const used = await tx
     .update(professionalSigningCodes)
     .set({ consumed_at: now })
-    .where(and(eq(professionalSigningCodes.tenant_id, tenantId), eq(professionalSigningCodes.id, codeId), isNull(professionalSigningCodes.consumed_at)))
+    .where(
+      and(
+        eq(professionalSigningCodes.tenant_id, tenantId),
+        eq(professionalSigningCodes.id, codeId),
+        isNull(professionalSigningCodes.consumed_at),
+      ),
+    )
     .returning({ id: professionalSigningCodes.id });
   return used.length === 1;
 }

@@ -30,6 +30,11 @@ export async function recordSigningFailureIn(
   await recordAuditEvent(
     tx,
     { tenantId, actorProfileId, ip: audit.ip, userAgent: audit.userAgent },
-    { action: "document.sign_attempt_failed", entityType: "contrato", entityId: contratoId, data: { motivo, ...(testemunhaId ? { testemunha_id: testemunhaId } : {}) } },
+    {
+      action: "document.sign_attempt_failed",
+      entityType: "contrato",
+      entityId: contratoId,
+      data: { motivo, ...(testemunhaId ? { testemunha_id: testemunhaId } : {}) },
+    },
   );
 }

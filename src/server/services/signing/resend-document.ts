@@ -42,7 +42,10 @@ export async function resendDocument(
     await revokeSigningTokens(tx, actor.tenantId, id, now);
     const expired = status === "expired";
     const expiresAt = expired ? new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS) : document.expiracao_at;
-    const waiting = document.status === "viewed" || (document.status === "expired" && document.viewed_at !== null) ? "viewed" : "sent";
+    const waiting =
+      document.status === "viewed" || (document.status === "expired" && document.viewed_at !== null)
+        ? "viewed"
+        : "sent";
     await tx
       .update(contratos)
       .set(expired ? { status: waiting, expiracao_at: expiresAt, updated_at: now } : { updated_at: now })
@@ -62,6 +65,14 @@ export async function resendDocument(
         );
     }
     const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
-    return issueAndShareLink(tx, secretBox, context, { document, action: "document.resent", expiresAt, email: input.email, origin: input.origin, channel: input.channel, now });
+    return issueAndShareLink(tx, secretBox, context, {
+      document,
+      action: "document.resent",
+      expiresAt,
+      email: input.email,
+      origin: input.origin,
+      channel: input.channel,
+      now,
+    });
   });
 }

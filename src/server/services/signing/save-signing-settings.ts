@@ -29,8 +29,18 @@ export async function saveSigningSettings(
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "settings.signing_updated", entityType: "tenant", entityId: actor.tenantId, data: { codigo_email: { antes: before, depois: input.codigo_email } } },
+      {
+        action: "settings.signing_updated",
+        entityType: "tenant",
+        entityId: actor.tenantId,
+        data: { codigo_email: { antes: before, depois: input.codigo_email } },
+      },
     );
-    return { codigo_email: input.codigo_email, email_configurado: channel.smtp, codigo_disponivel: channel.usable || channel.sms, sms_configurado: channel.sms };
+    return {
+      codigo_email: input.codigo_email,
+      email_configurado: channel.smtp,
+      codigo_disponivel: channel.usable || channel.sms,
+      sms_configurado: channel.sms,
+    };
   });
 }

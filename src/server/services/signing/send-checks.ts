@@ -28,7 +28,12 @@ export async function loadSendPatient(tx: Tx, tenantId: string, pacienteId: stri
  * record's, and a minor's guardian needs their own name and CPF there. The same rule the screens
  * show before sending (patientSendProblems).
  */
-export async function assertPatientCanSign(tx: Tx, tenantId: string, pacienteId: string, now: Date): Promise<SendPatient> {
+export async function assertPatientCanSign(
+  tx: Tx,
+  tenantId: string,
+  pacienteId: string,
+  now: Date,
+): Promise<SendPatient> {
   const patient = await loadSendPatient(tx, tenantId, pacienteId);
   if (!patient) throw new AppError("PATIENT_CPF_MISSING");
   const problem = blockingSendProblem(patient, dateInSaoPaulo(now));

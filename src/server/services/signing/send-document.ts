@@ -44,16 +44,34 @@ export async function sendDocument(
       throw new AppError("PROFESSIONAL_SIGNATURE_MISSING");
     }
     const expiresAt =
-      document.expiracao_at.getTime() > now.getTime() ? document.expiracao_at : new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS);
+      document.expiracao_at.getTime() > now.getTime()
+        ? document.expiracao_at
+        : new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS);
     await tx
       .update(contratos)
       .set({ status: "sent", sent_at: now, expiracao_at: expiresAt, updated_at: now })
       .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
     const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
-    const link = await issueAndShareLink(tx, secretBox, context, { document, action: "document.sent", expiresAt, email: input.email, origin: input.origin, channel: input.channel, now });
+    const link = await issueAndShareLink(tx, secretBox, context, {
+      document,
+      action: "document.sent",
+      expiresAt,
+      email: input.email,
+      origin: input.origin,
+      channel: input.channel,
+      now,
+    });
     // Each witness named on the draft gets a link of their own (decision 021).
     const { clinica } = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
-    const testemunhas = await issueWitnessLinks(tx, secretBox, context, { document, clinica, expiresAt, email: input.email, smtp: input.channel.smtp, origin: input.origin, now });
+    const testemunhas = await issueWitnessLinks(tx, secretBox, context, {
+      document,
+      clinica,
+      expiresAt,
+      email: input.email,
+      smtp: input.channel.smtp,
+      origin: input.origin,
+      now,
+    });
     return testemunhas.length > 0 ? { ...link, testemunhas } : link;
   });
 }

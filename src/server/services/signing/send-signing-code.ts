@@ -43,13 +43,25 @@ export async function sendSigningCode(
     const estado = signingState(link, document, now, await hasSigned(tx, link.tenantId, document.id, signer));
     if (estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
-    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
+    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
+      email: signer.email,
+      telefone: signer.telefone,
+    });
     if (!requirement.codeRequired) throw new AppError("BAD_REQUEST", "Este documento não pede código de verificação.");
     const canal = choice.canal ?? requirement.channels[0]!;
     if (!requirement.channels.includes(canal)) {
-      throw new AppError("BAD_REQUEST", canal === "sms" ? "Não há celular cadastrado para receber o código por SMS." : "Não há e-mail cadastrado para receber o código.");
+      throw new AppError(
+        "BAD_REQUEST",
+        canal === "sms"
+          ? "Não há celular cadastrado para receber o código por SMS."
+          : "Não há e-mail cadastrado para receber o código.",
+      );
     }
-    const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, link.tenantId)).limit(1);
+    const [clinic] = await tx
+      .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia })
+      .from(tenants)
+      .where(eq(tenants.id, link.tenantId))
+      .limit(1);
     const clinica = clinic ? (clinic.nome_fantasia ?? clinic.nome) : "Consentir";
 
     await tx
@@ -91,7 +103,12 @@ export async function sendSigningCode(
       await recordAuditEvent(
         tx,
         { tenantId: link.tenantId, actorProfileId: null, ...audit },
-        { action: "document.otp_sent", entityType: "contrato", entityId: document.id, data: { canal, telefone: destino, ...whose } },
+        {
+          action: "document.otp_sent",
+          entityType: "contrato",
+          entityId: document.id,
+          data: { canal, telefone: destino, ...whose },
+        },
       );
       return { enviado: true as const, canal, destino, email: null };
     }

@@ -45,13 +45,21 @@ export async function signAsProfessional(
   password: string,
   audit: { ip?: string | undefined; userAgent?: string | undefined; port?: number | undefined },
   options: ProfessionalSigningOptions = {},
-): Promise<{ assinou_em: string; metodo_assinatura: "eletronica" | "ICP-Brasil"; nivel_assinatura: "avancada" | "simples" }> {
+): Promise<{
+  assinou_em: string;
+  metodo_assinatura: "eletronica" | "ICP-Brasil";
+  nivel_assinatura: "avancada" | "simples";
+}> {
   const now = options.now ?? new Date();
   const withCertificate = options.withCertificate ?? null;
   const checked = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     await assertProfessionalCanSign(tx, actor, document, now);
-    const [me] = await tx.select().from(profiles).where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId))).limit(1);
+    const [me] = await tx
+      .select()
+      .from(profiles)
+      .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)))
+      .limit(1);
     if (!me) throw new AppError("PROFESSIONAL_NOT_RESPONSIBLE");
     return { document, me };
   });
@@ -75,19 +83,29 @@ export async function signAsProfessional(
   const { me } = checked;
   // The certificate is named now (its fingerprint goes into the event); the final PDF job signs
   // with that same certificate, or says in the registry why it could not.
-  const certificate = withCertificate ? await activeProfessionalCertificate(db, withCertificate.secretBox, actor.tenantId, actor.profileId, now) : null;
+  const certificate = withCertificate
+    ? await activeProfessionalCertificate(db, withCertificate.secretBox, actor.tenantId, actor.profileId, now)
+    : null;
   if (withCertificate && !certificate?.icpBrasil) throw new AppError("PROFESSIONAL_CERTIFICATE_MISSING");
   const certificateData = certificate
-    ? { certificado_id: certificate.id, certificado_sha256: certificate.material.fingerprintSha256, certificado_titular: certificate.material.commonName }
+    ? {
+        certificado_id: certificate.id,
+        certificado_sha256: certificate.material.fingerprintSha256,
+        certificado_titular: certificate.material.commonName,
+      }
     : {};
   const metodo = certificate ? ("ICP-Brasil" as const) : ("eletronica" as const);
-  const council = me.conselho_tipo && me.conselho_numero ? ` — ${[me.conselho_tipo, me.conselho_uf].filter(Boolean).join("-")} ${me.conselho_numero}` : "";
+  const council =
+    me.conselho_tipo && me.conselho_numero
+      ? ` — ${[me.conselho_tipo, me.conselho_uf].filter(Boolean).join("-")} ${me.conselho_numero}`
+      : "";
   try {
     return await withTenant(db, actor.tenantId, async (tx) => {
       const locked = await findDocumentOrThrow(tx, actor.tenantId, id, true);
       if (!SIGNABLE.has(locked.status)) throw new AppError("DOCUMENT_LOCKED");
       // Used once: a second request with the same code finds it consumed.
-      if (codeId && !(await consumeProfessionalCode(tx, actor.tenantId, codeId, now))) throw new AppError("SIGNING_OTP_INVALID");
+      if (codeId && !(await consumeProfessionalCode(tx, actor.tenantId, codeId, now)))
+        throw new AppError("SIGNING_OTP_INVALID");
       const [parte] = await tx
         .insert(contratoPartes)
         .values({
@@ -141,7 +159,8 @@ export async function signAsProfessional(
       return { assinou_em: now.toISOString(), metodo_assinatura: metodo, nivel_assinatura: nivel };
     });
   } catch (error) {
-    if (isUniqueViolation(error, "contrato_partes_contrato_papel_ordem_unique")) throw new AppError("PROFESSIONAL_ALREADY_SIGNED");
+    if (isUniqueViolation(error, "contrato_partes_contrato_papel_ordem_unique"))
+      throw new AppError("PROFESSIONAL_ALREADY_SIGNED");
     throw error;
   }
 }

@@ -17,7 +17,12 @@ import { recordSigningFailureIn } from "./record-signing-failure.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
-import { everyRequiredPartySigned, markDocumentSigned, recordDocumentSigned, unusedVerificationCode } from "./complete-document.js";
+import {
+  everyRequiredPartySigned,
+  markDocumentSigned,
+  recordDocumentSigned,
+  unusedVerificationCode,
+} from "./complete-document.js";
 import { hasSigned, type LinkSigner, loadLinkSigner } from "./link-signer.js";
 
 /** The refusal messages name whom the typed name and CPF were compared with. */
@@ -60,7 +65,12 @@ export async function signDocument(
   channel: EmailChannel,
   token: string,
   input: SignData,
-  audit: { ip?: string | undefined; userAgent?: string | undefined; port?: number | undefined; frontDesk?: FrontDesk | null },
+  audit: {
+    ip?: string | undefined;
+    userAgent?: string | undefined;
+    port?: number | undefined;
+    frontDesk?: FrontDesk | null;
+  },
   now = new Date(),
 ): Promise<SignResult> {
   const link = await findSigningTokenOrThrow(db, token);
@@ -89,7 +99,10 @@ export async function signDocument(
       if (!parties) throw new AppError("SIGNING_LINK_INVALID");
       const { signer } = parties;
       assertSignable(signingState(current, locked, now, await hasSigned(tx, link.tenantId, locked.id, signer)));
-      const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, { email: signer.email, telefone: signer.telefone });
+      const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
+        email: signer.email,
+        telefone: signer.telefone,
+      });
 
       // The patient, their legal guardian in their own name (issue 11), or a witness (decision 021).
       // A refused name, CPF or code is evidence: its event commits with this transaction.
@@ -97,8 +110,10 @@ export async function signDocument(
         await recordSigningFailureIn(tx, link.tenantId, locked.id, motivo, audit, null, signer.testemunhaId);
         return { refused: error };
       };
-      if (!nameMatches(input.nome, signer.nome)) return refuse("nome", new AppError("SIGNING_NAME_MISMATCH", MISMATCH[signer.papel].nome));
-      if (!cpfMatches(input.cpf, signer.cpf)) return refuse("cpf", new AppError("SIGNING_CPF_MISMATCH", MISMATCH[signer.papel].cpf));
+      if (!nameMatches(input.nome, signer.nome))
+        return refuse("nome", new AppError("SIGNING_NAME_MISMATCH", MISMATCH[signer.papel].nome));
+      if (!cpfMatches(input.cpf, signer.cpf))
+        return refuse("cpf", new AppError("SIGNING_CPF_MISMATCH", MISMATCH[signer.papel].cpf));
       const png = decodeSignaturePng(input.assinatura);
       if (input.conteudo_sha256 !== locked.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
       let otpId: string | null = null;
@@ -205,7 +220,8 @@ export async function signDocument(
     if (outcome.refused) throw outcome.refused;
     return outcome.signed;
   } catch (error) {
-    if (isUniqueViolation(error, "contrato_partes_contrato_papel_ordem_unique")) throw new AppError("SIGNING_ALREADY_SIGNED");
+    if (isUniqueViolation(error, "contrato_partes_contrato_papel_ordem_unique"))
+      throw new AppError("SIGNING_ALREADY_SIGNED");
     throw error;
   }
 }

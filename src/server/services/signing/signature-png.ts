@@ -15,10 +15,12 @@ export const SIGNATURE_MAX_PX = 4000;
 export function decodeSignaturePng(dataUrl: string): Buffer {
   if (!dataUrl.startsWith(PREFIX)) throw new AppError("SIGNING_SIGNATURE_REQUIRED");
   const bytes = Buffer.from(dataUrl.slice(PREFIX.length), "base64");
-  if (bytes.length < MIN_SIGNATURE_BYTES || bytes.length > MAX_SIGNATURE_BYTES) throw new AppError("SIGNING_SIGNATURE_REQUIRED");
+  if (bytes.length < MIN_SIGNATURE_BYTES || bytes.length > MAX_SIGNATURE_BYTES)
+    throw new AppError("SIGNING_SIGNATURE_REQUIRED");
   if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE)) throw new AppError("SIGNING_SIGNATURE_REQUIRED");
   // First chunk: length (4) = 13, type (4) = IHDR, then width (4) and height (4), big-endian.
-  if (bytes.readUInt32BE(8) !== 13 || bytes.toString("latin1", 12, 16) !== "IHDR") throw new AppError("SIGNING_SIGNATURE_REQUIRED");
+  if (bytes.readUInt32BE(8) !== 13 || bytes.toString("latin1", 12, 16) !== "IHDR")
+    throw new AppError("SIGNING_SIGNATURE_REQUIRED");
   const width = bytes.readUInt32BE(16);
   const height = bytes.readUInt32BE(20);
   const sane = (n: number) => n >= SIGNATURE_MIN_PX && n <= SIGNATURE_MAX_PX;

@@ -2,7 +2,15 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { OTP_MAX_ATTEMPTS } from "../../../shared/schemas/signing.js";
 import { createSecretBox } from "../../lib/secret-box.js";
-import { codeVerdict, hashProfessionalCode, hashSigningCode, newSigningCode, professionalCodeMatches, signingCodeKey, signingCodeMatches } from "./signing-codes.js";
+import {
+  codeVerdict,
+  hashProfessionalCode,
+  hashSigningCode,
+  newSigningCode,
+  professionalCodeMatches,
+  signingCodeKey,
+  signingCodeMatches,
+} from "./signing-codes.js";
 
 const key = signingCodeKey(createSecretBox(Buffer.alloc(32, 3)));
 const otherKey = signingCodeKey(createSecretBox(Buffer.alloc(32, 4)));
@@ -41,7 +49,11 @@ describe("signing codes at rest", () => {
 
   it("are dead once expired or used up, else right or wrong", () => {
     const now = new Date("2026-12-01T12:00:00Z");
-    const live = { expires_at: new Date("2026-12-01T12:05:00Z"), attempts: 0, code_hash: hashSigningCode(key, doc, "042137") };
+    const live = {
+      expires_at: new Date("2026-12-01T12:05:00Z"),
+      attempts: 0,
+      code_hash: hashSigningCode(key, doc, "042137"),
+    };
     const typed = (code: string) => (stored: string) => signingCodeMatches(key, doc, code, stored);
     expect(codeVerdict(live, now, typed("042137"))).toBe("right");
     expect(codeVerdict(live, now, typed("042138"))).toBe("wrong");

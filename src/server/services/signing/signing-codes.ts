@@ -16,7 +16,9 @@ export const signingCodeKey = (box: SecretBox): Buffer => box.deriveKey(SIGNING_
 
 /** A 6-digit code from the CSPRNG (leading zeros kept). */
 export function newSigningCode(): string {
-  return randomInt(0, 10 ** OTP_DIGITS).toString().padStart(OTP_DIGITS, "0");
+  return randomInt(0, 10 ** OTP_DIGITS)
+    .toString()
+    .padStart(OTP_DIGITS, "0");
 }
 
 const keyed = (key: Buffer, subject: string) => KEYED + createHmac("sha256", key).update(subject).digest("hex");
@@ -56,6 +58,12 @@ export function hashProfessionalCode(key: Buffer, contratoId: string, profileId:
   return keyed(key, `${contratoId}:profissional:${profileId}:${code}`);
 }
 
-export function professionalCodeMatches(key: Buffer, contratoId: string, profileId: string, code: string, storedHash: string): boolean {
+export function professionalCodeMatches(
+  key: Buffer,
+  contratoId: string,
+  profileId: string,
+  code: string,
+  storedHash: string,
+): boolean {
   return matches(key, `${contratoId}:profissional:${profileId}:${code}`, storedHash);
 }

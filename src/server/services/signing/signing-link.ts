@@ -21,7 +21,11 @@ export async function loadLinkRecipients(tx: Tx, tenantId: string, pacienteId: s
     .from(pacientes)
     .where(and(eq(pacientes.tenant_id, tenantId), eq(pacientes.id, pacienteId)))
     .limit(1);
-  const [clinic] = await tx.select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  const [clinic] = await tx
+    .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .limit(1);
   if (!patient || !clinic) throw new AppError("NOT_FOUND", "Documento não encontrado");
   return { patient, clinica: clinic.nome_fantasia ?? clinic.nome };
 }
@@ -35,7 +39,14 @@ export async function presentSigningLink(
   tx: Tx,
   tenantId: string,
   channel: EmailChannel,
-  input: { origin: string; token: string; expiresAt: Date; titulo: string; recipients: LinkRecipients; emailQueued: boolean },
+  input: {
+    origin: string;
+    token: string;
+    expiresAt: Date;
+    titulo: string;
+    recipients: LinkRecipients;
+    emailQueued: boolean;
+  },
 ): Promise<SigningLink> {
   const link = `${input.origin}${signingPath(input.token)}`;
   const text = whatsappMessage(input.recipients.patient.nome, input.titulo, link);
@@ -71,7 +82,14 @@ export async function emailSigningLink(
   tx: Tx,
   box: SecretBox,
   audit: AuditContext,
-  input: { contratoId: string; titulo: string; link: string; expiresAt: Date; recipients: LinkRecipients; smtp: boolean },
+  input: {
+    contratoId: string;
+    titulo: string;
+    link: string;
+    expiresAt: Date;
+    recipients: LinkRecipients;
+    smtp: boolean;
+  },
 ): Promise<void> {
   const { patient, clinica } = input.recipients;
   if (!patient.email) throw new AppError("PATIENT_EMAIL_MISSING");
@@ -115,7 +133,13 @@ export async function issueAndShareLink(
   },
 ): Promise<SigningLink> {
   const { document, expiresAt, now } = input;
-  const token = await issueSigningToken(tx, secretBox, { tenantId: context.tenantId, contratoId: document.id, expiresAt, createdBy: context.actorProfileId, now });
+  const token = await issueSigningToken(tx, secretBox, {
+    tenantId: context.tenantId,
+    contratoId: document.id,
+    expiresAt,
+    createdBy: context.actorProfileId,
+    now,
+  });
   await recordAuditEvent(tx, context, {
     action: input.action,
     entityType: "contrato",
@@ -123,9 +147,23 @@ export async function issueAndShareLink(
     data: { expires_at: expiresAt.toISOString(), email: input.email },
   });
   const recipients = await loadLinkRecipients(tx, context.tenantId, document.paciente_id);
-  const link = await presentSigningLink(tx, context.tenantId, input.channel, { origin: input.origin, token, expiresAt, titulo: document.titulo, recipients, emailQueued: input.email });
+  const link = await presentSigningLink(tx, context.tenantId, input.channel, {
+    origin: input.origin,
+    token,
+    expiresAt,
+    titulo: document.titulo,
+    recipients,
+    emailQueued: input.email,
+  });
   if (input.email) {
-    await emailSigningLink(tx, secretBox, context, { contratoId: document.id, titulo: document.titulo, link: link.link, expiresAt, recipients, smtp: input.channel.smtp });
+    await emailSigningLink(tx, secretBox, context, {
+      contratoId: document.id,
+      titulo: document.titulo,
+      link: link.link,
+      expiresAt,
+      recipients,
+      smtp: input.channel.smtp,
+    });
   }
   return link;
 }

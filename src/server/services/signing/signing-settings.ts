@@ -27,7 +27,9 @@ export interface EmailChannel {
   sms: boolean;
 }
 
-export function emailChannelOf(env: Pick<Env, "SMTP_URL" | "NODE_ENV"> & Partial<Pick<Env, "SMS_API_TOKEN">>): EmailChannel {
+export function emailChannelOf(
+  env: Pick<Env, "SMTP_URL" | "NODE_ENV"> & Partial<Pick<Env, "SMS_API_TOKEN">>,
+): EmailChannel {
   const smtp = Boolean(env.SMTP_URL);
   return { smtp, usable: smtp || env.NODE_ENV !== "production", sms: Boolean(env.SMS_API_TOKEN) };
 }
@@ -52,7 +54,12 @@ export function signingRequirement(
   channel: EmailChannel,
   contact: { email: string | null; telefone: string | null },
 ): SigningRequirement {
-  const simple = (reason: string): SigningRequirement => ({ codeRequired: false, channels: [], level: "simples", reason });
+  const simple = (reason: string): SigningRequirement => ({
+    codeRequired: false,
+    channels: [],
+    level: "simples",
+    reason,
+  });
   if (!settingOn) return simple("A clínica desativou o código de verificação.");
   const channels: CodeChannel[] = [];
   if (channel.usable && contact.email) channels.push("email");

@@ -24,6 +24,7 @@ export function signingState(
     return now.getTime() < signedAt + SIGNED_LINK_DAYS * DAY_MS ? "signed" : "invalid";
   }
   const open = document.status === "sent" || document.status === "viewed";
-  if (open && document.expiracao_at.getTime() > now.getTime() && token.expiresAt.getTime() > now.getTime()) return ownSigned ? "signed" : "pending";
+  if (open && document.expiracao_at.getTime() > now.getTime() && token.expiresAt.getTime() > now.getTime())
+    return ownSigned ? "signed" : "pending";
   return "invalid";
 }

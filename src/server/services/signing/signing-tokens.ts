@@ -49,7 +49,14 @@ export async function findSigningTokenOrThrow(db: Db, token: string): Promise<Si
 export async function issueSigningToken(
   tx: Tx,
   secretBox: SecretBox,
-  input: { tenantId: string; contratoId: string; expiresAt: Date; createdBy: string | null; now: Date; testemunhaId?: string | null },
+  input: {
+    tenantId: string;
+    contratoId: string;
+    expiresAt: Date;
+    createdBy: string | null;
+    now: Date;
+    testemunhaId?: string | null;
+  },
 ): Promise<string> {
   const token = newToken();
   await tx.insert(signingTokens).values({
@@ -75,7 +82,14 @@ export async function revokeSigningTokens(tx: Tx, tenantId: string, contratoId: 
   await tx
     .update(signingTokens)
     .set({ revoked_at: now })
-    .where(and(eq(signingTokens.tenant_id, tenantId), eq(signingTokens.contrato_id, contratoId), isNull(signingTokens.revoked_at), ofSigner(signingTokens.testemunha_id, null)));
+    .where(
+      and(
+        eq(signingTokens.tenant_id, tenantId),
+        eq(signingTokens.contrato_id, contratoId),
+        isNull(signingTokens.revoked_at),
+        ofSigner(signingTokens.testemunha_id, null),
+      ),
+    );
 }
 
 /** The newest unrevoked, unexpired token of the document (the patient's, or `testemunhaId`'s), decrypted; null when none. */

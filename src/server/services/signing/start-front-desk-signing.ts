@@ -31,20 +31,26 @@ export async function startFrontDeskSigning(
 ): Promise<{ caminho: string }> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
-    if (!WAITING.has(effectiveStatus(document.status, document.expiracao_at, now))) throw new AppError("FRONT_DESK_NOT_WAITING");
-    if (await hasSigned(tx, actor.tenantId, id, { papel: "paciente", ordem: 1 })) throw new AppError("FRONT_DESK_NOT_WAITING");
+    if (!WAITING.has(effectiveStatus(document.status, document.expiracao_at, now)))
+      throw new AppError("FRONT_DESK_NOT_WAITING");
+    if (await hasSigned(tx, actor.tenantId, id, { papel: "paciente", ordem: 1 }))
+      throw new AppError("FRONT_DESK_NOT_WAITING");
     const current = await currentSigningToken(tx, secretBox, actor.tenantId, id, now);
     if (!current) throw new AppError("FRONT_DESK_NOT_WAITING");
     await tx
       .update(sessions)
       .set({ locked_at: now, locked_contrato_id: id })
       .where(and(eq(sessions.tenant_id, actor.tenantId), eq(sessions.id, actor.sessionId)));
-    await recordAuditEvent(tx, { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit }, {
-      action: "document.front_desk_started",
-      entityType: "contrato",
-      entityId: id,
-      data: { por: actor.profileId, nome: actor.nome },
-    });
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      {
+        action: "document.front_desk_started",
+        entityType: "contrato",
+        entityId: id,
+        data: { por: actor.profileId, nome: actor.nome },
+      },
+    );
     return { caminho: `/assinar/${current.token}?balcao=1` };
   });
 }

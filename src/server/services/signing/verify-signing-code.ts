@@ -46,10 +46,18 @@ export async function verifySigningCode(
     await recordAuditEvent(
       tx,
       { tenantId: link.tenantId, actorProfileId: null, ...audit },
-      { action: "document.otp_verified", entityType: "contrato", entityId: document.id, data: signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {} },
+      {
+        action: "document.otp_verified",
+        entityType: "contrato",
+        entityId: document.id,
+        data: signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {},
+      },
     );
     if (document.status === "sent") return { refused: false as const, page: null };
-    return { refused: false as const, page: await buildSigningPage(tx, channel, link, audit, { revealed: true }, now, state) };
+    return {
+      refused: false as const,
+      page: await buildSigningPage(tx, channel, link, audit, { revealed: true }, now, state),
+    };
   });
   if (outcome.refused) throw new AppError("SIGNING_OTP_INVALID");
   if (!outcome.page) return openSigningPage(db, storage, channel, token, audit, { revealed: true }, now);

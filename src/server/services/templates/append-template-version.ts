@@ -12,7 +12,10 @@ type TemplateStatus = "draft" | "review" | "published";
  * template it is published at once when the actor may publish, otherwise the template goes to
  * review; drafts and templates in review keep their status.
  */
-export function publicationOfNewVersion<S extends TemplateStatus>(actor: Actor, status: S): { publishNow: boolean; status: S | "review" } {
+export function publicationOfNewVersion<S extends TemplateStatus>(
+  actor: Actor,
+  status: S,
+): { publishNow: boolean; status: S | "review" } {
   const wasPublished = status === "published";
   const publishNow = wasPublished && can(actor, "templates.publish");
   return { publishNow, status: wasPublished && !publishNow ? "review" : status };

@@ -2,7 +2,12 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { templates, templateVersions } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { canTransition, TEMPLATE_STATUSES, type TemplateDetail, type TemplateStatus } from "../../../shared/schemas/template.js";
+import {
+  canTransition,
+  TEMPLATE_STATUSES,
+  type TemplateDetail,
+  type TemplateStatus,
+} from "../../../shared/schemas/template.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
@@ -38,7 +43,13 @@ export async function changeTemplateStatus(
         await tx
           .update(templateVersions)
           .set({ published_at: new Date(), published_by: actor.profileId })
-          .where(and(eq(templateVersions.tenant_id, actor.tenantId), eq(templateVersions.id, version.id), isNull(templateVersions.published_at)));
+          .where(
+            and(
+              eq(templateVersions.tenant_id, actor.tenantId),
+              eq(templateVersions.id, version.id),
+              isNull(templateVersions.published_at),
+            ),
+          );
       }
     }
     await recordAuditEvent(

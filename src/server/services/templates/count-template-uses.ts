@@ -7,7 +7,16 @@ export async function countTemplateUses(tx: Tx, tenantId: string, templateId: st
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(contratos)
-    .innerJoin(templateVersions, and(eq(templateVersions.tenant_id, contratos.tenant_id), eq(templateVersions.id, contratos.template_version_id)))
-    .where(and(eq(contratos.tenant_id, tenantId), eq(templateVersions.tenant_id, tenantId), eq(templateVersions.template_id, templateId)));
+    .innerJoin(
+      templateVersions,
+      and(eq(templateVersions.tenant_id, contratos.tenant_id), eq(templateVersions.id, contratos.template_version_id)),
+    )
+    .where(
+      and(
+        eq(contratos.tenant_id, tenantId),
+        eq(templateVersions.tenant_id, tenantId),
+        eq(templateVersions.template_id, templateId),
+      ),
+    );
   return row?.n ?? 0;
 }

@@ -47,7 +47,12 @@ export async function createTemplate(
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
-      { action: "template.created", entityType: "template", entityId: row.id, data: { titulo: input.titulo, versao: 1, hash_modelo: content.hash_modelo } },
+      {
+        action: "template.created",
+        entityType: "template",
+        entityId: row.id,
+        data: { titulo: input.titulo, versao: 1, hash_modelo: content.hash_modelo },
+      },
     );
     return loadTemplateDetail(tx, actor, row.id);
   });

@@ -29,7 +29,9 @@ export async function deleteTemplate(
       const row = await findTemplateOrThrow(tx, actor, id, { lock: true });
       const uses = await countTemplateUses(tx, actor.tenantId, id);
       if (uses > 0) throw inUse(uses);
-      await tx.delete(templateVersions).where(and(eq(templateVersions.tenant_id, actor.tenantId), eq(templateVersions.template_id, id)));
+      await tx
+        .delete(templateVersions)
+        .where(and(eq(templateVersions.tenant_id, actor.tenantId), eq(templateVersions.template_id, id)));
       await tx.delete(templates).where(and(eq(templates.tenant_id, actor.tenantId), eq(templates.id, id)));
       await recordAuditEvent(
         tx,

@@ -17,7 +17,11 @@ export async function findTemplateVersionOrThrow(tx: Tx, actor: Actor, templateI
     .select()
     .from(templateVersions)
     .where(
-      and(eq(templateVersions.tenant_id, actor.tenantId), eq(templateVersions.template_id, templateId), eq(templateVersions.id, versionId)),
+      and(
+        eq(templateVersions.tenant_id, actor.tenantId),
+        eq(templateVersions.template_id, templateId),
+        eq(templateVersions.id, versionId),
+      ),
     )
     .limit(1);
   if (!row) throw new AppError("NOT_FOUND", TEMPLATE_MESSAGES.versionNotFound);

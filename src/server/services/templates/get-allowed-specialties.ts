@@ -15,7 +15,9 @@ const byPtBr = (a: string, b: string) => a.localeCompare(b, "pt-BR");
 
 /** Every known specialty name (CRM, CRO, other councils), for a clinic where nobody has one. */
 function everySpecialty(): string[] {
-  return [...new Set([...ESPECIALIDADES_CRM, ...ESPECIALIDADES_CRO, ...ESPECIALIDADES_OUTROS].map((e) => e.nome))].sort(byPtBr);
+  return [...new Set([...ESPECIALIDADES_CRM, ...ESPECIALIDADES_CRO, ...ESPECIALIDADES_OUTROS].map((e) => e.nome))].sort(
+    byPtBr,
+  );
 }
 
 /**

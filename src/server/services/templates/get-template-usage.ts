@@ -42,7 +42,10 @@ export async function getTemplateUsage(db: Db, actor: Actor, id: string, now = n
       eq(templateVersions.tenant_id, actor.tenantId),
       eq(templateVersions.template_id, id),
     ) as SQL;
-    const versionJoin = and(eq(templateVersions.tenant_id, contratos.tenant_id), eq(templateVersions.id, contratos.template_version_id));
+    const versionJoin = and(
+      eq(templateVersions.tenant_id, contratos.tenant_id),
+      eq(templateVersions.id, contratos.template_version_id),
+    );
     const perMonth = Object.fromEntries(
       months.map((m, i) => [
         `m${i}`,

@@ -10,7 +10,12 @@ import { findTemplateVersionOrThrow } from "./find-template-version.js";
 import { storedStructure } from "./get-template.js";
 
 /** One version of a template with its content (to compare versions in Histórico de Versões). */
-export async function getTemplateVersion(db: Db, actor: Actor, templateId: string, versionId: string): Promise<TemplateVersionDetail> {
+export async function getTemplateVersion(
+  db: Db,
+  actor: Actor,
+  templateId: string,
+  versionId: string,
+): Promise<TemplateVersionDetail> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const template = await findTemplateOrThrow(tx, actor, templateId);
     const version = await findTemplateVersionOrThrow(tx, actor, templateId, versionId);

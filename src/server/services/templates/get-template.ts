@@ -2,7 +2,11 @@ import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
 import { templates } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { emptyTemplate, parseTemplateContent, TemplateStructureSchema } from "../../../shared/document-model/structure.js";
+import {
+  emptyTemplate,
+  parseTemplateContent,
+  TemplateStructureSchema,
+} from "../../../shared/document-model/structure.js";
 import type { TemplateDetail } from "../../../shared/schemas/template.js";
 import type { Actor } from "../../policies/roles.js";
 import { presentTemplateDetail } from "../../presenters/template.js";
@@ -14,7 +18,10 @@ import { selectSummaries } from "./template-summary.js";
  * variaveis_json when valid; otherwise conteudo_html read by parseTemplateContent (text that is not
  * JSON → one paragraph; JSON that is not a valid structure → an empty template with the title).
  */
-export function storedStructure(version: { variaveis_json: unknown; conteudo_html: string } | undefined, titulo: string) {
+export function storedStructure(
+  version: { variaveis_json: unknown; conteudo_html: string } | undefined,
+  titulo: string,
+) {
   if (!version) return emptyTemplate(titulo);
   const parsed = TemplateStructureSchema.safeParse(version.variaveis_json);
   return parsed.success ? parsed.data : parseTemplateContent(version.conteudo_html, titulo);

@@ -9,13 +9,20 @@ import { presentTemplateVersion } from "../../presenters/template.js";
 import { findTemplateOrThrow } from "./find-template.js";
 
 /** Every version, newest (the current one) first, with the publisher's name. */
-export async function listTemplateVersions(db: Db, actor: Actor, id: string): Promise<z.infer<typeof templateVersionListSchema>> {
+export async function listTemplateVersions(
+  db: Db,
+  actor: Actor,
+  id: string,
+): Promise<z.infer<typeof templateVersionListSchema>> {
   return withTenant(db, actor.tenantId, async (tx) => {
     await findTemplateOrThrow(tx, actor, id);
     const rows = await tx
       .select({ version: templateVersions, publicador_nome: profiles.nome })
       .from(templateVersions)
-      .leftJoin(profiles, and(eq(profiles.id, templateVersions.published_by), eq(profiles.tenant_id, templateVersions.tenant_id)))
+      .leftJoin(
+        profiles,
+        and(eq(profiles.id, templateVersions.published_by), eq(profiles.tenant_id, templateVersions.tenant_id)),
+      )
       .where(and(eq(templateVersions.tenant_id, actor.tenantId), eq(templateVersions.template_id, id)))
       .orderBy(desc(templateVersions.version_number));
     return { items: rows.map((row, index) => presentTemplateVersion(row.version, row.publicador_nome, index === 0)) };

@@ -24,16 +24,17 @@ export async function listTemplates(db: Db, actor: Actor, query: ListQuery): Pro
   if (query.status) conditions.push(eq(templates.status, query.status));
   const matching = and(...conditions) as SQL;
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
-  const page = cursor
-    ? (and(matching, afterCursor(cursor, templates.created_at, templates.id)) as SQL)
-    : matching;
+  const page = cursor ? (and(matching, afterCursor(cursor, templates.created_at, templates.id)) as SQL) : matching;
 
   const work = async (tx: Tx) => {
     const rows = await selectSummaries(tx)
       .where(page)
       .orderBy(desc(templates.created_at), desc(templates.id))
       .limit(query.limit + 1);
-    const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(templates).where(matching);
+    const [count] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(templates)
+      .where(matching);
     return { rows, total: count?.n ?? 0 };
   };
   // Like the patients search (docs/decisions/004-search-without-rls.md): a LIKE under row-level
@@ -46,6 +47,9 @@ export async function listTemplates(db: Db, actor: Actor, query: ListQuery): Pro
   return {
     items: items.map(presentTemplateSummary),
     total,
-    next_cursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at_exact, id: last.template.id }) : null,
+    next_cursor:
+      rows.length > query.limit && last
+        ? encodeCursor({ createdAt: last.created_at_exact, id: last.template.id })
+        : null,
   };
 }

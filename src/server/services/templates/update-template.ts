@@ -47,7 +47,13 @@ export async function updateTemplate(
 
     const [row] = await tx
       .update(templates)
-      .set({ titulo: input.titulo, especialidade: input.especialidade, categoria: input.categoria, status, updated_at: new Date() })
+      .set({
+        titulo: input.titulo,
+        especialidade: input.especialidade,
+        categoria: input.categoria,
+        status,
+        updated_at: new Date(),
+      })
       .where(and(eq(templates.tenant_id, actor.tenantId), eq(templates.id, id)))
       .returning({ id: templates.id });
     if (!row) throw new Error("templates update returned no row");

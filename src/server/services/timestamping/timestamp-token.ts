@@ -68,15 +68,19 @@ export function readTimeStampToken(tokenDer: Buffer): TimeStampTokenInfo {
   };
 
   const signerInfo = signedData.signerInfos[0];
-  if (signedData.signerInfos.length !== 1 || !signerInfo) return { ...info, reason: "o carimbo deve ter exatamente um signatário" };
+  if (signedData.signerInfos.length !== 1 || !signerInfo)
+    return { ...info, reason: "o carimbo deve ter exatamente um signatário" };
   const check = verifySignerInfo(signedData, signerInfo, signedData.eContent);
   info.tsaCertificateDer = check.certificateDer;
-  if (!check.digestOk || !check.signatureOk) return { ...info, reason: `assinatura do carimbo: ${check.reason ?? "não confere"}` };
+  if (!check.digestOk || !check.signatureOk)
+    return { ...info, reason: `assinatura do carimbo: ${check.reason ?? "não confere"}` };
   // RFC 5652 §11.1: with signed attributes, contentType must name the eContentType.
   const contentType = signerInfo.attributes.find((a) => a.type === OID.contentType)?.values[0];
-  if (signerInfo.signedAttrs && oidOf(contentType) !== OID.tstInfo) return { ...info, reason: "contentType do carimbo não é TSTInfo" };
+  if (signerInfo.signedAttrs && oidOf(contentType) !== OID.tstInfo)
+    return { ...info, reason: "contentType do carimbo não é TSTInfo" };
   // RFC 3161 §2.3: the authority's certificate is for time-stamping only.
   const extendedKeyUsage = new X509Certificate(check.certificateDer!).keyUsage ?? [];
-  if (!extendedKeyUsage.includes(OID.kpTimeStamping)) return { ...info, reason: "o certificado do carimbo não é de carimbo do tempo" };
+  if (!extendedKeyUsage.includes(OID.kpTimeStamping))
+    return { ...info, reason: "o certificado do carimbo não é de carimbo do tempo" };
   return { ...info, signatureValid: true };
 }

@@ -18,7 +18,15 @@ import { CadesSigner } from "../sealing/cades-signer.js";
 import { PADES_AD_RT_V1_3, policyForSigning } from "../sealing/icp-brasil-policies.js";
 import { sealPdf } from "../sealing/seal-pdf.js";
 import { checkAllPdfSignatures } from "../sealing/verify-pdf-signature.js";
-import { checkReply, requestTimestamp, timeStampRequest, TsaBadResponseError, TsaRefusedError, TsaUnreachableError, tsaConfigFromEnv } from "./tsa-client.js";
+import {
+  checkReply,
+  requestTimestamp,
+  timeStampRequest,
+  TsaBadResponseError,
+  TsaRefusedError,
+  TsaUnreachableError,
+  tsaConfigFromEnv,
+} from "./tsa-client.js";
 
 const pki = testPki();
 const professional = materialOf(pki.ecpf, [pki.ac, pki.root]);
@@ -59,7 +67,13 @@ describe("requestTimestamp", () => {
     expect(result.genTime.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     expect(result.tsaCertificateDer!.equals(tsa.certificate.der)).toBe(true);
     // The request as sent: TimeStampReq v1, SHA-256, a 64-bit nonce, certReq true.
-    const sent = run("openssl", ["ts", "-query", "-in", writeScratch(scratchDir(), "pedido.tsq", tsa.requests.at(-1)!), "-text"]).output;
+    const sent = run("openssl", [
+      "ts",
+      "-query",
+      "-in",
+      writeScratch(scratchDir(), "pedido.tsq", tsa.requests.at(-1)!),
+      "-text",
+    ]).output;
     expect(sent).toContain("Version: 1");
     expect(sent).toContain("Hash Algorithm: sha256");
     expect(sent).toContain("Certificate required: yes");
@@ -71,26 +85,40 @@ describe("requestTimestamp", () => {
     const hash = sha256("conteúdo");
     const nonce = randomBytes(8);
     const query = timeStampRequest(hash, nonce);
-    const response = await fetch(tsa.url, { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: new Uint8Array(query) });
+    const response = await fetch(tsa.url, {
+      method: "POST",
+      headers: { "content-type": "application/timestamp-query" },
+      body: new Uint8Array(query),
+    });
     expect(response.headers.get("content-type")).toBe("application/timestamp-reply");
     const reply = Buffer.from(await response.arrayBuffer());
     expect(checkReply(reply, hash, nonce).signatureValid).toBe(true);
     const dir = scratchDir();
     const verified = run("openssl", [
-      "ts", "-verify",
-      "-in", writeScratch(dir, "resposta.tsr", reply),
-      "-queryfile", writeScratch(dir, "pedido.tsq", query),
-      "-CAfile", pemFiles.root,
-      "-untrusted", pemFiles.untrusted,
+      "ts",
+      "-verify",
+      "-in",
+      writeScratch(dir, "resposta.tsr", reply),
+      "-queryfile",
+      writeScratch(dir, "pedido.tsq", query),
+      "-CAfile",
+      pemFiles.root,
+      "-untrusted",
+      pemFiles.untrusted,
     ]);
     expect(verified.output).toContain("Verification: OK");
     // And OpenSSL rejects it for another request (the check can fail).
     const other = run("openssl", [
-      "ts", "-verify",
-      "-in", writeScratch(dir, "resposta.tsr", reply),
-      "-queryfile", writeScratch(dir, "outro.tsq", timeStampRequest(sha256("outro"), nonce)),
-      "-CAfile", pemFiles.root,
-      "-untrusted", pemFiles.untrusted,
+      "ts",
+      "-verify",
+      "-in",
+      writeScratch(dir, "resposta.tsr", reply),
+      "-queryfile",
+      writeScratch(dir, "outro.tsq", timeStampRequest(sha256("outro"), nonce)),
+      "-CAfile",
+      pemFiles.root,
+      "-untrusted",
+      pemFiles.untrusted,
     ]);
     expect(other.output).not.toContain("Verification: OK");
   });
@@ -130,7 +158,10 @@ describe("requestTimestamp", () => {
 
   it("an unreachable authority, or one that never answers, is a TsaUnreachableError within the timeout", async () => {
     let started = Date.now();
-    const refused = await requestTimestamp(sha256("x"), { url: `http://127.0.0.1:${await closedPort()}/tsa`, timeoutMs: 2000 }).catch((e: unknown) => e);
+    const refused = await requestTimestamp(sha256("x"), {
+      url: `http://127.0.0.1:${await closedPort()}/tsa`,
+      timeoutMs: 2000,
+    }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TsaUnreachableError);
     expect(refused).toMatchObject({ kind: "unreachable", retryable: true });
     expect(Date.now() - started).toBeLessThan(1500);
@@ -149,7 +180,14 @@ describe("requestTimestamp", () => {
 
   it("reads its configuration from the environment", () => {
     expect(tsaConfigFromEnv({})).toBeUndefined();
-    expect(tsaConfigFromEnv({ TSA_URL: "https://act.exemplo/tsa", TSA_USERNAME: "u", TSA_PASSWORD: "p", TSA_TIMEOUT_MS: 5000 })).toEqual({
+    expect(
+      tsaConfigFromEnv({
+        TSA_URL: "https://act.exemplo/tsa",
+        TSA_USERNAME: "u",
+        TSA_PASSWORD: "p",
+        TSA_TIMEOUT_MS: 5000,
+      }),
+    ).toEqual({
       url: "https://act.exemplo/tsa",
       username: "u",
       password: "p",
@@ -163,15 +201,31 @@ describe("a time-stamped AD-RT signature", () => {
     tsa.mode = "ok";
     const policy = policyForSigning(PADES_AD_RT_V1_3);
     const before = Date.now();
-    const signed = await sealPdf(await renderDocumentPdf(sampleDocumentInput()), professional, { policy, timestamp: { url: tsa.url } });
+    const signed = await sealPdf(await renderDocumentPdf(sampleDocumentInput()), professional, {
+      policy,
+      timestamp: { url: tsa.url },
+    });
 
     const [info] = checkAllPdfSignatures(signed).signatures;
-    expect(info).toMatchObject({ valid: true, policyOid: PADES_AD_RT_V1_3.oid, hasSigningTime: false, timestamp: { valid: true, policyOid: FAKE_TSA_POLICY, tsaCommonName: "ACT Teste Consentir" } });
+    expect(info).toMatchObject({
+      valid: true,
+      policyOid: PADES_AD_RT_V1_3.oid,
+      hasSigningTime: false,
+      timestamp: { valid: true, policyOid: FAKE_TSA_POLICY, tsaCommonName: "ACT Teste Consentir" },
+    });
     expect(info!.timestamp!.genTime!.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
 
     const dir = scratchDir();
     const { cms } = signatureAt(signed, 0);
-    const printed = run("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", writeScratch(dir, "assinatura.p7s", cms)]).output;
+    const printed = run("openssl", [
+      "cms",
+      "-cmsout",
+      "-print",
+      "-inform",
+      "DER",
+      "-in",
+      writeScratch(dir, "assinatura.p7s", cms),
+    ]).output;
     const unsigned = printed.slice(printed.indexOf("unsignedAttrs:"));
     expect(unsigned).toContain("id-smime-aa-timeStampToken (1.2.840.113549.1.9.16.2.14)");
     expect(printed).not.toContain("unsignedAttrs:\n          <ABSENT>");
@@ -180,11 +234,17 @@ describe("a time-stamped AD-RT signature", () => {
     const signatureValue = signatureValueOf(printed);
     const token = tokenOf(cms);
     const verified = run("openssl", [
-      "ts", "-verify", "-token_in",
-      "-in", writeScratch(dir, "carimbo.der", token),
-      "-digest", sha256(signatureValue).toString("hex"),
-      "-CAfile", pemFiles.root,
-      "-untrusted", pemFiles.untrusted,
+      "ts",
+      "-verify",
+      "-token_in",
+      "-in",
+      writeScratch(dir, "carimbo.der", token),
+      "-digest",
+      sha256(signatureValue).toString("hex"),
+      "-CAfile",
+      pemFiles.root,
+      "-untrusted",
+      pemFiles.untrusted,
     ]);
     expect(verified.output).toContain("Verification: OK");
 
@@ -206,7 +266,10 @@ describe("a time-stamped AD-RT signature", () => {
     });
     const signed = await new SignPdf().sign(withPlaceholder, new CadesSigner(professional, { timestamp: wrongToken }));
     const [info] = checkAllPdfSignatures(signed).signatures;
-    expect(info).toMatchObject({ valid: true, timestamp: { valid: false, reason: "o carimbo do tempo não é sobre esta assinatura" } });
+    expect(info).toMatchObject({
+      valid: true,
+      timestamp: { valid: false, reason: "o carimbo do tempo não é sobre esta assinatura" },
+    });
   });
 
   it("an unreachable authority makes sealPdf fail with the typed error (the job retries), never a signature without its token", async () => {
@@ -222,7 +285,9 @@ describe("a time-stamped AD-RT signature", () => {
 function signatureValueOf(printed: string): Buffer {
   const signerInfos = printed.slice(printed.indexOf("signerInfos:"));
   const block = signerInfos.slice(signerInfos.indexOf("      signature: "), signerInfos.indexOf("unsignedAttrs:"));
-  const hex = [...block.matchAll(/^\s+[0-9a-f]{4} - ((?:[0-9a-f]{2}[ -]?)+)/gm)].map((m) => m[1]!.replace(/[ -]/g, "")).join("");
+  const hex = [...block.matchAll(/^\s+[0-9a-f]{4} - ((?:[0-9a-f]{2}[ -]?)+)/gm)]
+    .map((m) => m[1]!.replace(/[ -]/g, ""))
+    .join("");
   return Buffer.from(hex, "hex");
 }
 

@@ -86,7 +86,12 @@ export interface TimestampResult extends TimeStampTokenInfo {
 /** TimeStampReq v1 for a SHA-256 hash, with a nonce and certReq true. */
 export function timeStampRequest(sha256Hash: Buffer, nonce: Buffer): Buffer {
   if (sha256Hash.length !== 32) throw new Error("o resumo deve ser SHA-256 (32 bytes)");
-  return sequence(smallInteger(1), sequence(sequence(oid(OID.sha256)), octetString(sha256Hash)), unsignedInteger(nonce), derBoolean(true));
+  return sequence(
+    smallInteger(1),
+    sequence(sequence(oid(OID.sha256)), octetString(sha256Hash)),
+    unsignedInteger(nonce),
+    derBoolean(true),
+  );
 }
 
 const PKI_STATUS: Record<number, string> = {
@@ -102,7 +107,10 @@ const PKI_STATUS: Record<number, string> = {
 export async function requestTimestamp(sha256Hash: Buffer, config: TsaConfig): Promise<TimestampResult> {
   const nonce = randomBytes(8);
   const body = timeStampRequest(sha256Hash, nonce);
-  const headers: Record<string, string> = { "content-type": "application/timestamp-query", accept: "application/timestamp-reply" };
+  const headers: Record<string, string> = {
+    "content-type": "application/timestamp-query",
+    accept: "application/timestamp-reply",
+  };
   if (config.username !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ""}`).toString("base64")}`;
   }
@@ -119,17 +127,27 @@ export async function requestTimestamp(sha256Hash: Buffer, config: TsaConfig): P
     reply = Buffer.from(await response.arrayBuffer());
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    throw new TsaUnreachableError(timedOut ? "a autoridade de carimbo do tempo não respondeu a tempo" : "a autoridade de carimbo do tempo está inacessível", error);
+    throw new TsaUnreachableError(
+      timedOut
+        ? "a autoridade de carimbo do tempo não respondeu a tempo"
+        : "a autoridade de carimbo do tempo está inacessível",
+      error,
+    );
   }
   if (!response.ok) {
     const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
-    throw new TsaRefusedError(`a autoridade de carimbo do tempo respondeu HTTP ${response.status}`, retryable, response.status);
+    throw new TsaRefusedError(
+      `a autoridade de carimbo do tempo respondeu HTTP ${response.status}`,
+      retryable,
+      response.status,
+    );
   }
   const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (contentType !== "application/timestamp-reply" && contentType !== "application/timestamp-response") {
     throw new TsaBadResponseError(`resposta com tipo inesperado: ${contentType || "(nenhum)"}`);
   }
-  if (reply.length === 0 || reply.length > MAX_REPLY_BYTES) throw new TsaBadResponseError("resposta vazia ou grande demais");
+  if (reply.length === 0 || reply.length > MAX_REPLY_BYTES)
+    throw new TsaBadResponseError("resposta vazia ou grande demais");
   return checkReply(reply, sha256Hash, nonce);
 }
 
@@ -170,13 +188,19 @@ export function checkReply(reply: Buffer, sha256Hash: Buffer, nonce: Buffer): Ti
   if (info.messageImprint.hashAlgorithmOid !== OID.sha256 || !info.messageImprint.hash.equals(sha256Hash)) {
     throw new TsaBadResponseError("o carimbo não é sobre o resumo enviado");
   }
-  if (!info.nonce || !info.nonce.equals(integerMagnitude(nonce))) throw new TsaBadResponseError("o nonce do carimbo não é o enviado");
+  if (!info.nonce || !info.nonce.equals(integerMagnitude(nonce)))
+    throw new TsaBadResponseError("o nonce do carimbo não é o enviado");
   if (!info.signatureValid) throw new TsaBadResponseError(info.reason ?? "a assinatura do carimbo não confere");
   return { ...info, tokenDer };
 }
 
 /** The authority configured in the environment, if any. */
-export function tsaConfigFromEnv(env: { TSA_URL?: string | undefined; TSA_USERNAME?: string | undefined; TSA_PASSWORD?: string | undefined; TSA_TIMEOUT_MS?: number | undefined }): TsaConfig | undefined {
+export function tsaConfigFromEnv(env: {
+  TSA_URL?: string | undefined;
+  TSA_USERNAME?: string | undefined;
+  TSA_PASSWORD?: string | undefined;
+  TSA_TIMEOUT_MS?: number | undefined;
+}): TsaConfig | undefined {
   if (!env.TSA_URL) return undefined;
   return { url: env.TSA_URL, username: env.TSA_USERNAME, password: env.TSA_PASSWORD, timeoutMs: env.TSA_TIMEOUT_MS };
 }

@@ -10,6 +10,10 @@ import { can, type Actor } from "../../policies/roles.js";
  */
 export async function assertUsersManager(tx: DbOrTx, actor: Actor): Promise<void> {
   if (!can(actor, "users.manage")) throw new AppError("USERS_OWNER_ONLY");
-  const [tenant] = await tx.select({ tipo: tenants.tipo_perfil }).from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
+  const [tenant] = await tx
+    .select({ tipo: tenants.tipo_perfil })
+    .from(tenants)
+    .where(eq(tenants.id, actor.tenantId))
+    .limit(1);
   if (tenant?.tipo !== "estabelecimento") throw new AppError("USERS_ESTABLISHMENT_ONLY");
 }

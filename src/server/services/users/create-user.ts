@@ -30,11 +30,20 @@ export interface RequestContext {
  * choose one (decision 017). E-mail addresses are unique across the instance (they sign in);
  * CPFs within the clinic.
  */
-export async function createUser(db: Db, actor: SessionUser, input: UserCreate, context: RequestContext): Promise<User> {
+export async function createUser(
+  db: Db,
+  actor: SessionUser,
+  input: UserCreate,
+  context: RequestContext,
+): Promise<User> {
   const passwordHash = await hashPassword(input.password ?? newToken());
   const first = input.especialidades[0];
   // Other clinics' accounts are invisible under row-level security: the instance-wide e-mail check runs as the server.
-  const [existing] = await db.select({ id: profiles.id }).from(profiles).where(sql`lower(${profiles.email}) = ${input.email}`).limit(1);
+  const [existing] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(sql`lower(${profiles.email}) = ${input.email}`)
+    .limit(1);
   try {
     return await withTenant(db, actor.tenantId, async (tx) => {
       await assertUsersManager(tx, actor);
@@ -64,12 +73,23 @@ export async function createUser(db: Db, actor: SessionUser, input: UserCreate, 
         })
         .returning({ id: profiles.id });
       if (!created) throw new Error("profile insert returned no row");
-      const audit = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ip: context.ip, userAgent: context.userAgent };
+      const audit = {
+        tenantId: actor.tenantId,
+        actorProfileId: actor.profileId,
+        ip: context.ip,
+        userAgent: context.userAgent,
+      };
       await recordAuditEvent(tx, audit, {
         action: "user.created",
         entityType: "profile",
         entityId: created.id,
-        data: { nome: input.nome, email: input.email, role: input.role, acesso: input.acesso, conselho_tipo: input.conselho_tipo ?? null },
+        data: {
+          nome: input.nome,
+          email: input.email,
+          role: input.role,
+          acesso: input.acesso,
+          conselho_tipo: input.conselho_tipo ?? null,
+        },
       });
       if (input.acesso === "convite") {
         const { expiresAt } = await sendInvitation(tx, {

@@ -17,12 +17,14 @@ import type { SecretBox } from "../../lib/secret-box.js";
  * inside the subquery would name the invitation's own id.
  */
 export const invitationColumns = {
-  pendingUntil: sql<Date | null>`(select max(i.expires_at) from ${userInvitations} i where i.profile_id = "profiles"."id" and i.tenant_id = "profiles"."tenant_id" and i.used_at is null)`.mapWith(
-    (value: string | Date | null) => (value === null ? null : new Date(value)),
-  ),
-  accepted: sql<boolean>`exists (select 1 from ${userInvitations} i where i.profile_id = "profiles"."id" and i.tenant_id = "profiles"."tenant_id" and i.used_at is not null)`.mapWith(
-    (value: unknown) => value === true || value === "t" || value === "true",
-  ),
+  pendingUntil:
+    sql<Date | null>`(select max(i.expires_at) from ${userInvitations} i where i.profile_id = "profiles"."id" and i.tenant_id = "profiles"."tenant_id" and i.used_at is null)`.mapWith(
+      (value: string | Date | null) => (value === null ? null : new Date(value)),
+    ),
+  accepted:
+    sql<boolean>`exists (select 1 from ${userInvitations} i where i.profile_id = "profiles"."id" and i.tenant_id = "profiles"."tenant_id" and i.used_at is not null)`.mapWith(
+      (value: unknown) => value === true || value === "t" || value === "true",
+    ),
 };
 
 /**
@@ -70,7 +72,11 @@ export async function sendInvitation(
 }
 
 const validInvitation = (token: string, now: Date) =>
-  and(eq(userInvitations.token_hash, hashToken(token)), isNull(userInvitations.used_at), gt(userInvitations.expires_at, now));
+  and(
+    eq(userInvitations.token_hash, hashToken(token)),
+    isNull(userInvitations.used_at),
+    gt(userInvitations.expires_at, now),
+  );
 
 /** Who a valid link invites, to which clinic; an unknown, used, expired or deactivated one is INVITATION_INVALID. */
 export async function lookupInvitation(db: Db, token: string, now = new Date()): Promise<InvitationInfo> {
@@ -107,12 +113,22 @@ export async function acceptInvitation(
       .update(userInvitations)
       .set({ used_at: now })
       .where(validInvitation(input.token, now))
-      .returning({ id: userInvitations.id, profileId: userInvitations.profile_id, tenantId: userInvitations.tenant_id });
+      .returning({
+        id: userInvitations.id,
+        profileId: userInvitations.profile_id,
+        tenantId: userInvitations.tenant_id,
+      });
     if (!invitation) throw new AppError("INVITATION_INVALID");
     const [profile] = await tx
       .update(profiles)
       .set({ password_hash: passwordHash, updated_at: now })
-      .where(and(eq(profiles.id, invitation.profileId), eq(profiles.tenant_id, invitation.tenantId), eq(profiles.is_active, true)))
+      .where(
+        and(
+          eq(profiles.id, invitation.profileId),
+          eq(profiles.tenant_id, invitation.tenantId),
+          eq(profiles.is_active, true),
+        ),
+      )
       .returning({ email: profiles.email });
     // Deactivated after the invitation was sent: the link no longer opens anything (rolled back).
     if (!profile) throw new AppError("INVITATION_INVALID");
@@ -125,7 +141,12 @@ export async function acceptInvitation(
     await recordAuditEvent(
       tx,
       { tenantId: invitation.tenantId, actorProfileId: invitation.profileId, ip: input.ip, userAgent: input.userAgent },
-      { action: "user.invitation_accepted", entityType: "profile", entityId: invitation.profileId, data: { invitation_id: invitation.id } },
+      {
+        action: "user.invitation_accepted",
+        entityType: "profile",
+        entityId: invitation.profileId,
+        data: { invitation_id: invitation.id },
+      },
     );
     return { profileId: invitation.profileId, tenantId: invitation.tenantId };
   });

@@ -25,10 +25,19 @@ export async function listUsers(db: Db, actor: Actor, query: ListQuery, now = ne
     if (query.q) {
       const digits = query.q.replace(/\D/g, "");
       const byText = containsText([sql`${profiles.nome}`, sql`${profiles.email}`], query.q);
-      const byCpf = digits.length >= 3 && /^[\d.\-\s]+$/.test(query.q) ? sql`${profiles.cpf} like ${`%${escapeLike(digits)}%`}` : undefined;
+      const byCpf =
+        digits.length >= 3 && /^[\d.\-\s]+$/.test(query.q)
+          ? sql`${profiles.cpf} like ${`%${escapeLike(digits)}%`}`
+          : undefined;
       conditions.push(byCpf ? (or(byText, byCpf) as SQL) : byText);
     }
-    const total = (await tx.select({ n: sql<number>`count(*)::int` }).from(profiles).where(and(...conditions)))[0]?.n ?? 0;
+    const total =
+      (
+        await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(profiles)
+          .where(and(...conditions))
+      )[0]?.n ?? 0;
     const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
     const rows = await tx
       .select({ ...getTableColumns(profiles), ...invitationColumns, cursor_at: cursorTime(profiles.created_at) })

@@ -35,7 +35,10 @@ export async function setUserActive(
     const user = await findUser(tx, actor.tenantId, id);
     if (user.is_proprietario) throw new AppError("USER_OWNER_PROTECTED");
     if (user.is_active === isActive) return presentUser(user, invitationStateOf(user));
-    await tx.update(profiles).set({ is_active: isActive, updated_at: new Date() }).where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, id)));
+    await tx
+      .update(profiles)
+      .set({ is_active: isActive, updated_at: new Date() })
+      .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, id)));
     let sessionsEnded = 0;
     if (!isActive) {
       const ended = await tx
@@ -68,13 +71,17 @@ export async function changeUserRole(
   return withTenant(db, actor.tenantId, async (tx) => {
     await assertUsersManager(tx, actor);
     const user = await findUser(tx, actor.tenantId, id);
-    if (user.is_proprietario) throw new AppError("USER_OWNER_PROTECTED", "A função do proprietário da clínica não pode ser alterada.");
+    if (user.is_proprietario)
+      throw new AppError("USER_OWNER_PROTECTED", "A função do proprietário da clínica não pode ser alterada.");
     if (user.role === role) return presentUser(user, invitationStateOf(user));
     if (needsCouncil(role) && !user.conselho_tipo) throw new AppError("USER_COUNCIL_REQUIRED");
     if (role !== "admin" && user.conselho_tipo === "CRM" && user.especialidades.some((e) => !e.rqe)) {
       throw new AppError("USER_COUNCIL_REQUIRED", USER_MESSAGES.rqeRequired);
     }
-    await tx.update(profiles).set({ role, updated_at: new Date() }).where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, id)));
+    await tx
+      .update(profiles)
+      .set({ role, updated_at: new Date() })
+      .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, id)));
     await recordAuditEvent(tx, auditOf(actor, context), {
       action: "user.role_changed",
       entityType: "profile",
@@ -95,7 +102,13 @@ export async function resendInvitation(db: Db, actor: SessionUser, id: string, c
     if (!user.is_active) throw new AppError("USER_INACTIVE");
     await tx
       .delete(userInvitations)
-      .where(and(eq(userInvitations.tenant_id, actor.tenantId), eq(userInvitations.profile_id, id), isNull(userInvitations.used_at)));
+      .where(
+        and(
+          eq(userInvitations.tenant_id, actor.tenantId),
+          eq(userInvitations.profile_id, id),
+          isNull(userInvitations.used_at),
+        ),
+      );
     const { expiresAt } = await sendInvitation(tx, {
       tenantId: actor.tenantId,
       profile: { id, nome: user.nome, email: user.email, role: user.role },

@@ -6,8 +6,11 @@ import { AppError } from "../../errors.js";
 
 /** E-mail addresses are unique across the instance (they sign in); CPFs within a clinic (decision 017). */
 export const emailTaken = () =>
-  new AppError("USER_EMAIL_TAKEN", undefined, { issues: [{ path: "email", message: ERRORS.USER_EMAIL_TAKEN.message }] });
-export const cpfTaken = () => new AppError("USER_CPF_TAKEN", undefined, { issues: [{ path: "cpf", message: ERRORS.USER_CPF_TAKEN.message }] });
+  new AppError("USER_EMAIL_TAKEN", undefined, {
+    issues: [{ path: "email", message: ERRORS.USER_EMAIL_TAKEN.message }],
+  });
+export const cpfTaken = () =>
+  new AppError("USER_CPF_TAKEN", undefined, { issues: [{ path: "cpf", message: ERRORS.USER_CPF_TAKEN.message }] });
 
 /** The name of the unique index a violation hit, when the driver says. */
 export function violatedConstraint(error: unknown): string | undefined {
@@ -21,7 +24,8 @@ export function violatedConstraint(error: unknown): string | undefined {
 }
 
 /** The error a unique violation on profiles means: the CPF index, or else the e-mail one. */
-export const uniquenessError = (error: unknown): AppError => (violatedConstraint(error) === "profiles_tenant_cpf_unique" ? cpfTaken() : emailTaken());
+export const uniquenessError = (error: unknown): AppError =>
+  violatedConstraint(error) === "profiles_tenant_cpf_unique" ? cpfTaken() : emailTaken();
 
 /**
  * Is `email` someone else's, in any clinic? Runs as the server's role (pass the Db, not a tenant
@@ -37,7 +41,12 @@ export async function emailUsedByOther(db: DbOrTx, email: string, exceptProfileI
 }
 
 /** Is `cpf` another user's in this clinic? */
-export async function cpfUsedByOther(tx: DbOrTx, tenantId: string, cpf: string, exceptProfileId: string): Promise<boolean> {
+export async function cpfUsedByOther(
+  tx: DbOrTx,
+  tenantId: string,
+  cpf: string,
+  exceptProfileId: string,
+): Promise<boolean> {
   const [row] = await tx
     .select({ id: profiles.id })
     .from(profiles)

@@ -19,7 +19,13 @@ const EDITABLE = ["nome", "role", "conselho_tipo", "conselho_numero", "conselho_
  * specialties with the add-user dialog's rules. The owner's row keeps its role. Audited with the
  * fields that changed; the role applies to the user's open sessions at once (read per request).
  */
-export async function updateUser(db: Db, actor: SessionUser, id: string, input: UserUpdate, context: Omit<RequestContext, "origin">): Promise<User> {
+export async function updateUser(
+  db: Db,
+  actor: SessionUser,
+  id: string,
+  input: UserUpdate,
+  context: Omit<RequestContext, "origin">,
+): Promise<User> {
   return withTenant(db, actor.tenantId, async (tx) => {
     await assertUsersManager(tx, actor);
     const user = await findUser(tx, actor.tenantId, id);
@@ -42,7 +48,11 @@ export async function updateUser(db: Db, actor: SessionUser, id: string, input: 
         action: "user.updated",
         entityType: "profile",
         entityId: id,
-        data: { nome: row.nome, campos: changed, ...(user.role !== row.role ? { role: { from: user.role, to: row.role } } : {}) },
+        data: {
+          nome: row.nome,
+          campos: changed,
+          ...(user.role !== row.role ? { role: { from: user.role, to: row.role } } : {}),
+        },
       },
     );
     return presentUser(row, invitationStateOf(user));

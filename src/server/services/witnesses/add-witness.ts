@@ -37,9 +37,15 @@ export async function addWitness(
         .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, document.paciente_id)))
         .limit(1);
       const [physician] = document.medico_responsavel_id
-        ? await tx.select({ cpf: profiles.cpf }).from(profiles).where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, document.medico_responsavel_id))).limit(1)
+        ? await tx
+            .select({ cpf: profiles.cpf })
+            .from(profiles)
+            .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, document.medico_responsavel_id)))
+            .limit(1)
         : [];
-      const taken = [patient?.cpf, patient?.responsavel_cpf, physician?.cpf, ...existing.map((w) => w.cpf)].map((cpf) => (cpf ?? "").replace(/\D/g, ""));
+      const taken = [patient?.cpf, patient?.responsavel_cpf, physician?.cpf, ...existing.map((w) => w.cpf)].map((cpf) =>
+        (cpf ?? "").replace(/\D/g, ""),
+      );
       if (taken.includes(input.cpf)) throw new AppError("WITNESS_IS_PARTY");
       const ordem = [1, 2].find((n) => !existing.some((w) => w.ordem === n)) ?? MAX_WITNESSES + 1;
       const [row] = await tx
@@ -57,13 +63,23 @@ export async function addWitness(
         })
         .returning({ id: contratoTestemunhas.id });
       if (!row) throw new Error("contrato_testemunhas insert returned no row");
-      await recordAuditEvent(tx, { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit }, {
-        action: "document.witness_added",
-        entityType: "contrato",
-        entityId: id,
-        // Masked: the trail is shown widely; the witness's full data is on the witness row.
-        data: { testemunha_id: row.id, ordem, nome: input.nome, cpf: maskCpf(input.cpf), email: input.email ? maskEmail(input.email) : null },
-      });
+      await recordAuditEvent(
+        tx,
+        { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+        {
+          action: "document.witness_added",
+          entityType: "contrato",
+          entityId: id,
+          // Masked: the trail is shown widely; the witness's full data is on the witness row.
+          data: {
+            testemunha_id: row.id,
+            ordem,
+            nome: input.nome,
+            cpf: maskCpf(input.cpf),
+            email: input.email ? maskEmail(input.email) : null,
+          },
+        },
+      );
       const witnesses = await presentWitnesses(tx, actor.tenantId, id);
       return witnesses.find((w) => w.id === row.id)!;
     });

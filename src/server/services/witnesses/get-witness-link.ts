@@ -36,12 +36,22 @@ export async function getWitnessLink(
       ? await currentSigningToken(tx, secretBox, actor.tenantId, id, now, witness.id)
       : null;
     if (!current) throw new AppError("NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
-    await recordAuditEvent(tx, { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit }, {
-      action: "document.link_accessed",
-      entityType: "contrato",
-      entityId: id,
-      data: { via: "ver", por: actor.profileId, testemunha_id: witness.id },
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      {
+        action: "document.link_accessed",
+        entityType: "contrato",
+        entityId: id,
+        data: { via: "ver", por: actor.profileId, testemunha_id: witness.id },
+      },
+    );
+    return presentWitnessLink(witness, {
+      origin,
+      token: current.token,
+      expiresAt: current.expiresAt,
+      titulo: document.titulo,
+      emailed: false,
     });
-    return presentWitnessLink(witness, { origin, token: current.token, expiresAt: current.expiresAt, titulo: document.titulo, emailed: false });
   });
 }

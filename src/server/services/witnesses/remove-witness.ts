@@ -21,12 +21,18 @@ export async function removeWitness(
     const witness = await findWitness(tx, actor.tenantId, id, witnessId);
     if (!witness) throw new AppError("NOT_FOUND", "Testemunha não encontrada");
     if (document.status !== "draft") throw new AppError("WITNESS_NOT_EDITABLE");
-    await tx.delete(contratoTestemunhas).where(and(eq(contratoTestemunhas.tenant_id, actor.tenantId), eq(contratoTestemunhas.id, witness.id)));
-    await recordAuditEvent(tx, { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit }, {
-      action: "document.witness_removed",
-      entityType: "contrato",
-      entityId: id,
-      data: { testemunha_id: witness.id, ordem: witness.ordem, nome: witness.nome },
-    });
+    await tx
+      .delete(contratoTestemunhas)
+      .where(and(eq(contratoTestemunhas.tenant_id, actor.tenantId), eq(contratoTestemunhas.id, witness.id)));
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      {
+        action: "document.witness_removed",
+        entityType: "contrato",
+        entityId: id,
+        data: { testemunha_id: witness.id, ordem: witness.ordem, nome: witness.nome },
+      },
+    );
   });
 }

@@ -1,5 +1,11 @@
 import type { Tx } from "../../../db/client.js";
-import { maskEmail, signingPath, whatsappMessage, whatsappUrl, type WitnessLink } from "../../../shared/schemas/signing.js";
+import {
+  maskEmail,
+  signingPath,
+  whatsappMessage,
+  whatsappUrl,
+  type WitnessLink,
+} from "../../../shared/schemas/signing.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
@@ -17,7 +23,10 @@ const deadlineFormat = new Intl.DateTimeFormat("pt-BR", {
 });
 
 /** A witness's link as staff get it (to copy or send by WhatsApp). */
-export function presentWitnessLink(witness: WitnessRow, input: { origin: string; token: string; expiresAt: Date; titulo: string; emailed: boolean }): WitnessLink {
+export function presentWitnessLink(
+  witness: WitnessRow,
+  input: { origin: string; token: string; expiresAt: Date; titulo: string; emailed: boolean },
+): WitnessLink {
   const link = `${input.origin}${signingPath(input.token)}`;
   const text = whatsappMessage(witness.nome, input.titulo, link);
   return {
@@ -41,7 +50,15 @@ export async function issueWitnessLinks(
   tx: Tx,
   secretBox: SecretBox,
   context: AuditContext & { actorProfileId: string },
-  input: { document: { id: string; titulo: string }; clinica: string; expiresAt: Date; email: boolean; smtp: boolean; origin: string; now: Date },
+  input: {
+    document: { id: string; titulo: string };
+    clinica: string;
+    expiresAt: Date;
+    email: boolean;
+    smtp: boolean;
+    origin: string;
+    now: Date;
+  },
 ): Promise<WitnessLink[]> {
   const witnesses = await selectWitnesses(tx, context.tenantId, input.document.id);
   const links: WitnessLink[] = [];
@@ -55,7 +72,13 @@ export async function issueWitnessLinks(
       testemunhaId: witness.id,
     });
     const emailed = input.email && witness.email !== null;
-    const link = presentWitnessLink(witness, { origin: input.origin, token, expiresAt: input.expiresAt, titulo: input.document.titulo, emailed });
+    const link = presentWitnessLink(witness, {
+      origin: input.origin,
+      token,
+      expiresAt: input.expiresAt,
+      titulo: input.document.titulo,
+      emailed,
+    });
     if (emailed && witness.email) {
       const first = witness.nome.trim().split(/\s+/)[0] ?? witness.nome;
       const outboxId = await enqueueEmail(tx, secretBox, {

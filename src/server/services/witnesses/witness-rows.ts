@@ -16,11 +16,22 @@ export function selectWitnesses(tx: Tx, tenantId: string, contratoId: string): P
 }
 
 /** One witness of the document, or undefined. */
-export async function findWitness(tx: Tx, tenantId: string, contratoId: string, witnessId: string): Promise<WitnessRow | undefined> {
+export async function findWitness(
+  tx: Tx,
+  tenantId: string,
+  contratoId: string,
+  witnessId: string,
+): Promise<WitnessRow | undefined> {
   const [row] = await tx
     .select()
     .from(contratoTestemunhas)
-    .where(and(eq(contratoTestemunhas.tenant_id, tenantId), eq(contratoTestemunhas.contrato_id, contratoId), eq(contratoTestemunhas.id, witnessId)))
+    .where(
+      and(
+        eq(contratoTestemunhas.tenant_id, tenantId),
+        eq(contratoTestemunhas.contrato_id, contratoId),
+        eq(contratoTestemunhas.id, witnessId),
+      ),
+    )
     .limit(1);
   return row;
 }
@@ -31,7 +42,13 @@ export async function presentWitnesses(tx: Tx, tenantId: string, contratoId: str
   const signed = await tx
     .select({ ordem: contratoPartes.ordem, assinou_em: contratoPartes.assinou_em })
     .from(contratoPartes)
-    .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId), eq(contratoPartes.papel, "testemunha")));
+    .where(
+      and(
+        eq(contratoPartes.tenant_id, tenantId),
+        eq(contratoPartes.contrato_id, contratoId),
+        eq(contratoPartes.papel, "testemunha"),
+      ),
+    );
   return rows.map((row) => ({
     id: row.id,
     ordem: row.ordem,

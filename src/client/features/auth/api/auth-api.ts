@@ -35,7 +35,8 @@ export function useSignIn() {
 
 export function useSignUp() {
   return useMutation({
-    mutationFn: (input: SignUpInput) => api<{ tenant_id: string; profile_id: string }>("/api/auth/sign-up", { body: input }),
+    mutationFn: (input: SignUpInput) =>
+      api<{ tenant_id: string; profile_id: string }>("/api/auth/sign-up", { body: input }),
   });
 }
 
@@ -63,6 +64,7 @@ export function useRequestPasswordReset() {
 
 export function useConfirmPasswordReset() {
   return useMutation({
-    mutationFn: (input: PasswordResetConfirmInput) => api<{ ok: true }>("/api/auth/password-reset/confirm", { body: input }),
+    mutationFn: (input: PasswordResetConfirmInput) =>
+      api<{ ok: true }>("/api/auth/password-reset/confirm", { body: input }),
   });
 }

@@ -39,7 +39,13 @@ export function CouncilFields({ onCouncilChange }: CouncilFieldsProps) {
   return (
     <div className="grid gap-4">
       <div className="grid gap-4 sm:grid-cols-6">
-        <FormField className="sm:col-span-3" label="Conselho" htmlFor="conselho_tipo" required error={errors.conselho_tipo?.message}>
+        <FormField
+          className="sm:col-span-3"
+          label="Conselho"
+          htmlFor="conselho_tipo"
+          required
+          error={errors.conselho_tipo?.message}
+        >
           <NativeSelect {...register("conselho_tipo", { onChange: onCouncilChange })}>
             <option value="">Selecione o conselho</option>
             {CONSELHOS.map((c) => (
@@ -49,10 +55,22 @@ export function CouncilFields({ onCouncilChange }: CouncilFieldsProps) {
             ))}
           </NativeSelect>
         </FormField>
-        <FormField className="sm:col-span-2" label="Número do conselho" htmlFor="conselho_numero" required error={errors.conselho_numero?.message}>
+        <FormField
+          className="sm:col-span-2"
+          label="Número do conselho"
+          htmlFor="conselho_numero"
+          required
+          error={errors.conselho_numero?.message}
+        >
           <Input {...register("conselho_numero")} inputMode="numeric" />
         </FormField>
-        <FormField className="sm:col-span-1" label="UF do conselho" htmlFor="conselho_uf" required error={errors.conselho_uf?.message}>
+        <FormField
+          className="sm:col-span-1"
+          label="UF do conselho"
+          htmlFor="conselho_uf"
+          required
+          error={errors.conselho_uf?.message}
+        >
           <UfSelect {...register("conselho_uf")} />
         </FormField>
       </div>
@@ -60,19 +78,30 @@ export function CouncilFields({ onCouncilChange }: CouncilFieldsProps) {
       {conselho ? (
         <fieldset className="grid gap-3 rounded-lg border p-3">
           <legend className="px-1 text-sm font-medium">
-            Especialidades {specialtyRequired ? <span className="text-destructive">*</span> : <span className="text-muted-foreground">(opcional)</span>}
+            Especialidades{" "}
+            {specialtyRequired ? (
+              <span className="text-destructive">*</span>
+            ) : (
+              <span className="text-muted-foreground">(opcional)</span>
+            )}
           </legend>
           <p className="text-xs text-muted-foreground">
             Até {MAX_ESPECIALIDADES} especialidades
-            {conselho === "CRM" || conselho === "CRO" ? `, com até ${MAX_AREAS_POR_ESPECIALIDADE} áreas de atuação cada` : ""}
+            {conselho === "CRM" || conselho === "CRO"
+              ? `, com até ${MAX_AREAS_POR_ESPECIALIDADE} áreas de atuação cada`
+              : ""}
             {rqeRequired ? ". O RQE é obrigatório para cada especialidade do CRM." : "."}
           </p>
           {fields.map((field, index) => {
             const chosen = especialidades[index]?.especialidade ?? "";
             const areas = chosen ? areasFor(conselho, chosen) : [];
-                      const entryErrors = errors.especialidades?.[index];
+            const entryErrors = errors.especialidades?.[index];
             return (
-              <div key={field.id} className="grid gap-3 rounded-md bg-muted/40 p-3" data-testid={`especialidade-${index}`}>
+              <div
+                key={field.id}
+                className="grid gap-3 rounded-md bg-muted/40 p-3"
+                data-testid={`especialidade-${index}`}
+              >
                 <div className="flex items-end gap-2">
                   <FormField
                     className="flex-1"
@@ -90,20 +119,36 @@ export function CouncilFields({ onCouncilChange }: CouncilFieldsProps) {
                     </NativeSelect>
                   </FormField>
                   {fields.length > 1 ? (
-                    <Button type="button" variant="ghost" size="icon" aria-label={`Remover especialidade ${index + 1}`} onClick={() => remove(index)}>
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Remover especialidade ${index + 1}`}
+                      onClick={() => remove(index)}
+                    >
                       <Trash2 />
                     </Button>
                   ) : null}
                 </div>
                 {rqeRequired ? (
-                  <FormField label="RQE" htmlFor={`especialidades.${index}.rqe`} required error={entryErrors?.rqe?.message}>
-                    <Input {...register(`especialidades.${index}.rqe`)} inputMode="numeric" placeholder="Registro de Qualificação de Especialista" />
+                  <FormField
+                    label="RQE"
+                    htmlFor={`especialidades.${index}.rqe`}
+                    required
+                    error={entryErrors?.rqe?.message}
+                  >
+                    <Input
+                      {...register(`especialidades.${index}.rqe`)}
+                      inputMode="numeric"
+                      placeholder="Registro de Qualificação de Especialista"
+                    />
                   </FormField>
                 ) : null}
                 {areas.length > 0 ? (
                   <fieldset className="grid gap-2">
                     <legend className="mb-1 text-sm">
-                      Áreas de atuação <span className="text-muted-foreground">(até {MAX_AREAS_POR_ESPECIALIDADE})</span>
+                      Áreas de atuação{" "}
+                      <span className="text-muted-foreground">(até {MAX_AREAS_POR_ESPECIALIDADE})</span>
                     </legend>
                     <Controller
                       control={control}
@@ -116,7 +161,10 @@ export function CouncilFields({ onCouncilChange }: CouncilFieldsProps) {
                               const checked = value.includes(area.codigo);
                               const full = !checked && value.length >= MAX_AREAS_POR_ESPECIALIDADE;
                               return (
-                                <label key={area.codigo} className={`flex items-center gap-2 text-sm ${full ? "opacity-50" : ""}`}>
+                                <label
+                                  key={area.codigo}
+                                  className={`flex items-center gap-2 text-sm ${full ? "opacity-50" : ""}`}
+                                >
                                   <input
                                     type="checkbox"
                                     className="size-4 accent-[var(--primary)]"
@@ -124,7 +172,9 @@ export function CouncilFields({ onCouncilChange }: CouncilFieldsProps) {
                                     disabled={full}
                                     onChange={(event) =>
                                       areasField.onChange(
-                                        event.target.checked ? [...value, area.codigo] : value.filter((code) => code !== area.codigo),
+                                        event.target.checked
+                                          ? [...value, area.codigo]
+                                          : value.filter((code) => code !== area.codigo),
                                       )
                                     }
                                   />
@@ -152,7 +202,13 @@ export function CouncilFields({ onCouncilChange }: CouncilFieldsProps) {
             </p>
           ) : null}
           {fields.length < MAX_ESPECIALIDADES ? (
-            <Button type="button" variant="outline" size="sm" className="justify-self-start" onClick={() => append({ ...EMPTY_ESPECIALIDADE })}>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              className="justify-self-start"
+              onClick={() => append({ ...EMPTY_ESPECIALIDADE })}
+            >
               <Plus /> Adicionar especialidade
             </Button>
           ) : null}

@@ -27,7 +27,18 @@ const STEPS: { label: string; fields: FieldPath<Values>[] }[] = [
   { label: "Endereço", fields: ["cep", "estado", "cidade", "bairro", "logradouro", "numero", "complemento"] },
   {
     label: "Responsável",
-    fields: ["nome", "cpf", "email", "telefone", "password", "confirmPassword", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"],
+    fields: [
+      "nome",
+      "cpf",
+      "email",
+      "telefone",
+      "password",
+      "confirmPassword",
+      "conselho_tipo",
+      "conselho_numero",
+      "conselho_uf",
+      "especialidades",
+    ],
   },
 ];
 const ALL_FIELDS = STEPS.flatMap((s) => s.fields as string[]);
@@ -98,88 +109,111 @@ export function EstablishmentWizard({ onBack, onDone }: { onBack: () => void; on
 
   return (
     <FormProvider {...form}>
-    <form
-      onSubmit={(event) => {
-        if (step < STEPS.length - 1) {
-          event.preventDefault();
-          void next();
-          return;
-        }
-        void onSubmit(event);
-      }}
-      noValidate
-      className="grid gap-5"
-      aria-label="Cadastro de estabelecimento"
-    >
-      <div className="flex items-center gap-2">
-        <Button type="button" variant="ghost" size="sm" onClick={onBack}>
-          <ArrowLeft /> Voltar
-        </Button>
-        <h2 className="text-lg font-semibold">Estabelecimento de saúde</h2>
-      </div>
-      <Stepper steps={STEPS.map((s) => ({ label: s.label }))} current={step} onStepClick={setStep} />
-
-      <div hidden={step !== 0} className="grid gap-4 sm:grid-cols-2">
-        <FormField
-          className="sm:col-span-2"
-          label="Tipo de estabelecimento"
-          htmlFor="tipo_estabelecimento"
-          required
-          error={errors.tipo_estabelecimento?.message}
-        >
-          <NativeSelect {...register("tipo_estabelecimento")}>
-            <option value="">Selecione o tipo</option>
-            {TIPOS_ESTABELECIMENTO.map((tipo) => (
-              <option key={tipo} value={tipo}>
-                {TIPO_ESTABELECIMENTO_LABEL[tipo]}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
-        <FormField className="sm:col-span-2" label="Razão social" htmlFor="razao_social" required error={errors.razao_social?.message}>
-          <Input {...register("razao_social")} autoComplete="organization" />
-        </FormField>
-        <FormField className="sm:col-span-2" label="Nome fantasia" htmlFor="nome_fantasia" error={errors.nome_fantasia?.message}>
-          <Input {...register("nome_fantasia")} placeholder="Opcional" />
-        </FormField>
-        <FormField label="CNPJ" htmlFor="cnpj" required error={errors.cnpj?.message}>
-          <MaskedInput {...register("cnpj")} mask={CNPJ_MASK} placeholder="00.000.000/0000-00" maxLength={18} />
-        </FormField>
-        <FormField label="CNES" htmlFor="cnes" hint="Cadastro Nacional de Estabelecimentos de Saúde (opcional)" error={errors.cnes?.message}>
-          <MaskedInput {...register("cnes")} mask={CNES_MASK} inputMode="numeric" placeholder="0000000" maxLength={7} />
-        </FormField>
-      </div>
-
-      <div hidden={step !== 1}>
-        <AddressFields stateField="estado" required />
-      </div>
-
-      <div hidden={step !== 2} className="grid gap-5">
-        <p className="text-sm text-muted-foreground">Dados do proprietário ou administrador, que será o responsável pela conta.</p>
-        <PersonFields />
-        <CouncilFields onCouncilChange={() => setValue("especialidades", [{ ...EMPTY_ESPECIALIDADE }])}
-        />
-      </div>
-
-      <FormErrorAlert message={formError} />
-
-      <div className="flex justify-between gap-2">
-        {step > 0 ? (
-          <Button type="button" variant="outline" onClick={() => setStep((s) => s - 1)}>
+      <form
+        onSubmit={(event) => {
+          if (step < STEPS.length - 1) {
+            event.preventDefault();
+            void next();
+            return;
+          }
+          void onSubmit(event);
+        }}
+        noValidate
+        className="grid gap-5"
+        aria-label="Cadastro de estabelecimento"
+      >
+        <div className="flex items-center gap-2">
+          <Button type="button" variant="ghost" size="sm" onClick={onBack}>
             <ArrowLeft /> Voltar
           </Button>
-        ) : (
-          <span />
-        )}
-        {step < STEPS.length - 1 ? (
-          <Button type="submit">
-            Próximo <ArrowRight />
-          </Button>
-        ) : (
-          <SubmitButton pending={formState.isSubmitting}>Criar conta</SubmitButton>
-        )}
-      </div>
-    </form>
+          <h2 className="text-lg font-semibold">Estabelecimento de saúde</h2>
+        </div>
+        <Stepper steps={STEPS.map((s) => ({ label: s.label }))} current={step} onStepClick={setStep} />
+
+        <div hidden={step !== 0} className="grid gap-4 sm:grid-cols-2">
+          <FormField
+            className="sm:col-span-2"
+            label="Tipo de estabelecimento"
+            htmlFor="tipo_estabelecimento"
+            required
+            error={errors.tipo_estabelecimento?.message}
+          >
+            <NativeSelect {...register("tipo_estabelecimento")}>
+              <option value="">Selecione o tipo</option>
+              {TIPOS_ESTABELECIMENTO.map((tipo) => (
+                <option key={tipo} value={tipo}>
+                  {TIPO_ESTABELECIMENTO_LABEL[tipo]}
+                </option>
+              ))}
+            </NativeSelect>
+          </FormField>
+          <FormField
+            className="sm:col-span-2"
+            label="Razão social"
+            htmlFor="razao_social"
+            required
+            error={errors.razao_social?.message}
+          >
+            <Input {...register("razao_social")} autoComplete="organization" />
+          </FormField>
+          <FormField
+            className="sm:col-span-2"
+            label="Nome fantasia"
+            htmlFor="nome_fantasia"
+            error={errors.nome_fantasia?.message}
+          >
+            <Input {...register("nome_fantasia")} placeholder="Opcional" />
+          </FormField>
+          <FormField label="CNPJ" htmlFor="cnpj" required error={errors.cnpj?.message}>
+            <MaskedInput {...register("cnpj")} mask={CNPJ_MASK} placeholder="00.000.000/0000-00" maxLength={18} />
+          </FormField>
+          <FormField
+            label="CNES"
+            htmlFor="cnes"
+            hint="Cadastro Nacional de Estabelecimentos de Saúde (opcional)"
+            error={errors.cnes?.message}
+          >
+            <MaskedInput
+              {...register("cnes")}
+              mask={CNES_MASK}
+              inputMode="numeric"
+              placeholder="0000000"
+              maxLength={7}
+            />
+          </FormField>
+        </div>
+
+        <div hidden={step !== 1}>
+          <AddressFields stateField="estado" required />
+        </div>
+
+        <div hidden={step !== 2} className="grid gap-5">
+          <p className="text-sm text-muted-foreground">
+            Dados do proprietário ou administrador, que será o responsável pela conta.
+          </p>
+          <PersonFields />
+          <CouncilFields onCouncilChange={() => setValue("especialidades", [{ ...EMPTY_ESPECIALIDADE }])} />
+        </div>
+
+        <FormErrorAlert message={formError} />
+
+        <div className="flex justify-between gap-2">
+          {step > 0 ? (
+            <Button type="button" variant="outline" onClick={() => setStep((s) => s - 1)}>
+              <ArrowLeft /> Voltar
+            </Button>
+          ) : (
+            <span />
+          )}
+          {step < STEPS.length - 1 ? (
+            <Button type="submit">
+              Próximo <ArrowRight />
+            </Button>
+          ) : (
+            <SubmitButton pending={formState.isSubmitting}>Criar conta</SubmitButton>
+          )}
+        </div>
+      </form>
     </FormProvider>
   );
 }

@@ -7,7 +7,14 @@ import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { errorMessage } from "@/lib/api";
@@ -28,7 +35,11 @@ export function ForgotPasswordDialog({
   const request = useRequestPasswordReset();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState, reset } = useForm<Values, unknown, z.output<typeof passwordResetRequestSchema>>({
+  const { register, handleSubmit, formState, reset } = useForm<
+    Values,
+    unknown,
+    z.output<typeof passwordResetRequestSchema>
+  >({
     resolver: zodResolver(passwordResetRequestSchema),
     defaultValues: { email: defaultEmail },
   });
@@ -79,7 +90,9 @@ export function ForgotPasswordDialog({
               Fechar
             </Button>
           ) : (
-            <SubmitButton pending={formState.isSubmitting} form="forgot-password">Enviar link</SubmitButton>
+            <SubmitButton pending={formState.isSubmitting} form="forgot-password">
+              Enviar link
+            </SubmitButton>
           )}
         </DialogFooter>
       </DialogContent>

@@ -25,15 +25,33 @@ export function PersonFields() {
         <Input {...register("nome")} autoComplete="name" />
       </FormField>
       <FormField label="CPF" htmlFor="cpf" required error={errors.cpf?.message}>
-        <MaskedInput {...register("cpf")} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+        <MaskedInput
+          {...register("cpf")}
+          mask={CPF_MASK}
+          inputMode="numeric"
+          placeholder="000.000.000-00"
+          maxLength={14}
+        />
       </FormField>
       <FormField label="Telefone" htmlFor="telefone" error={errors.telefone?.message}>
-        <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" autoComplete="tel" placeholder="(00) 00000-0000" />
+        <MaskedInput
+          {...register("telefone")}
+          mask={PHONE_MASK}
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder="(00) 00000-0000"
+        />
       </FormField>
       <FormField className="sm:col-span-2" label="E-mail" htmlFor="email" required error={errors.email?.message}>
         <Input {...register("email")} type="email" autoComplete="email" />
       </FormField>
-      <FormField label="Senha" htmlFor="password" required hint={`Mínimo de ${PASSWORD_MIN_LENGTH} caracteres`} error={errors.password?.message}>
+      <FormField
+        label="Senha"
+        htmlFor="password"
+        required
+        hint={`Mínimo de ${PASSWORD_MIN_LENGTH} caracteres`}
+        error={errors.password?.message}
+      >
         <Input {...register("password")} type="password" autoComplete="new-password" />
       </FormField>
       <FormField label="Confirmar senha" htmlFor="confirmPassword" required error={errors.confirmPassword?.message}>

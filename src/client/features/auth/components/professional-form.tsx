@@ -14,7 +14,18 @@ import { PersonFields } from "./person-fields";
 import { signUpErrorMessage } from "./sign-up-error";
 
 type Values = z.input<typeof professionalSignUpSchema>;
-const FIELDS = ["nome", "cpf", "email", "telefone", "password", "confirmPassword", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"];
+const FIELDS = [
+  "nome",
+  "cpf",
+  "email",
+  "telefone",
+  "password",
+  "confirmPassword",
+  "conselho_tipo",
+  "conselho_numero",
+  "conselho_uf",
+  "especialidades",
+];
 
 /** Independent professional sign-up: one page (spec part 1 §2). */
 export function ProfessionalForm({ onBack, onDone }: { onBack: () => void; onDone: (email: string) => void }) {
@@ -51,19 +62,18 @@ export function ProfessionalForm({ onBack, onDone }: { onBack: () => void; onDon
 
   return (
     <FormProvider {...form}>
-    <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Cadastro de profissional independente">
-      <div className="flex items-center gap-2">
-        <Button type="button" variant="ghost" size="sm" onClick={onBack}>
-          <ArrowLeft /> Voltar
-        </Button>
-        <h2 className="text-lg font-semibold">Profissional independente</h2>
-      </div>
-      <PersonFields />
-      <CouncilFields onCouncilChange={() => setValue("especialidades", [{ ...EMPTY_ESPECIALIDADE }])}
-      />
-      <FormErrorAlert message={formError} />
-      <SubmitButton pending={formState.isSubmitting}>Criar conta</SubmitButton>
-    </form>
+      <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Cadastro de profissional independente">
+        <div className="flex items-center gap-2">
+          <Button type="button" variant="ghost" size="sm" onClick={onBack}>
+            <ArrowLeft /> Voltar
+          </Button>
+          <h2 className="text-lg font-semibold">Profissional independente</h2>
+        </div>
+        <PersonFields />
+        <CouncilFields onCouncilChange={() => setValue("especialidades", [{ ...EMPTY_ESPECIALIDADE }])} />
+        <FormErrorAlert message={formError} />
+        <SubmitButton pending={formState.isSubmitting}>Criar conta</SubmitButton>
+      </form>
     </FormProvider>
   );
 }

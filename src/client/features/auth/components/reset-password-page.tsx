@@ -44,7 +44,8 @@ export function ResetPasswordPage() {
         await confirm.mutateAsync(values);
         setDone(true);
       } catch (caught) {
-        if (caught instanceof ApiError && caught.code === "RESET_TOKEN_INVALID") setLinkProblem(RESET_LINK_MESSAGES.invalid);
+        if (caught instanceof ApiError && caught.code === "RESET_TOKEN_INVALID")
+          setLinkProblem(RESET_LINK_MESSAGES.invalid);
         else setError(errorMessage(caught));
       }
     },
@@ -63,7 +64,9 @@ export function ResetPasswordPage() {
             <CardTitle>
               <h1>Criar nova senha</h1>
             </CardTitle>
-            <CardDescription>Escolha uma senha com pelo menos {PASSWORD_MIN_LENGTH} caracteres, que não seja das mais comuns.</CardDescription>
+            <CardDescription>
+              Escolha uma senha com pelo menos {PASSWORD_MIN_LENGTH} caracteres, que não seja das mais comuns.
+            </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
             {done ? (
@@ -88,10 +91,20 @@ export function ResetPasswordPage() {
               </>
             ) : (
               <form onSubmit={onSubmit} noValidate className="grid gap-4">
-                <FormField label="Nova senha" htmlFor="reset-password" required error={formState.errors.password?.message}>
+                <FormField
+                  label="Nova senha"
+                  htmlFor="reset-password"
+                  required
+                  error={formState.errors.password?.message}
+                >
                   <Input {...register("password")} type="password" autoComplete="new-password" />
                 </FormField>
-                <FormField label="Confirmar nova senha" htmlFor="reset-confirm" required error={formState.errors.confirmPassword?.message}>
+                <FormField
+                  label="Confirmar nova senha"
+                  htmlFor="reset-confirm"
+                  required
+                  error={formState.errors.confirmPassword?.message}
+                >
                   <Input {...register("confirmPassword")} type="password" autoComplete="new-password" />
                 </FormField>
                 <FormErrorAlert message={error} />

@@ -30,7 +30,9 @@ export function SignInForm({ defaultEmail, onSignedIn }: { defaultEmail?: string
       onSignedIn();
     } catch (caught) {
       // Spec part 1 §8: the server's message in a red alert; anything unexpected, the fallback.
-      setError(caught instanceof ApiError && caught.code !== "INTERNAL" ? caught.message : "Erro inesperado ao fazer login");
+      setError(
+        caught instanceof ApiError && caught.code !== "INTERNAL" ? caught.message : "Erro inesperado ao fazer login",
+      );
     }
   });
 

@@ -1,6 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "@/lib/api";
-import type { Certificate, CertificateList, CertificateUploadInput, CertificateUploadResult } from "@shared/schemas/certificates";
+import type {
+  Certificate,
+  CertificateList,
+  CertificateUploadInput,
+  CertificateUploadResult,
+} from "@shared/schemas/certificates";
 
 export const certificateKeys = {
   all: ["certificates"] as const,
@@ -24,7 +29,8 @@ export function useCertificates(enabled = true) {
 export function useUploadCertificate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CertificateUploadInput) => api<CertificateUploadResult>("/api/certificates", { method: "POST", body: input }),
+    mutationFn: (input: CertificateUploadInput) =>
+      api<CertificateUploadResult>("/api/certificates", { method: "POST", body: input }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: certificateKeys.all }),
   });
 }

@@ -16,7 +16,6 @@ import { useCertificates, useRemoveCertificate } from "../api/certificates-api";
 import { CertificateBadge } from "./certificate-badge";
 import { formatDate, formatDateTime } from "@shared/format";
 
-
 /** 'Meus Certificados' (spec part 1 §2): the clinic's certificates, newest first. */
 export function CertificateList({ onNew }: { onNew: () => void }) {
   const certificates = useCertificates();
@@ -79,7 +78,9 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
   async function confirmRemoval() {
     try {
       await remove.mutateAsync(certificate.id);
-      toast.success(CERTIFICATE_MESSAGES.removed, { description: `"${certificate.alias}" não será mais usado para assinar.` });
+      toast.success(CERTIFICATE_MESSAGES.removed, {
+        description: `"${certificate.alias}" não será mais usado para assinar.`,
+      });
     } catch (error) {
       toast.error(CERTIFICATE_MESSAGES.removeError, { description: errorMessage(error) });
     } finally {
@@ -88,7 +89,11 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
   }
 
   return (
-    <Card data-testid="certificate-card" data-active={certificate.is_active} className={certificate.is_active ? undefined : "opacity-80"}>
+    <Card
+      data-testid="certificate-card"
+      data-active={certificate.is_active}
+      className={certificate.is_active ? undefined : "opacity-80"}
+    >
       <CardHeader className="gap-2">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="grid min-w-0 gap-1">
@@ -106,7 +111,9 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
                 <BadgeCheck aria-hidden /> ICP-Brasil
               </Badge>
             ) : null}
-            <Badge variant="outline">{certificate.holder_kind === "outro" ? "Outro tipo" : certificate.holder_kind}</Badge>
+            <Badge variant="outline">
+              {certificate.holder_kind === "outro" ? "Outro tipo" : certificate.holder_kind}
+            </Badge>
           </div>
         </div>
       </CardHeader>
@@ -124,7 +131,9 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
             <>
               <dt className="text-muted-foreground">{certificate.holder_kind === "e-CNPJ" ? "Responsável" : "CPF"}</dt>
               <dd>
-                {certificate.holder_kind === "e-CNPJ" && certificate.responsible_name ? `${certificate.responsible_name} · ` : null}
+                {certificate.holder_kind === "e-CNPJ" && certificate.responsible_name
+                  ? `${certificate.responsible_name} · `
+                  : null}
                 {certificate.cpf_mascarado}
               </dd>
             </>
@@ -133,12 +142,15 @@ function CertificateCard({ certificate }: { certificate: Certificate }) {
           <dd className="break-words">{certificate.issuer_cn || certificate.issuer}</dd>
           <dt className="text-muted-foreground">Cadeia</dt>
           <dd className="break-words" data-testid="certificate-root" data-root={certificate.raiz.conferencia}>
-            {certificate.raiz.conferencia === "raiz_oficial" ? <BadgeCheck aria-hidden className="mr-1 inline size-4 align-[-3px] text-emerald-700" /> : null}
+            {certificate.raiz.conferencia === "raiz_oficial" ? (
+              <BadgeCheck aria-hidden className="mr-1 inline size-4 align-[-3px] text-emerald-700" />
+            ) : null}
             {rootCheckLine(certificate.raiz)}
           </dd>
           <dt className="text-muted-foreground">Validade</dt>
           <dd data-testid="certificate-validity">
-            {formatDate(certificate.not_before)} a {certificate.vence_em ? formatDate(certificate.vence_em) : "sem vencimento"}
+            {formatDate(certificate.not_before)} a{" "}
+            {certificate.vence_em ? formatDate(certificate.vence_em) : "sem vencimento"}
           </dd>
           {certificate.descricao ? (
             <>

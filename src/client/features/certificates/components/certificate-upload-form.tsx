@@ -40,7 +40,13 @@ type FormInput = z.input<typeof formSchema>;
 type FormOutput = z.output<typeof formSchema>;
 
 /** 'Novo Certificado' (spec part 1 §2, §5): file (.p12/.pfx), alias, password, optional description. */
-export function CertificateUploadForm({ titulares, onShowList }: { titulares: CertificateTitular[]; onShowList: () => void }) {
+export function CertificateUploadForm({
+  titulares,
+  onShowList,
+}: {
+  titulares: CertificateTitular[];
+  onShowList: () => void;
+}) {
   const upload = useUploadCertificate();
   const [stage, setStage] = useState<Stage>("idle");
   const [file, setFile] = useState<File | null>(null);
@@ -92,7 +98,9 @@ export function CertificateUploadForm({ titulares, onShowList }: { titulares: Ce
     }
     if (file.size > MAX_CERTIFICATE_FILE_BYTES || file.size === 0) {
       setFileError(file.size === 0 ? "O arquivo está vazio." : CERTIFICATE_MESSAGES.tooLarge);
-      toast.error(CERTIFICATE_MESSAGES.uploadError, { description: file.size === 0 ? "O arquivo está vazio." : CERTIFICATE_MESSAGES.tooLarge });
+      toast.error(CERTIFICATE_MESSAGES.uploadError, {
+        description: file.size === 0 ? "O arquivo está vazio." : CERTIFICATE_MESSAGES.tooLarge,
+      });
       setStage("idle");
       return;
     }
@@ -148,7 +156,8 @@ export function CertificateUploadForm({ titulares, onShowList }: { titulares: Ce
       <Card data-testid="certificate-upload-done" data-stage="done">
         <CardHeader>
           <CardTitle className="flex items-center gap-2 text-base">
-            <CheckCircle2 className="size-5 text-[color-mix(in_oklab,var(--color-success)_70%,black)]" aria-hidden /> {CERTIFICATE_MESSAGES.uploaded}
+            <CheckCircle2 className="size-5 text-[color-mix(in_oklab,var(--color-success)_70%,black)]" aria-hidden />{" "}
+            {CERTIFICATE_MESSAGES.uploaded}
           </CardTitle>
           <CardDescription className="break-words">
             {result.certificado.alias} — {result.certificado.cn}
@@ -157,7 +166,11 @@ export function CertificateUploadForm({ titulares, onShowList }: { titulares: Ce
         <CardContent className="grid gap-4">
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <CertificateBadge certificate={result.certificado} />
-            {result.substituido_id ? <span className="text-muted-foreground">O certificado anterior foi desativado e substituído por este.</span> : null}
+            {result.substituido_id ? (
+              <span className="text-muted-foreground">
+                O certificado anterior foi desativado e substituído por este.
+              </span>
+            ) : null}
           </div>
           {result.avisos.length ? (
             <Alert data-testid="certificate-upload-warnings">
@@ -188,16 +201,26 @@ export function CertificateUploadForm({ titulares, onShowList }: { titulares: Ce
       <CardHeader>
         <CardTitle className="text-base">Novo Certificado</CardTitle>
         <CardDescription>
-          Certificado A1 em arquivo (.pfx ou .p12) com a senha. O arquivo é conferido antes de ser guardado, e arquivo e senha ficam
-          criptografados.
+          Certificado A1 em arquivo (.pfx ou .p12) com a senha. O arquivo é conferido antes de ser guardado, e arquivo e
+          senha ficam criptografados.
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4" aria-label="Novo certificado" data-stage={stage}>
+        <form
+          onSubmit={(event) => void submit(event)}
+          noValidate
+          className="grid gap-4"
+          aria-label="Novo certificado"
+          data-stage={stage}
+        >
           {titulares.length > 1 ? (
             <fieldset className="grid gap-2">
               <legend className="mb-2 text-sm font-medium">De quem é o certificado</legend>
-              <RadioGroup value={titular} onValueChange={(value) => setValue("titular", value as CertificateTitular)} className="gap-2">
+              <RadioGroup
+                value={titular}
+                onValueChange={(value) => setValue("titular", value as CertificateTitular)}
+                className="gap-2"
+              >
                 {titulares.map((option) => (
                   <div key={option} className="flex items-center gap-2">
                     <RadioGroupItem value={option} id={`titular-${option}`} />
@@ -211,7 +234,13 @@ export function CertificateUploadForm({ titulares, onShowList }: { titulares: Ce
           ) : (
             <p className="text-sm text-muted-foreground">{CERTIFICATE_TITULAR_LABEL[titulares[0] ?? "clinica"]}</p>
           )}
-          <FormField label="Arquivo do certificado" htmlFor="certificate-file" required error={fileError} hint="Apenas arquivos .p12 ou .pfx (até 64 kB).">
+          <FormField
+            label="Arquivo do certificado"
+            htmlFor="certificate-file"
+            required
+            error={fileError}
+            hint="Apenas arquivos .p12 ou .pfx (até 64 kB)."
+          >
             {(control) => (
               <div className="flex min-w-0 flex-wrap items-center gap-3">
                 <Button type="button" variant="outline" disabled={busy} onClick={() => fileInput.current?.click()}>
@@ -233,13 +262,29 @@ export function CertificateUploadForm({ titulares, onShowList }: { titulares: Ce
               </div>
             )}
           </FormField>
-          <FormField label="Nome do certificado" htmlFor="certificate-alias" required error={formState.errors.alias?.message} hint="Sugerido a partir do nome do arquivo.">
+          <FormField
+            label="Nome do certificado"
+            htmlFor="certificate-alias"
+            required
+            error={formState.errors.alias?.message}
+            hint="Sugerido a partir do nome do arquivo."
+          >
             <Input {...register("alias")} disabled={busy} autoComplete="off" />
           </FormField>
-          <FormField label="Senha do certificado" htmlFor="certificate-password" required error={formState.errors.senha?.message}>
+          <FormField
+            label="Senha do certificado"
+            htmlFor="certificate-password"
+            required
+            error={formState.errors.senha?.message}
+          >
             <Input {...register("senha")} type="password" autoComplete="off" disabled={busy} />
           </FormField>
-          <FormField label="Descrição" htmlFor="certificate-description" error={formState.errors.descricao?.message} hint="Opcional.">
+          <FormField
+            label="Descrição"
+            htmlFor="certificate-description"
+            error={formState.errors.descricao?.message}
+            hint="Opcional."
+          >
             <Textarea {...register("descricao")} rows={2} disabled={busy} />
           </FormField>
           <div className="flex flex-wrap items-center gap-3">
@@ -247,8 +292,17 @@ export function CertificateUploadForm({ titulares, onShowList }: { titulares: Ce
               {busy ? null : <Upload aria-hidden />}
               {stage === "validating" ? "Validando…" : stage === "uploading" ? "Enviando…" : "Enviar certificado"}
             </SubmitButton>
-            <span className="text-sm text-muted-foreground" role="status" aria-live="polite" data-testid="certificate-upload-stage">
-              {stage === "validating" ? "Validando o arquivo…" : stage === "uploading" ? "Enviando e conferindo o certificado…" : ""}
+            <span
+              className="text-sm text-muted-foreground"
+              role="status"
+              aria-live="polite"
+              data-testid="certificate-upload-stage"
+            >
+              {stage === "validating"
+                ? "Validando o arquivo…"
+                : stage === "uploading"
+                  ? "Enviando e conferindo o certificado…"
+                  : ""}
             </span>
           </div>
         </form>

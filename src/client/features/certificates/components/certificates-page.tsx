@@ -27,11 +27,19 @@ export function CertificatesPage() {
 
   return (
     <div className="grid min-w-0 gap-6">
-      <PageHeader title="Certificado Digital" description="Certificados A1 usados para assinar os documentos com certificado digital." />
+      <PageHeader
+        title="Certificado Digital"
+        description="Certificados A1 usados para assinar os documentos com certificado digital."
+      />
       {isPending ? (
         <Skeleton className="h-40 w-full max-w-3xl" />
       ) : titulares.length === 0 ? (
-        <EmptyState className="max-w-3xl" icon={<ShieldX />} title={CERTIFICATE_MESSAGES.accessDenied} description={CERTIFICATE_MESSAGES.accessDeniedDetail} />
+        <EmptyState
+          className="max-w-3xl"
+          icon={<ShieldX />}
+          title={CERTIFICATE_MESSAGES.accessDenied}
+          description={CERTIFICATE_MESSAGES.accessDeniedDetail}
+        />
       ) : (
         <Tabs value={tab} onValueChange={setTab} className="max-w-3xl gap-4">
           <TabsList className="w-full sm:w-fit">

@@ -15,7 +15,8 @@ const retryUnlessClientError = (count: number, error: unknown) =>
 export function useContentItems(kind: ContentKind, q: string) {
   return useQuery({
     queryKey: contentKeys.list(kind, q),
-    queryFn: ({ signal }) => api<ContentList>(`/api/content/${kind}${q ? `?q=${encodeURIComponent(q)}` : ""}`, { signal }),
+    queryFn: ({ signal }) =>
+      api<ContentList>(`/api/content/${kind}${q ? `?q=${encodeURIComponent(q)}` : ""}`, { signal }),
     placeholderData: keepPreviousData,
     retry: retryUnlessClientError,
   });

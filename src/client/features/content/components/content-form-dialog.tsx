@@ -6,12 +6,25 @@ import type { z } from "zod";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { applyServerErrors } from "@/lib/form-errors";
-import { CONTENT_MESSAGES, type ContentItem, type ContentItemInput, type ContentKind, contentItemInputSchema } from "@shared/schemas/content";
+import {
+  CONTENT_MESSAGES,
+  type ContentItem,
+  type ContentItemInput,
+  type ContentKind,
+  contentItemInputSchema,
+} from "@shared/schemas/content";
 import { useSaveContentItem } from "../api/content-api";
 import { KIND_SINGULAR } from "../lib/labels";
 
@@ -74,9 +87,16 @@ export function ContentFormDialog({
       <DialogContent>
         <DialogHeader>
           <DialogTitle>{item ? `Editar ${singular.toLowerCase()}` : `Novo ${singular.toLowerCase()}`}</DialogTitle>
-          <DialogDescription>Título e descrição aparecem nos documentos dos procedimentos associados.</DialogDescription>
+          <DialogDescription>
+            Título e descrição aparecem nos documentos dos procedimentos associados.
+          </DialogDescription>
         </DialogHeader>
-        <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label={item ? `Edição de ${singular.toLowerCase()}` : `Cadastro de ${singular.toLowerCase()}`}>
+        <form
+          onSubmit={onSubmit}
+          noValidate
+          className="grid gap-4"
+          aria-label={item ? `Edição de ${singular.toLowerCase()}` : `Cadastro de ${singular.toLowerCase()}`}
+        >
           <FormField label="Título" htmlFor={id("titulo")} required error={errors.titulo?.message}>
             <Input {...register("titulo")} autoComplete="off" maxLength={200} />
           </FormField>
@@ -84,17 +104,32 @@ export function ContentFormDialog({
             <Textarea {...register("descricao")} rows={4} className="max-h-60" maxLength={5000} />
           </FormField>
           {kind === "cuidados" ? (
-            <FormField label="Período" htmlFor={id("periodo")} error={errors.periodo?.message} hint="Ex.: Primeiras 48 horas, 7 dias, 30 dias">
+            <FormField
+              label="Período"
+              htmlFor={id("periodo")}
+              error={errors.periodo?.message}
+              hint="Ex.: Primeiras 48 horas, 7 dias, 30 dias"
+            >
               <Input {...register("periodo")} autoComplete="off" maxLength={120} />
             </FormField>
           ) : (
-            <FormField label="Categoria" htmlFor={id("categoria")} error={errors.categoria?.message} hint={kind === "riscos" ? "Ex.: Comum, Raro, Grave" : "Ex.: Estético, Funcional"}>
+            <FormField
+              label="Categoria"
+              htmlFor={id("categoria")}
+              error={errors.categoria?.message}
+              hint={kind === "riscos" ? "Ex.: Comum, Raro, Grave" : "Ex.: Estético, Funcional"}
+            >
               <Input {...register("categoria")} autoComplete="off" maxLength={120} />
             </FormField>
           )}
           <FormErrorAlert message={formError} />
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={formState.isSubmitting}>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => onOpenChange(false)}
+              disabled={formState.isSubmitting}
+            >
               Cancelar
             </Button>
             <SubmitButton pending={formState.isSubmitting}>{item ? "Salvar alterações" : "Criar item"}</SubmitButton>

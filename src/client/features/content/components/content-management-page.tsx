@@ -18,8 +18,15 @@ export function ContentManagementPage() {
 
   return (
     <div className="grid gap-6">
-      <PageHeader title="Gestão de Conteúdo" description="Riscos, benefícios e cuidados pós-operatórios usados nos documentos" />
-      <Tabs value={kind} onValueChange={(value) => setSearchParams({ aba: value }, { replace: true })} className="gap-4">
+      <PageHeader
+        title="Gestão de Conteúdo"
+        description="Riscos, benefícios e cuidados pós-operatórios usados nos documentos"
+      />
+      <Tabs
+        value={kind}
+        onValueChange={(value) => setSearchParams({ aba: value }, { replace: true })}
+        className="gap-4"
+      >
         <TabsList className="w-full sm:w-fit">
           {CONTENT_KINDS.map((value) => (
             <TabsTrigger key={value} value={value} className="sm:px-4">

@@ -40,14 +40,23 @@ export function ContentTab({ kind, canEdit }: { kind: ContentKind; canEdit: bool
   } else if (list.isError) {
     body = (
       <div className="p-4">
-        <LoadError title={CONTENT_MESSAGES.loadError} message={errorMessage(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+        <LoadError
+          title={CONTENT_MESSAGES.loadError}
+          message={errorMessage(list.error)}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
+        />
       </div>
     );
   } else if (data && data.items.length === 0) {
     body = (
       <div className="p-4">
         {q ? (
-          <EmptyState icon={<SearchX />} title={CONTENT_MESSAGES.emptySearch(q)} description="Confira a grafia ou busque por outro termo." />
+          <EmptyState
+            icon={<SearchX />}
+            title={CONTENT_MESSAGES.emptySearch(q)}
+            description="Confira a grafia ou busque por outro termo."
+          />
         ) : (
           <EmptyState
             icon={<ListChecks />}
@@ -74,7 +83,13 @@ export function ContentTab({ kind, canEdit }: { kind: ContentKind; canEdit: bool
               </div>
               {canEdit ? (
                 <div className="-mt-1 -mr-2 flex shrink-0 items-center">
-                  <Button variant="ghost" size="icon" aria-label={`Editar ${item.titulo}`} title="Editar" onClick={() => setDialog({ open: true, item })}>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Editar ${item.titulo}`}
+                    title="Editar"
+                    onClick={() => setDialog({ open: true, item })}
+                  >
                     <Pencil />
                   </Button>
                   <ConfirmDeleteButton
@@ -114,13 +129,22 @@ export function ContentTab({ kind, canEdit }: { kind: ContentKind; canEdit: bool
       <Card className="gap-0 overflow-hidden py-0">
         <div className="flex min-h-12 items-center justify-between gap-2 border-b px-4 py-2">
           <p className="text-sm text-muted-foreground" aria-live="polite">
-            {data ? `${data.items.length} ${data.items.length === 1 ? "item" : "itens"}${data.truncated ? " (refine a busca para ver mais)" : ""}` : "\u00a0"}
+            {data
+              ? `${data.items.length} ${data.items.length === 1 ? "item" : "itens"}${data.truncated ? " (refine a busca para ver mais)" : ""}`
+              : "\u00a0"}
           </p>
-          {list.isFetching && !list.isPending ? <Spinner className="text-muted-foreground" label="Atualizando" /> : null}
+          {list.isFetching && !list.isPending ? (
+            <Spinner className="text-muted-foreground" label="Atualizando" />
+          ) : null}
         </div>
         <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
       </Card>
-      <ContentFormDialog kind={kind} open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} item={dialog.item} />
+      <ContentFormDialog
+        kind={kind}
+        open={dialog.open}
+        onOpenChange={(open) => setDialog((current) => ({ ...current, open }))}
+        item={dialog.item}
+      />
     </div>
   );
 }

@@ -1,4 +1,15 @@
-import { AlertTriangle, CheckCircle2, Clock, FilePlus2, FileSignature, FileText, Percent, TrendingDown, TrendingUp, UserPlus } from "lucide-react";
+import {
+  AlertTriangle,
+  CheckCircle2,
+  Clock,
+  FilePlus2,
+  FileSignature,
+  FileText,
+  Percent,
+  TrendingDown,
+  TrendingUp,
+  UserPlus,
+} from "lucide-react";
 import type * as React from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
@@ -15,7 +26,6 @@ import { monthOverMonth } from "../lib/trend";
 import { RecentDocuments } from "./recent-documents";
 import { formatNumber, formatPercent, formatTime } from "@shared/format";
 
-
 function greeting(now = new Date()): string {
   // The clinic's hour (São Paulo), as every other time on the screens.
   const hour = Number(formatTime(now).slice(0, 2));
@@ -29,7 +39,13 @@ function Trend({ current, previous }: { current: number; previous: number }) {
   if (!trend) return null;
   const Icon = trend.direction === "down" ? TrendingDown : TrendingUp;
   return (
-    <span className={cn("inline-flex items-center gap-1", trend.direction === "up" && "text-[color-mix(in_oklab,var(--color-success)_70%,black)]", trend.direction === "down" && "text-destructive")}>
+    <span
+      className={cn(
+        "inline-flex items-center gap-1",
+        trend.direction === "up" && "text-[color-mix(in_oklab,var(--color-success)_70%,black)]",
+        trend.direction === "down" && "text-destructive",
+      )}
+    >
       {trend.direction === "flat" ? null : <Icon className="size-3.5" aria-hidden />}
       {trend.text}
     </span>
@@ -64,7 +80,11 @@ export function DashboardPage() {
       </p>
       <CertificateExpiryNotice />
 
-      <section aria-label="Resumo dos documentos" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="dashboard-stats">
+      <section
+        aria-label="Resumo dos documentos"
+        className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4"
+        data-testid="dashboard-stats"
+      >
         <StatCard
           title="Total de Contratos"
           value={c ? formatNumber(c.total) : "—"}
@@ -98,13 +118,25 @@ export function DashboardPage() {
           data-testid="stat-taxa"
         />
       </section>
-      {counters.isError ? <p className="text-sm text-destructive">Não foi possível carregar os números dos contratos.</p> : null}
+      {counters.isError ? (
+        <p className="text-sm text-destructive">Não foi possível carregar os números dos contratos.</p>
+      ) : null}
 
       <RecentDocuments />
 
       <section aria-label="Atalhos" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <Shortcut to="/templates/create" icon={<FileSignature />} title="Criar Template" description="Monte um modelo de documento com variáveis." />
-        <Shortcut to="/patients/create" icon={<UserPlus />} title="Cadastrar Paciente" description="Registre um paciente para gerar documentos." />
+        <Shortcut
+          to="/templates/create"
+          icon={<FileSignature />}
+          title="Criar Template"
+          description="Monte um modelo de documento com variáveis."
+        />
+        <Shortcut
+          to="/patients/create"
+          icon={<UserPlus />}
+          title="Cadastrar Paciente"
+          description="Registre um paciente para gerar documentos."
+        />
         <Shortcut
           to="/documents?status=expired"
           icon={<AlertTriangle />}
@@ -145,7 +177,11 @@ function Shortcut({
   testId?: string;
 }) {
   return (
-    <Link to={to} className="rounded-xl focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none" data-testid={testId}>
+    <Link
+      to={to}
+      className="rounded-xl focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+      data-testid={testId}
+    >
       <Card className="h-full transition hover:border-primary">
         <CardHeader>
           <span className="text-primary [&_svg]:size-6" aria-hidden>

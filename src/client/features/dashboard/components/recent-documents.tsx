@@ -58,7 +58,9 @@ export function RecentDocuments() {
                   data-testid="recent-document"
                 >
                   <span className="grid min-w-0 flex-1 gap-0.5">
-                    <span className="truncate text-sm font-medium">{doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}</span>
+                    <span className="truncate text-sm font-medium">
+                      {doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}
+                    </span>
                     <span className="truncate text-xs text-muted-foreground">
                       {doc.procedimento ?? doc.titulo} · {formatDate(doc.created_at)}
                       {doc.criador_nome ? ` · por ${doc.criador_nome}` : ""}

@@ -5,7 +5,10 @@ import { formatPercentChange } from "@shared/format";
  * passado"), or null when last month had none (no baseline: no trend line rather than a made-up
  * one).
  */
-export function monthOverMonth(current: number, previous: number): { text: string; direction: "up" | "down" | "flat" } | null {
+export function monthOverMonth(
+  current: number,
+  previous: number,
+): { text: string; direction: "up" | "down" | "flat" } | null {
   if (previous <= 0) return null;
   const change = ((current - previous) / previous) * 100;
   const rounded = Math.round(change * 10) / 10;

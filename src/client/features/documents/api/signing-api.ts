@@ -35,7 +35,8 @@ export function useSigningLink(id: string | undefined, enabled: boolean) {
 export function useSignatures(id: string | undefined, enabled: boolean) {
   return useQuery({
     queryKey: signingKeys.signatures(id ?? ""),
-    queryFn: async ({ signal }) => (await api<{ items: SignatureSummary[] }>(path(id!, "signatures"), { signal })).items,
+    queryFn: async ({ signal }) =>
+      (await api<{ items: SignatureSummary[] }>(path(id!, "signatures"), { signal })).items,
     enabled: Boolean(id) && enabled,
     retry: retryUnlessClientError,
     refetchOnWindowFocus: false,
@@ -80,7 +81,10 @@ export function useSendForSignature() {
 export function useProfessionalSigningCode() {
   return useMutation({
     mutationFn: ({ id }: { id: string }) =>
-      api<{ enviado: true; canal: "email"; destino: string }>(path(id, "professional-signature/code"), { method: "POST", body: {} }),
+      api<{ enviado: true; canal: "email"; destino: string }>(path(id, "professional-signature/code"), {
+        method: "POST",
+        body: {},
+      }),
   });
 }
 
@@ -88,11 +92,24 @@ export function useProfessionalSigningCode() {
 export function useProfessionalSignature() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, senha, com_certificado, codigo }: { id: string; senha: string; com_certificado?: boolean; codigo?: string }) =>
-      api<{ assinou_em: string; metodo_assinatura: string; nivel_assinatura: "avancada" | "simples" }>(path(id, "professional-signature"), {
-        method: "POST",
-        body: { senha, com_certificado, ...(codigo ? { codigo } : {}) },
-      }),
+    mutationFn: ({
+      id,
+      senha,
+      com_certificado,
+      codigo,
+    }: {
+      id: string;
+      senha: string;
+      com_certificado?: boolean;
+      codigo?: string;
+    }) =>
+      api<{ assinou_em: string; metodo_assinatura: string; nivel_assinatura: "avancada" | "simples" }>(
+        path(id, "professional-signature"),
+        {
+          method: "POST",
+          body: { senha, com_certificado, ...(codigo ? { codigo } : {}) },
+        },
+      ),
     onSuccess: (_result, { id }) => {
       void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: signingKeys.signatures(id) });
@@ -111,7 +128,9 @@ export function useEmailSigningLink() {
  * Downloads the sealed PDF. 'pending' while the job that seals it has not finished (404
  * 'PDF não disponível'); the file name on success.
  */
-export async function downloadSignedPdf(id: string): Promise<{ status: "pending" } | { status: "saved"; name: string }> {
+export async function downloadSignedPdf(
+  id: string,
+): Promise<{ status: "pending" } | { status: "saved"; name: string }> {
   let response: Response;
   try {
     response = await fetch(path(id, "signed-pdf"), { credentials: "same-origin" });
@@ -121,9 +140,14 @@ export async function downloadSignedPdf(id: string): Promise<{ status: "pending"
   if (response.status === 404) return { status: "pending" };
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { code?: ApiError["code"]; message?: string };
-    throw new ApiError(response.status, body.code ?? "INTERNAL", body.message ?? "Não foi possível baixar o PDF assinado.");
+    throw new ApiError(
+      response.status,
+      body.code ?? "INTERNAL",
+      body.message ?? "Não foi possível baixar o PDF assinado.",
+    );
   }
-  const name = fileNameFromDisposition(response.headers.get("content-disposition")) ?? `documento-assinado-${id.slice(-8)}.pdf`;
+  const name =
+    fileNameFromDisposition(response.headers.get("content-disposition")) ?? `documento-assinado-${id.slice(-8)}.pdf`;
   const url = URL.createObjectURL(await response.blob());
   const anchor = document.createElement("a");
   anchor.href = url;

@@ -1,4 +1,17 @@
-import { Ban, CloudUpload, Download, Eye, FileCheck2, FileSearch, History, MoreHorizontal, RefreshCw, RotateCcw, Send, Trash2 } from "lucide-react";
+import {
+  Ban,
+  CloudUpload,
+  Download,
+  Eye,
+  FileCheck2,
+  FileSearch,
+  History,
+  MoreHorizontal,
+  RefreshCw,
+  RotateCcw,
+  Send,
+  Trash2,
+} from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -51,7 +64,9 @@ export function sendTarget(doc: DocumentSummary): SendTarget | null {
 
 export function removalTarget(doc: DocumentSummary): RemovalTarget | null {
   const mode = removalFor(doc.status);
-  return mode ? { id: doc.id, mode, label: `${doc.short_id} · ${doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}` } : null;
+  return mode
+    ? { id: doc.id, mode, label: `${doc.short_id} · ${doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}` }
+    : null;
 }
 
 /** The desktop row menu (spec part 1 §2); "Gerar e Enviar PDF" when the clinic's Feegow upload is on. */
@@ -153,9 +168,22 @@ export function DocumentRowSheet({ doc, handlers }: { doc: DocumentSummary; hand
   const close = () => setOpen(false);
   const tiles: React.ReactNode[] = [];
   // Signed: the sealed PDF is the sheet's first tile (the draft stays inside Gerar PDF's dialog).
-  if (signed) tiles.push(<Tile key="signed" icon={<FileCheck2 />} label={SIGNED_PDF_LABEL} primary onClick={run(() => handlers.onDownloadSigned(doc.id))} />);
-  tiles.push(<Tile key="details" asLink={`/documents/${doc.id}`} icon={<Eye />} label="Ver Detalhes" onClick={close} />);
-  tiles.push(<Tile key="pdf" icon={<FileSearch />} label="Gerar PDF" onClick={run(() => handlers.onPreview(doc.id))} />);
+  if (signed)
+    tiles.push(
+      <Tile
+        key="signed"
+        icon={<FileCheck2 />}
+        label={SIGNED_PDF_LABEL}
+        primary
+        onClick={run(() => handlers.onDownloadSigned(doc.id))}
+      />,
+    );
+  tiles.push(
+    <Tile key="details" asLink={`/documents/${doc.id}`} icon={<Eye />} label="Ver Detalhes" onClick={close} />,
+  );
+  tiles.push(
+    <Tile key="pdf" icon={<FileSearch />} label="Gerar PDF" onClick={run(() => handlers.onPreview(doc.id))} />,
+  );
   if (send) {
     tiles.push(
       <Tile
@@ -177,14 +205,32 @@ export function DocumentRowSheet({ doc, handlers }: { doc: DocumentSummary; hand
       />,
     );
   }
-  if (tiles.length < 4) tiles.push(<Tile key="audit" asLink={`/documents/${doc.id}?aba=auditoria`} icon={<History />} label="Auditoria" onClick={close} />);
+  if (tiles.length < 4)
+    tiles.push(
+      <Tile
+        key="audit"
+        asLink={`/documents/${doc.id}?aba=auditoria`}
+        icon={<History />}
+        label="Auditoria"
+        onClick={close}
+      />,
+    );
   return (
     <>
-      <Button variant="ghost" size="icon" aria-label={`Ações do documento ${doc.short_id} de ${patient}`} onClick={() => setOpen(true)}>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`Ações do documento ${doc.short_id} de ${patient}`}
+        onClick={() => setOpen(true)}
+      >
         <MoreHorizontal />
       </Button>
       <Sheet open={open} onOpenChange={setOpen}>
-        <SheetContent side="bottom" className="rounded-t-xl pb-[max(1rem,env(safe-area-inset-bottom))]" data-testid="document-row-sheet">
+        <SheetContent
+          side="bottom"
+          className="rounded-t-xl pb-[max(1rem,env(safe-area-inset-bottom))]"
+          data-testid="document-row-sheet"
+        >
           <SheetHeader className="pb-0 text-left">
             <SheetTitle className="truncate pr-8">{patient}</SheetTitle>
             <SheetDescription>

@@ -3,7 +3,6 @@ import { StatCard } from "@/components/ui/stat-card";
 import type { DocumentCounters as Counters } from "@shared/schemas/document";
 import { formatNumber } from "@shared/format";
 
-
 /**
  * The five counters of /documents (spec part 1 §2): a grid on desktop, one horizontal scrolling
  * row under 768 px. The row is `relative` so that it is the containing block of what it scrolls:

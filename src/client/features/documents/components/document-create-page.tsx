@@ -147,11 +147,27 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
       patient: patient.data ?? null,
       physician,
       clinic: options.clinic,
-      selected: selectedContent(chosen, { riscos: riscos.data?.items, beneficios: beneficios.data?.items, cuidados: cuidados.data?.items }),
+      selected: selectedContent(chosen, {
+        riscos: riscos.data?.items,
+        beneficios: beneficios.data?.items,
+        cuidados: cuidados.data?.items,
+      }),
       custom: values.variaveis ?? {},
       now,
     });
-  }, [template, values, procedure, patient.data, physician?.nome, physician?.conselho_numero, riscos.data, beneficios.data, cuidados.data, options.clinic, now]);
+  }, [
+    template,
+    values,
+    procedure,
+    patient.data,
+    physician?.nome,
+    physician?.conselho_numero,
+    riscos.data,
+    beneficios.data,
+    cuidados.data,
+    options.clinic,
+    now,
+  ]);
 
   const unresolved = [...new Set([...(model?.unresolved ?? []), ...serverUnresolved])];
 
@@ -160,7 +176,10 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
     if (!id) return;
     const chosenProcedure = procedures.data?.items.find((p) => p.id === id);
     if (chosenProcedure && !getValues("titulo")?.trim()) {
-      setValue("titulo", suggestedTitle(chosenProcedure.nome), { shouldDirty: true, shouldValidate: formState.isSubmitted });
+      setValue("titulo", suggestedTitle(chosenProcedure.nome), {
+        shouldDirty: true,
+        shouldValidate: formState.isSubmitted,
+      });
     }
     // The procedure's price (typed on /procedures or imported from Feegow) fills an empty value.
     if (chosenProcedure?.valor_centavos != null && !getValues("variaveis.valor_procedimento")?.trim()) {
@@ -169,12 +188,19 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
     try {
       const associations = await queryClient.fetchQuery({
         queryKey: procedureKeys.associations(id),
-        queryFn: ({ signal }) => api<ProcedureAssociations>(`/api/procedures/${encodeURIComponent(id)}/associations`, { signal }),
+        queryFn: ({ signal }) =>
+          api<ProcedureAssociations>(`/api/procedures/${encodeURIComponent(id)}/associations`, { signal }),
       });
       if (getValues("procedimento_id") !== id) return;
-      setValue("conteudo", { riscos: associations.riscos, beneficios: associations.beneficios, cuidados: associations.cuidados }, { shouldDirty: true });
+      setValue(
+        "conteudo",
+        { riscos: associations.riscos, beneficios: associations.beneficios, cuidados: associations.cuidados },
+        { shouldDirty: true },
+      );
     } catch (error) {
-      toast.error("Não foi possível carregar o conteúdo do procedimento", { description: error instanceof ApiError ? error.message : undefined });
+      toast.error("Não foi possível carregar o conteúdo do procedimento", {
+        description: error instanceof ApiError ? error.message : undefined,
+      });
     }
   }
 
@@ -184,48 +210,69 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
     setValue(`conteudo.${kind}`, next, { shouldDirty: true });
   }
 
-  const onSubmit = handleSubmit(async (data) => {
-    setFormError(null);
-    setAllowError(null);
-    if (options.must_choose_physician && !data.medico_responsavel_id) {
-      setError("medico_responsavel_id", { type: "required", message: DOCUMENT_MESSAGES.physicianRequired });
-      return;
-    }
-    if (unresolved.length > 0 && !allowPending) {
-      setAllowError("Marque “Criar mesmo assim” para criar o documento com variáveis sem valor.");
-      return;
-    }
-    try {
-      const created = await create.mutateAsync({ ...data, permitir_pendencias: unresolved.length > 0 && allowPending });
-      if (feegowOn) {
-        // Spec part 2 §4: after creation the PDF goes to the clinic system; its toast comes when Feegow answered.
-        toast.success("Documento criado", { description: "Enviando o PDF ao Feegow…" });
-        void feegow.send(created.id, { successTitle: FEEGOW_IMPORT_MESSAGES.documentCreatedAndSent });
-      } else if (created.pdf_gerado) {
-        toast.success(DOCUMENT_MESSAGES.createdLocal);
-      } else {
-        toast.warning("Documento criado", { description: `${DOCUMENT_MESSAGES.pdfError}. Gere o PDF novamente na página do documento.` });
-      }
-      unsaved.release();
-      void navigate(`/documents/${created.id}`);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "DOCUMENT_UNRESOLVED") {
-        const names = Array.isArray(error.details.unresolved) ? error.details.unresolved.filter((n): n is string => typeof n === "string") : [];
-        setServerUnresolved(names);
-        setAllowError("Marque “Criar mesmo assim” para criar o documento com variáveis sem valor.");
-        toast.error(DOCUMENT_MESSAGES.createError, { description: error.message });
+  const onSubmit = handleSubmit(
+    async (data) => {
+      setFormError(null);
+      setAllowError(null);
+      if (options.must_choose_physician && !data.medico_responsavel_id) {
+        setError("medico_responsavel_id", { type: "required", message: DOCUMENT_MESSAGES.physicianRequired });
         return;
       }
-      const rest = applyServerErrors(error, setError, KNOWN_FIELDS);
-      setFormError(rest);
-      toast.error(DOCUMENT_MESSAGES.createError, { description: rest ?? (error instanceof ApiError ? error.message : undefined) });
-    }
-  }, () => setFormError(DOCUMENT_MESSAGES.requiredFields));
+      if (unresolved.length > 0 && !allowPending) {
+        setAllowError("Marque “Criar mesmo assim” para criar o documento com variáveis sem valor.");
+        return;
+      }
+      try {
+        const created = await create.mutateAsync({
+          ...data,
+          permitir_pendencias: unresolved.length > 0 && allowPending,
+        });
+        if (feegowOn) {
+          // Spec part 2 §4: after creation the PDF goes to the clinic system; its toast comes when Feegow answered.
+          toast.success("Documento criado", { description: "Enviando o PDF ao Feegow…" });
+          void feegow.send(created.id, { successTitle: FEEGOW_IMPORT_MESSAGES.documentCreatedAndSent });
+        } else if (created.pdf_gerado) {
+          toast.success(DOCUMENT_MESSAGES.createdLocal);
+        } else {
+          toast.warning("Documento criado", {
+            description: `${DOCUMENT_MESSAGES.pdfError}. Gere o PDF novamente na página do documento.`,
+          });
+        }
+        unsaved.release();
+        void navigate(`/documents/${created.id}`);
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "DOCUMENT_UNRESOLVED") {
+          const names = Array.isArray(error.details.unresolved)
+            ? error.details.unresolved.filter((n): n is string => typeof n === "string")
+            : [];
+          setServerUnresolved(names);
+          setAllowError("Marque “Criar mesmo assim” para criar o documento com variáveis sem valor.");
+          toast.error(DOCUMENT_MESSAGES.createError, { description: error.message });
+          return;
+        }
+        const rest = applyServerErrors(error, setError, KNOWN_FIELDS);
+        setFormError(rest);
+        toast.error(DOCUMENT_MESSAGES.createError, {
+          description: rest ?? (error instanceof ApiError ? error.message : undefined),
+        });
+      }
+    },
+    () => setFormError(DOCUMENT_MESSAGES.requiredFields),
+  );
 
-  const counts = { riscos: chosen.riscos.length, beneficios: chosen.beneficios.length, cuidados: chosen.cuidados.length };
+  const counts = {
+    riscos: chosen.riscos.length,
+    beneficios: chosen.beneficios.length,
+    cuidados: chosen.cuidados.length,
+  };
 
   const formBody = (
-    <form className="grid min-w-0 gap-6" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Novo documento">
+    <form
+      className="grid min-w-0 gap-6"
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      aria-label="Novo documento"
+    >
       <DocumentBasicsCard
         form={form}
         options={options}
@@ -307,7 +354,10 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
       {header}
       <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] 2xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         {formBody}
-        <aside className="grid min-w-0 content-start gap-4 lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:overflow-y-auto" aria-label="Pré-visualização">
+        <aside
+          className="grid min-w-0 content-start gap-4 lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:overflow-y-auto"
+          aria-label="Pré-visualização"
+        >
           {sideCounters}
           <h2 className="text-base font-semibold">Pré-visualização</h2>
           <DocumentLivePreview model={model} />
@@ -332,4 +382,3 @@ function CreateSkeleton() {
     </div>
   );
 }
-

@@ -43,10 +43,17 @@ const STATUS_EVENTS: Record<string, string> = {
   "document.expired": "expired",
 };
 
-export function statusHistory(audit: readonly AuditEntry[]): { id: string; status: string; at: string; who: string | null }[] {
+export function statusHistory(
+  audit: readonly AuditEntry[],
+): { id: string; status: string; at: string; who: string | null }[] {
   return audit
     .filter((event) => event.action in STATUS_EVENTS)
-    .map((event) => ({ id: event.id, status: STATUS_EVENTS[event.action]!, at: event.created_at, who: event.actor_nome }));
+    .map((event) => ({
+      id: event.id,
+      status: STATUS_EVENTS[event.action]!,
+      at: event.created_at,
+      who: event.actor_nome,
+    }));
 }
 
 /** /documents/:id (Ver Detalhes): content, data, status history and the audit trail. */
@@ -71,7 +78,7 @@ export function DocumentDetailPage() {
       <EmptyState
         icon={<FileWarning />}
         title={DOCUMENT_MESSAGES.notFound}
-                description="O documento pode ter sido excluído ou pertence a outra clínica."
+        description="O documento pode ter sido excluído ou pertence a outra clínica."
         action={
           <Button asChild variant="outline">
             <Link to="/documents">
@@ -81,7 +88,12 @@ export function DocumentDetailPage() {
         }
       />
     ) : (
-      <LoadError title="Não foi possível carregar o documento" message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+      <LoadError
+        title="Não foi possível carregar o documento"
+        message={errorMessage(detail.error)}
+        onRetry={() => void detail.refetch()}
+        retrying={detail.isFetching}
+      />
     );
   }
 
@@ -94,7 +106,10 @@ export function DocumentDetailPage() {
   return (
     <div className="grid min-w-0 gap-6">
       <div className="grid gap-3">
-        <Link to="/documents" className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+        <Link
+          to="/documents"
+          className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+        >
           <ArrowLeft className="size-4" aria-hidden /> Documentos
         </Link>
         <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
@@ -104,9 +119,13 @@ export function DocumentDetailPage() {
               <DocumentStatusBadge status={doc.status} />
             </div>
             <p className="text-sm text-muted-foreground">
-              <span className="tabular-nums">{doc.short_id}</span> · {doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient} · Criado em {formatDate(doc.created_at)}
+              <span className="tabular-nums">{doc.short_id}</span> · {doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}{" "}
+              · Criado em {formatDate(doc.created_at)}
               {showsExpiry(doc.status) ? (
-                <span className={isExpired(doc.status, doc.expiracao_at) ? "font-medium text-destructive" : undefined}> · Expira em {formatDate(doc.expiracao_at)}</span>
+                <span className={isExpired(doc.status, doc.expiracao_at) ? "font-medium text-destructive" : undefined}>
+                  {" "}
+                  · Expira em {formatDate(doc.expiracao_at)}
+                </span>
               ) : null}
             </p>
           </div>
@@ -124,7 +143,11 @@ export function DocumentDetailPage() {
               <FileSearch /> Visualizar
             </Button>
             {mode ? (
-              <Button variant="outline" className="text-destructive hover:text-destructive" onClick={() => setRemoval({ id: doc.id, mode, label })}>
+              <Button
+                variant="outline"
+                className="text-destructive hover:text-destructive"
+                onClick={() => setRemoval({ id: doc.id, mode, label })}
+              >
                 {mode === "delete" ? <Trash2 /> : <Ban />} {mode === "delete" ? "Excluir" : "Cancelar"}
               </Button>
             ) : null}
@@ -156,7 +179,10 @@ export function DocumentDetailPage() {
 
       <FeegowDocumentCard documentId={doc.id} canWrite={canWrite} />
 
-      <Tabs value={tab} onValueChange={(next) => setParams(next === "conteudo" ? {} : { aba: next }, { replace: true })}>
+      <Tabs
+        value={tab}
+        onValueChange={(next) => setParams(next === "conteudo" ? {} : { aba: next }, { replace: true })}
+      >
         <TabsList className="w-full justify-start overflow-x-auto sm:w-fit">
           <TabsTrigger value="conteudo">Conteúdo</TabsTrigger>
           <TabsTrigger value="dados">Dados</TabsTrigger>
@@ -237,7 +263,9 @@ function DataTab({ doc }: { doc: DocumentDetail }) {
               </li>
             ) : null}
           </ol>
-          {doc.status === "cancelled" && doc.cancel_reason ? <p className="text-sm">Motivo do cancelamento: {doc.cancel_reason}</p> : null}
+          {doc.status === "cancelled" && doc.cancel_reason ? (
+            <p className="text-sm">Motivo do cancelamento: {doc.cancel_reason}</p>
+          ) : null}
           <p className="text-xs break-all text-muted-foreground">SHA-256 do conteúdo: {doc.conteudo_sha256}</p>
         </CardContent>
       </Card>
@@ -246,7 +274,11 @@ function DataTab({ doc }: { doc: DocumentDetail }) {
 }
 
 /** Why a signing attempt was refused (document.sign_attempt_failed), in words. */
-const FAILURE_REASON: Record<string, string> = { nome: "nome não confere", cpf: "CPF não confere", codigo: "código inválido ou expirado" };
+const FAILURE_REASON: Record<string, string> = {
+  nome: "nome não confere",
+  cpf: "CPF não confere",
+  codigo: "código inválido ou expirado",
+};
 
 function AuditTrail({ audit }: { audit: readonly AuditEntry[] }) {
   if (audit.length === 0) return <p className="text-sm text-muted-foreground">Nenhum evento registrado.</p>;
@@ -261,7 +293,9 @@ function AuditTrail({ audit }: { audit: readonly AuditEntry[] }) {
               <Meta label="Por" value={event.actor_nome ?? "Sistema"} />
               <Meta label="IP" value={event.ip_address ?? "—"} />
               <Meta label="Navegador" value={event.user_agent ?? "—"} />
-              {typeof event.data.motivo === "string" ? <Meta label="Motivo" value={FAILURE_REASON[event.data.motivo] ?? event.data.motivo} /> : null}
+              {typeof event.data.motivo === "string" ? (
+                <Meta label="Motivo" value={FAILURE_REASON[event.data.motivo] ?? event.data.motivo} />
+              ) : null}
             </div>
           </li>
         ))}

@@ -30,7 +30,8 @@ export function DocumentFiltersButton({
 }) {
   const active = countActiveFilters(value);
   const base = useId();
-  const set = <K extends keyof Filters>(key: K, next: Filters[K] | "") => onChange({ ...value, [key]: next === "" ? undefined : next });
+  const set = <K extends keyof Filters>(key: K, next: Filters[K] | "") =>
+    onChange({ ...value, [key]: next === "" ? undefined : next });
   const inverted = Boolean(value.de && value.ate && value.de > value.ate);
 
   return (
@@ -45,10 +46,17 @@ export function DocumentFiltersButton({
           ) : null}
         </Button>
       </PopoverTrigger>
-      <PopoverContent align="end" className="grid max-h-[min(36rem,calc(100dvh-8rem))] w-[min(22rem,calc(100vw-2rem))] gap-4 overflow-y-auto" aria-label="Filtros de documentos">
+      <PopoverContent
+        align="end"
+        className="grid max-h-[min(36rem,calc(100dvh-8rem))] w-[min(22rem,calc(100vw-2rem))] gap-4 overflow-y-auto"
+        aria-label="Filtros de documentos"
+      >
         <p className="text-sm font-semibold">Filtrar documentos</p>
         <FormField label="Status" htmlFor={`${base}-status`}>
-          <NativeSelect value={value.status ?? ""} onChange={(event) => set("status", event.target.value as Filters["status"] | "")}>
+          <NativeSelect
+            value={value.status ?? ""}
+            onChange={(event) => set("status", event.target.value as Filters["status"] | "")}
+          >
             <option value="">Todos</option>
             {DOCUMENT_STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -59,10 +67,20 @@ export function DocumentFiltersButton({
         </FormField>
         <div className="grid grid-cols-2 gap-3">
           <FormField label="Criado de" htmlFor={`${base}-de`}>
-            <Input type="date" value={value.de ?? ""} max={value.ate} onChange={(event) => set("de", event.target.value)} />
+            <Input
+              type="date"
+              value={value.de ?? ""}
+              max={value.ate}
+              onChange={(event) => set("de", event.target.value)}
+            />
           </FormField>
           <FormField label="Criado até" htmlFor={`${base}-ate`}>
-            <Input type="date" value={value.ate ?? ""} min={value.de} onChange={(event) => set("ate", event.target.value)} />
+            <Input
+              type="date"
+              value={value.ate ?? ""}
+              min={value.de}
+              onChange={(event) => set("ate", event.target.value)}
+            />
           </FormField>
           {inverted ? (
             <p className="col-span-2 text-sm font-medium text-destructive" role="alert">
@@ -72,7 +90,10 @@ export function DocumentFiltersButton({
         </div>
         {physicians ? (
           <FormField label="Profissional" htmlFor={`${base}-profissional`}>
-            <NativeSelect value={value.profissional ?? ""} onChange={(event) => set("profissional", event.target.value)}>
+            <NativeSelect
+              value={value.profissional ?? ""}
+              onChange={(event) => set("profissional", event.target.value)}
+            >
               <option value="">Todos</option>
               {physicians.map((physician) => (
                 <option key={physician.id} value={physician.id}>
@@ -83,9 +104,19 @@ export function DocumentFiltersButton({
           </FormField>
         ) : null}
         <FormField label="Paciente" htmlFor={`${base}-paciente`}>
-          <PatientCombobox id={`${base}-paciente`} value={value.paciente ?? ""} onChange={(patient) => set("paciente", patient?.id ?? "")} />
+          <PatientCombobox
+            id={`${base}-paciente`}
+            value={value.paciente ?? ""}
+            onChange={(patient) => set("paciente", patient?.id ?? "")}
+          />
         </FormField>
-        <Button variant="ghost" size="sm" className="justify-self-start" disabled={active === 0} onClick={() => onChange({})}>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="justify-self-start"
+          disabled={active === 0}
+          onClick={() => onChange({})}
+        >
           Limpar filtros
         </Button>
       </PopoverContent>
@@ -107,11 +138,12 @@ export function DocumentFilterChips({
   const chips: { key: keyof Filters | "periodo"; label: string }[] = [];
   if (value.status) chips.push({ key: "status", label: `Status: ${DOCUMENT_STATUS_LABEL[value.status]}` });
   if (value.de || value.ate) {
-    const label = value.de && value.ate
-      ? `Criado de ${formatCalendarDate(value.de)} a ${formatCalendarDate(value.ate)}`
-      : value.de
-        ? `Criado a partir de ${formatCalendarDate(value.de)}`
-        : `Criado até ${formatCalendarDate(value.ate)}`;
+    const label =
+      value.de && value.ate
+        ? `Criado de ${formatCalendarDate(value.de)} a ${formatCalendarDate(value.ate)}`
+        : value.de
+          ? `Criado a partir de ${formatCalendarDate(value.de)}`
+          : `Criado até ${formatCalendarDate(value.ate)}`;
     chips.push({ key: "periodo", label });
   }
   if (value.profissional) {

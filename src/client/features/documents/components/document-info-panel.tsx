@@ -15,12 +15,17 @@ export function DocumentInfoPanel({ document }: { document: DocumentDetail }) {
       <Item label="CPF do paciente" value={paciente?.cpf ? formatCpf(paciente.cpf) : null} />
       <Item label="E-mail do paciente" value={paciente?.email} />
       <Item label="Telefone do paciente" value={paciente?.telefone ? formatPhone(paciente.telefone) : null} />
-      <Item label="Médico responsável" value={medico?.nome ?? document.profissional_nome ?? DOCUMENT_MESSAGES.noProfessional} />
+      <Item
+        label="Médico responsável"
+        value={medico?.nome ?? document.profissional_nome ?? DOCUMENT_MESSAGES.noProfessional}
+      />
       <Item label="Conselho" value={council || null} />
       <Item label="Especialidade" value={medico?.especialidade} />
       {medico?.rqe ? <Item label="RQE" value={medico.rqe} /> : null}
       <Item label="Procedimento" value={document.procedimento ?? document.titulo} />
-      {document.data_procedimento ? <Item label="Data do procedimento" value={formatCalendarDate(document.data_procedimento)} /> : null}
+      {document.data_procedimento ? (
+        <Item label="Data do procedimento" value={formatCalendarDate(document.data_procedimento)} />
+      ) : null}
       <Item label="Criado em" value={formatDateTime(document.created_at)} />
     </dl>
   );

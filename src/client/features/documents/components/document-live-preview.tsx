@@ -15,7 +15,11 @@ export function DocumentLivePreview({ model }: { model: DocumentModel | null }) 
     );
   }
   return (
-    <div className="rounded-lg border bg-background p-4 shadow-sm sm:p-6" data-testid="document-live-preview" aria-label="Pré-visualização do documento">
+    <div
+      className="rounded-lg border bg-background p-4 shadow-sm sm:p-6"
+      data-testid="document-live-preview"
+      aria-label="Pré-visualização do documento"
+    >
       <DocumentView model={model} />
     </div>
   );
@@ -25,7 +29,11 @@ export function DocumentLivePreview({ model }: { model: DocumentModel | null }) 
 export function UnresolvedList({ names }: { names: readonly string[] }) {
   if (names.length === 0) return null;
   return (
-    <div className="grid gap-2 rounded-md border border-warning/50 bg-warning/10 p-3 text-sm" data-testid="unresolved-list" role="status">
+    <div
+      className="grid gap-2 rounded-md border border-warning/50 bg-warning/10 p-3 text-sm"
+      data-testid="unresolved-list"
+      role="status"
+    >
       <p className="font-medium">
         {names.length === 1 ? "1 variável ainda sem valor:" : `${names.length} variáveis ainda sem valor:`}
       </p>
@@ -36,7 +44,9 @@ export function UnresolvedList({ names }: { names: readonly string[] }) {
           </li>
         ))}
       </ul>
-      <p className="text-xs text-muted-foreground">Preencha os dados no formulário ou ajuste o template. Sem valor, elas aparecem como lacunas no documento.</p>
+      <p className="text-xs text-muted-foreground">
+        Preencha os dados no formulário ou ajuste o template. Sem valor, elas aparecem como lacunas no documento.
+      </p>
     </div>
   );
 }

@@ -44,7 +44,9 @@ export function DocumentPreviewDialog({ documentId, onClose }: { documentId: str
         <DialogHeader className="flex-row flex-wrap items-center gap-x-3 gap-y-1 border-b px-4 py-3 pr-12 text-left sm:px-6">
           <DialogTitle className="min-w-0 truncate">{doc?.titulo ?? "Visualizar documento"}</DialogTitle>
           {doc ? <DocumentStatusBadge status={doc.status} /> : null}
-          <DialogDescription className="w-full sm:w-auto">{doc ? shortDocumentId(doc.id) : "Carregando documento"}</DialogDescription>
+          <DialogDescription className="w-full sm:w-auto">
+            {doc ? shortDocumentId(doc.id) : "Carregando documento"}
+          </DialogDescription>
         </DialogHeader>
         <div className="grid min-h-0 flex-1 overflow-y-auto lg:grid-cols-[1fr_20rem] lg:overflow-hidden">
           <div className="min-w-0 bg-muted/40 p-3 sm:p-6 lg:overflow-y-auto">
@@ -75,7 +77,10 @@ export function DocumentPreviewDialog({ documentId, onClose }: { documentId: str
               </Alert>
             )}
           </div>
-          <aside className="grid content-start gap-4 border-t p-4 sm:p-6 lg:overflow-y-auto lg:border-t-0 lg:border-l" aria-label="Informações do documento">
+          <aside
+            className="grid content-start gap-4 border-t p-4 sm:p-6 lg:overflow-y-auto lg:border-t-0 lg:border-l"
+            aria-label="Informações do documento"
+          >
             {doc ? (
               <>
                 <DocumentSigningPanel doc={doc} canWrite={canWrite} />

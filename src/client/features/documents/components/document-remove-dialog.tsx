@@ -10,7 +10,14 @@ import {
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
@@ -25,7 +32,6 @@ export interface RemovalTarget {
   /** What the user sees of the document ("#1a2b3c4d · Paciente"). */
   label: string;
 }
-
 
 /**
  * Excluir (drafts: asks for confirmation) or Cancelar (sent or viewed: asks the reason). The
@@ -100,7 +106,10 @@ export function DocumentRemoveDialog({
             <AlertDialogDescription>
               {target?.label ? `${target.label}. ` : ""}O documento será removido. Esta ação não pode ser desfeita.
             </AlertDialogDescription>
-            <p className="text-sm text-muted-foreground" data-testid="retention-rule">{`${RETENTION_MESSAGES.rule} ${RETENTION_MESSAGES.deletable}`}</p>
+            <p
+              className="text-sm text-muted-foreground"
+              data-testid="retention-rule"
+            >{`${RETENTION_MESSAGES.rule} ${RETENTION_MESSAGES.deletable}`}</p>
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel disabled={pending}>Voltar</AlertDialogCancel>
@@ -116,7 +125,8 @@ export function DocumentRemoveDialog({
           <DialogHeader>
             <DialogTitle>Cancelar documento</DialogTitle>
             <DialogDescription>
-              {target?.label ? `${target.label}. ` : ""}O link de assinatura deixa de valer. Informe o motivo: ele fica no histórico do documento.
+              {target?.label ? `${target.label}. ` : ""}O link de assinatura deixa de valer. Informe o motivo: ele fica
+              no histórico do documento.
             </DialogDescription>
           </DialogHeader>
           <form

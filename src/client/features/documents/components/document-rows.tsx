@@ -12,7 +12,11 @@ function Expiry({ doc, now }: { doc: DocumentSummary; now: Date }) {
   if (!showsExpiry(doc.status)) return null;
   const expired = isExpired(doc.status, doc.expiracao_at, now);
   return (
-    <span className={cn("tabular-nums", expired ? "font-medium text-destructive" : "text-muted-foreground")} data-testid="document-expiry" data-expired={expired || undefined}>
+    <span
+      className={cn("tabular-nums", expired ? "font-medium text-destructive" : "text-muted-foreground")}
+      data-testid="document-expiry"
+      data-expired={expired || undefined}
+    >
       Expira {formatDate(doc.expiracao_at)}
     </span>
   );
@@ -22,7 +26,13 @@ const patientOf = (doc: DocumentSummary) => doc.paciente_nome ?? DOCUMENT_MESSAG
 const professionalOf = (doc: DocumentSummary) => doc.profissional_nome ?? DOCUMENT_MESSAGES.noProfessional;
 
 /** The list at 768 px and wider. */
-export function DocumentTable({ documents, handlers }: { documents: DocumentSummary[]; handlers: DocumentRowHandlers }) {
+export function DocumentTable({
+  documents,
+  handlers,
+}: {
+  documents: DocumentSummary[];
+  handlers: DocumentRowHandlers;
+}) {
   const now = new Date();
   return (
     <Table aria-label="Documentos" data-testid="documents-table">
@@ -42,7 +52,10 @@ export function DocumentTable({ documents, handlers }: { documents: DocumentSumm
           <TableRow key={doc.id} data-testid="document-row">
             <TableCell className="max-w-64 py-3 pl-4">
               <div className="flex min-w-0 flex-wrap items-center gap-2">
-                <Link to={`/documents/${doc.id}`} className={cn("truncate font-medium hover:underline", !doc.paciente_nome && "text-muted-foreground")}>
+                <Link
+                  to={`/documents/${doc.id}`}
+                  className={cn("truncate font-medium hover:underline", !doc.paciente_nome && "text-muted-foreground")}
+                >
                   {patientOf(doc)}
                 </Link>
                 <DocumentStatusBadge status={doc.status} />
@@ -55,7 +68,12 @@ export function DocumentTable({ documents, handlers }: { documents: DocumentSumm
               <span className="block truncate">{doc.procedimento ?? doc.titulo}</span>
               <span className="block truncate text-xs text-muted-foreground lg:hidden">{professionalOf(doc)}</span>
             </TableCell>
-            <TableCell className={cn("hidden max-w-56 truncate lg:table-cell", !doc.profissional_nome && "text-muted-foreground")}>
+            <TableCell
+              className={cn(
+                "hidden max-w-56 truncate lg:table-cell",
+                !doc.profissional_nome && "text-muted-foreground",
+              )}
+            >
               {professionalOf(doc)}
             </TableCell>
             <TableCell className="text-xs">
@@ -73,7 +91,13 @@ export function DocumentTable({ documents, handlers }: { documents: DocumentSumm
 }
 
 /** The list under 768 px: one card per document, actions in a bottom sheet. */
-export function DocumentCards({ documents, handlers }: { documents: DocumentSummary[]; handlers: DocumentRowHandlers }) {
+export function DocumentCards({
+  documents,
+  handlers,
+}: {
+  documents: DocumentSummary[];
+  handlers: DocumentRowHandlers;
+}) {
   const now = new Date();
   return (
     <ul className="grid grid-cols-1 divide-y" aria-label="Documentos" data-testid="documents-cards">
@@ -81,7 +105,10 @@ export function DocumentCards({ documents, handlers }: { documents: DocumentSumm
         <li key={doc.id} className="grid gap-1.5 px-4 py-3" data-testid="document-card">
           <div className="flex items-start justify-between gap-2">
             <div className="grid min-w-0 flex-1 gap-1">
-              <Link to={`/documents/${doc.id}`} className={cn("truncate font-medium hover:underline", !doc.paciente_nome && "text-muted-foreground")}>
+              <Link
+                to={`/documents/${doc.id}`}
+                className={cn("truncate font-medium hover:underline", !doc.paciente_nome && "text-muted-foreground")}
+              >
                 {patientOf(doc)}
               </Link>
               <div className="flex items-center gap-2">
@@ -96,7 +123,14 @@ export function DocumentCards({ documents, handlers }: { documents: DocumentSumm
           </div>
           <FeegowUploadNote upload={handlers.feegowUploads?.get(doc.id)} />
           <p className="truncate text-sm">{doc.procedimento ?? doc.titulo}</p>
-          <p className={cn("truncate text-xs", doc.profissional_nome ? "text-muted-foreground" : "text-muted-foreground italic")}>{professionalOf(doc)}</p>
+          <p
+            className={cn(
+              "truncate text-xs",
+              doc.profissional_nome ? "text-muted-foreground" : "text-muted-foreground italic",
+            )}
+          >
+            {professionalOf(doc)}
+          </p>
           <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
             <span className="tabular-nums">Criado {formatDate(doc.created_at)}</span>
             <Expiry doc={doc} now={now} />

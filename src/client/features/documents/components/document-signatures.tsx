@@ -9,7 +9,11 @@ export function DocumentSignatures({ documentId, status }: { documentId: string;
   const signatures = useSignatures(documentId, signed);
   if (!signed) return null;
   return (
-    <section className="grid w-full gap-3 rounded-lg border bg-background p-4 shadow-sm sm:p-6" aria-labelledby="staff-signatures" data-testid="document-signatures">
+    <section
+      className="grid w-full gap-3 rounded-lg border bg-background p-4 shadow-sm sm:p-6"
+      aria-labelledby="staff-signatures"
+      data-testid="document-signatures"
+    >
       <h2 id="staff-signatures" className="flex items-center gap-2 text-base font-semibold">
         <PenLine className="size-4 text-primary" aria-hidden /> Assinaturas
       </h2>

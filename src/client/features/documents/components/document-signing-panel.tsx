@@ -21,7 +21,15 @@ const awaitingSignature = (status: string) => status === "sent" || status === "v
  * Assinatura on a draft; the live link ('Pronto para assinatura') with its actions on a sent or
  * viewed one; Reenviar (new deadline) on an expired one; the sealed PDF once signed.
  */
-export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc: DocumentDetail; canWrite: boolean; signedPdf?: boolean }) {
+export function DocumentSigningPanel({
+  doc,
+  canWrite,
+  signedPdf = true,
+}: {
+  doc: DocumentDetail;
+  canWrite: boolean;
+  signedPdf?: boolean;
+}) {
   const [target, setTarget] = useState<SendTarget | null>(null);
   const [handOver, setHandOver] = useState<HandOverTarget | null>(null);
   const live = awaitingSignature(doc.status);
@@ -37,7 +45,11 @@ export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc:
       <>
         <ProfessionalSignature doc={doc} />
         {canWrite ? (
-          <Button onClick={() => setTarget({ id: doc.id, mode: "send", label })} className="w-full" disabled={awaitingProfessional}>
+          <Button
+            onClick={() => setTarget({ id: doc.id, mode: "send", label })}
+            className="w-full"
+            disabled={awaitingProfessional}
+          >
             <Send /> Enviar para Assinatura
           </Button>
         ) : null}
@@ -53,7 +65,9 @@ export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc:
           <Button variant="outline" onClick={() => setRevealed(true)} data-testid="show-signing-link">
             <Eye /> Mostrar link de assinatura
           </Button>
-          <p className="text-xs text-muted-foreground">Quem tem o link pode abrir o documento: cada exibição fica registrada na auditoria com o seu nome.</p>
+          <p className="text-xs text-muted-foreground">
+            Quem tem o link pode abrir o documento: cada exibição fica registrada na auditoria com o seu nome.
+          </p>
         </>
       );
     } else if (link.isPending) body = <Skeleton className="h-24 w-full" />;
@@ -69,7 +83,9 @@ export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc:
     } else {
       body = (
         <>
-          <p className="text-sm text-muted-foreground">{link.isError ? SIGNING_MESSAGES.linkError : SIGNING_MESSAGES.tokenMissing}</p>
+          <p className="text-sm text-muted-foreground">
+            {link.isError ? SIGNING_MESSAGES.linkError : SIGNING_MESSAGES.tokenMissing}
+          </p>
           {canWrite ? (
             <Button variant="outline" onClick={() => setTarget({ id: doc.id, mode: "resend", label })}>
               <RefreshCw /> Reenviar
@@ -82,8 +98,13 @@ export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc:
     // "Reenvie ou cancele": a new link with a new deadline (Cancelar is beside the title).
     body = (
       <>
-        <p className="text-sm text-muted-foreground">O prazo de assinatura passou. Reenvie para gerar um novo link, com novo prazo.</p>
-        <Button onClick={() => setTarget({ id: doc.id, mode: "resend", label, expired: true })} data-testid="resend-expired">
+        <p className="text-sm text-muted-foreground">
+          O prazo de assinatura passou. Reenvie para gerar um novo link, com novo prazo.
+        </p>
+        <Button
+          onClick={() => setTarget({ id: doc.id, mode: "resend", label, expired: true })}
+          data-testid="resend-expired"
+        >
           <RefreshCw /> Reenviar
         </Button>
       </>
@@ -98,7 +119,11 @@ export function DocumentSigningPanel({ doc, canWrite, signedPdf = true }: { doc:
       {body}
       {live && canWrite && !doc.assinaturas_pendentes.every((papel) => papel === "testemunha") ? (
         // Front-desk signing (issue 13): the patient signs on this device, which stays locked until the staff password.
-        <Button variant="outline" onClick={() => setHandOver({ id: doc.id, titulo: doc.titulo, paciente: doc.paciente_nome })} data-testid="front-desk-start">
+        <Button
+          variant="outline"
+          onClick={() => setHandOver({ id: doc.id, titulo: doc.titulo, paciente: doc.paciente_nome })}
+          data-testid="front-desk-start"
+        >
           <TabletSmartphone /> Assinar neste aparelho
         </Button>
       ) : null}
@@ -117,7 +142,8 @@ export function SignedPdfButton({ id, hint = true, className }: { id: string; hi
   return (
     <div className={`grid gap-1.5 ${className ?? ""}`}>
       <Button onClick={() => download(id)} disabled={state !== "idle"} data-testid="signed-pdf-button">
-        {state === "idle" ? <FileCheck2 /> : <Spinner />} {state === "preparing" ? "Preparando PDF assinado…" : SIGNED_PDF_LABEL}
+        {state === "idle" ? <FileCheck2 /> : <Spinner />}{" "}
+        {state === "preparing" ? "Preparando PDF assinado…" : SIGNED_PDF_LABEL}
       </Button>
       {hint && state === "preparing" ? (
         <p className="text-xs text-muted-foreground" role="status">

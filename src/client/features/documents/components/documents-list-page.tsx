@@ -57,7 +57,10 @@ export function DocumentsListPage() {
   const list = useDocuments(toApiQuery(q, filters, cursor));
   const counters = useDocumentCounters();
   const options = useDocumentFormOptions(canWrite);
-  const physicians = useMemo(() => (options.data ? options.data.physicians.map(({ id, nome }) => ({ id, nome })) : null), [options.data]);
+  const physicians = useMemo(
+    () => (options.data ? options.data.physicians.map(({ id, nome }) => ({ id, nome })) : null),
+    [options.data],
+  );
   const activeFilters = countActiveFilters(filters);
   const data = list.data;
 
@@ -67,7 +70,10 @@ export function DocumentsListPage() {
   const { download } = usePdfDownload();
   const signedPdf = useSignedPdfDownload();
   // Feegow (decision 016): each row's upload status, "Gerar e Enviar PDF", "Tentar de novo".
-  const feegow = useFeegowRowActions(useMemo(() => data?.items.map((doc) => doc.id) ?? [], [data]), canWrite);
+  const feegow = useFeegowRowActions(
+    useMemo(() => data?.items.map((doc) => doc.id) ?? [], [data]),
+    canWrite,
+  );
   const handlers: DocumentRowHandlers = {
     ...feegow,
     canDelete,
@@ -77,7 +83,6 @@ export function DocumentsListPage() {
     onRemove: setRemoval,
     onSend: canWrite ? setSending : undefined,
   };
-
 
   const newButton = canWrite ? (
     <Button asChild>
@@ -113,12 +118,21 @@ export function DocumentsListPage() {
           filtersTitle="Nenhum documento corresponde aos filtros"
           filtersHint="Altere ou limpe os filtros para ver mais documentos."
         >
-          <EmptyState icon={<FileText />} title={DOCUMENT_MESSAGES.empty} description={DOCUMENT_MESSAGES.emptyHint} action={newButton} />
+          <EmptyState
+            icon={<FileText />}
+            title={DOCUMENT_MESSAGES.empty}
+            description={DOCUMENT_MESSAGES.emptyHint}
+            action={newButton}
+          />
         </ListEmptyState>
       </div>
     );
   } else if (data) {
-    body = isMobile ? <DocumentCards documents={data.items} handlers={handlers} /> : <DocumentTable documents={data.items} handlers={handlers} />;
+    body = isMobile ? (
+      <DocumentCards documents={data.items} handlers={handlers} />
+    ) : (
+      <DocumentTable documents={data.items} handlers={handlers} />
+    );
   }
 
   const hasPrevious = pages.cursors.length > 0;
@@ -129,7 +143,11 @@ export function DocumentsListPage() {
 
   return (
     <div className="grid min-w-0 gap-6">
-      <PageHeader title="Documentos" description="Gerencie os termos de consentimento e assinaturas" actions={newButton} />
+      <PageHeader
+        title="Documentos"
+        description="Gerencie os termos de consentimento e assinaturas"
+        actions={newButton}
+      />
 
       <DocumentCounters counters={counters.data} loading={counters.isPending} />
 
@@ -139,11 +157,18 @@ export function DocumentsListPage() {
           <AlertTitle>{DOCUMENT_MESSAGES.expiredWarningTitle}</AlertTitle>
           <AlertDescription className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
             <span>
-              {expired === 1 ? "1 documento passou do prazo de assinatura." : `${expired} documentos passaram do prazo de assinatura.`} Reenvie ou cancele
-              conforme o caso.
+              {expired === 1
+                ? "1 documento passou do prazo de assinatura."
+                : `${expired} documentos passaram do prazo de assinatura.`}{" "}
+              Reenvie ou cancele conforme o caso.
             </span>
             {filters.status !== "expired" ? (
-              <Button variant="outline" size="sm" className="shrink-0" onClick={() => setFilters({ ...filters, status: "expired" })}>
+              <Button
+                variant="outline"
+                size="sm"
+                className="shrink-0"
+                onClick={() => setFilters({ ...filters, status: "expired" })}
+              >
                 Ver expirados
               </Button>
             ) : null}
@@ -154,7 +179,10 @@ export function DocumentsListPage() {
       <div className="grid gap-3">
         <div className="flex gap-2" role="search">
           <div className="relative min-w-0 flex-1">
-            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+            <Search
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+              aria-hidden
+            />
             <Input
               type="search"
               value={term}
@@ -172,7 +200,15 @@ export function DocumentsListPage() {
 
       <ListCard
         ref={listTop}
-        showing={data ? DOCUMENT_MESSAGES.showing(shownSoFar(pages, data.items.length, DOCUMENT_PAGE_SIZE), data.total, data.total_capped) : null}
+        showing={
+          data
+            ? DOCUMENT_MESSAGES.showing(
+                shownSoFar(pages, data.items.length, DOCUMENT_PAGE_SIZE),
+                data.total,
+                data.total_capped,
+              )
+            : null
+        }
         showingTestId="documents-showing"
         refreshing={list.isFetching && !list.isPending}
         placeholder={list.isPlaceholderData}

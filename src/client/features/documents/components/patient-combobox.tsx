@@ -73,7 +73,8 @@ export function PatientCombobox({
           <span className="grid min-w-0 flex-1">
             <span className="truncate font-medium">{patient.nome}</span>
             <span className="truncate text-xs text-muted-foreground">
-              {[patient.cpf ? formatCpf(patient.cpf) : null, patient.email].filter(Boolean).join(" · ") || "Sem CPF e e-mail"}
+              {[patient.cpf ? formatCpf(patient.cpf) : null, patient.email].filter(Boolean).join(" · ") ||
+                "Sem CPF e e-mail"}
             </span>
           </span>
         ) : chosen.isError ? (
@@ -103,7 +104,10 @@ export function PatientCombobox({
 
   return (
     <div ref={wrapper} className="relative">
-      <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+      <Search
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+        aria-hidden
+      />
       <Input
         ref={input}
         id={id}
@@ -176,7 +180,8 @@ export function PatientCombobox({
                 <span className="grid min-w-0 flex-1">
                   <span className="truncate font-medium">{patient.nome}</span>
                   <span className="truncate text-xs text-muted-foreground">
-                    {[patient.cpf ? formatCpf(patient.cpf) : null, patient.email].filter(Boolean).join(" · ") || "Sem CPF e e-mail"}
+                    {[patient.cpf ? formatCpf(patient.cpf) : null, patient.email].filter(Boolean).join(" · ") ||
+                      "Sem CPF e e-mail"}
                   </span>
                 </span>
                 {index === active ? <Check className="size-4 text-muted-foreground" aria-hidden /> : null}

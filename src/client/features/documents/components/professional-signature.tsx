@@ -4,7 +4,14 @@ import { useId, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
@@ -43,7 +50,12 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
   // Their own active ICP-Brasil certificate (e-CPF), if they uploaded one: offered, not imposed.
   const certificates = useCertificates(mine && open);
   const ownCertificate = certificates.data?.items.find(
-    (c) => c.titular === "profissional" && c.profissional?.id === user?.profile.id && c.icp_brasil && c.is_active && certificateBadge(c).tone !== "expired",
+    (c) =>
+      c.titular === "profissional" &&
+      c.profissional?.id === user?.profile.id &&
+      c.icp_brasil &&
+      c.is_active &&
+      certificateBadge(c).tone !== "expired",
   );
   const [withCertificate, setWithCertificate] = useState(true);
   if (!pending || !doc.medico) return null;
@@ -56,7 +68,8 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
       setCodeState({ kind: "sent", destino: sent.destino });
       setCode("");
     } catch (error) {
-      if (error instanceof ApiError && error.code === "PROFESSIONAL_CODE_UNAVAILABLE") setCodeState({ kind: "unavailable", message: error.message });
+      if (error instanceof ApiError && error.code === "PROFESSIONAL_CODE_UNAVAILABLE")
+        setCodeState({ kind: "unavailable", message: error.message });
       else toast.error("Não foi possível enviar o código", { description: errorMessage(error) });
     }
   }
@@ -81,7 +94,10 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
   }
 
   return (
-    <div className="grid gap-2 rounded-lg border border-amber-300/60 bg-amber-50/60 p-3 text-sm dark:bg-amber-950/20" data-testid="professional-signature">
+    <div
+      className="grid gap-2 rounded-lg border border-amber-300/60 bg-amber-50/60 p-3 text-sm dark:bg-amber-950/20"
+      data-testid="professional-signature"
+    >
       <p className="font-medium">Falta a assinatura do profissional responsável</p>
       <p className="text-muted-foreground">
         {mine
@@ -99,17 +115,23 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
             <DialogHeader>
               <DialogTitle>Assinar como profissional responsável</DialogTitle>
               <DialogDescription>
-                Você, {doc.medico.nome}, assina a declaração do profissional deste documento. Confirme que é você com o código enviado ao e-mail da
-                sua conta e a sua senha: a assinatura fica registrada com data, hora, IP e navegador.
+                Você, {doc.medico.nome}, assina a declaração do profissional deste documento. Confirme que é você com o
+                código enviado ao e-mail da sua conta e a sua senha: a assinatura fica registrada com data, hora, IP e
+                navegador.
               </DialogDescription>
             </DialogHeader>
             {ownCertificate ? (
               <div className="flex items-start gap-2 rounded-md border p-3">
-                <Checkbox id={certificateId} checked={withCertificate} onCheckedChange={(value) => setWithCertificate(value === true)} />
+                <Checkbox
+                  id={certificateId}
+                  checked={withCertificate}
+                  onCheckedChange={(value) => setWithCertificate(value === true)}
+                />
                 <Label htmlFor={certificateId} className="grid gap-0.5 font-normal leading-snug">
                   <span className="font-medium">Assinar também com meu certificado digital ICP-Brasil</span>
                   <span className="text-muted-foreground text-xs">
-                    {ownCertificate.cn} — o PDF final recebe também a assinatura digital com este certificado (PAdES AD-RB), antes do selo da clínica, se ele ainda estiver ativo quando o documento for selado.
+                    {ownCertificate.cn} — o PDF final recebe também a assinatura digital com este certificado (PAdES
+                    AD-RB), antes do selo da clínica, se ele ainda estiver ativo quando o documento for selado.
                   </span>
                 </Label>
               </div>
@@ -140,15 +162,28 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
                       />
                     </div>
                   ) : null}
-                  <Button type="button" variant="outline" className="w-full sm:w-fit" onClick={() => void askCode()} disabled={sendCode.isPending}>
-                    {sendCode.isPending ? <Spinner /> : <Mail />} {codeState.kind === "sent" ? "Enviar outro código" : "Enviar código"}
+                  <Button
+                    type="button"
+                    variant="outline"
+                    className="w-full sm:w-fit"
+                    onClick={() => void askCode()}
+                    disabled={sendCode.isPending}
+                  >
+                    {sendCode.isPending ? <Spinner /> : <Mail />}{" "}
+                    {codeState.kind === "sent" ? "Enviar outro código" : "Enviar código"}
                   </Button>
                 </>
               )}
             </div>
             <div className="grid gap-1.5">
               <Label htmlFor={passwordId}>Sua senha</Label>
-              <Input id={passwordId} type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+              <Input
+                id={passwordId}
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+              />
             </div>
             <DialogFooter>
               <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={sign.isPending}>

@@ -5,7 +5,14 @@ import { toast } from "sonner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
@@ -34,7 +41,15 @@ export interface SendTarget {
  * e-mail. A refusal from the server is shown inside the dialog too. Then the link, with Copiar
  * Link and WhatsApp.
  */
-export function SendForSignatureDialog({ target, onClose, canWrite = true }: { target: SendTarget | null; onClose: () => void; canWrite?: boolean }) {
+export function SendForSignatureDialog({
+  target,
+  onClose,
+  canWrite = true,
+}: {
+  target: SendTarget | null;
+  onClose: () => void;
+  canWrite?: boolean;
+}) {
   const send = useSendForSignature();
   const settings = useSigningSettings();
   const [email, setEmail] = useState(true);
@@ -78,16 +93,23 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
   const resend = target?.mode === "resend";
   const renewed = resend && (facts?.novo_prazo ?? target?.expired === true);
   let description: string;
-  if (result) description = "Envie este link ao paciente. Ele abre a página de assinatura no celular, sem precisar de conta.";
-  else if (renewed) description = `${target?.label ?? ""}: o prazo de assinatura passou. Um novo link será gerado, com novo prazo de ${DOCUMENT_VALIDITY_DAYS} dias.`;
+  if (result)
+    description = "Envie este link ao paciente. Ele abre a página de assinatura no celular, sem precisar de conta.";
+  else if (renewed)
+    description = `${target?.label ?? ""}: o prazo de assinatura passou. Um novo link será gerado, com novo prazo de ${DOCUMENT_VALIDITY_DAYS} dias.`;
   else if (resend) description = `${target?.label ?? ""}: um novo link será gerado. ${RESEND_WARNING}.`;
   else description = `${target?.label ?? ""}: um link de assinatura será gerado e o documento passará a Enviado.`;
 
   return (
     <Dialog open={target !== null} onOpenChange={(open) => !open && !send.isPending && onClose()}>
-      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-md" data-testid="send-for-signature-dialog">
+      <DialogContent
+        className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-md"
+        data-testid="send-for-signature-dialog"
+      >
         <DialogHeader>
-          <DialogTitle>{result ? "Link de assinatura" : resend ? "Reenviar link de assinatura" : "Enviar para Assinatura"}</DialogTitle>
+          <DialogTitle>
+            {result ? "Link de assinatura" : resend ? "Reenviar link de assinatura" : "Enviar para Assinatura"}
+          </DialogTitle>
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
         {result && target ? (
@@ -111,10 +133,16 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
             ) : null}
             {facts ? (
               <SendProblemsAlert
-                problems={facts.problemas.map((problem) => ({ code: problem.codigo, message: problem.mensagem, blocking: problem.bloqueia }))}
+                problems={facts.problemas.map((problem) => ({
+                  code: problem.codigo,
+                  message: problem.mensagem,
+                  blocking: problem.bloqueia,
+                }))}
                 patientId={facts.paciente_id}
                 returnTo={returnTo}
-                blockingTitle={resend ? "Não é possível reenviar este documento" : "Não é possível enviar este documento"}
+                blockingTitle={
+                  resend ? "Não é possível reenviar este documento" : "Não é possível enviar este documento"
+                }
                 onNavigate={onClose}
               />
             ) : null}
@@ -140,9 +168,17 @@ export function SendForSignatureDialog({ target, onClose, canWrite = true }: { t
                 </Label>
               </div>
               {facts && !emailPossible ? (
-                <p id={`${emailId}-hint`} className="pl-6 text-xs text-muted-foreground" data-testid="send-email-missing">
+                <p
+                  id={`${emailId}-hint`}
+                  className="pl-6 text-xs text-muted-foreground"
+                  data-testid="send-email-missing"
+                >
                   {SIGNING_MESSAGES.patientEmailMissing}.{" "}
-                  <Link to={patientEditLink(facts.paciente_id, returnTo)} onClick={onClose} className="font-medium text-foreground underline underline-offset-4">
+                  <Link
+                    to={patientEditLink(facts.paciente_id, returnTo)}
+                    onClick={onClose}
+                    className="font-medium text-foreground underline underline-offset-4"
+                  >
                     Cadastrar e-mail
                   </Link>
                 </p>
@@ -177,9 +213,14 @@ function SendLevelNotice({ settings }: { settings: Parameters<typeof signingLeve
   const notice = signingLevelNotice(settings);
   return (
     <div className="grid gap-1 text-sm" data-testid="send-level-notice">
-      <p className={notice.level === "simples" ? "text-amber-700 dark:text-amber-400" : "text-muted-foreground"}>{notice.text}</p>
+      <p className={notice.level === "simples" ? "text-amber-700 dark:text-amber-400" : "text-muted-foreground"}>
+        {notice.text}
+      </p>
       {!settings.email_configurado ? (
-        <p className="text-amber-700 dark:text-amber-400">O envio de e-mail não está configurado: o e-mail ficará na caixa de saída. Envie o link pelo WhatsApp ou copie-o.</p>
+        <p className="text-amber-700 dark:text-amber-400">
+          O envio de e-mail não está configurado: o e-mail ficará na caixa de saída. Envie o link pelo WhatsApp ou
+          copie-o.
+        </p>
       ) : null}
     </div>
   );

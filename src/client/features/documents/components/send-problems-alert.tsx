@@ -61,7 +61,10 @@ export function SendProblemsAlert({
         </Alert>
       ) : null}
       {warnings.length > 0 ? (
-        <Alert className="border-amber-500/50 bg-amber-50 text-amber-900 dark:bg-amber-950/40 dark:text-amber-200" data-testid="send-warning">
+        <Alert
+          className="border-amber-500/50 bg-amber-50 text-amber-900 dark:bg-amber-950/40 dark:text-amber-200"
+          data-testid="send-warning"
+        >
           <AlertTriangle />
           <AlertTitle>Atenção ao enviar</AlertTitle>
           <AlertDescription className="grid gap-2 text-amber-900 dark:text-amber-200">

@@ -20,7 +20,6 @@ import { copyText } from "../lib/clipboard";
 
 export const RESEND_WARNING = "O link anterior deixará de funcionar";
 
-
 export async function copyLink(link: string | undefined | null) {
   if (!link) return void toast.error(SIGNING_MESSAGES.tokenMissing);
   if (await copyText(link)) toast.success(SIGNING_MESSAGES.linkCopied);
@@ -42,7 +41,15 @@ export function shareOnWhatsApp(link: SigningLink | null | undefined) {
  * patient this same link and copies it), WhatsApp and, for writers, Reenviar (a new link; the
  * old one stops working, so it asks first).
  */
-export function SigningLinkActions({ documentId, link, canWrite }: { documentId: string; link: SigningLink; canWrite: boolean }) {
+export function SigningLinkActions({
+  documentId,
+  link,
+  canWrite,
+}: {
+  documentId: string;
+  link: SigningLink;
+  canWrite: boolean;
+}) {
   const [confirm, setConfirm] = useState<null | "resend">(null);
   const send = useSendForSignature();
   const emailLink = useEmailSigningLink();
@@ -71,7 +78,14 @@ export function SigningLinkActions({ documentId, link, canWrite }: { documentId:
 
   return (
     <div className="grid gap-3" data-testid="signing-link-panel">
-      <Input readOnly value={link.link} aria-label="Link de assinatura" className="font-mono text-xs" onFocus={(event) => event.currentTarget.select()} data-testid="signing-link" />
+      <Input
+        readOnly
+        value={link.link}
+        aria-label="Link de assinatura"
+        className="font-mono text-xs"
+        onFocus={(event) => event.currentTarget.select()}
+        data-testid="signing-link"
+      />
       <div className="grid grid-cols-2 gap-2">
         <Button variant="outline" size="sm" onClick={() => void copyLink(link.link)}>
           <Copy /> Copiar Link

@@ -80,7 +80,11 @@ export function WitnessesCard({ doc, canWrite }: { doc: DocumentDetail; canWrite
         ) : (
           <ul className="grid gap-2">
             {items.map((witness) => (
-              <li key={witness.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-3 text-sm" data-testid="witness-row">
+              <li
+                key={witness.id}
+                className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-3 text-sm"
+                data-testid="witness-row"
+              >
                 <div className="grid gap-0.5">
                   <span className="font-medium">
                     {witness.ordem}ª testemunha: {witness.nome}
@@ -113,22 +117,45 @@ export function WitnessesCard({ doc, canWrite }: { doc: DocumentDetail; canWrite
         )}
 
         {editable && items.length < max && !witnesses.isPending ? (
-          <form onSubmit={(event) => void submit(event)} className="grid gap-3 sm:grid-cols-2" noValidate aria-label="Adicionar testemunha">
+          <form
+            onSubmit={(event) => void submit(event)}
+            className="grid gap-3 sm:grid-cols-2"
+            noValidate
+            aria-label="Adicionar testemunha"
+          >
             {formError ? (
               <div className="sm:col-span-2">
                 <FormErrorAlert message={formError} />
               </div>
             ) : null}
-            <FormField label="Nome da testemunha" htmlFor="testemunha-nome" required error={formState.errors.nome?.message} className="sm:col-span-2">
+            <FormField
+              label="Nome da testemunha"
+              htmlFor="testemunha-nome"
+              required
+              error={formState.errors.nome?.message}
+              className="sm:col-span-2"
+            >
               <Input {...register("nome")} autoComplete="off" />
             </FormField>
             <FormField label="CPF" htmlFor="testemunha-cpf" required error={formState.errors.cpf?.message}>
-              <MaskedInput {...register("cpf")} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+              <MaskedInput
+                {...register("cpf")}
+                mask={CPF_MASK}
+                inputMode="numeric"
+                placeholder="000.000.000-00"
+                maxLength={14}
+              />
             </FormField>
             <FormField label="Celular" htmlFor="testemunha-telefone" error={formState.errors.telefone?.message}>
               <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" placeholder="(00) 00000-0000" />
             </FormField>
-            <FormField label="E-mail" htmlFor="testemunha-email" error={formState.errors.email?.message} hint="O link e o código de assinatura vão para o e-mail ou o celular." className="sm:col-span-2">
+            <FormField
+              label="E-mail"
+              htmlFor="testemunha-email"
+              error={formState.errors.email?.message}
+              hint="O link e o código de assinatura vão para o e-mail ou o celular."
+              className="sm:col-span-2"
+            >
               <Input {...register("email")} type="email" autoComplete="off" />
             </FormField>
             <SubmitButton pending={add.isPending} className="sm:col-span-2 sm:w-fit">

@@ -8,7 +8,13 @@ import type { DocumentModel } from "@shared/document-model/build-document-model"
 export function asDocumentModel(value: unknown): DocumentModel | null {
   if (!value || typeof value !== "object") return null;
   const model = value as Partial<DocumentModel>;
-  if (typeof model.title !== "string" || !Array.isArray(model.sections) || !Array.isArray(model.introduction)) return null;
+  if (typeof model.title !== "string" || !Array.isArray(model.sections) || !Array.isArray(model.introduction))
+    return null;
   if (model.sections.length === 0 && model.introduction.length === 0 && !model.title.trim()) return null;
-  return { title: model.title, introduction: model.introduction, sections: model.sections, unresolved: Array.isArray(model.unresolved) ? model.unresolved : [] };
+  return {
+    title: model.title,
+    introduction: model.introduction,
+    sections: model.sections,
+    unresolved: Array.isArray(model.unresolved) ? model.unresolved : [],
+  };
 }

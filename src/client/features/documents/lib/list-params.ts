@@ -68,7 +68,17 @@ export function toApiQuery(q: string, filters: DocumentFilters, cursor: string |
 /** The query string for GET /api/documents (no leading "?"); blanks are left out. */
 export function documentListQueryString(query: DocumentListQuery): string {
   const params = new URLSearchParams();
-  for (const key of ["q", "status", "aguardando", "paciente_id", "medico_responsavel_id", "from", "to", "cursor", "limit"] as const) {
+  for (const key of [
+    "q",
+    "status",
+    "aguardando",
+    "paciente_id",
+    "medico_responsavel_id",
+    "from",
+    "to",
+    "cursor",
+    "limit",
+  ] as const) {
     const value = query[key];
     if (value === undefined || value === null) continue;
     const text = String(value).trim();

@@ -4,7 +4,9 @@ import { patientEditLink, safeReturnPath } from "./patient-edit-link";
 describe("patientEditLink", () => {
   it("points at the edit page, with the way back", () => {
     expect(patientEditLink("abc")).toBe("/patients/abc/edit");
-    expect(patientEditLink("abc", "/documents/create?paciente=abc")).toBe("/patients/abc/edit?voltar=%2Fdocuments%2Fcreate%3Fpaciente%3Dabc");
+    expect(patientEditLink("abc", "/documents/create?paciente=abc")).toBe(
+      "/patients/abc/edit?voltar=%2Fdocuments%2Fcreate%3Fpaciente%3Dabc",
+    );
   });
 });
 

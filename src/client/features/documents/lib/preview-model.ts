@@ -1,5 +1,9 @@
 import { buildDocumentModel, type DocumentModel } from "@shared/document-model/build-document-model";
-import { fillDocumentVariables, type DocumentVariableSources, type SelectedContent } from "@shared/document-model/document-variables";
+import {
+  fillDocumentVariables,
+  type DocumentVariableSources,
+  type SelectedContent,
+} from "@shared/document-model/document-variables";
 import { parseTemplateContent } from "@shared/document-model/structure";
 import type { ContentKind } from "@shared/schemas/content";
 import { DOCUMENT_VALIDITY_DAYS, type DocumentFormOptions } from "@shared/schemas/document";
@@ -15,7 +19,11 @@ export interface ContentItemLike {
   descricao: string;
 }
 
-const KIND_TO_TIPO: Record<ContentKind, SelectedContent["tipo"]> = { riscos: "riscos", beneficios: "beneficios", cuidados: "cuidados_pos" };
+const KIND_TO_TIPO: Record<ContentKind, SelectedContent["tipo"]> = {
+  riscos: "riscos",
+  beneficios: "beneficios",
+  cuidados: "cuidados_pos",
+};
 
 /** The chosen library items in the shape the document stores (ids not found are left out). */
 export function selectedContent(
@@ -41,7 +49,15 @@ export function selectedContent(
 export function previewPhysician(
   options: Pick<DocumentFormOptions, "physicians" | "must_choose_physician">,
   chosenId: string | undefined,
-  me: { id: string; nome: string; cpf: string | null; rqe: string | null; conselho_tipo: string | null; conselho_numero: string | null; conselho_uf: string | null },
+  me: {
+    id: string;
+    nome: string;
+    cpf: string | null;
+    rqe: string | null;
+    conselho_tipo: string | null;
+    conselho_numero: string | null;
+    conselho_uf: string | null;
+  },
 ): DocumentVariableSources["physician"] {
   const id = options.must_choose_physician ? chosenId : me.id;
   if (!id) return null;

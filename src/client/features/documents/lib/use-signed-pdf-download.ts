@@ -32,12 +32,16 @@ export function useSignedPdfDownload() {
       const result = await downloadSignedPdf(id);
       if (result.status === "saved") {
         finish();
-        toast.success(DOCUMENT_MESSAGES.pdfDownloaded, { description: DOCUMENT_MESSAGES.pdfDownloadedText(result.name) });
+        toast.success(DOCUMENT_MESSAGES.pdfDownloaded, {
+          description: DOCUMENT_MESSAGES.pdfDownloadedText(result.name),
+        });
         return;
       }
       if (tries >= MAX_TRIES) {
         finish();
-        toast.error(DOCUMENT_MESSAGES.pdfUnavailable, { description: "O PDF assinado ainda não ficou pronto. Tente novamente em alguns minutos." });
+        toast.error(DOCUMENT_MESSAGES.pdfUnavailable, {
+          description: "O PDF assinado ainda não ficou pronto. Tente novamente em alguns minutos.",
+        });
         return;
       }
       if (tries === 0) toast.info(SIGNED_PDF_PREPARING);

@@ -7,7 +7,8 @@ import { api } from "@/lib/api";
  */
 export function useStartFrontDesk() {
   return useMutation({
-    mutationFn: (documentId: string) => api<{ caminho: string }>(`/api/documents/${encodeURIComponent(documentId)}/front-desk`, { body: {} }),
+    mutationFn: (documentId: string) =>
+      api<{ caminho: string }>(`/api/documents/${encodeURIComponent(documentId)}/front-desk`, { body: {} }),
   });
 }
 

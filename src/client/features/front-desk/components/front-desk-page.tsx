@@ -36,9 +36,15 @@ export function FrontDeskPage() {
 
   return (
     <div className="grid gap-6">
-      <PageHeader title="Assinar" description="Documentos aguardando a assinatura do paciente: assine neste aparelho ou mostre o QR code." />
+      <PageHeader
+        title="Assinar"
+        description="Documentos aguardando a assinatura do paciente: assine neste aparelho ou mostre o QR code."
+      />
       <div className="relative">
-        <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+        <Search
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          aria-hidden
+        />
         <Input
           type="search"
           aria-label="Buscar documentos aguardando assinatura"
@@ -51,7 +57,12 @@ export function FrontDeskPage() {
       {list.isPending ? (
         <ListSkeleton mobile rows={4} label="Carregando documentos" />
       ) : list.isError && !data ? (
-        <LoadError title="Erro ao carregar documentos" message={errorMessage(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+        <LoadError
+          title="Erro ao carregar documentos"
+          message={errorMessage(list.error)}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
+        />
       ) : data && data.items.length === 0 ? (
         <EmptyState
           icon={<TabletSmartphone />}
@@ -81,7 +92,11 @@ export function FrontDeskPage() {
         >
           <ul className="grid divide-y" aria-label="Documentos aguardando assinatura">
             {data.items.map((doc) => (
-              <li key={doc.id} className="grid gap-3 px-4 py-4 lg:grid-cols-[1fr_auto] lg:items-center" data-testid="front-desk-row">
+              <li
+                key={doc.id}
+                className="grid gap-3 px-4 py-4 lg:grid-cols-[1fr_auto] lg:items-center"
+                data-testid="front-desk-row"
+              >
                 <div className="grid min-w-0 gap-1">
                   <p className="truncate text-base font-medium">{doc.paciente_nome ?? "Paciente"}</p>
                   <Link to={`/documents/${doc.id}`} className="truncate text-sm text-muted-foreground hover:underline">
@@ -93,7 +108,10 @@ export function FrontDeskPage() {
                   </div>
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  <Button size="lg" onClick={() => setHandOver({ id: doc.id, titulo: doc.titulo, paciente: doc.paciente_nome })}>
+                  <Button
+                    size="lg"
+                    onClick={() => setHandOver({ id: doc.id, titulo: doc.titulo, paciente: doc.paciente_nome })}
+                  >
                     <TabletSmartphone /> Assinar neste aparelho
                   </Button>
                   <Button size="lg" variant="outline" onClick={() => setQrFor(doc.id)}>

@@ -24,7 +24,13 @@ export interface HandOverTarget {
  * then opens the patient's signing page in this tab. The lock is on the server: until unlocked,
  * nothing of the clinic answers on this device, whatever the patient taps.
  */
-export function HandOverDialog({ target, onOpenChange }: { target: HandOverTarget | null; onOpenChange: (open: boolean) => void }) {
+export function HandOverDialog({
+  target,
+  onOpenChange,
+}: {
+  target: HandOverTarget | null;
+  onOpenChange: (open: boolean) => void;
+}) {
   const start = useStartFrontDesk();
   const handOver = async () => {
     if (!target) return;
@@ -41,13 +47,18 @@ export function HandOverDialog({ target, onOpenChange }: { target: HandOverTarge
         <AlertDialogHeader>
           <AlertDialogTitle>Assinar neste aparelho</AlertDialogTitle>
           <AlertDialogDescription>
-            {target?.paciente ? `${target.paciente} vai ler e assinar “${target.titulo}” aqui.` : `O paciente vai ler e assinar “${target?.titulo ?? ""}” aqui.`}
+            {target?.paciente
+              ? `${target.paciente} vai ler e assinar “${target.titulo}” aqui.`
+              : `O paciente vai ler e assinar “${target?.titulo ?? ""}” aqui.`}
           </AlertDialogDescription>
         </AlertDialogHeader>
         <ul className="grid gap-2 text-sm">
           <li className="flex gap-2">
             <Lock className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
-            <span>O sistema fica bloqueado neste aparelho: nada da clínica aparece até alguém da equipe digitar a própria senha.</span>
+            <span>
+              O sistema fica bloqueado neste aparelho: nada da clínica aparece até alguém da equipe digitar a própria
+              senha.
+            </span>
           </li>
           <li className="flex gap-2">
             <TabletSmartphone className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />

@@ -8,7 +8,13 @@ import type { SigningLink } from "@shared/schemas/signing";
  * The patient's signing link as a QR code, for them to open on their own phone. Fetching the link
  * is an audit event naming the staff member ("link exibido em QR code", issue 11).
  */
-export function LinkQrDialog({ documentId, onOpenChange }: { documentId: string | null; onOpenChange: (open: boolean) => void }) {
+export function LinkQrDialog({
+  documentId,
+  onOpenChange,
+}: {
+  documentId: string | null;
+  onOpenChange: (open: boolean) => void;
+}) {
   const qr = useQuery({
     queryKey: ["documents", documentId, "link-qr"],
     queryFn: async ({ signal }) => {
@@ -27,7 +33,9 @@ export function LinkQrDialog({ documentId, onOpenChange }: { documentId: string 
       <DialogContent className="sm:max-w-sm">
         <DialogHeader>
           <DialogTitle>QR code para assinar</DialogTitle>
-          <DialogDescription>O paciente aponta a câmera do próprio celular para abrir o documento e assinar.</DialogDescription>
+          <DialogDescription>
+            O paciente aponta a câmera do próprio celular para abrir o documento e assinar.
+          </DialogDescription>
         </DialogHeader>
         <div className="grid place-items-center gap-3 py-2" aria-live="polite">
           {qr.isPending ? (
@@ -38,7 +46,12 @@ export function LinkQrDialog({ documentId, onOpenChange }: { documentId: string 
             </p>
           ) : (
             <>
-              <img src={qr.data.image} alt="QR code do link de assinatura" className="size-64 rounded-md border bg-white p-2" data-testid="signing-qr" />
+              <img
+                src={qr.data.image}
+                alt="QR code do link de assinatura"
+                className="size-64 rounded-md border bg-white p-2"
+                data-testid="signing-qr"
+              />
               <p className="text-center text-xs text-muted-foreground break-all">{qr.data.link.link}</p>
             </>
           )}

@@ -34,7 +34,8 @@ export function UnlockPage() {
     } catch (failure) {
       setSenha("");
       if (failure instanceof ApiError && failure.status === 401) navigate("/auth", { replace: true });
-      else setError(failure instanceof ApiError && failure.issues[0] ? failure.issues[0].message : errorMessage(failure));
+      else
+        setError(failure instanceof ApiError && failure.issues[0] ? failure.issues[0].message : errorMessage(failure));
     }
   };
 
@@ -53,12 +54,26 @@ export function UnlockPage() {
           <CardTitle>
             <h1 className="text-xl">Aparelho bloqueado</h1>
           </CardTitle>
-          <CardDescription>Este aparelho foi entregue ao paciente para assinatura. Para voltar ao sistema, digite a senha de quem o entregou.</CardDescription>
+          <CardDescription>
+            Este aparelho foi entregue ao paciente para assinatura. Para voltar ao sistema, digite a senha de quem o
+            entregou.
+          </CardDescription>
         </CardHeader>
         <CardContent>
-          <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4" aria-label="Desbloquear aparelho">
+          <form
+            onSubmit={(event) => void submit(event)}
+            noValidate
+            className="grid gap-4"
+            aria-label="Desbloquear aparelho"
+          >
             <FormField label="Sua senha" htmlFor="unlock-senha" error={error ?? undefined}>
-              <Input type="password" autoComplete="current-password" value={senha} onChange={(event) => setSenha(event.target.value)} autoFocus />
+              <Input
+                type="password"
+                autoComplete="current-password"
+                value={senha}
+                onChange={(event) => setSenha(event.target.value)}
+                autoFocus
+              />
             </FormField>
             <Button type="submit" size="lg" disabled={unlock.isPending}>
               {unlock.isPending ? "Desbloqueando…" : "Desbloquear"}

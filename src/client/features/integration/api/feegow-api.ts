@@ -1,11 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "@/lib/api";
-import type {
-  FeegowFeatureFlags,
-  FeegowPatient,
-  FeegowSettings,
-  FeegowSettingsInput,
-} from "@shared/schemas/feegow";
+import type { FeegowFeatureFlags, FeegowPatient, FeegowSettings, FeegowSettingsInput } from "@shared/schemas/feegow";
 
 /** The clinic-system (Feegow) integration: only our server talks to Feegow (decision 016). */
 export const feegowKeys = {
@@ -36,7 +31,8 @@ export function useFeegowFeatures() {
 export function useSaveFeegowSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: FeegowSettingsInput) => api<FeegowSettings>("/api/integration/feegow", { method: "PUT", body: input }),
+    mutationFn: (input: FeegowSettingsInput) =>
+      api<FeegowSettings>("/api/integration/feegow", { method: "PUT", body: input }),
     onSuccess: (saved) => {
       queryClient.setQueryData(feegowKeys.settings, saved);
       void queryClient.invalidateQueries({ queryKey: feegowKeys.features });
@@ -47,7 +43,8 @@ export function useSaveFeegowSettings() {
 export function useTestFeegowConnection() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<{ ok: true; message: string; settings: FeegowSettings }>("/api/integration/feegow/test", { method: "POST" }),
+    mutationFn: () =>
+      api<{ ok: true; message: string; settings: FeegowSettings }>("/api/integration/feegow/test", { method: "POST" }),
     onSuccess: (result) => queryClient.setQueryData(feegowKeys.settings, result.settings),
     // A failed test changed the status to error on the server: read it again.
     onError: () => void queryClient.invalidateQueries({ queryKey: feegowKeys.settings }),

@@ -30,7 +30,8 @@ export function useFeegowProcedures(enabled: boolean) {
 export function useImportFeegowProcedures() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: FeegowImportInput) => api<FeegowProcedureImportResult>("/api/integration/feegow/procedures/import", { body: input }),
+    mutationFn: (input: FeegowImportInput) =>
+      api<FeegowProcedureImportResult>("/api/integration/feegow/procedures/import", { body: input }),
     onSuccess: (result) => {
       queryClient.setQueryData<FeegowProcedureList>(feegowImportKeys.procedures, { items: result.items });
       void queryClient.invalidateQueries({ queryKey: ["procedures"] });
@@ -50,7 +51,8 @@ export function useFeegowProfessionals(enabled: boolean) {
 export function useImportFeegowProfessionals() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: FeegowImportInput) => api<FeegowProfessionalImportResult>("/api/integration/feegow/professionals/import", { body: input }),
+    mutationFn: (input: FeegowImportInput) =>
+      api<FeegowProfessionalImportResult>("/api/integration/feegow/professionals/import", { body: input }),
     onSuccess: (result) => {
       queryClient.setQueryData<FeegowProfessionalList>(feegowImportKeys.professionals, { items: result.items });
       void queryClient.invalidateQueries({ queryKey: ["users"] });

@@ -10,7 +10,8 @@ export const feegowUploadKeys = {
 };
 
 /** Still moving: read again soon. */
-export const isOpen = (upload: FeegowUpload | undefined) => upload?.status === "pendente" || upload?.status === "enviando";
+export const isOpen = (upload: FeegowUpload | undefined) =>
+  upload?.status === "pendente" || upload?.status === "enviando";
 const POLL_MS = 2000;
 
 /** The latest upload of each listed document (documents list), polled while any is on its way. */
@@ -18,7 +19,10 @@ export function useLatestFeegowUploads(documentIds: readonly string[], enabled: 
   return useQuery({
     queryKey: feegowUploadKeys.latest(documentIds),
     queryFn: async ({ signal }) => {
-      const { items } = await api<FeegowUploadList>(`/api/integration/feegow/uploads?documentos=${documentIds.join(",")}`, { signal });
+      const { items } = await api<FeegowUploadList>(
+        `/api/integration/feegow/uploads?documentos=${documentIds.join(",")}`,
+        { signal },
+      );
       return new Map(items.map((upload) => [upload.contrato_id, upload]));
     },
     enabled: enabled && documentIds.length > 0,
@@ -37,7 +41,9 @@ export function useDocumentFeegowUploads(documentId: string | undefined, enabled
 }
 
 export function requestFeegowUpload(documentId: string) {
-  return api<{ upload: FeegowUpload; enfileirado: boolean }>(`/api/documents/${documentId}/feegow-upload`, { method: "POST" });
+  return api<{ upload: FeegowUpload; enfileirado: boolean }>(`/api/documents/${documentId}/feegow-upload`, {
+    method: "POST",
+  });
 }
 
 export async function readDocumentUploads(documentId: string, signal?: AbortSignal): Promise<FeegowUpload[]> {
@@ -47,7 +53,8 @@ export async function readDocumentUploads(documentId: string, signal?: AbortSign
 export function useRetryFeegowUpload() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (uploadId: string) => api<FeegowUpload>(`/api/integration/feegow/uploads/${uploadId}/retry`, { method: "POST" }),
+    mutationFn: (uploadId: string) =>
+      api<FeegowUpload>(`/api/integration/feegow/uploads/${uploadId}/retry`, { method: "POST" }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: feegowUploadKeys.all }),
   });
 }

@@ -9,7 +9,6 @@ import { useFeegowSend } from "../lib/use-feegow-send";
 import { FeegowRetryButton, FeegowUploadBadge } from "./feegow-upload-status";
 import { formatDateTime } from "@shared/format";
 
-
 /**
  * The document page's Feegow card (decision 016): each upload of this document with its state and
  * Feegow's message, "Tentar de novo" on a failed one, and "Enviar ao Feegow" (the current PDF).
@@ -29,7 +28,9 @@ export function FeegowDocumentCard({ documentId, canWrite }: { documentId: strin
         <CardTitle className="flex items-center gap-2 text-base">
           <CloudUpload className="size-4 text-primary" aria-hidden /> Feegow
         </CardTitle>
-        <CardDescription>Envio do PDF ao prontuário do paciente no Feegow. O PDF continua salvo no Consentir em qualquer caso.</CardDescription>
+        <CardDescription>
+          Envio do PDF ao prontuário do paciente no Feegow. O PDF continua salvo no Consentir em qualquer caso.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3 text-sm">
         {items.length === 0 ? <p className="text-muted-foreground">Nenhum envio ainda.</p> : null}
@@ -40,12 +41,17 @@ export function FeegowDocumentCard({ documentId, canWrite }: { documentId: strin
                 <FeegowUploadBadge upload={upload} />
                 <span className="text-xs text-muted-foreground">
                   {upload.origem === "assinado" ? "PDF assinado" : "PDF enviado pela equipe"} ·{" "}
-                  {upload.enviado_at ? `enviado em ${formatDateTime(upload.enviado_at)}` : `desde ${formatDateTime(upload.created_at)}`}
+                  {upload.enviado_at
+                    ? `enviado em ${formatDateTime(upload.enviado_at)}`
+                    : `desde ${formatDateTime(upload.created_at)}`}
                   {upload.tentativas > 1 ? ` · ${upload.tentativas} tentativas` : ""}
                 </span>
               </div>
               {upload.ultimo_erro && upload.status !== "enviado" ? (
-                <p className={upload.status === "falhou" ? "text-destructive" : "text-muted-foreground"} data-testid="feegow-upload-error">
+                <p
+                  className={upload.status === "falhou" ? "text-destructive" : "text-muted-foreground"}
+                  data-testid="feegow-upload-error"
+                >
                   {upload.ultimo_erro}
                   {upload.status === "pendente" ? " Nova tentativa automática em instantes." : ""}
                 </p>
@@ -54,7 +60,8 @@ export function FeegowDocumentCard({ documentId, canWrite }: { documentId: strin
                 <Alert className="py-2">
                   <TriangleAlert />
                   <AlertDescription>
-                    Uma tentativa anterior ficou sem resposta do Feegow: confira o prontuário do paciente, pode haver uma cópia repetida deste PDF.
+                    Uma tentativa anterior ficou sem resposta do Feegow: confira o prontuário do paciente, pode haver
+                    uma cópia repetida deste PDF.
                   </AlertDescription>
                 </Alert>
               ) : null}
@@ -67,7 +74,12 @@ export function FeegowDocumentCard({ documentId, canWrite }: { documentId: strin
           ))}
         </ul>
         {enabled && canWrite ? (
-          <Button variant="outline" className="w-fit" onClick={() => void send(documentId)} disabled={pendingId === documentId}>
+          <Button
+            variant="outline"
+            className="w-fit"
+            onClick={() => void send(documentId)}
+            disabled={pendingId === documentId}
+          >
             {pendingId === documentId ? <Spinner /> : <CloudUpload />} Enviar PDF ao Feegow
           </Button>
         ) : null}

@@ -6,7 +6,14 @@ import { MaskedInput } from "@/components/form/masked-input";
 import { CPF_MASK } from "@/components/form/masks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Spinner } from "@/components/ui/spinner";
 import { ApiError, errorMessage } from "@/lib/api";
@@ -92,7 +99,9 @@ export function FeegowPatientSearch() {
     set("uf", patient.endereco.uf);
     form.setValue("feegow_patient_id", patient.feegow_patient_id);
     setOpen(false);
-    toast.success("Formulário preenchido com os dados do Feegow", { description: "Confira os dados antes de cadastrar." });
+    toast.success("Formulário preenchido com os dados do Feegow", {
+      description: "Confira os dados antes de cadastrar.",
+    });
   }
 
   const address = found
@@ -115,7 +124,9 @@ export function FeegowPatientSearch() {
         <DialogContent>
           <DialogHeader>
             <DialogTitle>Buscar paciente no Feegow</DialogTitle>
-            <DialogDescription>Digite o CPF do paciente cadastrado no Feegow para preencher o formulário com os dados dele.</DialogDescription>
+            <DialogDescription>
+              Digite o CPF do paciente cadastrado no Feegow para preencher o formulário com os dados dele.
+            </DialogDescription>
           </DialogHeader>
           <form onSubmit={(event) => void run(event)} noValidate className="grid gap-3" aria-label="Busca no Feegow">
             <div className="flex items-end gap-2">

@@ -26,7 +26,11 @@ export function FeegowProceduresCard() {
   async function run(input: FeegowImportInput) {
     try {
       const result = await importer.mutateAsync(input);
-      const parts = [`${result.criados} criado(s)`, `${result.atualizados} atualizado(s)`, `${result.inalterados} sem mudança`];
+      const parts = [
+        `${result.criados} criado(s)`,
+        `${result.atualizados} atualizado(s)`,
+        `${result.inalterados} sem mudança`,
+      ];
       toast.success(FEEGOW_IMPORT_MESSAGES.proceduresImported, { description: parts.join(", ") });
     } catch (error) {
       toast.error(FEEGOW_IMPORT_MESSAGES.importError, { description: errorMessage(error) });
@@ -42,13 +46,17 @@ export function FeegowProceduresCard() {
           <CardTitle className="flex items-center gap-2 text-base">
             <ListChecks className="size-4 text-primary" aria-hidden /> Procedimentos do Feegow
           </CardTitle>
-          <Button size="sm" onClick={() => void run({ todos: true })} disabled={importer.isPending || pending === 0 || !list.data}>
+          <Button
+            size="sm"
+            onClick={() => void run({ todos: true })}
+            disabled={importer.isPending || pending === 0 || !list.data}
+          >
             {pendingIds === "todos" ? <Spinner /> : <Download />} Importar todos
           </Button>
         </div>
         <CardDescription>
-          Procedimentos com o mesmo nome (sem diferenciar maiúsculas, acentos e espaços) não são duplicados: recebem o valor do Feegow. Importar de novo
-          atualiza os valores.
+          Procedimentos com o mesmo nome (sem diferenciar maiúsculas, acentos e espaços) não são duplicados: recebem o
+          valor do Feegow. Importar de novo atualiza os valores.
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -9,11 +9,19 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { errorMessage } from "@/lib/api";
-import { FEEGOW_IMPORT_MESSAGES, FEEGOW_MESSAGES, type FeegowImportInput, type FeegowProfessionalRow } from "@shared/schemas/feegow";
+import {
+  FEEGOW_IMPORT_MESSAGES,
+  FEEGOW_MESSAGES,
+  type FeegowImportInput,
+  type FeegowProfessionalRow,
+} from "@shared/schemas/feegow";
 import { USER_MESSAGES } from "@shared/schemas/users";
 import { useFeegowProfessionals, useImportFeegowProfessionals } from "../api/feegow-imports-api";
 
-const STATE: Record<FeegowProfessionalRow["situacao"], { label: string; variant: "success" | "secondary" | "warning" }> = {
+const STATE: Record<
+  FeegowProfessionalRow["situacao"],
+  { label: string; variant: "success" | "secondary" | "warning" }
+> = {
   novo: { label: "Novo", variant: "secondary" },
   existente: { label: "Já é usuário", variant: "success" },
   incompleto: { label: "Incompleto", variant: "warning" },
@@ -54,14 +62,22 @@ export function FeegowProfessionalsCard({ isOwner, isEstablishment }: { isOwner:
             <UsersRound className="size-4 text-primary" aria-hidden /> Profissionais do Feegow
           </CardTitle>
           {allowed ? (
-            <Button size="sm" onClick={() => void run({ todos: true })} disabled={importer.isPending || importable === 0}>
+            <Button
+              size="sm"
+              onClick={() => void run({ todos: true })}
+              disabled={importer.isPending || importable === 0}
+            >
               {pendingIds === "todos" ? <Spinner /> : <Download />} Importar todos
             </Button>
           ) : null}
         </div>
         <CardDescription>
-          Cada profissional importado vira um usuário da clínica e recebe um convite por e-mail para criar a própria senha. Quem já é usuário (mesmo CPF)
-          não é duplicado. Funções e dados podem ser ajustados em <Link to="/users" className="underline">Usuários</Link>.
+          Cada profissional importado vira um usuário da clínica e recebe um convite por e-mail para criar a própria
+          senha. Quem já é usuário (mesmo CPF) não é duplicado. Funções e dados podem ser ajustados em{" "}
+          <Link to="/users" className="underline">
+            Usuários
+          </Link>
+          .
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -98,8 +114,12 @@ export function FeegowProfessionalsCard({ isOwner, isEstablishment }: { isOwner:
                 <TableRow key={item.feegow_id} data-testid="feegow-professional-row">
                   <TableCell className="max-w-64">
                     <span className="block truncate font-medium">{item.nome}</span>
-                    <span className="block truncate text-xs text-muted-foreground">{[item.email, item.cpf].filter(Boolean).join(" · ")}</span>
-                    {item.motivo ? <span className="block text-xs whitespace-normal text-muted-foreground">{item.motivo}</span> : null}
+                    <span className="block truncate text-xs text-muted-foreground">
+                      {[item.email, item.cpf].filter(Boolean).join(" · ")}
+                    </span>
+                    {item.motivo ? (
+                      <span className="block text-xs whitespace-normal text-muted-foreground">{item.motivo}</span>
+                    ) : null}
                   </TableCell>
                   <TableCell className="hidden sm:table-cell">{item.conselho ?? "—"}</TableCell>
                   <TableCell>

@@ -12,8 +12,18 @@ export function FeegowUploadBadge({ upload }: { upload: FeegowUpload | undefined
   if (!upload) return null;
   const { status } = upload;
   const variant = status === "enviado" ? "success" : status === "falhou" ? "outline" : "secondary";
-  const Icon = status === "enviado" ? CircleCheck : status === "falhou" ? CircleAlert : status === "enviando" ? Loader2 : CloudUpload;
-  const title = status === "falhou" || (status === "pendente" && upload.ultimo_erro) ? (upload.ultimo_erro ?? undefined) : undefined;
+  const Icon =
+    status === "enviado"
+      ? CircleCheck
+      : status === "falhou"
+        ? CircleAlert
+        : status === "enviando"
+          ? Loader2
+          : CloudUpload;
+  const title =
+    status === "falhou" || (status === "pendente" && upload.ultimo_erro)
+      ? (upload.ultimo_erro ?? undefined)
+      : undefined;
   return (
     <Badge
       variant={variant}
@@ -22,7 +32,8 @@ export function FeegowUploadBadge({ upload }: { upload: FeegowUpload | undefined
       data-status={status}
       title={title}
     >
-      <Icon aria-hidden className={status === "enviando" ? "animate-spin" : undefined} /> Feegow: {FEEGOW_UPLOAD_STATUS_LABEL[status]}
+      <Icon aria-hidden className={status === "enviando" ? "animate-spin" : undefined} /> Feegow:{" "}
+      {FEEGOW_UPLOAD_STATUS_LABEL[status]}
     </Badge>
   );
 }
@@ -33,7 +44,9 @@ export function FeegowRetryButton({ upload, size = "sm" }: { upload: FeegowUploa
   async function run() {
     try {
       await retry.mutateAsync(upload.id);
-      toast.success(FEEGOW_IMPORT_MESSAGES.uploadQueued, { description: "O PDF entrou de novo na fila de envio ao Feegow." });
+      toast.success(FEEGOW_IMPORT_MESSAGES.uploadQueued, {
+        description: "O PDF entrou de novo na fila de envio ao Feegow.",
+      });
     } catch (error) {
       toast.error(FEEGOW_IMPORT_MESSAGES.uploadRetry, { description: errorMessage(error) });
     }
@@ -49,7 +62,11 @@ export function FeegowRetryButton({ upload, size = "sm" }: { upload: FeegowUploa
 export function FeegowUploadNote({ upload }: { upload: FeegowUpload | undefined }) {
   if (upload?.status !== "falhou" || !upload.ultimo_erro) return null;
   return (
-    <span className="block max-w-full truncate text-xs text-destructive" title={upload.ultimo_erro} data-testid="feegow-upload-error">
+    <span
+      className="block max-w-full truncate text-xs text-destructive"
+      title={upload.ultimo_erro}
+      data-testid="feegow-upload-error"
+    >
       {upload.ultimo_erro}
     </span>
   );

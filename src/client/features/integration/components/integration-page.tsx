@@ -19,7 +19,13 @@ import { Switch } from "@/components/ui/switch";
 import { useCurrentUser } from "@/features/auth/api/auth-api";
 import { ApiError, errorMessage } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
-import { FEEGOW_FEATURE_LABEL, FEEGOW_FEATURES, FEEGOW_MESSAGES, type FeegowFeature, type FeegowSettings } from "@shared/schemas/feegow";
+import {
+  FEEGOW_FEATURE_LABEL,
+  FEEGOW_FEATURES,
+  FEEGOW_MESSAGES,
+  type FeegowFeature,
+  type FeegowSettings,
+} from "@shared/schemas/feegow";
 import { text } from "@shared/schemas/safe-input";
 import { useFeegowSettings, useSaveFeegowSettings, useTestFeegowConnection } from "../api/feegow-api";
 import { FeegowProceduresCard } from "./feegow-procedures-card";
@@ -27,7 +33,6 @@ import { FeegowProfessionalsCard } from "./feegow-professionals-card";
 import { FeegowStatusBadge } from "./feegow-status-badge";
 import { RemoveTokenButton } from "./remove-token-button";
 import { formatDateTime } from "@shared/format";
-
 
 /** /integration (spec part 2 §2 "Clinic-system integration"): owner and administrators. */
 export function IntegrationPage() {
@@ -70,7 +75,10 @@ function FeegowSettingsView() {
       <FeaturesCard settings={settings.data} />
       {settings.data.configurado && settings.data.integrations.procedures ? <FeegowProceduresCard /> : null}
       {settings.data.configurado && settings.data.integrations.professionals ? (
-        <FeegowProfessionalsCard isOwner={user?.profile.is_proprietario === true} isEstablishment={user?.tenant.tipo_perfil === "estabelecimento"} />
+        <FeegowProfessionalsCard
+          isOwner={user?.profile.is_proprietario === true}
+          isEstablishment={user?.tenant.tipo_perfil === "estabelecimento"}
+        />
       ) : null}
       <HelpCard />
     </div>
@@ -122,13 +130,19 @@ function ConnectionCard({ settings }: { settings: FeegowSettings }) {
           </CardTitle>
           <FeegowStatusBadge status={settings.status} />
         </div>
-        <CardDescription>Sistema de gestão da clínica: pacientes, profissionais, procedimentos e prontuário.</CardDescription>
+        <CardDescription>
+          Sistema de gestão da clínica: pacientes, profissionais, procedimentos e prontuário.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="text-muted-foreground">Token</dt>
           <dd data-testid="feegow-token-saved">
-            {settings.configurado ? <span className="font-mono">{settings.token_mascarado}</span> : "Nenhum token salvo"}
+            {settings.configurado ? (
+              <span className="font-mono">{settings.token_mascarado}</span>
+            ) : (
+              "Nenhum token salvo"
+            )}
           </dd>
           <dt className="text-muted-foreground">Última sincronização</dt>
           <dd data-testid="feegow-last-sync">{settings.last_sync ? formatDateTime(settings.last_sync) : "Nunca"}</dd>
@@ -157,7 +171,9 @@ function ConnectionCard({ settings }: { settings: FeegowSettings }) {
               type="password"
               autoComplete="new-password"
               spellCheck={false}
-              placeholder={settings.configurado ? `${settings.token_mascarado} (salvo)` : "Cole aqui o token gerado no Feegow"}
+              placeholder={
+                settings.configurado ? `${settings.token_mascarado} (salvo)` : "Cole aqui o token gerado no Feegow"
+              }
             />
           </FormField>
           <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
@@ -165,7 +181,9 @@ function ConnectionCard({ settings }: { settings: FeegowSettings }) {
             <Button type="button" variant="outline" onClick={() => void runTest()} disabled={testConnection.isPending}>
               {testConnection.isPending ? <Spinner /> : <KeyRound aria-hidden />} Testar conexão
             </Button>
-            <SubmitButton pending={formState.isSubmitting}>{settings.configurado ? "Atualizar token" : "Salvar token"}</SubmitButton>
+            <SubmitButton pending={formState.isSubmitting}>
+              {settings.configurado ? "Atualizar token" : "Salvar token"}
+            </SubmitButton>
           </div>
         </form>
       </CardContent>
@@ -191,7 +209,9 @@ function FeaturesCard({ settings }: { settings: FeegowSettings }) {
       <CardHeader>
         <CardTitle className="text-base">Funcionalidades</CardTitle>
         <CardDescription>
-          {usable ? "Escolha o que a clínica usa do Feegow." : "Salve o token e teste a conexão com sucesso para ativar as funcionalidades."}
+          {usable
+            ? "Escolha o que a clínica usa do Feegow."
+            : "Salve o token e teste a conexão com sucesso para ativar as funcionalidades."}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
@@ -234,24 +254,27 @@ function HelpCard() {
       <CardContent className="grid gap-3 text-sm text-muted-foreground">
         <ol className="grid list-decimal gap-1.5 pl-5">
           <li>No Feegow, gere um token de acesso à API da clínica.</li>
-          <li>Cole o token acima e clique em Salvar token. Ele fica guardado criptografado; só os 4 últimos caracteres aparecem aqui.</li>
+          <li>
+            Cole o token acima e clique em Salvar token. Ele fica guardado criptografado; só os 4 últimos caracteres
+            aparecem aqui.
+          </li>
           <li>Clique em Testar conexão. Com a conexão estabelecida, as funcionalidades podem ser ativadas.</li>
           <li>
-            Com <strong className="text-foreground">Pacientes</strong> ativado, o botão Buscar no Feegow aparece ao lado do CPF no cadastro de novo
-            paciente e preenche o formulário com os dados do Feegow.
+            Com <strong className="text-foreground">Pacientes</strong> ativado, o botão Buscar no Feegow aparece ao lado
+            do CPF no cadastro de novo paciente e preenche o formulário com os dados do Feegow.
           </li>
           <li>
-            Com <strong className="text-foreground">Procedimentos</strong> ativado, a lista do Feegow aparece abaixo: importe um a um ou todos. O valor vem
-            do Feegow; importar de novo atualiza os valores, sem duplicar.
+            Com <strong className="text-foreground">Procedimentos</strong> ativado, a lista do Feegow aparece abaixo:
+            importe um a um ou todos. O valor vem do Feegow; importar de novo atualiza os valores, sem duplicar.
           </li>
           <li>
-            Com <strong className="text-foreground">Profissionais</strong> ativado, o proprietário importa os profissionais ativos do Feegow como usuários,
-            convidados por e-mail.
+            Com <strong className="text-foreground">Profissionais</strong> ativado, o proprietário importa os
+            profissionais ativos do Feegow como usuários, convidados por e-mail.
           </li>
           <li>
-            Com <strong className="text-foreground">Envio de arquivos</strong> ativado, o PDF assinado de cada documento vai sozinho ao prontuário do
-            paciente no Feegow, e Gerar e Enviar PDF (na lista de documentos) envia o PDF atual. Um envio que falha não perde o PDF: ele continua no
-            Consentir e pode ser tentado de novo.
+            Com <strong className="text-foreground">Envio de arquivos</strong> ativado, o PDF assinado de cada documento
+            vai sozinho ao prontuário do paciente no Feegow, e Gerar e Enviar PDF (na lista de documentos) envia o PDF
+            atual. Um envio que falha não perde o PDF: ele continua no Consentir e pode ser tentado de novo.
           </li>
         </ol>
         <p>Para trocar o token, salve o novo e teste a conexão. Remover token desconecta e desliga tudo.</p>

@@ -35,7 +35,11 @@ export function RemoveTokenButton() {
   return (
     <AlertDialog open={open} onOpenChange={(next) => !remove.isPending && setOpen(next)}>
       <AlertDialogTrigger asChild>
-        <Button type="button" variant="ghost" className="text-destructive hover:bg-destructive/10 hover:text-destructive">
+        <Button
+          type="button"
+          variant="ghost"
+          className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+        >
           <Unplug /> Remover token
         </Button>
       </AlertDialogTrigger>
@@ -43,8 +47,8 @@ export function RemoveTokenButton() {
         <AlertDialogHeader>
           <AlertDialogTitle>Remover o token do Feegow?</AlertDialogTitle>
           <AlertDialogDescription>
-            A integração fica desconectada e todas as funcionalidades são desligadas. Envios de PDF ainda na fila não serão feitos (os PDFs continuam
-            salvos no Consentir). Para voltar a usar, salve um token e teste a conexão.
+            A integração fica desconectada e todas as funcionalidades são desligadas. Envios de PDF ainda na fila não
+            serão feitos (os PDFs continuam salvos no Consentir). Para voltar a usar, salve um token e teste a conexão.
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>

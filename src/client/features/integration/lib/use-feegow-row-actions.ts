@@ -22,7 +22,10 @@ export function useFeegowRowActions(documentIds: readonly string[], canWrite: bo
     onFeegowRetry: act
       ? (upload: FeegowUpload) =>
           void retry.mutateAsync(upload.id).then(
-            () => toast.success(FEEGOW_IMPORT_MESSAGES.uploadQueued, { description: "O PDF entrou de novo na fila de envio ao Feegow." }),
+            () =>
+              toast.success(FEEGOW_IMPORT_MESSAGES.uploadQueued, {
+                description: "O PDF entrou de novo na fila de envio ao Feegow.",
+              }),
             (error: unknown) => toast.error(FEEGOW_MESSAGES.uploadError, { description: errorMessage(error) }),
           )
       : undefined,

@@ -41,7 +41,9 @@ export function useFeegowSend() {
       const final = upload.status === "enviado" && !enfileirado ? upload : await watch(documentId, upload.id);
       if (final?.status === "enviado") {
         toast.success(options.successTitle ?? FEEGOW_MESSAGES.uploadOk, {
-          description: enfileirado ? "PDF enviado ao prontuário do paciente no Feegow." : "Este PDF já estava no prontuário do paciente no Feegow.",
+          description: enfileirado
+            ? "PDF enviado ao prontuário do paciente no Feegow."
+            : "Este PDF já estava no prontuário do paciente no Feegow.",
         });
       } else if (final?.status === "falhou") {
         toast.error(FEEGOW_MESSAGES.uploadError, { description: final.ultimo_erro ?? undefined });

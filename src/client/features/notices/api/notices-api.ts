@@ -57,7 +57,9 @@ export function useMarkNoticesRead() {
               pages: data.pages.map((page) => ({
                 ...page,
                 nao_lidos: result.nao_lidos,
-                items: page.items.map((notice) => (input.todas || keys.has(notice.chave) ? { ...notice, lido: true } : notice)),
+                items: page.items.map((notice) =>
+                  input.todas || keys.has(notice.chave) ? { ...notice, lido: true } : notice,
+                ),
               })),
             }
           : data,

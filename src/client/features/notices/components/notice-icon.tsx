@@ -1,14 +1,40 @@
-import { CloudAlert, Eye, FileCheck2, Hourglass, Info, type LucideIcon, MailX, ShieldAlert, ShieldX } from "lucide-react";
+import {
+  CloudAlert,
+  Eye,
+  FileCheck2,
+  Hourglass,
+  Info,
+  type LucideIcon,
+  MailX,
+  ShieldAlert,
+  ShieldX,
+} from "lucide-react";
 import { cn } from "@/lib/utils";
 import type { NoticeKind } from "@shared/notices/notice-kinds";
 
 const ICONS: Record<NoticeKind, { icon: LucideIcon; tone: string; label: string }> = {
-  "document.viewed": { icon: Eye, tone: "bg-warning/20 text-[color-mix(in_oklab,var(--color-warning)_45%,black)]", label: "Documento visualizado" },
-  "document.expiring": { icon: Hourglass, tone: "bg-warning/20 text-[color-mix(in_oklab,var(--color-warning)_45%,black)]", label: "Documento vencendo" },
-  "document.signed": { icon: FileCheck2, tone: "bg-success/15 text-[color-mix(in_oklab,var(--color-success)_60%,black)]", label: "Documento assinado" },
+  "document.viewed": {
+    icon: Eye,
+    tone: "bg-warning/20 text-[color-mix(in_oklab,var(--color-warning)_45%,black)]",
+    label: "Documento visualizado",
+  },
+  "document.expiring": {
+    icon: Hourglass,
+    tone: "bg-warning/20 text-[color-mix(in_oklab,var(--color-warning)_45%,black)]",
+    label: "Documento vencendo",
+  },
+  "document.signed": {
+    icon: FileCheck2,
+    tone: "bg-success/15 text-[color-mix(in_oklab,var(--color-success)_60%,black)]",
+    label: "Documento assinado",
+  },
   "email.failed": { icon: MailX, tone: "bg-destructive/10 text-destructive", label: "E-mail não entregue" },
   "feegow.failed": { icon: CloudAlert, tone: "bg-destructive/10 text-destructive", label: "Falha no Feegow" },
-  "certificate.expiring": { icon: ShieldAlert, tone: "bg-warning/20 text-[color-mix(in_oklab,var(--color-warning)_45%,black)]", label: "Certificado vencendo" },
+  "certificate.expiring": {
+    icon: ShieldAlert,
+    tone: "bg-warning/20 text-[color-mix(in_oklab,var(--color-warning)_45%,black)]",
+    label: "Certificado vencendo",
+  },
   "certificate.expired": { icon: ShieldX, tone: "bg-destructive/10 text-destructive", label: "Certificado vencido" },
   system: { icon: Info, tone: "bg-muted text-muted-foreground", label: "Aviso do sistema" },
 };
@@ -17,7 +43,10 @@ const ICONS: Record<NoticeKind, { icon: LucideIcon; tone: string; label: string 
 export function NoticeIcon({ kind, className }: { kind: NoticeKind; className?: string }) {
   const { icon: Icon, tone, label } = ICONS[kind];
   return (
-    <span className={cn("flex size-9 shrink-0 items-center justify-center rounded-full", tone, className)} title={label}>
+    <span
+      className={cn("flex size-9 shrink-0 items-center justify-center rounded-full", tone, className)}
+      title={label}
+    >
       <Icon className="size-4" aria-hidden />
       <span className="sr-only">{label}</span>
     </span>

@@ -32,9 +32,18 @@ export function NoticeItem({ notice, handlers }: { notice: Notice; handlers: Not
       <NoticeIcon kind={notice.tipo} />
       <div className="grid min-w-0 flex-1 gap-1">
         <div className="flex items-start gap-2">
-          <h2 className={cn("min-w-0 flex-1 text-sm leading-snug", unread ? "font-semibold" : "font-medium text-muted-foreground")}>
+          <h2
+            className={cn(
+              "min-w-0 flex-1 text-sm leading-snug",
+              unread ? "font-semibold" : "font-medium text-muted-foreground",
+            )}
+          >
             {notice.link ? (
-              <Link to={notice.link} onClick={() => handlers.onOpen(notice)} className="outline-none hover:underline focus-visible:underline">
+              <Link
+                to={notice.link}
+                onClick={() => handlers.onOpen(notice)}
+                className="outline-none hover:underline focus-visible:underline"
+              >
                 {notice.titulo}
               </Link>
             ) : (
@@ -44,7 +53,9 @@ export function NoticeItem({ notice, handlers }: { notice: Notice; handlers: Not
           </h2>
           {unread ? <span aria-hidden className="mt-1.5 size-2 shrink-0 rounded-full bg-primary" /> : null}
         </div>
-        <p className={cn("text-sm break-words", unread ? "text-foreground" : "text-muted-foreground")}>{notice.mensagem}</p>
+        <p className={cn("text-sm break-words", unread ? "text-foreground" : "text-muted-foreground")}>
+          {notice.mensagem}
+        </p>
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2 pt-1">
           <time dateTime={notice.em} className="basis-full text-xs text-muted-foreground tabular-nums sm:basis-auto">
             {formatDateTime(notice.em)}

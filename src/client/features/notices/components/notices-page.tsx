@@ -57,13 +57,18 @@ export function NoticesPage() {
           const id = notice.envio_feegow_id;
           if (!id) return;
           setRetryingId(id);
-          retry.mutateAsync(id).then(
-            () => {
-              toast.success(FEEGOW_IMPORT_MESSAGES.uploadQueued, { description: "O PDF entrou de novo na fila de envio ao Feegow." });
-              void queryClient.invalidateQueries({ queryKey: noticeKeys.all });
-            },
-            (error: unknown) => toast.error("Não foi possível tentar de novo", { description: errorMessage(error) }),
-          ).finally(() => setRetryingId(null));
+          retry
+            .mutateAsync(id)
+            .then(
+              () => {
+                toast.success(FEEGOW_IMPORT_MESSAGES.uploadQueued, {
+                  description: "O PDF entrou de novo na fila de envio ao Feegow.",
+                });
+                void queryClient.invalidateQueries({ queryKey: noticeKeys.all });
+              },
+              (error: unknown) => toast.error("Não foi possível tentar de novo", { description: errorMessage(error) }),
+            )
+            .finally(() => setRetryingId(null));
         }
       : undefined,
     retryingId,
@@ -118,7 +123,11 @@ export function NoticesPage() {
     <div className="grid min-w-0 gap-6">
       <PageHeader
         title="Avisos"
-        description={unread > 0 ? `${unread > 99 ? "Mais de 99" : unread} ${unread === 1 ? "aviso não lido" : "avisos não lidos"}` : "O que precisa da sua atenção"}
+        description={
+          unread > 0
+            ? `${unread > 99 ? "Mais de 99" : unread} ${unread === 1 ? "aviso não lido" : "avisos não lidos"}`
+            : "O que precisa da sua atenção"
+        }
         actions={
           <Button variant="outline" onClick={() => void markAll()} disabled={unread === 0 || markRead.isPending}>
             {markRead.isPending && !markingKey ? <Spinner /> : <CheckCheck />} Marcar todas como lidas

@@ -68,7 +68,8 @@ export function useCreatePatient() {
 export function useUpdatePatient(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: PatientInput) => api<Patient>(`/api/patients/${encodeURIComponent(id)}`, { method: "PUT", body: input }),
+    mutationFn: (input: PatientInput) =>
+      api<Patient>(`/api/patients/${encodeURIComponent(id)}`, { method: "PUT", body: input }),
     onSuccess: (patient) => {
       queryClient.setQueryData(patientKeys.detail(patient.id), patient);
       void queryClient.invalidateQueries({ queryKey: patientKeys.lists() });

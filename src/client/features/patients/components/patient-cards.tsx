@@ -52,4 +52,3 @@ function Line({ icon, label, value }: { icon: React.ReactNode; label: string; va
     </div>
   );
 }
-

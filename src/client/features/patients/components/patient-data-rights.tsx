@@ -39,7 +39,9 @@ export function PatientDataRights({ id, nome }: { id: string; nome: string }) {
         <CardTitle>
           <h2>Dados pessoais (LGPD)</h2>
         </CardTitle>
-        <CardDescription>Direitos do paciente: acesso e portabilidade dos dados (art. 18, II e V) e anonimização (art. 18, IV).</CardDescription>
+        <CardDescription>
+          Direitos do paciente: acesso e portabilidade dos dados (art. 18, II e V) e anonimização (art. 18, IV).
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
         <p className="text-sm text-muted-foreground">{DATA_RIGHTS_MESSAGES.exportPatientHint}</p>
@@ -101,12 +103,15 @@ function AnonymizeDialog({ id, nome }: { id: string; nome: string }) {
         <AlertDialogHeader>
           <AlertDialogTitle>{DATA_RIGHTS_MESSAGES.anonymizeTitle}</AlertDialogTitle>
           <AlertDialogDescription>
-            Os dados pessoais de {nome} serão apagados de forma <strong>irreversível</strong>: o nome passa a ser “Paciente anonimizado” e CPF, data de
-            nascimento, sexo, telefone, e-mail, endereço e responsável deixam de existir. Rascunhos e documentos cancelados ou expirados deste paciente são
-            excluídos. A trilha de auditoria continua registrando que a anonimização foi feita, e por quem.
+            Os dados pessoais de {nome} serão apagados de forma <strong>irreversível</strong>: o nome passa a ser
+            “Paciente anonimizado” e CPF, data de nascimento, sexo, telefone, e-mail, endereço e responsável deixam de
+            existir. Rascunhos e documentos cancelados ou expirados deste paciente são excluídos. A trilha de auditoria
+            continua registrando que a anonimização foi feita, e por quem.
           </AlertDialogDescription>
         </AlertDialogHeader>
-        <p className="text-sm text-muted-foreground">{RETENTION_MESSAGES.rule} Pacientes com documentos assinados não podem ser anonimizados.</p>
+        <p className="text-sm text-muted-foreground">
+          {RETENTION_MESSAGES.rule} Pacientes com documentos assinados não podem ser anonimizados.
+        </p>
         {refusal ? (
           <Alert variant="destructive" role="alert" data-testid="anonymize-refusal">
             <ShieldAlert />
@@ -115,7 +120,12 @@ function AnonymizeDialog({ id, nome }: { id: string; nome: string }) {
           </Alert>
         ) : (
           <FormField label={`Digite ${ANONYMIZE_CONFIRMATION} para confirmar`} htmlFor={fieldId} required>
-            <Input value={typed} autoComplete="off" onChange={(event) => setTyped(event.target.value)} disabled={anonymize.isPending} />
+            <Input
+              value={typed}
+              autoComplete="off"
+              onChange={(event) => setTyped(event.target.value)}
+              disabled={anonymize.isPending}
+            />
           </FormField>
         )}
         <AlertDialogFooter>

@@ -39,7 +39,10 @@ export function PatientDeleteButton({ id, nome, className }: { id: string; nome:
   return (
     <AlertDialog open={open} onOpenChange={(next) => !remove.isPending && setOpen(next)}>
       <AlertDialogTrigger asChild>
-        <Button variant="ghost" className={cn("text-destructive hover:bg-destructive/10 hover:text-destructive", className)}>
+        <Button
+          variant="ghost"
+          className={cn("text-destructive hover:bg-destructive/10 hover:text-destructive", className)}
+        >
           <Trash2 /> Excluir
         </Button>
       </AlertDialogTrigger>
@@ -49,7 +52,9 @@ export function PatientDeleteButton({ id, nome, className }: { id: string; nome:
           <AlertDialogDescription>
             O cadastro de {nome} será excluído da clínica. Esta ação não pode ser desfeita.
           </AlertDialogDescription>
-          <p className="text-sm text-muted-foreground">{RETENTION_MESSAGES.rule} Pacientes com documentos não podem ser excluídos.</p>
+          <p className="text-sm text-muted-foreground">
+            {RETENTION_MESSAGES.rule} Pacientes com documentos não podem ser excluídos.
+          </p>
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel disabled={remove.isPending}>Cancelar</AlertDialogCancel>

@@ -74,7 +74,9 @@ export function PatientDetailPage() {
                 <FilePlus2 /> Novo Contrato
               </Link>
             </Button>
-            {profileCan(user?.profile, "patients.delete") ? <PatientDeleteButton id={p.id} nome={p.nome} className="sm:order-first" /> : null}
+            {profileCan(user?.profile, "patients.delete") ? (
+              <PatientDeleteButton id={p.id} nome={p.nome} className="sm:order-first" />
+            ) : null}
           </>
         }
       >
@@ -189,4 +191,3 @@ function PatientDetailSkeleton() {
     </div>
   );
 }
-

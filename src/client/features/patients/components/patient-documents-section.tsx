@@ -35,7 +35,10 @@ export function PatientDocumentsSection({ patientId, total }: { patientId: strin
         <ul className="divide-y rounded-lg border bg-card" data-testid="patient-documents">
           {items.map((document) => (
             <li key={document.id}>
-              <Link to={`/documents/${document.id}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 p-3 hover:bg-muted/50">
+              <Link
+                to={`/documents/${document.id}`}
+                className="flex flex-wrap items-center gap-x-3 gap-y-1 p-3 hover:bg-muted/50"
+              >
                 <span className="min-w-0 flex-1 truncate font-medium">{document.procedimento ?? document.titulo}</span>
                 <DocumentStatusBadge status={document.status} />
                 <span className="text-xs text-muted-foreground">

@@ -15,7 +15,14 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { ApiError, errorMessage } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
-import { type Patient, type PatientInput, PATIENT_MESSAGES, patientInputSchema, SEXO_LABEL, SEXOS } from "@shared/schemas/patient";
+import {
+  type Patient,
+  type PatientInput,
+  PATIENT_MESSAGES,
+  patientInputSchema,
+  SEXO_LABEL,
+  SEXOS,
+} from "@shared/schemas/patient";
 import { cpfTakenBy } from "../api/patients-api";
 import { ageFromBirthDate, formatAge, isMinor, todayInSaoPaulo } from "../lib/dates";
 import { PATIENT_FORM_FIELDS, type PatientFormValues, hasGuardian } from "../lib/form-values";
@@ -84,7 +91,10 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
       setFormError(rest);
       const reason = rest ?? errorMessage(error);
       toast.error(messages.error, { description: reason });
-      const first = error instanceof ApiError ? error.issues.find((issue) => PATIENT_FORM_FIELDS.includes(issue.path as never)) : undefined;
+      const first =
+        error instanceof ApiError
+          ? error.issues.find((issue) => PATIENT_FORM_FIELDS.includes(issue.path as never))
+          : undefined;
       if (first) setFocus(first.path as keyof PatientFormValues);
     }
   });
@@ -115,7 +125,11 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
                 label="CPF"
                 htmlFor="cpf"
                 error={errors.cpf?.message}
-                hint={<SigningHint missing={!cpfValue?.trim()}>Necessário para assinar: o CPF é conferido na assinatura.</SigningHint>}
+                hint={
+                  <SigningHint missing={!cpfValue?.trim()}>
+                    Necessário para assinar: o CPF é conferido na assinatura.
+                  </SigningHint>
+                }
               >
                 <MaskedInput {...cpf} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
               </FormField>
@@ -153,23 +167,41 @@ export function PatientForm({ mode, defaultValues, save, cancelTo }: PatientForm
               label="Telefone"
               htmlFor="telefone"
               error={errors.telefone?.message}
-              hint={<SigningHint missing={noContact}>Telefone ou e-mail: necessário para enviar o link de assinatura.</SigningHint>}
+              hint={
+                <SigningHint missing={noContact}>
+                  Telefone ou e-mail: necessário para enviar o link de assinatura.
+                </SigningHint>
+              }
             >
-              <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" autoComplete="off" placeholder="(00) 00000-0000" />
+              <MaskedInput
+                {...register("telefone")}
+                mask={PHONE_MASK}
+                inputMode="tel"
+                autoComplete="off"
+                placeholder="(00) 00000-0000"
+              />
             </FormField>
             <FormField
               className="sm:col-span-2"
               label="E-mail"
               htmlFor="email"
               error={errors.email?.message}
-              hint={<SigningHint missing={noContact}>Com e-mail, o link de assinatura e o código de confirmação chegam por e-mail.</SigningHint>}
+              hint={
+                <SigningHint missing={noContact}>
+                  Com e-mail, o link de assinatura e o código de confirmação chegam por e-mail.
+                </SigningHint>
+              }
             >
               <Input {...register("email")} type="email" autoComplete="off" placeholder="paciente@exemplo.com" />
             </FormField>
           </div>
         </PatientFormSection>
 
-        <PatientFormSection id="endereco" title="Endereço" description="Digite o CEP para preencher o endereço automaticamente.">
+        <PatientFormSection
+          id="endereco"
+          title="Endereço"
+          description="Digite o CEP para preencher o endereço automaticamente."
+        >
           <AddressFields stateField="uf" />
         </PatientFormSection>
 

@@ -37,19 +37,22 @@ export function PatientGuardianSection({ minor, initiallyOpen }: { minor: boolea
             onClick={() => setOpen((value) => !value)}
           >
             Responsável
-            <ChevronDown className={cn("size-4 text-muted-foreground transition-transform", open && "rotate-180")} aria-hidden />
+            <ChevronDown
+              className={cn("size-4 text-muted-foreground transition-transform", open && "rotate-180")}
+              aria-hidden
+            />
           </button>
         </h2>
-        <p className="text-sm text-muted-foreground">Preencha quando o paciente for menor de idade ou tiver um responsável legal.</p>
+        <p className="text-sm text-muted-foreground">
+          Preencha quando o paciente for menor de idade ou tiver um responsável legal.
+        </p>
       </CardHeader>
       {open ? (
         <CardContent id="responsavel-fields" className="grid gap-4 px-4 sm:px-6">
           {minor ? (
             <Alert>
               <Info />
-              <AlertDescription>
-                Paciente menor de idade: informe o nome e o CPF do responsável legal.
-              </AlertDescription>
+              <AlertDescription>Paciente menor de idade: informe o nome e o CPF do responsável legal.</AlertDescription>
             </Alert>
           ) : null}
           <div className="grid gap-4 sm:grid-cols-2">

@@ -3,7 +3,6 @@ import { StatCard } from "@/components/ui/stat-card";
 import { usePatientStats } from "../api/patients-api";
 import { formatNumber } from "@shared/format";
 
-
 /** The four counters of the patients list (spec part 1 §2, §9). */
 export function PatientStats() {
   const stats = usePatientStats();

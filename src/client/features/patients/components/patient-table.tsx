@@ -35,9 +35,13 @@ export function PatientTable({ patients, canEdit }: { patients: Patient[]; canEd
               <span className="block truncate text-xs text-muted-foreground">{patient.email ?? "Sem e-mail"}</span>
             </TableCell>
             <TableCell className="tabular-nums">{patient.cpf ? formatCpf(patient.cpf) : DASH}</TableCell>
-            <TableCell className="hidden tabular-nums lg:table-cell">{patient.telefone ? formatPhone(patient.telefone) : DASH}</TableCell>
+            <TableCell className="hidden tabular-nums lg:table-cell">
+              {patient.telefone ? formatPhone(patient.telefone) : DASH}
+            </TableCell>
             <TableCell>{formatAge(ageFromBirthDate(patient.data_nascimento))}</TableCell>
-            <TableCell className="hidden text-muted-foreground lg:table-cell">{documentsLabel(patient.contratos_count)}</TableCell>
+            <TableCell className="hidden text-muted-foreground lg:table-cell">
+              {documentsLabel(patient.contratos_count)}
+            </TableCell>
             <TableCell className="pr-4 text-right">
               <PatientRowActions id={patient.id} nome={patient.nome} canEdit={canEdit} />
             </TableCell>

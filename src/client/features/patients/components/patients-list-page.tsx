@@ -43,7 +43,6 @@ export function PatientsListPage() {
   const data = list.data;
   const activeFilters = countActiveFilters(filters);
 
-
   let body: React.ReactNode;
   if (list.isPending) {
     body = <ListSkeleton mobile={isMobile} label="Carregando pacientes" />;
@@ -88,7 +87,11 @@ export function PatientsListPage() {
       </div>
     );
   } else if (data) {
-    body = isMobile ? <PatientCards patients={data.items} canEdit={canEdit} /> : <PatientTable patients={data.items} canEdit={canEdit} />;
+    body = isMobile ? (
+      <PatientCards patients={data.items} canEdit={canEdit} />
+    ) : (
+      <PatientTable patients={data.items} canEdit={canEdit} />
+    );
   }
 
   const hasPrevious = pages.cursors.length > 0;
@@ -114,7 +117,10 @@ export function PatientsListPage() {
 
       <div className="flex flex-col gap-2 sm:flex-row" role="search">
         <div className="relative min-w-0 flex-1">
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden
+          />
           <Input
             type="search"
             value={term}
@@ -130,7 +136,9 @@ export function PatientsListPage() {
 
       <ListCard
         ref={listTop}
-        showing={data ? PATIENT_MESSAGES.showing(shownSoFar(pages, data.items.length, PATIENT_PAGE_SIZE), data.total) : null}
+        showing={
+          data ? PATIENT_MESSAGES.showing(shownSoFar(pages, data.items.length, PATIENT_PAGE_SIZE), data.total) : null
+        }
         showingTestId="patients-showing"
         refreshing={list.isFetching && !list.isPending}
         placeholder={list.isPlaceholderData}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { countActiveFilters, isDateRangeInverted, patientListQueryString, readListState, writeListState } from "./list-params";
+import {
+  countActiveFilters,
+  isDateRangeInverted,
+  patientListQueryString,
+  readListState,
+  writeListState,
+} from "./list-params";
 
 describe("readListState / writeListState", () => {
   it("round-trips the search and the filters", () => {
@@ -12,7 +18,9 @@ describe("readListState / writeListState", () => {
   });
 
   it("ignores malformed values from the address bar", () => {
-    expect(readListState(new URLSearchParams("sexo=x&criado_de=01/02/2025&criado_ate=2025-02-31x&menores=talvez"))).toEqual({
+    expect(
+      readListState(new URLSearchParams("sexo=x&criado_de=01/02/2025&criado_ate=2025-02-31x&menores=talvez")),
+    ).toEqual({
       q: "",
       filters: {},
     });
@@ -27,7 +35,9 @@ describe("countActiveFilters", () => {
   it("counts each filter that is set", () => {
     expect(countActiveFilters({})).toBe(0);
     expect(countActiveFilters({ sexo: "masculino" })).toBe(1);
-    expect(countActiveFilters({ sexo: "outro", criado_de: "2025-01-01", criado_ate: "2025-02-01", menores: "nao" })).toBe(4);
+    expect(
+      countActiveFilters({ sexo: "outro", criado_de: "2025-01-01", criado_ate: "2025-02-01", menores: "nao" }),
+    ).toBe(4);
     expect(countActiveFilters({ documentos: "sem" })).toBe(1);
     expect(readListState(new URLSearchParams("documentos=com")).filters).toEqual({ documentos: "com" });
     expect(readListState(new URLSearchParams("documentos=talvez")).filters).toEqual({});

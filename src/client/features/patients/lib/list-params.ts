@@ -55,7 +55,7 @@ export function writeListState(q: string, filters: PatientFilters): URLSearchPar
 
 /** How many filters are on (the date range counts once per end). */
 export function countActiveFilters(filters: PatientFilters): number {
-  return (FILTER_KEYS).filter((key) => Boolean(filters[key])).length;
+  return FILTER_KEYS.filter((key) => Boolean(filters[key])).length;
 }
 
 /** True when the "de" date is after the "até" date. */

@@ -54,7 +54,8 @@ export function useDeleteProcedure() {
 export function useProcedureAssociations(id: string | undefined) {
   return useQuery({
     queryKey: procedureKeys.associations(id ?? ""),
-    queryFn: ({ signal }) => api<ProcedureAssociations>(`/api/procedures/${encodeURIComponent(id ?? "")}/associations`, { signal }),
+    queryFn: ({ signal }) =>
+      api<ProcedureAssociations>(`/api/procedures/${encodeURIComponent(id ?? "")}/associations`, { signal }),
     enabled: Boolean(id),
     retry: retryUnlessClientError,
   });
@@ -64,7 +65,10 @@ export function useSaveProcedureAssociations(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ProcedureAssociationsInput) =>
-      api<ProcedureAssociations>(`/api/procedures/${encodeURIComponent(id)}/associations`, { method: "PUT", body: input }),
+      api<ProcedureAssociations>(`/api/procedures/${encodeURIComponent(id)}/associations`, {
+        method: "PUT",
+        body: input,
+      }),
     onSuccess: (saved) => queryClient.setQueryData(procedureKeys.associations(id), saved),
   });
 }

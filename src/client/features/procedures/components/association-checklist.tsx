@@ -39,7 +39,12 @@ export function AssociationChecklist({
         </Badge>
       </CardHeader>
       <CardContent className="grid gap-3 px-4">
-        <SearchBox value={term} onChange={setTerm} placeholder={`Buscar em ${label.toLowerCase()}...`} label={`Buscar em ${label}`} />
+        <SearchBox
+          value={term}
+          onChange={setTerm}
+          placeholder={`Buscar em ${label.toLowerCase()}...`}
+          label={`Buscar em ${label}`}
+        />
         {list.isPending ? (
           <div className="grid gap-2" aria-busy="true">
             <Skeleton className="h-5 w-3/4" />
@@ -54,7 +59,10 @@ export function AssociationChecklist({
           <div className="grid justify-items-center gap-2 rounded-md border border-dashed px-3 py-6 text-center text-sm text-muted-foreground">
             <ListChecks className="size-5" aria-hidden />
             <p>{CONTENT_MESSAGES.empty}</p>
-            <Link to={`/content-management?aba=${kind}`} className="font-medium text-primary underline-offset-4 hover:underline">
+            <Link
+              to={`/content-management?aba=${kind}`}
+              className="font-medium text-primary underline-offset-4 hover:underline"
+            >
               Cadastrar em Gestão de Conteúdo
             </Link>
           </div>
@@ -92,7 +100,9 @@ export function AssociationChecklist({
             })}
           </ul>
         )}
-        {list.data?.truncated ? <p className="text-xs text-muted-foreground">Mostrando os primeiros {list.data.items.length} itens.</p> : null}
+        {list.data?.truncated ? (
+          <p className="text-xs text-muted-foreground">Mostrando os primeiros {list.data.items.length} itens.</p>
+        ) : null}
       </CardContent>
     </Card>
   );

@@ -45,7 +45,13 @@ export function ConfirmDeleteButton({
   return (
     <AlertDialog open={open} onOpenChange={(next) => !pending && setOpen(next)}>
       <AlertDialogTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label={label} title={label} className="text-destructive hover:bg-destructive/10 hover:text-destructive">
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={label}
+          title={label}
+          className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+        >
           <Trash2 />
         </Button>
       </AlertDialogTrigger>

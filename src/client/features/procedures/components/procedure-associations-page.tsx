@@ -41,7 +41,8 @@ export function ProcedureAssociationsPage() {
 
   // The user's changes for the chosen procedure; until the first change, what the server holds.
   const [draft, setDraft] = useState<{ id: string; selection: Selection } | null>(null);
-  const selection = draft && draft.id === chosen ? draft.selection : associations.data ? toSelection(associations.data) : null;
+  const selection =
+    draft && draft.id === chosen ? draft.selection : associations.data ? toSelection(associations.data) : null;
   const dirty = Boolean(draft && draft.id === chosen);
   const save = useSaveProcedureAssociations(chosen ?? "");
 
@@ -119,7 +120,9 @@ export function ProcedureAssociationsPage() {
               </option>
             ))}
           </NativeSelect>
-          {procedureId && !known ? <p className="text-sm text-destructive">Procedimento não encontrado. Selecione outro.</p> : null}
+          {procedureId && !known ? (
+            <p className="text-sm text-destructive">Procedimento não encontrado. Selecione outro.</p>
+          ) : null}
         </div>
 
         {!chosen ? (

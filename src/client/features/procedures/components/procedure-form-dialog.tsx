@@ -7,7 +7,14 @@ import { CurrencyInput } from "@/components/form/currency-input";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -17,7 +24,12 @@ import { NativeSelect } from "@/components/form/native-select";
 import { applyServerErrors } from "@/lib/form-errors";
 import { formatCentavos } from "@shared/br/money";
 import { isKnownSpecialty, PROCEDURE_SPECIALTY_GROUPS } from "@shared/reference/procedure-specialties";
-import { type Procedure, type ProcedureInput, PROCEDURE_MESSAGES, procedureInputSchema } from "@shared/schemas/procedure";
+import {
+  type Procedure,
+  type ProcedureInput,
+  PROCEDURE_MESSAGES,
+  procedureInputSchema,
+} from "@shared/schemas/procedure";
 import { useSaveProcedure } from "../api/procedures-api";
 
 type FormValues = ProcedureInput;
@@ -52,7 +64,8 @@ export function ProcedureFormDialog({
   const { register, handleSubmit, formState, setError, reset, control } = form;
   const { errors } = formState;
   // A specialty typed before the list existed stays selectable as it was (the server keeps it).
-  const legacy = procedure?.especialidade && !isKnownSpecialty(procedure.especialidade) ? procedure.especialidade : null;
+  const legacy =
+    procedure?.especialidade && !isKnownSpecialty(procedure.especialidade) ? procedure.especialidade : null;
 
   useEffect(() => {
     if (open) {
@@ -65,7 +78,11 @@ export function ProcedureFormDialog({
     setFormError(null);
     try {
       // The API reads the amount as typed (the same schema parses it there); send the text, not the centavos.
-      const input = { ...values, valor: form.getValues("valor") ?? "", is_private: canMakePrivate ? values.is_private : false };
+      const input = {
+        ...values,
+        valor: form.getValues("valor") ?? "",
+        is_private: canMakePrivate ? values.is_private : false,
+      };
       await save.mutateAsync({ id: procedure?.id, input });
       toast.success(procedure ? PROCEDURE_MESSAGES.saved : PROCEDURE_MESSAGES.created);
       onOpenChange(false);
@@ -82,15 +99,28 @@ export function ProcedureFormDialog({
         <DialogHeader>
           <DialogTitle>{procedure ? "Editar Procedimento" : "Novo Procedimento"}</DialogTitle>
           <DialogDescription>
-            {procedure ? "Altere os dados do procedimento." : "Cadastre um procedimento para associar riscos, benefícios e cuidados."}
+            {procedure
+              ? "Altere os dados do procedimento."
+              : "Cadastre um procedimento para associar riscos, benefícios e cuidados."}
           </DialogDescription>
         </DialogHeader>
-        <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label={procedure ? "Edição de procedimento" : "Cadastro de procedimento"}>
+        <form
+          onSubmit={onSubmit}
+          noValidate
+          className="grid gap-4"
+          aria-label={procedure ? "Edição de procedimento" : "Cadastro de procedimento"}
+        >
           <FormField label="Nome" htmlFor="procedure-nome" required error={errors.nome?.message}>
             <Input {...register("nome")} autoComplete="off" placeholder="Ex.: Rinoplastia" maxLength={160} />
           </FormField>
           <FormField label="Descrição" htmlFor="procedure-descricao" error={errors.descricao?.message}>
-            <Textarea {...register("descricao")} rows={3} className="max-h-48" placeholder="Breve descrição do procedimento" maxLength={2000} />
+            <Textarea
+              {...register("descricao")}
+              rows={3}
+              className="max-h-48"
+              placeholder="Breve descrição do procedimento"
+              maxLength={2000}
+            />
           </FormField>
           <FormField label="Especialidade" htmlFor="procedure-especialidade" error={errors.especialidade?.message}>
             <NativeSelect {...register("especialidade")}>
@@ -123,7 +153,9 @@ export function ProcedureFormDialog({
                 <div className="grid gap-1">
                   <Label htmlFor="procedure-privado">Procedimento privado</Label>
                   <p id="procedure-privado-hint" className="text-sm text-muted-foreground">
-                    {canMakePrivate ? "Visível apenas para você. Desligado, toda a clínica pode usá-lo." : PROCEDURE_MESSAGES.alwaysShared}
+                    {canMakePrivate
+                      ? "Visível apenas para você. Desligado, toda a clínica pode usá-lo."
+                      : PROCEDURE_MESSAGES.alwaysShared}
                   </p>
                 </div>
                 <Switch
@@ -138,10 +170,17 @@ export function ProcedureFormDialog({
           />
           <FormErrorAlert message={formError} />
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={formState.isSubmitting}>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => onOpenChange(false)}
+              disabled={formState.isSubmitting}
+            >
               Cancelar
             </Button>
-            <SubmitButton pending={formState.isSubmitting}>{procedure ? "Salvar alterações" : "Criar procedimento"}</SubmitButton>
+            <SubmitButton pending={formState.isSubmitting}>
+              {procedure ? "Salvar alterações" : "Criar procedimento"}
+            </SubmitButton>
           </DialogFooter>
         </form>
       </DialogContent>

@@ -48,17 +48,25 @@ export function ProcedureTable({ procedures, canEdit, onEdit, myId }: ListProps)
           <TableRow key={procedure.id} data-testid="procedure-row">
             <TableCell className="max-w-96 py-3 pl-4 whitespace-normal">
               <span className="block truncate font-medium">{procedure.nome}</span>
-              <span className="line-clamp-2 text-xs text-muted-foreground">{procedure.descricao ?? "Sem descrição"}</span>
-              <span className="block text-xs text-muted-foreground lg:hidden">{procedureSpecialtyName(procedure.especialidade) ?? ""}</span>
+              <span className="line-clamp-2 text-xs text-muted-foreground">
+                {procedure.descricao ?? "Sem descrição"}
+              </span>
+              <span className="block text-xs text-muted-foreground lg:hidden">
+                {procedureSpecialtyName(procedure.especialidade) ?? ""}
+              </span>
             </TableCell>
-            <TableCell className="hidden lg:table-cell">{procedureSpecialtyName(procedure.especialidade) ?? DASH}</TableCell>
+            <TableCell className="hidden lg:table-cell">
+              {procedureSpecialtyName(procedure.especialidade) ?? DASH}
+            </TableCell>
             <TableCell className="text-right tabular-nums" data-testid="procedure-price">
               {procedure.valor_centavos != null ? formatCentavos(procedure.valor_centavos) : DASH}
             </TableCell>
             <TableCell>
               <div className="grid gap-1">
                 <PrivacyBadge isPrivate={procedure.is_private} />
-                {myId && procedure.created_by === myId ? <span className="text-xs text-muted-foreground">Criado por você</span> : null}
+                {myId && procedure.created_by === myId ? (
+                  <span className="text-xs text-muted-foreground">Criado por você</span>
+                ) : null}
               </div>
             </TableCell>
             <TableCell className="pr-4 text-right">
@@ -87,7 +95,9 @@ export function ProcedureCards({ procedures, canEdit, onEdit, myId }: ListProps)
             </div>
             <PrivacyBadge isPrivate={procedure.is_private} />
           </div>
-          {procedure.descricao ? <p className="line-clamp-3 text-sm text-muted-foreground">{procedure.descricao}</p> : null}
+          {procedure.descricao ? (
+            <p className="line-clamp-3 text-sm text-muted-foreground">{procedure.descricao}</p>
+          ) : null}
           {procedure.valor_centavos != null ? (
             <p className="text-sm tabular-nums" data-testid="procedure-price">
               Valor: {formatCentavos(procedure.valor_centavos)}

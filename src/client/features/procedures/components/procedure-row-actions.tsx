@@ -27,7 +27,13 @@ export function ProcedureRowActions({
       </Button>
       {canEdit ? (
         <>
-          <Button variant="ghost" size="icon" aria-label={`Editar ${procedure.nome}`} title="Editar" onClick={() => onEdit(procedure)}>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Editar ${procedure.nome}`}
+            title="Editar"
+            onClick={() => onEdit(procedure)}
+          >
             <Pencil />
           </Button>
           <ConfirmDeleteButton

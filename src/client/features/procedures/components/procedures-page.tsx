@@ -30,7 +30,10 @@ export function ProceduresPage() {
   const list = useProcedures(q);
   const data = list.data;
 
-  const [dialog, setDialog] = useState<{ open: boolean; procedure: Procedure | null }>({ open: false, procedure: null });
+  const [dialog, setDialog] = useState<{ open: boolean; procedure: Procedure | null }>({
+    open: false,
+    procedure: null,
+  });
   const openCreate = () => setDialog({ open: true, procedure: null });
   const openEdit = (procedure: Procedure) => setDialog({ open: true, procedure });
 
@@ -58,7 +61,11 @@ export function ProceduresPage() {
     body = (
       <div className="p-4">
         {q ? (
-          <EmptyState icon={<SearchX />} title={PROCEDURE_MESSAGES.emptySearch(q)} description="Confira a grafia ou busque por outro termo." />
+          <EmptyState
+            icon={<SearchX />}
+            title={PROCEDURE_MESSAGES.emptySearch(q)}
+            description="Confira a grafia ou busque por outro termo."
+          />
         ) : (
           <EmptyState
             icon={<ClipboardList />}
@@ -76,16 +83,29 @@ export function ProceduresPage() {
 
   return (
     <div className="grid gap-6">
-      <PageHeader title="Procedimentos" description="Gerencie os procedimentos usados nos termos de consentimento" actions={newButton} />
+      <PageHeader
+        title="Procedimentos"
+        description="Gerencie os procedimentos usados nos termos de consentimento"
+        actions={newButton}
+      />
 
-      <SearchBox value={term} onChange={setTerm} placeholder={PROCEDURE_MESSAGES.searchPlaceholder} label="Buscar procedimentos" />
+      <SearchBox
+        value={term}
+        onChange={setTerm}
+        placeholder={PROCEDURE_MESSAGES.searchPlaceholder}
+        label="Buscar procedimentos"
+      />
 
       <Card className="gap-0 overflow-hidden py-0">
         <div className="flex min-h-12 items-center justify-between gap-2 border-b px-4 py-2">
           <p className="text-sm text-muted-foreground" aria-live="polite">
-            {data ? `${data.items.length} ${data.items.length === 1 ? "procedimento" : "procedimentos"}${data.truncated ? " (refine a busca para ver mais)" : ""}` : "\u00a0"}
+            {data
+              ? `${data.items.length} ${data.items.length === 1 ? "procedimento" : "procedimentos"}${data.truncated ? " (refine a busca para ver mais)" : ""}`
+              : "\u00a0"}
           </p>
-          {list.isFetching && !list.isPending ? <Spinner className="text-muted-foreground" label="Atualizando" /> : null}
+          {list.isFetching && !list.isPending ? (
+            <Spinner className="text-muted-foreground" label="Atualizando" />
+          ) : null}
         </div>
         <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>{body}</div>
       </Card>

@@ -18,7 +18,10 @@ export function SearchBox({
 }) {
   return (
     <div className={cn("relative min-w-0", className)} role="search">
-      <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+      <Search
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+        aria-hidden
+      />
       <Input
         type="search"
         value={value}

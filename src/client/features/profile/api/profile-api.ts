@@ -16,6 +16,7 @@ export function useUpdateProfile() {
 /** POST /api/profile/password: ends the user's other sessions; this one stays. */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (input: PasswordChangeInput) => api<{ sessions_ended: number }>("/api/profile/password", { body: input }),
+    mutationFn: (input: PasswordChangeInput) =>
+      api<{ sessions_ended: number }>("/api/profile/password", { body: input }),
   });
 }

@@ -33,12 +33,15 @@ export function PasswordCard() {
       const result = await change.mutateAsync(values);
       reset(EMPTY);
       toast.success("Senha alterada", {
-        description: result.sessions_ended > 0 ? PROFILE_MESSAGES.passwordChanged : "Use a nova senha na próxima vez que entrar.",
+        description:
+          result.sessions_ended > 0 ? PROFILE_MESSAGES.passwordChanged : "Use a nova senha na próxima vez que entrar.",
       });
     } catch (error) {
       const rest = applyServerErrors(error, setError, FIELDS);
       setFormError(rest);
-      toast.error(PROFILE_MESSAGES.passwordError, { description: error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined });
+      toast.error(PROFILE_MESSAGES.passwordError, {
+        description: error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined,
+      });
     }
   });
 
@@ -48,7 +51,9 @@ export function PasswordCard() {
         <CardTitle className="flex items-center gap-2 text-base">
           <KeyRound className="size-4 text-primary" aria-hidden /> Alterar senha
         </CardTitle>
-        <CardDescription>Ao trocar a senha, as suas outras sessões abertas (outros navegadores e aparelhos) são encerradas.</CardDescription>
+        <CardDescription>
+          Ao trocar a senha, as suas outras sessões abertas (outros navegadores e aparelhos) são encerradas.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Alteração de senha">
@@ -56,10 +61,21 @@ export function PasswordCard() {
             <Input {...register("senha_atual")} type="password" autoComplete="current-password" />
           </FormField>
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField label="Nova senha" htmlFor="nova_senha" required hint={`Mínimo de ${PASSWORD_MIN_LENGTH} caracteres`} error={errors.nova_senha?.message}>
+            <FormField
+              label="Nova senha"
+              htmlFor="nova_senha"
+              required
+              hint={`Mínimo de ${PASSWORD_MIN_LENGTH} caracteres`}
+              error={errors.nova_senha?.message}
+            >
               <Input {...register("nova_senha")} type="password" autoComplete="new-password" />
             </FormField>
-            <FormField label="Confirmar nova senha" htmlFor="confirmar_senha" required error={errors.confirmar_senha?.message}>
+            <FormField
+              label="Confirmar nova senha"
+              htmlFor="confirmar_senha"
+              required
+              error={errors.confirmar_senha?.message}
+            >
               <Input {...register("confirmar_senha")} type="password" autoComplete="new-password" />
             </FormField>
           </div>

@@ -17,11 +17,26 @@ import { applyServerErrors } from "@/lib/form-errors";
 import { maskCpf, maskPhone } from "@shared/br/masks";
 import { addCouncilRoleIssues, needsCouncil } from "@shared/schemas/council";
 import type { CurrentUser } from "@shared/schemas/me";
-import { changesIdentity, PROFILE_MESSAGES, type ProfileUpdateInput, profileUpdateSchema } from "@shared/schemas/profile";
+import {
+  changesIdentity,
+  PROFILE_MESSAGES,
+  type ProfileUpdateInput,
+  profileUpdateSchema,
+} from "@shared/schemas/profile";
 import { useUpdateProfile } from "../api/profile-api";
 
 type Values = ProfileUpdateInput & { tem_conselho: boolean };
-const FIELDS = ["nome", "telefone", "email", "cpf", "senha_atual", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"];
+const FIELDS = [
+  "nome",
+  "telefone",
+  "email",
+  "cpf",
+  "senha_atual",
+  "conselho_tipo",
+  "conselho_numero",
+  "conselho_uf",
+  "especialidades",
+];
 
 function valuesOf(profile: CurrentUser["profile"]): Values {
   return {
@@ -36,7 +51,11 @@ function valuesOf(profile: CurrentUser["profile"]): Values {
     conselho_uf: profile.conselho_uf ?? undefined,
     especialidades:
       profile.especialidades.length > 0
-        ? profile.especialidades.map((e) => ({ especialidade: e.especialidade, areas_atuacao: e.areas_atuacao, rqe: e.rqe ?? "" }))
+        ? profile.especialidades.map((e) => ({
+            especialidade: e.especialidade,
+            areas_atuacao: e.areas_atuacao,
+            rqe: e.rqe ?? "",
+          }))
         : [{ ...EMPTY_ESPECIALIDADE }],
   };
 }
@@ -63,7 +82,10 @@ export function ProfileFormCard({ profile }: { profile: CurrentUser["profile"] }
     // Without a council (a role that needs none, box unticked) the council fields are not sent.
     resolver: (values, context, options) => {
       const { tem_conselho, ...rest } = values;
-      const body = tem_conselho || careRole ? rest : { ...rest, conselho_tipo: undefined, conselho_numero: "", conselho_uf: undefined, especialidades: [] };
+      const body =
+        tem_conselho || careRole
+          ? rest
+          : { ...rest, conselho_tipo: undefined, conselho_numero: "", conselho_uf: undefined, especialidades: [] };
       return zodResolver(schema)(body, context, options as never) as never;
     },
     defaultValues: valuesOf(profile),
@@ -84,7 +106,9 @@ export function ProfileFormCard({ profile }: { profile: CurrentUser["profile"] }
     } catch (error) {
       const rest = applyServerErrors(error, setError, FIELDS);
       setFormError(rest);
-      toast.error(PROFILE_MESSAGES.saveError, { description: error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined });
+      toast.error(PROFILE_MESSAGES.saveError, {
+        description: error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined,
+      });
     }
   });
 
@@ -100,17 +124,41 @@ export function ProfileFormCard({ profile }: { profile: CurrentUser["profile"] }
         <FormProvider {...form}>
           <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Dados pessoais">
             <div className="grid gap-4 sm:grid-cols-2">
-              <FormField className="sm:col-span-2" label="Nome completo" htmlFor="nome" required error={errors.nome?.message}>
+              <FormField
+                className="sm:col-span-2"
+                label="Nome completo"
+                htmlFor="nome"
+                required
+                error={errors.nome?.message}
+              >
                 <Input {...register("nome")} autoComplete="name" maxLength={160} />
               </FormField>
-              <FormField label="E-mail" htmlFor="email" required error={errors.email?.message} hint="É o seu acesso ao Consentir.">
+              <FormField
+                label="E-mail"
+                htmlFor="email"
+                required
+                error={errors.email?.message}
+                hint="É o seu acesso ao Consentir."
+              >
                 <Input {...register("email")} type="email" autoComplete="email" />
               </FormField>
               <FormField label="CPF" htmlFor="cpf" required error={errors.cpf?.message}>
-                <MaskedInput {...register("cpf")} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+                <MaskedInput
+                  {...register("cpf")}
+                  mask={CPF_MASK}
+                  inputMode="numeric"
+                  placeholder="000.000.000-00"
+                  maxLength={14}
+                />
               </FormField>
               <FormField label="Telefone" htmlFor="telefone" error={errors.telefone?.message}>
-                <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" autoComplete="tel" placeholder="(00) 00000-0000" />
+                <MaskedInput
+                  {...register("telefone")}
+                  mask={PHONE_MASK}
+                  inputMode="tel"
+                  autoComplete="tel"
+                  placeholder="(00) 00000-0000"
+                />
               </FormField>
               {identityChanged ? (
                 <FormField
@@ -131,7 +179,9 @@ export function ProfileFormCard({ profile }: { profile: CurrentUser["profile"] }
                 Possui registro em conselho profissional
               </label>
             )}
-            {careRole || temConselho ? <CouncilFields onCouncilChange={() => setValue("especialidades", [{ ...EMPTY_ESPECIALIDADE }])} /> : null}
+            {careRole || temConselho ? (
+              <CouncilFields onCouncilChange={() => setValue("especialidades", [{ ...EMPTY_ESPECIALIDADE }])} />
+            ) : null}
 
             <FormErrorAlert message={formError} />
             <SubmitButton pending={formState.isSubmitting} className="justify-self-start">

@@ -38,7 +38,9 @@ export function ProfilePage() {
                 <SlidersHorizontal className="size-5 shrink-0 text-primary" aria-hidden />
                 <span className="grid flex-1 gap-0.5">
                   <span className="font-medium">Textos padrão dos documentos</span>
-                  <span className="text-sm text-muted-foreground">Riscos, benefícios, cuidados e valor que você usa com frequência.</span>
+                  <span className="text-sm text-muted-foreground">
+                    Riscos, benefícios, cuidados e valor que você usa com frequência.
+                  </span>
                 </span>
                 <ChevronRight className="size-4 text-muted-foreground" aria-hidden />
               </Link>

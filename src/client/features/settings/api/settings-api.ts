@@ -19,7 +19,10 @@ export interface SigningSettingsView extends SigningSettings {
 /** What a document sent now will reach, in words for the send dialog and Configurações. */
 export function signingLevelNotice(settings: SigningSettingsView): { level: "avancada" | "simples"; text: string } {
   if (!settings.codigo_email) {
-    return { level: "simples", text: "A clínica desativou o código: os documentos são assinados com assinatura eletrônica simples." };
+    return {
+      level: "simples",
+      text: "A clínica desativou o código: os documentos são assinados com assinatura eletrônica simples.",
+    };
   }
   if (!settings.codigo_disponivel) {
     return {
@@ -27,11 +30,22 @@ export function signingLevelNotice(settings: SigningSettingsView): { level: "ava
       text: "O envio de e-mail não está configurado neste servidor: nenhum código pode chegar ao paciente, e o documento será assinado com assinatura eletrônica simples.",
     };
   }
-  const where = settings.sms_configurado ? (settings.email_configurado ? "ao e-mail ou ao celular cadastrado" : "ao celular cadastrado (SMS)") : "ao e-mail cadastrado";
-  return { level: "avancada", text: `O paciente confirma um código enviado ${where} antes de assinar: assinatura eletrônica avançada.` };
+  const where = settings.sms_configurado
+    ? settings.email_configurado
+      ? "ao e-mail ou ao celular cadastrado"
+      : "ao celular cadastrado (SMS)"
+    : "ao e-mail cadastrado";
+  return {
+    level: "avancada",
+    text: `O paciente confirma um código enviado ${where} antes de assinar: assinatura eletrônica avançada.`,
+  };
 }
 
-export const settingsKeys = { signing: ["settings", "signing"] as const, clinic: ["settings", "clinic"] as const, logo: ["settings", "clinic", "logo"] as const };
+export const settingsKeys = {
+  signing: ["settings", "signing"] as const,
+  clinic: ["settings", "clinic"] as const,
+  logo: ["settings", "clinic", "logo"] as const,
+};
 
 export function useSigningSettings() {
   return useQuery({
@@ -44,7 +58,8 @@ export function useSigningSettings() {
 export function useSaveSigningSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SigningSettings) => api<SigningSettingsView>("/api/settings/signing", { method: "PUT", body: input }),
+    mutationFn: (input: SigningSettings) =>
+      api<SigningSettingsView>("/api/settings/signing", { method: "PUT", body: input }),
     onSuccess: (saved) => queryClient.setQueryData(settingsKeys.signing, saved),
   });
 }
@@ -62,7 +77,8 @@ export function useClinicSettings(enabled: boolean) {
 export function useSaveClinicSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: ClinicSettingsInput) => api<ClinicSettings>("/api/settings/clinic", { method: "PUT", body: input }),
+    mutationFn: (input: ClinicSettingsInput) =>
+      api<ClinicSettings>("/api/settings/clinic", { method: "PUT", body: input }),
     onSuccess: (saved) => {
       queryClient.setQueryData(settingsKeys.clinic, saved);
       // The clinic's name shows in the shell and the profile.

@@ -75,9 +75,12 @@ export function ClinicDataCard() {
     <Card className="max-w-3xl" data-testid="clinic-settings">
       <CardHeader>
         <CardTitle className="flex items-center gap-2 text-base">
-          <Building2 className="size-4 text-primary" aria-hidden /> {settings.data?.tipo_perfil === "profissional_independente" ? "Dados do consultório" : "Dados da clínica"}
+          <Building2 className="size-4 text-primary" aria-hidden />{" "}
+          {settings.data?.tipo_perfil === "profissional_independente" ? "Dados do consultório" : "Dados da clínica"}
         </CardTitle>
-        <CardDescription>Aparecem nos documentos (unidade, endereço e telefone) e definem o prazo de assinatura.</CardDescription>
+        <CardDescription>
+          Aparecem nos documentos (unidade, endereço e telefone) e definem o prazo de assinatura.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {settings.isPending ? (
@@ -87,7 +90,9 @@ export function ClinicDataCard() {
             <Skeleton className="h-10 w-2/3" />
           </div>
         ) : settings.isError ? (
-          <p className="text-sm text-destructive">{settings.error instanceof ApiError ? settings.error.message : SETTINGS_MESSAGES.loadError}</p>
+          <p className="text-sm text-destructive">
+            {settings.error instanceof ApiError ? settings.error.message : SETTINGS_MESSAGES.loadError}
+          </p>
         ) : (
           <ClinicDataForm settings={settings.data} />
         )}
@@ -123,10 +128,21 @@ function ClinicDataForm({ settings }: { settings: ClinicSettings }) {
 
   return (
     <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label={establishment ? "Dados da clínica" : "Dados do consultório"}>
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        className="grid gap-5"
+        aria-label={establishment ? "Dados da clínica" : "Dados do consultório"}
+      >
         {establishment ? (
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField className="sm:col-span-2" label="Tipo de estabelecimento" htmlFor="tipo_estabelecimento" required error={message("tipo_estabelecimento")}>
+            <FormField
+              className="sm:col-span-2"
+              label="Tipo de estabelecimento"
+              htmlFor="tipo_estabelecimento"
+              required
+              error={message("tipo_estabelecimento")}
+            >
               <NativeSelect {...register("tipo_estabelecimento")}>
                 <option value="">Selecione o tipo</option>
                 {TIPOS_ESTABELECIMENTO.map((tipo) => (
@@ -136,29 +152,60 @@ function ClinicDataForm({ settings }: { settings: ClinicSettings }) {
                 ))}
               </NativeSelect>
             </FormField>
-            <FormField className="sm:col-span-2" label="Razão social" htmlFor="razao_social" required error={message("razao_social")}>
+            <FormField
+              className="sm:col-span-2"
+              label="Razão social"
+              htmlFor="razao_social"
+              required
+              error={message("razao_social")}
+            >
               <Input {...register("razao_social")} autoComplete="organization" />
             </FormField>
-            <FormField className="sm:col-span-2" label="Nome fantasia" htmlFor="nome_fantasia" error={message("nome_fantasia")} hint="É o nome mostrado no Consentir e nos documentos.">
+            <FormField
+              className="sm:col-span-2"
+              label="Nome fantasia"
+              htmlFor="nome_fantasia"
+              error={message("nome_fantasia")}
+              hint="É o nome mostrado no Consentir e nos documentos."
+            >
               <Input {...register("nome_fantasia")} placeholder="Opcional" />
             </FormField>
             <FormField label="CNPJ" htmlFor="cnpj" required error={message("cnpj")}>
               <MaskedInput {...register("cnpj")} mask={CNPJ_MASK} placeholder="00.000.000/0000-00" maxLength={18} />
             </FormField>
-            <FormField label="CNES" htmlFor="cnes" hint="Cadastro Nacional de Estabelecimentos de Saúde (opcional)" error={message("cnes")}>
-              <MaskedInput {...register("cnes")} mask={CNES_MASK} inputMode="numeric" placeholder="0000000" maxLength={7} />
+            <FormField
+              label="CNES"
+              htmlFor="cnes"
+              hint="Cadastro Nacional de Estabelecimentos de Saúde (opcional)"
+              error={message("cnes")}
+            >
+              <MaskedInput
+                {...register("cnes")}
+                mask={CNES_MASK}
+                inputMode="numeric"
+                placeholder="0000000"
+                maxLength={7}
+              />
             </FormField>
           </div>
         ) : null}
 
         <fieldset className="grid gap-3">
-          <legend className="mb-2 text-sm font-medium">{establishment ? "Endereço" : "Endereço do consultório (opcional)"}</legend>
+          <legend className="mb-2 text-sm font-medium">
+            {establishment ? "Endereço" : "Endereço do consultório (opcional)"}
+          </legend>
           <AddressFields stateField="estado" required={establishment} />
         </fieldset>
 
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Telefone" htmlFor="telefone" error={message("telefone")}>
-            <MaskedInput {...register("telefone")} mask={PHONE_MASK} inputMode="tel" autoComplete="tel" placeholder="(00) 0000-0000" />
+            <MaskedInput
+              {...register("telefone")}
+              mask={PHONE_MASK}
+              inputMode="tel"
+              autoComplete="tel"
+              placeholder="(00) 0000-0000"
+            />
           </FormField>
           <FormField
             label="Prazo para assinatura (dias)"
@@ -167,7 +214,14 @@ function ClinicDataForm({ settings }: { settings: ClinicSettings }) {
             error={message("validade_documento_dias")}
             hint={`Vale para os documentos criados a partir de agora (de ${MIN_VALIDITY_DAYS} a ${MAX_VALIDITY_DAYS} dias).`}
           >
-            <Input {...register("validade_documento_dias", { valueAsNumber: true })} type="number" inputMode="numeric" min={MIN_VALIDITY_DAYS} max={MAX_VALIDITY_DAYS} step={1} />
+            <Input
+              {...register("validade_documento_dias", { valueAsNumber: true })}
+              type="number"
+              inputMode="numeric"
+              min={MIN_VALIDITY_DAYS}
+              max={MAX_VALIDITY_DAYS}
+              step={1}
+            />
           </FormField>
         </div>
 

@@ -34,14 +34,18 @@ export function ClinicExportCard() {
             </div>
             <div>
               <Button asChild variant="outline">
-                <a href={`/api/settings/export?arquivos=${withFiles ? "sim" : "nao"}`} download onClick={() => toast.success(DATA_RIGHTS_MESSAGES.exportStarted)}>
+                <a
+                  href={`/api/settings/export?arquivos=${withFiles ? "sim" : "nao"}`}
+                  download
+                  onClick={() => toast.success(DATA_RIGHTS_MESSAGES.exportStarted)}
+                >
                   <DatabaseBackup /> {DATA_RIGHTS_MESSAGES.exportClinic}
                 </a>
               </Button>
             </div>
             <p className="text-xs text-muted-foreground">
-              A exportação fica registrada na trilha de auditoria. O arquivo tem dados de saúde de todos os pacientes: guarde-o cifrado e com acesso restrito.{" "}
-              {RETENTION_MESSAGES.rule}
+              A exportação fica registrada na trilha de auditoria. O arquivo tem dados de saúde de todos os pacientes:
+              guarde-o cifrado e com acesso restrito. {RETENTION_MESSAGES.rule}
             </p>
           </>
         ) : (

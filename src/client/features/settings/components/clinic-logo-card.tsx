@@ -55,7 +55,9 @@ export function ClinicLogoCard() {
     <Card className="max-w-3xl" data-testid="clinic-logo">
       <CardHeader>
         <CardTitle className="text-base">Logo</CardTitle>
-        <CardDescription>Aparece no cabeçalho dos PDFs gerados a partir de agora e na página de assinatura do paciente.</CardDescription>
+        <CardDescription>
+          Aparece no cabeçalho dos PDFs gerados a partir de agora e na página de assinatura do paciente.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {logo.isPending ? (
@@ -66,7 +68,12 @@ export function ClinicLogoCard() {
           <div className="flex flex-wrap items-center gap-4">
             <div className="flex h-20 w-48 items-center justify-center rounded-md border bg-white p-2">
               {current ? (
-                <img src={current.url} alt="Logo atual da clínica" className="max-h-full max-w-full object-contain" data-testid="clinic-logo-preview" />
+                <img
+                  src={current.url}
+                  alt="Logo atual da clínica"
+                  className="max-h-full max-w-full object-contain"
+                  data-testid="clinic-logo-preview"
+                />
               ) : (
                 <span className="text-center text-xs text-muted-foreground">Nenhum logo enviado</span>
               )}
@@ -84,7 +91,12 @@ export function ClinicLogoCard() {
                 data-testid="clinic-logo-input"
               />
               <div className="flex flex-wrap gap-2">
-                <Button type="button" variant="outline" disabled={upload.isPending} onClick={() => inputRef.current?.click()}>
+                <Button
+                  type="button"
+                  variant="outline"
+                  disabled={upload.isPending}
+                  onClick={() => inputRef.current?.click()}
+                >
                   {upload.isPending ? <Spinner /> : <ImageUp aria-hidden />} {current ? "Trocar logo" : "Enviar logo"}
                 </Button>
                 {current ? (

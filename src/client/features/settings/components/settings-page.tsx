@@ -29,7 +29,11 @@ export function SettingsPage() {
       <div className="grid gap-6">
         <PageHeader title="Configurações" />
         <Card className="p-6">
-          <EmptyState icon={<ShieldAlert />} title={SETTINGS_MESSAGES.accessDenied} description={SETTINGS_MESSAGES.managersOnly} />
+          <EmptyState
+            icon={<ShieldAlert />}
+            title={SETTINGS_MESSAGES.accessDenied}
+            description={SETTINGS_MESSAGES.managersOnly}
+          />
         </Card>
       </div>
     );
@@ -80,13 +84,15 @@ function SigningSettingsCard() {
                 <MailCheck className="size-4 text-primary" aria-hidden /> Exigir código por e-mail antes de assinar
               </Label>
               <p className="text-sm text-muted-foreground">
-                O paciente recebe um código de 6 dígitos no e-mail cadastrado e o digita antes de ver o documento completo e assinar: é o que
-                torna a assinatura <strong>avançada</strong> (Lei 14.063/2020). Sem o código, os documentos são assinatura eletrônica simples.
+                O paciente recebe um código de 6 dígitos no e-mail cadastrado e o digita antes de ver o documento
+                completo e assinar: é o que torna a assinatura <strong>avançada</strong> (Lei 14.063/2020). Sem o
+                código, os documentos são assinatura eletrônica simples.
               </p>
               <SigningLevelLine settings={settings.data} />
               {!settings.data.email_configurado ? (
                 <p className="text-sm text-amber-700 dark:text-amber-400" data-testid="email-not-configured">
-                  O envio de e-mail não está configurado neste servidor (SMTP): os e-mails ficam na caixa de saída e não chegam aos pacientes.
+                  O envio de e-mail não está configurado neste servidor (SMTP): os e-mails ficam na caixa de saída e não
+                  chegam aos pacientes.
                 </p>
               ) : null}
               {!canManage ? <p className="text-xs text-muted-foreground">{SETTINGS_MESSAGES.managersOnly}</p> : null}
@@ -108,7 +114,10 @@ function SigningSettingsCard() {
 function SigningLevelLine({ settings }: { settings: Parameters<typeof signingLevelNotice>[0] }) {
   const notice = signingLevelNotice(settings);
   return (
-    <p className={`text-sm ${notice.level === "simples" ? "text-amber-700 dark:text-amber-400" : "text-emerald-700 dark:text-emerald-400"}`} data-testid="signing-level">
+    <p
+      className={`text-sm ${notice.level === "simples" ? "text-amber-700 dark:text-amber-400" : "text-emerald-700 dark:text-emerald-400"}`}
+      data-testid="signing-level"
+    >
       {notice.text}
     </p>
   );

@@ -77,7 +77,10 @@ export function AppSidebar() {
           ))}
         </SidebarContent>
         <SidebarFooter>
-          <p className="truncate px-2 text-xs text-muted-foreground group-data-[collapsible=icon]:hidden" data-testid="sidebar-user-email">
+          <p
+            className="truncate px-2 text-xs text-muted-foreground group-data-[collapsible=icon]:hidden"
+            data-testid="sidebar-user-email"
+          >
             {user?.profile.email}
           </p>
           <SidebarMenu>

@@ -35,7 +35,9 @@ export function MobileBottomBar() {
               {item.to === "/notifications" && unread ? " " : null}
               <span className="relative">
                 <item.icon className="size-5" aria-hidden />
-                {item.to === "/notifications" ? <UnreadBadge count={unread} className="absolute -top-1.5 -right-2.5" /> : null}
+                {item.to === "/notifications" ? (
+                  <UnreadBadge count={unread} className="absolute -top-1.5 -right-2.5" />
+                ) : null}
               </span>
             </NavLink>
           </li>

@@ -17,6 +17,8 @@ export function useScreenChange(): void {
     if (previous.current === pathname) return;
     previous.current = pathname;
     const at = Date.now();
-    void import("@/components/ui/sonner-toaster").then(({ dismissStaleToasts }) => dismissStaleToasts(at)).catch(() => undefined);
+    void import("@/components/ui/sonner-toaster")
+      .then(({ dismissStaleToasts }) => dismissStaleToasts(at))
+      .catch(() => undefined);
   }, [pathname]);
 }

@@ -9,7 +9,9 @@ export function SpecialtyWarningAlert({ warning }: { warning: SpecialtyWarning |
   return (
     <Alert className="border-warning/50 bg-warning/10" data-testid="specialty-warning">
       <Icon aria-hidden="true" className="text-[color-mix(in_oklab,var(--color-warning)_70%,black)]" />
-      <AlertTitle>{warning === "needsClinic" ? "Contexto de clínica necessário" : "Especialidades não vinculadas"}</AlertTitle>
+      <AlertTitle>
+        {warning === "needsClinic" ? "Contexto de clínica necessário" : "Especialidades não vinculadas"}
+      </AlertTitle>
       <AlertDescription>{SPECIALTY_WARNINGS[warning]}</AlertDescription>
     </Alert>
   );

@@ -49,9 +49,7 @@ function ItemCount({ control, field }: { control: FormControl; field: DefaultFie
   const value = useWatch({ control, name: field.name });
   const count = countItems(value);
   return (
-    <span className="tabular-nums">
-      {count === 0 ? "nenhum item" : count === 1 ? "1 item" : `${count} itens`}
-    </span>
+    <span className="tabular-nums">{count === 0 ? "nenhum item" : count === 1 ? "1 item" : `${count} itens`}</span>
   );
 }
 
@@ -84,7 +82,10 @@ export function TemplateDefaultsForm({ saved }: { saved: TemplateDefaults }) {
     try {
       // The currency field keeps its "R$ " once touched: with no amount after it, nothing was given.
       const valor = values.template_valor_procedimento;
-      const result = await save.mutateAsync({ ...values, template_valor_procedimento: valor && /^R\$\s*$/.test(valor.trim()) ? null : valor });
+      const result = await save.mutateAsync({
+        ...values,
+        template_valor_procedimento: valor && /^R\$\s*$/.test(valor.trim()) ? null : valor,
+      });
       reset(toValues(result));
       setValorIsText(savedValor(result).isText);
       toast.success(TEMPLATE_MESSAGES.defaultsSaved);
@@ -115,7 +116,14 @@ export function TemplateDefaultsForm({ saved }: { saved: TemplateDefaults }) {
                 ) : valorIsText ? (
                   (control) => (
                     <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-                      <Input {...control} {...register(field.name)} className="sm:max-w-64" autoComplete="off" placeholder={field.placeholder} maxLength={field.maxLength} />
+                      <Input
+                        {...control}
+                        {...register(field.name)}
+                        className="sm:max-w-64"
+                        autoComplete="off"
+                        placeholder={field.placeholder}
+                        maxLength={field.maxLength}
+                      />
                       <Button
                         type="button"
                         variant="outline"

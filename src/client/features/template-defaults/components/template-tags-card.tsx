@@ -11,7 +11,8 @@ export function TemplateTagsCard() {
           <Tags className="size-4 text-muted-foreground" aria-hidden="true" /> Tags disponíveis
         </CardTitle>
         <CardDescription>
-          Escreva estas tags no conteúdo de um template. Ao criar um documento, cada tag é substituída pelo texto salvo aqui.
+          Escreva estas tags no conteúdo de um template. Ao criar um documento, cada tag é substituída pelo texto salvo
+          aqui.
         </CardDescription>
       </CardHeader>
       <CardContent>

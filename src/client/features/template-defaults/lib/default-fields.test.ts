@@ -12,7 +12,11 @@ describe("DEFAULT_FIELDS", () => {
   });
 
   it("uses textareas for the three lists and an input for the value", () => {
-    expect(DEFAULT_FIELDS.filter((f) => f.multiline).map((f) => f.tag)).toEqual(["riscos", "beneficios", "cuidados_pos"]);
+    expect(DEFAULT_FIELDS.filter((f) => f.multiline).map((f) => f.tag)).toEqual([
+      "riscos",
+      "beneficios",
+      "cuidados_pos",
+    ]);
   });
 });
 

@@ -134,7 +134,8 @@ export function useDuplicateTemplate() {
 export function useChangeTemplateStatus(id: string) {
   const invalidate = useInvalidateAfterWrite();
   return useMutation({
-    mutationFn: (status: TemplateStatus) => api<TemplateDetail>(path(id, "/status"), { method: "POST", body: { status } }),
+    mutationFn: (status: TemplateStatus) =>
+      api<TemplateDetail>(path(id, "/status"), { method: "POST", body: { status } }),
     onSuccess: (detail) => invalidate(detail),
   });
 }
@@ -157,7 +158,8 @@ export function useDeleteTemplate() {
 export function useTemplateVersion(id: string, versionId: string | undefined) {
   return useQuery({
     queryKey: templateKeys.version(id, versionId ?? ""),
-    queryFn: ({ signal }) => api<TemplateVersionDetail>(path(id, `/versions/${encodeURIComponent(versionId ?? "")}`), { signal }),
+    queryFn: ({ signal }) =>
+      api<TemplateVersionDetail>(path(id, `/versions/${encodeURIComponent(versionId ?? "")}`), { signal }),
     enabled: Boolean(id && versionId),
     staleTime: Infinity,
     retry: retryUnlessClientError,
@@ -168,7 +170,8 @@ export function useTemplateVersion(id: string, versionId: string | undefined) {
 export function useRestoreTemplateVersion(id: string) {
   const invalidate = useInvalidateAfterWrite();
   return useMutation({
-    mutationFn: (versionId: string) => api<TemplateDetail>(path(id, "/restore"), { method: "POST", body: { versao_id: versionId } }),
+    mutationFn: (versionId: string) =>
+      api<TemplateDetail>(path(id, "/restore"), { method: "POST", body: { versao_id: versionId } }),
     onSuccess: (detail) => invalidate(detail),
   });
 }

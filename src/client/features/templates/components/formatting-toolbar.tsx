@@ -3,7 +3,13 @@ import { Button } from "@/components/ui/button";
 
 export type FormattingCommand = "bold" | "italic" | "bullet" | "numbered";
 
-const BUTTONS: ReadonlyArray<{ command: FormattingCommand; label: string; shortcut?: string; icon: typeof Bold; list?: true }> = [
+const BUTTONS: ReadonlyArray<{
+  command: FormattingCommand;
+  label: string;
+  shortcut?: string;
+  icon: typeof Bold;
+  list?: true;
+}> = [
   { command: "bold", label: "Negrito", shortcut: "Ctrl+B", icon: Bold },
   { command: "italic", label: "Itálico", shortcut: "Ctrl+I", icon: Italic },
   { command: "bullet", label: "Lista", icon: List, list: true },
@@ -60,7 +66,9 @@ export function FormattingToolbar({
           <Icon aria-hidden />
         </Button>
       ))}
-      <span className="ml-auto hidden px-2 text-xs text-muted-foreground sm:inline">**negrito**, *itálico*, “- ” lista, “1. ” numerada</span>
+      <span className="ml-auto hidden px-2 text-xs text-muted-foreground sm:inline">
+        **negrito**, *itálico*, “- ” lista, “1. ” numerada
+      </span>
     </div>
   );
 }

@@ -12,10 +12,18 @@ export function TemplateCreatePage() {
   if (user && !profileCan(user.profile, "templates.write")) return <Navigate to="/templates" replace />;
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-6">
-      <PageHeader title="Novo Template" description="Monte um modelo reutilizável com seções e variáveis preenchidas a cada documento" />
+      <PageHeader
+        title="Novo Template"
+        description="Monte um modelo reutilizável com seções e variáveis preenchidas a cada documento"
+      />
       <TemplateForm
         mode="create"
-        defaultValues={{ titulo: "", especialidade: "", categoria: "", estrutura: { title: "", introduction: "", sections: [] } }}
+        defaultValues={{
+          titulo: "",
+          especialidade: "",
+          categoria: "",
+          estrutura: { title: "", introduction: "", sections: [] },
+        }}
         save={create.mutateAsync}
         cancelTo="/templates"
       />

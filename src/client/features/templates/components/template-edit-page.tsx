@@ -30,7 +30,9 @@ export function TemplateEditPage() {
   if (template.isPending || failed) return <TemplatePageSkeleton />;
   if (template.isError) return <TemplateNotFound />;
   const data = template.data;
-  const categoria = (TEMPLATE_CATEGORIES as readonly string[]).includes(data.categoria) ? (data.categoria as TemplateCategory) : "";
+  const categoria = (TEMPLATE_CATEGORIES as readonly string[]).includes(data.categoria)
+    ? (data.categoria as TemplateCategory)
+    : "";
 
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-6">

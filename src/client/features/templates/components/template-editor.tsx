@@ -7,7 +7,12 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { SECTION_TYPE_LABEL, SECTION_TYPES, type SectionType, type TemplateStructure } from "@shared/document-model/structure";
+import {
+  SECTION_TYPE_LABEL,
+  SECTION_TYPES,
+  type SectionType,
+  type TemplateStructure,
+} from "@shared/document-model/structure";
 import { addSection, insertPlaceholder, moveSection, removeSection, updateSection } from "../lib/sections";
 import { toggleList, toggleWrap } from "../lib/formatting-edits";
 import { type FormattingCommand, FormattingToolbar } from "./formatting-toolbar";
@@ -59,7 +64,11 @@ export function TemplateEditor({
     const result = insertPlaceholder(text, name, start, end);
     pendingCaret.current = { key, caret: result.caret };
     setTarget(key);
-    onChange(key === INTRODUCTION ? { ...value, introduction: result.text } : updateSection(value, key, { content: result.text }));
+    onChange(
+      key === INTRODUCTION
+        ? { ...value, introduction: result.text }
+        : updateSection(value, key, { content: result.text }),
+    );
   }
 
   /** Bold, italic or a list at the selection of a section's content (decision 034). */
@@ -98,7 +107,11 @@ export function TemplateEditor({
             <CardTitle>Documento</CardTitle>
           </CardHeader>
           <CardContent className="grid gap-4">
-            <FormField label="Título do documento" htmlFor="estrutura-title" hint="Deixe em branco para usar o título do template.">
+            <FormField
+              label="Título do documento"
+              htmlFor="estrutura-title"
+              hint="Deixe em branco para usar o título do template."
+            >
               <Input
                 value={value.title}
                 onChange={(event) => onChange({ ...value, title: event.target.value })}
@@ -130,7 +143,13 @@ export function TemplateEditor({
             const n = index + 1;
             const id = `secao-${index}`;
             return (
-              <Card key={section.id} className="gap-4 py-4" data-testid="template-section" aria-label={`Seção ${n}`} role="group">
+              <Card
+                key={section.id}
+                className="gap-4 py-4"
+                data-testid="template-section"
+                aria-label={`Seção ${n}`}
+                role="group"
+              >
                 <div className="flex flex-wrap items-center justify-between gap-2 px-4 sm:px-6">
                   <p className="text-sm font-semibold">Seção {n}</p>
                   <div className="flex items-center gap-1">
@@ -177,7 +196,9 @@ export function TemplateEditor({
                   <FormField label="Tipo" htmlFor={`${id}-type`}>
                     <NativeSelect
                       value={section.type}
-                      onChange={(event) => onChange(updateSection(value, section.id, { type: event.target.value as SectionType }))}
+                      onChange={(event) =>
+                        onChange(updateSection(value, section.id, { type: event.target.value as SectionType }))
+                      }
                       disabled={disabled}
                     >
                       {SECTION_TYPES.map((type) => (
@@ -199,7 +220,11 @@ export function TemplateEditor({
                     label="Conteúdo"
                     htmlFor={`${id}-content`}
                     className="sm:col-span-2"
-                    hint={section.type === "bullet_list" || section.type === "numbered_list" ? "Um item por linha." : undefined}
+                    hint={
+                      section.type === "bullet_list" || section.type === "numbered_list"
+                        ? "Um item por linha."
+                        : undefined
+                    }
                   >
                     {(control) => (
                       <div className="grid gap-1.5">
@@ -215,7 +240,9 @@ export function TemplateEditor({
                           rows={4}
                           className="field-sizing-fixed resize-y"
                           value={section.content}
-                          onChange={(event) => onChange(updateSection(value, section.id, { content: event.target.value }))}
+                          onChange={(event) =>
+                            onChange(updateSection(value, section.id, { content: event.target.value }))
+                          }
                           onKeyDown={(event) => shortcut(section.id, event)}
                           onFocus={() => setTarget(section.id)}
                           disabled={disabled}
@@ -227,7 +254,13 @@ export function TemplateEditor({
               </Card>
             );
           })}
-          <Button type="button" variant="outline" className="justify-self-start" onClick={() => onChange(addSection(value))} disabled={disabled}>
+          <Button
+            type="button"
+            variant="outline"
+            className="justify-self-start"
+            onClick={() => onChange(addSection(value))}
+            disabled={disabled}
+          >
             <Plus /> Adicionar Seção
           </Button>
         </section>

@@ -138,7 +138,12 @@ export function TemplateForm({
   const noSections = estrutura.sections.length === 0;
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-6" aria-label={mode === "create" ? "Novo template" : "Editar template"}>
+    <form
+      onSubmit={(event) => void onSubmit(event)}
+      noValidate
+      className="grid gap-6"
+      aria-label={mode === "create" ? "Novo template" : "Editar template"}
+    >
       <Card>
         <CardHeader className="flex flex-wrap items-start justify-between gap-3">
           <CardTitle>Informações básicas</CardTitle>
@@ -154,8 +159,19 @@ export function TemplateForm({
           ) : null}
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
-          <FormField label="Título do Template" htmlFor="titulo" required error={errors.titulo?.message} className="sm:col-span-2">
-            <Input {...register("titulo")} maxLength={200} autoComplete="off" placeholder="Ex.: Termo de Consentimento - Blefaroplastia" />
+          <FormField
+            label="Título do Template"
+            htmlFor="titulo"
+            required
+            error={errors.titulo?.message}
+            className="sm:col-span-2"
+          >
+            <Input
+              {...register("titulo")}
+              maxLength={200}
+              autoComplete="off"
+              placeholder="Ex.: Termo de Consentimento - Blefaroplastia"
+            />
           </FormField>
           <FormField
             label="Especialidade"
@@ -196,8 +212,8 @@ export function TemplateForm({
         <Alert role="status">
           <Info />
           <AlertDescription>
-            {TEMPLATE_MESSAGES.noStructure} O título do template será usado automaticamente como título do documento. Adicione seções
-            para montar o conteúdo.
+            {TEMPLATE_MESSAGES.noStructure} O título do template será usado automaticamente como título do documento.
+            Adicione seções para montar o conteúdo.
           </AlertDescription>
         </Alert>
       ) : null}
@@ -215,7 +231,9 @@ export function TemplateForm({
           <Controller
             control={control}
             name="estrutura"
-            render={({ field }) => <TemplateEditor value={field.value} onChange={field.onChange} disabled={isSubmitting} />}
+            render={({ field }) => (
+              <TemplateEditor value={field.value} onChange={field.onChange} disabled={isSubmitting} />
+            )}
           />
         </TabsContent>
         <TabsContent value="preview">
@@ -241,7 +259,9 @@ export function TemplateForm({
           )}
         </div>
         {mode === "edit" ? (
-          <p className="text-xs text-muted-foreground sm:text-right">Ao salvar, uma nova versão do template é criada; as versões anteriores são mantidas.</p>
+          <p className="text-xs text-muted-foreground sm:text-right">
+            Ao salvar, uma nova versão do template é criada; as versões anteriores são mantidas.
+          </p>
         ) : null}
       </div>
 
@@ -250,7 +270,8 @@ export function TemplateForm({
           <AlertDialogHeader>
             <AlertDialogTitle>Substituir o conteúdo atual?</AlertDialogTitle>
             <AlertDialogDescription>
-              O modelo de exemplo substitui o título, a categoria e todo o conteúdo do editor. O que você escreveu será perdido.
+              O modelo de exemplo substitui o título, a categoria e todo o conteúdo do editor. O que você escreveu será
+              perdido.
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>

@@ -7,7 +7,13 @@ import type { TemplateStructure } from "@shared/document-model/structure";
 import { PREVIEW_SAMPLE_VALUES } from "@shared/document-model/variables";
 
 /** The structure drawn with the sample data; placeholders nobody knows are listed. */
-export function TemplatePreview({ structure, fallbackTitle }: { structure: TemplateStructure; fallbackTitle?: string }) {
+export function TemplatePreview({
+  structure,
+  fallbackTitle,
+}: {
+  structure: TemplateStructure;
+  fallbackTitle?: string;
+}) {
   const model = useMemo(() => {
     const withTitle = structure.title.trim() || !fallbackTitle ? structure : { ...structure, title: fallbackTitle };
     return buildDocumentModel(withTitle, PREVIEW_SAMPLE_VALUES);
@@ -16,9 +22,14 @@ export function TemplatePreview({ structure, fallbackTitle }: { structure: Templ
 
   return (
     <div className="grid gap-4" data-testid="template-preview">
-      <p className="text-xs text-muted-foreground">Pré-visualização com dados de exemplo (paciente, procedimento e profissional fictícios).</p>
+      <p className="text-xs text-muted-foreground">
+        Pré-visualização com dados de exemplo (paciente, procedimento e profissional fictícios).
+      </p>
       {model.unresolved.length > 0 ? (
-        <Alert className="border-amber-300 bg-amber-50 text-amber-900 *:data-[slot=alert-description]:text-amber-900" role="status">
+        <Alert
+          className="border-amber-300 bg-amber-50 text-amber-900 *:data-[slot=alert-description]:text-amber-900"
+          role="status"
+        >
           <AlertTriangle />
           <AlertDescription>
             Variáveis não reconhecidas: {model.unresolved.map((name) => `{{${name}}}`).join(", ")}
@@ -32,7 +43,9 @@ export function TemplatePreview({ structure, fallbackTitle }: { structure: Templ
           <DocumentView model={model} />
         )}
         {empty && model.title.trim() ? (
-          <p className="mt-4 text-center text-sm text-muted-foreground">Adicione uma introdução ou seções para ver o conteúdo.</p>
+          <p className="mt-4 text-center text-sm text-muted-foreground">
+            Adicione uma introdução ou seções para ver o conteúdo.
+          </p>
         ) : null}
       </div>
     </div>

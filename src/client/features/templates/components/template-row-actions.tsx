@@ -112,7 +112,8 @@ export function TemplateRowActions({ template, canWrite }: { template: TemplateS
           <AlertDialogHeader>
             <AlertDialogTitle>{TEMPLATE_MESSAGES.confirmDeleteTitle}</AlertDialogTitle>
             <AlertDialogDescription>
-              Tem certeza que deseja excluir o template “{template.titulo}” e todas as suas versões? Esta ação não pode ser desfeita.
+              Tem certeza que deseja excluir o template “{template.titulo}” e todas as suas versões? Esta ação não pode
+              ser desfeita.
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>

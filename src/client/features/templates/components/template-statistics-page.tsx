@@ -16,7 +16,6 @@ import { TemplateNotFound } from "./template-page-states";
 import { UsageChart } from "./usage-chart";
 import { useErrorToast } from "./use-error-toast";
 
-
 /** /templates/:id/statistics (spec part 2 §2 Usage statistics). */
 export function TemplateStatisticsPage() {
   const { id = "" } = useParams();
@@ -137,7 +136,9 @@ function StatisticsBody({ data }: { data: TemplateUsage | undefined }) {
             <dl className="grid gap-3 text-sm sm:grid-cols-2">
               <div className="grid gap-0.5">
                 <dt className="text-muted-foreground">Primeiro uso</dt>
-                <dd className="tabular-nums">{data.primeiro_uso ? formatDateTime(data.primeiro_uso) : "Nunca usado"}</dd>
+                <dd className="tabular-nums">
+                  {data.primeiro_uso ? formatDateTime(data.primeiro_uso) : "Nunca usado"}
+                </dd>
               </div>
               <div className="grid gap-0.5">
                 <dt className="text-muted-foreground">Último uso</dt>

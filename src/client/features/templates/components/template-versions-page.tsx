@@ -50,7 +50,13 @@ export function TemplateVersionsPage() {
       />
     );
   } else if (versions.data.items.length === 0) {
-    body = <EmptyState icon={<History />} title="Nenhuma versão encontrada" description="Este template ainda não possui versões." />;
+    body = (
+      <EmptyState
+        icon={<History />}
+        title="Nenhuma versão encontrada"
+        description="Este template ainda não possui versões."
+      />
+    );
   } else {
     const items = versions.data.items;
     const ids = new Set(items.map((v) => v.id));
@@ -63,7 +69,16 @@ export function TemplateVersionsPage() {
           : null;
     body = (
       <>
-        {compare ? <VersionCompare domId={COMPARE_ID} templateId={id} versions={items} from={compare.from} to={compare.to} onChange={setPicked} /> : null}
+        {compare ? (
+          <VersionCompare
+            domId={COMPARE_ID}
+            templateId={id}
+            versions={items}
+            from={compare.from}
+            to={compare.to}
+            onChange={setPicked}
+          />
+        ) : null}
         <ol className="grid gap-3" aria-label="Versões">
           {items.map((version) => (
             <VersionCard
@@ -74,7 +89,9 @@ export function TemplateVersionsPage() {
                   ? undefined
                   : () => {
                       setPicked({ from: version.id, to: items[0]!.id });
-                      requestAnimationFrame(() => document.getElementById(COMPARE_ID)?.scrollIntoView({ behavior: "smooth", block: "start" }));
+                      requestAnimationFrame(() =>
+                        document.getElementById(COMPARE_ID)?.scrollIntoView({ behavior: "smooth", block: "start" }),
+                      );
                     }
               }
               onRestore={canWrite && !version.atual ? () => setRestoring(version) : undefined}
@@ -133,7 +150,15 @@ export function TemplateVersionsPage() {
   );
 }
 
-function VersionCard({ version, onCompare, onRestore }: { version: TemplateVersion; onCompare?: () => void; onRestore?: () => void }) {
+function VersionCard({
+  version,
+  onCompare,
+  onRestore,
+}: {
+  version: TemplateVersion;
+  onCompare?: () => void;
+  onRestore?: () => void;
+}) {
   return (
     <li>
       <Card className="gap-3 py-4" data-testid="template-version">
@@ -144,7 +169,11 @@ function VersionCard({ version, onCompare, onRestore }: { version: TemplateVersi
               {version.atual ? <Badge>Atual</Badge> : null}
               {version.published_at ? <Badge variant="success">Publicado</Badge> : null}
             </div>
-            <time className="text-xs text-muted-foreground" dateTime={version.created_at} title={formatDateTime(version.created_at)}>
+            <time
+              className="text-xs text-muted-foreground"
+              dateTime={version.created_at}
+              title={formatDateTime(version.created_at)}
+            >
               {formatRelative(version.created_at)}
             </time>
           </div>

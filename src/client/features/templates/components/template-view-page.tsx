@@ -19,11 +19,12 @@ import { TemplateNotFound, TemplatePageSkeleton } from "./template-page-states";
 import { TemplatePreview } from "./template-preview";
 import { TemplateStatusBadge } from "./template-status-badge";
 
-const STATUS_ACTIONS: Record<TemplateStatus, { label: string; icon: React.ReactNode; variant: "default" | "outline" }> = {
-  review: { label: "Enviar para revisão", icon: <Send />, variant: "outline" },
-  published: { label: "Publicar", icon: <CheckCircle2 />, variant: "default" },
-  draft: { label: "Voltar para rascunho", icon: <Undo2 />, variant: "outline" },
-};
+const STATUS_ACTIONS: Record<TemplateStatus, { label: string; icon: React.ReactNode; variant: "default" | "outline" }> =
+  {
+    review: { label: "Enviar para revisão", icon: <Send />, variant: "outline" },
+    published: { label: "Publicar", icon: <CheckCircle2 />, variant: "default" },
+    draft: { label: "Voltar para rascunho", icon: <Undo2 />, variant: "outline" },
+  };
 
 /** /templates/:id/preview (spec part 2 §2 Template view) with the review workflow. */
 export function TemplateViewPage() {
@@ -54,7 +55,10 @@ export function TemplateViewPage() {
       await changeStatus.mutateAsync(status);
       toast.success(TEMPLATE_MESSAGES.statusChanged);
     } catch (error) {
-      const message = error instanceof ApiError && error.code === "TEMPLATE_INVALID_TRANSITION" ? TEMPLATE_MESSAGES.invalidTransition : errorMessage(error);
+      const message =
+        error instanceof ApiError && error.code === "TEMPLATE_INVALID_TRANSITION"
+          ? TEMPLATE_MESSAGES.invalidTransition
+          : errorMessage(error);
       toast.error(TEMPLATE_MESSAGES.statusError, { description: message });
     }
   }
@@ -88,7 +92,9 @@ export function TemplateViewPage() {
           <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
             <p className="text-sm text-muted-foreground">
               Novos documentos usam apenas templates publicados.{" "}
-              {data.status === "published" ? "Este template já pode ser usado." : "Publique este template para usá-lo em novos documentos."}
+              {data.status === "published"
+                ? "Este template já pode ser usado."
+                : "Publique este template para usá-lo em novos documentos."}
             </p>
             {transitions.length > 0 ? (
               <div className="flex flex-wrap gap-2">
@@ -111,12 +117,20 @@ export function TemplateViewPage() {
             ) : null}
           </div>
           <div className="flex flex-wrap gap-x-4 gap-y-1 border-t pt-3 text-xs text-muted-foreground">
-            <span>Criado por {data.criador_nome ?? "—"} em {formatDate(data.created_at)}</span>
+            <span>
+              Criado por {data.criador_nome ?? "—"} em {formatDate(data.created_at)}
+            </span>
             <span>{usageLabel(data.usos)}</span>
-            <Link to={`/templates/${data.id}/versions`} className="inline-flex items-center gap-1 hover:text-foreground hover:underline">
+            <Link
+              to={`/templates/${data.id}/versions`}
+              className="inline-flex items-center gap-1 hover:text-foreground hover:underline"
+            >
               <History className="size-3.5" aria-hidden /> Histórico de versões
             </Link>
-            <Link to={`/templates/${data.id}/statistics`} className="inline-flex items-center gap-1 hover:text-foreground hover:underline">
+            <Link
+              to={`/templates/${data.id}/statistics`}
+              className="inline-flex items-center gap-1 hover:text-foreground hover:underline"
+            >
               <BarChart3 className="size-3.5" aria-hidden /> Estatísticas de uso
             </Link>
           </div>

@@ -69,12 +69,21 @@ export function TemplatesListPage() {
             description="Confira a grafia ou busque por outro título, especialidade ou categoria."
           />
         ) : (
-          <EmptyState icon={<FileText />} title={TEMPLATE_MESSAGES.empty} description={TEMPLATE_MESSAGES.emptyHint} action={newButton} />
+          <EmptyState
+            icon={<FileText />}
+            title={TEMPLATE_MESSAGES.empty}
+            description={TEMPLATE_MESSAGES.emptyHint}
+            action={newButton}
+          />
         )}
       </div>
     );
   } else if (data) {
-    body = isMobile ? <TemplateCards templates={data.items} canWrite={canWrite} /> : <TemplateTable templates={data.items} canWrite={canWrite} />;
+    body = isMobile ? (
+      <TemplateCards templates={data.items} canWrite={canWrite} />
+    ) : (
+      <TemplateTable templates={data.items} canWrite={canWrite} />
+    );
   }
 
   const hasPrevious = pages.cursors.length > 0;
@@ -82,15 +91,28 @@ export function TemplatesListPage() {
 
   return (
     <div className="grid gap-6">
-      <PageHeader title="Templates" description="Modelos de documento da clínica: termos de consentimento, contratos e outros" actions={newButton} />
+      <PageHeader
+        title="Templates"
+        description="Modelos de documento da clínica: termos de consentimento, contratos e outros"
+        actions={newButton}
+      />
 
       <TemplateStats />
 
-      <SearchBox value={term} onChange={setTerm} placeholder={TEMPLATE_MESSAGES.searchPlaceholder} label="Buscar templates" />
+      <SearchBox
+        value={term}
+        onChange={setTerm}
+        placeholder={TEMPLATE_MESSAGES.searchPlaceholder}
+        label="Buscar templates"
+      />
 
       <ListCard
         ref={listTop}
-        showing={data ? `Mostrando ${formatNumber(shownSoFar(pages, data.items.length, TEMPLATE_PAGE_SIZE))} de ${formatNumber(data.total)} templates` : null}
+        showing={
+          data
+            ? `Mostrando ${formatNumber(shownSoFar(pages, data.items.length, TEMPLATE_PAGE_SIZE))} de ${formatNumber(data.total)} templates`
+            : null
+        }
         showingTestId="templates-showing"
         refreshing={list.isFetching && !list.isPending}
         placeholder={list.isPlaceholderData}

@@ -8,7 +8,13 @@ import { matchesVariable } from "../lib/sections";
  * The variable inserter (spec part 2 §2 Template editor): search on the names, grouped list
  * (max height 16rem). Buttons do not take focus on mouse down, so the text field keeps its caret.
  */
-export function VariableInserter({ onInsert, targetLabel }: { onInsert: (name: string) => void; targetLabel: string | null }) {
+export function VariableInserter({
+  onInsert,
+  targetLabel,
+}: {
+  onInsert: (name: string) => void;
+  targetLabel: string | null;
+}) {
   const [search, setSearch] = useState("");
   const searchId = useId();
   const groups = VARIABLE_GROUPS.map((group) => ({
@@ -23,11 +29,16 @@ export function VariableInserter({ onInsert, targetLabel }: { onInsert: (name: s
           Inserir variável
         </h3>
         <p className="text-xs text-muted-foreground" aria-live="polite">
-          {targetLabel ? `Será inserida em: ${targetLabel}` : "Clique na introdução ou no conteúdo de uma seção e escolha a variável."}
+          {targetLabel
+            ? `Será inserida em: ${targetLabel}`
+            : "Clique na introdução ou no conteúdo de uma seção e escolha a variável."}
         </p>
       </div>
       <div className="relative">
-        <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+        <Search
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          aria-hidden
+        />
         <Input
           id={searchId}
           type="search"
@@ -45,7 +56,9 @@ export function VariableInserter({ onInsert, targetLabel }: { onInsert: (name: s
         ) : (
           groups.map((group) => (
             <div key={group.id} role="group" aria-label={group.label} className="border-b last:border-b-0">
-              <p className="sticky top-0 bg-muted px-3 py-1 text-xs font-semibold tracking-wide text-muted-foreground uppercase">{group.label}</p>
+              <p className="sticky top-0 bg-muted px-3 py-1 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
+                {group.label}
+              </p>
               <ul className="grid py-1">
                 {group.variables.map((variable) => (
                   <li key={variable.name}>

@@ -57,7 +57,11 @@ export function VersionCompare({
             <label htmlFor={`${id}-from`} className="text-sm font-medium">
               Versão anterior
             </label>
-            <NativeSelect id={`${id}-from`} value={from} onChange={(event) => onChange({ from: event.target.value, to })}>
+            <NativeSelect
+              id={`${id}-from`}
+              value={from}
+              onChange={(event) => onChange({ from: event.target.value, to })}
+            >
               {options}
             </NativeSelect>
           </div>

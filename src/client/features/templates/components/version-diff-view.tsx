@@ -67,7 +67,11 @@ function SectionChange({ section }: { section: SectionDiff }) {
       ? `${SECTION_TYPE_LABEL[section.before.type]} → ${SECTION_TYPE_LABEL[section.after.type]}`
       : SECTION_TYPE_LABEL[(section.after ?? section.before)!.type];
   return (
-    <li className={cn("grid gap-2 rounded-lg border p-3", STATUS_STYLE[section.status])} data-testid="section-diff" data-status={section.status}>
+    <li
+      className={cn("grid gap-2 rounded-lg border p-3", STATUS_STYLE[section.status])}
+      data-testid="section-diff"
+      data-status={section.status}
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h4 className="text-sm font-semibold break-words">{sectionName(section)}</h4>
         <Badge variant="outline" className="bg-background">
@@ -83,11 +87,16 @@ function SectionChange({ section }: { section: SectionDiff }) {
 
 function summary(diff: StructureDiff): string {
   const parts = [
-    diff.counts.changed ? `${diff.counts.changed} ${diff.counts.changed === 1 ? "seção alterada" : "seções alteradas"}` : "",
+    diff.counts.changed
+      ? `${diff.counts.changed} ${diff.counts.changed === 1 ? "seção alterada" : "seções alteradas"}`
+      : "",
     diff.counts.added ? `${diff.counts.added} ${diff.counts.added === 1 ? "adicionada" : "adicionadas"}` : "",
     diff.counts.removed ? `${diff.counts.removed} ${diff.counts.removed === 1 ? "removida" : "removidas"}` : "",
   ].filter(Boolean);
-  const header = [diff.title.status === "changed" ? "título" : "", diff.introduction.status === "changed" ? "introdução" : ""].filter(Boolean);
+  const header = [
+    diff.title.status === "changed" ? "título" : "",
+    diff.introduction.status === "changed" ? "introdução" : "",
+  ].filter(Boolean);
   if (parts.length === 0 && header.length === 0) return "As duas versões têm o mesmo conteúdo.";
   return [header.length ? `Alterado: ${header.join(" e ")}` : "", parts.join(", ")].filter(Boolean).join(" · ");
 }
@@ -111,7 +120,9 @@ export function VersionDiffView({ diff }: { diff: StructureDiff }) {
         </ol>
       ) : null}
       {unchanged > 0 ? (
-        <p className="text-xs text-muted-foreground">{unchanged === 1 ? "1 seção sem alterações." : `${unchanged} seções sem alterações.`}</p>
+        <p className="text-xs text-muted-foreground">
+          {unchanged === 1 ? "1 seção sem alterações." : `${unchanged} seções sem alterações.`}
+        </p>
       ) : null}
     </div>
   );

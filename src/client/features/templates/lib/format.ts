@@ -4,7 +4,14 @@
  */
 import { formatNumber } from "@shared/format";
 
-export { CLINIC_TIME_ZONE, formatDate, formatDateTime, formatMonthLong, formatMonthShort, formatRelative } from "@shared/format";
+export {
+  CLINIC_TIME_ZONE,
+  formatDate,
+  formatDateTime,
+  formatMonthLong,
+  formatMonthShort,
+  formatRelative,
+} from "@shared/format";
 
 /** "Usado: 1 vez" / "Usado: N vezes" (spec part 2 §9 'Usado: N vezes'). */
 export function usageLabel(count: number): string {

@@ -4,17 +4,29 @@ import { toggleList, toggleWrap } from "./formatting-edits";
 
 describe("toggleWrap", () => {
   it("wraps the selection in ** and keeps it selected", () => {
-    expect(toggleWrap("Use protetor solar", 4, 12, "**")).toEqual({ text: "Use **protetor** solar", selectionStart: 6, selectionEnd: 14 });
+    expect(toggleWrap("Use protetor solar", 4, 12, "**")).toEqual({
+      text: "Use **protetor** solar",
+      selectionStart: 6,
+      selectionEnd: 14,
+    });
   });
 
   it("keeps the spaces at the selection's edges outside the markers, so the parser reads them", () => {
     const edit = toggleWrap("Use protetor solar", 3, 13, "*");
     expect(edit.text).toBe("Use *protetor* solar");
-    expect(formatInlines([{ kind: "text", text: edit.text }])).toContainEqual({ kind: "text", text: "protetor", italic: true });
+    expect(formatInlines([{ kind: "text", text: edit.text }])).toContainEqual({
+      kind: "text",
+      text: "protetor",
+      italic: true,
+    });
   });
 
   it("unwraps a selection already wrapped in the same marker", () => {
-    expect(toggleWrap("Use **protetor** solar", 6, 14, "**")).toEqual({ text: "Use protetor solar", selectionStart: 4, selectionEnd: 12 });
+    expect(toggleWrap("Use **protetor** solar", 6, 14, "**")).toEqual({
+      text: "Use protetor solar",
+      selectionStart: 4,
+      selectionEnd: 12,
+    });
     expect(toggleWrap("a *b* c", 3, 4, "*").text).toBe("a b c");
   });
 

@@ -28,7 +28,10 @@ export function toggleWrap(text: string, start: number, end: number, marker: "**
   const before = text.slice(Math.max(0, from - m), from);
   const after = text.slice(to, to + m);
   // Unwrap "**x**" (but not the inner "*" of "***x***" when asking for bold… it is still bold).
-  const wrapped = before === marker && after === marker && !(marker === "*" && text[from - 2] === "*" && text[to + 1] === "*" && text[from - 3] !== "*");
+  const wrapped =
+    before === marker &&
+    after === marker &&
+    !(marker === "*" && text[from - 2] === "*" && text[to + 1] === "*" && text[from - 3] !== "*");
   if (wrapped && from !== to) {
     return {
       text: text.slice(0, from - m) + text.slice(from, to) + text.slice(to + m),

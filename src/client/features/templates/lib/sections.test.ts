@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { TemplateStructure } from "@shared/document-model/structure";
-import { addSection, hasContent, insertPlaceholder, matchesVariable, moveSection, newSectionId, removeSection, updateSection } from "./sections";
+import {
+  addSection,
+  hasContent,
+  insertPlaceholder,
+  matchesVariable,
+  moveSection,
+  newSectionId,
+  removeSection,
+  updateSection,
+} from "./sections";
 
 const base: TemplateStructure = {
   title: "Termo",
@@ -48,7 +57,9 @@ describe("template editor sections", () => {
 
   it("knows when there is content to lose", () => {
     expect(hasContent({ title: "T", introduction: " ", sections: [] })).toBe(false);
-    expect(hasContent({ title: "T", introduction: "", sections: [{ id: "1", type: "paragraph", title: "", content: "x" }] })).toBe(true);
+    expect(
+      hasContent({ title: "T", introduction: "", sections: [{ id: "1", type: "paragraph", title: "", content: "x" }] }),
+    ).toBe(true);
   });
 
   it("matches variables case-insensitively by substring", () => {

@@ -13,11 +13,19 @@ export function newSectionId(now: number = Date.now()): string {
   return `secao-${lastId}`;
 }
 
-export function addSection(structure: TemplateStructure, type: SectionType = "paragraph", id: string = newSectionId()): TemplateStructure {
+export function addSection(
+  structure: TemplateStructure,
+  type: SectionType = "paragraph",
+  id: string = newSectionId(),
+): TemplateStructure {
   return { ...structure, sections: [...structure.sections, { id, type, title: "", content: "" }] };
 }
 
-export function updateSection(structure: TemplateStructure, id: string, patch: Partial<Omit<TemplateSection, "id">>): TemplateStructure {
+export function updateSection(
+  structure: TemplateStructure,
+  id: string,
+  patch: Partial<Omit<TemplateSection, "id">>,
+): TemplateStructure {
   return { ...structure, sections: structure.sections.map((s) => (s.id === id ? { ...s, ...patch } : s)) };
 }
 
@@ -36,7 +44,12 @@ export function moveSection(structure: TemplateStructure, id: string, direction:
 }
 
 /** Text with `{{name}}` put in place of the selection [start, end); answers the caret after it. */
-export function insertPlaceholder(text: string, name: string, start: number, end: number = start): { text: string; caret: number } {
+export function insertPlaceholder(
+  text: string,
+  name: string,
+  start: number,
+  end: number = start,
+): { text: string; caret: number } {
   const from = Math.max(0, Math.min(start, text.length));
   const to = Math.max(from, Math.min(end, text.length));
   const tag = `{{${name}}}`;
@@ -45,7 +58,10 @@ export function insertPlaceholder(text: string, name: string, start: number, end
 
 /** True when the editor holds something worth a confirmation before it is replaced. */
 export function hasContent(structure: TemplateStructure): boolean {
-  return structure.introduction.trim() !== "" || structure.sections.some((s) => s.title.trim() !== "" || s.content.trim() !== "");
+  return (
+    structure.introduction.trim() !== "" ||
+    structure.sections.some((s) => s.title.trim() !== "" || s.content.trim() !== "")
+  );
 }
 
 /** Variable names matching the search (case-insensitive substring on the name). */

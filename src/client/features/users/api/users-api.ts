@@ -51,7 +51,8 @@ function useUserMutation<V>(run: (variables: V) => Promise<User>) {
   });
 }
 
-export const useCreateUser = () => useUserMutation((input: UserCreateInput) => api<User>("/api/users", { method: "POST", body: input }));
+export const useCreateUser = () =>
+  useUserMutation((input: UserCreateInput) => api<User>("/api/users", { method: "POST", body: input }));
 
 export const useSetUserActive = () =>
   useUserMutation(({ id, isActive }: { id: string; isActive: boolean }) =>
@@ -69,7 +70,9 @@ export const useUpdateUser = () =>
   );
 
 export const useResendInvitation = () =>
-  useUserMutation((id: string) => api<User>(`/api/users/${encodeURIComponent(id)}/invitation`, { method: "POST", body: {} }));
+  useUserMutation((id: string) =>
+    api<User>(`/api/users/${encodeURIComponent(id)}/invitation`, { method: "POST", body: {} }),
+  );
 
 /** Who an invitation link invites (the token goes in the body, not in a logged URL). */
 export function useInvitation(token: string) {

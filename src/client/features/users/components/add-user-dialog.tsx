@@ -9,7 +9,14 @@ import { CPF_MASK } from "@/components/form/masks";
 import { NativeSelect } from "@/components/form/native-select";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { CouncilFields, EMPTY_ESPECIALIDADE } from "@/features/auth/components/council-fields";
@@ -17,11 +24,29 @@ import { ApiError } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { ROLE_LABEL } from "@shared/permissions";
 import { PASSWORD_MIN_LENGTH } from "@shared/schemas/common";
-import { ASSIGNABLE_ROLES, INVITATION_DAYS, needsCouncil, USER_MESSAGES, userCreateSchema, type UserCreateInput } from "@shared/schemas/users";
+import {
+  ASSIGNABLE_ROLES,
+  INVITATION_DAYS,
+  needsCouncil,
+  USER_MESSAGES,
+  userCreateSchema,
+  type UserCreateInput,
+} from "@shared/schemas/users";
 import { useCreateUser } from "../api/users-api";
 
 type Values = UserCreateInput & { tem_conselho: boolean };
-const FIELDS = ["nome", "email", "cpf", "role", "acesso", "password", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"];
+const FIELDS = [
+  "nome",
+  "email",
+  "cpf",
+  "role",
+  "acesso",
+  "password",
+  "conselho_tipo",
+  "conselho_numero",
+  "conselho_uf",
+  "especialidades",
+];
 /** Spec part 2 §5: nome, email, cpf and password are required ('Preencha todos os campos obrigatórios'). */
 const REQUIRED = ["nome", "email", "cpf", "password"] as const;
 
@@ -48,7 +73,9 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
     resolver: (values, context, options) => {
       const { tem_conselho, ...rest } = values;
       const withCouncil = tem_conselho || needsCouncil(rest.role);
-      const body = withCouncil ? rest : { ...rest, conselho_tipo: undefined, conselho_numero: "", conselho_uf: undefined, especialidades: [] };
+      const body = withCouncil
+        ? rest
+        : { ...rest, conselho_tipo: undefined, conselho_numero: "", conselho_uf: undefined, especialidades: [] };
       return zodResolver(userCreateSchema)(body, context, options as never) as never;
     },
     defaultValues: EMPTY,
@@ -97,14 +124,26 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
         <FormProvider {...form}>
           <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Cadastro de usuário">
             <div className="grid gap-4 sm:grid-cols-2">
-              <FormField className="sm:col-span-2" label="Nome completo" htmlFor="user-nome" required error={errors.nome?.message}>
+              <FormField
+                className="sm:col-span-2"
+                label="Nome completo"
+                htmlFor="user-nome"
+                required
+                error={errors.nome?.message}
+              >
                 <Input {...register("nome")} autoComplete="off" maxLength={160} />
               </FormField>
               <FormField label="E-mail" htmlFor="user-email" required error={errors.email?.message}>
                 <Input {...register("email")} type="email" autoComplete="off" />
               </FormField>
               <FormField label="CPF" htmlFor="user-cpf" required error={errors.cpf?.message}>
-                <MaskedInput {...register("cpf")} mask={CPF_MASK} inputMode="numeric" placeholder="000.000.000-00" maxLength={14} />
+                <MaskedInput
+                  {...register("cpf")}
+                  mask={CPF_MASK}
+                  inputMode="numeric"
+                  placeholder="000.000.000-00"
+                  maxLength={14}
+                />
               </FormField>
               <FormField
                 className="sm:col-span-2"
@@ -127,7 +166,12 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
             <fieldset className="grid gap-3 rounded-lg border p-3">
               <legend className="px-1 text-sm font-medium">Acesso</legend>
               <label className="flex items-start gap-2 text-sm">
-                <input type="radio" value="convite" {...register("acesso")} className="mt-0.5 size-4 accent-[var(--primary)]" />
+                <input
+                  type="radio"
+                  value="convite"
+                  {...register("acesso")}
+                  className="mt-0.5 size-4 accent-[var(--primary)]"
+                />
                 <span>
                   Enviar convite por e-mail
                   <span className="block text-muted-foreground">
@@ -136,14 +180,25 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                 </span>
               </label>
               <label className="flex items-start gap-2 text-sm">
-                <input type="radio" value="senha" {...register("acesso")} className="mt-0.5 size-4 accent-[var(--primary)]" />
+                <input
+                  type="radio"
+                  value="senha"
+                  {...register("acesso")}
+                  className="mt-0.5 size-4 accent-[var(--primary)]"
+                />
                 <span>
                   Definir a senha agora
                   <span className="block text-muted-foreground">Você informa a senha à pessoa por outro meio.</span>
                 </span>
               </label>
               {acesso === "senha" ? (
-                <FormField label="Senha" htmlFor="user-password" required hint={`Mínimo de ${PASSWORD_MIN_LENGTH} caracteres`} error={errors.password?.message}>
+                <FormField
+                  label="Senha"
+                  htmlFor="user-password"
+                  required
+                  hint={`Mínimo de ${PASSWORD_MIN_LENGTH} caracteres`}
+                  error={errors.password?.message}
+                >
                   <Input {...register("password")} type="password" autoComplete="new-password" />
                 </FormField>
               ) : null}
@@ -161,10 +216,17 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
 
             <FormErrorAlert message={formError} />
             <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={formState.isSubmitting}>
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => onOpenChange(false)}
+                disabled={formState.isSubmitting}
+              >
                 Cancelar
               </Button>
-              <SubmitButton pending={formState.isSubmitting}>{acesso === "convite" ? "Adicionar e enviar convite" : "Adicionar usuário"}</SubmitButton>
+              <SubmitButton pending={formState.isSubmitting}>
+                {acesso === "convite" ? "Adicionar e enviar convite" : "Adicionar usuário"}
+              </SubmitButton>
             </DialogFooter>
           </form>
         </FormProvider>

@@ -7,14 +7,28 @@ import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { NativeSelect } from "@/components/form/native-select";
 import { SubmitButton } from "@/components/form/submit-button";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { CouncilFields, EMPTY_ESPECIALIDADE } from "@/features/auth/components/council-fields";
 import { ApiError } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { ROLE_LABEL, type Role } from "@shared/permissions";
-import { ASSIGNABLE_ROLES, needsCouncil, type User, USER_MESSAGES, type UserUpdateInput, userUpdateSchema } from "@shared/schemas/users";
+import {
+  ASSIGNABLE_ROLES,
+  needsCouncil,
+  type User,
+  USER_MESSAGES,
+  type UserUpdateInput,
+  userUpdateSchema,
+} from "@shared/schemas/users";
 import { useUpdateUser } from "../api/users-api";
 
 type Values = UserUpdateInput & { tem_conselho: boolean };
@@ -30,7 +44,11 @@ function valuesOf(user: User): Values {
     conselho_uf: user.conselho_uf ?? undefined,
     especialidades:
       user.especialidades.length > 0
-        ? user.especialidades.map((e) => ({ especialidade: e.especialidade, areas_atuacao: e.areas_atuacao, rqe: e.rqe ?? "" }))
+        ? user.especialidades.map((e) => ({
+            especialidade: e.especialidade,
+            areas_atuacao: e.areas_atuacao,
+            rqe: e.rqe ?? "",
+          }))
         : [{ ...EMPTY_ESPECIALIDADE }],
   };
 }
@@ -43,7 +61,9 @@ export function EditUserDialog({ user, onOpenChange }: { user: User | null; onOp
     resolver: (values, context, options) => {
       const { tem_conselho, ...rest } = values;
       const withCouncil = tem_conselho || needsCouncil(rest.role);
-      const body = withCouncil ? rest : { ...rest, conselho_tipo: undefined, conselho_numero: "", conselho_uf: undefined, especialidades: [] };
+      const body = withCouncil
+        ? rest
+        : { ...rest, conselho_tipo: undefined, conselho_numero: "", conselho_uf: undefined, especialidades: [] };
       return zodResolver(userUpdateSchema)(body, context, options as never) as never;
     },
     defaultValues: user ? valuesOf(user) : undefined,
@@ -70,7 +90,9 @@ export function EditUserDialog({ user, onOpenChange }: { user: User | null; onOp
       onOpenChange(false);
     } catch (error) {
       setFormError(applyServerErrors(error, setError, FIELDS));
-      toast.error(USER_MESSAGES.updateError, { description: error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined });
+      toast.error(USER_MESSAGES.updateError, {
+        description: error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined,
+      });
     }
   });
 
@@ -87,7 +109,13 @@ export function EditUserDialog({ user, onOpenChange }: { user: User | null; onOp
         <FormProvider {...form}>
           <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Edição de usuário">
             <div className="grid gap-4 sm:grid-cols-2">
-              <FormField className="sm:col-span-2" label="Nome completo" htmlFor="edit-user-nome" required error={errors.nome?.message}>
+              <FormField
+                className="sm:col-span-2"
+                label="Nome completo"
+                htmlFor="edit-user-nome"
+                required
+                error={errors.nome?.message}
+              >
                 <Input {...register("nome")} autoComplete="off" maxLength={160} />
               </FormField>
               <FormField
@@ -96,10 +124,18 @@ export function EditUserDialog({ user, onOpenChange }: { user: User | null; onOp
                 htmlFor="edit-user-role"
                 required
                 error={errors.role?.message}
-                hint={user?.is_proprietario ? "A função do proprietário da clínica não pode ser alterada." : careRole ? "Profissionais de saúde precisam de conselho profissional." : undefined}
+                hint={
+                  user?.is_proprietario
+                    ? "A função do proprietário da clínica não pode ser alterada."
+                    : careRole
+                      ? "Profissionais de saúde precisam de conselho profissional."
+                      : undefined
+                }
               >
                 <NativeSelect {...register("role")} disabled={user?.is_proprietario}>
-                  {assignable || !user ? null : <option value={user.role}>{ROLE_LABEL[user.role as Role] ?? user.role}</option>}
+                  {assignable || !user ? null : (
+                    <option value={user.role}>{ROLE_LABEL[user.role as Role] ?? user.role}</option>
+                  )}
                   {ASSIGNABLE_ROLES.map((value) => (
                     <option key={value} value={value}>
                       {ROLE_LABEL[value]}
@@ -114,10 +150,17 @@ export function EditUserDialog({ user, onOpenChange }: { user: User | null; onOp
                 Possui registro em conselho profissional
               </label>
             )}
-            {careRole || temConselho ? <CouncilFields onCouncilChange={() => setValue("especialidades", [{ ...EMPTY_ESPECIALIDADE }])} /> : null}
+            {careRole || temConselho ? (
+              <CouncilFields onCouncilChange={() => setValue("especialidades", [{ ...EMPTY_ESPECIALIDADE }])} />
+            ) : null}
             <FormErrorAlert message={formError} />
             <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={formState.isSubmitting}>
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => onOpenChange(false)}
+                disabled={formState.isSubmitting}
+              >
                 Cancelar
               </Button>
               <SubmitButton pending={formState.isSubmitting}>Salvar alterações</SubmitButton>

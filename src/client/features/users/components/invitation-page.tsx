@@ -29,7 +29,11 @@ export function InvitationPage() {
   const accept = useAcceptInvitation();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<InvitationAcceptInput, unknown, z.output<typeof invitationAcceptSchema>>({
+  const { register, handleSubmit, formState } = useForm<
+    InvitationAcceptInput,
+    unknown,
+    z.output<typeof invitationAcceptSchema>
+  >({
     resolver: zodResolver(invitationAcceptSchema),
     defaultValues: { token, password: "", confirmPassword: "" },
   });
@@ -63,10 +67,21 @@ export function InvitationPage() {
         <FormField label="E-mail" htmlFor="invite-email">
           <Input value={invitation.data.email} readOnly autoComplete="username" />
         </FormField>
-        <FormField label="Senha" htmlFor="invite-password" required hint={`Mínimo de ${PASSWORD_MIN_LENGTH} caracteres`} error={formState.errors.password?.message}>
+        <FormField
+          label="Senha"
+          htmlFor="invite-password"
+          required
+          hint={`Mínimo de ${PASSWORD_MIN_LENGTH} caracteres`}
+          error={formState.errors.password?.message}
+        >
           <Input {...register("password")} type="password" autoComplete="new-password" />
         </FormField>
-        <FormField label="Confirmar senha" htmlFor="invite-confirm" required error={formState.errors.confirmPassword?.message}>
+        <FormField
+          label="Confirmar senha"
+          htmlFor="invite-confirm"
+          required
+          error={formState.errors.confirmPassword?.message}
+        >
           <Input {...register("confirmPassword")} type="password" autoComplete="new-password" />
         </FormField>
         <FormErrorAlert message={error} />

@@ -52,8 +52,10 @@ export function UsersPage() {
   const list = useUsers({ q: q || undefined, cursor }, allowed);
   const data = list.data;
 
-  if (!isOwner) return <Refusal title={USER_MESSAGES.accessDenied} text={USER_MESSAGES.ownersOnly} icon={<ShieldAlert />} />;
-  if (!isEstablishment) return <Refusal title="Usuários" text={USER_MESSAGES.establishmentsOnly} icon={<Building2 />} />;
+  if (!isOwner)
+    return <Refusal title={USER_MESSAGES.accessDenied} text={USER_MESSAGES.ownersOnly} icon={<ShieldAlert />} />;
+  if (!isEstablishment)
+    return <Refusal title="Usuários" text={USER_MESSAGES.establishmentsOnly} icon={<Building2 />} />;
 
   let body: React.ReactNode;
   if (list.isPending) {
@@ -105,7 +107,10 @@ export function UsersPage() {
         }
       />
       <div className="relative" role="search">
-        <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+        <Search
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          aria-hidden
+        />
         <Input
           type="search"
           value={term}
@@ -118,7 +123,11 @@ export function UsersPage() {
       </div>
       <ListCard
         ref={listTop}
-        showing={data ? `Mostrando ${shownSoFar(pages, data.items.length, USER_PAGE_SIZE)} de ${data.total} usuário${data.total === 1 ? "" : "s"}` : null}
+        showing={
+          data
+            ? `Mostrando ${shownSoFar(pages, data.items.length, USER_PAGE_SIZE)} de ${data.total} usuário${data.total === 1 ? "" : "s"}`
+            : null
+        }
         showingTestId="users-showing"
         refreshing={list.isFetching && !list.isPending}
         placeholder={list.isPlaceholderData}

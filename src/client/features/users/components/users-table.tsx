@@ -18,12 +18,15 @@ import { EditUserDialog } from "./edit-user-dialog";
 import { formatDate } from "@shared/format";
 
 const DASH = <span className="text-muted-foreground">—</span>;
-const serverDetail = (error: unknown) => (error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined);
+const serverDetail = (error: unknown) =>
+  error instanceof ApiError && error.code !== "INTERNAL" ? error.message : undefined;
 
 function Council({ user }: { user: User }) {
   if (!user.conselho_tipo) return DASH;
   const specialties = user.especialidades.map((e) =>
-    [specialtyName(e.especialidade, user.conselho_tipo as ConselhoTipo), e.rqe ? `RQE ${e.rqe}` : null].filter(Boolean).join(" · "),
+    [specialtyName(e.especialidade, user.conselho_tipo as ConselhoTipo), e.rqe ? `RQE ${e.rqe}` : null]
+      .filter(Boolean)
+      .join(" · "),
   );
   return (
     <div className="grid gap-0.5">
@@ -112,7 +115,9 @@ function RoleCell({ user }: { user: User }) {
         }
       }}
     >
-      {(ASSIGNABLE_ROLES as readonly string[]).includes(user.role) ? null : <option value={user.role}>{ROLE_LABEL[user.role as Role] ?? user.role}</option>}
+      {(ASSIGNABLE_ROLES as readonly string[]).includes(user.role) ? null : (
+        <option value={user.role}>{ROLE_LABEL[user.role as Role] ?? user.role}</option>
+      )}
       {ASSIGNABLE_ROLES.map((value) => (
         <option key={value} value={value}>
           {ROLE_LABEL[value]}
@@ -164,7 +169,11 @@ export function UsersTable({ users }: { users: User[] }) {
         </TableHeader>
         <TableBody>
           {users.map((user) => (
-            <TableRow key={user.id} data-testid="user-row" className={user.is_active ? undefined : "text-muted-foreground"}>
+            <TableRow
+              key={user.id}
+              data-testid="user-row"
+              className={user.is_active ? undefined : "text-muted-foreground"}
+            >
               <TableCell className="max-w-72 py-3 pl-4">
                 <span className="block truncate font-medium">{user.nome}</span>
                 <span className="block truncate text-xs text-muted-foreground">{user.email}</span>

@@ -65,12 +65,21 @@ function sameSerial(a: pkijs.RevokedCertificate, certificate: pkijs.Certificate)
   return a.userCertificate.isEqual(certificate.serialNumber);
 }
 
-type LinkAnswer = { kind: "good"; seen: CrlSeen } | { kind: "revoked"; at: Date; reason: number | null; url: string } | { kind: "unavailable"; why: string };
+type LinkAnswer =
+  | { kind: "good"; seen: CrlSeen }
+  | { kind: "revoked"; at: Date; reason: number | null; url: string }
+  | { kind: "unavailable"; why: string };
 
-async function checkLink(certificate: pkijs.Certificate, issuer: pkijs.Certificate, source: CrlSource, now: Date): Promise<LinkAnswer> {
+async function checkLink(
+  certificate: pkijs.Certificate,
+  issuer: pkijs.Certificate,
+  source: CrlSource,
+  now: Date,
+): Promise<LinkAnswer> {
   const name = commonNameOf(certificate);
   const urls = crlUrlsOf(certificate);
-  if (urls.length === 0) return { kind: "unavailable", why: `o certificado “${name}” não indica onde está sua lista de revogação` };
+  if (urls.length === 0)
+    return { kind: "unavailable", why: `o certificado “${name}” não indica onde está sua lista de revogação` };
   let why = "";
   for (const url of urls) {
     let crl: pkijs.CertificateRevocationList;
@@ -107,13 +116,25 @@ async function checkLink(certificate: pkijs.Certificate, issuer: pkijs.Certifica
     const entry = crl.revokedCertificates?.find((revoked) => sameSerial(revoked, certificate));
     const reason = entry ? reasonOf(entry) : null;
     if (entry && reason !== REMOVE_FROM_CRL) return { kind: "revoked", at: entry.revocationDate.value, reason, url };
-    return { kind: "good", seen: { url, certificado: name, emitidaEm: issuedAt.toISOString(), proximaAte: nextUpdate?.toISOString() ?? null } };
+    return {
+      kind: "good",
+      seen: {
+        url,
+        certificado: name,
+        emitidaEm: issuedAt.toISOString(),
+        proximaAte: nextUpdate?.toISOString() ?? null,
+      },
+    };
   }
   return { kind: "unavailable", why };
 }
 
 /** `chainDer`: the holder first, then its issuers up to the root. */
-export async function checkRevocation(chainDer: readonly Buffer[], source: CrlSource, now: Date = new Date()): Promise<RevocationResult> {
+export async function checkRevocation(
+  chainDer: readonly Buffer[],
+  source: CrlSource,
+  now: Date = new Date(),
+): Promise<RevocationResult> {
   const consultadoEm = now.toISOString();
   let chain: pkijs.Certificate[];
   try {
@@ -121,7 +142,8 @@ export async function checkRevocation(chainDer: readonly Buffer[], source: CrlSo
   } catch {
     return { status: "indisponivel", consultadoEm, motivo: "a cadeia do certificado não pôde ser lida" };
   }
-  if (chain.length < 2) return { status: "indisponivel", consultadoEm, motivo: "o arquivo não traz a cadeia do certificado" };
+  if (chain.length < 2)
+    return { status: "indisponivel", consultadoEm, motivo: "o arquivo não traz a cadeia do certificado" };
   const listas: CrlSeen[] = [];
   for (let index = 0; index < chain.length - 1; index += 1) {
     const certificate = chain[index]!;

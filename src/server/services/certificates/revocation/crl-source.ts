@@ -38,7 +38,10 @@ async function download(url: string, options: CrlSourceOptions): Promise<Buffer>
   const maxBytes = options.maxBytes ?? DEFAULT_CRL_MAX_BYTES;
   let response: Response;
   try {
-    response = await (options.fetch ?? globalThis.fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs), redirect: "follow" });
+    response = await (options.fetch ?? globalThis.fetch)(url, {
+      signal: AbortSignal.timeout(options.timeoutMs),
+      redirect: "follow",
+    });
   } catch (error) {
     throw new CrlFetchError(`a lista de revogação em ${url} não respondeu`, { cause: error });
   }
@@ -75,7 +78,9 @@ async function download(url: string, options: CrlSourceOptions): Promise<Buffer>
 /** DER, or one PEM block. */
 export function parseCrl(bytes: Buffer, url: string): pkijs.CertificateRevocationList {
   const text = bytes.subarray(0, 64).toString("latin1");
-  const der = text.includes("-----BEGIN") ? Buffer.from(PEM.exec(bytes.toString("latin1"))?.[1]?.replace(/\s+/g, "") ?? "", "base64") : bytes;
+  const der = text.includes("-----BEGIN")
+    ? Buffer.from(PEM.exec(bytes.toString("latin1"))?.[1]?.replace(/\s+/g, "") ?? "", "base64")
+    : bytes;
   try {
     return pkijs.CertificateRevocationList.fromBER(new Uint8Array(der));
   } catch (error) {
@@ -97,7 +102,10 @@ export function httpCrlSource(options: CrlSourceOptions): CrlSource {
       cache.set(url, { crl, until: Math.min(clock() + cacheMs, next ?? Number.POSITIVE_INFINITY) });
       return crl;
     } catch (error) {
-      const failure = error instanceof CrlFetchError ? error : new CrlFetchError(`a lista de revogação em ${url} não pôde ser lida`, { cause: error });
+      const failure =
+        error instanceof CrlFetchError
+          ? error
+          : new CrlFetchError(`a lista de revogação em ${url} não pôde ser lida`, { cause: error });
       cache.set(url, { error: failure, until: clock() + failureCacheMs });
       throw failure;
     }

@@ -52,8 +52,15 @@ export async function revocationOf(
   source: CrlSource | null,
   now: Date = new Date(),
 ): Promise<RevocationResult> {
-  if (!source) return { status: "nao_consultado", motivo: "a consulta às listas de revogação está desligada neste servidor" };
-  if (!officialRoot) return { status: "nao_consultado", motivo: "a cadeia não foi conferida até uma raiz oficial da ICP-Brasil" };
-  if (!chainDer || chainDer.length < 2) return { status: "indisponivel", consultadoEm: now.toISOString(), motivo: "o arquivo não traz a cadeia do certificado" };
+  if (!source)
+    return { status: "nao_consultado", motivo: "a consulta às listas de revogação está desligada neste servidor" };
+  if (!officialRoot)
+    return { status: "nao_consultado", motivo: "a cadeia não foi conferida até uma raiz oficial da ICP-Brasil" };
+  if (!chainDer || chainDer.length < 2)
+    return {
+      status: "indisponivel",
+      consultadoEm: now.toISOString(),
+      motivo: "o arquivo não traz a cadeia do certificado",
+    };
   return checkRevocation(chainDer, source, now);
 }

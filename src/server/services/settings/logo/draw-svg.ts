@@ -41,15 +41,25 @@ function childEntry(): { file: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith(".ts");
   const file = fileURLToPath(new URL(`./svg-draw-child.${fromSource ? "ts" : "js"}`, import.meta.url));
   // From source (tests, npm run dev): the child loads TypeScript through tsx, as the PDF threads do.
-  return fromSource ? { file, execArgv: ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] } : { file, execArgv: [] };
+  return fromSource
+    ? { file, execArgv: ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] }
+    : { file, execArgv: [] };
 }
 
 export function drawSvgInChild(svg: Buffer, options: SvgDrawOptions): Promise<Buffer> {
   const { file, execArgv } = childEntry();
   const maxOutputBytes = options.maxOutputBytes ?? 16 * 1024 * 1024;
-  const args = JSON.stringify({ density: options.density, width: options.width, height: options.height, limitInputPixels: options.limitInputPixels });
+  const args = JSON.stringify({
+    density: options.density,
+    width: options.width,
+    height: options.height,
+    limitInputPixels: options.limitInputPixels,
+  });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...execArgv, file, args], { stdio: ["pipe", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } });
+    const child = spawn(process.execPath, [...execArgv, file, args], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { PATH: process.env.PATH ?? "" },
+    });
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = "";
@@ -85,7 +95,11 @@ export function drawSvgInChild(svg: Buffer, options: SvgDrawOptions): Promise<Bu
       }
     });
     child.on("error", (error) => finish(() => reject(new SvgDrawFailed(error.message))));
-    child.on("close", (code) => finish(() => (code === 0 ? resolve(Buffer.concat(out)) : reject(new SvgDrawFailed(err.trim() || `saída ${code}`)))));
+    child.on("close", (code) =>
+      finish(() =>
+        code === 0 ? resolve(Buffer.concat(out)) : reject(new SvgDrawFailed(err.trim() || `saída ${code}`)),
+      ),
+    );
     child.stdin.on("error", () => undefined);
     child.stdin.end(svg);
   });

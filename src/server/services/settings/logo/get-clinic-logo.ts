@@ -12,7 +12,13 @@ export async function getClinicLogo(db: Db, actor: Actor): Promise<ClinicLogo> {
   assertSettingsManager(actor);
   return withTenant(db, actor.tenantId, async (tx) => {
     const [row] = await tx
-      .select({ sha256: clinicLogos.sha256, width: clinicLogos.width, height: clinicLogos.height, formato_original: clinicLogos.formato_original, updated_at: clinicLogos.updated_at })
+      .select({
+        sha256: clinicLogos.sha256,
+        width: clinicLogos.width,
+        height: clinicLogos.height,
+        formato_original: clinicLogos.formato_original,
+        updated_at: clinicLogos.updated_at,
+      })
       .from(clinicLogos)
       .where(eq(clinicLogos.tenant_id, actor.tenantId))
       .limit(1);

@@ -7,7 +7,9 @@ import { normalizeClinicLogo } from "./normalize-clinic-logo.js";
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 async function transparentPng(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: { r: 0, g: 120, b: 90, alpha: 0.5 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: { r: 0, g: 120, b: 90, alpha: 0.5 } } })
+    .png()
+    .toBuffer();
 }
 
 /** The same PNG with other dimensions written in its header (IHDR rewritten, CRC recomputed). */
@@ -79,23 +81,39 @@ describe("normalizeClinicLogo", () => {
   });
 
   it("refuses what is not a PNG, JPEG or SVG, a broken file, an oversized file and a pixel bomb", async () => {
-    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#fff" } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#fff" } })
+      .gif()
+      .toBuffer();
     expect(await codeOf(normalizeClinicLogo(gif))).toBe("LOGO_UNSUPPORTED");
     expect(await codeOf(normalizeClinicLogo(Buffer.from("%PDF-1.7 not an image")))).toBe("LOGO_UNSUPPORTED");
-    expect(await codeOf(normalizeClinicLogo(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><rect")))).toBe("LOGO_INVALID");
+    expect(await codeOf(normalizeClinicLogo(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><rect")))).toBe(
+      "LOGO_INVALID",
+    );
     expect(await codeOf(normalizeClinicLogo(Buffer.alloc(0)))).toBe("LOGO_INVALID");
-    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#0a7" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#0a7" } })
+      .png()
+      .toBuffer();
     expect(await codeOf(normalizeClinicLogo(png.subarray(0, Math.floor(png.length / 2))))).toBe("LOGO_INVALID");
-    expect(await codeOf(normalizeClinicLogo(Buffer.concat([png, Buffer.alloc(LOGO_MAX_BYTES)])))).toBe("LOGO_TOO_LARGE");
+    expect(await codeOf(normalizeClinicLogo(Buffer.concat([png, Buffer.alloc(LOGO_MAX_BYTES)])))).toBe(
+      "LOGO_TOO_LARGE",
+    );
     // 20000 × 20000 declared in a tiny file: refused before decoding.
-    const bomb = await declaredSize(await sharp({ create: { width: 10, height: 10, channels: 3, background: "#000" } }).png().toBuffer(), 20000, 20000);
+    const bomb = await declaredSize(
+      await sharp({ create: { width: 10, height: 10, channels: 3, background: "#000" } })
+        .png()
+        .toBuffer(),
+      20000,
+      20000,
+    );
     expect((await sharp(bomb, { limitInputPixels: false }).metadata()).width).toBe(20000);
     expect(bomb.length).toBeLessThan(LOGO_MAX_BYTES);
     expect(await codeOf(normalizeClinicLogo(bomb))).toBe("LOGO_TOO_MANY_PIXELS");
   });
 
   it("draws a large declared SVG at a smaller density instead of refusing it", async () => {
-    const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="12000" height="6000"><rect width="12000" height="6000" fill="#036"/></svg>`);
+    const svg = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="12000" height="6000"><rect width="12000" height="6000" fill="#036"/></svg>`,
+    );
     const logo = await normalizeClinicLogo(svg);
     expect([logo.width, logo.height]).toEqual([480, 240]);
   });

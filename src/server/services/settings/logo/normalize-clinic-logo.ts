@@ -37,7 +37,10 @@ export async function normalizeClinicLogo(bytes: Buffer): Promise<NormalizedLogo
     return await drawing.run(() => normalize(bytes));
   } catch (error) {
     if (!(error instanceof GateFull)) throw error;
-    const busy = new AppError("SERVER_BUSY", "O servidor está ocupado processando outras imagens. Tente novamente em alguns segundos.");
+    const busy = new AppError(
+      "SERVER_BUSY",
+      "O servidor está ocupado processando outras imagens. Tente novamente em alguns segundos.",
+    );
     busy.retryAfterSeconds = LOGO_RENDER_TIMEOUT_S;
     throw busy;
   }
@@ -56,7 +59,8 @@ async function normalize(bytes: Buffer): Promise<NormalizedLogo> {
   if (!format || !ACCEPTED_FORMATS.has(format)) throw new AppError("LOGO_UNSUPPORTED");
   if (!metadata.width || !metadata.height) throw new AppError("LOGO_INVALID");
   // An SVG is drawn at a density that fits the kept size, whatever size it declares.
-  if (format !== "svg" && metadata.width * metadata.height > LOGO_MAX_INPUT_PIXELS) throw new AppError("LOGO_TOO_MANY_PIXELS");
+  if (format !== "svg" && metadata.width * metadata.height > LOGO_MAX_INPUT_PIXELS)
+    throw new AppError("LOGO_TOO_MANY_PIXELS");
   // A small SVG is drawn at a density that gives the largest size we keep, not at 72 dpi.
   const density = format === "svg" ? svgDensity(metadata.width, metadata.height) : undefined;
   if (density) return drawSvg(bytes, density);
@@ -98,11 +102,19 @@ async function drawSvg(bytes: Buffer, density: number): Promise<NormalizedLogo> 
     if (error instanceof SvgDrawFailed && /pixel limit/i.test(error.detail)) throw new AppError("LOGO_TOO_MANY_PIXELS");
     throw new AppError("LOGO_INVALID");
   }
-  const info = await sharp(png).metadata().catch(() => {
-    throw new AppError("LOGO_INVALID");
-  });
+  const info = await sharp(png)
+    .metadata()
+    .catch(() => {
+      throw new AppError("LOGO_INVALID");
+    });
   if (info.format !== "png" || !info.width || !info.height) throw new AppError("LOGO_INVALID");
-  return { png, sha256: createHash("sha256").update(png).digest("hex"), width: info.width, height: info.height, formatoOriginal: "svg" };
+  return {
+    png,
+    sha256: createHash("sha256").update(png).digest("hex"),
+    width: info.width,
+    height: info.height,
+    formatoOriginal: "svg",
+  };
 }
 
 /** The density (dpi) at which an SVG of this declared size fills LOGO_MAX_WIDTH × LOGO_MAX_HEIGHT. */

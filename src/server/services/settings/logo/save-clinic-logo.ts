@@ -36,7 +36,13 @@ export async function saveClinicLogo(
       .insert(clinicLogos)
       .values({ tenant_id: actor.tenantId, ...values })
       .onConflictDoUpdate({ target: clinicLogos.tenant_id, set: values })
-      .returning({ sha256: clinicLogos.sha256, width: clinicLogos.width, height: clinicLogos.height, formato_original: clinicLogos.formato_original, updated_at: clinicLogos.updated_at });
+      .returning({
+        sha256: clinicLogos.sha256,
+        width: clinicLogos.width,
+        height: clinicLogos.height,
+        formato_original: clinicLogos.formato_original,
+        updated_at: clinicLogos.updated_at,
+      });
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
@@ -44,7 +50,13 @@ export async function saveClinicLogo(
         action: "settings.logo_updated",
         entityType: "tenant",
         entityId: actor.tenantId,
-        data: { sha256: logo.sha256, largura: logo.width, altura: logo.height, formato_original: logo.formatoOriginal, bytes_enviados: bytes.length },
+        data: {
+          sha256: logo.sha256,
+          largura: logo.width,
+          altura: logo.height,
+          formato_original: logo.formatoOriginal,
+          bytes_enviados: bytes.length,
+        },
       },
     );
     return presentClinicLogo(row);

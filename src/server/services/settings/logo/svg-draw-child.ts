@@ -20,7 +20,11 @@ async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? "{}") as DrawOptions;
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const png = await sharp(Buffer.concat(chunks), { density: options.density, limitInputPixels: options.limitInputPixels, failOn: "error" })
+  const png = await sharp(Buffer.concat(chunks), {
+    density: options.density,
+    limitInputPixels: options.limitInputPixels,
+    failOn: "error",
+  })
     .flatten({ background: "#ffffff" })
     .resize({ width: options.width, height: options.height, fit: "inside", withoutEnlargement: true })
     .png({ compressionLevel: 9 })

@@ -21,8 +21,9 @@ export function AssociatedContentSection({
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 className="text-base font-semibold">Conteúdo associado</h2>
         <p className="text-sm text-muted-foreground" data-testid="selected-counters">
-          {counts.riscos} {counts.riscos === 1 ? "risco" : "riscos"} · {counts.beneficios} {counts.beneficios === 1 ? "benefício" : "benefícios"} ·{" "}
-          {counts.cuidados} {counts.cuidados === 1 ? "cuidado" : "cuidados"}
+          {counts.riscos} {counts.riscos === 1 ? "risco" : "riscos"} · {counts.beneficios}{" "}
+          {counts.beneficios === 1 ? "benefício" : "benefícios"} · {counts.cuidados}{" "}
+          {counts.cuidados === 1 ? "cuidado" : "cuidados"}
         </p>
       </div>
       <div className="grid gap-4">

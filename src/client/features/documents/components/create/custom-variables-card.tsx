@@ -24,20 +24,39 @@ export function CustomVariablesCard({
         <CardDescription>Preenchidas com os seus textos padrão; ajuste para este paciente.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <FormField label="Valor do procedimento" htmlFor="doc-valor" error={errors.variaveis?.valor_procedimento?.message}>
+        <FormField
+          label="Valor do procedimento"
+          htmlFor="doc-valor"
+          error={errors.variaveis?.valor_procedimento?.message}
+        >
           {valorIsText ? (
             <Input maxLength={200} placeholder="R$ 0,00" {...register("variaveis.valor_procedimento")} />
           ) : (
             <CurrencyInput {...register("variaveis.valor_procedimento")} />
           )}
         </FormField>
-        <FormField label="Riscos personalizados" htmlFor="doc-riscos" error={errors.variaveis?.riscos_personalizados?.message} hint="Um item por linha.">
+        <FormField
+          label="Riscos personalizados"
+          htmlFor="doc-riscos"
+          error={errors.variaveis?.riscos_personalizados?.message}
+          hint="Um item por linha."
+        >
           <Textarea rows={3} {...register("variaveis.riscos_personalizados")} />
         </FormField>
-        <FormField label="Benefícios personalizados" htmlFor="doc-beneficios" error={errors.variaveis?.beneficios_personalizados?.message} hint="Um item por linha.">
+        <FormField
+          label="Benefícios personalizados"
+          htmlFor="doc-beneficios"
+          error={errors.variaveis?.beneficios_personalizados?.message}
+          hint="Um item por linha."
+        >
           <Textarea rows={3} {...register("variaveis.beneficios_personalizados")} />
         </FormField>
-        <FormField label="Cuidados personalizados" htmlFor="doc-cuidados" error={errors.variaveis?.cuidados_personalizados?.message} hint="Um item por linha.">
+        <FormField
+          label="Cuidados personalizados"
+          htmlFor="doc-cuidados"
+          error={errors.variaveis?.cuidados_personalizados?.message}
+          hint="Um item por linha."
+        >
           <Textarea rows={3} {...register("variaveis.cuidados_personalizados")} />
         </FormField>
       </CardContent>

@@ -49,7 +49,13 @@ export function DocumentBasicsCard({
           control={control}
           name="paciente_id"
           render={({ field, fieldState }) => (
-            <FormField label="Paciente" htmlFor="doc-paciente" required error={fieldState.error?.message} className="sm:col-span-2">
+            <FormField
+              label="Paciente"
+              htmlFor="doc-paciente"
+              required
+              error={fieldState.error?.message}
+              className="sm:col-span-2"
+            >
               {(p) => (
                 <PatientComboboxField
                   id={p.id}
@@ -101,7 +107,12 @@ export function DocumentBasicsCard({
             ))}
           </NativeSelect>
         </FormField>
-        <FormField label="Procedimento" htmlFor="doc-procedimento" error={errors.procedimento_id?.message} hint="Preenche riscos, benefícios e cuidados associados.">
+        <FormField
+          label="Procedimento"
+          htmlFor="doc-procedimento"
+          error={errors.procedimento_id?.message}
+          hint="Preenche riscos, benefícios e cuidados associados."
+        >
           <NativeSelect
             value={procedureId}
             onChange={(event) => onProcedure(event.target.value)}
@@ -119,17 +130,33 @@ export function DocumentBasicsCard({
         <FormField label="Data do procedimento" htmlFor="doc-data" error={errors.data_procedimento?.message}>
           <Input type="date" {...register("data_procedimento")} />
         </FormField>
-        <FormField label="Título" htmlFor="doc-titulo" required error={errors.titulo?.message} className="sm:col-span-2">
+        <FormField
+          label="Título"
+          htmlFor="doc-titulo"
+          required
+          error={errors.titulo?.message}
+          className="sm:col-span-2"
+        >
           <Input maxLength={200} placeholder="Termo de Consentimento - Procedimento" {...register("titulo")} />
         </FormField>
         {options.must_choose_physician ? (
-          <FormField label="Médico responsável" htmlFor="doc-medico" required error={errors.medico_responsavel_id?.message} className="sm:col-span-2">
+          <FormField
+            label="Médico responsável"
+            htmlFor="doc-medico"
+            required
+            error={errors.medico_responsavel_id?.message}
+            className="sm:col-span-2"
+          >
             <NativeSelect {...register("medico_responsavel_id", { onChange: () => onChoiceChanged() })}>
-              <option value="">{options.physicians.length === 0 ? "Nenhum profissional habilitado" : "Selecione o médico responsável"}</option>
+              <option value="">
+                {options.physicians.length === 0 ? "Nenhum profissional habilitado" : "Selecione o médico responsável"}
+              </option>
               {options.physicians.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.nome}
-                  {p.conselho_tipo && p.conselho_numero ? ` (${p.conselho_tipo}-${p.conselho_uf ?? ""} ${p.conselho_numero})` : ""}
+                  {p.conselho_tipo && p.conselho_numero
+                    ? ` (${p.conselho_tipo}-${p.conselho_uf ?? ""} ${p.conselho_numero})`
+                    : ""}
                 </option>
               ))}
             </NativeSelect>
@@ -154,5 +181,13 @@ function PatientComboboxField({
   describedBy: string | undefined;
   onChange: (id: string) => void;
 }): React.ReactNode {
-  return <PatientCombobox id={id} value={value} invalid={invalid} describedBy={describedBy} onChange={(patient) => onChange(patient?.id ?? "")} />;
+  return (
+    <PatientCombobox
+      id={id}
+      value={value}
+      invalid={invalid}
+      describedBy={describedBy}
+      onChange={(patient) => onChange(patient?.id ?? "")}
+    />
+  );
 }

@@ -23,13 +23,22 @@ export interface FormValues {
   procedimento_id: string;
   data_procedimento: string;
   medico_responsavel_id: string;
-  variaveis: { valor_procedimento: string; riscos_personalizados: string; beneficios_personalizados: string; cuidados_personalizados: string };
+  variaveis: {
+    valor_procedimento: string;
+    riscos_personalizados: string;
+    beneficios_personalizados: string;
+    cuidados_personalizados: string;
+  };
   conteudo: { riscos: string[]; beneficios: string[]; cuidados: string[] };
   permitir_pendencias: boolean;
 }
 
 /** The shared schema parses the form's values (blanks become "not given"). */
-export const resolver = zodResolver(documentCreateInputSchema) as unknown as Resolver<FormValues, unknown, DocumentCreateData>;
+export const resolver = zodResolver(documentCreateInputSchema) as unknown as Resolver<
+  FormValues,
+  unknown,
+  DocumentCreateData
+>;
 
 export type ContentKind = "riscos" | "beneficios" | "cuidados";
 export type ContentCounts = Record<ContentKind, number>;
