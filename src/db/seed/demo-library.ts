@@ -746,38 +746,32 @@ export async function seedDemoLibrary(db: Db, tenantId: string, createdBy: strin
     const procedimentoIds = new Map(procedimentoRows.map((row) => [row.nome, row.id]));
 
     const links = PROCEDIMENTOS.map((p) => ({ p, procedimento_id: idOf(procedimentoIds, p.nome) }));
-    await tx
-      .insert(procedimentoRiscos)
-      .values(
-        links.flatMap(({ p, procedimento_id }) =>
-          p.riscos.map((key) => ({
-            tenant_id: tenantId,
-            procedimento_id,
-            risco_id: idOf(riscoIds, RISCOS[key].titulo),
-          })),
-        ),
-      );
-    await tx
-      .insert(procedimentoBeneficios)
-      .values(
-        links.flatMap(({ p, procedimento_id }) =>
-          p.beneficios.map((key) => ({
-            tenant_id: tenantId,
-            procedimento_id,
-            beneficio_id: idOf(beneficioIds, BENEFICIOS[key].titulo),
-          })),
-        ),
-      );
-    await tx
-      .insert(procedimentoCuidados)
-      .values(
-        links.flatMap(({ p, procedimento_id }) =>
-          p.cuidados.map((key) => ({
-            tenant_id: tenantId,
-            procedimento_id,
-            cuidado_id: idOf(cuidadoIds, CUIDADOS[key].titulo),
-          })),
-        ),
-      );
+    await tx.insert(procedimentoRiscos).values(
+      links.flatMap(({ p, procedimento_id }) =>
+        p.riscos.map((key) => ({
+          tenant_id: tenantId,
+          procedimento_id,
+          risco_id: idOf(riscoIds, RISCOS[key].titulo),
+        })),
+      ),
+    );
+    await tx.insert(procedimentoBeneficios).values(
+      links.flatMap(({ p, procedimento_id }) =>
+        p.beneficios.map((key) => ({
+          tenant_id: tenantId,
+          procedimento_id,
+          beneficio_id: idOf(beneficioIds, BENEFICIOS[key].titulo),
+        })),
+      ),
+    );
+    await tx.insert(procedimentoCuidados).values(
+      links.flatMap(({ p, procedimento_id }) =>
+        p.cuidados.map((key) => ({
+          tenant_id: tenantId,
+          procedimento_id,
+          cuidado_id: idOf(cuidadoIds, CUIDADOS[key].titulo),
+        })),
+      ),
+    );
   });
 }

@@ -55,12 +55,10 @@ export const SignatureCanvas = forwardRef<
       const { width, height } = sizeRef.current;
       const ratio = Math.max(window.devicePixelRatio || 1, 1);
       const scale = width / drawnAt;
-      const data = pad
-        .toData()
-        .map((group) => ({
-          ...group,
-          points: group.points.map((point) => ({ ...point, x: point.x * scale, y: point.y * scale })),
-        }));
+      const data = pad.toData().map((group) => ({
+        ...group,
+        points: group.points.map((point) => ({ ...point, x: point.x * scale, y: point.y * scale })),
+      }));
       drawnAt = width;
       canvas.width = Math.round(width * ratio);
       canvas.height = Math.round(height * ratio);
