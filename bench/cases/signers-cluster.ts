@@ -66,14 +66,10 @@ import { AUDIT_ANCHOR_KEY_PURPOSE } from "../../src/server/services/audit/audit-
 import { verifyAllAuditChains } from "../../src/server/services/audit/verify-audit-chain.js";
 import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { signatureDataUrl } from "../../tests/helpers/signing.js";
-import {
-  BUSY_RETRY_BUDGET_MS,
-  busyRetryDelayMs,
-  retryAfterSeconds,
-} from "../../src/client/public-pages/lib/busy-retry.js";
 import type { BenchCase, BenchResult } from "../run.js";
 import { round, summarize } from "../stats.js";
 import { BENCH_PASSWORD, benchClinic } from "../support/bench-app.js";
+import { callAsThePage } from "../support/busy-retry-call.js";
 import {
   type AppProcess,
   cpuSeconds,
@@ -341,27 +337,22 @@ async function signAsPatient(
   // waited out (growing, spread waits) and tried again, for up to the page's budget.
   const call = async (step: RequestStep, method: "GET" | "POST", suffix: string, body?: unknown): Promise<any> => {
     const first = performance.now();
-    for (let attempt = 0; ; attempt++) {
+    let started = first;
+    const served = await callAsThePage(() => {
       const web = webs[turn++ % webs.length]!;
-      const started = performance.now();
-      const response = await fetch(`${web.baseUrl}/api/public/sign/${signer.token}${suffix}`, {
+      started = performance.now();
+      return fetch(`${web.baseUrl}/api/public/sign/${signer.token}${suffix}`, {
         method,
         headers: method === "POST" ? { ...headers, "content-type": "application/json", origin: web.baseUrl } : headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      const text = await response.text();
-      if (response.status === 503 && response.headers.has("retry-after")) {
-        turnedAway += 1;
-        const delay = busyRetryDelayMs(attempt, retryAfterSeconds(response.headers.get("retry-after")));
-        if (performance.now() - first + delay > BUSY_RETRY_BUDGET_MS) throw new StepError(step, 503, text);
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        continue;
-      }
-      steps[step] = performance.now() - started;
-      felt[step] = performance.now() - first;
-      if (response.status !== 200) throw new StepError(step, response.status, text);
-      return JSON.parse(text);
-    }
+    });
+    turnedAway += served.turnedAway;
+    if (served.response.status === 503) throw new StepError(step, 503, served.text);
+    steps[step] = performance.now() - started;
+    felt[step] = performance.now() - first;
+    if (served.response.status !== 200) throw new StepError(step, served.response.status, served.text);
+    return JSON.parse(served.text);
   };
   await before("open");
   const started = performance.now();
