@@ -203,7 +203,7 @@ export function SigningPage({ token }: { token: string }) {
         </div>
         {page.conteudo_mascarado ? (
           <p className="text-sm text-muted-foreground print:hidden" data-testid="masked-notice">
-            Os números de CPF aparecem mascarados até você confirmar o código enviado ao seu e-mail.
+            {MASKED_NOTICE}
           </p>
         ) : null}
         {model ? (
@@ -257,6 +257,10 @@ export function SigningPage({ token }: { token: string }) {
     </PublicShell>
   );
 }
+
+/** The page never shows a full CPF (decision 051): the signer types theirs to sign. */
+const MASKED_NOTICE =
+  "Os números de CPF aparecem mascarados nesta página. Para assinar, você digita o seu CPF completo.";
 
 /** Where "Ir para a assinatura" leads. */
 const SIGNATURE_STEP_ID = "etapa-assinatura";
