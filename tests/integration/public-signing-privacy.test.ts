@@ -190,7 +190,7 @@ describe("GET /api/public/sign/:token never contains the full CPF (decision 051)
     const evidence = embeddedEvidence(pdf.rawPayload);
     expectNoCpf(evidence, professional!.cpf!);
     expect(evidence).not.toContain(professional!.email);
-  });
+  }, 120_000);
 
   it("with no e-mail on record (no channel): masked", async () => {
     // The helper's template (no {{paciente_email}}, which would stay unresolved without an e-mail).

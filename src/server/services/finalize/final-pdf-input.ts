@@ -282,6 +282,7 @@ export function documentEvidence(
       conteudo_sha256: parte.conteudo_sha256,
       assinatura_sha256: document.signatureSha256.get(parte.id) ?? null,
       ...(signed.presencial ? { presencial: { atendente_nome: signed.presencial.atendente_nome } } : {}),
+      ...(signed.leitura ? { leitura: signed.leitura } : {}),
     };
   });
   const evidence = buildEvidence({
@@ -423,6 +424,7 @@ export function registryOf(
       porta: p.porta_origem,
       userAgent: p.user_agent,
       presencialPor: p.presencial?.atendente_nome ?? null,
+      leitura: p.leitura ?? null,
     })),
     linkViews: chain.filter((e) => STAFF_LINK_ACTIONS.has(e.action)).map((e) => note(e, staffLinkNote(e))),
     contactChanges: chain
