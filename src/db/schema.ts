@@ -992,6 +992,9 @@ export const jobs = pgTable(
     index("jobs_due_idx")
       .on(t.run_at)
       .where(sql`${t.status} = 'pending'`),
+    index("jobs_lease_idx")
+      .on(t.locked_until)
+      .where(sql`${t.status} = 'running'`),
     uniqueIndex("jobs_dedupe_unique")
       .on(t.dedupe_key)
       .where(sql`${t.dedupe_key} is not null and ${t.status} in ('pending', 'running')`),

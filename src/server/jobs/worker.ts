@@ -1,4 +1,6 @@
 import { asBulkDatabaseWork } from "../../db/database-priority.js";
+import type { Database } from "../../db/client.js";
+import type { NotificationSubscription } from "../../db/listen.js";
 import nodemailer, { type Transporter } from "nodemailer";
 import { deliverDueEmails } from "../services/email/deliver-emails.js";
 import { sealPlainOutboxBodies } from "../services/email/seal-plain-outbox-bodies.js";
@@ -8,9 +10,17 @@ import { expireDocuments } from "./expire-documents.js";
 import { warnCertificateExpiry } from "./warn-certificate-expiry.js";
 import type { JobContext } from "./job-context.js";
 import { type JobHandlers, LEASE_MS, runDueJobs } from "./run-due-jobs.js";
+import { nextDueAt } from "./next-due.js";
+
+/** The channel new background work is announced on (migration 0042, decision 055). */
+export const WORK_CHANNEL = "consentir_work";
 
 export interface WorkerOptions {
-  /** Pause between rounds when there was nothing to do. */
+  /**
+   * Longest pause between rounds when nothing is due and no wake-up came (decision 055): rounds
+   * run when consentir_work announces new work and when the next job or e-mail falls due; this
+   * poll only catches a notification lost with a dropped connection.
+   */
   idleMs?: number;
   /** How often the expiry sweep runs. */
   sweepEveryMs?: number;
@@ -24,6 +34,8 @@ export interface Worker {
     sweep?: boolean;
   }): Promise<{ jobs: number; emails: number; expired: number; anchored: number; certificateWarnings: number }>;
   stop(): Promise<void>;
+  /** Resolves once the round under way (if any) is over and the wake-up LISTEN is open or has failed. */
+  settled(): Promise<void>;
 }
 
 /** SMTP transport from SMTP_URL, or null: then e-mail stays in the outbox (dev viewer). */
@@ -43,7 +55,7 @@ export function createWorker(
   transport: Transporter | null,
   options: WorkerOptions = {},
 ): Worker {
-  const idleMs = options.idleMs ?? 1000;
+  const idleMs = options.idleMs ?? 30_000;
   const sweepEveryMs = options.sweepEveryMs ?? 60_000;
   let lastSweep = 0;
   const anchorKey = ctx.secretBox.deriveKey(AUDIT_ANCHOR_KEY_PURPOSE);
@@ -51,6 +63,10 @@ export function createWorker(
   let timer: NodeJS.Timeout | undefined;
   let started = false;
   let running: Promise<unknown> = Promise.resolve();
+  let inRound = false;
+  let wokenDuringRound = false;
+  let subscription: NotificationSubscription | undefined;
+  let listening: Promise<unknown> = Promise.resolve();
 
   // Jobs, e-mails and sweeps are bulk database work: on PGlite they let requests go first (decision 038).
   const tick = (tickOptions: { sweep?: boolean } = {}) => asBulkDatabaseWork(() => runRound(tickOptions));
@@ -82,30 +98,76 @@ export function createWorker(
     return { jobs, emails, expired, anchored, certificateWarnings };
   };
 
+  /** How long to sleep after a quiet round: until the next due job or e-mail, the next sweep, or the safety poll. */
+  const quietPause = async (): Promise<number> => {
+    const untilSweep = Math.max(0, lastSweep + sweepEveryMs - Date.now());
+    const due = await nextDueAt(ctx.db, { emails: transport !== null });
+    const untilDue = due ? Math.max(0, due.getTime() - Date.now()) : Number.POSITIVE_INFINITY;
+    return Math.min(idleMs, untilSweep, untilDue);
+  };
+
   const loop = () => {
     if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    inRound = true;
+    wokenDuringRound = false;
     running = tick()
-      .then((done) => (done.jobs > 0 || done.emails > 0 ? 0 : idleMs))
+      .then((done) => (done.jobs > 0 || done.emails > 0 || wokenDuringRound ? 0 : quietPause()))
       .catch((error: unknown) => {
         ctx.log.error({ err: error }, "worker round failed");
-        return idleMs * 5;
+        return idleMs;
       })
       .then((delay) => {
-        if (!stopped) timer = setTimeout(loop, delay);
+        inRound = false;
+        if (!stopped) timer = setTimeout(loop, wokenDuringRound ? 0 : delay);
       });
   };
+
+  const subscribe = (database: Database) =>
+    database
+      .listen(WORK_CHANNEL, {
+        onNotification: () => wake(),
+        // Notifications sent while the connection was down are lost: look once more.
+        onReconnect: () => wake(),
+        onError: (error) => ctx.log.warn({ err: error }, "worker wake-up connection failed; it is retried"),
+      })
+      .then(
+        (opened) => {
+          if (stopped) return opened.close();
+          subscription = opened;
+        },
+        (error: unknown) => ctx.log.error({ err: error }, "worker could not LISTEN; it polls instead"),
+      );
+
+  /** New work was announced: run a round now, or right after the one under way. */
+  const wake = () => {
+    if (stopped || !started) return;
+    if (inRound) wokenDuringRound = true;
+    else loop();
+  };
+
   return {
     start() {
       if (started || stopped) return;
       started = true;
-      timer = setTimeout(loop, 0);
+      loop();
+      // Without a database to LISTEN on (a bare context in tests), rounds follow due times and the poll.
+      const database = ctx.database;
+      if (database) listening = subscribe(database);
     },
     tick,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await listening;
+      await subscription?.close();
       await running;
       transport?.close();
+    },
+    async settled() {
+      await listening;
+      await running;
     },
   };
 }
