@@ -17,6 +17,7 @@ import type { CodeChannelUsed } from "../shared/evidence/evidence.js";
 import { revocationText, type RevocationResult } from "../shared/evidence/revocation.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING } from "../shared/signing-rules.js";
+import { type ReadingSummary, sectionLine } from "../shared/reading/reading-record.js";
 
 export interface RegistryChainEntry {
   seq: number;
@@ -62,6 +63,8 @@ export interface RegistryParty {
   ip: string | null;
   porta: number | null;
   userAgent: string | null;
+  /** What the signer's device reported of the reading (decision 052); null: nothing reported. */
+  leitura?: ReadingSummary | null;
 }
 
 /** A dated line about a staff action (link views, contact changes). */
@@ -448,6 +451,7 @@ function partyBlock(party: RegistryParty): Content {
               ...checked,
               label("Registrado (não conferido)"),
               ...recorded,
+              ...readingBlock(party.leitura ?? null),
             ],
             margin: [6, 4, 6, 4],
           },
@@ -458,6 +462,31 @@ function partyBlock(party: RegistryParty): Content {
     unbreakable: true,
     margin: [0, 0, 0, 6],
   } as ContentTable;
+}
+
+export const READING_HEADING = "Registrado pelo aparelho do signatário (não conferido)";
+
+/**
+ * The reading record (decision 052): per section of the term, how long the signer's device says it
+ * was on screen with the page in the foreground, or that it was never shown; the jump to the
+ * signature, "Ouvir" and large text. The device's word: it does not say the signer understood.
+ */
+export function readingLines(leitura: ReadingSummary | null): string[] {
+  if (!leitura) return ["Leitura: o aparelho não enviou registro de leitura."];
+  const titled = (id: string) => leitura.secoes.find((s) => s.id === id)?.titulo || id;
+  return [
+    ...leitura.secoes.map((s) => `Seção “${s.titulo || s.id}”: ${sectionLine(s)}.`),
+    `Atalho “Ir para a assinatura”: ${leitura.salto ? "usado" : "não usado"}.`,
+    ...(leitura.ouvir.length > 0
+      ? [`“Ouvir” (leitura em voz alta no aparelho) usado em: ${leitura.ouvir.map(titled).join(", ")}.`]
+      : []),
+    ...(leitura.texto_grande ? ["Texto grande ativado."] : []),
+    "Tempo medido na tela do aparelho com a página em primeiro plano; não comprova que o conteúdo foi compreendido.",
+  ];
+}
+
+function readingBlock(leitura: ReadingSummary | null): Content[] {
+  return [label(READING_HEADING), ...readingLines(leitura).map((line) => bullet(line))];
 }
 
 function notes(title: string, items: readonly RegistryNote[], none: string): Content[] {

@@ -65,6 +65,12 @@ export const ERRORS = {
     status: 409,
     message: "O documento mudou desde que a página foi aberta. Recarregue para ler a versão atual.",
   },
+  /** The reading record (decision 052): an id not in the frozen model; too many batches for a link. */
+  READING_UNKNOWN_SECTION: {
+    status: 400,
+    message: "O registro de leitura cita uma seção que não existe neste documento.",
+  },
+  READING_TOO_MANY: { status: 429, message: "Registros de leitura demais para este link." },
   SIGNING_OTP_REQUIRED: { status: 400, message: "Digite o código enviado para o seu e-mail" },
   SIGNING_OTP_INVALID: { status: 400, message: "Código inválido ou expirado. Peça um novo código." },
   /** The signer's download before the finalize job sealed the PDF (the page keeps asking). */

@@ -233,7 +233,11 @@ describe("signing", () => {
     await p.getByLabel("Código de 6 dígitos").fill(otp);
     await p.getByRole("button", { name: "Confirmar código" }).click();
     await p.getByTestId("otp-verified").waitFor();
-    expect(await p.getByTestId("masked-notice").count()).toBe(0);
+    // Past the code the CPF stays masked: the form asks for it (decision 051).
+    await p.getByTestId("masked-notice").waitFor();
+    const shownTerm = (await p.getByRole("article").textContent()) ?? "";
+    expect(shownTerm).not.toContain(patientCpf);
+    expect(shownTerm).not.toContain(`${patientCpf.slice(0, 3)}.${patientCpf.slice(3, 6)}.${patientCpf.slice(6, 9)}-`);
     await p.getByTestId("signature-level").getByText("assinatura eletrônica avançada", { exact: false }).waitFor();
 
     // The canvas: on a phone it fills the form's width (280×120 or more, same proportion), backing store at the screen's density (sharp on a 3× phone).

@@ -94,8 +94,9 @@ describe("exclusive control by default", () => {
 
     const verified = await publicCall("POST", `/api/public/sign/${token}/verify-code`, { codigo: code });
     expect(verified.statusCode, verified.body).toBe(200);
-    expect(verified.json()).toMatchObject({ codigo_verificado: true, conteudo_mascarado: false });
-    expect(JSON.stringify(verified.json().documento.modelo)).toContain(formatted(patient.cpf));
+    // Past the code the CPF stays masked: the page asks for it (decision 051).
+    expect(verified.json()).toMatchObject({ codigo_verificado: true, conteudo_mascarado: true });
+    expect(JSON.stringify(verified.json().documento.modelo)).not.toContain(formatted(patient.cpf));
 
     const signed = await publicCall("POST", `/api/public/sign/${token}`, {
       nome: patient.nome,
@@ -156,7 +157,7 @@ describe("exclusive control by default", () => {
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json()).toMatchObject({
       codigo_verificado: true,
-      conteudo_mascarado: false,
+      conteudo_mascarado: true,
       documento: { status: "viewed" },
     });
     const actions = (await eventsOf(documentId)).map((e) => e.action);
@@ -180,7 +181,7 @@ describe("exclusive control by default", () => {
     const a = await sent(off, { version: offVersion });
     expect(a.link).toMatchObject({ nivel: "simples", motivo_simples: "A clínica desativou o código de verificação." });
     const pageA = (await publicCall("GET", `/api/public/sign/${a.token}`)).json();
-    expect(pageA).toMatchObject({ codigo_obrigatorio: false, conteudo_mascarado: false, nivel: "simples" });
+    expect(pageA).toMatchObject({ codigo_obrigatorio: false, conteudo_mascarado: true, nivel: "simples" });
     const signedA = await signAsPatient(ctx.app, ctx.database, a.token, a.patient);
     expect(signedA.response.statusCode, signedA.response.body).toBe(200);
     const event = (await eventsOf(a.documentId)).find(

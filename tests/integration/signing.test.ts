@@ -307,7 +307,17 @@ describe("opening the link", () => {
         created_at: detail.created_at,
       },
     });
-    expect(page.documento.modelo).toEqual(detail.documento);
+    // The frozen document, its CPFs masked: the page never shows a full CPF (decision 051).
+    const cpf = sent.patient.cpf;
+    const full = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
+    expect(JSON.stringify(detail.documento)).toContain(full);
+    expect(page.documento.modelo).toEqual(
+      JSON.parse(
+        JSON.stringify(detail.documento)
+          .split(full)
+          .join(`***.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-**`),
+      ),
+    );
 
     const row = await documentRow(sent.documentId);
     expect(row.status).toBe("viewed");
@@ -565,6 +575,8 @@ describe("the server is the judge of a signature", () => {
         otp_verificado: false,
         tipo_assinatura: "desenhada",
         assinatura: signatureDataUrl(),
+        // No reading batch was sent (decision 052).
+        leitura: null,
       },
     ]);
   });

@@ -3,6 +3,7 @@ import type * as React from "react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Spinner } from "./components/spinner";
 import { isValidCpf } from "@shared/br/cpf";
+import type { ReadingBatchOut } from "./lib/reading-clock";
 import { maskCpf, maskPhone } from "@shared/br/masks";
 import type { SignInput, SigningPage } from "@shared/schemas/signing";
 import { ELECTRONIC_CONSENT, SIGNATURE_LEVEL_LABEL, SIGNING_MESSAGES } from "@shared/signing-rules";
@@ -82,10 +83,13 @@ export function SignForm({
   onSigned,
   onInvalid,
   onStale,
+  reading,
 }: {
   token: string;
   page: SigningPage;
   code: string | null;
+  /** The reading record's last batch, sent with the signature (decision 052). */
+  reading?: () => ReadingBatchOut | null;
   onSigned: () => void;
   onInvalid: () => void;
   onStale: () => void;
@@ -130,6 +134,7 @@ export function SignForm({
       codigo: page.codigo_obrigatorio && code ? code : undefined,
       aceite_eletronico: consent as true,
       tipo_assinatura: signatureKind,
+      leitura: reading?.() ?? undefined,
     };
     const result = await publicFetch<{ estado: "signed"; assinou_em: string }>(base, { method: "POST", json: input });
     setSending(false);

@@ -1,4 +1,13 @@
-import { ArrowDown, CalendarClock, Download, FileCheck, FileWarning, Printer } from "lucide-react";
+import {
+  ALargeSmall,
+  ArrowDown,
+  CalendarClock,
+  Download,
+  FileCheck,
+  FileWarning,
+  Printer,
+  Volume2,
+} from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DocumentView } from "@/components/document/document-view";
 import { Spinner } from "./components/spinner";
@@ -13,6 +22,7 @@ import { FrontDeskNotice, isFrontDesk } from "./front-desk-notice";
 import { formatDate, formatDateTime } from "./lib/format";
 import { publicFetch } from "./lib/http";
 import { signedPdfPath, useSignedPdfReady } from "./lib/use-signed-pdf-ready";
+import { useReadingRecord } from "./lib/use-reading-record";
 
 type State =
   | { kind: "loading" }
@@ -29,6 +39,11 @@ export function SigningPage({ token }: { token: string }) {
   const [code, setCode] = useState<string | null>(null);
   // The code step or the form: where "Ir para a assinatura" leads.
   const stepRef = useRef<HTMLDivElement>(null);
+  // The term as shown: its sections are watched for the reading record (decision 052).
+  const termRef = useRef<HTMLDivElement>(null);
+  const [largeText, setLargeText] = useState(false);
+  const pending = state.kind === "ready" && state.page.estado === "pending";
+  const reading = useReadingRecord(token, termRef, pending);
 
   const load = useCallback(
     async (justSigned = false) => {
@@ -103,6 +118,7 @@ export function SigningPage({ token }: { token: string }) {
     event.preventDefault();
     const step = stepRef.current;
     if (!step) return;
+    reading.jump();
     const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
     step.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
     step.focus({ preventScroll: true });
@@ -203,12 +219,36 @@ export function SigningPage({ token }: { token: string }) {
         </div>
         {page.conteudo_mascarado ? (
           <p className="text-sm text-muted-foreground print:hidden" data-testid="masked-notice">
-            Os números de CPF aparecem mascarados até você confirmar o código enviado ao seu e-mail.
+            {MASKED_NOTICE}
           </p>
         ) : null}
+        {model && !signed ? (
+          <div className="flex flex-wrap gap-2 print:hidden">
+            <PlainButton
+              variant="outline"
+              className="px-3"
+              aria-pressed={largeText}
+              data-testid="large-text"
+              onClick={() => {
+                reading.largeText(!largeText);
+                setLargeText(!largeText);
+              }}
+            >
+              <ALargeSmall aria-hidden /> {largeText ? "Texto normal" : "Texto grande"}
+            </PlainButton>
+          </div>
+        ) : null}
         {model ? (
-          <div className="rounded-lg border bg-background p-4 sm:p-8 print:border-0 print:p-0">
-            <DocumentView model={model} />
+          <div ref={termRef} className="rounded-lg border bg-background p-4 sm:p-8 print:border-0 print:p-0">
+            <DocumentView
+              model={model}
+              className={largeText ? "text-lg leading-relaxed sm:text-lg" : undefined}
+              sectionTools={
+                signed || !canSpeak()
+                  ? undefined
+                  : (section) => <ListenButton id={section.id} onListen={reading.heardAloud} />
+              }
+            />
           </div>
         ) : (
           <Notice tone="error" title={SIGNING_MESSAGES.noContent} />
@@ -247,7 +287,11 @@ export function SigningPage({ token }: { token: string }) {
               token={token}
               page={page}
               code={code}
-              onSigned={() => void load(true)}
+              reading={reading.takeFinal}
+              onSigned={() => {
+                reading.stop();
+                void load(true);
+              }}
               onInvalid={() => setState({ kind: "invalid" })}
               onStale={() => void load()}
             />
@@ -255,6 +299,45 @@ export function SigningPage({ token }: { token: string }) {
         </div>
       ) : null}
     </PublicShell>
+  );
+}
+
+/** The page never shows a full CPF (decision 051): the signer types theirs to sign. */
+const MASKED_NOTICE =
+  "Os números de CPF aparecem mascarados nesta página. Para assinar, você digita o seu CPF completo.";
+
+const canSpeak = () => typeof window !== "undefined" && "speechSynthesis" in window;
+
+/**
+ * "Ouvir": the section read aloud by the browser's own pt-BR voice (speechSynthesis) — no server,
+ * no audio leaves the phone. Its use is part of the reading record (decision 052).
+ */
+function ListenButton({ id, onListen }: { id: string; onListen: (id: string) => void }) {
+  const [speaking, setSpeaking] = useState(false);
+  useEffect(() => () => void (speaking && window.speechSynthesis.cancel()), [speaking]);
+  const toggle = (event: { currentTarget: HTMLElement }) => {
+    const synth = window.speechSynthesis;
+    synth.cancel();
+    if (speaking) return setSpeaking(false);
+    const text = event.currentTarget.closest("[data-section-id]")?.textContent?.replace(/\s*(Ouvir|Parar)\s*$/, "");
+    if (!text) return;
+    const utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = "pt-BR";
+    utterance.onend = utterance.onerror = () => setSpeaking(false);
+    onListen(id);
+    setSpeaking(true);
+    synth.speak(utterance);
+  };
+  return (
+    <button
+      type="button"
+      onClick={toggle}
+      aria-pressed={speaking}
+      className="inline-flex shrink-0 items-center gap-1 rounded-md border px-2 py-1 text-xs font-medium text-primary print:hidden"
+      data-testid="listen"
+    >
+      <Volume2 className="size-3.5" aria-hidden /> {speaking ? "Parar" : "Ouvir"}
+    </button>
   );
 }
 

@@ -21,6 +21,8 @@ import { signDocument } from "../services/signing/sign-document.js";
 import { signingCodeKey } from "../services/signing/signing-codes.js";
 import { emailChannelOf } from "../services/signing/signing-settings.js";
 import { verifySigningCode } from "../services/signing/verify-signing-code.js";
+import { recordReading } from "../services/signing/record-reading.js";
+import { READING_BODY_LIMIT, readingBatchSchema } from "../../shared/reading/reading-record.js";
 import type { FileStorage } from "../storage/file-storage.js";
 
 /** Any string: a malformed token is answered like an unknown one (410), never a 400 that tells them apart. */
@@ -165,6 +167,23 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     },
     async (request) =>
       sendSigningCode(db, secretBox, channel, request.params.token, auditOf(request), { canal: request.body?.canal }),
+  );
+
+  // The reading record (decision 052): small batches while the signer reads; bounded, never after signing.
+  app.post(
+    "/api/public/sign/:token/reading",
+    {
+      bodyLimit: READING_BODY_LIMIT,
+      schema: {
+        tags,
+        summary:
+          "Registra, em lotes, quanto tempo cada seção do documento ficou na tela do signatário (informado pelo aparelho, não conferido); 409 depois da assinatura",
+        params: tokenParams,
+        body: readingBatchSchema,
+        response: { 200: z.object({ registrado: z.literal(true) }) },
+      },
+    },
+    async (request) => recordReading(db, request.params.token, request.body, auditOf(request)),
   );
 
   app.post(

@@ -15,6 +15,7 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.viewed": "Aberto pelo(a) signatário(a)",
   "document.signed": "Documento assinado por todas as partes",
   "document.party_signed": "Assinatura registrada",
+  "document.reading": "Registro de leitura enviado pelo aparelho do signatário (não conferido)",
   "document.expired": "Prazo de assinatura expirado",
   "document.sealed": "PDF assinado selado",
   "document.signed_pdf_downloaded": "PDF assinado baixado",

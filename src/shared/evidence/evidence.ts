@@ -1,3 +1,4 @@
+import type { ReadingSummary } from "../reading/reading-record.js";
 /**
  * The evidence a sealed PDF carries about itself (issue 11, decision 014): two JSON files
  * embedded as associated files before the seal —
@@ -54,6 +55,8 @@ export interface EvidenceParty {
   assinatura_sha256: string | null;
   /** Front-desk signing (issue 13): signed on this staff member's device, handed over locked. Absent otherwise. */
   presencial?: { atendente_nome: string };
+  /** The reading record the signer's device sent (decision 052): its word, not verified. */
+  leitura?: ReadingSummary | null;
 }
 
 /** How a verified code reached the signer (EvidenceParty.codigo_canal). */
@@ -110,6 +113,7 @@ export interface SignedEventData {
   porta_origem?: number | null;
   dispositivo?: string | null;
   presencial?: { atendente_id: string; atendente_nome: string };
+  leitura?: ReadingSummary;
 }
 
 /** The document.party_signed event of a party (by parte_id): its evidence (decision 015). */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { text } from "./safe-input.js";
 import { isValidCpf } from "../br/cpf.js";
 import { MAX_SIGNATURE_BYTES, SIGNING_MESSAGES } from "../signing-rules.js";
+import { readingBatchSchema, readingSummarySchema } from "../reading/reading-record.js";
 
 export {
   cpfMatches,
@@ -62,6 +63,11 @@ export const signInputSchema = z
       .optional(),
     /** Drawn on the canvas, or typed and drawn by the page (accessibility); recorded as such. */
     tipo_assinatura: z.enum(["desenhada", "digitada"]).default("desenhada"),
+    /**
+     * The reading record's last batch (decision 052). A malformed one is dropped, never a reason to
+     * refuse the signature.
+     */
+    leitura: readingBatchSchema.optional().catch(undefined),
     /** The explicit consent to sign electronically (ELECTRONIC_CONSENT, recorded with its SHA-256). */
     aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
   })
@@ -112,6 +118,8 @@ export const signatureSummarySchema = z.object({
   metodo_assinatura: text(),
   ip_address: text().nullable(),
   user_agent: text().nullable(),
+  /** The reading record the signer's device sent (staff only; decision 052). */
+  leitura: readingSummarySchema.nullable().optional(),
   /** TCP source port and the parsed device (staff only). */
   porta_origem: z.number().int().nullable(),
   dispositivo: text().nullable(),

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { DocumentModel, DocumentSection, Inline } from "@shared/document-model/build-document-model";
 import { sectionBlocks } from "@shared/document-model/section-blocks";
 import { cn } from "@/lib/utils";
@@ -8,7 +9,16 @@ import { SignatureBlock } from "./signature-block";
  * Draws a DocumentModel (spec part 2 §3; DESIGN.md §2): the same model the PDF renderer draws.
  * Text only: user content is never turned into HTML.
  */
-export function DocumentView({ model, className }: { model: DocumentModel; className?: string }) {
+export function DocumentView({
+  model,
+  className,
+  sectionTools,
+}: {
+  model: DocumentModel;
+  className?: string;
+  /** Controls drawn beside each section's title (the signing page's "Ouvir", decision 052). */
+  sectionTools?: (section: DocumentSection) => ReactNode;
+}) {
   const hasIntroduction = model.introduction.length > 0;
   return (
     <article
@@ -29,14 +39,22 @@ export function DocumentView({ model, className }: { model: DocumentModel; class
         </p>
       ) : null}
       {model.sections.map((section) => (
-        <DocumentSectionView key={section.id} section={section} />
+        <DocumentSectionView key={section.id} section={section} tools={sectionTools?.(section)} />
       ))}
     </article>
   );
 }
 
-function DocumentSectionView({ section }: { section: DocumentSection }) {
-  const heading = section.title.trim() ? <h3 className="font-semibold break-words">{section.title}</h3> : null;
+function DocumentSectionView({ section, tools }: { section: DocumentSection; tools?: ReactNode }) {
+  const title = section.title.trim() ? <h3 className="font-semibold break-words">{section.title}</h3> : null;
+  const heading = tools ? (
+    <div className="flex items-start justify-between gap-2">
+      {title ?? <span />}
+      {tools}
+    </div>
+  ) : (
+    title
+  );
   const paragraphs = section.paragraphs ?? [];
   const items = section.items ?? [];
 
@@ -44,7 +62,7 @@ function DocumentSectionView({ section }: { section: DocumentSection }) {
     case "bullet_list":
     case "numbered_list":
       return (
-        <section className="grid gap-2" data-section-type={section.type}>
+        <section data-section-id={section.id} className="grid gap-2" data-section-type={section.type}>
           {heading}
           {items.length > 0 ? <BlockList ordered={section.type === "numbered_list"} start={1} items={items} /> : null}
         </section>
@@ -68,7 +86,7 @@ function DocumentSectionView({ section }: { section: DocumentSection }) {
       );
     case "signature":
       return (
-        <section className="grid gap-4" data-section-type="signature">
+        <section data-section-id={section.id} className="grid gap-4" data-section-type="signature">
           {heading}
           {paragraphs.length > 0 ? (
             paragraphs.map((paragraph, index) => <SignatureBlock key={index} paragraph={paragraph} />)
@@ -79,7 +97,7 @@ function DocumentSectionView({ section }: { section: DocumentSection }) {
       );
     default:
       return (
-        <section className="grid gap-2" data-section-type="paragraph">
+        <section data-section-id={section.id} className="grid gap-2" data-section-type="paragraph">
           {heading}
           {sectionBlocks(section).map((block, index) =>
             block.kind === "paragraph" ? (

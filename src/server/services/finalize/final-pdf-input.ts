@@ -37,6 +37,7 @@ import {
   signedEventOf,
 } from "../../../shared/evidence/evidence.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
+import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { clinicDisplayName, pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 
@@ -216,8 +217,15 @@ const PROFESSIONAL_CODE_ACTIONS = new Set(["document.professional_code_sent", "d
 /** A code a development server kept in its outbox and never sent. */
 const OUTBOX_CODE_ACTIONS = new Set(["document.otp_email_outbox", "document.professional_code_outbox"]);
 
-/** The evidence of a signed document: its parties and its own event chain (decision 014). */
-export function documentEvidence(document: FinalDocument): { evidence: Evidence; documentJson: string } {
+/**
+ * The evidence of a signed document: its parties and its own event chain (decision 014). The
+ * professional's full CPF and e-mail go into the patient's PDF only when their ICP-Brasil
+ * certificate signs it (`professionalCertificate`), masked otherwise (decision 051).
+ */
+export function documentEvidence(
+  document: FinalDocument,
+  options: { professionalCertificate?: boolean } = {},
+): { evidence: Evidence; documentJson: string } {
   const { contrato } = document;
   const code = contrato.verification_code ?? "";
   const chain = buildDocumentChain(document.events);
@@ -249,8 +257,9 @@ export function documentEvidence(document: FinalDocument): { evidence: Evidence;
       qualidade: parte.qualidade,
       nome: parte.nome,
       nome_digitado: signed.nome_digitado ?? null,
-      cpf: parte.cpf,
-      email: parte.email,
+      ...(professional && !options.professionalCertificate
+        ? { cpf: maskCpf(parte.cpf), email: parte.email ? maskEmail(parte.email) : parte.email }
+        : { cpf: parte.cpf, email: parte.email }),
       telefone: parte.telefone,
       assinou_em: parte.assinou_em.toISOString(),
       metodo_assinatura: parte.metodo_assinatura,
@@ -273,6 +282,7 @@ export function documentEvidence(document: FinalDocument): { evidence: Evidence;
       conteudo_sha256: parte.conteudo_sha256,
       assinatura_sha256: document.signatureSha256.get(parte.id) ?? null,
       ...(signed.presencial ? { presencial: { atendente_nome: signed.presencial.atendente_nome } } : {}),
+      ...(signed.leitura ? { leitura: signed.leitura } : {}),
     };
   });
   const evidence = buildEvidence({
@@ -414,6 +424,7 @@ export function registryOf(
       porta: p.porta_origem,
       userAgent: p.user_agent,
       presencialPor: p.presencial?.atendente_nome ?? null,
+      leitura: p.leitura ?? null,
     })),
     linkViews: chain.filter((e) => STAFF_LINK_ACTIONS.has(e.action)).map((e) => note(e, staffLinkNote(e))),
     contactChanges: chain
@@ -444,7 +455,7 @@ export async function withRegistry(
   if (!code) throw new Error(`documento ${document.contrato.id} assinado sem código de verificação`);
   const verificationUrl = `${origin}${verificationPath(code)}`;
   const qrPngDataUrl = await QRCode.toDataURL(verificationUrl, QR_OPTIONS);
-  const { evidence, documentJson } = documentEvidence(document);
+  const { evidence, documentJson } = documentEvidence(document, { professionalCertificate: !!signing.professional });
   return {
     ...document.input,
     registry: registryOf(evidence, seal, { verificationUrl, qrPngDataUrl }, signing),

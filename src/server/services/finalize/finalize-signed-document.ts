@@ -11,6 +11,7 @@
  * makes sure its e-mails were queued (once). Two runs at the same time: the second to reach the
  * locked row finds the PDF linked and stops (its stored bytes are content-addressed, harmless).
  */
+import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
 import { and, eq } from "drizzle-orm";
 import { contratos, files } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
@@ -88,6 +89,10 @@ export async function finalizeSignedDocument(
       signatures: document.input.signatures?.map((s) => ({
         ...s,
         metodo: appliedSigningMethod({ metodo_assinatura: s.metodo, papel: s.papel ?? "" }, applied),
+        // The professional's full CPF and e-mail only with their ICP-Brasil signature (decision 051).
+        ...(s.papel === "profissional" && !signers.professional
+          ? { cpf: maskCpf(s.cpf), email: s.email ? maskEmail(s.email) : s.email }
+          : {}),
       })),
     },
   };

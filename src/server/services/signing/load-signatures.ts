@@ -1,6 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { contratoPartes, contratos, files } from "../../../db/schema.js";
+import { auditEvents, contratoPartes, contratos, files } from "../../../db/schema.js";
+import type { ReadingSummary } from "../../../shared/reading/reading-record.js";
 import { formatCpf } from "../../../shared/br/cpf.js";
 import { appliedSigningMethod } from "../../../shared/signing-method.js";
 import { maskCpf, maskEmail, type SignatureSummary } from "../../../shared/schemas/signing.js";
@@ -12,7 +13,13 @@ export type SignatureRow = Awaited<ReturnType<typeof selectSignatures>>[number];
 /** The parties that signed the document, oldest first (spec part 1 §7: ordered by assinou_em). */
 export function selectSignatures(tx: Tx, tenantId: string, contratoId: string) {
   return tx
-    .select({ parte: contratoPartes, sha256: files.sha256, icpAplicada: contratos.icp_profissional_aplicada })
+    .select({
+      parte: contratoPartes,
+      sha256: files.sha256,
+      icpAplicada: contratos.icp_profissional_aplicada,
+      // The reading record travels in the signature's own event (decision 052).
+      leitura: sql<ReadingSummary | null>`${auditEvents.data} -> 'leitura'`,
+    })
     .from(contratoPartes)
     .innerJoin(
       contratos,
@@ -21,6 +28,16 @@ export function selectSignatures(tx: Tx, tenantId: string, contratoId: string) {
     .leftJoin(
       files,
       and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.assinatura_file_id)),
+    )
+    .leftJoin(
+      auditEvents,
+      and(
+        eq(auditEvents.tenant_id, contratoPartes.tenant_id),
+        eq(auditEvents.entity_type, "contrato"),
+        sql`${auditEvents.entity_id} = ${contratoPartes.contrato_id}::text`,
+        eq(auditEvents.action, "document.party_signed"),
+        sql`${auditEvents.data} ->> 'parte_id' = ${contratoPartes.id}::text`,
+      ),
     )
     .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)))
     .orderBy(asc(contratoPartes.assinou_em), asc(contratoPartes.id));
@@ -37,7 +54,7 @@ export async function presentSignatures(
   audience: "staff" | "public",
 ): Promise<SignatureSummary[]> {
   return Promise.all(
-    rows.map(async ({ parte, sha256, icpAplicada }) => {
+    rows.map(async ({ parte, sha256, icpAplicada, leitura }) => {
       const bytes = sha256 ? await storage.get(sha256) : null;
       return {
         nome: parte.nome,
@@ -50,6 +67,7 @@ export async function presentSignatures(
         metodo_assinatura: appliedSigningMethod(parte, icpAplicada),
         ip_address: audience === "staff" ? parte.ip_address : null,
         user_agent: audience === "staff" ? parte.user_agent : null,
+        leitura: audience === "staff" ? (leitura ?? null) : null,
         porta_origem: audience === "staff" ? parte.porta_origem : null,
         dispositivo: audience === "staff" ? parte.dispositivo : null,
         nivel_assinatura: parte.nivel_assinatura,

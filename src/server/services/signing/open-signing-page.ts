@@ -5,8 +5,8 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import { clinicLogoUrl } from "../../../shared/clinic-logo.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskEmail, type SigningPage } from "../../../shared/schemas/signing.js";
-import { maskPhone4 } from "../../../shared/br/phone.js";
-import { maskCpfDeep } from "../../../shared/signing-rules.js";
+import { formatPhone, maskPhone4 } from "../../../shared/br/phone.js";
+import { formatIsoDate } from "../../../shared/document-model/document-variables.js";
 import { AppError } from "../../errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
@@ -14,6 +14,7 @@ import { findDocumentOrThrow } from "../documents/find-document.js";
 import { presentSignatures, selectSignatures } from "./load-signatures.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
+import { maskPublicDeep } from "./public-model-mask.js";
 import { hasSigned, loadLinkSigner } from "./link-signer.js";
 import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
 
@@ -22,9 +23,9 @@ import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.
  * moves it to viewed with an audit event (no actor; IP and user agent; who opened it: the link
  * signer's `papel`, and a witness's `testemunha_id`), in one transaction; later
  * openings change nothing (a conditional update: two first openings at once audit once).
- * When a code is required, the term comes with the patient's (and guardian's) CPF masked until
- * the code is verified (`revealed`, from POST …/verify-code): holding the link is not enough to
- * read the full personal data (issue 11).
+ * The term never shows a full CPF, at any level and even past the code (decision 051): the page
+ * asks for the full CPF and checks it, so it must not show it. A witness's page also masks the
+ * patient's birth date and contacts. `revealed` (POST …/verify-code) only says the code was right.
  */
 export async function openSigningPage(
   db: Db,
@@ -129,10 +130,28 @@ export async function buildSigningPage(
     telefone: signer.telefone,
   });
   const codeRequired = estado === "pending" && requirement.codeRequired;
-  const masked = codeRequired && !options.revealed;
-  const modelo = masked
-    ? maskCpfDeep(maskCpfDeep(document.documento, patient.cpf), patient.responsavel_cpf)
-    : document.documento;
+  const values = document.variaveis_preenchidas as Record<string, unknown>;
+  const valueOf = (key: string) => (typeof values[key] === "string" ? (values[key] as string) : null);
+  const modelo = maskPublicDeep(document.documento, {
+    cpfs: [
+      patient.cpf,
+      patient.responsavel_cpf,
+      signer.cpf,
+      valueOf("paciente_cpf"),
+      valueOf("responsavel_cpf"),
+      valueOf("profissional_cpf"),
+      valueOf("medico_cpf"),
+    ],
+    ...(signer.papel === "testemunha"
+      ? {
+          personal: {
+            dataNascimento: valueOf("paciente_data_nascimento") ?? formatIsoDate(patient.data_nascimento),
+            emails: [valueOf("paciente_email"), patient.email],
+            telefones: [valueOf("paciente_telefone"), patient.telefone, formatPhone(patient.telefone ?? "")],
+          },
+        }
+      : {}),
+  });
   const signatureRows = estado === "signed" ? await selectSignatures(tx, link.tenantId, document.id) : [];
   const frozenPhysician = document.variaveis_preenchidas.medico_nome;
   const page: Omit<SigningPage, "assinaturas"> = {
@@ -161,7 +180,7 @@ export async function buildSigningPage(
         }))
       : [],
     codigo_verificado: codeRequired && options.revealed === true,
-    conteudo_mascarado: masked,
+    conteudo_mascarado: true,
     nivel: requirement.level,
     motivo_simples: requirement.reason,
     signatario: { papel: signer.papel, qualidade: signer.qualidade, paciente_nome: patient.nome },

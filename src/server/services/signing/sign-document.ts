@@ -24,6 +24,7 @@ import {
   unusedVerificationCode,
 } from "./complete-document.js";
 import { hasSigned, type LinkSigner, loadLinkSigner } from "./link-signer.js";
+import { keepReadingBatch, readingSummary } from "./record-reading.js";
 
 /** The refusal messages name whom the typed name and CPF were compared with. */
 const MISMATCH: Record<LinkSigner["papel"], { nome?: string; cpf?: string }> = {
@@ -190,6 +191,20 @@ export async function signDocument(
       const completes = await everyRequiredPartySigned(tx, link.tenantId, locked, now);
       if (completes) await markDocumentSigned(tx, link.tenantId, { document: locked, verificationCode, now });
       const context = { tenantId: link.tenantId, actorProfileId: null, ip: audit.ip, userAgent: audit.userAgent };
+      // The reading record's last batch, bounded and never a reason to refuse (decision 052); its
+      // sum goes into the signature's event, in the document's own chain.
+      if (input.leitura) {
+        await keepReadingBatch(tx, {
+          link,
+          document: locked,
+          signer,
+          batch: input.leitura,
+          audit,
+          strict: false,
+          now,
+        });
+      }
+      const leitura = await readingSummary(tx, link, locked);
       await recordAuditEvent(tx, context, {
         action: "document.party_signed",
         entityType: "contrato",
@@ -211,6 +226,7 @@ export async function signDocument(
           porta_origem: audit.port ?? null,
           dispositivo: describeDevice(audit.userAgent),
           ...(presencial ? { presencial } : {}),
+          ...(leitura ? { leitura } : {}),
         },
       });
       // The document is signed once every required party has (the professional signed before sending).

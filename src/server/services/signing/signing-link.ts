@@ -1,7 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { pacientes, tenants } from "../../../db/schema.js";
-import { type SigningLink, signingPath, whatsappMessage, whatsappUrl } from "../../../shared/schemas/signing.js";
+import {
+  maskEmail,
+  type SigningLink,
+  signingPath,
+  whatsappMessage,
+  whatsappUrl,
+} from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
@@ -110,7 +116,8 @@ export async function emailSigningLink(
     action: input.smtp ? "document.link_emailed" : "document.link_email_outbox",
     entityType: "contrato",
     entityId: input.contratoId,
-    data: { email: patient.email, outbox_id: outboxId, smtp: input.smtp },
+    // Masked where written (decision 051): the outbox row keeps the address; the trail needs only which one.
+    data: { email: maskEmail(patient.email), outbox_id: outboxId, smtp: input.smtp },
   });
 }
 

@@ -2,6 +2,7 @@ import { PenLine } from "lucide-react";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SignatureList } from "@/public-pages/components/signature-list";
 import { useSignatures } from "../api/signing-api";
+import { DocumentReading } from "./document-reading";
 
 /** The Signatures block under a signed document (spec part 1 §2), with the staff's full data. */
 export function DocumentSignatures({ documentId, status }: { documentId: string; status: string }) {
@@ -22,7 +23,10 @@ export function DocumentSignatures({ documentId, status }: { documentId: string;
       ) : signatures.isError ? (
         <p className="text-sm text-destructive">Não foi possível carregar as assinaturas.</p>
       ) : (
-        <SignatureList signatures={signatures.data} detailed />
+        <>
+          <SignatureList signatures={signatures.data} detailed />
+          <DocumentReading signatures={signatures.data} />
+        </>
       )}
     </section>
   );
