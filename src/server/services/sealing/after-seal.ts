@@ -8,7 +8,7 @@
  * A DSS revision may define only: the catalog, unchanged but for /DSS; the /DSS dictionary; /VRI
  * dictionaries; streams whose dictionary is just /Length (certificates, lists, OCSP answers).
  * A document time-stamp revision (one whose end is where a /DocTimeStamp's byte range ends) may
- * define only: the /DocTimeStamp dictionary, its signature widget, the /AcroForm (other entries
+ * define only: the /DocTimeStamp dictionary, its invisible signature widget, the /AcroForm (other entries
  * unchanged but /Fields), the catalog (unchanged but /AcroForm and /DSS) and pages unchanged but
  * /Annots.
  */
@@ -43,6 +43,14 @@ function sameExcept(a: Map<string, PdfValue> | null, b: Map<string, PdfValue> | 
       entries: new Map([...m].filter(([k]) => !ignored.includes(k)).sort(([x], [y]) => (x < y ? -1 : 1))),
     });
   return strip(a) === strip(b);
+}
+
+/** A signature field's widget that draws nothing: zero-area /Rect and no appearance (/AP). */
+function invisibleSignatureWidget(dict: Map<string, PdfValue> | null): boolean {
+  if (!dict || nameOf(dict.get("Subtype")) !== "Widget" || nameOf(dict.get("FT")) !== "Sig" || dict.has("AP"))
+    return false;
+  const rect = dict.get("Rect");
+  return rect?.kind === "array" && rect.items.every((item) => item.kind === "number" && item.value === 0);
 }
 
 /**
@@ -97,7 +105,7 @@ export function checkAfterSeal(pdf: Buffer, sealEnd: number, timestampEnds: read
         } else {
           allowed =
             (!old && type === "DocTimeStamp") ||
-            (!old && nameOf(dict?.get("Subtype")) === "Widget" && nameOf(dict?.get("FT")) === "Sig") ||
+            (!old && invisibleSignatureWidget(dict)) ||
             (type === "AcroForm" && (!old || sameExcept(dict, oldDict, ["Fields"]))) ||
             (type === "Page" && !!old && sameExcept(dict, oldDict, ["Annots"]));
         }

@@ -202,7 +202,11 @@ describe("an update after the seal that is not ours", () => {
   }
 
   it("is reported as an update after the seal, with the seal's certificate still read", async () => {
-    for (const base of [signed, appendDss(signed, material())]) {
+    const lta = await addLongTermValidation(signed, {
+      material: material(),
+      timestamp: { url: tsa.url, allowPrivateNetwork: true },
+    });
+    for (const base of [signed, appendDss(signed, material()), lta]) {
       const changed = changePage(base);
       const seal = checkPdfSignature(changed);
       expect(seal.valid).toBe(false);
