@@ -74,9 +74,10 @@ export function checkAfterSeal(pdf: Buffer, sealEnd: number, timestampEnds: read
   const sealIndex = revisions.findIndex((r) => r.end === sealEnd || r.end === sealEnd + 1 || r.end === sealEnd + 2);
   if (sealIndex < 0) return fail("o selo não termina numa revisão do arquivo", seen);
   if (revisions.at(-1)!.end !== pdf.length) return fail("bytes depois do último %%EOF", seen);
+  // The objects as of the revision before the one being checked, kept up to date (one pass).
+  const before = objectOffsets(revisions.slice(0, sealIndex + 1));
   for (let i = sealIndex + 1; i < revisions.length; i++) {
     const revision = revisions[i]!;
-    const before = objectOffsets(revisions.slice(0, i));
     const timestamp = timestampEnds.some(
       (end) => end === revision.end || end + 1 === revision.end || end + 2 === revision.end,
     );
@@ -115,6 +116,7 @@ export function checkAfterSeal(pdf: Buffer, sealEnd: number, timestampEnds: read
       return fail(error instanceof PdfStructureError ? error.message : "revisão ilegível", seen);
     }
     seen.push({ kind, end: revision.end });
+    for (const [num, offset] of revision.defined) before.set(num, offset);
   }
   return { ok: true, revisions: seen };
 }
