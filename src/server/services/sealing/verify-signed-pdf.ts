@@ -97,7 +97,7 @@ export function verifySignedPdfWithSeal(
     seal.valid,
     seal.valid
       ? validationAfter
-        ? "Selo digital (PAdES) válido: a assinatura cobre o arquivo inteiro até ela, depois dela há só dados de validação (DSS) e carimbos do tempo do documento, e confere com o certificado que a contém."
+        ? "Selo digital (PAdES) válido: a assinatura cobre todo o arquivo anterior a ela; depois dela há só dados de validação (DSS) e carimbos do tempo do documento; e confere com o certificado que a contém."
         : "Selo digital (PAdES) válido: a assinatura cobre o arquivo inteiro e confere com o certificado que a contém."
       : `Selo digital inválido: ${seal.reason ?? "não verificado"} — o arquivo foi alterado depois de selado ou não é o original.`,
   );
