@@ -87,6 +87,12 @@ export const envSchema = z
     CRL_CHECK: booleanFromString.default(true),
     CRL_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5_000),
     /**
+     * Revocation lists, OCSP and time-stamp authorities on this machine or a private network
+     * (loopback, link-local, private, CGNAT), redirects included, are refused unless this is true
+     * (decision 053): an operator whose authority is internal, and the tests' local fakes.
+     */
+    OUTBOUND_ALLOW_PRIVATE_NETWORK: booleanFromString.default(false),
+    /**
      * Admission control for the public routes (decision 040): requests this process does at once,
      * how many more may wait for a place and for how long (ms); past that, 503 PUBLIC_BUSY with
      * Retry-After, and the signing page tries again by itself. PUBLIC_MAX_IN_FLIGHT=0 turns it off.

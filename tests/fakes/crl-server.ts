@@ -10,9 +10,12 @@ export async function startCrlServer() {
   const lists = new Map<string, Buffer>();
   const failures = new Map<string, number | "hang">();
   const hits = new Map<string, number>();
+  const redirects = new Map<string, string>();
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://x").pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    const to = redirects.get(path);
+    if (to) return void response.writeHead(302, { location: to }).end();
     const failure = failures.get(path);
     if (failure === "hang") return;
     if (failure !== undefined) return void response.writeHead(failure).end();
@@ -29,10 +32,16 @@ export async function startCrlServer() {
       failures.delete(path);
       lists.set(path, der);
     },
+    /** Answer `path` with a 302 to `to` (any address). */
+    redirect(path: string, to: string) {
+      redirects.set(path, to);
+    },
     fail(path: string, how: number | "hang") {
       failures.set(path, how);
     },
     hits: (path: string) => hits.get(path) ?? 0,
+    /** The list being served at `path`. */
+    served: (path: string) => lists.get(path),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

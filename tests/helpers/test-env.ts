@@ -19,6 +19,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     DATA_DIR: path.join(os.tmpdir(), "consentir-test-data"),
     // Tests run worker rounds by hand (app.worker.tick()); the browser suite turns it on.
     WORKER: "false",
+    // The local CRL repository and time-stamp authority listen on 127.0.0.1 (decision 053).
+    OUTBOUND_ALLOW_PRIVATE_NETWORK: "true",
     ...overrides,
   });
 }

@@ -12,6 +12,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { certificados, profiles, tenants } from "../../src/db/schema.js";
+import { readDss } from "../../src/server/services/sealing/dss.js";
 import { makeCrl, revocationPki, type RevocationPki } from "../fixtures/crl.js";
 import { startCrlServer, type CrlServer } from "../fakes/crl-server.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
@@ -194,7 +195,7 @@ describe("before sealing", () => {
       writeFileSync(file, download.rawPayload);
       const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
       const [sealedEvent] = await auditData(clinic.tenantId, "document.sealed");
-      return { text, selo: sealedEvent!.selo };
+      return { text, selo: sealedEvent!.selo, pdf: download.rawPayload };
     } finally {
       await worker.close();
     }
@@ -202,8 +203,15 @@ describe("before sealing", () => {
 
   it("a certificate still good seals, and the registry says the lists were read", async () => {
     const { clinic, id } = await signedDocument();
-    const { text, selo } = await sealWithFreshWorker(clinic, id);
+    const { text, selo, pdf } = await sealWithFreshWorker(clinic, id);
     expect(selo).toBe("clinica");
+    // The lists read before sealing are in the PDF's DSS, byte for byte (decision 053).
+    const dss = readDss(pdf)!;
+    expect(dss.crls.map((c) => c.der.toString("hex")).sort()).toEqual(
+      ["/raiz.crl", "/ac.crl"].map((p) => server.served(p)!.toString("hex")).sort(),
+    );
+    for (const der of [pki.ecnpj.der, pki.ac.der, pki.root.der])
+      expect(dss.certs.some((c) => c.der.equals(der))).toBe(true);
     expect(text).toMatch(
       /cadeia conferida pelo servidor até a raiz oficial “Autoridade Certificadora Raiz de Teste LCR”; não revogado segundo as listas de revogação \(LCR\) da cadeia, consultadas pelo servidor em \d\d\/\d\d\/\d{4} às \d\d:\d\d \(horário de Brasília\); a do titular foi emitida em/,
     );
@@ -271,8 +279,12 @@ describe("before sealing", () => {
   it("an unreadable list does not stop the sealing: the registry says it was not looked up, and when it was tried", async () => {
     const { clinic, id } = await signedDocument();
     server.fail("/ac.crl", 500);
-    const { text, selo } = await sealWithFreshWorker(clinic, id);
+    const { text, selo, pdf } = await sealWithFreshWorker(clinic, id);
     expect(selo).toBe("clinica");
+    // The holder's list was not read: the DSS has the chain but no list that did not answer.
+    const dss = readDss(pdf)!;
+    expect(dss.crls).toEqual([]);
+    expect(dss.certs.some((c) => c.der.equals(pki.ecnpj.der))).toBe(true);
     expect(text).toMatch(
       /revogação não consultada: a lista de revogação em http:\/\/127\.0\.0\.1:\d+\/ac\.crl respondeu HTTP 500 \(tentativa do servidor em/,
     );

@@ -19,7 +19,8 @@ import { recordAuditEvent } from "../../src/server/services/audit/record-audit-e
 import { loadFinalDocument } from "../../src/server/services/finalize/final-pdf-input.js";
 import { finalizeSignedDocument } from "../../src/server/services/finalize/finalize-signed-document.js";
 import { loadOrCreateSeal } from "../../src/server/services/sealing/instance-seal.js";
-import { verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
+import { readDss } from "../../src/server/services/sealing/dss.js";
+import { checkAllPdfSignatures, verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { newVerificationCode } from "../../src/server/services/signing/verification-code.js";
 import { formatCpf } from "../../src/shared/br/cpf.js";
 import { validCpf } from "../helpers/factories.js";
@@ -257,9 +258,21 @@ describe("finalizeSignedDocument", () => {
     expect(report).toContain("Signature Validation: Signature is Valid.");
     expect(report).toContain("Signature Type: ETSI.CAdES.detached");
     expect(report).toContain("Signing Hash Algorithm: SHA-256");
-    expect(report).toContain("Total document signed");
     expect(report).toContain("Consentir — Selo da instância");
     expect(verifyPdfSignature(sealed)).toEqual({ valid: true, signerCommonName: "Consentir — Selo da instância" });
+  });
+
+  it("the stored PDF carries the DSS after the seal (decision 053): the seal's certificate and its /VRI; qpdf finds it sound", () => {
+    // The seal covers everything up to the DSS update, which is the only thing after it.
+    expect(tool("pdfsig", [pdfFile("dss.pdf", sealed)])).toContain("Not total document signed");
+    const all = checkAllPdfSignatures(sealed);
+    expect(all).toMatchObject({ valid: true, sealIndex: 0, afterSeal: { ok: true, revisions: [{ kind: "dss" }] } });
+    const dss = readDss(sealed)!;
+    expect(dss.certs.map((c) => c.der.toString("hex"))).toEqual([all.signatures[0]!.certificateDer!.toString("hex")]);
+    expect(dss.crls).toEqual([]);
+    expect([...dss.vri.values()]).toEqual([{ certs: [dss.certs[0]!.num], crls: [], ocsps: [] }]);
+    const qpdf = execFileSync("qpdf", ["--check", pdfFile("dss-qpdf.pdf", sealed)], { encoding: "utf8" });
+    expect(qpdf).toContain("No syntax or stream encoding errors found");
   });
 
   it("has the document, the signatures and a last 'Registro de assinaturas' page with the code and the hashes", async () => {

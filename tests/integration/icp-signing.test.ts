@@ -105,7 +105,9 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
       expect(signature.chainDer).toHaveLength(2);
     }
     expect(report.signatures[0]!.coversWholeFile).toBe(false);
-    expect(report.signatures[1]!.coversWholeFile).toBe(true);
+    // The seal covers the whole file but the DSS appended after it (decision 053).
+    expect(report.signatures[1]!.coversWholeFile).toBe(false);
+    expect(report.afterSeal).toMatchObject({ ok: true, revisions: [{ kind: "dss" }] });
     const file = path.join(scratch, "icp.pdf");
     writeFileSync(file, sealed);
     let pdfsig: string;

@@ -408,6 +408,11 @@ describe("npm run verify (CLI, subprocess)", () => {
     expect(ok.out).toMatch(/✓ SHA-256 de documento\.json recalculado/);
     expect(ok.out).toMatch(/✓ Cadeia de \d+ eventos recalculada/);
     expect(ok.out).toContain("RESULTADO: tudo confere.");
+    // The DSS appended after the seal (decision 053): the instance seal's certificate, its VRI.
+    expect(ok.out).toContain(
+      "• Dados de validação de longo prazo (DSS) no arquivo: 1 certificado(s), 0 lista(s) de revogação (LCR); entradas VRI para as assinaturas 1.",
+    );
+    expect(ok.out).toContain("depois dela há só dados de validação (DSS) e carimbos do tempo do documento");
 
     const wrong = cli([good, "--certificado", "00".repeat(32)]);
     expect(wrong.code).toBe(1);

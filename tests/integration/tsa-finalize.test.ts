@@ -14,6 +14,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contratos, jobs } from "../../src/db/schema.js";
 import { PADES_AD_RT_V1_3 } from "../../src/server/services/sealing/icp-brasil-policies.js";
+import { readDss } from "../../src/server/services/sealing/dss.js";
 import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { type FakeTsa, startFakeTsaServer } from "../fakes/tsa-server.js";
 import { testPki } from "../fixtures/icp-brasil.js";
@@ -100,7 +101,16 @@ describe("finalize with a time-stamp authority", () => {
     expect(download.statusCode, download.body).toBe(200);
     const report = checkAllPdfSignatures(download.rawPayload);
     expect(report.valid).toBe(true);
-    expect(report.signatures).toHaveLength(1);
+    // The seal, then the document time-stamp over the file with its DSS (decision 053).
+    expect(report.signatures.map((s) => s.kind)).toEqual(["assinatura", "carimbo_documento"]);
+    expect(report.signatures[1]).toMatchObject({ valid: true, signerCommonName: "ACT Teste Consentir" });
+    expect(report.afterSeal).toMatchObject({
+      ok: true,
+      revisions: [{ kind: "dss" }, { kind: "carimbo_documento" }, { kind: "dss" }],
+    });
+    const dss = readDss(download.rawPayload)!;
+    expect(dss.certs.some((c) => c.der.equals(tsa.certificate.der))).toBe(true);
+    expect(dss.vri.size).toBe(2);
     const seal = report.signatures[0]!;
     expect(seal.signerCommonName).toBe(`CLINICA TESTE LTDA:${pki.cnpj}`);
     expect(seal.policyOid).toBe(PADES_AD_RT_V1_3.oid);

@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 beforeEach(async () => {
   // A fresh cache each test; both lists published, nothing revoked.
-  source = httpCrlSource({ timeoutMs: 2_000, cacheMs: 60_000, failureCacheMs: 60_000 });
+  source = httpCrlSource({ allowPrivateNetwork: true, timeoutMs: 2_000, cacheMs: 60_000, failureCacheMs: 60_000 });
   server.publish("/ac.crl", await makeCrl({ issuer: pki.ac }));
   server.publish("/raiz.crl", await makeCrl({ issuer: pki.root }));
 });
@@ -65,7 +65,7 @@ describe("checkRevocation", () => {
       motivo: null,
     });
 
-    const fresh = httpCrlSource({ timeoutMs: 2_000 });
+    const fresh = httpCrlSource({ allowPrivateNetwork: true, timeoutMs: 2_000 });
     server.publish("/raiz.crl", await makeCrl({ issuer: pki.root }));
     server.publish(
       "/ac.crl",
@@ -103,7 +103,7 @@ describe("checkRevocation", () => {
     ];
     for (const [name, der, why] of cases) {
       server.publish("/ac.crl", der);
-      const result = await checkRevocation(chain, httpCrlSource({ timeoutMs: 2_000 }));
+      const result = await checkRevocation(chain, httpCrlSource({ allowPrivateNetwork: true, timeoutMs: 2_000 }));
       expect(result.status, name).toBe("indisponivel");
       expect(result.status === "indisponivel" && result.motivo, name).toMatch(why);
     }
@@ -118,19 +118,19 @@ describe("checkRevocation", () => {
 
     server.fail("/ac.crl", "hang");
     const started = Date.now();
-    const hanging = await checkRevocation(chain, httpCrlSource({ timeoutMs: 300 }));
+    const hanging = await checkRevocation(chain, httpCrlSource({ allowPrivateNetwork: true, timeoutMs: 300 }));
     expect(hanging).toMatchObject({ status: "indisponivel", motivo: expect.stringMatching(/não respondeu/) });
     expect(Date.now() - started).toBeLessThan(2_000);
 
     server.publish("/ac.crl", Buffer.from("<html>não é uma LCR</html>"));
-    expect(await checkRevocation(chain, httpCrlSource({ timeoutMs: 2_000 }))).toMatchObject({
+    expect(await checkRevocation(chain, httpCrlSource({ allowPrivateNetwork: true, timeoutMs: 2_000 }))).toMatchObject({
       status: "indisponivel",
       motivo: expect.stringMatching(/não devolveu uma lista de revogação legível/),
     });
   });
 
   it("refuses a list larger than the limit", async () => {
-    const big = httpCrlSource({ timeoutMs: 2_000, maxBytes: 100 });
+    const big = httpCrlSource({ allowPrivateNetwork: true, timeoutMs: 2_000, maxBytes: 100 });
     expect(await checkRevocation(chain, big)).toMatchObject({
       status: "indisponivel",
       motivo: expect.stringMatching(/grande demais/),
@@ -154,7 +154,12 @@ describe("httpCrlSource", () => {
     expect(server.hits("/ac.crl") - before).toBe(1);
 
     let clock = Date.now();
-    const failing = httpCrlSource({ timeoutMs: 2_000, failureCacheMs: 60_000, clock: () => clock });
+    const failing = httpCrlSource({
+      allowPrivateNetwork: true,
+      timeoutMs: 2_000,
+      failureCacheMs: 60_000,
+      clock: () => clock,
+    });
     server.fail("/ac.crl", 500);
     const failedAt = server.hits("/ac.crl");
     await checkRevocation(chain, failing);

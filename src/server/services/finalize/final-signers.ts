@@ -38,6 +38,11 @@ export interface FinalSigners {
   professionalMissing: string | null;
   /** Why the clinic's active certificate did not seal: revoked (decision 048; logged, printed). */
   clinicSealMissing: string | null;
+  /**
+   * The revocation lists read just before sealing, kept for the sealed PDF's DSS instead of being
+   * thrown away (decision 053); the chains come from the signatures themselves.
+   */
+  crls: Buffer[];
 }
 
 /** The certificate fingerprint the professional named when they signed (party_signed event). */
@@ -65,12 +70,13 @@ export async function finalSigners(
   });
   const roots = officialRootsFromEnv(ctx.env);
   const crl = crlSourceFromEnv(ctx.env);
+  const crls: Buffer[] = [];
   // The root, then the authorities' revocation lists, read just before signing (decision 048).
   const icpTrust = async (material: SealMaterial): Promise<CertificateTrust & { kind: "icp" }> => {
     const officialRoot = officialRootOf(material.chainDer, roots);
     // The holder, then its issuers: every link but the root is looked up.
     const chain = material.chainDer ? [material.certificateDer, ...material.chainDer] : undefined;
-    return { kind: "icp", officialRoot, revocation: await revocationOf(chain, officialRoot, crl, now) };
+    return { kind: "icp", officialRoot, revocation: await revocationOf(chain, officialRoot, crl, now, crls) };
   };
 
   let professional: FinalSigner | null = null;
@@ -118,7 +124,7 @@ export async function finalSigners(
           kind: "instancia" as const,
           trust: { kind: "instancia" } as const,
         };
-  return { professional, seal, professionalMissing, clinicSealMissing };
+  return { professional, seal, professionalMissing, clinicSealMissing, crls };
 }
 
 /** The PAdES signatures to apply, in order, with the options their level asks for. */

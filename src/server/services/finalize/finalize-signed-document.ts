@@ -26,6 +26,8 @@ import { finalSigners, pdfSignatures } from "./final-signers.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../../../shared/evidence/evidence.js";
 import { appliedSigningMethod } from "../../../shared/signing-method.js";
 import { emailsWithAttachment, enqueueSignedDocumentEmails } from "./signed-document-emails.js";
+import { addLongTermValidation } from "../sealing/long-term-validation.js";
+import { tsaConfigFromEnv } from "../timestamping/tsa-client.js";
 import { enqueueSealedPdfUpload } from "../feegow/enqueue-sealed-pdf-upload.js";
 
 /** Download name of the sealed PDF: "<title> assinado_<timestamp>.pdf" made safe. */
@@ -123,8 +125,19 @@ export async function finalizeSignedDocument(
   // the places people are waiting for; if the pool stays full, SERVER_BUSY sends the job back to
   // the queue without spending an attempt (run-due-jobs.ts). A time-stamp authority that does not
   // answer throws too: the job retries later.
-  const sealed = await (ctx.pdf ?? inlinePdfRenderer).renderAndSign(input, pdfSignatures(signers, ctx, now), {
+  const signed = await (ctx.pdf ?? inlinePdfRenderer).renderAndSign(input, pdfSignatures(signers, ctx, now), {
     background: true,
+  });
+  // After the last signature: the DSS (chains and the lists just read) and, with an authority, the
+  // document time-stamp (decision 053). Incremental updates: the signatures above stay intact.
+  const sealed = await addLongTermValidation(signed, {
+    material: {
+      certificates: [signers.professional, signers.seal].flatMap((s) =>
+        s ? [s.material.certificateDer, ...(s.material.chainDer ?? [])].map((der) => Buffer.from(der)) : [],
+      ),
+      crls: signers.crls,
+    },
+    timestamp: tsaConfigFromEnv(ctx.env),
   });
   const stored = await ctx.storage.put(sealed);
   const nome = signedPdfFileName(contrato.titulo, now);

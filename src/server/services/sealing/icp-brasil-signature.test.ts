@@ -237,7 +237,7 @@ describe("two signatures: the professional's AD-RB, then the seal", () => {
 
     const appended = checkAllPdfSignatures(Buffer.concat([both, Buffer.from("\n1 0 obj\n<< >>\nendobj\n")]));
     expect(appended.valid).toBe(false);
-    expect(appended.reason).toContain("assinatura 2: o /ByteRange não cobre o arquivo inteiro");
+    expect(appended.reason).toContain("assinatura 2: atualização incremental posterior ao selo");
     expect(appended.signatures.map((s) => s.valid)).toEqual([true, true]);
   });
 

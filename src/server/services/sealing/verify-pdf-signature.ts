@@ -23,6 +23,7 @@ import {
   children,
   bytesOf,
 } from "./cms-reader.js";
+import { checkAfterSeal, type AfterSeal } from "./after-seal.js";
 import { OID } from "./der.js";
 import { certificateNames } from "./seal-certificate.js";
 
@@ -48,6 +49,8 @@ export interface SignatureTimestampCheck {
 export interface PdfSignatureInfo {
   /** 0 = the first signature in the file. */
   index: number;
+  /** A signature (CAdES), or a document time-stamp (/SubFilter /ETSI.RFC3161, decision 053). */
+  kind: "assinatura" | "carimbo_documento";
   byteRange: [number, number, number, number];
   /** messageDigest equals the digest of the byte ranges. */
   digestOk: boolean;
@@ -74,9 +77,13 @@ export interface PdfSignatureInfo {
 }
 
 export interface AllPdfSignaturesCheck {
-  /** Every signature valid, the last one covering the whole file and each earlier one a revision. */
+  /** Every signature valid, each one a revision, and after the seal only our DSS and document time-stamps. */
   valid: boolean;
   signatures: PdfSignatureInfo[];
+  /** The seal: the last signature that is not a document time-stamp (-1: none). */
+  sealIndex: number;
+  /** What follows the seal's revision. */
+  afterSeal: AfterSeal | null;
   reason?: string;
 }
 
@@ -88,9 +95,15 @@ function invalid(reason: string, signerCommonName: string | null = null): PdfSig
   return { valid: false, signerCommonName, reason };
 }
 
-function emptyInfo(index: number, byteRange: PdfSignatureInfo["byteRange"], reason: string): PdfSignatureInfo {
+function emptyInfo(
+  index: number,
+  byteRange: PdfSignatureInfo["byteRange"],
+  reason: string,
+  kind: PdfSignatureInfo["kind"] = "assinatura",
+): PdfSignatureInfo {
   return {
     index,
+    kind,
     byteRange,
     digestOk: false,
     signatureOk: false,
@@ -138,18 +151,65 @@ function checkTimestamp(signerInfo: CmsSignerInfo): SignatureTimestampCheck | nu
   }
 }
 
+/**
+ * A document time-stamp: its /Contents is a TimeStampToken whose imprint must be the hash of the
+ * signed byte ranges (ETSI EN 319 142-1 §5.4.3).
+ */
+function checkDocumentTimestamp(info: PdfSignatureInfo, contents: Buffer, signed: Buffer): PdfSignatureInfo {
+  try {
+    const token = readTimeStampToken(contents);
+    const digest = DIGESTS[token.messageImprint.hashAlgorithmOid];
+    const tsaCommonName = token.tsaCertificateDer ? certificateNames(token.tsaCertificateDer).commonName || null : null;
+    const imprintOk = !!digest && createHash(digest).update(signed).digest().equals(token.messageImprint.hash);
+    const valid = token.signatureValid && imprintOk;
+    const reason = !token.signatureValid
+      ? (token.reason ?? "carimbo inválido")
+      : imprintOk
+        ? undefined
+        : "o carimbo do documento não é sobre os bytes assinados";
+    const result: PdfSignatureInfo = {
+      ...info,
+      digestOk: imprintOk,
+      signatureOk: token.signatureValid,
+      valid,
+      signerCommonName: tsaCommonName,
+      chainDer: [],
+      policyOid: token.policyOid,
+      timestamp: {
+        genTime: token.genTime,
+        valid,
+        policyOid: token.policyOid,
+        tsaCommonName,
+        ...(reason ? { reason } : {}),
+      },
+    };
+    if (token.tsaCertificateDer) result.certificateDer = token.tsaCertificateDer;
+    if (reason) result.reason = reason;
+    else delete result.reason;
+    return result;
+  } catch (error) {
+    return {
+      ...info,
+      reason: `carimbo do documento ilegível: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
 /** One /ByteRange: its ranges, its CMS and what they say. */
-function checkOne(pdf: Buffer, text: string, index: number, range: [number, number, number, number]): PdfSignatureInfo {
+function checkOne(pdf: Buffer, text: string, index: number, found: FoundRange): PdfSignatureInfo {
+  const { range, kind } = found;
   const [a, b, c, d] = range;
-  if (a !== 0 || b <= 0 || c <= b || c + d > pdf.length) return emptyInfo(index, range, "/ByteRange malformado");
+  if (a !== 0 || b <= 0 || c <= b || c + d > pdf.length) return emptyInfo(index, range, "/ByteRange malformado", kind);
   const gap = text.slice(b, c);
-  if (!/^<[0-9a-fA-F]*>$/.test(gap)) return emptyInfo(index, range, "o intervalo não assinado não é só o /Contents");
+  if (!/^<[0-9a-fA-F]*>$/.test(gap))
+    return emptyInfo(index, range, "o intervalo não assinado não é só o /Contents", kind);
   const hex = gap.slice(1, -1);
-  if (hex.length % 2 !== 0) return emptyInfo(index, range, "/Contents com número ímpar de dígitos");
+  if (hex.length % 2 !== 0) return emptyInfo(index, range, "/Contents com número ímpar de dígitos", kind);
   const signed = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
-  const info = emptyInfo(index, range, "");
+  const info = emptyInfo(index, range, "", kind);
   info.coversWholeFile = c + d === pdf.length;
   info.endsAtEof = REVISION_END.test(text.slice(Math.max(0, c + d - 8), c + d));
+  if (kind === "carimbo_documento") return checkDocumentTimestamp(info, Buffer.from(hex, "hex"), signed);
 
   let signedData: CmsSignedData;
   try {
@@ -194,14 +254,35 @@ function checkOne(pdf: Buffer, text: string, index: number, range: [number, numb
 /** More signatures than any PDF of ours carries (the professional's, the seal): refused unread (decision 049). */
 export const MAX_PDF_SIGNATURES = 8;
 
-/** The file's /ByteRange arrays, in order; at most MAX_PDF_SIGNATURES + 1 are read. */
-function byteRanges(text: string): [number, number, number, number][] {
-  const ranges: [number, number, number, number][] = [];
+interface FoundRange {
+  range: [number, number, number, number];
+  kind: PdfSignatureInfo["kind"];
+}
+
+/**
+ * The file's /ByteRange arrays, in order, each with the kind its dictionary's /SubFilter names (the
+ * entries before /ByteRange, as @signpdf writes them); at most MAX_PDF_SIGNATURES + 1 are read.
+ */
+function byteRanges(text: string): FoundRange[] {
+  const ranges: FoundRange[] = [];
   for (const m of text.matchAll(BYTE_RANGE)) {
-    ranges.push(m.slice(1, 5).map(Number) as [number, number, number, number]);
+    const dictionary = text.slice(Math.max(0, text.lastIndexOf("<<", m.index)), m.index);
+    const kind = /\/SubFilter\s*\/ETSI\.RFC3161\b/.test(dictionary) ? "carimbo_documento" : "assinatura";
+    ranges.push({ range: m.slice(1, 5).map(Number) as FoundRange["range"], kind });
     if (ranges.length > MAX_PDF_SIGNATURES) break;
   }
   return ranges;
+}
+
+const endOf = (s: PdfSignatureInfo) => s.byteRange[2] + s.byteRange[3];
+
+/** The seal's index and what follows its revision (only our DSS and document time-stamps may). */
+function afterSealOf(pdf: Buffer, signatures: PdfSignatureInfo[]): { sealIndex: number; afterSeal: AfterSeal | null } {
+  const sealIndex = signatures.findLastIndex((s) => s.kind === "assinatura");
+  const seal = signatures[sealIndex];
+  if (!seal) return { sealIndex, afterSeal: null };
+  const stamps = signatures.slice(sealIndex + 1).map(endOf);
+  return { sealIndex, afterSeal: checkAfterSeal(pdf, endOf(seal), stamps) };
 }
 
 /**
@@ -212,25 +293,27 @@ function byteRanges(text: string): [number, number, number, number][] {
 export function checkAllPdfSignatures(pdf: Buffer): AllPdfSignaturesCheck {
   const text = pdf.toString("latin1");
   const ranges = byteRanges(text);
+  const none = { sealIndex: -1, afterSeal: null };
   if (ranges.length > MAX_PDF_SIGNATURES)
-    return { valid: false, signatures: [], reason: `mais de ${MAX_PDF_SIGNATURES} assinaturas` };
+    return { valid: false, signatures: [], ...none, reason: `mais de ${MAX_PDF_SIGNATURES} assinaturas` };
   const signatures = ranges.map((range, index) => checkOne(pdf, text, index, range));
-  if (signatures.length === 0) return { valid: false, signatures, reason: "sem /ByteRange" };
+  if (signatures.length === 0) return { valid: false, signatures, ...none, reason: "sem /ByteRange" };
+  const { sealIndex, afterSeal } = afterSealOf(pdf, signatures);
   const problems: string[] = [];
+  if (sealIndex < 0) problems.push("nenhuma assinatura além de carimbos do documento");
   signatures.forEach((signature, i) => {
     const label = `assinatura ${i + 1}`;
     if (!signature.valid) problems.push(`${label}: ${signature.reason ?? "inválida"}`);
     const last = i === signatures.length - 1;
-    if (last && !signature.coversWholeFile) problems.push(`${label}: o /ByteRange não cobre o arquivo inteiro`);
     if (!last && !signature.endsAtEof) problems.push(`${label}: não termina numa revisão completa (%%EOF)`);
     if (!last && signature.coversWholeFile) problems.push(`${label}: cobre o arquivo inteiro mas não é a última`);
     const previous = signatures[i - 1];
-    if (previous) {
-      const end = (s: PdfSignatureInfo) => s.byteRange[2] + s.byteRange[3];
-      if (end(signature) <= end(previous)) problems.push(`${label}: não cobre a revisão anterior`);
-    }
+    if (previous && endOf(signature) <= endOf(previous)) problems.push(`${label}: não cobre a revisão anterior`);
   });
-  return problems.length ? { valid: false, signatures, reason: problems.join("; ") } : { valid: true, signatures };
+  if (afterSeal && !afterSeal.ok) problems.push(`assinatura ${sealIndex + 1}: ${afterSeal.reason}`);
+  return problems.length
+    ? { valid: false, signatures, sealIndex, afterSeal, reason: problems.join("; ") }
+    : { valid: true, signatures, sealIndex, afterSeal };
 }
 
 export function verifyPdfSignature(pdf: Buffer): PdfSignatureCheck {
@@ -246,14 +329,21 @@ export function checkPdfSignature(pdf: Buffer): PdfSignatureCheck & { certificat
   const text = pdf.toString("latin1");
   const ranges = byteRanges(text);
   if (ranges.length > MAX_PDF_SIGNATURES) return invalid(`mais de ${MAX_PDF_SIGNATURES} assinaturas`);
-  const last = ranges.at(-1);
-  if (!last) return invalid("sem /ByteRange");
-  const [a, b, c, d] = last;
-  if (a !== 0 || b <= 0 || c <= b || c + d !== pdf.length) return invalid("o /ByteRange não cobre o arquivo inteiro");
-  const info = checkOne(pdf, text, ranges.length - 1, last);
-  const result: PdfSignatureCheck & { certificateDer?: Buffer } = info.valid
-    ? { valid: true, signerCommonName: info.signerCommonName }
-    : invalid(info.reason ?? "assinatura inválida", info.signerCommonName);
+  const index = ranges.findLastIndex((r) => r.kind === "assinatura");
+  const found = ranges[index];
+  if (!found) return invalid("sem /ByteRange");
+  const info = checkOne(pdf, text, index, found);
+  // What follows the seal: only our DSS and document time-stamps (decision 053).
+  const stamps = ranges
+    .slice(index + 1)
+    .filter((r) => r.kind === "carimbo_documento")
+    .map((r) => r.range[2] + r.range[3]);
+  const after = info.valid ? checkAfterSeal(pdf, found.range[2] + found.range[3], stamps) : null;
+  const result: PdfSignatureCheck & { certificateDer?: Buffer } = !info.valid
+    ? invalid(info.reason ?? "assinatura inválida", info.signerCommonName)
+    : after && !after.ok
+      ? invalid(after.reason, info.signerCommonName)
+      : { valid: true, signerCommonName: info.signerCommonName };
   if (info.certificateDer) result.certificateDer = info.certificateDer;
   return result;
 }

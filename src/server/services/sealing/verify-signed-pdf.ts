@@ -11,6 +11,7 @@ import { certificateNames } from "./seal-certificate.js";
 import { embeddedFiles, infoEntry } from "./pdf-embedded-files.js";
 import { icpBrasilPolicyByOid } from "./icp-brasil-policies.js";
 import { checkAllPdfSignatures, checkPdfSignature, type PdfSignatureCheck } from "./verify-pdf-signature.js";
+import { readDss, signatureBytes } from "./dss.js";
 import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
 
@@ -32,6 +33,10 @@ export interface SignedPdfReport {
   eventos: number;
   documento: { titulo: string; id_curto: string; codigo_verificacao: string; conteudo_sha256: string } | null;
   partes: { nome: string; nivel: string; descricao: string }[];
+  /** The validation data in the file (decision 053), or null when it has no /DSS. */
+  dss: { certificados: number; lcr: number; ocsp: number; assinaturas_com_vri: number[] } | null;
+  /** The document time-stamps after the seal (PAdES B-LTA). */
+  carimbos_documento: { em: string | null; autoridade: string | null; valido: boolean }[];
   linhas: EvidenceLine[];
 }
 
@@ -86,10 +91,14 @@ export function verifySignedPdfWithSeal(
 
   // 1. The seal.
   const seal = checkPdfSignature(pdf);
+  const all = checkAllPdfSignatures(pdf);
+  const validationAfter = !!all.afterSeal?.ok && all.afterSeal.revisions.length > 0;
   const seloOk = check(
     seal.valid,
     seal.valid
-      ? "Selo digital (PAdES) válido: a assinatura cobre o arquivo inteiro e confere com o certificado que a contém."
+      ? validationAfter
+        ? "Selo digital (PAdES) válido: a assinatura cobre todo o arquivo anterior a ela; depois dela há só dados de validação (DSS) e carimbos do tempo do documento; e confere com o certificado que a contém."
+        : "Selo digital (PAdES) válido: a assinatura cobre o arquivo inteiro e confere com o certificado que a contém."
       : `Selo digital inválido: ${seal.reason ?? "não verificado"} — o arquivo foi alterado depois de selado ou não é o original.`,
   );
   let certificado: SignedPdfReport["certificado"] = null;
@@ -128,13 +137,28 @@ export function verifySignedPdfWithSeal(
 
   // 1b. Signatures before the seal (the professional's ICP-Brasil A1): each covers an earlier
   // revision of the file, which the seal then covers whole.
-  const all = checkAllPdfSignatures(pdf);
   const trustedAll = (options.trusted ?? []).map((t) => ({ ...t, sha256: normalizeFingerprint(t.sha256) }));
+  const carimbos: SignedPdfReport["carimbos_documento"] = [];
   all.signatures.forEach((signature, index) => {
     const policy = signature.policyOid ? icpBrasilPolicyByOid(signature.policyOid) : undefined;
+    if (signature.kind === "carimbo_documento") {
+      const at = signature.timestamp?.genTime?.toISOString() ?? null;
+      carimbos.push({ em: at, autoridade: signature.signerCommonName, valido: signature.valid });
+      check(
+        signature.valid,
+        signature.valid
+          ? `Assinatura ${index + 1} de ${all.signatures.length}: carimbo do tempo do documento (PAdES B-LTA) de ${at ?? "data ilegível"}, autoridade “${signature.signerCommonName ?? "sem certificado"}”: confere sobre o arquivo até ele, dados de validação incluídos.`
+          : `Assinatura ${index + 1} de ${all.signatures.length}: carimbo do tempo do documento NÃO confere (${signature.reason ?? "inválido"}).`,
+      );
+      return;
+    }
     const what = `Assinatura ${index + 1} de ${all.signatures.length}: “${signature.signerCommonName ?? "sem certificado"}”${policy ? `, política ${policy.name}` : signature.policyOid ? `, política ${signature.policyOid}` : ""}${signature.timestamp ? `, carimbo do tempo de ${signature.timestamp.genTime?.toISOString() ?? "data ilegível"}` : ""}`;
-    if (index === all.signatures.length - 1) {
-      info(`${what} (o selo, sobre o arquivo inteiro).`);
+    if (index === all.sealIndex) {
+      info(
+        all.afterSeal?.ok && all.afterSeal.revisions.length > 0
+          ? `${what} (o selo; depois dele, só dados de validação e carimbos do tempo do documento).`
+          : `${what} (o selo, sobre o arquivo inteiro).`,
+      );
       return;
     }
     check(
@@ -164,6 +188,31 @@ export function verifySignedPdfWithSeal(
       }
     }
   });
+
+  // 1c. Long-term validation data (decision 053): what the DSS holds, which signatures it describes.
+  let dss: SignedPdfReport["dss"] = null;
+  try {
+    const store = readDss(pdf);
+    if (store) {
+      const keys = signatureBytes(pdf);
+      const withVri = keys.filter((k) => store.vri.has(k.vriKey)).map((k) => k.index + 1);
+      dss = {
+        certificados: store.certs.length,
+        lcr: store.crls.length,
+        ocsp: store.ocsps.length,
+        assinaturas_com_vri: withVri,
+      };
+      info(
+        `Dados de validação de longo prazo (DSS) no arquivo: ${store.certs.length} certificado(s), ${store.crls.length} lista(s) de revogação (LCR)${store.ocsps.length ? `, ${store.ocsps.length} resposta(s) OCSP` : ""}; entradas VRI para ${withVri.length ? `as assinaturas ${withVri.join(", ")}` : "nenhuma assinatura"}.`,
+      );
+    } else {
+      info("Sem dados de validação de longo prazo (DSS) no arquivo.");
+    }
+  } catch (error) {
+    info(
+      `Não foi possível ler os dados de validação (DSS): ${error instanceof Error ? error.message : String(error)}.`,
+    );
+  }
 
   // 2. The embedded files.
   let files: { name: string; bytes: Buffer }[] = [];
@@ -317,6 +366,8 @@ export function verifySignedPdfWithSeal(
         }
       : null,
     partes: parties.map((p) => ({ nome: p.nome, nivel: p.nivel, descricao: partyLevelLine(p) })),
+    dss,
+    carimbos_documento: carimbos,
     linhas: lines,
   };
   return { report, seal: sealCheck };
@@ -369,7 +420,7 @@ export function formatSignedPdfReport(report: SignedPdfReport, file?: string): s
       ? "RESULTADO: FALHOU. Não confie neste arquivo como evidência sem apurar as linhas marcadas com ✗."
       : report.certificado_ok === null
         ? "RESULTADO: íntegro, mas o certificado do selo NÃO foi confirmado: o arquivo não mudou depois de selado e a evidência confere, porém qualquer um pode fazer um selo com o mesmo nome. Confirme a impressão digital com --certificado ou --confiaveis (lista publicada em /api/public/seal-certificates)."
-        : "RESULTADO: tudo confere. O selo cobre o arquivo inteiro e é de um certificado conhecido, o conteúdo recalculado é o declarado nas evidências e a cadeia de eventos é coerente até o hash final declarado.",
+        : `RESULTADO: tudo confere. O selo cobre o arquivo inteiro${report.dss || report.carimbos_documento.length ? " (depois dele, só dados de validação e carimbos do tempo do documento)" : ""} e é de um certificado conhecido, o conteúdo recalculado é o declarado nas evidências e a cadeia de eventos é coerente até o hash final declarado.`,
   );
   return out.join("\n");
 }

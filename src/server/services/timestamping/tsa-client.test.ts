@@ -59,7 +59,7 @@ describe("requestTimestamp", () => {
     tsa.mode = "ok";
     const hash = sha256("assinatura");
     const before = Date.now();
-    const result = await requestTimestamp(hash, { url: tsa.url });
+    const result = await requestTimestamp(hash, { url: tsa.url, allowPrivateNetwork: true });
     expect(result.messageImprint.hash.equals(hash)).toBe(true);
     expect(result.signatureValid).toBe(true);
     expect(result.policyOid).toBe(FAKE_TSA_POLICY);
@@ -126,10 +126,17 @@ describe("requestTimestamp", () => {
   it("sends HTTP basic credentials when configured; without them the authority refuses (401, not retryable)", async () => {
     const guarded = await startFakeTsaServer({ username: "consentir", password: "s3nha" });
     try {
-      const ok = await requestTimestamp(sha256("x"), { url: guarded.url, username: "consentir", password: "s3nha" });
+      const ok = await requestTimestamp(sha256("x"), {
+        url: guarded.url,
+        allowPrivateNetwork: true,
+        username: "consentir",
+        password: "s3nha",
+      });
       expect(ok.signatureValid).toBe(true);
       expect(guarded.authorizations.at(-1)).toBe(`Basic ${Buffer.from("consentir:s3nha").toString("base64")}`);
-      const refused = await requestTimestamp(sha256("x"), { url: guarded.url }).catch((e: unknown) => e);
+      const refused = await requestTimestamp(sha256("x"), { url: guarded.url, allowPrivateNetwork: true }).catch(
+        (e: unknown) => e,
+      );
       expect(refused).toBeInstanceOf(TsaRefusedError);
       expect(refused).toMatchObject({ kind: "refused", httpStatus: 401, retryable: false });
     } finally {
@@ -148,7 +155,9 @@ describe("requestTimestamp", () => {
   ] as const)("mode %s → %s", async (mode, type, message) => {
     tsa.mode = mode;
     try {
-      const error = await requestTimestamp(sha256("x"), { url: tsa.url }).catch((e: unknown) => e);
+      const error = await requestTimestamp(sha256("x"), { url: tsa.url, allowPrivateNetwork: true }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(type);
       expect((error as Error).message).toMatch(message);
     } finally {
@@ -161,6 +170,7 @@ describe("requestTimestamp", () => {
     const refused = await requestTimestamp(sha256("x"), {
       url: `http://127.0.0.1:${await closedPort()}/tsa`,
       timeoutMs: 2000,
+      allowPrivateNetwork: true,
     }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TsaUnreachableError);
     expect(refused).toMatchObject({ kind: "unreachable", retryable: true });
@@ -169,7 +179,11 @@ describe("requestTimestamp", () => {
     tsa.mode = "hang";
     try {
       started = Date.now();
-      const silent = await requestTimestamp(sha256("x"), { url: tsa.url, timeoutMs: 300 }).catch((e: unknown) => e);
+      const silent = await requestTimestamp(sha256("x"), {
+        url: tsa.url,
+        allowPrivateNetwork: true,
+        timeoutMs: 300,
+      }).catch((e: unknown) => e);
       expect(silent).toBeInstanceOf(TsaUnreachableError);
       expect((silent as Error).message).toContain("não respondeu a tempo");
       expect(Date.now() - started).toBeLessThan(1500);
@@ -203,7 +217,7 @@ describe("a time-stamped AD-RT signature", () => {
     const before = Date.now();
     const signed = await sealPdf(await renderDocumentPdf(sampleDocumentInput()), professional, {
       policy,
-      timestamp: { url: tsa.url },
+      timestamp: { url: tsa.url, allowPrivateNetwork: true },
     });
 
     const [info] = checkAllPdfSignatures(signed).signatures;
@@ -254,7 +268,8 @@ describe("a time-stamped AD-RT signature", () => {
 
   it("a token over something else is reported as not about this signature", async () => {
     tsa.mode = "ok";
-    const wrongToken = async () => (await requestTimestamp(sha256("outra coisa"), { url: tsa.url })).tokenDer;
+    const wrongToken = async () =>
+      (await requestTimestamp(sha256("outra coisa"), { url: tsa.url, allowPrivateNetwork: true })).tokenDer;
     const withPlaceholder = plainAddPlaceholder({
       pdfBuffer: await renderDocumentPdf(sampleDocumentInput()),
       reason: "teste",
@@ -275,7 +290,7 @@ describe("a time-stamped AD-RT signature", () => {
   it("an unreachable authority makes sealPdf fail with the typed error (the job retries), never a signature without its token", async () => {
     const error = await sealPdf(await renderDocumentPdf(sampleDocumentInput()), professional, {
       policy: policyForSigning(PADES_AD_RT_V1_3),
-      timestamp: { url: `http://127.0.0.1:${await closedPort()}/tsa`, timeoutMs: 1000 },
+      timestamp: { url: `http://127.0.0.1:${await closedPort()}/tsa`, timeoutMs: 1000, allowPrivateNetwork: true },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TsaUnreachableError);
   });

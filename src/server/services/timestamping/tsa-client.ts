@@ -18,6 +18,7 @@
  */
 import { randomBytes } from "node:crypto";
 import forge from "node-forge";
+import { fetchOutbound, OutboundAddressError } from "../../lib/outbound-address.js";
 import { derBoolean, octetString, oid, OID, sequence, smallInteger, unsignedInteger } from "../sealing/der.js";
 import { bytesOf, children, derOf, parseDer } from "../sealing/cms-reader.js";
 import { integerMagnitude, readTimeStampToken, type TimeStampTokenInfo } from "./timestamp-token.js";
@@ -29,6 +30,8 @@ export interface TsaConfig {
   password?: string | undefined;
   /** Whole request, connection included (default 10 s). */
   timeoutMs?: number | undefined;
+  /** OUTBOUND_ALLOW_PRIVATE_NETWORK: the authority may be on this machine or a private network (decision 053). */
+  allowPrivateNetwork?: boolean | undefined;
 }
 
 export const DEFAULT_TSA_TIMEOUT_MS = 10_000;
@@ -117,15 +120,21 @@ export async function requestTimestamp(sha256Hash: Buffer, config: TsaConfig): P
   let response: Response;
   let reply: Buffer;
   try {
-    response = await fetch(config.url, {
-      method: "POST",
-      headers,
-      body: new Uint8Array(body),
-      signal: AbortSignal.timeout(config.timeoutMs ?? DEFAULT_TSA_TIMEOUT_MS),
-      redirect: "error",
-    });
+    // No redirect is followed (a redirected POST is refused), and the address is checked (decision 053).
+    response = await fetchOutbound(
+      config.url,
+      {
+        method: "POST",
+        headers,
+        body: new Uint8Array(body),
+        signal: AbortSignal.timeout(config.timeoutMs ?? DEFAULT_TSA_TIMEOUT_MS),
+      },
+      { allowPrivateNetwork: config.allowPrivateNetwork, maxRedirects: 0 },
+    );
     reply = Buffer.from(await response.arrayBuffer());
   } catch (error) {
+    if (error instanceof OutboundAddressError)
+      throw new TsaRefusedError(`a autoridade de carimbo do tempo não foi chamada: ${error.message}`, false);
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     throw new TsaUnreachableError(
       timedOut
@@ -200,7 +209,14 @@ export function tsaConfigFromEnv(env: {
   TSA_USERNAME?: string | undefined;
   TSA_PASSWORD?: string | undefined;
   TSA_TIMEOUT_MS?: number | undefined;
+  OUTBOUND_ALLOW_PRIVATE_NETWORK?: boolean | undefined;
 }): TsaConfig | undefined {
   if (!env.TSA_URL) return undefined;
-  return { url: env.TSA_URL, username: env.TSA_USERNAME, password: env.TSA_PASSWORD, timeoutMs: env.TSA_TIMEOUT_MS };
+  return {
+    url: env.TSA_URL,
+    username: env.TSA_USERNAME,
+    password: env.TSA_PASSWORD,
+    timeoutMs: env.TSA_TIMEOUT_MS,
+    allowPrivateNetwork: env.OUTBOUND_ALLOW_PRIVATE_NETWORK,
+  };
 }

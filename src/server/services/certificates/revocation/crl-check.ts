@@ -12,7 +12,7 @@
  */
 import * as pkijs from "pkijs";
 import type { CrlSeen, RevocationResult } from "../../../../shared/evidence/revocation.js";
-import { CrlFetchError, type CrlSource } from "./crl-source.js";
+import { CrlFetchError, crlDer, type CrlSource } from "./crl-source.js";
 
 /** RFC 5280 §5.3.1 reason codes, as a clinic reads them. */
 const REASONS: Record<number, string> = {
@@ -66,7 +66,7 @@ function sameSerial(a: pkijs.RevokedCertificate, certificate: pkijs.Certificate)
 }
 
 type LinkAnswer =
-  | { kind: "good"; seen: CrlSeen }
+  | { kind: "good"; seen: CrlSeen; der: Buffer }
   | { kind: "revoked"; at: Date; reason: number | null; url: string }
   | { kind: "unavailable"; why: string };
 
@@ -118,6 +118,7 @@ async function checkLink(
     if (entry && reason !== REMOVE_FROM_CRL) return { kind: "revoked", at: entry.revocationDate.value, reason, url };
     return {
       kind: "good",
+      der: crlDer(crl),
       seen: {
         url,
         certificado: name,
@@ -129,11 +130,15 @@ async function checkLink(
   return { kind: "unavailable", why };
 }
 
-/** `chainDer`: the holder first, then its issuers up to the root. */
+/**
+ * `chainDer`: the holder first, then its issuers up to the root. `lists`, when given, receives the
+ * DER of each list that answered (for the sealed PDF's DSS, decision 053).
+ */
 export async function checkRevocation(
   chainDer: readonly Buffer[],
   source: CrlSource,
   now: Date = new Date(),
+  lists?: Buffer[],
 ): Promise<RevocationResult> {
   const consultadoEm = now.toISOString();
   let chain: pkijs.Certificate[];
@@ -160,6 +165,7 @@ export async function checkRevocation(
     }
     if (answer.kind === "unavailable") return { status: "indisponivel", consultadoEm, motivo: answer.why };
     listas.push(answer.seen);
+    lists?.push(answer.der);
   }
   return { status: "nao_revogado", consultadoEm, listas };
 }

@@ -6,6 +6,7 @@
  * sealing wait for the timeout.
  */
 import * as pkijs from "pkijs";
+import { fetchOutbound, OutboundAddressError } from "../../../lib/outbound-address.js";
 
 export type CrlSource = (url: string) => Promise<pkijs.CertificateRevocationList>;
 
@@ -25,6 +26,10 @@ export interface CrlSourceOptions {
   failureCacheMs?: number;
   fetch?: typeof globalThis.fetch;
   clock?: () => number;
+  /** OUTBOUND_ALLOW_PRIVATE_NETWORK: lists on this machine or a private network may be read (decision 053). */
+  allowPrivateNetwork?: boolean;
+  /** Name resolution (tests). */
+  resolve?: (host: string) => Promise<string[]>;
 }
 
 export const DEFAULT_CRL_MAX_BYTES = 64 * 1024 * 1024;
@@ -38,11 +43,20 @@ async function download(url: string, options: CrlSourceOptions): Promise<Buffer>
   const maxBytes = options.maxBytes ?? DEFAULT_CRL_MAX_BYTES;
   let response: Response;
   try {
-    response = await (options.fetch ?? globalThis.fetch)(url, {
-      signal: AbortSignal.timeout(options.timeoutMs),
-      redirect: "follow",
-    });
+    // Every hop's address is checked: a list's redirect cannot reach a private address (decision 053).
+    response = await fetchOutbound(
+      url,
+      { signal: AbortSignal.timeout(options.timeoutMs) },
+      {
+        allowPrivateNetwork: options.allowPrivateNetwork,
+        maxRedirects: 5,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      },
+    );
   } catch (error) {
+    if (error instanceof OutboundAddressError)
+      throw new CrlFetchError(`a lista de revogação em ${url} não foi buscada: ${error.message}`, { cause: error });
     throw new CrlFetchError(`a lista de revogação em ${url} não respondeu`, { cause: error });
   }
   if (!response.ok || !response.body) {
@@ -75,6 +89,14 @@ async function download(url: string, options: CrlSourceOptions): Promise<Buffer>
   return Buffer.concat(chunks);
 }
 
+/** The DER each parsed list was read from: kept to embed in the sealed PDF's DSS (decision 053). */
+const derOfList = new WeakMap<pkijs.CertificateRevocationList, Buffer>();
+
+/** The list's bytes as the authority published them (re-encoded only for a list not read here). */
+export function crlDer(crl: pkijs.CertificateRevocationList): Buffer {
+  return derOfList.get(crl) ?? Buffer.from(crl.toSchema(false).toBER(false));
+}
+
 /** DER, or one PEM block. */
 export function parseCrl(bytes: Buffer, url: string): pkijs.CertificateRevocationList {
   const text = bytes.subarray(0, 64).toString("latin1");
@@ -82,7 +104,9 @@ export function parseCrl(bytes: Buffer, url: string): pkijs.CertificateRevocatio
     ? Buffer.from(PEM.exec(bytes.toString("latin1"))?.[1]?.replace(/\s+/g, "") ?? "", "base64")
     : bytes;
   try {
-    return pkijs.CertificateRevocationList.fromBER(new Uint8Array(der));
+    const crl = pkijs.CertificateRevocationList.fromBER(new Uint8Array(der));
+    derOfList.set(crl, Buffer.from(der));
+    return crl;
   } catch (error) {
     throw new CrlFetchError(`o endereço ${url} não devolveu uma lista de revogação legível`, { cause: error });
   }

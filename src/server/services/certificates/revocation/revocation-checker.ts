@@ -24,6 +24,7 @@ export interface CertificateChecks {
 export interface RevocationEnv {
   CRL_CHECK: boolean;
   CRL_TIMEOUT_MS: number;
+  OUTBOUND_ALLOW_PRIVATE_NETWORK: boolean;
 }
 
 const sources = new WeakMap<RevocationEnv, CrlSource>();
@@ -36,7 +37,10 @@ export function crlSourceFromEnv(env: RevocationEnv): CrlSource | null {
   if (!env.CRL_CHECK) return null;
   let source = sources.get(env);
   if (!source) {
-    source = httpCrlSource({ timeoutMs: env.CRL_TIMEOUT_MS });
+    source = httpCrlSource({
+      timeoutMs: env.CRL_TIMEOUT_MS,
+      allowPrivateNetwork: env.OUTBOUND_ALLOW_PRIVATE_NETWORK,
+    });
     sources.set(env, source);
   }
   return source;
@@ -44,13 +48,14 @@ export function crlSourceFromEnv(env: RevocationEnv): CrlSource | null {
 
 /**
  * The revocation answer for a chain (holder first) whose official root is `officialRoot` (null:
- * none), or why it was not looked up.
+ * none), or why it was not looked up. `lists` receives the DER of the lists read (decision 053).
  */
 export async function revocationOf(
   chainDer: readonly Buffer[] | undefined,
   officialRoot: string | null,
   source: CrlSource | null,
   now: Date = new Date(),
+  lists?: Buffer[],
 ): Promise<RevocationResult> {
   if (!source)
     return { status: "nao_consultado", motivo: "a consulta às listas de revogação está desligada neste servidor" };
@@ -62,5 +67,5 @@ export async function revocationOf(
       consultadoEm: now.toISOString(),
       motivo: "o arquivo não traz a cadeia do certificado",
     };
-  return checkRevocation(chainDer, source, now);
+  return checkRevocation(chainDer, source, now, lists);
 }
