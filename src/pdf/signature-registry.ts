@@ -218,8 +218,10 @@ export function legalNote(parties: readonly LevelGroup[], options: { professiona
 export const OFFLINE_CHECK_NOTE =
   `Este PDF traz anexados (arquivos associados) ${DOCUMENT_FILE}, o conteúdo congelado em JSON canônico (RFC 8785), e ` +
   `${EVIDENCE_FILE}, as partes e a cadeia de eventos acima. Qualquer leitor de PDF que confira assinaturas PAdES (por ` +
-  "exemplo Adobe Acrobat Reader, ou pdfsig do Poppler) mostra se o selo cobre o arquivo inteiro e se ele mudou depois " +
-  `de selado; pdfdetach (Poppler) extrai os anexos, e o SHA-256 de ${DOCUMENT_FILE} (sha256sum) deve ser o SHA-256 do ` +
+  "exemplo Adobe Acrobat Reader, ou pdfsig do Poppler) mostra se cada assinatura confere e se o arquivo mudou depois " +
+  "dela; depois do selo vêm só dados de validação de longo prazo (DSS: certificados e listas de revogação) e, com " +
+  "carimbo do tempo, o carimbo do documento inteiro. " +
+  `pdfdetach (Poppler) extrai os anexos, e o SHA-256 de ${DOCUMENT_FILE} (sha256sum) deve ser o SHA-256 do ` +
   "conteúdo impresso aqui; cada evento traz o hash do anterior, e a cadeia termina no hash final impresso aqui. Quem " +
   "tiver o Consentir confere tudo isso de uma vez (npm run verify -- arquivo.pdf); a página /verificar do endereço " +
   "impresso acima faz o mesmo no servidor que emitiu o documento. Para saber de quem é o certificado do selo, compare a " +

@@ -43,7 +43,7 @@ export function EvidenceReport({ evidence }: { evidence: Evidence }) {
         )}
         <span>
           {ok
-            ? "Resultado: tudo confere. O selo cobre o arquivo inteiro e é de um certificado conhecido, as evidências são deste documento, o conteúdo recalculado é o declarado e a cadeia de eventos é coerente até o hash final declarado."
+            ? "Resultado: tudo confere. O selo cobre todo o arquivo até ele (depois, só dados de validação e carimbos do tempo do documento, quando houver) e é de um certificado conhecido, as evidências são deste documento, o conteúdo recalculado é o declarado e a cadeia de eventos é coerente até o hash final declarado."
             : `Resultado: FALHOU (${failures} ${failures === 1 ? "verificação" : "verificações"} com ✗). Não confie neste arquivo como evidência sem apurar as linhas marcadas.`}
         </span>
       </p>
