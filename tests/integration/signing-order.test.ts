@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, eq, like } from "drizzle-orm";
+import { and, asc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratos, emailOutbox, jobs } from "../../src/db/schema.js";
 import { ERRORS } from "../../src/shared/errors.js";
@@ -109,7 +109,9 @@ describe("the clinic's setting: when the professional signs (decision 050)", () 
     const [event] = await ctx.database.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.tenant_id, fresh.tenantId), eq(auditEvents.action, "settings.signing_updated")));
+      .where(and(eq(auditEvents.tenant_id, fresh.tenantId), eq(auditEvents.action, "settings.signing_updated")))
+      .orderBy(asc(auditEvents.seq))
+      .limit(1);
     expect(event?.data).toEqual({ ordem_profissional: { antes: "qualquer_ordem", depois: "antes_do_envio" } });
   });
 
