@@ -32,8 +32,10 @@ export default defineConfig({
           env: { TEST_DB: "pglite" },
           setupFiles: ["tests/helpers/source-maps-setup.ts"],
           globalSetup: ["tests/helpers/pglite-snapshot-setup.ts", "tests/helpers/compiled-entries-setup.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // A bound for a hang, not a wait: tests wait on conditions. 30 s failed quick tests on a
+          // 2-core machine under four busy processes (worker finalize, hostile PDFs, CRL checks).
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       ...(postgresUrl
@@ -48,8 +50,8 @@ export default defineConfig({
                 globalSetup: ["tests/helpers/compiled-entries-setup.ts"],
                 // Each fork on its own database (scripts/test-integration.mjs makes them).
                 setupFiles: ["tests/helpers/source-maps-setup.ts", "tests/helpers/postgres-fork-database.ts"],
-                testTimeout: 30_000,
-                hookTimeout: 60_000,
+                testTimeout: 120_000,
+                hookTimeout: 120_000,
               },
             },
           ]

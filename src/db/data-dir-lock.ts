@@ -25,6 +25,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
         throw new Error(
           `O diretório de dados ${dataDir} já está em uso pelo processo ${holder}. ` +
             "Encerre-o ou use outro DATA_DIR.",
+          { cause: error },
         );
       }
       rmSync(lockPath, { force: true });

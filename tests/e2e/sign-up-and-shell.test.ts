@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueEmail } from "../helpers/test-env.js";
 import { registerProfessional, validCnpj, validCpf, signIn } from "./accounts.js";
-import { DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
+import { baseUrl, DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -10,6 +10,15 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+});
+
+describe("robots.txt", () => {
+  it("is a text file that keeps crawlers out of the app and its signing links, not the app's HTML", async () => {
+    const response = await fetch(`${baseUrl()}/robots.txt`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe("User-agent: *\nDisallow: /\n");
+  });
 });
 
 describe("establishment sign-up, sign-in and the app shell", () => {

@@ -40,6 +40,10 @@ describe("a witness (decision 021)", () => {
       await card.getByRole("button", { name: "Adicionar testemunha" }).click();
       await card.getByTestId("witness-row").filter({ hasText: who.nome }).waitFor();
     };
+    // The form is closed until asked for; the help speaks of a consent term, not of debts.
+    expect(await card.getByLabel("Nome da testemunha").count()).toBe(0);
+    expect(await card.textContent()).not.toMatch(/devedor|título executivo/);
+    await card.getByRole("button", { name: "Adicionar testemunha (opcional)" }).click();
     // A witness nobody can reach is refused on the form, in Portuguese, before any request.
     await card.getByLabel("Nome da testemunha").fill("Sem Contato Nenhum");
     await card.getByLabel("CPF").pressSequentially(validCpf());

@@ -196,7 +196,7 @@ describe("S3 driver on the wire", () => {
 describe("an app with S3_BUCKET", () => {
   it("keeps a signed document's files in the bucket and serves the sealed PDF only through its permission checks", async () => {
     const dataDir = path.join(scratch, "app-data");
-    // Every process of one installation shares the instance key (README): on PostgreSQL the suite's
+    // Every process of one installation shares the instance key (docs/operations.md): on PostgreSQL the suite's
     // database already holds the instance seal, sealed with the other test apps' key.
     mkdirSync(dataDir, { recursive: true });
     const sharedKey = path.join(testEnv().DATA_DIR, "secret.key");

@@ -108,7 +108,7 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
     expect(report.signatures[1]!.coversWholeFile).toBe(true);
     const file = path.join(scratch, "icp.pdf");
     writeFileSync(file, sealed);
-    let pdfsig = "";
+    let pdfsig: string;
     try {
       pdfsig = execFileSync("pdfsig", [file], { encoding: "utf8" });
     } catch (error) {

@@ -157,7 +157,7 @@ describe("the sealed PDF carries its evidence", () => {
     expect(execFileSync("pdfdetach", ["-list", file], { encoding: "utf8" })).toMatch(
       /2 embedded files\s+1: documento\.json\s+2: evidencias\.json/,
     );
-    let report = "";
+    let report: string;
     try {
       report = execFileSync("pdfsig", [file], { encoding: "utf8" });
     } catch (error) {

@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useState } from "react";
+import { type RefObject, useEffect, useEffectEvent, useState } from "react";
 import { useNavigation, useSearchParams } from "react-router";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { type CursorStack, currentCursor } from "@/lib/cursor-stack";
@@ -23,16 +23,18 @@ export function useUrlListState<F>(codec: UrlListCodec<F>, listTop: RefObject<HT
   // The typed term reaches the address bar (and the query) once typing pauses — unless the
   // person has meanwhile clicked elsewhere: while that navigation is under way (a screen's code
   // still downloading) this list is still mounted, and writing `?q=` would replace it.
-  useEffect(() => {
-    if (debouncedTerm === q || navigating) return;
-    setSearchParams((current) => codec.write(debouncedTerm, codec.read(current).filters), { replace: true });
-    // Only a new debounced term writes; an outside change of `q` is handled below.
-  }, [debouncedTerm]);
+  // Only a new debounced term writes; an outside change of `q` is handled below.
+  const writeTerm = useEffectEvent((typed: string) => {
+    if (typed === q || navigating) return;
+    setSearchParams((current) => codec.write(typed, codec.read(current).filters), { replace: true });
+  });
+  useEffect(() => writeTerm(debouncedTerm), [debouncedTerm]);
 
   // Back/forward changed `q`: show it in the box.
-  useEffect(() => {
-    if (q !== debouncedTerm) setTerm(q);
-  }, [q]);
+  const showOutsideTerm = useEffectEvent((fromAddress: string) => {
+    if (fromAddress !== debouncedTerm) setTerm(fromAddress);
+  });
+  useEffect(() => showOutsideTerm(q), [q]);
 
   const setFilters = (next: F) => setSearchParams(codec.write(q, next), { replace: true });
 

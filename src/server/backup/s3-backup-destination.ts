@@ -28,7 +28,7 @@ const PART_BYTES = 8 * 1024 * 1024;
  * written (no local copy needed), each part checked by Content-MD5, encrypted at rest by the service
  * (SSE AES256 on the upload's start), private. An upload that never completes is no object at all —
  * a killed backup leaves nothing named as complete; its parts are dropped by abort, or by the bucket's
- * lifecycle rule (AbortIncompleteMultipartUpload, see README) when the process died.
+ * lifecycle rule (AbortIncompleteMultipartUpload, see docs/operations.md) when the process died.
  */
 export function s3BackupDestination(
   settings: S3Settings,

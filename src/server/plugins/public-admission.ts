@@ -91,6 +91,6 @@ export const publicAdmissionPlugin = fp<{ limits: AdmissionLimits }>(async (app,
 declare module "fastify" {
   interface FastifyInstance {
     /** This process's gate for the public routes (decision 040). */
-    publicAdmission: import("../lib/admission-gate.js").AdmissionGate;
+    publicAdmission: AdmissionGate;
   }
 }

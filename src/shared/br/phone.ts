@@ -95,7 +95,7 @@ export function normalizePhone(input: string): string {
  */
 export function isValidPhone(input: string): boolean {
   if (typeof input !== "string") return false;
-  if (/[^0-9\s()+.\-]/.test(input)) return false;
+  if (/[^0-9\s()+.-]/.test(input)) return false;
   const d = normalizePhone(input);
   if (!BRAZIL_DDDS.has(d.slice(0, 2))) return false;
   if (d.length === 11) return d[2] === "9";

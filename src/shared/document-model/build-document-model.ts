@@ -138,7 +138,7 @@ function trimLine(line: readonly Piece[]): Piece[] {
 }
 
 /** A leading bullet (•, -, *, –, —) or number (1. 1) 1-) and the spaces after it. */
-const LIST_MARKER = /^\s*(?:[•\-*–—]|\d+\s*[.)\-](?!\d))\s*/u;
+const LIST_MARKER = /^\s*(?:[•\-*–—]|\d+\s*[.)-](?!\d))\s*/u;
 
 /** Replaces the text of the first piece (dropping it when it becomes empty). */
 function withFirstText(line: Piece[], text: string): Piece[] {

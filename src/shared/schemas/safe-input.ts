@@ -10,6 +10,7 @@ import "./zod-locale.js";
 export const UNSAFE_TEXT_MESSAGE = "O texto contém caracteres inválidos (caractere nulo ou de codificação incompleta)";
 
 // A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+// eslint-disable-next-line no-control-regex -- finding the NUL is this pattern's job
 const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** True when the text can be stored and printed as it is: no NUL byte and no lone surrogate. */

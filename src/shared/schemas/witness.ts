@@ -7,7 +7,8 @@ export const MAX_WITNESSES = 2;
 
 export const WITNESS_MESSAGES = {
   title: "Testemunhas",
-  hint: "Opcional. Um documento particular assinado pelo devedor e por duas testemunhas é título executivo (CPC, art. 784, III) — útil em termos financeiros.",
+  hint: "Opcional. Até duas pessoas que acompanharam as explicações ao paciente podem assinar também, cada uma pelo próprio link e código.",
+  open: "Adicionar testemunha (opcional)",
   added: "Testemunha adicionada",
   removed: "Testemunha removida",
   contactRequired: "Informe o e-mail ou o celular da testemunha: o link e o código de assinatura vão para ele",

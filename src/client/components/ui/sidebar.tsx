@@ -7,6 +7,7 @@ import { cn } from "@/lib/utils";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import type { TooltipContent } from "@/components/ui/tooltip";
+import type MenuTooltipComponent from "./sidebar-menu-tooltip";
 import { useIsMobile } from "@/components/ui/use-mobile";
 
 const SIDEBAR_COOKIE_NAME = "sidebar_state";
@@ -21,7 +22,7 @@ const SIDEBAR_TOGGLE_LABEL = "Alternar menu lateral";
 // most first loads need neither.
 const loadMobileSheet = () => import("./sidebar-mobile-sheet");
 const SidebarMobileSheet = React.lazy(loadMobileSheet);
-type MenuTooltip = (typeof import("./sidebar-menu-tooltip"))["default"];
+type MenuTooltip = typeof MenuTooltipComponent;
 /** The collapsed sidebar's tooltip, once its chunk has arrived (null before). */
 let LoadedMenuTooltip: MenuTooltip | null = null;
 const loadMenuTooltip = () =>

@@ -1,11 +1,11 @@
 import { QueryClient, type QueryKey } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { currentUserKey } from "@/features/auth/api/auth-api";
-import { documentKeys } from "@/features/documents/api/documents-api";
-import { noticeKeys } from "@/features/notices/api/notices-api";
-import { signingKeys } from "@/features/documents/api/signing-api";
-import { patientKeys } from "@/features/patients/api/patients-api";
-import { userKeys } from "@/features/users/api/users-api";
+import { currentUserKey } from "@/features/auth";
+import { documentKeys } from "@/features/documents";
+import { noticeKeys } from "@/features/notices";
+import { signingKeys } from "@/features/documents";
+import { patientKeys } from "@/features/patients";
+import { userKeys } from "@/features/users";
 import { DOCUMENT_BATCH_MS, liveInvalidations, PROFILE_DEBOUNCE_MS } from "./live-invalidations";
 
 const me = "perfil-eu";

@@ -1,10 +1,10 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import { currentUserKey } from "@/features/auth/api/auth-api";
-import { documentKeys } from "@/features/documents/api/documents-api";
-import { noticeKeys } from "@/features/notices/api/notices-api";
-import { signingKeys } from "@/features/documents/api/signing-api";
-import { patientKeys } from "@/features/patients/api/patients-api";
-import { userKeys } from "@/features/users/api/users-api";
+import { currentUserKey } from "@/features/auth";
+import { documentKeys } from "@/features/documents";
+import { noticeKeys } from "@/features/notices";
+import { signingKeys } from "@/features/documents";
+import { patientKeys } from "@/features/patients";
+import { userKeys } from "@/features/users";
 
 /** Changes of documents and patients are gathered this long, so a burst refetches once. */
 export const DOCUMENT_BATCH_MS = 100;

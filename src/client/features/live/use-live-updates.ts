@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { currentUserKey, useCurrentUser } from "@/features/auth/api/auth-api";
+import { currentUserKey, useCurrentUser } from "@/features/auth";
 import { api } from "@/lib/api";
 import type { CurrentUser } from "@shared/schemas/me";
 import { liveInvalidations } from "./live-invalidations";

@@ -14,7 +14,7 @@ async function getJson(url: string, timeoutMs: number): Promise<{ status: number
     signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await response.text();
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {

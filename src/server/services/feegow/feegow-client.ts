@@ -49,7 +49,7 @@ function reasonOf(body: unknown): string | null {
     if (typeof value === "string" && value.trim()) {
       const clean = Array.from(
         value
-          .replace(/[\u0000-\u001f\u007f]+/g, " ")
+          .replace(/\p{Cc}+/gu, " ")
           .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
           .replace(/\s+/g, " ")
           .trim(),
@@ -209,7 +209,7 @@ export function feegowClient(options: FeegowClientOptions): FeegowClient {
       );
     }
 
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = raw ? JSON.parse(raw) : undefined;
     } catch {

@@ -10,7 +10,7 @@ export function cleanText(value: string | null | undefined, max = 200): string |
   if (!value) return null;
   const clean = value
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
-    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\p{Cc}+/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
   // By code points, so a cut never leaves half of a surrogate pair.

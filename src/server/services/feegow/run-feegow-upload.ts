@@ -116,7 +116,7 @@ export async function runFeegowUpload(ctx: JobContext, payload: { uploadId: stri
     await recordFailure(ctx, tenantId, claimed, stop);
     if (stop.transient && upload.tentativas < FEEGOW_UPLOAD_MAX_ATTEMPTS) {
       // The job's back-off decides when the next attempt comes (run-due-jobs.ts).
-      throw new Error(`envio ao Feegow adiado: ${stop.message}`);
+      throw new Error(`envio ao Feegow adiado: ${stop.message}`, { cause: error });
     }
     return;
   }

@@ -186,7 +186,7 @@ export function verifySignedPdfWithSeal(
   );
 
   let evidence: Evidence | null = null;
-  let documentValue: unknown = undefined;
+  let documentValue: unknown;
   if (evidenceBytes) {
     try {
       evidence = JSON.parse(evidenceBytes.toString("utf8")) as Evidence;

@@ -1,7 +1,7 @@
 import { ShieldAlert } from "lucide-react";
 import { Link } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { certificateBadge } from "@shared/certificates/certificate-status";
 import { profileCan } from "@shared/permissions";
 import { useCertificates } from "../api/certificates-api";

@@ -4,7 +4,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { profileCan } from "@shared/permissions";
 import { CERTIFICATE_MESSAGES, type CertificateTitular } from "@shared/schemas/certificates";
 import { CertificateList } from "./certificate-list";

@@ -1,7 +1,7 @@
 import { useSearchParams } from "react-router";
 import { PageHeader } from "@/components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { CONTENT_KIND_LABEL, CONTENT_KINDS, type ContentKind } from "@shared/schemas/content";
 import { ContentTab } from "./content-tab";
 import { profileCan } from "@shared/permissions";

@@ -18,9 +18,9 @@ import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/ca
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatCard } from "@/components/ui/stat-card";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { CertificateExpiryNotice } from "@/features/certificates/components/certificate-expiry-notice";
-import { useDocumentCounters } from "@/features/documents/api/documents-api";
+import { useCurrentUser } from "@/features/auth";
+import { CertificateExpiryNotice } from "@/features/certificates";
+import { useDocumentCounters } from "@/features/documents";
 import { cn } from "@/lib/utils";
 import { DOCUMENT_MESSAGES, signatureRate } from "@shared/schemas/document";
 import { monthOverMonth } from "../lib/trend";

@@ -5,8 +5,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardAction, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useRecentDocuments } from "@/features/documents/api/documents-api";
-import { formatDate, statusBadgeVariant } from "@/features/documents/lib/format";
+import { useRecentDocuments } from "@/features/documents";
+import { formatDate, statusBadgeVariant } from "@/features/documents";
 import { DOCUMENT_MESSAGES, RECENT_DOCUMENTS, dashboardBadge } from "@shared/schemas/document";
 
 /** 'Contratos Recentes': the clinic's five newest documents (spec part 1 §2, §9). */

@@ -12,7 +12,7 @@ import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { ApiError, errorMessage } from "@/lib/api";
 import { formatDate } from "@shared/format";
 import { MAX_BATCH_SIGNATURES, OTP_TTL_MINUTES } from "@shared/schemas/signing";

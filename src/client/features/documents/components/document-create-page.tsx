@@ -1,11 +1,11 @@
 import { formatCentavos, normalizeReaisText } from "@shared/br/money";
 import { ArrowLeft, FileWarning } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useEffectEvent, useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { useFeegowFeatures } from "@/features/integration/api/feegow-api";
-import { useFeegowSend } from "@/features/integration/lib/use-feegow-send";
+import { useFeegowFeatures } from "@/features/integration";
+import { useFeegowSend } from "@/features/integration";
 import { FEEGOW_IMPORT_MESSAGES } from "@shared/schemas/feegow";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -13,11 +13,11 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useIsMobile } from "@/components/ui/use-mobile";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { useContentItems } from "@/features/content/api/content-api";
-import { usePatient } from "@/features/patients/api/patients-api";
+import { useCurrentUser } from "@/features/auth";
+import { useContentItems } from "@/features/content";
+import { usePatient } from "@/features/patients";
 import { errorMessage } from "@/lib/api";
-import { procedureKeys, useProcedures } from "@/features/procedures/api/procedures-api";
+import { procedureKeys, useProcedures } from "@/features/procedures";
 import { ApiError, api } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { useQueryClient } from "@tanstack/react-query";
@@ -114,28 +114,39 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
   );
   const template = options.templates.find((t) => t.template_version_id === values.template_version_id) ?? null;
   const procedure = procedures.data?.items.find((p) => p.id === values.procedimento_id) ?? null;
-  const chosen = {
-    riscos: values.conteudo?.riscos ?? [],
-    beneficios: values.conteudo?.beneficios ?? [],
-    cuidados: values.conteudo?.cuidados ?? [],
-  };
+  const conteudo = values.conteudo;
+  const chosen = useMemo(
+    () => ({
+      riscos: conteudo?.riscos ?? [],
+      beneficios: conteudo?.beneficios ?? [],
+      cuidados: conteudo?.cuidados ?? [],
+    }),
+    [conteudo],
+  );
 
-  // A category that no longer matches the chosen template clears it (spec part 1 §5).
-  useEffect(() => {
-    if (!categoria || !values.template_version_id) return;
-    if (template && template.categoria !== categoria) setValue("template_version_id", "", { shouldDirty: true });
-  }, [categoria]);
+  // A category that no longer matches the chosen template clears it (spec part 1 §5); only a new
+  // category does, not a new template choice.
+  const clearMismatchedTemplate = useEffectEvent((chosenCategory: string) => {
+    if (!chosenCategory || !values.template_version_id) return;
+    if (template && template.categoria !== chosenCategory) setValue("template_version_id", "", { shouldDirty: true });
+  });
+  useEffect(() => clearMismatchedTemplate(categoria), [categoria]);
 
   const me = user.profile;
-  const physician = previewPhysician(options, values.medico_responsavel_id || undefined, {
-    id: me.id,
-    nome: me.nome,
-    cpf: me.cpf,
-    rqe: me.especialidades[0]?.rqe ?? me.rqe,
-    conselho_tipo: me.conselho_tipo,
-    conselho_numero: me.conselho_numero,
-    conselho_uf: me.conselho_uf,
-  });
+  const responsibleId = values.medico_responsavel_id || undefined;
+  const physician = useMemo(
+    () =>
+      previewPhysician(options, responsibleId, {
+        id: me.id,
+        nome: me.nome,
+        cpf: me.cpf,
+        rqe: me.especialidades[0]?.rqe ?? me.rqe,
+        conselho_tipo: me.conselho_tipo,
+        conselho_numero: me.conselho_numero,
+        conselho_uf: me.conselho_uf,
+      }),
+    [options, responsibleId, me],
+  );
 
   const model = useMemo(() => {
     if (!template) return null;
@@ -160,8 +171,8 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
     values,
     procedure,
     patient.data,
-    physician?.nome,
-    physician?.conselho_numero,
+    physician,
+    chosen,
     riscos.data,
     beneficios.data,
     cuidados.data,

@@ -7,7 +7,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { NativeSelect } from "@/components/form/native-select";
-import { usePatient } from "@/features/patients/api/patients-api";
+import { usePatient } from "@/features/patients";
 import { DOCUMENT_STATUS_LABEL, DOCUMENT_STATUSES } from "@shared/schemas/document";
 import { formatCalendarDate } from "../lib/format";
 import { countActiveFilters, type DocumentFilters as Filters } from "../lib/list-params";

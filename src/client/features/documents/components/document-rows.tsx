@@ -5,7 +5,7 @@ import { DOCUMENT_MESSAGES, type DocumentSummary } from "@shared/schemas/documen
 import { formatDate, isExpired, showsExpiry } from "../lib/format";
 import { type DocumentRowHandlers, DocumentRowMenu, DocumentRowSheet } from "./document-actions";
 import { AwaitingProfessionalBadge, DocumentStatusBadge } from "./document-status-badge";
-import { FeegowUploadBadge, FeegowUploadNote } from "@/features/integration/components/feegow-upload-status";
+import { FeegowUploadBadge, FeegowUploadNote } from "@/features/integration";
 
 /** "Expira dd/mm/aaaa" (red once passed); nothing for signed documents (spec part 1 §2). */
 function Expiry({ doc, now }: { doc: DocumentSummary; now: Date }) {

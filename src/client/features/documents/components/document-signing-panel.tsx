@@ -12,8 +12,8 @@ import { SIGNED_PDF_LABEL, SIGNED_PDF_PREPARING, useSignedPdfDownload } from "..
 import { SendForSignatureDialog, type SendTarget } from "./send-for-signature-dialog";
 import { ProfessionalSignature } from "./professional-signature";
 import { SigningLinkActions } from "./signing-link-actions";
-import { HandOverDialog, type HandOverTarget } from "@/features/front-desk/components/hand-over-dialog";
-import { useSigningSettings } from "@/features/settings/api/settings-api";
+import { HandOverDialog, type HandOverTarget } from "@/features/front-desk";
+import { useSigningSettings } from "@/features/settings";
 
 const awaitingSignature = (status: string) => status === "sent" || status === "viewed";
 

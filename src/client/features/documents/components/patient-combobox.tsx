@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
-import { usePatient, usePatients } from "@/features/patients/api/patients-api";
+import { usePatient, usePatients } from "@/features/patients";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { formatCpf } from "@shared/br/cpf";
 import type { Patient } from "@shared/schemas/patient";

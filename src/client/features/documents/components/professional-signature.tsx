@@ -15,8 +15,8 @@ import {
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { useCertificates } from "@/features/certificates/api/certificates-api";
+import { useCurrentUser } from "@/features/auth";
+import { useCertificates } from "@/features/certificates";
 import { certificateBadge } from "@shared/certificates/certificate-status";
 import { ApiError, errorMessage } from "@/lib/api";
 import type { DocumentDetail } from "@shared/schemas/document";

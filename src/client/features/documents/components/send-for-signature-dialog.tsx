@@ -19,7 +19,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/api";
 import { DOCUMENT_VALIDITY_DAYS } from "@shared/schemas/document";
 import { SIGNING_MESSAGES, type SendCheck, type SigningLink } from "@shared/schemas/signing";
-import { signingLevelNotice, useSigningSettings } from "@/features/settings/api/settings-api";
+import { signingLevelNotice, useSigningSettings } from "@/features/settings";
 import { type SendMode, useSendCheck, useSendForSignature } from "../api/signing-api";
 import { patientEditLink } from "../lib/patient-edit-link";
 import { SendProblemsAlert } from "./send-problems-alert";

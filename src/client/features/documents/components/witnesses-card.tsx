@@ -35,6 +35,8 @@ export function WitnessesCard({ doc, canWrite }: { doc: DocumentDetail; canWrite
   const add = useAddWitness(doc.id);
   const remove = useRemoveWitness(doc.id);
   const [formError, setFormError] = useState<string | null>(null);
+  // Witnesses are the exception on a consent term: the form stays closed until someone asks for it.
+  const [formOpen, setFormOpen] = useState(false);
   const form = useForm<WitnessInput>({ resolver: zodResolver(witnessInputSchema) as never, defaultValues: EMPTY });
   const { register, handleSubmit, reset, setError, formState } = form;
 
@@ -116,7 +118,12 @@ export function WitnessesCard({ doc, canWrite }: { doc: DocumentDetail; canWrite
           </ul>
         )}
 
-        {editable && items.length < max && !witnesses.isPending ? (
+        {editable && items.length < max && !witnesses.isPending && !formOpen ? (
+          <Button variant="outline" className="w-fit" onClick={() => setFormOpen(true)}>
+            <UserPlus /> {WITNESS_MESSAGES.open}
+          </Button>
+        ) : null}
+        {editable && items.length < max && !witnesses.isPending && formOpen ? (
           <form
             onSubmit={(event) => void submit(event)}
             className="grid gap-3 sm:grid-cols-2"

@@ -11,9 +11,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { type CursorStack, currentCursor, nextPage, previousPage, shownSoFar } from "@/lib/cursor-stack";
 import { errorMessage } from "@/lib/api";
-import { useDocuments } from "@/features/documents/api/documents-api";
-import { DocumentStatusBadge } from "@/features/documents/components/document-status-badge";
-import { formatDateTime } from "@/features/documents/lib/format";
+import { useDocuments } from "@/features/documents";
+import { DocumentStatusBadge } from "@/features/documents";
+import { formatDateTime } from "@/features/documents";
 import { HandOverDialog, type HandOverTarget } from "./hand-over-dialog";
 import { LinkQrDialog } from "./link-qr-dialog";
 

@@ -2,7 +2,7 @@ import { ArrowRight, Check, RotateCcw } from "lucide-react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
-import { formatDateTime } from "@/features/documents/lib/format";
+import { formatDateTime } from "@/features/documents";
 import { cn } from "@/lib/utils";
 import type { Notice } from "@shared/notices/notice-schemas";
 import { NoticeIcon } from "./notice-icon";

@@ -17,7 +17,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { ApiError, errorMessage } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
 import { RETENTION_MESSAGES } from "@shared/retention/retention-rule";

@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useDocuments } from "@/features/documents/api/documents-api";
-import { DocumentStatusBadge } from "@/features/documents/components/document-status-badge";
+import { useDocuments } from "@/features/documents";
+import { DocumentStatusBadge } from "@/features/documents";
 import { documentsLabel } from "../lib/labels";
 import { formatInstantDateBR } from "../lib/dates";
 

@@ -2,7 +2,7 @@ import { useParams } from "react-router";
 import { Card, CardContent } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { usePatient, useUpdatePatient } from "../api/patients-api";
 import { errorMessage } from "@/lib/api";
 import { isPatientNotFound } from "../lib/errors";

@@ -30,8 +30,8 @@ import { useGoBack } from "../lib/use-go-back";
 import { AddressFields } from "@/components/form/address-fields";
 import { PatientFormSection } from "./patient-form-section";
 import { PatientGuardianSection } from "./patient-guardian-section";
-import { FeegowPatientSearch } from "@/features/integration/components/feegow-patient-search";
-import { safeReturnPath } from "@/features/documents/lib/patient-edit-link";
+import { FeegowPatientSearch } from "@/features/integration";
+import { safeReturnPath } from "@/features/documents";
 import { SigningHint } from "./signing-hint";
 
 type Output = z.output<typeof patientInputSchema>;

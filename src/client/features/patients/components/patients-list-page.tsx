@@ -8,7 +8,7 @@ import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { ListEmptyState } from "@/components/list/list-empty-state";
 import { useIsMobile } from "@/components/ui/use-mobile";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { useUrlListState } from "@/lib/use-url-list-state";
 import { PATIENT_MESSAGES, PATIENT_PAGE_SIZE } from "@shared/schemas/patient";
 import { usePatients } from "../api/patients-api";

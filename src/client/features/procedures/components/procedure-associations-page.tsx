@@ -10,7 +10,7 @@ import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { LoadError } from "@/components/list/load-error";
 import { errorMessage } from "@/lib/api";
 import { CONTENT_KINDS, type ContentKind } from "@shared/schemas/content";
@@ -81,7 +81,7 @@ export function ProcedureAssociationsPage() {
       </Button>
     ) : undefined;
 
-  let body: React.ReactNode = null;
+  let body: React.ReactNode;
   if (procedures.isPending) {
     body = <Skeleton className="h-9 w-full max-w-md" />;
   } else if (procedures.isError) {

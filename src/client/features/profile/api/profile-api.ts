@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { currentUserKey } from "@/features/auth/api/auth-api";
+import { currentUserKey } from "@/features/auth";
 import { api } from "@/lib/api";
 import type { CurrentUser } from "@shared/schemas/me";
 import type { PasswordChangeInput, ProfileUpdateInput } from "@shared/schemas/profile";

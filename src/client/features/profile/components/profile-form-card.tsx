@@ -11,7 +11,7 @@ import { SubmitButton } from "@/components/form/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { CouncilFields, EMPTY_ESPECIALIDADE } from "@/features/auth/components/council-fields";
+import { CouncilFields, EMPTY_ESPECIALIDADE } from "@/features/auth";
 import { ApiError } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { maskCpf, maskPhone } from "@shared/br/masks";

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { profileCan, ROLE_LABEL, type Role } from "@shared/permissions";
 import { PROFILE_MESSAGES } from "@shared/schemas/profile";
 import { PasswordCard } from "./password-card";

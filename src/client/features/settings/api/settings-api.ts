@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { currentUserKey } from "@/features/auth/api/auth-api";
+import { currentUserKey } from "@/features/auth";
 import { ApiError, api } from "@/lib/api";
 import type { ClinicSettings, ClinicSettingsInput } from "@shared/schemas/clinic-settings";
 import type { ClinicLogo } from "@shared/clinic-logo";

@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Label } from "@/components/ui/label";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { profileCan } from "@shared/permissions";
 import { RETENTION_MESSAGES } from "@shared/retention/retention-rule";
 import { DATA_RIGHTS_MESSAGES } from "@shared/schemas/data-rights";

@@ -1,8 +1,8 @@
 import { useLocation } from "react-router";
 import { Separator } from "@/components/ui/separator";
 import { SidebarTrigger } from "@/components/ui/sidebar";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { NoticeBell } from "@/features/notices/components/notice-bell";
+import { useCurrentUser } from "@/features/auth";
+import { NoticeBell } from "@/features/notices";
 import { screenTitle } from "../navigation";
 
 export function AppHeader() {

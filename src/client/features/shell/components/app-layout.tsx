@@ -1,7 +1,7 @@
 import { Outlet } from "react-router";
 import { SidebarInset, SidebarProvider } from "@/components/ui/sidebar";
 import { MAIN_CONTENT_ID, SkipLink } from "@/components/ui/skip-link";
-import { useLiveUpdates } from "@/features/live/use-live-updates";
+import { useLiveUpdates } from "@/features/live";
 import { AppHeader } from "./app-header";
 import { AppSidebar } from "./app-sidebar";
 import { MobileBottomBar } from "./mobile-bottom-bar";

@@ -17,7 +17,7 @@ import {
   SidebarRail,
   useSidebar,
 } from "@/components/ui/sidebar";
-import { useCurrentUser, useSignOut } from "@/features/auth/api/auth-api";
+import { useCurrentUser, useSignOut } from "@/features/auth";
 import { sidebarFor } from "../navigation";
 
 export function AppSidebar() {

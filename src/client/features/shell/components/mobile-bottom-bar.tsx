@@ -1,7 +1,7 @@
 import { NavLink } from "react-router";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
-import { useUnreadNotices } from "@/features/notices/api/notices-api";
-import { UnreadBadge, unreadDescription } from "@/features/notices/components/unread-badge";
+import { useCurrentUser } from "@/features/auth";
+import { useUnreadNotices } from "@/features/notices";
+import { UnreadBadge, unreadDescription } from "@/features/notices";
 import { cn } from "@/lib/utils";
 import { bottomBarFor } from "../navigation";
 

@@ -1,6 +1,6 @@
 import type * as React from "react";
 import { PageHeader } from "@/components/ui/page-header";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { LoadError } from "@/components/list/load-error";
 import { errorMessage } from "@/lib/api";
 import { useAllowedSpecialties, useTemplateDefaults } from "../api/template-defaults-api";

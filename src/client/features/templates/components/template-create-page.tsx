@@ -1,6 +1,6 @@
 import { Navigate } from "react-router";
 import { PageHeader } from "@/components/ui/page-header";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { profileCan } from "@shared/permissions";
 import { useCreateTemplate } from "../api/templates-api";
 import { TemplateForm } from "./template-form";

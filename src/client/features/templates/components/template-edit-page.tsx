@@ -1,8 +1,8 @@
-import { useEffect } from "react";
+import { useEffect, useEffectEvent } from "react";
 import { Navigate, useNavigate, useParams } from "react-router";
 import { toast } from "sonner";
 import { PageHeader } from "@/components/ui/page-header";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { errorMessage } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
 import { TEMPLATE_CATEGORIES, TEMPLATE_MESSAGES, type TemplateCategory } from "@shared/schemas/template";
@@ -20,10 +20,12 @@ export function TemplateEditPage() {
   const failed = template.isError && !isTemplateNotFound(template.error);
 
   // Spec part 2 §8: 'Erro ao carregar template.' then back to /templates.
-  useEffect(() => {
-    if (!failed) return;
+  const leaveOnFailure = useEffectEvent(() => {
     toast.error(TEMPLATE_MESSAGES.loadError, { description: errorMessage(template.error) });
     navigate("/templates", { replace: true });
+  });
+  useEffect(() => {
+    if (failed) leaveOnFailure();
   }, [failed]);
 
   if (user && !profileCan(user.profile, "templates.write")) return <Navigate to={`/templates/${id}/preview`} replace />;

@@ -24,7 +24,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { useGoBack } from "@/features/patients/lib/use-go-back";
+import { useGoBack } from "@/features/patients";
 import { errorMessage } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { SAMPLE_TEMPLATE } from "@shared/document-model/sample-template";

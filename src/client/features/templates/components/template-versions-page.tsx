@@ -11,7 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { LoadError } from "@/components/list/load-error";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { errorMessage } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
 import { TEMPLATE_MESSAGES, type TemplateVersion } from "@shared/schemas/template";

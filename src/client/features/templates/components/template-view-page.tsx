@@ -1,6 +1,5 @@
 import { BarChart3, CheckCircle2, History, Pencil, Send, Undo2 } from "lucide-react";
-import type * as React from "react";
-import { useEffect } from "react";
+import { type ReactNode, useEffect, useEffectEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
@@ -8,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Spinner } from "@/components/ui/spinner";
-import { useCurrentUser } from "@/features/auth/api/auth-api";
+import { useCurrentUser } from "@/features/auth";
 import { errorMessage } from "@/lib/api";
 import { ApiError } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
@@ -19,12 +18,11 @@ import { TemplateNotFound, TemplatePageSkeleton } from "./template-page-states";
 import { TemplatePreview } from "./template-preview";
 import { TemplateStatusBadge } from "./template-status-badge";
 
-const STATUS_ACTIONS: Record<TemplateStatus, { label: string; icon: React.ReactNode; variant: "default" | "outline" }> =
-  {
-    review: { label: "Enviar para revisão", icon: <Send />, variant: "outline" },
-    published: { label: "Publicar", icon: <CheckCircle2 />, variant: "default" },
-    draft: { label: "Voltar para rascunho", icon: <Undo2 />, variant: "outline" },
-  };
+const STATUS_ACTIONS: Record<TemplateStatus, { label: string; icon: ReactNode; variant: "default" | "outline" }> = {
+  review: { label: "Enviar para revisão", icon: <Send />, variant: "outline" },
+  published: { label: "Publicar", icon: <CheckCircle2 />, variant: "default" },
+  draft: { label: "Voltar para rascunho", icon: <Undo2 />, variant: "outline" },
+};
 
 /** /templates/:id/preview (spec part 2 §2 Template view) with the review workflow. */
 export function TemplateViewPage() {
@@ -37,10 +35,12 @@ export function TemplateViewPage() {
   const canPublish = profileCan(user?.profile, "templates.publish");
   const failed = template.isError && !isTemplateNotFound(template.error);
 
-  useEffect(() => {
-    if (!failed) return;
+  const leaveOnFailure = useEffectEvent(() => {
     toast.error(TEMPLATE_MESSAGES.loadError, { description: errorMessage(template.error) });
     navigate("/templates", { replace: true });
+  });
+  useEffect(() => {
+    if (failed) leaveOnFailure();
   }, [failed]);
 
   if (template.isPending || failed) return <TemplatePageSkeleton />;

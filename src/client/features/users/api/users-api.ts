@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "@/lib/api";
-import { currentUserKey } from "@/features/auth/api/auth-api";
+import { currentUserKey } from "@/features/auth";
 import type { CurrentUser } from "@shared/schemas/me";
 import type {
   AssignableRole,

@@ -17,7 +17,7 @@ import {
 } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { CouncilFields, EMPTY_ESPECIALIDADE } from "@/features/auth/components/council-fields";
+import { CouncilFields, EMPTY_ESPECIALIDADE } from "@/features/auth";
 import { ApiError } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { ROLE_LABEL, type Role } from "@shared/permissions";

@@ -93,7 +93,7 @@ async function checkLink(
       why = `a lista de revogação em ${url} não é da autoridade que emitiu “${name}”`;
       continue;
     }
-    let signed = false;
+    let signed: boolean;
     try {
       signed = await crl.verify({ issuerCertificate: issuer });
     } catch {

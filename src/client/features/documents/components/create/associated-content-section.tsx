@@ -1,4 +1,4 @@
-import { AssociationChecklist } from "@/features/procedures/components/association-checklist";
+import { AssociationChecklist } from "@/features/procedures";
 import { DOCUMENT_MESSAGES } from "@shared/schemas/document";
 import type { ContentCounts, ContentKind } from "./form-values";
 

@@ -5,7 +5,7 @@ import { NativeSelect } from "@/components/form/native-select";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import type { useProcedures } from "@/features/procedures/api/procedures-api";
+import type { useProcedures } from "@/features/procedures";
 import { procedureSpecialtyName } from "@shared/reference/procedure-specialties";
 import type { DocumentCreateData, DocumentFormOptions } from "@shared/schemas/document";
 import { TEMPLATE_CATEGORIES } from "@shared/schemas/template";

@@ -1,5 +1,5 @@
-import { usePatient } from "@/features/patients/api/patients-api";
-import { todayInSaoPaulo } from "@/features/patients/lib/dates";
+import { usePatient } from "@/features/patients";
+import { todayInSaoPaulo } from "@/features/patients";
 import { patientSendProblems } from "@shared/send-readiness";
 import { SendProblemsAlert } from "../send-problems-alert";
 
