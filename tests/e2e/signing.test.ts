@@ -105,7 +105,10 @@ describe("signing", () => {
     );
     await page.reload();
     const panelBefore = page.getByTestId("signing-panel");
-    expect(await panelBefore.getByRole("button", { name: "Enviar para Assinatura" }).isDisabled()).toBe(true);
+    await page.getByTestId("professional-signature").waitFor();
+    await expect
+      .poll(() => panelBefore.getByRole("button", { name: "Enviar para Assinatura" }).isDisabled())
+      .toBe(true);
     await panelBefore
       .getByTestId("professional-signature")
       .getByRole("button", { name: "Assinar como profissional responsável" })

@@ -43,9 +43,10 @@ export function DocumentSigningPanel({
   let body: React.ReactNode = null;
   if (doc.status === "draft") {
     // Only a clinic that chose "antes do envio" waits for the professional before sending (decision 050).
+    // Until the setting is known the button waits too (the send dialog would say why anyway).
     const awaitingProfessional =
       doc.assinaturas_pendentes.includes("profissional") &&
-      signingSettings.data?.ordem_profissional === "antes_do_envio";
+      (!signingSettings.data || signingSettings.data.ordem_profissional === "antes_do_envio");
     body = (
       <>
         <ProfessionalSignature doc={doc} />
