@@ -36,7 +36,11 @@ export interface EspecialidadeEscolhida {
 
 export interface TenantSettings {
   /** Signing options of the clinic: ask the patient for an e-mail one-time code before signing. */
-  assinatura?: { codigo_email?: boolean };
+  assinatura?: {
+    codigo_email?: boolean;
+    /** When the responsible professional signs (decision 050); "qualquer_ordem" when absent. */
+    ordem_profissional?: string;
+  };
   /** Days a new document stays open for signature (Configurações; spec part 2 §9: 7 by default). */
   documentos?: { validade_dias?: number };
   // The clinic-system (Feegow) section lives in its own table, integracoes_feegow (decision 016).

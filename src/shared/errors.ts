@@ -95,7 +95,13 @@ export const ERRORS = {
   PROFESSIONAL_SIGNATURE_MISSING: {
     status: 409,
     message:
-      "O profissional responsável ainda não assinou a declaração do profissional. Ele assina pelo documento, no Consentir, antes do envio.",
+      "O profissional responsável ainda não assinou a declaração do profissional. Nesta clínica ele assina antes do envio, pelo documento, no Consentir.",
+  },
+  /** Configurações → "depois do paciente" (decision 050). */
+  PROFESSIONAL_AFTER_PATIENT: {
+    status: 409,
+    message:
+      "Nesta clínica o profissional responsável assina depois do paciente. O paciente (ou o responsável legal) ainda não assinou este documento.",
   },
   PROFESSIONAL_NOT_RESPONSIBLE: {
     status: 403,

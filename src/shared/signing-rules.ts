@@ -78,7 +78,30 @@ export const SIGNING_MESSAGES = {
   waitingOthersTitle: "Sua assinatura foi registrada",
   waitingOthers:
     "O documento será concluído quando todas as partes assinarem. Depois disso, a cópia assinada ficará disponível.",
+  /** The patient signed; only the responsible professional is missing (decision 050). */
+  waitingProfessional: (profissional: string | null) =>
+    `Falta agora a assinatura do profissional responsável${profissional ? ` (${profissional})` : ""}. Assim que ela for feita, o documento fica concluído e a cópia assinada fica disponível neste mesmo link.`,
 } as const;
+
+/**
+ * When the responsible professional signs the professional declaration (Configurações, decision
+ * 050): before the document can be sent, only after the patient (or guardian), or in any order.
+ */
+export const PROFESSIONAL_ORDERS = ["antes_do_envio", "depois_do_paciente", "qualquer_ordem"] as const;
+export type ProfessionalOrder = (typeof PROFESSIONAL_ORDERS)[number];
+export const DEFAULT_PROFESSIONAL_ORDER: ProfessionalOrder = "qualquer_ordem";
+export const PROFESSIONAL_ORDER_LABELS: Record<ProfessionalOrder, string> = {
+  antes_do_envio: "Antes do envio",
+  depois_do_paciente: "Depois do paciente",
+  qualquer_ordem: "Em qualquer ordem",
+};
+
+/** The stored value, or the default when none (or a bad one) is stored. */
+export function professionalOrderOf(stored: unknown): ProfessionalOrder {
+  return (PROFESSIONAL_ORDERS as readonly unknown[]).includes(stored)
+    ? (stored as ProfessionalOrder)
+    : DEFAULT_PROFESSIONAL_ORDER;
+}
 
 /** The ready WhatsApp text (spec part 1 §2: a message containing the link). */
 export function whatsappMessage(patientName: string, title: string, link: string): string {

@@ -97,9 +97,18 @@ describe("signing", () => {
 
     // Send from the document page: the link is shown and Copiar Link copies it.
     await page.goto(`/documents/${documentId}`);
-    // The responsible professional signs the professional declaration first, as themselves (issue 11).
+    // This clinic chose "antes do envio" (decision 050): the responsible professional signs the
+    // professional declaration first, as themselves (issue 11).
+    await json(
+      await page.request.put("/api/settings/signing", { data: { ordem_profissional: "antes_do_envio" } }),
+      200,
+    );
+    await page.reload();
     const panelBefore = page.getByTestId("signing-panel");
-    expect(await panelBefore.getByRole("button", { name: "Enviar para Assinatura" }).isDisabled()).toBe(true);
+    await page.getByTestId("professional-signature").waitFor();
+    await expect
+      .poll(() => panelBefore.getByRole("button", { name: "Enviar para Assinatura" }).isDisabled())
+      .toBe(true);
     await panelBefore
       .getByTestId("professional-signature")
       .getByRole("button", { name: "Assinar como profissional responsável" })

@@ -49,8 +49,12 @@ async function scanned(now: Date) {
                (count(*) filter (where created_at >= ${thisMonth}))::int as criados_este_mes,
                (count(*) filter (where created_at >= ${lastMonth} and created_at < ${thisMonth}))::int as criados_mes_passado,
                (count(*) filter (where status = 'signed' and signed_at >= ${thisMonth}))::int as assinados_este_mes,
-               (count(*) filter (where status = 'signed' and signed_at >= ${lastMonth} and signed_at < ${thisMonth}))::int as assinados_mes_passado
-          from contratos where tenant_id = ${clinic.tenantId}`,
+               (count(*) filter (where status = 'signed' and signed_at >= ${lastMonth} and signed_at < ${thisMonth}))::int as assinados_mes_passado,
+               coalesce(sum(case when status in ('sent', 'viewed') and expiracao_at > ${now} and medico_responsavel_id is not null
+                 and not exists (select 1 from contrato_partes p where p.contrato_id = c.id and p.papel = 'profissional') then 1 else 0 end), 0)::int as aguardando_profissional,
+               coalesce(sum(case when status in ('sent', 'viewed') and expiracao_at > ${now} and medico_responsavel_id = ${clinic.profileId}::uuid
+                 and not exists (select 1 from contrato_partes p where p.contrato_id = c.id and p.papel = 'profissional') then 1 else 0 end), 0)::int as aguardando_minha_assinatura
+          from contratos c where tenant_id = ${clinic.tenantId}`,
   );
   return row;
 }

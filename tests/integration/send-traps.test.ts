@@ -145,7 +145,10 @@ describe("send-check", () => {
     expectError(await staff(clinic, "POST", `/api/documents/${documentId}/send`, {}), "GUARDIAN_MISSING");
   });
 
-  it("says when the professional has not signed the declaration yet", async () => {
+  it("says when the professional has not signed the declaration yet (the clinic chose 'antes do envio', decision 050)", async () => {
+    expect(
+      (await staff(clinic, "PUT", "/api/settings/signing", { ordem_profissional: "antes_do_envio" })).statusCode,
+    ).toBe(200);
     const patient = await staff(clinic, "POST", "/api/patients", {
       nome: "Paula Prado",
       cpf: validCpf(),
@@ -171,6 +174,11 @@ describe("send-check", () => {
       },
     ]);
     expectError(await staff(clinic, "POST", `/api/documents/${id}/send`, {}), "PROFESSIONAL_SIGNATURE_MISSING");
+    // With the default ("em qualquer ordem") the same draft has nothing in the way.
+    expect(
+      (await staff(clinic, "PUT", "/api/settings/signing", { ordem_profissional: "qualquer_ordem" })).statusCode,
+    ).toBe(200);
+    expect((await staff(clinic, "GET", `/api/documents/${id}/send-check`)).json().problemas).toEqual([]);
   });
 
   it("offers Reenviar with a new deadline on an expired document, nothing on a cancelled one", async () => {

@@ -219,6 +219,7 @@ describe("exclusive control by default", () => {
       });
       expect(settings.json()).toEqual({
         codigo_email: true,
+        ordem_profissional: "qualquer_ordem",
         email_configurado: false,
         codigo_disponivel: false,
         sms_configurado: false,
@@ -382,6 +383,10 @@ describe("the responsible professional signs as themselves, in the app, before s
       "profissional",
       "paciente",
     ]);
+    // The clinic chose "antes do envio" (decision 050): sending waits for the professional.
+    expect(
+      (await staff(clinic, "PUT", "/api/settings/signing", { ordem_profissional: "antes_do_envio" })).statusCode,
+    ).toBe(200);
     const early = await staff(clinic, "POST", `/api/documents/${id}/send`, {});
     expect(early.statusCode).toBe(409);
     expect(early.json().code).toBe("PROFESSIONAL_SIGNATURE_MISSING");

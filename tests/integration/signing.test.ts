@@ -507,6 +507,11 @@ describe("the server is the judge of a signature", () => {
     expect(completed?.data).toEqual({
       verification_code: row.verification_code,
       partes: expect.arrayContaining(["paciente", "profissional"]),
+      // Who signed when, first to last (decision 050): here the professional signed before sending.
+      ordem: [
+        { papel: "profissional", ordem: 1, assinou_em: expect.any(String) },
+        { papel: "paciente", ordem: 1, assinou_em: expect.any(String) },
+      ],
     });
     const signedEvent = (await eventsOf(sent.documentId)).find(
       (e) => e.action === "document.party_signed" && (e.data as { papel: string }).papel === "paciente",
@@ -641,6 +646,7 @@ describe("the e-mail one-time code", () => {
     // On by default (issue 11); this server can deliver codes (development outbox) but has no SMTP.
     expect((await staff(otpClinic, "GET", "/api/settings/signing")).json()).toEqual({
       codigo_email: true,
+      ordem_profissional: "qualquer_ordem",
       email_configurado: false,
       codigo_disponivel: true,
       sms_configurado: false,

@@ -188,6 +188,13 @@ export const router = createBrowserRouter([
             ),
           },
           {
+            path: "/documents/awaiting-signature",
+            lazy: page(
+              () => import("@/features/documents/components/awaiting-signature-page"),
+              (m) => m.AwaitingSignaturePage,
+            ),
+          },
+          {
             path: "/documents/create",
             lazy: page(
               () => import("@/features/documents/components/document-create-page"),

@@ -135,7 +135,7 @@ export function SigningPage({ token }: { token: string }) {
           <div>
             {signed && page.aguardando_outras_assinaturas ? (
               <Pill tone="warning" data-testid="signing-status">
-                Aguardando as demais assinaturas
+                {page.aguardando_profissional ? "Aguardando o profissional" : "Aguardando as demais assinaturas"}
               </Pill>
             ) : signed ? (
               <Pill tone="success" data-testid="signing-status">
@@ -192,7 +192,9 @@ export function SigningPage({ token }: { token: string }) {
               title={SIGNING_MESSAGES.waitingOthersTitle}
               data-testid="waiting-others"
             >
-              {SIGNING_MESSAGES.waitingOthers}
+              {page.aguardando_profissional
+                ? SIGNING_MESSAGES.waitingProfessional(doc.profissional)
+                : SIGNING_MESSAGES.waitingOthers}
             </Notice>
           ) : (
             <>

@@ -19,15 +19,18 @@ export interface DocumentSummaryRow {
   criador_nome: string | null;
   template_titulo: string | null;
   versao: number | null;
+  /** The responsible professional has not signed (decision 050). */
+  profissional_pendente: boolean;
 }
 
 export function presentDocumentSummary(row: DocumentSummaryRow, now: Date): DocumentSummary {
+  const status = effectiveStatus(row.status, row.expiracao_at, now);
   return {
     id: row.id,
     short_id: shortDocumentId(row.id),
     titulo: row.titulo,
     procedimento: row.procedimento,
-    status: effectiveStatus(row.status, row.expiracao_at, now),
+    status,
     created_at: row.created_at.toISOString(),
     expiracao_at: row.expiracao_at.toISOString(),
     data_procedimento: row.data_procedimento,
@@ -37,5 +40,6 @@ export function presentDocumentSummary(row: DocumentSummaryRow, now: Date): Docu
     criador_nome: row.criador_nome,
     template_titulo: row.template_titulo,
     versao: row.versao,
+    aguardando_profissional: row.profissional_pendente && (status === "sent" || status === "viewed"),
   };
 }

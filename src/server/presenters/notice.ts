@@ -28,6 +28,11 @@ function factsOf(
             : { kind: row.kind, ...base, signedAt: doc.signed_at ?? new Date(row.at) };
       return { facts, documentId: row.id, uploadId: null };
     }
+    case "professional.awaiting": {
+      const quantidade = details.awaiting.get(row.id);
+      if (!quantidade) return null;
+      return { facts: { kind: row.kind, quantidade }, documentId: null, uploadId: null };
+    }
     case "email.failed": {
       const email = details.emails.get(row.id);
       if (!email) return null;

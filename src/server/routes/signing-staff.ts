@@ -3,12 +3,15 @@ import { z } from "zod";
 import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import {
+  professionalBatchCodeInputSchema,
+  professionalBatchSignatureInputSchema,
   professionalSignatureInputSchema,
   sendCheckSchema,
   sendInputSchema,
   signatureSummarySchema,
   signingLinkSchema,
 } from "../../shared/schemas/signing.js";
+import { PROFESSIONAL_ORDERS } from "../../shared/signing-rules.js";
 import type { Env } from "../env.js";
 import { AppError } from "../errors.js";
 import { siteOrigin } from "../lib/origin.js";
@@ -24,21 +27,47 @@ import { listSignatures } from "../services/signing/list-signatures.js";
 import { resendDocument } from "../services/signing/resend-document.js";
 import { saveSigningSettings } from "../services/signing/save-signing-settings.js";
 import { sendDocument } from "../services/signing/send-document.js";
-import { signAsProfessional } from "../services/signing/sign-as-professional.js";
-import { sendProfessionalSigningCode } from "../services/signing/professional-signing-code.js";
+import { signAsProfessional, signManyAsProfessional } from "../services/signing/sign-as-professional.js";
+import {
+  sendProfessionalSigningCode,
+  sendProfessionalSigningCodes,
+} from "../services/signing/professional-signing-code.js";
 import { startFrontDeskSigning } from "../services/signing/start-front-desk-signing.js";
 import { emailChannelOf } from "../services/signing/signing-settings.js";
 import type { FileStorage } from "../storage/file-storage.js";
 import { clientPort } from "../lib/client-port.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
-const signingSettingsSchema = z.object({
-  codigo_email: z.boolean({ error: "Informe se o código por e-mail é exigido" }),
-});
-const signingSettingsViewSchema = signingSettingsSchema.extend({
+const signingSettingsSchema = z
+  .object({
+    codigo_email: z.boolean({ error: "Informe se o código por e-mail é exigido" }).optional(),
+    ordem_profissional: z
+      .enum(PROFESSIONAL_ORDERS, {
+        error: "Escolha quando o profissional assina: antes do envio, depois do paciente ou em qualquer ordem",
+      })
+      .optional(),
+  })
+  .refine((value) => value.codigo_email !== undefined || value.ordem_profissional !== undefined, {
+    message: "Informe a opção de assinatura a alterar",
+  });
+const signingSettingsViewSchema = z.object({
+  codigo_email: z.boolean(),
+  ordem_profissional: z.enum(PROFESSIONAL_ORDERS),
   email_configurado: z.boolean(),
   codigo_disponivel: z.boolean(),
   sms_configurado: z.boolean(),
+});
+const professionalSignatureSchema = z.object({
+  assinou_em: text(),
+  metodo_assinatura: z.enum(["eletronica", "ICP-Brasil"]),
+  nivel_assinatura: z.enum(["avancada", "simples"]),
+  documento_assinado: z.boolean(),
+});
+const batchRowSchema = z.object({
+  id: z.uuid(),
+  ok: z.boolean(),
+  assinatura: professionalSignatureSchema.optional(),
+  erro: z.object({ codigo: text(), status: z.number().int(), mensagem: text() }).optional(),
 });
 const linkQuery = z.object({ via: z.enum(["ver", "copiar", "whatsapp", "qr"]).default("ver") });
 const tags = ["assinatura"];
@@ -216,16 +245,10 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       schema: {
         tags,
         summary:
-          "O profissional responsável assina a declaração do profissional (senha digitada de novo); antes do envio",
+          "O profissional responsável assina a declaração do profissional (senha digitada de novo), quando a clínica escolheu (decisão 050); se for a última assinatura, conclui o documento",
         params: idParams,
         body: professionalSignatureInputSchema,
-        response: {
-          200: z.object({
-            assinou_em: text(),
-            metodo_assinatura: z.enum(["eletronica", "ICP-Brasil"]),
-            nivel_assinatura: z.enum(["avancada", "simples"]),
-          }),
-        },
+        response: { 200: professionalSignatureSchema },
       },
     },
     async (request) => {
@@ -244,6 +267,73 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
           channel,
         },
       );
+    },
+  );
+
+  app.post(
+    "/api/documents/professional-signatures",
+    {
+      schema: {
+        tags,
+        summary:
+          "Assinatura em lote: o profissional responsável assina várias declarações com uma senha e um código; um resultado por documento (decisão 050)",
+        body: professionalBatchSignatureInputSchema,
+        response: { 200: z.object({ items: z.array(batchRowSchema) }) },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.read");
+      const items = await signManyAsProfessional(
+        db,
+        signingCodeKey(secretBox),
+        actor,
+        { ids: request.body.ids, password: request.body.senha },
+        { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
+        {
+          withCertificate: request.body.com_certificado ? { secretBox } : null,
+          codigo: request.body.codigo,
+          channel,
+        },
+      );
+      return { items };
+    },
+  );
+
+  app.post(
+    "/api/documents/professional-signatures/code",
+    {
+      schema: {
+        tags,
+        summary:
+          "Um código de 6 dígitos, num só e-mail ao profissional, para assinar em lote as declarações escolhidas (decisões 042 e 050)",
+        body: professionalBatchCodeInputSchema,
+        response: {
+          200: z.object({
+            enviado: z.literal(true),
+            canal: z.literal("email"),
+            destino: text(),
+            ids: z.array(z.uuid()),
+            recusados: z.array(z.object({ id: z.uuid(), codigo: text(), mensagem: text() })),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.read");
+      const sent = await sendProfessionalSigningCodes(
+        db,
+        secretBox,
+        channel,
+        actor,
+        request.body.ids,
+        auditOf(request),
+      );
+      return {
+        ...sent,
+        recusados: sent.recusados.map(({ id, error }) => ({ id, codigo: error.code, mensagem: error.message })),
+      };
     },
   );
 
@@ -287,7 +377,8 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     {
       schema: {
         tags,
-        summary: "Liga ou desliga o código por e-mail antes de assinar (proprietário ou administrador)",
+        summary:
+          "Liga ou desliga o código por e-mail antes de assinar e escolhe quando o profissional assina (proprietário ou administrador)",
         body: signingSettingsSchema,
         response: { 200: signingSettingsViewSchema },
       },

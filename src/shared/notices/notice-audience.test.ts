@@ -87,11 +87,20 @@ describe("seesNotice", () => {
     }
   });
 
-  it("answers for every role and kind without throwing, and the owner sees every kind", () => {
+  it("tells only the responsible professional what waits for their signature, whatever their role (decision 050)", () => {
+    for (const role of ROLES) {
+      expect(seesNotice(viewer(role), { kind: "professional.awaiting", responsibleId: me }), role).toBe(true);
+      expect(seesNotice(viewer(role, true), { kind: "professional.awaiting", responsibleId: someone }), role).toBe(
+        false,
+      );
+    }
+  });
+
+  it("answers for every role and kind without throwing, and the owner sees every kind but another's pending signatures", () => {
     for (const role of ROLES)
       for (const kind of NOTICE_KINDS)
         expect(typeof seesNotice(viewer(role), { kind, responsibleId: me, certificateOwnerId: me })).toBe("boolean");
-    for (const kind of NOTICE_KINDS)
+    for (const kind of NOTICE_KINDS.filter((k) => k !== "professional.awaiting"))
       expect(seesNotice(viewer("atendente", true), { kind, responsibleId: someone, certificateOwnerId: someone })).toBe(
         true,
       );

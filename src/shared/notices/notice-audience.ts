@@ -72,6 +72,9 @@ export function seesNotice(viewer: NoticeViewer, notice: NoticeSubject): boolean
     case "document.expiring":
     case "document.signed":
       return inScope(audience.documents, viewer.profileId, notice.responsibleId);
+    case "professional.awaiting":
+      // Only the responsible professional, whatever their role (decision 050).
+      return !!notice.responsibleId && notice.responsibleId === viewer.profileId;
     case "feegow.failed":
       return audience.feegowFailures;
     case "certificate.expiring":

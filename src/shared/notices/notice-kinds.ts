@@ -9,6 +9,8 @@ export const NOTICE_KINDS = [
   "document.viewed",
   "document.expiring",
   "document.signed",
+  /** One per responsible professional: the documents waiting for their signature (decision 050). */
+  "professional.awaiting",
   "email.failed",
   "feegow.failed",
   "certificate.expiring",

@@ -31,6 +31,7 @@ export type NoticeFacts =
   | { kind: "document.viewed"; titulo: string; paciente: string | null; viewedAt: Date }
   | { kind: "document.expiring"; titulo: string; paciente: string | null; expiresAt: Date; viewed: boolean }
   | { kind: "document.signed"; titulo: string; paciente: string | null; signedAt: Date }
+  | { kind: "professional.awaiting"; quantidade: number }
   | { kind: "email.failed"; assunto: string; para: string; tentativas: number; erro: string | null }
   | { kind: "feegow.failed"; titulo: string; paciente: string | null; erro: string | null }
   | { kind: "certificate.expiring"; alias: string; titular: string; expiresAt: Date }
@@ -66,6 +67,14 @@ export function noticeText(facts: NoticeFacts, now: Date): NoticeText {
         titulo: "Assinado desde a sua última visita",
         mensagem: `${who(facts.paciente)} assinou "${facts.titulo}" em ${whenInSaoPaulo(facts.signedAt)}.`,
       };
+    case "professional.awaiting":
+      return {
+        titulo: awaitingProfessionalTitle(facts.quantidade),
+        mensagem:
+          facts.quantidade === 1
+            ? "Um documento enviado ao paciente espera a declaração do profissional, que só você pode assinar."
+            : `${facts.quantidade} documentos enviados aos pacientes esperam a declaração do profissional, que só você pode assinar. Você pode assiná-los de uma vez.`,
+      };
     case "email.failed":
       return {
         titulo: "E-mail não entregue",
@@ -99,6 +108,14 @@ export function noticeText(facts: NoticeFacts, now: Date): NoticeText {
   }
 }
 
+/** "1 documento aguarda sua assinatura", "3 documentos aguardam sua assinatura" (the notice and its e-mail). */
+export function awaitingProfessionalTitle(quantidade: number): string {
+  return quantidade === 1 ? "1 documento aguarda sua assinatura" : `${quantidade} documentos aguardam sua assinatura`;
+}
+
+/** The screen where the professional signs what waits for them (decision 050). */
+export const AWAITING_PROFESSIONAL_PATH = "/documents/awaiting-signature";
+
 /** Feegow failures the clinic fixes in Integração (the token or the switch), not on the document. */
 const INTEGRATION_FAILURES = new Set(["desativado", "sem_token", "token_invalido", "token_inativo"]);
 
@@ -115,6 +132,8 @@ export function noticeLink(
     case "feegow.failed":
       if (ref.motivo && INTEGRATION_FAILURES.has(ref.motivo)) return "/integration";
       return ref.documentId ? `/documents/${ref.documentId}` : "/integration";
+    case "professional.awaiting":
+      return AWAITING_PROFESSIONAL_PATH;
     case "certificate.expiring":
     case "certificate.expired":
       return "/certificates";

@@ -76,6 +76,8 @@ export const documentSummarySchema = z.object({
   criador_nome: text().nullable(),
   template_titulo: text().nullable(),
   versao: z.number().int().nullable(),
+  /** Sent or viewed, live, and the responsible professional has not signed yet (decision 050). */
+  aguardando_profissional: z.boolean(),
 });
 export type DocumentSummary = z.infer<typeof documentSummarySchema>;
 
@@ -84,6 +86,8 @@ export const documentListQuerySchema = z.object({
   status: z.enum(DOCUMENT_STATUSES).optional(),
   /** "1": only documents waiting for a signature (sent or viewed, not expired) — the "Assinar" screen. */
   aguardando: z.enum(["1"], { error: "Use aguardando=1" }).optional(),
+  /** "1": only documents waiting for the responsible professional's signature (decision 050). */
+  aguardando_profissional: z.enum(["1"], { error: "Use aguardando_profissional=1" }).optional(),
   paciente_id: z.uuid("Paciente inválido").optional(),
   medico_responsavel_id: z.uuid("Profissional inválido").optional(),
   from: calendarDate("Data inicial inválida").optional(),
@@ -116,6 +120,10 @@ export const documentCountersSchema = z.object({
   criados_mes_passado: z.number().int(),
   assinados_este_mes: z.number().int(),
   assinados_mes_passado: z.number().int(),
+  /** Sent or viewed, live, waiting for the responsible professional (decision 050): the clinic's… */
+  aguardando_profissional: z.number().int(),
+  /** …and those whose responsible professional is the one asking. */
+  aguardando_minha_assinatura: z.number().int(),
 });
 export type DocumentCounters = z.infer<typeof documentCountersSchema>;
 

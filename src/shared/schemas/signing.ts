@@ -93,6 +93,19 @@ export const professionalSignatureInputSchema = z.object({
     .optional(),
 });
 
+/** At most this many declarations in one batch signature (decision 050). */
+export const MAX_BATCH_SIGNATURES = 50;
+const batchIds = z
+  .array(z.uuid("Documento não encontrado"), { error: "Selecione os documentos a assinar" })
+  .min(1, "Selecione ao menos um documento")
+  .max(MAX_BATCH_SIGNATURES, `Selecione no máximo ${MAX_BATCH_SIGNATURES} documentos por vez`);
+
+/** POST /api/documents/professional-signatures: several declarations, one password and one code. */
+export const professionalBatchSignatureInputSchema = professionalSignatureInputSchema.extend({ ids: batchIds });
+
+/** POST /api/documents/professional-signatures/code: one code for the documents to sign together. */
+export const professionalBatchCodeInputSchema = z.object({ ids: batchIds });
+
 /** POST /api/public/sign/:token/code: which channel (default: the first the page offers). */
 export const sendCodeInputSchema = z.object({ canal: z.enum(["email", "sms"]).optional() }).nullish();
 
@@ -183,6 +196,8 @@ export const signingPageSchema = z.object({
   }),
   /** This link's signer has signed, but other parties (witnesses, the patient) have not yet: no sealed PDF to offer. */
   aguardando_outras_assinaturas: z.boolean(),
+  /** …and the one missing is the responsible professional (decision 050): the page says so plainly. */
+  aguardando_profissional: z.boolean(),
   /**
    * E-mail really leaves this server (SMTP_URL is set). When false, nothing is promised by e-mail:
    * the signed page offers the download instead (issue 11).

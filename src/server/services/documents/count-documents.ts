@@ -5,6 +5,7 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import { monthInSaoPaulo, startOfMonthInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import type { DocumentCounters } from "../../../shared/schemas/document.js";
 import type { Actor } from "../../policies/roles.js";
+import { awaitingProfessional } from "./document-filters.js";
 
 /** The month before the one that starts at `monthStart` (São Paulo calendar). */
 function previousMonthStart(monthStart: Date): Date {
@@ -16,7 +17,8 @@ function previousMonthStart(monthStart: Date): Date {
  * documents). The stored statuses and the monthly figures come from document_counters, kept by
  * triggers (migration 0034); what depends on the clock — sent or viewed documents already past
  * their deadline, which the expiry sweep has not marked yet — is counted from the
- * (tenant_id, status, expiracao_at) index, a handful of rows at most.
+ * (tenant_id, status, expiracao_at) index, a handful of rows at most; so are those waiting for the
+ * responsible professional (decision 050: the live sent and viewed ones, with the parties' index).
  */
 export async function countDocuments(db: Db, actor: Actor, now = new Date()): Promise<DocumentCounters> {
   const thisMonth = startOfMonthInSaoPaulo(now);
@@ -35,10 +37,17 @@ export async function countDocuments(db: Db, actor: Actor, now = new Date()): Pr
           select 'stale:' || status, count(*)::int
             from contratos
            where tenant_id = ${actor.tenantId} and status in ('sent', 'viewed') and expiracao_at <= ${now}
-           group by status`,
+           group by status
+          union all
+          select case when medico_responsavel_id = ${actor.profileId}::uuid then 'profissional:meu' else 'profissional:outro' end, count(*)::int
+            from contratos
+           where tenant_id = ${actor.tenantId} and ${awaitingProfessional(now)}
+           group by 1`,
     ),
   );
-  const buckets = rows.filter((row) => !row.bucket.startsWith("stale:"));
+  const buckets = rows.filter((row) => !row.bucket.startsWith("stale:") && !row.bucket.startsWith("profissional:"));
+  const mine = rows.find((row) => row.bucket === "profissional:meu")?.n ?? 0;
+  const others = rows.find((row) => row.bucket === "profissional:outro")?.n ?? 0;
   const staleCount = (status: string) => rows.find((row) => row.bucket === `stale:${status}`)?.n ?? 0;
   const stale = { sent: staleCount("sent"), viewed: staleCount("viewed") };
   const count = (bucket: string) => buckets.find((b) => b.bucket === bucket)?.n ?? 0;
@@ -53,5 +62,8 @@ export async function countDocuments(db: Db, actor: Actor, now = new Date()): Pr
     criados_mes_passado: count(`criados:${previous}`),
     assinados_este_mes: count(`assinados:${current}`),
     assinados_mes_passado: count(`assinados:${previous}`),
+    // Decision 050: the live sent or viewed ones the responsible professional has not signed.
+    aguardando_profissional: mine + others,
+    aguardando_minha_assinatura: mine,
   };
 }

@@ -22,10 +22,24 @@ export function hasEffectiveStatus(status: DocumentStatus, now: Date): SQL {
   return eq(contratos.status, status);
 }
 
+/**
+ * The responsible professional has not signed yet (a correlated NOT EXISTS on the parties' unique
+ * index, evaluated in the same statement as the row: no query per document).
+ */
+export function professionalPending(): SQL {
+  return sql`(${contratos.medico_responsavel_id} is not null and not exists (select 1 from contrato_partes pp where pp.tenant_id = ${contratos.tenant_id} and pp.contrato_id = ${contratos.id} and pp.papel = 'profissional'))`;
+}
+
+/** Sent or viewed, live, waiting for the responsible professional (decision 050). */
+export function awaitingProfessional(now: Date): SQL {
+  return and(or(hasEffectiveStatus("sent", now), hasEffectiveStatus("viewed", now)), professionalPending()) as SQL;
+}
+
 export interface DocumentFilterQuery {
   q?: string | undefined;
   status?: DocumentStatus | undefined;
   aguardando?: "1" | undefined;
+  aguardando_profissional?: "1" | undefined;
   paciente_id?: string | undefined;
   medico_responsavel_id?: string | undefined;
   from?: string | undefined;
@@ -61,6 +75,7 @@ export function documentConditions(
   if (options.search !== false) conditions.push(...documentSearchConditions(query));
   if (query.status) conditions.push(hasEffectiveStatus(query.status, now));
   if (query.aguardando) conditions.push(or(hasEffectiveStatus("sent", now), hasEffectiveStatus("viewed", now)) as SQL);
+  if (query.aguardando_profissional) conditions.push(awaitingProfessional(now));
   if (query.paciente_id) conditions.push(eq(contratos.paciente_id, query.paciente_id));
   if (query.medico_responsavel_id) conditions.push(eq(contratos.medico_responsavel_id, query.medico_responsavel_id));
   if (query.from) conditions.push(gte(contratos.created_at, startOfDayInSaoPaulo(query.from)));

@@ -10,7 +10,7 @@ import { afterCursor, cursorTime, decodeCursor, encodeCursor } from "../../lib/c
 import type { Actor } from "../../policies/roles.js";
 import { presentDocumentSummary } from "../../presenters/document.js";
 import { countAllDocuments } from "./count-all-documents.js";
-import { documentConditions, documentSearchConditions } from "./document-filters.js";
+import { documentConditions, documentSearchConditions, professionalPending } from "./document-filters.js";
 import { searchCandidates } from "./document-search-candidates.js";
 
 type ListQuery = z.output<typeof documentListQuerySchema>;
@@ -33,6 +33,7 @@ export const summaryColumns = {
   criador_nome: criador.nome,
   template_titulo: templates.titulo,
   versao: templateVersions.version_number,
+  profissional_pendente: professionalPending().mapWith(Boolean),
 };
 
 /** contratos joined with the patient, physician, creator and template version (tenant-bound). */

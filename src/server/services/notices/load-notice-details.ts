@@ -1,7 +1,8 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { certificados, contratos, emailOutbox, feegowUploads, pacientes, systemNotices } from "../../../db/schema.js";
 import type { NoticeKind } from "../../../shared/notices/notice-kinds.js";
+import { awaitingProfessional } from "../documents/document-filters.js";
 
 /** A row of noticeRows as a page holds it. */
 export interface NoticeRow {
@@ -39,6 +40,8 @@ export interface NoticeDetails {
   >;
   certificates: Map<string, { alias: string; cn: string; vence_em: Date }>;
   system: Map<string, { title: string; body: string; link: string | null }>;
+  /** Documents waiting for each professional's signature, by profile id (decision 050). */
+  awaiting: Map<string, number>;
 }
 
 const idsOf = (rows: NoticeRow[], kinds: NoticeKind[]) => [
@@ -51,6 +54,7 @@ export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRo
   const uploadIds = idsOf(rows, ["feegow.failed"]);
   const certificateIds = idsOf(rows, ["certificate.expiring", "certificate.expired"]);
   const systemIds = idsOf(rows, ["system"]);
+  const awaitingIds = idsOf(rows, ["professional.awaiting"]);
 
   const [documents, emails, uploads, certificates, system] = [
     documentIds.length
@@ -126,6 +130,19 @@ export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRo
           .where(and(eq(systemNotices.tenant_id, tenantId), inArray(systemNotices.id, systemIds)))
       : [],
   ];
+  const awaiting = awaitingIds.length
+    ? await tx
+        .select({ id: contratos.medico_responsavel_id, n: sql<number>`count(*)::int` })
+        .from(contratos)
+        .where(
+          and(
+            eq(contratos.tenant_id, tenantId),
+            inArray(contratos.medico_responsavel_id, awaitingIds),
+            awaitingProfessional(new Date()),
+          ),
+        )
+        .groupBy(contratos.medico_responsavel_id)
+    : [];
   const byId = <T extends { id: string }>(list: T[]) => new Map(list.map(({ id, ...rest }) => [id, rest]));
   return {
     documents: byId(documents),
@@ -133,5 +150,6 @@ export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRo
     uploads: byId(uploads),
     certificates: byId(certificates),
     system: byId(system),
+    awaiting: new Map(awaiting.map((row) => [row.id ?? "", Number(row.n)])),
   };
 }

@@ -56,6 +56,13 @@ function branches(scope: NoticeScope): SQL[] {
       from contratos c
       where c.tenant_id = ${tenant} and c.signed_at is not null and c.signed_at > ${instant(scope.signedSince)} and c.status = 'signed'${own}${only(sql`c.id`)}`);
   }
+  // Whoever is responsible for documents not yet signed by them, whatever their audience: one
+  // notice, its instant the newest such document's sending, so a new one makes it unread again.
+  out.push(sql`select 'professional.awaiting'::text as kind, ${profileId}::uuid as id, max(coalesce(c.sent_at, c.created_at)) as at
+    from contratos c
+    where c.tenant_id = ${tenant} and c.medico_responsavel_id = ${profileId}::uuid and c.status in ('sent', 'viewed') and c.expiracao_at > ${instant(now)}
+      and not exists (select 1 from contrato_partes pp where pp.tenant_id = c.tenant_id and pp.contrato_id = c.id and pp.papel = 'profissional')${only(sql`${profileId}::uuid`)}
+    having count(*) > 0`);
   if (audience.feegowFailures) {
     out.push(sql`select 'feegow.failed'::text as kind, f.id, f.updated_at as at
       from feegow_uploads f

@@ -9,6 +9,7 @@ import type { Actor } from "../../policies/roles.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { signedRoles } from "./complete-document.js";
 import { loadSendPatient } from "./send-checks.js";
+import { professionalOrder } from "./signing-settings.js";
 
 type Problem = SendCheck["problemas"][number];
 const refusal = (codigo: keyof typeof ERRORS): Problem => ({
@@ -40,6 +41,7 @@ export async function checkSending(db: Db, actor: Actor, id: string, now = new D
     if (
       modo === "send" &&
       document.medico_responsavel_id &&
+      (await professionalOrder(tx, actor.tenantId)) === "antes_do_envio" &&
       !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")
     ) {
       problemas.push(refusal("PROFESSIONAL_SIGNATURE_MISSING"));

@@ -1,26 +1,27 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
 import { contratoPartes, contratos } from "../../../db/schema.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { newVerificationCode } from "./verification-code.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
-import { everyPartySigned, requiredSigner } from "../../../shared/signing-rules.js";
+import { everyPartySigned, missingRoles, requiredSigner } from "../../../shared/signing-rules.js";
 import { selectWitnesses } from "../witnesses/witness-rows.js";
 import { loadSignerRecord } from "./signer-record.js";
 
 /**
- * The last required signature completes a document (issue 11, decision 021): the responsible
- * professional has signed the professional declaration before it could be sent (sendDocument
- * checks it); the patient (or guardian) and each witness sign by their links, in any order. In the
- * last signer's transaction: status signed and the public verification code (markDocumentSigned),
- * then the `document.signed` event naming the parties and the final-PDF job (recordDocumentSigned).
+ * The last required signature completes a document (issue 11, decisions 021 and 050): the patient
+ * (or guardian) and each witness sign by their links, the responsible professional in the app —
+ * before sending, after the patient or in any order, as the clinic chose. In the last signer's
+ * transaction (signDocument or signAsProfessional): status signed and the public verification code (markDocumentSigned),
+ * then the `document.signed` event naming the parties in the order they signed and the final-PDF job (recordDocumentSigned).
  *
  * Two halves because of lock order: a status change updates the clinic's document_counters
  * (trigger) and an audit event takes the clinic's chain head (decision 007). Every transaction
  * changes the status BEFORE it writes its audit events, so two of them never wait on each other in
  * opposite orders (issue 16: signing 'audit then status' against a patient opening a link 'status
- * then audit' deadlocked). sign-document.ts calls this half before 'document.party_signed'.
+ * then audit' deadlocked). Both signing services call this half before 'document.party_signed';
+ * both lock the document row first, so of two last signatures at once one waits and completes.
  */
 export async function markDocumentSigned(
   tx: Tx,
@@ -45,7 +46,12 @@ export async function recordDocumentSigned(
     action: "document.signed",
     entityType: "contrato",
     entityId: document.id,
-    data: { verification_code: input.verificationCode, partes: await signedRoles(tx, audit.tenantId, document.id) },
+    data: {
+      verification_code: input.verificationCode,
+      partes: await signedRoles(tx, audit.tenantId, document.id),
+      // The real order (decision 050): who signed when, first to last.
+      ordem: await signingOrder(tx, audit.tenantId, document.id),
+    },
   });
   await enqueueJob(tx, {
     kind: "document.finalize",
@@ -76,6 +82,37 @@ export async function everyRequiredPartySigned(
     await signedRoles(tx, tenantId, document.id),
     witnesses,
   );
+}
+
+/** The roles still to sign (empty when the document can be completed); see everyRequiredPartySigned. */
+export async function missingParties(
+  tx: Tx,
+  tenantId: string,
+  document: { id: string; paciente_id: string; medico_responsavel_id: string | null },
+  now: Date,
+): Promise<string[] | null> {
+  const patient = await loadSignerRecord(tx, tenantId, document.paciente_id);
+  if (!patient) return null;
+  const witnesses = (await selectWitnesses(tx, tenantId, document.id)).length;
+  const signer = requiredSigner(patient, dateInSaoPaulo(now)).papel;
+  const signed = (await signedRoles(tx, tenantId, document.id)).map((role) =>
+    role === "paciente" || role === "responsavel" ? signer : role,
+  );
+  return missingRoles(signer, Boolean(document.medico_responsavel_id), signed, witnesses);
+}
+
+/** Who signed a document and when, in the order they signed (the `document.signed` event). */
+export async function signingOrder(
+  tx: Tx,
+  tenantId: string,
+  contratoId: string,
+): Promise<{ papel: string; ordem: number; assinou_em: string }[]> {
+  const rows = await tx
+    .select({ papel: contratoPartes.papel, ordem: contratoPartes.ordem, assinou_em: contratoPartes.assinou_em })
+    .from(contratoPartes)
+    .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, contratoId)))
+    .orderBy(asc(contratoPartes.assinou_em), asc(contratoPartes.id));
+  return rows.map((row) => ({ papel: row.papel, ordem: row.ordem, assinou_em: row.assinou_em.toISOString() }));
 }
 
 /** The roles that have signed a document. */

@@ -1,10 +1,13 @@
 import type { Db } from "../../../db/client.js";
 import { withTenant } from "../../../db/tenant-scope.js";
+import type { ProfessionalOrder } from "../../../shared/signing-rules.js";
 import type { Actor } from "../../policies/roles.js";
-import { type EmailChannel, requiresEmailCode } from "./signing-settings.js";
+import { type EmailChannel, professionalOrder, requiresEmailCode } from "./signing-settings.js";
 
 export interface SigningSettings {
   codigo_email: boolean;
+  /** When the responsible professional signs (decision 050). */
+  ordem_profissional: ProfessionalOrder;
 }
 
 /** The clinic's setting, and whether this server can deliver codes and e-mails at all. */
@@ -20,6 +23,7 @@ export interface SigningSettingsView extends SigningSettings {
 export async function getSigningSettings(db: Db, actor: Actor, channel: EmailChannel): Promise<SigningSettingsView> {
   return withTenant(db, actor.tenantId, async (tx) => ({
     codigo_email: await requiresEmailCode(tx, actor.tenantId),
+    ordem_profissional: await professionalOrder(tx, actor.tenantId),
     email_configurado: channel.smtp,
     codigo_disponivel: channel.usable || channel.sms,
     sms_configurado: channel.sms,

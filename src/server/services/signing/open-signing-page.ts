@@ -12,6 +12,7 @@ import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { presentSignatures, selectSignatures } from "./load-signatures.js";
+import { missingParties } from "./complete-document.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
 import { maskPublicDeep } from "./public-model-mask.js";
@@ -154,6 +155,8 @@ export async function buildSigningPage(
   });
   const signatureRows = estado === "signed" ? await selectSignatures(tx, link.tenantId, document.id) : [];
   const frozenPhysician = document.variaveis_preenchidas.medico_nome;
+  const waiting = estado === "signed" && document.status !== "signed";
+  const missing = waiting ? await missingParties(tx, link.tenantId, document, now) : null;
   const page: Omit<SigningPage, "assinaturas"> = {
     estado,
     documento: {
@@ -184,7 +187,8 @@ export async function buildSigningPage(
     nivel: requirement.level,
     motivo_simples: requirement.reason,
     signatario: { papel: signer.papel, qualidade: signer.qualidade, paciente_nome: patient.nome },
-    aguardando_outras_assinaturas: estado === "signed" && document.status !== "signed",
+    aguardando_outras_assinaturas: waiting,
+    aguardando_profissional: missing !== null && missing.length === 1 && missing[0] === "profissional",
     email_configurado: channel.smtp,
     pdf_assinado_pronto: document.status === "signed" && document.signed_pdf_file_id !== null,
   };

@@ -39,74 +39,134 @@ export async function sendProfessionalSigningCode(
   audit: { ip?: string | undefined; userAgent?: string | undefined },
   now = new Date(),
 ): Promise<{ enviado: true; canal: "email"; destino: string }> {
+  const sent = await sendProfessionalSigningCodes(db, box, channel, actor, [id], audit, now);
+  const refused = sent.recusados[0];
+  if (refused) throw refused.error;
+  return { enviado: true as const, canal: "email" as const, destino: sent.destino };
+}
+
+/**
+ * One code for several documents (the batch signature, decision 050): each document is checked
+ * like a single signature and gets a row of its own (its hash binds the code to that document, so
+ * the single-document rules — five a quarter hour, a new code ends the earlier ones, one use —
+ * hold per document); ONE e-mail names them all. Documents refused are returned, not coded; when
+ * none is left, the first refusal is thrown.
+ */
+export async function sendProfessionalSigningCodes(
+  db: Db,
+  box: SecretBox,
+  channel: EmailChannel,
+  actor: Actor,
+  ids: readonly string[],
+  audit: { ip?: string | undefined; userAgent?: string | undefined },
+  now = new Date(),
+): Promise<{
+  enviado: true;
+  canal: "email";
+  destino: string;
+  ids: string[];
+  recusados: { id: string; error: AppError }[];
+}> {
   if (!channel.usable) throw new AppError("PROFESSIONAL_CODE_UNAVAILABLE");
   return withTenant(db, actor.tenantId, async (tx) => {
-    const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
-    await assertProfessionalCanSign(tx, actor, document, now);
     const [me] = await tx
       .select()
       .from(profiles)
       .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)))
       .limit(1);
     if (!me) throw new AppError("PROFESSIONAL_NOT_RESPONSIBLE");
-    const mine = and(
-      eq(professionalSigningCodes.tenant_id, actor.tenantId),
-      eq(professionalSigningCodes.contrato_id, id),
-      eq(professionalSigningCodes.profile_id, actor.profileId),
-    );
-    const [recent] = await tx
-      .select({ n: sql<number>`count(*)::int`, first: sql<Date | null>`min(${professionalSigningCodes.created_at})` })
-      .from(professionalSigningCodes)
-      .where(and(mine, gt(professionalSigningCodes.created_at, new Date(now.getTime() - WINDOW_MS))));
-    if ((recent?.n ?? 0) >= PROFESSIONAL_CODES_PER_WINDOW) {
-      const first = recent?.first ? new Date(recent.first).getTime() : now.getTime();
-      const error = new AppError("RATE_LIMITED");
-      error.retryAfterSeconds = Math.max(1, Math.ceil((first + WINDOW_MS - now.getTime()) / 1000));
-      throw error;
-    }
-    // Earlier codes of this professional for this document stop working.
-    await tx
-      .update(professionalSigningCodes)
-      .set({ expires_at: now })
-      .where(and(mine, isNull(professionalSigningCodes.consumed_at), gt(professionalSigningCodes.expires_at, now)));
     const code = newSigningCode();
-    await tx.insert(professionalSigningCodes).values({
-      tenant_id: actor.tenantId,
-      contrato_id: id,
-      profile_id: actor.profileId,
-      code_hash: hashProfessionalCode(signingCodeKey(box), id, actor.profileId, code),
-      expires_at: new Date(now.getTime() + OTP_TTL_MINUTES * 60_000),
-      created_at: now,
-    });
+    const accepted: { id: string; titulo: string }[] = [];
+    const recusados: { id: string; error: AppError }[] = [];
+    for (const id of new Set(ids)) {
+      try {
+        const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
+        await assertProfessionalCanSign(tx, actor, document, now);
+        await issueCodeRow(tx, box, actor, id, code, now);
+        accepted.push({ id, titulo: document.titulo });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        recusados.push({ id, error });
+      }
+    }
+    const first = recusados[0];
+    if (accepted.length === 0 && first) throw first.error;
     const [clinic] = await tx
       .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia })
       .from(tenants)
       .where(eq(tenants.id, actor.tenantId))
       .limit(1);
     const clinica = clinic ? (clinic.nome_fantasia ?? clinic.nome) : "Consentir";
-    const first = me.nome.trim().split(/\s+/)[0] ?? me.nome;
+    const firstName = me.nome.trim().split(/\s+/)[0] ?? me.nome;
+    const what =
+      accepted.length === 1
+        ? `no documento "${accepted[0]?.titulo ?? ""}"`
+        : `nos ${accepted.length} documentos abaixo:\n${accepted.map((d) => `- ${d.titulo}`).join("\n")}\n`;
     await enqueueEmail(tx, box, {
       tenantId: actor.tenantId,
       to: me.email,
       subject: `${clinica}: seu código de assinatura do profissional — ${code}`,
       recordedSubject: `${clinica}: seu código de assinatura do profissional`,
       text:
-        `Olá, ${first}!\n\n` +
-        `Seu código para assinar a declaração do profissional no documento "${document.titulo}" é:\n\n${code}\n\n` +
+        `Olá, ${firstName}!\n\n` +
+        `Seu código para assinar a declaração do profissional ${what} é:\n\n${code}\n\n` +
         `Ele vale ${OTP_TTL_MINUTES} minutos. Se não foi você quem pediu, não use o código e troque a sua senha do Consentir.`,
     });
-    await recordAuditEvent(
-      tx,
-      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ip: audit.ip, userAgent: audit.userAgent },
-      // Without SMTP (development: the outbox viewer stands in) the trail says it was not sent.
-      {
-        action: channel.smtp ? "document.professional_code_sent" : "document.professional_code_outbox",
-        entityType: "contrato",
-        entityId: id,
-        data: { email: maskEmail(me.email), smtp: channel.smtp },
-      },
-    );
-    return { enviado: true as const, canal: "email" as const, destino: maskEmail(me.email) };
+    for (const document of accepted) {
+      await recordAuditEvent(
+        tx,
+        { tenantId: actor.tenantId, actorProfileId: actor.profileId, ip: audit.ip, userAgent: audit.userAgent },
+        // Without SMTP (development: the outbox viewer stands in) the trail says it was not sent.
+        {
+          action: channel.smtp ? "document.professional_code_sent" : "document.professional_code_outbox",
+          entityType: "contrato",
+          entityId: document.id,
+          data: {
+            email: maskEmail(me.email),
+            smtp: channel.smtp,
+            ...(accepted.length > 1 ? { lote: accepted.length } : {}),
+          },
+        },
+      );
+    }
+    return {
+      enviado: true as const,
+      canal: "email" as const,
+      destino: maskEmail(me.email),
+      ids: accepted.map((d) => d.id),
+      recusados,
+    };
+  });
+}
+
+/** The code's row for one document: rate-limited, and the earlier codes for it stop working. */
+async function issueCodeRow(tx: Tx, box: SecretBox, actor: Actor, id: string, code: string, now: Date): Promise<void> {
+  const mine = and(
+    eq(professionalSigningCodes.tenant_id, actor.tenantId),
+    eq(professionalSigningCodes.contrato_id, id),
+    eq(professionalSigningCodes.profile_id, actor.profileId),
+  );
+  const [recent] = await tx
+    .select({ n: sql<number>`count(*)::int`, first: sql<Date | null>`min(${professionalSigningCodes.created_at})` })
+    .from(professionalSigningCodes)
+    .where(and(mine, gt(professionalSigningCodes.created_at, new Date(now.getTime() - WINDOW_MS))));
+  if ((recent?.n ?? 0) >= PROFESSIONAL_CODES_PER_WINDOW) {
+    const first = recent?.first ? new Date(recent.first).getTime() : now.getTime();
+    const error = new AppError("RATE_LIMITED");
+    error.retryAfterSeconds = Math.max(1, Math.ceil((first + WINDOW_MS - now.getTime()) / 1000));
+    throw error;
+  }
+  await tx
+    .update(professionalSigningCodes)
+    .set({ expires_at: now })
+    .where(and(mine, isNull(professionalSigningCodes.consumed_at), gt(professionalSigningCodes.expires_at, now)));
+  await tx.insert(professionalSigningCodes).values({
+    tenant_id: actor.tenantId,
+    contrato_id: id,
+    profile_id: actor.profileId,
+    code_hash: hashProfessionalCode(signingCodeKey(box), id, actor.profileId, code),
+    expires_at: new Date(now.getTime() + OTP_TTL_MINUTES * 60_000),
+    created_at: now,
   });
 }
 

@@ -5,27 +5,37 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import type { SigningSettings, SigningSettingsView } from "./get-signing-settings.js";
-import { type EmailChannel, requiresEmailCode } from "./signing-settings.js";
+import { type EmailChannel, professionalOrder, requiresEmailCode } from "./signing-settings.js";
 
-/** Owner/admin: turn the e-mail one-time code on or off for the clinic (audited with old and new value). */
+/**
+ * Owner/admin: the e-mail one-time code on or off, and when the responsible professional signs
+ * (decision 050), for the clinic; a field left out keeps its value. Audited with old and new values.
+ */
 export async function saveSigningSettings(
   db: Db,
   actor: Actor,
   channel: EmailChannel,
-  input: SigningSettings,
+  input: Partial<SigningSettings>,
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now = new Date(),
 ): Promise<SigningSettingsView> {
   return withTenant(db, actor.tenantId, async (tx) => {
-    const before = await requiresEmailCode(tx, actor.tenantId);
+    const before: SigningSettings = {
+      codigo_email: await requiresEmailCode(tx, actor.tenantId),
+      ordem_profissional: await professionalOrder(tx, actor.tenantId),
+    };
+    const after: SigningSettings = { ...before, ...input };
     // jsonb_set on the one key, so other settings (clinic system…) written meanwhile are kept.
     await tx
       .update(tenants)
       .set({
-        settings: sql`jsonb_set(${tenants.settings}, '{assinatura}', coalesce(${tenants.settings} -> 'assinatura', '{}'::jsonb) || ${JSON.stringify({ codigo_email: input.codigo_email })}::jsonb, true)`,
+        settings: sql`jsonb_set(${tenants.settings}, '{assinatura}', coalesce(${tenants.settings} -> 'assinatura', '{}'::jsonb) || ${JSON.stringify(after)}::jsonb, true)`,
         updated_at: now,
       })
       .where(eq(tenants.id, actor.tenantId));
+    const changes = (Object.keys(after) as (keyof SigningSettings)[])
+      .filter((key) => input[key] !== undefined)
+      .map((key) => [key, { antes: before[key], depois: after[key] }] as const);
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
@@ -33,11 +43,11 @@ export async function saveSigningSettings(
         action: "settings.signing_updated",
         entityType: "tenant",
         entityId: actor.tenantId,
-        data: { codigo_email: { antes: before, depois: input.codigo_email } },
+        data: Object.fromEntries(changes),
       },
     );
     return {
-      codigo_email: input.codigo_email,
+      ...after,
       email_configurado: channel.smtp,
       codigo_disponivel: channel.usable || channel.sms,
       sms_configurado: channel.sms,

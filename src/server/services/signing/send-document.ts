@@ -11,9 +11,10 @@ import type { AuditContext } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { signedRoles } from "./complete-document.js";
 import { assertPatientCanSign } from "./send-checks.js";
+import { emailAwaitingProfessional } from "./awaiting-professional-email.js";
 import { issueAndShareLink, loadLinkRecipients } from "./signing-link.js";
 import { issueWitnessLinks } from "../witnesses/witness-links.js";
-import type { EmailChannel } from "./signing-settings.js";
+import { type EmailChannel, professionalOrder } from "./signing-settings.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -38,9 +39,13 @@ export async function sendDocument(
     if (document.status !== "draft") throw new AppError("DOCUMENT_NOT_SENDABLE");
     // A link nobody could sign is refused (src/shared/send-readiness, shown before sending too).
     await assertPatientCanSign(tx, actor.tenantId, document.paciente_id, now);
-    // The responsible professional signs the professional declaration first (issue 11), so the
-    // signer's signature completes the document.
-    if (document.medico_responsavel_id && !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")) {
+    // Only a clinic that chose "antes do envio" waits for the professional's declaration before
+    // sending; otherwise whoever signs last completes the document (decision 050).
+    if (
+      document.medico_responsavel_id &&
+      (await professionalOrder(tx, actor.tenantId)) === "antes_do_envio" &&
+      !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")
+    ) {
       throw new AppError("PROFESSIONAL_SIGNATURE_MISSING");
     }
     const expiresAt =
@@ -72,6 +77,16 @@ export async function sendDocument(
       origin: input.origin,
       now,
     });
+    // Sent before the professional signed (decision 050): tell them what waits for them.
+    if (document.medico_responsavel_id && !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")) {
+      await emailAwaitingProfessional(tx, secretBox, {
+        tenantId: actor.tenantId,
+        professionalId: document.medico_responsavel_id,
+        senderId: actor.profileId,
+        origin: input.origin,
+        now,
+      });
+    }
     return testemunhas.length > 0 ? { ...link, testemunhas } : link;
   });
 }

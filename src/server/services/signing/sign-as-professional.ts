@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
-import type { Db } from "../../../db/client.js";
-import { contratoPartes, profiles } from "../../../db/schema.js";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db, Tx } from "../../../db/client.js";
+import { contratoPartes, contratos, profiles } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { AppError } from "../../errors.js";
 import { describeDevice } from "../../lib/device.js";
@@ -15,8 +15,24 @@ import { consumeProfessionalCode, matchProfessionalCode } from "./professional-s
 import type { EmailChannel } from "./signing-settings.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { activeProfessionalCertificate } from "../certificates/load-signing-certificate.js";
+import {
+  everyRequiredPartySigned,
+  markDocumentSigned,
+  recordDocumentSigned,
+  unusedVerificationCode,
+} from "./complete-document.js";
 
 const SIGNABLE = new Set(["draft", "sent", "viewed"]);
+
+type ProfessionalAudit = { ip?: string | undefined; userAgent?: string | undefined; port?: number | undefined };
+
+export interface ProfessionalSignature {
+  assinou_em: string;
+  metodo_assinatura: "eletronica" | "ICP-Brasil";
+  nivel_assinatura: "avancada" | "simples";
+  /** This signature was the last one: the document is now signed (decision 050). */
+  documento_assinado: boolean;
+}
 
 export interface ProfessionalSigningOptions {
   now?: Date;
@@ -34,7 +50,9 @@ export interface ProfessionalSigningOptions {
  * is checked against their own account — and, with the code sent to the e-mail of that account
  * (decision 042), with a second factor: then the signature is advanced; with the password alone it
  * is recorded as a simple one (login and password). Only that professional, only while the
- * document is not signed, cancelled or expired; once. The party keeps their name, CPF, council and
+ * document is not signed, cancelled or expired; once; and, when the clinic chose "depois do
+ * paciente", after the patient (decision 050). When it is the last required signature it completes
+ * the document (the finalize job, once). The party keeps their name, CPF, council and
  * the evidence of the request; it covers the document's frozen content (its SHA-256).
  */
 export async function signAsProfessional(
@@ -43,30 +61,107 @@ export async function signAsProfessional(
   actor: Actor,
   id: string,
   password: string,
-  audit: { ip?: string | undefined; userAgent?: string | undefined; port?: number | undefined },
+  audit: ProfessionalAudit,
   options: ProfessionalSigningOptions = {},
-): Promise<{
-  assinou_em: string;
-  metodo_assinatura: "eletronica" | "ICP-Brasil";
-  nivel_assinatura: "avancada" | "simples";
-}> {
+): Promise<ProfessionalSignature> {
   const now = options.now ?? new Date();
-  const withCertificate = options.withCertificate ?? null;
-  const checked = await withTenant(db, actor.tenantId, async (tx) => {
+  const me = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     await assertProfessionalCanSign(tx, actor, document, now);
-    const [me] = await tx
-      .select()
-      .from(profiles)
-      .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)))
-      .limit(1);
-    if (!me) throw new AppError("PROFESSIONAL_NOT_RESPONSIBLE");
-    return { document, me };
+    return loadMe(tx, actor);
   });
-  if (!(await verifyPassword(checked.me.password_hash, password))) {
+  if (!(await verifyPassword(me.password_hash, password))) {
     await recordSigningFailure(db, actor.tenantId, id, "senha", audit, actor.profileId);
     throw new AppError("WRONG_PASSWORD");
   }
+  return signCheckedAsProfessional(db, codeKey, actor, me, id, audit, { ...options, now });
+}
+
+export interface BatchRowResult {
+  id: string;
+  ok: boolean;
+  /** Present when signed. */
+  assinatura?: ProfessionalSignature;
+  /** Present when refused: the error code, its HTTP status and the pt-BR message. */
+  erro?: { codigo: string; status: number; mensagem: string };
+}
+
+/**
+ * POST /api/documents/professional-signatures (decision 050): the responsible professional signs
+ * several professional declarations at once with one password and, optionally, one code (sent to
+ * all of them by sendProfessionalSigningCodes). The password is checked once; then each document
+ * goes through exactly the single signature's checks and transaction, one after another, and gets
+ * its own result: another clinic's id is not found, someone else's document is refused, a signed
+ * one says so. A wrong password refuses the whole batch (and leaves its event on each document of
+ * this clinic named in it).
+ */
+export async function signManyAsProfessional(
+  db: Db,
+  codeKey: Buffer,
+  actor: Actor,
+  input: { ids: readonly string[]; password: string },
+  audit: ProfessionalAudit,
+  options: ProfessionalSigningOptions = {},
+): Promise<BatchRowResult[]> {
+  const now = options.now ?? new Date();
+  const ids = [...new Set(input.ids)];
+  const me = await withTenant(db, actor.tenantId, (tx) => loadMe(tx, actor));
+  if (!(await verifyPassword(me.password_hash, input.password))) {
+    const found = await withTenant(db, actor.tenantId, (tx) =>
+      tx
+        .select({ id: contratos.id })
+        .from(contratos)
+        .where(and(eq(contratos.tenant_id, actor.tenantId), inArray(contratos.id, ids))),
+    );
+    for (const row of found) await recordSigningFailure(db, actor.tenantId, row.id, "senha", audit, actor.profileId);
+    throw new AppError("WRONG_PASSWORD");
+  }
+  const results: BatchRowResult[] = [];
+  for (const id of ids) {
+    try {
+      await withTenant(db, actor.tenantId, async (tx) => {
+        const document = await findDocumentOrThrow(tx, actor.tenantId, id);
+        await assertProfessionalCanSign(tx, actor, document, now);
+      });
+      const assinatura = await signCheckedAsProfessional(db, codeKey, actor, me, id, audit, { ...options, now });
+      results.push({ id, ok: true, assinatura });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      results.push({ id, ok: false, erro: { codigo: error.code, status: error.status, mensagem: error.message } });
+    }
+  }
+  return results;
+}
+
+type Me = typeof profiles.$inferSelect;
+
+async function loadMe(tx: Tx, actor: Actor): Promise<Me> {
+  const [me] = await tx
+    .select()
+    .from(profiles)
+    .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)))
+    .limit(1);
+  if (!me) throw new AppError("PROFESSIONAL_NOT_RESPONSIBLE");
+  return me;
+}
+
+/**
+ * After the checks and the password: the code, the certificate, then one transaction with the
+ * document locked that records the party and — when this was the last required signature
+ * (decision 050) — completes the document: status first, then the party's event, then
+ * `document.signed` and the final-PDF job (the lock order of complete-document.ts).
+ */
+async function signCheckedAsProfessional(
+  db: Db,
+  codeKey: Buffer,
+  actor: Actor,
+  me: Me,
+  id: string,
+  audit: ProfessionalAudit,
+  options: ProfessionalSigningOptions & { now: Date },
+): Promise<ProfessionalSignature> {
+  const { now } = options;
+  const withCertificate = options.withCertificate ?? null;
   // The code: a wrong one counts its attempt and leaves its event, then is refused.
   let codeId: string | null = null;
   if (options.codigo !== undefined) {
@@ -80,7 +175,6 @@ export async function signAsProfessional(
   }
   const nivel = codeId ? ("avancada" as const) : ("simples" as const);
   const codeChannel = codeId ? (options.channel?.smtp ? ("email" as const) : ("caixa_de_saida" as const)) : null;
-  const { me } = checked;
   // The certificate is named now (its fingerprint goes into the event); the final PDF job signs
   // with that same certificate, or says in the registry why it could not.
   const certificate = withCertificate
@@ -99,6 +193,8 @@ export async function signAsProfessional(
     me.conselho_tipo && me.conselho_numero
       ? ` — ${[me.conselho_tipo, me.conselho_uf].filter(Boolean).join("-")} ${me.conselho_numero}`
       : "";
+  // Looked up as the owner role (every clinic's codes), so before the tenant's transaction.
+  const verificationCode = await unusedVerificationCode(db);
   try {
     return await withTenant(db, actor.tenantId, async (tx) => {
       const locked = await findDocumentOrThrow(tx, actor.tenantId, id, true);
@@ -133,30 +229,42 @@ export async function signAsProfessional(
           created_at: now,
         })
         .returning({ id: contratoPartes.id });
-      await recordAuditEvent(
-        tx,
-        { tenantId: actor.tenantId, actorProfileId: actor.profileId, ip: audit.ip, userAgent: audit.userAgent },
-        {
-          action: "document.party_signed",
-          entityType: "contrato",
-          entityId: id,
-          data: {
-            parte_id: parte?.id ?? null,
-            papel: "profissional",
-            qualidade: `profissional responsável${council}`,
-            conteudo_sha256: locked.conteudo_sha256,
-            nivel,
-            otp_verificado: codeId !== null,
-            codigo_canal: codeChannel,
-            tipo_assinatura: "senha",
-            porta_origem: audit.port ?? null,
-            dispositivo: describeDevice(audit.userAgent),
-            metodo_assinatura: metodo,
-            ...certificateData,
-          },
+      // Signed last (the patient and the witnesses before): this signature completes the document.
+      // A draft is never completed here — nobody else can have signed it.
+      const completes = locked.status !== "draft" && (await everyRequiredPartySigned(tx, actor.tenantId, locked, now));
+      if (completes) await markDocumentSigned(tx, actor.tenantId, { document: locked, verificationCode, now });
+      const context = {
+        tenantId: actor.tenantId,
+        actorProfileId: actor.profileId,
+        ip: audit.ip,
+        userAgent: audit.userAgent,
+      };
+      await recordAuditEvent(tx, context, {
+        action: "document.party_signed",
+        entityType: "contrato",
+        entityId: id,
+        data: {
+          parte_id: parte?.id ?? null,
+          papel: "profissional",
+          qualidade: `profissional responsável${council}`,
+          conteudo_sha256: locked.conteudo_sha256,
+          nivel,
+          otp_verificado: codeId !== null,
+          codigo_canal: codeChannel,
+          tipo_assinatura: "senha",
+          porta_origem: audit.port ?? null,
+          dispositivo: describeDevice(audit.userAgent),
+          metodo_assinatura: metodo,
+          ...certificateData,
         },
-      );
-      return { assinou_em: now.toISOString(), metodo_assinatura: metodo, nivel_assinatura: nivel };
+      });
+      if (completes) await recordDocumentSigned(tx, context, { document: locked, verificationCode, now });
+      return {
+        assinou_em: now.toISOString(),
+        metodo_assinatura: metodo,
+        nivel_assinatura: nivel,
+        documento_assinado: completes,
+      };
     });
   } catch (error) {
     if (isUniqueViolation(error, "contrato_partes_contrato_papel_ordem_unique"))

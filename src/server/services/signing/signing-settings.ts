@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { tenants } from "../../../db/schema.js";
-import type { SignatureLevel } from "../../../shared/signing-rules.js";
+import { type ProfessionalOrder, professionalOrderOf, type SignatureLevel } from "../../../shared/signing-rules.js";
 import { isMobilePhone } from "../../../shared/br/phone.js";
 import type { Env } from "../../env.js";
 
@@ -12,6 +12,12 @@ import type { Env } from "../../env.js";
 export async function requiresEmailCode(tx: Tx, tenantId: string): Promise<boolean> {
   const [row] = await tx.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
   return row?.settings.assinatura?.codigo_email !== false;
+}
+
+/** When the clinic's responsible professional signs (tenants.settings.assinatura, decision 050). */
+export async function professionalOrder(tx: Tx, tenantId: string): Promise<ProfessionalOrder> {
+  const [row] = await tx.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  return professionalOrderOf(row?.settings.assinatura?.ordem_profissional);
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   AlertTriangle,
   CheckCircle2,
   Clock,
+  FilePen,
   FilePlus2,
   FileSignature,
   FileText,
@@ -24,6 +25,7 @@ import { cn } from "@/lib/utils";
 import { DOCUMENT_MESSAGES, signatureRate } from "@shared/schemas/document";
 import { monthOverMonth } from "../lib/trend";
 import { RecentDocuments } from "./recent-documents";
+import { AWAITING_PROFESSIONAL_PATH, awaitingProfessionalTitle } from "@shared/notices/notice-text";
 import { formatNumber, formatPercent, formatTime } from "@shared/format";
 
 function greeting(now = new Date()): string {
@@ -79,6 +81,35 @@ export function DashboardPage() {
         {greeting()}, {firstName}! Você está em <strong>{user.tenant.nome}</strong>.
       </p>
       <CertificateExpiryNotice />
+      {c && c.aguardando_profissional > 0 ? (
+        <Card data-testid="awaiting-professional-card">
+          <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
+            <div className="grid gap-1">
+              <CardTitle className="flex items-center gap-2 text-base">
+                <FilePen className="size-4 text-primary" aria-hidden />
+                {c.aguardando_minha_assinatura > 0
+                  ? awaitingProfessionalTitle(c.aguardando_minha_assinatura)
+                  : `Aguardando profissional: ${formatNumber(c.aguardando_profissional)}`}
+              </CardTitle>
+              <CardDescription data-testid="stat-aguardando-profissional">
+                {c.aguardando_profissional === 1
+                  ? "1 documento enviado espera a assinatura do profissional responsável."
+                  : `${formatNumber(c.aguardando_profissional)} documentos enviados esperam a assinatura do profissional responsável.`}
+              </CardDescription>
+            </div>
+            <div className="flex flex-wrap gap-2">
+              {c.aguardando_minha_assinatura > 0 ? (
+                <Button asChild>
+                  <Link to={AWAITING_PROFESSIONAL_PATH}>Assinar agora</Link>
+                </Button>
+              ) : null}
+              <Button asChild variant="outline">
+                <Link to="/documents?aguardando_profissional=1">Ver documentos</Link>
+              </Button>
+            </div>
+          </CardHeader>
+        </Card>
+      ) : null}
 
       <section
         aria-label="Resumo dos documentos"

@@ -103,15 +103,18 @@ export function useProfessionalSignature() {
       com_certificado?: boolean;
       codigo?: string;
     }) =>
-      api<{ assinou_em: string; metodo_assinatura: string; nivel_assinatura: "avancada" | "simples" }>(
-        path(id, "professional-signature"),
-        {
-          method: "POST",
-          body: { senha, com_certificado, ...(codigo ? { codigo } : {}) },
-        },
-      ),
+      api<{
+        assinou_em: string;
+        metodo_assinatura: string;
+        nivel_assinatura: "avancada" | "simples";
+        documento_assinado: boolean;
+      }>(path(id, "professional-signature"), {
+        method: "POST",
+        body: { senha, com_certificado, ...(codigo ? { codigo } : {}) },
+      }),
     onSuccess: (_result, { id }) => {
-      void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) });
+      // The last signature may complete the document (decision 050): lists and counters change too.
+      void queryClient.invalidateQueries({ queryKey: documentKeys.all });
       void queryClient.invalidateQueries({ queryKey: signingKeys.signatures(id) });
     },
   });
@@ -158,4 +161,36 @@ export async function downloadSignedPdf(
   anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return { status: "saved", name };
+}
+
+/** One document's outcome in a batch signature (decision 050). */
+export interface BatchSignatureRow {
+  id: string;
+  ok: boolean;
+  assinatura?: { assinou_em: string; nivel_assinatura: "avancada" | "simples"; documento_assinado: boolean };
+  erro?: { codigo: string; status: number; mensagem: string };
+}
+
+/** One code, one e-mail, for the declarations chosen (POST /api/documents/professional-signatures/code). */
+export function useBatchSigningCode() {
+  return useMutation({
+    mutationFn: ({ ids }: { ids: string[] }) =>
+      api<{ destino: string; ids: string[]; recusados: { id: string; codigo: string; mensagem: string }[] }>(
+        "/api/documents/professional-signatures/code",
+        { method: "POST", body: { ids } },
+      ),
+  });
+}
+
+/** Several declarations with one password and one code; a result per document. */
+export function useBatchProfessionalSignature() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, senha, codigo }: { ids: string[]; senha: string; codigo?: string }) =>
+      api<{ items: BatchSignatureRow[] }>("/api/documents/professional-signatures", {
+        method: "POST",
+        body: { ids, senha, ...(codigo ? { codigo } : {}) },
+      }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: documentKeys.all }),
+  });
 }

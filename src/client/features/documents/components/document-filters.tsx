@@ -2,6 +2,7 @@ import { SlidersHorizontal, X } from "lucide-react";
 import { useId } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
@@ -65,6 +66,14 @@ export function DocumentFiltersButton({
             ))}
           </NativeSelect>
         </FormField>
+        <label className="flex items-center gap-2 text-sm">
+          <Checkbox
+            checked={value.aguardando_profissional === "1"}
+            onCheckedChange={(checked) => set("aguardando_profissional", checked === true ? "1" : "")}
+            data-testid="filter-awaiting-professional"
+          />
+          Aguardando profissional
+        </label>
         <div className="grid grid-cols-2 gap-3">
           <FormField label="Criado de" htmlFor={`${base}-de`}>
             <Input
@@ -137,6 +146,7 @@ export function DocumentFilterChips({
   const patient = usePatient(value.paciente);
   const chips: { key: keyof Filters | "periodo"; label: string }[] = [];
   if (value.status) chips.push({ key: "status", label: `Status: ${DOCUMENT_STATUS_LABEL[value.status]}` });
+  if (value.aguardando_profissional) chips.push({ key: "aguardando_profissional", label: "Aguardando profissional" });
   if (value.de || value.ate) {
     const label =
       value.de && value.ate

@@ -4,7 +4,7 @@ import { cn } from "@/lib/utils";
 import { DOCUMENT_MESSAGES, type DocumentSummary } from "@shared/schemas/document";
 import { formatDate, isExpired, showsExpiry } from "../lib/format";
 import { type DocumentRowHandlers, DocumentRowMenu, DocumentRowSheet } from "./document-actions";
-import { DocumentStatusBadge } from "./document-status-badge";
+import { AwaitingProfessionalBadge, DocumentStatusBadge } from "./document-status-badge";
 import { FeegowUploadBadge, FeegowUploadNote } from "@/features/integration";
 
 /** "Expira dd/mm/aaaa" (red once passed); nothing for signed documents (spec part 1 §2). */
@@ -59,6 +59,7 @@ export function DocumentTable({
                   {patientOf(doc)}
                 </Link>
                 <DocumentStatusBadge status={doc.status} />
+                <AwaitingProfessionalBadge doc={doc} />
                 <FeegowUploadBadge upload={handlers.feegowUploads?.get(doc.id)} />
               </div>
               <span className="block text-xs text-muted-foreground tabular-nums">{doc.short_id}</span>
@@ -113,6 +114,7 @@ export function DocumentCards({
               </Link>
               <div className="flex items-center gap-2">
                 <DocumentStatusBadge status={doc.status} />
+                <AwaitingProfessionalBadge doc={doc} />
                 <span className="text-xs text-muted-foreground tabular-nums">{doc.short_id}</span>
                 <FeegowUploadBadge upload={handlers.feegowUploads?.get(doc.id)} />
               </div>

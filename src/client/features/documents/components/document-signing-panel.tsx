@@ -13,6 +13,7 @@ import { SendForSignatureDialog, type SendTarget } from "./send-for-signature-di
 import { ProfessionalSignature } from "./professional-signature";
 import { SigningLinkActions } from "./signing-link-actions";
 import { HandOverDialog, type HandOverTarget } from "@/features/front-desk";
+import { useSigningSettings } from "@/features/settings";
 
 const awaitingSignature = (status: string) => status === "sent" || status === "viewed";
 
@@ -31,6 +32,7 @@ export function DocumentSigningPanel({
   signedPdf?: boolean;
 }) {
   const [target, setTarget] = useState<SendTarget | null>(null);
+  const signingSettings = useSigningSettings();
   const [handOver, setHandOver] = useState<HandOverTarget | null>(null);
   const live = awaitingSignature(doc.status);
   // Whoever sees the link can open the term: it is fetched (and audited) only when asked for.
@@ -40,7 +42,11 @@ export function DocumentSigningPanel({
 
   let body: React.ReactNode = null;
   if (doc.status === "draft") {
-    const awaitingProfessional = doc.assinaturas_pendentes.includes("profissional");
+    // Only a clinic that chose "antes do envio" waits for the professional before sending (decision 050).
+    // Until the setting is known the button waits too (the send dialog would say why anyway).
+    const awaitingProfessional =
+      doc.assinaturas_pendentes.includes("profissional") &&
+      (!signingSettings.data || signingSettings.data.ordem_profissional === "antes_do_envio");
     body = (
       <>
         <ProfessionalSignature doc={doc} />
@@ -59,6 +65,7 @@ export function DocumentSigningPanel({
     if (!revealed && !link.data) {
       body = (
         <>
+          <ProfessionalSignature doc={doc} />
           <Badge variant="success" className="w-fit" data-testid="ready-to-sign">
             {DOCUMENT_MESSAGES.readyToSign}
           </Badge>
@@ -74,6 +81,7 @@ export function DocumentSigningPanel({
     else if (link.data) {
       body = (
         <>
+          <ProfessionalSignature doc={doc} />
           <Badge variant="success" className="w-fit" data-testid="ready-to-sign">
             {DOCUMENT_MESSAGES.readyToSign}
           </Badge>
@@ -117,7 +125,9 @@ export function DocumentSigningPanel({
   return (
     <section className="grid gap-3" aria-label="Assinatura" data-testid="signing-panel">
       {body}
-      {live && canWrite && !doc.assinaturas_pendentes.every((papel) => papel === "testemunha") ? (
+      {live &&
+      canWrite &&
+      doc.assinaturas_pendentes.some((papel) => papel === "paciente" || papel === "responsavel") ? (
         // Front-desk signing (issue 13): the patient signs on this device, which stays locked until the staff password.
         <Button
           variant="outline"

@@ -8,3 +8,13 @@ export function DocumentStatusBadge({ status }: { status: string }) {
     </Badge>
   );
 }
+
+/** "Aguardando profissional": sent or viewed, the responsible professional has not signed (decision 050). */
+export function AwaitingProfessionalBadge({ doc }: { doc: { aguardando_profissional: boolean } }) {
+  if (!doc.aguardando_profissional) return null;
+  return (
+    <Badge variant="outline" data-testid="awaiting-professional">
+      Aguardando profissional
+    </Badge>
+  );
+}

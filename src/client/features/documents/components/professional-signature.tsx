@@ -29,7 +29,7 @@ export const PROFESSIONAL_SIGNED = "Declaração do profissional assinada";
 type CodeState = { kind: "idle" } | { kind: "sent"; destino: string } | { kind: "unavailable"; message: string };
 
 /**
- * Before sending (issue 11): the responsible professional signs the professional declaration as
+ * Before or after sending, as the clinic chose (decision 050): the responsible professional signs the professional declaration as
  * themselves — their password typed again and the code sent to their account's e-mail (decision
  * 042: a second factor, so the signature is advanced; without e-mail on this server, the password
  * alone, said so). Others see who is awaited.
@@ -101,8 +101,8 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
       <p className="font-medium">Falta a assinatura do profissional responsável</p>
       <p className="text-muted-foreground">
         {mine
-          ? "Assine a declaração do profissional antes de enviar o documento ao paciente."
-          : `${doc.medico.nome} precisa entrar no Consentir e assinar a declaração do profissional antes do envio.`}
+          ? "Assine a declaração do profissional. O documento só fica concluído quando todas as partes assinarem."
+          : `${doc.medico.nome} precisa entrar no Consentir e assinar a declaração do profissional. O documento só fica concluído quando todas as partes assinarem.`}
       </p>
       {mine ? (
         <Button onClick={() => setOpen(true)} className="w-full sm:w-fit">

@@ -13,9 +13,11 @@ export interface DocumentFilters {
   /** Created from / until (yyyy-mm-dd, clinic calendar). */
   de?: string;
   ate?: string;
+  /** "1": only those waiting for the responsible professional's signature (decision 050). */
+  aguardando_profissional?: "1";
 }
 
-export const FILTER_KEYS = ["status", "paciente", "profissional", "de", "ate"] as const;
+export const FILTER_KEYS = ["status", "paciente", "profissional", "de", "ate", "aguardando_profissional"] as const;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,6 +35,7 @@ export function readDocumentListState(params: URLSearchParams): { q: string; fil
   if (de && ISO_DATE.test(de)) filters.de = de;
   const ate = params.get("ate");
   if (ate && ISO_DATE.test(ate)) filters.ate = ate;
+  if (params.get("aguardando_profissional") === "1") filters.aguardando_profissional = "1";
   return { q: (params.get("q") ?? "").trim().slice(0, 100), filters };
 }
 
@@ -61,6 +64,7 @@ export function toApiQuery(q: string, filters: DocumentFilters, cursor: string |
     medico_responsavel_id: filters.profissional,
     from: filters.de,
     to: filters.ate,
+    aguardando_profissional: filters.aguardando_profissional,
     cursor,
   };
 }
@@ -72,6 +76,7 @@ export function documentListQueryString(query: DocumentListQuery): string {
     "q",
     "status",
     "aguardando",
+    "aguardando_profissional",
     "paciente_id",
     "medico_responsavel_id",
     "from",

@@ -3,10 +3,12 @@ import { currentUserKey } from "@/features/auth";
 import { ApiError, api } from "@/lib/api";
 import type { ClinicSettings, ClinicSettingsInput } from "@shared/schemas/clinic-settings";
 import type { ClinicLogo } from "@shared/clinic-logo";
+import type { ProfessionalOrder } from "@shared/signing-rules";
 
-/** GET/PUT /api/settings/signing: does the clinic ask for the e-mail code before signing. */
+/** GET/PUT /api/settings/signing: the e-mail code before signing, and when the professional signs (decision 050). */
 export interface SigningSettings {
   codigo_email: boolean;
+  ordem_profissional: ProfessionalOrder;
 }
 
 /** …and whether this server sends e-mail (SMTP) and can deliver a code at all. */
@@ -58,7 +60,7 @@ export function useSigningSettings() {
 export function useSaveSigningSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SigningSettings) =>
+    mutationFn: (input: Partial<SigningSettings>) =>
       api<SigningSettingsView>("/api/settings/signing", { method: "PUT", body: input }),
     onSuccess: (saved) => queryClient.setQueryData(settingsKeys.signing, saved),
   });

@@ -1,9 +1,10 @@
-import { MailCheck, ShieldAlert } from "lucide-react";
+import { FilePen, MailCheck, ShieldAlert } from "lucide-react";
 import { useId } from "react";
 import { toast } from "sonner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Label } from "@/components/ui/label";
+import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
@@ -11,7 +12,21 @@ import { useCurrentUser } from "@/features/auth";
 import { ApiError } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
 import { SETTINGS_MESSAGES } from "@shared/schemas/clinic-settings";
-import { signingLevelNotice, useSaveSigningSettings, useSigningSettings } from "../api/settings-api";
+import { PROFESSIONAL_ORDER_LABELS, PROFESSIONAL_ORDERS, type ProfessionalOrder } from "@shared/signing-rules";
+import {
+  type SigningSettings,
+  signingLevelNotice,
+  useSaveSigningSettings,
+  useSigningSettings,
+} from "../api/settings-api";
+
+/** What each choice means at the desk (decision 050). */
+const ORDER_HINTS: Record<ProfessionalOrder, string> = {
+  antes_do_envio: "O documento só pode ser enviado ao paciente depois que o profissional assinar.",
+  depois_do_paciente: "O documento é enviado logo; o profissional assina depois que o paciente assinar.",
+  qualquer_ordem:
+    "O documento é enviado logo; paciente e profissional assinam na ordem em que puderem. Ele fica concluído com a última assinatura.",
+};
 import { ClinicDataCard } from "./clinic-data-card";
 import { ClinicExportCard } from "./clinic-export-card";
 import { ClinicLogoCard } from "./clinic-logo-card";
@@ -57,9 +72,9 @@ function SigningSettingsCard() {
   const save = useSaveSigningSettings();
   const switchId = useId();
 
-  async function change(value: boolean) {
+  async function change(input: Partial<SigningSettings>) {
     try {
-      await save.mutateAsync({ codigo_email: value });
+      await save.mutateAsync(input);
       toast.success(SETTINGS_MESSAGES.saved);
     } catch (error) {
       toast.error(SETTINGS_MESSAGES.saveError(error instanceof ApiError ? error.message : "erro inesperado"));
@@ -100,12 +115,35 @@ function SigningSettingsCard() {
             <Switch
               id={switchId}
               checked={settings.data.codigo_email}
-              onCheckedChange={(value) => void change(value)}
+              onCheckedChange={(value) => void change({ codigo_email: value })}
               disabled={!canManage || save.isPending}
               className="mt-0.5"
             />
           </div>
         )}
+        {settings.data ? (
+          <fieldset className="mt-4 grid gap-2 border-t pt-4" data-testid="professional-order">
+            <legend className="flex items-center gap-2 pt-4 text-sm font-medium">
+              <FilePen className="size-4 text-primary" aria-hidden /> Quando o profissional responsável assina
+            </legend>
+            <RadioGroup
+              value={settings.data.ordem_profissional}
+              onValueChange={(value) => void change({ ordem_profissional: value as ProfessionalOrder })}
+              disabled={!canManage || save.isPending}
+              className="gap-2"
+            >
+              {PROFESSIONAL_ORDERS.map((option) => (
+                <div key={option} className="flex items-start gap-2">
+                  <RadioGroupItem value={option} id={`${switchId}-${option}`} className="mt-0.5" />
+                  <Label htmlFor={`${switchId}-${option}`} className="grid gap-0.5 font-normal">
+                    <span className="font-medium">{PROFESSIONAL_ORDER_LABELS[option]}</span>
+                    <span className="text-sm text-muted-foreground">{ORDER_HINTS[option]}</span>
+                  </Label>
+                </div>
+              ))}
+            </RadioGroup>
+          </fieldset>
+        ) : null}
       </CardContent>
     </Card>
   );
