@@ -12,7 +12,7 @@ import type { JobContext } from "./job-context.js";
 import { type JobHandlers, LEASE_MS, runDueJobs } from "./run-due-jobs.js";
 import { nextDueAt } from "./next-due.js";
 
-/** The channel new background work is announced on (migration 0042, decision 055). */
+/** The channel new background work is announced on (migration 0039, decision 055). */
 export const WORK_CHANNEL = "consentir_work";
 
 export interface WorkerOptions {
