@@ -1,5 +1,5 @@
 /**
- * `api-under-pdf-load` (issue 16): does the API stay quick while PDFs are drawn? Eight PDF renders
+ * `api-under-pdf-load`: does the API stay quick while PDFs are drawn? Eight PDF renders
  * are kept in flight all the time through the app's real path — POST /api/documents/:id/pdf (the
  * draft drawn again in the PDF worker pool, stored, linked, audited; decision 012) — while one
  * client calls a cheap authenticated endpoint, the first page of GET /api/documents, one call after

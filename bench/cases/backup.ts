@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- backup`: backup and restore time for a large clinic (issue 18, decision 027).
+ * `npm run bench -- backup`: backup and restore time for a large clinic (decision 027).
  * Not part of CI. The data set's size is a parameter (generating 100.000 documents takes a while
  * on a busy machine):
  *   BENCH_BACKUP_DOCUMENTS (default 100000)  documents, each with an audit event and a frozen model

@@ -1,6 +1,6 @@
 /**
  * `seal-a1`: the signing work a final PDF gets when the professional has an ICP-Brasil A1
- * (issue 12, decision 020): the professional's AD-RB signature (e-CPF with its 3-certificate
+ * (decision 020): the professional's AD-RB signature (e-CPF with its 3-certificate
  * chain, sigPolicyId, incremental update) and then the instance seal over it, on the final sample
  * TCLE (rendered once, outside the loop: its cost is the `seal` case's). Keys are unlocked once
  * per process, as in production (KeyObjects built before the loop).

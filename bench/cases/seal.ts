@@ -8,7 +8,7 @@
  * Each sample renders, back to back, the plain document, the final document (signatures +
  * registry, QR code included) and seals the latter. Reported:
  * - median_ms / p95_ms: the added cost per document = (final render − plain render) + seal,
- *   per sample (target: median under 25 ms, issue 7);
+ *   per sample (target: median under 25 ms);
  * - render_plain_*, render_final_*, qr_*, seal_*: the parts;
  * - total_median_ms: QR + final render + seal (the whole job minus the database);
  * - unlock_ms: opening the PKCS#12 (once per process, not per document);

@@ -1,5 +1,5 @@
 /**
- * `signers-cluster` (issue 16, "past one machine and faster"): N patients (default 1,000;
+ * `signers-cluster` ("past one machine and faster"): N patients (default 1,000;
  * BENCH_SIGNERS) sign at once across TWO web processes (src/server/main.ts, WORKER=false) while ONE
  * worker process (src/server/worker-main.ts, `npm run worker`) seals the final PDFs, all on one
  * fresh PostgreSQL database (DATABASE_URL names the server; PGlite is one process's database, so

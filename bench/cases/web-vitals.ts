@@ -1,5 +1,5 @@
 /**
- * `web-vitals` (issue 16, decision 033): the dashboard (signed in) and the public signing page as a
+ * `web-vitals` (decision 033): the dashboard (signed in) and the public signing page as a
  * phone sees them. Starts the built app (dist/client: run `npm run build` first) on a fresh PGlite,
  * seeds a clinic and a sent document, then opens each page cold (new browser context, empty cache)
  * RUNS times in Chromium at 390×844 with CDP's 4× CPU slowdown and slow-4G (150 ms latency,

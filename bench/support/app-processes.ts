@@ -1,5 +1,5 @@
 /**
- * Real app processes for the multi-process benchmarks (issue 16): web processes (src/server/main.ts)
+ * Real app processes for the multi-process benchmarks: web processes (src/server/main.ts)
  * and the background worker (src/server/worker-main.ts, what `npm run worker` runs), each its own
  * Node process loading the sources through tsx, on one PostgreSQL database made for the run.
  */

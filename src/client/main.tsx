@@ -17,7 +17,7 @@ const onError = (error: unknown) => {
   if (error instanceof ApiError && error.status === 401 && error.code === "UNAUTHENTICATED") {
     queryClient.setQueryData(currentUserKey, null);
   }
-  // Front-desk signing (issue 13): the device is with the patient; only the unlock screen shows.
+  // Front-desk signing: the device is with the patient; only the unlock screen shows.
   if (
     error instanceof ApiError &&
     error.status === 423 &&

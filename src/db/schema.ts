@@ -111,7 +111,7 @@ export const profiles = pgTable(
   },
   (t) => [
     uniqueIndex("profiles_email_unique").on(sql`lower(${t.email})`),
-    /** One person per CPF in a clinic (issue 13: the owner adding a user twice). */
+    /** One person per CPF in a clinic (the owner adding a user twice). */
     uniqueIndex("profiles_tenant_cpf_unique").on(t.tenant_id, t.cpf),
     index("profiles_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()),
   ],
@@ -134,7 +134,7 @@ export const sessions = pgTable(
     last_seen_at: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
     /**
-     * Front-desk signing (issue 13): while set, this device is in the patient's hands — every
+     * Front-desk signing: while set, this device is in the patient's hands — every
      * private route answers 423 until the staff member types their password again.
      */
     locked_at: timestamp("locked_at", { withTimezone: true }),
@@ -166,7 +166,7 @@ export const passwordResetTokens = pgTable(
 );
 
 /**
- * Invitations sent by a clinic's owner (issue 13, decision 017): the link lets the person choose
+ * Invitations sent by a clinic's owner (decision 017): the link lets the person choose
  * their own password. Only the token's SHA-256 is kept; a link works once, for 7 days.
  */
 export const userInvitations = pgTable(
@@ -210,7 +210,7 @@ export const signInThrottles = pgTable(
 );
 
 /**
- * Request counters of the per-route rate limits (issue 16): kept here, not in each process's
+ * Request counters of the per-route rate limits: kept here, not in each process's
  * memory, so a limit holds across every web process. `key` is the SHA-256 of route + client key
  * (an IP or a session cookie: never stored as such). Rows past their window are pruned.
  */
@@ -306,7 +306,7 @@ export const auditChainHeads = pgTable("audit_chain_heads", {
 });
 
 /**
- * Signed anchors of each tenant's audit chain (issue 15): the server MACs (seq, hash) of the chain
+ * Signed anchors of each tenant's audit chain: the server MACs (seq, hash) of the chain
  * head with a key derived from the instance key, which the database never holds. Anchors chain
  * through prev_mac. A database owner who rewrites events and recomputes every hash still cannot
  * match an anchor already written.
@@ -394,7 +394,7 @@ export const tenantCounters = pgTable("tenant_counters", {
 });
 
 /**
- * The documents counters of /documents and the dashboard (issue 16), kept by statement-level
+ * The documents counters of /documents and the dashboard, kept by statement-level
  * triggers on contratos (migration 0034) so reading them never scans a clinic's documents. One
  * row per clinic and bucket: "status:<status>" (stored status), "criados:<YYYY-MM>" (created in
  * that São Paulo month), "assinados:<YYYY-MM>" (signed documents by the month of signed_at).
@@ -845,7 +845,7 @@ export const contratoPartes = pgTable(
     contrato_id: uuid("contrato_id").notNull(),
     /**
      * paciente, or responsavel (the legal guardian signing in their own name), or profissional (the
-     * responsible professional signing the professional declaration in the app) — issue 11 — or
+     * responsible professional signing the professional declaration in the app) — or
      * testemunha (an optional witness, decision 021).
      */
     papel: text("papel", { enum: ["paciente", "responsavel", "profissional", "testemunha"] })
@@ -1245,7 +1245,7 @@ export const systemNotices = pgTable(
 );
 
 /**
- * One attempt of the worker's daily backup (issue 18, decision 027): instance-wide, like the jobs
+ * One attempt of the worker's daily backup (decision 027): instance-wide, like the jobs
  * table. A failed attempt is a row with its pt-BR error: what the future Avisos screen shows the
  * owner. Manual backups (npm run backup) are not recorded here.
  */
@@ -1270,7 +1270,7 @@ export const backupRuns = pgTable(
 );
 
 /**
- * The clinic's logo (issue 13): drawn on its PDFs' header and on the signing page. Only the
+ * The clinic's logo: drawn on its PDFs' header and on the signing page. Only the
  * server's own re-encoding is kept — a PNG on white, at most LOGO_MAX_WIDTH × LOGO_MAX_HEIGHT
  * pixels — never the uploaded file (an SVG's scripts or a JPEG's metadata do not survive).
  */

@@ -338,7 +338,7 @@ describe("renderDocumentPdf — user text and edge cases", () => {
   });
 });
 
-describe("renderDocumentPdf — the draft watermark (issue 11)", () => {
+describe("renderDocumentPdf — the draft watermark", () => {
   it("marks every page of a draft 'RASCUNHO – sem validade', diagonally, light grey and translucent; nothing without the option", async () => {
     const input = sampleDocumentInput();
     expect(documentDefinition(input).watermark).toBeUndefined();

@@ -123,7 +123,7 @@ function embeddedFiles(attachments: readonly PdfAttachment[], createdAt: Date): 
   );
 }
 
-/** What every draft PDF (GET /api/documents/:id/pdf) says across each page (issue 11). */
+/** What every draft PDF (GET /api/documents/:id/pdf) says across each page. */
 export const DRAFT_WATERMARK = "RASCUNHO – sem validade";
 
 /** 20 CSS px (1/96 in) in PDF points (1/72 in). */

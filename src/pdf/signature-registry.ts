@@ -1,5 +1,5 @@
 /**
- * The "Registro de assinaturas" page(s) of the final PDF (DESIGN §3, issue 11, decision 014):
+ * The "Registro de assinaturas" page(s) of the final PDF (DESIGN §3, decision 014):
  * per signer, the level reached in words and exactly what the server checked (and what it only
  * recorded); the document's own event chain (sequence, time in UTC and in São Paulo, who, IP,
  * previous hash / hash; each user agent is in the embedded evidencias.json); the staff's views of the signing link; contact changes; the
@@ -58,7 +58,7 @@ export interface RegistryParty {
   tipoAssinatura: string;
   assinaturaSha256: string | null;
   dispositivo: string | null;
-  /** Front-desk signing: the staff member whose device was handed over (issue 13). */
+  /** Front-desk signing: the staff member whose device was handed over. */
   presencialPor?: string | null;
   ip: string | null;
   porta: number | null;
@@ -96,7 +96,7 @@ export interface SignatureRegistry {
   sealLevel?: string | null;
   /** Whose certificate the seal is, and what was checked of it (decision 041). */
   sealTrust?: CertificateTrust | null;
-  /** The professional's ICP-Brasil signature applied before the seal (issue 12). */
+  /** The professional's ICP-Brasil signature applied before the seal. */
   professionalCertificate?: {
     commonName: string;
     fingerprintSha256: string;

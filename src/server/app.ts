@@ -117,7 +117,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCookie);
-  // Counted in the database, so a limit holds across every web process (issue 16).
+  // Counted in the database, so a limit holds across every web process.
   await app.register(fastifyRateLimit, { global: false, store: postgresRateLimitStore(database.db) });
   await app.register(originCheckPlugin, { publicUrl: env.PUBLIC_URL });
   // Before any public route's own hooks: a burst is answered "busy, try again" (decision 040).

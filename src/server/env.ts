@@ -64,7 +64,7 @@ export const envSchema = z
     SMS_FROM: z.string().min(1).default("consentir"),
     SMS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     /**
-     * RFC 3161 time-stamp authority for the signatures' trusted time (issue 12, decision 020); without
+     * RFC 3161 time-stamp authority for the signatures' trusted time (decision 020); without
      * it signatures carry no time-stamp. Optional HTTP basic-auth credentials, and whether the
      * authority is an ICP-Brasil accredited ACT (then an AD-RB signature becomes AD-RT).
      */
@@ -111,7 +111,7 @@ export const envSchema = z
     /** Background jobs one worker runs at once (each takes its own with SKIP LOCKED). */
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
     /**
-     * Backups (issue 18, decision 027): the worker writes one a day into BACKUP_DIR (none without
+     * Backups (decision 027): the worker writes one a day into BACKUP_DIR (none without
      * it) at BACKUP_TIME (HH:MM, São Paulo), keeping 7 daily, 4 weekly and 12 monthly. BACKUP_KEY
      * encrypts backups instead of the instance key (APP_SECRET / DATA_DIR/secret.key).
      */
@@ -124,7 +124,7 @@ export const envSchema = z
     /** With S3_BUCKET, the daily backup (and `npm run backup -- s3`) go to the bucket, under backups/ (decision 030). */
     BACKUP_S3: booleanFromString.default(false),
     /**
-     * Object storage (issue 16, decision 030): with S3_BUCKET, stored files go to that S3-compatible
+     * Object storage (decision 030): with S3_BUCKET, stored files go to that S3-compatible
      * bucket instead of DATA_DIR/files. S3_ENDPOINT for a service other than AWS; credentials both or
      * neither (then the SDK's usual chain: instance role, AWS_* variables); path-style for MinIO and
      * the like. Every write asks for server-side encryption (AES256) unless S3_SERVER_SIDE_ENCRYPTION=false.
@@ -189,7 +189,7 @@ export const envSchema = z
   })
   .superRefine((env, ctx) => {
     // Links in e-mails, signing pages and sealed PDFs come only from here, never from a request's
-    // Host header (issue 15): a published server must say its own address.
+    // Host header: a published server must say its own address.
     if (env.NODE_ENV !== "production") return;
     if (!env.PUBLIC_URL) {
       ctx.addIssue({

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document integrators generate clients from (issue 17): an operationId on every
+ * The OpenAPI document integrators generate clients from: an operationId on every
  * operation (camelCase of method + path, unless a route names its own), the session cookie as
  * the security scheme (public routes say `security: []`), the one error shape on every
  * operation's 4XX, servers and a license. `tests/integration/openapi-lint.test.ts` lints it with

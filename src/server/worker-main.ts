@@ -1,5 +1,5 @@
 /**
- * `npm run worker` (issue 16): a process that runs only the background work — jobs (final PDFs,
+ * `npm run worker`: a process that runs only the background work — jobs (final PDFs,
  * e-mail, Feegow uploads, SMS), the expiry sweep, audit anchors, the daily backup — and serves no
  * HTTP. Web processes then run with WORKER=false. Jobs are claimed with FOR UPDATE SKIP LOCKED
  * and leases (decision 013), so any number of workers can share one PostgreSQL.

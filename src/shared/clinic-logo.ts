@@ -2,7 +2,7 @@ import { z } from "zod";
 import { text } from "./schemas/safe-input.js";
 
 /**
- * The clinic's logo (issue 13): PNG, JPEG or SVG up to 1 MB, drawn on the PDF header and on the
+ * The clinic's logo: PNG, JPEG or SVG up to 1 MB, drawn on the PDF header and on the
  * signing page. The server keeps only its own re-encoding (a PNG on white, at most
  * LOGO_MAX_WIDTH × LOGO_MAX_HEIGHT pixels), so what it serves is never the uploaded file.
  */

@@ -10,7 +10,7 @@ export const ERRORS = {
   URL_TOO_LONG: { status: 414, message: "Endereço longo demais. Confira o link e tente de novo." },
   UNAUTHENTICATED: { status: 401, message: "Sua sessão expirou. Entre novamente." },
   INVALID_CREDENTIALS: { status: 401, message: "E-mail ou senha incorretos." },
-  /** Front-desk signing (issue 13): the device is in the patient's hands until a password unlocks it. */
+  /** Front-desk signing: the device is in the patient's hands until a password unlocks it. */
   SESSION_LOCKED: {
     status: 423,
     message: "Este aparelho está com o paciente para assinatura. Digite a sua senha para voltar ao sistema.",
@@ -108,7 +108,7 @@ export const ERRORS = {
     message: "Só o profissional responsável pelo documento pode assinar a declaração do profissional.",
   },
   PROFESSIONAL_ALREADY_SIGNED: { status: 409, message: "O profissional responsável já assinou este documento." },
-  /** Signing with the ICP-Brasil certificate (issue 12) without an active one of one's own. */
+  /** Signing with the ICP-Brasil certificate without an active one of one's own. */
   PROFESSIONAL_CERTIFICATE_MISSING: {
     status: 409,
     message:
@@ -189,16 +189,16 @@ export const ERRORS = {
     status: 429,
     message: "Muitas tentativas com senha incorreta. Por segurança, aguarde alguns minutos antes de tentar de novo.",
   },
-  /** /profile (issue 13): the password re-typed to change the password, e-mail or CPF. */
+  /** /profile: the password re-typed to change the password, e-mail or CPF. */
   PROFILE_WRONG_PASSWORD: { status: 400, message: "Senha atual incorreta." },
   PROFILE_PASSWORD_REQUIRED: { status: 400, message: "Informe sua senha atual para alterar o e-mail ou o CPF." },
-  /** /settings (issue 13): owner and administrators only. */
+  /** /settings: owner and administrators only. */
   SETTINGS_ACCESS_DENIED: { status: 403, message: "Acesso negado" },
   SETTINGS_ACCOUNT_MISMATCH: {
     status: 400,
     message: "Os dados enviados não correspondem ao tipo desta conta. Recarregue a página e tente novamente.",
   },
-  /** The clinic's logo (issue 13). */
+  /** The clinic's logo. */
   LOGO_TOO_LARGE: { status: 413, message: "O logo deve ter no máximo 1 MB." },
   LOGO_UNSUPPORTED: { status: 415, message: "Envie o logo em PNG, JPEG ou SVG." },
   LOGO_INVALID: { status: 400, message: "Não foi possível ler a imagem. Envie um PNG, JPEG ou SVG válido." },

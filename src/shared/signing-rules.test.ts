@@ -9,7 +9,7 @@ import {
   requiredSigner,
 } from "./signing-rules.js";
 
-describe("nameMatches (issue 11: the registered name, not a part of it)", () => {
+describe("nameMatches (the registered name, not a part of it)", () => {
   it("accepts the registered name whatever the case, accents and spaces", () => {
     expect(nameMatches("ana luiza conceicao", "Ana Luíza Conceição")).toBe(true);
     expect(nameMatches("  ANA   LUÍZA  CONCEIÇÃO ", "Ana Luíza Conceição")).toBe(true);
@@ -47,7 +47,7 @@ describe("CPF masking on the signing page before the code", () => {
   });
 });
 
-describe("who signs (issue 11: a minor's guardian signs as themselves)", () => {
+describe("who signs (a minor's guardian signs as themselves)", () => {
   const base = {
     nome: "Pedro Souza",
     cpf: "03121201506",

@@ -32,7 +32,7 @@ export const SIGNING_MESSAGES = {
   signError: "Erro ao processar assinatura. Tente novamente.",
   signedTitle: "Documento assinado com sucesso!",
   signed: "Sua assinatura foi registrada com segurança",
-  /** A signed link opened again: the state, no success banner (issue 17). */
+  /** A signed link opened again: the state, no success banner. */
   signedRevisitTitle: "Documento assinado",
   signedRevisit: "A assinatura deste documento já foi registrada. Você pode consultá-lo abaixo.",
   contentError: "Erro ao gerar conteúdo do documento.",
@@ -44,7 +44,7 @@ export const SIGNING_MESSAGES = {
   copyGoesTo: (masked: string) => `A cópia do documento assinado vai para ${masked}, o e-mail registrado na clínica.`,
   copyGoesToTyped: "A cópia do documento assinado vai para este e-mail: digite-o de novo abaixo para conferir.",
   emailConfirmationMismatch: "Os e-mails não conferem. Digite o mesmo e-mail nos dois campos.",
-  /** When e-mail cannot leave the server (no SMTP): nothing is promised by e-mail (issue 11). */
+  /** When e-mail cannot leave the server (no SMTP): nothing is promised by e-mail. */
   signedNoticeDownload: "Baixe aqui sua cópia do documento assinado e guarde-a com você.",
   signedPdfDownload: "Baixar documento assinado",
   signedPdfPreparing: "Preparando o documento assinado…",
@@ -126,7 +126,7 @@ export function foldName(value: string): string {
 
 /**
  * The name typed by the signer must BE the registered name once case, accents and spaces are set
- * aside (issue 11: "Ana" no longer passes for "Ana Luíza Conceição"; the spec's substring rule
+ * aside ("Ana" no longer passes for "Ana Luíza Conceição"; the spec's substring rule
  * let anyone holding the link sign with a first name). The server repeats the check.
  */
 export function nameMatches(typed: string, registeredName: string): boolean {
@@ -162,7 +162,7 @@ export function isMinorOn(birthDate: string | null, today: string): boolean {
   return age !== null && age < MAJORITY_AGE;
 }
 
-/** Who signs a patient's document (issue 11): the patient, or their legal guardian. */
+/** Who signs a patient's document: the patient, or their legal guardian. */
 export type SignerRole = "paciente" | "responsavel";
 
 export interface RequiredSigner {
@@ -251,7 +251,7 @@ export const PARTY_LABEL: Record<PartyRole, string> = {
 export const WITNESS_CAPACITY = "testemunha";
 
 /**
- * The signer's explicit consent to sign electronically (issue 11), versioned: the SHA-256 of this
+ * The signer's explicit consent to sign electronically, versioned: the SHA-256 of this
  * exact text is recorded with each signature. A new wording gets a new version. v2 (decision 041):
  * the signer admits this means of proof (MP 2.200-2/2001, art. 10, § 2º, which asks for it); v1
  * said the signature "has the same value as on paper", which the law does not say.

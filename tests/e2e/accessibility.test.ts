@@ -8,7 +8,7 @@ import { DESKTOP, launchBrowser, newPage, PHONE } from "./browser.js";
 import { json, seedSignableDocument, signThroughApi } from "./signing-helpers.js";
 
 /**
- * Issue 17, keyboard and screen reader: axe-core over every screen at both sizes (no network:
+ * keyboard and screen reader: axe-core over every screen at both sizes (no network:
  * its source is injected into the page), failing on any serious or critical violation of
  * WCAG 2.0 A/AA and 2.1 AA; the skip link; focus back on the opener after the preview closes.
  */

@@ -181,7 +181,7 @@ describe("documents", () => {
       .waitFor();
     await snap(page, "document-detail-desktop");
 
-    // Download the PDF from the document page: a draft, said so in its label and file name (issue 11).
+    // Download the PDF from the document page: a draft, said so in its label and file name.
     expect(await page.getByRole("button", { name: "Baixar PDF assinado" }).count()).toBe(0);
     const downloadPromise = page.waitForEvent("download");
     await page.getByRole("button", { name: "Baixar rascunho (sem validade)" }).click();

@@ -6,7 +6,7 @@ import { DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
 import { json } from "./signing-helpers.js";
 
 /**
- * Issue 14, second step, in the browser against the fake Feegow of the e2e setup: import a
+ * second step, in the browser against the fake Feegow of the e2e setup: import a
  * procedure on /integration, "Gerar e Enviar PDF" from the documents list ('Upload realizado' and
  * the row's status), and "Remover token".
  */

@@ -14,7 +14,7 @@ afterAll(async () => {
 
 const TABLET = { width: 768, height: 1024 } as const;
 
-describe("front-desk signing on a tablet (issue 13)", () => {
+describe("front-desk signing on a tablet", () => {
   it("lists what waits, shows a QR code, hands the tablet to the patient locked, and unlocks only with the staff password", async () => {
     const account = await registerProfessional();
     const { context, page, errors } = await newPage(browser, TABLET);

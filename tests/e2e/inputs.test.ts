@@ -26,7 +26,7 @@ const caret = (page: Page, label: string) =>
     .getByLabel(label, { exact: true })
     .evaluate((element) => [(element as HTMLInputElement).selectionStart, (element as HTMLInputElement).selectionEnd]);
 
-describe("inputs that behave (issue 17)", () => {
+describe("inputs that behave", () => {
   it("keeps the caret on a middle CPF digit, and warns before leaving a patient form with unsaved changes", async () => {
     const account = await registerProfessional();
     const { context, page, errors } = await newPage(browser, DESKTOP);

@@ -5,7 +5,7 @@ import { registerEstablishment, registerProfessional, signIn, validCpf } from ".
 import { DESKTOP, launchBrowser, newPage } from "./browser.js";
 import { confirmSigningCode, drawSignature, json, patientPhone } from "./signing-helpers.js";
 
-/** Live updates (issue 13, decision 022): what happens elsewhere shows up without reloading. */
+/** Live updates (decision 022): what happens elsewhere shows up without reloading. */
 
 let browser: Browser;
 beforeAll(async () => {

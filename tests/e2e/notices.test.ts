@@ -6,7 +6,7 @@ import { DESKTOP, holdRequests, launchBrowser, newPage, PHONE, snap } from "./br
 import { json, patientPhone, seedSignableDocument } from "./signing-helpers.js";
 
 /**
- * Avisos (issue 13 with issue 14's Feegow statuses, decision 028) in the browser: a document the
+ * Avisos (with the Feegow statuses, decision 028) in the browser: a document the
  * patient opened and did not sign and a failed Feegow upload show with the unread badge on the
  * bell and the phone bar; opening one reads it; "Marcar todas como lidas" clears the badge;
  * "Tentar de novo" in place, and the new failure is unread again; the empty state.

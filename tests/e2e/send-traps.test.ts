@@ -19,7 +19,7 @@ import { json } from "./signing-helpers.js";
 import { freePort } from "../helpers/server-process.js";
 
 /**
- * Issue 17 — sending without traps, no dead ends in the list. This file runs its own app (built
+ * Sending without traps, no dead ends in the list. This file runs its own app (built
  * client, PGlite in memory) so it can move a document past its deadline in the database, as the
  * clock would, and let the expiry sweep mark it.
  */

@@ -32,7 +32,7 @@ const box = (page: Page, testId: string) => page.getByTestId(testId).boundingBox
 const focusInSignatureStep = (page: Page) =>
   page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="signature-step"]')));
 
-describe("signing page (issue 17)", () => {
+describe("signing page", () => {
   it("Ir para a assinatura, a wider field on a phone, the success once and a neutral signed state after", async () => {
     const account = await registerProfessional();
     const staff = await newPage(browser);

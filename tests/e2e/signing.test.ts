@@ -79,7 +79,7 @@ describe("signing", () => {
     await signIn(page, account.email, account.password);
     const patientCpf = validCpf();
     const documentId = await seedDocument(page, patientCpf);
-    // The clinic's logo (issue 13) shows on the patient's signing page.
+    // The clinic's logo shows on the patient's signing page.
     const logo = await page.request.put("/api/settings/clinic/logo", {
       headers: { "content-type": "image/svg+xml" },
       data: Buffer.from(
@@ -98,7 +98,7 @@ describe("signing", () => {
     // Send from the document page: the link is shown and Copiar Link copies it.
     await page.goto(`/documents/${documentId}`);
     // This clinic chose "antes do envio" (decision 050): the responsible professional signs the
-    // professional declaration first, as themselves (issue 11).
+    // professional declaration first, as themselves.
     await json(
       await page.request.put("/api/settings/signing", { data: { ordem_profissional: "antes_do_envio" } }),
       200,
@@ -228,7 +228,7 @@ describe("signing", () => {
       )
       .toBe("viewed");
 
-    // Exclusive control (issue 11): the CPF is masked and the form waits for the e-mail code.
+    // Exclusive control: the CPF is masked and the form waits for the e-mail code.
     await p.getByTestId("masked-notice").waitFor();
     expect(await p.getByRole("article").textContent()).not.toContain(patientCpf);
     expect(await p.getByTestId("sign-form").count()).toBe(0);
@@ -317,7 +317,7 @@ describe("signing", () => {
     );
     expect(blockText).toMatch(/\d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}/);
     await block.getByRole("img", { name: /^Assinatura de / }).waitFor();
-    // No SMTP here: the page promises no e-mail; the copy is the download (issue 11).
+    // No SMTP here: the page promises no e-mail; the copy is the download.
     await p
       .getByTestId("signed-notice")
       .getByText("Baixe aqui sua cópia do documento assinado e guarde-a com você.")

@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 const PLACEHOLDER = "Esta tela está sendo preparada";
-/** Entries whose screens other work replaces (issue 13 leaves them to it): hidden by permission only. */
+/** Entries whose screens other work replaces (left to that work): hidden by permission only. */
 const IN_PROGRESS = new Set<string>();
 
 /** The owner adds a user with a password through the API (the session of `page`). */
@@ -52,7 +52,7 @@ async function expectNoPlaceholders(page: Page, links: { href: string }[]) {
   }
 }
 
-describe("the team (issue 13)", () => {
+describe("the team", () => {
   it("a user edits their profile (council, specialties, e-mail with the password) and changes the password, then signs in with the new one", async () => {
     const owner = await registerEstablishment();
     const { context, page, errors } = await newPage(browser, DESKTOP);
@@ -151,7 +151,7 @@ describe("the team (issue 13)", () => {
     await page.getByText("Configurações atualizadas").waitFor();
     // The name shown in the header follows the nome fantasia.
     await expect.poll(() => page.locator("header").textContent()).toContain("Clínica Bem Viver Jardins");
-    // The logo (issue 13): chosen from the computer, previewed as the server re-encoded it.
+    // The logo: chosen from the computer, previewed as the server re-encoded it.
     const logoCard = page.getByTestId("clinic-logo");
     await logoCard.getByText("Nenhum logo enviado").waitFor();
     await logoCard.getByTestId("clinic-logo-input").setInputFiles({

@@ -69,7 +69,7 @@ export async function validCertificateUpload(): Promise<Record<string, string>> 
 }
 
 /**
- * Bodies the team routes accept (issue 13: /profile, Configurações, editing a user), so the
+ * Bodies the team routes accept (/profile, Configurações, editing a user), so the
  * bad-input sweep reaches the code behind validation one bad field at a time.
  */
 export function teamValidBodies(): Record<string, unknown> {

@@ -152,7 +152,7 @@ export async function draftDocument(
   });
   expectStatus(response, 201, "document");
   const id = response.json().id as string;
-  // The responsible professional signs the professional declaration before sending (issue 11).
+  // The responsible professional signs the professional declaration before sending.
   expectStatus(
     await caller(app, who)("POST", `/api/documents/${id}/professional-signature`, {
       senha: who.password,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/server/app.js";
 import { createTestApp, testEnv, type TestContext } from "../helpers/test-app.js";
 
-// OpenAPI docs (issue 15): off in production unless API_DOCS=true; the document itself is
+// OpenAPI docs: off in production unless API_DOCS=true; the document itself is
 // always built (app.swagger(), used by the bad-input sweep).
 let ctx: TestContext;
 beforeAll(async () => {

@@ -71,7 +71,7 @@ describe("client app", () => {
   });
 });
 
-describe("light pages (issue 16)", () => {
+describe("light pages", () => {
   /** A built client: a hashed bundle, its hidden source map, index.html; precompressed by the build step. */
   function builtClient(): string {
     const dir = mkdtempSync(path.join(tmpdir(), "consentir-client-"));

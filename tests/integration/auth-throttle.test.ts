@@ -8,7 +8,7 @@ import { outboxMails } from "../helpers/outbox.js";
 import { professionalSignUp, validCpf } from "../helpers/factories.js";
 import { createTestApp, type TestContext, uniqueEmail } from "../helpers/test-app.js";
 
-// Per-account sign-in throttling (issue 15, decision 011). The per-IP limit is lifted by the
+// Per-account sign-in throttling (decision 011). The per-IP limit is lifted by the
 // test env (RATE_LIMIT_AUTH_PER_MINUTE=10000), so every 429 here is the per-account one.
 let ctx: TestContext;
 beforeAll(async () => {

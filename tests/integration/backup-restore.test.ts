@@ -1,5 +1,5 @@
 /**
- * Issue 18, "data that outlives the machine": backup and restore (decision 027).
+ * "data that outlives the machine": backup and restore (decision 027).
  * Round trips on both databases with the real commands (`npm run backup` / `npm run restore` run as
  * child processes): seed (a clinic with a sealed PDF, the demo clinic, signed anchors) → backup →
  * restore into an empty target → the audit trail byte for byte and verified, every table's rows,

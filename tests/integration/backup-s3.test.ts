@@ -1,5 +1,5 @@
 /**
- * Issue 18's bucket item (decision 030): backups in the S3-compatible bucket. Against local
+ * the bucket item (decision 030): backups in the S3-compatible bucket. Against local
  * S3-compatible servers started here (s3rver on 127.0.0.1): `npm run backup -- s3://BUCKET` streams
  * the encrypted file to backups/ as a multipart upload (SSE asked for, nothing left on disk);
  * `npm run restore -- s3://BUCKET/KEY` restores it — stored files into the target's bucket — and

@@ -15,7 +15,7 @@ import { signableDocument, signatureDataUrl, tokenOf } from "../helpers/signing.
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * Issue 15's probe suite: every route of the OpenAPI document, with bad input in every text,
+ * the probe suite: every route of the OpenAPI document, with bad input in every text,
  * date and cursor it takes (NUL bytes, lone surrogates, impossible dates, wrong types, forged
  * cursors) and another clinic's ids in every path. Never a 500; every refusal in Portuguese.
  */

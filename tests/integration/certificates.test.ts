@@ -20,7 +20,7 @@ import { createTestApp, type TestContext } from "../helpers/test-app.js";
 import { newEstablishment } from "./users-helpers.js";
 
 /**
- * Issue 12, first half (decision 019): uploading the clinic's e-CNPJ and a professional's e-CPF,
+ * first half (decision 019): uploading the clinic's e-CNPJ and a professional's e-CPF,
  * the list, soft removal, who may do what, every refusal of the intake, the wrong-password lock,
  * the expiry warnings, and the unlocked certificate the signer gets.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11: "kill -9 between the last party's signature and the sealed PDF loses nothing and the
+ * "kill -9 between the last party's signature and the sealed PDF loses nothing and the
  * PDF is made once". Real processes: the app runs in a child (tests/helpers/app-process.ts) on a
  * database of its own — file-backed PGlite in a scratch folder, or a new PostgreSQL database when
  * the suite runs on PostgreSQL — the patient signs over HTTP, the finalize job is taken and

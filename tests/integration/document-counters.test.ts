@@ -9,7 +9,7 @@ import { publishedTemplateVersion } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * Issue 16: the documents counters come from trigger-kept buckets plus an index read of what the
+ * the documents counters come from trigger-kept buckets plus an index read of what the
  * clock expired. Oracle: the same figures computed by scanning the clinic's documents, after
  * inserts, status changes, signing, month boundaries, deletes and concurrent updates.
  */

@@ -10,7 +10,7 @@ import { publishedTemplateVersion } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * Issue 16 (search at 1M documents): a frequent term's page comes from the newest SEARCH_WINDOW
+ * Search at 1M documents (decision 036): a frequent term's page comes from the newest SEARCH_WINDOW
  * documents, a rare one's from the trigram index, and the total of a filtered list stops at
  * FILTERED_COUNT_CAP ("mais de 1.000"). Oracle: the same filter as plain SQL over the clinic's rows.
  *

@@ -208,7 +208,7 @@ describe("creating a document", () => {
     }
   });
 
-  it("keeps a document whole when the procedure it was made from is deleted (issue 5)", async () => {
+  it("keeps a document whole when the procedure it was made from is deleted", async () => {
     const procedure = (await call(clinic, "POST", "/api/procedures", { nome: "Rinoplastia" })).json();
     const created = await call(clinic, "POST", "/api/documents", {
       ...baseInput(),
@@ -467,7 +467,7 @@ describe("delete, cancel and the PDF", () => {
     const response = await call(clinic, "GET", `/api/documents/${id}/pdf`);
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("application/pdf");
-    // The draft says it is one, in its name and across every page (issue 11).
+    // The draft says it is one, in its name and across every page.
     expect(response.headers["content-disposition"]).toMatch(
       /^attachment; filename="TCLE___Blefaroplastia-rascunho_\d{8}_\d{6}\.pdf"$/,
     );

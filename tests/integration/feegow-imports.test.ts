@@ -10,7 +10,7 @@ import { createTestApp, type TestContext, uniqueEmail } from "../helpers/test-ap
 import { newEstablishment } from "./users-helpers.js";
 
 /**
- * Issue 14, second step: professionals (as invited users, by CPF) and procedures (by name, price
+ * second step: professionals (as invited users, by CPF) and procedures (by name, price
  * in centavos) imported from the fake Feegow — never twice, re-import updates, roles, another
  * clinic's data, malformed bodies.
  */

@@ -14,7 +14,7 @@ import { createTestApp } from "../helpers/test-app.js";
 import { openTestDatabase } from "../helpers/test-db.js";
 
 /**
- * Issue 14: a worker killed (SIGKILL) while Feegow holds its upload's answer; a fresh worker
+ * a worker killed (SIGKILL) while Feegow holds its upload's answer; a fresh worker
  * process takes the job after its lease and finishes it — Feegow accepts the file exactly once.
  * Real child processes (src/server/main.ts with WORKER on) on a shared database: the PostgreSQL
  * at TEST_DATABASE_URL, or a PGlite directory (opened by one process at a time).

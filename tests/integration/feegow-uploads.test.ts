@@ -16,7 +16,7 @@ import { draftDocument, publishedTemplateVersion, signAsPatient, tokenOf } from 
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * Issue 14, second step: PDFs to the patient's record in Feegow as 'feegow.upload' jobs — the
+ * second step: PDFs to the patient's record in Feegow as 'feegow.upload' jobs — the
  * sealed PDF after sealing, "Gerar e Enviar PDF", each failure kind, retries with back-off,
  * "Tentar de novo", and never the same file twice (even with two workers) — against the fake.
  */

@@ -16,7 +16,7 @@ import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * Issue 14, first step: the clinic's Feegow settings (token sealed, never answered), "Testar
+ * first step: the clinic's Feegow settings (token sealed, never answered), "Testar
  * conexão", the switches, and "Buscar no Feegow" for the new-patient form — against the local fake.
  */
 let fake: FakeFeegowServer;

@@ -1,5 +1,5 @@
 /**
- * Issue 16, object storage (decision 030): one contract, two drivers. The same cases run against
+ * object storage (decision 030): one contract, two drivers. The same cases run against
  * the local directory (DATA_DIR/files) and the S3 driver talking to a local S3-compatible server
  * (s3rver, started here on 127.0.0.1; it knows only its own access key). Then what only the bucket
  * can show: every object-creating request asked for server-side encryption and sent no ACL, and

@@ -1,5 +1,5 @@
 /**
- * The final PDF (issue 7): document + Signatures block + "Registro de assinaturas", PAdES-sealed
+ * The final PDF: document + Signatures block + "Registro de assinaturas", PAdES-sealed
  * by the instance seal, stored, linked, audited and e-mailed; idempotent; staff download.
  * The signed state is written straight into the database (as the signing transaction leaves it),
  * so these tests do not depend on the signing page.

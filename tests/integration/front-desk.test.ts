@@ -1,5 +1,5 @@
 /**
- * Issue 13, front-desk signing ("Assinar neste aparelho"): the staff member hands their own
+ * front-desk signing ("Assinar neste aparelho"): the staff member hands their own
  * device to the patient. Their session is locked to that document — every private route answers
  * 423 and the session endpoint shows no one — until their password unlocks it; the hand-over and
  * the unlock are audit events; a signature made through the patient's link from the locked

@@ -1,5 +1,5 @@
 /**
- * Issue 12, qualified signatures end to end (decision 024): the responsible professional signs
+ * qualified signatures end to end (decision 024): the responsible professional signs
  * the declaration with their own ICP-Brasil e-CPF, the patient signs by link, and the final PDF
  * carries two PAdES signatures — the professional's AD-RB with the whole chain, then the clinic's
  * e-CNPJ seal, AD-RB too. pdfsig and our verifier accept both; /verificar knows both keys; each

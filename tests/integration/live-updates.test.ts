@@ -22,7 +22,7 @@ import { createTestApp, type TestContext } from "../helpers/test-app.js";
 import { newEstablishment, professionalUser } from "./users-helpers.js";
 
 /**
- * Live updates (issue 13, decision 022) against a listening server: GET /api/events read as a
+ * Live updates (decision 022) against a listening server: GET /api/events read as a
  * browser reads it, changes made through the API (and the patient's public signing page).
  */
 

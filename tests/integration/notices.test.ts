@@ -13,7 +13,7 @@ import { publishedTemplateVersion, signableDocument, signAsPatient, tokenOf } fr
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * Avisos (issue 13, with issue 14's Feegow statuses; decision 028): notices derived from the
+ * Avisos (with the Feegow statuses; decision 028): notices derived from the
  * documents, the outbox, Feegow uploads and certificates, plus stored system notices — each for
  * the roles it concerns, never another clinic's; read marks per user; the unread count.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11, "evidence anyone can verify without our server" (decision 014): a document signed
+ * "evidence anyone can verify without our server" (decision 014): a document signed
  * through the public page (with the e-mail code), finalized by the worker, downloaded by staff,
  * then checked with the verifier alone — the good file, a changed byte, a file re-made without
  * an event and re-sealed with the same seal, a file sealed by another certificate — and with the
@@ -319,7 +319,7 @@ describe("verifySignedPdf (no database)", () => {
   });
 });
 
-describe("verification knows our keys (issue 12)", () => {
+describe("verification knows our keys", () => {
   /** A look-alike: a new self-signed key with exactly the instance seal's name. */
   async function lookAlike(): Promise<Buffer> {
     const other = generateSealCertificate();

@@ -1,5 +1,5 @@
 /**
- * Issue 17, "an API integrators can generate from": the OpenAPI document passes Redocly's
+ * "an API integrators can generate from": the OpenAPI document passes Redocly's
  * recommended rules with no error and no warning, every operation has a unique operationId and
  * the error shape, and each operation's declared security is what the running app does — a
  * secured operation called without a session answers 401, a public one never does.

@@ -1,5 +1,5 @@
 /**
- * The PDF pool applies several PAdES signatures in one task (issue 12): a professional's
+ * The PDF pool applies several PAdES signatures in one task: a professional's
  * ICP-Brasil A1 with its chain and the AD-RB policy, then a seal over it — the chain and the
  * policy survive the trip to the worker thread (structured clone), and both signatures verify.
  */

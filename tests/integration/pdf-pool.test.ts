@@ -1,5 +1,5 @@
 /**
- * The PDF worker pool (issue 15, decision 012): large renders no longer stall the event loop,
+ * The PDF worker pool (decision 012): large renders no longer stall the event loop,
  * a full queue answers 503 + Retry-After in Portuguese without losing the document, and
  * background work waits for room instead of failing.
  */

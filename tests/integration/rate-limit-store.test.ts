@@ -5,7 +5,7 @@ import { countRequest } from "../../src/server/plugins/rate-limit-store.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * Issue 16: the per-route rate limits are counted in the database, so two web processes on one
+ * the per-route rate limits are counted in the database, so two web processes on one
  * database allow the limit once, not once each. Two apps on one database stand for the processes.
  */
 let first: TestContext;

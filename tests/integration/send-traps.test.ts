@@ -11,7 +11,7 @@ import { draftDocument, publishedTemplateVersion, signableDocument, tokenOf } fr
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * Issue 17, sending without traps: GET /api/documents/:id/send-check says what Enviar/Reenviar
+ * sending without traps: GET /api/documents/:id/send-check says what Enviar/Reenviar
  * would meet, by the same rule the server applies; an expired document is resent (new deadline)
  * or cancelled; the list finds a document by its short id "#xxxxxxxx".
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11, "the right file in every hand": the signer downloads the sealed PDF from the signing
+ * "the right file in every hand": the signer downloads the sealed PDF from the signing
  * link once the finalize job made it (GET /api/public/sign/:token/signed-pdf), the page says
  * whether e-mail can leave this server, and the draft PDF is watermarked while the sealed one is not.
  */
@@ -240,7 +240,7 @@ describe("drafts stored before drafts were watermarked", () => {
     const { documentId } = await signableDocument(ctx.app, clinic, { versionId });
     const [before] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
     expect(before?.pdf_file_id).toBeTruthy();
-    // As a download made before issue 11 left it: same file row, the old-style name.
+    // As a download made by an older version left it: same file row, the old-style name.
     await ctx.database.db
       .update(files)
       .set({ nome: "TCLE___Blefaroplastia_20250307_140409.pdf" })

@@ -17,7 +17,7 @@ import {
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * Issue 11, first step: exclusive control by default (the e-mail code), honest levels, the
+ * first step: exclusive control by default (the e-mail code), honest levels, the
  * registered name exactly, failed attempts and staff link copies in the trail, contact changes
  * of a waiting patient recorded.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16 (bench signers-cluster): with many patients of one clinic signing at once, a signature
+ * Seen in the signers-cluster bench: with many patients of one clinic signing at once, a signature
  * deadlocked against another patient opening their link. Opening moves a document to 'viewed'
  * (its clinic's document_counters rows, by trigger) and then writes 'document.viewed' (the
  * clinic's audit chain head); the signature wrote 'document.party_signed' (chain head) and then

@@ -8,7 +8,7 @@ import { draftDocument, publishedTemplateVersion, signatureDataUrl, tokenOf } fr
 import { validCpf } from "../helpers/factories.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
-/** Issue 11: the code can go by SMS (Zenvia API v2) to a mobile on the patient's record. */
+/** the code can go by SMS (Zenvia API v2) to a mobile on the patient's record. */
 let ctx: TestContext;
 let zenvia: FakeZenviaServer;
 let clinic: SignedIn;

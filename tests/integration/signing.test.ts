@@ -207,7 +207,7 @@ describe("sending a document for signature", () => {
     // Kept sealed: the row holds neither the link nor its token in clear.
     expect(mails[0]?.text_body).toBeNull();
     expect(mails[0]?.body_sealed?.toString("latin1")).not.toContain(tokenOf(response.json().link));
-    // No SMTP here: the e-mail waits in the outbox, and nothing says it was sent (issue 11).
+    // No SMTP here: the e-mail waits in the outbox, and nothing says it was sent.
     expect(response.json().email_na_caixa_de_saida).toBe(true);
     const actions = (await eventsOf(documentId)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(["document.sent", "document.link_email_outbox"]));
@@ -370,7 +370,7 @@ describe("opening the link", () => {
       SIGNING_MESSAGES.tokenMissing,
     );
     expect((await documentRow(sent.documentId)).status).toBe("sent");
-    // Reenviar gives it a new deadline (issue 17, tests/integration/send-traps.test.ts).
+    // Reenviar gives it a new deadline (tests/integration/send-traps.test.ts).
   });
 
   it("answers 410 once the document is cancelled", async () => {
@@ -643,7 +643,7 @@ describe("the e-mail one-time code", () => {
   });
 
   it("is a clinic setting only owners and administrators change (audited)", async () => {
-    // On by default (issue 11); this server can deliver codes (development outbox) but has no SMTP.
+    // On by default; this server can deliver codes (development outbox) but has no SMTP.
     expect((await staff(otpClinic, "GET", "/api/settings/signing")).json()).toEqual({
       codigo_email: true,
       ordem_profissional: "qualquer_ordem",

@@ -1,5 +1,5 @@
 /**
- * Issue 12, trusted time in the finalize job (decisions 020, 024): with TSA_URL set to an
+ * trusted time in the finalize job (decisions 020, 024): with TSA_URL set to an
  * accredited authority (TSA_ICP_BRASIL=true), the clinic's e-CNPJ seal on the final PDF declares
  * PA_PAdES_AD_RT and carries a signatureTimeStampToken over its own signature value; the registry
  * page says AD-RT. While the authority is down the job fails and is retried, and nothing is

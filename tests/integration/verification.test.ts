@@ -1,5 +1,5 @@
 /**
- * Public verification (issue 7, /verificar/:code): what the code reveals (masked CPF, no content,
+ * Public verification (/verificar/:code): what the code reveals (masked CPF, no content,
  * no IP) and the check of a dropped PDF (byte-identical? PAdES signature valid?).
  */
 import { createHash } from "node:crypto";

@@ -11,7 +11,7 @@ import { type NodeProcess, spawnSource, waitFor } from "../helpers/server-proces
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
- * `npm run worker` (issue 16): a process with no HTTP that runs the background work on the
+ * `npm run worker`: a process with no HTTP that runs the background work on the
  * shared PostgreSQL, while web processes run with WORKER=false. On embedded PGlite (one process's
  * database) it refuses to start and says why.
  */

@@ -9,7 +9,7 @@ import { publicFetch } from "./lib/http";
 
 /**
  * Before the whole term and the form: the signer proves control of the e-mail on the patient's
- * record (issue 11). Enviar código → the 6 digits → Confirmar código; the server answers the
+ * record. Enviar código → the 6 digits → Confirmar código; the server answers the
  * page unmasked, and the code is kept to be consumed by the signature.
  */
 export function CodeStep({

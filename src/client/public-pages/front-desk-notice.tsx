@@ -1,7 +1,7 @@
 import { Lock } from "lucide-react";
 import { buttonClasses, Notice } from "./components/public-shell";
 
-/** `?balcao=1`: the page was opened by "Assinar neste aparelho" on the clinic's device (issue 13). */
+/** `?balcao=1`: the page was opened by "Assinar neste aparelho" on the clinic's device. */
 export const isFrontDesk = () => new URLSearchParams(window.location.search).get("balcao") === "1";
 
 /**

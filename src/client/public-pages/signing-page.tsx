@@ -362,7 +362,7 @@ function SignedRevisit() {
 }
 
 /**
- * Once signed: the sealed PDF to keep (issue 11). A job seals it a few seconds after the signature;
+ * Once signed: the sealed PDF to keep. A job seals it a few seconds after the signature;
  * until it exists the button says so and the page asks again every 3 s. The copy by e-mail is
  * promised only when e-mail really leaves this server (`email_configurado`); otherwise the page
  * says the copy is here.

@@ -1,6 +1,6 @@
 import { dateInSaoPaulo } from "../../shared/dates/sao-paulo.js";
 
-/** How many of the newest days, ISO weeks and months keep their newest backup (issue 18). */
+/** How many of the newest days, ISO weeks and months keep their newest backup. */
 export interface RetentionPolicy {
   daily: number;
   weekly: number;

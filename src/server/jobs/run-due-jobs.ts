@@ -15,7 +15,7 @@ export type JobHandlers = { [K in JobKind]?: JobHandler<K> };
 /**
  * How long a taken job stays reserved before another worker may take it again. The worker running
  * it renews the lease every HEARTBEAT_MS, so a long job keeps it while a job whose process died
- * (kill -9, crash) is taken again within LEASE_MS plus one idle round (issue 15: the sealed PDF
+ * (kill -9, crash) is taken again within LEASE_MS plus one idle round (the sealed PDF
  * arrives within 30 s of a crash).
  */
 export const LEASE_MS = 20_000;

@@ -86,7 +86,7 @@ export function createWorker(
     if (tickOptions.sweep ?? Date.now() - lastSweep >= sweepEveryMs) {
       lastSweep = Date.now();
       expired = await expireDocuments(ctx.db);
-      // Each minute, the audit chains that moved get a signed anchor (issue 15).
+      // Each minute, the audit chains that moved get a signed anchor.
       anchored = await anchorAuditChains(ctx.db, anchorKey);
       // Certificates expiring in 30, 7 or 1 days: one e-mail per threshold (decision 019).
       certificateWarnings = await warnCertificateExpiry(ctx.db, ctx.secretBox, ctx.origin);

@@ -1,7 +1,7 @@
 import { UAParser } from "ua-parser-js";
 
 /**
- * The signer's user agent in words for the evidence (issue 11): browser, system and device, e.g.
+ * The signer's user agent in words for the evidence: browser, system and device, e.g.
  * "Chrome 126 · Android 14 · Google Pixel 8 (celular)". Null when nothing is recognised.
  */
 export function describeDevice(userAgent: string | undefined | null): string | null {

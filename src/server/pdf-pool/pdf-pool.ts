@@ -1,5 +1,5 @@
 /**
- * The PDF worker pool (issue 15, decision 012): drawing a document and sealing the final PDF are
+ * The PDF worker pool (decision 012): drawing a document and sealing the final PDF are
  * CPU work of tens to hundreds of milliseconds, so they run in worker threads (piscina) and the
  * event loop keeps answering every clinic meanwhile.
  *

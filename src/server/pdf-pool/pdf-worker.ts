@@ -5,7 +5,7 @@
  *
  * The thread lowers its own CPU priority (PDF_THREAD_NICE): with every core drawing PDFs, the
  * event loop (and the database, on the same machine) still gets the CPU first, so API calls stay
- * quick; a PDF takes the same time whenever a core is free (bench api-under-pdf-load, issue 16).
+ * quick; a PDF takes the same time whenever a core is free (bench api-under-pdf-load).
  */
 import { move } from "piscina";
 import { pdfEngine } from "../../pdf/fonts.js";

@@ -20,7 +20,7 @@ function threadNices(): Map<number, number> {
   return nices;
 }
 
-describe("PDF threads' CPU priority (issue 16)", () => {
+describe("PDF threads' CPU priority", () => {
   let pool: PdfPool | undefined;
   afterAll(async () => {
     await pool?.close();

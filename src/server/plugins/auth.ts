@@ -7,7 +7,7 @@ import { resolveSession, type SessionUser } from "../services/auth/sessions.js";
 
 export const SESSION_COOKIE = "consentir_session";
 
-/** The private routes a locked device may still call: unlock it, or sign out (issue 13). */
+/** The private routes a locked device may still call: unlock it, or sign out. */
 const WHILE_LOCKED = new Set(["/api/auth/unlock"]);
 
 declare module "fastify" {

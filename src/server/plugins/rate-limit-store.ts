@@ -80,7 +80,7 @@ export async function countRequest(db: Db, rules: readonly RateLimitRule[]): Pro
 }
 
 /**
- * A @fastify/rate-limit store in PostgreSQL (issue 16): one row per route + client key with its
+ * A @fastify/rate-limit store in PostgreSQL: one row per route + client key with its
  * hits and the end of its window, incremented in one upsert, so every web process counts the same
  * requests (the default store is each process's memory, where N processes allow N times the
  * limit). Fixed windows, like the default store; the key is hashed. Routes are told apart by a

@@ -6,7 +6,7 @@ import { AppError, errorBody } from "../errors.js";
 /**
  * Second wall behind the schemas' text(): no request reaches a handler with a NUL byte or a lone
  * surrogate in its path parameters, query or JSON body — keys included, on every route, even one
- * whose schema forgot (issue 15). PostgreSQL refuses NUL in text; answering 400 here keeps that a
+ * whose schema forgot. PostgreSQL refuses NUL in text; answering 400 here keeps that a
  * clear pt-BR message instead of a 500.
  */
 export function rejectUnsafeText(app: FastifyInstance): void {

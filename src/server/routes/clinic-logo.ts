@@ -13,7 +13,7 @@ const tags = ["configurações"];
 const logoFileParams = z.object({ file: z.string().regex(/^[0-9a-f]{64}\.png$/, "Logo não encontrado") });
 
 /**
- * The clinic's logo (issue 13): uploaded as the raw file (Content-Type image/png, image/jpeg or
+ * The clinic's logo: uploaded as the raw file (Content-Type image/png, image/jpeg or
  * image/svg+xml, at most 1 MB), kept only as the server's PNG re-encoding, served publicly by its
  * SHA-256 (the signing page has no session; the hash is unguessable and the content immutable).
  */

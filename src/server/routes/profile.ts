@@ -9,7 +9,7 @@ import { updateProfile } from "../services/profiles/update-profile.js";
 
 const tags = ["perfil"];
 
-/** /profile (issue 13): the signed-in user's own data and password; who it is comes from the session only. */
+/** /profile: the signed-in user's own data and password; who it is comes from the session only. */
 export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
     ip: request.ip,

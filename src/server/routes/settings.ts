@@ -7,7 +7,7 @@ import { saveClinicSettings } from "../services/settings/save-clinic-settings.js
 
 const tags = ["configurações"];
 
-/** Configurações → the clinic's data and document validity (issue 13; owner and administrators). */
+/** Configurações → the clinic's data and document validity (owner and administrators). */
 export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     "/api/settings/clinic",

@@ -57,7 +57,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
   });
   const tokenOf = (request: FastifyRequest) => (request.params as { token?: string }).token ?? "";
   const perMinute = { max: env.RATE_LIMIT_PUBLIC_PER_MINUTE, timeWindow: 60_000 };
-  // Counted in PostgreSQL across processes, all of a request's limits in one statement (issue 16):
+  // Counted in PostgreSQL across processes, all of a request's limits in one statement:
   // per address, per link, and on the code route per link for codes, in that order.
   const rule = (limit: { max: number; timeWindow: number }, key: string): RateLimitRule => ({
     namespace: rateLimitNamespace("", "", limit.max, limit.timeWindow),
@@ -103,7 +103,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     async (request) => openSigningPage(db, storage, channel, request.params.token, auditOf(request)),
   );
 
-  // The sealed PDF for the signer (issue 11). Whoever holds the link can fetch it for as long as the
+  // The sealed PDF for the signer. Whoever holds the link can fetch it for as long as the
   // link opens the signed page — after signing that is until the link is revoked, not until a
   // deadline (see get-signer-signed-pdf.ts). Each GET is audited; HEAD (the page's polling) is not.
   app.get(
@@ -215,7 +215,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) => {
-      // Front-desk signing: this device's staff session was locked for a document (issue 13);
+      // Front-desk signing: this device's staff session was locked for a document;
       // sign-document.ts records the signature as presencial when it is this link's document.
       const user = request.user;
       const frontDesk =

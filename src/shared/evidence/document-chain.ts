@@ -1,5 +1,5 @@
 /**
- * The document's own event chain (issue 11, decision 014): the audit events of ONE document,
+ * The document's own event chain (decision 014): the audit events of ONE document,
  * numbered 1..n, each linked to the previous one by its hash. It is built when the final PDF is
  * made, printed in its "Registro de assinaturas" and embedded in its evidencias.json, so anyone
  * holding the PDF can recompute it without our server (src/server/cli/verify-pdf.ts).

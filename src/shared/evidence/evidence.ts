@@ -1,6 +1,6 @@
 import type { ReadingSummary } from "../reading/reading-record.js";
 /**
- * The evidence a sealed PDF carries about itself (issue 11, decision 014): two JSON files
+ * The evidence a sealed PDF carries about itself (decision 014): two JSON files
  * embedded as associated files before the seal —
  *  - documento.json: the frozen DocumentModel in RFC 8785 canonical JSON, byte for byte what
  *    conteudo_sha256 hashes (create-document.ts: canonicalSha256(model));
@@ -53,7 +53,7 @@ export interface EvidenceParty {
   consentimento: { versao: string; sha256: string } | null;
   conteudo_sha256: string;
   assinatura_sha256: string | null;
-  /** Front-desk signing (issue 13): signed on this staff member's device, handed over locked. Absent otherwise. */
+  /** Front-desk signing: signed on this staff member's device, handed over locked. Absent otherwise. */
   presencial?: { atendente_nome: string };
   /** The reading record the signer's device sent (decision 052): its word, not verified. */
   leitura?: ReadingSummary | null;

@@ -56,7 +56,7 @@ describe("numbers with the decimal comma", () => {
   });
 });
 
-describe("more dates and numbers (issue 17: the screens' own Intl calls moved here)", () => {
+describe("more dates and numbers (the screens' own Intl calls moved here)", () => {
   it("writes evidence times to the second in São Paulo", () => {
     expect(formatDateTimeSeconds("2026-03-07T17:04:09Z")).toBe("07/03/2026 14:04:09");
     expect(formatDateTimeSeconds(new Date("2026-01-01T02:59:59Z"))).toBe("31/12/2025 23:59:59");

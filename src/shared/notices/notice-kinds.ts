@@ -1,7 +1,7 @@
 import { CERTIFICATE_EXPIRY_WARNING_DAYS } from "../reference/limits.js";
 
 /**
- * What 'Avisos' (/notifications) tells (issue 13, decision 028). All but `system` are derived from
+ * What 'Avisos' (/notifications) tells (decision 028). All but `system` are derived from
  * the data where the fact already lives (documents, the e-mail outbox, Feegow uploads,
  * certificates); `system` is stored (system_notices) for facts with no other home.
  */

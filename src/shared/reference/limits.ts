@@ -5,7 +5,7 @@ export const MAX_ESPECIALIDADES = 2;
 export const MAX_AREAS_POR_ESPECIALIDADE = 3;
 
 /*
- * Tamanho de templates e documentos (issue 15, decisão 012). O custo de desenhar um PDF cresce com
+ * Tamanho de templates e documentos (decisão 012). O custo de desenhar um PDF cresce com
  * o total de texto, com o número de linhas/parágrafos/itens e — de forma quadrática — com o
  * comprimento de uma "palavra" sem espaço (o pdfmake a quebra caractere a caractere). Os limites
  * abaixo mantêm o pior caso medido bem abaixo de 1 s por documento nesta máquina (2 núcleos);

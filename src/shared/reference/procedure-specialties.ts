@@ -1,7 +1,7 @@
 import { ESPECIALIDADES_CRM, ESPECIALIDADES_CRO, ESPECIALIDADES_OUTROS, specialtyName } from "./specialties.js";
 
 /**
- * A procedure's specialty (issue 13): chosen from the reference lists, stored as the slug
+ * A procedure's specialty: chosen from the reference lists, stored as the slug
  * (`cirurgia_plastica`), shown by its name ('Cirurgia Plástica'). Rows saved as free text before
  * keep displaying what was typed.
  */

@@ -7,7 +7,7 @@ import { isValidCep } from "../br/cep.js";
 import { UF_SIGLAS } from "../reference/ufs.js";
 
 /**
- * Configurações → the clinic's data (issue 13, spec part 2 §8 "Settings", §9): an establishment's
+ * Configurações → the clinic's data (spec part 2 §8 "Settings", §9): an establishment's
  * razão social, nome fantasia, CNPJ, CNES, address and phone, with sign-up's rules; an independent
  * professional's phone and (optional) office address; and, for both, how many days a new
  * document stays open for signature (spec: 7).

@@ -8,7 +8,7 @@ import { text } from "./safe-input.js";
 import { checkSpecialtyRules, especialidadeEscolhidaSchema, MESSAGES as SIGNUP_MESSAGES } from "./signup.js";
 
 /**
- * A team member's council registration (issue 13): the add-user and edit-user dialogs and the
+ * A team member's council registration: the add-user and edit-user dialogs and the
  * /profile form. The specialty rules are sign-up's (checkSpecialtyRules); what depends on the
  * person's role — a council for care roles, an RQE per CRM specialty outside the administration
  * (spec part 2 §5) — is `councilRoleIssues`, so /profile can apply it with the session's role.

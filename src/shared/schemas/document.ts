@@ -165,7 +165,7 @@ export const documentDetailSchema = documentSummarySchema.extend({
     .nullable(),
   has_pdf: z.boolean(),
   pdf_nome: text().nullable(),
-  /** Parties still to sign, in order (issue 11): "profissional" before sending, then the patient or guardian. */
+  /** Parties still to sign, in order: "profissional" before sending, then the patient or guardian. */
   assinaturas_pendentes: z.array(z.enum(["paciente", "responsavel", "profissional", "testemunha"])),
   cancel_reason: text().nullable(),
   audit: z.array(auditEntrySchema),

@@ -6,7 +6,7 @@ import { text } from "./safe-input.js";
 import { MESSAGES as SIGNUP_MESSAGES } from "./signup.js";
 
 /**
- * /profile (issue 13): the signed-in user edits their own data and changes their password.
+ * /profile: the signed-in user edits their own data and changes their password.
  * The role-dependent council rules (councilRoleIssues) are applied with the session's role by
  * the service and by the form; the rest is here, shared by both.
  */

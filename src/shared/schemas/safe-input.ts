@@ -2,7 +2,7 @@ import { z } from "zod";
 import "./zod-locale.js";
 
 /**
- * The shared input layer (issue 15): every text and date that enters the server passes here, so
+ * The shared input layer: every text and date that enters the server passes here, so
  * bad input answers 400 with a pt-BR message instead of reaching PostgreSQL (which refuses NUL
  * bytes, and dates like 2024-02-30 that JavaScript silently rolls over) or the PDF renderer.
  */

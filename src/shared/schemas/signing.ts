@@ -84,7 +84,7 @@ export const signInputSchema = z
 /** POST /api/documents/:id/professional-signature: the professional's own password, typed again. */
 export const professionalSignatureInputSchema = z.object({
   senha: text({ error: "Digite sua senha" }).min(1, "Digite sua senha").max(200, "A senha é longa demais"),
-  /** Also sign the final PDF with one's own active ICP-Brasil A1 (issue 12). */
+  /** Also sign the final PDF with one's own active ICP-Brasil A1. */
   com_certificado: z.boolean().optional(),
   /** The code sent to the e-mail of one's own account (decision 042): with it, an advanced signature. */
   codigo: text({ error: SIGNING_MESSAGES.otpRequired })
@@ -200,7 +200,7 @@ export const signingPageSchema = z.object({
   aguardando_profissional: z.boolean(),
   /**
    * E-mail really leaves this server (SMTP_URL is set). When false, nothing is promised by e-mail:
-   * the signed page offers the download instead (issue 11).
+   * the signed page offers the download instead.
    */
   email_configurado: z.boolean(),
   /** Signed and the sealed PDF exists: GET …/signed-pdf answers 200 (else the page polls HEAD). */
@@ -283,7 +283,7 @@ export const pdfVerdictSchema = z.object({
   assinatura_valida: z.boolean(),
   /** Its PAdES signature's CMS verifies over the signed byte ranges (whatever the key). */
   selo_integro: z.boolean(),
-  /** The seal's certificate is an instance seal or one the clinic registered (issue 12). */
+  /** The seal's certificate is an instance seal or one the clinic registered. */
   certificado_reconhecido: z.boolean(),
   sha256: text(),
   certificado: text().nullable(),

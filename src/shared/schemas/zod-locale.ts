@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Zod's fallback messages in plain Portuguese (issue 15): the schemas carry the spec's own messages;
+ * Zod's fallback messages in plain Portuguese: the schemas carry the spec's own messages;
  * whatever a schema does not name (a wrong type, an unknown option, a size limit) is said here, so no
  * English reaches a screen or an API answer. Installed once by importing this module (server and
  * both client bundles do).

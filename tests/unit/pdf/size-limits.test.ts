@@ -1,5 +1,5 @@
 /**
- * Template and document size limits (issue 15, decision 012): the template schema refuses a
+ * Template and document size limits (decision 012): the template schema refuses a
  * structure above any limit with a pt-BR message, document creation's check refuses a filled
  * model above the document limits, and one render at the limits stays under a second.
  */

@@ -13,7 +13,7 @@ export const PROFILE_DEBOUNCE_MS = 500;
 
 /**
  * Queries never refetched behind the user's back: each fetch of the signing link is an audit
- * event naming the user (issue 11); an invitation is read once from its e-mailed link.
+ * event naming the user; an invitation is read once from its e-mailed link.
  */
 function refetchedOnlyOnRequest(key: QueryKey): boolean {
   return (key[0] === documentKeys.all[0] && key[1] === signingKeys.link("")[1]) || key[0] === "invitation";

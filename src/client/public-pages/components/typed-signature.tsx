@@ -7,7 +7,7 @@ import type { SignatureCanvasHandle } from "./signature-canvas";
 const FONT_FAMILY = "'Segoe Script', 'Brush Script MT', 'URW Chancery L', 'Z003', cursive";
 
 /**
- * The typed alternative to drawing (issue 11, accessibility: for people who cannot draw): the
+ * The typed alternative to drawing (accessibility: for people who cannot draw): the
  * signer types their name and the page draws it, in a handwriting face, on an image the size of
  * the drawing field (280×120, wider on a phone). The signature is recorded as "digitada", never passed off as drawn.
  */

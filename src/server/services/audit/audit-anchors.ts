@@ -5,7 +5,7 @@ import { rawRows } from "../../../db/raw.js";
 import { auditAnchors } from "../../../db/schema.js";
 
 /**
- * Signed anchors of the audit chains (issue 15). PostgreSQL chains each clinic's events by hash,
+ * Signed anchors of the audit chains. PostgreSQL chains each clinic's events by hash,
  * but whoever owns the database could rewrite events and recompute every hash. An anchor is the
  * MAC of (clinic, seq, hash) of the chain head under a key derived from the instance key
  * (APP_SECRET / DATA_DIR/secret.key), which never enters the database; each anchor also covers the

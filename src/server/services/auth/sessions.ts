@@ -8,7 +8,7 @@ export interface SessionUser extends Actor {
   sessionId: string;
   email: string;
   nome: string;
-  /** Front-desk signing: the document this device was handed over for, while locked (issue 13). */
+  /** Front-desk signing: the document this device was handed over for, while locked. */
   lockedContratoId: string | null;
   locked: boolean;
 }

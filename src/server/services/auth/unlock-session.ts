@@ -5,7 +5,7 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { type SessionUser, unlockSession } from "./sessions.js";
 
 /**
- * Ends front-desk signing (issue 13): the staff member's own password, with the sign-in throttle
+ * Ends front-desk signing: the staff member's own password, with the sign-in throttle
  * (5 wrong → 429), gives the device back to them. Audited on the document handed over.
  */
 export async function unlockFrontDesk(

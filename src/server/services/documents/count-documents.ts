@@ -13,7 +13,7 @@ function previousMonthStart(monthStart: Date): Date {
 }
 
 /**
- * The five counters of /documents and the dashboard figures (issue 16: p95 ≤ 15 ms at 100k
+ * The five counters of /documents and the dashboard figures (p95 ≤ 15 ms at 100k
  * documents). The stored statuses and the monthly figures come from document_counters, kept by
  * triggers (migration 0034); what depends on the clock — sent or viewed documents already past
  * their deadline, which the expiry sweep has not marked yet — is counted from the

@@ -61,7 +61,7 @@ async function drawAndStoreDraftPdf(
       createdAt: document.created_at,
       clinic: { ...pdfClinic(clinic), logo },
       physician: pdfPhysician(physician),
-      // The draft is never the signed document (issue 11): every page says so.
+      // The draft is never the signed document: every page says so.
       watermark: DRAFT_WATERMARK,
     });
   } catch (error) {

@@ -67,7 +67,7 @@ export async function getDocument(
     const witnesses = (await selectWitnesses(tx, actor.tenantId, id)).length;
     return {
       ...presentDocumentSummary(summary, now),
-      // Who still has to sign (issue 11): the professional before sending, then the link signer, then the witnesses.
+      // Who still has to sign: the professional before sending, then the link signer, then the witnesses.
       assinaturas_pendentes:
         document.status === "cancelled" || document.status === "signed"
           ? []

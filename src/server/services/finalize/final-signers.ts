@@ -1,5 +1,5 @@
 /**
- * Who signs the final PDF, in order (DESIGN §3, issue 12, decision 024):
+ * Who signs the final PDF, in order (DESIGN §3, decision 024):
  * 1. the responsible professional's ICP-Brasil A1, when they chose to sign with it (their party
  *    has metodo 'ICP-Brasil') and the same certificate they named is still active — AD-RB;
  * 2. the seal: the clinic's active ICP-Brasil certificate (its e-CNPJ) — AD-RB — else the

@@ -62,7 +62,7 @@ export async function updatePatient(
         data: { campos: changed },
       });
       // The code goes to the registered e-mail: changing a contact of a patient whose document
-      // waits for signature is evidence for that document (issue 11), masked as it is printed.
+      // waits for signature is evidence for that document, masked as it is printed.
       const contact = changed.filter(
         (key) => key === "email" || key === "telefone" || key === "cpf" || key === "responsavel_cpf",
       );

@@ -8,7 +8,7 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { checkCurrentPassword } from "./check-current-password.js";
 
 /**
- * POST /api/profile/password (issue 13): the signed-in user changes their password. The current
+ * POST /api/profile/password: the signed-in user changes their password. The current
  * one is checked (a wrong one counts toward the account's sign-in throttle, decision 011), the
  * new one follows the shared rule (passwordField). Every other session of the user ends and
  * unused reset links stop working, in the same transaction; this session stays. Audited.

@@ -27,7 +27,7 @@ const EDITABLE = [
 ] as const;
 
 /**
- * PATCH /api/profile (issue 13): the signed-in user replaces their own name, phone, council and
+ * PATCH /api/profile: the signed-in user replaces their own name, phone, council and
  * specialties (sign-up's rules; the role's from the session). Changing the e-mail (which signs
  * in) or the CPF asks for the current password, keeps them unique (e-mail across the instance,
  * CPF in the clinic) and, for the e-mail, tells the previous address. Audited with the fields

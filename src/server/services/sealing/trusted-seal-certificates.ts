@@ -1,5 +1,5 @@
 /**
- * The certificates a Consentir seal may come from (issue 12): every instance seal this database
+ * The certificates a Consentir seal may come from: every instance seal this database
  * ever made (a document sealed before a seal was replaced stays verifiable), plus — for one
  * clinic — the certificates it registered. /verificar accepts a seal only from these; a
  * look-alike key with the same name is "assinado por outro certificado".

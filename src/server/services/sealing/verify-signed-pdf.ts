@@ -1,5 +1,5 @@
 /**
- * Checks a sealed PDF with nothing but the file (issue 11, decision 014): the PAdES seal covers
+ * Checks a sealed PDF with nothing but the file (decision 014): the PAdES seal covers
  * the whole file and its CMS verifies; the signer certificate (and, when one is expected, that it
  * is that one); the embedded documento.json hashes to the content SHA-256 that evidencias.json,
  * the parties and the PDF's own metadata (printed in every footer) name; the document's event

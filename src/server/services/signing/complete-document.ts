@@ -10,7 +10,7 @@ import { selectWitnesses } from "../witnesses/witness-rows.js";
 import { loadSignerRecord } from "./signer-record.js";
 
 /**
- * The last required signature completes a document (issue 11, decisions 021 and 050): the patient
+ * The last required signature completes a document (decisions 021 and 050): the patient
  * (or guardian) and each witness sign by their links, the responsible professional in the app —
  * before sending, after the patient or in any order, as the clinic chose. In the last signer's
  * transaction (signDocument or signAsProfessional): status signed and the public verification code (markDocumentSigned),
@@ -19,7 +19,7 @@ import { loadSignerRecord } from "./signer-record.js";
  * Two halves because of lock order: a status change updates the clinic's document_counters
  * (trigger) and an audit event takes the clinic's chain head (decision 007). Every transaction
  * changes the status BEFORE it writes its audit events, so two of them never wait on each other in
- * opposite orders (issue 16: signing 'audit then status' against a patient opening a link 'status
+ * opposite orders (signing 'audit then status' against a patient opening a link 'status
  * then audit' deadlocked). Both signing services call this half before 'document.party_signed';
  * both lock the document row first, so of two last signatures at once one waits and completes.
  */

@@ -12,7 +12,7 @@ import { findSigningTokenOrThrow } from "./signing-tokens.js";
 type FileRow = typeof files.$inferSelect;
 
 /**
- * The sealed PDF's file row for the document behind a signing link (issue 11: "Baixar documento
+ * The sealed PDF's file row for the document behind a signing link ("Baixar documento
  * assinado" on the signing page). SIGNING_LINK_INVALID (410) exactly when the page itself would
  * answer 410; SIGNED_PDF_NOT_SIGNED (404) while the link is still waiting for the signature;
  * SIGNED_PDF_PREPARING (404) between the signature and the end of the finalize job.

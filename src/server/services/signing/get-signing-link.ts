@@ -16,7 +16,7 @@ const LINKABLE = new Set(["sent", "viewed", "signed"]);
 /**
  * The document's live link again (Copiar Link, WhatsApp), or 404 'Token de assinatura não gerado'.
  * Whoever holds the link can open the term, so every staff fetch is an audit event naming the
- * user (issue 11), shown on the document's trail and printed in the signatures registry.
+ * user, shown on the document's trail and printed in the signatures registry.
  */
 export async function getSigningLink(
   db: Db,

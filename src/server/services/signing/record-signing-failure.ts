@@ -6,7 +6,7 @@ export type SigningFailure = "nome" | "cpf" | "codigo" | "senha";
 
 /**
  * A refused attempt on the public signing page (wrong name, CPF or code) is evidence too
- * (issue 11): it is written in its own transaction, so it stays even though the attempt fails.
+ *: it is written in its own transaction, so it stays even though the attempt fails.
  */
 export async function recordSigningFailure(db: Db, ...failure: SigningFailureEvent): Promise<void> {
   await withTenant(db, failure[0], (tx) => recordSigningFailureIn(tx, ...failure));

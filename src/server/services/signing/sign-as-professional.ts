@@ -36,7 +36,7 @@ export interface ProfessionalSignature {
 
 export interface ProfessionalSigningOptions {
   now?: Date;
-  /** Sign the final PDF with the professional's own ICP-Brasil A1 too (issue 12). */
+  /** Sign the final PDF with the professional's own ICP-Brasil A1 too. */
   withCertificate?: { secretBox: SecretBox } | null;
   /** The code sent to the professional's e-mail (decision 042): with it the signature is advanced. */
   codigo?: string | undefined;
@@ -45,7 +45,7 @@ export interface ProfessionalSigningOptions {
 }
 
 /**
- * POST /api/documents/:id/professional-signature (issue 11): the responsible professional signs
+ * POST /api/documents/:id/professional-signature: the responsible professional signs
  * the professional declaration as themselves — signed in, and re-entering their password, which
  * is checked against their own account — and, with the code sent to the e-mail of that account
  * (decision 042), with a second factor: then the signature is advanced; with the password alone it

@@ -38,7 +38,7 @@ export interface SignResult {
   assinou_em: string;
 }
 
-/** The locked staff session a front-desk signature comes from (issue 13). */
+/** The locked staff session a front-desk signature comes from. */
 export interface FrontDesk {
   tenantId: string;
   contratoId: string;
@@ -47,7 +47,7 @@ export interface FrontDesk {
 }
 
 /**
- * POST /api/public/sign/:token — the server is the judge (spec part 1 §5, DESIGN §3, issue 11):
+ * POST /api/public/sign/:token — the server is the judge (spec part 1 §5, DESIGN §3):
  * the link must be live; the typed name must equal the registered one (case, accents and spaces
  * aside), the CPF digits equal, the drawing a real PNG of sane size, the content the one shown,
  * the consent to sign electronically given, and (by default, whenever a channel can deliver it)
@@ -85,7 +85,7 @@ export async function signDocument(
 
   try {
     const outcome = await withTenant(db, link.tenantId, async (tx) => {
-      // One transaction with the document locked (issue 16: the checks used to run in two more).
+      // One transaction with the document locked (the checks used to run in two more).
       const locked = await findDocumentOrThrow(tx, link.tenantId, link.contratoId, true).catch(() => {
         throw new AppError("SIGNING_LINK_INVALID");
       });
@@ -105,7 +105,7 @@ export async function signDocument(
         telefone: signer.telefone,
       });
 
-      // The patient, their legal guardian in their own name (issue 11), or a witness (decision 021).
+      // The patient, their legal guardian in their own name, or a witness (decision 021).
       // A refused name, CPF or code is evidence: its event commits with this transaction.
       const refuse = async (motivo: "nome" | "cpf" | "codigo", error: AppError) => {
         await recordSigningFailureIn(tx, link.tenantId, locked.id, motivo, audit, null, signer.testemunhaId);

@@ -80,8 +80,8 @@ const deadlineFormat = new Intl.DateTimeFormat("pt-BR", {
 
 /**
  * Puts the link e-mail to the patient's registered address in the outbox (same transaction) and
- * audits it — as sent when SMTP is configured, as waiting in the outbox when it is not (issue 11:
- * no audit event says an e-mail left when none could). PATIENT_EMAIL_MISSING when the patient has
+ * audits it — as sent when SMTP is configured, as waiting in the outbox when it is not (no audit
+ * event says an e-mail left when none could). PATIENT_EMAIL_MISSING when the patient has
  * no e-mail.
  */
 export async function emailSigningLink(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emailChannelOf, signingRequirement } from "./signing-settings.js";
 
-describe("signingRequirement (issue 11: never a code that cannot arrive)", () => {
+describe("signingRequirement (never a code that cannot arrive)", () => {
   const usable = { smtp: true, usable: true, sms: false };
   it("asks for the code, reaching 'avançada', when the clinic wants it and it can reach the registered e-mail", () => {
     expect(signingRequirement(true, usable, { email: "ana@exemplo.com.br", telefone: null })).toEqual({

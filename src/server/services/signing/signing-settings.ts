@@ -7,7 +7,7 @@ import type { Env } from "../../env.js";
 
 /**
  * Does the clinic ask for the one-time code before signing? (tenants.settings.assinatura). On by
- * default (issue 11): only a clinic that turned it off in Configurações signs without it.
+ * default: only a clinic that turned it off in Configurações signs without it.
  */
 export async function requiresEmailCode(tx: Tx, tenantId: string): Promise<boolean> {
   const [row] = await tx.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
@@ -53,7 +53,7 @@ export interface SigningRequirement {
 
 /**
  * What signing this document asks for: the code when the clinic wants it AND a channel can deliver
- * it to an address on the patient's record — never a code that cannot arrive (issue 11).
+ * it to an address on the patient's record — never a code that cannot arrive.
  */
 export function signingRequirement(
   settingOn: boolean,

@@ -14,7 +14,7 @@ import { currentSigningToken } from "./signing-tokens.js";
 const WAITING = new Set(["sent", "viewed"]);
 
 /**
- * "Assinar neste aparelho" (issue 13): the staff member hands their own device to the patient.
+ * "Assinar neste aparelho": the staff member hands their own device to the patient.
  * In one transaction: the document must wait for the patient's (or guardian's) signature; the
  * staff member's session is locked to this document — every private route then answers 423
  * until they type their password again — and the hand-over is an audit event naming them. The

@@ -15,7 +15,7 @@ import { findSigningTokenOrThrow } from "./signing-tokens.js";
  * before reading the whole term. A wrong code counts an attempt and is audited; a right one is
  * audited and answers the page unmasked. The code stays valid (and is consumed) for the signature.
  *
- * One transaction (issue 16: it was four): the link's state, the code (a wrong one commits its
+ * One transaction (it was four): the link's state, the code (a wrong one commits its
  * attempt and the failure's event, then is refused), the 'document.otp_verified' event and the
  * page. Only a link never opened before (still 'sent', when a client skips the page's GET) builds
  * the page in a second transaction, as the GET does: its move to viewed changes the status, which

@@ -1,5 +1,5 @@
 /**
- * RFC 3161 time-stamp client (issue 12; DESIGN §3 "trusted time"). Asks the authority at TSA_URL
+ * RFC 3161 time-stamp client (DESIGN §3 "trusted time"). Asks the authority at TSA_URL
  * for a token over a SHA-256 hash (for a PAdES signature: of the SignerInfo's signature value),
  * over HTTP (RFC 3161 §3.4: POST application/timestamp-query → application/timestamp-reply),
  * and accepts the reply only when the status is granted (or grantedWithMods), the token is a

@@ -15,7 +15,7 @@ import { presentUser } from "./present-user.js";
 const EDITABLE = ["nome", "role", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"] as const;
 
 /**
- * PATCH /api/users/:id (issue 13): the owner corrects a user's name, role, council and
+ * PATCH /api/users/:id: the owner corrects a user's name, role, council and
  * specialties with the add-user dialog's rules. The owner's row keeps its role. Audited with the
  * fields that changed; the role applies to the user's open sessions at once (read per request).
  */

@@ -13,7 +13,7 @@ export function useCurrentUser() {
     queryKey: currentUserKey,
     queryFn: async () => {
       const session = await api<{ user: CurrentUser | null; bloqueada?: boolean }>("/api/auth/session");
-      // Front-desk signing: the device is with the patient until a staff password unlocks it (issue 13).
+      // Front-desk signing: the device is with the patient until a staff password unlocks it.
       if (session.bloqueada) throw new ApiError(423, "SESSION_LOCKED", "Aparelho bloqueado");
       return session.user;
     },

@@ -4,7 +4,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { ApiError } from "@/lib/api";
 import { useCurrentUser } from "../api/auth-api";
 
-/** The session is locked for front-desk signing (issue 13). */
+/** The session is locked for front-desk signing. */
 const isLocked = (error: unknown) => error instanceof ApiError && error.status === 423;
 
 function FullPageSpinner() {

@@ -13,7 +13,7 @@ const path = (id: string, rest: string) => `/api/documents/${encodeURIComponent(
 
 /**
  * The live signing link of a sent or viewed document; null when none was issued (404). Each
- * fetch is an audit event naming the user (issue 11), so it is fetched only when staff ask.
+ * fetch is an audit event naming the user, so it is fetched only when staff ask.
  */
 export function useSigningLink(id: string | undefined, enabled: boolean) {
   return useQuery({

@@ -128,7 +128,7 @@ export function DocumentSigningPanel({
       {live &&
       canWrite &&
       doc.assinaturas_pendentes.some((papel) => papel === "paciente" || papel === "responsavel") ? (
-        // Front-desk signing (issue 13): the patient signs on this device, which stays locked until the staff password.
+        // Front-desk signing: the patient signs on this device, which stays locked until the staff password.
         <Button
           variant="outline"
           onClick={() => setHandOver({ id: doc.id, titulo: doc.titulo, paciente: doc.paciente_nome })}

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api";
 
 /**
- * Front-desk signing (issue 13): "Assinar neste aparelho" locks this staff session to the document
+ * Front-desk signing: "Assinar neste aparelho" locks this staff session to the document
  * and answers the patient's signing page; the staff member's password unlocks it again.
  */
 export function useStartFrontDesk() {

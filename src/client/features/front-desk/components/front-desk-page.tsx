@@ -20,7 +20,7 @@ import { LinkQrDialog } from "./link-qr-dialog";
 const PAGE_SIZE = 20;
 
 /**
- * /sign — "Assinar" on the phone bar (issue 13): the documents waiting for the patient's signature,
+ * /sign — "Assinar" on the phone bar: the documents waiting for the patient's signature,
  * each with "Assinar neste aparelho" (front-desk signing on this tablet, locked) and a QR code the
  * patient scans with their own phone.
  */

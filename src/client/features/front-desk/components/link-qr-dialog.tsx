@@ -6,7 +6,7 @@ import type { SigningLink } from "@shared/schemas/signing";
 
 /**
  * The patient's signing link as a QR code, for them to open on their own phone. Fetching the link
- * is an audit event naming the staff member ("link exibido em QR code", issue 11).
+ * is an audit event naming the staff member ("link exibido em QR code").
  */
 export function LinkQrDialog({
   documentId,

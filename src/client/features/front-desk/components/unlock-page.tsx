@@ -10,7 +10,7 @@ import { useUnlockDevice } from "../api/front-desk-api";
 import { useDocumentTitle } from "@/lib/use-document-title";
 
 /**
- * /desbloquear — the device came back from the patient (front-desk signing, issue 13). Until the
+ * /desbloquear — the device came back from the patient (front-desk signing). Until the
  * staff member who handed it over types their password, every API call answers 423 and the app
  * shows only this screen; "Sair" ends the session instead.
  */

@@ -20,7 +20,7 @@ import { type NoticeHandlers, NoticeItem } from "./notice-item";
 import { NoticesSkeleton } from "./notices-skeleton";
 
 /**
- * /notifications, "Avisos" (issue 13, decision 028): what needs the user's attention — documents
+ * /notifications, "Avisos" (decision 028): what needs the user's attention — documents
  * viewed and not signed, about to expire, signed since the last visit; e-mails not delivered;
  * Feegow uploads that failed ("Tentar de novo" here); certificates expiring; system notices.
  */

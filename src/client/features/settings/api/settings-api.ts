@@ -89,7 +89,7 @@ export function useSaveClinicSettings() {
   });
 }
 
-/** The clinic's logo (issue 13): GET, PUT (the file itself) and DELETE /api/settings/clinic/logo. */
+/** The clinic's logo: GET, PUT (the file itself) and DELETE /api/settings/clinic/logo. */
 export function useClinicLogo() {
   return useQuery({
     queryKey: settingsKeys.logo,

@@ -11,7 +11,7 @@ import { LOGO_ACCEPT, LOGO_MESSAGES, logoFileProblem } from "@shared/clinic-logo
 import { useClinicLogo, useRemoveClinicLogo, useUploadClinicLogo } from "../api/settings-api";
 
 /**
- * Configurações → Logo (issue 13): PNG, JPEG or SVG up to 1 MB. The server keeps its own PNG
+ * Configurações → Logo: PNG, JPEG or SVG up to 1 MB. The server keeps its own PNG
  * re-encoding, drawn on the header of the PDFs made from now on and on the signing page.
  */
 export function ClinicLogoCard() {

@@ -34,7 +34,7 @@ import { ClinicLogoCard } from "./clinic-logo-card";
 export { SETTINGS_MESSAGES };
 
 /**
- * /settings (Configurações), the owner's and administrators' (issue 13): the clinic's data and
+ * /settings (Configurações), the owner's and administrators': the clinic's data and
  * document validity, its logo, and the signing options. Anyone else sees 'Acesso negado' (the API says 403).
  */
 export function SettingsPage() {
