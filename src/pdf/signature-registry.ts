@@ -215,7 +215,9 @@ export function legalNote(parties: readonly LevelGroup[], options: { professiona
   return `${LEGAL_BASIS}${sentences.join(" ")} ${consent}${LEGAL_TAIL}`;
 }
 
-export const OFFLINE_CHECK_NOTE =
+/** The note on checking without our server, around the command, which stays on one line (a break after "--" reads as a hyphen). */
+export const VERIFY_COMMAND = "npm run verify -- arquivo.pdf";
+const OFFLINE_CHECK_BEFORE =
   `Este PDF traz anexados (arquivos associados) ${DOCUMENT_FILE}, o conteúdo congelado em JSON canônico (RFC 8785), e ` +
   `${EVIDENCE_FILE}, as partes e a cadeia de eventos acima. Qualquer leitor de PDF que confira assinaturas PAdES (por ` +
   "exemplo Adobe Acrobat Reader, ou pdfsig do Poppler) mostra se cada assinatura confere e se o arquivo mudou depois " +
@@ -223,7 +225,9 @@ export const OFFLINE_CHECK_NOTE =
   "carimbo do tempo, o carimbo do documento inteiro. " +
   `pdfdetach (Poppler) extrai os anexos, e o SHA-256 de ${DOCUMENT_FILE} (sha256sum) deve ser o SHA-256 do ` +
   "conteúdo impresso aqui; cada evento traz o hash do anterior, e a cadeia termina no hash final impresso aqui. Quem " +
-  "tiver o Consentir confere tudo isso de uma vez (npm run verify -- arquivo.pdf); a página /verificar do endereço " +
+  "tiver o Consentir confere tudo isso de uma vez (";
+const OFFLINE_CHECK_AFTER =
+  "); a página /verificar do endereço " +
   "impresso acima faz o mesmo no servidor que emitiu o documento. Para saber de quem é o certificado do selo, compare a " +
   "impressão digital impressa acima com a que a clínica ou o servidor informa (lista em /api/public/seal-certificates).";
 
@@ -605,7 +609,12 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
     {
       stack: [
         heading("Como conferir sem o nosso servidor"),
-        { text: OFFLINE_CHECK_NOTE, fontSize: 7, alignment: "justify", lineHeight: 1.1 },
+        {
+          text: [OFFLINE_CHECK_BEFORE, { text: VERIFY_COMMAND, noWrap: true }, OFFLINE_CHECK_AFTER],
+          fontSize: 7,
+          alignment: "justify",
+          lineHeight: 1.1,
+        },
       ],
       unbreakable: true,
     },
