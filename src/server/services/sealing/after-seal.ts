@@ -53,6 +53,41 @@ function invisibleSignatureWidget(dict: Map<string, PdfValue> | null): boolean {
   return rect?.kind === "array" && rect.items.every((item) => item.kind === "number" && item.value === 0);
 }
 
+/** The keys a post-seal trailer may carry: no /XRefStm (a hybrid file's second table), /Encrypt or new /Info. */
+const TRAILER_KEYS = new Set(["Size", "Root", "Prev", "ID", "Info"]);
+/** A document time-stamp's dictionary (ETSI EN 319 142-1, 5.4.3): nothing that draws. */
+const DOC_TIMESTAMP_KEYS = new Set([
+  "Type",
+  "Filter",
+  "SubFilter",
+  "ByteRange",
+  "Contents",
+  "M",
+  "Name",
+  "Reason",
+  "Location",
+  "ContactInfo",
+  "Prop_Build",
+  "Reference",
+]);
+const WIDGET_KEYS = new Set(["Type", "Subtype", "FT", "Rect", "V", "T", "F", "P"]);
+
+const onlyKeys = (dict: Map<string, PdfValue> | null, keys: Set<string>) =>
+  !!dict && [...dict.keys()].every((k) => keys.has(k));
+const refNums = (value: PdfValue | undefined): number[] | null =>
+  value === undefined
+    ? []
+    : value.kind === "array" && value.items.every((item) => item.kind === "ref")
+      ? value.items.map((item) => (item as { num: number }).num)
+      : null;
+/** `next` is `previous` plus some of `added`, in order: an array of references that only grew by them. */
+function grewBy(previous: PdfValue | undefined, next: PdfValue | undefined, added: Set<number>): boolean {
+  const before = refNums(previous);
+  const after = refNums(next);
+  if (!before || !after || after.length < before.length) return false;
+  return before.every((num, i) => after[i] === num) && after.slice(before.length).every((num) => added.has(num));
+}
+
 /**
  * `sealEnd`: where the seal's signed revision ends (its byte range's end). `timestampEnds`: where
  * each document time-stamp's byte range ends.
@@ -83,10 +118,39 @@ export function checkAfterSeal(pdf: Buffer, sealEnd: number, timestampEnds: read
     );
     const kind = timestamp ? "carimbo_documento" : "dss";
     try {
-      const previousRoot = revisions[i - 1]!.trailer.get("Root");
+      const previousTrailer = revisions[i - 1]!.trailer;
+      const previousRoot = previousTrailer.get("Root");
       const root = revision.trailer.get("Root");
       if (root?.kind !== "ref" || previousRoot?.kind !== "ref" || root.num !== previousRoot.num)
         return fail("o catálogo do documento mudou", seen);
+      if (![...revision.trailer.keys()].every((key) => TRAILER_KEYS.has(key)))
+        return fail("o trailer traz chaves que um leitor usaria para redefinir objetos", seen);
+      const info = revision.trailer.get("Info");
+      const previousInfo = previousTrailer.get("Info");
+      if (info && (!previousInfo || writeValue(info) !== writeValue(previousInfo)))
+        return fail("o dicionário /Info mudou", seen);
+      // A free entry takes an object away from every viewer: after the seal, nothing may go.
+      for (const num of revision.freed) if (objectIn(pdf, before, num)) return fail(`objeto ${num} apagado`, seen);
+      // What a time-stamp revision may reference from pages and fields: its own invisible widgets.
+      const stamps = new Set<number>();
+      const widgets = new Set<number>();
+      if (timestamp) {
+        for (const [num, offset] of revision.defined) {
+          const dict = dictOf(readObjectAt(pdf, offset).value);
+          if (nameOf(dict?.get("Type")) === "DocTimeStamp") stamps.add(num);
+        }
+        for (const [num, offset] of revision.defined) {
+          const dict = dictOf(readObjectAt(pdf, offset).value);
+          const target = dict?.get("V");
+          if (
+            invisibleSignatureWidget(dict) &&
+            onlyKeys(dict, WIDGET_KEYS) &&
+            target?.kind === "ref" &&
+            stamps.has(target.num)
+          )
+            widgets.add(num);
+        }
+      }
       for (const [num, offset] of revision.defined) {
         const object = readObjectAt(pdf, offset);
         const dict = dictOf(object.value);
@@ -105,10 +169,18 @@ export function checkAfterSeal(pdf: Buffer, sealEnd: number, timestampEnds: read
                   (object.stream !== undefined && dict !== null && [...dict.keys()].every((k) => k === "Length")));
         } else {
           allowed =
-            (!old && type === "DocTimeStamp") ||
-            (!old && invisibleSignatureWidget(dict)) ||
-            (type === "AcroForm" && (!old || sameExcept(dict, oldDict, ["Fields"]))) ||
-            (type === "Page" && !!old && sameExcept(dict, oldDict, ["Annots"]));
+            (!old && stamps.has(num) && object.stream === undefined && onlyKeys(dict, DOC_TIMESTAMP_KEYS)) ||
+            (!old && widgets.has(num)) ||
+            (type === "AcroForm" &&
+              object.stream === undefined &&
+              (old
+                ? sameExcept(dict, oldDict, ["Fields"]) && grewBy(oldDict?.get("Fields"), dict?.get("Fields"), widgets)
+                : onlyKeys(dict, new Set(["Type", "Fields", "SigFlags"])) &&
+                  grewBy(undefined, dict?.get("Fields"), widgets))) ||
+            (type === "Page" &&
+              !!old &&
+              sameExcept(dict, oldDict, ["Annots"]) &&
+              grewBy(oldDict?.get("Annots"), dict?.get("Annots"), widgets));
         }
         if (!allowed) return fail(`objeto ${num} alterado ou acrescentado`, seen);
       }

@@ -15,10 +15,10 @@ import { startFakeTsaServer, type FakeTsa } from "../../../../tests/fakes/tsa-se
 import { materialOf, run, scratchDir, signatureAt, writeScratch } from "../../../../tests/helpers/pdf-signatures.js";
 import { checkRevocation } from "../certificates/revocation/crl-check.js";
 import { httpCrlSource } from "../certificates/revocation/crl-source.js";
-import { UPDATE_AFTER_SEAL } from "./after-seal.js";
+import { checkAfterSeal, UPDATE_AFTER_SEAL } from "./after-seal.js";
 import { appendDss, appendUpdate, readDss, signatureBytes } from "./dss.js";
 import { addLongTermValidation } from "./long-term-validation.js";
-import { dictOf, objectIn, objectOffsets, readRevisions, writeValue } from "./pdf-objects.js";
+import { dictOf, objectIn, objectOffsets, type PdfValue, readRevisions, writeValue } from "./pdf-objects.js";
 import { generateSealCertificate, type SealMaterial } from "./seal-certificate.js";
 import { sealPdf } from "./seal-pdf.js";
 import { checkAllPdfSignatures, checkPdfSignature } from "./verify-pdf-signature.js";
@@ -216,6 +216,65 @@ describe("an update after the seal that is not ours", () => {
       expect(report.certificado?.sha256).toBe(instance.fingerprintSha256);
       expect(report.linhas[0]!.text).toContain("Selo digital inválido: atualização incremental posterior ao selo");
     }
+  });
+
+  /** An update written by hand: its own xref lines and extra trailer entries. */
+  function rawUpdate(pdf: Buffer, xrefBody: string, trailerExtra = ""): Buffer {
+    const revisions = readRevisions(pdf);
+    const last = revisions.at(-1)!;
+    const size = Math.max(...objectOffsets(revisions).keys()) + 1;
+    const lead = pdf[pdf.length - 1] === 0x0a ? "" : "\n";
+    const at = pdf.length + lead.length;
+    const trailer = `<< /Root ${writeValue(last.trailer.get("Root")!)} /Size ${size} /Prev ${last.xrefOffset}${trailerExtra} >>`;
+    return Buffer.concat([
+      pdf,
+      Buffer.from(`${lead}xref\n${xrefBody}trailer\n${trailer}\nstartxref\n${at}\n%%EOF\n`, "latin1"),
+    ]);
+  }
+
+  function firstPage(pdf: Buffer): { num: number; dict: Map<string, PdfValue> } {
+    const revisions = readRevisions(pdf);
+    const offsets = objectOffsets(revisions);
+    const root = revisions.at(-1)!.trailer.get("Root") as { num: number };
+    const catalog = dictOf(objectIn(pdf, offsets, root.num)!.value)!;
+    const pages = dictOf(objectIn(pdf, offsets, (catalog.get("Pages") as { num: number }).num)!.value)!;
+    const num = (pages.get("Kids") as { items: { num: number }[] }).items[0]!.num;
+    return { num, dict: new Map(dictOf(objectIn(pdf, offsets, num)!.value)!) };
+  }
+
+  it("a trailer that points readers at a second table (/XRefStm) is not ours", () => {
+    const hybrid = rawUpdate(appendDss(signed, material()), "", " /XRefStm 0");
+    expect(checkPdfSignature(hybrid).reason).toContain(UPDATE_AFTER_SEAL);
+  });
+
+  it("freeing an object of the sealed file (a page's text gone in every viewer) is not ours", () => {
+    const { num } = firstPage(signed);
+    const freed = rawUpdate(appendDss(signed, material()), `${num} 1\n0000000000 00001 f \n`);
+    expect(checkPdfSignature(freed).reason).toContain(UPDATE_AFTER_SEAL);
+  });
+
+  it("a visible annotation that calls itself /DocTimeStamp is not a document time-stamp", () => {
+    const revisions = readRevisions(signed);
+    const size = Math.max(...objectOffsets(revisions).keys()) + 1;
+    const page = firstPage(signed);
+    page.dict.set("Annots", { kind: "array", items: [{ kind: "ref", num: size, gen: 0 } as PdfValue] });
+    const note =
+      `${size} 0 obj\n<< /Type /DocTimeStamp /Subtype /FreeText /Rect [50 700 550 760] ` +
+      "/Contents (O paciente NAO autoriza a anestesia geral) /DA (/Helv 12 Tf 0 g) >>\nendobj\n";
+    const forged = appendUpdate(
+      signed,
+      [
+        { num: size, body: Buffer.from(note, "latin1") },
+        {
+          num: page.num,
+          body: Buffer.from(`${page.num} 0 obj\n${writeValue({ kind: "dict", entries: page.dict })}\nendobj\n`),
+        },
+      ],
+      { trailer: revisions.at(-1)!.trailer, prev: revisions.at(-1)!.xrefOffset, size: size + 1 },
+    );
+    // Even taken as a time-stamp revision (its end where a stamp's byte range would end), it is refused.
+    const after = checkAfterSeal(forged, signed.length, [forged.length]);
+    expect(after.ok).toBe(false);
   });
 
   it("bytes with no cross-reference section after the DSS are not ours either", () => {

@@ -39,6 +39,8 @@ export interface PdfRevision {
   xrefOffset: number;
   /** Object number → offset, for the objects this section marks in use. */
   defined: Map<number, number>;
+  /** Object numbers this section marks free (0, the list's head, left out). */
+  freed: Set<number>;
   trailer: Map<string, PdfValue>;
 }
 
@@ -170,10 +172,11 @@ class Lexer {
 function readXrefSection(
   pdf: Buffer,
   offset: number,
-): { defined: Map<number, number>; trailer: Map<string, PdfValue>; end: number } {
+): { defined: Map<number, number>; freed: Set<number>; trailer: Map<string, PdfValue>; end: number } {
   const lexer = new Lexer(pdf, offset);
   lexer.expect("xref");
   const defined = new Map<number, number>();
+  const freed = new Set<number>();
   while (!lexer.peek("trailer")) {
     const firstWord = lexer.word();
     const countWord = lexer.word();
@@ -187,8 +190,9 @@ function readXrefSection(
       lexer.word();
       const flag = lexer.word();
       if (flag === "n") defined.set(first + i, at);
-      else if (flag !== "f")
-        throw new PdfStructureError(`entrada de referência cruzada inválida na posição ${lexer.at}`);
+      else if (flag === "f") {
+        if (first + i !== 0) freed.add(first + i);
+      } else throw new PdfStructureError(`entrada de referência cruzada inválida na posição ${lexer.at}`);
     }
   }
   lexer.expect("trailer");
@@ -199,7 +203,7 @@ function readXrefSection(
   while (lexer.at < pdf.length && WHITESPACE.has(pdf[lexer.at]!)) lexer.at++;
   const eof = /^%%EOF(\r\n|\r|\n)?/.exec(pdf.toString("latin1", lexer.at, lexer.at + 7));
   if (!eof) throw new PdfStructureError("trailer sem %%EOF");
-  return { defined, trailer: trailer.entries, end: lexer.at + eof[0].length };
+  return { defined, freed, trailer: trailer.entries, end: lexer.at + eof[0].length };
 }
 
 /** The last `startxref` of the file. */
@@ -220,7 +224,13 @@ export function readRevisions(pdf: Buffer): PdfRevision[] {
       throw new PdfStructureError("cadeia de revisões (/Prev) inválida");
     seen.add(offset);
     const section = readXrefSection(pdf, offset);
-    revisions.unshift({ end: section.end, xrefOffset: offset, defined: section.defined, trailer: section.trailer });
+    revisions.unshift({
+      end: section.end,
+      xrefOffset: offset,
+      defined: section.defined,
+      freed: section.freed,
+      trailer: section.trailer,
+    });
     const prev = section.trailer.get("Prev");
     offset = prev?.kind === "number" ? prev.value : null;
   }

@@ -339,11 +339,20 @@ export function checkPdfSignature(pdf: Buffer): PdfSignatureCheck & { certificat
     .filter((r) => r.kind === "carimbo_documento")
     .map((r) => r.range[2] + r.range[3]);
   const after = info.valid ? checkAfterSeal(pdf, found.range[2] + found.range[3], stamps) : null;
+  // A revision counts as a document time-stamp only if its token verifies over its byte range.
+  const badStamp = ranges
+    .map((range, at) => ({ range, at }))
+    .slice(index + 1)
+    .filter(({ range }) => range.kind === "carimbo_documento")
+    .map(({ range, at }) => checkOne(pdf, text, at, range))
+    .find((stamp) => !stamp.valid);
   const result: PdfSignatureCheck & { certificateDer?: Buffer } = !info.valid
     ? invalid(info.reason ?? "assinatura inválida", info.signerCommonName)
     : after && !after.ok
       ? invalid(after.reason, info.signerCommonName)
-      : { valid: true, signerCommonName: info.signerCommonName };
+      : badStamp
+        ? invalid(`carimbo do tempo do documento inválido: ${badStamp.reason ?? "não confere"}`, info.signerCommonName)
+        : { valid: true, signerCommonName: info.signerCommonName };
   if (info.certificateDer) result.certificateDer = info.certificateDer;
   return result;
 }
