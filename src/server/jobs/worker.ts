@@ -14,6 +14,8 @@ import { nextDueAt } from "./next-due.js";
 
 /** The channel new background work is announced on (migration 0039, decision 055). */
 export const WORK_CHANNEL = "consentir_work";
+/** The shortest pause after a round that found nothing to take. */
+const QUIET_FLOOR_MS = 1000;
 
 export interface WorkerOptions {
   /**
@@ -102,7 +104,9 @@ export function createWorker(
   const quietPause = async (): Promise<number> => {
     const untilSweep = Math.max(0, lastSweep + sweepEveryMs - Date.now());
     const due = await nextDueAt(ctx.db, { emails: transport !== null });
-    const untilDue = due ? Math.max(0, due.getTime() - Date.now()) : Number.POSITIVE_INFINITY;
+    // A due row this round took nothing of is held by another worker (FOR UPDATE, SKIP LOCKED):
+    // look again in a second, not at once, or two workers would spin for the whole SMTP call.
+    const untilDue = due ? Math.max(QUIET_FLOOR_MS, due.getTime() - Date.now()) : Number.POSITIVE_INFINITY;
     return Math.min(idleMs, untilSweep, untilDue);
   };
 

@@ -30,6 +30,13 @@ const tokenParams = z.object({ token: text().max(200) });
 const tags = ["assinatura pública"];
 /** E-mail codes: a few per link per quarter hour (each one sends an e-mail). */
 const CODE_LIMIT = { max: 5, timeWindow: 15 * 60_000 };
+/**
+ * Reading batches (decision 052) come every 15 s from each open page: they count on a bucket of
+ * their own, so patients reading on one clinic Wi-Fi never use up the signatures' per-IP limit.
+ */
+const READING_ROUTE = "/api/public/sign/:token/reading";
+/** A page sends 4 a minute; a fifth of the public limit leaves room (12 at the default 60). */
+const readingLimit = (perMinute: number) => ({ max: Math.max(12, Math.floor(perMinute / 5)), timeWindow: 60_000 });
 const CODE_ROUTE = "/api/public/sign/:token/code";
 
 interface SigningPublicOptions {
@@ -72,7 +79,10 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
    * page that waits and tries again is never locked out (the code route allows 5 per quarter hour).
    */
   app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
-    const rules = [rule(perMinute, `sign-ip:${request.ip}`), rule(perMinute, `sign-token:${tokenOf(request)}`)];
+    const rules =
+      request.routeOptions.url === READING_ROUTE
+        ? [rule(readingLimit(env.RATE_LIMIT_PUBLIC_PER_MINUTE), `sign-reading:${tokenOf(request)}`)]
+        : [rule(perMinute, `sign-ip:${request.ip}`), rule(perMinute, `sign-token:${tokenOf(request)}`)];
     if (codeRoute(request)) rules.push(rule(CODE_LIMIT, `sign-code:${tokenOf(request)}`));
     const counts = await countRequest(db, rules);
     for (const [i, count] of counts.entries()) {
@@ -171,7 +181,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
 
   // The reading record (decision 052): small batches while the signer reads; bounded, never after signing.
   app.post(
-    "/api/public/sign/:token/reading",
+    READING_ROUTE,
     {
       bodyLimit: READING_BODY_LIMIT,
       schema: {

@@ -6,11 +6,11 @@
  * alone. Only the code's hash is kept; a new code ends the earlier ones; five a quarter hour.
  */
 import type { SecretBox } from "../../lib/secret-box.js";
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Tx, Db } from "../../../db/client.js";
 import { professionalSigningCodes, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { OTP_TTL_MINUTES, maskEmail } from "../../../shared/schemas/signing.js";
+import { OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES, maskEmail } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
@@ -78,7 +78,8 @@ export async function sendProfessionalSigningCodes(
     const code = newSigningCode();
     const accepted: { id: string; titulo: string }[] = [];
     const recusados: { id: string; error: AppError }[] = [];
-    for (const id of new Set(ids)) {
+    // Locked in one order: two overlapping requests never wait on each other the other way round.
+    for (const id of [...new Set(ids)].sort()) {
       try {
         const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
         await assertProfessionalCanSign(tx, actor, document, now);
@@ -89,6 +90,11 @@ export async function sendProfessionalSigningCodes(
         recusados.push({ id, error });
       }
     }
+    // Answered in the order asked (they were locked in id order).
+    const asked = [...new Set(ids)];
+    const inOrder = (a: { id: string }, b: { id: string }) => asked.indexOf(a.id) - asked.indexOf(b.id);
+    accepted.sort(inOrder);
+    recusados.sort(inOrder);
     const first = recusados[0];
     if (accepted.length === 0 && first) throw first.error;
     const [clinic] = await tx
@@ -220,6 +226,9 @@ export async function consumeProfessionalCode(tx: Tx, tenantId: string, codeId: 
         eq(professionalSigningCodes.tenant_id, tenantId),
         eq(professionalSigningCodes.id, codeId),
         isNull(professionalSigningCodes.consumed_at),
+        // Still alive when used, as the patient's code is checked (sign-document.ts).
+        gt(professionalSigningCodes.expires_at, now),
+        lt(professionalSigningCodes.attempts, OTP_MAX_ATTEMPTS),
       ),
     )
     .returning({ id: professionalSigningCodes.id });

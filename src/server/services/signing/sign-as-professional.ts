@@ -92,8 +92,8 @@ export interface BatchRowResult {
  * all of them by sendProfessionalSigningCodes). The password is checked once; then each document
  * goes through exactly the single signature's checks and transaction, one after another, and gets
  * its own result: another clinic's id is not found, someone else's document is refused, a signed
- * one says so. A wrong password refuses the whole batch (and leaves its event on each document of
- * this clinic named in it).
+ * one says so. A wrong password refuses the whole batch (and leaves its event on each named
+ * document of this clinic that is this professional's to sign).
  */
 export async function signManyAsProfessional(
   db: Db,
@@ -111,7 +111,14 @@ export async function signManyAsProfessional(
       tx
         .select({ id: contratos.id })
         .from(contratos)
-        .where(and(eq(contratos.tenant_id, actor.tenantId), inArray(contratos.id, ids))),
+        .where(
+          and(
+            eq(contratos.tenant_id, actor.tenantId),
+            inArray(contratos.id, ids),
+            // Only their own documents: a wrong password leaves no event on a colleague's.
+            eq(contratos.medico_responsavel_id, actor.profileId),
+          ),
+        ),
     );
     for (const row of found) await recordSigningFailure(db, actor.tenantId, row.id, "senha", audit, actor.profileId);
     throw new AppError("WRONG_PASSWORD");
