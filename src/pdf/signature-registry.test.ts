@@ -13,6 +13,7 @@ import {
   contactSinceLine,
   formatSaoPaulo,
   formatUtc,
+  ITI_VALIDATOR,
   LEGAL_NOTE_ADVANCED,
   LEGAL_NOTE_ADVANCED_DEVELOPMENT,
   LEGAL_NOTE_SIMPLE,
@@ -309,5 +310,75 @@ describe("what the registry says of each signer (decision 041)", () => {
       textOf(registryContent(registryWith([party()], { sealTrust: { kind: "instancia" } }), "c".repeat(64))),
     );
     expect(text).toContain("aplicada ao arquivo inteiro: certificado próprio desta instância");
+  });
+});
+
+describe("Fundamento legal with ICP-Brasil signatures", () => {
+  const root = "Autoridade Certificadora Raiz Brasileira v10";
+  const professionalCertificate = {
+    commonName: "ANA LUIZA CONCEICAO:12345678909",
+    fingerprintSha256: "ab".repeat(32),
+    level: "ICP-Brasil AD-RB",
+  };
+
+  it("without any ICP-Brasil signature, cites only art. 10 § 2 (means other than ICP-Brasil)", () => {
+    const text = squash(
+      textOf(registryContent(registryWith([party()], { sealTrust: { kind: "instancia" } }), "c".repeat(64))),
+    );
+    expect(text).toContain(
+      "Documento assinado eletronicamente por meio de comprovação da autoria e da integridade diverso",
+    );
+    expect(text).not.toContain("art. 10, § 1º");
+    expect(text).not.toContain("qualificada");
+  });
+
+  it("calls the e-CPF and the clinic's e-CNPJ qualified (art. 4 III, art. 10 § 1) when their chains reached an official root", () => {
+    const text = squash(
+      textOf(
+        registryContent(
+          registryWith([party()], {
+            sealCommonName: "CLINICA EXEMPLO LTDA:12345678000195",
+            sealTrust: { kind: "icp", officialRoot: root },
+            professionalCertificate: { ...professionalCertificate, trust: { kind: "icp", officialRoot: root } },
+          }),
+          "c".repeat(64),
+        ),
+      ),
+    );
+    expect(text).toContain(
+      `Assinatura digital com certificado ICP-Brasil “ANA LUIZA CONCEICAO:12345678909” (do profissional; cadeia conferida pelo servidor até a raiz oficial “${root}”); “CLINICA EXEMPLO LTDA:12345678000195” (selo da clínica; cadeia conferida pelo servidor até a raiz oficial “${root}”): assinatura eletrônica qualificada (Lei nº 14.063/2020, art. 4º, III)`,
+    );
+    expect(text).toContain("(art. 10, § 1º) presume verdadeira em relação ao signatário");
+    expect(text).toContain(ITI_VALIDATOR);
+    // The link signers' means stays "diverso da ICP-Brasil" (art. 10 § 2), said of them, not of the whole document.
+    expect(text).toContain("As assinaturas eletrônicas descritas a seguir usam meio de comprovação");
+    expect(text).not.toContain("Documento assinado eletronicamente por meio de comprovação");
+  });
+
+  it("does not call a chain it did not check against the official roots qualified, only what it would be", () => {
+    const text = squash(
+      textOf(
+        registryContent(
+          registryWith([party()], {
+            sealTrust: { kind: "instancia" },
+            professionalCertificate: { ...professionalCertificate, trust: { kind: "icp", officialRoot: null } },
+          }),
+          "c".repeat(64),
+        ),
+      ),
+    );
+    expect(text).toContain("Assinatura digital com certificado que se apresenta como ICP-Brasil");
+    expect(text).toContain("cadeia não conferida pelo servidor com as raízes oficiais");
+    expect(text).toContain("se o Verificador de Conformidade do ITI (https://validar.iti.gov.br) confirmar a cadeia");
+    expect(text).not.toContain("): assinatura eletrônica qualificada (Lei");
+    // The instance seal is not ICP-Brasil and is not listed among them.
+    expect(text).not.toMatch(/selo da clínica; cadeia/);
+  });
+
+  it("names a development server's code as a simple signature, not an advanced one", () => {
+    const outbox = party({ codigoCanal: "caixa_de_saida" });
+    expect(levelText(outbox)).toMatch(/^Assinatura eletrônica simples \(servidor de desenvolvimento\)/);
+    expect(legalNote([outbox])).toContain("Assinatura eletrônica simples (art. 4º, I), em servidor de desenvolvimento");
+    expect(legalNote([outbox])).not.toContain("avançada (art. 4º, II)");
   });
 });

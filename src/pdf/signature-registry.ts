@@ -126,7 +126,7 @@ export function trustText(trust: CertificateTrust): string {
     ? `cadeia conferida pelo servidor até a raiz oficial “${trust.officialRoot}”`
     : "cadeia não conferida pelo servidor com as raízes oficiais do ITI";
   const revocation = trust.revocation ? revocationText(trust.revocation) : "revogação não consultada";
-  return `certificado que se apresenta como ICP-Brasil; ${chain}; ${revocation} — confira no Verificador de Conformidade do ITI`;
+  return `certificado que se apresenta como ICP-Brasil; ${chain}; ${revocation} — confira no ${ITI_VALIDATOR}`;
 }
 
 export const REGISTRY_TITLE = "Registro de assinaturas";
@@ -141,16 +141,59 @@ const LEGAL_BASIS =
   "Documento assinado eletronicamente por meio de comprovação da autoria e da integridade diverso da ICP-Brasil, que a " +
   "Medida Provisória nº 2.200-2/2001 (art. 10, § 2º) admite quando aceito pelas partes como válido ou pela pessoa a quem " +
   "o documento for oposto; os níveis de assinatura seguem, como referência, o art. 4º da Lei nº 14.063/2020. ";
+const LEGAL_BASIS_BESIDE_ICP =
+  "As assinaturas eletrônicas descritas a seguir usam meio de comprovação da autoria e da integridade diverso da " +
+  "ICP-Brasil, que a Medida Provisória nº 2.200-2/2001 (art. 10, § 2º) admite quando aceito pelas partes como válido ou " +
+  "pela pessoa a quem o documento for oposto; os níveis seguem, como referência, o art. 4º da Lei nº 14.063/2020. ";
+
+/** ITI's public validator, named wherever an ICP-Brasil signature is. */
+export const ITI_VALIDATOR = "Verificador de Conformidade do ITI (https://validar.iti.gov.br)";
+
+/** An ICP-Brasil digital signature in the file: the professional's e-CPF or the clinic's seal. */
+export interface IcpSignatureNote {
+  commonName: string;
+  /** What it is: "do profissional", "selo da clínica". */
+  role: string;
+  trust: CertificateTrust;
+}
+
+/**
+ * What the law says of the ICP-Brasil signatures (MP 2.200-2 art. 10 § 1; Lei 14.063 art. 4 III):
+ * qualified when the chain reaches an official root — which the server says only when it checked
+ * it against the roots it was given — and in every case subject to ITI's validator.
+ */
+export function icpLegalSentence(signatures: readonly IcpSignatureNote[]): string {
+  const icp = signatures.filter((s) => s.trust.kind === "icp");
+  if (icp.length === 0) return "";
+  const one = (s: IcpSignatureNote) =>
+    `“${s.commonName}” (${s.role}; ${
+      s.trust.kind === "icp" && s.trust.officialRoot
+        ? `cadeia conferida pelo servidor até a raiz oficial “${s.trust.officialRoot}”`
+        : "cadeia não conferida pelo servidor com as raízes oficiais"
+    })`;
+  const checked = icp.every((s) => s.trust.kind === "icp" && s.trust.officialRoot);
+  const list = icp.map(one).join("; ");
+  return checked
+    ? `Assinatura digital com certificado ICP-Brasil ${list}: assinatura eletrônica qualificada (Lei nº 14.063/2020, ` +
+        "art. 4º, III), que a Medida Provisória nº 2.200-2/2001 (art. 10, § 1º) presume verdadeira em relação ao " +
+        `signatário; confirme-a no ${ITI_VALIDATOR}. `
+    : `Assinatura digital com certificado que se apresenta como ICP-Brasil ${list}: será assinatura eletrônica ` +
+        "qualificada (Lei nº 14.063/2020, art. 4º, III), presumida verdadeira em relação ao signatário pela Medida " +
+        `Provisória nº 2.200-2/2001 (art. 10, § 1º), se o ${ITI_VALIDATOR} confirmar a cadeia até uma raiz oficial. `;
+}
 
 /** The legal note when every link signer reached 'avançada' (patient, guardian, witnesses). */
 export const LEGAL_NOTE_ADVANCED =
   "Assinatura eletrônica avançada (art. 4º, II): informou nome e CPF iguais aos do cadastro da clínica e digitou o código " +
   "de uso único enviado ao e-mail ou celular cadastrado, o que associa a assinatura a quem controla esse contato";
 
-/** The same level reached on a development server, whose outbox kept the code and sent nothing. */
+/**
+ * On a development server the outbox kept the code and sent nothing: typing it proves no control of
+ * a contact, so the level is the simple one, named as such.
+ */
 export const LEGAL_NOTE_ADVANCED_DEVELOPMENT =
-  "Assinatura eletrônica avançada em servidor de desenvolvimento (art. 4º, II): informou nome e CPF iguais aos do cadastro " +
-  "da clínica e digitou o código de uso único que o servidor deixou na sua caixa de saída, sem envio real, o que aqui não " +
+  "Assinatura eletrônica simples (art. 4º, I), em servidor de desenvolvimento: informou nome e CPF iguais aos do cadastro " +
+  "da clínica e digitou o código de uso único que o servidor deixou na sua caixa de saída, sem envio real, o que não " +
   "comprova o controle de um meio de contato";
 
 /** The legal note for a link signer who signed without a verified code. */
@@ -169,8 +212,9 @@ export const LEGAL_PROFESSIONAL_ADVANCED =
   "controla a conta e esse e-mail";
 
 const LEGAL_PROFESSIONAL_DEVELOPMENT =
-  "assinou a declaração do profissional em servidor de desenvolvimento, autenticado na própria conta, com a senha " +
-  "digitada de novo e o código de uso único que o servidor deixou na sua caixa de saída, sem envio real";
+  "assinou a declaração do profissional com assinatura eletrônica simples (art. 4º, I), em servidor de desenvolvimento: " +
+  "autenticado na própria conta, com a senha digitada de novo e o código de uso único que o servidor deixou na sua caixa " +
+  "de saída, sem envio real";
 
 /** Said of the link signers when every one of them accepted a consent text that admits this means of proof. */
 const LEGAL_ADMITTED =
@@ -185,7 +229,10 @@ const LEGAL_TAIL =
 const names = (parties: readonly LevelGroup[]) => parties.map((p) => p.nome).join(", ");
 
 /** The legal basis, then what each signer's signature reached and why, in words. */
-export function legalNote(parties: readonly LevelGroup[], options: { professionalCertificate?: boolean } = {}): string {
+export function legalNote(
+  parties: readonly LevelGroup[],
+  options: { professionalCertificate?: boolean; icpSignatures?: readonly IcpSignatureNote[] } = {},
+): string {
   const linkSigners = parties.filter((p) => p.tipoAssinatura !== "senha");
   const professionals = parties.filter((p) => p.tipoAssinatura === "senha");
   const outbox = (p: LevelGroup) => p.codigoCanal === "caixa_de_saida";
@@ -212,7 +259,8 @@ export function legalNote(parties: readonly LevelGroup[], options: { professiona
       : linkSigners.every((p) => p.consentimento && CONSENT_VERSIONS_ADMITTING.has(p.consentimento.versao))
         ? LEGAL_ADMITTED
         : LEGAL_ACCEPTED;
-  return `${LEGAL_BASIS}${sentences.join(" ")} ${consent}${LEGAL_TAIL}`;
+  const icp = icpLegalSentence(options.icpSignatures ?? []);
+  return `${icp}${icp ? LEGAL_BASIS_BESIDE_ICP : LEGAL_BASIS}${sentences.join(" ")} ${consent}${LEGAL_TAIL}`;
 }
 
 /** The note on checking without our server, around the command, which stays on one line (a break after "--" reads as a hyphen). */
@@ -321,14 +369,14 @@ export function levelText(
   if (party.tipoAssinatura === "senha") {
     if (professionalWithCode(party)) {
       return party.codigoCanal === "caixa_de_saida"
-        ? "Assinatura eletrônica avançada do profissional em servidor de desenvolvimento — sessão própria, senha digitada de novo e o código de verificação que ficou na caixa de saída deste servidor, sem envio real"
+        ? "Assinatura eletrônica simples do profissional (servidor de desenvolvimento) — sessão própria, senha digitada de novo e o código de verificação que ficou na caixa de saída deste servidor, sem envio real"
         : `Assinatura eletrônica avançada do profissional — sessão própria no Consentir, senha digitada de novo e código de verificação enviado ao e-mail da conta${party.codigoEnviadoPara ? ` (${party.codigoEnviadoPara})` : ""}`;
     }
     return "Assinatura eletrônica do profissional por login e senha — sessão própria no Consentir, senha digitada de novo para assinar (sem segundo fator)";
   }
   if (party.nivel === "avancada") {
     if (party.codigoCanal === "caixa_de_saida") {
-      return "Assinatura eletrônica avançada em servidor de desenvolvimento — o código de verificação ficou na caixa de saída deste servidor, sem envio real, e foi digitado pelo signatário";
+      return "Assinatura eletrônica simples (servidor de desenvolvimento) — o código de verificação ficou na caixa de saída deste servidor, sem envio real, e foi digitado pelo signatário";
     }
     return `Assinatura eletrônica avançada — código de verificação enviado ${codeDestination(party)} e confirmado pelo signatário`;
   }
@@ -450,7 +498,7 @@ function partyBlock(party: RegistryParty): Content {
                 text: levelText(party),
                 fontSize: 8,
                 bold: true,
-                color: party.nivel === "avancada" ? "#047857" : "#92400e",
+                color: party.nivel === "avancada" && party.codigoCanal !== "caixa_de_saida" ? "#047857" : "#92400e",
                 margin: [0, 2, 0, 0],
               },
               label("Conferido pelo servidor no momento da assinatura"),
@@ -622,7 +670,10 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
       stack: [
         heading("Fundamento legal"),
         {
-          text: legalNote(registry.parties, { professionalCertificate: !!registry.professionalCertificate }),
+          text: legalNote(registry.parties, {
+            professionalCertificate: !!registry.professionalCertificate,
+            icpSignatures: icpSignaturesOf(registry),
+          }),
           fontSize: 7,
           alignment: "justify",
           lineHeight: 1.1,
@@ -631,6 +682,18 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
       unbreakable: true,
     },
   ];
+}
+
+/** The ICP-Brasil signatures the file carries: the professional's e-CPF, then the clinic's seal. */
+function icpSignaturesOf(registry: SignatureRegistry): IcpSignatureNote[] {
+  const out: IcpSignatureNote[] = [];
+  const professional = registry.professionalCertificate;
+  if (professional?.trust) {
+    out.push({ commonName: professional.commonName, role: "do profissional", trust: professional.trust });
+  }
+  if (registry.sealTrust)
+    out.push({ commonName: registry.sealCommonName, role: "selo da clínica", trust: registry.sealTrust });
+  return out;
 }
 
 /** The responsible professional's in-app signature (decision 015): what the server checked and recorded. */

@@ -221,6 +221,13 @@ describe("what the final PDF says of the certificates (decision 041)", () => {
         "cadeia conferida pelo servidor até a raiz oficial “Autoridade Certificadora Raiz de Teste v1”; revogação não consultada",
       );
       expect(text).not.toContain("cadeia não conferida");
+      // Fundamento legal: both ICP-Brasil signatures are called qualified, with the law that says so.
+      expect(text).toMatch(
+        /Assinatura digital com certificado ICP- ?Brasil “[^”]+” \(do profissional; cadeia conferida[^)]+\); “[^”]+” \(selo da clínica; cadeia conferida/,
+      );
+      expect(text).toContain("assinatura eletrônica qualificada (Lei nº 14.063/2020, art. 4º, III)");
+      expect(text).toContain("(art. 10, § 1º) presume verdadeira em relação ao signatário");
+      expect(text).not.toContain("Documento assinado eletronicamente por meio de comprovação");
     } finally {
       await rooted.close();
     }
@@ -246,6 +253,7 @@ describe("what the final PDF says of the certificates (decision 041)", () => {
     expect(download.statusCode, download.body).toBe(200);
     const text = pdfText(download.rawPayload, "icp-nao-aplicada.pdf");
     expect(text).toContain("Não aplicada: o certificado ICP-Brasil escolhido pelo profissional não está mais ativo");
+    expect(text).not.toContain("(do profissional; cadeia");
     expect(text).toContain("Assinado Eletrônica Assinado no sistema com login e senha");
     expect(text).not.toMatch(/Assinado ICP-Brasil/);
     expect(checkAllPdfSignatures(download.rawPayload).signatures).toHaveLength(1);

@@ -170,7 +170,7 @@ describe("the sealed PDF carries its evidence", () => {
     // (decision 041); the professional's password signature is not called "avançada".
     expect(evidence.partes.map((p) => p.codigo_canal)).toEqual([null, "caixa_de_saida"]);
     expect(text).toContain(
-      "Assinatura eletrônica avançada em servidor de desenvolvimento — o código de verificação ficou na caixa de saída deste servidor, sem envio real",
+      "Assinatura eletrônica simples (servidor de desenvolvimento) — o código de verificação ficou na caixa de saída deste servidor, sem envio real",
     );
     expect(text).not.toContain("enviado ao e-mail cadastrado");
     expect(text).toContain("Assinatura eletrônica do profissional por login e senha");
@@ -292,7 +292,7 @@ describe("verifySignedPdf (no database)", () => {
     });
     expect(report.partes.map((p) => p.descricao)).toEqual([
       "assinatura do profissional por login e senha (senha digitada de novo, sem código)",
-      "assinatura eletrônica avançada em servidor de desenvolvimento (código na caixa de saída, sem envio real)",
+      "assinatura eletrônica simples (servidor de desenvolvimento: código na caixa de saída, sem envio real)",
     ]);
   });
 

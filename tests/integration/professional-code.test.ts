@@ -129,7 +129,7 @@ describe("the professional's code (decision 042)", () => {
     const file = path.join(scratch, "profissional-avancada.pdf");
     writeFileSync(file, pdf.rawPayload);
     const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
-    expect(text).toContain("Assinatura eletrônica avançada do profissional em servidor de desenvolvimento");
+    expect(text).toContain("Assinatura eletrônica simples do profissional (servidor de desenvolvimento)");
     expect(text).not.toContain("sem segundo fator");
     // The list badges: advanced, not "login e senha".
     const listed = await as(clinic, "GET", `/api/documents/${id}/signatures`);

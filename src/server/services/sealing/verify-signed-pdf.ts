@@ -385,12 +385,12 @@ export function partyLevelLine(p: {
     if (p.nivel !== "avancada" || !p.otp_verificado)
       return "assinatura do profissional por login e senha (senha digitada de novo, sem código)";
     return p.codigo_canal === "caixa_de_saida"
-      ? "assinatura eletrônica avançada do profissional em servidor de desenvolvimento (senha e código na caixa de saída, sem envio real)"
+      ? "assinatura eletrônica simples do profissional (servidor de desenvolvimento: senha e código na caixa de saída, sem envio real)"
       : "assinatura eletrônica avançada do profissional (senha e código de uso único enviado ao e-mail da conta)";
   }
   if (p.nivel === "avancada") {
     return p.codigo_canal === "caixa_de_saida"
-      ? "assinatura eletrônica avançada em servidor de desenvolvimento (código na caixa de saída, sem envio real)"
+      ? "assinatura eletrônica simples (servidor de desenvolvimento: código na caixa de saída, sem envio real)"
       : "assinatura eletrônica avançada (código de uso único enviado ao contato cadastrado e confirmado)";
   }
   return `assinatura eletrônica simples${p.motivo_simples ? ` — ${p.motivo_simples.replace(/\.+$/, "")}` : ""}`;
