@@ -81,7 +81,7 @@ async function run(): Promise<BenchResult> {
   try {
     for (let i = 0; i < 5 + TSA_SAMPLES; i++) {
       const t = performance.now();
-      await sealPdf(pdf, professional, { policy, timestamp: { url: tsa.url } });
+      await sealPdf(pdf, professional, { policy, timestamp: { urls: [tsa.url] } });
       if (i >= 5) tsaMs.push(performance.now() - t);
     }
   } finally {

@@ -19,6 +19,7 @@ import {
   LEGAL_NOTE_SIMPLE,
   LEGAL_PROFESSIONAL_ADVANCED,
   legalNote,
+  NO_TIMESTAMP_NOTE,
   levelText,
   REGISTRY_TITLE,
   registryContent,
@@ -310,6 +311,12 @@ describe("what the registry says of each signer (decision 041)", () => {
       textOf(registryContent(registryWith([party()], { sealTrust: { kind: "instancia" } }), "c".repeat(64))),
     );
     expect(text).toContain("aplicada ao arquivo inteiro: certificado próprio desta instância");
+    // Unknown whether a TSA stamped it: nothing is said either way.
+    expect(text).not.toContain("Sem carimbo do tempo");
+    const stamped = (timestamped: boolean) =>
+      squash(textOf(registryContent(registryWith([party()], { timestamped }), "c".repeat(64))));
+    expect(stamped(false)).toContain(`${NO_TIMESTAMP_NOTE}.`);
+    expect(stamped(true)).not.toContain("Sem carimbo do tempo");
   });
 });
 

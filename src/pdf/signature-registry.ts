@@ -107,7 +107,13 @@ export interface SignatureRegistry {
   professionalMissing?: string | null;
   /** Why the clinic's active certificate did not seal (it was revoked: decision 048); the instance seal did. */
   clinicSealMissing?: string | null;
+  /** Whether a time-stamp authority stamped the signatures and the document (null: not known; decision 060). */
+  timestamped?: boolean | null;
 }
+
+/** Said in the seal's box when no time-stamp authority was used (TSA_URL none or unset, decision 060). */
+export const NO_TIMESTAMP_NOTE =
+  "Sem carimbo do tempo: todas as horas deste registro são do relógio do servidor, sem confirmação de uma autoridade de carimbo do tempo";
 
 /**
  * What the server knows of a signing certificate: the instance's own (self-signed), or one that
@@ -633,7 +639,9 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
                     `(impressão digital SHA-256 ${registry.sealFingerprint})${registry.sealLevel ? `, ${registry.sealLevel}` : ""}, aplicada ao ` +
                     "arquivo inteiro" +
                     (registry.sealTrust ? `: ${trustText(registry.sealTrust)}` : "") +
-                    ". O SHA-256 do PDF selado é informado na página de verificação (um arquivo não pode conter o próprio resumo).",
+                    ". " +
+                    (registry.timestamped === false ? `${NO_TIMESTAMP_NOTE}. ` : "") +
+                    "O SHA-256 do PDF selado é informado na página de verificação (um arquivo não pode conter o próprio resumo).",
                   fontSize: 7,
                 },
               ],

@@ -3,6 +3,21 @@ import { z } from "zod";
 
 const booleanFromString = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
 
+/** "https://a, https://b" → both URLs; null when any item is not an http(s) URL or the list is empty. */
+export function tsaUrlList(value: string): string[] | null {
+  const items = value
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (items.length === 0 || items.length > 5) return null;
+  for (const item of items) {
+    if (!URL.canParse(item)) return null;
+    const { protocol } = new URL(item);
+    if (protocol !== "http:" && protocol !== "https:") return null;
+  }
+  return items;
+}
+
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
 
 export const envSchema = z
@@ -64,11 +79,19 @@ export const envSchema = z
     SMS_FROM: z.string().min(1).default("consentir"),
     SMS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     /**
-     * RFC 3161 time-stamp authority for the signatures' trusted time (decision 020); without
-     * it signatures carry no time-stamp. Optional HTTP basic-auth credentials, and whether the
-     * authority is an ICP-Brasil accredited ACT (then an AD-RB signature becomes AD-RT).
+     * RFC 3161 time-stamp authorities for the signatures' trusted time (decisions 020, 060): one
+     * URL or several separated by commas, tried in order when one fails; `none` seals without a
+     * time-stamp, which the PDF then says. Required with NODE_ENV=production. Optional HTTP
+     * basic-auth credentials, and whether the authority is an ICP-Brasil accredited ACT (then an
+     * AD-RB signature becomes AD-RT).
      */
-    TSA_URL: z.url({ protocol: /^https?$/, error: "deve ser uma URL http(s)" }).optional(),
+    TSA_URL: z
+      .string()
+      .trim()
+      .refine((value) => value === "none" || tsaUrlList(value) !== null, {
+        error: "use a URL http(s) da autoridade de carimbo do tempo (várias separadas por vírgula) ou none",
+      })
+      .optional(),
     TSA_USERNAME: z.string().min(1).optional(),
     TSA_PASSWORD: z.string().min(1).optional(),
     TSA_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
@@ -191,6 +214,14 @@ export const envSchema = z
     // Links in e-mails, signing pages and sealed PDFs come only from here, never from a request's
     // Host header: a published server must say its own address.
     if (env.NODE_ENV !== "production") return;
+    if (!env.TSA_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["TSA_URL"],
+        message:
+          "obrigatória com NODE_ENV=production: a URL da autoridade de carimbo do tempo (RFC 3161; várias separadas por vírgula, tentadas em ordem), ou none para selar sem carimbo do tempo (o PDF dirá isso)",
+      });
+    }
     if (!env.PUBLIC_URL) {
       ctx.addIssue({
         code: "custom",

@@ -16,7 +16,7 @@ async function appWith(env: Record<string, string>) {
   return buildApp({ env: testEnv(env), database: ctx.database, logger: false });
 }
 
-const production = { NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" };
+const production = { NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test", TSA_URL: "none" };
 
 describe("API docs", () => {
   it("are served outside production", async () => {

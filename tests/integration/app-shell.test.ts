@@ -152,7 +152,7 @@ describe("light pages", () => {
   it("does not serve source maps in production", async () => {
     const dir = builtClient();
     const app = await buildApp({
-      env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" }),
+      env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test", TSA_URL: "none" }),
       database: ctx.database,
       logger: false,
       clientDir: dir,
@@ -251,9 +251,27 @@ describe("public address in production", () => {
       expect(caught).toBeInstanceOf(EnvError);
       expect((caught as EnvError).problems.join("\n")).toMatch(/^PUBLIC_URL: /m);
     }
-    expect(loadEnv({ NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br" }).PUBLIC_URL).toBe(
-      "https://consentir.exemplo.com.br",
+    // A published server needs trusted time, or says it goes without (decision 060).
+    let withoutTsa: unknown;
+    try {
+      loadEnv({ NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br" });
+    } catch (error) {
+      withoutTsa = error;
+    }
+    expect((withoutTsa as EnvError).problems.join("\n")).toMatch(/^TSA_URL: obrigatória com NODE_ENV=production/m);
+    expect(() => loadEnv({ TSA_URL: "https://a.exemplo/tsa, ftp://b.exemplo" })).toThrow(
+      /TSA_URL: use a URL http\(s\)/,
     );
+    expect(
+      loadEnv({
+        NODE_ENV: "production",
+        PUBLIC_URL: "https://consentir.exemplo.com.br",
+        TSA_URL: "https://a.exemplo/tsa,https://b.exemplo/tsa",
+      }).TSA_URL,
+    ).toBe("https://a.exemplo/tsa,https://b.exemplo/tsa");
+    expect(
+      loadEnv({ NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br", TSA_URL: "none" }).PUBLIC_URL,
+    ).toBe("https://consentir.exemplo.com.br");
     expect(loadEnv({}).PUBLIC_URL).toBeUndefined();
   });
 });
@@ -290,7 +308,7 @@ describe("development outbox", () => {
 
   it("does not exist in production", async () => {
     const app = await buildApp({
-      env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test" }),
+      env: testEnv({ NODE_ENV: "production", PUBLIC_URL: "https://app.consentir.test", TSA_URL: "none" }),
       database: ctx.database,
       logger: false,
     });

@@ -126,6 +126,8 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
     );
     expect(text).toContain("aplicada ao arquivo inteiro: certificado que se apresenta como ICP-Brasil");
     expect(text).toContain("o PDF final traz também a assinatura digital com o certificado do profissional");
+    // No TSA_URL in this app: the seal's box says the times are only the server's clock (decision 060).
+    expect(text).toContain("Sem carimbo do tempo: todas as horas deste registro são do relógio do servidor");
   });
 
   it("/verificar knows both keys; the offline verifier reports the professional's signature", async () => {

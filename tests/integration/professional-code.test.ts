@@ -226,7 +226,7 @@ describe("the professional's code (decision 042)", () => {
   it("a server that sends no e-mail says there is no code, and the password alone still signs", async () => {
     const production = await createTestApp({
       database: ctx.database,
-      env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br" },
+      env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br", TSA_URL: "none" },
     });
     try {
       const { id } = await draft();

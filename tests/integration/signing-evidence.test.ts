@@ -207,7 +207,7 @@ describe("exclusive control by default", () => {
   it("never asks for a code that cannot arrive: production without SMTP signs 'simples' and says the e-mail waits in the outbox", async () => {
     const prod = await createTestApp({
       database: ctx.database,
-      env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br" },
+      env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br", TSA_URL: "none" },
     });
     try {
       const owner = await newClinic(prod.app);

@@ -21,6 +21,7 @@ beforeAll(async () => {
     env: {
       NODE_ENV: "production",
       PUBLIC_URL: "https://consentir.exemplo.com.br",
+      TSA_URL: "none",
       SMS_PROVIDER_URL: zenvia.url,
       SMS_API_TOKEN: "token-de-teste",
       SMS_FROM: "clinica",

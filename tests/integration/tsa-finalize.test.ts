@@ -121,6 +121,7 @@ describe("finalize with a time-stamp authority", () => {
     writeFileSync(file, download.rawPayload);
     const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
     expect(text).toContain("AD-RT");
+    expect(text).not.toContain("Sem carimbo do tempo");
 
     // A further run changes nothing: the stored PDF stays the one sealed.
     const [document] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));

@@ -100,12 +100,12 @@ describe("revocation lists", () => {
 describe("time-stamp authority", () => {
   it("on this machine is not called without the allowance (not retryable: it is the configuration)", async () => {
     const hash = createHash("sha256").update("x").digest();
-    const error = await requestTimestamp(hash, { url: tsa.url }).catch((e: unknown) => e);
+    const error = await requestTimestamp(hash, { urls: [tsa.url] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TsaRefusedError);
     expect(error).toMatchObject({ retryable: false });
     expect((error as Error).message).toMatch(/não foi chamada: o endereço 127\.0\.0\.1/);
     expect(tsa.requests).toHaveLength(0);
-    await expect(requestTimestamp(hash, { url: tsa.url, allowPrivateNetwork: true })).resolves.toMatchObject({
+    await expect(requestTimestamp(hash, { urls: [tsa.url], allowPrivateNetwork: true })).resolves.toMatchObject({
       messageImprint: { hash },
     });
   });

@@ -375,6 +375,8 @@ export interface RegistrySigning {
   professionalMissing?: string | null;
   /** Why the clinic's certificate did not seal (decision 048). */
   clinicSealMissing?: string | null;
+  /** A time-stamp authority stamps the signatures and the document (false: TSA_URL none or unset, decision 060). */
+  timestamped?: boolean;
 }
 
 export function registryOf(
@@ -441,6 +443,7 @@ export function registryOf(
     professionalCertificate: signing.professional ?? null,
     professionalMissing: signing.professionalMissing ?? null,
     clinicSealMissing: signing.clinicSealMissing ?? null,
+    timestamped: signing.timestamped ?? null,
   };
 }
 

@@ -111,6 +111,7 @@ export async function finalizeSignedDocument(
       : null,
     professionalMissing: signers.professionalMissing,
     clinicSealMissing: signers.clinicSealMissing,
+    timestamped: tsaConfigFromEnv(ctx.env) !== undefined,
   });
   const documentJson = input.attachments?.find((a) => a.name === DOCUMENT_FILE)?.content ?? "";
   const evidenceJson = input.attachments?.find((a) => a.name === EVIDENCE_FILE)?.content ?? "";

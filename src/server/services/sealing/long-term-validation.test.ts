@@ -49,7 +49,7 @@ beforeAll(async () => {
   expect(answer.status).toBe("nao_revogado");
   const pdf = await renderDocumentPdf(sampleDocumentInput());
   signed = await sealPdf(
-    await sealPdf(pdf, professional, { timestamp: { url: tsa.url, allowPrivateNetwork: true } }),
+    await sealPdf(pdf, professional, { timestamp: { urls: [tsa.url], allowPrivateNetwork: true } }),
     instance,
   );
 }, 60_000);
@@ -115,7 +115,7 @@ describe("document time-stamp (PAdES B-LTA)", () => {
   it("openssl ts -verify accepts the token over its byte range; the DSS then names the authority", async () => {
     const lta = await addLongTermValidation(signed, {
       material: material(),
-      timestamp: { url: tsa.url, allowPrivateNetwork: true },
+      timestamp: { urls: [tsa.url], allowPrivateNetwork: true },
     });
     const dir = scratchDir();
     const file = writeScratch(dir, "lta.pdf", lta);
@@ -204,7 +204,7 @@ describe("an update after the seal that is not ours", () => {
   it("is reported as an update after the seal, with the seal's certificate still read", async () => {
     const lta = await addLongTermValidation(signed, {
       material: material(),
-      timestamp: { url: tsa.url, allowPrivateNetwork: true },
+      timestamp: { urls: [tsa.url], allowPrivateNetwork: true },
     });
     for (const base of [signed, appendDss(signed, material()), lta]) {
       const changed = changePage(base);

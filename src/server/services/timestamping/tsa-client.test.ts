@@ -59,7 +59,7 @@ describe("requestTimestamp", () => {
     tsa.mode = "ok";
     const hash = sha256("assinatura");
     const before = Date.now();
-    const result = await requestTimestamp(hash, { url: tsa.url, allowPrivateNetwork: true });
+    const result = await requestTimestamp(hash, { urls: [tsa.url], allowPrivateNetwork: true });
     expect(result.messageImprint.hash.equals(hash)).toBe(true);
     expect(result.signatureValid).toBe(true);
     expect(result.policyOid).toBe(FAKE_TSA_POLICY);
@@ -127,14 +127,14 @@ describe("requestTimestamp", () => {
     const guarded = await startFakeTsaServer({ username: "consentir", password: "s3nha" });
     try {
       const ok = await requestTimestamp(sha256("x"), {
-        url: guarded.url,
+        urls: [guarded.url],
         allowPrivateNetwork: true,
         username: "consentir",
         password: "s3nha",
       });
       expect(ok.signatureValid).toBe(true);
       expect(guarded.authorizations.at(-1)).toBe(`Basic ${Buffer.from("consentir:s3nha").toString("base64")}`);
-      const refused = await requestTimestamp(sha256("x"), { url: guarded.url, allowPrivateNetwork: true }).catch(
+      const refused = await requestTimestamp(sha256("x"), { urls: [guarded.url], allowPrivateNetwork: true }).catch(
         (e: unknown) => e,
       );
       expect(refused).toBeInstanceOf(TsaRefusedError);
@@ -155,7 +155,7 @@ describe("requestTimestamp", () => {
   ] as const)("mode %s → %s", async (mode, type, message) => {
     tsa.mode = mode;
     try {
-      const error = await requestTimestamp(sha256("x"), { url: tsa.url, allowPrivateNetwork: true }).catch(
+      const error = await requestTimestamp(sha256("x"), { urls: [tsa.url], allowPrivateNetwork: true }).catch(
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(type);
@@ -168,7 +168,7 @@ describe("requestTimestamp", () => {
   it("an unreachable authority, or one that never answers, is a TsaUnreachableError within the timeout", async () => {
     let started = Date.now();
     const refused = await requestTimestamp(sha256("x"), {
-      url: `http://127.0.0.1:${await closedPort()}/tsa`,
+      urls: [`http://127.0.0.1:${await closedPort()}/tsa`],
       timeoutMs: 2000,
       allowPrivateNetwork: true,
     }).catch((e: unknown) => e);
@@ -180,7 +180,7 @@ describe("requestTimestamp", () => {
     try {
       started = Date.now();
       const silent = await requestTimestamp(sha256("x"), {
-        url: tsa.url,
+        urls: [tsa.url],
         allowPrivateNetwork: true,
         timeoutMs: 300,
       }).catch((e: unknown) => e);
@@ -202,11 +202,57 @@ describe("requestTimestamp", () => {
         TSA_TIMEOUT_MS: 5000,
       }),
     ).toEqual({
-      url: "https://act.exemplo/tsa",
+      urls: ["https://act.exemplo/tsa"],
       username: "u",
       password: "p",
       timeoutMs: 5000,
     });
+    expect(tsaConfigFromEnv({ TSA_URL: "https://a.exemplo/tsa, https://b.exemplo/tsa" })?.urls).toEqual([
+      "https://a.exemplo/tsa",
+      "https://b.exemplo/tsa",
+    ]);
+    expect(tsaConfigFromEnv({ TSA_URL: "none" })).toBeUndefined();
+  });
+
+  it("fails over: an authority that is down or answers garbage gives way to the next one in the list", async () => {
+    const second = await startFakeTsaServer();
+    try {
+      tsa.mode = "garbage";
+      const hash = sha256("failover");
+      const result = await requestTimestamp(hash, {
+        urls: [`http://127.0.0.1:${await closedPort()}/tsa`, tsa.url, second.url],
+        allowPrivateNetwork: true,
+        timeoutMs: 2000,
+      });
+      expect(result.signatureValid).toBe(true);
+      expect(result.messageImprint.hash.equals(hash)).toBe(true);
+      // The token is the last authority's: only it was asked a good question and answered it.
+      expect(result.tsaCertificateDer?.equals(second.certificate.der)).toBe(true);
+      expect(second.requests).toHaveLength(1);
+    } finally {
+      tsa.mode = "ok";
+      await second.close();
+    }
+  });
+
+  it("when every authority fails, the error is retryable if any failure was", async () => {
+    const guarded = await startFakeTsaServer({ username: "consentir", password: "s3nha" });
+    try {
+      const onlyRefused = await requestTimestamp(sha256("x"), { urls: [guarded.url], allowPrivateNetwork: true }).catch(
+        (e: unknown) => e,
+      );
+      expect(onlyRefused).toMatchObject({ retryable: false });
+      const mixed = await requestTimestamp(sha256("x"), {
+        urls: [`http://127.0.0.1:${await closedPort()}/tsa`, guarded.url],
+        allowPrivateNetwork: true,
+        timeoutMs: 2000,
+      }).catch((e: unknown) => e);
+      expect(mixed).toBeInstanceOf(TsaUnreachableError);
+      expect(mixed).toMatchObject({ retryable: true });
+      expect((mixed as Error).message).toContain("nenhuma das 2 autoridades deu o carimbo");
+    } finally {
+      await guarded.close();
+    }
   });
 });
 
@@ -217,7 +263,7 @@ describe("a time-stamped AD-RT signature", () => {
     const before = Date.now();
     const signed = await sealPdf(await renderDocumentPdf(sampleDocumentInput()), professional, {
       policy,
-      timestamp: { url: tsa.url, allowPrivateNetwork: true },
+      timestamp: { urls: [tsa.url], allowPrivateNetwork: true },
     });
 
     const [info] = checkAllPdfSignatures(signed).signatures;
@@ -269,7 +315,7 @@ describe("a time-stamped AD-RT signature", () => {
   it("a token over something else is reported as not about this signature", async () => {
     tsa.mode = "ok";
     const wrongToken = async () =>
-      (await requestTimestamp(sha256("outra coisa"), { url: tsa.url, allowPrivateNetwork: true })).tokenDer;
+      (await requestTimestamp(sha256("outra coisa"), { urls: [tsa.url], allowPrivateNetwork: true })).tokenDer;
     const withPlaceholder = plainAddPlaceholder({
       pdfBuffer: await renderDocumentPdf(sampleDocumentInput()),
       reason: "teste",
@@ -290,7 +336,7 @@ describe("a time-stamped AD-RT signature", () => {
   it("an unreachable authority makes sealPdf fail with the typed error (the job retries), never a signature without its token", async () => {
     const error = await sealPdf(await renderDocumentPdf(sampleDocumentInput()), professional, {
       policy: policyForSigning(PADES_AD_RT_V1_3),
-      timestamp: { url: `http://127.0.0.1:${await closedPort()}/tsa`, timeoutMs: 1000, allowPrivateNetwork: true },
+      timestamp: { urls: [`http://127.0.0.1:${await closedPort()}/tsa`], timeoutMs: 1000, allowPrivateNetwork: true },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TsaUnreachableError);
   });

@@ -18,6 +18,7 @@
  */
 import { randomBytes } from "node:crypto";
 import forge from "node-forge";
+import { tsaUrlList } from "../../env.js";
 import { fetchOutbound, OutboundAddressError } from "../../lib/outbound-address.js";
 import { derBoolean, octetString, oid, OID, sequence, smallInteger, unsignedInteger } from "../sealing/der.js";
 import { bytesOf, children, derOf, parseDer } from "../sealing/cms-reader.js";
@@ -25,7 +26,8 @@ import { integerMagnitude, readTimeStampToken, type TimeStampTokenInfo } from ".
 
 /** Where and how to ask. Plain data: it crosses to the PDF worker threads inside SealOptions. */
 export interface TsaConfig {
-  url: string;
+  /** Tried in order: the next one only when the previous could not give a good token (decision 060). */
+  urls: string[];
   username?: string | undefined;
   password?: string | undefined;
   /** Whole request, connection included (default 10 s). */
@@ -106,8 +108,30 @@ const PKI_STATUS: Record<number, string> = {
   5: "revocationNotification",
 };
 
-/** Asks the authority for a token over `sha256Hash` and checks it (see the module comment). */
+/**
+ * Asks the authorities in order for a token over `sha256Hash` (see the module comment): the first
+ * good token wins; when every one fails, the last error is thrown, retryable if any failure was.
+ */
 export async function requestTimestamp(sha256Hash: Buffer, config: TsaConfig): Promise<TimestampResult> {
+  let last: TsaError | undefined;
+  let anyRetryable = false;
+  for (const url of config.urls) {
+    try {
+      return await requestTimestampFrom(url, sha256Hash, config);
+    } catch (error) {
+      if (!(error instanceof TsaError)) throw error;
+      last = error;
+      anyRetryable ||= error.retryable;
+    }
+  }
+  if (!last) throw new TsaRefusedError("nenhuma autoridade de carimbo do tempo configurada", false);
+  if (config.urls.length > 1 && anyRetryable && !last.retryable) {
+    throw new TsaUnreachableError(`nenhuma das ${config.urls.length} autoridades deu o carimbo: ${last.message}`, last);
+  }
+  throw last;
+}
+
+async function requestTimestampFrom(url: string, sha256Hash: Buffer, config: TsaConfig): Promise<TimestampResult> {
   const nonce = randomBytes(8);
   const body = timeStampRequest(sha256Hash, nonce);
   const headers: Record<string, string> = {
@@ -122,7 +146,7 @@ export async function requestTimestamp(sha256Hash: Buffer, config: TsaConfig): P
   try {
     // No redirect is followed (a redirected POST is refused), and the address is checked (decision 053).
     response = await fetchOutbound(
-      config.url,
+      url,
       {
         method: "POST",
         headers,
@@ -211,9 +235,11 @@ export function tsaConfigFromEnv(env: {
   TSA_TIMEOUT_MS?: number | undefined;
   OUTBOUND_ALLOW_PRIVATE_NETWORK?: boolean | undefined;
 }): TsaConfig | undefined {
-  if (!env.TSA_URL) return undefined;
+  if (!env.TSA_URL || env.TSA_URL === "none") return undefined;
+  const urls = tsaUrlList(env.TSA_URL);
+  if (!urls) return undefined;
   return {
-    url: env.TSA_URL,
+    urls,
     username: env.TSA_USERNAME,
     password: env.TSA_PASSWORD,
     timeoutMs: env.TSA_TIMEOUT_MS,
