@@ -109,6 +109,23 @@ export interface SignatureRegistry {
   clinicSealMissing?: string | null;
   /** Whether a time-stamp authority stamped the signatures and the document (null: not known; decision 060). */
   timestamped?: boolean | null;
+  /** What the server checked of the time-stamp authority the operator called an ACT (decision 060). */
+  timestampAuthority?: TimestampAuthorityCheck | null;
+}
+
+export interface TimestampAuthorityCheck {
+  names: string[];
+  accredited: boolean;
+  root: string | null;
+  reason: string | null;
+}
+
+/** "Carimbo do tempo de “X”, …": whether the server confirmed it as an accredited ACT, and how. */
+export function timestampAuthorityText(check: TimestampAuthorityCheck): string {
+  const names = check.names.map((n) => `“${n}”`).join(", ");
+  return check.accredited
+    ? `Carimbo do tempo de ${names}: autoridade de carimbo do tempo (ACT) cuja cadeia o servidor conferiu até a raiz oficial “${check.root}” da ICP-Brasil`
+    : `Carimbo do tempo de ${names}, que o servidor não confirmou como ACT credenciada na ICP-Brasil (${check.reason ?? "cadeia não conferida"}): por isso nenhuma assinatura declara AD-RT`;
 }
 
 /** Said in the seal's box when no time-stamp authority was used (TSA_URL none or unset, decision 060). */
@@ -641,6 +658,7 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
                     (registry.sealTrust ? `: ${trustText(registry.sealTrust)}` : "") +
                     ". " +
                     (registry.timestamped === false ? `${NO_TIMESTAMP_NOTE}. ` : "") +
+                    (registry.timestampAuthority ? `${timestampAuthorityText(registry.timestampAuthority)}. ` : "") +
                     "O SHA-256 do PDF selado é informado na página de verificação (um arquivo não pode conter o próprio resumo).",
                   fontSize: 7,
                 },

@@ -108,7 +108,8 @@ function readRequest(body: Buffer): TokenParts {
   };
 }
 
-function issueToken(tsa: TestCertificate, parts: TokenParts, mode: FakeTsaMode): Buffer {
+/** Like most authorities, the token carries the authority's certificate and its issuing AC (not the root). */
+function issueToken(tsa: TestCertificate, issuingAc: TestCertificate, parts: TokenParts, mode: FakeTsaMode): Buffer {
   const privateKey = createPrivateKey(tsa.privateKeyPem);
   let imprint = parts.messageImprint;
   if (mode === "wrong-imprint") {
@@ -147,7 +148,7 @@ function issueToken(tsa: TestCertificate, parts: TokenParts, mode: FakeTsaMode):
     smallInteger(3),
     setOf(sha256Algorithm),
     sequence(oid(OID.tstInfo), tlv(TAG.CONTEXT_0, octetString(tstInfo))),
-    ...(parts.certReq ? [tlv(TAG.CONTEXT_0, tsa.der)] : []),
+    ...(parts.certReq ? [tlv(TAG.CONTEXT_0, Buffer.concat([tsa.der, issuingAc.der]))] : []),
     setOf(signerInfo),
   );
   return sequence(oid(OID.signedData), tlv(TAG.CONTEXT_0, signedData));
@@ -201,7 +202,11 @@ export async function startFakeTsaServer(options: { username?: string; password?
       if (state.mode === "wrong-content-type") return reply(200, "text/html", Buffer.from("<html>proxy</html>"));
       if (state.mode === "reject") return reply(200, "application/timestamp-reply", rejection());
       try {
-        reply(200, "application/timestamp-reply", granted(issueToken(certificate, readRequest(body), state.mode)));
+        reply(
+          200,
+          "application/timestamp-reply",
+          granted(issueToken(certificate, pki.ac, readRequest(body), state.mode)),
+        );
       } catch {
         reply(200, "application/timestamp-reply", sequence(sequence(smallInteger(2))));
       }

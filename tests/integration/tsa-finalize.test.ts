@@ -47,7 +47,12 @@ const finalizeJob = async () => {
 
 beforeAll(async () => {
   tsa = await startFakeTsaServer();
-  ctx = await createTestApp({ env: { TSA_URL: tsa.url, TSA_ICP_BRASIL: "true", TSA_TIMEOUT_MS: "3000" } });
+  // The authority's chain is checked against the official roots before AD-RT is declared (decision 060).
+  const rootsFile = path.join(scratch, "raizes.pem");
+  writeFileSync(rootsFile, pki.root.pem);
+  ctx = await createTestApp({
+    env: { TSA_URL: tsa.url, TSA_ICP_BRASIL: "true", TSA_TIMEOUT_MS: "3000", ICP_BRASIL_ROOTS_FILE: rootsFile },
+  });
   clinic = await newClinic(ctx.app);
   const upload = await staff("POST", "/api/certificates", {
     arquivo_base64: pki.ecnpj.pfx.toString("base64"),
@@ -122,11 +127,64 @@ describe("finalize with a time-stamp authority", () => {
     const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
     expect(text).toContain("AD-RT");
     expect(text).not.toContain("Sem carimbo do tempo");
+    expect(text).toContain(
+      "Carimbo do tempo de “ACT Teste Consentir”: autoridade de carimbo do tempo (ACT) cuja cadeia o servidor conferiu até a raiz oficial “Autoridade Certificadora Raiz de Teste v1”",
+    );
 
     // A further run changes nothing: the stored PDF stays the one sealed.
     const [document] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
     await ctx.app.worker.tick();
     const [after] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
     expect(after!.signed_pdf_sha256).toBe(document!.signed_pdf_sha256);
+  });
+});
+
+describe("an authority the operator calls an ACT, unchecked", () => {
+  it("without the official roots, no signature declares AD-RT and the registry says why", async () => {
+    const unchecked = await createTestApp({
+      database: ctx.database,
+      env: { TSA_URL: tsa.url, TSA_ICP_BRASIL: "true", TSA_TIMEOUT_MS: "3000" },
+    });
+    try {
+      const other = await newClinic(unchecked.app);
+      const call = (method: "GET" | "POST", url: string, payload?: unknown) =>
+        unchecked.app.inject({
+          method,
+          url,
+          headers: { cookie: other.cookie },
+          ...(payload === undefined ? {} : { payload: payload as object }),
+        });
+      const upload = await call("POST", "/api/certificates", {
+        arquivo_base64: pki.ecnpj.pfx.toString("base64"),
+        nome_arquivo: "clinica.pfx",
+        alias: "e-CNPJ",
+        senha: pki.ecpf.password,
+        titular: "clinica",
+      });
+      expect(upload.statusCode, upload.body).toBe(201);
+      const versionId = await publishedTemplateVersion(unchecked.app, other);
+      const patient = await signingPatient(unchecked.app, other);
+      const id = await draftDocument(unchecked.app, other, versionId, patient.id, "TCLE - Blefaroplastia");
+      const sent = await call("POST", `/api/documents/${id}/send`, {});
+      expect(sent.statusCode, sent.body).toBe(200);
+      const signed = await signAsPatient(unchecked.app, unchecked.database, tokenOf(sent.json().link), patient);
+      expect(signed.response.statusCode, signed.response.body).toBe(200);
+      await unchecked.app.worker.tick();
+      const download = await call("GET", `/api/documents/${id}/signed-pdf`);
+      expect(download.statusCode, download.body).toBe(200);
+      const seal = checkAllPdfSignatures(download.rawPayload).signatures[0]!;
+      expect(seal.policyOid).not.toBe(PADES_AD_RT_V1_3.oid);
+      const file = path.join(scratch, "act-nao-conferida.pdf");
+      writeFileSync(file, download.rawPayload);
+      const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+      expect(text).not.toContain("AD-RT (");
+      expect(text).toContain("com carimbo do tempo de autoridade não credenciada");
+      // Without the roots the authority is not even asked to prove itself: it is named by its address.
+      expect(text).toMatch(
+        /Carimbo do tempo de “http:\/\/127\.0\.0\.1:\d+\/[^”]*”, que o servidor não confirmou como ACT credenciada na ICP-Brasil \(as raízes oficiais da ICP-Brasil não foram dadas ao servidor\)/,
+      );
+    } finally {
+      await unchecked.close();
+    }
   });
 });

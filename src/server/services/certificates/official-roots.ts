@@ -12,6 +12,8 @@ import { readFileSync } from "node:fs";
 export interface OfficialRoots {
   /** SHA-256 of each root's DER (lower-case hex) → its common name. */
   byFingerprint: ReadonlyMap<string, string>;
+  /** The roots themselves, to check that a chain's last link was issued by one (decision 060). */
+  certificates: readonly X509Certificate[];
 }
 
 export class OfficialRootsError extends Error {
@@ -26,6 +28,7 @@ const PEM_BLOCK = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE----
 /** Parses a PEM bundle of root certificates; each must be a self-signed CA certificate. */
 export function parseOfficialRoots(pem: string): OfficialRoots {
   const byFingerprint = new Map<string, string>();
+  const certificates: X509Certificate[] = [];
   for (const [, body] of pem.matchAll(PEM_BLOCK)) {
     const der = Buffer.from(body!.replace(/\s+/g, ""), "base64");
     let certificate: X509Certificate;
@@ -41,10 +44,11 @@ export function parseOfficialRoots(pem: string): OfficialRoots {
       );
     }
     byFingerprint.set(createHash("sha256").update(der).digest("hex"), commonName);
+    certificates.push(certificate);
   }
   if (byFingerprint.size === 0)
     throw new OfficialRootsError("nenhum certificado (-----BEGIN CERTIFICATE-----) no arquivo.");
-  return { byFingerprint };
+  return { byFingerprint, certificates };
 }
 
 const cache = new Map<string, OfficialRoots>();

@@ -16,6 +16,7 @@ import type {
   RegistryNote,
   RegistryParty,
   SignatureRegistry,
+  TimestampAuthorityCheck,
 } from "../../../pdf/signature-registry.js";
 import { auditEventLabel } from "../../../shared/audit/labels.js";
 import type { DocumentModel } from "../../../shared/document-model/build-document-model.js";
@@ -377,6 +378,8 @@ export interface RegistrySigning {
   clinicSealMissing?: string | null;
   /** A time-stamp authority stamps the signatures and the document (false: TSA_URL none or unset, decision 060). */
   timestamped?: boolean;
+  /** What the check of the time-stamp authority found (decision 060). */
+  timestampAuthority?: TimestampAuthorityCheck | null;
 }
 
 export function registryOf(
@@ -444,6 +447,7 @@ export function registryOf(
     professionalMissing: signing.professionalMissing ?? null,
     clinicSealMissing: signing.clinicSealMissing ?? null,
     timestamped: signing.timestamped ?? null,
+    timestampAuthority: signing.timestampAuthority ?? null,
   };
 }
 

@@ -4,9 +4,10 @@
  *    has metodo 'ICP-Brasil') and the same certificate they named is still active — AD-RB;
  * 2. the seal: the clinic's active ICP-Brasil certificate (its e-CNPJ) — AD-RB — else the
  *    instance seal (PAdES B-B).
- * With TSA_URL every signature carries a signatureTimeStampToken: AD-RT when the authority is
- * ICP-Brasil accredited (TSA_ICP_BRASIL), PAdES B-T otherwise. An unreachable authority makes the
- * job fail and retry: nothing is ever sealed as AD-RT without its stamp.
+ * With TSA_URL every signature carries a signatureTimeStampToken: AD-RT when the operator says the
+ * authority is an ICP-Brasil ACT (TSA_ICP_BRASIL) and its certificate's chain, checked, reaches an
+ * official root (decision 060) — then only such authorities stamp — PAdES B-T otherwise. An
+ * unreachable authority makes the job fail and retry: nothing is ever sealed as AD-RT without its stamp.
  */
 import type { JobContext } from "../../jobs/job-context.js";
 import type { PdfSignature } from "../../pdf-pool/pdf-pool.js";
@@ -19,7 +20,8 @@ import { PADES_AD_RB_V1_3, policyForSigning } from "../sealing/icp-brasil-polici
 import { instanceSeal } from "../sealing/instance-seal.js";
 import type { SealMaterial } from "../sealing/seal-certificate.js";
 import { type SignatureLevel, signatureLevel } from "../sealing/signature-level.js";
-import { tsaConfigFromEnv } from "../timestamping/tsa-client.js";
+import { tsaAccreditations } from "../timestamping/tsa-accreditation.js";
+import { type TsaConfig, tsaConfigFromEnv, TsaUnreachableError } from "../timestamping/tsa-client.js";
 import type { FinalDocument } from "./final-pdf-input.js";
 
 export interface FinalSigner {
@@ -43,6 +45,19 @@ export interface FinalSigners {
    * thrown away (decision 053); the chains come from the signatures themselves.
    */
   crls: Buffer[];
+  /** The authorities that stamp the signatures (only checked ACTs when they declare AD-RT). */
+  tsa: TsaConfig | undefined;
+  /** What the check of the authority found (decision 060); null without TSA_ICP_BRASIL. */
+  timestampAuthority: TimestampAuthorityNote | null;
+}
+
+export interface TimestampAuthorityNote {
+  /** Common names of the authorities (or their URLs when no token came back). */
+  names: string[];
+  accredited: boolean;
+  root: string | null;
+  /** Why none is taken as an ACT (pt-BR). */
+  reason: string | null;
 }
 
 /** The certificate fingerprint the professional named when they signed (party_signed event). */
@@ -62,13 +77,38 @@ export async function finalSigners(
   document: FinalDocument,
   now: Date,
 ): Promise<FinalSigners> {
-  const tsa = tsaConfigFromEnv(ctx.env);
+  const configured = tsaConfigFromEnv(ctx.env);
+  const roots = officialRootsFromEnv(ctx.env);
+  let tsa = configured;
+  let timestampAuthority: TimestampAuthorityNote | null = null;
+  if (configured && ctx.env.TSA_ICP_BRASIL) {
+    const checks = await tsaAccreditations(configured, roots, now);
+    const accredited = checks.filter((c) => c.accredited);
+    if (accredited.length > 0) {
+      tsa = { ...configured, urls: accredited.map((c) => c.url) };
+      timestampAuthority = {
+        names: accredited.map((c) => c.authority ?? c.url),
+        accredited: true,
+        root: accredited[0]!.root,
+        reason: null,
+      };
+    } else if (roots && checks.some((c) => !c.authority)) {
+      // No authority answered the check: wait and try again rather than seal with a lower level.
+      throw new TsaUnreachableError(checks.map((c) => c.reason).join("; "));
+    } else {
+      timestampAuthority = {
+        names: checks.map((c) => c.authority ?? c.url),
+        accredited: false,
+        root: null,
+        reason: checks[0]?.reason ?? null,
+      };
+    }
+  }
   const icpLevel = signatureLevel({
     policy: policyForSigning(PADES_AD_RB_V1_3),
     timestamp: !!tsa,
-    tsaAccredited: ctx.env.TSA_ICP_BRASIL,
+    tsaAccredited: timestampAuthority?.accredited === true,
   });
-  const roots = officialRootsFromEnv(ctx.env);
   const crl = crlSourceFromEnv(ctx.env);
   const crls: Buffer[] = [];
   // The root, then the authorities' revocation lists, read just before signing (decision 048).
@@ -124,7 +164,7 @@ export async function finalSigners(
           kind: "instancia" as const,
           trust: { kind: "instancia" } as const,
         };
-  return { professional, seal, professionalMissing, clinicSealMissing, crls };
+  return { professional, seal, professionalMissing, clinicSealMissing, crls, tsa, timestampAuthority };
 }
 
 /** The PAdES signatures to apply, in order, with the options their level asks for. */
@@ -133,7 +173,7 @@ export function pdfSignatures(
   ctx: Pick<JobContext, "env" | "origin">,
   now: Date,
 ): PdfSignature[] {
-  const tsa = tsaConfigFromEnv(ctx.env);
+  const tsa = signers.tsa;
   const optionsOf = (signer: FinalSigner, reason: string): PdfSignature => ({
     material: signer.material,
     options: {

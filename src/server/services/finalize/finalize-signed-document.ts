@@ -112,6 +112,7 @@ export async function finalizeSignedDocument(
     professionalMissing: signers.professionalMissing,
     clinicSealMissing: signers.clinicSealMissing,
     timestamped: tsaConfigFromEnv(ctx.env) !== undefined,
+    timestampAuthority: signers.timestampAuthority,
   });
   const documentJson = input.attachments?.find((a) => a.name === DOCUMENT_FILE)?.content ?? "";
   const evidenceJson = input.attachments?.find((a) => a.name === EVIDENCE_FILE)?.content ?? "";
