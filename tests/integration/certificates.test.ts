@@ -12,6 +12,7 @@ import {
   activeClinicCertificate,
   activeProfessionalCertificate,
 } from "../../src/server/services/certificates/load-signing-certificate.js";
+import { NOT_ICP_CLINIC } from "../../src/server/services/certificates/upload-certificate.js";
 import { issueCertificate, issueEndEntity, testPki, toPfx } from "../fixtures/icp-brasil.js";
 import { docxRenamed } from "../fixtures/icp-brasil-variants.js";
 import { outboxMails } from "../helpers/outbox.js";
@@ -105,6 +106,35 @@ async function auditOf(tenantId: string, action: string) {
 }
 
 describe("POST /api/certificates: the clinic's e-CNPJ and a professional's e-CPF", () => {
+  it("keeps a certificate that is not ICP-Brasil but says it will not seal, and the PDF is sealed by the instance", async () => {
+    const privateRoot = issueCertificate({
+      subject: [
+        { shortName: "C", value: "BR" },
+        { shortName: "O", value: "Autoridade Particular" },
+        { shortName: "CN", value: "Raiz Particular de Teste" },
+      ],
+      ca: true,
+    });
+    const own = issueEndEntity(
+      { root: privateRoot, ac: privateRoot },
+      { name: "CLINICA TESTE LTDA", kind: "PJ", cpf: pki.cpf, cnpj: pki.cnpj },
+    );
+    const clinic = await newEstablishment(ctx.app);
+    const response = await upload(clinic, body(own.pfx, own.password, "clinica"));
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().certificado.icp_brasil).toBe(false);
+    expect(response.json().avisos).toContain(NOT_ICP_CLINIC);
+    expect(response.json().avisos.join(" ")).not.toContain("qualificadas");
+    // What the warning says is what sealing does: only an ICP-Brasil certificate is taken.
+    const active = await activeClinicCertificate(
+      ctx.database.db,
+      ctx.app.services.secretBox,
+      clinic.tenantId,
+      new Date(),
+    );
+    expect(active).toMatchObject({ icpBrasil: false });
+  });
+
   it("stores the clinic's e-CNPJ encrypted, linked to the clinic by its CNPJ, and lists it without file or password", async () => {
     const response = await upload(
       owner,

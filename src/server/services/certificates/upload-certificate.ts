@@ -65,10 +65,7 @@ async function linksAndWarnings(
       .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, actor.profileId)));
     if (!parsed.cpf || parsed.cpf !== me?.cpf)
       throw new CertificateRefusal("cpf_mismatch", ERRORS.CERTIFICATE_NOT_YOURS.message);
-    if (!parsed.icpBrasil)
-      warnings.push(
-        "Este certificado não se apresenta como ICP-Brasil: as assinaturas feitas com ele não serão qualificadas.",
-      );
+    if (!parsed.icpBrasil) warnings.push(NOT_ICP_PROFESSIONAL);
     return { linkedProfileId: actor.profileId, linkedClinic: false, warnings };
   }
   let linkedProfileId: string | null = null;
@@ -99,12 +96,18 @@ async function linksAndWarnings(
   } else {
     warnings.push("Não encontramos neste certificado o CNPJ nem o CPF do titular (campos ICP-Brasil).");
   }
-  if (!parsed.icpBrasil)
-    warnings.push(
-      "Este certificado não se apresenta como ICP-Brasil: as assinaturas feitas com ele não serão qualificadas.",
-    );
+  if (!parsed.icpBrasil) warnings.push(NOT_ICP_CLINIC);
   return { linkedProfileId, linkedClinic, warnings };
 }
+
+/**
+ * What a certificate that is not ICP-Brasil is used for: nothing — the final PDF is signed only with
+ * ICP-Brasil certificates (final-signers.ts), so the warning says so instead of promising a signature.
+ */
+export const NOT_ICP_PROFESSIONAL =
+  "Este certificado não se apresenta como ICP-Brasil: ele fica guardado, mas o Consentir não assina com ele — a assinatura com certificado digital só é oferecida com um e-CPF ICP-Brasil.";
+export const NOT_ICP_CLINIC =
+  "Este certificado não se apresenta como ICP-Brasil: ele fica guardado, mas o Consentir não sela documentos com ele — os PDFs finais continuam selados pelo selo desta instância.";
 
 /** The list could not be read now: said, not refused — it is read again before each sealing. */
 function revocationWarning(revocation: RevocationResult): string | null {
