@@ -155,6 +155,12 @@ function listsFor(chain: Buffer[], crls: Buffer[]): Buffer[] {
 }
 
 /** The file's /DSS, or null when it has none. Throws PdfStructureError when the file cannot be followed. */
+/**
+ * A stranger's file may name one huge stream thousands of times (decision 049): each stream is read
+ * once, however often it is named, and an array or /VRI larger than any real DSS is refused.
+ */
+export const MAX_DSS_ENTRIES = 5_000;
+
 export function readDss(pdf: Buffer): DssContents | null {
   const revisions = readRevisions(pdf);
   const offsets = objectOffsets(revisions);
@@ -166,20 +172,33 @@ export function readDss(pdf: Buffer): DssContents | null {
   if (dssRef.kind !== "ref") throw new PdfStructureError("/DSS não é uma referência");
   const dss = dictOf(objectIn(pdf, offsets, dssRef.num)?.value);
   if (!dss) throw new PdfStructureError("/DSS não é um dicionário");
+  const bounded = (key: string, nums: number[]) => {
+    if (nums.length > MAX_DSS_ENTRIES) throw new PdfStructureError(`/DSS /${key}: mais de ${MAX_DSS_ENTRIES} entradas`);
+    return [...new Set(nums)];
+  };
+  const read = new Map<number, Buffer>();
   const streams = (key: string) =>
-    refsOf(dss.get(key)).map((num) => {
-      const object = objectIn(pdf, offsets, num);
-      if (!object?.stream) throw new PdfStructureError(`/DSS /${key}: o objeto ${num} não é um fluxo`);
-      return { num, der: Buffer.from(object.stream) };
+    bounded(key, refsOf(dss.get(key))).map((num) => {
+      let der = read.get(num);
+      if (!der) {
+        const object = objectIn(pdf, offsets, num);
+        if (!object?.stream) throw new PdfStructureError(`/DSS /${key}: o objeto ${num} não é um fluxo`);
+        der = Buffer.from(object.stream);
+        read.set(num, der);
+      }
+      return { num, der };
     });
   const vri = new Map<string, { certs: number[]; crls: number[]; ocsps: number[] }>();
-  for (const [key, value] of dictOf(dss.get("VRI")) ?? []) {
+  const vriEntries = [...(dictOf(dss.get("VRI")) ?? [])];
+  if (vriEntries.length > MAX_DSS_ENTRIES)
+    throw new PdfStructureError(`/DSS /VRI: mais de ${MAX_DSS_ENTRIES} entradas`);
+  for (const [key, value] of vriEntries) {
     const entry = dictOf(value.kind === "ref" ? objectIn(pdf, offsets, value.num)?.value : value);
     if (!entry) continue;
     vri.set(key.toUpperCase(), {
-      certs: refsOf(entry.get("Cert")),
-      crls: refsOf(entry.get("CRL")),
-      ocsps: refsOf(entry.get("OCSP")),
+      certs: bounded("VRI /Cert", refsOf(entry.get("Cert"))),
+      crls: bounded("VRI /CRL", refsOf(entry.get("CRL"))),
+      ocsps: bounded("VRI /OCSP", refsOf(entry.get("OCSP"))),
     });
   }
   return {

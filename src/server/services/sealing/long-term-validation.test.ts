@@ -16,7 +16,7 @@ import { materialOf, run, scratchDir, signatureAt, writeScratch } from "../../..
 import { checkRevocation } from "../certificates/revocation/crl-check.js";
 import { httpCrlSource } from "../certificates/revocation/crl-source.js";
 import { checkAfterSeal, UPDATE_AFTER_SEAL } from "./after-seal.js";
-import { appendDss, appendUpdate, readDss, signatureBytes } from "./dss.js";
+import { appendDss, appendUpdate, MAX_DSS_ENTRIES, readDss, signatureBytes } from "./dss.js";
 import { addLongTermValidation } from "./long-term-validation.js";
 import { dictOf, objectIn, objectOffsets, type PdfValue, readRevisions, writeValue } from "./pdf-objects.js";
 import { generateSealCertificate, type SealMaterial } from "./seal-certificate.js";
@@ -275,6 +275,51 @@ describe("an update after the seal that is not ours", () => {
     // Even taken as a time-stamp revision (its end where a stamp's byte range would end), it is refused.
     const after = checkAfterSeal(forged, signed.length, [forged.length]);
     expect(after.ok).toBe(false);
+  });
+
+  /** A DSS written by a stranger: one stream of `streamBytes`, named `times` times in /Certs. */
+  function dssNaming(pdf: Buffer, streamBytes: number, times: number): Buffer {
+    const revisions = readRevisions(pdf);
+    const offsets = objectOffsets(revisions);
+    const size = Math.max(...offsets.keys()) + 1;
+    const rootNum = (revisions.at(-1)!.trailer.get("Root") as { num: number }).num;
+    const catalog = new Map(dictOf(objectIn(pdf, offsets, rootNum)!.value)!);
+    catalog.set("DSS", { kind: "ref", num: size + 1, gen: 0 });
+    const certs = Array.from({ length: times }, () => `${size} 0 R`).join(" ");
+    return appendUpdate(
+      pdf,
+      [
+        {
+          num: size,
+          body: Buffer.concat([
+            Buffer.from(`${size} 0 obj\n<< /Length ${streamBytes} >>\nstream\n`, "latin1"),
+            Buffer.alloc(streamBytes, 0x30),
+            Buffer.from("\nendstream\nendobj\n", "latin1"),
+          ]),
+        },
+        { num: size + 1, body: Buffer.from(`${size + 1} 0 obj\n<< /Type /DSS /Certs [${certs}] >>\nendobj\n`) },
+        {
+          num: rootNum,
+          body: Buffer.from(`${rootNum} 0 obj\n${writeValue({ kind: "dict", entries: catalog })}\nendobj\n`),
+        },
+      ],
+      { trailer: revisions.at(-1)!.trailer, prev: revisions.at(-1)!.xrefOffset, size: size + 2 },
+    );
+  }
+
+  it("a DSS that names one big stream thousands of times is read once, and an oversized one is refused", () => {
+    // 4 MB named 4,000 times would be 16 GB of copies; read once, it is 4 MB.
+    const repeated = dssNaming(signed, 4 * 1024 * 1024, 4_000);
+    const started = process.hrtime.bigint();
+    const store = readDss(repeated)!;
+    expect(store.certs).toHaveLength(1);
+    expect(store.certs[0]!.der.length).toBe(4 * 1024 * 1024);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2_000);
+    const oversized = dssNaming(signed, 16, MAX_DSS_ENTRIES + 1);
+    expect(() => readDss(oversized)).toThrow(`/DSS /Certs: mais de ${MAX_DSS_ENTRIES} entradas`);
+    // The verifier says it could not read the DSS, and the seal itself is judged as before.
+    const report = verifySignedPdf(oversized);
+    expect(report.linhas.map((l) => l.text).join("\n")).toContain("Não foi possível ler os dados de validação (DSS)");
   });
 
   it("bytes with no cross-reference section after the DSS are not ours either", () => {
