@@ -29,13 +29,35 @@ let documentId: string;
 const pki = testPki();
 const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-tsa-"));
 
-const staff = (method: "GET" | "POST", url: string, payload?: unknown) =>
-  ctx.app.inject({
+const callAs = (on: TestContext, who: SignedIn) => (method: "GET" | "POST", url: string, payload?: unknown) =>
+  on.app.inject({
     method,
     url,
-    headers: { cookie: clinic.cookie },
+    headers: { cookie: who.cookie },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
+const staff = (method: "GET" | "POST", url: string, payload?: unknown) => callAs(ctx, clinic)(method, url, payload);
+
+/** A clinic with its e-CNPJ whose patient signed a document: the finalize job is due. */
+async function signedWithClinicCertificate(on: TestContext, who: SignedIn, title: string): Promise<string> {
+  const call = callAs(on, who);
+  const upload = await call("POST", "/api/certificates", {
+    arquivo_base64: pki.ecnpj.pfx.toString("base64"),
+    nome_arquivo: "clinica.pfx",
+    alias: "e-CNPJ",
+    senha: pki.ecpf.password,
+    titular: "clinica",
+  });
+  expect(upload.statusCode, upload.body).toBe(201);
+  const versionId = await publishedTemplateVersion(on.app, who);
+  const patient = await signingPatient(on.app, who);
+  const id = await draftDocument(on.app, who, versionId, patient.id, title);
+  const sent = await call("POST", `/api/documents/${id}/send`, {});
+  expect(sent.statusCode, sent.body).toBe(200);
+  const signed = await signAsPatient(on.app, on.database, tokenOf(sent.json().link), patient);
+  expect(signed.response.statusCode, signed.response.body).toBe(200);
+  return id;
+}
 
 const finalizeJob = async () => {
   const [job] = await ctx.database.db
@@ -54,21 +76,7 @@ beforeAll(async () => {
     env: { TSA_URL: tsa.url, TSA_ICP_BRASIL: "true", TSA_TIMEOUT_MS: "3000", ICP_BRASIL_ROOTS_FILE: rootsFile },
   });
   clinic = await newClinic(ctx.app);
-  const upload = await staff("POST", "/api/certificates", {
-    arquivo_base64: pki.ecnpj.pfx.toString("base64"),
-    nome_arquivo: "clinica.pfx",
-    alias: "e-CNPJ",
-    senha: pki.ecpf.password,
-    titular: "clinica",
-  });
-  expect(upload.statusCode, upload.body).toBe(201);
-  const versionId = await publishedTemplateVersion(ctx.app, clinic);
-  const patient = await signingPatient(ctx.app, clinic);
-  documentId = await draftDocument(ctx.app, clinic, versionId, patient.id, "TCLE - Rinoplastia");
-  const sent = await staff("POST", `/api/documents/${documentId}/send`, {});
-  expect(sent.statusCode, sent.body).toBe(200);
-  const signed = await signAsPatient(ctx.app, ctx.database, tokenOf(sent.json().link), patient);
-  expect(signed.response.statusCode, signed.response.body).toBe(200);
+  documentId = await signedWithClinicCertificate(ctx, clinic, "TCLE - Rinoplastia");
 }, 120_000);
 afterAll(async () => {
   await ctx?.close();
@@ -147,28 +155,8 @@ describe("an authority the operator calls an ACT, unchecked", () => {
     });
     try {
       const other = await newClinic(unchecked.app);
-      const call = (method: "GET" | "POST", url: string, payload?: unknown) =>
-        unchecked.app.inject({
-          method,
-          url,
-          headers: { cookie: other.cookie },
-          ...(payload === undefined ? {} : { payload: payload as object }),
-        });
-      const upload = await call("POST", "/api/certificates", {
-        arquivo_base64: pki.ecnpj.pfx.toString("base64"),
-        nome_arquivo: "clinica.pfx",
-        alias: "e-CNPJ",
-        senha: pki.ecpf.password,
-        titular: "clinica",
-      });
-      expect(upload.statusCode, upload.body).toBe(201);
-      const versionId = await publishedTemplateVersion(unchecked.app, other);
-      const patient = await signingPatient(unchecked.app, other);
-      const id = await draftDocument(unchecked.app, other, versionId, patient.id, "TCLE - Blefaroplastia");
-      const sent = await call("POST", `/api/documents/${id}/send`, {});
-      expect(sent.statusCode, sent.body).toBe(200);
-      const signed = await signAsPatient(unchecked.app, unchecked.database, tokenOf(sent.json().link), patient);
-      expect(signed.response.statusCode, signed.response.body).toBe(200);
+      const call = callAs(unchecked, other);
+      const id = await signedWithClinicCertificate(unchecked, other, "TCLE - Blefaroplastia");
       await unchecked.app.worker.tick();
       const download = await call("GET", `/api/documents/${id}/signed-pdf`);
       expect(download.statusCode, download.body).toBe(200);
