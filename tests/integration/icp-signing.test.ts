@@ -15,7 +15,8 @@ import { auditEvents, contratoPartes, contratos, profiles } from "../../src/db/s
 import { PADES_AD_RB_V1_3 } from "../../src/server/services/sealing/icp-brasil-policies.js";
 import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
-import { testPki } from "../fixtures/icp-brasil.js";
+import { issueCertificate, testPki } from "../fixtures/icp-brasil.js";
+import { nodeEntryArgs } from "../helpers/node-entry.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { draftDocument, publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
@@ -230,6 +231,46 @@ describe("what the final PDF says of the certificates (decision 041)", () => {
       expect(text).toContain("assinatura eletrônica qualificada (Lei nº 14.063/2020, art. 4º, III)");
       expect(text).toContain("(art. 10, § 1º) presume verdadeira em relação ao signatário");
       expect(text).not.toContain("Documento assinado eletronicamente por meio de comprovação");
+
+      // The offline verifier, given only the official roots, confirms the clinic's seal (decision 060).
+      const pdfFile = path.join(scratch, "raiz-oficial-verificar.pdf");
+      writeFileSync(pdfFile, download.rawPayload);
+      const cli = (args: string[]) => {
+        try {
+          const out = execFileSync(process.execPath, [...nodeEntryArgs("src/server/cli/verify-pdf.ts"), ...args], {
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "pipe"],
+          });
+          return { code: 0, out };
+        } catch (error) {
+          const e = error as { status: number; stdout: string };
+          return { code: e.status, out: e.stdout };
+        }
+      };
+      const withRoots = cli([pdfFile, "--raizes", rootsFile]);
+      expect(withRoots.code, withRoots.out).toBe(0);
+      expect(withRoots.out).toContain(
+        "Certificado do selo ICP-Brasil: cadeia conferida, elo por elo, até a raiz oficial “Autoridade Certificadora Raiz de Teste v1”",
+      );
+      expect(withRoots.out).toContain("Certificado da assinatura 1 ICP-Brasil: cadeia conferida até a raiz oficial");
+      // Without them it cannot confirm whose seal it is (3), and says how to.
+      const bare = cli([pdfFile]);
+      expect(bare.code, bare.out).toBe(3);
+      expect(bare.out).toContain("informe as raízes oficiais (opção --raizes)");
+      // Other roots: the chain is said not to reach them, and nothing is confirmed.
+      const otherRoot = issueCertificate({
+        subject: [
+          { shortName: "C", value: "BR" },
+          { shortName: "CN", value: "Outra Raiz" },
+        ],
+        ca: true,
+      });
+      const otherFile = path.join(scratch, "outra-raiz.pem");
+      writeFileSync(otherFile, otherRoot.pem);
+      const other = cli([pdfFile, "--raizes", otherFile]);
+      expect(other.code, other.out).toBe(3);
+      expect(other.out).toContain("A cadeia do certificado do selo não chega");
+      expect(cli([pdfFile, "--raizes", path.join(scratch, "nao-existe.pem")]).code).toBe(2);
     } finally {
       await rooted.close();
     }

@@ -80,3 +80,34 @@ export function officialRootOf(
   const fingerprint = typeof last === "string" ? last.toLowerCase() : createHash("sha256").update(last).digest("hex");
   return roots.byFingerprint.get(fingerprint) ?? null;
 }
+
+const MAX_CHAIN = 6;
+
+export const commonNameOf = (certificate: X509Certificate) =>
+  /(?:^|\n)CN=([^\n]+)/.exec(certificate.subject)?.[1] ?? certificate.subject;
+
+const issued = (child: X509Certificate, issuer: X509Certificate) =>
+  child.checkIssued(issuer) && child.verify(issuer.publicKey);
+
+/**
+ * The official root `holder` chains to through `pool` (the token's other certificates), each link's
+ * signature verified and every link valid at `now`; null when there is none.
+ */
+export function rootOfChain(
+  holder: X509Certificate,
+  pool: readonly X509Certificate[],
+  roots: OfficialRoots,
+  now: Date,
+): string | null {
+  const validAt = (c: X509Certificate) => new Date(c.validFrom) <= now && now <= new Date(c.validTo);
+  let current = holder;
+  for (let depth = 0; depth < MAX_CHAIN; depth++) {
+    if (!validAt(current)) return null;
+    const root = roots.certificates.find((r) => issued(current, r));
+    if (root) return validAt(root) ? commonNameOf(root) : null;
+    const next = pool.find((c) => c !== current && c.ca && c.subject !== current.subject && issued(current, c));
+    if (!next) return null;
+    current = next;
+  }
+  return null;
+}

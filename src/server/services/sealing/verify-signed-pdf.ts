@@ -6,11 +6,17 @@
  * chain recomputes link by link to the final hash printed in the registry. Shared by the CLI
  * (src/server/cli/verify-pdf.ts) and /verificar (public-verification.ts). No database.
  */
-import { createHash } from "node:crypto";
+import { createHash, X509Certificate } from "node:crypto";
+import { type OfficialRoots, rootOfChain } from "../certificates/official-roots.js";
 import { certificateNames } from "./seal-certificate.js";
 import { embeddedFiles, infoEntry } from "./pdf-embedded-files.js";
 import { icpBrasilPolicyByOid } from "./icp-brasil-policies.js";
-import { checkAllPdfSignatures, checkPdfSignature, type PdfSignatureCheck } from "./verify-pdf-signature.js";
+import {
+  checkAllPdfSignatures,
+  checkPdfSignature,
+  type PdfSignatureCheck,
+  type PdfSignatureInfo,
+} from "./verify-pdf-signature.js";
 import { readDss, signatureBytes } from "./dss.js";
 import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
@@ -71,6 +77,45 @@ export interface VerifySignedPdfOptions {
    * another document — even one sealed by this very instance — then fails.
    */
   expectedCode?: string | undefined;
+  /**
+   * The official ICP-Brasil roots (CLI --raizes, decision 060): a signature whose certificate chains,
+   * each link verified, to one of them is reported as such, and a seal that does is confirmed
+   * without a list of fingerprints.
+   */
+  roots?: OfficialRoots | null | undefined;
+}
+
+/** When a chain is judged: the signature's own time-stamp, else the first document time-stamp, else now. */
+function chainTime(signature: PdfSignatureInfo, all: PdfSignatureInfo[]): { at: Date; how: string } {
+  if (signature.timestamp?.valid && signature.timestamp.genTime)
+    return { at: signature.timestamp.genTime, how: "na hora do carimbo do tempo da assinatura" };
+  const stamp = all.find((s) => s.kind === "carimbo_documento" && s.valid && s.timestamp?.genTime);
+  if (stamp?.timestamp?.genTime)
+    return { at: stamp.timestamp.genTime, how: "na hora do carimbo do tempo do documento" };
+  return { at: new Date(), how: "hoje (sem carimbo do tempo que prove uma data anterior)" };
+}
+
+/** The official root a signature's certificate chains to, through its CMS and the DSS certificates. */
+function signatureRoot(
+  signature: PdfSignatureInfo,
+  all: PdfSignatureInfo[],
+  roots: OfficialRoots,
+  dssCertificates: readonly Buffer[],
+): { root: string | null; how: string } {
+  const { at, how } = chainTime(signature, all);
+  if (!signature.certificateDer) return { root: null, how };
+  try {
+    const pool = [...signature.chainDer, ...dssCertificates].flatMap((der) => {
+      try {
+        return [new X509Certificate(der)];
+      } catch {
+        return [];
+      }
+    });
+    return { root: rootOfChain(new X509Certificate(signature.certificateDer), pool, roots, at), how };
+  } catch {
+    return { root: null, how };
+  }
 }
 
 export function verifySignedPdf(pdf: Buffer, options: VerifySignedPdfOptions = {}): SignedPdfReport {
@@ -103,6 +148,18 @@ export function verifySignedPdfWithSeal(
   );
   let certificado: SignedPdfReport["certificado"] = null;
   let certificadoOk: boolean | null = null;
+  const roots = options.roots ?? null;
+  let dssCertificates: Buffer[] = [];
+  if (roots) {
+    try {
+      dssCertificates = readDss(pdf)?.certs.map((c) => c.der) ?? [];
+    } catch {
+      // An unreadable DSS is reported below; the chains are then built from the signatures alone.
+    }
+  }
+  const rootOf = (signature: PdfSignatureInfo | undefined) =>
+    roots && signature ? signatureRoot(signature, all.signatures, roots, dssCertificates) : null;
+  const sealRoot = rootOf(all.signatures[all.sealIndex]);
   if (seal.certificateDer) {
     certificado = { assunto: certificateNames(seal.certificateDer).subject, sha256: sha256(seal.certificateDer) };
     info(`Certificado do selo: ${certificado.assunto}`);
@@ -113,7 +170,18 @@ export function verifySignedPdfWithSeal(
         ? [{ sha256: normalizeFingerprint(options.expectedFingerprint), label: "", given: true }]
         : []),
     ];
-    if (trusted.length > 0) {
+    // Not reaching an official root is said, not failed: the instance seal, for one, is not ICP-Brasil.
+    if (sealRoot) {
+      (sealRoot.root ? (text: string) => check(true, text) : info)(
+        sealRoot.root
+          ? `Certificado do selo ICP-Brasil: cadeia conferida, elo por elo, até a raiz oficial “${sealRoot.root}”, ${sealRoot.how}.`
+          : `A cadeia do certificado do selo não chega, válida ${sealRoot.how}, a nenhuma das raízes oficiais informadas.`,
+      );
+    }
+    if (sealRoot?.root && !trusted.some((t) => t.sha256 === certificado!.sha256)) {
+      // Confirmed by the official roots: no list of fingerprints needed.
+      certificadoOk = true;
+    } else if (trusted.length > 0) {
       const sealSha256 = certificado.sha256;
       const known = trusted.find((t) => t.sha256 === sealSha256);
       certificadoOk = check(
@@ -126,9 +194,9 @@ export function verifySignedPdfWithSeal(
             ? `O certificado do selo NÃO é o esperado (esperada ${normalizeFingerprint(options.expectedFingerprint)}).`
             : "Assinado por outro certificado: o selo não é de nenhum certificado desta instância nem dos cadastrados pela clínica — um certificado com o mesmo nome não basta.",
       );
-    } else {
+    } else if (!sealRoot) {
       info(
-        "Nenhuma impressão digital esperada foi informada: compare a acima com a publicada pela clínica (opção --certificado).",
+        "Nenhuma impressão digital esperada foi informada: compare a acima com a publicada pela clínica (opção --certificado), ou, para um certificado ICP-Brasil, informe as raízes oficiais (opção --raizes).",
       );
     }
   } else if (options.expectedFingerprint || options.trusted?.length) {
@@ -144,6 +212,13 @@ export function verifySignedPdfWithSeal(
     if (signature.kind === "carimbo_documento") {
       const at = signature.timestamp?.genTime?.toISOString() ?? null;
       carimbos.push({ em: at, autoridade: signature.signerCommonName, valido: signature.valid });
+      const stampRoot = rootOf(signature);
+      if (stampRoot)
+        info(
+          stampRoot.root
+            ? `A autoridade do carimbo ${index + 1} tem cadeia conferida até a raiz oficial “${stampRoot.root}”.`
+            : `A cadeia da autoridade do carimbo ${index + 1} não chega a nenhuma das raízes oficiais informadas.`,
+        );
       check(
         signature.valid,
         signature.valid
@@ -173,6 +248,13 @@ export function verifySignedPdfWithSeal(
         signature.timestamp.valid
           ? "O carimbo do tempo dessa assinatura confere."
           : "O carimbo do tempo dessa assinatura NÃO confere.",
+      );
+    const earlierRoot = rootOf(signature);
+    if (earlierRoot)
+      (earlierRoot.root ? (text: string) => check(true, text) : info)(
+        earlierRoot.root
+          ? `Certificado da assinatura ${index + 1} ICP-Brasil: cadeia conferida até a raiz oficial “${earlierRoot.root}”, ${earlierRoot.how}.`
+          : `A cadeia do certificado da assinatura ${index + 1} não chega, válida ${earlierRoot.how}, a nenhuma das raízes oficiais informadas.`,
       );
     if (signature.certificateDer) {
       const fingerprint = sha256(signature.certificateDer);

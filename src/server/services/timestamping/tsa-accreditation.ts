@@ -6,7 +6,7 @@
  * declare AD-RT and the PDF say "ACT credenciada". The answer is kept for an hour per authority.
  */
 import { createHash, X509Certificate } from "node:crypto";
-import type { OfficialRoots } from "../certificates/official-roots.js";
+import { commonNameOf, type OfficialRoots, rootOfChain } from "../certificates/official-roots.js";
 import { parseSignedData } from "../sealing/cms-reader.js";
 import { requestTimestamp, type TsaConfig } from "./tsa-client.js";
 
@@ -23,39 +23,9 @@ export interface TsaAccreditation {
   reason: string | null;
 }
 
-const MAX_CHAIN = 6;
 const CACHE_MS = 60 * 60 * 1000;
 /** Per set of official roots (an app's), per authority URL. */
 let cache = new WeakMap<OfficialRoots, Map<string, { at: number; result: TsaAccreditation }>>();
-
-const commonNameOf = (certificate: X509Certificate) =>
-  /(?:^|\n)CN=([^\n]+)/.exec(certificate.subject)?.[1] ?? certificate.subject;
-
-const issued = (child: X509Certificate, issuer: X509Certificate) =>
-  child.checkIssued(issuer) && child.verify(issuer.publicKey);
-
-/**
- * The official root `holder` chains to through `pool` (the token's other certificates), each link's
- * signature verified and every link valid at `now`; null when there is none.
- */
-export function rootOfChain(
-  holder: X509Certificate,
-  pool: readonly X509Certificate[],
-  roots: OfficialRoots,
-  now: Date,
-): string | null {
-  const validAt = (c: X509Certificate) => new Date(c.validFrom) <= now && now <= new Date(c.validTo);
-  let current = holder;
-  for (let depth = 0; depth < MAX_CHAIN; depth++) {
-    if (!validAt(current)) return null;
-    const root = roots.certificates.find((r) => issued(current, r));
-    if (root) return validAt(root) ? commonNameOf(root) : null;
-    const next = pool.find((c) => c !== current && c.ca && c.subject !== current.subject && issued(current, c));
-    if (!next) return null;
-    current = next;
-  }
-  return null;
-}
 
 /** Asks one authority for a probe token and checks its certificate's chain (see the module comment). */
 export async function checkTsaAccreditation(
