@@ -12,6 +12,7 @@ import { rawRows } from "../../src/db/raw.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { API_KEY_PATTERN } from "../../src/shared/schemas/api-keys.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
+import { entryText, unzipEntries } from "../helpers/data-rights.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 import { newEstablishment } from "./users-helpers.js";
 
@@ -186,6 +187,7 @@ describe("Bearer requests", () => {
     expect(patient.statusCode).toBe(201);
     const writer = await createKey(owner, { nome: "Prontuário", role: "atendente" });
     const reader = await createKey(owner, { nome: "Auditoria externa", role: "auditor" });
+    const ownerName = (await withCookie(owner, "GET", "/api/auth/me")).json().profile.nome as string;
 
     const read = await withKey(reader.segredo, "GET", `/api/patients/${patient.json().id}`);
     expect(read.statusCode, read.body).toBe(200);
@@ -248,8 +250,18 @@ describe("Bearer requests", () => {
           eq(auditEvents.action, "patient.viewed"),
         ),
       );
-    // Whatever the read leaves in the trail also names the key.
+    // The read left its event in the trail, naming the key too.
+    expect(readEvents.length).toBeGreaterThan(0);
     for (const event of readEvents) expect((event.data.chave_api as { id: string }).id).toBe(reader.chave.id);
+    // The patient's access log (LGPD export) says the key read the record, and who created it.
+    const exported = await withCookie(owner, "GET", `/api/patients/${patient.json().id}/export`);
+    expect(exported.statusCode).toBe(200);
+    const log = JSON.parse(entryText(unzipEntries(exported.rawPayload), "registro-de-acessos.json")) as {
+      quem: string;
+    }[];
+    expect(log.map((entry) => entry.quem)).toContain(
+      `Chave de API “Auditoria externa” (${reader.chave.prefixo}…), criada por ${ownerName}`,
+    );
     // The chain still verifies with those events in it.
     const verify = await withCookie(owner, "GET", "/api/audit/verify");
     expect(verify.statusCode, verify.body).toBe(200);

@@ -65,8 +65,8 @@ export function ApiKeysCard() {
   }
 
   return (
-    <Card className="max-w-5xl" data-testid="api-keys">
-      <CardHeader className="flex flex-row items-start justify-between gap-4">
+    <Card className="min-w-0 max-w-3xl" data-testid="api-keys">
+      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
         <div className="grid gap-1.5">
           <CardTitle className="text-base">Chaves de API</CardTitle>
           <CardDescription>
@@ -89,16 +89,14 @@ export function ApiKeysCard() {
             Nenhuma chave criada.
           </p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="min-w-0">
             <Table>
               <TableHeader>
                 <TableRow>
                   <TableHead>Nome</TableHead>
-                  <TableHead>Chave</TableHead>
                   <TableHead>Papel</TableHead>
                   <TableHead>Criada</TableHead>
                   <TableHead>Último uso</TableHead>
-                  <TableHead>Validade</TableHead>
                   <TableHead>Situação</TableHead>
                   <TableHead className="sr-only">Ações</TableHead>
                 </TableRow>
@@ -106,12 +104,12 @@ export function ApiKeysCard() {
               <TableBody>
                 {keys.data.map((key) => (
                   <TableRow key={key.id} data-testid="api-key-row">
-                    <TableCell className="font-medium">{key.nome}</TableCell>
-                    <TableCell>
-                      <code className="text-xs">{key.prefixo}…</code>
+                    <TableCell className="min-w-40 whitespace-normal">
+                      <span className="font-medium">{key.nome}</span>
+                      <code className="block text-xs text-muted-foreground">{key.prefixo}…</code>
                     </TableCell>
                     <TableCell>{ROLE_LABEL[key.role as Role] ?? key.role}</TableCell>
-                    <TableCell className="text-sm">
+                    <TableCell className="min-w-36 whitespace-normal text-sm">
                       {formatDateTime(key.criada_em)}
                       <span className="block text-muted-foreground">por {key.criada_por.nome}</span>
                     </TableCell>
@@ -119,12 +117,12 @@ export function ApiKeysCard() {
                       {key.ultimo_uso_em ? formatDateTime(key.ultimo_uso_em) : "Nunca"}
                     </TableCell>
                     <TableCell className="text-sm">
-                      {key.expira_em ? `até ${formatCalendarDate(key.expira_em)}` : "Sem validade"}
-                    </TableCell>
-                    <TableCell>
                       <Badge variant={STATUS_VARIANT[key.status]} data-testid="api-key-status">
                         {API_KEY_STATUS_LABEL[key.status]}
                       </Badge>
+                      <span className="block text-muted-foreground">
+                        {key.expira_em ? `até ${formatCalendarDate(key.expira_em)}` : "sem validade"}
+                      </span>
                     </TableCell>
                     <TableCell className="text-right">
                       {key.status === "revogada" ? null : (
