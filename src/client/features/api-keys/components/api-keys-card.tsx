@@ -26,6 +26,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { useCurrentUser } from "@/features/auth";
 import { errorMessage } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
+import { dateInSaoPaulo } from "@shared/dates/sao-paulo";
 import { formatCalendarDate, formatDateTime } from "@shared/format";
 import { profileCan, ROLE_LABEL, type Role } from "@shared/permissions";
 import {
@@ -104,16 +105,16 @@ export function ApiKeysCard() {
               <TableBody>
                 {keys.data.map((key) => (
                   <TableRow key={key.id} data-testid="api-key-row">
-                    <TableCell className="min-w-40 whitespace-normal">
+                    <TableCell className="whitespace-normal">
                       <span className="font-medium">{key.nome}</span>
-                      <code className="block text-xs text-muted-foreground">{key.prefixo}…</code>
+                      <code className="block whitespace-nowrap text-xs text-muted-foreground">{key.prefixo}…</code>
                     </TableCell>
                     <TableCell>{ROLE_LABEL[key.role as Role] ?? key.role}</TableCell>
-                    <TableCell className="min-w-36 whitespace-normal text-sm">
+                    <TableCell className="whitespace-normal text-sm">
                       {formatDateTime(key.criada_em)}
                       <span className="block text-muted-foreground">por {key.criada_por.nome}</span>
                     </TableCell>
-                    <TableCell className="text-sm" data-testid="api-key-last-use">
+                    <TableCell className="whitespace-normal text-sm" data-testid="api-key-last-use">
                       {key.ultimo_uso_em ? formatDateTime(key.ultimo_uso_em) : "Nunca"}
                     </TableCell>
                     <TableCell className="text-sm">
@@ -241,6 +242,7 @@ function CreateApiKeyDialog({
               >
                 <Input
                   type="date"
+                  min={dateInSaoPaulo(new Date())}
                   {...register("expira_em", { setValueAs: (value: string) => (value ? value : null) })}
                 />
               </FormField>
