@@ -1292,3 +1292,34 @@ export const clinicLogos = pgTable(
   },
   (t) => [index("clinic_logos_sha256_idx").on(t.sha256)],
 );
+
+/**
+ * API keys (decision 058): a clinic's other systems act through them as a role of the staff
+ * permission table. Only the SHA-256 of the secret is stored; `prefixo` is its visible start.
+ */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    nome: text("nome").notNull(),
+    role: text("role").notNull(),
+    prefixo: text("prefixo").notNull(),
+    token_hash: text("token_hash").notNull(),
+    created_by: uuid("created_by")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    created_at: createdAt(),
+    expires_at: timestamp("expires_at", { withTimezone: true }),
+    /** Written at most once a minute per key (decision 058), not on every request. */
+    last_used_at: timestamp("last_used_at", { withTimezone: true }),
+    revoked_at: timestamp("revoked_at", { withTimezone: true }),
+    revoked_by: uuid("revoked_by").references(() => profiles.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("api_keys_token_hash_unique").on(t.token_hash),
+    index("api_keys_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()),
+  ],
+);

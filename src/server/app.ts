@@ -17,6 +17,7 @@ import { apiCompressionPlugin } from "./plugins/api-compression.js";
 import { clientAppPlugin } from "./plugins/client-app.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
 import { publicAdmissionPlugin } from "./plugins/public-admission.js";
+import { apiKeyRoutes } from "./routes/api-keys.js";
 import { auditRoutes } from "./routes/audit.js";
 import { authRoutes } from "./routes/auth.js";
 import { cepRoutes } from "./routes/cep.js";
@@ -133,6 +134,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     secureCookies: env.NODE_ENV === "production",
     sessionDays: env.SESSION_DAYS,
     sessionIdleHours: env.SESSION_IDLE_HOURS,
+    apiKeyPerMinute: env.RATE_LIMIT_API_KEY_PER_MINUTE,
   });
   // API answers carry personal data (patients, documents, the signed-in user): no browser or
   // proxy keeps a copy. A route may set its own Cache-Control; only the CEP lookup (public
@@ -173,6 +175,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(templateDefaultsRoutes, { db: database.db });
   await app.register(profileRoutes, { db: database.db });
   await app.register(settingsRoutes, { db: database.db });
+  await app.register(apiKeyRoutes, { db: database.db });
   await app.register(clinicLogoRoutes, { db: database.db });
   await app.register(contentRoutes, { db: database.db });
   // DATA_DIR/files, or the S3-compatible bucket when S3_BUCKET is set (decision 030).

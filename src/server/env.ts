@@ -63,6 +63,8 @@ export const envSchema = z
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
     /** Requests per minute per IP (and per token) on the public signing routes. */
     RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().positive().default(60),
+    /** Requests per minute per API key, over every /api route (decision 058). */
+    RATE_LIMIT_API_KEY_PER_MINUTE: z.coerce.number().int().positive().default(300),
     /** Key material for secrets at rest (tokens, certificates); default: DATA_DIR/secret.key, made once. */
     APP_SECRET: z.string().min(32, "use pelo menos 32 caracteres").optional(),
     /** smtp(s)://user:pass@host:port — without it e-mail stays in the outbox (visible at /dev/emails). */

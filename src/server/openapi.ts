@@ -1,7 +1,8 @@
 /**
  * The OpenAPI document integrators generate clients from: an operationId on every
- * operation (camelCase of method + path, unless a route names its own), the session cookie as
- * the security scheme (public routes say `security: []`), the one error shape on every
+ * operation (camelCase of method + path, unless a route names its own), the session cookie or an
+ * API key (Bearer, decision 058) as the security schemes (public routes say `security: []`,
+ * session-only ones name only the cookie), the one error shape on every
  * operation's 4XX, servers and a license. `tests/integration/openapi-lint.test.ts` lints it with
  * Redocly's recommended rules and checks each operation's security against the running app.
  */
@@ -9,6 +10,7 @@ import type { FastifyDynamicSwaggerOptions } from "@fastify/swagger";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
 import { SESSION_COOKIE } from "./plugins/auth.js";
 import { isPublicRoute } from "./plugins/public-routes.js";
+import { isSessionOnlyRoute } from "./plugins/session-only-routes.js";
 
 /** GET /api/documents/:id/signed-pdf → getDocumentsByIdSignedPdf */
 export function operationIdOf(method: string, url: string): string {
@@ -54,6 +56,8 @@ const transform: Transform = (input) => {
   const schema = { ...out.schema };
   schema.operationId ??= operationIdOf(method, input.url);
   if (isPublicRoute(input.url)) schema.security = [];
+  // Decision 058: what a person does in their own session, a key may not.
+  else if (isSessionOnlyRoute(input.url)) schema.security = [{ sessao: [] }];
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
   if (!Object.keys(response).some((status) => status.startsWith("4"))) response["4XX"] = errorSchema;
   // Routes that answer a PDF or no body declare no JSON schema for success.
@@ -82,9 +86,15 @@ export function openapiOptions(publicUrl: string): FastifyDynamicSwaggerOptions 
             name: SESSION_COOKIE,
             description: "Sessão aberta por POST /api/auth/sign-in (cookie httpOnly)",
           },
+          chaveApi: {
+            type: "http",
+            scheme: "bearer",
+            description:
+              "Chave de API criada em Configurações → Chaves de API (`Authorization: Bearer csk_live_…`); age com o papel escolhido para ela, nos dados da clínica que a criou. Sem cookie de sessão na mesma requisição.",
+          },
         },
       },
-      security: [{ sessao: [] }],
+      security: [{ sessao: [] }, { chaveApi: [] }],
     },
     transform,
   };

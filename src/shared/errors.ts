@@ -19,6 +19,25 @@ export const ERRORS = {
   ACCOUNT_INACTIVE: { status: 403, message: "Sua conta está desativada. Fale com o responsável pela clínica." },
   FORBIDDEN: { status: 403, message: "Você não tem permissão para esta ação." },
   ORIGIN_MISMATCH: { status: 403, message: "Origem da requisição não permitida." },
+  /** API keys (decision 058): one message for a key unknown, malformed, expired or revoked — no hint which. */
+  API_KEY_INVALID: { status: 401, message: "Chave de API inválida, expirada ou revogada." },
+  API_KEY_WITH_SESSION: {
+    status: 400,
+    message: "Envie a chave de API ou o cookie de sessão, não os dois na mesma requisição.",
+  },
+  API_KEY_SESSION_ONLY: {
+    status: 403,
+    message: "Esta operação exige uma pessoa com sessão aberta: chaves de API não podem usá-la.",
+  },
+  API_KEY_ROLE_ABOVE: {
+    status: 403,
+    message: "Uma chave não pode agir com um papel que tenha permissões que você não tem.",
+  },
+  API_KEY_NOT_FOUND: { status: 404, message: "Chave de API não encontrada." },
+  API_KEY_RATE_LIMITED: {
+    status: 429,
+    message: "Limite de requisições desta chave de API atingido. Aguarde um minuto e tente de novo.",
+  },
   NOT_FOUND: { status: 404, message: "Recurso não encontrado." },
   EMAIL_TAKEN: { status: 409, message: "Este email já está cadastrado. Tente fazer login." },
   PATIENT_HAS_DOCUMENTS: { status: 409, message: "Este paciente possui documentos e não pode ser excluído." },

@@ -97,6 +97,9 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "notices.operations": (a) => a.isOwner || a.role === "admin",
 };
 
+/** Every action of the table (decision 058 compares a key's role with its creator's over all of them). */
+export const ACTIONS = Object.keys(rules) as Action[];
+
 export function can(subject: PermissionSubject, action: Action): boolean {
   return rules[action](subject);
 }

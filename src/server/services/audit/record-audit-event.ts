@@ -1,5 +1,6 @@
 import type { DbOrTx } from "../../../db/client.js";
 import { auditEvents } from "../../../db/schema.js";
+import { currentApiKey } from "../../lib/request-api-key.js";
 
 export interface AuditContext {
   tenantId: string;
@@ -11,12 +12,15 @@ export interface AuditContext {
 /**
  * Appends one event to the tenant's audit trail, inside the caller's transaction (LGPD: who saw
  * or changed which data, when, from where). The hash chain arrives with the signing issue.
+ * A request made with an API key names the key in `data.chave_api` (id, nome, prefixo), inside
+ * what the chain hashes; `actor_profile_id` stays the person who created the key (decision 058).
  */
 export async function recordAuditEvent(
   tx: DbOrTx,
   context: AuditContext,
   event: { action: string; entityType: string; entityId?: string; data?: Record<string, unknown> },
 ): Promise<void> {
+  const apiKey = currentApiKey();
   await tx.insert(auditEvents).values({
     tenant_id: context.tenantId,
     actor_profile_id: context.actorProfileId,
@@ -25,6 +29,6 @@ export async function recordAuditEvent(
     entity_id: event.entityId,
     ip_address: context.ip,
     user_agent: context.userAgent?.slice(0, 500),
-    data: event.data ?? {},
+    data: apiKey ? { ...event.data, chave_api: apiKey } : (event.data ?? {}),
   });
 }

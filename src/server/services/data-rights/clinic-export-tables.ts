@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
+  apiKeys,
   auditAnchors,
   auditChainHeads,
   auditEvents,
@@ -115,6 +116,13 @@ export const EXPORT_TABLES: ExportTable[] = [
     tenantColumn: sessions.tenant_id,
     key: [sessions.id],
     excluded: TOKEN_HASH("sessão (cookie de acesso)"),
+  },
+  {
+    name: "api_keys",
+    table: apiKeys,
+    tenantColumn: apiKeys.tenant_id,
+    key: [apiKeys.id],
+    excluded: TOKEN_HASH("chave de API (decisão 058)"),
   },
   {
     name: "password_reset_tokens",

@@ -36,6 +36,13 @@ export function saoPauloDateTime(instant: Date): string {
   return formatDateTimeSeconds(instant);
 }
 
+/** An event made through an API key names the key first, then the person who created it (decision 058). */
+function viaApiKey(data: Record<string, unknown>, creator: string | null): string | null {
+  const key = data.chave_api as { nome?: unknown; prefixo?: unknown } | undefined;
+  if (!key || typeof key.nome !== "string" || typeof key.prefixo !== "string") return null;
+  return `Chave de API “${key.nome}” (${key.prefixo}…)${creator ? `, criada por ${creator}` : ""}`;
+}
+
 function roleLabel(role: string | null, isOwner: boolean | null): string {
   if (role === null) return "—";
   const label = ROLE_LABEL[role as Role] ?? role;
@@ -74,6 +81,7 @@ export async function loadPatientAccessLog(
       entity_id: auditEvents.entity_id,
       created_at: auditEvents.created_at,
       actor_id: auditEvents.actor_profile_id,
+      data: auditEvents.data,
       actor_nome: profiles.nome,
       actor_role: profiles.role,
       actor_owner: profiles.is_proprietario,
@@ -89,6 +97,7 @@ export async function loadPatientAccessLog(
     data_hora: saoPauloDateTime(row.created_at),
     instante_utc: row.created_at.toISOString(),
     quem:
+      viaApiKey(row.data, row.actor_nome) ??
       row.actor_nome ??
       (row.actor_id
         ? "Usuário removido"

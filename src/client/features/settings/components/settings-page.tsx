@@ -8,6 +8,7 @@ import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
+import { ApiKeysCard } from "@/features/api-keys";
 import { useCurrentUser } from "@/features/auth";
 import { ApiError } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
@@ -60,6 +61,7 @@ export function SettingsPage() {
       <ClinicLogoCard />
       <SigningSettingsCard />
       <ClinicExportCard />
+      <ApiKeysCard />
     </div>
   );
 }
