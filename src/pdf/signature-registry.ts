@@ -300,7 +300,8 @@ const OFFLINE_CHECK_BEFORE =
 const OFFLINE_CHECK_AFTER =
   "); a página /verificar do endereço " +
   "impresso acima faz o mesmo no servidor que emitiu o documento. Para saber de quem é o certificado do selo, compare a " +
-  "impressão digital impressa acima com a que a clínica ou o servidor informa (lista em /api/public/seal-certificates).";
+  "impressão digital impressa acima com a que a clínica ou o servidor informa (lista em /api/public/seal-certificates?codigo= " +
+  "seguido do código de verificação, com os certificados que assinaram este documento).";
 
 const MUTED = "#6b7280";
 const RULE = "#d1d5db";

@@ -161,6 +161,47 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
     ).toBe(true);
   });
 
+  it("publishes, by the document's code, the certificates that signed it; --confiaveis with that list confirms the file offline", async () => {
+    const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    const code = row!.verification_code!;
+    const listed = await ctx.app.inject({ method: "GET", url: `/api/public/seal-certificates?codigo=${code}` });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const subjects = (listed.json().certificados as { assunto: string; sha256: string }[]).map((c) => c.assunto);
+    expect(subjects).toEqual(
+      expect.arrayContaining([`CLINICA TESTE LTDA:${pki.cnpj}`, "MARIA DA SILVA TESTE:52998224725"]),
+    );
+    // Without the code, only the instance's seals: nothing of any clinic.
+    const bare = await ctx.app.inject({ method: "GET", url: "/api/public/seal-certificates" });
+    expect(bare.json().certificados.map((c: { assunto: string }) => c.assunto)).not.toContain(
+      `CLINICA TESTE LTDA:${pki.cnpj}`,
+    );
+    for (const bad of ["NAOEXISTE99", "x'; drop table--", "%00"]) {
+      const response = await ctx.app.inject({
+        method: "GET",
+        url: `/api/public/seal-certificates?codigo=${encodeURIComponent(bad)}`,
+      });
+      expect(response.statusCode, bad).toBe(404);
+      expect(response.json().message).toBe("Documento não encontrado");
+    }
+    const listFile = path.join(scratch, "confiaveis-do-documento.json");
+    writeFileSync(listFile, listed.body);
+    const pdfFile = path.join(scratch, "confiaveis-do-documento.pdf");
+    writeFileSync(pdfFile, sealed);
+    let code0 = 0;
+    try {
+      execFileSync(
+        process.execPath,
+        [...nodeEntryArgs("src/server/cli/verify-pdf.ts"), pdfFile, "--confiaveis", listFile],
+        {
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+    } catch (error) {
+      code0 = (error as { status: number }).status;
+    }
+    expect(code0).toBe(0);
+  });
+
   it("refuses the certificate choice to a professional without an active ICP-Brasil certificate", async () => {
     const other = await newClinic(ctx.app);
     const versionId = await publishedTemplateVersion(ctx.app, other);

@@ -6,6 +6,7 @@ import { pdfVerdictSchema, verificationSchema } from "../../shared/schemas/signi
 import { AppError } from "../errors.js";
 import type { PdfRenderer } from "../pdf-pool/pdf-pool.js";
 import { checkPdfForCode, getPublicVerification } from "../services/sealing/public-verification.js";
+import { documentSealCertificates } from "../services/sealing/document-seal-certificates.js";
 import { instanceSealCertificates } from "../services/sealing/trusted-seal-certificates.js";
 
 /** Largest PDF the public check accepts. */
@@ -60,7 +61,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary:
-          "Certificados do selo desta instância (impressões digitais SHA-256), para `npm run verify -- --confiaveis`",
+          "Certificados do selo desta instância (impressões digitais SHA-256), para `npm run verify -- --confiaveis`; com `codigo`, também os certificados da clínica que assinaram esse documento",
+        querystring: z.object({ codigo: text().optional() }),
         response: {
           200: z.object({
             certificados: z.array(z.object({ assunto: text(), sha256: text(), criado_em: text(), valido_ate: text() })),
@@ -68,7 +70,11 @@ export const verificationRoutes: FastifyPluginAsyncZod<{
         },
       },
     },
-    async () => ({ certificados: await instanceSealCertificates(db) }),
+    async (request) => ({
+      certificados: request.query.codigo
+        ? await documentSealCertificates(db, request.query.codigo)
+        : await instanceSealCertificates(db),
+    }),
   );
 
   app.post(

@@ -23,7 +23,7 @@ export function normalizeVerificationCode(code: string): string {
   return code.trim().toUpperCase().replace(/[\s-]/g, "");
 }
 
-async function findByCode(db: Db, rawCode: string): Promise<{ id: string; tenantId: string; code: string }> {
+export async function findByCode(db: Db, rawCode: string): Promise<{ id: string; tenantId: string; code: string }> {
   const code = normalizeVerificationCode(rawCode);
   if (!CODE.test(code)) throw notFound();
   const [row] = await db

@@ -501,7 +501,7 @@ export function formatSignedPdfReport(report: SignedPdfReport, file?: string): s
     !report.ok
       ? "RESULTADO: FALHOU. Não confie neste arquivo como evidência sem apurar as linhas marcadas com ✗."
       : report.certificado_ok === null
-        ? "RESULTADO: íntegro, mas o certificado do selo NÃO foi confirmado: o arquivo não mudou depois de selado e a evidência confere, porém qualquer um pode fazer um selo com o mesmo nome. Confirme a impressão digital com --certificado ou --confiaveis (lista publicada em /api/public/seal-certificates)."
+        ? "RESULTADO: íntegro, mas o certificado do selo NÃO foi confirmado: o arquivo não mudou depois de selado e a evidência confere, porém qualquer um pode fazer um selo com o mesmo nome. Confirme a impressão digital com --certificado ou --confiaveis (lista publicada em /api/public/seal-certificates?codigo=<código de verificação>), ou, com certificado ICP-Brasil, com --raizes."
         : `RESULTADO: tudo confere. O selo cobre o arquivo inteiro${report.dss || report.carimbos_documento.length ? " (depois dele, só dados de validação e carimbos do tempo do documento)" : ""} e é de um certificado conhecido, o conteúdo recalculado é o declarado nas evidências e a cadeia de eventos é coerente até o hash final declarado.`,
   );
   return out.join("\n");
