@@ -237,12 +237,16 @@ export const signingLinkSchema = z.object({
   motivo_simples: text().nullable(),
   /** On Enviar: each witness's own link (decision 021), e-mailed to them when asked and possible. */
   testemunhas: z.array(witnessLinkSchema).optional(),
+  /** On Enviar: the link also went by WhatsApp (Cloud API) to the mobile on record (decision 059). */
+  whatsapp_enviado: z.boolean().optional(),
 });
 export type SigningLink = z.infer<typeof signingLinkSchema>;
 
 export const sendInputSchema = z.object({
   /** Also e-mail the link to the patient's registered address. */
   email: z.boolean({ error: "Valor inválido" }).optional().default(false),
+  /** Also send the link by WhatsApp (Cloud API, decision 059) when the server has it; on by default. */
+  whatsapp: z.boolean({ error: "Valor inválido" }).optional(),
 });
 
 /**
