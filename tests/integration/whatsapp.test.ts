@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs, whatsappMessages } from "../../src/db/schema.js";
+import { auditEvents, jobs, whatsappMessages } from "../../src/db/schema.js";
+import { levelText } from "../../src/pdf/signature-registry.js";
 import { jobHandlers } from "../../src/server/jobs/handlers.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
@@ -226,6 +227,66 @@ describe("WhatsApp Cloud API", () => {
     const messages = (await staff(clinic, "GET", `/api/documents/${documentId}/messages`)).json();
     expect(messages.lembretes).toMatchObject([{ ordem: 1, canais: ["e-mail", "WhatsApp"] }]);
     expect(messages.whatsapp.map((m: { tipo: string }) => m.tipo)).toEqual(["link", "lembrete"]);
+  });
+
+  it("sends the one-time code by WhatsApp when the patient chooses it, verified; the registry names WhatsApp", async () => {
+    const { documentId, link } = await sentWithMobile();
+    const token = tokenOf(link);
+    const page = (await ctx.app.inject({ method: "GET", url: `/api/public/sign/${token}` })).json();
+    expect(page.codigo_canais).toEqual([
+      { canal: "email", destino: expect.any(String) },
+      { canal: "whatsapp", destino: "(**) *****-4321" },
+    ]);
+    const asked = await ctx.app.inject({
+      method: "POST",
+      url: `/api/public/sign/${token}/code`,
+      payload: { canal: "whatsapp" },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json()).toEqual({ enviado: true, canal: "whatsapp", destino: "(**) *****-4321", email: null });
+    const before = fake.received.length;
+    await runDueJobs(jobContext(), jobHandlers, 20);
+    const codeMessage = fake.received.slice(before).find((m) => m.body.template.name === "consentir_codigo");
+    expect(codeMessage).toBeDefined();
+    const code = codeMessage!.body.template.components[0]!.parameters[0]!.text;
+    expect(code).toMatch(/^\d{6}$/);
+    // The authentication template's copy-code button carries the same code.
+    expect(codeMessage!.body.template.components[1]).toMatchObject({
+      type: "button",
+      sub_type: "url",
+      index: "0",
+      parameters: [{ type: "text", text: code }],
+    });
+    // The jobs table never holds the code in clear.
+    const codeJobs = await ctx.database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, "whatsapp.send"), sql`${jobs.payload} ->> 'tipo' = 'codigo'`));
+    expect(JSON.stringify(codeJobs.map((j) => j.payload))).not.toContain(code);
+
+    const verified = await ctx.app.inject({
+      method: "POST",
+      url: `/api/public/sign/${token}/verify-code`,
+      payload: { codigo: code },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const [event] = await ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entity_id, documentId), eq(auditEvents.action, "document.otp_sent")));
+    expect(event!.data).toMatchObject({ canal: "whatsapp", telefone: "(**) *****-4321" });
+    expect(
+      levelText({
+        nivel: "avancada",
+        codigoCanal: "whatsapp",
+        codigoEnviadoPara: "(**) *****-4321",
+        motivoSimples: null,
+        tipoAssinatura: "desenho",
+        otpVerificado: true,
+      }),
+    ).toBe(
+      "Assinatura eletrônica avançada — código de verificação enviado ao WhatsApp do celular cadastrado ((**) *****-4321) e confirmado pelo signatário",
+    );
   });
 
   it("refuses an API address on this machine unless OUTBOUND_ALLOW_PRIVATE_NETWORK is set (decision 053)", async () => {
