@@ -5,6 +5,7 @@ import { jobHandlers } from "../../src/server/jobs/handlers.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
 import { isReminderHour } from "../../src/shared/reminders/reminder-schedule.js";
+import { validCpf } from "../helpers/factories.js";
 import { outboxMails } from "../helpers/outbox.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
@@ -197,6 +198,27 @@ describe("automatic reminders", () => {
     expect((await call(clinic, "PUT", "/api/settings/reminders", { ativo: true })).statusCode).toBe(200);
     const later = await sentDocument();
     expect(await pendingReminderJobs(later.documentId)).toHaveLength(1);
+  });
+
+  it("reach a witness who has not signed, by e-mail, with their own link", async () => {
+    const doc = await signableDocument(ctx.app, clinic, { versionId });
+    const witnessEmail = `testemunha.${Date.now()}@exemplo.com.br`;
+    const added = await call(clinic, "POST", `/api/documents/${doc.documentId}/witnesses`, {
+      nome: "Bruno Testemunha Alves",
+      cpf: validCpf(),
+      email: witnessEmail,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const sent = await call(clinic, "POST", `/api/documents/${doc.documentId}/send`, { email: true });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const witnessLink = (sent.json().testemunhas as { link: string }[])[0]!.link;
+    const [job] = await pendingReminderJobs(doc.documentId);
+    await runDueJobs(jobContext(), jobHandlers, 20, at(job!.run_at));
+    const mails = await reminderMails(witnessEmail);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(tokenOf(witnessLink));
+    expect(mails[0]!.text).toContain("testemunha");
+    expect((await reminderRows(doc.documentId))[0]!.canais).toEqual(["e-mail", "e-mail (testemunha 1)"]);
   });
 
   it("answer 404 for another clinic's document and 400 for a malformed id", async () => {
