@@ -109,9 +109,9 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
     const durations: number[] = [];
     const upload = jobHandlers["feegow.upload"]!;
     const handlers: JobHandlers = {
-      "feegow.upload": async (ctx, payload, tenant) => {
+      "feegow.upload": async (ctx, payload, tenant, now) => {
         const started = performance.now();
-        await upload(ctx, payload, tenant);
+        await upload(ctx, payload, tenant, now);
         durations.push(performance.now() - started);
       },
     };

@@ -43,6 +43,8 @@ export interface TenantSettings {
   };
   /** Days a new document stays open for signature (Configurações; spec part 2 §9: 7 by default). */
   documentos?: { validade_dias?: number };
+  /** Automatic reminders of unsigned links (decision 059): on with 3 at most when absent. */
+  lembretes?: { ativo?: boolean; maximo?: number };
   // The clinic-system (Feegow) section lives in its own table, integracoes_feegow (decision 016).
 }
 
@@ -1321,5 +1323,61 @@ export const apiKeys = pgTable(
   (t) => [
     uniqueIndex("api_keys_token_hash_unique").on(t.token_hash),
     index("api_keys_tenant_created_idx").on(t.tenant_id, t.created_at.desc().nullsFirst()),
+  ],
+);
+
+/**
+ * Automatic reminders sent (decision 059): one row per document and reminder number, so a reminder
+ * is written once however many workers ran its job (the unique key refuses a second).
+ */
+export const documentReminders = pgTable(
+  "document_reminders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    contrato_id: uuid("contrato_id").notNull(),
+    ordem: integer("ordem").notNull(),
+    canais: jsonb("canais").$type<string[]>().notNull(),
+    enviado_em: timestamp("enviado_em", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("document_reminders_unique").on(t.tenant_id, t.contrato_id, t.ordem),
+    foreignKey({
+      name: "document_reminders_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * Messages sent through the WhatsApp Cloud API (decision 059): the provider's id (wamid) and the
+ * last delivery status its webhook reported (sent, delivered, read, failed).
+ */
+export const whatsappMessages = pgTable(
+  "whatsapp_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    contrato_id: uuid("contrato_id").notNull(),
+    /** link | codigo | lembrete */
+    tipo: text("tipo").notNull(),
+    /** The recipient, masked (decision 051). */
+    destino: text("destino").notNull(),
+    wamid: text("wamid"),
+    /** queued (job pending) | accepted (API answered) | sent | delivered | read | failed */
+    status: text("status").notNull().default("queued"),
+    status_at: timestamp("status_at", { withTimezone: true }),
+    erro: text("erro"),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("whatsapp_messages_wamid_unique").on(t.wamid),
+    index("whatsapp_messages_contrato_idx").on(t.tenant_id, t.contrato_id),
+    foreignKey({
+      name: "whatsapp_messages_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
   ],
 );

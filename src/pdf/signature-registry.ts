@@ -371,7 +371,13 @@ const heading = (text: string): Content => ({ text, fontSize: 9, bold: true, col
 const label = (text: string): Content => ({ text, fontSize: 7, bold: true, color: MUTED, margin: [0, 2, 0, 0.5] });
 const bullet = (parts: string | Content[]): Content => ({ text: parts as never, fontSize: 7, margin: [0, 0, 0, 1] });
 
-const CHANNEL_NOUN: Record<CodeChannelUsed, string> = { email: "e-mail", sms: "celular", caixa_de_saida: "e-mail" };
+const CHANNEL_NOUN: Record<CodeChannelUsed, string> = {
+  email: "e-mail",
+  sms: "celular",
+  // Decision 059: a code delivered by WhatsApp (Cloud API) to the mobile on record.
+  whatsapp: "WhatsApp do celular",
+  caixa_de_saida: "e-mail",
+};
 
 /** "ao e-mail cadastrado (j***@…)" / "ao celular cadastrado (…)"; "ao contato cadastrado" when the channel is unknown. */
 function codeDestination(party: Pick<RegistryParty, "codigoEnviadoPara" | "codigoCanal">): string {

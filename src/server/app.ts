@@ -37,6 +37,7 @@ import { signingStaffRoutes } from "./routes/signing-staff.js";
 import { procedureRoutes } from "./routes/procedures.js";
 import { profileRoutes } from "./routes/profile.js";
 import { settingsRoutes } from "./routes/settings.js";
+import { reminderRoutes } from "./routes/reminders.js";
 import { clinicLogoRoutes } from "./routes/clinic-logo.js";
 import { templateDefaultsRoutes } from "./routes/template-defaults.js";
 import { templateRoutes } from "./routes/templates.js";
@@ -214,6 +215,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
   await app.register(witnessRoutes, { db: database.db, env, secretBox });
+  await app.register(reminderRoutes, { db: database.db, env });
   await app.register(feegowRoutes, { db: database.db, env, secretBox });
   await app.register(certificateRoutes, {
     db: database.db,

@@ -81,6 +81,32 @@ export const envSchema = z
     SMS_FROM: z.string().min(1).default("consentir"),
     SMS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     /**
+     * WhatsApp Business Cloud API (Meta Graph API, decision 059): the link, the code and the
+     * reminders go as approved template messages from WHATSAPP_PHONE_NUMBER_ID with a Bearer
+     * token; without both, WhatsApp stays the wa.me link staff open by hand. The webhook checks
+     * X-Hub-Signature-256 with WHATSAPP_APP_SECRET and answers Meta's verification with
+     * WHATSAPP_VERIFY_TOKEN.
+     */
+    WHATSAPP_API_URL: z
+      .url({ protocol: /^https?$/, error: "deve ser uma URL http(s)" })
+      .default("https://graph.facebook.com"),
+    WHATSAPP_API_VERSION: z
+      .string()
+      .regex(/^v\d+\.\d+$/, "use a versão da Graph API, por exemplo v21.0")
+      .default("v21.0"),
+    WHATSAPP_PHONE_NUMBER_ID: z
+      .string()
+      .regex(/^\d{5,20}$/, "use o id numérico do número (phone number id)")
+      .optional(),
+    WHATSAPP_ACCESS_TOKEN: z.string().min(16, "use o token de acesso do WhatsApp Business").optional(),
+    WHATSAPP_APP_SECRET: z.string().min(8, "use a chave secreta do app (App Secret)").optional(),
+    WHATSAPP_VERIFY_TOKEN: z.string().min(8, "use um token de verificação com ao menos 8 caracteres").optional(),
+    WHATSAPP_TEMPLATE_LINK: z.string().min(1).default("consentir_link_assinatura"),
+    WHATSAPP_TEMPLATE_CODE: z.string().min(1).default("consentir_codigo"),
+    WHATSAPP_TEMPLATE_REMINDER: z.string().min(1).default("consentir_lembrete"),
+    WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default("pt_BR"),
+    WHATSAPP_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
+    /**
      * RFC 3161 time-stamp authorities for the signatures' trusted time (decisions 020, 060): one
      * URL or several separated by commas, tried in order when one fails; `none` seals without a
      * time-stamp, which the PDF then says. Required with NODE_ENV=production. Optional HTTP

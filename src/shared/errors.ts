@@ -39,6 +39,10 @@ export const ERRORS = {
     message: "Limite de requisições desta chave de API atingido. Aguarde um minuto e tente de novo.",
   },
   NOT_FOUND: { status: 404, message: "Recurso não encontrado." },
+  /** The WhatsApp webhook (decision 059): X-Hub-Signature-256 missing or not the app secret's. */
+  WEBHOOK_SIGNATURE_INVALID: { status: 401, message: "Assinatura do webhook ausente ou inválida." },
+  WEBHOOK_NOT_CONFIGURED: { status: 404, message: "O WhatsApp não está configurado neste servidor." },
+  WEBHOOK_VERIFY_FAILED: { status: 403, message: "Token de verificação do webhook inválido." },
   EMAIL_TAKEN: { status: 409, message: "Este email já está cadastrado. Tente fazer login." },
   PATIENT_HAS_DOCUMENTS: { status: 409, message: "Este paciente possui documentos e não pode ser excluído." },
   PATIENT_CPF_TAKEN: { status: 409, message: "Já existe um paciente com este CPF nesta clínica." },

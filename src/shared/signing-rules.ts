@@ -69,6 +69,9 @@ export const SIGNING_MESSAGES = {
   codeFirst: "Para ver o documento completo e assinar, confirme o código enviado ao seu e-mail cadastrado.",
   codeFirstSms: "Para ver o documento completo e assinar, confirme o código enviado por SMS ao seu celular cadastrado.",
   otpSentSms: "Enviamos um código de 6 dígitos por SMS para o seu celular cadastrado.",
+  codeFirstWhatsapp:
+    "Para ver o documento completo e assinar, confirme o código enviado por WhatsApp ao seu celular cadastrado.",
+  otpSentWhatsapp: "Enviamos um código de 6 dígitos por WhatsApp para o seu celular cadastrado.",
   codeVerified: "Código confirmado. Agora você pode ler o documento completo e assinar.",
   guardianNameMismatch: "Nome não confere com o do responsável legal cadastrado",
   guardianCpfMismatch: "CPF não confere com o do responsável legal cadastrado",

@@ -7,6 +7,19 @@ import { Spinner } from "./components/spinner";
 import { Panel, PlainButton } from "./components/public-shell";
 import { publicFetch } from "./lib/http";
 
+type CodeCanal = "email" | "sms" | "whatsapp";
+const SENT_TEXT: Record<CodeCanal, string> = {
+  email: SIGNING_MESSAGES.otpSent,
+  sms: SIGNING_MESSAGES.otpSentSms,
+  whatsapp: SIGNING_MESSAGES.otpSentWhatsapp,
+};
+const FIRST_TEXT: Record<CodeCanal, string> = {
+  email: SIGNING_MESSAGES.codeFirst,
+  sms: SIGNING_MESSAGES.codeFirstSms,
+  whatsapp: SIGNING_MESSAGES.codeFirstWhatsapp,
+};
+const CANAL_NAME: Record<CodeCanal, string> = { email: "E-mail", sms: "SMS", whatsapp: "WhatsApp" };
+
 /**
  * Before the whole term and the form: the signer proves control of the e-mail on the patient's
  * record. Enviar código → the 6 digits → Confirmar código; the server answers the
@@ -26,8 +39,8 @@ export function CodeStep({
   const base = `/api/public/sign/${encodeURIComponent(token)}`;
   const [state, setState] = useState<"idle" | "sending" | "sent" | "verifying">("idle");
   const channels = page.codigo_canais;
-  const [canal, setCanal] = useState<"email" | "sms">(channels[0]?.canal ?? "email");
-  const destinoOf = (which: "email" | "sms") => channels.find((c) => c.canal === which)?.destino ?? null;
+  const [canal, setCanal] = useState<CodeCanal>(channels[0]?.canal ?? "email");
+  const destinoOf = (which: CodeCanal) => channels.find((c) => c.canal === which)?.destino ?? null;
   const [email, setEmail] = useState(destinoOf(canal));
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -43,7 +56,7 @@ export function CodeStep({
   async function send() {
     setState("sending");
     setError(null);
-    const result = await publicFetch<{ enviado: boolean; canal: "email" | "sms"; destino: string }>(`${base}/code`, {
+    const result = await publicFetch<{ enviado: boolean; canal: CodeCanal; destino: string }>(`${base}/code`, {
       method: "POST",
       json: { canal },
     });
@@ -80,8 +93,8 @@ export function CodeStep({
           </h2>
           <p className="text-sm text-muted-foreground">
             {sent
-              ? `${canal === "sms" ? SIGNING_MESSAGES.otpSentSms : SIGNING_MESSAGES.otpSent}${email ? ` (${email})` : ""}`
-              : `${canal === "sms" ? SIGNING_MESSAGES.codeFirstSms : SIGNING_MESSAGES.codeFirst}${email ? ` (${email})` : ""}`}
+              ? `${SENT_TEXT[canal]}${email ? ` (${email})` : ""}`
+              : `${FIRST_TEXT[canal]}${email ? ` (${email})` : ""}`}
           </p>
         </div>
         {channels.length > 1 && !sent ? (
@@ -103,7 +116,7 @@ export function CodeStep({
                   }}
                   className="size-5 shrink-0 accent-primary"
                 />
-                {option.canal === "sms" ? `SMS para ${option.destino}` : `E-mail para ${option.destino}`}
+                {`${CANAL_NAME[option.canal]} para ${option.destino}`}
               </label>
             ))}
           </fieldset>

@@ -13,7 +13,13 @@ export interface JobPayloads {
   "feegow.upload": { uploadId: string };
   /** The day's backup into BACKUP_DIR or the bucket (decisions 027, 030); `dia` is the São Paulo date it is for. */
   "backup.daily": { dia: string };
+  /** Automatic reminder number `ordem` of a sent link, by the channels of the send (decision 059). */
+  "document.remind": { contratoId: string; ordem: number; canais: ReminderChannel[] };
+  /** One WhatsApp template message (a whatsapp_messages row); `sealed` holds its parameters (decision 059). */
+  "whatsapp.send": { messageId: string; to: string; tipo: "link" | "codigo" | "lembrete"; sealed: string };
 }
+/** How a reminder reaches the patient and witnesses: the channels the link was sent by. */
+export type ReminderChannel = "email" | "whatsapp";
 export type JobKind = keyof JobPayloads;
 
 export interface NewJob<K extends JobKind> {

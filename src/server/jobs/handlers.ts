@@ -1,6 +1,8 @@
 import { finalizeSignedDocument } from "../services/finalize/finalize-signed-document.js";
 import { runFeegowUpload } from "../services/feegow/run-feegow-upload.js";
 import { sendSmsJob } from "../services/messaging/send-sms-job.js";
+import { sendReminder } from "../services/reminders/send-reminder.js";
+import { sendWhatsappJob } from "../services/whatsapp/send-whatsapp-job.js";
 import { runDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
@@ -23,5 +25,13 @@ export const jobHandlers: JobHandlers = {
   },
   "backup.daily": async (ctx, payload) => {
     await runDailyBackup(ctx, payload);
+  },
+  "document.remind": async (ctx, payload, tenantId, now) => {
+    if (!tenantId) throw new Error("document.remind needs the document's tenant");
+    await sendReminder(ctx, payload, tenantId, now);
+  },
+  "whatsapp.send": async (ctx, payload, tenantId, now) => {
+    if (!tenantId) throw new Error("whatsapp.send needs the message's tenant");
+    await sendWhatsappJob(ctx, payload, tenantId, now);
   },
 };

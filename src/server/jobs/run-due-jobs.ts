@@ -9,6 +9,8 @@ export type JobHandler<K extends JobKind = JobKind> = (
   ctx: JobContext,
   payload: JobPayloads[K],
   tenantId: string | null,
+  /** The queue's clock (runDueJobs' `now`): tests move it, handlers that schedule use it (decision 059). */
+  now: Date,
 ) => Promise<void>;
 export type JobHandlers = { [K in JobKind]?: JobHandler<K> };
 
@@ -105,7 +107,7 @@ async function runOne(
   const heartbeat = keepLease(ctx, job.id, leaseMs, heartbeatMs, now);
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-    await handler(ctx, job.payload as never, job.tenant_id);
+    await handler(ctx, job.payload as never, job.tenant_id, now());
     await heartbeat.stop();
     await ctx.db
       .update(jobs)

@@ -13,6 +13,8 @@ const PUBLIC_ROUTES = [
   /^\/api\/cep\//,
   /^\/api\/dev\//,
   /^\/api\/docs(\/|$)/,
+  // Webhooks of outside systems prove themselves by signature, not by session (decision 059).
+  /^\/api\/webhooks\//,
 ];
 
 /** `url` as the route was registered (e.g. /api/documents/:id). */

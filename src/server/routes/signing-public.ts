@@ -168,7 +168,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         response: {
           200: z.object({
             enviado: z.literal(true),
-            canal: z.enum(["email", "sms"]),
+            canal: z.enum(["email", "sms", "whatsapp"]),
             destino: text(),
             email: text().nullable(),
           }),

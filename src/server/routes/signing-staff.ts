@@ -27,6 +27,7 @@ import { listSignatures } from "../services/signing/list-signatures.js";
 import { resendDocument } from "../services/signing/resend-document.js";
 import { saveSigningSettings } from "../services/signing/save-signing-settings.js";
 import { sendDocument } from "../services/signing/send-document.js";
+import { whatsappConfigured } from "../services/whatsapp/enqueue-whatsapp.js";
 import { signAsProfessional, signManyAsProfessional } from "../services/signing/sign-as-professional.js";
 import {
   sendProfessionalSigningCode,
@@ -107,12 +108,14 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
+      // Decision 059: with the WhatsApp Cloud API configured the link goes by WhatsApp too, unless asked not to.
+      const whatsapp = whatsappConfigured(env) && request.body?.whatsapp !== false;
       return sendDocument(
         db,
         secretBox,
         actor,
         request.params.id,
-        { email, origin: siteOrigin(env), channel },
+        { email, whatsapp, origin: siteOrigin(env), channel },
         auditOf(request),
       );
     },

@@ -60,7 +60,7 @@ export interface EvidenceParty {
 }
 
 /** How a verified code reached the signer (EvidenceParty.codigo_canal). */
-export type CodeChannelUsed = "email" | "sms" | "caixa_de_saida";
+export type CodeChannelUsed = "email" | "sms" | "whatsapp" | "caixa_de_saida";
 
 export interface Evidence {
   versao: number;

@@ -107,7 +107,7 @@ export const professionalBatchSignatureInputSchema = professionalSignatureInputS
 export const professionalBatchCodeInputSchema = z.object({ ids: batchIds });
 
 /** POST /api/public/sign/:token/code: which channel (default: the first the page offers). */
-export const sendCodeInputSchema = z.object({ canal: z.enum(["email", "sms"]).optional() }).nullish();
+export const sendCodeInputSchema = z.object({ canal: z.enum(["email", "sms", "whatsapp"]).optional() }).nullish();
 
 /** POST /api/public/sign/:token/verify-code */
 export const verifyCodeInputSchema = z.object({
@@ -176,7 +176,7 @@ export const signingPageSchema = z.object({
    */
   copia_para: text().nullable(),
   /** Where the code can go (e-mail and/or SMS to a mobile on record), destination masked. */
-  codigo_canais: z.array(z.object({ canal: z.enum(["email", "sms"]), destino: text() })),
+  codigo_canais: z.array(z.object({ canal: z.enum(["email", "sms", "whatsapp"]), destino: text() })),
   /** The code was verified (POST …/verify-code): the term comes whole. */
   codigo_verificado: z.boolean(),
   /** The term's CPFs are masked until the code is verified. */
@@ -237,12 +237,16 @@ export const signingLinkSchema = z.object({
   motivo_simples: text().nullable(),
   /** On Enviar: each witness's own link (decision 021), e-mailed to them when asked and possible. */
   testemunhas: z.array(witnessLinkSchema).optional(),
+  /** On Enviar: the link also went by WhatsApp (Cloud API) to the mobile on record (decision 059). */
+  whatsapp_enviado: z.boolean().optional(),
 });
 export type SigningLink = z.infer<typeof signingLinkSchema>;
 
 export const sendInputSchema = z.object({
   /** Also e-mail the link to the patient's registered address. */
   email: z.boolean({ error: "Valor inválido" }).optional().default(false),
+  /** Also send the link by WhatsApp (Cloud API, decision 059) when the server has it; on by default. */
+  whatsapp: z.boolean({ error: "Valor inválido" }).optional(),
 });
 
 /**

@@ -32,6 +32,8 @@ import {
   sessions,
   signingOtps,
   professionalSigningCodes,
+  documentReminders,
+  whatsappMessages,
   signingTokens,
   systemNotices,
   templates,
@@ -295,6 +297,19 @@ export const EXPORT_TABLES: ExportTable[] = [
       columns: ["code_hash"],
       reason: "hash do código de uso único enviado ao profissional responsável: segredo de verificação",
     },
+  },
+  // Automatic reminders and WhatsApp delivery statuses (decision 059).
+  {
+    name: "document_reminders",
+    table: documentReminders,
+    tenantColumn: documentReminders.tenant_id,
+    key: [documentReminders.id],
+  },
+  {
+    name: "whatsapp_messages",
+    table: whatsappMessages,
+    tenantColumn: whatsappMessages.tenant_id,
+    key: [whatsappMessages.id],
   },
   { name: "feegow_uploads", table: feegowUploads, tenantColumn: feegowUploads.tenant_id, key: [feegowUploads.id] },
   // Avisos (decision 028): stored system notices, and what each person read and when they last looked.

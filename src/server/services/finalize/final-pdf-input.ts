@@ -249,9 +249,11 @@ export function documentEvidence(
       ? null
       : OUTBOX_CODE_ACTIONS.has(otpSentTo.action)
         ? "caixa_de_saida"
-        : sentData?.canal === "sms" || (sentData?.telefone && !sentData?.email)
-          ? "sms"
-          : "email";
+        : sentData?.canal === "whatsapp"
+          ? "whatsapp"
+          : sentData?.canal === "sms" || (sentData?.telefone && !sentData?.email)
+            ? "sms"
+            : "email";
     return {
       id: parte.id,
       papel: parte.papel,
@@ -272,7 +274,11 @@ export function documentEvidence(
       // What ties that contact to the patient: since when the clinic's record has had it (decision 046).
       contato_desde:
         parte.otp_verificado && otpSentTo && (parte.papel === "paciente" || parte.papel === "responsavel")
-          ? contactSince(document.patientRecord, channel === "sms" ? "telefone" : "email", otpSentTo.created_at)
+          ? contactSince(
+              document.patientRecord,
+              channel === "sms" || channel === "whatsapp" ? "telefone" : "email",
+              otpSentTo.created_at,
+            )
           : null,
       tipo_assinatura: parte.tipo_assinatura,
       dispositivo: parte.dispositivo,

@@ -15,6 +15,8 @@ import { emailAwaitingProfessional } from "./awaiting-professional-email.js";
 import { issueAndShareLink, loadLinkRecipients } from "./signing-link.js";
 import { issueWitnessLinks } from "../witnesses/witness-links.js";
 import { type EmailChannel, professionalOrder } from "./signing-settings.js";
+import { scheduleReminders } from "../reminders/schedule-reminders.js";
+import { whatsappSendLink } from "../whatsapp/whatsapp-send-link.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -29,7 +31,7 @@ export async function sendDocument(
   secretBox: SecretBox,
   actor: Actor,
   id: string,
-  input: { email: boolean; origin: string; channel: EmailChannel },
+  input: { email: boolean; whatsapp?: boolean; origin: string; channel: EmailChannel },
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now = new Date(),
 ): Promise<SigningLink> {
@@ -87,6 +89,22 @@ export async function sendDocument(
         now,
       });
     }
-    return testemunhas.length > 0 ? { ...link, testemunhas } : link;
+    // Decision 059: the link by WhatsApp (Cloud API) when configured, and the first automatic reminder.
+    const whatsapp = await whatsappSendLink(tx, secretBox, {
+      tenantId: actor.tenantId,
+      document,
+      link: link.link,
+      expiresAt,
+      on: input.whatsapp === true,
+    });
+    await scheduleReminders(tx, {
+      tenantId: actor.tenantId,
+      contratoId: id,
+      sentAt: now,
+      expiresAt,
+      canais: [...(input.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
+    });
+    const shared = whatsapp ? { ...link, whatsapp_enviado: true } : link;
+    return testemunhas.length > 0 ? { ...shared, testemunhas } : shared;
   });
 }

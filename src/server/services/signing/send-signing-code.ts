@@ -17,6 +17,7 @@ import { hasSigned, loadLinkSigner } from "./link-signer.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 import { ofSigner } from "./of-signer.js";
+import { enqueueWhatsapp } from "../whatsapp/enqueue-whatsapp.js";
 
 /**
  * POST /api/public/sign/:token/code: a new 6-digit code, valid OTP_TTL_MINUTES, sent to the link
@@ -52,8 +53,8 @@ export async function sendSigningCode(
     if (!requirement.channels.includes(canal)) {
       throw new AppError(
         "BAD_REQUEST",
-        canal === "sms"
-          ? "Não há celular cadastrado para receber o código por SMS."
+        canal === "sms" || canal === "whatsapp"
+          ? `Não há celular cadastrado para receber o código por ${canal === "sms" ? "SMS" : "WhatsApp"}.`
           : "Não há e-mail cadastrado para receber o código.",
       );
     }
@@ -88,6 +89,29 @@ export async function sendSigningCode(
     });
     const first = signer.nome.trim().split(/\s+/)[0] ?? signer.nome;
     const whose = signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {};
+    if (canal === "whatsapp") {
+      // Decision 059: the authentication template to the mobile on the record; the code sealed in the job.
+      const phone = normalizePhone(signer.telefone ?? "");
+      await enqueueWhatsapp(tx, secretBox, {
+        tenantId: link.tenantId,
+        contratoId: document.id,
+        tipo: "codigo",
+        telefone: phone,
+        params: [code],
+      });
+      const destino = maskPhone4(phone);
+      await recordAuditEvent(
+        tx,
+        { tenantId: link.tenantId, actorProfileId: null, ...audit },
+        {
+          action: "document.otp_sent",
+          entityType: "contrato",
+          entityId: document.id,
+          data: { canal, telefone: destino, ...whose },
+        },
+      );
+      return { enviado: true as const, canal, destino, email: null };
+    }
     if (canal === "sms") {
       // Only to the mobile on the record; the text travels sealed through the jobs table.
       const phone = normalizePhone(signer.telefone ?? "");

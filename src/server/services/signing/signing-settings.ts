@@ -31,16 +31,25 @@ export interface EmailChannel {
   usable: boolean;
   /** SMS_API_TOKEN is set: codes can go by SMS to a mobile on the patient's record. */
   sms: boolean;
+  /** The WhatsApp Cloud API is configured: codes can go by WhatsApp to that mobile (decision 059). */
+  whatsapp?: boolean;
 }
 
 export function emailChannelOf(
-  env: Pick<Env, "SMTP_URL" | "NODE_ENV"> & Partial<Pick<Env, "SMS_API_TOKEN">>,
+  env: Pick<Env, "SMTP_URL" | "NODE_ENV"> &
+    Partial<Pick<Env, "SMS_API_TOKEN" | "WHATSAPP_PHONE_NUMBER_ID" | "WHATSAPP_ACCESS_TOKEN">>,
 ): EmailChannel {
   const smtp = Boolean(env.SMTP_URL);
-  return { smtp, usable: smtp || env.NODE_ENV !== "production", sms: Boolean(env.SMS_API_TOKEN) };
+  const channel: EmailChannel = {
+    smtp,
+    usable: smtp || env.NODE_ENV !== "production",
+    sms: Boolean(env.SMS_API_TOKEN),
+  };
+  if (env.WHATSAPP_PHONE_NUMBER_ID && env.WHATSAPP_ACCESS_TOKEN) channel.whatsapp = true;
+  return channel;
 }
 
-export type CodeChannel = "email" | "sms";
+export type CodeChannel = "email" | "sms" | "whatsapp";
 
 export interface SigningRequirement {
   codeRequired: boolean;
@@ -69,9 +78,12 @@ export function signingRequirement(
   if (!settingOn) return simple("A clínica desativou o código de verificação.");
   const channels: CodeChannel[] = [];
   if (channel.usable && contact.email) channels.push("email");
+  if (channel.whatsapp && isMobilePhone(contact.telefone)) channels.push("whatsapp");
   if (channel.sms && isMobilePhone(contact.telefone)) channels.push("sms");
   if (channels.length > 0) return { codeRequired: true, channels, level: "avancada", reason: null };
-  if (!channel.usable && !channel.sms) return simple("O envio de e-mail não está configurado neste servidor.");
-  if (channel.sms) return simple("O paciente não tem e-mail nem celular cadastrado para receber o código.");
+  if (!channel.usable && !channel.sms && !channel.whatsapp)
+    return simple("O envio de e-mail não está configurado neste servidor.");
+  if (channel.sms || channel.whatsapp)
+    return simple("O paciente não tem e-mail nem celular cadastrado para receber o código.");
   return simple("O paciente não tem e-mail cadastrado para receber o código.");
 }

@@ -28,6 +28,7 @@ import { DocumentRemoveDialog, type RemovalTarget } from "./document-remove-dial
 import { DocumentSignatures } from "./document-signatures";
 import { DocumentSigningPanel, SignedPdfButton } from "./document-signing-panel";
 import { WitnessesCard } from "./witnesses-card";
+import { DocumentMessagesCard } from "./document-messages-card";
 import { DocumentStatusBadge } from "./document-status-badge";
 
 const TABS = ["conteudo", "dados", "auditoria"] as const;
@@ -168,6 +169,8 @@ export function DocumentDetailPage() {
       ) : null}
 
       {doc.status !== "cancelled" ? <WitnessesCard doc={doc} canWrite={canWrite} /> : null}
+
+      <DocumentMessagesCard documentId={doc.id} status={doc.status} />
 
       {doc.status === "cancelled" && doc.cancel_reason ? (
         <Alert variant="destructive" data-testid="cancel-reason">

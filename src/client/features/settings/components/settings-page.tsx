@@ -31,6 +31,7 @@ const ORDER_HINTS: Record<ProfessionalOrder, string> = {
 import { ClinicDataCard } from "./clinic-data-card";
 import { ClinicExportCard } from "./clinic-export-card";
 import { ClinicLogoCard } from "./clinic-logo-card";
+import { ReminderSettingsCard } from "./reminder-settings-card";
 
 export { SETTINGS_MESSAGES };
 
@@ -60,6 +61,7 @@ export function SettingsPage() {
       <ClinicDataCard />
       <ClinicLogoCard />
       <SigningSettingsCard />
+      <ReminderSettingsCard canManage={profileCan(user?.profile, "settings.manage")} />
       <ClinicExportCard />
       <ApiKeysCard />
     </div>

@@ -1,0 +1,152 @@
+import type { FastifyInstance } from "fastify";
+import type { Browser, Page } from "playwright-core";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../../src/db/client.js";
+import { contratos, pacientes, whatsappMessages } from "../../src/db/schema.js";
+import { buildApp } from "../../src/server/app.js";
+import { hubSignature, startFakeWhatsapp, statusWebhook, type FakeWhatsappServer } from "../fakes/whatsapp-server.js";
+import { validCpf } from "../helpers/factories.js";
+import { freePort } from "../helpers/server-process.js";
+import { testEnv, uniqueEmail } from "../helpers/test-env.js";
+import { signIn } from "./accounts.js";
+import { launchBrowser, PHONE, snap } from "./browser.js";
+import { json, seedSignableDocument } from "./signing-helpers.js";
+
+/**
+ * WhatsApp (decision 059) in the browser: the patient, on a phone, chooses to get the code by
+ * WhatsApp and confirms it; staff see the message's delivery status on the document page after
+ * Meta's webhook. Its own app, configured for a local Cloud API fake.
+ */
+const PHONE_NUMBER_ID = "106540352242922";
+const TOKEN = "EAAGtesttoken0123456789";
+const APP_SECRET = "segredo-do-app-123";
+let browser: Browser;
+let app: FastifyInstance;
+let database: Database;
+let fake: FakeWhatsappServer;
+let base: string;
+let staff: Page;
+const account = { email: uniqueEmail("e2e-whatsapp"), password: "segredo123" };
+
+beforeAll(async () => {
+  fake = await startFakeWhatsapp({ phoneNumberId: PHONE_NUMBER_ID, token: TOKEN });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  database = await openDatabase({ kind: "pglite-memory" });
+  app = await buildApp({
+    env: testEnv({
+      PORT: String(port),
+      PUBLIC_URL: base,
+      WHATSAPP_API_URL: fake.url,
+      WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
+      WHATSAPP_ACCESS_TOKEN: TOKEN,
+      WHATSAPP_APP_SECRET: APP_SECRET,
+      OUTBOUND_ALLOW_PRIVATE_NETWORK: "true",
+    }),
+    database,
+    logger: false,
+  });
+  await app.listen({ port, host: "127.0.0.1" });
+  browser = await launchBrowser();
+  const response = await fetch(`${base}/api/auth/sign-up`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      profile_type: "profissional_independente",
+      nome: "Dra. Helena Duarte",
+      cpf: validCpf(),
+      email: account.email,
+      password: account.password,
+      confirmPassword: account.password,
+      conselho_tipo: "CRO",
+      conselho_numero: "43210",
+      conselho_uf: "SP",
+      especialidades: [{ especialidade: "implantodontia", areas_atuacao: [], rqe: null }],
+    }),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  const context = await browser.newContext({
+    viewport: { width: 1366, height: 900 },
+    baseURL: base,
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+  });
+  staff = await context.newPage();
+  await signIn(staff, account.email, account.password);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await database?.close();
+  await fake?.close();
+});
+
+/** Runs the queued jobs (the WhatsApp sends) until `done` holds. */
+async function workUntil(done: () => boolean): Promise<void> {
+  for (let round = 0; round < 20 && !done(); round += 1) await app.worker.tick({ sweep: false });
+  expect(done()).toBe(true);
+}
+
+describe("WhatsApp in the browser", () => {
+  it("the patient gets the code by WhatsApp on a phone; staff see the delivery status on the document page", async () => {
+    const documentId = await seedSignableDocument(staff, account, {
+      nome: "Carla Mendes Rocha",
+      cpf: validCpf(),
+      email: uniqueEmail("paciente-wa"),
+    });
+    const [doc] = await database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    await database.db.update(pacientes).set({ telefone: "(11) 98765-4321" }).where(eq(pacientes.id, doc!.paciente_id));
+    const sent = await json<{ link: string; whatsapp_enviado?: boolean }>(
+      await staff.request.post(`/api/documents/${documentId}/send`, { data: { email: true } }),
+      200,
+    );
+    expect(sent.whatsapp_enviado).toBe(true);
+    await workUntil(() => fake.received.some((m) => m.body.template.name === "consentir_link_assinatura"));
+
+    const phoneContext = await browser.newContext({
+      viewport: PHONE,
+      deviceScaleFactor: 2,
+      hasTouch: true,
+      isMobile: true,
+      locale: "pt-BR",
+      timezoneId: "America/Sao_Paulo",
+    });
+    const patient = await phoneContext.newPage();
+    const errors: string[] = [];
+    patient.on("pageerror", (error) => errors.push(error.message));
+    await patient.goto(sent.link);
+    const step = patient.getByTestId("otp-step");
+    await step.getByText("WhatsApp para (**) *****-4321").click();
+    await snap(patient, "whatsapp-code-choice", { fullPage: false });
+    await step.getByRole("button", { name: "Enviar código" }).click();
+    await patient.getByText("Enviamos um código de 6 dígitos por WhatsApp", { exact: false }).waitFor();
+    await workUntil(() => fake.received.some((m) => m.body.template.name === "consentir_codigo"));
+    const code = fake.received.find((m) => m.body.template.name === "consentir_codigo")!.body.template.components[0]!
+      .parameters[0]!.text;
+    await patient.getByLabel("Código de 6 dígitos").fill(code);
+    await patient.getByRole("button", { name: "Confirmar código" }).click();
+    await patient.getByTestId("otp-verified").waitFor();
+    expect(errors).toEqual([]);
+
+    // Meta reports the link as read.
+    const [linkMessage] = await database.db
+      .select()
+      .from(whatsappMessages)
+      .where(eq(whatsappMessages.contrato_id, documentId));
+    const body = statusWebhook(linkMessage!.wamid!, "read");
+    const hook = await fetch(`${base}/api/webhooks/whatsapp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": hubSignature(body, APP_SECRET) },
+      body,
+    });
+    expect(hook.status).toBe(200);
+    await staff.goto(`/documents/${documentId}`);
+    const lines = staff.getByTestId("whatsapp-line");
+    await lines.first().waitFor();
+    expect(await lines.first().textContent()).toContain("Link de assinatura para (**) *****-4321: lida");
+    expect(await lines.nth(1).textContent()).toContain("Código de verificação");
+    await staff.getByTestId("document-messages").scrollIntoViewIfNeeded();
+    await snap(staff, "whatsapp-document-page", { fullPage: false });
+  });
+});
