@@ -4,6 +4,7 @@ import { sectionBlocks } from "@shared/document-model/section-blocks";
 import { cn } from "@/lib/utils";
 import { InlineText } from "./inline-text";
 import { SignatureBlock } from "./signature-block";
+import { OptionalConsentsView } from "./optional-consents-view";
 
 /**
  * Draws a DocumentModel (spec part 2 §3; DESIGN.md §2): the same model the PDF renderer draws.
@@ -13,11 +14,19 @@ export function DocumentView({
   model,
   className,
   sectionTools,
+  optionalConsents = "list",
+  optionalAnswers,
 }: {
   model: DocumentModel;
   className?: string;
   /** Controls drawn beside each section's title (the signing page's "Ouvir", decision 052). */
   sectionTools?: (section: DocumentSection) => ReactNode;
+  /**
+   * The optional consents (decision 057): listed as offered (default), with the signer's answers
+   * when given, or left out where the page asks them itself (the signing form).
+   */
+  optionalConsents?: "list" | "hidden";
+  optionalAnswers?: readonly { id: string; aceito: boolean }[] | null;
 }) {
   const hasIntroduction = model.introduction.length > 0;
   return (
@@ -41,6 +50,9 @@ export function DocumentView({
       {model.sections.map((section) => (
         <DocumentSectionView key={section.id} section={section} tools={sectionTools?.(section)} />
       ))}
+      {optionalConsents === "list" && model.optionalConsents?.length ? (
+        <OptionalConsentsView items={model.optionalConsents} answers={optionalAnswers ?? null} />
+      ) : null}
     </article>
   );
 }

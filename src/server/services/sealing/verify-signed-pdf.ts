@@ -12,6 +12,7 @@ import { embeddedFiles, infoEntry } from "./pdf-embedded-files.js";
 import { icpBrasilPolicyByOid } from "./icp-brasil-policies.js";
 import { checkAllPdfSignatures, checkPdfSignature, type PdfSignatureCheck } from "./verify-pdf-signature.js";
 import { readDss, signatureBytes } from "./dss.js";
+import { optionalConsentLines } from "./optional-consent-lines.js";
 import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
 
@@ -334,6 +335,8 @@ export function verifySignedPdfWithSeal(
     ) && cadeiaOk;
 
   for (const p of parties) info(`${p.nome}: ${partyLevelLine(p)}.`);
+  // The patient's Sim/Não to each optional consent, against the frozen model's items (decision 057).
+  lines.push(...optionalConsentLines(documentValue, parties));
 
   // 5. Whose document it is (/verificar/:code): the evidence must name this code.
   if (options.expectedCode !== undefined) {
