@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import type { DocumentModel, DocumentSection, Inline } from "@shared/document-model/build-document-model";
 import { sectionBlocks } from "@shared/document-model/section-blocks";
 import { cn } from "@/lib/utils";
@@ -29,6 +29,12 @@ export function DocumentView({
   optionalAnswers?: readonly { id: string; aceito: boolean }[] | null;
 }) {
   const hasIntroduction = model.introduction.length > 0;
+  // Before the signature section, as in the PDF (decision 057).
+  const signatureAt = model.sections.findIndex((section) => section.type === "signature");
+  const optional =
+    optionalConsents === "list" && model.optionalConsents?.length ? (
+      <OptionalConsentsView items={model.optionalConsents} answers={optionalAnswers ?? null} />
+    ) : null;
   return (
     <article
       data-slot="document-view"
@@ -47,12 +53,13 @@ export function DocumentView({
           <InlineText inlines={model.introduction} />
         </p>
       ) : null}
-      {model.sections.map((section) => (
-        <DocumentSectionView key={section.id} section={section} tools={sectionTools?.(section)} />
+      {model.sections.map((section, index) => (
+        <Fragment key={section.id}>
+          {index === signatureAt ? optional : null}
+          <DocumentSectionView section={section} tools={sectionTools?.(section)} />
+        </Fragment>
       ))}
-      {optionalConsents === "list" && model.optionalConsents?.length ? (
-        <OptionalConsentsView items={model.optionalConsents} answers={optionalAnswers ?? null} />
-      ) : null}
+      {signatureAt === -1 ? optional : null}
     </article>
   );
 }

@@ -1,0 +1,141 @@
+/**
+ * Separate optional consents (decision 057) on a 390 px phone: the patient must answer each item,
+ * answers Sim to the image in the record and Não to the photos for publicity, signs; the sealed
+ * PDF prints both answers and the staff's document page shows them.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SAMPLE_OPTIONAL_CONSENTS } from "../../src/shared/document-model/sample-template.js";
+import { registerProfessional, signIn, validCpf } from "./accounts.js";
+import { DESKTOP, launchBrowser, newPage, screenshotsWanted, snap } from "./browser.js";
+import {
+  confirmSigningCode,
+  drawSignature,
+  json,
+  patientPhone,
+  sealedPdf,
+  seedSignableDocument,
+} from "./signing-helpers.js";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const PATIENT = "Carla Opcional Mendes";
+const EMAIL = "carla.opcional@exemplo.com.br";
+const [PRONTUARIO, , DIVULGACAO] = SAMPLE_OPTIONAL_CONSENTS as [
+  (typeof SAMPLE_OPTIONAL_CONSENTS)[number],
+  unknown,
+  (typeof SAMPLE_OPTIONAL_CONSENTS)[number],
+];
+
+describe("optional consents on a phone", () => {
+  it("asks Sim/Não for each item, refuses to sign until all are answered, prints the answers in the sealed PDF", async () => {
+    const account = await registerProfessional();
+    const staff = await newPage(browser, DESKTOP);
+    await signIn(staff.page, account.email, account.password);
+    const cpf = validCpf();
+    const documentId = await seedSignableDocument(
+      staff.page,
+      account,
+      { nome: PATIENT, cpf, email: EMAIL },
+      "Termo de Consentimento - Opcionais",
+      {
+        title: "Termo — {{procedimento}}",
+        introduction: "Eu, {{paciente_nome}}, autorizo {{procedimento}}.",
+        sections: [
+          { id: "inicio", type: "paragraph", title: "Sobre o procedimento", content: "O que será feito." },
+          { id: "assinaturas", type: "signature", title: "Assinaturas", content: "{{paciente_nome}}" },
+        ],
+        optionalConsents: [PRONTUARIO, DIVULGACAO],
+      },
+    );
+    const sent = await json<{ link: string }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
+
+    const phone = await patientPhone(browser);
+    const p = phone.page;
+    await p.goto(sent.link);
+    await p.getByTestId("go-to-signature").click();
+    await confirmSigningCode(p, staff.page, EMAIL);
+
+    const items = p.getByTestId("optional-consents");
+    await items.waitFor();
+    const prontuario = items.getByRole("group", { name: PRONTUARIO.title });
+    const divulgacao = items.getByRole("group", { name: DIVULGACAO.title });
+    // None chosen beforehand.
+    for (const group of [prontuario, divulgacao])
+      for (const name of ["Sim", "Não"]) expect(await group.getByRole("radio", { name }).isChecked()).toBe(false);
+
+    await p.getByLabel("Nome completo").fill(PATIENT);
+    await p.getByLabel("CPF").pressSequentially(cpf);
+    await p.getByLabel("E-mail").fill(EMAIL);
+    await drawSignature(p);
+    await p.getByTestId("consent").click();
+    // Only one answered: the page asks for the other, nothing is sent.
+    await prontuario.getByText("Sim").click();
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("sign-error").getByText("Responda Sim ou Não a cada consentimento opcional").waitFor();
+    expect(await divulgacao.getAttribute("aria-invalid")).toBe("true");
+
+    await divulgacao.getByText("Não").click();
+    expect(await divulgacao.getByRole("radio", { name: "Não" }).isChecked()).toBe(true);
+    expect(await p.getByTestId("sign-error").count()).toBe(0);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await items.scrollIntoViewIfNeeded();
+    await snap(p, "optional-consents-phone", { fullPage: false });
+    await p.getByRole("button", { name: "Assinar Documento" }).click();
+    await p.getByTestId("signing-success").waitFor();
+
+    const pdf = await sealedPdf(staff.page, documentId);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "optional-"));
+    const file = path.join(dir, "assinado.pdf");
+    writeFileSync(file, pdf);
+    const text = execFileSync("pdftotext", [file, "-"]).toString("utf8").replace(/\s+/g, " ");
+    expect(text).toContain("Consentimentos opcionais");
+    expect(text).toMatch(new RegExp(`${PRONTUARIO.title} .*? Resposta: Sim`));
+    expect(text).toMatch(new RegExp(`${DIVULGACAO.title} .*? Resposta: Não`));
+    expect(text.indexOf("Resposta: Sim")).toBeLessThan(text.indexOf("Resposta: Não"));
+    if (screenshotsWanted()) {
+      const shots = path.join(process.cwd(), "test-results", "screenshots");
+      execFileSync("pdftoppm", [
+        "-png",
+        "-r",
+        "60",
+        "-f",
+        "1",
+        "-l",
+        "1",
+        file,
+        path.join(shots, "optional-consents-pdf"),
+      ]);
+    }
+
+    // The staff's document page shows each answer.
+    await staff.page.goto(`/documents/${documentId}`);
+    const view = staff.page.getByTestId("optional-consents-view");
+    await view.waitFor();
+    expect(
+      await view.locator(`[data-optional-id="${PRONTUARIO.id}"]`).getByTestId("optional-answer").textContent(),
+    ).toBe("Sim");
+    expect(
+      await view.locator(`[data-optional-id="${DIVULGACAO.id}"]`).getByTestId("optional-answer").textContent(),
+    ).toBe("Não");
+    await view.scrollIntoViewIfNeeded();
+    await snap(staff.page, "optional-consents-staff-desktop", { fullPage: false });
+
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+    await staff.context.close();
+  }, 180_000);
+});
