@@ -7,9 +7,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SAMPLE_OPTIONAL_CONSENTS } from "../../src/shared/document-model/sample-template.js";
+import { SAMPLE_OPTIONAL_CONSENTS, SAMPLE_TEMPLATE } from "../../src/shared/document-model/sample-template.js";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
 import { DESKTOP, launchBrowser, newPage, screenshotsWanted, snap } from "./browser.js";
 import {
@@ -137,5 +137,67 @@ describe("optional consents on a phone", () => {
     expect(phone.errors).toEqual([]);
     await phone.context.close();
     await staff.context.close();
+  }, 180_000);
+
+  it("the template editor adds, edits, reorders and removes items, refuses a blank title in pt-BR, and saves them", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, DESKTOP);
+    await signIn(page, account.email, account.password);
+    await page.goto("/templates/create");
+    await page.getByRole("heading", { name: "Novo Template" }).waitFor();
+    const especialidade = page.getByLabel(/^Especialidade/);
+    await expect.poll(() => especialidade.locator("option").count()).toBeGreaterThan(1);
+    await especialidade.selectOption((await especialidade.locator("option").nth(1).getAttribute("value")) ?? "");
+    await page.getByRole("button", { name: "Carregar modelo de exemplo" }).click();
+    const editor = page.getByTestId("optional-consents-editor");
+    const items = editor.getByTestId("optional-consent-item");
+    const title = (p: Page, n: number) =>
+      p.getByTestId("optional-consents-editor").getByTestId("optional-consent-item").nth(n).getByLabel("Título");
+    await expect.poll(() => items.count()).toBe(SAMPLE_OPTIONAL_CONSENTS.length);
+    expect(await title(page, 0).inputValue()).toBe(SAMPLE_OPTIONAL_CONSENTS[0]!.title);
+
+    // Reorder: the research contact goes up one place; remove the publicity item.
+    await editor.getByRole("button", { name: "Mover consentimento opcional 4 para cima" }).click();
+    await expect.poll(() => title(page, 2).inputValue()).toBe("Contato para pesquisas");
+    await editor.getByRole("button", { name: "Remover consentimento opcional 4" }).click();
+    await expect.poll(() => items.count()).toBe(3);
+
+    // A new item with no title is refused on saving, with the pt-BR message.
+    await editor.getByRole("button", { name: "Adicionar consentimento opcional" }).click();
+    await items.nth(3).getByLabel("Texto").fill("Autorizo receber lembretes por mensagem.");
+    await page.getByRole("button", { name: "Criar Template" }).click();
+    await page.getByText("Informe o título do consentimento opcional").first().waitFor();
+    await title(page, 3).fill("Lembretes por mensagem");
+    await editor.scrollIntoViewIfNeeded();
+    await snap(page, "optional-consents-editor-desktop", { fullPage: false });
+
+    // The preview lists them as the patient will answer them.
+    await page.getByRole("tab", { name: "Pré-visualização" }).click();
+    await page.getByTestId("optional-consents-view").getByText("Lembretes por mensagem", { exact: true }).waitFor();
+    await page.getByRole("tab", { name: "Editor" }).click();
+
+    await page.getByRole("button", { name: "Criar Template" }).click();
+    await page.waitForURL(/\/templates\/[0-9a-f-]{36}\/preview$/);
+    const id = /\/templates\/([0-9a-f-]{36})\/preview$/.exec(page.url())![1]!;
+    const saved = await json<{ estrutura: { optionalConsents: { id: string; title: string }[] } }>(
+      await page.request.get(`/api/templates/${id}`),
+      200,
+    );
+    expect(saved.estrutura.optionalConsents.map((i) => i.title)).toEqual([
+      "Uso de imagem no prontuário",
+      "Uso de imagem para ensino e publicações científicas",
+      "Contato para pesquisas",
+      "Lembretes por mensagem",
+    ]);
+    // The sample's ids are kept; the new item got one of its own.
+    expect(saved.estrutura.optionalConsents.slice(0, 3).map((i) => i.id)).toEqual([
+      "imagem-prontuario",
+      "imagem-ensino",
+      "contato-pesquisas",
+    ]);
+    expect(saved.estrutura.optionalConsents[3]!.id).toMatch(/^[a-z0-9-]+$/);
+    expect(SAMPLE_TEMPLATE.estrutura.optionalConsents).toHaveLength(4);
+    expect(errors).toEqual([]);
+    await context.close();
   }, 180_000);
 });
