@@ -4,7 +4,8 @@
  * PDF prints both answers and the staff's document page shows them.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -20,6 +21,24 @@ import {
   sealedPdf,
   seedSignableDocument,
 } from "./signing-helpers.js";
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Serious and critical axe violations (WCAG 2.1 AA) of the page as it is now, as "rule: target". */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Through the DevTools protocol: the app's CSP (script-src 'self') refuses inline scripts.
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (d: Document, o: object) => Promise<any> } }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+      resultTypes: ["violations"],
+    });
+    return (result.violations as { id: string; impact: string; nodes: { target: unknown[] }[] }[])
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}
 
 let browser: Browser;
 beforeAll(async () => {
@@ -94,6 +113,7 @@ describe("optional consents on a phone", () => {
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await items.scrollIntoViewIfNeeded();
     await snap(p, "optional-consents-phone", { fullPage: false });
+    expect(await axeViolations(p)).toEqual([]);
     await p.getByRole("button", { name: "Assinar Documento" }).click();
     await p.getByTestId("signing-success").waitFor();
 
