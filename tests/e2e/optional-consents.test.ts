@@ -116,6 +116,14 @@ describe("optional consents on a phone", () => {
     expect(await axeViolations(p)).toEqual([]);
     await p.getByRole("button", { name: "Assinar Documento" }).click();
     await p.getByTestId("signing-success").waitFor();
+    // The signed page shows the patient their own answers.
+    const mine = p.getByTestId("optional-consents-view");
+    expect(
+      await mine.locator(`[data-optional-id="${PRONTUARIO.id}"]`).getByTestId("optional-answer").textContent(),
+    ).toBe("Sim");
+    expect(
+      await mine.locator(`[data-optional-id="${DIVULGACAO.id}"]`).getByTestId("optional-answer").textContent(),
+    ).toBe("Não");
 
     const pdf = await sealedPdf(staff.page, documentId);
     const dir = mkdtempSync(path.join(os.tmpdir(), "optional-"));

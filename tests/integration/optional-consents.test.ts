@@ -244,6 +244,11 @@ describe("POST /api/public/sign/:token with the answers", () => {
       { id: "contato-pesquisas", titulo: "Contato para pesquisas", aceito: true },
     ]);
 
+    // The signer's link, reopened, shows their own answers.
+    const reopened = (await call("GET", `/api/public/sign/${token}`)).json();
+    expect(reopened.estado).toBe("signed");
+    expect(reopened.consentimentos_opcionais).toEqual(ANSWERS);
+
     // Sealed by the worker: evidencias.json, the printed block, the offline verifier.
     for (let round = 0; round < 5; round++) {
       const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));

@@ -246,6 +246,7 @@ export function SigningPage({ token }: { token: string }) {
               model={model}
               // While pending, the form below asks each optional consent (decision 057).
               optionalConsents={signed ? "list" : "hidden"}
+              optionalAnswers={page.consentimentos_opcionais ?? null}
               className={largeText ? "text-lg leading-relaxed sm:text-lg" : undefined}
               sectionTools={
                 signed || !canSpeak()

@@ -212,6 +212,8 @@ export const signingPageSchema = z.object({
   /** Signed and the sealed PDF exists: GET …/signed-pdf answers 200 (else the page polls HEAD). */
   pdf_assinado_pronto: z.boolean(),
   assinaturas: z.array(signatureSummarySchema),
+  /** After signing: the signer's own Sim/Não to each optional consent (decision 057). */
+  consentimentos_opcionais: z.array(z.object({ id: text(), aceito: z.boolean() })).optional(),
 });
 export type SigningPage = z.infer<typeof signingPageSchema>;
 
