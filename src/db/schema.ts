@@ -902,6 +902,38 @@ export const contratoPartes = pgTable(
   ],
 );
 
+/**
+ * The signer's answer to each separate optional consent the frozen model offered (decision 057),
+ * written with the signature. item_id is the model's stable id (a later revocation names it);
+ * titulo the title as offered. Insert and read only for the app (migration 0041).
+ */
+export const consentimentosOpcionais = pgTable(
+  "consentimentos_opcionais",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id").notNull(),
+    contrato_id: uuid("contrato_id").notNull(),
+    parte_id: uuid("parte_id")
+      .notNull()
+      .references(() => contratoPartes.id, { onDelete: "cascade" }),
+    item_id: text("item_id").notNull(),
+    titulo: text("titulo").notNull(),
+    aceito: boolean("aceito").notNull(),
+    /** Position in the model (0, 1, …): the order offered. */
+    ordem: smallint("ordem").notNull(),
+    respondido_em: timestamp("respondido_em", { withTimezone: true }).notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("consentimentos_opcionais_contrato_item_unique").on(t.tenant_id, t.contrato_id, t.item_id),
+    foreignKey({
+      name: "consentimentos_opcionais_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
+  ],
+);
+
 /** E-mail one-time codes for signing (optional per clinic): only the code's hash is kept. */
 export const signingOtps = pgTable(
   "signing_otps",

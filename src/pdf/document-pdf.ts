@@ -28,6 +28,7 @@ import { PDF_FONT, pdfEngine } from "./fonts.js";
 import { opaqueOnWhite } from "./opaque-png.js";
 import { registryContent, type SignatureRegistry } from "./signature-registry.js";
 import { signaturePlaceholder } from "../shared/signing-method.js";
+import { answerLabel, OPTIONAL_CONSENT_MESSAGES } from "../shared/document-model/optional-consents.js";
 
 export interface DocumentPdfClinic {
   nome: string;
@@ -82,6 +83,11 @@ export interface DocumentPdfInput {
   clinic: DocumentPdfClinic;
   physician: DocumentPdfPhysician | null;
   signatures?: DocumentPdfSignature[];
+  /**
+   * The signer's Sim/Não to the model's optional consents (decision 057), printed with each item;
+   * absent before signing (the block then says the answer is given when signing).
+   */
+  optionalAnswers?: { id: string; aceito: boolean }[];
   /** The final PDF's last page(s): "Registro de assinaturas" (src/pdf/signature-registry.ts). */
   registry?: SignatureRegistry;
   /**
@@ -572,11 +578,55 @@ const STYLES: Record<string, Style> = {
   missing: { background: "#fde68a", color: "#92400e", bold: true },
 };
 
+/** "Consentimentos opcionais" (decision 057): each item as offered, with the signer's answer. */
+export function optionalConsentsBlock(
+  items: DocumentModel["optionalConsents"],
+  answers: readonly { id: string; aceito: boolean }[] | undefined,
+): Content[] {
+  if (!items || items.length === 0) return [];
+  const answerOf = new Map((answers ?? []).map((a) => [a.id, a.aceito]));
+  return [
+    ...sectionTitle(OPTIONAL_CONSENT_MESSAGES.heading),
+    { text: OPTIONAL_CONSENT_PDF_NOTE, style: "signDetail", margin: [0, 0, 0, 4] },
+    ...items.map((item): Content => {
+      const aceito = answerOf.get(item.id);
+      return {
+        stack: [
+          { text: item.title, bold: true, margin: [0, 2, 0, 1] },
+          ...item.paragraphs.map((p) => paragraph(p)),
+          aceito === undefined
+            ? { text: OPTIONAL_CONSENT_UNANSWERED, style: "signDetail", italics: true }
+            : {
+                text: [
+                  { text: "Resposta: ", bold: true },
+                  { text: answerLabel(aceito), bold: true },
+                ],
+                style: "body",
+              },
+        ],
+        unbreakable: true,
+        margin: [0, 0, 0, 4],
+      };
+    }),
+  ];
+}
+
+const OPTIONAL_CONSENT_PDF_NOTE =
+  "Cada item abaixo foi respondido separadamente, com Sim ou Não, e não altera o consentimento deste termo.";
+const OPTIONAL_CONSENT_UNANSWERED = "Resposta: dada pelo signatário ao assinar (Sim ou Não).";
+
 /** The pdfmake document definition (exported for tests and the benchmark). */
 export function documentDefinition(input: DocumentPdfInput): TDocumentDefinitions {
   const { model, clinic, physician } = input;
   const signed = signedLines(input.signatures ?? []);
-  const sections = model.sections.flatMap((section) => sectionContent(section, physician, signed));
+  // The optional consents go before the signature section (or after the last section).
+  const optional = optionalConsentsBlock(model.optionalConsents, input.optionalAnswers);
+  const signatureAt = model.sections.findIndex((section) => section.type === "signature");
+  const sections = model.sections.flatMap((section, index) => [
+    ...(index === signatureAt ? optional : []),
+    ...sectionContent(section, physician, signed),
+  ]);
+  if (signatureAt === -1) sections.push(...optional);
   const hasSignatureSection = model.sections.some((section) => section.type === "signature");
   const content: Content[] = [
     { text: model.title, style: "title" },

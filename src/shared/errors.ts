@@ -83,6 +83,12 @@ export const ERRORS = {
   SIGNING_NAME_MISMATCH: { status: 400, message: "Nome não confere com os dados do paciente" },
   SIGNING_CPF_MISMATCH: { status: 400, message: "CPF não confere com os dados do paciente" },
   SIGNING_SIGNATURE_REQUIRED: { status: 400, message: "Por favor, assine no campo acima" },
+  /** Decision 057: the answers must name exactly the optional consents the document offered. */
+  SIGNING_OPTIONAL_ANSWERS_INVALID: {
+    status: 400,
+    message:
+      "As respostas aos consentimentos opcionais não correspondem a este documento. Recarregue a página e responda a cada item.",
+  },
   SIGNING_ALREADY_SIGNED: { status: 409, message: "Este documento já foi assinado." },
   SIGNING_CONTENT_CHANGED: {
     status: 409,

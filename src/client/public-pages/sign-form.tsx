@@ -12,6 +12,9 @@ import { TypedSignature } from "./components/typed-signature";
 import { DigitsInput } from "./components/digits-input";
 import { Notice, Panel, PlainButton } from "./components/public-shell";
 import { publicFetch } from "./lib/http";
+import { OptionalConsentsField, type OptionalChoices } from "./components/optional-consents-field";
+import { asDocumentModel } from "@/features/documents/lib/as-document-model";
+import { OPTIONAL_CONSENT_MESSAGES } from "@shared/document-model/optional-consents";
 
 /** Who the form asks for: the patient, the legal guardian in their own name, or a witness (decision 021). */
 const SIGNER_HEADING: Record<SigningPage["signatario"]["papel"], { title: string; hint: (patient: string) => string }> =
@@ -32,7 +35,16 @@ const SIGNER_HEADING: Record<SigningPage["signatario"]["papel"], { title: string
     },
   };
 
-type Field = "nome" | "cpf" | "email" | "email_confirmacao" | "telefone" | "codigo" | "assinatura" | "aceite";
+type Field =
+  | "nome"
+  | "cpf"
+  | "email"
+  | "email_confirmacao"
+  | "telefone"
+  | "codigo"
+  | "assinatura"
+  | "aceite"
+  | "consentimentos_opcionais";
 type Problem = { title: string; message?: string; fields: Field[] };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -45,13 +57,17 @@ const FIELDS: readonly Field[] = [
   "codigo",
   "assinatura",
   "aceite",
+  "consentimentos_opcionais",
 ];
 
 /** The page's own checks, with the spec's messages (the server repeats every one of them). */
 export function checkSigner(
   values: { nome: string; cpf: string; email: string; email_confirmacao: string },
-  options: { signatureEmpty: boolean; consent: boolean; confirmEmail: boolean },
+  options: { signatureEmpty: boolean; consent: boolean; confirmEmail: boolean; optionalUnanswered?: boolean },
 ): Problem | null {
+  // Each optional consent answered Sim or Não (decision 057), before the rest of the form.
+  if (options.optionalUnanswered)
+    return { title: OPTIONAL_CONSENT_MESSAGES.answerRequired, fields: ["consentimentos_opcionais"] };
   const required = options.confirmEmail
     ? (["nome", "cpf", "email", "email_confirmacao"] as const)
     : (["nome", "cpf", "email"] as const);
@@ -98,6 +114,10 @@ export function SignForm({
   // No address on record: the copy goes to the typed one, so it is typed twice (decision 047).
   const confirmEmail = page.copia_para === null;
   const [consent, setConsent] = useState(false);
+  // The optional consents a patient or guardian answers (decision 057); a witness answers none.
+  const optionalItems =
+    page.signatario.papel === "testemunha" ? [] : (asDocumentModel(page.documento.modelo)?.optionalConsents ?? []);
+  const [choices, setChoices] = useState<OptionalChoices>({});
   const [signatureKind, setSignatureKind] = useState<"desenhada" | "digitada">("desenhada");
   const [problem, setProblem] = useState<Problem | null>(null);
   const [sending, setSending] = useState(false);
@@ -119,7 +139,12 @@ export function SignForm({
     event.preventDefault();
     if (sending) return;
     const pad = canvas.current;
-    const found = checkSigner(values, { signatureEmpty: pad?.isEmpty() ?? true, consent, confirmEmail });
+    const found = checkSigner(values, {
+      signatureEmpty: pad?.isEmpty() ?? true,
+      consent,
+      confirmEmail,
+      optionalUnanswered: optionalItems.some((item) => choices[item.id] === undefined),
+    });
     if (found) return setProblem(found);
     setProblem(null);
     setSending(true);
@@ -135,6 +160,9 @@ export function SignForm({
       aceite_eletronico: consent as true,
       tipo_assinatura: signatureKind,
       leitura: reading?.() ?? undefined,
+      ...(optionalItems.length > 0
+        ? { consentimentos_opcionais: optionalItems.map((item) => ({ id: item.id, aceito: choices[item.id]! })) }
+        : {}),
     };
     const result = await publicFetch<{ estado: "signed"; assinou_em: string }>(base, { method: "POST", json: input });
     setSending(false);
@@ -177,6 +205,18 @@ export function SignForm({
           <p className="flex items-center gap-2 text-sm text-emerald-700" data-testid="otp-verified">
             <ShieldCheck className="size-4" aria-hidden /> {SIGNING_MESSAGES.codeVerified}
           </p>
+        ) : null}
+        {optionalItems.length > 0 ? (
+          <OptionalConsentsField
+            items={optionalItems}
+            choices={choices}
+            disabled={sending}
+            invalid={invalid("consentimentos_opcionais")}
+            onChange={(id, aceito) => {
+              setChoices((current) => ({ ...current, [id]: aceito }));
+              if (invalid("consentimentos_opcionais")) setProblem(null);
+            }}
+          />
         ) : null}
         <div className="grid gap-1" data-testid="signer-heading">
           <h2 id="sign-title" className="text-base font-semibold">
@@ -349,6 +389,7 @@ function fieldsOf(code: string | null, issues: { path: string; message: string }
   if (code === "SIGNING_CPF_MISMATCH") return ["cpf"];
   if (code === "SIGNING_SIGNATURE_REQUIRED") return ["assinatura"];
   if (code === "SIGNING_OTP_REQUIRED" || code === "SIGNING_OTP_INVALID") return ["codigo"];
+  if (code === "SIGNING_OPTIONAL_ANSWERS_INVALID") return ["consentimentos_opcionais"];
   if (issues.some((issue) => issue.path.startsWith("aceite"))) return ["aceite"];
   return issues.map((issue) => issue.path.split(".")[0] as Field).filter((field) => FIELDS.includes(field));
 }

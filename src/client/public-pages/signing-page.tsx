@@ -244,6 +244,9 @@ export function SigningPage({ token }: { token: string }) {
           <div ref={termRef} className="rounded-lg border bg-background p-4 sm:p-8 print:border-0 print:p-0">
             <DocumentView
               model={model}
+              // While pending, the form below asks each optional consent (decision 057).
+              optionalConsents={signed ? "list" : "hidden"}
+              optionalAnswers={page.consentimentos_opcionais ?? null}
               className={largeText ? "text-lg leading-relaxed sm:text-lg" : undefined}
               sectionTools={
                 signed || !canSpeak()

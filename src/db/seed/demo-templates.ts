@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { normalizeStructure, versionContent } from "../../server/services/templates/template-content.js";
-import { SAMPLE_TEMPLATE } from "../../shared/document-model/sample-template.js";
+import { SAMPLE_OPTIONAL_CONSENTS, SAMPLE_TEMPLATE } from "../../shared/document-model/sample-template.js";
 import type { TemplateStructure } from "../../shared/document-model/structure.js";
 import { TEMPLATE_MESSAGES, type TemplateCategory, type TemplateStatus } from "../../shared/schemas/template.js";
 import type { Db } from "../client.js";
@@ -82,10 +82,10 @@ const DEMO_TEMPLATES: DemoTemplate[] = [
       sections: [
         {
           id: "finalidades",
-          type: "bullet_list",
-          title: "Finalidades autorizadas",
+          type: "paragraph",
+          title: "Finalidades",
           content:
-            "Documentação no prontuário e acompanhamento da evolução do tratamento\nDiscussão em ambiente científico, sem identificação do rosto",
+            "Cada finalidade de uso das imagens é autorizada separadamente, em Consentimentos opcionais: respondo Sim ou Não a cada uma, e a recusa de uma não impede as demais nem o atendimento.",
         },
         {
           id: "lgpd",
@@ -102,6 +102,8 @@ const DEMO_TEMPLATES: DemoTemplate[] = [
         },
         { id: "assinatura", type: "signature", title: "Assinatura", content: "{{data_atual}}" },
       ],
+      // Each use of the images answered Sim or Não on its own (decision 057).
+      optionalConsents: SAMPLE_OPTIONAL_CONSENTS.filter((item) => item.id.startsWith("imagem-")),
     },
   },
 ];

@@ -29,10 +29,22 @@ export interface DocumentSection {
 
 export { sectionBlocks } from "./section-blocks.js";
 
+/** An optional consent as offered in the document (decision 057): its stable id, title and text. */
+export interface DocumentOptionalConsent {
+  id: string;
+  title: string;
+  paragraphs: Inline[][];
+}
+
 export interface DocumentModel {
   title: string;
   introduction: Inline[];
   sections: DocumentSection[];
+  /**
+   * The separate optional consents the signer answers Sim/Não (decision 057); absent when the
+   * template offers none, so the models (and SHA-256) of such documents are what they were.
+   */
+  optionalConsents?: DocumentOptionalConsent[];
   /** Distinct placeholder names (as written) that had no value, in order of appearance. */
   unresolved: string[];
 }
@@ -247,5 +259,10 @@ export function buildDocumentModel(structure: TemplateStructure, values: Variabl
     if (blocks.some((block) => block.kind === "list")) return { ...base, blocks };
     return { ...base, paragraphs: blocks.map((block) => (block.kind === "paragraph" ? block.inlines : [])) };
   });
-  return { title, introduction, sections, unresolved };
+  const optionalConsents = (structure.optionalConsents ?? []).map((item): DocumentOptionalConsent => ({
+    id: item.id,
+    title: resolvePlainTitle(item.title, values, unresolved),
+    paragraphs: toParagraphs(resolvePieces(item.text, values, unresolved)),
+  }));
+  return { title, introduction, sections, ...(optionalConsents.length > 0 ? { optionalConsents } : {}), unresolved };
 }

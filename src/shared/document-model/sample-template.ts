@@ -11,6 +11,30 @@
 import type { TemplateCategory } from "../schemas/template.js";
 import type { TemplateStructure } from "./structure.js";
 
+/** The sample's separate optional consents (decision 057); the demo's image authorisation reuses them. */
+export const SAMPLE_OPTIONAL_CONSENTS = [
+  {
+    id: "imagem-prontuario",
+    title: "Uso de imagem no prontuário",
+    text: "Autorizo que sejam feitas fotografias e vídeos das áreas tratadas antes, durante e depois do procedimento {{procedimento}}, guardados com sigilo no meu prontuário, para acompanhar a evolução do tratamento.",
+  },
+  {
+    id: "imagem-ensino",
+    title: "Uso de imagem para ensino e publicações científicas",
+    text: "Autorizo o uso dessas imagens em aulas, congressos e publicações científicas, sem mostrar meu rosto e sem dados que permitam me identificar.",
+  },
+  {
+    id: "imagem-divulgacao",
+    title: "Uso de imagem para divulgação",
+    text: "Autorizo o uso dessas imagens na divulgação da clínica (site, redes sociais e material impresso), sem pagamento e de acordo com as normas de publicidade médica do Conselho Federal de Medicina.",
+  },
+  {
+    id: "contato-pesquisas",
+    title: "Contato para pesquisas",
+    text: "Autorizo a clínica a me procurar por telefone, e-mail ou mensagem para me convidar a participar de pesquisas de satisfação ou científicas. Participar de qualquer pesquisa dependerá de um novo consentimento.",
+  },
+];
+
 export const SAMPLE_TEMPLATE: {
   titulo: string;
   categoria: TemplateCategory;
@@ -144,5 +168,8 @@ export const SAMPLE_TEMPLATE: {
         ].join("\n"),
       },
     ],
+    // The use of images, once a paragraph of the term, is answered item by item, each Sim or Não
+    // and apart from the consent to the procedure (decision 057).
+    optionalConsents: SAMPLE_OPTIONAL_CONSENTS,
   },
 };

@@ -55,6 +55,7 @@ export function templateTextSize(structure: {
   title: string;
   introduction: string;
   sections: ReadonlyArray<{ title: string; content: string }>;
+  optionalConsents?: ReadonlyArray<{ title: string; text: string }> | undefined;
 }): TextSize {
   const size: TextSize = { chars: 0, lines: 0, longestWord: 0 };
   add(size, structure.title);
@@ -62,6 +63,10 @@ export function templateTextSize(structure: {
   for (const section of structure.sections) {
     add(size, section.title);
     add(size, section.content);
+  }
+  for (const item of structure.optionalConsents ?? []) {
+    add(size, item.title);
+    add(size, item.text);
   }
   return size;
 }
@@ -82,6 +87,13 @@ export function documentModelSize(model: DocumentModel): TextSize {
     for (const block of [...(section.paragraphs ?? []), ...(section.items ?? []), ...lists]) {
       size.lines += 1;
       addInlines(size, block);
+    }
+  }
+  for (const item of model.optionalConsents ?? []) {
+    add(size, item.title);
+    for (const paragraph of item.paragraphs) {
+      size.lines += 1;
+      addInlines(size, paragraph);
     }
   }
   return size;

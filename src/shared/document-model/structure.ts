@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "../schemas/safe-input.js";
+import { OptionalConsentSchema } from "./optional-consents.js";
 
 /** The five section types of a structured template (spec part 2, §3). */
 export const SECTION_TYPES = ["paragraph", "bullet_list", "numbered_list", "patient_data", "signature"] as const;
@@ -32,6 +33,8 @@ export const TemplateStructureSchema = z.object({
   title: text(),
   introduction: text(),
   sections: z.array(TemplateSectionSchema),
+  /** Separate optional consents, each answered Sim/Não (decision 057). Absent in older content. */
+  optionalConsents: z.array(OptionalConsentSchema).optional(),
 });
 
 export type TemplateSection = z.output<typeof TemplateSectionSchema>;

@@ -1,4 +1,5 @@
 import type { ReadingSummary } from "../reading/reading-record.js";
+import type { OptionalAnswer } from "../document-model/optional-consents.js";
 /**
  * The evidence a sealed PDF carries about itself (decision 014): two JSON files
  * embedded as associated files before the seal —
@@ -57,6 +58,11 @@ export interface EvidenceParty {
   presencial?: { atendente_nome: string };
   /** The reading record the signer's device sent (decision 052): its word, not verified. */
   leitura?: ReadingSummary | null;
+  /**
+   * The signer's Sim/Não to each separate optional consent the model offered (decision 057), as
+   * the signature's event recorded it. Absent when none was offered.
+   */
+  consentimentos_opcionais?: OptionalAnswer[];
 }
 
 /** How a verified code reached the signer (EvidenceParty.codigo_canal). */
@@ -114,6 +120,7 @@ export interface SignedEventData {
   dispositivo?: string | null;
   presencial?: { atendente_id: string; atendente_nome: string };
   leitura?: ReadingSummary;
+  consentimentos_opcionais?: OptionalAnswer[];
 }
 
 /** The document.party_signed event of a party (by parte_id): its evidence (decision 015). */

@@ -168,6 +168,10 @@ export const documentDetailSchema = documentSummarySchema.extend({
   /** Parties still to sign, in order: "profissional" before sending, then the patient or guardian. */
   assinaturas_pendentes: z.array(z.enum(["paciente", "responsavel", "profissional", "testemunha"])),
   cancel_reason: text().nullable(),
+  /** The signer's answer to each separate optional consent of the model (decision 057), in its order. */
+  consentimentos_opcionais: z
+    .array(z.object({ id: text(), titulo: text(), aceito: z.boolean(), parte_id: text(), respondido_em: text() }))
+    .optional(),
   audit: z.array(auditEntrySchema),
 });
 export type DocumentDetail = z.infer<typeof documentDetailSchema>;
@@ -194,6 +198,8 @@ export const documentFormOptionsSchema = z.object({
         title: text(),
         introduction: text(),
         sections: z.array(z.object({ id: text(), type: text(), title: text(), content: text() })),
+        /** The optional consents that version offers (decision 057). */
+        optionalConsents: z.array(z.object({ id: text(), title: text(), text: text() })).optional(),
       }),
     }),
   ),

@@ -3,6 +3,7 @@ import { text } from "./safe-input.js";
 import { isValidCpf } from "../br/cpf.js";
 import { MAX_SIGNATURE_BYTES, SIGNING_MESSAGES } from "../signing-rules.js";
 import { readingBatchSchema, readingSummarySchema } from "../reading/reading-record.js";
+import { optionalAnswersInputSchema } from "../document-model/optional-consents.js";
 
 export {
   cpfMatches,
@@ -68,6 +69,11 @@ export const signInputSchema = z
      * refuse the signature.
      */
     leitura: readingBatchSchema.optional().catch(undefined),
+    /**
+     * Sim/Não to each separate optional consent of the frozen model (decision 057); the server
+     * wants exactly its ids. Absent: no answers (right only for a model without items, or a witness).
+     */
+    consentimentos_opcionais: optionalAnswersInputSchema.optional(),
     /** The explicit consent to sign electronically (ELECTRONIC_CONSENT, recorded with its SHA-256). */
     aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
   })
@@ -206,6 +212,8 @@ export const signingPageSchema = z.object({
   /** Signed and the sealed PDF exists: GET …/signed-pdf answers 200 (else the page polls HEAD). */
   pdf_assinado_pronto: z.boolean(),
   assinaturas: z.array(signatureSummarySchema),
+  /** After signing: the signer's own Sim/Não to each optional consent (decision 057). */
+  consentimentos_opcionais: z.array(z.object({ id: text(), aceito: z.boolean() })).optional(),
 });
 export type SigningPage = z.infer<typeof signingPageSchema>;
 

@@ -4,6 +4,7 @@ import { SectionTypeSchema } from "../document-model/structure.js";
 import { requiredText } from "./common.js";
 import { templateSizeProblem, templateTextSize } from "../document-model/size.js";
 import { MAX_SECTION_CONTENT, MAX_TEMPLATE_SECTIONS } from "../reference/limits.js";
+import { optionalConsentsInputSchema } from "../document-model/optional-consents.js";
 
 export { MAX_SECTION_CONTENT, MAX_TEMPLATE_SECTIONS };
 
@@ -92,6 +93,8 @@ export const templateStructureInputSchema = z
         (sections) => new Set(sections.map((s) => String(s.id))).size === sections.length,
         "Seções com identificador repetido",
       ),
+    /** Separate optional consents, answered Sim/Não by the signer (decision 057). */
+    optionalConsents: optionalConsentsInputSchema.optional(),
   })
   .superRefine((structure, ctx) => {
     // The whole template must stay small enough for one PDF render well under a second (decision
@@ -163,6 +166,7 @@ export const templateStructureSchema = z.object({
       variables: z.array(text()).optional(),
     }),
   ),
+  optionalConsents: z.array(z.object({ id: text(), title: text(), text: text() })).optional(),
 });
 
 /** One template with its current version's content (view and edit). */

@@ -1,9 +1,10 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import type { DocumentModel, DocumentSection, Inline } from "@shared/document-model/build-document-model";
 import { sectionBlocks } from "@shared/document-model/section-blocks";
 import { cn } from "@/lib/utils";
 import { InlineText } from "./inline-text";
 import { SignatureBlock } from "./signature-block";
+import { OptionalConsentsView } from "./optional-consents-view";
 
 /**
  * Draws a DocumentModel (spec part 2 §3; DESIGN.md §2): the same model the PDF renderer draws.
@@ -13,13 +14,27 @@ export function DocumentView({
   model,
   className,
   sectionTools,
+  optionalConsents = "list",
+  optionalAnswers,
 }: {
   model: DocumentModel;
   className?: string;
   /** Controls drawn beside each section's title (the signing page's "Ouvir", decision 052). */
   sectionTools?: (section: DocumentSection) => ReactNode;
+  /**
+   * The optional consents (decision 057): listed as offered (default), with the signer's answers
+   * when given, or left out where the page asks them itself (the signing form).
+   */
+  optionalConsents?: "list" | "hidden";
+  optionalAnswers?: readonly { id: string; aceito: boolean }[] | null;
 }) {
   const hasIntroduction = model.introduction.length > 0;
+  // Before the signature section, as in the PDF (decision 057).
+  const signatureAt = model.sections.findIndex((section) => section.type === "signature");
+  const optional =
+    optionalConsents === "list" && model.optionalConsents?.length ? (
+      <OptionalConsentsView items={model.optionalConsents} answers={optionalAnswers ?? null} />
+    ) : null;
   return (
     <article
       data-slot="document-view"
@@ -38,9 +53,13 @@ export function DocumentView({
           <InlineText inlines={model.introduction} />
         </p>
       ) : null}
-      {model.sections.map((section) => (
-        <DocumentSectionView key={section.id} section={section} tools={sectionTools?.(section)} />
+      {model.sections.map((section, index) => (
+        <Fragment key={section.id}>
+          {index === signatureAt ? optional : null}
+          <DocumentSectionView section={section} tools={sectionTools?.(section)} />
+        </Fragment>
       ))}
+      {signatureAt === -1 ? optional : null}
     </article>
   );
 }

@@ -9,6 +9,7 @@ import {
   certificados,
   clinicLogos,
   contratoNomes,
+  consentimentosOpcionais,
   contratoPartes,
   contratos,
   documentCounters,
@@ -267,6 +268,23 @@ export const EXPORT_TABLES: ExportTable[] = [
     key: [contratoTestemunhas.id],
   },
   { name: "contrato_partes", table: contratoPartes, tenantColumn: contratoPartes.tenant_id, key: [contratoPartes.id] },
+  // The signer's Sim/Não to each optional consent (decision 057).
+  {
+    name: "consentimentos_opcionais",
+    table: consentimentosOpcionais,
+    tenantColumn: consentimentosOpcionais.tenant_id,
+    key: [consentimentosOpcionais.id],
+    csv: {
+      file: "consentimentos-opcionais.csv",
+      columns: [
+        ["Documento", "contrato_id"],
+        ["Item", "item_id"],
+        ["Título", "titulo"],
+        ["Aceito", "aceito"],
+        ["Respondido em", "respondido_em"],
+      ],
+    },
+  },
   {
     name: "signing_tokens",
     table: signingTokens,

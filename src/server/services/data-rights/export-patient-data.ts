@@ -11,6 +11,8 @@ import { findPatientOrThrow } from "../patients/find-patient.js";
 import { type AccessLogEntry, loadPatientAccessLog, saoPauloDateTime } from "./patient-access-log.js";
 import { patientReadme } from "./readme-texts.js";
 import { toCsv } from "./csv.js";
+import { answerLabel } from "../../../shared/document-model/optional-consents.js";
+import { loadOptionalAnswers } from "../signing/optional-answers.js";
 import type { ZipWriter } from "./zip-writer.js";
 
 type PatientRow = Awaited<ReturnType<typeof findPatientOrThrow>>;
@@ -30,6 +32,8 @@ interface ExportedDocument {
   conteudo_sha256: string;
   documento: Record<string, unknown>;
   signed_pdf: { sha256: string; nome: string } | null;
+  /** The patient's Sim/Não to each optional consent (decision 057). */
+  consentimentos_opcionais: { id: string; titulo: string; resposta: string; respondido_em: string }[];
 }
 
 /** Everything a patient's export holds, read (and audited) before the first byte is sent. */
@@ -86,6 +90,19 @@ export async function preparePatientExport(
       },
     );
     const accessLog = await loadPatientAccessLog(tx, actor.tenantId, patient.id, rows);
+    const answers = new Map<string, ExportedDocument["consentimentos_opcionais"]>();
+    for (const r of rows) {
+      const recorded = await loadOptionalAnswers(tx, actor.tenantId, r.id);
+      answers.set(
+        r.id,
+        recorded.map((a) => ({
+          id: a.id,
+          titulo: a.titulo,
+          resposta: answerLabel(a.aceito),
+          respondido_em: a.respondido_em.toISOString(),
+        })),
+      );
+    }
     const documents = rows.map((r) => ({
       id: r.id,
       titulo: r.titulo,
@@ -101,6 +118,7 @@ export async function preparePatientExport(
       conteudo_sha256: r.conteudo_sha256,
       documento: r.documento,
       signed_pdf: r.signed_pdf_file_id ? (sealedById.get(r.signed_pdf_file_id) ?? null) : null,
+      consentimentos_opcionais: answers.get(r.id) ?? [],
     }));
     return {
       fileName: `dados-do-paciente_${safeFileStem(patient.nome)}_${fileTimestamp(now)}.zip`,
@@ -192,6 +210,7 @@ export async function writePatientExport(zip: ZipWriter, data: PatientExport, st
       conteudo_sha256: document.conteudo_sha256,
       arquivo,
       observacao,
+      consentimentos_opcionais: document.consentimentos_opcionais,
     });
   }
   await zip.add("documentos.json", `${JSON.stringify(index, null, 2)}\n`);

@@ -7,6 +7,7 @@ import { auditEventLabel } from "../../../shared/audit/labels.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import { missingRoles, requiredSigner } from "../../../shared/signing-rules.js";
 import { signedRoles } from "../signing/complete-document.js";
+import { loadOptionalAnswers } from "../signing/optional-answers.js";
 import type { DocumentDetail } from "../../../shared/schemas/document.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
@@ -102,6 +103,11 @@ export async function getDocument(
       has_pdf: document.pdf_file_id !== null,
       pdf_nome: null,
       cancel_reason: document.cancel_reason,
+      // The signer's Sim/Não to each optional consent, once signed (decision 057).
+      consentimentos_opcionais: (await loadOptionalAnswers(tx, actor.tenantId, id)).map((a) => ({
+        ...a,
+        respondido_em: a.respondido_em.toISOString(),
+      })),
       audit: trail.map(({ event, actor_nome }) => ({
         id: event.id,
         action: event.action,

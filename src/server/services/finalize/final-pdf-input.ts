@@ -10,6 +10,7 @@ import QRCode from "qrcode";
 import { auditEvents, contratoPartes, contratos, files, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { loadPdfLogo } from "../settings/logo/load-clinic-logo.js";
+import { loadOptionalAnswers } from "../signing/optional-answers.js";
 import type { DocumentPdfInput, DocumentPdfSignature, PdfAttachment } from "../../../pdf/document-pdf.js";
 import type {
   CertificateTrust,
@@ -37,6 +38,7 @@ import {
   type SignedEventData,
   signedEventOf,
 } from "../../../shared/evidence/evidence.js";
+import { readOptionalAnswers } from "../../../shared/document-model/optional-consents.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
 import type { JobContext } from "../../jobs/job-context.js";
@@ -153,12 +155,13 @@ export async function loadFinalDocument(
       parties,
       events,
       patientRecord,
+      optionalAnswers: await loadOptionalAnswers(tx, tenantId, contratoId),
       draftSha256: draft?.sha256 ?? null,
       logo: await loadPdfLogo(tx, tenantId),
     };
   });
   if (!read?.clinic) return null;
-  const { contrato, clinic, physician, parties, events, patientRecord, draftSha256, logo } = read;
+  const { contrato, clinic, physician, parties, events, patientRecord, draftSha256, logo, optionalAnswers } = read;
 
   const signatures = await Promise.all(
     parties.map(async ({ parte, imageSha256 }): Promise<DocumentPdfSignature> => ({
@@ -209,6 +212,9 @@ export async function loadFinalDocument(
       clinic: { ...pdfClinic(clinic), logo },
       physician: pdfPhysician(physician),
       signatures,
+      ...(optionalAnswers.length > 0
+        ? { optionalAnswers: optionalAnswers.map(({ id, aceito }) => ({ id, aceito })) }
+        : {}),
     },
   };
 }
@@ -290,6 +296,9 @@ export function documentEvidence(
       assinatura_sha256: document.signatureSha256.get(parte.id) ?? null,
       ...(signed.presencial ? { presencial: { atendente_nome: signed.presencial.atendente_nome } } : {}),
       ...(signed.leitura ? { leitura: signed.leitura } : {}),
+      ...(signed.consentimentos_opcionais?.length
+        ? { consentimentos_opcionais: readOptionalAnswers(signed.consentimentos_opcionais) }
+        : {}),
     };
   });
   const evidence = buildEvidence({

@@ -18,6 +18,7 @@ import {
   type PdfSignatureInfo,
 } from "./verify-pdf-signature.js";
 import { readDss, signatureBytes } from "./dss.js";
+import { optionalConsentLines } from "./optional-consent-lines.js";
 import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
 
@@ -416,6 +417,8 @@ export function verifySignedPdfWithSeal(
     ) && cadeiaOk;
 
   for (const p of parties) info(`${p.nome}: ${partyLevelLine(p)}.`);
+  // The patient's Sim/Não to each optional consent, against the frozen model's items (decision 057).
+  lines.push(...optionalConsentLines(documentValue, parties));
 
   // 5. Whose document it is (/verificar/:code): the evidence must name this code.
   if (options.expectedCode !== undefined) {

@@ -15,6 +15,7 @@ import { presentSignatures, selectSignatures } from "./load-signatures.js";
 import { missingParties } from "./complete-document.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
+import { loadOptionalAnswers } from "./optional-answers.js";
 import { maskPublicDeep } from "./public-model-mask.js";
 import { hasSigned, loadLinkSigner } from "./link-signer.js";
 import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
@@ -191,6 +192,17 @@ export async function buildSigningPage(
     aguardando_profissional: missing !== null && missing.length === 1 && missing[0] === "profissional",
     email_configurado: channel.smtp,
     pdf_assinado_pronto: document.status === "signed" && document.signed_pdf_file_id !== null,
+    // Once signed, the patient's (or guardian's) own answers to the optional consents; never a witness's view (decision 057).
+    ...(estado === "signed" && signer.papel !== "testemunha"
+      ? {
+          consentimentos_opcionais: (await loadOptionalAnswers(tx, link.tenantId, document.id)).map(
+            ({ id, aceito }) => ({
+              id,
+              aceito,
+            }),
+          ),
+        }
+      : {}),
   };
   return { page, signatureRows };
 }

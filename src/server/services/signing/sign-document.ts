@@ -25,6 +25,7 @@ import {
 } from "./complete-document.js";
 import { hasSigned, type LinkSigner, loadLinkSigner } from "./link-signer.js";
 import { keepReadingBatch, readingSummary } from "./record-reading.js";
+import { checkOptionalAnswers, storeOptionalAnswers } from "./optional-answers.js";
 
 /** The refusal messages name whom the typed name and CPF were compared with. */
 const MISMATCH: Record<LinkSigner["papel"], { nome?: string; cpf?: string }> = {
@@ -100,6 +101,8 @@ export async function signDocument(
       if (!parties) throw new AppError("SIGNING_LINK_INVALID");
       const { signer } = parties;
       assertSignable(signingState(current, locked, now, await hasSigned(tx, link.tenantId, locked.id, signer)));
+      // Exactly the frozen model's optional consents, each Sim or Não (decision 057): else a 400, nothing stored.
+      const opcionais = checkOptionalAnswers(locked.documento, signer.papel, input.consentimentos_opcionais);
       const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
         email: signer.email,
         telefone: signer.telefone,
@@ -168,6 +171,11 @@ export async function signDocument(
         })
         .returning({ id: contratoPartes.id });
       if (!parte) throw new Error("contrato_partes insert returned no row");
+      await storeOptionalAnswers(
+        tx,
+        { tenantId: link.tenantId, contratoId: document.id, parteId: parte.id, now },
+        opcionais,
+      );
 
       if (otpId) {
         const consumed = await tx
@@ -227,6 +235,7 @@ export async function signDocument(
           dispositivo: describeDevice(audit.userAgent),
           ...(presencial ? { presencial } : {}),
           ...(leitura ? { leitura } : {}),
+          ...(opcionais.length > 0 ? { consentimentos_opcionais: opcionais } : {}),
         },
       });
       // The document is signed once every required party has (the professional signed before sending).

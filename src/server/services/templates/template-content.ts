@@ -18,6 +18,10 @@ export function normalizeStructure(input: TemplateData["estrutura"]): TemplateSt
       content: section.content,
       variables: findPlaceholders(section.content),
     })),
+    // Only when there are any: a template without them keeps the content (and hash) it had (decision 057).
+    ...(input.optionalConsents && input.optionalConsents.length > 0
+      ? { optionalConsents: input.optionalConsents.map(({ id, title, text }) => ({ id, title, text })) }
+      : {}),
   };
 }
 

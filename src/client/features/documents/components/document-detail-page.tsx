@@ -196,7 +196,8 @@ export function DocumentDetailPage() {
             <div className="grid gap-4">
               <Card className="py-0">
                 <CardContent className="p-4 sm:p-10">
-                  <DocumentView model={model} />
+                  {/* With the patient's Sim/Não to each optional consent, once signed (decision 057). */}
+                  <DocumentView model={model} optionalAnswers={doc.consentimentos_opcionais ?? null} />
                 </CardContent>
               </Card>
               <DocumentSignatures documentId={doc.id} status={doc.status} />

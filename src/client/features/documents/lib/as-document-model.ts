@@ -16,5 +16,9 @@ export function asDocumentModel(value: unknown): DocumentModel | null {
     introduction: model.introduction,
     sections: model.sections,
     unresolved: Array.isArray(model.unresolved) ? model.unresolved : [],
+    // The optional consents offered (decision 057), when the model has any.
+    ...(Array.isArray(model.optionalConsents) && model.optionalConsents.length > 0
+      ? { optionalConsents: model.optionalConsents }
+      : {}),
   };
 }

@@ -41,6 +41,7 @@ import {
 import { useTemplateSpecialties } from "../api/templates-api";
 import { hasContent } from "../lib/sections";
 import { TemplateEditor } from "./template-editor";
+import { OptionalConsentsEditor } from "./optional-consents-editor";
 import { TemplatePreview } from "./template-preview";
 import { UsageTips } from "./usage-tips";
 
@@ -232,7 +233,14 @@ export function TemplateForm({
             control={control}
             name="estrutura"
             render={({ field }) => (
-              <TemplateEditor value={field.value} onChange={field.onChange} disabled={isSubmitting} />
+              <div className="grid gap-4">
+                <TemplateEditor value={field.value} onChange={field.onChange} disabled={isSubmitting} />
+                <OptionalConsentsEditor
+                  value={field.value.optionalConsents ?? []}
+                  onChange={(optionalConsents) => field.onChange({ ...field.value, optionalConsents })}
+                  disabled={isSubmitting}
+                />
+              </div>
             )}
           />
         </TabsContent>
