@@ -13,6 +13,8 @@ export interface JobPayloads {
   "feegow.upload": { uploadId: string };
   /** The day's backup into BACKUP_DIR or the bucket (decisions 027, 030); `dia` is the São Paulo date it is for. */
   "backup.daily": { dia: string };
+  /** Seal a refusal's or revocation's record, e-mail it, send it to Feegow (decision 056). */
+  "document.choice_record": { registroId: string };
 }
 export type JobKind = keyof JobPayloads;
 
