@@ -28,6 +28,7 @@ import { DocumentRemoveDialog, type RemovalTarget } from "./document-remove-dial
 import { DocumentSignatures } from "./document-signatures";
 import { DocumentSigningPanel, SignedPdfButton } from "./document-signing-panel";
 import { WitnessesCard } from "./witnesses-card";
+import { ChoiceRecordsCard } from "./choice-records-card";
 import { DocumentStatusBadge } from "./document-status-badge";
 
 const TABS = ["conteudo", "dados", "auditoria"] as const;
@@ -166,6 +167,8 @@ export function DocumentDetailPage() {
           </CardContent>
         </Card>
       ) : null}
+
+      <ChoiceRecordsCard doc={doc} />
 
       {doc.status !== "cancelled" ? <WitnessesCard doc={doc} canWrite={canWrite} /> : null}
 
