@@ -69,10 +69,17 @@ async function sentDocument(who: SignedIn = clinic, options: { helena?: boolean 
   return { documentId, patient, token: tokenOf(response.json().link as string) };
 }
 
+const helenaIds = new Map<string, string>();
 async function helenaDocument(who: SignedIn): Promise<{ documentId: string; patient: SignablePatient }> {
-  const created = await staff(who, "POST", "/api/patients", { ...HELENA, data_nascimento: "1979-09-23" });
-  expect(created.statusCode, created.body).toBe(201);
-  const patient = { id: created.json().id as string, ...HELENA };
+  // One Helena per clinic (CPFs are unique there), made the first time.
+  let id = helenaIds.get(who.tenantId);
+  if (!id) {
+    const created = await staff(who, "POST", "/api/patients", { ...HELENA, data_nascimento: "1979-09-23" });
+    expect(created.statusCode, created.body).toBe(201);
+    id = created.json().id as string;
+    helenaIds.set(who.tenantId, id);
+  }
+  const patient = { id, ...HELENA };
   return { documentId: await draftDocument(ctx.app, who, versionId, patient.id), patient };
 }
 
@@ -402,5 +409,90 @@ describe("refusal recorded by staff", () => {
       "FORBIDDEN",
     );
     expect((await documentRow(sent.documentId)).status).toBe("sent");
+  });
+});
+
+describe("revocation of a signed consent", () => {
+  async function signedDocument(options: { helena?: boolean } = {}): Promise<Sent> {
+    const sent = await sentDocument(clinic, options);
+    const signing = await signAsPatient(ctx.app, ctx.database, sent.token, sent.patient);
+    expect(signing.response.statusCode, signing.response.body).toBe(200);
+    // The original's sealed PDF first (the finalize job).
+    for (let round = 0; round < 10 && !(await documentRow(sent.documentId)).signed_pdf_sha256; round++) await tick();
+    expect((await documentRow(sent.documentId)).signed_pdf_sha256).toMatch(/^[0-9a-f]{64}$/);
+    return sent;
+  }
+
+  it("staff record an in-person revocation; two at once make one record; the original PDF is untouched", async () => {
+    const sent = await signedDocument();
+    const original = await documentRow(sent.documentId);
+    const url = `/api/documents/${sent.documentId}/revocation`;
+    expect((await staff(other, "POST", url, { meio: "telefone" })).statusCode).toBe(404);
+    expect((await staff(clinic, "POST", url, { meio: "fax" })).statusCode).toBe(400);
+    const [a, b] = await Promise.all([
+      staff(clinic, "POST", url, { meio: "presencial", motivo: "Não quero mais" }),
+      staff(clinic, "POST", url, { meio: "telefone" }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+    expect([a, b].find((r) => r.statusCode === 409)?.json().code).toBe("DOCUMENT_ALREADY_REVOKED");
+    const records = await recordsOf(sent.documentId);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      tipo: "revogacao",
+      origem: "equipe",
+      registrado_por: clinic.profileId,
+      original_pdf_sha256: original.signed_pdf_sha256,
+      original_verification_code: original.verification_code,
+    });
+    const row = await documentRow(sent.documentId);
+    expect(row.status).toBe("signed");
+    expect(row.revogado_at).not.toBeNull();
+    expect(row.signed_pdf_sha256).toBe(original.signed_pdf_sha256);
+    expect(row.signed_pdf_file_id).toBe(original.signed_pdf_file_id);
+    expectError(await staff(clinic, "POST", url, { meio: "presencial" }), "DOCUMENT_ALREADY_REVOKED");
+
+    const sealed = await sealRecord(sent.documentId);
+    const text = compact(pdfText(await sealedBytes(sealed.pdf_file_id!)));
+    expect(text).toContain(compact("Registro de revogação"));
+    expect(text).toContain(original.signed_pdf_sha256!);
+    // The original's online check tells both.
+    const verified = (await publicCall("GET", `/api/public/verify/${original.verification_code}`)).json();
+    expect(verified).toMatchObject({ status: "signed", revogado_em: row.revogado_at?.toISOString() });
+    expect(verified.registros).toEqual([
+      expect.objectContaining({
+        tipo: "revogacao",
+        codigo: records[0]!.verification_code,
+        pdf_sha256: sealed.pdf_sha256,
+      }),
+    ]);
+    const counters = (await staff(clinic, "GET", "/api/documents/counters")).json();
+    expect(counters.revogados).toBeGreaterThanOrEqual(1);
+  });
+
+  it("cannot revoke a draft; another clinic's counters do not see it", async () => {
+    const { documentId } = await signableDocument(ctx.app, clinic, { versionId });
+    expectError(
+      await staff(clinic, "POST", `/api/documents/${documentId}/revocation`, { meio: "presencial" }),
+      "DOCUMENT_NOT_REVOCABLE",
+    );
+    expect(await recordsOf(documentId)).toHaveLength(0);
+    expect((await staff(other, "GET", "/api/documents/counters")).json().revogados).toBe(0);
+  });
+
+  it("the patient revokes from the link with name, CPF and code; a wrong CPF changes nothing; sent to Feegow", async () => {
+    const sent = await signedDocument({ helena: true });
+    const url = `/api/public/sign/${sent.token}/revoke`;
+    const base = await choiceBody(sent, { motivo: "Mudei de ideia" });
+    expectError(await publicCall("POST", url, { ...base, cpf: "11144477735" }), "SIGNING_CPF_MISMATCH");
+    expect((await documentRow(sent.documentId)).revogado_at).toBeNull();
+    const response = await publicCall("POST", url, base);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().estado).toBe("revogado");
+    expectError(await publicCall("POST", url, base), "DOCUMENT_ALREADY_REVOKED");
+    const sealed = await sealRecord(sent.documentId);
+    expect(fake.uploads.some((u) => u.sha256 === sealed.pdf_sha256)).toBe(true);
+    expect(String(fake.uploads.find((u) => u.sha256 === sealed.pdf_sha256)?.arquivo_descricao)).toMatch(
+      /^Registro de revogação - /,
+    );
   });
 });
