@@ -5,9 +5,10 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signatureDataUrl } from "../helpers/signing.js";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
-import { DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
-import { confirmSigningCode, json, patientPhone, seedSignableDocument } from "./signing-helpers.js";
+import { DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
+import { confirmSigningCode, json, patientPhone, seedSignableDocument, signThroughApi } from "./signing-helpers.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -72,6 +73,43 @@ describe("informed refusal on a phone", () => {
     await staff.page.getByText("Recusado", { exact: true }).first().waitFor();
     await snap(staff.page, "refusal-document-page");
     await phone.context.close();
+    await staff.context.close();
+  });
+});
+
+describe("revocation recorded by staff", () => {
+  it("staff record an in-person revocation of a signed consent on a phone; the page says Revogado em …", async () => {
+    const account = await registerProfessional();
+    const staff = await newPage(browser, PHONE);
+    await signIn(staff.page, account.email, account.password);
+    const patient = { nome: "Davi Revoga Nunes", cpf: validCpf(), email: "davi.revoga@exemplo.com.br" };
+    const documentId = await seedSignableDocument(
+      staff.page,
+      account,
+      patient,
+      "Termo de Consentimento - Uso de imagem",
+    );
+    const sent = await json<{ link: string }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
+    await signThroughApi(staff.page, sent.link, patient, signatureDataUrl());
+
+    await staff.page.goto(`/documents/${documentId}`);
+    await staff.page.getByTestId("record-choice-open").click();
+    const form = staff.page.getByTestId("record-choice");
+    await form.getByLabel("Como o paciente comunicou").selectOption("presencial");
+    await form.getByLabel("Motivo (opcional)").fill("Não quer mais o uso das fotos");
+    await form.getByRole("button", { name: "Registrar revogação" }).click();
+    const records = staff.page.getByTestId("choice-records");
+    await records.getByText(/^Revogado em /).waitFor();
+    await records.getByText("Motivo: Não quer mais o uso das fotos").waitFor();
+    await records.getByText(/registrado por/).waitFor();
+    // Revoked once: the button is gone; the document stays signed.
+    expect(await staff.page.getByTestId("record-choice-open").count()).toBe(0);
+    await staff.page.getByText("Assinado", { exact: true }).first().waitFor();
+    expect(await staff.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(staff.page, "revocation-document-page-phone");
     await staff.context.close();
   });
 });

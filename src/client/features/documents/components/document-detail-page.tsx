@@ -29,6 +29,7 @@ import { DocumentSignatures } from "./document-signatures";
 import { DocumentSigningPanel, SignedPdfButton } from "./document-signing-panel";
 import { WitnessesCard } from "./witnesses-card";
 import { ChoiceRecordsCard } from "./choice-records-card";
+import { RecordChoicePanel } from "./record-choice-panel";
 import { DocumentStatusBadge } from "./document-status-badge";
 
 const TABS = ["conteudo", "dados", "auditoria"] as const;
@@ -169,6 +170,7 @@ export function DocumentDetailPage() {
       ) : null}
 
       <ChoiceRecordsCard doc={doc} />
+      <RecordChoicePanel doc={doc} canWrite={canWrite} />
 
       {doc.status !== "cancelled" ? <WitnessesCard doc={doc} canWrite={canWrite} /> : null}
 
