@@ -690,6 +690,10 @@ export const contratos = pgTable(
      * sealed. The screens show the method applied, not the one chosen (decision 041).
      */
     icp_profissional_aplicada: boolean("icp_profissional_aplicada"),
+    /** When the patient refused it (status recusado), or staff recorded their refusal (decision 056). */
+    recusado_at: timestamp("recusado_at", { withTimezone: true }),
+    /** When the signed consent was revoked; the document stays signed, its sealed PDF untouched (decision 056). */
+    revogado_at: timestamp("revogado_at", { withTimezone: true }),
     /** What the list search matches: title, procedure, patient name (as frozen) and the id. */
     busca: text("busca")
       .notNull()
@@ -969,6 +973,56 @@ export const signingOtps = pgTable(
  * (decision 042): sent to the e-mail of their own account, so that the password is not the only
  * factor. Only the code's hash is kept, bound to the document and the professional.
  */
+/**
+ * A refusal ('recusa') or a revocation ('revogacao') of a document (decision 056): who, how, when
+ * and why, written once in the transaction that changes the document; the 'document.choice_record'
+ * job fills in its sealed PDF ("Registro de recusa" / "Registro de revogação"), once. One of each
+ * kind per document (the unique index is the last wall of idempotency).
+ */
+export const contratoRegistros = pgTable(
+  "contrato_registros",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    contrato_id: uuid("contrato_id").notNull(),
+    tipo: text("tipo", { enum: ["recusa", "revogacao"] }).notNull(),
+    /** The patient (or guardian) by the link, or staff recording what the patient said. */
+    origem: text("origem", { enum: ["paciente", "equipe"] }).notNull(),
+    meio: text("meio", { enum: ["link", "presencial", "telefone"] }).notNull(),
+    /** Who refused or revoked: the registered name of the patient or guardian. */
+    nome: text("nome").notNull(),
+    /** The CPF typed (and checked) on the link; null when staff recorded it. */
+    cpf: text("cpf"),
+    motivo: text("motivo"),
+    otp_verificado: boolean("otp_verificado").notNull().default(false),
+    registrado_por: uuid("registrado_por").references(() => profiles.id, { onDelete: "set null" }),
+    registrado_por_nome: text("registrado_por_nome"),
+    /** When the patient said it (staff may record it later). */
+    ocorrido_em: timestamp("ocorrido_em", { withTimezone: true }).notNull(),
+    ip_address: text("ip_address"),
+    user_agent: text("user_agent"),
+    /** Public code of the record's own /verificar page. */
+    verification_code: text("verification_code").notNull(),
+    /** A revocation: the sealed PDF it revokes (its SHA-256 and code), never changed itself. */
+    original_pdf_sha256: text("original_pdf_sha256"),
+    original_verification_code: text("original_verification_code"),
+    pdf_file_id: uuid("pdf_file_id"),
+    pdf_sha256: text("pdf_sha256"),
+    created_at: createdAt(),
+  },
+  (t) => [
+    unique("contrato_registros_tipo_unique").on(t.tenant_id, t.contrato_id, t.tipo),
+    unique("contrato_registros_code_unique").on(t.verification_code),
+    foreignKey({
+      name: "contrato_registros_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
+  ],
+);
+
 export const professionalSigningCodes = pgTable(
   "professional_signing_codes",
   {

@@ -26,6 +26,7 @@ import { contentRoutes } from "./routes/content.js";
 import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { healthRoutes } from "./routes/health.js";
 import { patientRoutes } from "./routes/patients.js";
+import { documentChoiceRoutes } from "./routes/document-choices.js";
 import { documentRoutes } from "./routes/documents.js";
 import { feegowRoutes } from "./routes/feegow.js";
 import { feegowUploadRoutes } from "./routes/feegow-uploads.js";
@@ -205,6 +206,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   if (env.WORKER) app.addHook("onReady", async () => worker.start());
   app.addHook("onClose", async () => worker.stop());
   await app.register(documentRoutes, { db: database.db, storage, pdf: pdfPool });
+  await app.register(documentChoiceRoutes, { db: database.db });
   await app.register(signedPdfRoutes, { db: database.db, storage: app.services.storage });
   await app.register(dataRightsRoutes, { db: database.db, storage });
   await app.register(verificationRoutes, {

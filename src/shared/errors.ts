@@ -290,6 +290,18 @@ export const ERRORS = {
     message:
       "A clínica tem arquivos demais para um único ZIP (até 65.000 arquivos e 4 GB). Exporte sem os arquivos ou peça ao responsável pelo servidor uma cópia de segurança.",
   },
+  /** Refusal and revocation (decision 056). */
+  DOCUMENT_NOT_REFUSABLE: {
+    status: 409,
+    message: "Só um documento ainda não assinado (rascunho, enviado ou visualizado) pode ter a recusa registrada.",
+  },
+  DOCUMENT_NOT_REVOCABLE: { status: 409, message: "Só um consentimento assinado pode ser revogado." },
+  DOCUMENT_ALREADY_REVOKED: { status: 409, message: "Este consentimento já foi revogado." },
+  CHOICE_NOT_FOR_WITNESS: {
+    status: 403,
+    message: "Só o paciente ou o responsável legal pode recusar ou revogar este documento, não a testemunha.",
+  },
+  CHOICE_IN_FUTURE: { status: 400, message: "A data e hora informadas não podem estar no futuro." },
   INTERNAL: { status: 500, message: "Erro inesperado. Tente novamente em instantes." },
   UNAVAILABLE: { status: 503, message: "Serviço indisponível no momento." },
   /** The PDF worker pool's queue is full (decision 012): sent with a Retry-After header. */

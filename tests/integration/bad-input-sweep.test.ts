@@ -188,6 +188,8 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
       permitir_pendencias: true,
     },
     "POST /api/documents/{id}/cancel": { motivo: "Paciente desistiu" },
+    "POST /api/documents/{id}/refusal": { meio: "presencial", motivo: "Decidiu não operar" },
+    "POST /api/documents/{id}/revocation": { meio: "telefone" },
     "POST /api/documents/{id}/professional-signature": { senha: "senha-errada" },
     "POST /api/documents/{id}/send": {},
     "POST /api/documents/{id}/witnesses": {

@@ -53,7 +53,9 @@ async function scanned(now: Date) {
                coalesce(sum(case when status in ('sent', 'viewed') and expiracao_at > ${now} and medico_responsavel_id is not null
                  and not exists (select 1 from contrato_partes p where p.contrato_id = c.id and p.papel = 'profissional') then 1 else 0 end), 0)::int as aguardando_profissional,
                coalesce(sum(case when status in ('sent', 'viewed') and expiracao_at > ${now} and medico_responsavel_id = ${clinic.profileId}::uuid
-                 and not exists (select 1 from contrato_partes p where p.contrato_id = c.id and p.papel = 'profissional') then 1 else 0 end), 0)::int as aguardando_minha_assinatura
+                 and not exists (select 1 from contrato_partes p where p.contrato_id = c.id and p.papel = 'profissional') then 1 else 0 end), 0)::int as aguardando_minha_assinatura,
+               (count(*) filter (where status = 'recusado'))::int as recusados,
+               (count(*) filter (where revogado_at is not null))::int as revogados
           from contratos c where tenant_id = ${clinic.tenantId}`,
   );
   return row;

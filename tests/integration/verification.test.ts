@@ -148,6 +148,9 @@ describe("GET /api/public/verify/:code", () => {
       ],
       pdf_selado_sha256: createHash("sha256").update(sealed).digest("hex"),
       conteudo_sha256: row!.conteudo_sha256,
+      recusado_em: null,
+      revogado_em: null,
+      registros: [],
     });
     expect(body.clinica.length).toBeGreaterThan(0);
     // Never the content, the IP, the user agent, the e-mail or the full CPF.

@@ -18,6 +18,8 @@ import { buttonClasses, Notice, Panel, Pill, PlainButton, PublicShell } from "./
 import { SignatureList } from "./components/signature-list";
 import { CodeStep } from "./code-step";
 import { SignForm } from "./sign-form";
+import { ChoiceForm } from "./choice-form";
+import { ChoiceDone } from "./choice-done";
 import { FrontDeskNotice, isFrontDesk } from "./front-desk-notice";
 import { formatDate, formatDateTime } from "./lib/format";
 import { publicFetch } from "./lib/http";
@@ -28,7 +30,9 @@ type State =
   | { kind: "loading" }
   | { kind: "invalid" }
   | { kind: "error" }
-  | { kind: "ready"; page: SigningPageData; justSigned: boolean };
+  | { kind: "ready"; page: SigningPageData; justSigned: boolean }
+  /** Just refused on this visit (decision 056): the link accepts no signature any more. */
+  | { kind: "refused"; page: SigningPageData; em: string; codigo: string };
 
 const pagePath = (token: string) => `/api/public/sign/${encodeURIComponent(token)}`;
 
@@ -90,6 +94,14 @@ export function SigningPage({ token }: { token: string }) {
             de assinatura.
           </p>
         </Panel>
+      </PublicShell>
+    );
+  }
+
+  if (state.kind === "refused") {
+    return (
+      <PublicShell clinic={state.page.documento.clinica} clinicLogoUrl={state.page.documento.clinica_logo_url}>
+        <ChoiceDone page={state.page} em={state.em} codigo={state.codigo} />
       </PublicShell>
     );
   }
@@ -302,6 +314,24 @@ export function SigningPage({ token }: { token: string }) {
             />
           )}
         </div>
+      ) : null}
+
+      {!signed &&
+      model &&
+      page.signatario.papel !== "testemunha" &&
+      (!page.codigo_obrigatorio || page.codigo_verificado) ? (
+        <ChoiceForm
+          token={token}
+          page={page}
+          tipo="recusa"
+          code={code}
+          onDone={(done) => {
+            reading.stop();
+            window.scrollTo({ top: 0 });
+            setState({ kind: "refused", page, em: done.em, codigo: done.codigo_verificacao });
+          }}
+          onInvalid={() => setState({ kind: "invalid" })}
+        />
       ) : null}
     </PublicShell>
   );

@@ -17,6 +17,8 @@ export interface JobPayloads {
   "document.remind": { contratoId: string; ordem: number; canais: ReminderChannel[] };
   /** One WhatsApp template message (a whatsapp_messages row); `sealed` holds its parameters (decision 059). */
   "whatsapp.send": { messageId: string; to: string; tipo: "link" | "codigo" | "lembrete"; sealed: string };
+  /** Seal a refusal's or revocation's record, e-mail it, send it to Feegow (decision 056). */
+  "document.choice_record": { registroId: string };
 }
 /** How a reminder reaches the patient and witnesses: the channels the link was sent by. */
 export type ReminderChannel = "email" | "whatsapp";

@@ -1,3 +1,4 @@
+import { sealChoiceRecord } from "../services/choices/seal-choice-record.js";
 import { finalizeSignedDocument } from "../services/finalize/finalize-signed-document.js";
 import { runFeegowUpload } from "../services/feegow/run-feegow-upload.js";
 import { sendSmsJob } from "../services/messaging/send-sms-job.js";
@@ -12,6 +13,10 @@ export const jobHandlers: JobHandlers = {
   "document.finalize": async (ctx, payload, tenantId) => {
     if (!tenantId) throw new Error("document.finalize needs the document's tenant");
     await finalizeSignedDocument(ctx, payload, tenantId);
+  },
+  "document.choice_record": async (ctx, payload, tenantId) => {
+    if (!tenantId) throw new Error("document.choice_record needs the document's tenant");
+    await sealChoiceRecord(ctx, payload, tenantId);
   },
   "documents.expire": async (ctx) => {
     await expireDocuments(ctx.db);

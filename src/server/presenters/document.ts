@@ -21,6 +21,8 @@ export interface DocumentSummaryRow {
   versao: number | null;
   /** The responsible professional has not signed (decision 050). */
   profissional_pendente: boolean;
+  recusado_at: Date | null;
+  revogado_at: Date | null;
 }
 
 export function presentDocumentSummary(row: DocumentSummaryRow, now: Date): DocumentSummary {
@@ -41,5 +43,7 @@ export function presentDocumentSummary(row: DocumentSummaryRow, now: Date): Docu
     template_titulo: row.template_titulo,
     versao: row.versao,
     aguardando_profissional: row.profissional_pendente && (status === "sent" || status === "viewed"),
+    recusado_at: row.recusado_at?.toISOString() ?? null,
+    revogado_at: row.revogado_at?.toISOString() ?? null,
   };
 }

@@ -28,6 +28,17 @@ function factsOf(
             : { kind: row.kind, ...base, signedAt: doc.signed_at ?? new Date(row.at) };
       return { facts, documentId: row.id, uploadId: null };
     }
+    case "document.refused":
+    case "document.revoked": {
+      const doc = details.documents.get(row.id);
+      if (!doc) return null;
+      const at = (row.kind === "document.refused" ? doc.recusado_at : doc.revogado_at) ?? new Date(row.at);
+      return {
+        facts: { kind: row.kind, titulo: doc.titulo, paciente: doc.paciente, at, motivo: doc.motivo },
+        documentId: row.id,
+        uploadId: null,
+      };
+    }
     case "professional.awaiting": {
       const quantidade = details.awaiting.get(row.id);
       if (!quantidade) return null;

@@ -18,6 +18,8 @@ import { getSignerSignedPdf, signerSignedPdfReady } from "../services/signing/ge
 import { openSigningPage } from "../services/signing/open-signing-page.js";
 import { sendSigningCode } from "../services/signing/send-signing-code.js";
 import { signDocument } from "../services/signing/sign-document.js";
+import { chooseByLink } from "../services/choices/choose-by-link.js";
+import { linkChoiceInputSchema } from "../../shared/schemas/choices.js";
 import { signingCodeKey } from "../services/signing/signing-codes.js";
 import { emailChannelOf } from "../services/signing/signing-settings.js";
 import { verifySigningCode } from "../services/signing/verify-signing-code.js";
@@ -237,5 +239,51 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         frontDesk,
       });
     },
+  );
+  // Decision 056: refuse before signing, or revoke the signed consent, with the signature's checks.
+  const choiceResponse = z.object({
+    estado: z.enum(["recusado", "revogado"]),
+    em: text(),
+    codigo_verificacao: text(),
+  });
+  app.post(
+    "/api/public/sign/:token/refuse",
+    {
+      schema: {
+        tags,
+        summary:
+          "Recusa informada: o servidor confere nome, CPF e código como na assinatura; o link deixa de aceitar assinatura",
+        params: tokenParams,
+        body: linkChoiceInputSchema,
+        response: { 200: choiceResponse },
+      },
+    },
+    async (request) =>
+      chooseByLink(
+        db,
+        { codeKey, channel, token: request.params.token, tipo: "recusa" },
+        request.body,
+        auditOf(request),
+      ),
+  );
+  app.post(
+    "/api/public/sign/:token/revoke",
+    {
+      schema: {
+        tags,
+        summary:
+          "Revoga o consentimento assinado: as mesmas conferências da assinatura; o PDF assinado não muda, um Registro de revogação selado é gerado",
+        params: tokenParams,
+        body: linkChoiceInputSchema,
+        response: { 200: choiceResponse },
+      },
+    },
+    async (request) =>
+      chooseByLink(
+        db,
+        { codeKey, channel, token: request.params.token, tipo: "revogacao" },
+        request.body,
+        auditOf(request),
+      ),
   );
 };

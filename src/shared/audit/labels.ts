@@ -10,6 +10,10 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.pdf_downloaded": "PDF baixado",
   "document.deleted": "Documento excluído",
   "document.cancelled": "Documento cancelado",
+  /** Decision 056. */
+  "document.refused": "Recusa informada registrada",
+  "document.revoked": "Consentimento revogado",
+  "document.choice_sealed": "Registro de recusa ou revogação selado",
   "document.sent": "Enviado para assinatura",
   "document.resent": "Link de assinatura reenviado",
   "document.reminder_sent": "Lembrete automático enviado",

@@ -72,6 +72,10 @@ export function seesNotice(viewer: NoticeViewer, notice: NoticeSubject): boolean
     case "document.expiring":
     case "document.signed":
       return inScope(audience.documents, viewer.profileId, notice.responsibleId);
+    case "document.refused":
+    case "document.revoked":
+      // The documents audience, and always the responsible professional (decision 056).
+      return audience.documents === "all" || (!!notice.responsibleId && notice.responsibleId === viewer.profileId);
     case "professional.awaiting":
       // Only the responsible professional, whatever their role (decision 050).
       return !!notice.responsibleId && notice.responsibleId === viewer.profileId;

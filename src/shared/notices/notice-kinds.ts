@@ -9,6 +9,9 @@ export const NOTICE_KINDS = [
   "document.viewed",
   "document.expiring",
   "document.signed",
+  /** The patient refused, or revoked a signed consent (decision 056): the clinic and the responsible professional. */
+  "document.refused",
+  "document.revoked",
   /** One per responsible professional: the documents waiting for their signature (decision 050). */
   "professional.awaiting",
   "email.failed",

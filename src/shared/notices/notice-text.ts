@@ -31,6 +31,8 @@ export type NoticeFacts =
   | { kind: "document.viewed"; titulo: string; paciente: string | null; viewedAt: Date }
   | { kind: "document.expiring"; titulo: string; paciente: string | null; expiresAt: Date; viewed: boolean }
   | { kind: "document.signed"; titulo: string; paciente: string | null; signedAt: Date }
+  | { kind: "document.refused"; titulo: string; paciente: string | null; at: Date; motivo: string | null }
+  | { kind: "document.revoked"; titulo: string; paciente: string | null; at: Date; motivo: string | null }
   | { kind: "professional.awaiting"; quantidade: number }
   | { kind: "email.failed"; assunto: string; para: string; tentativas: number; erro: string | null }
   | { kind: "feegow.failed"; titulo: string; paciente: string | null; erro: string | null }
@@ -66,6 +68,16 @@ export function noticeText(facts: NoticeFacts, now: Date): NoticeText {
       return {
         titulo: "Assinado desde a sua última visita",
         mensagem: `${who(facts.paciente)} assinou "${facts.titulo}" em ${whenInSaoPaulo(facts.signedAt)}.`,
+      };
+    case "document.refused":
+      return {
+        titulo: "Recusado pelo paciente",
+        mensagem: `${who(facts.paciente)} recusou "${facts.titulo}" em ${whenInSaoPaulo(facts.at)}${facts.motivo ? `. Motivo: ${short(facts.motivo, 200)}` : "."}`,
+      };
+    case "document.revoked":
+      return {
+        titulo: "Consentimento revogado",
+        mensagem: `${who(facts.paciente)} revogou o consentimento de "${facts.titulo}" em ${whenInSaoPaulo(facts.at)}${facts.motivo ? `. Motivo: ${short(facts.motivo, 200)}` : "."}`,
       };
     case "professional.awaiting":
       return {
@@ -128,6 +140,8 @@ export function noticeLink(
     case "document.viewed":
     case "document.expiring":
     case "document.signed":
+    case "document.refused":
+    case "document.revoked":
       return ref.documentId ? `/documents/${ref.documentId}` : null;
     case "feegow.failed":
       if (ref.motivo && INTEGRATION_FAILURES.has(ref.motivo)) return "/integration";

@@ -3,7 +3,7 @@
  * first load, decision 033); ./document.ts re-exports them next to its schemas.
  */
 /** Spec part 1 §4. */
-export const DOCUMENT_STATUSES = ["draft", "sent", "viewed", "signed", "cancelled", "expired"] as const;
+export const DOCUMENT_STATUSES = ["draft", "sent", "viewed", "signed", "cancelled", "expired", "recusado"] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 export const DOCUMENT_STATUS_LABEL: Readonly<Record<DocumentStatus, string>> = {
@@ -13,6 +13,8 @@ export const DOCUMENT_STATUS_LABEL: Readonly<Record<DocumentStatus, string>> = {
   signed: "Assinado",
   cancelled: "Cancelado",
   expired: "Expirado",
+  /** The patient's informed refusal, kept with its sealed record (decision 056). */
+  recusado: "Recusado",
 };
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { choiceRecordSchema } from "./choices.js";
 import { calendarDate, text } from "./safe-input.js";
 import { optionalText } from "./common.js";
 
@@ -78,6 +79,9 @@ export const documentSummarySchema = z.object({
   versao: z.number().int().nullable(),
   /** Sent or viewed, live, and the responsible professional has not signed yet (decision 050). */
   aguardando_profissional: z.boolean(),
+  /** The patient's informed refusal, and the revocation of a signed consent (decision 056). */
+  recusado_at: text().nullable(),
+  revogado_at: text().nullable(),
 });
 export type DocumentSummary = z.infer<typeof documentSummarySchema>;
 
@@ -124,6 +128,9 @@ export const documentCountersSchema = z.object({
   aguardando_profissional: z.number().int(),
   /** …and those whose responsible professional is the one asking. */
   aguardando_minha_assinatura: z.number().int(),
+  /** Refused by the patient, and signed but revoked (decision 056). */
+  recusados: z.number().int(),
+  revogados: z.number().int(),
 });
 export type DocumentCounters = z.infer<typeof documentCountersSchema>;
 
@@ -172,6 +179,8 @@ export const documentDetailSchema = documentSummarySchema.extend({
   consentimentos_opcionais: z
     .array(z.object({ id: text(), titulo: text(), aceito: z.boolean(), parte_id: text(), respondido_em: text() }))
     .optional(),
+  /** The refusal and the revocation, with who recorded them and how (decision 056). */
+  registros: z.array(choiceRecordSchema),
   audit: z.array(auditEntrySchema),
 });
 export type DocumentDetail = z.infer<typeof documentDetailSchema>;

@@ -12,7 +12,8 @@ export type FeegowStatus = (typeof FEEGOW_STATUSES)[number];
 /** A PDF on its way to the patient's record in Feegow (decision 016, second step). */
 export const FEEGOW_UPLOAD_STATUSES = ["pendente", "enviando", "enviado", "falhou"] as const;
 export type FeegowUploadStatus = (typeof FEEGOW_UPLOAD_STATUSES)[number];
-export const FEEGOW_UPLOAD_ORIGINS = ["assinado", "manual"] as const;
+/** "recusa" and "revogacao": the sealed record of a refusal or revocation (decision 056). */
+export const FEEGOW_UPLOAD_ORIGINS = ["assinado", "manual", "recusa", "revogacao"] as const;
 export type FeegowUploadOrigin = (typeof FEEGOW_UPLOAD_ORIGINS)[number];
 
 export const FEEGOW_STATUS_LABEL: Record<FeegowStatus, string> = {

@@ -284,6 +284,14 @@ export const verificationSchema = z.object({
   assinaturas: z.array(z.object({ nome: text(), cpf: text(), assinou_em: text(), metodo_assinatura: text() })),
   pdf_selado_sha256: text().nullable(),
   conteudo_sha256: text(),
+  /** Decision 056: refused / revoked (the signed PDF unchanged), and their sealed records. */
+  recusado_em: text().nullable().optional(),
+  revogado_em: text().nullable().optional(),
+  registros: z
+    .array(
+      z.object({ tipo: z.enum(["recusa", "revogacao"]), em: text(), codigo: text(), pdf_sha256: text().nullable() }),
+    )
+    .optional(),
 });
 export type Verification = z.infer<typeof verificationSchema>;
 

@@ -42,10 +42,16 @@ export async function countDocuments(db: Db, actor: Actor, now = new Date()): Pr
           select case when medico_responsavel_id = ${actor.profileId}::uuid then 'profissional:meu' else 'profissional:outro' end, count(*)::int
             from contratos
            where tenant_id = ${actor.tenantId} and ${awaitingProfessional(now)}
-           group by 1`,
+           group by 1
+          union all
+          select 'revogados', count(*)::int
+            from contratos
+           where tenant_id = ${actor.tenantId} and revogado_at is not null`,
     ),
   );
-  const buckets = rows.filter((row) => !row.bucket.startsWith("stale:") && !row.bucket.startsWith("profissional:"));
+  const buckets = rows.filter(
+    (row) => !row.bucket.startsWith("stale:") && !row.bucket.startsWith("profissional:") && row.bucket !== "revogados",
+  );
   const mine = rows.find((row) => row.bucket === "profissional:meu")?.n ?? 0;
   const others = rows.find((row) => row.bucket === "profissional:outro")?.n ?? 0;
   const staleCount = (status: string) => rows.find((row) => row.bucket === `stale:${status}`)?.n ?? 0;
@@ -65,5 +71,8 @@ export async function countDocuments(db: Db, actor: Actor, now = new Date()): Pr
     // Decision 050: the live sent or viewed ones the responsible professional has not signed.
     aguardando_profissional: mine + others,
     aguardando_minha_assinatura: mine,
+    // Decision 056: refused ones are a stored status; revoked ones stay signed (few rows, by tenant).
+    recusados: count("status:recusado"),
+    revogados: rows.find((row) => row.bucket === "revogados")?.n ?? 0,
   };
 }

@@ -1,3 +1,4 @@
+import { listChoiceRecords } from "../choices/list-choice-records.js";
 import { selectWitnesses } from "../witnesses/witness-rows.js";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
@@ -70,7 +71,7 @@ export async function getDocument(
       ...presentDocumentSummary(summary, now),
       // Who still has to sign: the professional before sending, then the link signer, then the witnesses.
       assinaturas_pendentes:
-        document.status === "cancelled" || document.status === "signed"
+        document.status === "cancelled" || document.status === "signed" || document.status === "recusado"
           ? []
           : missingRoles(signer, Boolean(document.medico_responsavel_id), signed, witnesses),
       documento: document.documento,
@@ -108,6 +109,7 @@ export async function getDocument(
         ...a,
         respondido_em: a.respondido_em.toISOString(),
       })),
+      registros: await listChoiceRecords(tx, actor.tenantId, id),
       audit: trail.map(({ event, actor_nome }) => ({
         id: event.id,
         action: event.action,

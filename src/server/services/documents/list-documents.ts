@@ -34,6 +34,8 @@ export const summaryColumns = {
   template_titulo: templates.titulo,
   versao: templateVersions.version_number,
   profissional_pendente: professionalPending().mapWith(Boolean),
+  recusado_at: contratos.recusado_at,
+  revogado_at: contratos.revogado_at,
 };
 
 /** contratos joined with the patient, physician, creator and template version (tenant-bound). */

@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { contratos, feegowUploads, pacientes } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
+import { CHOICE_RECORD_TITLE } from "../../../shared/schemas/choices.js";
 import { FEEGOW_MESSAGES } from "../../../shared/schemas/feegow.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { AppError } from "../../errors.js";
@@ -109,7 +110,10 @@ export async function runFeegowUpload(ctx: JobContext, payload: { uploadId: stri
     await client.uploadPdf({
       pacienteId,
       pdf,
-      descricao: uploadDescription(claimed.titulo, claimed.sealed, upload.file_sha256),
+      descricao:
+        upload.origem === "recusa" || upload.origem === "revogacao"
+          ? `${CHOICE_RECORD_TITLE[upload.origem]} - ${claimed.titulo.slice(0, 150)} · ref. ${upload.file_sha256.slice(0, 12)}`
+          : uploadDescription(claimed.titulo, claimed.sealed, upload.file_sha256),
     });
   } catch (error) {
     const stop = asStop(error, startedCall);

@@ -24,6 +24,9 @@ export interface NoticeDetails {
       viewed_at: Date | null;
       expiracao_at: Date;
       signed_at: Date | null;
+      recusado_at: Date | null;
+      revogado_at: Date | null;
+      motivo: string | null;
       paciente: string | null;
     }
   >;
@@ -49,7 +52,13 @@ const idsOf = (rows: NoticeRow[], kinds: NoticeKind[]) => [
 ];
 
 export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRow[]): Promise<NoticeDetails> {
-  const documentIds = idsOf(rows, ["document.viewed", "document.expiring", "document.signed"]);
+  const documentIds = idsOf(rows, [
+    "document.viewed",
+    "document.expiring",
+    "document.signed",
+    "document.refused",
+    "document.revoked",
+  ]);
   const emailIds = idsOf(rows, ["email.failed"]);
   const uploadIds = idsOf(rows, ["feegow.failed"]);
   const certificateIds = idsOf(rows, ["certificate.expiring", "certificate.expired"]);
@@ -66,6 +75,12 @@ export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRo
             viewed_at: contratos.viewed_at,
             expiracao_at: contratos.expiracao_at,
             signed_at: contratos.signed_at,
+            recusado_at: contratos.recusado_at,
+            revogado_at: contratos.revogado_at,
+            // The newest refusal or revocation's reason (decision 056).
+            motivo: sql<
+              string | null
+            >`(select r.motivo from contrato_registros r where r.tenant_id = ${contratos.tenant_id} and r.contrato_id = ${contratos.id} order by r.created_at desc limit 1)`,
             paciente: pacientes.nome,
           })
           .from(contratos)

@@ -56,6 +56,15 @@ function branches(scope: NoticeScope): SQL[] {
       from contratos c
       where c.tenant_id = ${tenant} and c.signed_at is not null and c.signed_at > ${instant(scope.signedSince)} and c.status = 'signed'${own}${only(sql`c.id`)}`);
   }
+  // Decision 056: a refusal or revocation, for the documents audience and always for the
+  // document's responsible professional.
+  const mineOrAll = audience.documents === "all" ? sql`` : sql` and c.medico_responsavel_id = ${profileId}::uuid`;
+  out.push(sql`select 'document.refused'::text as kind, c.id, c.recusado_at as at
+    from contratos c
+    where c.tenant_id = ${tenant} and c.status = 'recusado' and c.recusado_at > ${instant(new Date(now.getTime() - RECENT_NOTICE_DAYS * DAY_MS))}${mineOrAll}${only(sql`c.id`)}`);
+  out.push(sql`select 'document.revoked'::text as kind, c.id, c.revogado_at as at
+    from contratos c
+    where c.tenant_id = ${tenant} and c.revogado_at is not null and c.revogado_at > ${instant(new Date(now.getTime() - RECENT_NOTICE_DAYS * DAY_MS))}${mineOrAll}${only(sql`c.id`)}`);
   // Whoever is responsible for documents not yet signed by them, whatever their audience: one
   // notice, its instant the newest such document's sending, so a new one makes it unread again.
   out.push(sql`select 'professional.awaiting'::text as kind, ${profileId}::uuid as id, max(coalesce(c.sent_at, c.created_at)) as at

@@ -6,7 +6,7 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratoPartes, contratos, tenants } from "../../../db/schema.js";
+import { contratoPartes, contratoRegistros, contratos, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { maskCpf, type PdfVerdict, type Verification } from "../../../shared/schemas/signing.js";
 import { appliedSigningMethod } from "../../../shared/signing-method.js";
@@ -31,8 +31,15 @@ export async function findByCode(db: Db, rawCode: string): Promise<{ id: string;
     .from(contratos)
     .where(eq(contratos.verification_code, code))
     .limit(1);
-  if (!row) throw notFound();
-  return { ...row, code };
+  if (row) return { ...row, code };
+  // A revocation record's own code (decision 056) leads to its document.
+  const [record] = await db
+    .select({ id: contratoRegistros.contrato_id, tenantId: contratoRegistros.tenant_id })
+    .from(contratoRegistros)
+    .where(eq(contratoRegistros.verification_code, code))
+    .limit(1);
+  if (!record) throw notFound();
+  return { ...record, code };
 }
 
 export async function getPublicVerification(db: Db, rawCode: string): Promise<Verification> {
@@ -46,6 +53,8 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
         conteudo_sha256: contratos.conteudo_sha256,
         signed_pdf_sha256: contratos.signed_pdf_sha256,
         icp_profissional_aplicada: contratos.icp_profissional_aplicada,
+        recusado_at: contratos.recusado_at,
+        revogado_at: contratos.revogado_at,
       })
       .from(contratos)
       .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, id)))
@@ -67,6 +76,17 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
       .from(contratoPartes)
       .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, id)))
       .orderBy(asc(contratoPartes.assinou_em));
+    const records = await tx
+      .select({
+        tipo: contratoRegistros.tipo,
+        em: contratoRegistros.ocorrido_em,
+        codigo: contratoRegistros.verification_code,
+        pdf_sha256: contratoRegistros.pdf_sha256,
+      })
+      .from(contratoRegistros)
+      .where(and(eq(contratoRegistros.tenant_id, tenantId), eq(contratoRegistros.contrato_id, id)))
+      .orderBy(asc(contratoRegistros.created_at));
+    const refusal = records.find((r) => r.tipo === "recusa");
     return {
       codigo: code,
       titulo: contrato.titulo,
@@ -79,8 +99,12 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
         assinou_em: p.assinou_em.toISOString(),
         metodo_assinatura: appliedSigningMethod(p, contrato.icp_profissional_aplicada),
       })),
-      pdf_selado_sha256: contrato.signed_pdf_sha256,
+      // A refused document has no signed PDF: its sealed file is the refusal record.
+      pdf_selado_sha256: contrato.signed_pdf_sha256 ?? refusal?.pdf_sha256 ?? null,
       conteudo_sha256: contrato.conteudo_sha256,
+      recusado_em: contrato.recusado_at?.toISOString() ?? null,
+      revogado_em: contrato.revogado_at?.toISOString() ?? null,
+      registros: records.map((r) => ({ ...r, em: r.em.toISOString() })),
     };
   });
 }
@@ -101,6 +125,12 @@ export async function checkPdfForCode(
       .limit(1),
   );
   if (!row) throw notFound();
+  const recordShas = await withTenant(db, tenantId, (tx) =>
+    tx
+      .select({ sha256: contratoRegistros.pdf_sha256 })
+      .from(contratoRegistros)
+      .where(and(eq(contratoRegistros.tenant_id, tenantId), eq(contratoRegistros.contrato_id, id))),
+  );
   const sha256 = sha256Hex(pdf);
   const trusted = await trustedSealCertificates(db, tenantId);
   // The same checks as `npm run verify` (no database): the evidence the file carries, and the
@@ -110,7 +140,9 @@ export async function checkPdfForCode(
   const reconhecido = report.certificado_ok === true;
   const hasEvidence = report.documento !== null;
   return {
-    identico: row.signed_pdf_sha256 !== null && row.signed_pdf_sha256 === sha256,
+    identico:
+      (row.signed_pdf_sha256 !== null && row.signed_pdf_sha256 === sha256) ||
+      recordShas.some((r) => r.sha256 === sha256),
     assinatura_valida: signature.valid && reconhecido,
     selo_integro: signature.valid,
     certificado_reconhecido: reconhecido,

@@ -42,7 +42,10 @@ export async function sendSigningCode(
     if (!parties) throw new AppError("SIGNING_LINK_INVALID");
     const { signer } = parties;
     const estado = signingState(link, document, now, await hasSigned(tx, link.tenantId, document.id, signer));
-    if (estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
+    // A signed consent not yet revoked: the patient's code is for revoking it (decision 056).
+    const revoking =
+      estado === "signed" && document.status === "signed" && !document.revogado_at && signer.papel !== "testemunha";
+    if (estado === "signed" && !revoking) throw new AppError("SIGNING_ALREADY_SIGNED");
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
     const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
       email: signer.email,

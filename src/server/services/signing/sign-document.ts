@@ -1,9 +1,9 @@
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratoPartes, files, signingOtps, signingTokens } from "../../../db/schema.js";
+import { contratoPartes, files, signingTokens } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import { cpfMatches, nameMatches, OTP_MAX_ATTEMPTS, type SignData } from "../../../shared/schemas/signing.js";
-import { ELECTRONIC_CONSENT, SIGNING_MESSAGES } from "../../../shared/signing-rules.js";
+import type { SignData } from "../../../shared/schemas/signing.js";
+import { ELECTRONIC_CONSENT } from "../../../shared/signing-rules.js";
 import { sha256Hex } from "../../lib/content-hash.js";
 import { describeDevice } from "../../lib/device.js";
 import { AppError } from "../../errors.js";
@@ -11,9 +11,8 @@ import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
-import { matchSigningCode } from "./check-signing-code.js";
+import { checkLinkSigner, consumeSigningCode } from "./check-link-signer.js";
 import { decodeSignaturePng } from "./signature-png.js";
-import { recordSigningFailureIn } from "./record-signing-failure.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
@@ -23,16 +22,9 @@ import {
   recordDocumentSigned,
   unusedVerificationCode,
 } from "./complete-document.js";
-import { hasSigned, type LinkSigner, loadLinkSigner } from "./link-signer.js";
+import { hasSigned, loadLinkSigner } from "./link-signer.js";
 import { keepReadingBatch, readingSummary } from "./record-reading.js";
 import { checkOptionalAnswers, storeOptionalAnswers } from "./optional-answers.js";
-
-/** The refusal messages name whom the typed name and CPF were compared with. */
-const MISMATCH: Record<LinkSigner["papel"], { nome?: string; cpf?: string }> = {
-  paciente: {},
-  responsavel: { nome: SIGNING_MESSAGES.guardianNameMismatch, cpf: SIGNING_MESSAGES.guardianCpfMismatch },
-  testemunha: { nome: SIGNING_MESSAGES.witnessNameMismatch, cpf: SIGNING_MESSAGES.witnessCpfMismatch },
-};
 
 export interface SignResult {
   estado: "signed";
@@ -108,24 +100,27 @@ export async function signDocument(
         telefone: signer.telefone,
       });
 
-      // The patient, their legal guardian in their own name, or a witness (decision 021).
-      // A refused name, CPF or code is evidence: its event commits with this transaction.
-      const refuse = async (motivo: "nome" | "cpf" | "codigo", error: AppError) => {
-        await recordSigningFailureIn(tx, link.tenantId, locked.id, motivo, audit, null, signer.testemunhaId);
-        return { refused: error };
-      };
-      if (!nameMatches(input.nome, signer.nome))
-        return refuse("nome", new AppError("SIGNING_NAME_MISMATCH", MISMATCH[signer.papel].nome));
-      if (!cpfMatches(input.cpf, signer.cpf))
-        return refuse("cpf", new AppError("SIGNING_CPF_MISMATCH", MISMATCH[signer.papel].cpf));
-      const png = decodeSignaturePng(input.assinatura);
-      if (input.conteudo_sha256 !== locked.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
-      let otpId: string | null = null;
-      if (requirement.codeRequired) {
-        if (!input.codigo) throw new AppError("SIGNING_OTP_REQUIRED");
-        otpId = await matchSigningCode(tx, codeKey, link.tenantId, locked.id, input.codigo, now, signer.testemunhaId);
-        if (!otpId) return refuse("codigo", new AppError("SIGNING_OTP_INVALID"));
-      }
+      // The patient, their legal guardian in their own name, or a witness (decision 021); the
+      // same checks refusing and revoking pass (check-link-signer.ts, decision 056).
+      const drawn: { png?: Buffer } = {};
+      const identity = await checkLinkSigner(tx, {
+        codeKey,
+        tenantId: link.tenantId,
+        contratoId: locked.id,
+        signer,
+        codeRequired: requirement.codeRequired,
+        typed: input,
+        audit,
+        now,
+        beforeCode: () => {
+          drawn.png = decodeSignaturePng(input.assinatura);
+          if (input.conteudo_sha256 !== locked.conteudo_sha256) throw new AppError("SIGNING_CONTENT_CHANGED");
+        },
+      });
+      if (identity.refused) return { refused: identity.refused };
+      const otpId = identity.otpId;
+      const png = drawn.png;
+      if (!png) throw new Error("signature image not decoded");
       const document = locked;
 
       // Content-addressed and idempotent: written under the lock, so a double submit writes once.
@@ -177,22 +172,7 @@ export async function signDocument(
         opcionais,
       );
 
-      if (otpId) {
-        const consumed = await tx
-          .update(signingOtps)
-          .set({ consumed_at: now })
-          .where(
-            and(
-              eq(signingOtps.tenant_id, link.tenantId),
-              eq(signingOtps.id, otpId),
-              isNull(signingOtps.consumed_at),
-              gt(signingOtps.expires_at, now),
-              lt(signingOtps.attempts, OTP_MAX_ATTEMPTS),
-            ),
-          )
-          .returning({ id: signingOtps.id });
-        if (consumed.length === 0) throw new AppError("SIGNING_OTP_INVALID");
-      }
+      if (otpId) await consumeSigningCode(tx, link.tenantId, otpId, now);
 
       // Lock order: the status change (document_counters) before any audit event (the clinic's
       // chain head), as every other transaction does it — see markDocumentSigned.

@@ -29,6 +29,8 @@ import { DocumentSignatures } from "./document-signatures";
 import { DocumentSigningPanel, SignedPdfButton } from "./document-signing-panel";
 import { WitnessesCard } from "./witnesses-card";
 import { DocumentMessagesCard } from "./document-messages-card";
+import { ChoiceRecordsCard } from "./choice-records-card";
+import { RecordChoicePanel } from "./record-choice-panel";
 import { DocumentStatusBadge } from "./document-status-badge";
 
 const TABS = ["conteudo", "dados", "auditoria"] as const;
@@ -167,6 +169,9 @@ export function DocumentDetailPage() {
           </CardContent>
         </Card>
       ) : null}
+
+      <ChoiceRecordsCard doc={doc} />
+      <RecordChoicePanel doc={doc} canWrite={canWrite} />
 
       {doc.status !== "cancelled" ? <WitnessesCard doc={doc} canWrite={canWrite} /> : null}
 

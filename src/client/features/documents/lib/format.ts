@@ -16,6 +16,7 @@ export function statusBadgeVariant(status: string): NonNullable<BadgeProps["vari
       return "warning";
     case "expired":
     case "cancelled":
+    case "recusado":
       return "destructive";
     default:
       return "secondary";
@@ -24,13 +25,13 @@ export function statusBadgeVariant(status: string): NonNullable<BadgeProps["vari
 
 /** The expiry date is shown only while the document is not signed (spec part 1 §2). */
 export function showsExpiry(status: string): boolean {
-  return status !== "signed";
+  return status !== "signed" && status !== "recusado";
 }
 
 /** Expired for the reader: the status says so, or the deadline passed on an unsigned document. */
 export function isExpired(status: string, expiracaoAt: string, now: Date = new Date()): boolean {
   if (status === "expired") return true;
-  if (status === "signed" || status === "cancelled") return false;
+  if (status === "signed" || status === "cancelled" || status === "recusado") return false;
   return new Date(expiracaoAt).getTime() <= now.getTime();
 }
 

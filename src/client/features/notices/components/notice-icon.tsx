@@ -2,6 +2,7 @@ import {
   CloudAlert,
   Eye,
   FileCheck2,
+  FileX2,
   FilePen,
   Hourglass,
   Info,
@@ -29,6 +30,8 @@ const ICONS: Record<NoticeKind, { icon: LucideIcon; tone: string; label: string 
     tone: "bg-success/15 text-[color-mix(in_oklab,var(--color-success)_60%,black)]",
     label: "Documento assinado",
   },
+  "document.refused": { icon: FileX2, tone: "bg-destructive/10 text-destructive", label: "Documento recusado" },
+  "document.revoked": { icon: FileX2, tone: "bg-destructive/10 text-destructive", label: "Consentimento revogado" },
   "professional.awaiting": {
     icon: FilePen,
     tone: "bg-primary/10 text-primary",

@@ -1,0 +1,39 @@
+import { FileX2 } from "lucide-react";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { CHOICE_MEANS_LABEL, CHOICE_MESSAGES, CHOICE_RECORD_TITLE } from "@shared/schemas/choices";
+import type { DocumentDetail } from "@shared/schemas/document";
+import { formatDateTime } from "../lib/format";
+
+/**
+ * The patient's refusal or revocation (decision 056): when, how, who recorded it and why, and
+ * whether its sealed record is ready. The signed PDF of a revoked consent stays as it was.
+ */
+export function ChoiceRecordsCard({ doc }: { doc: DocumentDetail }) {
+  if (doc.registros.length === 0) return null;
+  return (
+    <div className="grid gap-3" data-testid="choice-records">
+      {doc.registros.map((record) => (
+        <Alert key={record.id} variant="destructive">
+          <FileX2 />
+          <AlertTitle>
+            {record.tipo === "recusa"
+              ? CHOICE_MESSAGES.refusedAt(formatDateTime(record.ocorrido_em))
+              : CHOICE_MESSAGES.revokedAt(formatDateTime(record.ocorrido_em))}
+          </AlertTitle>
+          <AlertDescription className="grid gap-1">
+            <span>
+              {record.nome}, {CHOICE_MEANS_LABEL[record.meio]}
+              {record.registrado_por_nome ? ` — registrado por ${record.registrado_por_nome}` : ""}
+              {record.origem === "paciente" && record.otp_verificado ? " (nome, CPF e código conferidos)" : ""}.
+            </span>
+            <span>Motivo: {record.motivo ?? "não informado"}</span>
+            <span>
+              {CHOICE_RECORD_TITLE[record.tipo]}: {record.pdf_pronto ? "selado" : "sendo gerado"} · código{" "}
+              <span className="font-mono">{record.codigo_verificacao}</span>
+            </span>
+          </AlertDescription>
+        </Alert>
+      ))}
+    </div>
+  );
+}

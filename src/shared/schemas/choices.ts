@@ -1,0 +1,107 @@
+/**
+ * The patient's choices besides signing (decision 056): an informed refusal before signing and the
+ * revocation of a signed consent — by the patient on their link, or recorded by staff from what
+ * the patient said in person or by phone. Inputs, the record as the screens show it, and messages.
+ */
+import { z } from "zod";
+import { isValidCpf } from "../br/cpf.js";
+import { SIGNING_MESSAGES } from "../signing-rules.js";
+import { isIsoInstant, text } from "./safe-input.js";
+
+export const CHOICE_KINDS = ["recusa", "revogacao"] as const;
+export type ChoiceKind = (typeof CHOICE_KINDS)[number];
+export const CHOICE_MEANS = ["link", "presencial", "telefone"] as const;
+export type ChoiceMeans = (typeof CHOICE_MEANS)[number];
+
+export const CHOICE_KIND_LABEL: Readonly<Record<ChoiceKind, string>> = {
+  recusa: "Recusa",
+  revogacao: "Revogação",
+};
+export const CHOICE_MEANS_LABEL: Readonly<Record<ChoiceMeans, string>> = {
+  link: "pelo link de assinatura",
+  presencial: "pessoalmente, à equipe",
+  telefone: "por telefone, à equipe",
+};
+export const CHOICE_RECORD_TITLE: Readonly<Record<ChoiceKind, string>> = {
+  recusa: "Registro de recusa",
+  revogacao: "Registro de revogação",
+};
+
+export const MAX_REASON = 1000;
+const reason = text()
+  .trim()
+  .max(MAX_REASON, `Use no máximo ${MAX_REASON} caracteres`)
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+/** POST /api/public/sign/:token/refuse and …/revoke: the same identity checks as signing. */
+export const linkChoiceInputSchema = z.object({
+  nome: text({ error: SIGNING_MESSAGES.required })
+    .trim()
+    .min(1, SIGNING_MESSAGES.required)
+    .max(160, "Use no máximo 160 caracteres"),
+  cpf: text({ error: SIGNING_MESSAGES.required })
+    .trim()
+    .min(1, { error: SIGNING_MESSAGES.required, abort: true })
+    .refine(isValidCpf, "CPF inválido"),
+  codigo: text()
+    .trim()
+    .regex(/^\d{6}$/, SIGNING_MESSAGES.otpInvalid)
+    .optional(),
+  motivo: reason,
+  /** The content the page showed (a refusal is of that text, not of a newer one). */
+  conteudo_sha256: text().regex(/^[0-9a-f]{64}$/, "Conteúdo inválido"),
+});
+export type LinkChoiceInput = z.input<typeof linkChoiceInputSchema>;
+export type LinkChoiceData = z.output<typeof linkChoiceInputSchema>;
+
+/** POST /api/documents/:id/refusal and …/revocation: what the patient told the staff. */
+export const staffChoiceInputSchema = z.object({
+  meio: z.enum(["presencial", "telefone"], { error: "Informe como o paciente comunicou" }),
+  motivo: reason,
+  /** When the patient said it (default: now); never in the future. */
+  ocorrido_em: text().refine(isIsoInstant, "Data e hora inválidas").optional(),
+});
+export type StaffChoiceInput = z.input<typeof staffChoiceInputSchema>;
+export type StaffChoiceData = z.output<typeof staffChoiceInputSchema>;
+
+/** A refusal or revocation as the document page shows it. */
+export const choiceRecordSchema = z.object({
+  id: text(),
+  tipo: z.enum(CHOICE_KINDS),
+  origem: z.enum(["paciente", "equipe"]),
+  meio: z.enum(CHOICE_MEANS),
+  nome: text(),
+  motivo: text().nullable(),
+  otp_verificado: z.boolean(),
+  registrado_por_nome: text().nullable(),
+  ocorrido_em: text(),
+  created_at: text(),
+  codigo_verificacao: text(),
+  /** The sealed record exists (the job made it). */
+  pdf_pronto: z.boolean(),
+  pdf_sha256: text().nullable(),
+  original_pdf_sha256: text().nullable(),
+});
+export type ChoiceRecord = z.infer<typeof choiceRecordSchema>;
+
+export const CHOICE_MESSAGES = {
+  refuseTitle: "Não concordo / Recusar",
+  refuseIntro:
+    "Se você decidiu não realizar o procedimento, registre aqui a sua recusa. Ela fica registrada com a mesma segurança de uma assinatura e a clínica é avisada.",
+  refuseConfirm: "Recusar o documento",
+  refused: "Sua recusa foi registrada",
+  refusedText:
+    "A clínica e o profissional responsável foram avisados. Você receberá um registro selado da recusa. Este link não aceita mais assinatura.",
+  revokeTitle: "Revogar meu consentimento",
+  revokeIntro:
+    "Você pode revogar este consentimento a qualquer momento, sem custo. O documento assinado continua guardado; um registro selado da revogação é feito e a clínica é avisada.",
+  revokeConfirm: "Revogar consentimento",
+  revoked: "Sua revogação foi registrada",
+  revokedText: "A clínica e o profissional responsável foram avisados. Você receberá um registro selado da revogação.",
+  reasonLabel: "Motivo (opcional)",
+  staffRefused: "Recusa registrada",
+  staffRevoked: "Revogação registrada",
+  refusedAt: (when: string) => `Recusado em ${when}`,
+  revokedAt: (when: string) => `Revogado em ${when}`,
+} as const;
