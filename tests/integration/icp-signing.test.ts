@@ -168,8 +168,9 @@ describe("professional's ICP-Brasil signature, then the clinic's e-CNPJ seal", (
     expect(listed.statusCode, listed.body).toBe(200);
     const subjects = (listed.json().certificados as { assunto: string; sha256: string }[]).map((c) => c.assunto);
     expect(subjects).toEqual(
-      expect.arrayContaining([`CLINICA TESTE LTDA:${pki.cnpj}`, "MARIA DA SILVA TESTE:52998224725"]),
+      expect.arrayContaining([`CLINICA TESTE LTDA:${pki.cnpj}`, "MARIA DA SILVA TESTE:***.982.247-**"]),
     );
+    expect(listed.body).not.toContain("52998224725");
     // Without the code, only the instance's seals: nothing of any clinic.
     const bare = await ctx.app.inject({ method: "GET", url: "/api/public/seal-certificates" });
     expect(bare.json().certificados.map((c: { assunto: string }) => c.assunto)).not.toContain(
@@ -288,13 +289,33 @@ describe("what the final PDF says of the certificates (decision 041)", () => {
           return { code: e.status, out: e.stdout };
         }
       };
+      // A chain to an official root says who holds the seal, not that it is this clinic's: anyone can
+      // buy an e-CNPJ. So the roots alone leave the seal unconfirmed (3); with the document's list, 0.
       const withRoots = cli([pdfFile, "--raizes", rootsFile]);
-      expect(withRoots.code, withRoots.out).toBe(0);
+      expect(withRoots.code, withRoots.out).toBe(3);
       expect(withRoots.out).toContain(
         "Certificado do selo ICP-Brasil: cadeia conferida, elo por elo, até a raiz oficial “Autoridade Certificadora Raiz de Teste v1”",
       );
       expect(withRoots.out).toContain("Certificado da assinatura 1 ICP-Brasil: cadeia conferida até a raiz oficial");
       // Without them it cannot confirm whose seal it is (3), and says how to.
+      const [sealedRow] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, id));
+      const listFile = path.join(scratch, "lista-raiz-oficial.json");
+      writeFileSync(
+        listFile,
+        (
+          await ctx.app.inject({
+            method: "GET",
+            url: `/api/public/seal-certificates?codigo=${sealedRow!.verification_code}`,
+          })
+        ).body,
+      );
+      const both = cli([pdfFile, "--raizes", rootsFile, "--confiaveis", listFile]);
+      expect(both.code, both.out).toBe(0);
+      expect(both.out).toContain("O certificado do selo é conhecido");
+      // A fingerprint that is not the seal's is not overridden by the roots.
+      const wrong = cli([pdfFile, "--raizes", rootsFile, "--certificado", "ab".repeat(32)]);
+      expect(wrong.code, wrong.out).toBe(1);
+      expect(wrong.out).toContain("O certificado do selo NÃO é o esperado");
       const bare = cli([pdfFile]);
       expect(bare.code, bare.out).toBe(3);
       expect(bare.out).toContain("informe as raízes oficiais (opção --raizes)");

@@ -8,7 +8,8 @@
  * The expected fingerprint may also come from CONSENTIR_CERTIFICADO_SHA256; --confiaveis reads a
  * list of trusted fingerprints: the JSON of /api/public/seal-certificates, or one per line;
  * --raizes a PEM file of the official ICP-Brasil roots (ITI's AC Raiz), against which each
- * signature's chain is checked — a seal whose chain reaches one is confirmed (decision 060).
+ * signature's chain is checked and reported; the seal's holder is still confirmed only by a
+ * fingerprint (decision 060).
  */
 import { readFileSync } from "node:fs";
 import { type OfficialRoots, parseOfficialRoots } from "../services/certificates/official-roots.js";

@@ -85,7 +85,12 @@ export async function finalSigners(
     const checks = await tsaAccreditations(configured, roots, now);
     const accredited = checks.filter((c) => c.accredited);
     if (accredited.length > 0) {
-      tsa = { ...configured, urls: accredited.map((c) => c.url) };
+      tsa = {
+        ...configured,
+        urls: accredited.map((c) => c.url),
+        // The real tokens must come from the very certificates the probe checked (a relay could differ).
+        acceptedCertificates: accredited.flatMap((c) => (c.certificateSha256 ? [c.certificateSha256] : [])),
+      };
       timestampAuthority = {
         names: accredited.map((c) => c.authority ?? c.url),
         accredited: true,

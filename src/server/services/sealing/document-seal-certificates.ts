@@ -9,6 +9,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { auditEvents, certificados } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
+import { maskCpf } from "../../../shared/signing-rules.js";
 import { findByCode } from "./public-verification.js";
 import { instanceSealCertificates, type PublishedSealCertificate } from "./trusted-seal-certificates.js";
 
@@ -51,7 +52,8 @@ export async function documentSealCertificates(db: Db, rawCode: string): Promise
     ...own
       .filter((c) => !seen.has(c.sha256) && seen.add(c.sha256))
       .map((c) => ({
-        assunto: c.assunto,
+        // An e-CPF's name is "NOME:CPF": the public list never shows a full CPF (decision 051).
+        assunto: c.assunto.replace(/:(\d{11})$/, (_m, cpf: string) => `:${maskCpf(cpf)}`),
         sha256: c.sha256,
         criado_em: c.criado_em.toISOString(),
         valido_ate: c.valido_ate.toISOString(),

@@ -86,14 +86,42 @@ export interface VerifySignedPdfOptions {
   roots?: OfficialRoots | null | undefined;
 }
 
-/** When a chain is judged: the signature's own time-stamp, else the first document time-stamp, else now. */
-function chainTime(signature: PdfSignatureInfo, all: PdfSignatureInfo[]): { at: Date; how: string } {
-  if (signature.timestamp?.valid && signature.timestamp.genTime)
-    return { at: signature.timestamp.genTime, how: "na hora do carimbo do tempo da assinatura" };
-  const stamp = all.find((s) => s.kind === "carimbo_documento" && s.valid && s.timestamp?.genTime);
-  if (stamp?.timestamp?.genTime)
-    return { at: stamp.timestamp.genTime, how: "na hora do carimbo do tempo do documento" };
-  return { at: new Date(), how: "hoje (sem carimbo do tempo que prove uma data anterior)" };
+/**
+ * When a chain is judged: at a document time-stamp whose own authority chains to an official root
+ * (a time anyone's authority could claim proves nothing), else today.
+ */
+function chainTime(
+  signature: PdfSignatureInfo,
+  all: PdfSignatureInfo[],
+  roots: OfficialRoots,
+  pool: readonly X509Certificate[],
+): { at: Date; how: string } {
+  const after = all.filter((s) => s.index > signature.index && s.kind === "carimbo_documento" && s.valid);
+  for (const stamp of after) {
+    const at = stamp.timestamp?.genTime;
+    if (!at || !stamp.certificateDer) continue;
+    try {
+      const holder = new X509Certificate(stamp.certificateDer);
+      if (rootOfChain(holder, [...certificatesOf(stamp.chainDer), ...pool], roots, at))
+        return { at, how: "na hora do carimbo do tempo do documento, de autoridade com cadeia oficial" };
+    } catch {
+      // An unreadable authority certificate proves no time.
+    }
+  }
+  return {
+    at: new Date(),
+    how: "hoje (sem carimbo do tempo de autoridade com cadeia oficial que prove uma data anterior)",
+  };
+}
+
+function certificatesOf(ders: readonly Buffer[]): X509Certificate[] {
+  return ders.flatMap((der) => {
+    try {
+      return [new X509Certificate(der)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The official root a signature's certificate chains to, through its CMS and the DSS certificates. */
@@ -103,16 +131,11 @@ function signatureRoot(
   roots: OfficialRoots,
   dssCertificates: readonly Buffer[],
 ): { root: string | null; how: string } {
-  const { at, how } = chainTime(signature, all);
+  const dssPool = certificatesOf(dssCertificates);
+  const { at, how } = chainTime(signature, all, roots, dssPool);
   if (!signature.certificateDer) return { root: null, how };
   try {
-    const pool = [...signature.chainDer, ...dssCertificates].flatMap((der) => {
-      try {
-        return [new X509Certificate(der)];
-      } catch {
-        return [];
-      }
-    });
+    const pool = [...certificatesOf(signature.chainDer), ...dssPool];
     return { root: rootOfChain(new X509Certificate(signature.certificateDer), pool, roots, at), how };
   } catch {
     return { root: null, how };
@@ -179,10 +202,9 @@ export function verifySignedPdfWithSeal(
           : `A cadeia do certificado do selo não chega, válida ${sealRoot.how}, a nenhuma das raízes oficiais informadas.`,
       );
     }
-    if (sealRoot?.root && !trusted.some((t) => t.sha256 === certificado!.sha256)) {
-      // Confirmed by the official roots: no list of fingerprints needed.
-      certificadoOk = true;
-    } else if (trusted.length > 0) {
+    // A chain to an official root says who holds the certificate, not that it is this clinic's or
+    // this instance's: anyone can buy an e-CNPJ. Confirmation stays with the fingerprints (decision 060).
+    if (trusted.length > 0) {
       const sealSha256 = certificado.sha256;
       const known = trusted.find((t) => t.sha256 === sealSha256);
       certificadoOk = check(
@@ -195,7 +217,7 @@ export function verifySignedPdfWithSeal(
             ? `O certificado do selo NÃO é o esperado (esperada ${normalizeFingerprint(options.expectedFingerprint)}).`
             : "Assinado por outro certificado: o selo não é de nenhum certificado desta instância nem dos cadastrados pela clínica — um certificado com o mesmo nome não basta.",
       );
-    } else if (!sealRoot) {
+    } else {
       info(
         "Nenhuma impressão digital esperada foi informada: compare a acima com a publicada pela clínica (opção --certificado), ou, para um certificado ICP-Brasil, informe as raízes oficiais (opção --raizes).",
       );

@@ -235,6 +235,29 @@ describe("requestTimestamp", () => {
     }
   });
 
+  it("takes tokens only from the accepted authority certificates, when they are named", async () => {
+    const other = await startFakeTsaServer();
+    try {
+      const accepted = [createHash("sha256").update(tsa.certificate.der).digest("hex")];
+      const refused = await requestTimestamp(sha256("x"), {
+        urls: [other.url],
+        allowPrivateNetwork: true,
+        acceptedCertificates: accepted,
+      }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(TsaBadResponseError);
+      expect((refused as Error).message).toContain("não foi assinado pelo certificado da autoridade conferida");
+      // The other one first, the accepted one next: the accepted one's token is kept.
+      const kept = await requestTimestamp(sha256("x"), {
+        urls: [other.url, tsa.url],
+        allowPrivateNetwork: true,
+        acceptedCertificates: accepted,
+      });
+      expect(kept.tsaCertificateDer?.equals(tsa.certificate.der)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("when every authority fails, the error is retryable if any failure was", async () => {
     const guarded = await startFakeTsaServer({ username: "consentir", password: "s3nha" });
     try {

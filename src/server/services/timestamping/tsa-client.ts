@@ -16,7 +16,7 @@
  *   PKIStatusInfo ::= SEQUENCE { status INTEGER, statusString SEQUENCE OF UTF8String OPTIONAL,
  *     failInfo BIT STRING OPTIONAL }
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import forge from "node-forge";
 import { tsaUrlList } from "../../env.js";
 import { fetchOutbound, OutboundAddressError } from "../../lib/outbound-address.js";
@@ -28,6 +28,11 @@ import { integerMagnitude, readTimeStampToken, type TimeStampTokenInfo } from ".
 export interface TsaConfig {
   /** Tried in order: the next one only when the previous could not give a good token (decision 060). */
   urls: string[];
+  /**
+   * SHA-256 of the only authority certificates whose tokens are taken (the ACTs checked before an
+   * AD-RT signature, decision 060): a token signed by any other is refused like a bad answer.
+   */
+  acceptedCertificates?: string[] | undefined;
   username?: string | undefined;
   password?: string | undefined;
   /** Whole request, connection included (default 10 s). */
@@ -181,7 +186,15 @@ async function requestTimestampFrom(url: string, sha256Hash: Buffer, config: Tsa
   }
   if (reply.length === 0 || reply.length > MAX_REPLY_BYTES)
     throw new TsaBadResponseError("resposta vazia ou grande demais");
-  return checkReply(reply, sha256Hash, nonce);
+  const result = checkReply(reply, sha256Hash, nonce);
+  if (config.acceptedCertificates && config.acceptedCertificates.length > 0) {
+    const fingerprint = result.tsaCertificateDer
+      ? createHash("sha256").update(result.tsaCertificateDer).digest("hex")
+      : "";
+    if (!config.acceptedCertificates.includes(fingerprint))
+      throw new TsaBadResponseError("o carimbo não foi assinado pelo certificado da autoridade conferida");
+  }
+  return result;
 }
 
 /** Checks a TimeStampResp against our request; returns the token and what it says. */
