@@ -152,6 +152,10 @@ describe("WhatsApp Cloud API", () => {
     const read = statusWebhook(wamid!, "read");
     expect((await webhook(read, hubSignature(read, APP_SECRET))).json()).toEqual({ atualizadas: 1 });
     expect((await messagesOf(clinic, documentId))[0]).toMatchObject({ status: "read" });
+    // A late "failed" does not turn a message the patient read into a failure.
+    const failedLate = statusWebhook(wamid!, "failed");
+    expect((await webhook(failedLate, hubSignature(failedLate, APP_SECRET))).json()).toEqual({ atualizadas: 0 });
+    expect((await messagesOf(clinic, documentId))[0]).toMatchObject({ status: "read" });
 
     // Another clinic sees none of it.
     expect((await staff(other, "GET", `/api/documents/${documentId}/messages`)).statusCode).toBe(404);

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { whatsappMessages } from "../../../db/schema.js";
+import { contratos, whatsappMessages } from "../../../db/schema.js";
+import { isReminderHour, remindersContinue } from "../../../shared/reminders/reminder-schedule.js";
 import type { Env } from "../../env.js";
 import type { JobPayloads } from "../../jobs/enqueue-job.js";
 import type { JobContext } from "../../jobs/job-context.js";
@@ -25,6 +26,20 @@ export async function sendWhatsappJob(
 ): Promise<void> {
   const env = ctx.env;
   const where = and(eq(whatsappMessages.tenant_id, tenantId), eq(whatsappMessages.id, payload.messageId));
+  const [row] = await ctx.db
+    .select({ wamid: whatsappMessages.wamid, contratoId: whatsappMessages.contrato_id })
+    .from(whatsappMessages)
+    .where(where)
+    .limit(1);
+  // Meta took it already (the update after the send failed): a retry must not send it twice.
+  if (!row || row.wamid) return;
+  if (payload.tipo === "lembrete" && !(await reminderStillDue(ctx, tenantId, row.contratoId, now))) {
+    await ctx.db
+      .update(whatsappMessages)
+      .set({ erro: "lembrete não enviado: o documento não aguarda mais a assinatura, ou fora do horário" })
+      .where(where);
+    return;
+  }
   try {
     if (!env.WHATSAPP_PHONE_NUMBER_ID || !env.WHATSAPP_ACCESS_TOKEN)
       throw new Error("WhatsApp não configurado (WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_ACCESS_TOKEN)");
@@ -58,4 +73,17 @@ export async function sendWhatsappJob(
       .where(where);
     throw error;
   }
+}
+
+/**
+ * A reminder retried after an outage goes only while it still makes sense: the document still
+ * waits for the patient, before its deadline, in the day's sending hours (decision 059).
+ */
+async function reminderStillDue(ctx: JobContext, tenantId: string, contratoId: string, now: Date): Promise<boolean> {
+  const [doc] = await ctx.db
+    .select({ status: contratos.status, expiracao_at: contratos.expiracao_at })
+    .from(contratos)
+    .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, contratoId)))
+    .limit(1);
+  return !!doc && remindersContinue(doc.status) && doc.expiracao_at > now && isReminderHour(now);
 }

@@ -53,6 +53,12 @@ const webhookSchema = z.object({
 /** How far a message got: a status never goes back (webhooks may arrive out of order); failed is final. */
 const RANK: Record<string, number> = { queued: 0, accepted: 1, sent: 2, delivered: 3, read: 4, failed: 5 };
 
+/** Statuses only move forward; a late "failed" never overwrites "delivered" or "read". */
+export function advances(from: string, to: string): boolean {
+  if (to === "failed") return from === "queued" || from === "accepted" || from === "sent";
+  return (RANK[to] ?? 0) > (RANK[from] ?? 0) && from !== "failed";
+}
+
 /**
  * POST /api/webhooks/whatsapp (decision 059): signature first (401 before anything is parsed or
  * changed), then the JSON's shape (400), then each status is written on the message with that
@@ -89,7 +95,7 @@ export async function receiveWhatsappWebhook(
     const current = new Map(rows.map((r) => [r.wamid, { id: r.id, status: r.status }]));
     for (const s of statuses) {
       const row = current.get(s.id);
-      if (!row || (RANK[s.status] ?? 0) <= (RANK[row.status] ?? 0)) continue;
+      if (!row || !advances(row.status, s.status)) continue;
       const error = s.status === "failed" ? s.errors?.[0] : undefined;
       await tx
         .update(whatsappMessages)
