@@ -46,6 +46,8 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
     "E-mail com o link da testemunha na caixa de saída (envio de e-mail não configurado)",
   "patient.contact_changed": "Contato do paciente alterado enquanto aguardava assinatura",
   "settings.signing_updated": "Opções de assinatura alteradas",
+  "api_key.created": "Chave de API criada",
+  "api_key.revoked": "Chave de API revogada",
   "settings.reminders_updated": "Lembretes automáticos alterados",
   "certificate.uploaded": "Certificado digital enviado",
   "certificate.upload_refused": "Envio de certificado digital recusado",
