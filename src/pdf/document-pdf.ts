@@ -580,7 +580,7 @@ const STYLES: Record<string, Style> = {
 
 /** "Consentimentos opcionais" (decision 057): each item as offered, with the signer's answer. */
 export function optionalConsentsBlock(
-  items: DocumentModel["optionalConsents"],
+  items: DocumentModel["optional_consents"],
   answers: readonly { id: string; aceito: boolean }[] | undefined,
 ): Content[] {
   if (!items || items.length === 0) return [];
@@ -620,7 +620,7 @@ export function documentDefinition(input: DocumentPdfInput): TDocumentDefinition
   const { model, clinic, physician } = input;
   const signed = signedLines(input.signatures ?? []);
   // The optional consents go before the signature section (or after the last section).
-  const optional = optionalConsentsBlock(model.optionalConsents, input.optionalAnswers);
+  const optional = optionalConsentsBlock(model.optional_consents, input.optionalAnswers);
   const signatureAt = model.sections.findIndex((section) => section.type === "signature");
   const sections = model.sections.flatMap((section, index) => [
     ...(index === signatureAt ? optional : []),

@@ -74,7 +74,7 @@ describe("optional consents on a phone", () => {
           { id: "inicio", type: "paragraph", title: "Sobre o procedimento", content: "O que será feito." },
           { id: "assinaturas", type: "signature", title: "Assinaturas", content: "{{paciente_nome}}" },
         ],
-        optionalConsents: [PRONTUARIO, DIVULGACAO],
+        optional_consents: [PRONTUARIO, DIVULGACAO],
       },
     );
     const sent = await json<{ link: string }>(
@@ -207,24 +207,24 @@ describe("optional consents on a phone", () => {
     await page.getByRole("button", { name: "Criar Template" }).click();
     await page.waitForURL(/\/templates\/[0-9a-f-]{36}\/preview$/);
     const id = /\/templates\/([0-9a-f-]{36})\/preview$/.exec(page.url())![1]!;
-    const saved = await json<{ estrutura: { optionalConsents: { id: string; title: string }[] } }>(
+    const saved = await json<{ estrutura: { optional_consents: { id: string; title: string }[] } }>(
       await page.request.get(`/api/templates/${id}`),
       200,
     );
-    expect(saved.estrutura.optionalConsents.map((i) => i.title)).toEqual([
+    expect(saved.estrutura.optional_consents.map((i) => i.title)).toEqual([
       "Uso de imagem no prontuário",
       "Uso de imagem para ensino e publicações científicas",
       "Contato para pesquisas",
       "Lembretes por mensagem",
     ]);
     // The sample's ids are kept; the new item got one of its own.
-    expect(saved.estrutura.optionalConsents.slice(0, 3).map((i) => i.id)).toEqual([
+    expect(saved.estrutura.optional_consents.slice(0, 3).map((i) => i.id)).toEqual([
       "imagem-prontuario",
       "imagem-ensino",
       "contato-pesquisas",
     ]);
-    expect(saved.estrutura.optionalConsents[3]!.id).toMatch(/^[a-z0-9-]+$/);
-    expect(SAMPLE_TEMPLATE.estrutura.optionalConsents).toHaveLength(4);
+    expect(saved.estrutura.optional_consents[3]!.id).toMatch(/^[a-z0-9-]+$/);
+    expect(SAMPLE_TEMPLATE.estrutura.optional_consents).toHaveLength(4);
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);

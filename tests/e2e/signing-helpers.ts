@@ -88,7 +88,7 @@ export async function seedSignableDocument(
     title: string;
     introduction: string;
     sections: { id: string; type: string; title: string; content: string }[];
-    optionalConsents?: { id: string; title: string; text: string }[];
+    optional_consents?: { id: string; title: string; text: string }[];
   } = {
     title: "Termo — {{procedimento}}",
     introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{procedimento}}.",

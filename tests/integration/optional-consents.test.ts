@@ -39,7 +39,7 @@ const STRUCTURE = {
     { id: "s1", type: "paragraph", title: "Riscos", content: "Riscos explicados." },
     { id: "s2", type: "signature", title: "Assinaturas", content: "{{paciente_nome}}" },
   ],
-  optionalConsents: ITEMS,
+  optional_consents: ITEMS,
 };
 const ANSWERS = [
   { id: "imagem-prontuario", aceito: true },
@@ -92,7 +92,7 @@ afterAll(async () => {
 describe("a template version offers optional consents (decision 057)", () => {
   it("keeps them with the version, and a new version keeps its own while the old one stays as it was", async () => {
     const detail = (await call("GET", `/api/templates/${templateId}`, undefined, clinic)).json();
-    expect(detail.estrutura.optionalConsents).toEqual(ITEMS);
+    expect(detail.estrutura.optional_consents).toEqual(ITEMS);
     const edited = await call(
       "PUT",
       `/api/templates/${templateId}`,
@@ -100,7 +100,7 @@ describe("a template version offers optional consents (decision 057)", () => {
         titulo: "TCLE com opcionais",
         especialidade: detail.especialidade,
         categoria: "Consentimento",
-        estrutura: { ...STRUCTURE, optionalConsents: ITEMS.slice(0, 1) },
+        estrutura: { ...STRUCTURE, optional_consents: ITEMS.slice(0, 1) },
       },
       clinic,
     );
@@ -108,14 +108,14 @@ describe("a template version offers optional consents (decision 057)", () => {
     const versions = (await call("GET", `/api/templates/${templateId}/versions`, undefined, clinic)).json().items;
     const first = versions.find((v: { id: string }) => v.id === versionId);
     const old = (await call("GET", `/api/templates/${templateId}/versions/${first.id}`, undefined, clinic)).json();
-    expect(old.estrutura.optionalConsents).toEqual(ITEMS);
+    expect(old.estrutura.optional_consents).toEqual(ITEMS);
     const now = (await call("GET", `/api/templates/${templateId}`, undefined, clinic)).json();
-    expect(now.estrutura.optionalConsents).toEqual(ITEMS.slice(0, 1));
+    expect(now.estrutura.optional_consents).toEqual(ITEMS.slice(0, 1));
   });
 
   it("refuses more than 10 items, a long title or a repeated id with a pt-BR 400", async () => {
     const specialties = (await call("GET", "/api/templates/specialties", undefined, clinic)).json().items as string[];
-    const post = (optionalConsents: unknown) =>
+    const post = (optional_consents: unknown) =>
       call(
         "POST",
         "/api/templates",
@@ -123,7 +123,7 @@ describe("a template version offers optional consents (decision 057)", () => {
           titulo: "Inválido",
           especialidade: specialties[0],
           categoria: "Consentimento",
-          estrutura: { ...STRUCTURE, optionalConsents },
+          estrutura: { ...STRUCTURE, optional_consents },
         },
         clinic,
       );
@@ -151,12 +151,12 @@ describe("the document freezes them", () => {
   it("puts the resolved items in the frozen model its conteudo_sha256 hashes, and the signing page offers them", async () => {
     const { documentId, token } = await sent();
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
-    const model = row!.documento as { optionalConsents: { id: string; title: string; paragraphs: unknown }[] };
-    expect(model.optionalConsents.map((i) => i.id)).toEqual(ITEMS.map((i) => i.id));
-    expect(JSON.stringify(model.optionalConsents[0]!.paragraphs)).toContain("Fotos de Blefaroplastia superior");
+    const model = row!.documento as { optional_consents: { id: string; title: string; paragraphs: unknown }[] };
+    expect(model.optional_consents.map((i) => i.id)).toEqual(ITEMS.map((i) => i.id));
+    expect(JSON.stringify(model.optional_consents[0]!.paragraphs)).toContain("Fotos de Blefaroplastia superior");
     expect(row!.conteudo_sha256).toBe(canonicalSha256(row!.documento));
     const page = (await call("GET", `/api/public/sign/${token}`)).json();
-    expect(page.documento.modelo.optionalConsents.map((i: { title: string }) => i.title)).toEqual(
+    expect(page.documento.modelo.optional_consents.map((i: { title: string }) => i.title)).toEqual(
       ITEMS.map((i) => i.title),
     );
     // Another clinic cannot read the document that carries them.
@@ -190,7 +190,7 @@ describe("POST /api/public/sign/:token with the answers", () => {
   it("refuses the ids of another clinic's document (its own model decides)", async () => {
     const theirs = await optionalTemplate(other, {
       ...STRUCTURE,
-      optionalConsents: [{ id: "so-deles", title: "Só deles", text: "Outro item." }],
+      optional_consents: [{ id: "so-deles", title: "Só deles", text: "Outro item." }],
     });
     const { documentId, patient, token } = await sent(other, theirs.versionId);
     const { response } = await signAsPatient(ctx.app, ctx.database, token, patient, {
@@ -202,10 +202,10 @@ describe("POST /api/public/sign/:token with the answers", () => {
   });
 
   it("a document without items takes no answers and signs as before", async () => {
-    const plain = await optionalTemplate(clinic, { ...STRUCTURE, optionalConsents: [] });
+    const plain = await optionalTemplate(clinic, { ...STRUCTURE, optional_consents: [] });
     const { documentId, patient, token } = await sent(clinic, plain.versionId);
     const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
-    expect(row!.documento).not.toHaveProperty("optionalConsents");
+    expect(row!.documento).not.toHaveProperty("optional_consents");
     const refused = await signAsPatient(ctx.app, ctx.database, token, patient, {
       consentimentos_opcionais: ANSWERS.slice(0, 1),
     });

@@ -116,7 +116,7 @@ export function SignForm({
   const [consent, setConsent] = useState(false);
   // The optional consents a patient or guardian answers (decision 057); a witness answers none.
   const optionalItems =
-    page.signatario.papel === "testemunha" ? [] : (asDocumentModel(page.documento.modelo)?.optionalConsents ?? []);
+    page.signatario.papel === "testemunha" ? [] : (asDocumentModel(page.documento.modelo)?.optional_consents ?? []);
   const [choices, setChoices] = useState<OptionalChoices>({});
   const [signatureKind, setSignatureKind] = useState<"desenhada" | "digitada">("desenhada");
   const [problem, setProblem] = useState<Problem | null>(null);

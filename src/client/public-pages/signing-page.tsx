@@ -257,7 +257,7 @@ export function SigningPage({ token }: { token: string }) {
             <DocumentView
               model={model}
               // While pending, the form below asks each optional consent (decision 057).
-              optionalConsents={signed ? "list" : "hidden"}
+              optional_consents={signed ? "list" : "hidden"}
               optionalAnswers={page.consentimentos_opcionais ?? null}
               className={largeText ? "text-lg leading-relaxed sm:text-lg" : undefined}
               sectionTools={

@@ -103,7 +103,7 @@ const DEMO_TEMPLATES: DemoTemplate[] = [
         { id: "assinatura", type: "signature", title: "Assinatura", content: "{{data_atual}}" },
       ],
       // Each use of the images answered Sim or Não on its own (decision 057).
-      optionalConsents: SAMPLE_OPTIONAL_CONSENTS.filter((item) => item.id.startsWith("imagem-")),
+      optional_consents: SAMPLE_OPTIONAL_CONSENTS.filter((item) => item.id.startsWith("imagem-")),
     },
   },
 ];

@@ -44,7 +44,7 @@ export interface DocumentModel {
    * The separate optional consents the signer answers Sim/Não (decision 057); absent when the
    * template offers none, so the models (and SHA-256) of such documents are what they were.
    */
-  optionalConsents?: DocumentOptionalConsent[];
+  optional_consents?: DocumentOptionalConsent[];
   /** Distinct placeholder names (as written) that had no value, in order of appearance. */
   unresolved: string[];
 }
@@ -259,10 +259,10 @@ export function buildDocumentModel(structure: TemplateStructure, values: Variabl
     if (blocks.some((block) => block.kind === "list")) return { ...base, blocks };
     return { ...base, paragraphs: blocks.map((block) => (block.kind === "paragraph" ? block.inlines : [])) };
   });
-  const optionalConsents = (structure.optionalConsents ?? []).map((item): DocumentOptionalConsent => ({
+  const optional_consents = (structure.optional_consents ?? []).map((item): DocumentOptionalConsent => ({
     id: item.id,
     title: resolvePlainTitle(item.title, values, unresolved),
     paragraphs: toParagraphs(resolvePieces(item.text, values, unresolved)),
   }));
-  return { title, introduction, sections, ...(optionalConsents.length > 0 ? { optionalConsents } : {}), unresolved };
+  return { title, introduction, sections, ...(optional_consents.length > 0 ? { optional_consents } : {}), unresolved };
 }

@@ -24,11 +24,11 @@ const items = [
   { id: "imagem-prontuario", title: "Uso de imagem no prontuário", text: "Fotos de {{procedimento}} no prontuário." },
   { id: "contato-pesquisas", title: "Contato para pesquisas", text: "Posso ser chamado(a)." },
 ];
-const input = (optionalConsents: unknown) => ({
+const input = (optional_consents: unknown) => ({
   titulo: "TCLE",
   especialidade: "Dermatologia",
   categoria: "Consentimento",
-  estrutura: { ...base, optionalConsents },
+  estrutura: { ...base, optional_consents },
 });
 const issues = (value: unknown) => {
   const parsed = templateInputSchema.safeParse(value);
@@ -38,16 +38,16 @@ const issues = (value: unknown) => {
 describe("optional consents in the document model (decision 057)", () => {
   it("freezes each item, resolved, into the model, so the model's SHA-256 covers what was offered", () => {
     const values = { paciente_nome: "Ana", procedimento: "Blefaroplastia" };
-    const model = buildDocumentModel({ ...base, optionalConsents: items }, values);
-    expect(model.optionalConsents?.map((i) => [i.id, i.title, i.paragraphs.map(inlinesToText)])).toEqual([
+    const model = buildDocumentModel({ ...base, optional_consents: items }, values);
+    expect(model.optional_consents?.map((i) => [i.id, i.title, i.paragraphs.map(inlinesToText)])).toEqual([
       ["imagem-prontuario", "Uso de imagem no prontuário", ["Fotos de Blefaroplastia no prontuário."]],
       ["contato-pesquisas", "Contato para pesquisas", ["Posso ser chamado(a)."]],
     ]);
     const without = buildDocumentModel(base, values);
-    expect(without).not.toHaveProperty("optionalConsents");
+    expect(without).not.toHaveProperty("optional_consents");
     // Another text for the same id is another content.
     const changed = buildDocumentModel(
-      { ...base, optionalConsents: [{ ...items[0]!, text: "Outro texto." }, items[1]!] },
+      { ...base, optional_consents: [{ ...items[0]!, text: "Outro texto." }, items[1]!] },
       values,
     );
     expect(canonicalSha256(changed)).not.toBe(canonicalSha256(model));
@@ -55,19 +55,19 @@ describe("optional consents in the document model (decision 057)", () => {
   });
 
   it("reports a missing placeholder of an item like any other", () => {
-    const model = buildDocumentModel({ ...base, optionalConsents: items }, { paciente_nome: "Ana" });
+    const model = buildDocumentModel({ ...base, optional_consents: items }, { paciente_nome: "Ana" });
     expect(model.unresolved).toContain("procedimento");
   });
 
   it("reads stored content with and without items", () => {
-    expect(parseTemplateContent(JSON.stringify({ ...base, optionalConsents: items }), "x").optionalConsents).toEqual(
+    expect(parseTemplateContent(JSON.stringify({ ...base, optional_consents: items }), "x").optional_consents).toEqual(
       items,
     );
-    expect(parseTemplateContent(JSON.stringify(base), "x").optionalConsents).toBeUndefined();
+    expect(parseTemplateContent(JSON.stringify(base), "x").optional_consents).toBeUndefined();
   });
 
   it("the sample TCLE offers the image uses and research contact as separate items", () => {
-    const offered = SAMPLE_TEMPLATE.estrutura.optionalConsents ?? [];
+    const offered = SAMPLE_TEMPLATE.estrutura.optional_consents ?? [];
     expect(offered.map((i) => i.title)).toEqual([
       "Uso de imagem no prontuário",
       "Uso de imagem para ensino e publicações científicas",

@@ -170,6 +170,6 @@ export const SAMPLE_TEMPLATE: {
     ],
     // The use of images, once a paragraph of the term, is answered item by item, each Sim or Não
     // and apart from the consent to the procedure (decision 057).
-    optionalConsents: SAMPLE_OPTIONAL_CONSENTS,
+    optional_consents: SAMPLE_OPTIONAL_CONSENTS,
   },
 };

@@ -55,7 +55,7 @@ export function templateTextSize(structure: {
   title: string;
   introduction: string;
   sections: ReadonlyArray<{ title: string; content: string }>;
-  optionalConsents?: ReadonlyArray<{ title: string; text: string }> | undefined;
+  optional_consents?: ReadonlyArray<{ title: string; text: string }> | undefined;
 }): TextSize {
   const size: TextSize = { chars: 0, lines: 0, longestWord: 0 };
   add(size, structure.title);
@@ -64,7 +64,7 @@ export function templateTextSize(structure: {
     add(size, section.title);
     add(size, section.content);
   }
-  for (const item of structure.optionalConsents ?? []) {
+  for (const item of structure.optional_consents ?? []) {
     add(size, item.title);
     add(size, item.text);
   }
@@ -89,7 +89,7 @@ export function documentModelSize(model: DocumentModel): TextSize {
       addInlines(size, block);
     }
   }
-  for (const item of model.optionalConsents ?? []) {
+  for (const item of model.optional_consents ?? []) {
     add(size, item.title);
     for (const paragraph of item.paragraphs) {
       size.lines += 1;

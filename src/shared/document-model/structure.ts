@@ -34,7 +34,7 @@ export const TemplateStructureSchema = z.object({
   introduction: text(),
   sections: z.array(TemplateSectionSchema),
   /** Separate optional consents, each answered Sim/Não (decision 057). Absent in older content. */
-  optionalConsents: z.array(OptionalConsentSchema).optional(),
+  optional_consents: z.array(OptionalConsentSchema).optional(),
 });
 
 export type TemplateSection = z.output<typeof TemplateSectionSchema>;

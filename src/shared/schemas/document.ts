@@ -208,7 +208,7 @@ export const documentFormOptionsSchema = z.object({
         introduction: text(),
         sections: z.array(z.object({ id: text(), type: text(), title: text(), content: text() })),
         /** The optional consents that version offers (decision 057). */
-        optionalConsents: z.array(z.object({ id: text(), title: text(), text: text() })).optional(),
+        optional_consents: z.array(z.object({ id: text(), title: text(), text: text() })).optional(),
       }),
     }),
   ),

@@ -94,7 +94,7 @@ export const templateStructureInputSchema = z
         "Seções com identificador repetido",
       ),
     /** Separate optional consents, answered Sim/Não by the signer (decision 057). */
-    optionalConsents: optionalConsentsInputSchema.optional(),
+    optional_consents: optionalConsentsInputSchema.optional(),
   })
   .superRefine((structure, ctx) => {
     // The whole template must stay small enough for one PDF render well under a second (decision
@@ -166,7 +166,7 @@ export const templateStructureSchema = z.object({
       variables: z.array(text()).optional(),
     }),
   ),
-  optionalConsents: z.array(z.object({ id: text(), title: text(), text: text() })).optional(),
+  optional_consents: z.array(z.object({ id: text(), title: text(), text: text() })).optional(),
 });
 
 /** One template with its current version's content (view and edit). */

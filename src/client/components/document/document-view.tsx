@@ -14,7 +14,7 @@ export function DocumentView({
   model,
   className,
   sectionTools,
-  optionalConsents = "list",
+  optional_consents = "list",
   optionalAnswers,
 }: {
   model: DocumentModel;
@@ -25,15 +25,15 @@ export function DocumentView({
    * The optional consents (decision 057): listed as offered (default), with the signer's answers
    * when given, or left out where the page asks them itself (the signing form).
    */
-  optionalConsents?: "list" | "hidden";
+  optional_consents?: "list" | "hidden";
   optionalAnswers?: readonly { id: string; aceito: boolean }[] | null;
 }) {
   const hasIntroduction = model.introduction.length > 0;
   // Before the signature section, as in the PDF (decision 057).
   const signatureAt = model.sections.findIndex((section) => section.type === "signature");
   const optional =
-    optionalConsents === "list" && model.optionalConsents?.length ? (
-      <OptionalConsentsView items={model.optionalConsents} answers={optionalAnswers ?? null} />
+    optional_consents === "list" && model.optional_consents?.length ? (
+      <OptionalConsentsView items={model.optional_consents} answers={optionalAnswers ?? null} />
     ) : null;
   return (
     <article

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { optionalConsentLines } from "./optional-consent-lines.js";
 
-const model = { optionalConsents: [{ id: "imagem-prontuario" }, { id: "contato-pesquisas" }] };
+const model = { optional_consents: [{ id: "imagem-prontuario" }, { id: "contato-pesquisas" }] };
 const patient = (consentimentos_opcionais: unknown) => ({ nome: "Ana", papel: "paciente", consentimentos_opcionais });
 const answers = [
   { id: "imagem-prontuario", titulo: "Uso de imagem no prontuário", aceito: true },

@@ -7,7 +7,7 @@ import type { EvidenceLine } from "./verify-signed-pdf.js";
  * (a check), then each item with its Sim/Não (information).
  */
 export function optionalConsentLines(documentValue: unknown, parties: readonly unknown[]): EvidenceLine[] {
-  const offered = (documentValue as { optionalConsents?: { id?: unknown }[] } | null)?.optionalConsents;
+  const offered = (documentValue as { optional_consents?: { id?: unknown }[] } | null)?.optional_consents;
   const offeredIds = Array.isArray(offered) ? offered.map((item) => String(item?.id)) : [];
   const lines: EvidenceLine[] = [];
   for (const party of parties) {

@@ -11,7 +11,7 @@ import { AppError } from "../../errors.js";
 
 /** The optional consents a frozen model offered (decision 057), in order. */
 export function offeredOptionalConsents(documento: unknown): { id: string; title: string }[] {
-  const items = (documento as Partial<DocumentModel> | null)?.optionalConsents;
+  const items = (documento as Partial<DocumentModel> | null)?.optional_consents;
   return Array.isArray(items) ? items.map((item) => ({ id: String(item.id), title: String(item.title) })) : [];
 }
 

@@ -19,8 +19,8 @@ export function normalizeStructure(input: TemplateData["estrutura"]): TemplateSt
       variables: findPlaceholders(section.content),
     })),
     // Only when there are any: a template without them keeps the content (and hash) it had (decision 057).
-    ...(input.optionalConsents && input.optionalConsents.length > 0
-      ? { optionalConsents: input.optionalConsents.map(({ id, title, text }) => ({ id, title, text })) }
+    ...(input.optional_consents && input.optional_consents.length > 0
+      ? { optional_consents: input.optional_consents.map(({ id, title, text }) => ({ id, title, text })) }
       : {}),
   };
 }

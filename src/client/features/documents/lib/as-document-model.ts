@@ -17,8 +17,8 @@ export function asDocumentModel(value: unknown): DocumentModel | null {
     sections: model.sections,
     unresolved: Array.isArray(model.unresolved) ? model.unresolved : [],
     // The optional consents offered (decision 057), when the model has any.
-    ...(Array.isArray(model.optionalConsents) && model.optionalConsents.length > 0
-      ? { optionalConsents: model.optionalConsents }
+    ...(Array.isArray(model.optional_consents) && model.optional_consents.length > 0
+      ? { optional_consents: model.optional_consents }
       : {}),
   };
 }

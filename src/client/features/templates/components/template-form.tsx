@@ -236,8 +236,8 @@ export function TemplateForm({
               <div className="grid gap-4">
                 <TemplateEditor value={field.value} onChange={field.onChange} disabled={isSubmitting} />
                 <OptionalConsentsEditor
-                  value={field.value.optionalConsents ?? []}
-                  onChange={(optionalConsents) => field.onChange({ ...field.value, optionalConsents })}
+                  value={field.value.optional_consents ?? []}
+                  onChange={(optional_consents) => field.onChange({ ...field.value, optional_consents })}
                   disabled={isSubmitting}
                 />
               </div>
