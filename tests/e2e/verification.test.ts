@@ -53,7 +53,8 @@ describe("/verificar shows the evidence the uploaded PDF carries", () => {
     expect(await report.textContent()).toContain("Cadeia de");
     // The parties with their level, and the seal certificate with its fingerprint.
     const parties = await p.getByTestId("evidence-parties").textContent();
-    expect(parties).toContain(`${patient.nome}— Assinatura eletrônica avançada`);
+    // A development server keeps the code in its outbox: the level is the simple one (decision 060).
+    expect(parties).toContain(`${patient.nome}— Assinatura eletrônica simples (servidor de desenvolvimento`);
     expect(parties).toContain(account.nome);
     const fingerprint = (await p.getByTestId("evidence-fingerprint").textContent())!.trim();
     expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
