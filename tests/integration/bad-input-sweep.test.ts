@@ -50,7 +50,9 @@ async function clinicWithEverything(app: FastifyInstance, who: SignedIn): Promis
   });
   const risk = await call("POST", "/api/content/riscos", { titulo: "Hematoma", descricao: "Acúmulo de sangue" });
   const certificate = await call("POST", "/api/certificates", await validCertificateUpload());
+  const apiKey = await call("POST", "/api/settings/api-keys", { nome: "Sistema da recepção", role: "atendente" });
   return {
+    apiKey: apiKey.json().chave.id,
     certificate: certificate.json().certificado.id,
     patient: signable.patient.id,
     document: signable.documentId,
@@ -89,9 +91,11 @@ function pathFor(route: string, ids: Record<string, string>): string {
           ? ids.risk
           : route.startsWith("/api/certificates")
             ? ids.certificate
-            : route.match(/\/(send|resend|link|email-link|signatures)$/)
-              ? ids.sentDocument
-              : ids.document;
+            : route.startsWith("/api/settings/api-keys")
+              ? ids.apiKey
+              : route.match(/\/(send|resend|link|email-link|signatures)$/)
+                ? ids.sentDocument
+                : ids.document;
   return (
     route
       .replace("{id}", id ?? "")
@@ -211,6 +215,31 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
       aceite_eletronico: true,
     },
     "POST /api/public/sign/{token}/verify-code": { codigo: "123456" },
+    "POST /api/public/sign/{token}/code": { canal: "email" },
+    // The name and CPF are not the patient's: no probe can refuse or revoke the document it uses.
+    "POST /api/public/sign/{token}/refuse": {
+      nome: "Bruno Costa",
+      cpf: "529.982.247-25",
+      motivo: "Prefiro não fazer agora",
+      conteudo_sha256: "0".repeat(64),
+    },
+    "POST /api/public/sign/{token}/revoke": {
+      nome: "Bruno Costa",
+      cpf: "529.982.247-25",
+      codigo: "123456",
+      motivo: "Mudei de ideia",
+      conteudo_sha256: "0".repeat(64),
+    },
+    "POST /api/public/sign/{token}/reading": {
+      secoes: [{ id: "s1", ms: 1200 }],
+      salto: false,
+      ouvir: ["s1"],
+      texto_grande: false,
+    },
+    "POST /api/settings/api-keys": { nome: "Integração do prontuário", role: "atendente", expira_em: "2027-06-30" },
+    "PUT /api/settings/reminders": { ativo: true, maximo: 3 },
+    "POST /api/documents/professional-signatures": { ids: [ids.document], senha: "senha-errada" },
+    "POST /api/documents/professional-signatures/code": { ids: [ids.document] },
     "POST /api/certificates": certificate,
     ...teamValidBodies(),
     ...noticeValidBodies(),
