@@ -84,4 +84,57 @@ describe("/verificar shows the evidence the uploaded PDF carries", () => {
     await phone.context.close();
     await staff.context.close();
   });
+
+  it("/verificar without a code: a typed code opens the document, a dropped PDF is checked by the code inside it, on a phone", async () => {
+    const account = await registerProfessional();
+    const staff = await newPage(browser, DESKTOP);
+    await signIn(staff.page, account.email, account.password);
+    const patient = { nome: "Rui Barbosa Neto", cpf: validCpf(), email: `rui.${Date.now()}@exemplo.com.br` };
+    const documentId = await seedSignableDocument(staff.page, account, patient);
+    const sent = await json<{ link: string }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
+    await signThroughApi(staff.page, sent.link, patient, signatureDataUrl());
+    const sealed = await sealedPdf(staff.page, documentId);
+    const detail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(
+      await staff.page.request.get(`/api/documents/${documentId}`),
+      200,
+    );
+    const code = detail.audit.find((event) => event.action === "document.signed")?.data.verification_code as string;
+
+    const phone = await patientPhone(browser);
+    const p = phone.page;
+    await p.goto("/verificar");
+    await p.getByRole("heading", { name: "Verificar um documento" }).waitFor();
+    expect(await p.title()).toBe("Verificação de documento · Consentir");
+    // Something that is not a code: said at once, in words, nowhere to go.
+    await p.getByLabel("Código de verificação").fill("??");
+    await p.getByRole("button", { name: "Verificar", exact: true }).click();
+    await p.getByRole("alert").getByText("Digite o código de verificação como está impresso").waitFor();
+
+    await p.getByLabel("Arquivo PDF para verificar").setInputFiles({
+      name: "termo.pdf",
+      mimeType: "application/pdf",
+      buffer: sealed,
+    });
+    await p.getByTestId("evidence-report").waitFor();
+    expect(await p.getByTestId("verdict-identical").getAttribute("data-ok")).toBe("true");
+    expect(await p.getByTestId("verdict-signature").getAttribute("data-ok")).toBe("true");
+    const open = p.getByTestId("verification-open-document");
+    expect(await open.textContent()).toContain(code);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(p, "verification-start-pdf-phone");
+
+    // Typed from paper in lower case with a dash: the document's page opens.
+    await p.getByLabel("Código de verificação").fill(`${code.slice(0, 4).toLowerCase()}-${code.slice(4)}`);
+    await p.getByRole("button", { name: "Verificar", exact: true }).click();
+    await p.waitForURL(`**/verificar/${code}`);
+    await p.getByTestId("sealed-hash").waitFor();
+
+    expect(phone.errors).toEqual([]);
+    expect(staff.errors).toEqual([]);
+    await phone.context.close();
+    await staff.context.close();
+  });
 });

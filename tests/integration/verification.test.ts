@@ -3,7 +3,7 @@
  * no IP) and the check of a dropped PDF (byte-identical? PAdES signature valid?).
  */
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contratoPartes, contratos, files } from "../../src/db/schema.js";
@@ -254,6 +254,63 @@ describe("POST /api/public/verify/:code/pdf", () => {
       expect(response.statusCode, `${name}: ${response.body.slice(0, 200)}`).toBe(200);
       expect(response.json(), name).toMatchObject({ identico: false, assinatura_valida: false, selo_integro: false });
     }
+  });
+});
+
+describe("POST /api/public/verify-pdf (/verificar without a code)", () => {
+  const postPdfOnly = (body: Buffer) =>
+    ctx.app.inject({
+      method: "POST",
+      url: "/api/public/verify-pdf",
+      payload: body,
+      headers: { "content-type": "application/pdf" },
+    });
+
+  it("reads the code from the file's evidence and checks it as /verificar/:code does", async () => {
+    const response = await postPdfOnly(sealed);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      codigo: code,
+      identico: true,
+      assinatura_valida: true,
+      sha256: createHash("sha256").update(sealed).digest("hex"),
+    });
+    expect(response.json()).toEqual({ codigo: code, ...(await postPdf(code, sealed)).json() });
+  });
+
+  it("a file without our evidence, or whose code this server does not know, is 404 with what to do", async () => {
+    const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, id));
+    const [file] = await ctx.database.db.select().from(files).where(eq(files.id, row!.pdf_file_id!));
+    const unsigned = (await ctx.app.services.storage.get(file!.sha256))!;
+    const draft = await postPdfOnly(unsigned);
+    expect(draft.statusCode).toBe(404);
+    expect(draft.json().message).toMatch(/não traz o código de verificação.*Digite o código/);
+
+    // Sealed by another server: here, a document whose code is changed after sealing. The retention
+    // trigger forbids that on a signed row (rightly), so the fixture turns triggers off for it alone.
+    const elsewhere = await signedDocument(clinic, validCpf());
+    await finalizeSignedDocument(jobContext(), { contratoId: elsewhere.id }, clinic.tenantId);
+    const pdf = (await call(clinic, "GET", `/api/documents/${elsewhere.id}/signed-pdf`)).rawPayload;
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx
+        .update(contratos)
+        .set({ verification_code: newVerificationCode() })
+        .where(eq(contratos.id, elsewhere.id));
+    });
+    const unknown = await postPdfOnly(pdf);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toMatch(/não é de um documento deste servidor/);
+  });
+
+  it("empty or non-PDF bodies 400, more than 10 MB 413, a file made to stall the verifier a plain 404", async () => {
+    expect((await postPdfOnly(Buffer.alloc(0))).statusCode).toBe(400);
+    const json = await ctx.app.inject({ method: "POST", url: "/api/public/verify-pdf", payload: { pdf: "x" } });
+    expect(json.statusCode).toBe(400);
+    expect((await postPdfOnly(Buffer.alloc(10 * 1024 * 1024 + 1, 0x20))).statusCode).toBe(413);
+    const bomb = await postPdfOnly(deflateBomb());
+    expect(bomb.statusCode, bomb.body.slice(0, 200)).toBe(404);
+    expect(bomb.json().message).toMatch(/não traz o código de verificação/);
   });
 });
 

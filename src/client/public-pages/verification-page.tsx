@@ -1,24 +1,15 @@
-import { CheckCircle2, FileSearch, FileUp, ShieldCheck, XCircle } from "lucide-react";
+import { FileSearch, ShieldCheck } from "lucide-react";
 import type * as React from "react";
 import { useCallback, useEffect, useState } from "react";
-import { EvidenceReport } from "./components/evidence-report";
+import { PdfCheck } from "./components/pdf-check";
 import { Spinner } from "./components/spinner";
-import type { PdfVerdict, Verification } from "@shared/schemas/signing";
+import type { Verification } from "@shared/schemas/signing";
 import { SIGNING_MESSAGES } from "@shared/signing-rules";
-import { Notice, Panel, Pill, PlainButton, PublicShell } from "./components/public-shell";
+import { Panel, Pill, PlainButton, PublicShell } from "./components/public-shell";
 import { formatDateTime, methodLabel, statusLabel } from "./lib/format";
 import { publicFetch } from "./lib/http";
 
 type State = { kind: "loading" } | { kind: "not-found" } | { kind: "error" } | { kind: "ready"; data: Verification };
-type Check =
-  | { kind: "idle" }
-  | { kind: "checking"; name: string }
-  | { kind: "done"; name: string; verdict: PdfVerdict }
-  | { kind: "failed"; name: string; message: string };
-
-/** Refuse files the server would not read anyway (the sealed PDFs are far smaller). */
-const MAX_PDF_BYTES = 25 * 1024 * 1024;
-
 /** /verificar/:code: what the document is, who signed and when, and a check of a PDF file. */
 export function VerificationPage({ code }: { code: string }) {
   const [state, setState] = useState<State>({ kind: "loading" });
@@ -143,147 +134,8 @@ export function VerificationPage({ code }: { code: string }) {
         </dl>
       </Panel>
 
-      <PdfCheck path={`${base}/pdf`} sealed={data.pdf_selado_sha256} />
+      <PdfCheck path={`${base}/pdf`} sealedKnown={data.pdf_selado_sha256 !== null} />
     </PublicShell>
-  );
-}
-
-function PdfCheck({ path, sealed }: { path: string; sealed: string | null }) {
-  const [check, setCheck] = useState<Check>({ kind: "idle" });
-  const [dragging, setDragging] = useState(false);
-
-  async function verify(file: File | undefined) {
-    if (!file) return;
-    if (file.size > MAX_PDF_BYTES)
-      return setCheck({
-        kind: "failed",
-        name: file.name,
-        message: "Arquivo grande demais para verificar (máximo 25 MB).",
-      });
-    setCheck({ kind: "checking", name: file.name });
-    const result = await publicFetch<PdfVerdict>(path, { method: "POST", bytes: file });
-    if (result.ok) setCheck({ kind: "done", name: file.name, verdict: result.data });
-    else
-      setCheck({
-        kind: "failed",
-        name: file.name,
-        message: result.message ?? "Não foi possível verificar o arquivo. Tente novamente.",
-      });
-  }
-
-  const onDrop = (event: React.DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    void verify(event.dataTransfer.files[0]);
-  };
-
-  return (
-    <Panel aria-labelledby="verify-file">
-      <div className="grid gap-1">
-        <h2 id="verify-file" className="text-base font-semibold">
-          Verificar um arquivo PDF
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          Envie o PDF que você recebeu: conferimos se ele é exatamente o PDF selado deste documento, se a assinatura
-          digital dele é válida e as evidências que ele traz (conteúdo assinado e cadeia de eventos). O arquivo não fica
-          guardado.
-        </p>
-      </div>
-      <label
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={`grid cursor-pointer justify-items-center gap-2 rounded-lg border-2 border-dashed p-6 text-center text-sm transition focus-within:ring-[3px] focus-within:ring-ring/50 ${
-          dragging ? "border-primary bg-primary/5" : "border-input hover:bg-muted/60"
-        }`}
-        data-testid="pdf-drop-zone"
-      >
-        <FileUp className="size-7 text-primary" aria-hidden />
-        <span className="font-medium">Arraste o PDF aqui ou toque para escolher</span>
-        <span className="text-xs text-muted-foreground">Somente arquivos .pdf</span>
-        <input
-          type="file"
-          accept="application/pdf,.pdf"
-          className="sr-only"
-          aria-label="Arquivo PDF para verificar"
-          onChange={(event) => {
-            void verify(event.target.files?.[0]);
-            event.target.value = "";
-          }}
-        />
-      </label>
-
-      {check.kind === "checking" ? (
-        <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
-          <Spinner /> Verificando {check.name}…
-        </p>
-      ) : null}
-      {check.kind === "failed" ? <Notice tone="error" title={check.message} /> : null}
-      {check.kind === "done" ? (
-        <Verdict name={check.name} verdict={check.verdict} sealedKnown={sealed !== null} />
-      ) : null}
-    </Panel>
-  );
-}
-
-function Verdict({ name, verdict, sealedKnown }: { name: string; verdict: PdfVerdict; sealedKnown: boolean }) {
-  return (
-    <div className="grid gap-2" data-testid="pdf-verdict" aria-live="polite">
-      <p className="text-sm break-all text-muted-foreground">Arquivo: {name}</p>
-      <Outcome
-        ok={verdict.identico}
-        testId="verdict-identical"
-        yes="Este arquivo é exatamente o PDF selado deste documento."
-        no={
-          sealedKnown
-            ? "Este arquivo NÃO é o PDF selado deste documento: o conteúdo é diferente (SHA-256 não confere)."
-            : "Ainda não há PDF selado para comparar: tente de novo em instantes."
-        }
-      />
-      <Outcome
-        ok={verdict.assinatura_valida}
-        testId="verdict-signature"
-        yes={`O selo digital do arquivo está íntegro e é de um certificado conhecido deste servidor ou da clínica${verdict.certificado ? ` (${verdict.certificado})` : ""}.`}
-        no={
-          verdict.selo_integro
-            ? `O selo digital do arquivo está íntegro, mas o certificado${verdict.certificado ? ` “${verdict.certificado}”` : ""} NÃO é deste servidor nem da clínica: qualquer um pode criar um certificado com o mesmo nome.`
-            : "O arquivo não tem selo digital válido: foi alterado depois de selado, ou não é um PDF selado."
-        }
-      />
-      <p className="text-xs break-all text-muted-foreground">SHA-256 do arquivo: {verdict.sha256}</p>
-      {verdict.evidencias ? (
-        <EvidenceReport evidence={verdict.evidencias} />
-      ) : (
-        <p className="text-sm text-muted-foreground" data-testid="evidence-missing">
-          Este arquivo não traz as evidências embutidas (documento.json e evidencias.json) ou elas não puderam ser
-          lidas.
-        </p>
-      )}
-    </div>
-  );
-}
-
-function Outcome({ ok, yes, no, testId }: { ok: boolean; yes: string; no: string; testId: string }) {
-  return (
-    <p
-      data-testid={testId}
-      data-ok={ok}
-      className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm font-medium ${
-        ok
-          ? "border-success/40 bg-success/10 text-[color-mix(in_oklab,var(--color-success)_55%,black)]"
-          : "border-destructive/40 bg-destructive/5 text-destructive"
-      }`}
-    >
-      {ok ? (
-        <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden />
-      ) : (
-        <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-      )}
-      <span>{ok ? yes : no}</span>
-    </p>
   );
 }
 

@@ -5,7 +5,11 @@ import type { Db } from "../../db/client.js";
 import { pdfVerdictSchema, verificationSchema } from "../../shared/schemas/signing.js";
 import { AppError } from "../errors.js";
 import type { PdfRenderer } from "../pdf-pool/pdf-pool.js";
-import { checkPdfForCode, getPublicVerification } from "../services/sealing/public-verification.js";
+import {
+  checkPdfForCode,
+  checkPdfWithoutCode,
+  getPublicVerification,
+} from "../services/sealing/public-verification.js";
 import { documentSealCertificates } from "../services/sealing/document-seal-certificates.js";
 import { instanceSealCertificates } from "../services/sealing/trusted-seal-certificates.js";
 
@@ -93,6 +97,25 @@ export const verificationRoutes: FastifyPluginAsyncZod<{
       const body = request.body;
       if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError("BAD_REQUEST", "Envie o arquivo PDF.");
       return checkPdfForCode(db, pdf, request.params.code, body);
+    },
+  );
+
+  app.post(
+    "/api/public/verify-pdf",
+    {
+      config: { rateLimit },
+      bodyLimit: MAX_VERIFY_PDF_BYTES,
+      schema: {
+        tags,
+        summary:
+          "Confere um PDF sem o código (corpo application/pdf): o código vem das evidências do próprio arquivo; as mesmas conferências de /verify/{code}/pdf",
+        response: { 200: pdfVerdictSchema.extend({ codigo: text() }) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError("BAD_REQUEST", "Envie o arquivo PDF.");
+      return checkPdfWithoutCode(db, pdf, body);
     },
   );
 };

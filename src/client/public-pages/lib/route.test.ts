@@ -7,6 +7,12 @@ describe("matchPublicRoute", () => {
     expect(matchPublicRoute("/verificar/X7K2-9QPA/")).toEqual({ page: "verify", param: "X7K2-9QPA" });
   });
 
+  it("opens the code-less check at /verificar", () => {
+    expect(matchPublicRoute("/verificar")).toEqual({ page: "verify-start" });
+    expect(matchPublicRoute("/verificar/")).toEqual({ page: "verify-start" });
+    expect(matchPublicRoute("/verificarx")).toBeNull();
+  });
+
   it("refuses anything else", () => {
     expect(matchPublicRoute("/assinar")).toBeNull();
     expect(matchPublicRoute("/assinar/")).toBeNull();

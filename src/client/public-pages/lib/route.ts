@@ -1,7 +1,8 @@
-export type PublicRoute = { page: "sign" | "verify"; param: string };
+export type PublicRoute = { page: "sign" | "verify"; param: string } | { page: "verify-start" };
 
-/** /assinar/:token and /verificar/:code (one segment each, trailing slash allowed). */
+/** /assinar/:token, /verificar/:code (one segment each, trailing slash allowed) and /verificar. */
 export function matchPublicRoute(pathname: string): PublicRoute | null {
+  if (/^\/verificar\/?$/.test(pathname)) return { page: "verify-start" };
   const match = /^\/(assinar|verificar)\/([^/]+)\/?$/.exec(pathname);
   if (!match) return null;
   let param: string;

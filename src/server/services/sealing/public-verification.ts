@@ -164,3 +164,33 @@ export async function checkPdfForCode(
       : null,
   };
 }
+
+/**
+ * /verificar without a code: the code is read from the evidence the file itself carries, then the
+ * file is checked exactly as /verificar/:code checks it. A file without our evidence, or whose
+ * code no document of this server has, gets a pt-BR 404 that says what to do instead.
+ */
+export async function checkPdfWithoutCode(
+  db: Db,
+  verifier: Pick<PdfRenderer, "verify">,
+  pdf: Buffer,
+): Promise<PdfVerdict & { codigo: string }> {
+  const { report } = await verifier.verify(pdf, {});
+  const code = report.documento?.codigo_verificacao;
+  if (!code)
+    throw new AppError(
+      "NOT_FOUND",
+      "Este arquivo não traz o código de verificação de um documento do Consentir. Digite o código impresso no registro de assinaturas.",
+    );
+  try {
+    await findByCode(db, code);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "NOT_FOUND")
+      throw new AppError(
+        "NOT_FOUND",
+        "O código de verificação deste arquivo não é de um documento deste servidor. Confira o endereço impresso no registro de assinaturas.",
+      );
+    throw error;
+  }
+  return { codigo: normalizeVerificationCode(code), ...(await checkPdfForCode(db, verifier, code, pdf)) };
+}
