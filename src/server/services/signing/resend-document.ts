@@ -1,6 +1,6 @@
-import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
-import { contratos, signingTokens } from "../../../db/schema.js";
+import { contratos, documentReminders, signingTokens } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { DOCUMENT_VALIDITY_DAYS, effectiveStatus } from "../../../shared/schemas/document.js";
 import type { SigningLink } from "../../../shared/schemas/signing.js";
@@ -14,6 +14,8 @@ import { issueAndShareLink } from "./signing-link.js";
 import type { EmailChannel } from "./signing-settings.js";
 import { revokeSigningTokens } from "./signing-tokens.js";
 import { whatsappSendLink } from "../whatsapp/whatsapp-send-link.js";
+import { scheduleReminders } from "../reminders/schedule-reminders.js";
+import { selectWitnesses } from "../witnesses/witness-rows.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const RESENDABLE = new Set(["sent", "viewed", "expired"]);
@@ -112,6 +114,25 @@ export async function resendInTransaction(
     link: link.link,
     expiresAt,
     on: input.whatsapp === true,
+  });
+  // Reenviar starts the reminder schedule again from now (decision 066): the chain's start moves,
+  // so the old chain's queued reminders stop, and the new one counts on from those already sent.
+  await tx
+    .update(contratos)
+    .set({ lembretes_desde: now })
+    .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
+  const [written] = await tx
+    .select({ n: count() })
+    .from(documentReminders)
+    .where(and(eq(documentReminders.tenant_id, actor.tenantId), eq(documentReminders.contrato_id, id)));
+  await scheduleReminders(tx, {
+    tenantId: actor.tenantId,
+    contratoId: id,
+    sentAt: now,
+    expiresAt,
+    canais: [...(input.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
+    testemunhas: (await selectWitnesses(tx, actor.tenantId, id)).length > 0,
+    restart: { base: Number(written?.n ?? 0) },
   });
   return whatsapp ? { ...link, whatsapp_enviado: true } : link;
 }
