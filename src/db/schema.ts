@@ -677,6 +677,8 @@ export const contratos = pgTable(
     cancelled_at: timestamp("cancelled_at", { withTimezone: true }),
     signed_at: timestamp("signed_at", { withTimezone: true }),
     sent_at: timestamp("sent_at", { withTimezone: true }),
+    /** Start of the current automatic-reminder chain: null — the send (sent_at); Reenviar sets it (decision 066). */
+    lembretes_desde: timestamp("lembretes_desde", { withTimezone: true }),
     viewed_at: timestamp("viewed_at", { withTimezone: true }),
     /** The final, sealed PDF (document + signatures + registry), once the finalize job ran. */
     signed_pdf_file_id: uuid("signed_pdf_file_id"),
@@ -1455,6 +1457,8 @@ export const whatsappMessages = pgTable(
     status: text("status").notNull().default("queued"),
     status_at: timestamp("status_at", { withTimezone: true }),
     erro: text("erro"),
+    /** After a failure for good: the channel the message went by instead — sms | email | nenhum (decision 066). */
+    fallback: text("fallback"),
     created_at: createdAt(),
   },
   (t) => [

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Browser, Page } from "playwright-core";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client.js";
 import { contratos, pacientes, whatsappMessages } from "../../src/db/schema.js";
@@ -141,11 +141,31 @@ describe("WhatsApp in the browser", () => {
       body,
     });
     expect(hook.status).toBe(200);
+    // Meta then reports the code message undeliverable: it goes again by e-mail (decision 066).
+    const [codeMessage] = await database.db
+      .select()
+      .from(whatsappMessages)
+      .where(and(eq(whatsappMessages.contrato_id, documentId), eq(whatsappMessages.tipo, "codigo")));
+    const failed = statusWebhook(codeMessage!.wamid!, "failed");
+    const failedHook = await fetch(`${base}/api/webhooks/whatsapp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": hubSignature(failed, APP_SECRET) },
+      body: failed,
+    });
+    expect(failedHook.status).toBe(200);
+    let fellBack: string | null = null;
+    for (let round = 0; round < 20 && !fellBack; round += 1) {
+      await app.worker.tick({ sweep: false });
+      const [row] = await database.db.select().from(whatsappMessages).where(eq(whatsappMessages.id, codeMessage!.id));
+      fellBack = row!.fallback;
+    }
+    expect(fellBack).toBe("email");
     await staff.goto(`/documents/${documentId}`);
     const lines = staff.getByTestId("whatsapp-line");
     await lines.first().waitFor();
     expect(await lines.first().textContent()).toContain("Link de assinatura para (**) *****-4321: lida");
     expect(await lines.nth(1).textContent()).toContain("Código de verificação");
+    expect(await lines.nth(1).getByTestId("whatsapp-fallback").textContent()).toBe("Reenviado por e-mail");
     await staff.getByTestId("document-messages").scrollIntoViewIfNeeded();
     await snap(staff, "whatsapp-document-page", { fullPage: false });
   });

@@ -4,6 +4,7 @@ import { auditEvents, contratos, documentReminders, emailOutbox, jobs } from "..
 import { jobHandlers } from "../../src/server/jobs/handlers.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
+import { sendReminder } from "../../src/server/services/reminders/send-reminder.js";
 import { isReminderHour } from "../../src/shared/reminders/reminder-schedule.js";
 import { validCpf } from "../helpers/factories.js";
 import { outboxMails } from "../helpers/outbox.js";
@@ -219,6 +220,58 @@ describe("automatic reminders", () => {
     expect(mails[0]!.text).toContain(tokenOf(witnessLink));
     expect(mails[0]!.text).toContain("testemunha");
     expect((await reminderRows(doc.documentId))[0]!.canais).toEqual(["e-mail", "e-mail (testemunha 1)"]);
+  });
+
+  it("reach a witness by e-mail even when the patient's link was copied by staff (decision 066)", async () => {
+    const doc = await signableDocument(ctx.app, clinic, { versionId });
+    const witnessEmail = `testemunha.copiado.${Date.now()}@exemplo.com.br`;
+    const added = await call(clinic, "POST", `/api/documents/${doc.documentId}/witnesses`, {
+      nome: "Célia Testemunha Prado",
+      cpf: validCpf(),
+      email: witnessEmail,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const sent = await call(clinic, "POST", `/api/documents/${doc.documentId}/send`, { email: false });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const [job] = await pendingReminderJobs(doc.documentId);
+    expect(job!.payload).toMatchObject({ canais: [] });
+    await runDueJobs(jobContext(), jobHandlers, 20, at(job!.run_at));
+    expect(await reminderMails(witnessEmail)).toHaveLength(1);
+    expect(await reminderMails(doc.patient.email!)).toHaveLength(0);
+    expect((await reminderRows(doc.documentId))[0]!.canais).toEqual(["e-mail (testemunha 1)"]);
+  });
+
+  it("start again from a manual Reenviar: the old chain stops, the new one counts on and uses the new link (decision 066)", async () => {
+    const doc = await sentDocument();
+    const [first] = await pendingReminderJobs(doc.documentId);
+    await runDueJobs(jobContext(), jobHandlers, 20, at(first!.run_at));
+    expect(await reminderRows(doc.documentId)).toHaveLength(1);
+    const [oldSecond] = await pendingReminderJobs(doc.documentId);
+    expect(oldSecond!.payload).toMatchObject({ ordem: 2 });
+
+    // Staff press Reenviar.
+    const resent = await call(clinic, "POST", `/api/documents/${doc.documentId}/resend`, { email: true });
+    expect(resent.statusCode, resent.body).toBe(200);
+    const newLink = resent.json().link as string;
+    const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, doc.documentId));
+    expect(row!.lembretes_desde).not.toBeNull();
+    const restarted = (await pendingReminderJobs(doc.documentId)).find((j) => (j.payload as { desde?: string }).desde);
+    expect(restarted!.payload).toMatchObject({ ordem: 2, base: 1, canais: ["email"] });
+    // Counted from the Reenviar, not from the first send.
+    expect(restarted!.run_at.getTime()).toBeGreaterThanOrEqual(row!.lembretes_desde!.getTime() + 24 * HOUR);
+
+    // The new chain's reminder carries the new link.
+    const before = (await reminderMails(doc.patient.email!)).length;
+    await runDueJobs(jobContext(), jobHandlers, 20, at(restarted!.run_at));
+    const mails = await reminderMails(doc.patient.email!);
+    expect(mails.length).toBe(before + 1);
+    expect(mails.filter((m) => m.text.includes(tokenOf(newLink)))).toHaveLength(1);
+    expect((await reminderRows(doc.documentId)).map((r) => r.ordem).sort()).toEqual([1, 2]);
+    // The old chain's job, when its time comes, stops and sends nothing.
+    expect(await sendReminder(jobContext(), oldSecond!.payload as never, clinic.tenantId, oldSecond!.run_at)).toBe(
+      "stopped",
+    );
+    expect(await reminderMails(doc.patient.email!)).toHaveLength(before + 1);
   });
 
   it("answer 404 for another clinic's document and 400 for a malformed id", async () => {

@@ -221,6 +221,7 @@ describe("exclusive control by default", () => {
         codigo_email: true,
         ordem_profissional: "qualquer_ordem",
         email_configurado: false,
+        email_entregavel: false,
         codigo_disponivel: false,
         sms_configurado: false,
       });

@@ -648,6 +648,7 @@ describe("the e-mail one-time code", () => {
       codigo_email: true,
       ordem_profissional: "qualquer_ordem",
       email_configurado: false,
+      email_entregavel: true,
       codigo_disponivel: true,
       sms_configurado: false,
     });

@@ -9,7 +9,8 @@ import { whatsappCloudClient } from "../../src/server/services/whatsapp/whatsapp
 import { hubSignature, startFakeWhatsapp, statusWebhook, type FakeWhatsappServer } from "../fakes/whatsapp-server.js";
 import { validCpf } from "../helpers/factories.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
-import { draftDocument, publishedTemplateVersion, tokenOf } from "../helpers/signing.js";
+import { outboxMails } from "../helpers/outbox.js";
+import { draftDocument, latestSigningCode, publishedTemplateVersion, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /** WhatsApp Business Cloud API (decision 059): template messages against a local fake, and the status webhook. */
@@ -83,7 +84,7 @@ async function sentWithMobile() {
   const documentId = await draftDocument(ctx.app, clinic, versionId, patient.json().id);
   const sent = await staff(clinic, "POST", `/api/documents/${documentId}/send`, { email: true });
   expect(sent.statusCode, sent.body).toBe(200);
-  return { documentId, link: sent.json().link as string, answer: sent.json() };
+  return { documentId, link: sent.json().link as string, answer: sent.json(), email: patient.json().email as string };
 }
 
 async function rowOf(documentId: string, tipo: string) {
@@ -291,6 +292,77 @@ describe("WhatsApp Cloud API", () => {
     ).toBe(
       "Assinatura eletrônica avançada — código de verificação enviado ao WhatsApp do celular cadastrado ((**) *****-4321) e confirmado pelo signatário",
     );
+  });
+
+  it("falls back to e-mail once when WhatsApp reports the link failed, and says so on the page and in the trail (decision 066)", async () => {
+    const { documentId, link, email } = await sentWithMobile();
+    await runDueJobs(jobContext(), jobHandlers, 20);
+    const accepted = await rowOf(documentId, "link");
+    expect(accepted.status).toBe("accepted");
+    const failed = statusWebhook(accepted.wamid!, "failed");
+    expect((await webhook(failed, hubSignature(failed, APP_SECRET))).statusCode).toBe(200);
+    // Twice: the second changes nothing (failed is final) and queues no second fallback.
+    expect((await webhook(failed, hubSignature(failed, APP_SECRET))).statusCode).toBe(200);
+    const mailsBefore = await outboxMails({ app: ctx.app, database: ctx.database }, email);
+    await runDueJobs(jobContext(), jobHandlers, 20);
+    await runDueJobs(jobContext(), jobHandlers, 20);
+    const mails = await outboxMails({ app: ctx.app, database: ctx.database }, email);
+    const fallbackMails = mails.slice(mailsBefore.length);
+    expect(fallbackMails).toHaveLength(1);
+    expect(fallbackMails[0]!.text).toContain(tokenOf(link));
+    expect(fallbackMails[0]!.text).toContain("WhatsApp não pôde ser entregue");
+    expect((await rowOf(documentId, "link")).fallback).toBe("email");
+    expect((await messagesOf(clinic, documentId))[0]).toMatchObject({ status: "failed", fallback: "email" });
+    const detail = (await staff(clinic, "GET", `/api/documents/${documentId}`)).json();
+    expect(detail.audit.map((e: { label: string }) => e.label)).toContain(
+      "WhatsApp não entregue: link enviado por e-mail",
+    );
+    // Another clinic does not see this document's messages.
+    expect((await staff(other, "GET", `/api/documents/${documentId}/messages`)).statusCode).toBe(404);
+  });
+
+  it("after the last failed attempt, the code goes again by e-mail as a new code that signs; the trail names e-mail (decision 066)", async () => {
+    const { documentId, link, email } = await sentWithMobile();
+    await runDueJobs(jobContext(), jobHandlers, 20);
+    const token = tokenOf(link);
+    await ctx.app.inject({ method: "GET", url: `/api/public/sign/${token}` });
+    const asked = await ctx.app.inject({
+      method: "POST",
+      url: `/api/public/sign/${token}/code`,
+      payload: { canal: "whatsapp" },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const codeRow = await rowOf(documentId, "codigo");
+    // One attempt left, and Meta refuses it.
+    await ctx.database.db
+      .update(jobs)
+      .set({ max_attempts: 1 })
+      .where(and(eq(jobs.kind, "whatsapp.send"), sql`${jobs.payload} ->> 'messageId' = ${codeRow.id}`));
+    fake.mode = "reject";
+    try {
+      await runDueJobs(jobContext(), jobHandlers, 20);
+    } finally {
+      fake.mode = "ok";
+    }
+    expect(await rowOf(documentId, "codigo")).toMatchObject({ status: "failed" });
+    await runDueJobs(jobContext(), jobHandlers, 20);
+    expect((await rowOf(documentId, "codigo")).fallback).toBe("email");
+    const code = await latestSigningCode({ app: ctx.app, database: ctx.database }, email);
+    const verified = await ctx.app.inject({
+      method: "POST",
+      url: `/api/public/sign/${token}/verify-code`,
+      payload: { codigo: code },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const sent = await ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entity_id, documentId), eq(auditEvents.action, "document.otp_email_outbox")));
+    expect(sent.at(-1)!.data).toMatchObject({ canal: "email", reenvio_whatsapp: true });
+    const labels = (await staff(clinic, "GET", `/api/documents/${documentId}`))
+      .json()
+      .audit.map((e: { label: string }) => e.label);
+    expect(labels).toContain("WhatsApp não entregue: novo código enviado por e-mail");
   });
 
   it("refuses an API address on this machine unless OUTBOUND_ALLOW_PRIVATE_NETWORK is set (decision 053)", async () => {

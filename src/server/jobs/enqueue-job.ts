@@ -14,9 +14,19 @@ export interface JobPayloads {
   /** The day's backup into BACKUP_DIR or the bucket (decisions 027, 030); `dia` is the São Paulo date it is for. */
   "backup.daily": { dia: string };
   /** Automatic reminder number `ordem` of a sent link, by the channels of the send (decision 059). */
-  "document.remind": { contratoId: string; ordem: number; canais: ReminderChannel[] };
+  "document.remind": {
+    contratoId: string;
+    ordem: number;
+    canais: ReminderChannel[];
+    /** Start of the chain this reminder belongs to (Reenviar starts a new one; absent: the send). Decision 066. */
+    desde?: string;
+    /** Reminders written before this chain began: this one is the (ordem − base)th of its chain. */
+    base?: number;
+  };
   /** One WhatsApp template message (a whatsapp_messages row); `sealed` holds its parameters (decision 059). */
   "whatsapp.send": { messageId: string; to: string; tipo: "link" | "codigo" | "lembrete"; sealed: string };
+  /** A WhatsApp message failed for good: send it again by SMS or e-mail, once (decision 066). */
+  "whatsapp.fallback": { messageId: string };
   /** Seal a refusal's or revocation's record, e-mail it, send it to Feegow (decision 056). */
   "document.choice_record": { registroId: string };
 }

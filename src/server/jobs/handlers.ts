@@ -4,6 +4,7 @@ import { runFeegowUpload } from "../services/feegow/run-feegow-upload.js";
 import { sendSmsJob } from "../services/messaging/send-sms-job.js";
 import { sendReminder } from "../services/reminders/send-reminder.js";
 import { sendWhatsappJob } from "../services/whatsapp/send-whatsapp-job.js";
+import { whatsappFallback } from "../services/whatsapp/whatsapp-fallback.js";
 import { runDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
@@ -35,8 +36,12 @@ export const jobHandlers: JobHandlers = {
     if (!tenantId) throw new Error("document.remind needs the document's tenant");
     await sendReminder(ctx, payload, tenantId, now);
   },
-  "whatsapp.send": async (ctx, payload, tenantId, now) => {
+  "whatsapp.send": async (ctx, payload, tenantId, now, attempt) => {
     if (!tenantId) throw new Error("whatsapp.send needs the message's tenant");
-    await sendWhatsappJob(ctx, payload, tenantId, now);
+    await sendWhatsappJob(ctx, payload, tenantId, now, attempt);
+  },
+  "whatsapp.fallback": async (ctx, payload, tenantId, now) => {
+    if (!tenantId) throw new Error("whatsapp.fallback needs the message's tenant");
+    await whatsappFallback(ctx, payload, tenantId, now);
   },
 };

@@ -11,6 +11,8 @@ export type JobHandler<K extends JobKind = JobKind> = (
   tenantId: string | null,
   /** The queue's clock (runDueJobs' `now`): tests move it, handlers that schedule use it (decision 059). */
   now: Date,
+  /** This run's attempt (1-based) and the job's limit: a handler may act on its last failure (decision 066). */
+  attempt?: { number: number; max: number },
 ) => Promise<void>;
 export type JobHandlers = { [K in JobKind]?: JobHandler<K> };
 
@@ -107,7 +109,7 @@ async function runOne(
   const heartbeat = keepLease(ctx, job.id, leaseMs, heartbeatMs, now);
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-    await handler(ctx, job.payload as never, job.tenant_id, now());
+    await handler(ctx, job.payload as never, job.tenant_id, now(), { number: job.attempts, max: job.max_attempts });
     await heartbeat.stop();
     await ctx.db
       .update(jobs)

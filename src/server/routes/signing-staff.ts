@@ -3,6 +3,7 @@ import { z } from "zod";
 import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import {
+  contactFixInputSchema,
   professionalBatchCodeInputSchema,
   professionalBatchSignatureInputSchema,
   professionalSignatureInputSchema,
@@ -24,6 +25,7 @@ import { emailCurrentLink } from "../services/signing/email-current-link.js";
 import { getSigningLink } from "../services/signing/get-signing-link.js";
 import { getSigningSettings } from "../services/signing/get-signing-settings.js";
 import { listSignatures } from "../services/signing/list-signatures.js";
+import { fixContactAndResend } from "../services/signing/fix-contact.js";
 import { resendDocument } from "../services/signing/resend-document.js";
 import { saveSigningSettings } from "../services/signing/save-signing-settings.js";
 import { sendDocument } from "../services/signing/send-document.js";
@@ -55,6 +57,7 @@ const signingSettingsViewSchema = z.object({
   codigo_email: z.boolean(),
   ordem_profissional: z.enum(PROFESSIONAL_ORDERS),
   email_configurado: z.boolean(),
+  email_entregavel: z.boolean(),
   codigo_disponivel: z.boolean(),
   sms_configurado: z.boolean(),
 });
@@ -174,12 +177,47 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
+      const whatsapp = whatsappConfigured(env) && request.body?.whatsapp !== false;
       return resendDocument(
         db,
         secretBox,
         actor,
         request.params.id,
-        { email, origin: siteOrigin(env), channel },
+        { email, whatsapp, origin: siteOrigin(env), channel },
+        auditOf(request),
+      );
+    },
+  );
+
+  app.post(
+    "/api/documents/:id/contact",
+    {
+      schema: {
+        tags,
+        summary:
+          "Corrige o e-mail e/ou o celular do paciente e reenvia: novo link pelo contato corrigido; o link anterior e os códigos pendentes deixam de funcionar",
+        params: idParams,
+        body: contactFixInputSchema,
+        response: { 200: signingLinkSchema },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.write");
+      authorize(actor, "patients.write");
+      const whatsapp = whatsappConfigured(env) && request.body.whatsapp !== false;
+      return fixContactAndResend(
+        db,
+        secretBox,
+        actor,
+        request.params.id,
+        {
+          contact: { email: request.body.email, telefone: request.body.telefone },
+          email: request.body.enviar_email,
+          whatsapp,
+          origin: siteOrigin(env),
+          channel,
+        },
         auditOf(request),
       );
     },

@@ -17,6 +17,7 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.sent": "Enviado para assinatura",
   "document.resent": "Link de assinatura reenviado",
   "document.reminder_sent": "Lembrete automático enviado",
+  "document.whatsapp_fallback": "WhatsApp não entregue: mensagem enviada por SMS ou e-mail",
   "document.viewed": "Aberto pelo(a) signatário(a)",
   "document.signed": "Documento assinado por todas as partes",
   "document.party_signed": "Assinatura registrada",
@@ -128,6 +129,14 @@ export function auditEventLabel(action: string, data?: unknown): string {
     const papel = field(data, "papel");
     if (typeof papel === "string" && Object.hasOwn(VIEWED_BY, papel)) return VIEWED_BY[papel]!;
     if (typeof field(data, "testemunha_id") === "string") return VIEWED_BY.testemunha!;
+  }
+  if (action === "document.whatsapp_fallback") {
+    // Decision 066: says which channel carried the message instead of WhatsApp.
+    const canal = field(data, "canal");
+    const what = field(data, "tipo") === "codigo" ? "novo código enviado" : "link enviado";
+    if (canal === "sms") return `WhatsApp não entregue: ${what} por SMS`;
+    if (canal === "email") return `WhatsApp não entregue: ${what} por e-mail`;
+    if (canal === "nenhum") return "WhatsApp não entregue: sem SMS ou e-mail para reenviar";
   }
   return auditActionLabel(action);
 }

@@ -50,6 +50,8 @@ export const documentMessagesSchema = z.object({
       status: text(),
       status_em: text().nullable(),
       erro: text().nullable(),
+      /** Failed for good: the channel it went by instead (sms, email) or nenhum (decision 066). */
+      fallback: z.enum(["sms", "email", "nenhum"]).nullable(),
       criado_em: text(),
     }),
   ),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "./safe-input.js";
 import { isValidCpf } from "../br/cpf.js";
+import { isMobilePhone, normalizePhone } from "../br/phone.js";
 import { MAX_SIGNATURE_BYTES, SIGNING_MESSAGES } from "../signing-rules.js";
 import { readingBatchSchema, readingSummarySchema } from "../reading/reading-record.js";
 import { optionalAnswersInputSchema } from "../document-model/optional-consents.js";
@@ -256,6 +257,42 @@ export const sendInputSchema = z.object({
   /** Also send the link by WhatsApp (Cloud API, decision 059) when the server has it; on by default. */
   whatsapp: z.boolean({ error: "Valor inválido" }).optional(),
 });
+
+export const CONTACT_FIX_MESSAGES = {
+  emailInvalid: "E-mail inválido",
+  mobileInvalid: "Celular inválido: informe DDD e número, por exemplo (11) 91234-5678",
+  nothing: "Informe o e-mail ou o celular corrigido",
+  unchanged: "O e-mail e o celular informados já são os do cadastro",
+  done: "Contato corrigido; novo link enviado e o anterior deixou de funcionar",
+} as const;
+
+/**
+ * Staff: POST /api/documents/:id/contact — "Corrigir contato e reenviar": the patient's e-mail
+ * and/or mobile as they should be, then a new link (the old one and any pending code stop working).
+ */
+export const contactFixInputSchema = z
+  .object({
+    email: text({ error: CONTACT_FIX_MESSAGES.emailInvalid })
+      .trim()
+      .max(254, CONTACT_FIX_MESSAGES.emailInvalid)
+      .optional()
+      .refine((value) => !value || z.email().safeParse(value).success, CONTACT_FIX_MESSAGES.emailInvalid)
+      .transform((value) => (value ? value.toLowerCase() : undefined)),
+    telefone: text({ error: CONTACT_FIX_MESSAGES.mobileInvalid })
+      .trim()
+      .max(30, CONTACT_FIX_MESSAGES.mobileInvalid)
+      .optional()
+      .refine((value) => !value || isMobilePhone(value), CONTACT_FIX_MESSAGES.mobileInvalid)
+      .transform((value) => (value ? normalizePhone(value) : undefined)),
+    /** Also e-mail the new link to the (corrected) address. */
+    enviar_email: z.boolean({ error: "Valor inválido" }).optional().default(false),
+    /** Also send the new link by WhatsApp (Cloud API) when the server has it; on by default. */
+    whatsapp: z.boolean({ error: "Valor inválido" }).optional(),
+  })
+  .refine((value) => value.email !== undefined || value.telefone !== undefined, {
+    message: CONTACT_FIX_MESSAGES.nothing,
+  });
+export type ContactFixInput = z.input<typeof contactFixInputSchema>;
 
 /**
  * Staff: GET /api/documents/:id/send-check — before Enviar/Reenviar, what the server would say:

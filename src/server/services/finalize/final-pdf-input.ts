@@ -377,7 +377,11 @@ function contactChange(data: unknown): string {
       const { antes, depois } = (value ?? {}) as { antes?: string | null; depois?: string | null };
       return `${CONTACT_FIELDS[key]} de ${antes ?? "(vazio)"} para ${depois ?? "(vazio)"}`;
     });
-  return changes.length > 0 ? `alterou ${changes.join("; ")}.` : "alterou o contato.";
+  const said = changes.length > 0 ? `alterou ${changes.join("; ")}.` : "alterou o contato.";
+  // Fixed from the document's page: the old link and any pending code stopped working at once.
+  return (data as { corrigido_no_documento?: unknown } | null)?.corrigido_no_documento === true
+    ? `${said} Corrigido na página do documento: novo link enviado; o link anterior e os códigos pendentes deixaram de valer.`
+    : said;
 }
 
 /** The registry page drawn from the evidence (the same values the JSON carries). */

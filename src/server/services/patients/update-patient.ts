@@ -1,13 +1,13 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratos, pacientes } from "../../../db/schema.js";
-import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
+import { pacientes } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { Patient, PatientData } from "../../../shared/schemas/patient.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Actor } from "../../policies/roles.js";
 import { presentPatient } from "../../presenters/patient.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { recordWaitingContactChanges } from "./contact-changes.js";
 import { assertCpfFree, cpfTaken, findPatientOrThrow } from "./find-patient.js";
 
 const EDITABLE = [
@@ -61,42 +61,7 @@ export async function updatePatient(
         entityId: id,
         data: { campos: changed },
       });
-      // The code goes to the registered e-mail: changing a contact of a patient whose document
-      // waits for signature is evidence for that document, masked as it is printed.
-      const contact = changed.filter(
-        (key) => key === "email" || key === "telefone" || key === "cpf" || key === "responsavel_cpf",
-      );
-      if (contact.length > 0) {
-        const waiting = await tx
-          .select({ id: contratos.id })
-          .from(contratos)
-          .where(
-            and(
-              eq(contratos.tenant_id, actor.tenantId),
-              eq(contratos.paciente_id, id),
-              inArray(contratos.status, ["sent", "viewed"]),
-            ),
-          );
-        const shown = (key: (typeof contact)[number], value: string | null) =>
-          !value
-            ? null
-            : key === "email"
-              ? maskEmail(value)
-              : key.endsWith("cpf")
-                ? maskCpf(value)
-                : `(**) *****-${value.replace(/\D/g, "").slice(-4)}`;
-        const data = Object.fromEntries(
-          contact.map((key) => [key, { antes: shown(key, before[key] ?? null), depois: shown(key, row[key] ?? null) }]),
-        );
-        for (const document of waiting) {
-          await recordAuditEvent(tx, context, {
-            action: "patient.contact_changed",
-            entityType: "contrato",
-            entityId: document.id,
-            data: { paciente_id: id, ...data },
-          });
-        }
-      }
+      await recordWaitingContactChanges(tx, context, { patientId: id, before, after: row, changed });
       return presentPatient(row);
     });
   } catch (error) {

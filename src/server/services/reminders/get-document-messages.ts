@@ -26,6 +26,7 @@ export async function getDocumentMessages(db: Db, actor: Actor, id: string): Pro
         status: m.status,
         status_em: m.status_at?.toISOString() ?? null,
         erro: m.erro,
+        fallback: m.fallback === "sms" || m.fallback === "email" || m.fallback === "nenhum" ? m.fallback : null,
         criado_em: m.created_at.toISOString(),
       })),
     };

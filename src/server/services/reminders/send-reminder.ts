@@ -63,6 +63,7 @@ export async function sendReminder(
         titulo: contratos.titulo,
         paciente_id: contratos.paciente_id,
         sent_at: contratos.sent_at,
+        lembretes_desde: contratos.lembretes_desde,
         expiracao_at: contratos.expiracao_at,
       })
       .from(contratos)
@@ -71,8 +72,13 @@ export async function sendReminder(
     if (!doc?.sent_at || !remindersContinue(doc.status) || now >= doc.expiracao_at) return "stopped";
     const settings = await reminderSettings(tx, tenantId);
     if (!settings.ativo) return "stopped";
-    const schedule = reminderSchedule({ sentAt: doc.sent_at, expiresAt: doc.expiracao_at, maximo: settings.maximo });
-    const due = schedule[payload.ordem - 1];
+    // Reenviar started another chain (decision 066): this one's jobs stop.
+    const chainStart = doc.lembretes_desde ?? doc.sent_at;
+    const jobStart = payload.desde ? new Date(payload.desde) : doc.sent_at;
+    if (jobStart.getTime() !== chainStart.getTime()) return "stopped";
+    const base = payload.base ?? 0;
+    const schedule = reminderSchedule({ sentAt: chainStart, expiresAt: doc.expiracao_at, maximo: settings.maximo });
+    const due = schedule[payload.ordem - base - 1];
     if (!due) return "stopped";
     if (now < due) {
       await requeue(tx, tenantId, payload, due);
@@ -98,7 +104,7 @@ export async function sendReminder(
     if (done) return "already_sent";
 
     const canais = await remind(ctx, tx, { tenantId, doc, canais: payload.canais, now });
-    const next = schedule[payload.ordem];
+    const next = schedule[payload.ordem - base];
     if (next) await requeue(tx, tenantId, { ...payload, ordem: payload.ordem + 1 }, next);
     if (canais.length === 0) return "nobody";
     const inserted = await tx
@@ -181,7 +187,8 @@ async function remind(
     }
   }
 
-  if (email) {
+  // A witness's reminder goes to the witness's own e-mail, whatever carried the patient's link (decision 066).
+  {
     for (const witness of await selectWitnesses(tx, tenantId, doc.id)) {
       if (!witness.email || signed.some((s) => s.papel === "testemunha" && s.ordem === witness.ordem)) continue;
       const current = await currentSigningToken(tx, ctx.secretBox, tenantId, doc.id, now, witness.id);

@@ -14,6 +14,8 @@ export interface SigningSettings {
 export interface SigningSettingsView extends SigningSettings {
   /** SMTP is configured: e-mails really leave the server. */
   email_configurado: boolean;
+  /** An e-mail to the patient can be read: SMTP, or the development outbox viewer (never in production without SMTP). */
+  email_entregavel: boolean;
   /** A code can reach a patient now (SMTP, the development outbox, or SMS). */
   codigo_disponivel: boolean;
   /** Codes can also go by SMS (SMS_API_TOKEN). */
@@ -25,6 +27,7 @@ export async function getSigningSettings(db: Db, actor: Actor, channel: EmailCha
     codigo_email: await requiresEmailCode(tx, actor.tenantId),
     ordem_profissional: await professionalOrder(tx, actor.tenantId),
     email_configurado: channel.smtp,
+    email_entregavel: channel.usable,
     codigo_disponivel: channel.usable || channel.sms,
     sms_configurado: channel.sms,
   }));

@@ -1,6 +1,6 @@
-import { and, eq, isNotNull, isNull } from "drizzle-orm";
-import type { Db } from "../../../db/client.js";
-import { contratos, signingTokens } from "../../../db/schema.js";
+import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import type { Db, Tx } from "../../../db/client.js";
+import { contratos, documentReminders, signingTokens } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { DOCUMENT_VALIDITY_DAYS, effectiveStatus } from "../../../shared/schemas/document.js";
 import type { SigningLink } from "../../../shared/schemas/signing.js";
@@ -13,6 +13,9 @@ import { assertPatientCanSign } from "./send-checks.js";
 import { issueAndShareLink } from "./signing-link.js";
 import type { EmailChannel } from "./signing-settings.js";
 import { revokeSigningTokens } from "./signing-tokens.js";
+import { whatsappSendLink } from "../whatsapp/whatsapp-send-link.js";
+import { scheduleReminders } from "../reminders/schedule-reminders.js";
+import { selectWitnesses } from "../witnesses/witness-rows.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const RESENDABLE = new Set(["sent", "viewed", "expired"]);
@@ -30,49 +33,106 @@ export async function resendDocument(
   secretBox: SecretBox,
   actor: Actor,
   id: string,
-  input: { email: boolean; origin: string; channel: EmailChannel },
+  input: ResendInput,
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now = new Date(),
 ): Promise<SigningLink> {
   return withTenant(db, actor.tenantId, async (tx) => {
-    const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
-    const status = effectiveStatus(document.status, document.expiracao_at, now);
-    if (!RESENDABLE.has(status)) throw new AppError("DOCUMENT_NOT_RESENDABLE");
-    await assertPatientCanSign(tx, actor.tenantId, document.paciente_id, now);
-    await revokeSigningTokens(tx, actor.tenantId, id, now);
-    const expired = status === "expired";
-    const expiresAt = expired ? new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS) : document.expiracao_at;
-    const waiting =
-      document.status === "viewed" || (document.status === "expired" && document.viewed_at !== null)
-        ? "viewed"
-        : "sent";
-    await tx
-      .update(contratos)
-      .set(expired ? { status: waiting, expiracao_at: expiresAt, updated_at: now } : { updated_at: now })
-      .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
-    if (expired) {
-      // Witnesses' links expired with the document: the same links work again until the new deadline.
-      await tx
-        .update(signingTokens)
-        .set({ expires_at: expiresAt })
-        .where(
-          and(
-            eq(signingTokens.tenant_id, actor.tenantId),
-            eq(signingTokens.contrato_id, id),
-            isNotNull(signingTokens.testemunha_id),
-            isNull(signingTokens.revoked_at),
-          ),
-        );
-    }
-    const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
-    return issueAndShareLink(tx, secretBox, context, {
-      document,
-      action: "document.resent",
-      expiresAt,
-      email: input.email,
-      origin: input.origin,
-      channel: input.channel,
-      now,
-    });
+    const document = await findResendableDocument(tx, actor.tenantId, id, now);
+    return resendInTransaction(tx, secretBox, actor, document, input, audit, now);
   });
+}
+
+export interface ResendInput {
+  email: boolean;
+  /** Also by WhatsApp (Cloud API) when configured (decision 059). */
+  whatsapp?: boolean;
+  origin: string;
+  channel: EmailChannel;
+}
+
+type LockedDocument = Awaited<ReturnType<typeof findDocumentOrThrow>>;
+
+/** The document, locked, when Reenviar applies to it (sent, viewed or expired); else DOCUMENT_NOT_RESENDABLE. */
+export async function findResendableDocument(tx: Tx, tenantId: string, id: string, now: Date): Promise<LockedDocument> {
+  const document = await findDocumentOrThrow(tx, tenantId, id, true);
+  if (!RESENDABLE.has(effectiveStatus(document.status, document.expiracao_at, now))) {
+    throw new AppError("DOCUMENT_NOT_RESENDABLE");
+  }
+  return document;
+}
+
+/** Reenviar inside the caller's transaction, on a document locked by findResendableDocument. */
+export async function resendInTransaction(
+  tx: Tx,
+  secretBox: SecretBox,
+  actor: Actor,
+  document: LockedDocument,
+  input: ResendInput,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  now: Date,
+): Promise<SigningLink> {
+  const id = document.id;
+  const status = effectiveStatus(document.status, document.expiracao_at, now);
+  await assertPatientCanSign(tx, actor.tenantId, document.paciente_id, now);
+  await revokeSigningTokens(tx, actor.tenantId, id, now);
+  const expired = status === "expired";
+  const expiresAt = expired ? new Date(now.getTime() + DOCUMENT_VALIDITY_DAYS * DAY_MS) : document.expiracao_at;
+  const waiting =
+    document.status === "viewed" || (document.status === "expired" && document.viewed_at !== null) ? "viewed" : "sent";
+  await tx
+    .update(contratos)
+    .set(expired ? { status: waiting, expiracao_at: expiresAt, updated_at: now } : { updated_at: now })
+    .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
+  if (expired) {
+    // Witnesses' links expired with the document: the same links work again until the new deadline.
+    await tx
+      .update(signingTokens)
+      .set({ expires_at: expiresAt })
+      .where(
+        and(
+          eq(signingTokens.tenant_id, actor.tenantId),
+          eq(signingTokens.contrato_id, id),
+          isNotNull(signingTokens.testemunha_id),
+          isNull(signingTokens.revoked_at),
+        ),
+      );
+  }
+  const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
+  const link = await issueAndShareLink(tx, secretBox, context, {
+    document,
+    action: "document.resent",
+    expiresAt,
+    email: input.email,
+    origin: input.origin,
+    channel: input.channel,
+    now,
+  });
+  const whatsapp = await whatsappSendLink(tx, secretBox, {
+    tenantId: actor.tenantId,
+    document,
+    link: link.link,
+    expiresAt,
+    on: input.whatsapp === true,
+  });
+  // Reenviar starts the reminder schedule again from now (decision 066): the chain's start moves,
+  // so the old chain's queued reminders stop, and the new one counts on from those already sent.
+  await tx
+    .update(contratos)
+    .set({ lembretes_desde: now })
+    .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
+  const [written] = await tx
+    .select({ n: count() })
+    .from(documentReminders)
+    .where(and(eq(documentReminders.tenant_id, actor.tenantId), eq(documentReminders.contrato_id, id)));
+  await scheduleReminders(tx, {
+    tenantId: actor.tenantId,
+    contratoId: id,
+    sentAt: now,
+    expiresAt,
+    canais: [...(input.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
+    testemunhas: (await selectWitnesses(tx, actor.tenantId, id)).length > 0,
+    restart: { base: Number(written?.n ?? 0) },
+  });
+  return whatsapp ? { ...link, whatsapp_enviado: true } : link;
 }

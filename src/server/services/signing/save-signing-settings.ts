@@ -49,6 +49,7 @@ export async function saveSigningSettings(
     return {
       ...after,
       email_configurado: channel.smtp,
+      email_entregavel: channel.usable,
       codigo_disponivel: channel.usable || channel.sms,
       sms_configurado: channel.sms,
     };

@@ -103,6 +103,7 @@ export async function sendDocument(
       sentAt: now,
       expiresAt,
       canais: [...(input.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
+      testemunhas: testemunhas.length > 0,
     });
     const shared = whatsapp ? { ...link, whatsapp_enviado: true } : link;
     return testemunhas.length > 0 ? { ...shared, testemunhas } : shared;

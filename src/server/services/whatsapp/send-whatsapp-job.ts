@@ -5,6 +5,7 @@ import type { Env } from "../../env.js";
 import type { JobPayloads } from "../../jobs/enqueue-job.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { whatsappCloudClient } from "./whatsapp-cloud.js";
+import { enqueueWhatsappFallback } from "./whatsapp-fallback.js";
 
 function templateOf(env: Env, tipo: JobPayloads["whatsapp.send"]["tipo"]): string {
   if (tipo === "codigo") return env.WHATSAPP_TEMPLATE_CODE;
@@ -23,6 +24,7 @@ export async function sendWhatsappJob(
   payload: JobPayloads["whatsapp.send"],
   tenantId: string,
   now: Date,
+  attempt?: { number: number; max: number },
 ): Promise<void> {
   const env = ctx.env;
   const where = and(eq(whatsappMessages.tenant_id, tenantId), eq(whatsappMessages.id, payload.messageId));
@@ -67,10 +69,18 @@ export async function sendWhatsappJob(
       .where(and(where, eq(whatsappMessages.status, "queued")));
     ctx.log.info({ messageId: payload.messageId, wamid: id }, "whatsapp sent");
   } catch (error) {
-    await ctx.db
-      .update(whatsappMessages)
-      .set({ erro: (error instanceof Error ? error.message : String(error)).slice(0, 500) })
-      .where(where);
+    const last = attempt !== undefined && attempt.number >= attempt.max;
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(whatsappMessages)
+        .set({
+          erro: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+          // The last attempt failed: the message failed for good, and goes by SMS or e-mail (decision 066).
+          ...(last ? { status: "failed", status_at: now } : {}),
+        })
+        .where(where);
+      if (last) await enqueueWhatsappFallback(tx, tenantId, payload.messageId);
+    });
     throw error;
   }
 }

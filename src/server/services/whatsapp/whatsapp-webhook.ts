@@ -3,6 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client.js";
 import { whatsappMessages } from "../../../db/schema.js";
+import { enqueueWhatsappFallback } from "./whatsapp-fallback.js";
 import { AppError } from "../../errors.js";
 
 /**
@@ -88,11 +89,16 @@ export async function receiveWhatsappWebhook(
   await db.transaction(async (tx) => {
     const ids = [...new Set(statuses.map((s) => s.id))];
     const rows = await tx
-      .select({ id: whatsappMessages.id, wamid: whatsappMessages.wamid, status: whatsappMessages.status })
+      .select({
+        id: whatsappMessages.id,
+        tenantId: whatsappMessages.tenant_id,
+        wamid: whatsappMessages.wamid,
+        status: whatsappMessages.status,
+      })
       .from(whatsappMessages)
       .where(inArray(whatsappMessages.wamid, ids))
       .for("update");
-    const current = new Map(rows.map((r) => [r.wamid, { id: r.id, status: r.status }]));
+    const current = new Map(rows.map((r) => [r.wamid, { id: r.id, tenantId: r.tenantId, status: r.status }]));
     for (const s of statuses) {
       const row = current.get(s.id);
       if (!row || !advances(row.status, s.status)) continue;
@@ -107,6 +113,8 @@ export async function receiveWhatsappWebhook(
         .where(and(eq(whatsappMessages.id, row.id)));
       row.status = s.status;
       updated += 1;
+      // Undeliverable by WhatsApp: the message goes by SMS or e-mail instead (decision 066).
+      if (s.status === "failed") await enqueueWhatsappFallback(tx, row.tenantId, row.id);
     }
   });
   return { atualizadas: updated };

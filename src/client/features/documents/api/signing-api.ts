@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "@/lib/api";
-import type { SendCheck, SignatureSummary, SigningLink } from "@shared/schemas/signing";
+import type { ContactFixInput, SendCheck, SignatureSummary, SigningLink } from "@shared/schemas/signing";
 import { documentKeys, fileNameFromDisposition, retryUnlessClientError } from "./documents-api";
 
 export const signingKeys = {
@@ -192,5 +192,22 @@ export function useBatchProfessionalSignature() {
         body: { ids, senha, ...(codigo ? { codigo } : {}) },
       }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: documentKeys.all }),
+  });
+}
+
+/**
+ * "Corrigir contato e reenviar": the patient's corrected e-mail and/or mobile go on the record and
+ * a new link goes out; the old link and any pending code stop working.
+ */
+export function useFixContact() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: ContactFixInput }) =>
+      api<SigningLink>(path(id, "contact"), { method: "POST", body }),
+    onSuccess: (link, { id }) => {
+      queryClient.setQueryData(signingKeys.link(id), link);
+      void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.lists() });
+    },
   });
 }

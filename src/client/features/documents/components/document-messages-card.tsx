@@ -48,6 +48,15 @@ export function DocumentMessagesCard({ documentId, status }: { documentId: strin
                   {m.erro && m.status !== "delivered" && m.status !== "read" ? (
                     <span className="block text-xs text-muted-foreground">{m.erro}</span>
                   ) : null}
+                  {m.fallback ? (
+                    <span className="block text-xs font-medium" data-testid="whatsapp-fallback">
+                      {m.fallback === "sms"
+                        ? "Reenviado por SMS"
+                        : m.fallback === "email"
+                          ? "Reenviado por e-mail"
+                          : "Sem SMS ou e-mail para reenviar: envie o link de outra forma"}
+                    </span>
+                  ) : null}
                 </span>
               </li>
             ))}

@@ -1,4 +1,4 @@
-import { Eye, FileCheck2, RefreshCw, Send, TabletSmartphone } from "lucide-react";
+import { Eye, FileCheck2, RefreshCw, Send, TabletSmartphone, UserPen } from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -9,6 +9,7 @@ import { DOCUMENT_MESSAGES, type DocumentDetail, shortDocumentId } from "@shared
 import { SIGNING_MESSAGES } from "@shared/schemas/signing";
 import { useSigningLink } from "../api/signing-api";
 import { SIGNED_PDF_LABEL, SIGNED_PDF_PREPARING, useSignedPdfDownload } from "../lib/use-signed-pdf-download";
+import { ContactFixDialog } from "./contact-fix-dialog";
 import { SendForSignatureDialog, type SendTarget } from "./send-for-signature-dialog";
 import { ProfessionalSignature } from "./professional-signature";
 import { SigningLinkActions } from "./signing-link-actions";
@@ -34,6 +35,7 @@ export function DocumentSigningPanel({
   const [target, setTarget] = useState<SendTarget | null>(null);
   const signingSettings = useSigningSettings();
   const [handOver, setHandOver] = useState<HandOverTarget | null>(null);
+  const [fixingContact, setFixingContact] = useState(false);
   const live = awaitingSignature(doc.status);
   // Whoever sees the link can open the term: it is fetched (and audited) only when asked for.
   const [revealed, setRevealed] = useState(false);
@@ -136,6 +138,18 @@ export function DocumentSigningPanel({
         >
           <TabletSmartphone /> Assinar neste aparelho
         </Button>
+      ) : null}
+      {(live || doc.status === "expired") &&
+      canWrite &&
+      doc.paciente &&
+      doc.assinaturas_pendentes.some((papel) => papel === "paciente" || papel === "responsavel") ? (
+        // A wrong e-mail or mobile found after sending is fixed here, keeping the document.
+        <>
+          <Button variant="outline" onClick={() => setFixingContact(true)} data-testid="contact-fix-open">
+            <UserPen /> Corrigir contato e reenviar
+          </Button>
+          <ContactFixDialog doc={doc} open={fixingContact} onOpenChange={setFixingContact} />
+        </>
       ) : null}
       <HandOverDialog target={handOver} onOpenChange={(open) => !open && setHandOver(null)} />
       <SendForSignatureDialog target={target} onClose={() => setTarget(null)} canWrite={canWrite} />

@@ -14,6 +14,8 @@ export interface SigningSettings {
 /** …and whether this server sends e-mail (SMTP) and can deliver a code at all. */
 export interface SigningSettingsView extends SigningSettings {
   email_configurado: boolean;
+  /** An e-mail can be read: SMTP, or the development outbox (never in production without SMTP). */
+  email_entregavel: boolean;
   codigo_disponivel: boolean;
   sms_configurado: boolean;
 }
