@@ -138,6 +138,23 @@ export function modelQuestions(documento: unknown): DocumentQuestion[] {
   );
 }
 
+/** The questions as the public page reads them from its model (which has no right option). */
+export function readPublicQuestions(documento: unknown): PublicQuestion[] {
+  const raw = (documento as { comprehension?: unknown } | null)?.comprehension;
+  if (!Array.isArray(raw)) return [];
+  return raw
+    .filter(
+      (q): q is PublicQuestion =>
+        !!q &&
+        typeof q === "object" &&
+        typeof (q as PublicQuestion).id === "string" &&
+        typeof (q as PublicQuestion).section_id === "string" &&
+        typeof (q as PublicQuestion).text === "string" &&
+        Array.isArray((q as PublicQuestion).options),
+    )
+    .map(({ id, section_id, text, options }) => ({ id, section_id, text, options: options.map(String) }));
+}
+
 /** The questions without their right option. */
 export function publicQuestions(questions: readonly DocumentQuestion[]): PublicQuestion[] {
   return questions.map(({ id, section_id, text, options }) => ({ id, section_id, text, options: [...options] }));
