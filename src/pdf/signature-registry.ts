@@ -18,11 +18,7 @@ import { revocationText, type RevocationResult } from "../shared/evidence/revoca
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING } from "../shared/signing-rules.js";
 import { type ReadingSummary, sectionLine } from "../shared/reading/reading-record.js";
-import {
-  type ComprehensionSummary,
-  comprehensionLine,
-  questionLines,
-} from "../shared/document-model/comprehension.js";
+import { type ComprehensionSummary, comprehensionLine, questionLines } from "../shared/document-model/comprehension.js";
 
 export interface RegistryChainEntry {
   seq: number;
@@ -585,10 +581,7 @@ export const COMPREHENSION_HEADING = "Perguntas de compreensão (respostas confe
  */
 export function comprehensionLines(compreensao: ComprehensionSummary): string[] {
   const line = comprehensionLine(compreensao);
-  return [
-    `${line.charAt(0).toUpperCase()}${line.slice(1)}.`,
-    ...questionLines(compreensao),
-  ];
+  return [`${line.charAt(0).toUpperCase()}${line.slice(1)}.`, ...questionLines(compreensao)];
 }
 
 function comprehensionBlock(compreensao: ComprehensionSummary | null): Content[] {

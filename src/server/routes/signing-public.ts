@@ -237,7 +237,10 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         summary:
           "“Quero falar com o profissional”: pausa a assinatura, avisa o profissional responsável e registra na trilha do documento",
         params: tokenParams,
-        body: z.object({ pergunta_id: text().max(64).optional() }).strict().optional(),
+        body: z
+          .object({ pergunta_id: text().max(64).optional() })
+          .strict()
+          .optional(),
         response: { 200: z.object({ pausada: z.literal(true), em: text() }) },
       },
     },

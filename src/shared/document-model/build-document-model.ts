@@ -270,15 +270,13 @@ export function buildDocumentModel(structure: TemplateStructure, values: Variabl
     title: resolvePlainTitle(item.title, values, unresolved),
     paragraphs: toParagraphs(resolvePieces(item.text, values, unresolved)),
   }));
-  const comprehension = (structure.comprehension ?? []).map(
-    (q): DocumentQuestion => ({
-      id: q.id,
-      section_id: q.section_id,
-      text: resolvePlainTitle(q.text, values, unresolved),
-      options: q.options.map((option) => resolvePlainTitle(option, values, unresolved)),
-      correct: q.correct,
-    }),
-  );
+  const comprehension = (structure.comprehension ?? []).map((q): DocumentQuestion => ({
+    id: q.id,
+    section_id: q.section_id,
+    text: resolvePlainTitle(q.text, values, unresolved),
+    options: q.options.map((option) => resolvePlainTitle(option, values, unresolved)),
+    correct: q.correct,
+  }));
   return {
     title,
     introduction,

@@ -219,7 +219,8 @@ export async function pauseSigning(
         ),
       )
       .returning({ at: contratos.compreensao_pausada_at });
-    if (moved.length === 0) return { pausada: true as const, em: (document.compreensao_pausada_at ?? now).toISOString() };
+    if (moved.length === 0)
+      return { pausada: true as const, em: (document.compreensao_pausada_at ?? now).toISOString() };
     await recordAuditEvent(
       tx,
       { tenantId: link.tenantId, actorProfileId: null, ...audit },
