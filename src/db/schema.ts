@@ -694,6 +694,8 @@ export const contratos = pgTable(
     icp_profissional_aplicada: boolean("icp_profissional_aplicada"),
     /** When the patient refused it (status recusado), or staff recorded their refusal (decision 056). */
     recusado_at: timestamp("recusado_at", { withTimezone: true }),
+    /** The patient asked to talk to the professional after a wrong comprehension answer (decision 061). */
+    compreensao_pausada_at: timestamp("compreensao_pausada_at", { withTimezone: true }),
     /** When the signed consent was revoked; the document stays signed, its sealed PDF untouched (decision 056). */
     revogado_at: timestamp("revogado_at", { withTimezone: true }),
     /** What the list search matches: title, procedure, patient name (as frozen) and the id. */

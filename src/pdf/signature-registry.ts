@@ -18,6 +18,7 @@ import { revocationText, type RevocationResult } from "../shared/evidence/revoca
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING } from "../shared/signing-rules.js";
 import { type ReadingSummary, sectionLine } from "../shared/reading/reading-record.js";
+import { type ComprehensionSummary, comprehensionLine, questionLines } from "../shared/document-model/comprehension.js";
 
 export interface RegistryChainEntry {
   seq: number;
@@ -65,6 +66,8 @@ export interface RegistryParty {
   userAgent: string | null;
   /** What the signer's device reported of the reading (decision 052); null: nothing reported. */
   leitura?: ReadingSummary | null;
+  /** Every answer to the comprehension questions, scored by the server (decision 061); null: none asked. */
+  compreensao?: ComprehensionSummary | null;
 }
 
 /** A dated line about a staff action (link views, contact changes). */
@@ -533,6 +536,7 @@ function partyBlock(party: RegistryParty): Content {
               },
               label("Conferido pelo servidor no momento da assinatura"),
               ...checked,
+              ...comprehensionBlock(party.compreensao ?? null),
               label("Registrado (não conferido)"),
               ...recorded,
               ...readingBlock(party.leitura ?? null),
@@ -567,6 +571,22 @@ export function readingLines(leitura: ReadingSummary | null): string[] {
     ...(leitura.texto_grande ? ["Texto grande ativado."] : []),
     "Tempo medido na tela do aparelho com a página em primeiro plano; não comprova que o conteúdo foi compreendido.",
   ];
+}
+
+export const COMPREHENSION_HEADING = "Perguntas de compreensão (respostas conferidas pelo servidor)";
+
+/**
+ * The comprehension questions (decision 061): the count verified and the retries, then each
+ * question with every try. Proves what was answered, not that the patient understood everything.
+ */
+export function comprehensionLines(compreensao: ComprehensionSummary): string[] {
+  const line = comprehensionLine(compreensao);
+  return [`${line.charAt(0).toUpperCase()}${line.slice(1)}.`, ...questionLines(compreensao)];
+}
+
+function comprehensionBlock(compreensao: ComprehensionSummary | null): Content[] {
+  if (!compreensao) return [];
+  return [label(COMPREHENSION_HEADING), ...comprehensionLines(compreensao).map((line) => bullet(line))];
 }
 
 function readingBlock(leitura: ReadingSummary | null): Content[] {

@@ -100,6 +100,28 @@ export const ERRORS = {
     message: "O registro de leitura cita uma seção que não existe neste documento.",
   },
   READING_TOO_MANY: { status: 429, message: "Registros de leitura demais para este link." },
+  /** Decision 061: comprehension questions, answered one at a time before signing. */
+  COMPREHENSION_NONE: { status: 400, message: "Este documento não tem perguntas de compreensão." },
+  COMPREHENSION_UNKNOWN_QUESTION: {
+    status: 400,
+    message: "A resposta cita uma pergunta que não existe neste documento. Recarregue a página.",
+  },
+  COMPREHENSION_OPTION_INVALID: { status: 400, message: "Escolha uma das opções da pergunta." },
+  COMPREHENSION_VERSION_MISMATCH: {
+    status: 409,
+    message: "As perguntas mudaram desde que a página foi aberta. Recarregue para responder às perguntas atuais.",
+  },
+  COMPREHENSION_ALREADY_RIGHT: { status: 409, message: "Esta pergunta já foi respondida corretamente." },
+  COMPREHENSION_TOO_MANY: { status: 429, message: "Tentativas demais nesta pergunta. Fale com o profissional." },
+  COMPREHENSION_PENDING: {
+    status: 409,
+    message: "Responda corretamente às perguntas de compreensão antes de assinar.",
+  },
+  SIGNING_PAUSED: {
+    status: 409,
+    message:
+      "Você pediu para falar com o profissional. A assinatura está pausada: a clínica vai entrar em contato com você.",
+  },
   SIGNING_OTP_REQUIRED: { status: 400, message: "Digite o código enviado para o seu e-mail" },
   SIGNING_OTP_INVALID: { status: 400, message: "Código inválido ou expirado. Peça um novo código." },
   /** The signer's download before the finalize job sealed the PDF (the page keeps asking). */

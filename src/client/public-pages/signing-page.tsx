@@ -25,6 +25,7 @@ import { formatDate, formatDateTime } from "./lib/format";
 import { publicFetch } from "./lib/http";
 import { signedPdfPath, useSignedPdfReady } from "./lib/use-signed-pdf-ready";
 import { useReadingRecord } from "./lib/use-reading-record";
+import { ComprehensionDone, ComprehensionQuiz, comprehensionPending } from "./comprehension-quiz";
 
 type State =
   | { kind: "loading" }
@@ -272,6 +273,8 @@ export function SigningPage({ token }: { token: string }) {
         )}
       </Panel>
 
+      {!signed && model ? <ComprehensionDone page={page} /> : null}
+
       {signed ? (
         <Panel aria-labelledby="signatures-title" data-testid="signatures-block">
           <h2 id="signatures-title" className="text-base font-semibold">
@@ -289,7 +292,16 @@ export function SigningPage({ token }: { token: string }) {
           className="grid scroll-mt-3 rounded-xl outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
           data-testid="signature-step"
         >
-          {page.codigo_obrigatorio && !page.codigo_verificado ? (
+          {comprehensionPending(page) ? (
+            // Comprehension questions first, scored by the server (decision 061).
+            <ComprehensionQuiz
+              token={token}
+              page={page}
+              onChange={(compreensao) => setState({ kind: "ready", page: { ...page, compreensao }, justSigned: false })}
+              onInvalid={() => setState({ kind: "invalid" })}
+              onStale={() => void load()}
+            />
+          ) : page.codigo_obrigatorio && !page.codigo_verificado ? (
             <CodeStep
               token={token}
               page={page}

@@ -68,6 +68,23 @@ const DEMO_TEMPLATES: DemoTemplate[] = [
           content: "{{unidade_endereco}}, {{data_atual}}.",
         },
       ],
+      // What the patient must have understood before signing (decision 061).
+      comprehension: [
+        {
+          id: "cancelamento",
+          section_id: "cancelamento",
+          text: "Até quando posso cancelar sem custo?",
+          options: ["Até 48 horas antes da data marcada", "Até o dia do procedimento", "Não é possível cancelar"],
+          correct: 0,
+        },
+        {
+          id: "materiais",
+          section_id: "valor",
+          text: "Materiais e medicamentos não previstos no valor…",
+          options: ["são cobrados sem aviso", "são informados e orçados antes"],
+          correct: 1,
+        },
+      ],
     },
   },
   {
@@ -104,6 +121,19 @@ const DEMO_TEMPLATES: DemoTemplate[] = [
       ],
       // Each use of the images answered Sim or Não on its own (decision 057).
       optional_consents: SAMPLE_OPTIONAL_CONSENTS.filter((item) => item.id.startsWith("imagem-")),
+      comprehension: [
+        {
+          id: "revogar-autorizacao",
+          section_id: "lgpd",
+          text: "Posso revogar esta autorização depois?",
+          options: [
+            "Não, ela vale para sempre",
+            "Sim, a qualquer momento, por escrito, sem prejuízo ao atendimento",
+            "Só pagando uma multa",
+          ],
+          correct: 1,
+        },
+      ],
     },
   },
 ];

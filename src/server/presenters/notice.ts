@@ -39,6 +39,20 @@ function factsOf(
         uploadId: null,
       };
     }
+    case "document.paused": {
+      const doc = details.documents.get(row.id);
+      if (!doc) return null;
+      return {
+        facts: {
+          kind: row.kind,
+          titulo: doc.titulo,
+          paciente: doc.paciente,
+          at: doc.compreensao_pausada_at ?? new Date(row.at),
+        },
+        documentId: row.id,
+        uploadId: null,
+      };
+    }
     case "professional.awaiting": {
       const quantidade = details.awaiting.get(row.id);
       if (!quantidade) return null;

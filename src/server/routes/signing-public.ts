@@ -26,6 +26,8 @@ import { verifySigningCode } from "../services/signing/verify-signing-code.js";
 import { recordReading } from "../services/signing/record-reading.js";
 import { READING_BODY_LIMIT, readingBatchSchema } from "../../shared/reading/reading-record.js";
 import type { FileStorage } from "../storage/file-storage.js";
+import { answerQuestion, pauseSigning } from "../services/signing/record-comprehension.js";
+import { comprehensionAnswerInputSchema } from "../../shared/document-model/comprehension.js";
 
 /** Any string: a malformed token is answered like an unknown one (410), never a 400 that tells them apart. */
 const tokenParams = z.object({ token: text().max(200) });
@@ -196,6 +198,54 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) => recordReading(db, request.params.token, request.body, auditOf(request)),
+  );
+
+  // Comprehension questions (decision 061): each answer scored here; the page never has the right option.
+  const comprehensionState = z.object({
+    respostas: z.array(z.object({ pergunta_id: text(), verificada: z.boolean(), tentativas: z.number().int() })),
+    pausada: z.boolean(),
+    max_tentativas: z.number().int(),
+  });
+  app.post(
+    "/api/public/sign/:token/comprehension",
+    {
+      bodyLimit: 4096,
+      schema: {
+        tags,
+        summary:
+          "Responde a uma pergunta de compreensão do documento; o servidor confere e guarda cada tentativa na trilha do documento",
+        params: tokenParams,
+        body: comprehensionAnswerInputSchema,
+        response: {
+          200: z.object({
+            correta: z.boolean(),
+            secao_id: text(),
+            tentativas: z.number().int(),
+            compreensao: comprehensionState,
+          }),
+        },
+      },
+    },
+    async (request) => answerQuestion(db, request.params.token, request.body, auditOf(request)),
+  );
+  app.post(
+    "/api/public/sign/:token/comprehension/pause",
+    {
+      bodyLimit: 4096,
+      schema: {
+        tags,
+        summary:
+          "“Quero falar com o profissional”: pausa a assinatura, avisa o profissional responsável e registra na trilha do documento",
+        params: tokenParams,
+        body: z
+          .object({ pergunta_id: text().max(64).optional() })
+          .strict()
+          .optional(),
+        response: { 200: z.object({ pausada: z.literal(true), em: text() }) },
+      },
+    },
+    async (request) =>
+      pauseSigning(db, request.params.token, { pergunta_id: request.body?.pergunta_id }, auditOf(request)),
   );
 
   app.post(

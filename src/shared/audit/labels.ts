@@ -22,6 +22,8 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.signed": "Documento assinado por todas as partes",
   "document.party_signed": "Assinatura registrada",
   "document.reading": "Registro de leitura enviado pelo aparelho do signatário (não conferido)",
+  "document.comprehension_answered": "Pergunta de compreensão respondida",
+  "document.signing_paused": "Assinatura pausada: o paciente pediu para falar com o profissional",
   "document.expired": "Prazo de assinatura expirado",
   "document.sealed": "PDF assinado selado",
   "document.signed_pdf_downloaded": "PDF assinado baixado",

@@ -5,6 +5,7 @@
 import type { SectionType, TemplateStructure } from "./structure.js";
 import { formatInlines, listMarkerOf, type Piece, type StyledInline, unescapeLineStart } from "./formatting.js";
 import { placeholderRegex, variableNamesFor } from "./variables.js";
+import type { DocumentQuestion } from "./comprehension.js";
 
 export type Inline = StyledInline;
 
@@ -45,6 +46,11 @@ export interface DocumentModel {
    * template offers none, so the models (and SHA-256) of such documents are what they were.
    */
   optional_consents?: DocumentOptionalConsent[];
+  /**
+   * Comprehension questions with their right option (decision 061); absent when the template asks
+   * none. The public page gets them without the right option.
+   */
+  comprehension?: DocumentQuestion[];
   /** Distinct placeholder names (as written) that had no value, in order of appearance. */
   unresolved: string[];
 }
@@ -264,5 +270,19 @@ export function buildDocumentModel(structure: TemplateStructure, values: Variabl
     title: resolvePlainTitle(item.title, values, unresolved),
     paragraphs: toParagraphs(resolvePieces(item.text, values, unresolved)),
   }));
-  return { title, introduction, sections, ...(optional_consents.length > 0 ? { optional_consents } : {}), unresolved };
+  const comprehension = (structure.comprehension ?? []).map((q): DocumentQuestion => ({
+    id: q.id,
+    section_id: q.section_id,
+    text: resolvePlainTitle(q.text, values, unresolved),
+    options: q.options.map((option) => resolvePlainTitle(option, values, unresolved)),
+    correct: q.correct,
+  }));
+  return {
+    title,
+    introduction,
+    sections,
+    ...(optional_consents.length > 0 ? { optional_consents } : {}),
+    ...(comprehension.length > 0 ? { comprehension } : {}),
+    unresolved,
+  };
 }

@@ -35,6 +35,46 @@ export const SAMPLE_OPTIONAL_CONSENTS = [
   },
 ];
 
+/**
+ * The sample's comprehension questions (decision 061): what a patient must have understood of a
+ * TCLE — no guaranteed result, what to do with warning signs, the right to change their mind.
+ */
+export const SAMPLE_COMPREHENSION = [
+  {
+    id: "resultado",
+    section_id: "sec-procedimento",
+    text: "O profissional garante um resultado específico para o procedimento?",
+    options: [
+      "Sim, o resultado é garantido",
+      "Não: o resultado depende também do meu organismo e dos cuidados que eu seguir",
+      "Só se eu pagar a mais",
+    ],
+    correct: 1,
+  },
+  {
+    id: "sinais-de-alerta",
+    section_id: "sec-cuidados-compromisso",
+    text: "Se tiver febre, dor intensa ou sangramento depois do procedimento, o que devo fazer?",
+    options: [
+      "Comunicar imediatamente o profissional ou a clínica",
+      "Esperar a consulta de retorno",
+      "Nada, é sempre normal",
+    ],
+    correct: 0,
+  },
+  {
+    id: "revogacao",
+    section_id: "sec-revogacao",
+    text: "Depois de assinar, posso desistir do procedimento?",
+    options: [
+      "Não, a assinatura é definitiva",
+      "Só com a autorização do profissional",
+      "Sim, a qualquer momento antes do procedimento, sem precisar justificar",
+    ],
+    correct: 2,
+  },
+];
+
 export const SAMPLE_TEMPLATE: {
   titulo: string;
   categoria: TemplateCategory;
@@ -171,5 +211,7 @@ export const SAMPLE_TEMPLATE: {
     // The use of images, once a paragraph of the term, is answered item by item, each Sim or Não
     // and apart from the consent to the procedure (decision 057).
     optional_consents: SAMPLE_OPTIONAL_CONSENTS,
+    // Answered before signing; a wrong answer shows the section again (decision 061).
+    comprehension: SAMPLE_COMPREHENSION,
   },
 };

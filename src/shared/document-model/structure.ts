@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "../schemas/safe-input.js";
 import { OptionalConsentSchema } from "./optional-consents.js";
+import { ComprehensionQuestionSchema } from "./comprehension.js";
 
 /** The five section types of a structured template (spec part 2, §3). */
 export const SECTION_TYPES = ["paragraph", "bullet_list", "numbered_list", "patient_data", "signature"] as const;
@@ -35,6 +36,8 @@ export const TemplateStructureSchema = z.object({
   sections: z.array(TemplateSectionSchema),
   /** Separate optional consents, each answered Sim/Não (decision 057). Absent in older content. */
   optional_consents: z.array(OptionalConsentSchema).optional(),
+  /** Comprehension questions answered before signing (decision 061). Absent in older content. */
+  comprehension: z.array(ComprehensionQuestionSchema).optional(),
 });
 
 export type TemplateSection = z.output<typeof TemplateSectionSchema>;

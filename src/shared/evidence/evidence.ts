@@ -1,5 +1,6 @@
 import type { ReadingSummary } from "../reading/reading-record.js";
 import type { OptionalAnswer } from "../document-model/optional-consents.js";
+import type { ComprehensionSummary } from "../document-model/comprehension.js";
 /**
  * The evidence a sealed PDF carries about itself (decision 014): two JSON files
  * embedded as associated files before the seal —
@@ -58,6 +59,8 @@ export interface EvidenceParty {
   presencial?: { atendente_nome: string };
   /** The reading record the signer's device sent (decision 052): its word, not verified. */
   leitura?: ReadingSummary | null;
+  /** Every answer to the comprehension questions, checked by the server (decision 061). */
+  compreensao?: ComprehensionSummary | null;
   /**
    * The signer's Sim/Não to each separate optional consent the model offered (decision 057), as
    * the signature's event recorded it. Absent when none was offered.
@@ -120,6 +123,7 @@ export interface SignedEventData {
   dispositivo?: string | null;
   presencial?: { atendente_id: string; atendente_nome: string };
   leitura?: ReadingSummary;
+  compreensao?: ComprehensionSummary;
   consentimentos_opcionais?: OptionalAnswer[];
 }
 

@@ -74,6 +74,7 @@ export function seesNotice(viewer: NoticeViewer, notice: NoticeSubject): boolean
       return inScope(audience.documents, viewer.profileId, notice.responsibleId);
     case "document.refused":
     case "document.revoked":
+    case "document.paused":
       // The documents audience, and always the responsible professional (decision 056).
       return audience.documents === "all" || (!!notice.responsibleId && notice.responsibleId === viewer.profileId);
     case "professional.awaiting":

@@ -12,6 +12,8 @@ export const NOTICE_KINDS = [
   /** The patient refused, or revoked a signed consent (decision 056): the clinic and the responsible professional. */
   "document.refused",
   "document.revoked",
+  /** The patient asked to talk to the professional before signing (decision 061): like a refusal's audience. */
+  "document.paused",
   /** One per responsible professional: the documents waiting for their signature (decision 050). */
   "professional.awaiting",
   "email.failed",

@@ -33,6 +33,7 @@ export type NoticeFacts =
   | { kind: "document.signed"; titulo: string; paciente: string | null; signedAt: Date }
   | { kind: "document.refused"; titulo: string; paciente: string | null; at: Date; motivo: string | null }
   | { kind: "document.revoked"; titulo: string; paciente: string | null; at: Date; motivo: string | null }
+  | { kind: "document.paused"; titulo: string; paciente: string | null; at: Date }
   | { kind: "professional.awaiting"; quantidade: number }
   | { kind: "email.failed"; assunto: string; para: string; tentativas: number; erro: string | null }
   | { kind: "feegow.failed"; titulo: string; paciente: string | null; erro: string | null }
@@ -78,6 +79,11 @@ export function noticeText(facts: NoticeFacts, now: Date): NoticeText {
       return {
         titulo: "Consentimento revogado",
         mensagem: `${who(facts.paciente)} revogou o consentimento de "${facts.titulo}" em ${whenInSaoPaulo(facts.at)}${facts.motivo ? `. Motivo: ${short(facts.motivo, 200)}` : "."}`,
+      };
+    case "document.paused":
+      return {
+        titulo: "Paciente quer falar com o profissional",
+        mensagem: `${who(facts.paciente)} errou uma pergunta de compreensão de "${facts.titulo}" e pediu para falar com o profissional em ${whenInSaoPaulo(facts.at)}. A assinatura está pausada até a clínica reenviar o link.`,
       };
     case "professional.awaiting":
       return {
@@ -142,6 +148,7 @@ export function noticeLink(
     case "document.signed":
     case "document.refused":
     case "document.revoked":
+    case "document.paused":
       return ref.documentId ? `/documents/${ref.documentId}` : null;
     case "feegow.failed":
       if (ref.motivo && INTEGRATION_FAILURES.has(ref.motivo)) return "/integration";

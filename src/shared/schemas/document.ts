@@ -179,6 +179,8 @@ export const documentDetailSchema = documentSummarySchema.extend({
   consentimentos_opcionais: z
     .array(z.object({ id: text(), titulo: text(), aceito: z.boolean(), parte_id: text(), respondido_em: text() }))
     .optional(),
+  /** The patient asked to talk to the professional after a wrong comprehension answer (decision 061). */
+  compreensao_pausada_at: text().nullable().optional(),
   /** The refusal and the revocation, with who recorded them and how (decision 056). */
   registros: z.array(choiceRecordSchema),
   audit: z.array(auditEntrySchema),

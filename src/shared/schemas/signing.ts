@@ -5,6 +5,7 @@ import { isMobilePhone, normalizePhone } from "../br/phone.js";
 import { MAX_SIGNATURE_BYTES, SIGNING_MESSAGES } from "../signing-rules.js";
 import { readingBatchSchema, readingSummarySchema } from "../reading/reading-record.js";
 import { optionalAnswersInputSchema } from "../document-model/optional-consents.js";
+import { comprehensionSummarySchema } from "../document-model/comprehension.js";
 
 export {
   cpfMatches,
@@ -140,6 +141,8 @@ export const signatureSummarySchema = z.object({
   user_agent: text().nullable(),
   /** The reading record the signer's device sent (staff only; decision 052). */
   leitura: readingSummarySchema.nullable().optional(),
+  /** Every answer to the comprehension questions (staff only; decision 061). */
+  compreensao: comprehensionSummarySchema.nullable().optional(),
   /** TCP source port and the parsed device (staff only). */
   porta_origem: z.number().int().nullable(),
   dispositivo: text().nullable(),
@@ -215,6 +218,19 @@ export const signingPageSchema = z.object({
   assinaturas: z.array(signatureSummarySchema),
   /** After signing: the signer's own Sim/Não to each optional consent (decision 057). */
   consentimentos_opcionais: z.array(z.object({ id: text(), aceito: z.boolean() })).optional(),
+  /**
+   * The comprehension questions' state for this link (decision 061): which are answered rightly,
+   * how many tries, whether the signer asked to talk to the professional. Null: none to answer.
+   * The questions themselves are in the model, without their right option.
+   */
+  compreensao: z
+    .object({
+      respostas: z.array(z.object({ pergunta_id: text(), verificada: z.boolean(), tentativas: z.number().int() })),
+      pausada: z.boolean(),
+      max_tentativas: z.number().int(),
+    })
+    .nullable()
+    .optional(),
 });
 export type SigningPage = z.infer<typeof signingPageSchema>;
 

@@ -5,6 +5,12 @@ import { requiredText } from "./common.js";
 import { templateSizeProblem, templateTextSize } from "../document-model/size.js";
 import { MAX_SECTION_CONTENT, MAX_TEMPLATE_SECTIONS } from "../reference/limits.js";
 import { optionalConsentsInputSchema } from "../document-model/optional-consents.js";
+import {
+  COMPREHENSION_MESSAGES,
+  ComprehensionQuestionSchema,
+  comprehensionInputSchema,
+  questionSectionProblems,
+} from "../document-model/comprehension.js";
 
 export { MAX_SECTION_CONTENT, MAX_TEMPLATE_SECTIONS };
 
@@ -95,8 +101,20 @@ export const templateStructureInputSchema = z
       ),
     /** Separate optional consents, answered Sim/Não by the signer (decision 057). */
     optional_consents: optionalConsentsInputSchema.optional(),
+    /** Comprehension questions, each tied to one of these sections (decision 061). */
+    comprehension: comprehensionInputSchema.optional(),
   })
   .superRefine((structure, ctx) => {
+    const orphans = questionSectionProblems(
+      structure.comprehension ?? [],
+      structure.sections.map((s) => String(s.id)),
+    );
+    for (const index of orphans)
+      ctx.addIssue({
+        code: "custom",
+        message: COMPREHENSION_MESSAGES.unknownSection,
+        path: ["comprehension", index, "section_id"],
+      });
     // The whole template must stay small enough for one PDF render well under a second (decision
     // 012): total text, line breaks and the longest run without spaces.
     const problem = templateSizeProblem(templateTextSize(structure));
@@ -167,6 +185,8 @@ export const templateStructureSchema = z.object({
     }),
   ),
   optional_consents: z.array(z.object({ id: text(), title: text(), text: text() })).optional(),
+  /** Comprehension questions with their right option: staff only (decision 061). */
+  comprehension: z.array(ComprehensionQuestionSchema).optional(),
 });
 
 /** One template with its current version's content (view and edit). */

@@ -109,6 +109,7 @@ export async function getDocument(
         ...a,
         respondido_em: a.respondido_em.toISOString(),
       })),
+      compreensao_pausada_at: document.compreensao_pausada_at?.toISOString() ?? null,
       registros: await listChoiceRecords(tx, actor.tenantId, id),
       audit: trail.map(({ event, actor_nome }) => ({
         id: event.id,

@@ -42,6 +42,7 @@ import { readOptionalAnswers } from "../../../shared/document-model/optional-con
 import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
 import type { JobContext } from "../../jobs/job-context.js";
+import { readComprehension } from "../../../shared/document-model/comprehension.js";
 import { clinicDisplayName, pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 
 /**
@@ -296,6 +297,7 @@ export function documentEvidence(
       assinatura_sha256: document.signatureSha256.get(parte.id) ?? null,
       ...(signed.presencial ? { presencial: { atendente_nome: signed.presencial.atendente_nome } } : {}),
       ...(signed.leitura ? { leitura: signed.leitura } : {}),
+      ...(readComprehension(signed.compreensao) ? { compreensao: readComprehension(signed.compreensao) } : {}),
       ...(signed.consentimentos_opcionais?.length
         ? { consentimentos_opcionais: readOptionalAnswers(signed.consentimentos_opcionais) }
         : {}),
@@ -449,6 +451,7 @@ export function registryOf(
       userAgent: p.user_agent,
       presencialPor: p.presencial?.atendente_nome ?? null,
       leitura: p.leitura ?? null,
+      compreensao: p.compreensao ?? null,
     })),
     linkViews: chain.filter((e) => STAFF_LINK_ACTIONS.has(e.action)).map((e) => note(e, staffLinkNote(e))),
     contactChanges: chain

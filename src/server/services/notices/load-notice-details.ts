@@ -26,6 +26,7 @@ export interface NoticeDetails {
       signed_at: Date | null;
       recusado_at: Date | null;
       revogado_at: Date | null;
+      compreensao_pausada_at: Date | null;
       motivo: string | null;
       paciente: string | null;
     }
@@ -58,6 +59,7 @@ export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRo
     "document.signed",
     "document.refused",
     "document.revoked",
+    "document.paused",
   ]);
   const emailIds = idsOf(rows, ["email.failed"]);
   const uploadIds = idsOf(rows, ["feegow.failed"]);
@@ -77,6 +79,7 @@ export async function loadNoticeDetails(tx: Tx, tenantId: string, rows: NoticeRo
             signed_at: contratos.signed_at,
             recusado_at: contratos.recusado_at,
             revogado_at: contratos.revogado_at,
+            compreensao_pausada_at: contratos.compreensao_pausada_at,
             // The newest refusal or revocation's reason (decision 056).
             motivo: sql<
               string | null

@@ -65,6 +65,10 @@ function branches(scope: NoticeScope): SQL[] {
   out.push(sql`select 'document.revoked'::text as kind, c.id, c.revogado_at as at
     from contratos c
     where c.tenant_id = ${tenant} and c.revogado_at is not null and c.revogado_at > ${instant(new Date(now.getTime() - RECENT_NOTICE_DAYS * DAY_MS))}${mineOrAll}${only(sql`c.id`)}`);
+  // Decision 061: the patient asked to talk to the professional; while the document still waits.
+  out.push(sql`select 'document.paused'::text as kind, c.id, c.compreensao_pausada_at as at
+    from contratos c
+    where c.tenant_id = ${tenant} and c.compreensao_pausada_at is not null and c.status in ('sent', 'viewed')${mineOrAll}${only(sql`c.id`)}`);
   // Whoever is responsible for documents not yet signed by them, whatever their audience: one
   // notice, its instant the newest such document's sending, so a new one makes it unread again.
   out.push(sql`select 'professional.awaiting'::text as kind, ${profileId}::uuid as id, max(coalesce(c.sent_at, c.created_at)) as at

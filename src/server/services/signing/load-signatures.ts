@@ -7,6 +7,7 @@ import { appliedSigningMethod } from "../../../shared/signing-method.js";
 import { maskCpf, maskEmail, type SignatureSummary } from "../../../shared/schemas/signing.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { pngDataUrl } from "./signature-png.js";
+import { readComprehension } from "../../../shared/document-model/comprehension.js";
 
 export type SignatureRow = Awaited<ReturnType<typeof selectSignatures>>[number];
 
@@ -19,6 +20,8 @@ export function selectSignatures(tx: Tx, tenantId: string, contratoId: string) {
       icpAplicada: contratos.icp_profissional_aplicada,
       // The reading record travels in the signature's own event (decision 052).
       leitura: sql<ReadingSummary | null>`${auditEvents.data} -> 'leitura'`,
+      // …and so do the comprehension answers (decision 061).
+      compreensao: sql<unknown>`${auditEvents.data} -> 'compreensao'`,
     })
     .from(contratoPartes)
     .innerJoin(
@@ -54,7 +57,7 @@ export async function presentSignatures(
   audience: "staff" | "public",
 ): Promise<SignatureSummary[]> {
   return Promise.all(
-    rows.map(async ({ parte, sha256, icpAplicada, leitura }) => {
+    rows.map(async ({ parte, sha256, icpAplicada, leitura, compreensao }) => {
       const bytes = sha256 ? await storage.get(sha256) : null;
       return {
         nome: parte.nome,
@@ -68,6 +71,7 @@ export async function presentSignatures(
         ip_address: audience === "staff" ? parte.ip_address : null,
         user_agent: audience === "staff" ? parte.user_agent : null,
         leitura: audience === "staff" ? (leitura ?? null) : null,
+        compreensao: audience === "staff" ? readComprehension(compreensao) : null,
         porta_origem: audience === "staff" ? parte.porta_origem : null,
         dispositivo: audience === "staff" ? parte.dispositivo : null,
         nivel_assinatura: parte.nivel_assinatura,

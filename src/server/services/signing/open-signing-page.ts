@@ -17,6 +17,8 @@ import { type EmailChannel, requiresEmailCode, signingRequirement } from "./sign
 import { signingState } from "./signing-state.js";
 import { loadOptionalAnswers } from "./optional-answers.js";
 import { maskPublicDeep } from "./public-model-mask.js";
+import { withoutRightAnswers } from "../../../shared/document-model/comprehension.js";
+import { answersQuestions, comprehensionSummary, publicComprehension } from "./record-comprehension.js";
 import { hasSigned, loadLinkSigner } from "./link-signer.js";
 import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
 
@@ -134,7 +136,8 @@ export async function buildSigningPage(
   const codeRequired = estado === "pending" && requirement.codeRequired;
   const values = document.variaveis_preenchidas as Record<string, unknown>;
   const valueOf = (key: string) => (typeof values[key] === "string" ? (values[key] as string) : null);
-  const modelo = maskPublicDeep(document.documento, {
+  // The comprehension questions go without their right option: the server scores each answer (decision 061).
+  const modelo = maskPublicDeep(withoutRightAnswers(document.documento), {
     cpfs: [
       patient.cpf,
       patient.responsavel_cpf,
@@ -192,6 +195,10 @@ export async function buildSigningPage(
     aguardando_profissional: missing !== null && missing.length === 1 && missing[0] === "profissional",
     email_configurado: channel.smtp,
     pdf_assinado_pronto: document.status === "signed" && document.signed_pdf_file_id !== null,
+    compreensao:
+      estado === "pending" && answersQuestions(signer)
+        ? publicComprehension(await comprehensionSummary(tx, link, document))
+        : null,
     // Once signed, the patient's (or guardian's) own answers to the optional consents; never a witness's view (decision 057).
     ...(estado === "signed" && signer.papel !== "testemunha"
       ? {

@@ -82,7 +82,12 @@ export async function resendInTransaction(
     document.status === "viewed" || (document.status === "expired" && document.viewed_at !== null) ? "viewed" : "sent";
   await tx
     .update(contratos)
-    .set(expired ? { status: waiting, expiracao_at: expiresAt, updated_at: now } : { updated_at: now })
+    // A new link also lifts a comprehension pause: the clinic has talked to the patient (decision 061).
+    .set(
+      expired
+        ? { status: waiting, expiracao_at: expiresAt, updated_at: now, compreensao_pausada_at: null }
+        : { updated_at: now, compreensao_pausada_at: null },
+    )
     .where(and(eq(contratos.tenant_id, actor.tenantId), eq(contratos.id, id)));
   if (expired) {
     // Witnesses' links expired with the document: the same links work again until the new deadline.

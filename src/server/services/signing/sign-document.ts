@@ -25,6 +25,7 @@ import {
 import { hasSigned, loadLinkSigner } from "./link-signer.js";
 import { keepReadingBatch, readingSummary } from "./record-reading.js";
 import { checkOptionalAnswers, storeOptionalAnswers } from "./optional-answers.js";
+import { checkComprehension } from "./record-comprehension.js";
 
 export interface SignResult {
   estado: "signed";
@@ -95,6 +96,8 @@ export async function signDocument(
       assertSignable(signingState(current, locked, now, await hasSigned(tx, link.tenantId, locked.id, signer)));
       // Exactly the frozen model's optional consents, each Sim or Não (decision 057): else a 400, nothing stored.
       const opcionais = checkOptionalAnswers(locked.documento, signer.papel, input.consentimentos_opcionais);
+      // Every comprehension question answered rightly through this link, and not paused (decision 061).
+      const compreensao = await checkComprehension(tx, link, locked, signer);
       const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
         email: signer.email,
         telefone: signer.telefone,
@@ -215,6 +218,7 @@ export async function signDocument(
           dispositivo: describeDevice(audit.userAgent),
           ...(presencial ? { presencial } : {}),
           ...(leitura ? { leitura } : {}),
+          ...(compreensao ? { compreensao } : {}),
           ...(opcionais.length > 0 ? { consentimentos_opcionais: opcionais } : {}),
         },
       });

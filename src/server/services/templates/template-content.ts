@@ -22,6 +22,18 @@ export function normalizeStructure(input: TemplateData["estrutura"]): TemplateSt
     ...(input.optional_consents && input.optional_consents.length > 0
       ? { optional_consents: input.optional_consents.map(({ id, title, text }) => ({ id, title, text })) }
       : {}),
+    // Likewise the comprehension questions (decision 061).
+    ...(input.comprehension && input.comprehension.length > 0
+      ? {
+          comprehension: input.comprehension.map(({ id, section_id, text, options, correct }) => ({
+            id,
+            section_id,
+            text,
+            options,
+            correct,
+          })),
+        }
+      : {}),
   };
 }
 

@@ -26,6 +26,7 @@ import { DocumentInfoPanel } from "./document-info-panel";
 import { DocumentPreviewDialog } from "./document-preview-dialog";
 import { DocumentRemoveDialog, type RemovalTarget } from "./document-remove-dialog";
 import { DocumentSignatures } from "./document-signatures";
+import { ComprehensionPausedNotice } from "./document-comprehension";
 import { DocumentSigningPanel, SignedPdfButton } from "./document-signing-panel";
 import { WitnessesCard } from "./witnesses-card";
 import { DocumentMessagesCard } from "./document-messages-card";
@@ -170,6 +171,7 @@ export function DocumentDetailPage() {
         </Card>
       ) : null}
 
+      <ComprehensionPausedNotice pausedAt={doc.compreensao_pausada_at ?? null} status={doc.status} />
       <ChoiceRecordsCard doc={doc} />
       <RecordChoicePanel doc={doc} canWrite={canWrite} />
 

@@ -3,6 +3,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { SignatureList } from "@/public-pages/components/signature-list";
 import { useSignatures } from "../api/signing-api";
 import { DocumentReading } from "./document-reading";
+import { DocumentComprehension } from "./document-comprehension";
 
 /** The Signatures block under a signed document (spec part 1 §2), with the staff's full data. */
 export function DocumentSignatures({ documentId, status }: { documentId: string; status: string }) {
@@ -25,6 +26,7 @@ export function DocumentSignatures({ documentId, status }: { documentId: string;
       ) : (
         <>
           <SignatureList signatures={signatures.data} detailed />
+          <DocumentComprehension signatures={signatures.data} />
           <DocumentReading signatures={signatures.data} />
         </>
       )}

@@ -20,5 +20,9 @@ export function asDocumentModel(value: unknown): DocumentModel | null {
     ...(Array.isArray(model.optional_consents) && model.optional_consents.length > 0
       ? { optional_consents: model.optional_consents }
       : {}),
+    // The comprehension questions (decision 061), when the model has any.
+    ...(Array.isArray(model.comprehension) && model.comprehension.length > 0
+      ? { comprehension: model.comprehension }
+      : {}),
   };
 }

@@ -8,6 +8,7 @@ import {
   Info,
   type LucideIcon,
   MailX,
+  MessageCircleQuestion,
   ShieldAlert,
   ShieldX,
 } from "lucide-react";
@@ -32,6 +33,11 @@ const ICONS: Record<NoticeKind, { icon: LucideIcon; tone: string; label: string 
   },
   "document.refused": { icon: FileX2, tone: "bg-destructive/10 text-destructive", label: "Documento recusado" },
   "document.revoked": { icon: FileX2, tone: "bg-destructive/10 text-destructive", label: "Consentimento revogado" },
+  "document.paused": {
+    icon: MessageCircleQuestion,
+    tone: "bg-warning/20 text-[color-mix(in_oklab,var(--color-warning)_45%,black)]",
+    label: "Assinatura pausada",
+  },
   "professional.awaiting": {
     icon: FilePen,
     tone: "bg-primary/10 text-primary",
