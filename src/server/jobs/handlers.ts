@@ -4,6 +4,7 @@ import { runFeegowUpload } from "../services/feegow/run-feegow-upload.js";
 import { sendSmsJob } from "../services/messaging/send-sms-job.js";
 import { sendReminder } from "../services/reminders/send-reminder.js";
 import { sendWhatsappJob } from "../services/whatsapp/send-whatsapp-job.js";
+import { deliverWebhook } from "../services/webhooks/deliver-webhook.js";
 import { runDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
@@ -38,5 +39,9 @@ export const jobHandlers: JobHandlers = {
   "whatsapp.send": async (ctx, payload, tenantId, now) => {
     if (!tenantId) throw new Error("whatsapp.send needs the message's tenant");
     await sendWhatsappJob(ctx, payload, tenantId, now);
+  },
+  "webhook.deliver": async (ctx, payload, tenantId, now) => {
+    if (!tenantId) throw new Error("webhook.deliver needs the delivery's tenant");
+    await deliverWebhook(ctx, payload, tenantId, now);
   },
 };
