@@ -49,7 +49,8 @@ export async function postWebhook(
   }
   if (target.protocol !== "https:" && target.protocol !== "http:") return done(null, "URL não é http(s)");
   const host = target.hostname.replace(/^\[|\]$/g, "");
-  const resolve = options.resolve ?? (async (name: string) => (await dnsLookup(name, { all: true })).map((a) => a.address));
+  const resolve =
+    options.resolve ?? (async (name: string) => (await dnsLookup(name, { all: true })).map((a) => a.address));
 
   let addresses: string[];
   if (isIP(host)) addresses = [host];
@@ -109,7 +110,7 @@ export async function postWebhook(
     );
     const timer = setTimeout(() => {
       request.destroy(new Error("timeout"));
-      finish(null, `Sem resposta em ${Math.round(options.timeoutMs / 1000)} s`);
+      finish(null, `Sem resposta em ${(options.timeoutMs / 1000).toLocaleString("pt-BR")} s`);
     }, options.timeoutMs);
     timer.unref();
     request.on("error", (error) => finish(null, `Falha de conexão: ${error.message}`.slice(0, 300)));
