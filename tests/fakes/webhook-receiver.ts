@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 
 export interface ReceivedWebhook {
   headers: Record<string, string | undefined>;
@@ -58,7 +58,7 @@ export async function startWebhookReceiver(host = "127.0.0.1"): Promise<FakeWebh
       }
     });
   });
-  const sockets = new Set<import("node:net").Socket>();
+  const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

@@ -55,7 +55,7 @@ afterEach(async () => {
   );
 });
 
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const call = (who: { cookie: string }, method: Method, url: string, payload?: unknown) =>
   ctx.app.inject({
     method,
@@ -287,7 +287,7 @@ describe("endpoints in Configurações", () => {
     const refused = await createWebhookEndpoint(
       settings,
       actor as never,
-      { url: "http://exemplo.com.br/hooks", eventos: ["patient.created"] },
+      { url: "http://exemplo.com.br/hooks", descricao: undefined, eventos: ["patient.created"] },
       {},
     ).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
@@ -296,7 +296,7 @@ describe("endpoints in Configurações", () => {
     const allowed = await createWebhookEndpoint(
       settings,
       actor as never,
-      { url: "https://exemplo.com.br/hooks", eventos: ["patient.created"] },
+      { url: "https://exemplo.com.br/hooks", descricao: undefined, eventos: ["patient.created"] },
       {},
     );
     expect(allowed.endpoint.url).toBe("https://exemplo.com.br/hooks");
