@@ -1473,3 +1473,62 @@ export const whatsappMessages = pgTable(
     }).onDelete("cascade"),
   ],
 );
+
+/**
+ * Webhook endpoints of a clinic (decision 062): where the chosen events are POSTed, signed with
+ * the endpoint's secret (Standard Webhooks), which is kept sealed with the instance key.
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    descricao: text("descricao"),
+    eventos: text("eventos").array().notNull(),
+    segredo_sealed: bytea("segredo_sealed").notNull(),
+    ativo: boolean("ativo").notNull().default(true),
+    /** The first failed attempt since the last success; three days of it disable the endpoint. */
+    falhando_desde: timestamp("falhando_desde", { withTimezone: true }),
+    desativado_em: timestamp("desativado_em", { withTimezone: true }),
+    created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_tenant_idx").on(t.tenant_id, t.created_at)],
+);
+
+/**
+ * One event for one endpoint (decision 062), written with the change by the audit trail's trigger
+ * (migration 0045); `corpo` is the exact JSON body sent at every attempt.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    endpoint_id: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    evento: text("evento").notNull(),
+    corpo: text("corpo").notNull(),
+    status: text("status", { enum: ["pending", "sending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    tentativas: integer("tentativas").notNull().default(0),
+    proxima_tentativa_em: timestamp("proxima_tentativa_em", { withTimezone: true }),
+    /** Set at the first attempt (or a Reenviar): three days after it, a failure is final. */
+    tentar_ate: timestamp("tentar_ate", { withTimezone: true }),
+    ultima_tentativa_em: timestamp("ultima_tentativa_em", { withTimezone: true }),
+    ultimo_status_http: integer("ultimo_status_http"),
+    ultima_duracao_ms: integer("ultima_duracao_ms"),
+    ultimo_erro: text("ultimo_erro"),
+    entregue_em: timestamp("entregue_em", { withTimezone: true }),
+    created_at: createdAt(),
+  },
+  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpoint_id, t.created_at.desc().nullsFirst())],
+);

@@ -18,6 +18,7 @@ import { clientAppPlugin } from "./plugins/client-app.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
 import { publicAdmissionPlugin } from "./plugins/public-admission.js";
 import { apiKeyRoutes } from "./routes/api-keys.js";
+import { webhookRoutes } from "./routes/webhooks.js";
 import { auditRoutes } from "./routes/audit.js";
 import { authRoutes } from "./routes/auth.js";
 import { cepRoutes } from "./routes/cep.js";
@@ -218,6 +219,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
   await app.register(witnessRoutes, { db: database.db, env, secretBox });
   await app.register(reminderRoutes, { db: database.db, env });
+  await app.register(webhookRoutes, { db: database.db, env, secretBox });
   await app.register(feegowRoutes, { db: database.db, env, secretBox });
   await app.register(certificateRoutes, {
     db: database.db,

@@ -107,6 +107,13 @@ export const envSchema = z
     WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default("pt_BR"),
     WHATSAPP_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
     /**
+     * Webhooks (decision 062): deliveries to this machine or a private network (loopback,
+     * link-local, private, CGNAT; every address the host resolves to) are refused unless this is
+     * true. Each delivery waits at most WEBHOOK_TIMEOUT_MS for the whole answer.
+     */
+    WEBHOOKS_ALLOW_PRIVATE: booleanFromString.default(false),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
+    /**
      * RFC 3161 time-stamp authorities for the signatures' trusted time (decisions 020, 060): one
      * URL or several separated by commas, tried in order when one fails; `none` seals without a
      * time-stamp, which the PDF then says. Required with NODE_ENV=production. Optional HTTP

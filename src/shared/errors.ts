@@ -43,6 +43,13 @@ export const ERRORS = {
   WEBHOOK_SIGNATURE_INVALID: { status: 401, message: "Assinatura do webhook ausente ou inválida." },
   WEBHOOK_NOT_CONFIGURED: { status: 404, message: "O WhatsApp não está configurado neste servidor." },
   WEBHOOK_VERIFY_FAILED: { status: 403, message: "Token de verificação do webhook inválido." },
+  /** The clinic's own webhook endpoints (decision 062). */
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: "Endpoint de webhook não encontrado." },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: "Entrega de webhook não encontrada." },
+  WEBHOOK_ENDPOINT_INACTIVE: {
+    status: 409,
+    message: "Este endpoint está desativado. Reative-o antes de reenviar.",
+  },
   EMAIL_TAKEN: { status: 409, message: "Este email já está cadastrado. Tente fazer login." },
   PATIENT_HAS_DOCUMENTS: { status: 409, message: "Este paciente possui documentos e não pode ser excluído." },
   PATIENT_CPF_TAKEN: { status: 409, message: "Já existe um paciente com este CPF nesta clínica." },

@@ -29,6 +29,8 @@ export interface JobPayloads {
   "whatsapp.fallback": { messageId: string };
   /** Seal a refusal's or revocation's record, e-mail it, send it to Feegow (decision 056). */
   "document.choice_record": { registroId: string };
+  /** Attempt `attempt` of one webhook delivery (a webhook_deliveries row; decision 062). */
+  "webhook.deliver": { deliveryId: string; attempt: number };
 }
 /** How a reminder reaches the patient and witnesses: the channels the link was sent by. */
 export type ReminderChannel = "email" | "whatsapp";

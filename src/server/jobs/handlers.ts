@@ -5,6 +5,7 @@ import { sendSmsJob } from "../services/messaging/send-sms-job.js";
 import { sendReminder } from "../services/reminders/send-reminder.js";
 import { sendWhatsappJob } from "../services/whatsapp/send-whatsapp-job.js";
 import { whatsappFallback } from "../services/whatsapp/whatsapp-fallback.js";
+import { deliverWebhook } from "../services/webhooks/deliver-webhook.js";
 import { runDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
@@ -43,5 +44,9 @@ export const jobHandlers: JobHandlers = {
   "whatsapp.fallback": async (ctx, payload, tenantId, now) => {
     if (!tenantId) throw new Error("whatsapp.fallback needs the message's tenant");
     await whatsappFallback(ctx, payload, tenantId, now);
+  },
+  "webhook.deliver": async (ctx, payload, tenantId, now) => {
+    if (!tenantId) throw new Error("webhook.deliver needs the delivery's tenant");
+    await deliverWebhook(ctx, payload, tenantId, now);
   },
 };

@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { ApiKeysCard } from "@/features/api-keys";
+import { WebhooksCard } from "@/features/webhooks";
 import { useCurrentUser } from "@/features/auth";
 import { ApiError } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
@@ -64,6 +65,7 @@ export function SettingsPage() {
       <ReminderSettingsCard canManage={profileCan(user?.profile, "settings.manage")} />
       <ClinicExportCard />
       <ApiKeysCard />
+      <WebhooksCard />
     </div>
   );
 }
