@@ -30,6 +30,7 @@ import { patientRoutes } from "./routes/patients.js";
 import { documentChoiceRoutes } from "./routes/document-choices.js";
 import { documentRoutes } from "./routes/documents.js";
 import { feegowRoutes } from "./routes/feegow.js";
+import { fhirRoutes } from "./routes/fhir.js";
 import { feegowUploadRoutes } from "./routes/feegow-uploads.js";
 import { noticeRoutes } from "./routes/notices.js";
 import { signedPdfRoutes } from "./routes/signed-pdf.js";
@@ -209,6 +210,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(documentRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(documentChoiceRoutes, { db: database.db });
   await app.register(signedPdfRoutes, { db: database.db, storage: app.services.storage });
+  await app.register(fhirRoutes, { db: database.db, storage, origin: siteOrigin(env) });
   await app.register(dataRightsRoutes, { db: database.db, storage });
   await app.register(verificationRoutes, {
     db: database.db,

@@ -37,8 +37,19 @@ export async function runProbe(app: FastifyInstance, cookie: string, probe: Prob
   let message = "";
   if (response.statusCode >= 400) {
     try {
-      const body = response.json() as { message?: string; issues?: { message: string }[] };
-      message = [body.message, ...(body.issues ?? []).map((issue) => issue.message)].filter(Boolean).join(" | ");
+      const body = response.json() as {
+        message?: string;
+        issues?: { message: string }[];
+        /** FHIR routes answer an OperationOutcome (decision 063). */
+        issue?: { diagnostics?: string }[];
+      };
+      message = [
+        body.message,
+        ...(body.issues ?? []).map((issue) => issue.message),
+        ...(body.issue ?? []).map((issue) => issue.diagnostics),
+      ]
+        .filter(Boolean)
+        .join(" | ");
     } catch {
       message = response.body;
     }

@@ -46,7 +46,7 @@ describe("OpenAPI document", () => {
     }
   });
 
-  it("names fields in one casing: snake_case (confirmPassword is the spec's sign-up field)", () => {
+  it("names fields in one casing: snake_case (confirmPassword is the spec's sign-up field, resourceType FHIR's)", () => {
     const names = new Set<string>();
     const walk = (node: unknown): void => {
       if (!node || typeof node !== "object") return;
@@ -56,7 +56,9 @@ describe("OpenAPI document", () => {
     };
     walk(ctx.app.swagger());
     expect(names.has("next_cursor")).toBe(true);
-    expect([...names].filter((name) => /[A-Z]/.test(name) && name !== "confirmPassword")).toEqual([]);
+    expect(
+      [...names].filter((name) => /[A-Z]/.test(name) && !["confirmPassword", "resourceType"].includes(name)),
+    ).toEqual([]);
   });
 
   it("declares the security each operation really has", async () => {

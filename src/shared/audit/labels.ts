@@ -27,6 +27,7 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.expired": "Prazo de assinatura expirado",
   "document.sealed": "PDF assinado selado",
   "document.signed_pdf_downloaded": "PDF assinado baixado",
+  "document.fhir_exported": "Documento exportado em FHIR (outro sistema da clínica)",
   "document.signed_pdf_downloaded_by_signer": "PDF assinado baixado pelo signatário (pelo link de assinatura)",
   "document.opened": "Link de assinatura aberto",
   "document.otp_sent": "Código de verificação enviado ao paciente",
