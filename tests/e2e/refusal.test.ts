@@ -105,9 +105,9 @@ describe("revocation recorded by staff", () => {
     await records.getByText(/^Revogado em /).waitFor();
     await records.getByText("Motivo: Não quer mais o uso das fotos").waitFor();
     await records.getByText(/registrado por/).waitFor();
-    // Revoked once: the button is gone; the document stays signed.
+    // Revoked once: the button is gone; the document stays signed, but reads "Revogado" (decision 056).
     expect(await staff.page.getByTestId("record-choice-open").count()).toBe(0);
-    await staff.page.getByText("Assinado", { exact: true }).first().waitFor();
+    await staff.page.getByTestId("document-status").first().getByText("Revogado", { exact: true }).waitFor();
     expect(await staff.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await snap(staff.page, "revocation-document-page-phone");
     await staff.context.close();

@@ -18,10 +18,23 @@ export const DOCUMENT_STATUS_LABEL: Readonly<Record<DocumentStatus, string>> = {
 };
 
 /**
+ * A revoked consent stays `signed` (its sealed PDF and retention are untouched, decision 056), but
+ * no screen shows it as plain "Assinado": badges, lists and filters say "Revogado".
+ */
+export const REVOKED_LABEL = "Revogado";
+
+/** The label a reader sees for a document: "Revogado" once revoked, else its status's. */
+export function documentStatusLabel(status: string, revogadoAt?: string | null): string {
+  if (revogadoAt) return REVOKED_LABEL;
+  return DOCUMENT_STATUS_LABEL[status as DocumentStatus] ?? status;
+}
+
+/**
  * Dashboard badges (spec part 1 §4): signed, pending (sent or viewed), expired. The spec shows any
  * other status raw ("draft"); a pt-BR screen shows its label instead (Rascunho, Cancelado).
  */
-export function dashboardBadge(status: string): string {
+export function dashboardBadge(status: string, revogadoAt?: string | null): string {
+  if (revogadoAt) return REVOKED_LABEL;
   if (status === "signed") return "Assinado";
   if (status === "sent" || status === "viewed") return "Pendente";
   if (status === "expired") return "Expirado";

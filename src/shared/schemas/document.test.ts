@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   dashboardBadge,
   documentCreateInputSchema,
+  documentStatusLabel,
   effectiveStatus,
   shortDocumentId,
   signatureRate,
@@ -28,6 +29,14 @@ describe("document rules of spec part 1", () => {
     expect(dashboardBadge("draft")).toBe("Rascunho");
     expect(dashboardBadge("cancelled")).toBe("Cancelado");
     expect(dashboardBadge("arquivado")).toBe("arquivado");
+  });
+
+  it("never shows a revoked consent as plain Assinado; a refused one reads Recusado (decision 056)", () => {
+    expect(dashboardBadge("signed", "2026-12-02T10:00:00Z")).toBe("Revogado");
+    expect(documentStatusLabel("signed", "2026-12-02T10:00:00Z")).toBe("Revogado");
+    expect(documentStatusLabel("signed", null)).toBe("Assinado");
+    expect(documentStatusLabel("recusado")).toBe("Recusado");
+    expect(dashboardBadge("recusado")).toBe("Recusado");
   });
 
   it("treats sent or viewed documents past their expiry as expired, and nothing else", () => {

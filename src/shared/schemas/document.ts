@@ -92,6 +92,8 @@ export const documentListQuerySchema = z.object({
   aguardando: z.enum(["1"], { error: "Use aguardando=1" }).optional(),
   /** "1": only documents waiting for the responsible professional's signature (decision 050). */
   aguardando_profissional: z.enum(["1"], { error: "Use aguardando_profissional=1" }).optional(),
+  /** "1": only revoked consents (signed, with a revocation record; decision 056). */
+  revogado: z.enum(["1"], { error: "Use revogado=1" }).optional(),
   paciente_id: z.uuid("Paciente inválido").optional(),
   medico_responsavel_id: z.uuid("Profissional inválido").optional(),
   from: calendarDate("Data inicial inválida").optional(),

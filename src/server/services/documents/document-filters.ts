@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { contratos } from "../../../db/schema.js";
 import { parseDocumentSearch } from "../../../shared/document-search.js";
@@ -40,6 +40,7 @@ export interface DocumentFilterQuery {
   status?: DocumentStatus | undefined;
   aguardando?: "1" | undefined;
   aguardando_profissional?: "1" | undefined;
+  revogado?: "1" | undefined;
   paciente_id?: string | undefined;
   medico_responsavel_id?: string | undefined;
   from?: string | undefined;
@@ -76,6 +77,7 @@ export function documentConditions(
   if (query.status) conditions.push(hasEffectiveStatus(query.status, now));
   if (query.aguardando) conditions.push(or(hasEffectiveStatus("sent", now), hasEffectiveStatus("viewed", now)) as SQL);
   if (query.aguardando_profissional) conditions.push(awaitingProfessional(now));
+  if (query.revogado) conditions.push(isNotNull(contratos.revogado_at));
   if (query.paciente_id) conditions.push(eq(contratos.paciente_id, query.paciente_id));
   if (query.medico_responsavel_id) conditions.push(eq(contratos.medico_responsavel_id, query.medico_responsavel_id));
   if (query.from) conditions.push(gte(contratos.created_at, startOfDayInSaoPaulo(query.from)));

@@ -149,6 +149,17 @@ export function DashboardPage() {
           data-testid="stat-taxa"
         />
       </section>
+      {c && c.recusados + c.revogados > 0 ? (
+        // Decision 056: the patients' refusals and revocations, each a link to its filtered list.
+        <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground" data-testid="dashboard-choices">
+          <Link to="/documents?status=recusado" className="underline-offset-4 hover:text-foreground hover:underline">
+            Recusados: <span className="font-medium text-foreground tabular-nums">{formatNumber(c.recusados)}</span>
+          </Link>
+          <Link to="/documents?revogado=1" className="underline-offset-4 hover:text-foreground hover:underline">
+            Revogados: <span className="font-medium text-foreground tabular-nums">{formatNumber(c.revogados)}</span>
+          </Link>
+        </p>
+      ) : null}
       {counters.isError ? (
         <p className="text-sm text-destructive">Não foi possível carregar os números dos contratos.</p>
       ) : null}

@@ -66,7 +66,9 @@ export function RecentDocuments() {
                       {doc.criador_nome ? ` · por ${doc.criador_nome}` : ""}
                     </span>
                   </span>
-                  <Badge variant={statusBadgeVariant(doc.status)}>{dashboardBadge(doc.status)}</Badge>
+                  <Badge variant={statusBadgeVariant(doc.status, doc.revogado_at)} data-testid="recent-document-status">
+                    {dashboardBadge(doc.status, doc.revogado_at)}
+                  </Badge>
                 </Link>
               </li>
             ))}

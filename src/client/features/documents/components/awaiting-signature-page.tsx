@@ -174,8 +174,8 @@ export function AwaitingSignaturePage() {
                       <span className="truncate font-medium">{doc.paciente_nome ?? "Paciente"}</span>
                       <span className="truncate text-muted-foreground">{doc.procedimento ?? doc.titulo}</span>
                       <span className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-                        <DocumentStatusBadge status={doc.status} /> {doc.short_id} · criado em{" "}
-                        {formatDate(doc.created_at)}
+                        <DocumentStatusBadge status={doc.status} revogadoAt={doc.revogado_at} /> {doc.short_id} · criado
+                        em {formatDate(doc.created_at)}
                       </span>
                     </label>
                   </li>

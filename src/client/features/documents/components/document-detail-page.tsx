@@ -16,7 +16,7 @@ import { LoadError } from "@/components/list/load-error";
 import { errorMessage } from "@/lib/api";
 import { ApiError } from "@/lib/api";
 import { profileCan } from "@shared/permissions";
-import { type AuditEntry, DOCUMENT_MESSAGES, type DocumentDetail } from "@shared/schemas/document";
+import { type AuditEntry, DOCUMENT_MESSAGES, type DocumentDetail, REVOKED_LABEL } from "@shared/schemas/document";
 import { useDocument } from "../api/documents-api";
 import { asDocumentModel } from "../lib/as-document-model";
 import { formatDate, formatDateTime, isExpired, removalFor, showsExpiry, statusLabel } from "../lib/format";
@@ -45,6 +45,9 @@ const STATUS_EVENTS: Record<string, string> = {
   "document.signed": "signed",
   "document.cancelled": "cancelled",
   "document.expired": "expired",
+  // Decision 056: a refusal is a status; a revocation leaves the document signed, but is shown.
+  "document.refused": "recusado",
+  "document.revoked": "revogado",
 };
 
 export function statusHistory(
@@ -120,7 +123,7 @@ export function DocumentDetailPage() {
           <div className="grid min-w-0 gap-1">
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="text-2xl font-semibold tracking-tight break-words">{doc.titulo}</h1>
-              <DocumentStatusBadge status={doc.status} />
+              <DocumentStatusBadge status={doc.status} revogadoAt={doc.revogado_at} />
             </div>
             <p className="text-sm text-muted-foreground">
               <span className="tabular-nums">{doc.short_id}</span> · {doc.paciente_nome ?? DOCUMENT_MESSAGES.noPatient}{" "}
@@ -254,13 +257,15 @@ function DataTab({ doc }: { doc: DocumentDetail }) {
         </CardHeader>
         <CardContent className="grid gap-4">
           <div className="flex items-center gap-2 text-sm">
-            Atual: <DocumentStatusBadge status={doc.status} />
+            Atual: <DocumentStatusBadge status={doc.status} revogadoAt={doc.revogado_at} />
           </div>
           <ol className="grid gap-3 border-l pl-4" aria-label="Histórico de status" data-testid="status-history">
             {history.map((entry) => (
               <li key={entry.id} className="relative grid gap-0.5 text-sm">
                 <span aria-hidden className="absolute top-1.5 -left-[1.3rem] size-2 rounded-full bg-primary" />
-                <span className="font-medium">{statusLabel(entry.status)}</span>
+                <span className="font-medium">
+                  {entry.status === "revogado" ? REVOKED_LABEL : statusLabel(entry.status)}
+                </span>
                 <span className="text-xs text-muted-foreground">
                   {formatDateTime(entry.at)}
                   {entry.who ? ` · ${entry.who}` : ""}

@@ -8,10 +8,13 @@ import { Input } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { NativeSelect } from "@/components/form/native-select";
 import { usePatient } from "@/features/patients";
-import { DOCUMENT_STATUS_LABEL, DOCUMENT_STATUSES } from "@shared/schemas/document";
+import { DOCUMENT_STATUS_LABEL, DOCUMENT_STATUSES, REVOKED_LABEL } from "@shared/schemas/document";
 import { formatCalendarDate } from "../lib/format";
 import { countActiveFilters, type DocumentFilters as Filters } from "../lib/list-params";
 import { PatientCombobox } from "./patient-combobox";
+
+/** The status select's value for revoked consents. */
+const REVOKED = "revogado";
 
 export interface Physician {
   id: string;
@@ -55,8 +58,16 @@ export function DocumentFiltersButton({
         <p className="text-sm font-semibold">Filtrar documentos</p>
         <FormField label="Status" htmlFor={`${base}-status`}>
           <NativeSelect
-            value={value.status ?? ""}
-            onChange={(event) => set("status", event.target.value as Filters["status"] | "")}
+            value={value.revogado ? REVOKED : (value.status ?? "")}
+            onChange={(event) => {
+              // "Revogado" is no stored status (a revoked consent stays signed, decision 056).
+              const chosen = event.target.value;
+              onChange({
+                ...value,
+                status: chosen && chosen !== REVOKED ? (chosen as Filters["status"]) : undefined,
+                revogado: chosen === REVOKED ? "1" : undefined,
+              });
+            }}
           >
             <option value="">Todos</option>
             {DOCUMENT_STATUSES.map((status) => (
@@ -64,6 +75,7 @@ export function DocumentFiltersButton({
                 {DOCUMENT_STATUS_LABEL[status]}
               </option>
             ))}
+            <option value={REVOKED}>{REVOKED_LABEL}</option>
           </NativeSelect>
         </FormField>
         <label className="flex items-center gap-2 text-sm">
@@ -146,6 +158,7 @@ export function DocumentFilterChips({
   const patient = usePatient(value.paciente);
   const chips: { key: keyof Filters | "periodo"; label: string }[] = [];
   if (value.status) chips.push({ key: "status", label: `Status: ${DOCUMENT_STATUS_LABEL[value.status]}` });
+  if (value.revogado) chips.push({ key: "revogado", label: `Status: ${REVOKED_LABEL}` });
   if (value.aguardando_profissional) chips.push({ key: "aguardando_profissional", label: "Aguardando profissional" });
   if (value.de || value.ate) {
     const label =

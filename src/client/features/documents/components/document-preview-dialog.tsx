@@ -43,7 +43,7 @@ export function DocumentPreviewDialog({ documentId, onClose }: { documentId: str
       >
         <DialogHeader className="flex-row flex-wrap items-center gap-x-3 gap-y-1 border-b px-4 py-3 pr-12 text-left sm:px-6">
           <DialogTitle className="min-w-0 truncate">{doc?.titulo ?? "Visualizar documento"}</DialogTitle>
-          {doc ? <DocumentStatusBadge status={doc.status} /> : null}
+          {doc ? <DocumentStatusBadge status={doc.status} revogadoAt={doc.revogado_at} /> : null}
           <DialogDescription className="w-full sm:w-auto">
             {doc ? shortDocumentId(doc.id) : "Carregando documento"}
           </DialogDescription>

@@ -58,7 +58,7 @@ export function DocumentTable({
                 >
                   {patientOf(doc)}
                 </Link>
-                <DocumentStatusBadge status={doc.status} />
+                <DocumentStatusBadge status={doc.status} revogadoAt={doc.revogado_at} />
                 <AwaitingProfessionalBadge doc={doc} />
                 <FeegowUploadBadge upload={handlers.feegowUploads?.get(doc.id)} />
               </div>
@@ -113,7 +113,7 @@ export function DocumentCards({
                 {patientOf(doc)}
               </Link>
               <div className="flex items-center gap-2">
-                <DocumentStatusBadge status={doc.status} />
+                <DocumentStatusBadge status={doc.status} revogadoAt={doc.revogado_at} />
                 <AwaitingProfessionalBadge doc={doc} />
                 <span className="text-xs text-muted-foreground tabular-nums">{doc.short_id}</span>
                 <FeegowUploadBadge upload={handlers.feegowUploads?.get(doc.id)} />

@@ -1,10 +1,20 @@
 import { Badge } from "@/components/ui/badge";
-import { statusBadgeVariant, statusLabel } from "../lib/format";
+import { documentStatusLabel } from "@shared/schemas/document";
+import { formatDateTime, statusBadgeVariant } from "../lib/format";
 
-export function DocumentStatusBadge({ status }: { status: string }) {
+/**
+ * The document's status; a revoked consent (still `signed`, decision 056) reads "Revogado", with
+ * its time in the tooltip, never plain "Assinado".
+ */
+export function DocumentStatusBadge({ status, revogadoAt }: { status: string; revogadoAt?: string | null }) {
   return (
-    <Badge variant={statusBadgeVariant(status)} data-testid="document-status">
-      {statusLabel(status)}
+    <Badge
+      variant={statusBadgeVariant(status, revogadoAt)}
+      data-testid="document-status"
+      data-revoked={revogadoAt ? true : undefined}
+      title={revogadoAt ? `Revogado em ${formatDateTime(revogadoAt)}` : undefined}
+    >
+      {documentStatusLabel(status, revogadoAt)}
     </Badge>
   );
 }

@@ -1,13 +1,15 @@
 import type { BadgeProps } from "@/components/ui/badge";
-import { DOCUMENT_STATUS_LABEL, type DocumentStatus } from "@shared/schemas/document";
+import { documentStatusLabel } from "@shared/schemas/document";
 
 export { formatCalendarDate, formatDate, formatDateTime } from "@shared/format";
 
-export function statusLabel(status: string): string {
-  return DOCUMENT_STATUS_LABEL[status as DocumentStatus] ?? status;
+/** "Revogado" once revoked (decision 056), else the status's label. */
+export function statusLabel(status: string, revogadoAt?: string | null): string {
+  return documentStatusLabel(status, revogadoAt);
 }
 
-export function statusBadgeVariant(status: string): NonNullable<BadgeProps["variant"]> {
+export function statusBadgeVariant(status: string, revogadoAt?: string | null): NonNullable<BadgeProps["variant"]> {
+  if (revogadoAt) return "destructive";
   switch (status) {
     case "signed":
       return "success";

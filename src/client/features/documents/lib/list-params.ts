@@ -15,9 +15,19 @@ export interface DocumentFilters {
   ate?: string;
   /** "1": only those waiting for the responsible professional's signature (decision 050). */
   aguardando_profissional?: "1";
+  /** "1": only revoked consents (decision 056); the status filter's "Revogado". */
+  revogado?: "1";
 }
 
-export const FILTER_KEYS = ["status", "paciente", "profissional", "de", "ate", "aguardando_profissional"] as const;
+export const FILTER_KEYS = [
+  "status",
+  "paciente",
+  "profissional",
+  "de",
+  "ate",
+  "aguardando_profissional",
+  "revogado",
+] as const;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,6 +46,7 @@ export function readDocumentListState(params: URLSearchParams): { q: string; fil
   const ate = params.get("ate");
   if (ate && ISO_DATE.test(ate)) filters.ate = ate;
   if (params.get("aguardando_profissional") === "1") filters.aguardando_profissional = "1";
+  if (params.get("revogado") === "1") filters.revogado = "1";
   return { q: (params.get("q") ?? "").trim().slice(0, 100), filters };
 }
 
@@ -65,6 +76,7 @@ export function toApiQuery(q: string, filters: DocumentFilters, cursor: string |
     from: filters.de,
     to: filters.ate,
     aguardando_profissional: filters.aguardando_profissional,
+    revogado: filters.revogado,
     cursor,
   };
 }
@@ -77,6 +89,7 @@ export function documentListQueryString(query: DocumentListQuery): string {
     "status",
     "aguardando",
     "aguardando_profissional",
+    "revogado",
     "paciente_id",
     "medico_responsavel_id",
     "from",

@@ -103,7 +103,7 @@ export function FrontDeskPage() {
                     {doc.titulo}
                   </Link>
                   <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-                    <DocumentStatusBadge status={doc.status} />
+                    <DocumentStatusBadge status={doc.status} revogadoAt={doc.revogado_at} />
                     <span>Prazo {formatDateTime(doc.expiracao_at)}</span>
                   </div>
                 </div>

@@ -40,7 +40,7 @@ export function PatientDocumentsSection({ patientId, total }: { patientId: strin
                 className="flex flex-wrap items-center gap-x-3 gap-y-1 p-3 hover:bg-muted/50"
               >
                 <span className="min-w-0 flex-1 truncate font-medium">{document.procedimento ?? document.titulo}</span>
-                <DocumentStatusBadge status={document.status} />
+                <DocumentStatusBadge status={document.status} revogadoAt={document.revogado_at} />
                 <span className="text-xs text-muted-foreground">
                   {document.short_id} · {formatInstantDateBR(document.created_at)}
                 </span>
