@@ -582,6 +582,8 @@ describe("the server is the judge of a signature", () => {
         assinatura: signatureDataUrl(),
         // No reading batch was sent (decision 052).
         leitura: null,
+        // The template has no comprehension questions (decision 061).
+        compreensao: null,
       },
     ]);
   });
