@@ -103,6 +103,7 @@ function pathFor(route: string, ids: Record<string, string>): string {
       .replace("{versionId}", ids.version ?? "")
       // No such witness: the document is looked up first (404 for another clinic's), then the witness (404).
       .replace("{witnessId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
+      .replace("{deliveryId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
       .replace("{token}", ids.token ?? "")
       .replace("{code}", "ABCD2345")
       .replace("{cep}", "01001000")
@@ -192,6 +193,8 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
       permitir_pendencias: true,
     },
     "POST /api/documents/{id}/cancel": { motivo: "Paciente desistiu" },
+    "POST /api/documents/{id}/contact": { email: "novo.contato@exemplo.com.br" },
+    "PATCH /api/settings/webhooks/{id}": { ativo: false },
     "POST /api/documents/{id}/refusal": { meio: "presencial", motivo: "Decidiu não operar" },
     "POST /api/documents/{id}/revocation": { meio: "telefone" },
     "POST /api/documents/{id}/professional-signature": { senha: "senha-errada" },

@@ -2,6 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   apiKeys,
+  webhookDeliveries,
+  webhookEndpoints,
   auditAnchors,
   auditChainHeads,
   auditEvents,
@@ -127,6 +129,22 @@ export const EXPORT_TABLES: ExportTable[] = [
     tenantColumn: apiKeys.tenant_id,
     key: [apiKeys.id],
     excluded: TOKEN_HASH("chave de API (decisão 058)"),
+  },
+  {
+    name: "webhook_endpoints",
+    table: webhookEndpoints,
+    tenantColumn: webhookEndpoints.tenant_id,
+    key: [webhookEndpoints.id],
+    excluded: {
+      columns: ["segredo_sealed"],
+      reason: "segredo de assinatura de cada endpoint de webhook (decisão 062): gere um novo em Configurações",
+    },
+  },
+  {
+    name: "webhook_deliveries",
+    table: webhookDeliveries,
+    tenantColumn: webhookDeliveries.tenant_id,
+    key: [webhookDeliveries.id],
   },
   {
     name: "password_reset_tokens",
