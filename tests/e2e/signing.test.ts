@@ -152,7 +152,7 @@ describe("signing", () => {
     await panel.getByTestId("ready-to-sign").getByText("Pronto para assinatura").waitFor();
     await page.getByTestId("document-status").first().getByText("Enviado").waitFor();
     expect(await panel.getByTestId("signing-link").inputValue()).toBe(firstLink);
-    await panel.getByRole("button", { name: "Reenviar" }).click();
+    await panel.getByRole("button", { name: "Reenviar", exact: true }).click();
     const confirm = page.getByRole("alertdialog");
     await confirm.getByText("O link anterior deixará de funcionar", { exact: false }).waitFor();
     await animationsFinished(page);
