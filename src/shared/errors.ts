@@ -287,6 +287,11 @@ export const ERRORS = {
     status: 409,
     message: "O PDF assinado ainda está sendo gerado. Ele vai para o Feegow assim que ficar pronto.",
   },
+  FEEGOW_REFUSED_DOCUMENT: {
+    status: 409,
+    message:
+      "O paciente recusou este documento: o que vai ao Feegow é o Registro de recusa selado, enviado automaticamente, não o termo sem assinatura.",
+  },
   /** Feegow refused, failed or did not answer: the message says which, in words. */
   FEEGOW_ERROR: { status: 502, message: "Erro ao conectar com Feegow" },
   /** Live updates (decision 022): past the streams one user may hold, or this server's capacity. */

@@ -71,6 +71,9 @@ describe("informed refusal on a phone", () => {
     await records.getByText(/^Recusado em /).waitFor();
     await records.getByText(`Motivo: ${REASON}`).waitFor();
     await staff.page.getByText("Recusado", { exact: true }).first().waitFor();
+    // The refused term is not offered as a printable draft: the sealed refusal record is the paper.
+    await staff.page.getByRole("button", { name: "Visualizar" }).waitFor();
+    expect(await staff.page.getByRole("button", { name: /Baixar rascunho/ }).count()).toBe(0);
     await snap(staff.page, "refusal-document-page");
     await phone.context.close();
     await staff.context.close();

@@ -239,6 +239,12 @@ describe("informed refusal on the patient's link", () => {
     expect(String(fake.uploads.find((u) => u.sha256 === sealed.pdf_sha256)?.arquivo_descricao)).toMatch(
       /^Registro de recusa - /,
     );
+    // Staff cannot push the refused term itself to the chart: it would read as a consent.
+    const uploadsBefore = fake.uploads.length;
+    const manual = await staff(clinic, "POST", `/api/documents/${sent.documentId}/feegow-upload`);
+    expect(manual.statusCode, manual.body).toBe(409);
+    expect(manual.json().message).toContain("Registro de recusa selado");
+    expect(fake.uploads.length).toBe(uploadsBefore);
     // Once: another round of the job changes nothing.
     await ctx.database.db
       .insert(jobs)

@@ -36,6 +36,9 @@ export async function requestFeegowUpload(
     const settings = await loadFeegowRow(tx, actor.tenantId);
     assertFeature(settings, "file_upload");
     if (!settings?.token_encrypted) throw new AppError("FEEGOW_TOKEN_MISSING");
+    // A refused term unsigned in the patient's chart would read as a consent: its sealed refusal
+    // record goes instead, queued by the sealing (decision 056).
+    if (document.status === "recusado") throw new AppError("FEEGOW_REFUSED_DOCUMENT");
     // Signed but not sealed yet: the sealed PDF is queued for Feegow by the finalize job itself.
     if (document.status === "signed" && !document.signed_pdf_file_id) throw new AppError("FEEGOW_SIGNED_PDF_PENDING");
     const fileId = document.signed_pdf_file_id ?? document.pdf_file_id;

@@ -92,7 +92,7 @@ export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handl
         <DropdownMenuItem onSelect={() => handlers.onPreview(doc.id)}>
           <FileSearch /> Gerar e Visualizar PDF
         </DropdownMenuItem>
-        {handlers.onFeegowUpload ? (
+        {handlers.onFeegowUpload && doc.status !== "recusado" ? (
           <DropdownMenuItem onSelect={() => handlers.onFeegowUpload?.(doc.id)}>
             <CloudUpload /> Gerar e Enviar PDF
           </DropdownMenuItem>
@@ -107,9 +107,11 @@ export function DocumentRowMenu({ doc, handlers }: { doc: DocumentSummary; handl
             <FileCheck2 /> {SIGNED_PDF_LABEL}
           </DropdownMenuItem>
         ) : null}
-        <DropdownMenuItem onSelect={() => handlers.onDownload(doc.id)}>
-          <Download /> {DRAFT_PDF_LABEL}
-        </DropdownMenuItem>
+        {doc.status === "recusado" ? null : (
+          <DropdownMenuItem onSelect={() => handlers.onDownload(doc.id)}>
+            <Download /> {DRAFT_PDF_LABEL}
+          </DropdownMenuItem>
+        )}
         {send ? (
           <DropdownMenuItem onSelect={() => handlers.onSend?.(send)}>
             {send.mode === "send" ? (

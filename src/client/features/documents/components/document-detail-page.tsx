@@ -138,14 +138,17 @@ export function DocumentDetailPage() {
           </div>
           <div className="flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap">
             {signed ? <SignedPdfButton id={doc.id} hint={false} /> : null}
-            <Button
-              variant={signed ? "outline" : "default"}
-              onClick={() => void download(doc.id)}
-              disabled={pendingId === doc.id}
-              title="O PDF do documento sem as assinaturas, marcado 'RASCUNHO – sem validade'"
-            >
-              {pendingId === doc.id ? <Spinner /> : <Download />} {DRAFT_PDF_LABEL}
-            </Button>
+            {/* A refused term is not offered as a draft to print: its sealed refusal record is the paper. */}
+            {doc.status === "recusado" ? null : (
+              <Button
+                variant={signed ? "outline" : "default"}
+                onClick={() => void download(doc.id)}
+                disabled={pendingId === doc.id}
+                title="O PDF do documento sem as assinaturas, marcado 'RASCUNHO – sem validade'"
+              >
+                {pendingId === doc.id ? <Spinner /> : <Download />} {DRAFT_PDF_LABEL}
+              </Button>
+            )}
             <Button variant="outline" onClick={() => setPreview(true)}>
               <FileSearch /> Visualizar
             </Button>
@@ -190,7 +193,7 @@ export function DocumentDetailPage() {
         </Alert>
       ) : null}
 
-      <FeegowDocumentCard documentId={doc.id} canWrite={canWrite} />
+      <FeegowDocumentCard documentId={doc.id} canWrite={canWrite} refused={doc.status === "recusado"} />
 
       <Tabs
         value={tab}

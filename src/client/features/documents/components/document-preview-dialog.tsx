@@ -85,15 +85,18 @@ export function DocumentPreviewDialog({ documentId, onClose }: { documentId: str
               <>
                 <DocumentSigningPanel doc={doc} canWrite={canWrite} />
                 {/* Signed: the sealed PDF (in the panel above) is the primary download; the draft is secondary. */}
-                <Button
-                  variant={doc.status === "draft" || doc.status === "signed" ? "outline" : "default"}
-                  onClick={() => void download(doc.id)}
-                  disabled={pendingId === doc.id}
-                  title="O PDF do documento sem as assinaturas, marcado 'RASCUNHO – sem validade'"
-                >
-                  {pendingId === doc.id ? <Spinner /> : <Download />} {DRAFT_PDF_LABEL}
-                </Button>
-                {feegowOn && canWrite ? (
+                {/* A refused term: its sealed refusal record is the paper, not a draft (decision 056). */}
+                {doc.status === "recusado" ? null : (
+                  <Button
+                    variant={doc.status === "draft" || doc.status === "signed" ? "outline" : "default"}
+                    onClick={() => void download(doc.id)}
+                    disabled={pendingId === doc.id}
+                    title="O PDF do documento sem as assinaturas, marcado 'RASCUNHO – sem validade'"
+                  >
+                    {pendingId === doc.id ? <Spinner /> : <Download />} {DRAFT_PDF_LABEL}
+                  </Button>
+                )}
+                {feegowOn && canWrite && doc.status !== "recusado" ? (
                   <Button
                     variant="outline"
                     onClick={() => void feegow.send(doc.id)}

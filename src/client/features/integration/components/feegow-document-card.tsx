@@ -8,13 +8,31 @@ import { useDocumentFeegowUploads } from "../api/feegow-uploads-api";
 import { useFeegowSend } from "../lib/use-feegow-send";
 import { FeegowRetryButton, FeegowUploadBadge } from "./feegow-upload-status";
 import { formatDateTime } from "@shared/format";
+import { CHOICE_RECORD_TITLE } from "@shared/schemas/choices";
+import type { FeegowUpload } from "@shared/schemas/feegow";
 
 /**
  * The document page's Feegow card (decision 016): each upload of this document with its state and
  * Feegow's message, "Tentar de novo" on a failed one, and "Enviar ao Feegow" (the current PDF).
  * Shown when the clinic uses the upload, or when this document has uploads.
  */
-export function FeegowDocumentCard({ documentId, canWrite }: { documentId: string; canWrite: boolean }) {
+const ORIGIN_LABEL: Readonly<Record<FeegowUpload["origem"], string>> = {
+  assinado: "PDF assinado",
+  manual: "PDF enviado pela equipe",
+  recusa: CHOICE_RECORD_TITLE.recusa,
+  revogacao: CHOICE_RECORD_TITLE.revogacao,
+};
+
+/** `refused`: the patient refused the term — its sealed refusal record goes, never the unsigned term. */
+export function FeegowDocumentCard({
+  documentId,
+  canWrite,
+  refused = false,
+}: {
+  documentId: string;
+  canWrite: boolean;
+  refused?: boolean;
+}) {
   const features = useFeegowFeatures();
   const enabled = features.data?.file_upload === true;
   const uploads = useDocumentFeegowUploads(documentId, true);
@@ -40,7 +58,7 @@ export function FeegowDocumentCard({ documentId, canWrite }: { documentId: strin
               <div className="flex flex-wrap items-center gap-2">
                 <FeegowUploadBadge upload={upload} />
                 <span className="text-xs text-muted-foreground">
-                  {upload.origem === "assinado" ? "PDF assinado" : "PDF enviado pela equipe"} ·{" "}
+                  {ORIGIN_LABEL[upload.origem]} ·{" "}
                   {upload.enviado_at
                     ? `enviado em ${formatDateTime(upload.enviado_at)}`
                     : `desde ${formatDateTime(upload.created_at)}`}
@@ -73,7 +91,7 @@ export function FeegowDocumentCard({ documentId, canWrite }: { documentId: strin
             </li>
           ))}
         </ul>
-        {enabled && canWrite ? (
+        {enabled && canWrite && !refused ? (
           <Button
             variant="outline"
             className="w-fit"
