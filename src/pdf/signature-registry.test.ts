@@ -7,7 +7,7 @@ import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
 import { SAMPLE_SIGNED_AT, sampleDocumentInput, sampleEvidence } from "../../tests/unit/pdf/fixtures.js";
 import { renderDocumentPdf } from "./document-pdf.js";
-import { ELECTRONIC_CONSENT } from "../shared/signing-rules.js";
+import { CONSENT_TEXTS, ELECTRONIC_CONSENT } from "../shared/signing-rules.js";
 import {
   consentLine,
   contactSinceLine,
@@ -266,6 +266,22 @@ describe("what the registry says of each signer (decision 041)", () => {
     const other = consentLine({ versao: ELECTRONIC_CONSENT.versao, sha256: "f".repeat(64) });
     expect(other).not.toContain("“");
     expect(other).toContain("f".repeat(64));
+  });
+
+  it("says whether the full consent text behind 'Saiba mais' was opened, as the phone reported it", () => {
+    const sha = createHash("sha256").update(ELECTRONIC_CONSENT.texto).digest("hex");
+    const opened = consentLine({ versao: ELECTRONIC_CONSENT.versao, sha256: sha, detalhe_aberto: true });
+    expect(opened).toContain(
+      "“Saiba mais”, que o signatário abriu (registrado pelo aparelho do signatário, não conferido)",
+    );
+    const closed = consentLine({ versao: ELECTRONIC_CONSENT.versao, sha256: sha, detalhe_aberto: false });
+    expect(closed).toContain("que o signatário não abriu");
+    // v2 had no "Saiba mais": nothing said about it, even if a field were there.
+    const v2 = CONSENT_TEXTS["2026-12-v2"]!;
+    const sha2 = createHash("sha256").update(v2).digest("hex");
+    const old = consentLine({ versao: "2026-12-v2", sha256: sha2, detalhe_aberto: true });
+    expect(old).toContain(`“${v2}”`);
+    expect(old).not.toContain("Saiba mais");
   });
 
   it("says the link signers admitted the means of proof only when their consent text admits it", () => {

@@ -16,7 +16,7 @@ import type { ContactSince } from "../shared/evidence/contact-since.js";
 import type { CodeChannelUsed } from "../shared/evidence/evidence.js";
 import { revocationText, type RevocationResult } from "../shared/evidence/revocation.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
-import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING } from "../shared/signing-rules.js";
+import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING, CONSENT_VERSIONS_WITH_DETAIL } from "../shared/signing-rules.js";
 import { type ReadingSummary, sectionLine } from "../shared/reading/reading-record.js";
 import { type ComprehensionSummary, comprehensionLine, questionLines } from "../shared/document-model/comprehension.js";
 
@@ -55,7 +55,8 @@ export interface RegistryParty {
   /** Since when that contact has been on the patient's record (decision 046); null: not known. */
   contatoDesde?: ContactSince | null;
   otpVerificado: boolean;
-  consentimento: { versao: string; sha256: string } | null;
+  /** `detalhe_aberto`: "Saiba mais" opened (v3 on, decision 067), as the signer's phone reported it. */
+  consentimento: { versao: string; sha256: string; detalhe_aberto?: boolean } | null;
   tipoAssinatura: string;
   assinaturaSha256: string | null;
   dispositivo: string | null;
@@ -436,7 +437,11 @@ export function consentLine(consent: RegistryParty["consentimento"]): string {
   if (!consent) return "Aceite do termo de assinatura eletrônica.";
   const text = CONSENT_TEXTS[consent.versao];
   const known = text !== undefined && createHash("sha256").update(text).digest("hex") === consent.sha256;
-  return `Aceite do termo de assinatura eletrônica, versão ${consent.versao}${known ? `: “${text}”` : ""} (SHA-256 do texto ${consent.sha256}).`;
+  const opened =
+    CONSENT_VERSIONS_WITH_DETAIL.has(consent.versao) && typeof consent.detalhe_aberto === "boolean"
+      ? ` A caixa mostrava só a primeira frase; o texto completo abria em “Saiba mais”, ${consent.detalhe_aberto ? "que o signatário abriu" : "que o signatário não abriu"} (registrado pelo aparelho do signatário, não conferido).`
+      : "";
+  return `Aceite do termo de assinatura eletrônica, versão ${consent.versao}${known ? `: “${text}”` : ""} (SHA-256 do texto ${consent.sha256}).${opened}`;
 }
 
 /**

@@ -254,26 +254,37 @@ export const PARTY_LABEL: Record<PartyRole, string> = {
 export const WITNESS_CAPACITY = "testemunha";
 
 /**
- * The signer's explicit consent to sign electronically, versioned: the SHA-256 of this
- * exact text is recorded with each signature. A new wording gets a new version. v2 (decision 041):
- * the signer admits this means of proof (MP 2.200-2/2001, art. 10, § 2º, which asks for it); v1
- * said the signature "has the same value as on paper", which the law does not say.
+ * The signer's explicit consent to sign electronically, versioned: the SHA-256 of `texto` (the
+ * box's line and the full text behind "Saiba mais", exactly as shown) is recorded with each
+ * signature. A new wording gets a new version. v2 (decision 041): the signer admits this means of
+ * proof (MP 2.200-2/2001, art. 10, § 2º, which asks for it); v1 said the signature "has the same
+ * value as on paper", which the law does not say. v3 (decision 067): the box is one line; the full
+ * text opens under "Saiba mais", and whether it was opened is recorded as the phone reported it.
  */
+const CONSENT_LINE = "Concordo em assinar eletronicamente este documento.";
+const CONSENT_DETAIL =
+  "Ao marcar a caixa, declaro que li o documento acima e admito como prova da minha autoria e da integridade deste documento os registros desta assinatura (Medida Provisória nº 2.200-2/2001, art. 10, § 2º): data e hora, endereço IP, navegador, o código de verificação quando pedido e o resumo (SHA-256) do conteúdo apresentado nesta página.";
 export const ELECTRONIC_CONSENT = {
-  versao: "2026-12-v2",
-  texto:
-    "Li o documento acima e concordo em assiná-lo eletronicamente. Admito como prova da minha autoria e da integridade deste documento os registros desta assinatura (Medida Provisória nº 2.200-2/2001, art. 10, § 2º): data e hora, endereço IP, navegador, o código de verificação quando pedido e o resumo (SHA-256) do conteúdo apresentado nesta página.",
+  versao: "2026-12-v3",
+  rotulo: CONSENT_LINE,
+  detalhe: CONSENT_DETAIL,
+  texto: `${CONSENT_LINE} Saiba mais: ${CONSENT_DETAIL}`,
 } as const;
 
 /** Consent versions whose text admits the means of proof (the registry says so only for these). */
-export const CONSENT_VERSIONS_ADMITTING: ReadonlySet<string> = new Set([ELECTRONIC_CONSENT.versao]);
+export const CONSENT_VERSIONS_ADMITTING: ReadonlySet<string> = new Set(["2026-12-v2", ELECTRONIC_CONSENT.versao]);
 
 /** Every consent text ever shown, by version: the registry prints the one a signer accepted. */
 export const CONSENT_TEXTS: Readonly<Record<string, string>> = {
   "2026-11-v1":
     "Li o documento acima e concordo em assiná-lo eletronicamente. Sei que minha assinatura eletrônica tem o mesmo valor da assinatura em papel (Lei 14.063/2020) e que serão registrados data e hora, endereço IP, navegador e o resumo (SHA-256) do conteúdo exibido.",
+  "2026-12-v2":
+    "Li o documento acima e concordo em assiná-lo eletronicamente. Admito como prova da minha autoria e da integridade deste documento os registros desta assinatura (Medida Provisória nº 2.200-2/2001, art. 10, § 2º): data e hora, endereço IP, navegador, o código de verificação quando pedido e o resumo (SHA-256) do conteúdo apresentado nesta página.",
   [ELECTRONIC_CONSENT.versao]: ELECTRONIC_CONSENT.texto,
 };
+
+/** Versions whose box showed one line, the full text behind "Saiba mais" (decision 067). */
+export const CONSENT_VERSIONS_WITH_DETAIL: ReadonlySet<string> = new Set([ELECTRONIC_CONSENT.versao]);
 
 /**
  * What the evidence of a signature reaches (Lei 14.063/2020 art. 4): "avancada" when the signer

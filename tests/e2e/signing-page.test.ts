@@ -102,6 +102,12 @@ describe("signing page", () => {
       );
     }
     expect((await p.getByTestId("consent").boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    // One line to tick; the full text opens under "Saiba mais" (decision 067).
+    expect(await p.getByTestId("consent-detail").isVisible()).toBe(false);
+    await p.getByRole("button", { name: "Saiba mais" }).click();
+    await p.getByTestId("consent-detail").getByText("art. 10, § 2º", { exact: false }).waitFor();
+    expect((await p.getByTestId("consent-more").boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await snap(p, "signing-page-consent-detail-phone", { fullPage: false });
 
     // The shortcut again, now to the form: focus lands on the step, not lost at the top.
     await p.evaluate(() => window.scrollTo(0, 0));

@@ -247,7 +247,8 @@ describe("signing", () => {
     const shownTerm = (await p.getByRole("article").textContent()) ?? "";
     expect(shownTerm).not.toContain(patientCpf);
     expect(shownTerm).not.toContain(`${patientCpf.slice(0, 3)}.${patientCpf.slice(3, 6)}.${patientCpf.slice(6, 9)}-`);
-    await p.getByTestId("signature-level").getByText("assinatura eletrônica avançada", { exact: false }).waitFor();
+    // No server jargon above the button: the level and its reason are the registry's (decision 067).
+    expect(await p.getByText("Nível desta assinatura", { exact: false }).count()).toBe(0);
 
     // The canvas: on a phone it fills the form's width (280×120 or more, same proportion), backing store at the screen's density (sharp on a 3× phone).
     const canvasSize = await p.getByTestId("signature-canvas").evaluate((node) => {

@@ -105,6 +105,7 @@ describe("exclusive control by default", () => {
       assinatura: signatureDataUrl(),
       conteudo_sha256: page.documento.conteudo_sha256,
       aceite_eletronico: true,
+      aceite_detalhe_aberto: true,
       codigo: code,
     });
     expect(signed.statusCode, signed.body).toBe(200);
@@ -140,6 +141,7 @@ describe("exclusive control by default", () => {
       consentimento: {
         versao: ELECTRONIC_CONSENT.versao,
         sha256: createHash("sha256").update(ELECTRONIC_CONSENT.texto).digest("hex"),
+        detalhe_aberto: true,
       },
     });
   });

@@ -114,6 +114,7 @@ export function SignForm({
   // No address on record: the copy goes to the typed one, so it is typed twice (decision 047).
   const confirmEmail = page.copia_para === null;
   const [consent, setConsent] = useState(false);
+  const [consentDetailOpen, setConsentDetailOpen] = useState(false);
   // The optional consents a patient or guardian answers (decision 057); a witness answers none.
   const optionalItems =
     page.signatario.papel === "testemunha" ? [] : (asDocumentModel(page.documento.modelo)?.optional_consents ?? []);
@@ -158,6 +159,7 @@ export function SignForm({
       conteudo_sha256: page.documento.conteudo_sha256,
       codigo: page.codigo_obrigatorio && code ? code : undefined,
       aceite_eletronico: consent as true,
+      aceite_detalhe_aberto: consentDetailOpen,
       tipo_assinatura: signatureKind,
       leitura: reading?.() ?? undefined,
       ...(optionalItems.length > 0
@@ -196,6 +198,7 @@ export function SignForm({
     emailHint: useId(),
     telefone: useId(),
     aceite: useId(),
+    aceiteDetalhe: useId(),
   };
 
   return (
@@ -345,23 +348,43 @@ export function SignForm({
           )}
         </div>
 
-        <label
-          htmlFor={ids.aceite}
-          className={`flex min-h-11 cursor-pointer items-start gap-3 rounded-lg border p-3 text-sm ${invalid("aceite") ? "border-destructive" : "border-input"}`}
-          data-testid="consent"
+        {/* One line to tick; the full versioned text opens under "Saiba mais" (decision 067). */}
+        <div
+          className={`grid gap-1 rounded-lg border p-3 text-sm ${invalid("aceite") ? "border-destructive" : "border-input"}`}
+          data-testid="consent-box"
         >
-          <input
-            id={ids.aceite}
-            type="checkbox"
-            checked={consent}
-            onChange={(event) => {
-              setConsent(event.target.checked);
-              if (invalid("aceite")) setProblem(null);
-            }}
-            className="mt-0.5 size-5 shrink-0 accent-primary"
-          />
-          <span>{ELECTRONIC_CONSENT.texto}</span>
-        </label>
+          <label htmlFor={ids.aceite} className="flex min-h-11 cursor-pointer items-center gap-3" data-testid="consent">
+            <input
+              id={ids.aceite}
+              type="checkbox"
+              checked={consent}
+              onChange={(event) => {
+                setConsent(event.target.checked);
+                if (invalid("aceite")) setProblem(null);
+              }}
+              className="size-5 shrink-0 accent-primary"
+            />
+            <span>{ELECTRONIC_CONSENT.rotulo}</span>
+          </label>
+          <button
+            type="button"
+            className="min-h-11 w-fit pl-8 text-left text-sm font-medium text-primary underline underline-offset-4"
+            aria-expanded={consentDetailOpen}
+            aria-controls={ids.aceiteDetalhe}
+            onClick={() => setConsentDetailOpen((open) => !open)}
+            data-testid="consent-more"
+          >
+            {consentDetailOpen ? "Fechar" : "Saiba mais"}
+          </button>
+          <p
+            id={ids.aceiteDetalhe}
+            hidden={!consentDetailOpen}
+            className="pl-8 text-muted-foreground"
+            data-testid="consent-detail"
+          >
+            {ELECTRONIC_CONSENT.detalhe}
+          </p>
+        </div>
 
         {problem ? (
           <div ref={problemRef}>
@@ -371,10 +394,6 @@ export function SignForm({
           </div>
         ) : null}
 
-        <p className="text-xs text-muted-foreground" data-testid="signature-level">
-          Nível desta assinatura: {SIGNATURE_LEVEL_LABEL[page.nivel]}
-          {page.nivel === "simples" && page.motivo_simples ? ` (${page.motivo_simples.replace(/\.$/, "")})` : ""}.
-        </p>
         <PlainButton type="submit" className="min-h-11 w-full text-base" disabled={sending}>
           {sending ? <Spinner label="Assinando" /> : null}
           {sending ? "Assinando…" : "Assinar Documento"}

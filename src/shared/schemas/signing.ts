@@ -78,6 +78,8 @@ export const signInputSchema = z
     consentimentos_opcionais: optionalAnswersInputSchema.optional(),
     /** The explicit consent to sign electronically (ELECTRONIC_CONSENT, recorded with its SHA-256). */
     aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
+    /** "Saiba mais" under the consent box was opened, as the phone reports it (decision 067; not checked). */
+    aceite_detalhe_aberto: z.boolean().optional().catch(undefined),
   })
   .superRefine((input, context) => {
     if (input.email_confirmacao !== undefined && input.email_confirmacao.toLowerCase() !== input.email) {

@@ -211,7 +211,11 @@ export async function signDocument(
           otp_verificado: otpId !== null,
           nivel: otpId !== null ? "avancada" : "simples",
           motivo_simples: otpId !== null ? null : requirement.reason,
-          consentimento: { versao: ELECTRONIC_CONSENT.versao, sha256: sha256Hex(ELECTRONIC_CONSENT.texto) },
+          consentimento: {
+            versao: ELECTRONIC_CONSENT.versao,
+            sha256: sha256Hex(ELECTRONIC_CONSENT.texto),
+            detalhe_aberto: input.aceite_detalhe_aberto === true,
+          },
           metodo_assinatura: "eletronica",
           tipo_assinatura: input.tipo_assinatura,
           porta_origem: audit.port ?? null,
