@@ -97,7 +97,7 @@ describe("signing page when the server is busy", () => {
 
     // The code, then the signature, the latter sent while the server is busy again.
     await p.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).click();
-    await p.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado.", { exact: false }).waitFor();
+    await p.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado", { exact: false }).waitFor();
     await p.getByLabel("Código de 6 dígitos").fill(await latestSigningCode({ app, database }, patient.email!));
     await p.getByRole("button", { name: "Confirmar código" }).click();
     await p.getByTestId("otp-verified").waitFor();

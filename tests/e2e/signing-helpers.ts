@@ -72,7 +72,7 @@ export const professionalCode = (staffPage: Page, to: string) =>
 /** On the signing page: Enviar código, the code from the outbox, Confirmar código. */
 export async function confirmSigningCode(patient: Page, staffPage: Page, email: string): Promise<void> {
   await patient.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).click();
-  await patient.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado.", { exact: false }).waitFor();
+  await patient.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado", { exact: false }).waitFor();
   await patient.getByLabel("Código de 6 dígitos").fill(await latestSigningCode(staffPage, email));
   await patient.getByRole("button", { name: "Confirmar código" }).click();
   await patient.getByTestId("otp-verified").waitFor();

@@ -233,7 +233,7 @@ describe("signing", () => {
     expect(await p.getByRole("article").textContent()).not.toContain(patientCpf);
     expect(await p.getByTestId("sign-form").count()).toBe(0);
     await p.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).click();
-    await p.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado.", { exact: false }).waitFor();
+    await p.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado", { exact: false }).waitFor();
     const otp = await latestSigningCode(page, PATIENT_EMAIL);
     await p.getByLabel("Código de 6 dígitos").fill(otp === "000000" ? "111111" : "000000");
     await p.getByRole("button", { name: "Confirmar código" }).click();

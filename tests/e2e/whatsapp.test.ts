@@ -120,7 +120,10 @@ describe("WhatsApp in the browser", () => {
     await step.getByText("WhatsApp para (**) *****-4321").click();
     await snap(patient, "whatsapp-code-choice", { fullPage: false });
     await step.getByRole("button", { name: "Enviar código" }).click();
-    await patient.getByText("Enviamos um código de 6 dígitos por WhatsApp", { exact: false }).waitFor();
+    // Where it went, once: "…, final 4321." — never "((**) *****-4321)".
+    await patient
+      .getByText("Enviamos um código de 6 dígitos por WhatsApp para o seu celular cadastrado, final 4321.")
+      .waitFor();
     await workUntil(() => fake.received.some((m) => m.body.template.name === "consentir_codigo"));
     const code = fake.received.find((m) => m.body.template.name === "consentir_codigo")!.body.template.components[0]!
       .parameters[0]!.text;

@@ -5,6 +5,7 @@ import type { SigningPage } from "@shared/schemas/signing";
 import { OTP_DIGITS, SIGNING_MESSAGES } from "@shared/signing-rules";
 import { Spinner } from "./components/spinner";
 import { Panel, PlainButton } from "./components/public-shell";
+import { withDestination } from "./lib/format";
 import { publicFetch } from "./lib/http";
 
 type CodeCanal = "email" | "sms" | "whatsapp";
@@ -92,9 +93,7 @@ export function CodeStep({
             <MailCheck className="size-5 text-primary" aria-hidden /> Confirme que é você
           </h2>
           <p className="text-sm text-muted-foreground">
-            {sent
-              ? `${SENT_TEXT[canal]}${email ? ` (${email})` : ""}`
-              : `${FIRST_TEXT[canal]}${email ? ` (${email})` : ""}`}
+            {withDestination(sent ? SENT_TEXT[canal] : FIRST_TEXT[canal], canal, email)}
           </p>
         </div>
         {channels.length > 1 && !sent ? (

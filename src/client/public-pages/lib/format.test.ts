@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, methodLabel, statusLabel } from "./format";
+import { formatDate, formatDateTime, methodLabel, statusLabel, withDestination } from "./format";
 
 describe("public page formats", () => {
   it("shows São Paulo dates in pt-BR", () => {
@@ -14,5 +14,17 @@ describe("public page formats", () => {
     expect(methodLabel("ICP-Brasil")).toBe("ICP-Brasil");
     expect(statusLabel("signed")).toBe("Assinado");
     expect(statusLabel("outro")).toBe("outro");
+  });
+
+  it("names where the code went without doubled brackets", () => {
+    const sms = "Enviamos um código de 6 dígitos por SMS para o seu celular cadastrado.";
+    expect(withDestination(sms, "sms", "(**) *****-4321")).toBe(
+      "Enviamos um código de 6 dígitos por SMS para o seu celular cadastrado, final 4321.",
+    );
+    expect(withDestination("Enviamos para o seu e-mail cadastrado.", "email", "be***@exemplo.com.br")).toBe(
+      "Enviamos para o seu e-mail cadastrado (be***@exemplo.com.br).",
+    );
+    expect(withDestination(sms, "whatsapp", null)).toBe(sms);
+    expect(withDestination(sms, "sms", "(**) *****-")).toBe(sms);
   });
 });
