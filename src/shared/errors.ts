@@ -287,6 +287,11 @@ export const ERRORS = {
     status: 409,
     message: "O PDF assinado ainda está sendo gerado. Ele vai para o Feegow assim que ficar pronto.",
   },
+  /** Production without SMTP: an e-mail would wait in an outbox nobody reads (decision 067). */
+  EMAIL_NOT_DELIVERABLE: {
+    status: 409,
+    message: "Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.",
+  },
   FEEGOW_REFUSED_DOCUMENT: {
     status: 409,
     message:

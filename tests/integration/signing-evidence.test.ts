@@ -206,7 +206,7 @@ describe("exclusive control by default", () => {
     });
   });
 
-  it("never asks for a code that cannot arrive: production without SMTP signs 'simples' and says the e-mail waits in the outbox", async () => {
+  it("never asks for a code that cannot arrive: production without SMTP signs 'simples' and queues no e-mail nobody can read", async () => {
     const prod = await createTestApp({
       database: ctx.database,
       env: { NODE_ENV: "production", PUBLIC_URL: "https://consentir.exemplo.com.br", TSA_URL: "none" },
@@ -235,9 +235,10 @@ describe("exclusive control by default", () => {
         payload: { email: true },
       });
       expect(response.statusCode, response.body).toBe(200);
+      // Asked for the e-mail anyway (an old client, an integration): the link is issued, no e-mail queued.
       expect(response.json()).toMatchObject({
-        email_enviado: true,
-        email_na_caixa_de_saida: true,
+        email_enviado: false,
+        email_na_caixa_de_saida: false,
         nivel: "simples",
         motivo_simples: "O envio de e-mail não está configurado neste servidor.",
       });
@@ -247,8 +248,17 @@ describe("exclusive control by default", () => {
       ).json();
       expect(page).toMatchObject({ codigo_obrigatorio: false, nivel: "simples" });
       const actions = (await eventsOf(documentId)).map((e) => e.action);
-      expect(actions).toContain("document.link_email_outbox");
+      expect(actions).not.toContain("document.link_email_outbox");
       expect(actions).not.toContain("document.link_emailed");
+      // "Email" on the live link says why, in pt-BR, and queues nothing either.
+      const emailed = await prod.app.inject({
+        method: "POST",
+        url: `/api/documents/${documentId}/email-link`,
+        headers: { cookie: owner.cookie },
+      });
+      expect(emailed.statusCode, emailed.body).toBe(409);
+      expect(emailed.json().message).toBe("Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.");
+      expect((await eventsOf(documentId)).map((e) => e.action)).not.toContain("document.link_email_outbox");
     } finally {
       await prod.close();
     }

@@ -29,6 +29,7 @@ export async function emailCurrentLink(
 ): Promise<SigningLink> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
+    if (!channel.usable) throw new AppError("EMAIL_NOT_DELIVERABLE");
     const current = EMAILABLE.has(effectiveStatus(document.status, document.expiracao_at, now))
       ? await currentSigningToken(tx, secretBox, actor.tenantId, id, now)
       : null;

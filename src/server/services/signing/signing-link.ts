@@ -140,6 +140,8 @@ export async function issueAndShareLink(
   },
 ): Promise<SigningLink> {
   const { document, expiresAt, now } = input;
+  // Production without SMTP: no e-mail into an outbox nobody reads; the link is still issued.
+  const email = input.email && input.channel.usable;
   const token = await issueSigningToken(tx, secretBox, {
     tenantId: context.tenantId,
     contratoId: document.id,
@@ -151,7 +153,7 @@ export async function issueAndShareLink(
     action: input.action,
     entityType: "contrato",
     entityId: document.id,
-    data: { expires_at: expiresAt.toISOString(), email: input.email },
+    data: { expires_at: expiresAt.toISOString(), email },
   });
   const recipients = await loadLinkRecipients(tx, context.tenantId, document.paciente_id);
   const link = await presentSigningLink(tx, context.tenantId, input.channel, {
@@ -160,9 +162,9 @@ export async function issueAndShareLink(
     expiresAt,
     titulo: document.titulo,
     recipients,
-    emailQueued: input.email,
+    emailQueued: email,
   });
-  if (input.email) {
+  if (email) {
     await emailSigningLink(tx, secretBox, context, {
       contratoId: document.id,
       titulo: document.titulo,

@@ -66,7 +66,9 @@ export function SendForSignatureDialog({
   }, [target?.id, target?.mode]);
 
   const facts: SendCheck | undefined = check.data;
-  const emailPossible = facts?.email_possivel === true;
+  // Production without SMTP: nothing reads the outbox, so no e-mail is offered (decision 067).
+  const emailDeliverable = settings.data?.email_entregavel !== false;
+  const emailPossible = facts?.email_possivel === true && emailDeliverable;
   const blocked = facts ? facts.problemas.some((problem) => problem.bloqueia) : false;
   const ready = Boolean(facts) && !blocked;
   const returnTo = `${location.pathname}${location.search}`;
@@ -167,7 +169,15 @@ export function SendForSignatureDialog({
                   Enviar também o link por e-mail ao paciente
                 </Label>
               </div>
-              {facts && !emailPossible ? (
+              {facts && !emailDeliverable ? (
+                <p
+                  id={`${emailId}-hint`}
+                  className="pl-6 text-xs text-muted-foreground"
+                  data-testid="send-email-undeliverable"
+                >
+                  Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.
+                </p>
+              ) : facts && !emailPossible ? (
                 <p
                   id={`${emailId}-hint`}
                   className="pl-6 text-xs text-muted-foreground"
@@ -216,7 +226,7 @@ function SendLevelNotice({ settings }: { settings: Parameters<typeof signingLeve
       <p className={notice.level === "simples" ? "text-amber-700 dark:text-amber-400" : "text-muted-foreground"}>
         {notice.text}
       </p>
-      {!settings.email_configurado ? (
+      {settings.email_entregavel && !settings.email_configurado ? (
         <p className="text-amber-700 dark:text-amber-400">
           O envio de e-mail não está configurado: o e-mail ficará na caixa de saída. Envie o link pelo WhatsApp ou
           copie-o.

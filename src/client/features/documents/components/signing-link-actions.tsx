@@ -15,6 +15,7 @@ import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/api";
 import { SIGNING_MESSAGES, type SigningLink } from "@shared/schemas/signing";
+import { useSigningSettings } from "@/features/settings";
 import { useEmailSigningLink, useSendForSignature } from "../api/signing-api";
 import { copyText } from "../lib/clipboard";
 
@@ -53,6 +54,7 @@ export function SigningLinkActions({
   const [confirm, setConfirm] = useState<null | "resend">(null);
   const send = useSendForSignature();
   const emailLink = useEmailSigningLink();
+  const emailDeliverable = useSigningSettings().data?.email_entregavel !== false;
 
   async function resend() {
     try {
@@ -95,9 +97,12 @@ export function SigningLinkActions({
         </Button>
         {canWrite ? (
           <>
-            <Button variant="outline" size="sm" disabled={emailLink.isPending} onClick={() => void email()}>
-              {emailLink.isPending ? <Spinner /> : <Mail />} Email
-            </Button>
+            {/* Production without SMTP: no e-mail into an outbox nobody reads (decision 067). */}
+            {emailDeliverable ? (
+              <Button variant="outline" size="sm" disabled={emailLink.isPending} onClick={() => void email()}>
+                {emailLink.isPending ? <Spinner /> : <Mail />} Email
+              </Button>
+            ) : null}
             <Button variant="outline" size="sm" onClick={() => setConfirm("resend")}>
               <RefreshCw /> Reenviar
             </Button>
