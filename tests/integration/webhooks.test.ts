@@ -470,7 +470,10 @@ describe("secret rotation with 24 hours of grace", () => {
     expect(verifyAsReceiver(segredo, second, after)).toBe(true);
     expect(verifyAsReceiver(hook.segredo, second, after)).toBe(false);
     // …and the screen no longer says the previous secret signs.
-    const [row] = await ctx.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.endpoint.id));
+    const [row] = await ctx.database.db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, hook.endpoint.id));
     expect(presentWebhookEndpoint(row!, inGrace).segredo_anterior_ate).toBe(anterior_valido_ate);
     expect(presentWebhookEndpoint(row!, after).segredo_anterior_ate).toBeNull();
 
@@ -529,7 +532,12 @@ describe("Enviar evento de teste", () => {
       .select()
       .from(webhookDeliveries)
       .where(eq(webhookDeliveries.id, failing.json().id as string));
-    expect(failed).toMatchObject({ status: "failed", tentativas: 1, ultimo_status_http: 500, proxima_tentativa_em: null });
+    expect(failed).toMatchObject({
+      status: "failed",
+      tentativas: 1,
+      ultimo_status_http: 500,
+      proxima_tentativa_em: null,
+    });
     const queued = await rawRows<{ n: number }>(
       ctx.database.db,
       sql`select count(*)::int as n from jobs where kind = 'webhook.deliver' and status = 'pending'

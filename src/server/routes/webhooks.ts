@@ -20,7 +20,11 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpoint,
 } from "../services/webhooks/manage-webhook-endpoints.js";
-import { listWebhookDeliveries, resendWebhookDelivery, sendWebhookTestEvent } from "../services/webhooks/webhook-deliveries.js";
+import {
+  listWebhookDeliveries,
+  resendWebhookDelivery,
+  sendWebhookTestEvent,
+} from "../services/webhooks/webhook-deliveries.js";
 
 const tags = ["webhooks"];
 const idParams = z.object({ id: z.uuid("Endpoint de webhook não encontrado") });
