@@ -271,6 +271,10 @@ describe("webhooks in Configurações (decision 062)", () => {
     await phoneCard.getByRole("button", { name: "Ver entregas" }).click();
     await phoneCard.getByTestId("webhook-delivery").first().waitFor();
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    // The deliveries table fits the card (Reenviar sits under the event): no sideways scroll.
+    const table = phoneCard.getByRole("table", { name: "Entregas" });
+    expect(await table.evaluate((t) => t.scrollWidth <= (t.parentElement?.clientWidth ?? 0))).toBe(true);
+    await phoneCard.getByTestId("webhook-delivery").first().getByRole("button", { name: "Reenviar" }).waitFor();
     await phoneCard.scrollIntoViewIfNeeded();
     await snap(phone.page, "webhooks-phone", { fullPage: false });
     await phoneCard.getByText(/^Resposta: o que o outro sistema devolveu/).scrollIntoViewIfNeeded();

@@ -279,6 +279,16 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpointView }) {
       toast.error("Não foi possível reenviar", { description: errorMessage(error) });
     }
   }
+  const resendButton = (delivery: WebhookDeliveryView) => (
+    <Button
+      variant="outline"
+      size="sm"
+      disabled={!endpoint.ativo || delivery.status === "sending" || resend.isPending}
+      onClick={() => void resendOne(delivery)}
+    >
+      Reenviar
+    </Button>
+  );
   if (deliveries.isPending) return <Skeleton className="h-12 w-full" />;
   if (deliveries.isError) return <p className="text-sm text-destructive">Não foi possível carregar as entregas.</p>;
   if (deliveries.data.length === 0)
@@ -295,7 +305,9 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpointView }) {
             <TableHead>Evento</TableHead>
             <TableHead>Situação</TableHead>
             <TableHead>Resposta</TableHead>
-            <TableHead className="sr-only">Ações</TableHead>
+            <TableHead className="hidden sm:table-cell">
+              <span className="sr-only">Ações</span>
+            </TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -304,6 +316,8 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpointView }) {
               <TableCell className="whitespace-normal text-sm">
                 {WEBHOOK_DELIVERY_EVENT_LABEL[delivery.evento]}
                 <span className="block text-xs text-muted-foreground">{formatDateTime(delivery.criado_em)}</span>
+                {/* On a phone the button sits here, so the table needs no sideways scroll. */}
+                <div className="mt-2 sm:hidden">{resendButton(delivery)}</div>
               </TableCell>
               <TableCell className="text-sm">
                 <Badge variant={DELIVERY_VARIANT[delivery.status]} data-testid="webhook-delivery-status">
@@ -325,16 +339,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpointView }) {
                   <span className="block text-xs text-muted-foreground">{deliveryAnswer(delivery).detail}</span>
                 ) : null}
               </TableCell>
-              <TableCell className="text-right">
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={!endpoint.ativo || delivery.status === "sending" || resend.isPending}
-                  onClick={() => void resendOne(delivery)}
-                >
-                  Reenviar
-                </Button>
-              </TableCell>
+              <TableCell className="hidden text-right sm:table-cell">{resendButton(delivery)}</TableCell>
             </TableRow>
           ))}
         </TableBody>
@@ -392,7 +397,8 @@ function CreateEndpointDialog({
         <DialogHeader>
           <DialogTitle>Novo endpoint de webhook</DialogTitle>
           <DialogDescription>
-            O Consentir envia um POST com JSON a este endereço a cada evento escolhido. Em produção, só https://.
+            A cada evento escolhido, o Consentir manda um aviso assinado (uma mensagem JSON) a este endereço do outro
+            sistema. Em produção, só endereços https://.
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Novo endpoint de webhook">
