@@ -1489,6 +1489,9 @@ export const webhookEndpoints = pgTable(
     descricao: text("descricao"),
     eventos: text("eventos").array().notNull(),
     segredo_sealed: bytea("segredo_sealed").notNull(),
+    /** The secret before the last rotation: it still signs, next to the new one, until `segredo_anterior_ate`. */
+    segredo_anterior_sealed: bytea("segredo_anterior_sealed"),
+    segredo_anterior_ate: timestamp("segredo_anterior_ate", { withTimezone: true }),
     ativo: boolean("ativo").notNull().default(true),
     /** The first failed attempt since the last success; three days of it disable the endpoint. */
     falhando_desde: timestamp("falhando_desde", { withTimezone: true }),

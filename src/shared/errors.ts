@@ -48,7 +48,7 @@ export const ERRORS = {
   WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: "Entrega de webhook não encontrada." },
   WEBHOOK_ENDPOINT_INACTIVE: {
     status: 409,
-    message: "Este endpoint está desativado. Reative-o antes de reenviar.",
+    message: "Este endpoint está desativado. Reative-o antes de enviar ou reenviar eventos.",
   },
   EMAIL_TAKEN: { status: 409, message: "Este email já está cadastrado. Tente fazer login." },
   PATIENT_HAS_DOCUMENTS: { status: 409, message: "Este paciente possui documentos e não pode ser excluído." },

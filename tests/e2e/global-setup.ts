@@ -32,6 +32,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       WORKER: "true",
       PORT: String(port),
       PUBLIC_URL: baseUrl,
+      // The webhooks test's receiver listens on 127.0.0.1, which deliveries refuse otherwise (decision 062).
+      WEBHOOKS_ALLOW_PRIVATE: "true",
       // The public routes' admission gate as shipped (decision 040), not the integration tests' "off".
       PUBLIC_MAX_IN_FLIGHT: String(envSchema.shape.PUBLIC_MAX_IN_FLIGHT.parse(undefined)),
     }),

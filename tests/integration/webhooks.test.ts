@@ -13,7 +13,10 @@ import { rawRows } from "../../src/db/raw.js";
 import { jobHandlers } from "../../src/server/jobs/handlers.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
-import { createWebhookEndpoint } from "../../src/server/services/webhooks/manage-webhook-endpoints.js";
+import {
+  createWebhookEndpoint,
+  presentWebhookEndpoint,
+} from "../../src/server/services/webhooks/manage-webhook-endpoints.js";
 import { deliverWebhook, WEBHOOK_RETRY_WINDOW_MS } from "../../src/server/services/webhooks/deliver-webhook.js";
 import { AppError } from "../../src/server/errors.js";
 import { ERRORS } from "../../src/shared/errors.js";
@@ -179,7 +182,7 @@ describe("endpoints in Configurações", () => {
     expect(rotated.json().segredo).toMatch(WEBHOOK_SECRET_PATTERN);
     expect(rotated.json().segredo).not.toBe(created.segredo);
 
-    // The new secret signs from now on.
+    // The new secret signs from now on, and the previous one too for 24 hours (see below).
     const patient = await signingPatient(ctx.app, clinic);
     expect(
       (
@@ -194,7 +197,7 @@ describe("endpoints in Configurações", () => {
     const got = receiver.received.filter((r) => r.body.includes(patient.id));
     expect(got).toHaveLength(1);
     expect(verifyAsReceiver(rotated.json().segredo, got[0]!)).toBe(true);
-    expect(verifyAsReceiver(created.segredo, got[0]!)).toBe(false);
+    expect(got[0]!.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
 
     const deleted = await call(clinic, "DELETE", `/api/settings/webhooks/${created.endpoint.id}`);
     expect(deleted.statusCode).toBe(204);
@@ -317,6 +320,7 @@ describe("another clinic", () => {
       ["POST", `${base}/rotate-secret`, undefined],
       ["GET", `${base}/deliveries`, undefined],
       ["POST", `${base}/deliveries/${delivery!.id}/resend`, undefined],
+      ["POST", `${base}/test`, {}],
     ] as const) {
       const response = await call(other, method, url, body);
       expect(response.statusCode, `${method} ${url}`).toBe(404);
@@ -418,6 +422,195 @@ describe("events and signed deliveries", () => {
     const hook = await createEndpoint(clinic, { url: receiver.url, eventos: ["document.signed"] });
     await signingPatient(ctx.app, clinic);
     expect(await deliveriesOf(hook.endpoint.id)).toHaveLength(0);
+    await call(clinic, "DELETE", `/api/settings/webhooks/${hook.endpoint.id}`);
+  });
+});
+
+describe("secret rotation with 24 hours of grace", () => {
+  it("signs with the new and the previous secret for 24 hours, then with the new one only", async () => {
+    const hook = await createEndpoint(clinic, { url: receiver.url, eventos: ["patient.created"] });
+    const before = Date.now();
+    const rotated = await call(clinic, "POST", `/api/settings/webhooks/${hook.endpoint.id}/rotate-secret`);
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    const { segredo, anterior_valido_ate } = rotated.json() as { segredo: string; anterior_valido_ate: string };
+    expect(segredo).toMatch(WEBHOOK_SECRET_PATTERN);
+    const graceUntil = new Date(anterior_valido_ate).getTime();
+    expect(graceUntil).toBeGreaterThanOrEqual(before + DAY);
+    expect(graceUntil).toBeLessThanOrEqual(Date.now() + DAY);
+    // The list says until when; the previous secret is sealed, never shown.
+    const listed = await call(clinic, "GET", "/api/settings/webhooks");
+    expect(listed.json()).toContainEqual(
+      expect.objectContaining({ id: hook.endpoint.id, segredo_anterior_ate: anterior_valido_ate }),
+    );
+    expect(listed.body).not.toContain(hook.segredo.slice(6));
+    const [stored] = await rawRows<{ t: string }>(
+      ctx.database.db,
+      sql`select row_to_json(e)::text as t from webhook_endpoints e where id = ${hook.endpoint.id}`,
+    );
+    expect(stored?.t).not.toContain(hook.segredo.slice(6, 30));
+
+    // Within the 24 hours: two v1 signatures, one per secret; a receiver with either accepts it.
+    await signingPatient(ctx.app, clinic);
+    const inGrace = new Date(graceUntil - 60_000);
+    await work(inGrace);
+    expect(receiver.received).toHaveLength(1);
+    const first = receiver.received[0]!;
+    expect(first.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
+    expect(verifyAsReceiver(segredo, first, inGrace)).toBe(true);
+    expect(verifyAsReceiver(hook.segredo, first, inGrace)).toBe(true);
+    expect(verifyAsReceiver(`whsec_${Buffer.alloc(32, 7).toString("base64")}`, first, inGrace)).toBe(false);
+
+    // After them: the new secret only.
+    await signingPatient(ctx.app, clinic);
+    const after = new Date(graceUntil + 1000);
+    await work(after);
+    expect(receiver.received).toHaveLength(2);
+    const second = receiver.received[1]!;
+    expect(second.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
+    expect(verifyAsReceiver(segredo, second, after)).toBe(true);
+    expect(verifyAsReceiver(hook.segredo, second, after)).toBe(false);
+    // …and the screen no longer says the previous secret signs.
+    const [row] = await ctx.database.db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, hook.endpoint.id));
+    expect(presentWebhookEndpoint(row!, inGrace).segredo_anterior_ate).toBe(anterior_valido_ate);
+    expect(presentWebhookEndpoint(row!, after).segredo_anterior_ate).toBeNull();
+
+    // A second rotation within the grace drops the oldest: the first secret signs no more.
+    const third = await call(clinic, "POST", `/api/settings/webhooks/${hook.endpoint.id}/rotate-secret`);
+    await signingPatient(ctx.app, clinic);
+    await work();
+    const last = receiver.received[2]!;
+    expect(last.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    expect(verifyAsReceiver(third.json().segredo, last)).toBe(true);
+    expect(verifyAsReceiver(segredo, last)).toBe(true);
+    expect(verifyAsReceiver(hook.segredo, last)).toBe(false);
+    const [audit] = await rawRows<{ data: { anterior_valido_ate: string } }>(
+      ctx.database.db,
+      sql`select data from audit_events where tenant_id = ${clinic.tenantId} and entity_id = ${hook.endpoint.id}
+        and action = 'webhook.secret_rotated' order by seq limit 1`,
+    );
+    expect(audit?.data.anterior_valido_ate).toBe(anterior_valido_ate);
+    await call(clinic, "DELETE", `/api/settings/webhooks/${hook.endpoint.id}`);
+  });
+});
+
+describe("Enviar evento de teste", () => {
+  const testUrl = (id: string) => `/api/settings/webhooks/${id}/test`;
+
+  it("sends one signed webhook.test with the endpoint's id only, logged, tried once", async () => {
+    const hook = await createEndpoint(clinic, { url: receiver.url, eventos: ["document.signed"] });
+    const sent = await call(clinic, "POST", testUrl(hook.endpoint.id));
+    expect(sent.statusCode, sent.body).toBe(202);
+    expect(sent.json()).toMatchObject({ evento: "webhook.test", status: "pending", tentativas: 0 });
+    // An empty JSON object is accepted too (what the screen sends).
+    expect((await call(clinic, "POST", testUrl(hook.endpoint.id), {})).statusCode).toBe(202);
+    await work();
+    expect(receiver.received).toHaveLength(2);
+    for (const message of receiver.received) {
+      expect(verifyAsReceiver(hook.segredo, message)).toBe(true);
+      const body = JSON.parse(message.body) as { type: string; timestamp: string; data: unknown };
+      expect(body.type).toBe("webhook.test");
+      expect(body.data).toEqual({ endpoint_id: hook.endpoint.id });
+      expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+    const log = await call(clinic, "GET", `/api/settings/webhooks/${hook.endpoint.id}/deliveries`);
+    expect(log.json()).toHaveLength(2);
+    expect(log.json()[0]).toMatchObject({
+      evento: "webhook.test",
+      status: "delivered",
+      ultimo_status_http: 204,
+      tentativas: 1,
+    });
+
+    // A failing receiver: one attempt, failed at once, no retry queued; Reenviar tries again.
+    receiver.mode = "fail";
+    const failing = await call(clinic, "POST", testUrl(hook.endpoint.id));
+    await work();
+    const [failed] = await ctx.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, failing.json().id as string));
+    expect(failed).toMatchObject({
+      status: "failed",
+      tentativas: 1,
+      ultimo_status_http: 500,
+      proxima_tentativa_em: null,
+    });
+    const queued = await rawRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from jobs where kind = 'webhook.deliver' and status = 'pending'
+        and payload->>'deliveryId' = ${failed!.id}`,
+    );
+    expect(queued[0]?.n).toBe(0);
+    receiver.mode = "ok";
+    const resent = await call(
+      clinic,
+      "POST",
+      `/api/settings/webhooks/${hook.endpoint.id}/deliveries/${failed!.id}/resend`,
+    );
+    expect(resent.statusCode).toBe(200);
+    await work();
+    expect(receiver.received.at(-1)!.headers["webhook-id"]).toBe(`msg_${failed!.id}`);
+
+    const actions = await rawRows<{ action: string }>(
+      ctx.database.db,
+      sql`select action from audit_events where tenant_id = ${clinic.tenantId} and entity_id = ${hook.endpoint.id}
+        and action = 'webhook.test_sent'`,
+    );
+    expect(actions).toHaveLength(3);
+    await call(clinic, "DELETE", `/api/settings/webhooks/${hook.endpoint.id}`);
+  });
+
+  it("is for the owner and administrators, 404 for another clinic's endpoint, 409 when disabled, 400 for a malformed body", async () => {
+    const hook = await createEndpoint(clinic, { url: receiver.url, eventos: ["patient.created"] });
+    const atendente = await newStaff(ctx.app, ctx.database, clinic.tenantId, "atendente");
+    expect((await call(atendente, "POST", testUrl(hook.endpoint.id))).statusCode).toBe(403);
+    const auditorKey = await call(clinic, "POST", "/api/settings/api-keys", { nome: "Leitura 2", role: "auditor" });
+    expect((await withKey(auditorKey.json().segredo, "POST", testUrl(hook.endpoint.id))).statusCode).toBe(403);
+    const adminKey = await call(clinic, "POST", "/api/settings/api-keys", { nome: "Integração 2", role: "admin" });
+    expect((await withKey(adminKey.json().segredo, "POST", testUrl(hook.endpoint.id))).statusCode).toBe(202);
+
+    const crossed = await call(other, "POST", testUrl(hook.endpoint.id));
+    expect(crossed.statusCode).toBe(404);
+    expect(crossed.json()).toEqual({
+      code: "WEBHOOK_ENDPOINT_NOT_FOUND",
+      message: ERRORS.WEBHOOK_ENDPOINT_NOT_FOUND.message,
+    });
+    const unknown = await call(clinic, "POST", testUrl("00000000-0000-4000-8000-000000000000"));
+    expect(unknown.statusCode).toBe(404);
+    const badId = await call(clinic, "POST", testUrl("nao-e-um-id"));
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().message).toBe("Endpoint de webhook não encontrado");
+
+    for (const [body, message] of [
+      [{ evento: "document.signed" }, "Envie um objeto JSON vazio ou nenhum corpo"],
+      [["lista"], "Envie um objeto JSON vazio ou nenhum corpo"],
+      ["texto", "Envie um objeto JSON vazio ou nenhum corpo"],
+    ] as const) {
+      const response = await ctx.app.inject({
+        method: "POST",
+        url: testUrl(hook.endpoint.id),
+        headers: { cookie: clinic.cookie, "content-type": "application/json" },
+        payload: JSON.stringify(body),
+      });
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json()).toMatchObject({ code: "VALIDATION", message });
+    }
+    const notJson = await ctx.app.inject({
+      method: "POST",
+      url: testUrl(hook.endpoint.id),
+      headers: { cookie: clinic.cookie, "content-type": "application/json" },
+      payload: "{não é json",
+    });
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json().message).not.toMatch(/Unexpected|JSON at position|Body/);
+
+    await call(clinic, "PATCH", `/api/settings/webhooks/${hook.endpoint.id}`, { ativo: false });
+    const disabled = await call(clinic, "POST", testUrl(hook.endpoint.id));
+    expect(disabled.statusCode).toBe(409);
+    expect(disabled.json().message).toBe(ERRORS.WEBHOOK_ENDPOINT_INACTIVE.message);
     await call(clinic, "DELETE", `/api/settings/webhooks/${hook.endpoint.id}`);
   });
 });

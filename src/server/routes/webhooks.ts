@@ -8,6 +8,7 @@ import {
   webhookEndpointInputSchema,
   webhookEndpointSchema,
   webhookEndpointUpdateSchema,
+  webhookTestEventInputSchema,
 } from "../../shared/schemas/webhooks.js";
 import type { Env } from "../env.js";
 import type { SecretBox } from "../lib/secret-box.js";
@@ -19,7 +20,11 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpoint,
 } from "../services/webhooks/manage-webhook-endpoints.js";
-import { listWebhookDeliveries, resendWebhookDelivery } from "../services/webhooks/webhook-deliveries.js";
+import {
+  listWebhookDeliveries,
+  resendWebhookDelivery,
+  sendWebhookTestEvent,
+} from "../services/webhooks/webhook-deliveries.js";
 
 const tags = ["webhooks"];
 const idParams = z.object({ id: z.uuid("Endpoint de webhook não encontrado") });
@@ -103,7 +108,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
     {
       schema: {
         tags,
-        summary: "Troca o segredo de assinatura (o anterior deixa de valer); o novo aparece só nesta resposta",
+        summary:
+          "Troca o segredo de assinatura; o novo aparece só nesta resposta e o anterior ainda assina, junto com ele, por 24 horas",
         params: idParams,
         response: { 200: rotatedWebhookSecretSchema },
       },
@@ -136,5 +142,23 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
     },
     async (request) =>
       resendWebhookDelivery(db, currentUser(request), request.params.id, request.params.deliveryId, auditOf(request)),
+  );
+
+  app.post(
+    "/api/settings/webhooks/:id/test",
+    {
+      schema: {
+        tags,
+        summary:
+          "Enviar evento de teste: uma entrega webhook.test (só o id do endpoint), assinada e registrada, tentada uma vez",
+        params: idParams,
+        body: webhookTestEventInputSchema,
+        response: { 202: webhookDeliverySchema },
+      },
+    },
+    async (request, reply) => {
+      const delivery = await sendWebhookTestEvent(db, currentUser(request), request.params.id, auditOf(request));
+      return reply.status(202).send(delivery);
+    },
   );
 };

@@ -57,6 +57,7 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "webhook.deleted": "Endpoint de webhook excluído",
   "webhook.secret_rotated": "Segredo do endpoint de webhook trocado",
   "webhook.resent": "Entrega de webhook reenviada",
+  "webhook.test_sent": "Evento de teste de webhook enviado",
   "settings.reminders_updated": "Lembretes automáticos alterados",
   "certificate.uploaded": "Certificado digital enviado",
   "certificate.upload_refused": "Envio de certificado digital recusado",

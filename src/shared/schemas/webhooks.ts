@@ -35,6 +35,21 @@ export const WEBHOOK_EVENT_LABEL: Record<WebhookEvent, string> = {
   "patient.updated": "Paciente alterado",
 };
 
+/**
+ * "Enviar evento de teste": a delivery of this type carries no document or patient, only the
+ * endpoint's id, so a receiver can check its URL and signature before real events arrive.
+ */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+export const WEBHOOK_DELIVERY_EVENTS = [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT] as const;
+export type WebhookDeliveryEvent = (typeof WEBHOOK_DELIVERY_EVENTS)[number];
+export const WEBHOOK_DELIVERY_EVENT_LABEL: Record<WebhookDeliveryEvent, string> = {
+  ...WEBHOOK_EVENT_LABEL,
+  [WEBHOOK_TEST_EVENT]: "Evento de teste",
+};
+
+/** After a rotation the previous secret still signs, next to the new one, for this long. */
+export const WEBHOOK_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "sending", "delivered", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 export const WEBHOOK_DELIVERY_STATUS_LABEL: Record<WebhookDeliveryStatus, string> = {
@@ -113,6 +128,8 @@ export const webhookEndpointSchema = z.object({
   /** Failing since (ISO 8601): the first failed attempt after the last success. */
   falhando_desde: z.string().nullable(),
   desativado_em: z.string().nullable(),
+  /** After a rotation: until when (ISO 8601) the previous secret still signs, next to the new one. */
+  segredo_anterior_ate: z.string().nullable(),
   criado_em: z.string(),
 });
 export type WebhookEndpointView = z.infer<typeof webhookEndpointSchema>;
@@ -124,12 +141,24 @@ export const createdWebhookEndpointSchema = z.object({
 });
 export type CreatedWebhookEndpoint = z.infer<typeof createdWebhookEndpointSchema>;
 
-export const rotatedWebhookSecretSchema = z.object({ segredo: z.string() });
+export const rotatedWebhookSecretSchema = z.object({
+  /** The new secret (`whsec_…`): shown this once. */
+  segredo: z.string(),
+  /** Until when (ISO 8601) the previous secret still signs too: 24 hours from the rotation. */
+  anterior_valido_ate: z.string(),
+});
+export type RotatedWebhookSecret = z.infer<typeof rotatedWebhookSecretSchema>;
+
+/** "Enviar evento de teste": no fields; a body, if any, must be an empty JSON object. */
+export const webhookTestEventInputSchema = z
+  .object({}, { error: "Envie um objeto JSON vazio ou nenhum corpo" })
+  .strict()
+  .nullish();
 
 export const webhookDeliverySchema = z.object({
   /** Also the `webhook-id` header (with the `msg_` prefix): the same at every attempt. */
   id: z.string(),
-  evento: z.enum(WEBHOOK_EVENTS),
+  evento: z.enum(WEBHOOK_DELIVERY_EVENTS),
   status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   tentativas: z.number().int(),
   criado_em: z.string(),

@@ -136,7 +136,7 @@ export const EXPORT_TABLES: ExportTable[] = [
     tenantColumn: webhookEndpoints.tenant_id,
     key: [webhookEndpoints.id],
     excluded: {
-      columns: ["segredo_sealed"],
+      columns: ["segredo_sealed", "segredo_anterior_sealed"],
       reason: "segredo de assinatura de cada endpoint de webhook (decisão 062): gere um novo em Configurações",
     },
   },

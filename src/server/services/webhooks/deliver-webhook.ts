@@ -91,6 +91,14 @@ export async function deliverWebhook(
   let result: WebhookPostResult;
   try {
     const secret = openWebhookSecret(ctx.secretBox, endpoint.id, endpoint.segredo_sealed);
+    // Within 24 hours of a rotation the previous secret signs too (space-separated, Standard Webhooks).
+    const previous =
+      endpoint.segredo_anterior_sealed && endpoint.segredo_anterior_ate && endpoint.segredo_anterior_ate > now
+        ? openWebhookSecret(ctx.secretBox, endpoint.id, endpoint.segredo_anterior_sealed)
+        : null;
+    const signatures = [secret, ...(previous ? [previous] : [])]
+      .map((key) => signWebhook(key, id, timestamp, delivery.corpo))
+      .join(" ");
     result = await postWebhook(
       endpoint.url,
       {
@@ -98,7 +106,7 @@ export async function deliverWebhook(
         "user-agent": "Consentir-Webhooks/1",
         "webhook-id": id,
         "webhook-timestamp": String(timestamp),
-        "webhook-signature": signWebhook(secret, id, timestamp, delivery.corpo),
+        "webhook-signature": signatures,
       },
       delivery.corpo,
       {

@@ -5,6 +5,8 @@ import { webhookEndpoints } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import {
   type CreatedWebhookEndpoint,
+  type RotatedWebhookSecret,
+  WEBHOOK_SECRET_GRACE_MS,
   WEBHOOK_MESSAGES,
   type WebhookEndpointView,
   type WebhookEvent,
@@ -28,7 +30,11 @@ export interface WebhookSettings {
   production: boolean;
 }
 
-export function presentWebhookEndpoint(row: EndpointRow): WebhookEndpointView {
+export function presentWebhookEndpoint(row: EndpointRow, now = new Date()): WebhookEndpointView {
+  const graceUntil =
+    row.segredo_anterior_sealed && row.segredo_anterior_ate && row.segredo_anterior_ate > now
+      ? row.segredo_anterior_ate.toISOString()
+      : null;
   return {
     id: row.id,
     url: row.url,
@@ -37,6 +43,7 @@ export function presentWebhookEndpoint(row: EndpointRow): WebhookEndpointView {
     ativo: row.ativo,
     falhando_desde: row.falhando_desde?.toISOString() ?? null,
     desativado_em: row.desativado_em?.toISOString() ?? null,
+    segredo_anterior_ate: graceUntil,
     criado_em: row.created_at.toISOString(),
   };
 }
@@ -72,7 +79,7 @@ export async function listWebhookEndpoints(db: Db, actor: Actor): Promise<Webhoo
       .from(webhookEndpoints)
       .where(eq(webhookEndpoints.tenant_id, actor.tenantId))
       .orderBy(asc(webhookEndpoints.created_at), asc(webhookEndpoints.id));
-    return rows.map(presentWebhookEndpoint);
+    return rows.map((row) => presentWebhookEndpoint(row));
   });
 }
 
@@ -170,27 +177,38 @@ export async function deleteWebhookEndpoint(db: Db, actor: Actor, id: string, au
   });
 }
 
-/** A new secret at once (the old one stops signing); shown in this answer only. */
+/**
+ * A new secret, shown in this answer only. The previous one keeps signing next to it for 24 hours
+ * (two `v1,` signatures, as Standard Webhooks allows), so the receiver can switch without losing
+ * events; a second rotation within that time drops the oldest at once.
+ */
 export async function rotateWebhookSecret(
   settings: WebhookSettings,
   actor: Actor,
   id: string,
   audit: Audit,
   now = new Date(),
-): Promise<{ segredo: string }> {
+): Promise<RotatedWebhookSecret> {
   authorize(actor, "settings.manage");
   const secret = newWebhookSecret();
+  const graceUntil = new Date(now.getTime() + WEBHOOK_SECRET_GRACE_MS);
   return withTenant(settings.db, actor.tenantId, async (tx) => {
-    await endpointOf(tx, actor.tenantId, id);
+    const current = await endpointOf(tx, actor.tenantId, id);
     await tx
       .update(webhookEndpoints)
-      .set({ segredo_sealed: sealWebhookSecret(settings.secretBox, id, secret), updated_at: now })
+      .set({
+        segredo_sealed: sealWebhookSecret(settings.secretBox, id, secret),
+        segredo_anterior_sealed: current.segredo_sealed,
+        segredo_anterior_ate: graceUntil,
+        updated_at: now,
+      })
       .where(and(eq(webhookEndpoints.tenant_id, actor.tenantId), eq(webhookEndpoints.id, id)));
     await recordAuditEvent(tx, auditContext(actor, audit), {
       action: "webhook.secret_rotated",
       entityType: "webhook",
       entityId: id,
+      data: { anterior_valido_ate: graceUntil.toISOString() },
     });
-    return { segredo: secret };
+    return { segredo: secret, anterior_valido_ate: graceUntil.toISOString() };
   });
 }

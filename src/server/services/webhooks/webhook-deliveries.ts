@@ -2,7 +2,11 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { webhookDeliveries } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
-import type { WebhookDeliveryView, WebhookEvent } from "../../../shared/schemas/webhooks.js";
+import {
+  WEBHOOK_TEST_EVENT,
+  type WebhookDeliveryEvent,
+  type WebhookDeliveryView,
+} from "../../../shared/schemas/webhooks.js";
 import { AppError } from "../../errors.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { type Actor, authorize } from "../../policies/roles.js";
@@ -16,7 +20,7 @@ export const WEBHOOK_DELIVERIES_LISTED = 50;
 function presentDelivery(row: typeof webhookDeliveries.$inferSelect): WebhookDeliveryView {
   return {
     id: row.id,
-    evento: row.evento as WebhookEvent,
+    evento: row.evento as WebhookDeliveryEvent,
     status: row.status,
     tentativas: row.tentativas,
     criado_em: row.created_at.toISOString(),
@@ -91,6 +95,56 @@ export async function resendWebhookDelivery(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
       { action: "webhook.resent", entityType: "webhook", entityId: endpointId, data: { entrega_id: deliveryId } },
+    );
+    return presentDelivery(row);
+  });
+}
+
+/**
+ * "Enviar evento de teste": one delivery of type `webhook.test` whose data is the endpoint's id
+ * only, signed and logged like any other, tried once (no three days of retries: the screen shows
+ * the answer at once, and "Reenviar" tries again). A disabled endpoint must be reactivated first.
+ */
+export async function sendWebhookTestEvent(
+  db: Db,
+  actor: Actor,
+  endpointId: string,
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  now = new Date(),
+): Promise<WebhookDeliveryView> {
+  authorize(actor, "settings.manage");
+  return withTenant(db, actor.tenantId, async (tx) => {
+    const endpoint = await endpointOf(tx, actor.tenantId, endpointId);
+    if (!endpoint.ativo) throw new AppError("WEBHOOK_ENDPOINT_INACTIVE");
+    const corpo = JSON.stringify({
+      type: WEBHOOK_TEST_EVENT,
+      timestamp: now.toISOString(),
+      data: { endpoint_id: endpointId },
+    });
+    const [row] = await tx
+      .insert(webhookDeliveries)
+      .values({
+        tenant_id: actor.tenantId,
+        endpoint_id: endpointId,
+        evento: WEBHOOK_TEST_EVENT,
+        corpo,
+        proxima_tentativa_em: now,
+        tentar_ate: now,
+        created_at: now,
+      })
+      .returning();
+    if (!row) throw new AppError("INTERNAL");
+    await enqueueJob(tx, {
+      kind: "webhook.deliver",
+      payload: { deliveryId: row.id, attempt: 1 },
+      tenantId: actor.tenantId,
+      runAt: now,
+      maxAttempts: WEBHOOK_JOB_MAX_ATTEMPTS,
+    });
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      { action: "webhook.test_sent", entityType: "webhook", entityId: endpointId, data: { entrega_id: row.id } },
     );
     return presentDelivery(row);
   });

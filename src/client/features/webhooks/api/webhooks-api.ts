@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "@/lib/api";
 import type {
   CreatedWebhookEndpoint,
+  RotatedWebhookSecret,
   WebhookDeliveryView,
   WebhookEndpointInput,
   WebhookEndpointUpdate,
@@ -60,10 +61,23 @@ export function useDeleteWebhookEndpoint() {
   });
 }
 
+/** A new secret (shown once); the previous one still signs, next to it, for 24 hours. */
 export function useRotateWebhookSecret() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      api<{ segredo: string }>(`/api/settings/webhooks/${id}/rotate-secret`, { method: "POST" }),
+      api<RotatedWebhookSecret>(`/api/settings/webhooks/${id}/rotate-secret`, { method: "POST" }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: webhooksKey }),
+  });
+}
+
+/** "Enviar evento de teste": a signed `webhook.test` delivery, listed with the others. */
+export function useSendWebhookTestEvent(endpointId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api<WebhookDeliveryView>(`/api/settings/webhooks/${endpointId}/test`, { method: "POST", body: {} }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: deliveriesKey(endpointId) }),
   });
 }
 

@@ -28,6 +28,7 @@ import { applyServerErrors } from "@/lib/form-errors";
 import { formatDateTime } from "@shared/format";
 import { profileCan } from "@shared/permissions";
 import {
+  WEBHOOK_DELIVERY_EVENT_LABEL,
   WEBHOOK_DELIVERY_STATUS_LABEL,
   WEBHOOK_EVENT_LABEL,
   WEBHOOK_EVENTS,
@@ -40,6 +41,7 @@ import {
   useDeleteWebhookEndpoint,
   useResendWebhookDelivery,
   useRotateWebhookSecret,
+  useSendWebhookTestEvent,
   useUpdateWebhookEndpoint,
   useWebhookDeliveries,
   useWebhookEndpoints,
@@ -62,7 +64,7 @@ export function WebhooksCard() {
   const canManage = profileCan(user?.profile, "settings.manage");
   const endpoints = useWebhookEndpoints(canManage);
   const [creating, setCreating] = useState(false);
-  const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
+  const [secret, setSecret] = useState<{ title: string; value: string; graceUntil?: string } | null>(null);
   const [deleting, setDeleting] = useState<WebhookEndpointView | null>(null);
   const [rotating, setRotating] = useState<WebhookEndpointView | null>(null);
   const [open, setOpen] = useState<string | null>(null);
@@ -86,7 +88,11 @@ export function WebhooksCard() {
     try {
       const rotated = await rotate.mutateAsync(rotating.id);
       setRotating(null);
-      setSecret({ title: "Novo segredo de assinatura", value: rotated.segredo });
+      setSecret({
+        title: "Novo segredo de assinatura",
+        value: rotated.segredo,
+        graceUntil: rotated.anterior_valido_ate,
+      });
     } catch (error) {
       toast.error("Não foi possível trocar o segredo", { description: errorMessage(error) });
     }
@@ -106,8 +112,11 @@ export function WebhooksCard() {
         <div className="grid gap-1.5">
           <CardTitle className="text-base">Webhooks</CardTitle>
           <CardDescription>
-            Avisam outros sistemas da clínica quando um documento ou paciente muda. Cada aviso leva só identificadores,
-            situação e horários — nunca dados de saúde — e vem assinado com o segredo do endpoint.
+            Avisam outros sistemas da clínica (prontuário, agenda, ERP) quando um documento ou paciente muda. Cada
+            endpoint é o endereço (URL) do outro sistema que recebe os avisos. Cada aviso leva só identificadores,
+            situação e horários — nunca dados de saúde — e vem assinado com o segredo do endpoint, para que o outro
+            sistema confira que veio do Consentir. A equipe técnica encontra como conferir a assinatura na documentação
+            da API (guia de integração, seção Webhooks).
           </CardDescription>
         </div>
         <Button onClick={() => setCreating(true)} className="shrink-0">
@@ -157,6 +166,12 @@ export function WebhooksCard() {
                   )}
                 </div>
               </div>
+              {endpoint.segredo_anterior_ate ? (
+                <p className="text-xs text-muted-foreground" data-testid="webhook-secret-grace">
+                  Segredo trocado: até {formatDateTime(endpoint.segredo_anterior_ate)} os avisos levam a assinatura do
+                  segredo novo e a do anterior.
+                </p>
+              ) : null}
               <div className="flex flex-wrap gap-2">
                 <Button
                   variant="outline"
@@ -166,7 +181,9 @@ export function WebhooksCard() {
                 >
                   {open === endpoint.id ? "Ocultar entregas" : "Ver entregas"}
                 </Button>
-                {endpoint.ativo ? null : (
+                {endpoint.ativo ? (
+                  <TestEventButton endpointId={endpoint.id} onSent={() => setOpen(endpoint.id)} />
+                ) : (
                   <Button variant="outline" size="sm" onClick={() => void reactivate(endpoint)}>
                     Reativar
                   </Button>
@@ -204,7 +221,7 @@ export function WebhooksCard() {
         open={rotating !== null}
         onOpenChange={(next) => !next && setRotating(null)}
         title="Trocar o segredo de assinatura?"
-        description="O segredo atual deixa de valer agora: o sistema que recebe os eventos precisa passar a usar o novo para conferir as assinaturas."
+        description="Um segredo novo é criado e mostrado uma única vez. Por 24 horas os avisos levam as duas assinaturas (a do segredo atual e a do novo), para dar tempo de configurar o novo no sistema que recebe os eventos; depois, só a do novo."
         confirmLabel="Trocar segredo"
         onConfirm={() => void confirmRotate()}
         pending={rotate.isPending}
@@ -213,10 +230,42 @@ export function WebhooksCard() {
   );
 }
 
-function deliveryAnswer(delivery: WebhookDeliveryView): string {
-  if (delivery.ultimo_erro) return delivery.ultimo_erro;
-  if (delivery.ultimo_status_http !== null) return `HTTP ${delivery.ultimo_status_http}`;
-  return "—";
+/** "Enviar evento de teste": a signed test delivery, shown in the log at once. */
+function TestEventButton({ endpointId, onSent }: { endpointId: string; onSent: () => void }) {
+  const send = useSendWebhookTestEvent(endpointId);
+  async function sendTest() {
+    try {
+      await send.mutateAsync();
+      onSent();
+      toast.success("Evento de teste enviado", {
+        description: "A resposta do outro sistema aparece na lista de entregas em instantes.",
+      });
+    } catch (error) {
+      toast.error("Não foi possível enviar o evento de teste", { description: errorMessage(error) });
+    }
+  }
+  return (
+    <Button variant="outline" size="sm" disabled={send.isPending} onClick={() => void sendTest()}>
+      Enviar evento de teste
+    </Button>
+  );
+}
+
+/** What the other system answered, in words first; the HTTP code and time below it. */
+function deliveryAnswer(delivery: WebhookDeliveryView): { main: string; detail: string | null } {
+  const detail =
+    [
+      delivery.ultimo_status_http !== null ? `HTTP ${delivery.ultimo_status_http}` : null,
+      delivery.ultima_duracao_ms !== null ? `${delivery.ultima_duracao_ms} ms` : null,
+    ]
+      .filter(Boolean)
+      .join(" · ") || null;
+  // "Resposta HTTP 500": the code is already in the detail line; say what it means.
+  if (delivery.ultimo_erro && delivery.ultimo_erro === `Resposta HTTP ${delivery.ultimo_status_http}`)
+    return { main: "O outro sistema respondeu com erro", detail };
+  if (delivery.ultimo_erro) return { main: delivery.ultimo_erro, detail };
+  if (delivery.status === "delivered") return { main: "Recebido", detail };
+  return { main: "—", detail };
 }
 
 function Deliveries({ endpoint }: { endpoint: WebhookEndpointView }) {
@@ -230,6 +279,16 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpointView }) {
       toast.error("Não foi possível reenviar", { description: errorMessage(error) });
     }
   }
+  const resendButton = (delivery: WebhookDeliveryView) => (
+    <Button
+      variant="outline"
+      size="sm"
+      disabled={!endpoint.ativo || delivery.status === "sending" || resend.isPending}
+      onClick={() => void resendOne(delivery)}
+    >
+      Reenviar
+    </Button>
+  );
   if (deliveries.isPending) return <Skeleton className="h-12 w-full" />;
   if (deliveries.isError) return <p className="text-sm text-destructive">Não foi possível carregar as entregas.</p>;
   if (deliveries.data.length === 0)
@@ -246,21 +305,28 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpointView }) {
             <TableHead>Evento</TableHead>
             <TableHead>Situação</TableHead>
             <TableHead>Resposta</TableHead>
-            <TableHead>Tentativas</TableHead>
-            <TableHead className="sr-only">Ações</TableHead>
+            <TableHead className="hidden sm:table-cell">
+              <span className="sr-only">Ações</span>
+            </TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
           {deliveries.data.map((delivery) => (
             <TableRow key={delivery.id} data-testid="webhook-delivery">
               <TableCell className="whitespace-normal text-sm">
-                {WEBHOOK_EVENT_LABEL[delivery.evento]}
+                {WEBHOOK_DELIVERY_EVENT_LABEL[delivery.evento]}
                 <span className="block text-xs text-muted-foreground">{formatDateTime(delivery.criado_em)}</span>
+                {/* On a phone the button sits here, so the table needs no sideways scroll. */}
+                <div className="mt-2 sm:hidden">{resendButton(delivery)}</div>
               </TableCell>
               <TableCell className="text-sm">
                 <Badge variant={DELIVERY_VARIANT[delivery.status]} data-testid="webhook-delivery-status">
                   {WEBHOOK_DELIVERY_STATUS_LABEL[delivery.status]}
                 </Badge>
+                <span className="block text-xs text-muted-foreground">
+                  <span data-testid="webhook-delivery-attempts">{delivery.tentativas}</span>{" "}
+                  {delivery.tentativas === 1 ? "tentativa" : "tentativas"}
+                </span>
                 {delivery.status === "pending" && delivery.proxima_tentativa_em ? (
                   <span className="block text-xs text-muted-foreground">
                     próxima: {formatDateTime(delivery.proxima_tentativa_em)}
@@ -268,28 +334,21 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpointView }) {
                 ) : null}
               </TableCell>
               <TableCell className="whitespace-normal text-sm" data-testid="webhook-delivery-answer">
-                {deliveryAnswer(delivery)}
-                {delivery.ultima_duracao_ms !== null ? (
-                  <span className="block text-xs text-muted-foreground">{delivery.ultima_duracao_ms} ms</span>
+                {deliveryAnswer(delivery).main}
+                {deliveryAnswer(delivery).detail ? (
+                  <span className="block text-xs text-muted-foreground">{deliveryAnswer(delivery).detail}</span>
                 ) : null}
               </TableCell>
-              <TableCell className="text-sm" data-testid="webhook-delivery-attempts">
-                {delivery.tentativas}
-              </TableCell>
-              <TableCell className="text-right">
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={!endpoint.ativo || delivery.status === "sending" || resend.isPending}
-                  onClick={() => void resendOne(delivery)}
-                >
-                  Reenviar
-                </Button>
-              </TableCell>
+              <TableCell className="hidden text-right sm:table-cell">{resendButton(delivery)}</TableCell>
             </TableRow>
           ))}
         </TableBody>
       </Table>
+      <p className="mt-2 text-xs text-muted-foreground">
+        Resposta: o que o outro sistema devolveu. Um código HTTP 2xx quer dizer recebido; qualquer outro código, ou
+        nenhuma resposta, é uma falha, e o Consentir tenta de novo por até três dias (o evento de teste, uma vez só).
+        Reenviar manda o mesmo aviso agora.
+      </p>
     </div>
   );
 }
@@ -338,7 +397,8 @@ function CreateEndpointDialog({
         <DialogHeader>
           <DialogTitle>Novo endpoint de webhook</DialogTitle>
           <DialogDescription>
-            O Consentir envia um POST com JSON a este endereço a cada evento escolhido. Em produção, só https://.
+            A cada evento escolhido, o Consentir manda um aviso assinado (uma mensagem JSON) a este endereço do outro
+            sistema. Em produção, só endereços https://.
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Novo endpoint de webhook">
@@ -388,7 +448,13 @@ function CreateEndpointDialog({
   );
 }
 
-function SecretDialog({ secret, onDone }: { secret: { title: string; value: string } | null; onDone: () => void }) {
+function SecretDialog({
+  secret,
+  onDone,
+}: {
+  secret: { title: string; value: string; graceUntil?: string } | null;
+  onDone: () => void;
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => setCopied(false), [secret]);
   async function copy() {
@@ -410,7 +476,8 @@ function SecretDialog({ secret, onDone }: { secret: { title: string; value: stri
           </DialogTitle>
           <DialogDescription>
             Copie o segredo de assinatura agora e configure-o no sistema que recebe os eventos: ele não será mostrado de
-            novo. Se perdê-lo, troque o segredo.
+            novo. Com ele, o outro sistema confere que cada aviso veio mesmo do Consentir. Se perdê-lo, troque o
+            segredo.
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
@@ -430,6 +497,12 @@ function SecretDialog({ secret, onDone }: { secret: { title: string; value: stri
               {copied ? <Check /> : <Copy />} {copied ? "Copiado" : "Copiar"}
             </Button>
           </div>
+          {secret?.graceUntil ? (
+            <p className="text-sm text-muted-foreground" data-testid="webhook-secret-grace-note">
+              O segredo anterior continua valendo até {formatDateTime(secret.graceUntil)}: até lá os avisos levam as
+              duas assinaturas.
+            </p>
+          ) : null}
         </div>
         <DialogFooter>
           <Button type="button" onClick={onDone}>
