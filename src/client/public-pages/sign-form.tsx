@@ -6,7 +6,7 @@ import { isValidCpf } from "@shared/br/cpf";
 import type { ReadingBatchOut } from "./lib/reading-clock";
 import { maskCpf, maskPhone } from "@shared/br/masks";
 import type { SignInput, SigningPage } from "@shared/schemas/signing";
-import { ELECTRONIC_CONSENT, SIGNATURE_LEVEL_LABEL, SIGNING_MESSAGES } from "@shared/signing-rules";
+import { ELECTRONIC_CONSENT, SIGNING_MESSAGES } from "@shared/signing-rules";
 import { SignatureCanvas, type SignatureCanvasHandle } from "./components/signature-canvas";
 import { TypedSignature } from "./components/typed-signature";
 import { DigitsInput } from "./components/digits-input";
