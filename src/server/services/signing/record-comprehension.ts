@@ -15,6 +15,7 @@ import {
 import type { SigningPage } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { findDocumentOrThrow } from "../documents/find-document.js";
 import type { LinkSigner } from "./link-signer.js";
 import { type LinkState, loadLinkState } from "./open-signing-page.js";
 import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
@@ -203,11 +204,15 @@ export async function pauseSigning(
 ): Promise<{ pausada: true; em: string }> {
   const link = await findSigningTokenOrThrow(db, token);
   return withTenant(db, link.tenantId, async (tx) => {
+    // The document's row first, as the signature takes it: a pause racing the signature waits for
+    // it and then finds the link signed, never pausing a document just signed.
+    await findDocumentOrThrow(tx, link.tenantId, link.contratoId, true).catch(() => {
+      throw new AppError("SIGNING_LINK_INVALID");
+    });
     const { document, signer } = await openState(tx, link, now);
     const questions = modelQuestions(document.documento);
     if (input.pergunta_id !== undefined && !questions.some((q) => q.id === input.pergunta_id))
       throw new AppError("COMPREHENSION_UNKNOWN_QUESTION");
-    // Lock order: the document's row before the audit event.
     const moved = await tx
       .update(contratos)
       .set({ compreensao_pausada_at: now, updated_at: now })
