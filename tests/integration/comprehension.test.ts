@@ -18,6 +18,7 @@ import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed
 import { MAX_ATTEMPTS_PER_QUESTION } from "../../src/shared/document-model/comprehension.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import type { Evidence } from "../../src/shared/evidence/evidence.js";
+import { nodeEntryArgs } from "../helpers/node-entry.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { draftDocument, publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
@@ -262,6 +263,30 @@ describe("comprehension answers (decision 061)", () => {
         { ok: null, text: `${patient.nome} — Compreensão verificada: 3 de 3, 1 nova tentativa na pergunta 2.` },
       ]),
     );
+    // `npm run verify` prints the same lines; /verificar (without a code) returns them.
+    const cli = execFileSync(
+      process.execPath,
+      [...nodeEntryArgs("src/server/cli/verify-pdf.ts"), file, "--certificado", report.certificado!.sha256],
+      {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    expect(cli).toContain(
+      `✓ As respostas de ${patient.nome} às perguntas de compreensão são das perguntas do conteúdo congelado`,
+    );
+    expect(cli).toContain("RESULTADO: tudo confere.");
+    expect(cli).toContain(`• ${patient.nome} — Compreensão verificada: 3 de 3, 1 nova tentativa na pergunta 2.`);
+    const online = await ctx.app.inject({
+      method: "POST",
+      url: "/api/public/verify-pdf",
+      payload: pdf,
+      headers: { "content-type": "application/pdf" },
+    });
+    expect(online.statusCode, online.body.slice(0, 300)).toBe(200);
+    const answerLines = report.linhas.filter((l) => /compreensão|Pergunta \d/i.test(l.text));
+    expect(answerLines).toHaveLength(5);
+    expect(online.json().evidencias.linhas).toEqual(expect.arrayContaining(answerLines));
   });
 
   it("refuses unknown questions, options out of range, a document without questions, a dead link and malformed bodies in pt-BR, keeping nothing", async () => {
