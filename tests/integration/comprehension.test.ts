@@ -11,6 +11,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratos } from "../../src/db/schema.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
@@ -19,6 +20,7 @@ import { MAX_ATTEMPTS_PER_QUESTION } from "../../src/shared/document-model/compr
 import { ERRORS } from "../../src/shared/errors.js";
 import type { Evidence } from "../../src/shared/evidence/evidence.js";
 import { nodeEntryArgs } from "../helpers/node-entry.js";
+import { waitFor } from "../helpers/server-process.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { draftDocument, publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
@@ -559,4 +561,68 @@ describe("comprehension answers (decision 061)", () => {
     );
     expect((await call("POST", `/api/documents/${theirs.documentId}/resend`, {}, clinic)).statusCode).toBe(404);
   });
+
+  it.each([
+    ["a pause", "pause"],
+    ["an answer", "answer"],
+  ] as const)(
+    "%s racing a revocation of its link waits for the document's row and then finds the link dead",
+    async (_label, what) => {
+      const { documentId, token, sha } = await sent(clinic, versionId);
+      const act = () =>
+        what === "pause"
+          ? pause(token, { pergunta_id: "alerta" })
+          : answer(token, { conteudo_sha256: sha, pergunta_id: "alerta", opcao: 0 });
+      expect((await answer(token, { conteudo_sha256: sha, pergunta_id: "alerta", opcao: 1 })).json().correta).toBe(
+        false,
+      );
+      // What a resend does in its transaction: the document's row taken, the link revoked, the pause lifted.
+      const revoke = [
+        "select 1 from contratos where id = $1 for update",
+        "update signing_tokens set revoked_at = now() where contrato_id = $1",
+        "update contratos set compreensao_pausada_at = null where id = $1",
+      ];
+      let pausing: ReturnType<typeof act>;
+      if (process.env.TEST_DB === "postgres") {
+        const url = process.env.TEST_DATABASE_URL ?? "";
+        const blocker = new pg.Client({ connectionString: url });
+        const observer = new pg.Client({ connectionString: url });
+        await Promise.all([blocker.connect(), observer.connect()]);
+        try {
+          await blocker.query("begin");
+          for (const statement of revoke) await blocker.query(statement, [documentId]);
+          pausing = act();
+          // It waits for the document's row before it reads the link's state.
+          await waitFor(
+            `${what} esperar pela linha do documento`,
+            async () => {
+              const { rows } = await observer.query<{ n: number }>(
+                "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> $1",
+                [(blocker as unknown as { processID: number }).processID],
+              );
+              return (rows[0]?.n ?? 0) > 0;
+            },
+            20_000,
+            50,
+          );
+          await blocker.query("commit");
+        } finally {
+          await blocker.end();
+          await observer.end();
+        }
+      } else {
+        // PGlite runs one transaction at a time: the revocation, then the pause.
+        await ctx.database.db.transaction(async (tx) => {
+          for (const statement of revoke) await tx.execute(sql.raw(statement.replace("$1", `'${documentId}'`)));
+        });
+        pausing = act();
+      }
+      expectError(await pausing, "SIGNING_LINK_INVALID");
+      const [row] = await ctx.database.db.select().from(contratos).where(eq(contratos.id, documentId));
+      expect(row!.compreensao_pausada_at).toBeNull();
+      expect(await events(documentId, "document.signing_paused")).toEqual([]);
+      // Only the wrong answer before the revocation is kept.
+      expect(await answers(documentId)).toHaveLength(1);
+    },
+  );
 });

@@ -105,22 +105,27 @@ export function publicComprehension(summary: ComprehensionSummary | null): Signi
   };
 }
 
-async function openState(tx: Tx, link: SigningTokenRow, now: Date): Promise<LinkState> {
-  const state = await loadLinkState(tx, link, now);
+/**
+ * The link's state under the document's row lock, taken first as the signature and Reenviar take
+ * it: an answer or a pause racing either waits for it, then reads the link as it is now (revoked
+ * by a resend, signed), not as it was before the transaction.
+ */
+async function openState(tx: Tx, found: SigningTokenRow, now: Date): Promise<LinkState> {
+  await findDocumentOrThrow(tx, found.tenantId, found.contratoId, true).catch(() => {
+    throw new AppError("SIGNING_LINK_INVALID");
+  });
+  const [current] = await tx
+    .select({ expiresAt: signingTokens.expires_at, revokedAt: signingTokens.revoked_at })
+    .from(signingTokens)
+    .where(and(eq(signingTokens.tenant_id, found.tenantId), eq(signingTokens.id, found.id)))
+    .limit(1);
+  if (!current) throw new AppError("SIGNING_LINK_INVALID");
+  const state = await loadLinkState(tx, { ...found, ...current }, now);
   if (state.estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
   if (state.estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
   if (!answersQuestions(state.signer) || modelQuestions(state.document.documento).length === 0)
     throw new AppError("COMPREHENSION_NONE");
   return state;
-}
-
-/** Locks the link's row: two answers at once are counted in turn. */
-async function lockLink(tx: Tx, link: SigningTokenRow): Promise<void> {
-  await tx
-    .select({ id: signingTokens.id })
-    .from(signingTokens)
-    .where(and(eq(signingTokens.tenant_id, link.tenantId), eq(signingTokens.id, link.id)))
-    .for("update");
 }
 
 export interface AnswerResult {
@@ -153,7 +158,7 @@ export async function answerQuestion(
     const question = questions.find((q) => q.id === input.pergunta_id);
     if (!question) throw new AppError("COMPREHENSION_UNKNOWN_QUESTION");
     if (input.opcao >= question.options.length) throw new AppError("COMPREHENSION_OPTION_INVALID");
-    await lockLink(tx, link);
+    // Two answers at once are counted in turn: openState holds the document's row.
     const kept = await keptAnswers(tx, link, document.id);
     const mine = kept.filter((a) => a.pergunta_id === question.id);
     if (mine.some((a) => a.correta)) throw new AppError("COMPREHENSION_ALREADY_RIGHT");
@@ -204,11 +209,6 @@ export async function pauseSigning(
 ): Promise<{ pausada: true; em: string }> {
   const link = await findSigningTokenOrThrow(db, token);
   return withTenant(db, link.tenantId, async (tx) => {
-    // The document's row first, as the signature takes it: a pause racing the signature waits for
-    // it and then finds the link signed, never pausing a document just signed.
-    await findDocumentOrThrow(tx, link.tenantId, link.contratoId, true).catch(() => {
-      throw new AppError("SIGNING_LINK_INVALID");
-    });
     const { document, signer } = await openState(tx, link, now);
     const questions = modelQuestions(document.documento);
     if (input.pergunta_id !== undefined && !questions.some((q) => q.id === input.pergunta_id))
