@@ -89,6 +89,7 @@ export async function seedSignableDocument(
     introduction: string;
     sections: { id: string; type: string; title: string; content: string }[];
     optional_consents?: { id: string; title: string; text: string }[];
+    comprehension?: { id: string; section_id: string; text: string; options: string[]; correct: number }[];
   } = {
     title: "Termo — {{procedimento}}",
     introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{procedimento}}.",

@@ -9,14 +9,15 @@ import { publicFetch } from "./lib/http";
 type Comprehension = NonNullable<SigningPage["compreensao"]>;
 
 /** The section a question is about, shown again: scrolled into view and outlined for a while. */
-const HIGHLIGHT = ["ring-4", "ring-warning", "ring-offset-4", "rounded-md", "bg-warning/10"];
+const HIGHLIGHT = ["ring-4", "ring-warning", "ring-offset-4", "rounded-md", "bg-warning/10", "scroll-mt-6"];
 
 export function highlightSection(sectionId: string): void {
   const section = document.querySelector<HTMLElement>(`[data-section-id="${CSS.escape(sectionId)}"]`);
   if (!section) return;
   const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-  section.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
+  // The outline first: its scroll margin keeps the ring and the title below the screen's top edge.
   section.classList.add(...HIGHLIGHT);
+  section.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
   section.setAttribute("data-quiz-highlight", "true");
   window.setTimeout(() => {
     section.classList.remove(...HIGHLIGHT);

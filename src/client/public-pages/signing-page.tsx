@@ -356,6 +356,19 @@ const MASKED_NOTICE =
 const canSpeak = () => typeof window !== "undefined" && "speechSynthesis" in window;
 
 /**
+ * What "Ouvir" says of a section: its title and each paragraph or list item, in order, each ending
+ * in a full stop so the voice pauses between them — never the button's own label, which sits
+ * beside the title (its textContent ran "Título OuvirPrimeiro parágrafo…").
+ */
+function speakableText(section: Element): string {
+  return Array.from(section.querySelectorAll("h1, h2, h3, h4, p, li"))
+    .map((block) => (block.textContent ?? "").replace(/\s+/g, " ").trim())
+    .filter(Boolean)
+    .map((line) => (/[.!?:;…]$/.test(line) ? line : `${line}.`))
+    .join(" ");
+}
+
+/**
  * "Ouvir": the section read aloud by the browser's own pt-BR voice (speechSynthesis) — no server,
  * no audio leaves the phone. Its use is part of the reading record (decision 052).
  */
@@ -366,7 +379,8 @@ function ListenButton({ id, onListen }: { id: string; onListen: (id: string) => 
     const synth = window.speechSynthesis;
     synth.cancel();
     if (speaking) return setSpeaking(false);
-    const text = event.currentTarget.closest("[data-section-id]")?.textContent?.replace(/\s*(Ouvir|Parar)\s*$/, "");
+    const section = event.currentTarget.closest("[data-section-id]");
+    const text = section ? speakableText(section) : "";
     if (!text) return;
     const utterance = new SpeechSynthesisUtterance(text);
     utterance.lang = "pt-BR";

@@ -19,6 +19,7 @@ import {
 } from "./verify-pdf-signature.js";
 import { readDss, signatureBytes } from "./dss.js";
 import { optionalConsentLines } from "./optional-consent-lines.js";
+import { comprehensionReadingLines } from "./comprehension-reading-lines.js";
 import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
 
@@ -441,6 +442,8 @@ export function verifySignedPdfWithSeal(
   for (const p of parties) info(`${p.nome}: ${partyLevelLine(p)}.`);
   // The patient's Sim/Não to each optional consent, against the frozen model's items (decision 057).
   lines.push(...optionalConsentLines(documentValue, parties));
+  // Each signer's comprehension answers (decision 061) and reading record (decision 052).
+  lines.push(...comprehensionReadingLines(documentValue, parties, events));
 
   // 5. Whose document it is (/verificar/:code): the evidence must name this code.
   if (options.expectedCode !== undefined) {

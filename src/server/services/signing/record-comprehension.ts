@@ -15,6 +15,7 @@ import {
 import type { SigningPage } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { findDocumentOrThrow } from "../documents/find-document.js";
 import type { LinkSigner } from "./link-signer.js";
 import { type LinkState, loadLinkState } from "./open-signing-page.js";
 import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
@@ -104,22 +105,27 @@ export function publicComprehension(summary: ComprehensionSummary | null): Signi
   };
 }
 
-async function openState(tx: Tx, link: SigningTokenRow, now: Date): Promise<LinkState> {
-  const state = await loadLinkState(tx, link, now);
+/**
+ * The link's state under the document's row lock, taken first as the signature and Reenviar take
+ * it: an answer or a pause racing either waits for it, then reads the link as it is now (revoked
+ * by a resend, signed), not as it was before the transaction.
+ */
+async function openState(tx: Tx, found: SigningTokenRow, now: Date): Promise<LinkState> {
+  await findDocumentOrThrow(tx, found.tenantId, found.contratoId, true).catch(() => {
+    throw new AppError("SIGNING_LINK_INVALID");
+  });
+  const [current] = await tx
+    .select({ expiresAt: signingTokens.expires_at, revokedAt: signingTokens.revoked_at })
+    .from(signingTokens)
+    .where(and(eq(signingTokens.tenant_id, found.tenantId), eq(signingTokens.id, found.id)))
+    .limit(1);
+  if (!current) throw new AppError("SIGNING_LINK_INVALID");
+  const state = await loadLinkState(tx, { ...found, ...current }, now);
   if (state.estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
   if (state.estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
   if (!answersQuestions(state.signer) || modelQuestions(state.document.documento).length === 0)
     throw new AppError("COMPREHENSION_NONE");
   return state;
-}
-
-/** Locks the link's row: two answers at once are counted in turn. */
-async function lockLink(tx: Tx, link: SigningTokenRow): Promise<void> {
-  await tx
-    .select({ id: signingTokens.id })
-    .from(signingTokens)
-    .where(and(eq(signingTokens.tenant_id, link.tenantId), eq(signingTokens.id, link.id)))
-    .for("update");
 }
 
 export interface AnswerResult {
@@ -152,7 +158,7 @@ export async function answerQuestion(
     const question = questions.find((q) => q.id === input.pergunta_id);
     if (!question) throw new AppError("COMPREHENSION_UNKNOWN_QUESTION");
     if (input.opcao >= question.options.length) throw new AppError("COMPREHENSION_OPTION_INVALID");
-    await lockLink(tx, link);
+    // Two answers at once are counted in turn: openState holds the document's row.
     const kept = await keptAnswers(tx, link, document.id);
     const mine = kept.filter((a) => a.pergunta_id === question.id);
     if (mine.some((a) => a.correta)) throw new AppError("COMPREHENSION_ALREADY_RIGHT");
@@ -207,7 +213,6 @@ export async function pauseSigning(
     const questions = modelQuestions(document.documento);
     if (input.pergunta_id !== undefined && !questions.some((q) => q.id === input.pergunta_id))
       throw new AppError("COMPREHENSION_UNKNOWN_QUESTION");
-    // Lock order: the document's row before the audit event.
     const moved = await tx
       .update(contratos)
       .set({ compreensao_pausada_at: now, updated_at: now })
