@@ -20,30 +20,45 @@ const FIRST_TEXT: Record<CodeCanal, string> = {
 };
 const CANAL_NAME: Record<CodeCanal, string> = { email: "E-mail", sms: "SMS", whatsapp: "WhatsApp" };
 
+/** Revoking a signed consent (decision 056): what the code is for, said before it is sent. */
+const REVOKE_FIRST_TEXT: Record<CodeCanal, string> = {
+  email: "Para revogar, confirme que é você: enviaremos um código ao seu e-mail cadastrado.",
+  sms: "Para revogar, confirme que é você: enviaremos um código por SMS ao seu celular cadastrado.",
+  whatsapp: "Para revogar, confirme que é você: enviaremos um código por WhatsApp ao seu celular cadastrado.",
+};
+
 /**
  * Before the whole term and the form: the signer proves control of the e-mail on the patient's
  * record. Enviar código → the 6 digits → Confirmar código; the server answers the
  * page unmasked, and the code is kept to be consumed by the signature.
+ *
+ * `revoking`: the same step on a signed link (decision 056). There is nothing to unmask, so the
+ * code is only kept: the revocation itself checks it (a wrong one comes back from there).
  */
 export function CodeStep({
   token,
   page,
   onVerified,
   onInvalid,
+  revoking,
+  initialError,
 }: {
   token: string;
   page: SigningPage;
   onVerified: (page: SigningPage, code: string) => void;
   onInvalid: () => void;
+  revoking?: boolean;
+  /** Shown on arrival (the revocation refused the code kept here). */
+  initialError?: string | null;
 }) {
   const base = `/api/public/sign/${encodeURIComponent(token)}`;
-  const [state, setState] = useState<"idle" | "sending" | "sent" | "verifying">("idle");
-  const channels = page.codigo_canais;
+  const [state, setState] = useState<"idle" | "sending" | "sent" | "verifying">(initialError ? "sent" : "idle");
+  const channels = revoking ? (page.revogacao?.codigo_canais ?? []) : page.codigo_canais;
   const [canal, setCanal] = useState<CodeCanal>(channels[0]?.canal ?? "email");
   const destinoOf = (which: CodeCanal) => channels.find((c) => c.canal === which)?.destino ?? null;
   const [email, setEmail] = useState(destinoOf(canal));
   const [code, setCode] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError ?? null);
   const [cooldown, setCooldown] = useState(0);
   const codeId = useId();
 
@@ -74,6 +89,7 @@ export function CodeStep({
   async function verify(event: React.FormEvent) {
     event.preventDefault();
     if (!new RegExp(`^\\d{${OTP_DIGITS}}$`).test(code)) return setError(SIGNING_MESSAGES.otpRequired);
+    if (revoking) return onVerified(page, code);
     setState("verifying");
     setError(null);
     const result = await publicFetch<SigningPage>(`${base}/verify-code`, { method: "POST", json: { codigo: code } });
@@ -94,7 +110,7 @@ export function CodeStep({
           <p className="text-sm text-muted-foreground">
             {sent
               ? `${SENT_TEXT[canal]}${email ? ` (${email})` : ""}`
-              : `${FIRST_TEXT[canal]}${email ? ` (${email})` : ""}`}
+              : `${(revoking ? REVOKE_FIRST_TEXT : FIRST_TEXT)[canal]}${email ? ` (${email})` : ""}`}
           </p>
         </div>
         {channels.length > 1 && !sent ? (
