@@ -76,6 +76,10 @@ describe("revocation by the patient on the signed page", () => {
     expect(await p.getByTestId("revoked-state").count()).toBe(0);
     await codeStep.getByLabel("Código de 6 dígitos").fill(right);
     await codeStep.getByRole("button", { name: "Confirmar código" }).click();
+    // What was typed is still there.
+    form = p.getByTestId("choice-revogacao");
+    expect(await form.getByLabel("Nome completo").inputValue()).toBe(patient.nome);
+    expect(await form.getByLabel("Motivo (opcional)").inputValue()).toBe(REASON);
     form = await fillForm();
     await snap(p, "revocation-confirm-phone");
     await form.getByRole("button", { name: "Sim, revogar" }).click();

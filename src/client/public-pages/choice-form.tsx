@@ -168,12 +168,7 @@ export function ChoiceForm({
           <p className="text-xs text-muted-foreground">{SIGNING_MESSAGES.otpRequired}</p>
         ) : null}
         {confirming ? (
-          <div
-            role="alertdialog"
-            aria-labelledby={`${ids.nome}-confirm`}
-            className="grid gap-3"
-            data-testid="choice-confirm"
-          >
+          <div role="group" aria-labelledby={`${ids.nome}-confirm`} className="grid gap-3" data-testid="choice-confirm">
             <Notice tone="info" title={CHOICE_MESSAGES.revokeAreYouSure}>
               <span id={`${ids.nome}-confirm`}>{CHOICE_MESSAGES.revokeAreYouSureText}</span>
             </Notice>

@@ -1,5 +1,6 @@
 import { FileX2, ShieldCheck } from "lucide-react";
-import { useState } from "react";
+import type * as React from "react";
+import { useEffect, useRef, useState } from "react";
 import { CHOICE_MESSAGES } from "@shared/schemas/choices";
 import type { SigningPage } from "@shared/schemas/signing";
 import { ChoiceForm } from "./choice-form";
@@ -11,7 +12,7 @@ type Step =
   | { kind: "offer" }
   /** The code the clinic asks for (decision 056); `error`: the revocation refused the one kept. */
   | { kind: "code"; error: string | null }
-  | { kind: "form"; code: string | null };
+  | { kind: "form" };
 
 /**
  * The patient's (or guardian's) revocation of a signed consent on their own link (decision 056):
@@ -34,6 +35,19 @@ export function RevokePanel({
   onInvalid: () => void;
 }) {
   const [step, setStep] = useState<Step>({ kind: "offer" });
+  // The code the form sends (null: none asked); undefined: the form is not open.
+  const [formCode, setFormCode] = useState<string | null | undefined>(undefined);
+  // Each step replaces the one before, with the button just pressed: keyboard and screen-reader
+  // focus follows to the new step (not on the first render).
+  const stepRef = useRef<HTMLDivElement>(null);
+  const moved = useRef(false);
+  useEffect(() => {
+    if (!moved.current) {
+      moved.current = true;
+      return;
+    }
+    stepRef.current?.focus();
+  }, [step.kind]);
   const revocation = page.revogacao;
   if (!revocation) return null;
 
@@ -80,60 +94,76 @@ export function RevokePanel({
     );
   }
 
-  if (step.kind === "code") {
-    return (
-      <div className="grid gap-2" data-testid="revoke-code">
-        <CodeStep
-          token={token}
-          page={page}
-          revoking
-          initialError={step.error}
-          onVerified={(_page, code) => setStep({ kind: "form", code })}
-          onInvalid={onInvalid}
-        />
-        <PlainButton variant="outline" className="w-full sm:w-fit" onClick={() => setStep({ kind: "offer" })}>
-          Voltar
-        </PlainButton>
-      </div>
-    );
-  }
+  const focusable = (children: React.ReactNode) => (
+    <div ref={stepRef} tabIndex={-1} className="grid rounded-xl outline-none" aria-label={CHOICE_MESSAGES.revokeTitle}>
+      {children}
+    </div>
+  );
 
-  if (step.kind === "form") {
-    return (
-      <ChoiceForm
-        token={token}
-        page={page}
-        tipo="revogacao"
-        code={step.code}
-        onDone={() => onRevoked()}
-        onInvalid={onInvalid}
-        onClose={() => setStep({ kind: "offer" })}
-        onCodeRejected={(message) => setStep({ kind: "code", error: message })}
-        onAlreadyDone={onRevoked}
-      />
-    );
-  }
-
-  return (
-    <Panel className="gap-3" aria-labelledby="revoke-offer-title" data-testid="revoke-offer">
-      <h2 id="revoke-offer-title" className="flex items-center gap-2 text-base font-semibold">
-        <ShieldCheck className="size-5 text-primary" aria-hidden /> {CHOICE_MESSAGES.revokeOfferTitle}
-      </h2>
-      <ul className="grid list-disc gap-1.5 pl-5 text-sm text-muted-foreground">
-        {CHOICE_MESSAGES.revokeOfferPoints.map((point) => (
-          <li key={point}>{point}</li>
-        ))}
-        <li>{CHOICE_MESSAGES.revokeOfferChecks(revocation.codigo_obrigatorio)}</li>
-      </ul>
-      <PlainButton
-        variant="outline"
-        className="w-full sm:w-fit"
-        onClick={() =>
-          setStep(revocation.codigo_obrigatorio ? { kind: "code", error: null } : { kind: "form", code: null })
-        }
-      >
-        <FileX2 aria-hidden /> {CHOICE_MESSAGES.revokeOfferButton}
-      </PlainButton>
-    </Panel>
+  const toOffer = () => {
+    setFormCode(undefined);
+    setStep({ kind: "offer" });
+  };
+  return focusable(
+    <>
+      {step.kind === "offer" ? (
+        <Panel className="gap-3" aria-labelledby="revoke-offer-title" data-testid="revoke-offer">
+          <h2 id="revoke-offer-title" className="flex items-center gap-2 text-base font-semibold">
+            <ShieldCheck className="size-5 text-primary" aria-hidden /> {CHOICE_MESSAGES.revokeOfferTitle}
+          </h2>
+          <ul className="grid list-disc gap-1.5 pl-5 text-sm text-muted-foreground">
+            {CHOICE_MESSAGES.revokeOfferPoints.map((point) => (
+              <li key={point}>{point}</li>
+            ))}
+            <li>{CHOICE_MESSAGES.revokeOfferChecks(revocation.codigo_obrigatorio)}</li>
+          </ul>
+          <PlainButton
+            variant="outline"
+            className="w-full sm:w-fit"
+            onClick={() => {
+              if (revocation.codigo_obrigatorio) return setStep({ kind: "code", error: null });
+              setFormCode(null);
+              setStep({ kind: "form" });
+            }}
+          >
+            <FileX2 aria-hidden /> {CHOICE_MESSAGES.revokeOfferButton}
+          </PlainButton>
+        </Panel>
+      ) : null}
+      {step.kind === "code" ? (
+        <div className="grid gap-2" data-testid="revoke-code">
+          <CodeStep
+            token={token}
+            page={page}
+            revoking
+            initialError={step.error}
+            onVerified={(_page, code) => {
+              setFormCode(code);
+              setStep({ kind: "form" });
+            }}
+            onInvalid={onInvalid}
+          />
+          <PlainButton variant="outline" className="w-full sm:w-fit" onClick={toOffer}>
+            Voltar
+          </PlainButton>
+        </div>
+      ) : null}
+      {formCode !== undefined ? (
+        // Kept while a refused code is asked again: what the patient typed is not lost.
+        <div hidden={step.kind !== "form"} className="grid">
+          <ChoiceForm
+            token={token}
+            page={page}
+            tipo="revogacao"
+            code={formCode}
+            onDone={() => onRevoked()}
+            onInvalid={onInvalid}
+            onClose={toOffer}
+            onCodeRejected={(message) => setStep({ kind: "code", error: message })}
+            onAlreadyDone={onRevoked}
+          />
+        </div>
+      ) : null}
+    </>,
   );
 }
