@@ -37,6 +37,10 @@ describe("revocation by the patient on the signed page", () => {
 
     const phone = await patientPhone(browser);
     const p = phone.page;
+    // A second tab left open on the offer, for after the revocation.
+    const stale = await phone.context.newPage();
+    await stale.goto(sent.link);
+    await stale.getByTestId("revoke-offer").waitFor();
     await p.goto(sent.link);
     await p.getByTestId("signed-revisit").waitFor();
     const offer = p.getByTestId("revoke-offer");
@@ -108,6 +112,17 @@ describe("revocation by the patient on the signed page", () => {
     await p.getByTestId("signed-pdf-panel").waitFor();
     expect(await p.getByRole("button", { name: "Revogar consentimento" }).count()).toBe(0);
     expect(phone.errors).toEqual([]);
+    // The tab left open: asking for a code now shows the revoked state, not an error.
+    await stale.getByTestId("revoke-offer").getByRole("button", { name: "Revogar consentimento" }).click();
+    await stale.getByTestId("revoke-code").getByRole("button", { name: "Enviar código" }).click();
+    await stale
+      .getByTestId("revoked-state")
+      .getByText(/^Revogado em /)
+      .waitFor();
+    expect(await stale.getByText("Sua revogação foi registrada").count()).toBe(0);
+    expect(await stale.getByTestId("revocation-code").textContent()).toBe(code);
+    await stale.close();
+
     // Its code opens the public check, which tells the revocation.
     await again.getByTestId("revocation-check").click();
     await p.waitForURL(`**/verificar/${code}`);

@@ -512,7 +512,7 @@ describe("revocation of a signed consent", () => {
       codigo_obrigatorio: false,
       codigo_canais: [],
     });
-    expectError(await publicCall("POST", `/api/public/sign/${sent.token}/code`), "SIGNING_ALREADY_SIGNED");
+    expectError(await publicCall("POST", `/api/public/sign/${sent.token}/code`), "DOCUMENT_ALREADY_REVOKED");
     const sealed = await sealRecord(sent.documentId);
     expect(fake.uploads.some((u) => u.sha256 === sealed.pdf_sha256)).toBe(true);
     expect(String(fake.uploads.find((u) => u.sha256 === sealed.pdf_sha256)?.arquivo_descricao)).toMatch(

@@ -42,6 +42,7 @@ export function CodeStep({
   onInvalid,
   revoking,
   initialError,
+  onAlreadyRevoked,
 }: {
   token: string;
   page: SigningPage;
@@ -50,6 +51,8 @@ export function CodeStep({
   revoking?: boolean;
   /** Shown on arrival (the revocation refused the code kept here). */
   initialError?: string | null;
+  /** Revoking, and it was revoked meanwhile (another tab, the clinic): the page reloads. */
+  onAlreadyRevoked?: () => void;
 }) {
   const base = `/api/public/sign/${encodeURIComponent(token)}`;
   const [state, setState] = useState<"idle" | "sending" | "sent" | "verifying">(initialError ? "sent" : "idle");
@@ -82,6 +85,7 @@ export function CodeStep({
       return;
     }
     if (result.status === 410) return onInvalid();
+    if (onAlreadyRevoked && result.code === "DOCUMENT_ALREADY_REVOKED") return onAlreadyRevoked();
     setState((current) => (current === "sending" ? "idle" : current));
     setError(result.message ?? SIGNING_MESSAGES.signError);
   }

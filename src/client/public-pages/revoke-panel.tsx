@@ -26,12 +26,15 @@ export function RevokePanel({
   page,
   justRevoked,
   onRevoked,
+  onAlreadyRevoked,
   onInvalid,
 }: {
   token: string;
   page: SigningPage;
   justRevoked: boolean;
   onRevoked: () => void;
+  /** Revoked meanwhile elsewhere (another tab, the clinic): the page reloads, no "your revocation" banner. */
+  onAlreadyRevoked: () => void;
   onInvalid: () => void;
 }) {
   const [step, setStep] = useState<Step>({ kind: "offer" });
@@ -137,6 +140,7 @@ export function RevokePanel({
             page={page}
             revoking
             initialError={step.error}
+            onAlreadyRevoked={onAlreadyRevoked}
             onVerified={(_page, code) => {
               setFormCode(code);
               setStep({ kind: "form" });
@@ -160,7 +164,7 @@ export function RevokePanel({
             onInvalid={onInvalid}
             onClose={toOffer}
             onCodeRejected={(message) => setStep({ kind: "code", error: message })}
-            onAlreadyDone={onRevoked}
+            onAlreadyDone={onAlreadyRevoked}
           />
         </div>
       ) : null}

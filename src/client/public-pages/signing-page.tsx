@@ -135,6 +135,7 @@ export function SigningPage({ token }: { token: string }) {
       page={page}
       justRevoked={justRevoked}
       onRevoked={() => void load(false, true)}
+      onAlreadyRevoked={() => void load()}
       onInvalid={() => setState({ kind: "invalid" })}
     />
   );

@@ -45,7 +45,11 @@ export async function sendSigningCode(
     // A signed consent not yet revoked: the patient's code is for revoking it (decision 056).
     const revoking =
       estado === "signed" && document.status === "signed" && !document.revogado_at && signer.papel !== "testemunha";
-    if (estado === "signed" && !revoking) throw new AppError("SIGNING_ALREADY_SIGNED");
+    if (estado === "signed" && !revoking) {
+      // Already revoked: said as such to the patient, whose page offered the revocation.
+      if (document.revogado_at && signer.papel !== "testemunha") throw new AppError("DOCUMENT_ALREADY_REVOKED");
+      throw new AppError("SIGNING_ALREADY_SIGNED");
+    }
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
     const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
       email: signer.email,
