@@ -65,6 +65,10 @@ async function latestCodeMail(staffPage: Page, to: string, subject: string): Pro
 /** The newest signing code e-mailed to a signer at `to`. */
 export const latestSigningCode = (staffPage: Page, to: string) => latestCodeMail(staffPage, to, "código para assinar");
 
+/** The newest code e-mailed to a patient at `to` for revoking a signed consent (decision 056). */
+export const latestRevocationCode = (staffPage: Page, to: string) =>
+  latestCodeMail(staffPage, to, "código para revogar o consentimento");
+
 /** The newest code e-mailed to the professional at `to` for the professional declaration (decision 042). */
 export const professionalCode = (staffPage: Page, to: string) =>
   latestCodeMail(staffPage, to, "código de assinatura do profissional");

@@ -188,9 +188,12 @@ export function tokenOf(link: string): string {
   return token;
 }
 
-/** The newest 6-digit code e-mailed to `email` (read from the outbox, as the patient reads their mail). */
+/**
+ * The newest 6-digit code e-mailed to `email` (read from the outbox, as the patient reads their
+ * mail): a code to sign (or refuse) or, on a signed link, to revoke the consent.
+ */
 export async function latestSigningCode(source: OutboxSource, email: string): Promise<string> {
-  const mail = await latestMail(source, email, like(emailOutbox.subject, "%código para assinar%"));
+  const mail = await latestMail(source, email, like(emailOutbox.subject, "%seu código para %"));
   const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`no signing code e-mailed to ${email}`);
   return code;

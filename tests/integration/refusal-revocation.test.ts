@@ -25,6 +25,7 @@ import {
   signAsPatient,
   tokenOf,
 } from "../helpers/signing.js";
+import { latestMail } from "../helpers/outbox.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 let fake: FakeFeegowServer;
@@ -488,13 +489,36 @@ describe("revocation of a signed consent", () => {
   it("the patient revokes from the link with name, CPF and code; a wrong CPF changes nothing; sent to Feegow", async () => {
     const sent = await signedDocument({ helena: true });
     const url = `/api/public/sign/${sent.token}/revoke`;
+    // The signed page offers the revocation, with the code the clinic asks for (decision 056).
+    const before = await publicCall("GET", `/api/public/sign/${sent.token}`);
+    expect(before.statusCode, before.body).toBe(200);
+    expect(before.json().revogacao).toEqual({
+      revogado_em: null,
+      codigo_verificacao: null,
+      codigo_obrigatorio: true,
+      codigo_canais: [{ canal: "email", destino: expect.stringContaining("@") }],
+    });
     const base = await choiceBody(sent, { motivo: "Mudei de ideia" });
+    // The code's e-mail says what it is for: revoking, not signing.
+    const mail = await latestMail({ app: ctx.app, database: ctx.database }, sent.patient.email ?? "");
+    expect(mail?.subject).toMatch(/: seu código para revogar o consentimento$/);
+    expect(mail?.text).toContain(`para revogar o seu consentimento ao documento`);
+    expect(`${mail?.subject} ${mail?.text}`).not.toMatch(/para assinar/);
     expectError(await publicCall("POST", url, { ...base, cpf: "11144477735" }), "SIGNING_CPF_MISMATCH");
     expect((await documentRow(sent.documentId)).revogado_at).toBeNull();
     const response = await publicCall("POST", url, base);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().estado).toBe("revogado");
     expectError(await publicCall("POST", url, base), "DOCUMENT_ALREADY_REVOKED");
+    // Reopened: revoked, with the record's code, and no code asked any more.
+    const after = (await publicCall("GET", `/api/public/sign/${sent.token}`)).json();
+    expect(after.revogacao).toEqual({
+      revogado_em: response.json().em,
+      codigo_verificacao: response.json().codigo_verificacao,
+      codigo_obrigatorio: false,
+      codigo_canais: [],
+    });
+    expectError(await publicCall("POST", `/api/public/sign/${sent.token}/code`), "DOCUMENT_ALREADY_REVOKED");
     const sealed = await sealRecord(sent.documentId);
     expect(fake.uploads.some((u) => u.sha256 === sealed.pdf_sha256)).toBe(true);
     expect(String(fake.uploads.find((u) => u.sha256 === sealed.pdf_sha256)?.arquivo_descricao)).toMatch(

@@ -306,6 +306,8 @@ describe("witnesses signing", () => {
       aguardando_outras_assinaturas: true,
       pdf_assinado_pronto: false,
     });
+    // Nothing to revoke while the document waits (decision 056).
+    expect(patientAfter).not.toHaveProperty("revogacao");
     expectError(await publicCall("POST", `/api/public/sign/${patientToken}/code`), "SIGNING_ALREADY_SIGNED");
     expect((await staff(clinic, "GET", `/api/documents/${documentId}/signed-pdf`)).statusCode).toBe(404);
 
@@ -330,6 +332,15 @@ describe("witnesses signing", () => {
     expect(row.status).toBe("signed");
     expect(row.verification_code).toMatch(/^[0-9A-Z]+$/);
     expect(await finalizeJobs()).toHaveLength(1);
+    // Signed: the patient's link offers the revocation; a witness's never does, nor sends a code for it.
+    expect((await publicCall("GET", `/api/public/sign/${patientToken}`)).json().revogacao).toMatchObject({
+      revogado_em: null,
+      codigo_obrigatorio: true,
+    });
+    const anaSignedPage = (await publicCall("GET", `/api/public/sign/${anaToken}`)).json();
+    expect(anaSignedPage.estado).toBe("signed");
+    expect(anaSignedPage).not.toHaveProperty("revogacao");
+    expectError(await publicCall("POST", `/api/public/sign/${anaToken}/code`), "SIGNING_ALREADY_SIGNED");
     const events = await actionsOf(documentId);
     expect(events.filter((e) => e.action === "document.signed")).toHaveLength(1);
     expect(events.find((e) => e.action === "document.signed")?.data).toMatchObject({

@@ -43,6 +43,9 @@ export function ChoiceForm({
   code,
   onDone,
   onInvalid,
+  onClose,
+  onCodeRejected,
+  onAlreadyDone,
 }: {
   token: string;
   page: SigningPage;
@@ -50,13 +53,22 @@ export function ChoiceForm({
   code: string | null;
   onDone: (result: { em: string; codigo_verificacao: string }) => void;
   onInvalid: () => void;
+  /** Given: the form starts open and "Voltar" hands back to the caller (the revocation panel). */
+  onClose?: () => void;
+  /** The code kept before was refused (wrong or expired): the caller asks for a new one. */
+  onCodeRejected?: (message: string) => void;
+  /** Already revoked meanwhile (another tab, the clinic): the caller reloads the page. */
+  onAlreadyDone?: () => void;
 }) {
   const texts = TEXTS[tipo];
   const ids = { nome: useId(), cpf: useId(), motivo: useId() };
-  const [open, setOpen] = useState(false);
+  const [open, setOpenState] = useState(onClose !== undefined);
+  const setOpen = (next: boolean) => (!next && onClose ? onClose() : setOpenState(next));
   const [values, setValues] = useState({ nome: "", cpf: "", motivo: "" });
   const [problem, setProblem] = useState<{ title: string; field?: "nome" | "cpf" | "motivo" } | null>(null);
   const [sending, setSending] = useState(false);
+  // A revocation is confirmed once more before it is sent: it cannot be undone on this link.
+  const [confirming, setConfirming] = useState(false);
 
   if (!open) {
     return (
@@ -74,6 +86,7 @@ export function ChoiceForm({
       return setProblem({ title: SIGNING_MESSAGES.required, field: values.nome.trim() ? "cpf" : "nome" });
     if (!isValidCpf(values.cpf)) return setProblem({ title: "CPF inválido", field: "cpf" });
     setProblem(null);
+    if (tipo === "revogacao" && !confirming) return setConfirming(true);
     setSending(true);
     const body: LinkChoiceInput = {
       nome: values.nome,
@@ -87,8 +100,12 @@ export function ChoiceForm({
       { method: "POST", json: body },
     );
     setSending(false);
+    setConfirming(false);
     if (result.ok) return onDone(result.data);
     if (result.status === 410) return onInvalid();
+    if (onCodeRejected && (result.code === "SIGNING_OTP_INVALID" || result.code === "SIGNING_OTP_REQUIRED"))
+      return onCodeRejected(result.message ?? SIGNING_MESSAGES.otpInvalid);
+    if (onAlreadyDone && result.code === "DOCUMENT_ALREADY_REVOKED") return onAlreadyDone();
     const field =
       result.code === "SIGNING_NAME_MISMATCH" ? "nome" : result.code === "SIGNING_CPF_MISMATCH" ? "cpf" : undefined;
     setProblem({ title: result.message ?? SIGNING_MESSAGES.signError, ...(field ? { field } : {}) });
@@ -150,14 +167,34 @@ export function ChoiceForm({
         {page.codigo_obrigatorio && !code ? (
           <p className="text-xs text-muted-foreground">{SIGNING_MESSAGES.otpRequired}</p>
         ) : null}
-        <div className="flex flex-wrap gap-2">
-          <PlainButton type="submit" disabled={sending} className="bg-destructive text-white hover:bg-destructive/90">
-            {sending ? <Spinner /> : <FileX2 aria-hidden />} {texts.confirm}
-          </PlainButton>
-          <PlainButton variant="outline" disabled={sending} onClick={() => setOpen(false)}>
-            Voltar
-          </PlainButton>
-        </div>
+        {confirming ? (
+          <div role="group" aria-labelledby={`${ids.nome}-confirm`} className="grid gap-3" data-testid="choice-confirm">
+            <Notice tone="info" title={CHOICE_MESSAGES.revokeAreYouSure}>
+              <span id={`${ids.nome}-confirm`}>{CHOICE_MESSAGES.revokeAreYouSureText}</span>
+            </Notice>
+            <div className="flex flex-wrap gap-2">
+              <PlainButton
+                type="submit"
+                disabled={sending}
+                className="bg-destructive text-white hover:bg-destructive/90"
+              >
+                {sending ? <Spinner /> : <FileX2 aria-hidden />} {CHOICE_MESSAGES.revokeYes}
+              </PlainButton>
+              <PlainButton variant="outline" disabled={sending} onClick={() => setConfirming(false)}>
+                {CHOICE_MESSAGES.revokeNo}
+              </PlainButton>
+            </div>
+          </div>
+        ) : (
+          <div className="flex flex-wrap gap-2">
+            <PlainButton type="submit" disabled={sending} className="bg-destructive text-white hover:bg-destructive/90">
+              {sending ? <Spinner /> : <FileX2 aria-hidden />} {texts.confirm}
+            </PlainButton>
+            <PlainButton variant="outline" disabled={sending} onClick={() => setOpen(false)}>
+              Voltar
+            </PlainButton>
+          </div>
+        )}
       </form>
     </Panel>
   );

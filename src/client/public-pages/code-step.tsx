@@ -21,30 +21,48 @@ const FIRST_TEXT: Record<CodeCanal, string> = {
 };
 const CANAL_NAME: Record<CodeCanal, string> = { email: "E-mail", sms: "SMS", whatsapp: "WhatsApp" };
 
+/** Revoking a signed consent (decision 056): what the code is for, said before it is sent. */
+const REVOKE_FIRST_TEXT: Record<CodeCanal, string> = {
+  email: "Para revogar, confirme que é você: enviaremos um código ao seu e-mail cadastrado.",
+  sms: "Para revogar, confirme que é você: enviaremos um código por SMS ao seu celular cadastrado.",
+  whatsapp: "Para revogar, confirme que é você: enviaremos um código por WhatsApp ao seu celular cadastrado.",
+};
+
 /**
  * Before the whole term and the form: the signer proves control of the e-mail on the patient's
  * record. Enviar código → the 6 digits → Confirmar código; the server answers the
  * page unmasked, and the code is kept to be consumed by the signature.
+ *
+ * `revoking`: the same step on a signed link (decision 056). There is nothing to unmask, so the
+ * code is only kept: the revocation itself checks it (a wrong one comes back from there).
  */
 export function CodeStep({
   token,
   page,
   onVerified,
   onInvalid,
+  revoking,
+  initialError,
+  onAlreadyRevoked,
 }: {
   token: string;
   page: SigningPage;
   onVerified: (page: SigningPage, code: string) => void;
   onInvalid: () => void;
+  revoking?: boolean;
+  /** Shown on arrival (the revocation refused the code kept here). */
+  initialError?: string | null;
+  /** Revoking, and it was revoked meanwhile (another tab, the clinic): the page reloads. */
+  onAlreadyRevoked?: () => void;
 }) {
   const base = `/api/public/sign/${encodeURIComponent(token)}`;
-  const [state, setState] = useState<"idle" | "sending" | "sent" | "verifying">("idle");
-  const channels = page.codigo_canais;
+  const [state, setState] = useState<"idle" | "sending" | "sent" | "verifying">(initialError ? "sent" : "idle");
+  const channels = revoking ? (page.revogacao?.codigo_canais ?? []) : page.codigo_canais;
   const [canal, setCanal] = useState<CodeCanal>(channels[0]?.canal ?? "email");
   const destinoOf = (which: CodeCanal) => channels.find((c) => c.canal === which)?.destino ?? null;
   const [email, setEmail] = useState(destinoOf(canal));
   const [code, setCode] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError ?? null);
   const [cooldown, setCooldown] = useState(0);
   const codeId = useId();
 
@@ -68,6 +86,7 @@ export function CodeStep({
       return;
     }
     if (result.status === 410) return onInvalid();
+    if (onAlreadyRevoked && result.code === "DOCUMENT_ALREADY_REVOKED") return onAlreadyRevoked();
     setState((current) => (current === "sending" ? "idle" : current));
     setError(result.message ?? SIGNING_MESSAGES.signError);
   }
@@ -75,6 +94,7 @@ export function CodeStep({
   async function verify(event: React.FormEvent) {
     event.preventDefault();
     if (!new RegExp(`^\\d{${OTP_DIGITS}}$`).test(code)) return setError(SIGNING_MESSAGES.otpRequired);
+    if (revoking) return onVerified(page, code);
     setState("verifying");
     setError(null);
     const result = await publicFetch<SigningPage>(`${base}/verify-code`, { method: "POST", json: { codigo: code } });
@@ -93,7 +113,11 @@ export function CodeStep({
             <MailCheck className="size-5 text-primary" aria-hidden /> Confirme que é você
           </h2>
           <p className="text-sm text-muted-foreground">
-            {withDestination(sent ? SENT_TEXT[canal] : FIRST_TEXT[canal], canal, email)}
+            {withDestination(
+              sent ? SENT_TEXT[canal] : (revoking ? REVOKE_FIRST_TEXT : FIRST_TEXT)[canal],
+              canal,
+              email,
+            )}
           </p>
         </div>
         {channels.length > 1 && !sent ? (

@@ -20,6 +20,7 @@ import { CodeStep } from "./code-step";
 import { SignForm } from "./sign-form";
 import { ChoiceForm } from "./choice-form";
 import { ChoiceDone } from "./choice-done";
+import { RevokePanel } from "./revoke-panel";
 import { FrontDeskNotice, isFrontDesk } from "./front-desk-notice";
 import { formatDate, formatDateTime } from "./lib/format";
 import { publicFetch } from "./lib/http";
@@ -31,7 +32,7 @@ type State =
   | { kind: "loading" }
   | { kind: "invalid" }
   | { kind: "error" }
-  | { kind: "ready"; page: SigningPageData; justSigned: boolean }
+  | { kind: "ready"; page: SigningPageData; justSigned: boolean; justRevoked?: boolean }
   /** Just refused on this visit (decision 056): the link accepts no signature any more. */
   | { kind: "refused"; page: SigningPageData; em: string; codigo: string };
 
@@ -51,9 +52,9 @@ export function SigningPage({ token }: { token: string }) {
   const reading = useReadingRecord(token, termRef, pending);
 
   const load = useCallback(
-    async (justSigned = false) => {
+    async (justSigned = false, justRevoked = false) => {
       const result = await publicFetch<SigningPageData>(pagePath(token));
-      if (result.ok) setState({ kind: "ready", page: result.data, justSigned });
+      if (result.ok) setState({ kind: "ready", page: result.data, justSigned, justRevoked });
       else if (result.status === 410 || result.status === 404 || result.code === "SIGNING_LINK_INVALID")
         setState({ kind: "invalid" });
       else setState({ kind: "error" });
@@ -67,9 +68,11 @@ export function SigningPage({ token }: { token: string }) {
 
   // Just signed: the confirmation is at the top of the page.
   const justSigned = state.kind === "ready" && state.justSigned;
+  // …and so is a revocation just made (decision 056).
+  const justRevoked = state.kind === "ready" && state.justRevoked === true;
   useEffect(() => {
-    if (justSigned) window.scrollTo({ top: 0, behavior: "smooth" });
-  }, [justSigned]);
+    if (justSigned || justRevoked) window.scrollTo({ top: 0, behavior: "smooth" });
+  }, [justSigned, justRevoked]);
 
   if (state.kind === "loading") {
     return (
@@ -125,6 +128,17 @@ export function SigningPage({ token }: { token: string }) {
   const doc = page.documento;
   const model = asDocumentModel(doc.modelo);
   const signed = page.estado === "signed";
+  const revokedAt = page.revogacao?.revogado_em ?? null;
+  const revokePanel = (
+    <RevokePanel
+      token={token}
+      page={page}
+      justRevoked={justRevoked}
+      onRevoked={() => void load(false, true)}
+      onAlreadyRevoked={() => void load()}
+      onInvalid={() => setState({ kind: "invalid" })}
+    />
+  );
 
   /** Past a long term: to the signature step, scrolled into view and focused (keyboard and screen readers follow). */
   const goToSignature = (event: { preventDefault(): void }) => {
@@ -149,6 +163,10 @@ export function SigningPage({ token }: { token: string }) {
             {signed && page.aguardando_outras_assinaturas ? (
               <Pill tone="warning" data-testid="signing-status">
                 {page.aguardando_profissional ? "Aguardando o profissional" : "Aguardando as demais assinaturas"}
+              </Pill>
+            ) : signed && revokedAt ? (
+              <Pill tone="warning" data-testid="signing-status">
+                Consentimento revogado
               </Pill>
             ) : signed ? (
               <Pill tone="success" data-testid="signing-status">
@@ -211,12 +229,14 @@ export function SigningPage({ token }: { token: string }) {
             </Notice>
           ) : (
             <>
+              {revokedAt ? revokePanel : null}
               {state.justSigned ? (
                 // Only right after this visitor signed; reopening a signed link is not a new success.
                 <Notice tone="success" title={SIGNING_MESSAGES.signedTitle} data-testid="signing-success">
                   {SIGNING_MESSAGES.signed}
                 </Notice>
-              ) : (
+              ) : revokedAt ? null : (
+                // Revoked: the notice above says what stays (the signed copy) and what was recorded.
                 <SignedRevisit />
               )}
               <SignedPdfDownload token={token} page={page} onInvalid={() => setState({ kind: "invalid" })} />
@@ -327,6 +347,8 @@ export function SigningPage({ token }: { token: string }) {
           )}
         </div>
       ) : null}
+
+      {signed && page.revogacao && !revokedAt ? revokePanel : null}
 
       {!signed &&
       model &&

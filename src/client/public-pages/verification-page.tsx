@@ -3,6 +3,7 @@ import type * as React from "react";
 import { useCallback, useEffect, useState } from "react";
 import { PdfCheck } from "./components/pdf-check";
 import { Spinner } from "./components/spinner";
+import { CHOICE_MESSAGES, CHOICE_RECORD_TITLE } from "@shared/schemas/choices";
 import type { Verification } from "@shared/schemas/signing";
 import { SIGNING_MESSAGES } from "@shared/signing-rules";
 import { Panel, Pill, PlainButton, PublicShell } from "./components/public-shell";
@@ -87,8 +88,41 @@ export function VerificationPage({ code }: { code: string }) {
         <dl className="grid gap-3 text-sm sm:grid-cols-2">
           <Fact label="Clínica" value={data.clinica} />
           <Fact label="Criado em" value={formatDateTime(data.criado_em)} />
+          {data.recusado_em ? <Fact label="Recusado em" value={formatDateTime(data.recusado_em)} /> : null}
+          {data.revogado_em ? <Fact label="Revogado em" value={formatDateTime(data.revogado_em)} /> : null}
         </dl>
+        {data.revogado_em ? (
+          <p className="text-sm text-muted-foreground" data-testid="verification-revoked">
+            Este consentimento foi revogado. O documento assinado não foi alterado: ele comprova o consentimento dado
+            até a revogação.
+          </p>
+        ) : null}
       </Panel>
+
+      {data.registros && data.registros.length > 0 ? (
+        // Decision 056: the sealed refusal or revocation records linked to this document.
+        <Panel aria-labelledby="verify-records" data-testid="verification-records">
+          <h2 id="verify-records" className="text-base font-semibold">
+            Registros
+          </h2>
+          <ul className="grid gap-2">
+            {data.registros.map((record) => (
+              <li key={record.codigo} className="grid gap-1 rounded-lg border bg-background p-3 text-sm">
+                <span className="font-semibold">{CHOICE_RECORD_TITLE[record.tipo]}</span>
+                <span className="text-xs text-muted-foreground">
+                  {record.tipo === "revogacao"
+                    ? CHOICE_MESSAGES.revokedAt(formatDateTime(record.em))
+                    : CHOICE_MESSAGES.refusedAt(formatDateTime(record.em))}{" "}
+                  · código <span className="font-mono">{record.codigo}</span>
+                </span>
+                {record.pdf_sha256 ? null : (
+                  <span className="text-xs text-muted-foreground">O registro selado ainda está sendo preparado.</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </Panel>
+      ) : null}
 
       <Panel aria-labelledby="verify-signatures">
         <h2 id="verify-signatures" className="text-base font-semibold">

@@ -96,9 +96,31 @@ export const CHOICE_MESSAGES = {
   revokeTitle: "Revogar meu consentimento",
   revokeIntro:
     "Você pode revogar este consentimento a qualquer momento, sem custo. O documento assinado continua guardado; um registro selado da revogação é feito e a clínica é avisada.",
-  revokeConfirm: "Revogar consentimento",
+  /** The signed page's panel (decision 056), before the patient asks to revoke. */
+  revokeOfferTitle: "Mudou de ideia?",
+  revokeOfferPoints: [
+    "Você pode revogar este consentimento a qualquer momento. É gratuito (Lei Geral de Proteção de Dados, art. 8º, § 5º).",
+    "O documento que você assinou não é alterado: ele continua mostrando o que você autorizou até hoje.",
+    "É feito um “Registro de revogação” selado, com data e hora, e a clínica e o profissional responsável são avisados.",
+  ],
+  revokeOfferChecks: (code: boolean) =>
+    `Para isso, confirmamos que é você, como na assinatura: nome completo, CPF${code ? " e um código enviado a você" : ""}.`,
+  revokeOfferButton: "Revogar consentimento",
+  /** Where the sealed record goes: promised by e-mail only when e-mail really leaves the server. */
+  revokedCopyByEmail: (masked: string | null) =>
+    `Você receberá o registro selado da revogação por e-mail${masked ? ` (${masked})` : ""}.`,
+  revokedCopyAtClinic: "O registro selado da revogação fica guardado pela clínica; você pode pedir uma cópia a ela.",
+  revokedCheck: "Conferir a revogação",
+  revokedNoticeText:
+    "Este consentimento foi revogado. O documento assinado continua guardado e o registro da revogação foi feito com o código abaixo.",
+  revokeConfirm: "Continuar",
+  revokeAreYouSure: "Confirma a revogação?",
+  revokeAreYouSureText:
+    "Depois de revogar, este link não desfaz a revogação. Se mudar de ideia, fale com a clínica: um novo termo pode ser assinado.",
+  revokeYes: "Sim, revogar",
+  revokeNo: "Não, voltar",
   revoked: "Sua revogação foi registrada",
-  revokedText: "A clínica e o profissional responsável foram avisados. Você receberá um registro selado da revogação.",
+  revokedText: "A clínica e o profissional responsável foram avisados.",
   reasonLabel: "Motivo (opcional)",
   staffRefused: "Recusa registrada",
   staffRevoked: "Revogação registrada",

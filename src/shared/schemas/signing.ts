@@ -221,6 +221,19 @@ export const signingPageSchema = z.object({
   /** After signing: the signer's own Sim/Não to each optional consent (decision 057). */
   consentimentos_opcionais: z.array(z.object({ id: text(), aceito: z.boolean() })).optional(),
   /**
+   * A signed document (every party signed) on the patient's or guardian's own link, never a
+   * witness's (decision 056): whether it was revoked (when, and the revocation record's code), and
+   * the code the revocation asks for — the same requirement as the signature. Absent otherwise.
+   */
+  revogacao: z
+    .object({
+      revogado_em: text().nullable(),
+      codigo_verificacao: text().nullable(),
+      codigo_obrigatorio: z.boolean(),
+      codigo_canais: z.array(z.object({ canal: z.enum(["email", "sms", "whatsapp"]), destino: text() })),
+    })
+    .optional(),
+  /**
    * The comprehension questions' state for this link (decision 061): which are answered rightly,
    * how many tries, whether the signer asked to talk to the professional. Null: none to answer.
    * The questions themselves are in the model, without their right option.

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
-import { clinicLogos, contratos, profiles, tenants } from "../../../db/schema.js";
+import { clinicLogos, contratoRegistros, contratos, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { clinicLogoUrl } from "../../../shared/clinic-logo.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
@@ -134,6 +134,27 @@ export async function buildSigningPage(
     telefone: signer.telefone,
   });
   const codeRequired = estado === "pending" && requirement.codeRequired;
+  const channelsOf = () =>
+    requirement.channels.map((canal) => ({
+      canal,
+      destino: canal === "email" ? maskEmail(signer.email ?? "") : maskPhone4(signer.telefone ?? ""),
+    }));
+  // Decision 056: the patient (or guardian) may revoke a signed consent on this link, with the signature's checks.
+  const revocable = estado === "signed" && document.status === "signed" && signer.papel !== "testemunha";
+  const [revocation] =
+    revocable && document.revogado_at
+      ? await tx
+          .select({ code: contratoRegistros.verification_code })
+          .from(contratoRegistros)
+          .where(
+            and(
+              eq(contratoRegistros.tenant_id, link.tenantId),
+              eq(contratoRegistros.contrato_id, document.id),
+              eq(contratoRegistros.tipo, "revogacao"),
+            ),
+          )
+          .limit(1)
+      : [];
   const values = document.variaveis_preenchidas as Record<string, unknown>;
   const valueOf = (key: string) => (typeof values[key] === "string" ? (values[key] as string) : null);
   // The comprehension questions go without their right option: the server scores each answer (decision 061).
@@ -180,12 +201,7 @@ export async function buildSigningPage(
     codigo_email:
       codeRequired && requirement.channels.includes("email") && signer.email ? maskEmail(signer.email) : null,
     copia_para: signer.email ? maskEmail(signer.email) : null,
-    codigo_canais: codeRequired
-      ? requirement.channels.map((canal) => ({
-          canal,
-          destino: canal === "email" ? maskEmail(signer.email ?? "") : maskPhone4(signer.telefone ?? ""),
-        }))
-      : [],
+    codigo_canais: codeRequired ? channelsOf() : [],
     codigo_verificado: codeRequired && options.revealed === true,
     conteudo_mascarado: true,
     nivel: requirement.level,
@@ -208,6 +224,16 @@ export async function buildSigningPage(
               aceito,
             }),
           ),
+        }
+      : {}),
+    ...(revocable
+      ? {
+          revogacao: {
+            revogado_em: document.revogado_at?.toISOString() ?? null,
+            codigo_verificacao: revocation?.code ?? null,
+            codigo_obrigatorio: !document.revogado_at && requirement.codeRequired,
+            codigo_canais: !document.revogado_at && requirement.codeRequired ? channelsOf() : [],
+          },
         }
       : {}),
   };

@@ -45,7 +45,11 @@ export async function sendSigningCode(
     // A signed consent not yet revoked: the patient's code is for revoking it (decision 056).
     const revoking =
       estado === "signed" && document.status === "signed" && !document.revogado_at && signer.papel !== "testemunha";
-    if (estado === "signed" && !revoking) throw new AppError("SIGNING_ALREADY_SIGNED");
+    if (estado === "signed" && !revoking) {
+      // Already revoked: said as such to the patient, whose page offered the revocation.
+      if (document.revogado_at && signer.papel !== "testemunha") throw new AppError("DOCUMENT_ALREADY_REVOKED");
+      throw new AppError("SIGNING_ALREADY_SIGNED");
+    }
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
     const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
       email: signer.email,
@@ -91,6 +95,14 @@ export async function sendSigningCode(
       testemunha_id: signer.testemunhaId,
     });
     const first = signer.nome.trim().split(/\s+/)[0] ?? signer.nome;
+    // What the code is for, in the patient's words: never "para assinar" a consent they are revoking.
+    // Before signing the same code serves the signature or the informed refusal (decision 056).
+    const purpose = revoking
+      ? {
+          short: "para revogar o consentimento",
+          long: `para revogar o seu consentimento ao documento "${document.titulo}"`,
+        }
+      : { short: "para assinar", long: `para assinar (ou recusar) o documento "${document.titulo}"` };
     const whose = signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {};
     if (canal === "whatsapp") {
       // Decision 059: the authentication template to the mobile on the record; the code sealed in the job.
@@ -118,7 +130,7 @@ export async function sendSigningCode(
     if (canal === "sms") {
       // Only to the mobile on the record; the text travels sealed through the jobs table.
       const phone = normalizePhone(signer.telefone ?? "");
-      const text = `${clinica}: seu código para assinar "${document.titulo.slice(0, 60)}" é ${code}. Vale ${OTP_TTL_MINUTES} min. Não compartilhe.`;
+      const text = `${clinica}: seu código ${revoking ? "para revogar o consentimento a" : "para assinar"} "${document.titulo.slice(0, 60)}" é ${code}. Vale ${OTP_TTL_MINUTES} min. Não compartilhe.`;
       await enqueueJob(tx, {
         kind: "sms.send",
         tenantId: link.tenantId,
@@ -143,13 +155,15 @@ export async function sendSigningCode(
     await enqueueEmail(tx, secretBox, {
       tenantId: link.tenantId,
       to: email,
-      subject: `${clinica}: seu código para assinar — ${code}`,
-      recordedSubject: `${clinica}: seu código para assinar`,
+      subject: `${clinica}: seu código ${purpose.short} — ${code}`,
+      recordedSubject: `${clinica}: seu código ${purpose.short}`,
       text:
         `Olá, ${first}!\n\n` +
-        `Seu código para assinar o documento "${document.titulo}" é:\n\n${code}\n\n` +
+        `Seu código ${purpose.long} é:\n\n${code}\n\n` +
         `Ele vale por ${OTP_TTL_MINUTES} minutos. Não compartilhe este código com ninguém.\n` +
-        `Se você não pediu este código, ignore este e-mail.`,
+        (revoking
+          ? `Se você não pediu este código, ignore este e-mail: sem ele, nada muda no seu consentimento.`
+          : `Se você não pediu este código, ignore este e-mail.`),
     });
     await recordAuditEvent(
       tx,
