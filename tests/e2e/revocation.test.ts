@@ -56,7 +56,7 @@ describe("revocation by the patient on the signed page", () => {
     await codeStep.getByText("Para revogar, confirme que é você", { exact: false }).waitFor();
     await codeStep.getByRole("button", { name: "Enviar código" }).click();
     await codeStep
-      .getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado.", { exact: false })
+      .getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado", { exact: false })
       .waitFor();
     const right = await latestRevocationCode(staff.page, patient.email);
     const wrong = right === "000000" ? "111111" : "000000";

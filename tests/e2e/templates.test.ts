@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_TEMPLATE } from "../../src/shared/document-model/sample-template.js";
+import { SAMPLE_TELECONSULT_TEMPLATE } from "../../src/shared/document-model/sample-teleconsult-template.js";
 import { registerProfessional, signIn } from "./accounts.js";
 import { animationsFinished, DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
 
@@ -283,5 +284,37 @@ describe("templates", () => {
     expect(overflow).toBeLessThanOrEqual(0);
     expect(phone.errors).toEqual([]);
     await phone.context.close();
+  });
+
+  it("creates a teleconsultation TCLE from its sample, with its optional consents and questions, on a phone", async () => {
+    const account = await registerProfessional();
+    const { context, page, errors } = await newPage(browser, PHONE);
+    await signIn(page, account.email, account.password);
+    await page.goto("/templates/create");
+    await page.getByRole("heading", { name: "Novo Template" }).waitFor();
+    await chooseSpecialtyAndCategory(page, "Contratos");
+    await page.getByRole("button", { name: "Modelo para teleconsulta" }).click();
+    await expect
+      .poll(() => page.getByLabel(/^Título do Template/).inputValue())
+      .toBe(SAMPLE_TELECONSULT_TEMPLATE.titulo);
+    expect(await page.getByLabel(/^Categoria/).inputValue()).toBe("Consentimento");
+    expect(await sectionCards(page).count()).toBe(SAMPLE_TELECONSULT_TEMPLATE.estrutura.sections.length);
+    expect(await page.getByTestId("optional-consents-editor").getByTestId("optional-consent-item").count()).toBe(
+      SAMPLE_TELECONSULT_TEMPLATE.estrutura.optional_consents!.length,
+    );
+    // Over content, the other sample asks first, and "Cancelar" keeps the teleconsultation.
+    await page.getByRole("button", { name: "Carregar modelo de exemplo" }).click();
+    await page.getByRole("alertdialog").getByText("Substituir o conteúdo atual?").waitFor();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancelar" }).click();
+    await page.getByRole("alertdialog").waitFor({ state: "detached" });
+    expect(await page.getByLabel(/^Título do Template/).inputValue()).toBe(SAMPLE_TELECONSULT_TEMPLATE.titulo);
+    await snap(page, "template-teleconsult-phone", { fullPage: false });
+    await page.getByRole("button", { name: "Criar Template" }).click();
+    await page.getByText("Template criado com sucesso").waitFor();
+    await page.waitForURL(/\/templates\/[0-9a-f-]{36}\/preview$/);
+    await page.getByRole("heading", { name: SAMPLE_TELECONSULT_TEMPLATE.titulo, level: 1 }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

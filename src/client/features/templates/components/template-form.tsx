@@ -28,6 +28,7 @@ import { useGoBack } from "@/features/patients";
 import { errorMessage } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { SAMPLE_TEMPLATE } from "@shared/document-model/sample-template";
+import { SAMPLE_TELECONSULT_TEMPLATE } from "@shared/document-model/sample-teleconsult-template";
 import type { TemplateStructure } from "@shared/document-model/structure";
 import {
   TEMPLATE_CATEGORIES,
@@ -44,6 +45,14 @@ import { TemplateEditor } from "./template-editor";
 import { OptionalConsentsEditor } from "./optional-consents-editor";
 import { TemplatePreview } from "./template-preview";
 import { UsageTips } from "./usage-tips";
+
+/** The samples offered on "Novo template": a procedure's TCLE and a teleconsultation's (CFM Res. 2.314/2022). */
+const SAMPLES = { tcle: SAMPLE_TEMPLATE, teleconsulta: SAMPLE_TELECONSULT_TEMPLATE } as const;
+type SampleId = keyof typeof SAMPLES;
+const SAMPLE_LABEL: Readonly<Record<SampleId, string>> = {
+  tcle: "Carregar modelo de exemplo",
+  teleconsulta: "Modelo para teleconsulta",
+};
 
 export interface TemplateFormValues {
   titulo: string;
@@ -79,7 +88,8 @@ export function TemplateForm({
   const goBack = useGoBack(cancelTo);
   const specialties = useTemplateSpecialties();
   const [formError, setFormError] = useState<string | null>(null);
-  const [confirmSample, setConfirmSample] = useState(false);
+  // The sample asked for, waiting for "Substituir o conteúdo atual?" when the editor has content.
+  const [confirmSample, setConfirmSample] = useState<SampleId | null>(null);
   const [tab, setTab] = useState("editor");
   const form = useForm<TemplateFormValues, unknown, TemplateData>({
     resolver: zodResolver(templateInputSchema) as unknown as Resolver<TemplateFormValues, unknown, TemplateData>,
@@ -126,11 +136,12 @@ export function TemplateForm({
     },
   );
 
-  function loadSample() {
-    setValue("titulo", SAMPLE_TEMPLATE.titulo, { shouldDirty: true, shouldValidate: formState.isSubmitted });
-    setValue("categoria", SAMPLE_TEMPLATE.categoria, { shouldDirty: true, shouldValidate: formState.isSubmitted });
-    setValue("estrutura", structuredClone(SAMPLE_TEMPLATE.estrutura), { shouldDirty: true });
-    setConfirmSample(false);
+  function loadSample(which: SampleId) {
+    const sample = SAMPLES[which];
+    setValue("titulo", sample.titulo, { shouldDirty: true, shouldValidate: formState.isSubmitted });
+    setValue("categoria", sample.categoria, { shouldDirty: true, shouldValidate: formState.isSubmitted });
+    setValue("estrutura", structuredClone(sample.estrutura), { shouldDirty: true });
+    setConfirmSample(null);
     setTab("editor");
     toast.success("Modelo de exemplo carregado");
   }
@@ -149,14 +160,19 @@ export function TemplateForm({
         <CardHeader className="flex flex-wrap items-start justify-between gap-3">
           <CardTitle>Informações básicas</CardTitle>
           {mode === "create" ? (
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              onClick={() => (hasContent(getValues("estrutura")) ? setConfirmSample(true) : loadSample())}
-            >
-              <FileDown /> Carregar modelo de exemplo
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              {(Object.keys(SAMPLES) as SampleId[]).map((which) => (
+                <Button
+                  key={which}
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  onClick={() => (hasContent(getValues("estrutura")) ? setConfirmSample(which) : loadSample(which))}
+                >
+                  <FileDown /> {SAMPLE_LABEL[which]}
+                </Button>
+              ))}
+            </div>
           ) : null}
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
@@ -273,7 +289,7 @@ export function TemplateForm({
         ) : null}
       </div>
 
-      <AlertDialog open={confirmSample} onOpenChange={setConfirmSample}>
+      <AlertDialog open={confirmSample !== null} onOpenChange={(open) => !open && setConfirmSample(null)}>
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle>Substituir o conteúdo atual?</AlertDialogTitle>
@@ -284,7 +300,9 @@ export function TemplateForm({
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel>Cancelar</AlertDialogCancel>
-            <AlertDialogAction onClick={loadSample}>Carregar modelo</AlertDialogAction>
+            <AlertDialogAction onClick={() => confirmSample && loadSample(confirmSample)}>
+              Carregar modelo
+            </AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>
