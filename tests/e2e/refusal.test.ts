@@ -57,6 +57,10 @@ describe("informed refusal on a phone", () => {
     await choice.getByRole("button", { name: "Recusar o documento" }).click();
     const done = p.getByTestId("refusal-done");
     await done.getByText("Sua recusa foi registrada").waitFor();
+    // No SMTP on this server: the record is not promised by e-mail.
+    expect(await done.getByTestId("refusal-copy").textContent()).toBe(
+      "O registro selado da recusa fica guardado pela clínica; você pode pedir uma cópia a ela.",
+    );
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const code = (await done.getByTestId("refusal-code").textContent())?.trim();
     expect(code).toMatch(/^[0-9A-Z]{6,32}$/);

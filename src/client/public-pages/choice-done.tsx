@@ -13,7 +13,14 @@ export function ChoiceDone({ page, em, codigo }: { page: SigningPage; em: string
       </span>
       <h1 className="text-lg font-semibold text-balance">{CHOICE_MESSAGES.refused}</h1>
       <p className="max-w-sm text-sm font-medium text-balance break-words">{page.documento.titulo}</p>
-      <p className="max-w-sm text-sm text-balance text-muted-foreground">{CHOICE_MESSAGES.refusedText}</p>
+      <p className="max-w-sm text-sm text-balance text-muted-foreground">
+        {CHOICE_MESSAGES.refusedText}{" "}
+        <span data-testid="refusal-copy">
+          {page.email_configurado && page.copia_para
+            ? CHOICE_MESSAGES.refusedCopyByEmail(page.copia_para)
+            : CHOICE_MESSAGES.refusedCopyAtClinic}
+        </span>
+      </p>
       <dl className="grid gap-1 rounded-lg border bg-muted/40 px-4 py-3 text-sm">
         <div>
           <dt className="inline text-muted-foreground">Recusado em </dt>

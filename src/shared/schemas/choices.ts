@@ -91,8 +91,11 @@ export const CHOICE_MESSAGES = {
     "Se você decidiu não realizar o procedimento, registre aqui a sua recusa. Ela fica registrada com a mesma segurança de uma assinatura e a clínica é avisada.",
   refuseConfirm: "Recusar o documento",
   refused: "Sua recusa foi registrada",
-  refusedText:
-    "A clínica e o profissional responsável foram avisados. Você receberá um registro selado da recusa. Este link não aceita mais assinatura.",
+  refusedText: "A clínica e o profissional responsável foram avisados. Este link não aceita mais assinatura.",
+  /** Where the sealed refusal record goes: promised by e-mail only when e-mail really leaves the server. */
+  refusedCopyByEmail: (masked: string | null) =>
+    `Você receberá o registro selado da recusa por e-mail${masked ? ` (${masked})` : ""}.`,
+  refusedCopyAtClinic: "O registro selado da recusa fica guardado pela clínica; você pode pedir uma cópia a ela.",
   revokeTitle: "Revogar meu consentimento",
   revokeIntro:
     "Você pode revogar este consentimento a qualquer momento, sem custo. O documento assinado continua guardado; um registro selado da revogação é feito e a clínica é avisada.",
