@@ -19,6 +19,7 @@ import {
   buildRevision,
   recordRevision,
   retimestampArchive,
+  scheduleArchiveRetimestamp,
 } from "../../src/server/services/archive/retimestamp-archive.js";
 import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
@@ -275,6 +276,30 @@ describe("archive re-time-stamp", () => {
     const summary = await retimestampArchive(jobContext({ TSA_URL: "none" }), later());
     expect(summary).toEqual({ configured: false, read: 0, stamped: 0, postponed: 0 });
     expect(logs.join("\n")).toContain("nenhuma autoridade de carimbo do tempo configurada");
+  });
+});
+
+describe("scheduling", () => {
+  it("the sweep enqueues one job a day with an authority, none without (and says so once)", async () => {
+    const day = new Date("2031-03-10T15:00:00.000Z");
+    const withAuthority = jobContext();
+    expect(await scheduleArchiveRetimestamp(withAuthority, day)).toBe(true);
+    expect(await scheduleArchiveRetimestamp(withAuthority, day)).toBe(false);
+    // Another process (its own configuration) finds the day's job in the queue.
+    expect(await scheduleArchiveRetimestamp(jobContext(), day)).toBe(false);
+    const queued = await ctx.database.db
+      .select({ kind: jobs.kind, payload: jobs.payload })
+      .from(jobs)
+      .where(eq(jobs.dedupe_key, "archive.retimestamp:2031-03-10"));
+    expect(queued).toEqual([{ kind: "archive.retimestamp", payload: { dia: "2031-03-10" } }]);
+    logs.length = 0;
+    const none = jobContext({ TSA_URL: "none" });
+    expect(await scheduleArchiveRetimestamp(none, new Date("2031-03-11T15:00:00.000Z"))).toBe(false);
+    expect(await scheduleArchiveRetimestamp(none, new Date("2031-03-11T15:00:00.000Z"))).toBe(false);
+    expect(logs.filter((l) => l.includes("nenhuma autoridade de carimbo do tempo"))).toHaveLength(1);
+    expect(
+      await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "archive.retimestamp:2031-03-11")),
+    ).toEqual([]);
   });
 });
 

@@ -383,6 +383,8 @@ const NO_AUTHORITY =
   "carimbo de arquivo: nenhuma autoridade de carimbo do tempo configurada (TSA_URL=none ou ausente); nada a fazer";
 /** The configurations already told (once per process) that there is nothing to schedule. */
 const told = new WeakSet<object>();
+/** The last day this process saw scheduled, per configuration: the sweep runs each minute, the query once a day. */
+const scheduledDay = new WeakMap<object, string>();
 
 /**
  * Called by the worker's sweep: the day's 'archive.retimestamp' job, once a day (São Paulo).
@@ -395,17 +397,19 @@ export async function scheduleArchiveRetimestamp(ctx: JobContext, now: Date = ne
     return false;
   }
   const dia = dateInSaoPaulo(now);
+  if (scheduledDay.get(ctx.env) === dia) return false;
   const [existing] = await ctx.db
     .select({ id: jobs.id })
     .from(jobs)
     .where(eq(jobs.dedupe_key, dedupeKey(dia)))
     .limit(1);
-  if (existing) return false;
-  await enqueueJob(ctx.db, {
-    kind: "archive.retimestamp",
-    payload: { dia },
-    dedupeKey: dedupeKey(dia),
-    maxAttempts: 3,
-  });
-  return true;
+  if (!existing)
+    await enqueueJob(ctx.db, {
+      kind: "archive.retimestamp",
+      payload: { dia },
+      dedupeKey: dedupeKey(dia),
+      maxAttempts: 3,
+    });
+  scheduledDay.set(ctx.env, dia);
+  return !existing;
 }
