@@ -25,6 +25,7 @@ import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { tsaConfigFromEnv } from "../../src/server/services/timestamping/tsa-client.js";
 import { type FakeTsa, startFakeTsaServer } from "../fakes/tsa-server.js";
+import { entryText, unzipEntries } from "../helpers/data-rights.js";
 import { nodeEntryArgs } from "../helpers/node-entry.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
@@ -246,6 +247,32 @@ describe("archive re-time-stamp", () => {
     });
     expect(check.statusCode, check.body).toBe(200);
     expect(check.json()).toMatchObject({ identico: true, selo_integro: true });
+  });
+
+  it("the clinic export carries the history and every revision's file; another clinic's export none of it", async () => {
+    const exportOf = async (who: SignedIn) => {
+      const response = await ctx.app.inject({
+        method: "GET",
+        url: "/api/settings/export",
+        headers: { cookie: who.cookie },
+      });
+      expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+      return unzipEntries(response.rawPayload);
+    };
+    const a = await exportOf(clinicA);
+    const rows = JSON.parse(entryText(a, "dados/contrato_revisoes_pdf.json")) as {
+      sha256: string;
+      anterior_sha256: string;
+    }[];
+    const mine = [...(await revisionsOf(documentA)), ...(await revisionsOf(documentKilled))];
+    expect(rows.map((r) => r.sha256).sort()).toEqual(mine.map((r) => r.sha256).sort());
+    for (const r of mine) {
+      expect(a[`arquivos/${r.sha256}.pdf`], r.sha256).toBeDefined();
+      expect(a[`arquivos/${r.anterior_sha256}.pdf`], r.anterior_sha256).toBeDefined();
+    }
+    expect(entryText(a, "planilhas/revisoes-de-arquivo-dos-pdfs.csv")).toContain(mine[0]!.sha256);
+    const b = await exportOf(clinicB);
+    expect(JSON.parse(entryText(b, "dados/contrato_revisoes_pdf.json"))).toEqual([]);
   });
 
   it("npm run verify reports the archive revision", async () => {
