@@ -308,7 +308,10 @@ describe("archive re-time-stamp", () => {
 
 describe("scheduling", () => {
   it("the sweep enqueues one job a day with an authority, none without (and says so once)", async () => {
-    const day = new Date("2031-03-10T15:00:00.000Z");
+    // A day of its own (PostgreSQL keeps the queue between runs): some noon between 2040 and 2200.
+    const day = new Date(Date.UTC(2040, 0, 1, 15) + Math.floor(Math.random() * 58_000) * DAY);
+    const dia = day.toISOString().slice(0, 10);
+    const nextDay = new Date(day.getTime() + DAY);
     const withAuthority = jobContext();
     expect(await scheduleArchiveRetimestamp(withAuthority, day)).toBe(true);
     expect(await scheduleArchiveRetimestamp(withAuthority, day)).toBe(false);
@@ -317,15 +320,18 @@ describe("scheduling", () => {
     const queued = await ctx.database.db
       .select({ kind: jobs.kind, payload: jobs.payload })
       .from(jobs)
-      .where(eq(jobs.dedupe_key, "archive.retimestamp:2031-03-10"));
-    expect(queued).toEqual([{ kind: "archive.retimestamp", payload: { dia: "2031-03-10" } }]);
+      .where(eq(jobs.dedupe_key, `archive.retimestamp:${dia}`));
+    expect(queued).toEqual([{ kind: "archive.retimestamp", payload: { dia } }]);
     logs.length = 0;
     const none = jobContext({ TSA_URL: "none" });
-    expect(await scheduleArchiveRetimestamp(none, new Date("2031-03-11T15:00:00.000Z"))).toBe(false);
-    expect(await scheduleArchiveRetimestamp(none, new Date("2031-03-11T15:00:00.000Z"))).toBe(false);
+    expect(await scheduleArchiveRetimestamp(none, nextDay)).toBe(false);
+    expect(await scheduleArchiveRetimestamp(none, nextDay)).toBe(false);
     expect(logs.filter((l) => l.includes("nenhuma autoridade de carimbo do tempo"))).toHaveLength(1);
     expect(
-      await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "archive.retimestamp:2031-03-11")),
+      await ctx.database.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupe_key, `archive.retimestamp:${nextDay.toISOString().slice(0, 10)}`)),
     ).toEqual([]);
   });
 });
