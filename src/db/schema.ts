@@ -687,6 +687,11 @@ export const contratos = pgTable(
     /** What /verificar/:code tells: the final PDF's SHA-256, and that of the sealed bytes. */
     signed_pdf_sha256: text("signed_pdf_sha256"),
     /**
+     * When the archive job looks at the sealed PDF again (decision 064): its latest document
+     * time-stamp's authority certificate expiry minus RETIMESTAMP_MARGIN_DAYS. Null: not read yet.
+     */
+    carimbo_revisar_em: timestamp("carimbo_revisar_em", { withTimezone: true }),
+    /**
      * The professional chose to sign with their ICP-Brasil certificate: whether the final PDF got
      * that signature (false: the certificate was no longer active). Null when not chosen or not yet
      * sealed. The screens show the method applied, not the one chosen (decision 041).
@@ -1021,6 +1026,45 @@ export const contratoRegistros = pgTable(
     unique("contrato_registros_code_unique").on(t.verification_code),
     foreignKey({
       name: "contrato_registros_contrato_fk",
+      columns: [t.tenant_id, t.contrato_id],
+      foreignColumns: [contratos.tenant_id, contratos.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * The archive revisions of a sealed PDF (decision 064): each appended a fresh DSS and a document
+ * time-stamp over the whole previous file (`anterior_sha256`, a prefix of the new bytes). The
+ * document's signed_pdf_file_id/sha256 name the newest; the earlier files stay stored. Never updated.
+ */
+export const contratoRevisoesPdf = pgTable(
+  "contrato_revisoes_pdf",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    contrato_id: uuid("contrato_id").notNull(),
+    /** 1 = the first revision after the sealed file. */
+    revisao: integer("revisao").notNull(),
+    file_id: uuid("file_id").notNull(),
+    sha256: text("sha256").notNull(),
+    anterior_sha256: text("anterior_sha256").notNull(),
+    anterior_file_id: uuid("anterior_file_id").notNull(),
+    /** Why: the previous authority certificate was near expiry, or its algorithm is weak (SHA-1). */
+    motivo: text("motivo", { enum: ["vencimento", "algoritmo"] }).notNull(),
+    /** The new document time-stamp's time (the authority's genTime). */
+    carimbo_em: timestamp("carimbo_em", { withTimezone: true }).notNull(),
+    autoridade: text("autoridade"),
+    autoridade_certificado_sha256: text("autoridade_certificado_sha256"),
+    autoridade_vence_em: timestamp("autoridade_vence_em", { withTimezone: true }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    unique("contrato_revisoes_pdf_revisao_unique").on(t.tenant_id, t.contrato_id, t.revisao),
+    unique("contrato_revisoes_pdf_anterior_unique").on(t.tenant_id, t.contrato_id, t.anterior_sha256),
+    foreignKey({
+      name: "contrato_revisoes_pdf_contrato_fk",
       columns: [t.tenant_id, t.contrato_id],
       foreignColumns: [contratos.tenant_id, contratos.id],
     }).onDelete("cascade"),

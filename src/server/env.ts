@@ -132,6 +132,11 @@ export const envSchema = z
     TSA_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
     TSA_ICP_BRASIL: booleanFromString.default(false),
     /**
+     * Archive re-time-stamping (decision 064): a sealed PDF gets a new DSS and document time-stamp
+     * when its latest time-stamp's authority certificate expires within this many days.
+     */
+    RETIMESTAMP_MARGIN_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+    /**
      * PEM file with the official ICP-Brasil root certificates (ITI's AC Raiz v5, v10, v11…), downloaded
      * by the operator: with it, the registry and the certificates page say when a chain ends at an
      * official root; without it they say the root was not checked (decision 041).

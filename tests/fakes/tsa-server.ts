@@ -53,16 +53,18 @@ export interface FakeTsa {
   requests: Buffer[];
   /** Each Authorization header received (undefined when absent). */
   authorizations: (string | undefined)[];
+  /** A new authority certificate (a new key, valid `validDays` from now), as an authority renews its own. */
+  renew(validDays: number): TestCertificate;
   close(): Promise<void>;
 }
 
-function issueTsaCertificate(issuer: TestCertificate): TestCertificate {
+function issueTsaCertificate(issuer: TestCertificate, validDays = 365): TestCertificate {
   const keys = newKeyPair();
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = `1${randomBytes(10).toString("hex")}`;
   cert.validity.notBefore = new Date(Date.now() - 24 * 3600_000);
-  cert.validity.notAfter = new Date(Date.now() + 365 * 24 * 3600_000);
+  cert.validity.notAfter = new Date(Date.now() + validDays * 24 * 3600_000);
   cert.setSubject([
     { shortName: "C", value: "BR" },
     { shortName: "O", value: "ICP-Brasil" },
@@ -165,9 +167,11 @@ const rejection = () =>
     ),
   );
 
-export async function startFakeTsaServer(options: { username?: string; password?: string } = {}): Promise<FakeTsa> {
+export async function startFakeTsaServer(
+  options: { username?: string; password?: string; validDays?: number } = {},
+): Promise<FakeTsa> {
   const pki = testPki();
-  const certificate = issueTsaCertificate(pki.ac);
+  const certificate = issueTsaCertificate(pki.ac, options.validDays);
   const state: FakeTsa = {
     url: "",
     mode: "ok",
@@ -175,6 +179,10 @@ export async function startFakeTsaServer(options: { username?: string; password?
     chain: [pki.ac, pki.root],
     requests: [],
     authorizations: [],
+    renew: (validDays) => {
+      state.certificate = issueTsaCertificate(pki.ac, validDays);
+      return state.certificate;
+    },
     close: async () => {},
   };
   const expectedAuth = options.username
@@ -205,7 +213,7 @@ export async function startFakeTsaServer(options: { username?: string; password?
         reply(
           200,
           "application/timestamp-reply",
-          granted(issueToken(certificate, pki.ac, readRequest(body), state.mode)),
+          granted(issueToken(state.certificate, pki.ac, readRequest(body), state.mode)),
         );
       } catch {
         reply(200, "application/timestamp-reply", sequence(sequence(smallInteger(2))));

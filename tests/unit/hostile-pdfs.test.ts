@@ -7,6 +7,7 @@ import { embeddedFiles, MAX_EMBEDDED_FILE_BYTES } from "../../src/server/service
 import {
   checkAllPdfSignatures,
   checkPdfSignature,
+  MAX_DOCUMENT_TIMESTAMPS,
   MAX_PDF_SIGNATURES,
 } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
@@ -25,6 +26,21 @@ function timed<T>(work: () => T): { value: T | Error; ms: number } {
 }
 
 describe("hostile PDFs", () => {
+  it(`document time-stamps are counted apart: archive revisions fit, more than ${MAX_DOCUMENT_TIMESTAMPS} are refused`, () => {
+    // Twenty years of renewals (decision 064) are read, each checked (and failing as a forgery).
+    const archive = checkAllPdfSignatures(manyByteRanges(20, 1024, "ETSI.RFC3161"));
+    expect(archive.signatures).toHaveLength(20);
+    expect(archive.signatures.every((s) => s.kind === "carimbo_documento")).toBe(true);
+    const pdf = manyByteRanges(5_000, 1024 * 1024, "ETSI.RFC3161");
+    const all = timed(() => checkAllPdfSignatures(pdf));
+    expect(all.value).toMatchObject({
+      valid: false,
+      signatures: [],
+      reason: `mais de ${MAX_DOCUMENT_TIMESTAMPS} carimbos do tempo do documento`,
+    });
+    expect(all.ms).toBeLessThan(1_000);
+  });
+
   it("an xref count larger than the table is refused, not looped over", () => {
     const { value, ms } = timed(() => embeddedFiles(forgedXrefCount()));
     expect(value).toBeInstanceOf(Error);

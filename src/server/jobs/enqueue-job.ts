@@ -29,6 +29,8 @@ export interface JobPayloads {
   "whatsapp.fallback": { messageId: string };
   /** Seal a refusal's or revocation's record, e-mail it, send it to Feegow (decision 056). */
   "document.choice_record": { registroId: string };
+  /** The day's archive re-time-stamp of the sealed PDFs (decision 064); `dia` is the São Paulo date. */
+  "archive.retimestamp": { dia: string };
   /** Attempt `attempt` of one webhook delivery (a webhook_deliveries row; decision 062). */
   "webhook.deliver": { deliveryId: string; attempt: number };
 }

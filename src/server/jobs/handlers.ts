@@ -6,6 +6,7 @@ import { sendReminder } from "../services/reminders/send-reminder.js";
 import { sendWhatsappJob } from "../services/whatsapp/send-whatsapp-job.js";
 import { whatsappFallback } from "../services/whatsapp/whatsapp-fallback.js";
 import { deliverWebhook } from "../services/webhooks/deliver-webhook.js";
+import { retimestampArchive } from "../services/archive/retimestamp-archive.js";
 import { runDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
@@ -32,6 +33,9 @@ export const jobHandlers: JobHandlers = {
   },
   "backup.daily": async (ctx, payload) => {
     await runDailyBackup(ctx, payload);
+  },
+  "archive.retimestamp": async (ctx) => {
+    await retimestampArchive(ctx);
   },
   "document.remind": async (ctx, payload, tenantId, now) => {
     if (!tenantId) throw new Error("document.remind needs the document's tenant");

@@ -5,6 +5,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { deliverDueEmails } from "../services/email/deliver-emails.js";
 import { sealPlainOutboxBodies } from "../services/email/seal-plain-outbox-bodies.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE, anchorAuditChains } from "../services/audit/audit-anchors.js";
+import { scheduleArchiveRetimestamp } from "../services/archive/retimestamp-archive.js";
 import { scheduleDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import { warnCertificateExpiry } from "./warn-certificate-expiry.js";
@@ -96,6 +97,8 @@ export function createWorker(
       for (let batch = 0; batch < 10 && (await sealPlainOutboxBodies(ctx.db, ctx.secretBox)) > 0; batch += 1);
       // The day's backup once BACKUP_TIME has passed, when BACKUP_DIR or BACKUP_S3 is set (decisions 027, 030).
       await scheduleDailyBackup(ctx);
+      // Once a day, the archive's sealed PDFs whose time-stamp nears its authority's expiry (decision 064).
+      await scheduleArchiveRetimestamp(ctx);
     }
     return { jobs, emails, expired, anchored, certificateWarnings };
   };

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { auditEvents, contratoPartes, contratos, files } from "../../../db/schema.js";
+import { auditEvents, contratoPartes, contratoRevisoesPdf, contratos, files } from "../../../db/schema.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,6 +28,11 @@ export async function deleteDocumentRows(
         isNotNull(contratoPartes.assinatura_file_id),
       ),
     );
+  // Every archive revision's file (decision 064), and the sealed one they started from.
+  const revisionFiles = await tx
+    .select({ id: contratoRevisoesPdf.file_id, anterior: contratoRevisoesPdf.anterior_file_id })
+    .from(contratoRevisoesPdf)
+    .where(and(eq(contratoRevisoesPdf.tenant_id, tenantId), eq(contratoRevisoesPdf.contrato_id, document.id)));
   await tx
     .delete(contratoPartes)
     .where(and(eq(contratoPartes.tenant_id, tenantId), eq(contratoPartes.contrato_id, document.id)));
@@ -50,6 +55,7 @@ export async function deleteDocumentRows(
     document.pdf_file_id,
     document.signed_pdf_file_id,
     ...signatureFiles.map((f) => f.id),
+    ...revisionFiles.flatMap((f) => [f.id, f.anterior]),
     ...earlierPdfs,
   ].filter((id): id is string => id !== null);
   if (fileIds.length > 0)

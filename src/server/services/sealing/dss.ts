@@ -57,8 +57,11 @@ export interface DssContents {
 }
 
 const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
-/** Signatures we describe at most (a PDF of ours has three or four). */
-const MAX_SIGNATURES = 16;
+/**
+ * Signatures we describe at most: a PDF of ours has three or four, plus one document time-stamp
+ * per archive revision (decision 064; the verifier's limits are 8 and 32).
+ */
+const MAX_SIGNATURES = 48;
 
 /** Each /ByteRange's signature dictionary: its /Contents bytes and /SubFilter. */
 export function signatureBytes(pdf: Buffer): PdfSignatureBytes[] {

@@ -6,7 +6,7 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratoPartes, contratoRegistros, contratos, tenants } from "../../../db/schema.js";
+import { contratoPartes, contratoRegistros, contratoRevisoesPdf, contratos, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { maskCpf, type PdfVerdict, type Verification } from "../../../shared/schemas/signing.js";
 import { appliedSigningMethod } from "../../../shared/signing-method.js";
@@ -131,6 +131,13 @@ export async function checkPdfForCode(
       .from(contratoRegistros)
       .where(and(eq(contratoRegistros.tenant_id, tenantId), eq(contratoRegistros.contrato_id, id))),
   );
+  // The copies e-mailed before an archive revision (decision 064) are this document's files too.
+  const revisions = await withTenant(db, tenantId, (tx) =>
+    tx
+      .select({ sha256: contratoRevisoesPdf.sha256, anterior: contratoRevisoesPdf.anterior_sha256 })
+      .from(contratoRevisoesPdf)
+      .where(and(eq(contratoRevisoesPdf.tenant_id, tenantId), eq(contratoRevisoesPdf.contrato_id, id))),
+  );
   const sha256 = sha256Hex(pdf);
   const trusted = await trustedSealCertificates(db, tenantId);
   // The same checks as `npm run verify` (no database): the evidence the file carries, and the
@@ -142,7 +149,8 @@ export async function checkPdfForCode(
   return {
     identico:
       (row.signed_pdf_sha256 !== null && row.signed_pdf_sha256 === sha256) ||
-      recordShas.some((r) => r.sha256 === sha256),
+      recordShas.some((r) => r.sha256 === sha256) ||
+      revisions.some((r) => r.sha256 === sha256 || r.anterior === sha256),
     assinatura_valida: signature.valid && reconhecido,
     selo_integro: signature.valid,
     certificado_reconhecido: reconhecido,

@@ -253,6 +253,11 @@ function checkOne(pdf: Buffer, text: string, index: number, found: FoundRange): 
 
 /** More signatures than any PDF of ours carries (the professional's, the seal): refused unread (decision 049). */
 export const MAX_PDF_SIGNATURES = 8;
+/**
+ * Document time-stamps, counted apart: the sealing's and one per archive revision (decision 064) —
+ * twenty years of yearly renewals fit with room to spare.
+ */
+export const MAX_DOCUMENT_TIMESTAMPS = 32;
 
 interface FoundRange {
   range: [number, number, number, number];
@@ -261,7 +266,8 @@ interface FoundRange {
 
 /**
  * The file's /ByteRange arrays, in order, each with the kind its dictionary's /SubFilter names (the
- * entries before /ByteRange, as @signpdf writes them); at most MAX_PDF_SIGNATURES + 1 are read.
+ * entries before /ByteRange, as @signpdf writes them); reading stops once either kind is past its
+ * limit (MAX_PDF_SIGNATURES, MAX_DOCUMENT_TIMESTAMPS).
  */
 function byteRanges(text: string): FoundRange[] {
   const ranges: FoundRange[] = [];
@@ -269,9 +275,17 @@ function byteRanges(text: string): FoundRange[] {
     const dictionary = text.slice(Math.max(0, text.lastIndexOf("<<", m.index)), m.index);
     const kind = /\/SubFilter\s*\/ETSI\.RFC3161\b/.test(dictionary) ? "carimbo_documento" : "assinatura";
     ranges.push({ range: m.slice(1, 5).map(Number) as FoundRange["range"], kind });
-    if (ranges.length > MAX_PDF_SIGNATURES) break;
+    if (tooMany(ranges)) break;
   }
   return ranges;
+}
+
+/** Why the file is refused unread, or null: more signatures or document time-stamps than ours carry. */
+function tooMany(ranges: FoundRange[]): string | null {
+  const stamps = ranges.filter((r) => r.kind === "carimbo_documento").length;
+  if (ranges.length - stamps > MAX_PDF_SIGNATURES) return `mais de ${MAX_PDF_SIGNATURES} assinaturas`;
+  if (stamps > MAX_DOCUMENT_TIMESTAMPS) return `mais de ${MAX_DOCUMENT_TIMESTAMPS} carimbos do tempo do documento`;
+  return null;
 }
 
 const endOf = (s: PdfSignatureInfo) => s.byteRange[2] + s.byteRange[3];
@@ -294,8 +308,8 @@ export function checkAllPdfSignatures(pdf: Buffer): AllPdfSignaturesCheck {
   const text = pdf.toString("latin1");
   const ranges = byteRanges(text);
   const none = { sealIndex: -1, afterSeal: null };
-  if (ranges.length > MAX_PDF_SIGNATURES)
-    return { valid: false, signatures: [], ...none, reason: `mais de ${MAX_PDF_SIGNATURES} assinaturas` };
+  const refused = tooMany(ranges);
+  if (refused) return { valid: false, signatures: [], ...none, reason: refused };
   const signatures = ranges.map((range, index) => checkOne(pdf, text, index, range));
   if (signatures.length === 0) return { valid: false, signatures, ...none, reason: "sem /ByteRange" };
   const { sealIndex, afterSeal } = afterSealOf(pdf, signatures);
@@ -328,7 +342,8 @@ export function verifyPdfSignature(pdf: Buffer): PdfSignatureCheck {
 export function checkPdfSignature(pdf: Buffer): PdfSignatureCheck & { certificateDer?: Buffer } {
   const text = pdf.toString("latin1");
   const ranges = byteRanges(text);
-  if (ranges.length > MAX_PDF_SIGNATURES) return invalid(`mais de ${MAX_PDF_SIGNATURES} assinaturas`);
+  const refused = tooMany(ranges);
+  if (refused) return invalid(refused);
   const index = ranges.findLastIndex((r) => r.kind === "assinatura");
   const found = ranges[index];
   if (!found) return invalid("sem /ByteRange");

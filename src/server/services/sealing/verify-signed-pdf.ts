@@ -45,6 +45,18 @@ export interface SignedPdfReport {
   dss: { certificados: number; lcr: number; ocsp: number; assinaturas_com_vri: number[] } | null;
   /** The document time-stamps after the seal (PAdES B-LTA). */
   carimbos_documento: { em: string | null; autoridade: string | null; valido: boolean }[];
+  /**
+   * The archive revisions (decision 064): each document time-stamp after the sealing's, with
+   * whether it came while the previous stamp's authority certificate was still valid.
+   */
+  revisoes_arquivo: {
+    revisao: number;
+    em: string | null;
+    autoridade: string | null;
+    valido: boolean;
+    anterior_valido_ate: string | null;
+    a_tempo: boolean;
+  }[];
   linhas: EvidenceLine[];
 }
 
@@ -295,6 +307,48 @@ export function verifySignedPdfWithSeal(
     }
   });
 
+  // 1b'. Archive revisions (decision 064): the stamps after the sealing's one, each renewing the
+  // proof while the previous stamp's authority certificate was still valid.
+  const stamps = all.signatures.filter((s, i) => s.kind === "carimbo_documento" && i > all.sealIndex);
+  const revisoes: SignedPdfReport["revisoes_arquivo"] = [];
+  stamps.slice(1).forEach((stamp, i) => {
+    const previous = stamps[i]!;
+    let previousUntil: Date | null;
+    try {
+      previousUntil = previous.certificateDer ? new Date(new X509Certificate(previous.certificateDer).validTo) : null;
+    } catch {
+      previousUntil = null;
+    }
+    const at = stamp.timestamp?.genTime ?? null;
+    const inTime = !!at && !!previousUntil && at.getTime() < previousUntil.getTime();
+    revisoes.push({
+      revisao: i + 1,
+      em: at?.toISOString() ?? null,
+      autoridade: stamp.signerCommonName,
+      valido: stamp.valid,
+      anterior_valido_ate: previousUntil?.toISOString() ?? null,
+      a_tempo: inTime,
+    });
+  });
+  if (revisoes.length > 0) {
+    info(
+      `Revisões de arquivo: ${revisoes.length} carimbo(s) do tempo do documento acrescentado(s) depois da selagem, cada um com novos dados de validação e sobre o arquivo inteiro anterior, que continua intacto dentro deste.`,
+    );
+    for (const r of revisoes) {
+      const what = `Revisão de arquivo ${r.revisao}: carimbo de ${r.em ?? "data ilegível"}, autoridade “${r.autoridade ?? "sem certificado"}”`;
+      // A renewal after the previous authority's certificate expired proves only from its own time on.
+      if (r.valido && r.a_tempo)
+        check(
+          true,
+          `${what}, feito antes de vencer o certificado da autoridade do carimbo anterior (${r.anterior_valido_ate}).`,
+        );
+      else if (r.valido)
+        info(
+          `${what}: feito depois de vencer o certificado da autoridade do carimbo anterior (${r.anterior_valido_ate ?? "validade ilegível"}); a prova contínua vale só a partir dele.`,
+        );
+    }
+  }
+
   // 1c. Long-term validation data (decision 053): what the DSS holds, which signatures it describes.
   let dss: SignedPdfReport["dss"] = null;
   try {
@@ -478,6 +532,7 @@ export function verifySignedPdfWithSeal(
     partes: parties.map((p) => ({ nome: p.nome, nivel: p.nivel, descricao: partyLevelLine(p) })),
     dss,
     carimbos_documento: carimbos,
+    revisoes_arquivo: revisoes,
     linhas: lines,
   };
   return { report, seal: sealCheck };
