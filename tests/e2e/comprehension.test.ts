@@ -20,6 +20,7 @@ import {
   patientPhone,
   sealedPdf,
   seedSignableDocument,
+  stubSpeech,
 } from "./signing-helpers.js";
 
 let browser: Browser;
@@ -36,31 +37,6 @@ const LONG = Array.from(
   { length: 12 },
   (_, i) => `Parágrafo ${i + 1}: hematoma, inchaço e assimetria podem ocorrer e costumam regredir em semanas.`,
 ).join("\n\n");
-
-/** A speechSynthesis that keeps what it was asked to say (the page's own code runs unchanged). */
-function stubSpeech() {
-  const spoken: string[] = [];
-  let current: { onend?: (() => void) | null } | null = null;
-  Object.defineProperty(window, "__spoken", { value: spoken });
-  Object.defineProperty(window, "speechSynthesis", {
-    configurable: true,
-    value: {
-      speak(utterance: { text: string; lang: string; onend?: (() => void) | null }) {
-        spoken.push(`${utterance.lang}: ${utterance.text}`);
-        current = utterance;
-      },
-      cancel() {
-        const was = current;
-        current = null;
-        was?.onend?.();
-      },
-      getVoices: () => [],
-      speaking: false,
-      pending: false,
-      paused: false,
-    },
-  });
-}
 
 describe("comprehension questions and read-aloud on a phone", () => {
   it("a wrong then right answer, 'Ouvir' and the reading reach the sealed registry", async () => {

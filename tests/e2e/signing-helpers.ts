@@ -196,3 +196,39 @@ export async function sealedPdf(staffPage: Page, documentId: string): Promise<Bu
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/**
+ * A speechSynthesis that keeps what it was asked to say (the page's own code runs unchanged), for
+ * `context.addInitScript`: `window.__spoken` lists "lang: text"; `window.__finishSpeech()` ends
+ * the utterance being spoken, as the voice would at its end.
+ */
+export function stubSpeech() {
+  const spoken: string[] = [];
+  let current: { onend?: (() => void) | null } | null = null;
+  Object.defineProperty(window, "__spoken", { value: spoken });
+  Object.defineProperty(window, "__finishSpeech", {
+    value: () => {
+      const was = current;
+      current = null;
+      was?.onend?.();
+    },
+  });
+  Object.defineProperty(window, "speechSynthesis", {
+    configurable: true,
+    value: {
+      speak(utterance: { text: string; lang: string; onend?: (() => void) | null }) {
+        spoken.push(`${utterance.lang}: ${utterance.text}`);
+        current = utterance;
+      },
+      cancel() {
+        const was = current;
+        current = null;
+        was?.onend?.();
+      },
+      getVoices: () => [],
+      speaking: false,
+      pending: false,
+      paused: false,
+    },
+  });
+}

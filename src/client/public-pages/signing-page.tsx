@@ -271,6 +271,7 @@ export function SigningPage({ token }: { token: string }) {
             >
               <ALargeSmall aria-hidden /> {largeText ? "Texto normal" : "Texto grande"}
             </PlainButton>
+            {canSpeak() ? <ListenAllButton term={termRef} onListen={reading.heardAloud} /> : null}
           </div>
         ) : null}
         {model ? (
@@ -421,6 +422,61 @@ function ListenButton({ id, onListen }: { id: string; onListen: (id: string) => 
     >
       <Volume2 className="size-3.5" aria-hidden /> {speaking ? "Parar" : "Ouvir"}
     </button>
+  );
+}
+
+/**
+ * "Ouvir o termo inteiro": every section in turn, each spoken only after the one before ended, so
+ * a section is marked as heard aloud (decision 052) only when its reading really began — stopping
+ * halfway leaves the rest unmarked.
+ */
+function ListenAllButton({
+  term,
+  onListen,
+}: {
+  term: React.RefObject<HTMLDivElement | null>;
+  onListen: (id: string) => void;
+}) {
+  const [speaking, setSpeaking] = useState(false);
+  const run = useRef(0);
+  const active = useRef(false);
+  active.current = speaking;
+  // Leaving the page stops the voice; a re-render does not.
+  useEffect(() => {
+    const runs = run;
+    const on = active;
+    return () => {
+      runs.current += 1;
+      if (on.current) window.speechSynthesis.cancel();
+    };
+  }, []);
+  const start = () => {
+    const synth = window.speechSynthesis;
+    const mine = ++run.current;
+    synth.cancel();
+    if (speaking) return setSpeaking(false);
+    const sections = Array.from(term.current?.querySelectorAll("[data-section-id]") ?? [])
+      .map((section) => ({ id: section.getAttribute("data-section-id") ?? "", text: speakableText(section) }))
+      .filter((section) => section.id && section.text);
+    const next = (index: number) => {
+      const section = sections[index];
+      if (run.current !== mine) return;
+      if (!section) return setSpeaking(false);
+      const utterance = new SpeechSynthesisUtterance(section.text);
+      utterance.lang = "pt-BR";
+      utterance.onend = () => next(index + 1);
+      utterance.onerror = () => run.current === mine && setSpeaking(false);
+      onListen(section.id);
+      synth.speak(utterance);
+    };
+    if (sections.length === 0) return;
+    setSpeaking(true);
+    next(0);
+  };
+  return (
+    <PlainButton variant="outline" className="px-3" aria-pressed={speaking} onClick={start} data-testid="listen-all">
+      <Volume2 aria-hidden /> {speaking ? "Parar a leitura" : "Ouvir o termo inteiro"}
+    </PlainButton>
   );
 }
 
