@@ -17,6 +17,8 @@ import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/features/auth";
 import { useCertificates } from "@/features/certificates";
+import { useSigningSettings } from "@/features/settings";
+import { ERRORS } from "@shared/errors";
 import { certificateBadge } from "@shared/certificates/certificate-status";
 import { ApiError, errorMessage } from "@/lib/api";
 import type { DocumentDetail } from "@shared/schemas/document";
@@ -39,7 +41,13 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
-  const [codeState, setCodeState] = useState<CodeState>({ kind: "idle" });
+  const [asked, setCodeState] = useState<CodeState>({ kind: "idle" });
+  // A server that sends no e-mail is said at once, not after "Enviar código" (spec audit).
+  const settings = useSigningSettings();
+  const codeState: CodeState =
+    asked.kind === "idle" && settings.data?.email_entregavel === false
+      ? { kind: "unavailable", message: ERRORS.PROFESSIONAL_CODE_UNAVAILABLE.message }
+      : asked;
   const sign = useProfessionalSignature();
   const sendCode = useProfessionalSigningCode();
   const passwordId = useId();
