@@ -277,9 +277,30 @@ describe("responsible physician by role", () => {
       code: "DOCUMENT_PHYSICIAN_REQUIRED",
       message: "Por favor, selecione o médico responsável pelo documento.",
     });
+    // The physician's own default texts travel with them, apart from the admin's (spec part 2 §3).
+    const doctorDefaults = {
+      template_riscos: "Dor leve no local",
+      template_beneficios: "Melhora funcional",
+      template_cuidados_pos: "Repouso por 48 horas",
+      template_valor_procedimento: "R$ 1.250,00",
+    };
+    const savedDefaults = await ctx.app.inject({
+      method: "PUT",
+      url: "/api/me/template-defaults",
+      payload: doctorDefaults,
+      headers: { cookie: clinic.cookie },
+    });
+    expect(savedDefaults.statusCode, savedDefaults.body).toBe(200);
     const options = (await call(admin, "GET", "/api/documents/form-options")).json();
     expect(options.must_choose_physician).toBe(true);
     expect(options.physicians.map((p: { id: string }) => p.id)).toEqual([clinic.profileId]);
+    expect(options.physicians[0].defaults).toEqual({
+      valor_procedimento: "R$ 1.250,00",
+      riscos_personalizados: "Dor leve no local",
+      beneficios_personalizados: "Melhora funcional",
+      cuidados_personalizados: "Repouso por 48 horas",
+    });
+    expect(options.defaults.riscos_personalizados).toBeNull();
     expect(options.templates.map((t: { template_version_id: string }) => t.template_version_id)).not.toContain(
       undefined,
     );

@@ -226,6 +226,16 @@ export const documentFormOptionsSchema = z.object({
       conselho_uf: text().nullable(),
       rqe: text().nullable(),
       especialidade: text().nullable(),
+      /**
+       * This physician's personal defaults (part 2 §3): chosen as responsible, the form takes their
+       * texts, not those of whoever prepares the document.
+       */
+      defaults: z.object({
+        valor_procedimento: text().nullable(),
+        riscos_personalizados: text().nullable(),
+        beneficios_personalizados: text().nullable(),
+        cuidados_personalizados: text().nullable(),
+      }),
     }),
   ),
   /** Administrators and owners choose the responsible physician; others are it. */

@@ -51,14 +51,10 @@ export async function getDocumentFormOptions(db: Db, actor: Actor): Promise<Docu
         conselho_numero: p.conselho_numero,
         conselho_uf: p.conselho_uf,
         ...physicianCredentials(p),
+        defaults: personalDefaults(p),
       })),
       must_choose_physician: await mustChoosePhysician(tx, actor),
-      defaults: {
-        valor_procedimento: me.template_valor_procedimento,
-        riscos_personalizados: me.template_riscos,
-        beneficios_personalizados: me.template_beneficios,
-        cuidados_personalizados: me.template_cuidados_pos,
-      },
+      defaults: personalDefaults(me),
       clinic: {
         nome: clinic.nome_fantasia ?? clinic.razao_social ?? clinic.nome,
         logradouro: clinic.logradouro,
@@ -73,4 +69,14 @@ export async function getDocumentFormOptions(db: Db, actor: Actor): Promise<Docu
       },
     };
   });
+}
+
+/** A profile's personal default texts (/profile/templates), as the form prefills them. */
+function personalDefaults(p: typeof profiles.$inferSelect): DocumentFormOptions["defaults"] {
+  return {
+    valor_procedimento: p.template_valor_procedimento,
+    riscos_personalizados: p.template_riscos,
+    beneficios_personalizados: p.template_beneficios,
+    cuidados_personalizados: p.template_cuidados_pos,
+  };
 }

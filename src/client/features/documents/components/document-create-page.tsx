@@ -73,10 +73,7 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
   const [now] = useState(() => new Date());
   // The user's default "Valor do procedimento": an amount is shown as the currency field writes it;
   // a free text ("Conforme orçamento") keeps a text field.
-  const [valorDefault] = useState(() => {
-    const text = options.defaults.valor_procedimento ?? "";
-    return { value: normalizeReaisText(text) ?? text, isText: text.trim() !== "" && normalizeReaisText(text) === null };
-  });
+  const [valorDefault, setValorDefault] = useState(() => valorField(options.defaults.valor_procedimento));
 
   const form = useForm<FormValues, unknown, DocumentCreateData>({
     resolver,
@@ -131,6 +128,25 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
     if (template && template.categoria !== chosenCategory) setValue("template_version_id", "", { shouldDirty: true });
   });
   useEffect(() => clearMismatchedTemplate(categoria), [categoria]);
+
+  // The responsible physician's own default texts (spec part 2 §3): a receptionist preparing for a
+  // doctor gets the doctor's, not hers. Only the texts nobody has edited here are replaced.
+  const takePhysicianDefaults = useEffectEvent((id: string) => {
+    const defaults = options.physicians.find((p) => p.id === id)?.defaults ?? options.defaults;
+    const edited = formState.dirtyFields.variaveis ?? {};
+    if (!edited.valor_procedimento) {
+      const valor = valorField(defaults.valor_procedimento);
+      setValorDefault(valor);
+      setValue("variaveis.valor_procedimento", valor.value);
+    }
+    for (const field of ["riscos_personalizados", "beneficios_personalizados", "cuidados_personalizados"] as const) {
+      if (!edited[field]) setValue(`variaveis.${field}`, defaults[field] ?? "");
+    }
+  });
+  const chosenPhysician = values.medico_responsavel_id ?? "";
+  useEffect(() => {
+    if (options.must_choose_physician) takePhysicianDefaults(chosenPhysician);
+  }, [chosenPhysician, options.must_choose_physician]);
 
   const me = user.profile;
   const responsibleId = values.medico_responsavel_id || undefined;
@@ -392,4 +408,10 @@ function CreateSkeleton() {
       </div>
     </div>
   );
+}
+
+/** A default "Valor do procedimento": an amount as the currency field writes it; a free text keeps a text field. */
+function valorField(saved: string | null): { value: string; isText: boolean } {
+  const text = saved ?? "";
+  return { value: normalizeReaisText(text) ?? text, isText: text.trim() !== "" && normalizeReaisText(text) === null };
 }

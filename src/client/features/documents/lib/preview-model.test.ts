@@ -27,6 +27,12 @@ const me = {
   conselho_numero: "123",
   conselho_uf: "RJ",
 };
+const NO_DEFAULTS = {
+  valor_procedimento: null,
+  riscos_personalizados: null,
+  beneficios_personalizados: null,
+  cuidados_personalizados: null,
+};
 const physicians = [
   {
     id: "me",
@@ -37,6 +43,7 @@ const physicians = [
     conselho_uf: "RJ",
     rqe: null,
     especialidade: "Implantodontia",
+    defaults: NO_DEFAULTS,
   },
 ];
 
@@ -115,6 +122,7 @@ describe("live preview model", () => {
       conselho_uf: "SP",
       rqe: "777",
       especialidade: "Dermatologia",
+      defaults: NO_DEFAULTS,
     };
     expect(
       previewPhysician({ physicians: [...physicians, colleague], must_choose_physician: true }, "dr", me),
