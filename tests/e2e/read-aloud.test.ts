@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
 import { DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
@@ -32,8 +32,7 @@ afterAll(async () => {
 
 const PATIENT = "Rita Escuta Moreira";
 const EMAIL = "rita.escuta@exemplo.com.br";
-const spokenOf = (p: import("playwright-core").Page) =>
-  p.evaluate(() => (window as unknown as { __spoken: string[] }).__spoken.slice());
+const spokenOf = (p: Page) => p.evaluate(() => (window as unknown as { __spoken: string[] }).__spoken.slice());
 
 describe("the whole term read aloud on a phone", () => {
   it("reads section after section, stops on request, and the registry names only what began", async () => {

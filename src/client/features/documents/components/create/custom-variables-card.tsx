@@ -21,7 +21,9 @@ export function CustomVariablesCard({
     <Card>
       <CardHeader>
         <CardTitle className="text-base">Variáveis personalizadas</CardTitle>
-        <CardDescription>Preenchidas com os textos padrão do profissional responsável; ajuste para este paciente.</CardDescription>
+        <CardDescription>
+          Preenchidas com os textos padrão do profissional responsável; ajuste para este paciente.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         <FormField
