@@ -65,6 +65,11 @@ export const staffChoiceInputSchema = z.object({
 export type StaffChoiceInput = z.input<typeof staffChoiceInputSchema>;
 export type StaffChoiceData = z.output<typeof staffChoiceInputSchema>;
 
+/** The `:item` of an optional consent's revocation route: its stable id (decision 057). */
+export const optionalItemParam = text()
+  .max(64, "Autorização opcional não encontrada")
+  .regex(/^[a-z0-9-]+$/, "Autorização opcional não encontrada");
+
 /** A refusal or revocation as the document page shows it. */
 export const choiceRecordSchema = z.object({
   id: text(),
@@ -82,6 +87,8 @@ export const choiceRecordSchema = z.object({
   pdf_pronto: z.boolean(),
   pdf_sha256: text().nullable(),
   original_pdf_sha256: text().nullable(),
+  /** A revocation of one optional consent only (decision 057): its id; null: the whole document. */
+  item_id: text().nullable(),
 });
 export type ChoiceRecord = z.infer<typeof choiceRecordSchema>;
 
