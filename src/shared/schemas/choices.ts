@@ -131,9 +131,20 @@ export const CHOICE_MESSAGES = {
   revokeNo: "Não, voltar",
   revoked: "Sua revogação foi registrada",
   revokedText: "A clínica e o profissional responsável foram avisados.",
+  /** One optional consent answered "Sim", revoked on its own (decision 057). */
+  itemsHeading: "Suas autorizações opcionais",
+  itemsIntro:
+    "Você pode revogar cada autorização respondida com “Sim”, uma de cada vez. O consentimento principal e as outras respostas continuam valendo.",
+  itemRevokeButton: "Revogar esta autorização",
+  itemRevokeTitle: (title: string) => `Revogar a autorização “${title}”`,
+  itemRevokeIntro:
+    "Só esta autorização é revogada; o consentimento principal e as outras respostas continuam valendo. Confirmamos que é você, como na assinatura, e um registro selado da revogação é feito e a clínica é avisada.",
+  itemRevoked: "A revogação desta autorização foi registrada",
+  itemRevokedCode: "Código do registro:",
   reasonLabel: "Motivo (opcional)",
   staffRefused: "Recusa registrada",
   staffRevoked: "Revogação registrada",
   refusedAt: (when: string) => `Recusado em ${when}`,
   revokedAt: (when: string) => `Revogado em ${when}`,
+  itemRevokedAt: (title: string, when: string) => `Autorização “${title}” revogada em ${when}`,
 } as const;

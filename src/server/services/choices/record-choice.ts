@@ -46,19 +46,19 @@ export async function recordChoice(tx: Tx, input: NewChoice): Promise<{ id: stri
   const item = input.tipo === "revogacao" ? (input.item ?? null) : null;
   if (!item)
     await tx
-    .update(contratos)
-    .set(
-      refusal
-        ? {
-            status: "recusado",
-            recusado_at: input.ocorridoEm,
-            // The refusal record's own code: /verificar tells it was refused, and when.
-            verification_code: input.verificationCode,
-            updated_at: now,
-          }
-        : { revogado_at: input.ocorridoEm, updated_at: now },
-    )
-    .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, document.id)));
+      .update(contratos)
+      .set(
+        refusal
+          ? {
+              status: "recusado",
+              recusado_at: input.ocorridoEm,
+              // The refusal record's own code: /verificar tells it was refused, and when.
+              verification_code: input.verificationCode,
+              updated_at: now,
+            }
+          : { revogado_at: input.ocorridoEm, updated_at: now },
+      )
+      .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, document.id)));
   const [row] = await tx
     .insert(contratoRegistros)
     .values({

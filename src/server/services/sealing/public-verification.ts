@@ -110,9 +110,7 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
       registros: records.map(({ item_id, ...r }) => ({
         ...r,
         em: r.em.toISOString(),
-        ...(item_id
-          ? { autorizacao: frozenOptionalItem(contrato.documento, item_id)?.title ?? item_id }
-          : {}),
+        ...(item_id ? { autorizacao: frozenOptionalItem(contrato.documento, item_id)?.title ?? item_id } : {}),
       })),
     };
   });
