@@ -18,7 +18,9 @@ import {
   latestRevocationCode,
   patientPhone,
   seedSignableDocument,
+  signThroughApi,
 } from "./signing-helpers.js";
+import { signatureDataUrl } from "../helpers/signing.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -152,6 +154,50 @@ describe("revoking one optional consent on a phone", () => {
     await records.scrollIntoViewIfNeeded();
     await snap(staff.page, "item-revocation-staff-desktop", { fullPage: false });
     await phone.context.close();
+    await staff.context.close();
+  }, 180_000);
+
+  it("staff record an in-person revocation of one item; the page then shows it revoked and offers only the rest", async () => {
+    const account = await registerProfessional();
+    const staff = await newPage(browser, DESKTOP);
+    await signIn(staff.page, account.email, account.password);
+    const patient = { nome: "Bruna Recepção Farias", cpf: validCpf(), email: "bruna.recepcao@exemplo.com.br" };
+    const [prontuario] = PHOTOS;
+    const documentId = await seedSignableDocument(staff.page, account, patient, "Termo de Consentimento - Recepção", {
+      title: "Termo — {{procedimento}}",
+      introduction: "Eu, {{paciente_nome}}, autorizo {{procedimento}}.",
+      sections: [
+        { id: "inicio", type: "paragraph", title: "Sobre o procedimento", content: "O que será feito." },
+        { id: "assinaturas", type: "signature", title: "Assinaturas", content: "{{paciente_nome}}" },
+      ],
+      optional_consents: [prontuario!, RESEARCH],
+    });
+    const sent = await json<{ link: string }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
+    await signThroughApi(staff.page, sent.link, patient, signatureDataUrl(), {
+      consentimentos_opcionais: [
+        { id: prontuario!.id, aceito: true },
+        { id: RESEARCH.id, aceito: true },
+      ],
+    });
+    await staff.page.goto(`/documents/${documentId}`);
+    await staff.page.getByTestId("record-choice-open").click();
+    const form = staff.page.getByTestId("record-choice");
+    await form.getByLabel("O que o paciente revoga").selectOption(prontuario!.id);
+    await form.getByLabel("Como o paciente comunicou").selectOption("presencial");
+    await form.getByLabel("Motivo (opcional)").fill("Pediu na recepção");
+    await snap(staff.page, "item-revocation-staff-record-desktop", { fullPage: false });
+    await form.getByRole("button", { name: "Registrar revogação" }).click();
+    const records = staff.page.getByTestId("choice-records");
+    await records.getByText(new RegExp(`^Autorização “${prontuario!.title}” revogada em `)).waitFor();
+    await records.getByText("registrado por", { exact: false }).waitFor();
+    // Only the research item is left to revoke on its own; the whole consent still can be.
+    await staff.page.getByTestId("record-choice-open").click();
+    const options = await staff.page.getByTestId("record-choice-target").locator("option").allTextContents();
+    expect(options).toEqual(["Todo o consentimento", `Só a autorização “${RESEARCH.title}”`]);
+    expect(staff.errors).toEqual([]);
     await staff.context.close();
   }, 180_000);
 });
