@@ -74,7 +74,9 @@ export function RecordChoicePanel({ doc, canWrite }: { doc: DocumentDetail; canW
       <p className="text-sm text-muted-foreground">
         {tipo === "recusa"
           ? "O paciente informou à equipe que não concorda com o documento. O link deixa de aceitar assinatura."
-          : "O paciente informou à equipe que revoga o consentimento. O PDF assinado não muda; um registro selado da revogação é gerado."}
+          : itemId
+            ? "O paciente informou à equipe que revoga só esta autorização opcional; o consentimento principal e as outras respostas continuam valendo. Um registro selado da revogação é gerado."
+            : "O paciente informou à equipe que revoga o consentimento. O PDF assinado não muda; um registro selado da revogação é gerado."}
       </p>
       {tipo === "revogacao" && revocableItems.length > 0 ? (
         <>
