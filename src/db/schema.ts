@@ -1019,10 +1019,17 @@ export const contratoRegistros = pgTable(
     original_verification_code: text("original_verification_code"),
     pdf_file_id: uuid("pdf_file_id"),
     pdf_sha256: text("pdf_sha256"),
+    /** A revocation of one optional consent only (decision 057): its stable id; null: the whole document. */
+    item_id: text("item_id"),
     created_at: createdAt(),
   },
   (t) => [
-    unique("contrato_registros_tipo_unique").on(t.tenant_id, t.contrato_id, t.tipo),
+    uniqueIndex("contrato_registros_tipo_unique")
+      .on(t.tenant_id, t.contrato_id, t.tipo)
+      .where(sql`${t.item_id} is null`),
+    uniqueIndex("contrato_registros_item_unique")
+      .on(t.tenant_id, t.contrato_id, t.item_id)
+      .where(sql`${t.item_id} is not null`),
     unique("contrato_registros_code_unique").on(t.verification_code),
     foreignKey({
       name: "contrato_registros_contrato_fk",

@@ -336,6 +336,13 @@ export const ERRORS = {
   },
   DOCUMENT_NOT_REVOCABLE: { status: 409, message: "Só um consentimento assinado pode ser revogado." },
   DOCUMENT_ALREADY_REVOKED: { status: 409, message: "Este consentimento já foi revogado." },
+  /** Revoking one optional consent (decision 057). */
+  OPTIONAL_CONSENT_NOT_FOUND: { status: 404, message: "Autorização opcional não encontrada neste documento." },
+  OPTIONAL_CONSENT_DECLINED: {
+    status: 409,
+    message: "Esta autorização foi respondida com “Não”: não há o que revogar.",
+  },
+  OPTIONAL_CONSENT_ALREADY_REVOKED: { status: 409, message: "Esta autorização já foi revogada." },
   CHOICE_NOT_FOR_WITNESS: {
     status: 403,
     message: "Só o paciente ou o responsável legal pode recusar ou revogar este documento, não a testemunha.",

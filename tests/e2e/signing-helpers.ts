@@ -162,6 +162,8 @@ export async function signThroughApi(
   link: string,
   signer: { nome: string; cpf: string; email: string },
   signature: string,
+  /** More of the signature's body, e.g. `consentimentos_opcionais`. */
+  extra: Record<string, unknown> = {},
 ): Promise<void> {
   const token = new URL(link).pathname.split("/").pop()!;
   const request = staffPage.context().request;
@@ -180,6 +182,7 @@ export async function signThroughApi(
         aceite_eletronico: true,
         tipo_assinatura: "desenhada",
         codigo,
+        ...extra,
       },
     }),
     200,

@@ -46,10 +46,13 @@ export function ChoiceForm({
   onClose,
   onCodeRejected,
   onAlreadyDone,
+  item,
 }: {
   token: string;
   page: SigningPage;
   tipo: ChoiceKind;
+  /** A revocation of this optional consent only (decision 057): its own route and texts. */
+  item?: { id: string; title: string };
   code: string | null;
   onDone: (result: { em: string; codigo_verificacao: string }) => void;
   onInvalid: () => void;
@@ -60,7 +63,15 @@ export function ChoiceForm({
   /** Already revoked meanwhile (another tab, the clinic): the caller reloads the page. */
   onAlreadyDone?: () => void;
 }) {
-  const texts = TEXTS[tipo];
+  const texts =
+    tipo === "revogacao" && item
+      ? {
+          title: CHOICE_MESSAGES.itemRevokeTitle(item.title),
+          intro: CHOICE_MESSAGES.itemRevokeIntro,
+          confirm: CHOICE_MESSAGES.revokeConfirm,
+          path: `optional-consents/${encodeURIComponent(item.id)}/revoke`,
+        }
+      : TEXTS[tipo];
   const ids = { nome: useId(), cpf: useId(), motivo: useId() };
   const [open, setOpenState] = useState(onClose !== undefined);
   const setOpen = (next: boolean) => (!next && onClose ? onClose() : setOpenState(next));
@@ -72,7 +83,7 @@ export function ChoiceForm({
 
   if (!open) {
     return (
-      <Panel className="gap-2" data-testid={`choice-${tipo}`}>
+      <Panel className="gap-2" data-testid={item ? `choice-item-${item.id}` : `choice-${tipo}`}>
         <PlainButton variant="outline" className="w-full sm:w-fit" onClick={() => setOpen(true)}>
           <FileX2 aria-hidden /> {texts.title}
         </PlainButton>
@@ -105,14 +116,22 @@ export function ChoiceForm({
     if (result.status === 410) return onInvalid();
     if (onCodeRejected && (result.code === "SIGNING_OTP_INVALID" || result.code === "SIGNING_OTP_REQUIRED"))
       return onCodeRejected(result.message ?? SIGNING_MESSAGES.otpInvalid);
-    if (onAlreadyDone && result.code === "DOCUMENT_ALREADY_REVOKED") return onAlreadyDone();
+    if (
+      onAlreadyDone &&
+      (result.code === "DOCUMENT_ALREADY_REVOKED" || result.code === "OPTIONAL_CONSENT_ALREADY_REVOKED")
+    )
+      return onAlreadyDone();
     const field =
       result.code === "SIGNING_NAME_MISMATCH" ? "nome" : result.code === "SIGNING_CPF_MISMATCH" ? "cpf" : undefined;
     setProblem({ title: result.message ?? SIGNING_MESSAGES.signError, ...(field ? { field } : {}) });
   };
 
   return (
-    <Panel className="gap-4" aria-labelledby={`${ids.nome}-title`} data-testid={`choice-${tipo}`}>
+    <Panel
+      className="gap-4"
+      aria-labelledby={`${ids.nome}-title`}
+      data-testid={item ? `choice-item-${item.id}` : `choice-${tipo}`}
+    >
       <form className="grid gap-4" onSubmit={submit} noValidate>
         <div className="grid gap-1">
           <h2 id={`${ids.nome}-title`} className="flex items-center gap-2 text-base font-semibold">

@@ -20,7 +20,7 @@ import { CodeStep } from "./code-step";
 import { SignForm } from "./sign-form";
 import { ChoiceForm } from "./choice-form";
 import { ChoiceDone } from "./choice-done";
-import { RevokePanel } from "./revoke-panel";
+import { OptionalRevocations, RevokePanel } from "./revoke-panel";
 import { FrontDeskNotice, isFrontDesk } from "./front-desk-notice";
 import { formatDate, formatDateTime } from "./lib/format";
 import { publicFetch } from "./lib/http";
@@ -48,6 +48,8 @@ export function SigningPage({ token }: { token: string }) {
   // The term as shown: its sections are watched for the reading record (decision 052).
   const termRef = useRef<HTMLDivElement>(null);
   const [largeText, setLargeText] = useState(false);
+  // The optional consent this visitor just revoked (decision 057): its notice says so.
+  const [justRevokedItem, setJustRevokedItem] = useState<string | null>(null);
   const pending = state.kind === "ready" && state.page.estado === "pending";
   const reading = useReadingRecord(token, termRef, pending);
 
@@ -347,6 +349,21 @@ export function SigningPage({ token }: { token: string }) {
             />
           )}
         </div>
+      ) : null}
+
+      {signed && page.revogacao && !revokedAt && model ? (
+        <OptionalRevocations
+          token={token}
+          page={page}
+          items={model.optional_consents ?? []}
+          justRevokedItem={justRevokedItem}
+          onRevoked={(id) => {
+            setJustRevokedItem(id);
+            void load();
+          }}
+          onInvalid={() => setState({ kind: "invalid" })}
+          onReload={() => void load()}
+        />
       ) : null}
 
       {signed && page.revogacao && !revokedAt ? revokePanel : null}

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Db } from "../../db/client.js";
-import { staffChoiceInputSchema } from "../../shared/schemas/choices.js";
+import { optionalItemParam, staffChoiceInputSchema } from "../../shared/schemas/choices.js";
 import { text } from "../../shared/schemas/safe-input.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
 import { authorize } from "../policies/roles.js";
@@ -63,6 +63,31 @@ export const documentChoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (ap
         db,
         actor,
         { id: request.params.id, tipo: "revogacao", data: request.body },
+        auditOf(request),
+      );
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.post(
+    "/api/documents/:id/optional-consents/:item/revocation",
+    {
+      schema: {
+        tags,
+        summary:
+          "Registra a revogação de uma autorização opcional (respondida com “Sim”) comunicada à equipe; o consentimento principal não muda, um Registro de revogação selado da autorização é gerado",
+        params: idParams.extend({ item: optionalItemParam }),
+        body: staffChoiceInputSchema,
+        response: { 201: recorded },
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.write");
+      const result = await recordStaffChoice(
+        db,
+        actor,
+        { id: request.params.id, tipo: "revogacao", data: request.body, itemId: request.params.item },
         auditOf(request),
       );
       return reply.status(201).send(result);

@@ -19,6 +19,7 @@ import { openSigningPage } from "../services/signing/open-signing-page.js";
 import { sendSigningCode } from "../services/signing/send-signing-code.js";
 import { signDocument } from "../services/signing/sign-document.js";
 import { chooseByLink } from "../services/choices/choose-by-link.js";
+import { optionalItemParam } from "../../shared/schemas/choices.js";
 import { linkChoiceInputSchema } from "../../shared/schemas/choices.js";
 import { signingCodeKey } from "../services/signing/signing-codes.js";
 import { emailChannelOf } from "../services/signing/signing-settings.js";
@@ -332,6 +333,27 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       chooseByLink(
         db,
         { codeKey, channel, token: request.params.token, tipo: "revogacao" },
+        request.body,
+        auditOf(request),
+      ),
+  );
+  // Decision 057: one optional consent answered "Sim" is revoked on its own, with the same checks.
+  app.post(
+    "/api/public/sign/:token/optional-consents/:item/revoke",
+    {
+      schema: {
+        tags,
+        summary:
+          "Revoga uma autorização opcional respondida com “Sim”: as mesmas conferências da assinatura; o consentimento principal e o PDF assinado não mudam, um Registro de revogação selado da autorização é gerado",
+        params: tokenParams.extend({ item: optionalItemParam }),
+        body: linkChoiceInputSchema,
+        response: { 200: choiceResponse },
+      },
+    },
+    async (request) =>
+      chooseByLink(
+        db,
+        { codeKey, channel, token: request.params.token, tipo: "revogacao", itemId: request.params.item },
         request.body,
         auditOf(request),
       ),

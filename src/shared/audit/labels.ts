@@ -13,6 +13,7 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   /** Decision 056. */
   "document.refused": "Recusa informada registrada",
   "document.revoked": "Consentimento revogado",
+  "document.optional_consent_revoked": "Autorização opcional revogada",
   "document.choice_sealed": "Registro de recusa ou revogação selado",
   "document.sent": "Enviado para assinatura",
   "document.resent": "Link de assinatura reenviado",
@@ -147,6 +148,10 @@ export function auditEventLabel(action: string, data?: unknown): string {
     if (canal === "sms") return `WhatsApp não entregue: ${what} por SMS`;
     if (canal === "email") return `WhatsApp não entregue: ${what} por e-mail`;
     if (canal === "nenhum") return "WhatsApp não entregue: sem SMS ou e-mail para reenviar";
+  }
+  if (action === "document.optional_consent_revoked") {
+    const titulo = field(data, "item_titulo");
+    if (typeof titulo === "string" && titulo) return `Autorização opcional revogada: ${titulo}`;
   }
   return auditActionLabel(action);
 }

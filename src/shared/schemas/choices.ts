@@ -65,6 +65,11 @@ export const staffChoiceInputSchema = z.object({
 export type StaffChoiceInput = z.input<typeof staffChoiceInputSchema>;
 export type StaffChoiceData = z.output<typeof staffChoiceInputSchema>;
 
+/** The `:item` of an optional consent's revocation route: its stable id (decision 057). */
+export const optionalItemParam = text()
+  .max(64, "Autorização opcional não encontrada")
+  .regex(/^[a-z0-9-]+$/, "Autorização opcional não encontrada");
+
 /** A refusal or revocation as the document page shows it. */
 export const choiceRecordSchema = z.object({
   id: text(),
@@ -82,6 +87,8 @@ export const choiceRecordSchema = z.object({
   pdf_pronto: z.boolean(),
   pdf_sha256: text().nullable(),
   original_pdf_sha256: text().nullable(),
+  /** A revocation of one optional consent only (decision 057): its id; null: the whole document. */
+  item_id: text().nullable(),
 });
 export type ChoiceRecord = z.infer<typeof choiceRecordSchema>;
 
@@ -124,9 +131,20 @@ export const CHOICE_MESSAGES = {
   revokeNo: "Não, voltar",
   revoked: "Sua revogação foi registrada",
   revokedText: "A clínica e o profissional responsável foram avisados.",
+  /** One optional consent answered "Sim", revoked on its own (decision 057). */
+  itemsHeading: "Suas autorizações opcionais",
+  itemsIntro:
+    "Você pode revogar cada autorização respondida com “Sim”, uma de cada vez. O consentimento principal e as outras respostas continuam valendo.",
+  itemRevokeButton: "Revogar esta autorização",
+  itemRevokeTitle: (title: string) => `Revogar a autorização “${title}”`,
+  itemRevokeIntro:
+    "Só esta autorização é revogada; o consentimento principal e as outras respostas continuam valendo. Confirmamos que é você, como na assinatura, e um registro selado da revogação é feito e a clínica é avisada.",
+  itemRevoked: "A revogação desta autorização foi registrada",
+  itemRevokedCode: "Código do registro:",
   reasonLabel: "Motivo (opcional)",
   staffRefused: "Recusa registrada",
   staffRevoked: "Revogação registrada",
   refusedAt: (when: string) => `Recusado em ${when}`,
   revokedAt: (when: string) => `Revogado em ${when}`,
+  itemRevokedAt: (title: string, when: string) => `Autorização “${title}” revogada em ${when}`,
 } as const;

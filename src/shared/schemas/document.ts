@@ -179,7 +179,17 @@ export const documentDetailSchema = documentSummarySchema.extend({
   cancel_reason: text().nullable(),
   /** The signer's answer to each separate optional consent of the model (decision 057), in its order. */
   consentimentos_opcionais: z
-    .array(z.object({ id: text(), titulo: text(), aceito: z.boolean(), parte_id: text(), respondido_em: text() }))
+    .array(
+      z.object({
+        id: text(),
+        titulo: text(),
+        aceito: z.boolean(),
+        parte_id: text(),
+        respondido_em: text(),
+        /** Revoked on its own later (decision 057): when the patient revoked it. */
+        revogado_em: text().nullable().optional(),
+      }),
+    )
     .optional(),
   /** The patient asked to talk to the professional after a wrong comprehension answer (decision 061). */
   compreensao_pausada_at: text().nullable().optional(),

@@ -219,7 +219,17 @@ export const signingPageSchema = z.object({
   pdf_assinado_pronto: z.boolean(),
   assinaturas: z.array(signatureSummarySchema),
   /** After signing: the signer's own Sim/Não to each optional consent (decision 057). */
-  consentimentos_opcionais: z.array(z.object({ id: text(), aceito: z.boolean() })).optional(),
+  consentimentos_opcionais: z
+    .array(
+      z.object({
+        id: text(),
+        aceito: z.boolean(),
+        /** A "Sim" revoked later on its own (decision 057): when, and its record's code. */
+        revogado_em: text().optional(),
+        codigo_revogacao: text().optional(),
+      }),
+    )
+    .optional(),
   /**
    * A signed document (every party signed) on the patient's or guardian's own link, never a
    * witness's (decision 056): whether it was revoked (when, and the revocation record's code), and
@@ -357,7 +367,14 @@ export const verificationSchema = z.object({
   revogado_em: text().nullable().optional(),
   registros: z
     .array(
-      z.object({ tipo: z.enum(["recusa", "revogacao"]), em: text(), codigo: text(), pdf_sha256: text().nullable() }),
+      z.object({
+        tipo: z.enum(["recusa", "revogacao"]),
+        em: text(),
+        codigo: text(),
+        pdf_sha256: text().nullable(),
+        /** One optional consent revoked on its own (decision 057): its title as signed. */
+        autorizacao: text().nullable().optional(),
+      }),
     )
     .optional(),
 });

@@ -26,7 +26,7 @@ export function DocumentView({
    * when given, or left out where the page asks them itself (the signing form).
    */
   optional_consents?: "list" | "hidden";
-  optionalAnswers?: readonly { id: string; aceito: boolean }[] | null;
+  optionalAnswers?: readonly { id: string; aceito: boolean; revogado_em?: string | null }[] | null;
 }) {
   const hasIntroduction = model.introduction.length > 0;
   // Before the signature section, as in the PDF (decision 057).

@@ -1,5 +1,7 @@
 import type { DocumentOptionalConsent } from "@shared/document-model/build-document-model";
 import { answerLabel, OPTIONAL_CONSENT_MESSAGES } from "@shared/document-model/optional-consents";
+import { formatDateTimeAt } from "@shared/format";
+import { CHOICE_MESSAGES } from "@shared/schemas/choices";
 import { InlineText } from "./inline-text";
 
 /**
@@ -11,9 +13,11 @@ export function OptionalConsentsView({
   answers,
 }: {
   items: readonly DocumentOptionalConsent[];
-  answers: readonly { id: string; aceito: boolean }[] | null;
+  /** `revogado_em`: a "Sim" revoked on its own later (decision 057). */
+  answers: readonly { id: string; aceito: boolean; revogado_em?: string | null }[] | null;
 }) {
   const answerOf = new Map((answers ?? []).map((a) => [a.id, a.aceito]));
+  const revokedOf = new Map((answers ?? []).map((a) => [a.id, a.revogado_em ?? null]));
   return (
     <section className="grid gap-3 rounded-lg border border-dashed p-4" data-testid="optional-consents-view">
       <div className="grid gap-1">
@@ -36,6 +40,11 @@ export function OptionalConsentsView({
                   </span>
                 )}
               </div>
+              {revokedOf.get(item.id) ? (
+                <span className="text-xs font-semibold text-amber-800" data-testid="optional-revoked">
+                  {CHOICE_MESSAGES.revokedAt(formatDateTimeAt(revokedOf.get(item.id)!))}
+                </span>
+              ) : null}
               {item.paragraphs.map((paragraph, index) => (
                 <p key={index} className="text-sm break-words whitespace-pre-line text-muted-foreground">
                   <InlineText inlines={paragraph} />

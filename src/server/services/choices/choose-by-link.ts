@@ -11,6 +11,7 @@ import { hasSigned, loadLinkSigner } from "../signing/link-signer.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "../signing/signing-settings.js";
 import { signingState } from "../signing/signing-state.js";
 import { findSigningTokenOrThrow } from "../signing/signing-tokens.js";
+import { revocableOptionalItem } from "./optional-item.js";
 import { recordChoice } from "./record-choice.js";
 import { unusedChoiceCode } from "./unused-choice-code.js";
 
@@ -30,7 +31,14 @@ export interface LinkChoiceResult {
  */
 export async function chooseByLink(
   db: Db,
-  options: { codeKey: Buffer; channel: EmailChannel; token: string; tipo: ChoiceKind },
+  options: {
+    codeKey: Buffer;
+    channel: EmailChannel;
+    token: string;
+    tipo: ChoiceKind;
+    /** Revoke only this optional consent (decision 057), not the whole consent. */
+    itemId?: string;
+  },
   input: LinkChoiceData,
   audit: { ip?: string | undefined; userAgent?: string | undefined },
   now = new Date(),
@@ -60,6 +68,11 @@ export async function chooseByLink(
         if (locked.status !== "signed") throw new AppError("DOCUMENT_NOT_REVOCABLE");
         if (locked.revogado_at) throw new AppError("DOCUMENT_ALREADY_REVOKED");
       }
+      // One optional consent: known, answered "Sim", not revoked yet — before any code is spent.
+      const item =
+        tipo === "revogacao" && options.itemId !== undefined
+          ? await revocableOptionalItem(tx, locked, options.itemId)
+          : null;
       const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), options.channel, {
         email: signer.email,
         telefone: signer.telefone,
@@ -95,11 +108,14 @@ export async function chooseByLink(
         ocorridoEm: now,
         verificationCode,
         now,
+        item: item ? { id: item.id, title: item.title } : null,
       });
       return { refused: null };
     });
     if (outcome.refused) throw outcome.refused;
   } catch (error) {
+    if (options.itemId !== undefined && isUniqueViolation(error, "contrato_registros_item_unique"))
+      throw new AppError("OPTIONAL_CONSENT_ALREADY_REVOKED");
     if (isUniqueViolation(error, "contrato_registros_tipo_unique"))
       throw new AppError(tipo === "recusa" ? "SIGNING_LINK_INVALID" : "DOCUMENT_ALREADY_REVOKED");
     throw error;

@@ -25,5 +25,6 @@ export async function listChoiceRecords(tx: Tx, tenantId: string, contratoId: st
     pdf_pronto: row.pdf_file_id !== null,
     pdf_sha256: row.pdf_sha256,
     original_pdf_sha256: row.original_pdf_sha256,
+    item_id: row.item_id,
   }));
 }

@@ -25,6 +25,11 @@ export interface NewChoice {
   ocorridoEm: Date;
   verificationCode: string;
   now: Date;
+  /**
+   * A revocation of this one optional consent only (decision 057), checked by the caller
+   * (optional-item.ts): the document's own state is left as it is, the record names the item.
+   */
+  item?: { id: string; title: string } | null;
 }
 
 /**
@@ -38,20 +43,22 @@ export interface NewChoice {
 export async function recordChoice(tx: Tx, input: NewChoice): Promise<{ id: string }> {
   const { tenantId, document, now } = input;
   const refusal = input.tipo === "recusa";
-  await tx
-    .update(contratos)
-    .set(
-      refusal
-        ? {
-            status: "recusado",
-            recusado_at: input.ocorridoEm,
-            // The refusal record's own code: /verificar tells it was refused, and when.
-            verification_code: input.verificationCode,
-            updated_at: now,
-          }
-        : { revogado_at: input.ocorridoEm, updated_at: now },
-    )
-    .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, document.id)));
+  const item = input.tipo === "revogacao" ? (input.item ?? null) : null;
+  if (!item)
+    await tx
+      .update(contratos)
+      .set(
+        refusal
+          ? {
+              status: "recusado",
+              recusado_at: input.ocorridoEm,
+              // The refusal record's own code: /verificar tells it was refused, and when.
+              verification_code: input.verificationCode,
+              updated_at: now,
+            }
+          : { revogado_at: input.ocorridoEm, updated_at: now },
+      )
+      .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, document.id)));
   const [row] = await tx
     .insert(contratoRegistros)
     .values({
@@ -72,6 +79,7 @@ export async function recordChoice(tx: Tx, input: NewChoice): Promise<{ id: stri
       verification_code: input.verificationCode,
       original_pdf_sha256: refusal ? null : document.signed_pdf_sha256,
       original_verification_code: refusal ? null : document.verification_code,
+      item_id: item?.id ?? null,
       created_at: now,
     })
     .returning({ id: contratoRegistros.id });
@@ -85,7 +93,9 @@ export async function recordChoice(tx: Tx, input: NewChoice): Promise<{ id: stri
       userAgent: input.audit.userAgent,
     },
     {
-      action: refusal ? "document.refused" : "document.revoked",
+      // An item's revocation has its own action: the document's consent stands, so webhooks and
+      // notices of a revoked document (decision 062) do not fire for it.
+      action: refusal ? "document.refused" : item ? "document.optional_consent_revoked" : "document.revoked",
       entityType: "contrato",
       entityId: document.id,
       data: {
@@ -100,6 +110,7 @@ export async function recordChoice(tx: Tx, input: NewChoice): Promise<{ id: stri
         codigo_verificacao: input.verificationCode,
         conteudo_sha256: document.conteudo_sha256,
         status_anterior: document.status,
+        ...(item ? { item_id: item.id, item_titulo: item.title } : {}),
         ...(input.staff ? { registrado_por: input.staff.nome } : {}),
         ...(refusal
           ? {}

@@ -10,6 +10,7 @@ import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Actor } from "../../policies/roles.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { loadSignerRecord } from "../signing/signer-record.js";
+import { revocableOptionalItem } from "./optional-item.js";
 import { recordChoice } from "./record-choice.js";
 import { unusedChoiceCode } from "./unused-choice-code.js";
 
@@ -27,7 +28,7 @@ const CLOCK_SLACK_MS = 5 * 60_000;
 export async function recordStaffChoice(
   db: Db,
   actor: Actor,
-  input: { id: string; tipo: ChoiceKind; data: StaffChoiceData },
+  input: { id: string; tipo: ChoiceKind; data: StaffChoiceData; itemId?: string },
   audit: { ip?: string | undefined; userAgent?: string | undefined },
   now = new Date(),
 ): Promise<{ registro_id: string; codigo_verificacao: string }> {
@@ -46,6 +47,10 @@ export async function recordStaffChoice(
         if (document.revogado_at) throw new AppError("DOCUMENT_ALREADY_REVOKED");
         if (ocorridoEm.getTime() < (document.signed_at?.getTime() ?? 0)) throw new AppError("DOCUMENT_NOT_REVOCABLE");
       }
+      const item =
+        tipo === "revogacao" && input.itemId !== undefined
+          ? await revocableOptionalItem(tx, document, input.itemId)
+          : null;
       const patient = await loadSignerRecord(tx, actor.tenantId, document.paciente_id);
       if (!patient) throw new AppError("NOT_FOUND", "Paciente não encontrado");
       const signer = requiredSigner(patient, dateInSaoPaulo(now));
@@ -70,10 +75,13 @@ export async function recordStaffChoice(
         ocorridoEm,
         verificationCode,
         now,
+        item: item ? { id: item.id, title: item.title } : null,
       });
       return { registro_id: record.id, codigo_verificacao: verificationCode };
     });
   } catch (error) {
+    if (input.itemId !== undefined && isUniqueViolation(error, "contrato_registros_item_unique"))
+      throw new AppError("OPTIONAL_CONSENT_ALREADY_REVOKED");
     if (isUniqueViolation(error, "contrato_registros_tipo_unique"))
       throw new AppError(tipo === "recusa" ? "DOCUMENT_NOT_REFUSABLE" : "DOCUMENT_ALREADY_REVOKED");
     throw error;

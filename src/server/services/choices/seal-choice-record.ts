@@ -25,6 +25,7 @@ import { sha256Hex } from "../../lib/content-hash.js";
 import { inlinePdfRenderer } from "../../pdf-pool/inline-renderer.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
+import { frozenOptionalItem } from "./optional-item.js";
 import { queueFeegowUpload } from "../feegow/feegow-uploads-store.js";
 import { loadFeegowRow } from "../feegow/feegow-store.js";
 import {
@@ -69,13 +70,28 @@ export function choiceEvidence(registro: Registro, document: FinalDocument) {
     original_pdf_sha256: registro.original_pdf_sha256,
     original_codigo_verificacao: registro.original_verification_code,
     original_assinado_em: document.contrato.signed_at?.toISOString() ?? null,
+    // One optional consent revoked (decision 057): its id, and its title and text as signed.
+    ...(registro.item_id ? { item: itemEvidence(registro.item_id, document) } : {}),
   };
 }
+
+function itemEvidence(itemId: string, document: FinalDocument) {
+  const item = frozenOptionalItem(document.contrato.documento, itemId);
+  return {
+    id: itemId,
+    titulo: item?.title ?? null,
+    texto: item ? item.paragraphs.map((p) => p.map(inlineText).join("")).join("\n") : null,
+  };
+}
+
+const inlineText = (inline: Inline): string => ("text" in inline && typeof inline.text === "string" ? inline.text : "");
 
 /** The record's own pages (before the registry): what happened, and for a refusal the text refused. */
 export function choiceRecordModel(registro: Registro, document: FinalDocument, clinicName: string): DocumentModel {
   const refusal = registro.tipo === "recusa";
   const { contrato } = document;
+  const item = registro.item_id ? frozenOptionalItem(contrato.documento, registro.item_id) : null;
+  const itemTitle = item?.title ?? registro.item_id ?? "";
   const when = formatDateTimeAt(registro.ocorrido_em);
   const who =
     registro.origem === "paciente"
@@ -96,10 +112,15 @@ export function choiceRecordModel(registro: Registro, document: FinalDocument, c
   const facts: DocumentSection = {
     id: "registro",
     type: "paragraph",
-    title: refusal ? "Recusa informada" : "Revogação do consentimento",
+    title: refusal
+      ? "Recusa informada"
+      : registro.item_id
+        ? "Revogação de uma autorização opcional"
+        : "Revogação do consentimento",
     paragraphs: [
       labeled("Documento", `${contrato.titulo} (${contrato.id})`),
       labeled("Clínica", clinicName),
+      ...(registro.item_id ? [labeled("Autorização revogada", `${itemTitle} (somente esta autorização)`)] : []),
       labeled(refusal ? "Recusado por" : "Revogado por", who),
       labeled(refusal ? "Recusado em" : "Revogado em", `${when} (horário de Brasília)`),
       labeled("Motivo informado", registro.motivo ?? "não informado"),
@@ -129,14 +150,30 @@ export function choiceRecordModel(registro: Registro, document: FinalDocument, c
         ...model.sections.filter((section) => section.type !== "signature"),
       ]
     : [];
+  // The item revoked, its title and text as the patient answered "Sim" to them at signing.
+  const revokedItem: DocumentSection[] = registro.item_id
+    ? [
+        {
+          id: "autorizacao-revogada",
+          type: "paragraph",
+          title: `Autorização revogada: ${itemTitle}`,
+          paragraphs: [
+            line("Texto da autorização, como assinado (resposta “Sim” na assinatura):"),
+            ...(item?.paragraphs ?? []),
+          ],
+        },
+      ]
+    : [];
   return {
     title: `${CHOICE_RECORD_TITLE[registro.tipo]} — ${contrato.titulo}`,
     introduction: line(
       refusal
         ? "Este registro documenta a recusa informada do paciente ao documento abaixo (CFM, Recomendação 1/2016). O paciente não assinou o termo."
-        : "Este registro documenta a revogação do consentimento dado no documento assinado abaixo (LGPD, art. 8º, § 5º). O PDF assinado original continua guardado e não foi alterado.",
+        : registro.item_id
+          ? `Este registro documenta a revogação da autorização opcional “${itemTitle}”, dada no documento assinado abaixo (LGPD, art. 8º, § 5º). Só esta autorização é revogada: o consentimento principal e as demais respostas continuam valendo. O PDF assinado original continua guardado e não foi alterado.`
+          : "Este registro documenta a revogação do consentimento dado no documento assinado abaixo (LGPD, art. 8º, § 5º). O PDF assinado original continua guardado e não foi alterado.",
     ),
-    sections: [facts, ...refused],
+    sections: [facts, ...revokedItem, ...refused],
     unresolved: [],
   };
 }
@@ -307,8 +344,15 @@ async function enqueueRecordEmails(
     .limit(1);
   const link = `${ctx.origin}${verificationPath(registro.verification_code)}`;
   const attachments = [{ fileId: input.fileId, filename: input.nome, contentType: "application/pdf" }];
+  const itemTitle = registro.item_id
+    ? (frozenOptionalItem(document.contrato.documento, registro.item_id)?.title ?? registro.item_id)
+    : null;
   const what =
-    registro.tipo === "recusa" ? "a sua recusa ao documento" : "a revogação do seu consentimento ao documento";
+    registro.tipo === "recusa"
+      ? "a sua recusa ao documento"
+      : itemTitle
+        ? `a revogação da sua autorização “${itemTitle}” no documento`
+        : "a revogação do seu consentimento ao documento";
   const recipients = [
     patient?.email
       ? {
@@ -325,7 +369,7 @@ async function enqueueRecordEmails(
           to: document.physician.email.trim().toLowerCase(),
           text:
             `Olá, ${document.physician.nome}!\n\n` +
-            `${registro.nome} ${registro.tipo === "recusa" ? "recusou" : "revogou o consentimento de"} "${document.contrato.titulo}" em ${formatDateTimeAt(registro.ocorrido_em)}` +
+            `${registro.nome} ${registro.tipo === "recusa" ? "recusou" : itemTitle ? `revogou a autorização “${itemTitle}” de` : "revogou o consentimento de"} "${document.contrato.titulo}" em ${formatDateTimeAt(registro.ocorrido_em)}` +
             `${registro.motivo ? `. Motivo informado: ${registro.motivo}` : ""}.\n\nSegue em anexo o ${title.toLowerCase()} selado (${link}).\n\nConsentir\n`,
         }
       : null,

@@ -316,6 +316,7 @@ export const EXPORT_TABLES: ExportTable[] = [
       columns: [
         ["Documento", "contrato_id"],
         ["Tipo", "tipo"],
+        ["Autorização opcional (só ela revogada)", "item_id"],
         ["Origem", "origem"],
         ["Meio", "meio"],
         ["Nome", "nome"],

@@ -51,6 +51,7 @@ export async function getDocument(
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
       { action: "document.viewed_by_staff", entityType: "contrato", entityId: id },
     );
+    const registros = await listChoiceRecords(tx, actor.tenantId, id);
     const trail = await tx
       .select({ event: auditEvents, actor_nome: profiles.nome })
       .from(auditEvents)
@@ -105,12 +106,14 @@ export async function getDocument(
       pdf_nome: null,
       cancel_reason: document.cancel_reason,
       // The signer's Sim/Não to each optional consent, once signed (decision 057).
+      // …and when a "Sim" was revoked on its own later (its record's time).
       consentimentos_opcionais: (await loadOptionalAnswers(tx, actor.tenantId, id)).map((a) => ({
         ...a,
         respondido_em: a.respondido_em.toISOString(),
+        revogado_em: registros.find((r) => r.item_id === a.id)?.ocorrido_em ?? null,
       })),
       compreensao_pausada_at: document.compreensao_pausada_at?.toISOString() ?? null,
-      registros: await listChoiceRecords(tx, actor.tenantId, id),
+      registros,
       audit: trail.map(({ event, actor_nome }) => ({
         id: event.id,
         action: event.action,

@@ -7,6 +7,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { contratoPartes, contratoRegistros, contratoRevisoesPdf, contratos, tenants } from "../../../db/schema.js";
+import { frozenOptionalItem } from "../choices/optional-item.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { maskCpf, type PdfVerdict, type Verification } from "../../../shared/schemas/signing.js";
 import { appliedSigningMethod } from "../../../shared/signing-method.js";
@@ -55,6 +56,7 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
         icp_profissional_aplicada: contratos.icp_profissional_aplicada,
         recusado_at: contratos.recusado_at,
         revogado_at: contratos.revogado_at,
+        documento: contratos.documento,
       })
       .from(contratos)
       .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, id)))
@@ -82,6 +84,7 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
         em: contratoRegistros.ocorrido_em,
         codigo: contratoRegistros.verification_code,
         pdf_sha256: contratoRegistros.pdf_sha256,
+        item_id: contratoRegistros.item_id,
       })
       .from(contratoRegistros)
       .where(and(eq(contratoRegistros.tenant_id, tenantId), eq(contratoRegistros.contrato_id, id)))
@@ -104,7 +107,11 @@ export async function getPublicVerification(db: Db, rawCode: string): Promise<Ve
       conteudo_sha256: contrato.conteudo_sha256,
       recusado_em: contrato.recusado_at?.toISOString() ?? null,
       revogado_em: contrato.revogado_at?.toISOString() ?? null,
-      registros: records.map((r) => ({ ...r, em: r.em.toISOString() })),
+      registros: records.map(({ item_id, ...r }) => ({
+        ...r,
+        em: r.em.toISOString(),
+        ...(item_id ? { autorizacao: frozenOptionalItem(contrato.documento, item_id)?.title ?? item_id } : {}),
+      })),
     };
   });
 }

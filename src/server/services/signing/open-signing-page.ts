@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
 import { clinicLogos, contratoRegistros, contratos, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
@@ -151,10 +151,28 @@ export async function buildSigningPage(
               eq(contratoRegistros.tenant_id, link.tenantId),
               eq(contratoRegistros.contrato_id, document.id),
               eq(contratoRegistros.tipo, "revogacao"),
+              isNull(contratoRegistros.item_id),
             ),
           )
           .limit(1)
       : [];
+  // Decision 057: the optional consents revoked one by one (when, and each record's code).
+  const itemRevocations = revocable
+    ? await tx
+        .select({
+          item: contratoRegistros.item_id,
+          em: contratoRegistros.ocorrido_em,
+          code: contratoRegistros.verification_code,
+        })
+        .from(contratoRegistros)
+        .where(
+          and(
+            eq(contratoRegistros.tenant_id, link.tenantId),
+            eq(contratoRegistros.contrato_id, document.id),
+            isNotNull(contratoRegistros.item_id),
+          ),
+        )
+    : [];
   const values = document.variaveis_preenchidas as Record<string, unknown>;
   const valueOf = (key: string) => (typeof values[key] === "string" ? (values[key] as string) : null);
   // The comprehension questions go without their right option: the server scores each answer (decision 061).
@@ -219,10 +237,14 @@ export async function buildSigningPage(
     ...(estado === "signed" && signer.papel !== "testemunha"
       ? {
           consentimentos_opcionais: (await loadOptionalAnswers(tx, link.tenantId, document.id)).map(
-            ({ id, aceito }) => ({
-              id,
-              aceito,
-            }),
+            ({ id, aceito }) => {
+              const revoked = itemRevocations.find((r) => r.item === id);
+              return {
+                id,
+                aceito,
+                ...(revoked ? { revogado_em: revoked.em.toISOString(), codigo_revogacao: revoked.code } : {}),
+              };
+            },
           ),
         }
       : {}),

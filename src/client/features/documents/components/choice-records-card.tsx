@@ -6,19 +6,24 @@ import { formatDateTime } from "../lib/format";
 
 /**
  * The patient's refusal or revocation (decision 056): when, how, who recorded it and why, and
- * whether its sealed record is ready. The signed PDF of a revoked consent stays as it was.
+ * whether its sealed record is ready. The signed PDF of a revoked consent stays as it was. A
+ * revocation of one optional consent (decision 057) names the item; the main consent stands.
  */
 export function ChoiceRecordsCard({ doc }: { doc: DocumentDetail }) {
   if (doc.registros.length === 0) return null;
+  // One optional consent revoked on its own (decision 057): named by its title as signed.
+  const titleOf = (id: string) => doc.consentimentos_opcionais?.find((a) => a.id === id)?.titulo ?? id;
   return (
     <div className="grid gap-3" data-testid="choice-records">
       {doc.registros.map((record) => (
         <Alert key={record.id} variant="destructive">
           <FileX2 />
-          <AlertTitle>
-            {record.tipo === "recusa"
-              ? CHOICE_MESSAGES.refusedAt(formatDateTime(record.ocorrido_em))
-              : CHOICE_MESSAGES.revokedAt(formatDateTime(record.ocorrido_em))}
+          <AlertTitle data-testid={record.item_id ? `choice-record-item-${record.item_id}` : undefined}>
+            {record.item_id
+              ? CHOICE_MESSAGES.itemRevokedAt(titleOf(record.item_id), formatDateTime(record.ocorrido_em))
+              : record.tipo === "recusa"
+                ? CHOICE_MESSAGES.refusedAt(formatDateTime(record.ocorrido_em))
+                : CHOICE_MESSAGES.revokedAt(formatDateTime(record.ocorrido_em))}
           </AlertTitle>
           <AlertDescription className="grid gap-1">
             <span>

@@ -14,11 +14,14 @@ import type { DocumentDetail } from "@shared/schemas/document";
  * seals the record.
  */
 export function RecordChoicePanel({ doc, canWrite }: { doc: DocumentDetail; canWrite: boolean }) {
-  const ids = { meio: useId(), motivo: useId() };
+  const ids = { meio: useId(), motivo: useId(), alvo: useId() };
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [meio, setMeio] = useState<StaffChoiceInput["meio"]>("presencial");
   const [motivo, setMotivo] = useState("");
+  // A revocation: of the whole consent ("") or of one optional consent answered "Sim" (decision 057).
+  const [itemId, setItemId] = useState("");
+  const revocableItems = (doc.consentimentos_opcionais ?? []).filter((a) => a.aceito && !a.revogado_em);
   const tipo =
     doc.status === "signed" && !doc.revogado_at
       ? "revogacao"
@@ -27,17 +30,29 @@ export function RecordChoicePanel({ doc, canWrite }: { doc: DocumentDetail; canW
         : null;
   const record = useMutation({
     mutationFn: (body: StaffChoiceInput) =>
-      api<unknown>(`/api/documents/${encodeURIComponent(doc.id)}/${tipo === "recusa" ? "refusal" : "revocation"}`, {
-        method: "POST",
-        body,
-      }),
+      api<unknown>(
+        `/api/documents/${encodeURIComponent(doc.id)}/${
+          tipo === "recusa"
+            ? "refusal"
+            : itemId
+              ? `optional-consents/${encodeURIComponent(itemId)}/revocation`
+              : "revocation"
+        }`,
+        { method: "POST", body },
+      ),
     onSuccess: () => {
       setOpen(false);
+      setItemId("");
       void queryClient.invalidateQueries({ queryKey: ["documents"] });
     },
   });
   if (!canWrite || !tipo) return null;
-  const label = tipo === "recusa" ? "Registrar recusa do paciente" : "Registrar revogação do consentimento";
+  const label =
+    tipo === "recusa"
+      ? "Registrar recusa do paciente"
+      : revocableItems.length > 0
+        ? "Registrar revogação"
+        : "Registrar revogação do consentimento";
   if (!open)
     return (
       <div>
@@ -59,8 +74,31 @@ export function RecordChoicePanel({ doc, canWrite }: { doc: DocumentDetail; canW
       <p className="text-sm text-muted-foreground">
         {tipo === "recusa"
           ? "O paciente informou à equipe que não concorda com o documento. O link deixa de aceitar assinatura."
-          : "O paciente informou à equipe que revoga o consentimento. O PDF assinado não muda; um registro selado da revogação é gerado."}
+          : itemId
+            ? "O paciente informou à equipe que revoga só esta autorização opcional; o consentimento principal e as outras respostas continuam valendo. Um registro selado da revogação é gerado."
+            : "O paciente informou à equipe que revoga o consentimento. O PDF assinado não muda; um registro selado da revogação é gerado."}
       </p>
+      {tipo === "revogacao" && revocableItems.length > 0 ? (
+        <>
+          <label htmlFor={ids.alvo} className="text-sm font-medium">
+            O que o paciente revoga
+          </label>
+          <select
+            id={ids.alvo}
+            value={itemId}
+            onChange={(event) => setItemId(event.target.value)}
+            className="h-9 rounded-md border bg-background px-3 text-sm"
+            data-testid="record-choice-target"
+          >
+            <option value="">Todo o consentimento</option>
+            {revocableItems.map((item) => (
+              <option key={item.id} value={item.id}>
+                Só a autorização “{item.titulo}”
+              </option>
+            ))}
+          </select>
+        </>
+      ) : null}
       <label htmlFor={ids.meio} className="text-sm font-medium">
         Como o paciente comunicou
       </label>
