@@ -159,7 +159,11 @@ describe("SAMPLE_TEMPLATE", () => {
   });
 
   it("prints the guardian's name and CPF in the signatures when the record names a guardian", () => {
-    const values = created({ data_nascimento: "2015-05-05", responsavel_nome: "Maria Souza", responsavel_cpf: "11144477735" });
+    const values = created({
+      data_nascimento: "2015-05-05",
+      responsavel_nome: "Maria Souza",
+      responsavel_cpf: "11144477735",
+    });
     expect(buildDocumentModel(estrutura, values).unresolved).toEqual([]);
     expect(signatureText(values)).toContain("Responsável legal: Maria Souza - CPF 111.444.777-35");
     expect(signatureText(values)).not.toContain("____");

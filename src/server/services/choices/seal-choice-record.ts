@@ -12,7 +12,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { contratoRegistros, files, pacientes } from "../../../db/schema.js";
+import { contratoRegistros, files } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { DocumentModel, DocumentSection, Inline } from "../../../shared/document-model/build-document-model.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE } from "../../../shared/evidence/evidence.js";

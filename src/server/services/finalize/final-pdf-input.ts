@@ -251,8 +251,7 @@ export function documentEvidence(
             ((e.data as { testemunha_id?: string })?.testemunha_id ?? null) === (signed.testemunha_id ?? null),
       );
     const sentData = otpSentTo?.data as
-      | { email?: string; telefone?: string; canal?: string; contato_de?: string }
-      | undefined;
+      { email?: string; telefone?: string; canal?: string; contato_de?: string } | undefined;
     const guardianContact = parte.otp_verificado && sentData?.contato_de === "responsavel";
     const sentTo = sentData?.email ?? sentData?.telefone ?? null;
     const channel: CodeChannelUsed | null = !otpSentTo

@@ -4,7 +4,14 @@ import { contratos } from "../../../db/schema.js";
 import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 
-export const CONTACT_FIELDS = ["email", "telefone", "cpf", "responsavel_cpf", "responsavel_email", "responsavel_telefone"] as const;
+export const CONTACT_FIELDS = [
+  "email",
+  "telefone",
+  "cpf",
+  "responsavel_cpf",
+  "responsavel_email",
+  "responsavel_telefone",
+] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
 const shown = (key: ContactField, value: string | null) =>

@@ -1,13 +1,6 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import {
-  auditEvents,
-  contratos,
-  contratoTestemunhas,
-  pacientes,
-  signingOtps,
-  whatsappMessages,
-} from "../../../db/schema.js";
+import { auditEvents, contratos, contratoTestemunhas, signingOtps, whatsappMessages } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { isMobilePhone, maskPhone4, normalizePhone } from "../../../shared/br/phone.js";
 import { remindersContinue } from "../../../shared/reminders/reminder-schedule.js";

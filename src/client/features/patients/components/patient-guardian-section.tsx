@@ -85,7 +85,11 @@ export function PatientGuardianSection({ minor, initiallyOpen }: { minor: boolea
                 placeholder="(00) 00000-0000"
               />
             </FormField>
-            <FormField label="E-mail do responsável" htmlFor="responsavel_email" error={errors.responsavel_email?.message}>
+            <FormField
+              label="E-mail do responsável"
+              htmlFor="responsavel_email"
+              error={errors.responsavel_email?.message}
+            >
               <Input
                 {...register("responsavel_email")}
                 type="email"

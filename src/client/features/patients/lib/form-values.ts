@@ -76,8 +76,8 @@ export function hasGuardian(
 ): boolean {
   return Boolean(
     values.responsavel_nome?.trim() ||
-      values.responsavel_cpf?.trim() ||
-      values.responsavel_email?.trim() ||
-      values.responsavel_telefone?.trim(),
+    values.responsavel_cpf?.trim() ||
+    values.responsavel_email?.trim() ||
+    values.responsavel_telefone?.trim(),
   );
 }
