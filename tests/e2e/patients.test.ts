@@ -242,6 +242,9 @@ describe("patients", () => {
     await snap(page, "patient-edit-phone");
     await page.getByRole("button", { name: "Salvar alterações" }).click();
     await page.waitForURL(new RegExp(`/patients/${minor.id}(#documentos)?$`));
+    await page.getByText("(11) 98765-1234").waitFor();
+    expect(await page.getByText("marcos.albuquerque@example.com").isVisible()).toBe(true);
+    await snap(page, "patient-detail-guardian-contacts-phone");
     const saved = await json<{ responsavel_email: string; responsavel_telefone: string }>(
       await page.request.get(`/api/patients/${minor.id}`),
       200,

@@ -5,6 +5,7 @@
  * TCLE prints the guardian's line when there is a guardian, and nothing for an adult.
  */
 import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -62,13 +63,16 @@ const STRUCTURE = {
   ],
 };
 
+/** Addresses unique to this run: a reused PostgreSQL database keeps earlier runs' outbox. */
+const RUN = randomUUID().slice(0, 8);
+
 const MINOR = {
   nome: "Pedro Henrique Souza",
   data_nascimento: "2014-03-09",
-  email: "pedro.minor@exemplo.com.br",
+  email: `pedro.minor.${RUN}@exemplo.com.br`,
   telefone: "(11) 98765-0001",
   responsavel_nome: "Marta Souza Lima",
-  responsavel_email: "Marta.Guardia@Exemplo.com.br",
+  responsavel_email: `Marta.Guardia.${RUN}@Exemplo.com.br`,
   responsavel_telefone: "(11) 91234-5678",
 };
 
@@ -98,12 +102,12 @@ describe("the guardian's own contacts on the patient record", () => {
   it("keeps them (e-mail lower-cased, mobile as digits) and shows them back", async () => {
     const { id, body } = await minorPatient();
     expect(body).toMatchObject({
-      responsavel_email: "marta.guardia@exemplo.com.br",
+      responsavel_email: `marta.guardia.${RUN}@exemplo.com.br`,
       responsavel_telefone: "11912345678",
     });
     const read = await staff(clinic, "GET", `/api/patients/${id}`);
     expect(read.json()).toMatchObject({
-      responsavel_email: "marta.guardia@exemplo.com.br",
+      responsavel_email: `marta.guardia.${RUN}@exemplo.com.br`,
       responsavel_telefone: "11912345678",
     });
   });
@@ -134,7 +138,7 @@ describe("the guardian's own contacts on the patient record", () => {
     });
     expect(changed.statusCode).toBe(404);
     const after = await staff(clinic, "GET", `/api/patients/${id}`);
-    expect(after.json().responsavel_email).toBe("marta.guardia@exemplo.com.br");
+    expect(after.json().responsavel_email).toBe(`marta.guardia.${RUN}@exemplo.com.br`);
   });
 });
 
@@ -146,7 +150,7 @@ describe("the guardian signs with their own contacts", () => {
     expect(sent.statusCode, sent.body).toBe(200);
     const token = tokenOf(sent.json().link);
 
-    const guardianMail = "marta.guardia@exemplo.com.br";
+    const guardianMail = `marta.guardia.${RUN}@exemplo.com.br`;
     const toGuardian = await outboxMails(ctx, guardianMail);
     expect(toGuardian.map((m) => m.subject)).toEqual([expect.stringContaining("documento para assinatura")]);
     expect(toGuardian[0]!.text).toContain("Olá, Marta!");
@@ -209,14 +213,14 @@ describe("the guardian signs with their own contacts", () => {
 
   it("falls back to the patient's record when the guardian has no contact, and says so as before", async () => {
     const { id } = await minorPatient({
-      email: "familia.fallback@exemplo.com.br",
+      email: `familia.fallback.${RUN}@exemplo.com.br`,
       responsavel_email: "",
       responsavel_telefone: "",
     });
     const documentId = await draftDocument(ctx.app, clinic, versionId, id);
     const sent = await staff(clinic, "POST", `/api/documents/${documentId}/send`, { email: true });
     expect(sent.statusCode, sent.body).toBe(200);
-    expect((await outboxMails(ctx, "familia.fallback@exemplo.com.br")).length).toBe(1);
+    expect((await outboxMails(ctx, `familia.fallback.${RUN}@exemplo.com.br`)).length).toBe(1);
     const token = tokenOf(sent.json().link);
     expect((await pub("POST", `/api/public/sign/${token}/code`, {})).statusCode).toBe(200);
     const [otpEvent] = await ctx.database.db
