@@ -361,6 +361,9 @@ export const pacientes = pgTable(
     uf: text("uf"),
     responsavel_nome: text("responsavel_nome"),
     responsavel_cpf: text("responsavel_cpf"),
+    /** The guardian's own contacts: where the guardian's link, code and copy go (decision 068). */
+    responsavel_email: text("responsavel_email"),
+    responsavel_telefone: text("responsavel_telefone"),
     /** The same person's id in the clinic system (Feegow), when the form was filled from it. */
     feegow_patient_id: integer("feegow_patient_id"),
     created_by: uuid("created_by").references(() => profiles.id, { onDelete: "set null" }),

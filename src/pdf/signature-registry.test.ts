@@ -199,6 +199,26 @@ describe("what the registry says of each signer (decision 041)", () => {
     expect(legalNote([old])).toContain("(login e senha, sem segundo fator)");
   });
 
+  it("names the guardian's own contact when the code went there, and the record's as before otherwise", () => {
+    const guardian = party({
+      papel: "responsavel",
+      codigoCanal: "email",
+      codigoEnviadoPara: "m***@exemplo.com.br",
+      codigoContatoDe: "responsavel",
+      contatoDesde: { em: "2026-10-01T12:00:00.000Z", por: "Maria Recepção", como: "alteracao" },
+    });
+    expect(levelText(guardian)).toBe(
+      "Assinatura eletrônica avançada — código de verificação enviado ao e-mail do responsável legal cadastrado (m***@exemplo.com.br) e confirmado pelo signatário",
+    );
+    const text = squash(textOf(registryContent(registryWith([guardian]), "c".repeat(64))));
+    expect(text).toContain(
+      "Código de verificação de uso único enviado ao e-mail do responsável legal cadastrado (m***@exemplo.com.br)",
+    );
+    expect(text).toContain("Esse e-mail do responsável legal está no cadastro do paciente desde");
+    const fallback = party({ papel: "responsavel", codigoCanal: "email", codigoEnviadoPara: "p***@exemplo.com.br" });
+    expect(levelText(fallback)).toContain("enviado ao e-mail cadastrado (p***@exemplo.com.br)");
+  });
+
   it("says where the code went: e-mail, SMS, or a development outbox that sent nothing", () => {
     expect(levelText(party({ codigoCanal: "sms", codigoEnviadoPara: "(**) *****-4321" }))).toBe(
       "Assinatura eletrônica avançada — código de verificação enviado ao celular cadastrado ((**) *****-4321) e confirmado pelo signatário",

@@ -52,6 +52,8 @@ export interface RegistryParty {
   codigoEnviadoPara: string | null;
   /** How that code reached the signer (null: unknown, or no code verified). */
   codigoCanal?: CodeChannelUsed | null;
+  /** "responsavel": that contact was the guardian's own on the patient's record; null: the patient's record (or unknown). */
+  codigoContatoDe?: "responsavel" | null;
   /** Since when that contact has been on the patient's record (decision 046); null: not known. */
   contatoDesde?: ContactSince | null;
   otpVerificado: boolean;
@@ -383,10 +385,20 @@ const CHANNEL_NOUN: Record<CodeChannelUsed, string> = {
   caixa_de_saida: "e-mail",
 };
 
-/** "ao e-mail cadastrado (j***@…)" / "ao celular cadastrado (…)"; "ao contato cadastrado" when the channel is unknown. */
-function codeDestination(party: Pick<RegistryParty, "codigoEnviadoPara" | "codigoCanal">): string {
+/** " do responsável legal" when the code went to the guardian's own contact; "" for the patient's record. */
+const ofGuardian = (party: Partial<Pick<RegistryParty, "codigoContatoDe">>) =>
+  party.codigoContatoDe === "responsavel" ? " do responsável legal" : "";
+
+/**
+ * "ao e-mail cadastrado (j***@…)" / "ao celular cadastrado (…)"; "ao contato cadastrado" when the
+ * channel is unknown; "ao e-mail do responsável legal cadastrado (…)" for the guardian's own contact.
+ */
+function codeDestination(
+  party: Pick<RegistryParty, "codigoEnviadoPara" | "codigoCanal"> & Partial<Pick<RegistryParty, "codigoContatoDe">>,
+): string {
   const to = party.codigoEnviadoPara ? ` (${party.codigoEnviadoPara})` : "";
-  return party.codigoCanal ? `ao ${CHANNEL_NOUN[party.codigoCanal]} cadastrado${to}` : `ao contato cadastrado${to}`;
+  const noun = party.codigoCanal ? CHANNEL_NOUN[party.codigoCanal] : "contato";
+  return `ao ${noun}${ofGuardian(party)} cadastrado${to}`;
 }
 
 /** The professional confirmed the code sent to their account's e-mail (decision 042), not only the password. */
@@ -398,7 +410,8 @@ export function levelText(
   party: Pick<
     RegistryParty,
     "nivel" | "codigoEnviadoPara" | "codigoCanal" | "motivoSimples" | "tipoAssinatura" | "otpVerificado"
-  >,
+  > &
+    Partial<Pick<RegistryParty, "codigoContatoDe">>,
 ): string {
   if (party.tipoAssinatura === "senha") {
     if (professionalWithCode(party)) {
@@ -448,8 +461,12 @@ export function consentLine(consent: RegistryParty["consentimento"]): string {
  * "Esse e-mail está no cadastro do paciente desde 01/10/2026 09:00:00 (criação do cadastro, por
  * Maria Souza), segundo a trilha de auditoria da clínica lida ao selar este PDF." — what ties the contact to the patient.
  */
-export function contactSinceLine(since: ContactSince, channel: CodeChannelUsed | null): string {
-  const noun = channel ? CHANNEL_NOUN[channel] : "contato";
+export function contactSinceLine(
+  since: ContactSince,
+  channel: CodeChannelUsed | null,
+  owner: "responsavel" | null = null,
+): string {
+  const noun = `${channel ? CHANNEL_NOUN[channel] : "contato"}${owner === "responsavel" ? " do responsável legal" : ""}`;
   const how = since.como === "cadastro" ? "criação do cadastro" : "última alteração desse contato";
   return (
     `Esse ${noun} está no cadastro do paciente desde ${formatSaoPaulo(new Date(since.em))} (${how}` +
@@ -476,7 +493,7 @@ function partyBlock(party: RegistryParty): Content {
     bullet(`CPF ${formatCpf(party.cpf)} igual ao CPF cadastrado.`),
     bullet(code()),
     ...(party.otpVerificado && party.contatoDesde
-      ? [bullet(contactSinceLine(party.contatoDesde, party.codigoCanal ?? null))]
+      ? [bullet(contactSinceLine(party.contatoDesde, party.codigoCanal ?? null, party.codigoContatoDe ?? null))]
       : []),
     bullet(consentLine(party.consentimento)),
     bullet("A página de assinatura recebeu o conteúdo com o SHA-256 abaixo e o devolveu igual ao assinar."),
@@ -489,7 +506,7 @@ function partyBlock(party: RegistryParty): Content {
     .join(", ");
   const proven =
     party.otpVerificado && party.codigoCanal !== "caixa_de_saida"
-      ? ` (o contato comprovado pelo código é o ${party.codigoCanal ? CHANNEL_NOUN[party.codigoCanal] : "contato"} cadastrado${party.codigoEnviadoPara ? `, ${party.codigoEnviadoPara}` : ""}).`
+      ? ` (o contato comprovado pelo código é o ${party.codigoCanal ? CHANNEL_NOUN[party.codigoCanal] : "contato"}${ofGuardian(party)} cadastrado${party.codigoEnviadoPara ? `, ${party.codigoEnviadoPara}` : ""}).`
       : ".";
   const recorded: Content[] = [
     bullet(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   everyPartySigned,
+  signerContacts,
   isMinorOn,
   maskCpfDeep,
   maskCpfInText,
@@ -95,5 +96,53 @@ describe("missingRoles and everyPartySigned with witnesses (decision 021)", () =
     // The guardian signed although the patient has since come of age: the link signer signed.
     expect(everyPartySigned("paciente", false, ["responsavel"])).toBe(true);
     expect(everyPartySigned("paciente", false, ["testemunha", "testemunha"], 2)).toBe(false);
+  });
+});
+
+describe("signerContacts", () => {
+  const today = "2026-12-02";
+  const minor = {
+    nome: "Pedro Souza",
+    cpf: null,
+    data_nascimento: "2015-05-05",
+    email: "pedro@exemplo.com.br",
+    telefone: "11987650000",
+    responsavel_nome: "Maria Souza",
+    responsavel_cpf: "11144477735",
+    responsavel_email: "maria@exemplo.com.br",
+    responsavel_telefone: "11912341234",
+  };
+
+  it("sends the guardian's messages to the guardian's own contacts, never the minor's", () => {
+    expect(signerContacts(minor, today)).toEqual({
+      email: "maria@exemplo.com.br",
+      telefone: "11912341234",
+      titular: "responsavel",
+    });
+  });
+
+  it("never mixes: a guardian with only a mobile gets no e-mail at the minor's address", () => {
+    expect(signerContacts({ ...minor, responsavel_email: null }, today)).toEqual({
+      email: null,
+      telefone: "11912341234",
+      titular: "responsavel",
+    });
+  });
+
+  it("falls back to the patient's record when the guardian has no contact of their own", () => {
+    expect(signerContacts({ ...minor, responsavel_email: null, responsavel_telefone: " " }, today)).toEqual({
+      email: "pedro@exemplo.com.br",
+      telefone: "11987650000",
+      titular: "paciente",
+    });
+  });
+
+  it("keeps an adult's own contacts even when a guardian's contacts were left on the record", () => {
+    const adult = { ...minor, data_nascimento: "1990-01-01", responsavel_nome: null };
+    expect(signerContacts(adult, today)).toEqual({
+      email: "pedro@exemplo.com.br",
+      telefone: "11987650000",
+      titular: "paciente",
+    });
   });
 });

@@ -201,6 +201,39 @@ export function requiredSigner(
   };
 }
 
+/** Whose contacts the link signer's messages go to: the guardian's own, or the patient's record. */
+export type ContactOwner = "paciente" | "responsavel";
+
+export interface SignerContacts {
+  email: string | null;
+  telefone: string | null;
+  /** "responsavel": the guardian's own e-mail/mobile; "paciente": the patient's record contacts. */
+  titular: ContactOwner;
+}
+
+/**
+ * Where the link, the code, the reminders and the signed copy of the patient's link go. When the
+ * guardian signs and the record has the guardian's own e-mail or mobile, only those (never the
+ * minor's); a guardian without contacts of their own falls back to the patient's record contacts,
+ * as before those fields existed. Guardian and patient contacts are never mixed.
+ */
+export function signerContacts(
+  patient: Parameters<typeof requiredSigner>[0] & {
+    email: string | null;
+    telefone: string | null;
+    responsavel_email: string | null;
+    responsavel_telefone: string | null;
+  },
+  today: string,
+): SignerContacts {
+  const guardianEmail = patient.responsavel_email?.trim() || null;
+  const guardianPhone = patient.responsavel_telefone?.trim() || null;
+  if (requiredSigner(patient, today).papel === "responsavel" && (guardianEmail || guardianPhone)) {
+    return { email: guardianEmail, telefone: guardianPhone, titular: "responsavel" };
+  }
+  return { email: patient.email, telefone: patient.telefone, titular: "paciente" };
+}
+
 /**
  * Every party a document needs: its link signer, the responsible professional when it has one,
  * and each witness named on it (decision 021).

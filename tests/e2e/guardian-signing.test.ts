@@ -1,8 +1,12 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
 import { animationsFinished, DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
-import { confirmSigningCode, drawSignature, json, patientPhone } from "./signing-helpers.js";
+import { confirmSigningCode, drawSignature, json, patientPhone, sealedPdf } from "./signing-helpers.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -16,6 +20,8 @@ const MINOR = "Pedro Henrique Souza";
 const GUARDIAN = "Marta Souza Lima";
 const GUARDIAN_CPF = "529.982.247-25";
 const FAMILY_EMAIL = "familia.souza@exemplo.com.br";
+/** The guardian's own e-mail on the minor's record: the guardian's link and code go there. */
+const GUARDIAN_EMAIL = "marta.guardia@exemplo.com.br";
 
 describe("a minor's document", () => {
   it("is signed on a phone by the legal guardian, in their own name and CPF, as 'responsável legal de …'", async () => {
@@ -33,7 +39,14 @@ describe("a minor's document", () => {
           estrutura: {
             title: "Termo — {{procedimento}}",
             introduction: "Paciente: {{paciente_nome}}, CPF {{cpf_paciente}}.",
-            sections: [],
+            sections: [
+              {
+                id: "sec-assinaturas",
+                type: "signature",
+                title: "Assinaturas",
+                content: "Paciente: {{paciente_nome}}\n\n{{responsavel_linha}}",
+              },
+            ],
           },
         },
       }),
@@ -52,6 +65,8 @@ describe("a minor's document", () => {
           email: FAMILY_EMAIL,
           responsavel_nome: GUARDIAN,
           responsavel_cpf: GUARDIAN_CPF,
+          responsavel_email: GUARDIAN_EMAIL,
+          responsavel_telefone: "(11) 91234-5678",
         },
       }),
       201,
@@ -86,7 +101,13 @@ describe("a minor's document", () => {
     const phone = await patientPhone(browser);
     const p = phone.page;
     await p.goto(sent.link);
-    await confirmSigningCode(p, page, FAMILY_EMAIL);
+    // The code arrives at the guardian's own e-mail; the minor's (family) address gets nothing.
+    await confirmSigningCode(p, page, GUARDIAN_EMAIL);
+    const toMinor = await json<{ items: { to: string }[] }>(
+      await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(FAMILY_EMAIL)}`),
+      200,
+    );
+    expect(toMinor.items.filter((item) => item.to === FAMILY_EMAIL)).toEqual([]);
     const heading = p.getByTestId("signer-heading");
     await heading.getByText("Dados do responsável legal").waitFor();
     expect(await heading.textContent()).toContain(`Você assina como responsável legal de ${MINOR}`);
@@ -94,7 +115,7 @@ describe("a minor's document", () => {
     // The minor's own name does not sign.
     await p.getByLabel("Nome completo").fill(MINOR);
     await p.getByLabel("CPF").pressSequentially(GUARDIAN_CPF.replace(/\D/g, ""));
-    await p.getByLabel("E-mail").fill(FAMILY_EMAIL);
+    await p.getByLabel("E-mail").fill(GUARDIAN_EMAIL);
     await drawSignature(p);
     await p.getByTestId("consent").click();
     await p.getByRole("button", { name: "Assinar Documento" }).click();
@@ -115,6 +136,13 @@ describe("a minor's document", () => {
     const staffBlock = page.getByTestId("document-signatures");
     await staffBlock.getByText(`Qualidade: responsável legal de ${MINOR}`).waitFor();
     expect(await staffBlock.textContent()).toContain(GUARDIAN_CPF);
+
+    // The sealed PDF prints the guardian's line, and its registry names the guardian's contact.
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "guardian-")), "assinado.pdf");
+    writeFileSync(file, await sealedPdf(page, created.id));
+    const text = execFileSync("pdftotext", [file, "-"]).toString("utf8").replace(/\s+/g, " ");
+    expect(text).toContain(`Responsável legal: ${GUARDIAN} - CPF ${GUARDIAN_CPF}`);
+    expect(text).toContain("Esse e-mail do responsável legal está no cadastro do paciente desde");
 
     expect(phone.errors).toEqual([]);
     expect(errors).toEqual([]);

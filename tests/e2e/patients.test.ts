@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerProfessional, validCpf, signIn } from "./accounts.js";
 import { DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
+import { json } from "./signing-helpers.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -226,10 +227,32 @@ describe("patients", () => {
     // A minor: the guardian section is open with its hint.
     await page.getByText("Paciente menor de idade: informe o nome e o CPF do responsável legal.").waitFor();
     expect(await page.getByLabel("Nome do responsável").inputValue()).toBe("Marcos de Oliveira Albuquerque");
+    // The guardian's own contacts: a malformed e-mail and a landline are refused in pt-BR.
+    await page.getByLabel("E-mail do responsável").fill("marcos@");
+    await page.getByLabel("Celular do responsável").pressSequentially("1134567890");
+    await page.getByRole("button", { name: "Salvar alterações" }).click();
+    await page.getByText("E-mail do responsável inválido").waitFor();
+    await page.getByText("Celular do responsável inválido").waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(page, "patient-edit-guardian-contacts-invalid-phone");
+    await page.getByLabel("E-mail do responsável").fill("marcos.albuquerque@example.com");
+    await page.getByLabel("Celular do responsável").fill("");
+    await page.getByLabel("Celular do responsável").pressSequentially("11987651234");
+    expect(await page.getByLabel("Celular do responsável").inputValue()).toBe("(11) 98765-1234");
     await snap(page, "patient-edit-phone");
-    await page.getByRole("button", { name: "Cancelar" }).click();
+    await page.getByRole("button", { name: "Salvar alterações" }).click();
     await page.waitForURL(new RegExp(`/patients/${minor.id}(#documentos)?$`));
+    await page.getByText("(11) 98765-1234").waitFor();
+    expect(await page.getByText("marcos.albuquerque@example.com").isVisible()).toBe(true);
+    await snap(page, "patient-detail-guardian-contacts-phone");
+    const saved = await json<{ responsavel_email: string; responsavel_telefone: string }>(
+      await page.request.get(`/api/patients/${minor.id}`),
+      200,
+    );
+    expect(saved).toMatchObject({
+      responsavel_email: "marcos.albuquerque@example.com",
+      responsavel_telefone: "11987651234",
+    });
 
     const bar = page.getByTestId("mobile-bottom-bar");
     const box = await bar.boundingBox();

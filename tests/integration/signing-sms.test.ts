@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contratoPartes, jobs } from "../../src/db/schema.js";
+import { auditEvents, contratoPartes, jobs } from "../../src/db/schema.js";
 import { zenviaSmsSender } from "../../src/server/services/messaging/zenvia-sms.js";
 import { startFakeZenvia, type FakeZenviaServer } from "../fakes/zenvia-server.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
@@ -130,5 +130,34 @@ describe("signing code by SMS", () => {
       .where(and(eq(jobs.kind, "sms.send"), eq(jobs.status, "pending")));
     expect(pending.some((j) => (j.last_error ?? "").includes("HTTP 400"))).toBe(true);
     zenvia.mode = "ok";
+  });
+
+  it("sends a minor's guardian the code on the guardian's own mobile, never the minor's, and says so in the trail", async () => {
+    const guardianCpf = validCpf();
+    const { documentId, token } = await sentTo({
+      nome: "Lia Mendes Rocha",
+      data_nascimento: "2016-06-06",
+      telefone: "(11) 98765-0001",
+      responsavel_nome: "Carla Mendes Rocha",
+      responsavel_cpf: guardianCpf,
+      responsavel_telefone: "(11) 91234-9876",
+    });
+    const page = (await pub("GET", `/api/public/sign/${token}`)).json();
+    expect(page.codigo_canais).toEqual([{ canal: "sms", destino: "(**) *****-9876" }]);
+    const before = zenvia.received.length;
+    const asked = await pub("POST", `/api/public/sign/${token}/code`, { canal: "sms" });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json()).toMatchObject({ canal: "sms", destino: "(**) *****-9876" });
+    await ctx.app.worker.tick({ sweep: false });
+    const delivered = zenvia.received.slice(before);
+    // (An earlier test's retried SMS may go out in the same tick: only these two numbers matter.)
+    const to = delivered.map((m) => m.to);
+    expect(to).toContain("5511912349876");
+    expect(to).not.toContain("5511987650001");
+    const [event] = await ctx.database.db
+      .select({ data: auditEvents.data })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entity_id, documentId), eq(auditEvents.action, "document.otp_sent")));
+    expect(event?.data).toMatchObject({ canal: "sms", telefone: "(**) *****-9876", contato_de: "responsavel" });
   });
 });

@@ -30,6 +30,8 @@ export function presentPatient(row: PatientRow, contratosCount = 0): Patient {
     endereco: oneLineAddress(row),
     responsavel_nome: row.responsavel_nome,
     responsavel_cpf: row.responsavel_cpf,
+    responsavel_email: row.responsavel_email,
+    responsavel_telefone: row.responsavel_telefone,
     contratos_count: contratosCount,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -4,7 +4,7 @@
  */
 import type { SectionType, TemplateStructure } from "./structure.js";
 import { formatInlines, listMarkerOf, type Piece, type StyledInline, unescapeLineStart } from "./formatting.js";
-import { placeholderRegex, variableNamesFor } from "./variables.js";
+import { MAY_BE_EMPTY_VARIABLES, placeholderRegex, resolveVariableName, variableNamesFor } from "./variables.js";
 import type { DocumentQuestion } from "./comprehension.js";
 
 export type Inline = StyledInline;
@@ -59,16 +59,20 @@ export type VariableValues = Record<string, string | undefined>;
 
 /**
  * Value for a placeholder: the name as written, then its canonical name, then every alias of that
- * canonical name. A blank value (empty or spaces only) counts as missing.
+ * canonical name. A blank value (empty or spaces only) counts as missing, except for the
+ * MAY_BE_EMPTY_VARIABLES filled as empty (they resolve to nothing).
  */
 export function lookupVariable(name: string, values: VariableValues): string | undefined {
   const candidates = [name, ...variableNamesFor(name)];
+  let empty = false;
   for (const key of candidates) {
     if (!Object.prototype.hasOwnProperty.call(values, key)) continue;
     const value = values[key];
     if (value !== undefined && value.trim() !== "") return value;
+    if (value !== undefined) empty = true;
   }
-  return undefined;
+  // Filled as empty on purpose (the guardian's line of an adult): nothing, not a gap.
+  return empty && MAY_BE_EMPTY_VARIABLES.has(resolveVariableName(name)) ? "" : undefined;
 }
 
 function pushPiece(out: Piece[], piece: Piece): void {

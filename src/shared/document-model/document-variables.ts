@@ -112,6 +112,16 @@ export function contentLines(
 const orEmpty = (value: string | null | undefined) => value?.trim() ?? "";
 
 /**
+ * "Responsável legal: José Souza - CPF 123.456.789-09" when the record names a guardian; "" (the
+ * line disappears, never an unresolved placeholder) for a patient without one.
+ */
+export function guardianLine(patient: { responsavel_nome: string | null; responsavel_cpf: string | null }): string {
+  const nome = orEmpty(patient.responsavel_nome);
+  if (!nome) return "";
+  return `Responsável legal: ${nome}${patient.responsavel_cpf ? ` - CPF ${formatCpf(patient.responsavel_cpf)}` : ""}`;
+}
+
+/**
  * Canonical variable → value. Empty strings mark what is unknown (the model reports those
  * placeholders as unresolved). Aliases (medico_*, crm, paciente…) resolve through the alias table.
  */
@@ -135,6 +145,7 @@ export function fillDocumentVariables(src: DocumentVariableSources): Record<stri
     paciente_telefone: src.patient.telefone ? formatPhone(src.patient.telefone) : "",
     responsavel_nome: orEmpty(src.patient.responsavel_nome),
     responsavel_cpf: src.patient.responsavel_cpf ? formatCpf(src.patient.responsavel_cpf) : "",
+    responsavel_linha: guardianLine(src.patient),
     profissional_nome: orEmpty(physician?.nome),
     profissional_cpf: physician?.cpf ? formatCpf(physician.cpf) : "",
     profissional_crm: physician

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TEMPLATE_CATEGORIES, templateInputSchema } from "../schemas/template.js";
 import { buildDocumentModel } from "./build-document-model.js";
+import { type DocumentVariableSources, fillDocumentVariables } from "./document-variables.js";
 import { SAMPLE_TEMPLATE } from "./sample-template.js";
 import { SECTION_TYPES, TemplateStructureSchema } from "./structure.js";
 import { PREVIEW_SAMPLE_VALUES, findPlaceholders, isKnownVariable } from "./variables.js";
@@ -37,6 +38,59 @@ const FILLED_AT_CREATION: Record<string, string> = {
   procedimento: "Peeling",
   data_procedimento: "10/08/2025",
   data_criacao: "01/08/2025",
+  // An adult without a guardian: filled as empty at creation (the line disappears).
+  responsavel_linha: "",
+};
+
+/** Creation values from a patient record (the same function the server runs). */
+const created = (patient: Partial<DocumentVariableSources["patient"]> = {}) =>
+  fillDocumentVariables({
+    titulo: "TCLE",
+    procedimento: "Peeling",
+    data_procedimento: "2026-12-10",
+    patient: {
+      nome: "Pedro Souza",
+      cpf: "52998224725",
+      data_nascimento: "1990-01-01",
+      email: "pedro@exemplo.com.br",
+      telefone: "11987654321",
+      responsavel_nome: null,
+      responsavel_cpf: null,
+      ...patient,
+    },
+    physician: {
+      nome: "Dra. Ana",
+      cpf: "11144477735",
+      conselho_tipo: "CRM",
+      conselho_numero: "1",
+      conselho_uf: "SP",
+      rqe: null,
+      especialidade: "Dermatologia",
+    },
+    clinic: {
+      nome: "Clínica",
+      logradouro: null,
+      numero: null,
+      complemento: null,
+      bairro: null,
+      cidade: null,
+      estado: null,
+      cep: null,
+      telefone: null,
+    },
+    selected: [
+      { tipo: "riscos", titulo: "Dor", descricao: "Dor" },
+      { tipo: "beneficios", titulo: "Melhora", descricao: "Melhora" },
+      { tipo: "cuidados_pos", titulo: "Repouso", descricao: "Repouso" },
+    ],
+    custom: { valor_procedimento: "R$ 1.000,00" },
+    createdAt: new Date("2026-12-01T15:00:00Z"),
+    expiresAt: new Date("2026-12-08T15:00:00Z"),
+  });
+
+const signatureText = (values: Record<string, string>) => {
+  const section = buildDocumentModel(estrutura, values).sections.find((s) => s.id === "sec-assinaturas");
+  return JSON.stringify(section);
 };
 
 describe("SAMPLE_TEMPLATE", () => {
@@ -102,6 +156,32 @@ describe("SAMPLE_TEMPLATE", () => {
 
   it("resolves completely with only the variables a document fills at creation", () => {
     expect(buildDocumentModel(estrutura, FILLED_AT_CREATION).unresolved).toEqual([]);
+  });
+
+  it("prints the guardian's name and CPF in the signatures when the record names a guardian", () => {
+    const values = created({
+      data_nascimento: "2015-05-05",
+      responsavel_nome: "Maria Souza",
+      responsavel_cpf: "11144477735",
+    });
+    expect(buildDocumentModel(estrutura, values).unresolved).toEqual([]);
+    expect(signatureText(values)).toContain("Responsável legal: Maria Souza - CPF 111.444.777-35");
+    expect(signatureText(values)).not.toContain("____");
+  });
+
+  it("has no guardian line and no unresolved placeholder for an adult signing alone", () => {
+    const values = created();
+    const model = buildDocumentModel(estrutura, values);
+    expect(model.unresolved).toEqual([]);
+    expect(signatureText(values)).not.toContain("Responsável legal");
+    expect(signatureText(values)).not.toContain("____");
+    expect(JSON.stringify(model)).not.toContain("{{");
+    // No empty paragraph left where the line was.
+    expect(signatureText(values)).not.toMatch(/"text":""/);
+  });
+
+  it("reports the guardian line as unresolved when nothing fills it (a template preview without values)", () => {
+    expect(buildDocumentModel(estrutura, {}).unresolved).toContain("responsavel_linha");
   });
 
   it("reports its placeholders when no value is given (nothing is hard-coded)", () => {

@@ -201,7 +201,8 @@ export const SAMPLE_TEMPLATE: {
           "",
           "Paciente: {{paciente_nome}} - CPF {{paciente_cpf}}",
           "",
-          "Responsável legal (quando aplicável): ____________________________ - CPF: ______________",
+          // The guardian's name and CPF when the record names one; nothing for an adult alone.
+          "{{responsavel_linha}}",
           "",
           "Declaro que prestei pessoalmente ao(à) paciente todas as informações acima e esclareci suas dúvidas.",
           "Profissional: {{profissional_nome}} - {{profissional_crm}}",

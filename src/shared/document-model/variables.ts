@@ -89,6 +89,7 @@ export const EXTRA_VARIABLES: readonly VariableDefinition[] = [
   { name: "profissional_conselho_uf", label: "UF do conselho" },
   { name: "titulo", label: "Título do documento" },
   { name: "data_criacao", label: "Data de criação do documento" },
+  { name: "responsavel_linha", label: "Linha do responsável legal (some sem responsável)" },
 ];
 
 /**
@@ -156,6 +157,13 @@ export function variableLabel(name: string): string | undefined {
   return LABELS.get(key) ?? LABELS.get(resolveVariableName(key));
 }
 
+/**
+ * Variables whose empty value is a value, not a gap: "{{responsavel_linha}}" is the guardian's line
+ * when the record names a guardian and nothing at all for an adult signing alone (its line then
+ * disappears) — never reported as unresolved.
+ */
+export const MAY_BE_EMPTY_VARIABLES: ReadonlySet<string> = new Set(["responsavel_linha"]);
+
 /** Canonical name for a placeholder name (trimmed, lower-cased); unknown names come back normalised. */
 export function resolveVariableName(name: string): string {
   const key = name.trim().toLowerCase();
@@ -188,6 +196,7 @@ export const PREVIEW_SAMPLE_VALUES: Readonly<Record<string, string>> = {
   paciente_data_nascimento: "15/03/1983",
   responsavel_nome: "José Carlos da Silva",
   responsavel_cpf: "987.654.321-00",
+  responsavel_linha: "Responsável legal: José Carlos da Silva - CPF 987.654.321-00",
   procedimento: "Blefaroplastia superior",
   data_procedimento: "15/07/2025",
   valor_procedimento: "R$ 4.500,00",

@@ -5,7 +5,7 @@
  * into it minutes before the link was sent — and only the clinic's own trail can tell the two
  * apart, so the registry prints it: when the record got that contact, and who recorded it.
  */
-export type RecordedContactField = "email" | "telefone";
+export type RecordedContactField = "email" | "telefone" | "responsavel_email" | "responsavel_telefone";
 
 /** The patient's record events, as the clinic's audit trail keeps them. */
 export interface PatientRecordEvent {

@@ -42,6 +42,12 @@ export interface EvidenceParty {
    */
   codigo_canal?: CodeChannelUsed | null;
   /**
+   * Whose contact that code went to, when it was the guardian's own ("responsavel"); absent when it
+   * was the patient's record (also the guardian's fallback without contacts of their own) or the
+   * witness's own.
+   */
+  codigo_contato_de?: "responsavel";
+  /**
    * Since when that contact has been on the patient's record, and who recorded it, per the clinic's
    * audit trail (decision 046): patient and guardian with a verified code only. Absent in evidence
    * made before it was recorded; null when the trail does not say.

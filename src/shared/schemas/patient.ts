@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { calendarDate, isCalendarDate, text } from "./safe-input.js";
 import { isValidCpf } from "../br/cpf.js";
+import { isMobilePhone, normalizePhone } from "../br/phone.js";
 import { optionalPhoneField, optionalText } from "./common.js";
 import { UF_SIGLAS } from "../reference/ufs.js";
 
@@ -70,6 +71,16 @@ export const patientInputSchema = z.object({
   uf: blankAsMissing(z.enum(UF_SIGLAS, { error: "Selecione a UF" }).optional()),
   responsavel_nome: optionalText(160),
   responsavel_cpf: optionalCpf("CPF do responsável inválido"),
+  responsavel_email: text()
+    .trim()
+    .optional()
+    .refine((value) => !value || z.email().safeParse(value).success, "E-mail do responsável inválido")
+    .transform((value) => (value ? value.toLowerCase() : undefined)),
+  responsavel_telefone: text()
+    .trim()
+    .optional()
+    .refine((value) => !value || isMobilePhone(value), "Celular do responsável inválido")
+    .transform((value) => (value ? normalizePhone(value) : undefined)),
   /** The patient's id in the clinic system when the form was filled from it (decision 016); kept when absent on update. */
   feegow_patient_id: z
     .number({ error: "Identificador do Feegow inválido" })
@@ -100,6 +111,8 @@ export const patientSchema = z.object({
   endereco: text().nullable(),
   responsavel_nome: text().nullable(),
   responsavel_cpf: text().nullable(),
+  responsavel_email: text().nullable(),
+  responsavel_telefone: text().nullable(),
   contratos_count: z.number().int(),
   created_at: text(),
   updated_at: text(),

@@ -12,7 +12,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { contratoRegistros, files, pacientes } from "../../../db/schema.js";
+import { contratoRegistros, files } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { DocumentModel, DocumentSection, Inline } from "../../../shared/document-model/build-document-model.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE } from "../../../shared/evidence/evidence.js";
@@ -26,6 +26,9 @@ import { inlinePdfRenderer } from "../../pdf-pool/inline-renderer.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import { frozenOptionalItem } from "./optional-item.js";
+import { loadSignerRecord } from "../signing/signer-record.js";
+import { signerContacts } from "../../../shared/signing-rules.js";
+import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import { queueFeegowUpload } from "../feegow/feegow-uploads-store.js";
 import { loadFeegowRow } from "../feegow/feegow-store.js";
 import {
@@ -337,11 +340,9 @@ async function enqueueRecordEmails(
 ): Promise<void> {
   const { registro, document } = input;
   const title = CHOICE_RECORD_TITLE[registro.tipo];
-  const [patient] = await tx
-    .select({ email: pacientes.email })
-    .from(pacientes)
-    .where(and(eq(pacientes.tenant_id, tenantId), eq(pacientes.id, document.contrato.paciente_id)))
-    .limit(1);
+  // The guardian's own e-mail when they are the one who signs and the record has their contacts.
+  const record = await loadSignerRecord(tx, tenantId, document.contrato.paciente_id);
+  const patient = record ? signerContacts(record, dateInSaoPaulo(registro.ocorrido_em)) : undefined;
   const link = `${ctx.origin}${verificationPath(registro.verification_code)}`;
   const attachments = [{ fileId: input.fileId, filename: input.nome, contentType: "application/pdf" }];
   const itemTitle = registro.item_id

@@ -82,6 +82,8 @@ export async function anonymizePatient(
         uf: null,
         responsavel_nome: null,
         responsavel_cpf: null,
+        responsavel_email: null,
+        responsavel_telefone: null,
         feegow_patient_id: null,
         updated_at: now,
       })

@@ -179,6 +179,8 @@ export const EXPORT_TABLES: ExportTable[] = [
         ["UF", "uf"],
         ["Responsável", "responsavel_nome"],
         ["CPF do responsável", "responsavel_cpf"],
+        ["E-mail do responsável", "responsavel_email"],
+        ["Celular do responsável", "responsavel_telefone"],
         ["Cadastrado em", "created_at"],
         ["Alterado em", "updated_at"],
       ],

@@ -250,7 +250,9 @@ export function documentEvidence(
           : LINK_CODE_ACTIONS.has(e.action) &&
             ((e.data as { testemunha_id?: string })?.testemunha_id ?? null) === (signed.testemunha_id ?? null),
       );
-    const sentData = otpSentTo?.data as { email?: string; telefone?: string; canal?: string } | undefined;
+    const sentData = otpSentTo?.data as
+      { email?: string; telefone?: string; canal?: string; contato_de?: string } | undefined;
+    const guardianContact = parte.otp_verificado && sentData?.contato_de === "responsavel";
     const sentTo = sentData?.email ?? sentData?.telefone ?? null;
     const channel: CodeChannelUsed | null = !otpSentTo
       ? null
@@ -278,12 +280,13 @@ export function documentEvidence(
       otp_verificado: parte.otp_verificado,
       codigo_enviado_para: parte.otp_verificado ? sentTo : null,
       codigo_canal: parte.otp_verificado ? channel : null,
+      ...(guardianContact ? { codigo_contato_de: "responsavel" as const } : {}),
       // What ties that contact to the patient: since when the clinic's record has had it (decision 046).
       contato_desde:
         parte.otp_verificado && otpSentTo && (parte.papel === "paciente" || parte.papel === "responsavel")
           ? contactSince(
               document.patientRecord,
-              channel === "sms" || channel === "whatsapp" ? "telefone" : "email",
+              `${guardianContact ? "responsavel_" : ""}${channel === "sms" || channel === "whatsapp" ? "telefone" : "email"}`,
               otpSentTo.created_at,
             )
           : null,
@@ -370,6 +373,8 @@ const CONTACT_FIELDS: Record<string, string> = {
   telefone: "telefone",
   cpf: "CPF",
   responsavel_cpf: "CPF do responsável",
+  responsavel_email: "e-mail do responsável",
+  responsavel_telefone: "celular do responsável",
 };
 
 function contactChange(data: unknown): string {
@@ -440,6 +445,7 @@ export function registryOf(
       motivoSimples: p.motivo_simples,
       codigoEnviadoPara: p.codigo_enviado_para,
       codigoCanal: p.codigo_canal ?? null,
+      codigoContatoDe: p.codigo_contato_de ?? null,
       contatoDesde: p.contato_desde ?? null,
       otpVerificado: p.otp_verificado,
       consentimento: p.consentimento,

@@ -22,8 +22,9 @@ export interface SealedAttachment {
 type Party = FinalDocument["parties"][number];
 
 /**
- * The address the clinic has on record for each party: the patient's (for the patient and the
- * guardian signing for them), the witness's own (by order), the professional's account.
+ * The address the clinic has on record for each party: the patient's, the guardian's own (or the
+ * patient's when the record has no contact of the guardian), the witness's own (by order), the
+ * professional's account.
  */
 async function recordedAddressOf(
   tx: Tx,
@@ -31,10 +32,17 @@ async function recordedAddressOf(
   document: Pick<FinalDocument, "contrato" | "physician">,
 ): Promise<(party: Party) => string | null> {
   const [patient] = await tx
-    .select({ email: pacientes.email })
+    .select({
+      email: pacientes.email,
+      responsavel_email: pacientes.responsavel_email,
+      responsavel_telefone: pacientes.responsavel_telefone,
+    })
     .from(pacientes)
     .where(and(eq(pacientes.tenant_id, tenantId), eq(pacientes.id, document.contrato.paciente_id)))
     .limit(1);
+  // The guardian who signed: their own e-mail when the record has contacts of theirs (never the
+  // minor's then; a guardian with only a mobile gets no e-mail); none of theirs: the patient's record.
+  const guardianHasContacts = Boolean(patient?.responsavel_email?.trim() || patient?.responsavel_telefone?.trim());
   const witnesses = await tx
     .select({ ordem: contratoTestemunhas.ordem, email: contratoTestemunhas.email })
     .from(contratoTestemunhas)
@@ -42,6 +50,7 @@ async function recordedAddressOf(
   return (party) => {
     if (party.papel === "testemunha") return witnesses.find((w) => w.ordem === party.ordem)?.email ?? null;
     if (party.papel === "profissional") return document.physician?.email ?? null;
+    if (party.papel === "responsavel" && guardianHasContacts) return patient?.responsavel_email?.trim() || null;
     return patient?.email ?? null;
   };
 }

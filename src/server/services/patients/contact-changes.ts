@@ -4,13 +4,20 @@ import { contratos } from "../../../db/schema.js";
 import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 
-export const CONTACT_FIELDS = ["email", "telefone", "cpf", "responsavel_cpf"] as const;
+export const CONTACT_FIELDS = [
+  "email",
+  "telefone",
+  "cpf",
+  "responsavel_cpf",
+  "responsavel_email",
+  "responsavel_telefone",
+] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
 const shown = (key: ContactField, value: string | null) =>
   !value
     ? null
-    : key === "email"
+    : key.endsWith("email")
       ? maskEmail(value)
       : key.endsWith("cpf")
         ? maskCpf(value)

@@ -26,6 +26,8 @@ const EDITABLE = [
   "uf",
   "responsavel_nome",
   "responsavel_cpf",
+  "responsavel_email",
+  "responsavel_telefone",
 ] as const;
 
 /** Replaces the patient's data with the form's (a field left blank becomes empty). */

@@ -151,7 +151,7 @@ async function remind(
         inArray(contratoPartes.papel, ["paciente", "responsavel", "testemunha"]),
       ),
     );
-  const { patient, clinica } = await loadLinkRecipients(tx, tenantId, doc.paciente_id);
+  const { patient, clinica } = await loadLinkRecipients(tx, tenantId, doc.paciente_id, now);
   const prazo = deadlineFormat.format(doc.expiracao_at);
   const email = input.canais.includes("email");
   const whatsapp = input.canais.includes("whatsapp") && whatsappConfigured(ctx.env);

@@ -34,7 +34,7 @@ export async function emailCurrentLink(
       ? await currentSigningToken(tx, secretBox, actor.tenantId, id, now)
       : null;
     if (!current) throw new AppError("NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
-    const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);
+    const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id, now);
     const link = await presentSigningLink(tx, actor.tenantId, channel, {
       origin,
       token: current.token,

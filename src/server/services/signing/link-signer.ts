@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import { contratoPartes } from "../../../db/schema.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
-import { requiredSigner, WITNESS_CAPACITY } from "../../../shared/signing-rules.js";
+import { requiredSigner, signerContacts, WITNESS_CAPACITY } from "../../../shared/signing-rules.js";
 import { findWitness } from "../witnesses/witness-rows.js";
 import { loadSignerRecord } from "./signer-record.js";
 import type { SigningTokenRow } from "./signing-tokens.js";
@@ -22,6 +22,8 @@ export interface LinkSigner {
   qualidade: string | null;
   email: string | null;
   telefone: string | null;
+  /** Whose contacts `email`/`telefone` are: the witness's, the guardian's own, or the patient's record. */
+  titular: "paciente" | "responsavel" | "testemunha";
   /** The witness row (null on the patient's link). */
   testemunhaId: string | null;
 }
@@ -51,15 +53,16 @@ export async function loadLinkSigner(
         qualidade: WITNESS_CAPACITY,
         email: witness.email,
         telefone: witness.telefone,
+        titular: "testemunha",
         testemunhaId: witness.id,
       },
     };
   }
-  const signer = requiredSigner(patient, dateInSaoPaulo(now));
-  return {
-    patient,
-    signer: { ...signer, ordem: 1, email: patient.email, telefone: patient.telefone, testemunhaId: null },
-  };
+  const today = dateInSaoPaulo(now);
+  const signer = requiredSigner(patient, today);
+  // The guardian's own contacts when they sign and the record has them; else the patient's record.
+  const contacts = signerContacts(patient, today);
+  return { patient, signer: { ...signer, ordem: 1, ...contacts, testemunhaId: null } };
 }
 
 /** Has this link's signer already signed the document? (The patient's link: the patient or the guardian.) */

@@ -21,8 +21,8 @@ import { enqueueWhatsapp } from "../whatsapp/enqueue-whatsapp.js";
 
 /**
  * POST /api/public/sign/:token/code: a new 6-digit code, valid OTP_TTL_MINUTES, sent to the link
- * signer's REGISTERED address (the patient's record, or the witness's own — never one typed on the
- * page). This signer's earlier codes stop working. Only the code's hash is stored.
+ * signer's REGISTERED address (the patient's record, the guardian's own contacts when the guardian
+ * signs and has them, or the witness's own — never one typed on the page). This signer's earlier codes stop working. Only the code's hash is stored.
  */
 export async function sendSigningCode(
   db: Db,
@@ -103,7 +103,13 @@ export async function sendSigningCode(
           long: `para revogar o seu consentimento ao documento "${document.titulo}"`,
         }
       : { short: "para assinar", long: `para assinar (ou recusar) o documento "${document.titulo}"` };
-    const whose = signer.testemunhaId ? { testemunha_id: signer.testemunhaId } : {};
+    // Whose contact the code went to: a witness's own, or — when the guardian signs with contacts
+    // of their own — the guardian's (the registry names it); nothing when it is the patient's record.
+    const whose = signer.testemunhaId
+      ? { testemunha_id: signer.testemunhaId }
+      : signer.titular === "responsavel"
+        ? { contato_de: "responsavel" as const }
+        : {};
     if (canal === "whatsapp") {
       // Decision 059: the authentication template to the mobile on the record; the code sealed in the job.
       const phone = normalizePhone(signer.telefone ?? "");

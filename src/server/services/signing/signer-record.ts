@@ -13,6 +13,8 @@ export async function loadSignerRecord(tx: Tx, tenantId: string, pacienteId: str
       data_nascimento: pacientes.data_nascimento,
       responsavel_nome: pacientes.responsavel_nome,
       responsavel_cpf: pacientes.responsavel_cpf,
+      responsavel_email: pacientes.responsavel_email,
+      responsavel_telefone: pacientes.responsavel_telefone,
     })
     .from(pacientes)
     .where(and(eq(pacientes.tenant_id, tenantId), eq(pacientes.id, pacienteId)))

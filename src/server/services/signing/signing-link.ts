@@ -1,6 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { pacientes, tenants } from "../../../db/schema.js";
+import { tenants } from "../../../db/schema.js";
+import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
+import { type ContactOwner, requiredSigner, signerContacts } from "../../../shared/signing-rules.js";
 import {
   maskEmail,
   type SigningLink,
@@ -12,28 +14,37 @@ import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
+import { loadSignerRecord } from "./signer-record.js";
 import { issueSigningToken } from "./signing-tokens.js";
 import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
 
-/** The patient and clinic a link message talks about. */
+/**
+ * Who a link message goes to and the clinic it talks about: the patient, or the guardian who signs
+ * for them when the record has the guardian's own contacts (then the guardian's name, e-mail and
+ * mobile — never the minor's); a guardian without contacts falls back to the patient's record.
+ */
 export interface LinkRecipients {
-  patient: { nome: string; email: string | null; telefone: string | null };
+  patient: { nome: string; email: string | null; telefone: string | null; titular: ContactOwner };
   clinica: string;
 }
 
-export async function loadLinkRecipients(tx: Tx, tenantId: string, pacienteId: string): Promise<LinkRecipients> {
-  const [patient] = await tx
-    .select({ nome: pacientes.nome, email: pacientes.email, telefone: pacientes.telefone })
-    .from(pacientes)
-    .where(and(eq(pacientes.tenant_id, tenantId), eq(pacientes.id, pacienteId)))
-    .limit(1);
+export async function loadLinkRecipients(
+  tx: Tx,
+  tenantId: string,
+  pacienteId: string,
+  now = new Date(),
+): Promise<LinkRecipients> {
+  const record = await loadSignerRecord(tx, tenantId, pacienteId);
   const [clinic] = await tx
     .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia })
     .from(tenants)
     .where(eq(tenants.id, tenantId))
     .limit(1);
-  if (!patient || !clinic) throw new AppError("NOT_FOUND", "Documento não encontrado");
-  return { patient, clinica: clinic.nome_fantasia ?? clinic.nome };
+  if (!record || !clinic) throw new AppError("NOT_FOUND", "Documento não encontrado");
+  const today = dateInSaoPaulo(now);
+  const contacts = signerContacts(record, today);
+  const nome = contacts.titular === "responsavel" ? requiredSigner(record, today).nome || record.nome : record.nome;
+  return { patient: { nome, ...contacts }, clinica: clinic.nome_fantasia ?? clinic.nome };
 }
 
 /**
@@ -117,7 +128,12 @@ export async function emailSigningLink(
     entityType: "contrato",
     entityId: input.contratoId,
     // Masked where written (decision 051): the outbox row keeps the address; the trail needs only which one.
-    data: { email: maskEmail(patient.email), outbox_id: outboxId, smtp: input.smtp },
+    data: {
+      email: maskEmail(patient.email),
+      outbox_id: outboxId,
+      smtp: input.smtp,
+      ...(patient.titular === "responsavel" ? { contato_de: "responsavel" } : {}),
+    },
   });
 }
 
@@ -155,7 +171,7 @@ export async function issueAndShareLink(
     entityId: document.id,
     data: { expires_at: expiresAt.toISOString(), email },
   });
-  const recipients = await loadLinkRecipients(tx, context.tenantId, document.paciente_id);
+  const recipients = await loadLinkRecipients(tx, context.tenantId, document.paciente_id, now);
   const link = await presentSigningLink(tx, context.tenantId, input.channel, {
     origin: input.origin,
     token,

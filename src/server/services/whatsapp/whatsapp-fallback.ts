@@ -1,13 +1,6 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import {
-  auditEvents,
-  contratos,
-  contratoTestemunhas,
-  pacientes,
-  signingOtps,
-  whatsappMessages,
-} from "../../../db/schema.js";
+import { auditEvents, contratos, contratoTestemunhas, signingOtps, whatsappMessages } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { isMobilePhone, maskPhone4, normalizePhone } from "../../../shared/br/phone.js";
 import { remindersContinue } from "../../../shared/reminders/reminder-schedule.js";
@@ -77,7 +70,7 @@ export async function whatsappFallback(
     let destino: string | null = null;
     // Nothing to carry once the document no longer waits (signed, refused, cancelled, expired).
     if (remindersContinue(doc.status)) {
-      const { patient, clinica } = await loadLinkRecipients(tx, tenantId, doc.paciente_id);
+      const { patient, clinica } = await loadLinkRecipients(tx, tenantId, doc.paciente_id, now);
       if (message.tipo === "codigo") {
         const sent = await resendCode(ctx, tx, { tenantId, doc, clinica, channel, now });
         used = sent?.canal ?? "nenhum";
@@ -177,13 +170,15 @@ async function resendCode(
         .from(contratoTestemunhas)
         .where(and(eq(contratoTestemunhas.tenant_id, tenantId), eq(contratoTestemunhas.id, testemunhaId)))
     : await tx
-        .select({ nome: pacientes.nome, email: pacientes.email, telefone: pacientes.telefone })
-        .from(pacientes)
-        .innerJoin(
-          contratos,
-          and(eq(contratos.tenant_id, pacientes.tenant_id), eq(contratos.paciente_id, pacientes.id)),
-        )
-        .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, doc.id)));
+        .select({ paciente_id: contratos.paciente_id })
+        .from(contratos)
+        .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, doc.id)))
+        .then(async ([row]) => {
+          if (!row) return [];
+          // The patient's link: the guardian's own contacts when they sign and have them.
+          const { patient } = await loadLinkRecipients(tx, tenantId, row.paciente_id, now);
+          return [patient];
+        });
   if (!signer) return null;
   const sms = channel.sms && isMobilePhone(signer.telefone);
   const email = !sms && channel.usable && !!signer.email;
@@ -210,7 +205,11 @@ async function resendCode(
     created_at: now,
     testemunha_id: testemunhaId,
   });
-  const whose = testemunhaId ? { testemunha_id: testemunhaId } : {};
+  const whose = testemunhaId
+    ? { testemunha_id: testemunhaId }
+    : "titular" in signer && signer.titular === "responsavel"
+      ? { contato_de: "responsavel" as const }
+      : {};
   const audit = { tenantId, actorProfileId: null };
   if (sms) {
     const phone = normalizePhone(signer.telefone!);

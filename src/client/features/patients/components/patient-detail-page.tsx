@@ -129,10 +129,16 @@ export function PatientDetailPage() {
             ) : null}
           </CardHeader>
           <CardContent>
-            {p.responsavel_nome || p.responsavel_cpf ? (
+            {p.responsavel_nome || p.responsavel_cpf || p.responsavel_email || p.responsavel_telefone ? (
               <dl className="grid gap-4">
                 <Item label="Nome do responsável">{p.responsavel_nome}</Item>
                 <Item label="CPF do responsável">{p.responsavel_cpf ? formatCpf(p.responsavel_cpf) : null}</Item>
+                <Item label="Celular do responsável">
+                  {p.responsavel_telefone ? formatPhone(p.responsavel_telefone) : null}
+                </Item>
+                <Item label="E-mail do responsável">
+                  {p.responsavel_email ? <span className="break-all">{p.responsavel_email}</span> : null}
+                </Item>
               </dl>
             ) : (
               <p className="text-sm text-muted-foreground">Nenhum responsável informado.</p>

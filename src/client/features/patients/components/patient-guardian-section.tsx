@@ -2,7 +2,7 @@ import { ChevronDown, Info } from "lucide-react";
 import { useEffect, useState } from "react";
 import { type FieldErrors, useFormContext } from "react-hook-form";
 import { MaskedInput } from "@/components/form/masked-input";
-import { CPF_MASK } from "@/components/form/masks";
+import { CPF_MASK, PHONE_MASK } from "@/components/form/masks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
@@ -11,7 +11,8 @@ import { cn } from "@/lib/utils";
 import type { PatientFormValues } from "../lib/form-values";
 
 /**
- * "Responsável": the legal guardian (spec part 2 §3: responsavel_nome, responsavel_cpf).
+ * "Responsável": the legal guardian (spec part 2 §3: responsavel_nome, responsavel_cpf) and the
+ * guardian's own e-mail and mobile, where the guardian's link and code go (never the minor's).
  * Folded away for adults; opens by itself, with a hint, when the birth date makes the patient
  * a minor, and whenever one of its fields has an error.
  */
@@ -19,7 +20,9 @@ export function PatientGuardianSection({ minor, initiallyOpen }: { minor: boolea
   const { register, formState } = useFormContext<PatientFormValues>();
   const errors: FieldErrors<PatientFormValues> = formState.errors;
   const [open, setOpen] = useState(initiallyOpen || minor);
-  const hasError = Boolean(errors.responsavel_nome || errors.responsavel_cpf);
+  const hasError = Boolean(
+    errors.responsavel_nome || errors.responsavel_cpf || errors.responsavel_email || errors.responsavel_telefone,
+  );
 
   useEffect(() => {
     if (minor || hasError) setOpen(true);
@@ -66,6 +69,32 @@ export function PatientGuardianSection({ minor, initiallyOpen }: { minor: boolea
                 inputMode="numeric"
                 placeholder="000.000.000-00"
                 maxLength={14}
+              />
+            </FormField>
+            <FormField
+              label="Celular do responsável"
+              htmlFor="responsavel_telefone"
+              error={errors.responsavel_telefone?.message}
+              hint="O link e o código de assinatura do responsável vão para o celular e o e-mail dele, não para os do paciente."
+            >
+              <MaskedInput
+                {...register("responsavel_telefone")}
+                mask={PHONE_MASK}
+                inputMode="tel"
+                autoComplete="off"
+                placeholder="(00) 00000-0000"
+              />
+            </FormField>
+            <FormField
+              label="E-mail do responsável"
+              htmlFor="responsavel_email"
+              error={errors.responsavel_email?.message}
+            >
+              <Input
+                {...register("responsavel_email")}
+                type="email"
+                autoComplete="off"
+                placeholder="responsavel@exemplo.com"
               />
             </FormField>
           </div>

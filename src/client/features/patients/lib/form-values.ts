@@ -20,6 +20,8 @@ export const PATIENT_FORM_FIELDS = [
   "uf",
   "responsavel_nome",
   "responsavel_cpf",
+  "responsavel_email",
+  "responsavel_telefone",
 ] as const satisfies readonly (keyof PatientInput)[];
 
 export type PatientFormValues = PatientInput;
@@ -40,6 +42,8 @@ export const EMPTY_PATIENT_FORM: PatientFormValues = {
   uf: "",
   responsavel_nome: "",
   responsavel_cpf: "",
+  responsavel_email: "",
+  responsavel_telefone: "",
 };
 
 /** A stored patient → what the edit form shows (masks applied, nulls as ""). */
@@ -60,10 +64,20 @@ export function patientToFormValues(patient: Patient): PatientFormValues {
     uf: (patient.uf ?? "") as PatientFormValues["uf"],
     responsavel_nome: patient.responsavel_nome ?? "",
     responsavel_cpf: patient.responsavel_cpf ? formatCpf(patient.responsavel_cpf) : "",
+    responsavel_email: patient.responsavel_email ?? "",
+    responsavel_telefone: patient.responsavel_telefone ? formatPhone(patient.responsavel_telefone) : "",
   };
 }
 
 /** True when any guardian field has something in it. */
-export function hasGuardian(values: Pick<PatientFormValues, "responsavel_nome" | "responsavel_cpf">): boolean {
-  return Boolean(values.responsavel_nome?.trim() || values.responsavel_cpf?.trim());
+export function hasGuardian(
+  values: Pick<PatientFormValues, "responsavel_nome" | "responsavel_cpf"> &
+    Partial<Pick<PatientFormValues, "responsavel_email" | "responsavel_telefone">>,
+): boolean {
+  return Boolean(
+    values.responsavel_nome?.trim() ||
+    values.responsavel_cpf?.trim() ||
+    values.responsavel_email?.trim() ||
+    values.responsavel_telefone?.trim(),
+  );
 }
