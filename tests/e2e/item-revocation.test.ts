@@ -144,6 +144,13 @@ describe("revoking one optional consent on a phone", () => {
     expect(await p.getByTestId(`item-revoke-${RESEARCH.id}`).count()).toBe(0);
     expect(phone.errors).toEqual([]);
 
+    // The record's code at /verificar names the item it revokes.
+    await p.goto(`/verificar/${code}`);
+    await p
+      .getByTestId("verification-records")
+      .getByText(`Registro de revogação da autorização “${RESEARCH.title}”`)
+      .waitFor();
+
     // The clinic's page: the item's record in the choices card, and "Revogado em" by its answer.
     await staff.page.goto(`/documents/${documentId}`);
     const records = staff.page.getByTestId("choice-records");

@@ -108,7 +108,10 @@ export function VerificationPage({ code }: { code: string }) {
           <ul className="grid gap-2">
             {data.registros.map((record) => (
               <li key={record.codigo} className="grid gap-1 rounded-lg border bg-background p-3 text-sm">
-                <span className="font-semibold">{CHOICE_RECORD_TITLE[record.tipo]}</span>
+                <span className="font-semibold">
+                  {CHOICE_RECORD_TITLE[record.tipo]}
+                  {record.autorizacao ? ` da autorização “${record.autorizacao}”` : ""}
+                </span>
                 <span className="text-xs text-muted-foreground">
                   {record.tipo === "revogacao"
                     ? CHOICE_MESSAGES.revokedAt(formatDateTime(record.em))
