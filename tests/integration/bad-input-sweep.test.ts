@@ -107,6 +107,8 @@ function pathFor(route: string, ids: Record<string, string>): string {
       .replace("{token}", ids.token ?? "")
       .replace("{code}", "ABCD2345")
       .replace("{cep}", "01001000")
+      // A well-formed optional consent id, so another clinic's document is checked past validation.
+      .replace("{item}", "contato-pesquisas")
   );
 }
 
@@ -197,6 +199,7 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     "PATCH /api/settings/webhooks/{id}": { ativo: false },
     "POST /api/documents/{id}/refusal": { meio: "presencial", motivo: "Decidiu não operar" },
     "POST /api/documents/{id}/revocation": { meio: "telefone" },
+    "POST /api/documents/{id}/optional-consents/{item}/revocation": { meio: "telefone" },
     "POST /api/documents/{id}/professional-signature": { senha: "senha-errada" },
     "POST /api/documents/{id}/send": {},
     "POST /api/documents/{id}/witnesses": {
@@ -231,6 +234,13 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
       cpf: "529.982.247-25",
       codigo: "123456",
       motivo: "Mudei de ideia",
+      conteudo_sha256: "0".repeat(64),
+    },
+    "POST /api/public/sign/{token}/optional-consents/{item}/revoke": {
+      nome: "Bruno Costa",
+      cpf: "529.982.247-25",
+      codigo: "123456",
+      motivo: "Não quero mais",
       conteudo_sha256: "0".repeat(64),
     },
     "POST /api/public/sign/{token}/reading": {
