@@ -1,5 +1,5 @@
 import { FileX2 } from "lucide-react";
-import { CHOICE_MESSAGES } from "@shared/schemas/choices";
+import { CHOICE_MESSAGES, recordCopyLine } from "@shared/schemas/choices";
 import type { SigningPage } from "@shared/schemas/signing";
 import { Panel } from "./components/public-shell";
 import { formatDateTime } from "./lib/format";
@@ -14,12 +14,7 @@ export function ChoiceDone({ page, em, codigo }: { page: SigningPage; em: string
       <h1 className="text-lg font-semibold text-balance">{CHOICE_MESSAGES.refused}</h1>
       <p className="max-w-sm text-sm font-medium text-balance break-words">{page.documento.titulo}</p>
       <p className="max-w-sm text-sm text-balance text-muted-foreground">
-        {CHOICE_MESSAGES.refusedText}{" "}
-        <span data-testid="refusal-copy">
-          {page.email_configurado && page.copia_para
-            ? CHOICE_MESSAGES.refusedCopyByEmail(page.copia_para)
-            : CHOICE_MESSAGES.refusedCopyAtClinic}
-        </span>
+        {CHOICE_MESSAGES.refusedText} <span data-testid="refusal-copy">{recordCopyLine("recusa", page)}</span>
       </p>
       <dl className="grid gap-1 rounded-lg border bg-muted/40 px-4 py-3 text-sm">
         <div>

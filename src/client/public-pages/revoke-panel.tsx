@@ -1,7 +1,7 @@
 import { FileX2, ShieldCheck } from "lucide-react";
 import type * as React from "react";
 import { useEffect, useRef, useState } from "react";
-import { CHOICE_MESSAGES } from "@shared/schemas/choices";
+import { CHOICE_MESSAGES, recordCopyLine } from "@shared/schemas/choices";
 import type { SigningPage } from "@shared/schemas/signing";
 import { ChoiceForm } from "./choice-form";
 import { CodeStep } from "./code-step";
@@ -73,13 +73,7 @@ export function RevokePanel({
           {justRevoked ? (
             <span className="font-medium">{CHOICE_MESSAGES.revokedAt(formatDateTime(item.revogado_em))}</span>
           ) : null}
-          {justRevoked ? (
-            <span>
-              {page.email_configurado
-                ? CHOICE_MESSAGES.revokedCopyByEmail(page.copia_para)
-                : CHOICE_MESSAGES.revokedCopyAtClinic}
-            </span>
-          ) : null}
+          {justRevoked ? <span>{recordCopyLine("revogacao", page)}</span> : null}
           {item.codigo_verificacao ? (
             <span>
               {CHOICE_MESSAGES.itemRevokedCode}{" "}
@@ -111,13 +105,7 @@ export function RevokePanel({
             <span className="font-medium">{CHOICE_MESSAGES.revokedAt(formatDateTime(revocation.revogado_em))}</span>
           ) : null}
           <span>{justRevoked ? CHOICE_MESSAGES.revokedText : CHOICE_MESSAGES.revokedNoticeText}</span>
-          {justRevoked ? (
-            <span>
-              {page.email_configurado
-                ? CHOICE_MESSAGES.revokedCopyByEmail(page.copia_para)
-                : CHOICE_MESSAGES.revokedCopyAtClinic}
-            </span>
-          ) : null}
+          {justRevoked ? <span>{recordCopyLine("revogacao", page)}</span> : null}
           {revocation.codigo_verificacao ? (
             <>
               <span>

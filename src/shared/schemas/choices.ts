@@ -148,3 +148,19 @@ export const CHOICE_MESSAGES = {
   revokedAt: (when: string) => `Revogado em ${when}`,
   itemRevokedAt: (title: string, when: string) => `Autorização “${title}” revogada em ${when}`,
 } as const;
+
+/**
+ * Where a sealed refusal or revocation record goes, said to the patient: by e-mail only when
+ * e-mail leaves this server and there is an address to send it to; else it stays with the clinic.
+ */
+export function recordCopyLine(
+  tipo: ChoiceKind,
+  page: { email_configurado: boolean; copia_para: string | null },
+): string {
+  if (page.email_configurado && page.copia_para) {
+    return tipo === "recusa"
+      ? CHOICE_MESSAGES.refusedCopyByEmail(page.copia_para)
+      : CHOICE_MESSAGES.revokedCopyByEmail(page.copia_para);
+  }
+  return tipo === "recusa" ? CHOICE_MESSAGES.refusedCopyAtClinic : CHOICE_MESSAGES.revokedCopyAtClinic;
+}
