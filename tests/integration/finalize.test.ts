@@ -22,6 +22,8 @@ import { loadOrCreateSeal } from "../../src/server/services/sealing/instance-sea
 import { readDss } from "../../src/server/services/sealing/dss.js";
 import { checkAllPdfSignatures, verifyPdfSignature } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { newVerificationCode } from "../../src/server/services/signing/verification-code.js";
+import { withTenant } from "../../src/db/tenant-scope.js";
+import { issueSigningToken } from "../../src/server/services/signing/signing-tokens.js";
 import { formatCpf } from "../../src/shared/br/cpf.js";
 import { validCpf } from "../helpers/factories.js";
 import { outboxMails } from "../helpers/outbox.js";
@@ -168,6 +170,7 @@ const pageCount = (file: string) => Number(/Pages:\s+(\d+)/.exec(tool("pdfinfo",
 let contratoId: string;
 let code: string;
 let cpf: string;
+let patientToken: string;
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -175,6 +178,16 @@ beforeAll(async () => {
   other = await newClinic(ctx.app);
   cpf = validCpf();
   contratoId = await newDocument(clinic, cpf);
+  // The patient's link as send-document.ts issues it: the signed copy tells how to revoke through it.
+  patientToken = await withTenant(ctx.database.db, clinic.tenantId, (tx) =>
+    issueSigningToken(tx, ctx.app.services.secretBox, {
+      tenantId: clinic.tenantId,
+      contratoId,
+      expiresAt: new Date(Date.now() + 7 * 24 * 3600 * 1000),
+      createdBy: clinic.profileId,
+      now: new Date(),
+    }),
+  );
   code = await markSigned(clinic, contratoId, cpf);
 });
 afterAll(async () => {
@@ -207,6 +220,16 @@ describe("where the signers' copies go (decision 045)", () => {
     await markSigned(clinic, id, otherCpf, "ana.luiza@exenplo.com.br");
     await finalizeSignedDocument(jobContext(), { contratoId: id }, clinic.tenantId);
     expect(await copiesOf(id)).toEqual([PATIENT_EMAIL, clinic.email.toLowerCase()].sort());
+    // No live link of the patient's (this one never had any): the clinic is the way to revoke.
+    const [row] = await ctx.database.db
+      .select({ fileId: contratos.signed_pdf_file_id })
+      .from(contratos)
+      .where(eq(contratos.id, id));
+    const mail = (await outbox()).find(
+      (m) => m.to_address === PATIENT_EMAIL && m.attachments.some((a) => a.file_id === row!.fileId),
+    )!;
+    expect(mail.text).toContain("revogar este consentimento a qualquer momento, sem custo: fale com");
+    expect(mail.text).not.toContain("/assinar/");
   });
 
   it("to the typed address when the clinic has none for the patient", async () => {
@@ -250,7 +273,14 @@ describe("finalizeSignedDocument", () => {
       expect(mail.attachments).toEqual([{ file_id: file!.id, filename: file!.nome, content_type: "application/pdf" }]);
       expect(mail.text).toContain(`${ORIGIN}/verificar/${code}`);
     }
-    expect(withPdf.find((m) => m.to_address === PATIENT_EMAIL)!.text).toContain("Olá, Ana!");
+    const patientMail = withPdf.find((m) => m.to_address === PATIENT_EMAIL)!.text;
+    expect(patientMail).toContain("Olá, Ana!");
+    // How to take it back (decision 056): the patient's own link and the clinic; not for the physician.
+    expect(patientMail).toContain("você pode revogar este consentimento a qualquer momento, sem custo");
+    expect(patientMail).toMatch(/até \d{2}\/\d{2}\/\d{4}, pelo mesmo link que você usou para assinar \(/);
+    expect(patientMail).toContain(`(${ORIGIN}/assinar/${patientToken}), confirmando seus dados`);
+    const physicianMail = withPdf.find((m) => m.to_address !== PATIENT_EMAIL)!.text;
+    expect(physicianMail).not.toContain("revogar");
   });
 
   it("is a valid PAdES signature for poppler's pdfsig and for our CMS check", () => {

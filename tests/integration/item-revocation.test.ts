@@ -15,6 +15,7 @@ import { auditEvents, contratoRegistros, contratos, files } from "../../src/db/s
 import { rawRows } from "../../src/db/raw.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
 import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
+import { formatSignedPdfReport, verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { FAKE_FEEGOW_TOKEN, type FakeFeegowServer, startFakeFeegowServer } from "../fakes/feegow-server.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
@@ -27,6 +28,7 @@ import {
   tokenOf,
 } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
+import { entryText, unzipEntries } from "../helpers/data-rights.js";
 
 let fake: FakeFeegowServer;
 let ctx: TestContext;
@@ -284,8 +286,19 @@ describe("the patient revokes one optional consent on the link", () => {
         texto: "Convites para pesquisas clínicas da equipe.",
       },
     });
-    // Feegow gets it like the whole revocation's.
-    expect(fake.uploads.some((u) => u.sha256 === sealed.pdf_sha256)).toBe(true);
+    // Feegow gets it like the whole revocation's, described with the item it revokes.
+    expect(String(fake.uploads.find((u) => u.sha256 === sealed.pdf_sha256)?.arquivo_descricao)).toMatch(
+      /^Registro de revogação da autorização “Contato para pesquisas” - /,
+    );
+    // The offline verifier (npm run verify) names the item and checks it against the frozen content.
+    const offline = verifySignedPdf(pdf, { original: await sealedBytes(original.signed_pdf_file_id!) });
+    expect(offline.ok, formatSignedPdfReport(offline)).toBe(true);
+    expect(offline.registro?.item).toEqual({ id: "contato-pesquisas", titulo: "Contato para pesquisas" });
+    const report = formatSignedPdfReport(offline);
+    expect(report).toContain(
+      "✓ Revoga só a autorização opcional “Contato para pesquisas”; o consentimento principal continua válido.",
+    );
+    expect(report).toContain("✓ O PDF original informado (--original) é exatamente o que este registro revoga");
     // The record's code at /verificar: the document still signed, not revoked, the item's record listed.
     const verified = (await publicCall("GET", `/api/public/verify/${sealed.verification_code}`)).json();
     expect(verified).toMatchObject({ status: "signed", revogado_em: null });
@@ -313,6 +326,27 @@ describe("the patient revokes one optional consent on the link", () => {
       "imagem-prontuario",
       null,
     ]);
+
+    // The patient's export (LGPD art. 18): each record beside its document, the sealed one as its PDF.
+    const zip = unzipEntries((await staff(clinic, "GET", `/api/patients/${sent.patient.id}/export`)).rawPayload);
+    const index = JSON.parse(entryText(zip, "documentos.json")) as {
+      id: string;
+      revogado_em: string | null;
+      registros: { tipo: string; autorizacao: string | null; codigo_verificacao: string; arquivo: string | null }[];
+    }[];
+    const exported = index.find((d) => d.id === sent.documentId)!;
+    expect(exported.revogado_em).toBe(whole.json().em);
+    expect(exported.registros.map((r) => [r.tipo, r.autorizacao])).toEqual([
+      ["Registro de revogação", "Contato para pesquisas"],
+      ["Registro de revogação", "Uso de imagem no prontuário"],
+      ["Registro de revogação", null],
+    ]);
+    const first = exported.registros[0]!;
+    expect(first.codigo_verificacao).toBe(sealed.verification_code);
+    expect(first.arquivo).toMatch(new RegExp(`_registro-de-revogacao_${sealed.verification_code}\\.pdf$`));
+    expect(Buffer.from(zip[first.arquivo!]!).equals(pdf)).toBe(true);
+    // Not sealed yet (no job ran for the later two): said so, never a missing file.
+    expect(exported.registros[2]).toMatchObject({ arquivo: null, observacao: expect.stringContaining("sendo gerado") });
   });
 
   it("answers each refusal in pt-BR and writes nothing", async () => {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratoRegistros, contratos, emailOutbox, files, jobs } from "../../src/db/schema.js";
 import { rawRows } from "../../src/db/raw.js";
 import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
+import { formatSignedPdfReport, verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { FAKE_FEEGOW_TOKEN, type FakeFeegowServer, startFakeFeegowServer } from "../fakes/feegow-server.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
@@ -229,6 +230,11 @@ describe("informed refusal on the patient's link", () => {
     const textOfPdf = pdfText(pdf);
     expect(textOfPdf).toContain("Registro de recusa");
     expect(textOfPdf).toContain(body.motivo);
+    // The offline verifier holds a refusal with no signer, and says what it is.
+    const offline = verifySignedPdf(pdf);
+    expect(offline.ok, formatSignedPdfReport(offline)).toBe(true);
+    expect(offline.registro?.tipo).toBe("recusa");
+    expect(formatSignedPdfReport(offline)).toContain("✓ A recusa tem seu evento na cadeia");
     expect(compact(textOfPdf)).toContain(row.conteudo_sha256);
     const mails = await ctx.database.db
       .select()
@@ -459,8 +465,30 @@ describe("revocation of a signed consent", () => {
     expectError(await staff(clinic, "POST", url, { meio: "presencial" }), "DOCUMENT_ALREADY_REVOKED");
 
     const sealed = await sealRecord(sent.documentId);
-    const text = compact(pdfText(await sealedBytes(sealed.pdf_file_id!)));
+    const recordPdf = await sealedBytes(sealed.pdf_file_id!);
+    const text = compact(pdfText(recordPdf));
     expect(text).toContain(compact("Registro de revogação"));
+    // The offline verifier (npm run verify): the record stands alone and checks against its original.
+    const originalPdf = await sealedBytes(original.signed_pdf_file_id!);
+    const alone = verifySignedPdf(recordPdf);
+    expect(alone.ok, formatSignedPdfReport(alone)).toBe(true);
+    expect(alone.registro).toMatchObject({
+      tipo: "revogacao",
+      item: null,
+      original_codigo_verificacao: original.verification_code,
+      original_pdf_sha256: original.signed_pdf_sha256,
+    });
+    const printed = formatSignedPdfReport(alone);
+    expect(printed).toContain("Registro de revogação\nDocumento");
+    expect(printed).toContain("✓ A revogação tem seu evento na cadeia.");
+    expect(printed).toContain(`código de verificação ${original.verification_code}, PDF selado com SHA-256`);
+    const against = verifySignedPdf(recordPdf, { original: originalPdf });
+    expect(against.ok).toBe(true);
+    expect(formatSignedPdfReport(against)).toContain("✓ O PDF original informado (--original) é exatamente o que");
+    // Another file named as the original: the check fails.
+    const wrong = verifySignedPdf(recordPdf, { original: recordPdf });
+    expect(wrong.ok).toBe(false);
+    expect(formatSignedPdfReport(wrong)).toContain("✗ O PDF original informado (--original, SHA-256");
     expect(text).toContain(original.signed_pdf_sha256!);
     // The original's online check tells both.
     const verified = (await publicCall("GET", `/api/public/verify/${original.verification_code}`)).json();

@@ -1,5 +1,6 @@
 /**
- * `npm run verify -- arquivo.pdf [--certificado <SHA-256>] [--confiaveis <arquivo>] [--raizes <raizes.pem>] [--json]`: checks a
+ * `npm run verify -- arquivo.pdf [--certificado <SHA-256>] [--confiaveis <arquivo>] [--raizes <raizes.pem>]
+ * [--original <assinado.pdf>] [--json]`: checks a
  * sealed Consentir PDF with nothing but the file — no database, no network, no poppler (decision
  * 014): the PAdES seal, the signer certificate, the embedded content and evidence, the document's
  * event chain. Prints a pt-BR report; exits 0 only when everything holds and the seal's
@@ -9,7 +10,8 @@
  * list of trusted fingerprints: the JSON of /api/public/seal-certificates, or one per line;
  * --raizes a PEM file of the official ICP-Brasil roots (ITI's AC Raiz), against which each
  * signature's chain is checked and reported; the seal's holder is still confirmed only by a
- * fingerprint (decision 060).
+ * fingerprint (decision 060). For a "Registro de revogação", --original names the signed PDF it
+ * revokes, checked to be that very file (decision 056).
  */
 import { readFileSync } from "node:fs";
 import { type OfficialRoots, parseOfficialRoots } from "../services/certificates/official-roots.js";
@@ -21,7 +23,7 @@ import {
 } from "../services/sealing/verify-signed-pdf.js";
 
 const USAGE =
-  "Uso: npm run verify -- arquivo.pdf [--certificado <impressão digital SHA-256 do selo>] [--confiaveis <lista.json|lista.txt>] [--raizes <raizes.pem>] [--json]";
+  "Uso: npm run verify -- arquivo.pdf [--certificado <impressão digital SHA-256 do selo>] [--confiaveis <lista.json|lista.txt>] [--raizes <raizes.pem>] [--original <assinado.pdf>] [--json]";
 
 function main(argv: string[]): number {
   let file: string | undefined;
@@ -29,6 +31,7 @@ function main(argv: string[]): number {
   let json = false;
   let trustFile: string | undefined;
   let rootsFile: string | undefined;
+  let originalFile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--certificado") expected = argv[++i];
@@ -37,6 +40,8 @@ function main(argv: string[]): number {
     else if (arg.startsWith("--confiaveis=")) trustFile = arg.slice("--confiaveis=".length);
     else if (arg === "--raizes") rootsFile = argv[++i];
     else if (arg.startsWith("--raizes=")) rootsFile = arg.slice("--raizes=".length);
+    else if (arg === "--original") originalFile = argv[++i];
+    else if (arg.startsWith("--original=")) originalFile = arg.slice("--original=".length);
     else if (arg === "--json") json = true;
     else if (arg === "--help" || arg === "-h") {
       console.log(USAGE);
@@ -80,7 +85,18 @@ function main(argv: string[]): number {
       return 2;
     }
   }
-  const report = verifySignedPdf(pdf, { expectedFingerprint: expected, trusted, roots });
+  let original: Buffer | undefined;
+  if (originalFile !== undefined) {
+    try {
+      original = readFileSync(originalFile);
+    } catch (error) {
+      console.error(
+        `Não foi possível ler o PDF original ${originalFile}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return 2;
+    }
+  }
+  const report = verifySignedPdf(pdf, { expectedFingerprint: expected, trusted, roots, original });
   console.log(json ? JSON.stringify(report, null, 2) : formatSignedPdfReport(report, file));
   if (!report.ok) return 1;
   return report.certificado_ok === true ? 0 : 3;

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratos, files, tenants } from "../../../db/schema.js";
+import { contratoRegistros, contratos, files, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { fileTimestamp, safeFileStem } from "../../../pdf/file-name.js";
 import { DOCUMENT_STATUS_LABEL, type DocumentStatus } from "../../../shared/schemas/document.js";
@@ -14,6 +14,8 @@ import { toCsv } from "./csv.js";
 import { answerLabel } from "../../../shared/document-model/optional-consents.js";
 import { loadOptionalAnswers } from "../signing/optional-answers.js";
 import type { ZipWriter } from "./zip-writer.js";
+import { CHOICE_MEANS_LABEL, CHOICE_RECORD_TITLE, type ChoiceKind } from "../../../shared/schemas/choices.js";
+import { frozenOptionalItem } from "../choices/optional-item.js";
 
 type PatientRow = Awaited<ReturnType<typeof findPatientOrThrow>>;
 
@@ -34,6 +36,23 @@ interface ExportedDocument {
   signed_pdf: { sha256: string; nome: string } | null;
   /** The patient's Sim/Não to each optional consent (decision 057). */
   consentimentos_opcionais: { id: string; titulo: string; resposta: string; respondido_em: string }[];
+  revogado_em: Date | null;
+  /** Refusal and revocation records (decisions 056, 057), each with its own sealed PDF when made. */
+  registros: ExportedRecord[];
+}
+
+interface ExportedRecord {
+  tipo: ChoiceKind;
+  /** The optional consent one revocation names (its title as signed), null: the whole consent. */
+  autorizacao: string | null;
+  origem: string;
+  meio: string;
+  nome: string | null;
+  motivo: string | null;
+  registrado_por: string | null;
+  ocorrido_em: Date;
+  codigo_verificacao: string;
+  pdf: { sha256: string; nome: string } | null;
 }
 
 /** Everything a patient's export holds, read (and audited) before the first byte is sent. */
@@ -78,7 +97,29 @@ export async function preparePatientExport(
           .from(files)
           .where(and(eq(files.tenant_id, actor.tenantId), inArray(files.id, signedPdfIds)))
       : [];
-    const sealedById = new Map(sealed.map((f) => [f.id, f]));
+    const records = rows.length
+      ? await tx
+          .select()
+          .from(contratoRegistros)
+          .where(
+            and(
+              eq(contratoRegistros.tenant_id, actor.tenantId),
+              inArray(
+                contratoRegistros.contrato_id,
+                rows.map((r) => r.id),
+              ),
+            ),
+          )
+          .orderBy(asc(contratoRegistros.created_at), asc(contratoRegistros.id))
+      : [];
+    const recordPdfIds = records.map((r) => r.pdf_file_id).filter((id): id is string => id !== null);
+    const recordPdfs = recordPdfIds.length
+      ? await tx
+          .select({ id: files.id, sha256: files.sha256, nome: files.nome })
+          .from(files)
+          .where(and(eq(files.tenant_id, actor.tenantId), inArray(files.id, recordPdfIds)))
+      : [];
+    const sealedById = new Map([...sealed, ...recordPdfs].map((f) => [f.id, f]));
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
@@ -86,7 +127,7 @@ export async function preparePatientExport(
         action: "patient.exported",
         entityType: "paciente",
         entityId: patient.id,
-        data: { documentos: rows.length, pdfs_assinados: sealed.length },
+        data: { documentos: rows.length, pdfs_assinados: sealed.length, registros: records.length },
       },
     );
     const accessLog = await loadPatientAccessLog(tx, actor.tenantId, patient.id, rows);
@@ -119,6 +160,23 @@ export async function preparePatientExport(
       documento: r.documento,
       signed_pdf: r.signed_pdf_file_id ? (sealedById.get(r.signed_pdf_file_id) ?? null) : null,
       consentimentos_opcionais: answers.get(r.id) ?? [],
+      revogado_em: r.revogado_at,
+      registros: records
+        .filter((record) => record.contrato_id === r.id)
+        .map((record) => ({
+          tipo: record.tipo,
+          autorizacao: record.item_id
+            ? (frozenOptionalItem(r.documento, record.item_id)?.title ?? record.item_id)
+            : null,
+          origem: record.origem,
+          meio: CHOICE_MEANS_LABEL[record.meio] ?? record.meio,
+          nome: record.nome,
+          motivo: record.motivo,
+          registrado_por: record.registrado_por_nome,
+          ocorrido_em: record.ocorrido_em,
+          codigo_verificacao: record.verification_code,
+          pdf: record.pdf_file_id ? (sealedById.get(record.pdf_file_id) ?? null) : null,
+        })),
     }));
     return {
       fileName: `dados-do-paciente_${safeFileStem(patient.nome)}_${fileTimestamp(now)}.zip`,
@@ -156,7 +214,8 @@ const ACCESS_LOG_HEADERS = [
 
 /**
  * Writes the ZIP: LEIA-ME.txt, paciente.json, each document (its sealed PDF when there is one,
- * otherwise the frozen model it was — or would be — signed on, as JSON), documentos.json (the
+ * otherwise the frozen model it was — or would be — signed on, as JSON) with its sealed refusal and
+ * revocation records (decision 056), documentos.json (the
  * index), the access log as CSV and JSON, and manifesto.json (SHA-256 of every entry).
  */
 export async function writePatientExport(zip: ZipWriter, data: PatientExport, storage: FileStorage): Promise<void> {
@@ -195,6 +254,29 @@ export async function writePatientExport(zip: ZipWriter, data: PatientExport, st
       else if (document.status === "signed")
         observacao = "O PDF assinado ainda está sendo gerado; segue o conteúdo assinado (modelo congelado).";
     }
+    const registros: Record<string, unknown>[] = [];
+    for (const record of document.registros) {
+      const recordBytes = record.pdf ? await storage.get(record.pdf.sha256) : null;
+      const kind = record.tipo === "recusa" ? "registro-de-recusa" : "registro-de-revogacao";
+      const recordFile = recordBytes ? `${stem}_${kind}_${record.codigo_verificacao}.pdf` : null;
+      if (recordFile && recordBytes) await zip.add(recordFile, recordBytes, { compress: false });
+      registros.push({
+        tipo: CHOICE_RECORD_TITLE[record.tipo],
+        autorizacao: record.autorizacao,
+        ocorrido_em: iso(record.ocorrido_em),
+        por: record.origem === "equipe" ? record.registrado_por : record.nome,
+        origem: record.origem,
+        meio: record.meio,
+        motivo: record.motivo,
+        codigo_verificacao: record.codigo_verificacao,
+        arquivo: recordFile,
+        observacao: recordFile
+          ? null
+          : record.pdf
+            ? "O PDF do registro não foi encontrado no armazenamento."
+            : "O PDF selado do registro ainda está sendo gerado.",
+      });
+    }
     index.push({
       id: document.id,
       titulo: document.titulo,
@@ -211,6 +293,8 @@ export async function writePatientExport(zip: ZipWriter, data: PatientExport, st
       arquivo,
       observacao,
       consentimentos_opcionais: document.consentimentos_opcionais,
+      revogado_em: iso(document.revogado_em),
+      registros,
     });
   }
   await zip.add("documentos.json", `${JSON.stringify(index, null, 2)}\n`);

@@ -1,12 +1,13 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { contratos, feegowUploads, pacientes } from "../../../db/schema.js";
+import { contratoRegistros, contratos, feegowUploads, pacientes } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { CHOICE_RECORD_TITLE } from "../../../shared/schemas/choices.js";
 import { FEEGOW_MESSAGES } from "../../../shared/schemas/feegow.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { AppError } from "../../errors.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { frozenOptionalItem } from "../choices/optional-item.js";
 import { type FeegowClient, FeegowError, type FeegowFailure } from "./feegow-client.js";
 import { clientFor, feegowConnection, loadFeegowRow } from "./feegow-store.js";
 import { FEEGOW_UPLOAD_MAX_ATTEMPTS, FEEGOW_UPLOAD_MAX_BYTES, type FeegowUploadRow } from "./feegow-uploads-store.js";
@@ -45,6 +46,8 @@ interface Claimed {
   upload: FeegowUploadRow;
   client: FeegowClient;
   titulo: string;
+  /** A record of one optional consent's revocation (decision 057): that item's title. */
+  itemTitulo: string | null;
   sealed: boolean;
   paciente: { id: string; cpf: string | null; feegow_patient_id: number | null };
   /** A previous call's outcome is unknown (the process died during it, or it timed out). */
@@ -112,7 +115,7 @@ export async function runFeegowUpload(ctx: JobContext, payload: { uploadId: stri
       pdf,
       descricao:
         upload.origem === "recusa" || upload.origem === "revogacao"
-          ? `${CHOICE_RECORD_TITLE[upload.origem]} - ${claimed.titulo.slice(0, 150)} · ref. ${upload.file_sha256.slice(0, 12)}`
+          ? recordDescription(claimed, upload.origem)
           : uploadDescription(claimed.titulo, claimed.sealed, upload.file_sha256),
     });
   } catch (error) {
@@ -238,11 +241,33 @@ async function claim(ctx: JobContext, uploadId: string, tenantId: string): Promi
       upload: current,
       client,
       titulo: document.titulo,
+      itemTitulo: upload.origem === "revogacao" ? await revokedItemTitle(tx, tenantId, upload) : null,
       sealed: document.signedSha === upload.file_sha256,
       paciente,
       uncertain,
     };
   });
+}
+
+/** The title of the optional consent whose revocation record this file is, or null (a whole revocation). */
+async function revokedItemTitle(tx: Tx, tenantId: string, upload: FeegowUploadRow): Promise<string | null> {
+  const [record] = await tx
+    .select({ itemId: contratoRegistros.item_id, documento: contratos.documento })
+    .from(contratoRegistros)
+    .innerJoin(
+      contratos,
+      and(eq(contratos.tenant_id, contratoRegistros.tenant_id), eq(contratos.id, contratoRegistros.contrato_id)),
+    )
+    .where(and(eq(contratoRegistros.tenant_id, tenantId), eq(contratoRegistros.pdf_file_id, upload.file_id)))
+    .limit(1);
+  if (!record?.itemId) return null;
+  return frozenOptionalItem(record.documento, record.itemId)?.title ?? record.itemId;
+}
+
+/** What the chart shows for the file: the record's kind (and item), the title, a short reference. */
+function recordDescription(claimed: Claimed, kind: "recusa" | "revogacao"): string {
+  const item = claimed.itemTitulo ? ` da autorização “${claimed.itemTitulo.slice(0, 80)}”` : "";
+  return `${CHOICE_RECORD_TITLE[kind]}${item} - ${claimed.titulo.slice(0, 150)} · ref. ${claimed.upload.file_sha256.slice(0, 12)}`;
 }
 
 /** The patient's id in Feegow: the one we keep, else looked up by CPF and kept. */

@@ -3,10 +3,11 @@
  * for them (the typed one only when there is none: decision 045), and one to the responsible
  * physician, queued in the outbox inside the sealing transaction.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { contratoTestemunhas, emailOutbox, pacientes } from "../../../db/schema.js";
-import { formatDateTimeAt } from "../../../shared/format/index.js";
+import { contratoTestemunhas, emailOutbox, pacientes, signingTokens } from "../../../db/schema.js";
+import { formatDate, formatDateTimeAt } from "../../../shared/format/index.js";
+import { SIGNED_LINK_DAYS } from "../../../shared/signing-rules.js";
 import { signedCopyAddress } from "../../../shared/signed-copy-address.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
@@ -55,6 +56,44 @@ async function recordedAddressOf(
   };
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How the patient (or guardian) takes the consent back (decision 056, LGPD art. 8 §5: "por
+ * procedimento gratuito e facilitado"): their own link, which stays open SIGNED_LINK_DAYS after
+ * the signature, and the clinic, always. Null token: the link is gone, only the clinic is named.
+ */
+async function revocationParagraph(
+  tx: Tx,
+  box: SecretBox,
+  tenantId: string,
+  contrato: FinalDocument["contrato"],
+  clinicName: string,
+  origin: string,
+): Promise<string> {
+  const [row] = await tx
+    .select({ sealed: signingTokens.token_encrypted })
+    .from(signingTokens)
+    .where(
+      and(
+        eq(signingTokens.tenant_id, tenantId),
+        eq(signingTokens.contrato_id, contrato.id),
+        isNull(signingTokens.revoked_at),
+        isNull(signingTokens.testemunha_id),
+      ),
+    )
+    .orderBy(desc(signingTokens.created_at))
+    .limit(1);
+  const always = "Se mudar de ideia, você pode revogar este consentimento a qualquer momento, sem custo";
+  if (!row || !contrato.signed_at) return `\n${always}: fale com ${clinicName}.\n`;
+  const until = formatDate(new Date(contrato.signed_at.getTime() + SIGNED_LINK_DAYS * DAY_MS));
+  const link = `${origin}/assinar/${box.open(row.sealed).toString("utf8")}`;
+  return (
+    `\n${always}: até ${until}, pelo mesmo link que você usou para assinar (${link}), ` +
+    `confirmando seus dados; depois dessa data, ou se preferir, fale com ${clinicName}.\n`
+  );
+}
+
 /** Queues the messages; returns the addresses written to. */
 export async function enqueueSignedDocumentEmails(
   tx: Tx,
@@ -74,10 +113,13 @@ export async function enqueueSignedDocumentEmails(
   const sent = new Set<string>();
 
   const recordedAddress = await recordedAddressOf(tx, tenantId, document);
+  let revoke: string | null = null;
   for (const party of parties) {
     const to = signedCopyAddress(party.email, recordedAddress(party))?.to;
     if (!to || sent.has(to)) continue;
     sent.add(to);
+    const patientSide = party.papel === "paciente" || party.papel === "responsavel";
+    if (patientSide) revoke ??= await revocationParagraph(tx, box, tenantId, contrato, clinicName, origin);
     await enqueueEmail(tx, box, {
       tenantId,
       to,
@@ -88,6 +130,7 @@ export async function enqueueSignedDocumentEmails(
         `${formatDateTimeAt(party.assinou_em)} (horário de Brasília).\n\n` +
         "Segue em anexo a via assinada: o PDF com as assinaturas, o registro de assinaturas e o selo digital.\n" +
         verify +
+        (patientSide ? (revoke ?? "") : "") +
         `\nAtenciosamente,\n${clinicName}\n`,
       attachments,
     });

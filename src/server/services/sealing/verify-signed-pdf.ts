@@ -19,6 +19,8 @@ import {
 } from "./verify-pdf-signature.js";
 import { readDss, signatureBytes } from "./dss.js";
 import { optionalConsentLines } from "./optional-consent-lines.js";
+import { type ChoiceRecordEvidence, choiceRecordLines, readChoiceRecord } from "./choice-record-lines.js";
+import { CHOICE_RECORD_TITLE } from "../../../shared/schemas/choices.js";
 import { comprehensionReadingLines } from "./comprehension-reading-lines.js";
 import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
 import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
@@ -57,6 +59,13 @@ export interface SignedPdfReport {
     anterior_valido_ate: string | null;
     a_tempo: boolean;
   }[];
+  /** A "Registro de recusa/revogação" (decision 056): what it is and which original it names. */
+  registro: {
+    tipo: ChoiceRecordEvidence["tipo"];
+    item: ChoiceRecordEvidence["item"];
+    original_codigo_verificacao: string | null;
+    original_pdf_sha256: string | null;
+  } | null;
   linhas: EvidenceLine[];
 }
 
@@ -97,6 +106,11 @@ export interface VerifySignedPdfOptions {
    * without a list of fingerprints.
    */
   roots?: OfficialRoots | null | undefined;
+  /**
+   * For a "Registro de revogação": the sealed original PDF it names (CLI --original), checked to be
+   * that very file (decision 056).
+   */
+  original?: Buffer | undefined;
 }
 
 /**
@@ -395,10 +409,12 @@ export function verifySignedPdfWithSeal(
   );
 
   let evidence: Evidence | null = null;
+  let record: ChoiceRecordEvidence | null = null;
   let documentValue: unknown;
   if (evidenceBytes) {
     try {
       evidence = JSON.parse(evidenceBytes.toString("utf8")) as Evidence;
+      record = readChoiceRecord(evidence);
       check(
         canonicalJson(evidence) === evidenceBytes.toString("utf8"),
         `${EVIDENCE_FILE} está em JSON canônico (RFC 8785).`,
@@ -442,13 +458,17 @@ export function verifySignedPdfWithSeal(
         ) && conteudoOk;
     }
     const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
-    const partiesOk = parties.length > 0 && parties.every((p) => p.conteudo_sha256 === computed);
+    // A refused document may have no signer at all (decision 056); any other needs one.
+    const refusedUnsigned = record?.tipo === "recusa" && parties.length === 0;
+    const partiesOk = (parties.length > 0 || refusedUnsigned) && parties.every((p) => p.conteudo_sha256 === computed);
     conteudoOk =
       check(
         partiesOk,
-        partiesOk
-          ? `Cada signatário (${parties.length}) está registrado nas evidências com este mesmo SHA-256 do conteúdo.`
-          : "Há signatário sem o mesmo SHA-256 do conteúdo, ou nenhum signatário.",
+        refusedUnsigned
+          ? "Documento recusado antes de qualquer assinatura: nenhum signatário nas evidências."
+          : partiesOk
+            ? `Cada signatário (${parties.length}) está registrado nas evidências com este mesmo SHA-256 do conteúdo.`
+            : "Há signatário sem o mesmo SHA-256 do conteúdo, ou nenhum signatário.",
       ) && conteudoOk;
   } else {
     check(false, "Não foi possível recalcular o SHA-256 do conteúdo.");
@@ -484,20 +504,49 @@ export function verifySignedPdfWithSeal(
   const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
   const partyEvents = events.filter((e) => e?.action === "document.party_signed").length;
   const completed = events.some((e) => e?.action === "document.signed");
-  const everyParty = parties.length > 0 && partyEvents >= parties.length && completed;
-  cadeiaOk =
-    check(
-      everyParty,
-      everyParty
-        ? "Cada assinatura tem seu evento “Assinatura registrada” na cadeia, e a conclusão do documento também."
-        : "Falta na cadeia o evento de assinatura de algum signatário, ou o de conclusão do documento.",
-    ) && cadeiaOk;
+  if (record?.tipo === "recusa") {
+    // A refusal: whoever signed before it has their event; the refusal is in the chain.
+    const refused = partyEvents >= parties.length && events.some((e) => e?.action === "document.refused");
+    cadeiaOk =
+      check(
+        refused,
+        refused
+          ? "A recusa tem seu evento na cadeia (e cada assinatura anterior a ela, o seu)."
+          : "Falta na cadeia o evento da recusa, ou o de alguma assinatura anterior a ela.",
+      ) && cadeiaOk;
+  } else {
+    const everyParty = parties.length > 0 && partyEvents >= parties.length && completed;
+    cadeiaOk =
+      check(
+        everyParty,
+        everyParty
+          ? "Cada assinatura tem seu evento “Assinatura registrada” na cadeia, e a conclusão do documento também."
+          : "Falta na cadeia o evento de assinatura de algum signatário, ou o de conclusão do documento.",
+      ) && cadeiaOk;
+  }
+  if (record?.tipo === "revogacao") {
+    const action = record.item ? "document.optional_consent_revoked" : "document.revoked";
+    const revoked = events.some((e) => e?.action === action);
+    cadeiaOk =
+      check(revoked, revoked ? "A revogação tem seu evento na cadeia." : "Falta na cadeia o evento da revogação.") &&
+      cadeiaOk;
+  }
 
   for (const p of parties) info(`${p.nome}: ${partyLevelLine(p)}.`);
   // The patient's Sim/Não to each optional consent, against the frozen model's items (decision 057).
   lines.push(...optionalConsentLines(documentValue, parties));
   // Each signer's comprehension answers (decision 061) and reading record (decision 052).
   lines.push(...comprehensionReadingLines(documentValue, parties, events));
+
+  // A "Registro de recusa/revogação" (decision 056): what it records, and its original.
+  if (record)
+    lines.push(
+      ...choiceRecordLines(record, {
+        contentSha256: documentBytes ? sha256(documentBytes) : null,
+        documentValue,
+        original: options.original,
+      }),
+    );
 
   // 5. Whose document it is (/verificar/:code): the evidence must name this code.
   if (options.expectedCode !== undefined) {
@@ -533,6 +582,14 @@ export function verifySignedPdfWithSeal(
     dss,
     carimbos_documento: carimbos,
     revisoes_arquivo: revisoes,
+    registro: record
+      ? {
+          tipo: record.tipo,
+          item: record.item,
+          original_codigo_verificacao: record.original_codigo_verificacao,
+          original_pdf_sha256: record.original_pdf_sha256,
+        }
+      : null,
     linhas: lines,
   };
   return { report, seal: sealCheck };
@@ -574,6 +631,7 @@ export function formatSignedPdfReport(report: SignedPdfReport, file?: string): s
   const out: string[] = [];
   out.push(`Verificação de PDF assinado${file ? `: ${file}` : ""}`);
   if (report.documento) {
+    if (report.registro) out.push(CHOICE_RECORD_TITLE[report.registro.tipo]);
     out.push(`Documento ${report.documento.id_curto} — ${report.documento.titulo}`);
     out.push(`Código de verificação: ${report.documento.codigo_verificacao}`);
   }
