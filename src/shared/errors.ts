@@ -337,6 +337,7 @@ export const ERRORS = {
   DOCUMENT_NOT_REVOCABLE: { status: 409, message: "Só um consentimento assinado pode ser revogado." },
   DOCUMENT_ALREADY_REVOKED: { status: 409, message: "Este consentimento já foi revogado." },
   /** Revoking one optional consent (decision 057). */
+  CHOICE_RECORD_NOT_FOUND: { status: 404, message: "Registro não encontrado neste documento." },
   OPTIONAL_CONSENT_NOT_FOUND: { status: 404, message: "Autorização opcional não encontrada neste documento." },
   OPTIONAL_CONSENT_DECLINED: {
     status: 409,

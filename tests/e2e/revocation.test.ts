@@ -5,6 +5,7 @@
  * confirmation, then says "Revogado em …" with the record's code. Reopened, it shows that state
  * and no button; the clinic's document page shows the revocation.
  */
+import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureDataUrl } from "../helpers/signing.js";
@@ -134,6 +135,28 @@ describe("revocation by the patient on the signed page", () => {
     const records = staff.page.getByTestId("choice-records");
     await records.getByText(/^Revogado em /).waitFor();
     await records.getByText(`Motivo: ${REASON}`).waitFor();
+    // Its sealed record, once the job has made it, is downloaded from the document page.
+    const recordButton = records.getByRole("button", { name: "Baixar Registro de revogação" });
+    await expect
+      .poll(
+        async () => {
+          if ((await recordButton.count()) > 0) return true;
+          await staff.page.reload();
+          await records.waitFor();
+          return false;
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
+    const downloading = staff.page.waitForEvent("download");
+    await recordButton.click();
+    const saved = await downloading;
+    expect(saved.suggestedFilename()).toMatch(/\.pdf$/);
+    expect(
+      readFileSync((await saved.path())!)
+        .subarray(0, 5)
+        .toString("latin1"),
+    ).toBe("%PDF-");
     await phone.context.close();
     await staff.context.close();
   });

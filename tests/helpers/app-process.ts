@@ -6,7 +6,9 @@
  * APP_PROCESS_MODE=stall: the app's own worker is off; a worker of this script takes due jobs
  * like the real one (same handlers, same leases and heartbeat) but its PDF renderer, after
  * rendering and sealing for real, prints `{"stalled":true}` and never returns — a process
- * caught between the last signature and the sealed PDF, ready to be killed with SIGKILL.
+ * caught between the last signature and the sealed PDF, ready to be killed with SIGKILL
+ * (APP_PROCESS_STALL_SKIP=n: the first n signed renders return, e.g. the original before its
+ * revocation record).
  * APP_PROCESS_MODE=serve: the app as `npm start` runs it (worker on when WORKER=true).
  */
 import path from "node:path";
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
     : await openDatabase({ kind: "pglite", dataDir: path.join(path.resolve(env.DATA_DIR), "pglite") });
   const app = await buildApp({ env, database, logger: false, pdfPool: { threads: 1 } });
   if (mode === "stall") {
+    let passing = Number(process.env.APP_PROCESS_STALL_SKIP ?? "0");
     const stalling: PdfRenderer = {
       render: (...args) => app.pdfPool.render(...args),
       verify: (...args) => app.pdfPool.verify(...args),
@@ -36,9 +39,11 @@ async function main(): Promise<void> {
         say({ stalled: true });
         return new Promise<Buffer>(() => undefined);
       },
-      // The final PDF job signs through renderAndSign: made, then never returned (killed here).
+      // The final PDF job (and a choice record's) signs through renderAndSign: made, then never
+      // returned (killed here) — after APP_PROCESS_STALL_SKIP calls that return normally.
       async renderAndSign(...args) {
-        await app.pdfPool.renderAndSign(...args);
+        const pdf = await app.pdfPool.renderAndSign(...args);
+        if (passing-- > 0) return pdf;
         say({ stalled: true });
         return new Promise<Buffer>(() => undefined);
       },

@@ -104,6 +104,8 @@ function pathFor(route: string, ids: Record<string, string>): string {
       // No such witness: the document is looked up first (404 for another clinic's), then the witness (404).
       .replace("{witnessId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
       .replace("{deliveryId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
+      // No such record: the document is looked up first (404 for another clinic's), then the record.
+      .replace("{recordId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
       .replace("{token}", ids.token ?? "")
       .replace("{code}", "ABCD2345")
       .replace("{cep}", "01001000")

@@ -464,8 +464,23 @@ describe("revocation of a signed consent", () => {
     expect(row.signed_pdf_file_id).toBe(original.signed_pdf_file_id);
     expectError(await staff(clinic, "POST", url, { meio: "presencial" }), "DOCUMENT_ALREADY_REVOKED");
 
+    // Staff download the record from the document page: not before it is sealed, never another clinic's.
+    const recordUrl = `/api/documents/${sent.documentId}/records/${records[0]!.id}/pdf`;
+    expectError(await staff(clinic, "GET", recordUrl), "PDF_UNAVAILABLE");
     const sealed = await sealRecord(sent.documentId);
     const recordPdf = await sealedBytes(sealed.pdf_file_id!);
+    const downloaded = await staff(clinic, "GET", recordUrl);
+    expect(downloaded.statusCode).toBe(200);
+    expect(downloaded.headers["content-type"]).toBe("application/pdf");
+    expect(downloaded.rawPayload.equals(recordPdf)).toBe(true);
+    expect(await actionsOf(sent.documentId)).toContain("document.choice_record_downloaded");
+    expect((await staff(other, "GET", recordUrl)).statusCode).toBe(404);
+    const otherDocument = (await signableDocument(ctx.app, clinic, { versionId })).documentId;
+    expectError(
+      await staff(clinic, "GET", `/api/documents/${otherDocument}/records/${records[0]!.id}/pdf`),
+      "CHOICE_RECORD_NOT_FOUND",
+    );
+    expect((await staff(clinic, "GET", `/api/documents/${sent.documentId}/records/nao-e-id/pdf`)).statusCode).toBe(400);
     const text = compact(pdfText(recordPdf));
     expect(text).toContain(compact("Registro de revogação"));
     // The offline verifier (npm run verify): the record stands alone and checks against its original.

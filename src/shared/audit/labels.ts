@@ -29,6 +29,7 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.sealed": "PDF assinado selado",
   "document.archive_timestamped": "PDF selado renovado no arquivo: novos dados de validação e carimbo do tempo",
   "document.signed_pdf_downloaded": "PDF assinado baixado",
+  "document.choice_record_downloaded": "Registro de recusa ou revogação baixado",
   "document.fhir_exported": "Documento exportado em FHIR (outro sistema da clínica)",
   "document.signed_pdf_downloaded_by_signer": "PDF assinado baixado pelo signatário (pelo link de assinatura)",
   "document.opened": "Link de assinatura aberto",

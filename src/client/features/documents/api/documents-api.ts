@@ -146,9 +146,13 @@ export async function downloadDocumentPdf(id: string): Promise<string> {
     const body = (await response.json().catch(() => ({}))) as { code?: ApiError["code"]; message?: string };
     throw new ApiError(response.status, body.code ?? "INTERNAL", body.message ?? "Erro ao gerar PDF");
   }
-  const name = fileNameFromDisposition(response.headers.get("content-disposition")) ?? `documento-${id.slice(-8)}.pdf`;
-  const blob = await response.blob();
-  const url = URL.createObjectURL(blob);
+  return saveDownload(response, `documento-${id.slice(-8)}.pdf`);
+}
+
+/** Saves a download's body under the name the server gave (else `fallback`); returns the name. */
+export async function saveDownload(response: Response, fallback: string): Promise<string> {
+  const name = fileNameFromDisposition(response.headers.get("content-disposition")) ?? fallback;
+  const url = URL.createObjectURL(await response.blob());
   const anchor = document.createElement("a");
   anchor.href = url;
   anchor.download = name;
@@ -158,4 +162,22 @@ export async function downloadDocumentPdf(id: string): Promise<string> {
   anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return name;
+}
+
+/** The sealed PDF of a refusal or revocation record (decision 056). */
+export async function downloadChoiceRecordPdf(documentId: string, recordId: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(
+      `/api/documents/${encodeURIComponent(documentId)}/records/${encodeURIComponent(recordId)}/pdf`,
+      { credentials: "same-origin" },
+    );
+  } catch {
+    throw new ApiError(0, "NETWORK", "Não foi possível falar com o servidor.");
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { code?: ApiError["code"]; message?: string };
+    throw new ApiError(response.status, body.code ?? "INTERNAL", body.message ?? "PDF não disponível");
+  }
+  return saveDownload(response, `registro-${recordId.slice(-8)}.pdf`);
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "@/lib/api";
 import type { ContactFixInput, SendCheck, SignatureSummary, SigningLink } from "@shared/schemas/signing";
-import { documentKeys, fileNameFromDisposition, retryUnlessClientError } from "./documents-api";
+import { documentKeys, retryUnlessClientError, saveDownload } from "./documents-api";
 
 export const signingKeys = {
   link: (id: string) => [...documentKeys.all, "signing-link", id] as const,
@@ -149,18 +149,7 @@ export async function downloadSignedPdf(
       body.message ?? "Não foi possível baixar o PDF assinado.",
     );
   }
-  const name =
-    fileNameFromDisposition(response.headers.get("content-disposition")) ?? `documento-assinado-${id.slice(-8)}.pdf`;
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = document.createElement("a");
-  anchor.href = url;
-  anchor.download = name;
-  anchor.rel = "noopener";
-  document.body.appendChild(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return { status: "saved", name };
+  return { status: "saved", name: await saveDownload(response, `documento-assinado-${id.slice(-8)}.pdf`) };
 }
 
 /** One document's outcome in a batch signature (decision 050). */

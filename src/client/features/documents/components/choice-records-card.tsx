@@ -1,16 +1,33 @@
-import { FileX2 } from "lucide-react";
+import { useState } from "react";
+import { Download, FileX2 } from "lucide-react";
+import { toast } from "sonner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { CHOICE_MEANS_LABEL, CHOICE_MESSAGES, CHOICE_RECORD_TITLE } from "@shared/schemas/choices";
-import type { DocumentDetail } from "@shared/schemas/document";
+import { DOCUMENT_MESSAGES, type DocumentDetail } from "@shared/schemas/document";
+import { downloadChoiceRecordPdf } from "../api/documents-api";
 import { formatDateTime } from "../lib/format";
 
 /**
  * The patient's refusal or revocation (decision 056): when, how, who recorded it and why, and
  * whether its sealed record is ready. The signed PDF of a revoked consent stays as it was. A
  * revocation of one optional consent (decision 057) names the item; the main consent stands.
+ * A sealed record can be downloaded here.
  */
 export function ChoiceRecordsCard({ doc }: { doc: DocumentDetail }) {
+  const [pending, setPending] = useState<string | null>(null);
   if (doc.registros.length === 0) return null;
+  async function download(recordId: string) {
+    setPending(recordId);
+    try {
+      const name = await downloadChoiceRecordPdf(doc.id, recordId);
+      toast.success(DOCUMENT_MESSAGES.pdfDownloaded, { description: DOCUMENT_MESSAGES.pdfDownloadedText(name) });
+    } catch {
+      toast.error(DOCUMENT_MESSAGES.downloadError, { description: DOCUMENT_MESSAGES.downloadErrorText });
+    } finally {
+      setPending(null);
+    }
+  }
   // One optional consent revoked on its own (decision 057): named by its title as signed.
   const titleOf = (id: string) => doc.consentimentos_opcionais?.find((a) => a.id === id)?.titulo ?? id;
   return (
@@ -36,6 +53,18 @@ export function ChoiceRecordsCard({ doc }: { doc: DocumentDetail }) {
               {CHOICE_RECORD_TITLE[record.tipo]}: {record.pdf_pronto ? "selado" : "sendo gerado"} · código{" "}
               <span className="font-mono">{record.codigo_verificacao}</span>
             </span>
+            {record.pdf_pronto ? (
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                className="mt-1 w-fit"
+                disabled={pending === record.id}
+                onClick={() => void download(record.id)}
+              >
+                <Download /> Baixar {CHOICE_RECORD_TITLE[record.tipo]}
+              </Button>
+            ) : null}
           </AlertDescription>
         </Alert>
       ))}
