@@ -65,6 +65,50 @@ afterAll(async () => {
   await ctx?.close();
 });
 
+/** One patient's whole path on a new document, each step's statements counted. */
+async function signedAndSealed() {
+  const { documentId, patient } = await signableDocument(ctx.app, clinic, { versionId });
+  const sent = await ctx.app.inject({
+    method: "POST",
+    url: `/api/documents/${documentId}/send`,
+    payload: {},
+    headers: { cookie: clinic.cookie },
+  });
+  expect(sent.statusCode, sent.body).toBe(200);
+  const token = tokenOf(sent.json().link as string);
+  const counts: Partial<Record<Step, number>> = {};
+  const texts: Partial<Record<Step, string[]>> = {};
+  const step = async <T>(name: Step, work: () => Promise<T>): Promise<T> => {
+    const { result, statements } = await counted(work);
+    counts[name] = statements.length;
+    texts[name] = statements;
+    return result;
+  };
+
+  const page = await step("open", () => call("GET", `/api/public/sign/${token}`));
+  expect(page.statusCode, page.body).toBe(200);
+  expect(page.json().codigo_obrigatorio).toBe(true);
+  const asked = await step("code", () => call("POST", `/api/public/sign/${token}/code`));
+  expect(asked.statusCode, asked.body).toBe(200);
+  const codigo = await latestSigningCode({ app: ctx.app, database: ctx.database }, patient.email ?? "");
+  const verified = await step("verify", () => call("POST", `/api/public/sign/${token}/verify-code`, { codigo }));
+  expect(verified.statusCode, verified.body).toBe(200);
+  const signed = await step("sign", () =>
+    call("POST", `/api/public/sign/${token}`, {
+      nome: patient.nome,
+      cpf: patient.cpf,
+      email: patient.email ?? "assinante@exemplo.com.br",
+      assinatura: signatureDataUrl(),
+      conteudo_sha256: verified.json().documento.conteudo_sha256 as string,
+      aceite_eletronico: true,
+      codigo,
+    }),
+  );
+  expect(signed.statusCode, signed.body).toBe(200);
+  await step("seal", () => ctx.app.worker.tick({ sweep: false }));
+  return { counts, texts, documentId };
+}
+
 describe("the statements of one complete signature", () => {
   it("observes every statement, BEGIN and COMMIT included, and stops when unsubscribed", async () => {
     const { statements } = await counted(() =>
@@ -81,45 +125,10 @@ describe("the statements of one complete signature", () => {
   });
 
   it("stays within its budget per request and for the sealing round, and the document ends signed and sealed", async () => {
-    const { documentId, patient } = await signableDocument(ctx.app, clinic, { versionId });
-    const sent = await ctx.app.inject({
-      method: "POST",
-      url: `/api/documents/${documentId}/send`,
-      payload: {},
-      headers: { cookie: clinic.cookie },
-    });
-    expect(sent.statusCode, sent.body).toBe(200);
-    const token = tokenOf(sent.json().link as string);
-    const counts: Partial<Record<Step, number>> = {};
-    const texts: Partial<Record<Step, string[]>> = {};
-    const step = async <T>(name: Step, work: () => Promise<T>): Promise<T> => {
-      const { result, statements } = await counted(work);
-      counts[name] = statements.length;
-      texts[name] = statements;
-      return result;
-    };
-
-    const page = await step("open", () => call("GET", `/api/public/sign/${token}`));
-    expect(page.statusCode, page.body).toBe(200);
-    expect(page.json().codigo_obrigatorio).toBe(true);
-    const asked = await step("code", () => call("POST", `/api/public/sign/${token}/code`));
-    expect(asked.statusCode, asked.body).toBe(200);
-    const codigo = await latestSigningCode({ app: ctx.app, database: ctx.database }, patient.email ?? "");
-    const verified = await step("verify", () => call("POST", `/api/public/sign/${token}/verify-code`, { codigo }));
-    expect(verified.statusCode, verified.body).toBe(200);
-    const signed = await step("sign", () =>
-      call("POST", `/api/public/sign/${token}`, {
-        nome: patient.nome,
-        cpf: patient.cpf,
-        email: patient.email ?? "assinante@exemplo.com.br",
-        assinatura: signatureDataUrl(),
-        conteudo_sha256: verified.json().documento.conteudo_sha256 as string,
-        aceite_eletronico: true,
-        codigo,
-      }),
-    );
-    expect(signed.statusCode, signed.body).toBe(200);
-    await step("seal", () => ctx.app.worker.tick({ sweep: false }));
+    // A first signature, not counted: it makes the instance seal (once per database) and warms
+    // the process (the counts below are a signature in the steady state).
+    await signedAndSealed();
+    const { counts, texts, documentId } = await signedAndSealed();
 
     // The path did what it exists for: one signer party with its code verified, the code spent,
     // the document signed and its sealed PDF stored.

@@ -72,7 +72,14 @@ export async function loadLinkSigner(
 export function linkSignerOf(
   link: Pick<SigningTokenRow, "testemunhaId">,
   patient: SignerRecord | null,
-  witnesses: readonly { id: string; ordem: number; nome: string; cpf: string; email: string | null; telefone: string | null }[],
+  witnesses: readonly {
+    id: string;
+    ordem: number;
+    nome: string;
+    cpf: string;
+    email: string | null;
+    telefone: string | null;
+  }[],
   now: Date,
 ): { signer: LinkSigner; patient: SignerRecord } | null {
   if (!patient) return null;

@@ -171,7 +171,10 @@ export async function signDocument(
       // Lock order: the status change (document_counters) before any audit event (the clinic's
       // chain head), as every other transaction does it — see markDocumentSigned.
       // The parties as read under the lock, and this one: what completes the document (decision 073).
-      const signedParties = [...state.parties, { id: parte.id, papel: signer.papel, ordem: signer.ordem, assinou_em: now }];
+      const signedParties = [
+        ...state.parties,
+        { id: parte.id, papel: signer.papel, ordem: signer.ordem, assinou_em: now },
+      ];
       const missing = missingPartiesOf({ ...state, parties: signedParties }, locked, now);
       const completes = missing !== null && missing.length === 0;
       if (completes) await markDocumentSigned(tx, link.tenantId, { document: locked, verificationCode, now });
