@@ -37,6 +37,35 @@ export interface Database {
   listen(channel: string, handlers: NotificationHandlers): Promise<NotificationSubscription>;
   /** PGlite only: the whole data dir as a tarball (tests start new databases from it). */
   snapshot?(): Promise<Blob>;
+  /**
+   * Calls `observer` with the text of every statement this database runs from now on (BEGIN,
+   * COMMIT and ROLLBACK included, on both drivers) until the returned function is called: how the
+   * statement budget of a signature is measured (decision 073). One empty-set check per statement
+   * when nobody observes.
+   */
+  observeStatements(observer: StatementObserver): () => void;
+}
+
+export type StatementObserver = (statement: string) => void;
+
+/** The observers of one database, fed by drizzle's logger hook (and PGlite's transactions). */
+class StatementObservers {
+  private readonly observers = new Set<StatementObserver>();
+  readonly logger = { logQuery: (query: string): void => this.emit(query) };
+
+  emit(statement: string): void {
+    if (this.observers.size === 0) return;
+    for (const observer of this.observers) observer(statement);
+  }
+
+  add(observer: StatementObserver): () => void {
+    // A wrapper per subscription: the same function observed twice is two subscriptions.
+    const entry: StatementObserver = (statement) => observer(statement);
+    this.observers.add(entry);
+    return () => {
+      this.observers.delete(entry);
+    };
+  }
 }
 
 export type DatabaseOptions = (
@@ -63,7 +92,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 function openPostgres(url: string, poolSize = 10): Database & { migrate(folder?: string): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const statements = new StatementObservers();
+  // drizzle runs BEGIN/COMMIT of node-postgres transactions as statements: its logger sees them.
+  const db = drizzlePg(pool, { schema, logger: statements.logger }) as unknown as Db;
   return {
     kind: "postgres",
     db,
@@ -72,6 +103,7 @@ function openPostgres(url: string, poolSize = 10): Database & { migrate(folder?:
       await db.execute(sql`select 1`);
     },
     listen: (channel, handlers) => listenPostgres(url, channel, handlers),
+    observeStatements: (observer) => statements.add(observer),
     close: () => pool.end(),
   };
 }
@@ -118,7 +150,23 @@ async function openPglite(
   }
   // drizzle's PGlite driver calls only query() and transaction(), which RemotePglite answers as PGlite does.
   const asPglite = client as unknown as PGlite;
-  const db = drizzlePglite({ client: asPglite, schema }) as unknown as Db;
+  const statements = new StatementObservers();
+  // PGlite opens and closes its transactions itself, out of drizzle's logger: they are told here.
+  const observed = {
+    query: asPglite.query.bind(asPglite),
+    transaction: async <T>(run: Parameters<PGlite["transaction"]>[0]): Promise<T> => {
+      statements.emit("begin");
+      try {
+        const result = (await asPglite.transaction(run)) as T;
+        statements.emit("commit");
+        return result;
+      } catch (error) {
+        statements.emit("rollback");
+        throw error;
+      }
+    },
+  } as unknown as PGlite;
+  const db = drizzlePglite({ client: observed, schema, logger: statements.logger }) as unknown as Db;
   return {
     kind: "pglite",
     db,
@@ -129,6 +177,7 @@ async function openPglite(
     },
     listen: (channel, handlers) => listenPglite(client, channel, handlers),
     snapshot: () => client.dumpDataDir("none"),
+    observeStatements: (observer) => statements.add(observer),
     close: async () => {
       try {
         await client.close();

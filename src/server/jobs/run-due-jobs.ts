@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../errors.js";
 import { jobs } from "../../db/schema.js";
@@ -39,24 +39,29 @@ export function retryDelayMs(attempt: number): number {
 
 type JobRow = typeof jobs.$inferSelect;
 
-/** Takes one due job (FOR UPDATE SKIP LOCKED: many workers never take the same one). */
+/**
+ * Takes one due job (FOR UPDATE SKIP LOCKED: many workers never take the same one), in one
+ * statement: the UPDATE takes the row its subquery locked, so no transaction round trips around it
+ * (decision 073: it was BEGIN, SELECT … FOR UPDATE, UPDATE, COMMIT).
+ */
 async function claim(db: Db, now: Date, leaseMs: number): Promise<JobRow | undefined> {
-  return db.transaction(async (tx) => {
-    const [job] = await tx
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.status, "pending"), lte(jobs.run_at, now)))
-      .orderBy(jobs.run_at)
-      .limit(1)
-      .for("update", { skipLocked: true });
-    if (!job) return undefined;
-    const [taken] = await tx
-      .update(jobs)
-      .set({ status: "running", attempts: job.attempts + 1, locked_until: new Date(now.getTime() + leaseMs) })
-      .where(eq(jobs.id, job.id))
-      .returning();
-    return taken;
-  });
+  const due = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.status, "pending"), lte(jobs.run_at, now)))
+    .orderBy(jobs.run_at)
+    .limit(1)
+    .for("update", { skipLocked: true });
+  const [taken] = await db
+    .update(jobs)
+    .set({
+      status: "running",
+      attempts: sql`${jobs.attempts} + 1`,
+      locked_until: new Date(now.getTime() + leaseMs),
+    })
+    .where(and(inArray(jobs.id, due), eq(jobs.status, "pending")))
+    .returning();
+  return taken;
 }
 
 /** Jobs whose worker died mid-run go back to the queue once their lease ends. */

@@ -15,20 +15,38 @@ export interface AuditContext {
  * A request made with an API key names the key in `data.chave_api` (id, nome, prefixo), inside
  * what the chain hashes; `actor_profile_id` stays the person who created the key (decision 058).
  */
-export async function recordAuditEvent(
+export async function recordAuditEvent(tx: DbOrTx, context: AuditContext, event: AuditEventInput): Promise<void> {
+  await recordAuditEvents(tx, context, [event]);
+}
+
+export interface AuditEventInput {
+  action: string;
+  entityType: string;
+  entityId?: string;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Several events of one context in one INSERT (decision 073), chained in the order given: the
+ * chain trigger runs for each row as a single insert's would.
+ */
+export async function recordAuditEvents(
   tx: DbOrTx,
   context: AuditContext,
-  event: { action: string; entityType: string; entityId?: string; data?: Record<string, unknown> },
+  events: readonly AuditEventInput[],
 ): Promise<void> {
+  if (events.length === 0) return;
   const apiKey = currentApiKey();
-  await tx.insert(auditEvents).values({
-    tenant_id: context.tenantId,
-    actor_profile_id: context.actorProfileId,
-    action: event.action,
-    entity_type: event.entityType,
-    entity_id: event.entityId,
-    ip_address: context.ip,
-    user_agent: context.userAgent?.slice(0, 500),
-    data: apiKey ? { ...event.data, chave_api: apiKey } : (event.data ?? {}),
-  });
+  await tx.insert(auditEvents).values(
+    events.map((event) => ({
+      tenant_id: context.tenantId,
+      actor_profile_id: context.actorProfileId,
+      action: event.action,
+      entity_type: event.entityType,
+      entity_id: event.entityId,
+      ip_address: context.ip,
+      user_agent: context.userAgent?.slice(0, 500),
+      data: apiKey ? { ...event.data, chave_api: apiKey } : (event.data ?? {}),
+    })),
+  );
 }

@@ -2,7 +2,12 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
 import { contratoPartes, contratos } from "../../../db/schema.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
-import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import {
+  type AuditContext,
+  type AuditEventInput,
+  recordAuditEvent,
+  recordAuditEvents,
+} from "../audit/record-audit-event.js";
 import { newVerificationCode } from "./verification-code.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import { everyPartySigned, missingRoles, requiredSigner } from "../../../shared/signing-rules.js";
@@ -35,24 +40,36 @@ export async function markDocumentSigned(
     .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, document.id)));
 }
 
-/** The second half (after markDocumentSigned and the signer's own event): the `document.signed` event and the final-PDF job. */
+/**
+ * The second half (after markDocumentSigned and the signer's own event): the `document.signed` event and the final-PDF job.
+ * `known`: the parties in the order they signed when the caller already holds them under the
+ * document's lock, and the signer's own event to write in the same statement, first (decision 073).
+ */
 export async function recordDocumentSigned(
   tx: Tx,
   audit: AuditContext,
   input: { document: { id: string }; verificationCode: string; now: Date },
+  known?: {
+    parties: readonly { papel: string; ordem: number; assinou_em: Date }[];
+    before: AuditEventInput;
+  },
 ): Promise<void> {
   const { document, now } = input;
-  await recordAuditEvent(tx, audit, {
+  const signed: AuditEventInput = {
     action: "document.signed",
     entityType: "contrato",
     entityId: document.id,
     data: {
       verification_code: input.verificationCode,
-      partes: await signedRoles(tx, audit.tenantId, document.id),
+      partes: known ? known.parties.map((party) => party.papel) : await signedRoles(tx, audit.tenantId, document.id),
       // The real order (decision 050): who signed when, first to last.
-      ordem: await signingOrder(tx, audit.tenantId, document.id),
+      ordem: known
+        ? known.parties.map(({ papel, ordem, assinou_em }) => ({ papel, ordem, assinou_em: assinou_em.toISOString() }))
+        : await signingOrder(tx, audit.tenantId, document.id),
     },
-  });
+  };
+  if (known) await recordAuditEvents(tx, audit, [known.before, signed]);
+  else await recordAuditEvent(tx, audit, signed);
   await enqueueJob(tx, {
     kind: "document.finalize",
     payload: { contratoId: document.id },
@@ -99,6 +116,26 @@ export async function missingParties(
     role === "paciente" || role === "responsavel" ? signer : role,
   );
   return missingRoles(signer, Boolean(document.medico_responsavel_id), signed, witnesses);
+}
+
+/**
+ * missingParties and everyRequiredPartySigned on rows already read in this transaction
+ * (loadLinkContext, after the document's lock; decision 073): the patient's record, the named
+ * witnesses and the parties that have signed, plus the one this transaction just added.
+ */
+export function missingPartiesOf(
+  context: {
+    patient: Parameters<typeof requiredSigner>[0] | null;
+    witnesses: readonly unknown[];
+    parties: readonly { papel: string }[];
+  },
+  document: { medico_responsavel_id: string | null },
+  now: Date,
+): string[] | null {
+  if (!context.patient) return null;
+  const signer = requiredSigner(context.patient, dateInSaoPaulo(now)).papel;
+  const signed = context.parties.map(({ papel }) => (papel === "paciente" || papel === "responsavel" ? signer : papel));
+  return missingRoles(signer, Boolean(document.medico_responsavel_id), signed, context.witnesses.length);
 }
 
 /** Who signed a document and when, in the order they signed (the `document.signed` event). */

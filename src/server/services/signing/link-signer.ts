@@ -65,6 +65,58 @@ export async function loadLinkSigner(
   return { patient, signer: { ...signer, ordem: 1, ...contacts, testemunhaId: null } };
 }
 
+/**
+ * loadLinkSigner on rows already read (loadLinkContext): the same rules, no statement. `witnesses`
+ * are the document's named witnesses; the link's is found among them by id.
+ */
+export function linkSignerOf(
+  link: Pick<SigningTokenRow, "testemunhaId">,
+  patient: SignerRecord | null,
+  witnesses: readonly {
+    id: string;
+    ordem: number;
+    nome: string;
+    cpf: string;
+    email: string | null;
+    telefone: string | null;
+  }[],
+  now: Date,
+): { signer: LinkSigner; patient: SignerRecord } | null {
+  if (!patient) return null;
+  if (link.testemunhaId) {
+    const witness = witnesses.find((row) => row.id === link.testemunhaId);
+    if (!witness) return null;
+    return {
+      patient,
+      signer: {
+        papel: "testemunha",
+        ordem: witness.ordem,
+        nome: witness.nome,
+        cpf: witness.cpf,
+        qualidade: WITNESS_CAPACITY,
+        email: witness.email,
+        telefone: witness.telefone,
+        titular: "testemunha",
+        testemunhaId: witness.id,
+      },
+    };
+  }
+  const today = dateInSaoPaulo(now);
+  const signer = requiredSigner(patient, today);
+  const contacts = signerContacts(patient, today);
+  return { patient, signer: { ...signer, ordem: 1, ...contacts, testemunhaId: null } };
+}
+
+/** hasSigned on the parties already read (loadLinkContext). */
+export function signedAmong(
+  parties: readonly { papel: string; ordem: number }[],
+  signer: Pick<LinkSigner, "papel" | "ordem">,
+): boolean {
+  return signer.papel === "testemunha"
+    ? parties.some((party) => party.papel === "testemunha" && party.ordem === signer.ordem)
+    : parties.some((party) => party.papel === "paciente" || party.papel === "responsavel");
+}
+
 /** Has this link's signer already signed the document? (The patient's link: the patient or the guardian.) */
 export async function hasSigned(
   tx: Tx,

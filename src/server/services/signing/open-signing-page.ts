@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
-import { clinicLogos, contratoRegistros, contratos, profiles, tenants } from "../../../db/schema.js";
+import { contratoRegistros, contratos } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { clinicLogoUrl } from "../../../shared/clinic-logo.js";
 import { shortDocumentId } from "../../../shared/schemas/document.js";
@@ -10,16 +10,16 @@ import { formatIsoDate } from "../../../shared/document-model/document-variables
 import { AppError } from "../../errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
-import { findDocumentOrThrow } from "../documents/find-document.js";
 import { presentSignatures, selectSignatures } from "./load-signatures.js";
-import { missingParties } from "./complete-document.js";
-import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
+import { missingPartiesOf } from "./complete-document.js";
+import { type EmailChannel, signingRequirement } from "./signing-settings.js";
 import { signingState } from "./signing-state.js";
 import { loadOptionalAnswers } from "./optional-answers.js";
 import { maskPublicDeep } from "./public-model-mask.js";
 import { withoutRightAnswers } from "../../../shared/document-model/comprehension.js";
 import { answersQuestions, comprehensionSummary, publicComprehension } from "./record-comprehension.js";
-import { hasSigned, loadLinkSigner } from "./link-signer.js";
+import { linkSignerOf, signedAmong } from "./link-signer.js";
+import { loadLinkContext } from "./link-context.js";
 import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
 
 /**
@@ -47,15 +47,17 @@ export async function openSigningPage(
   return presentSigningPage(built, storage);
 }
 
-/** The document, the link's signer and the patient, and the link's state: what every public route reads first. */
-export async function loadLinkState(tx: Tx, link: SigningTokenRow, now: Date) {
-  const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
-    throw new AppError("SIGNING_LINK_INVALID");
-  });
-  const parties = await loadLinkSigner(tx, link.tenantId, link, document, now);
+/**
+ * The document, the link's signer and the patient, and the link's state: what every public route
+ * reads first — in one statement (loadLinkContext, decision 073), after the document's row lock
+ * when `lock` is set. `estado` judges the link as it is now (a resend may have just revoked it).
+ */
+export async function loadLinkState(tx: Tx, link: SigningTokenRow, now: Date, options: { lock?: boolean } = {}) {
+  const context = await loadLinkContext(tx, link, options);
+  const parties = linkSignerOf(link, context.patient, context.witnesses, now);
   if (!parties) throw new AppError("SIGNING_LINK_INVALID");
-  const estado = signingState(link, document, now, await hasSigned(tx, link.tenantId, document.id, parties.signer));
-  return { document, ...parties, estado };
+  const estado = signingState(context.token, context.document, now, signedAmong(context.parties, parties.signer));
+  return { ...context, ...parties, estado };
 }
 export type LinkState = Awaited<ReturnType<typeof loadLinkState>>;
 
@@ -115,21 +117,11 @@ export async function buildSigningPage(
     }
   }
 
-  const [clinic] = await tx
-    .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia, logo_sha256: clinicLogos.sha256 })
-    .from(tenants)
-    .leftJoin(clinicLogos, eq(clinicLogos.tenant_id, tenants.id))
-    .where(eq(tenants.id, link.tenantId))
-    .limit(1);
-  const [physician] = document.medico_responsavel_id
-    ? await tx
-        .select({ nome: profiles.nome })
-        .from(profiles)
-        .where(and(eq(profiles.tenant_id, link.tenantId), eq(profiles.id, document.medico_responsavel_id)))
-        .limit(1)
-    : [];
+  // The clinic, the professional and the code setting came with the link's state (decision 073).
+  const clinic = state.clinic;
+  const physician = state.physicianNome !== null ? { nome: state.physicianNome } : undefined;
   // The code goes to this link's signer: the patient's record, or the witness's own contacts.
-  const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
+  const requirement = signingRequirement(state.codeSetting, channel, {
     email: signer.email,
     telefone: signer.telefone,
   });
@@ -199,7 +191,7 @@ export async function buildSigningPage(
   const signatureRows = estado === "signed" ? await selectSignatures(tx, link.tenantId, document.id) : [];
   const frozenPhysician = document.variaveis_preenchidas.medico_nome;
   const waiting = estado === "signed" && document.status !== "signed";
-  const missing = waiting ? await missingParties(tx, link.tenantId, document, now) : null;
+  const missing = waiting ? missingPartiesOf(state, document, now) : null;
   const page: Omit<SigningPage, "assinaturas"> = {
     estado,
     documento: {
@@ -210,7 +202,7 @@ export async function buildSigningPage(
       prazo_assinatura: document.expiracao_at.toISOString(),
       modelo,
       conteudo_sha256: document.conteudo_sha256,
-      clinica: clinic ? (clinic.nome_fantasia ?? clinic.nome) : "",
+      clinica: clinic.nome_fantasia ?? clinic.nome ?? "",
       clinica_logo_url: clinic?.logo_sha256 ? clinicLogoUrl(clinic.logo_sha256) : null,
       profissional:
         physician?.nome ?? (typeof frozenPhysician === "string" && frozenPhysician ? frozenPhysician : null),

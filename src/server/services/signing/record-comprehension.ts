@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
-import { auditEvents, contratos, signingTokens } from "../../../db/schema.js";
+import { auditEvents, contratos } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import {
   allVerified,
@@ -15,7 +15,6 @@ import {
 import type { SigningPage } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
-import { findDocumentOrThrow } from "../documents/find-document.js";
 import type { LinkSigner } from "./link-signer.js";
 import { type LinkState, loadLinkState } from "./open-signing-page.js";
 import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
@@ -111,16 +110,7 @@ export function publicComprehension(summary: ComprehensionSummary | null): Signi
  * by a resend, signed), not as it was before the transaction.
  */
 async function openState(tx: Tx, found: SigningTokenRow, now: Date): Promise<LinkState> {
-  await findDocumentOrThrow(tx, found.tenantId, found.contratoId, true).catch(() => {
-    throw new AppError("SIGNING_LINK_INVALID");
-  });
-  const [current] = await tx
-    .select({ expiresAt: signingTokens.expires_at, revokedAt: signingTokens.revoked_at })
-    .from(signingTokens)
-    .where(and(eq(signingTokens.tenant_id, found.tenantId), eq(signingTokens.id, found.id)))
-    .limit(1);
-  if (!current) throw new AppError("SIGNING_LINK_INVALID");
-  const state = await loadLinkState(tx, { ...found, ...current }, now);
+  const state = await loadLinkState(tx, found, now, { lock: true });
   if (state.estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
   if (state.estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
   if (!answersQuestions(state.signer) || modelQuestions(state.document.documento).length === 0)

@@ -1,20 +1,18 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { signingOtps, tenants } from "../../../db/schema.js";
+import { signingOtps } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { maskEmail, OTP_TTL_MINUTES } from "../../../shared/schemas/signing.js";
 import { AppError } from "../../errors.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
-import { findDocumentOrThrow } from "../documents/find-document.js";
 import { hashSigningCode, newSigningCode, signingCodeKey } from "./signing-codes.js";
-import { type CodeChannel, type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
+import { type CodeChannel, type EmailChannel, signingRequirement } from "./signing-settings.js";
 import { maskPhone4, normalizePhone } from "../../../shared/br/phone.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { smsAddress } from "../messaging/zenvia-sms.js";
-import { hasSigned, loadLinkSigner } from "./link-signer.js";
-import { signingState } from "./signing-state.js";
+import { loadLinkState } from "./open-signing-page.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 import { ofSigner } from "./of-signer.js";
 import { enqueueWhatsapp } from "../whatsapp/enqueue-whatsapp.js";
@@ -35,13 +33,9 @@ export async function sendSigningCode(
 ): Promise<{ enviado: true; canal: CodeChannel; destino: string; email: string | null }> {
   const link = await findSigningTokenOrThrow(db, token);
   return withTenant(db, link.tenantId, async (tx) => {
-    const document = await findDocumentOrThrow(tx, link.tenantId, link.contratoId).catch(() => {
-      throw new AppError("SIGNING_LINK_INVALID");
-    });
-    const parties = await loadLinkSigner(tx, link.tenantId, link, document, now);
-    if (!parties) throw new AppError("SIGNING_LINK_INVALID");
-    const { signer } = parties;
-    const estado = signingState(link, document, now, await hasSigned(tx, link.tenantId, document.id, signer));
+    // The document, the signer, the parties and the clinic in one statement (decision 073).
+    const state = await loadLinkState(tx, link, now);
+    const { document, signer, estado } = state;
     // A signed consent not yet revoked: the patient's code is for revoking it (decision 056).
     const revoking =
       estado === "signed" && document.status === "signed" && !document.revogado_at && signer.papel !== "testemunha";
@@ -51,7 +45,7 @@ export async function sendSigningCode(
       throw new AppError("SIGNING_ALREADY_SIGNED");
     }
     if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
-    const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
+    const requirement = signingRequirement(state.codeSetting, channel, {
       email: signer.email,
       telefone: signer.telefone,
     });
@@ -65,12 +59,8 @@ export async function sendSigningCode(
           : "Não há e-mail cadastrado para receber o código.",
       );
     }
-    const [clinic] = await tx
-      .select({ nome: tenants.nome, nome_fantasia: tenants.nome_fantasia })
-      .from(tenants)
-      .where(eq(tenants.id, link.tenantId))
-      .limit(1);
-    const clinica = clinic ? (clinic.nome_fantasia ?? clinic.nome) : "Consentir";
+    const clinic = state.clinic;
+    const clinica = clinic.nome_fantasia ?? clinic.nome ?? "Consentir";
 
     await tx
       .update(signingOtps)

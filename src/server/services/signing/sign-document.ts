@@ -1,6 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratoPartes, files, signingTokens } from "../../../db/schema.js";
+import { contratoPartes, files } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { SignData } from "../../../shared/schemas/signing.js";
 import { ELECTRONIC_CONSENT } from "../../../shared/signing-rules.js";
@@ -9,20 +8,19 @@ import { describeDevice } from "../../lib/device.js";
 import { AppError } from "../../errors.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
-import { recordAuditEvent } from "../audit/record-audit-event.js";
-import { findDocumentOrThrow } from "../documents/find-document.js";
+import { type AuditEventInput, recordAuditEvent } from "../audit/record-audit-event.js";
 import { checkLinkSigner, consumeSigningCode } from "./check-link-signer.js";
 import { decodeSignaturePng } from "./signature-png.js";
-import { type EmailChannel, requiresEmailCode, signingRequirement } from "./signing-settings.js";
-import { signingState } from "./signing-state.js";
-import { findSigningTokenOrThrow } from "./signing-tokens.js";
+import { type EmailChannel, signingRequirement } from "./signing-settings.js";
+import { findSigningTokenWithCode } from "./signing-tokens.js";
 import {
-  everyRequiredPartySigned,
   markDocumentSigned,
+  missingPartiesOf,
   recordDocumentSigned,
   unusedVerificationCode,
 } from "./complete-document.js";
-import { hasSigned, loadLinkSigner } from "./link-signer.js";
+import { loadLinkState } from "./open-signing-page.js";
+import { newVerificationCode } from "./verification-code.js";
 import { keepReadingBatch, readingSummary } from "./record-reading.js";
 import { checkOptionalAnswers, storeOptionalAnswers } from "./optional-answers.js";
 import { checkComprehension } from "./record-comprehension.js";
@@ -68,37 +66,30 @@ export async function signDocument(
   },
   now = new Date(),
 ): Promise<SignResult> {
-  const link = await findSigningTokenOrThrow(db, token);
+  // The verification code, should this signature complete the document: checked unused by every
+  // clinic's codes in the token's own lookup (the owner role, before the tenant's transaction).
+  const candidate = newVerificationCode();
+  const { link, candidateFree } = await findSigningTokenWithCode(db, token, candidate);
   // Signed on the staff's device handed over for this very document ("Assinar neste aparelho").
   const presencial =
     audit.frontDesk && audit.frontDesk.tenantId === link.tenantId && audit.frontDesk.contratoId === link.contratoId
       ? { atendente_id: audit.frontDesk.profileId, atendente_nome: audit.frontDesk.nome }
       : null;
-  // Looked up as the owner role (every clinic's codes), so before the tenant's transaction.
-  const verificationCode = await unusedVerificationCode(db);
+  const verificationCode = candidateFree ? candidate : await unusedVerificationCode(db);
 
   try {
     const outcome = await withTenant(db, link.tenantId, async (tx) => {
-      // One transaction with the document locked (the checks used to run in two more).
-      const locked = await findDocumentOrThrow(tx, link.tenantId, link.contratoId, true).catch(() => {
-        throw new AppError("SIGNING_LINK_INVALID");
-      });
-      // The link as it is now (a resend may have just revoked it).
-      const [current] = await tx
-        .select({ expiresAt: signingTokens.expires_at, revokedAt: signingTokens.revoked_at })
-        .from(signingTokens)
-        .where(and(eq(signingTokens.tenant_id, link.tenantId), eq(signingTokens.id, link.id)))
-        .limit(1);
-      if (!current) throw new AppError("SIGNING_LINK_INVALID");
-      const parties = await loadLinkSigner(tx, link.tenantId, link, locked, now);
-      if (!parties) throw new AppError("SIGNING_LINK_INVALID");
-      const { signer } = parties;
-      assertSignable(signingState(current, locked, now, await hasSigned(tx, link.tenantId, locked.id, signer)));
+      // One transaction with the document locked; then, in one statement, the link as it is now
+      // (a resend may have just revoked it), the signer, the parties and the clinic's setting.
+      const state = await loadLinkState(tx, link, now, { lock: true });
+      const locked = state.document;
+      const { signer } = state;
+      assertSignable(state.estado);
       // Exactly the frozen model's optional consents, each Sim or Não (decision 057): else a 400, nothing stored.
       const opcionais = checkOptionalAnswers(locked.documento, signer.papel, input.consentimentos_opcionais);
       // Every comprehension question answered rightly through this link, and not paused (decision 061).
       const compreensao = await checkComprehension(tx, link, locked, signer);
-      const requirement = signingRequirement(await requiresEmailCode(tx, link.tenantId), channel, {
+      const requirement = signingRequirement(state.codeSetting, channel, {
         email: signer.email,
         telefone: signer.telefone,
       });
@@ -179,7 +170,13 @@ export async function signDocument(
 
       // Lock order: the status change (document_counters) before any audit event (the clinic's
       // chain head), as every other transaction does it — see markDocumentSigned.
-      const completes = await everyRequiredPartySigned(tx, link.tenantId, locked, now);
+      // The parties as read under the lock, and this one: what completes the document (decision 073).
+      const signedParties = [
+        ...state.parties,
+        { id: parte.id, papel: signer.papel, ordem: signer.ordem, assinou_em: now },
+      ];
+      const missing = missingPartiesOf({ ...state, parties: signedParties }, locked, now);
+      const completes = missing !== null && missing.length === 0;
       if (completes) await markDocumentSigned(tx, link.tenantId, { document: locked, verificationCode, now });
       const context = { tenantId: link.tenantId, actorProfileId: null, ip: audit.ip, userAgent: audit.userAgent };
       // The reading record's last batch, bounded and never a reason to refuse (decision 052); its
@@ -196,7 +193,7 @@ export async function signDocument(
         });
       }
       const leitura = await readingSummary(tx, link, locked);
-      await recordAuditEvent(tx, context, {
+      const partySigned: AuditEventInput = {
         action: "document.party_signed",
         entityType: "contrato",
         entityId: document.id,
@@ -225,9 +222,19 @@ export async function signDocument(
           ...(compreensao ? { compreensao } : {}),
           ...(opcionais.length > 0 ? { consentimentos_opcionais: opcionais } : {}),
         },
-      });
-      // The document is signed once every required party has (the professional signed before sending).
-      if (completes) await recordDocumentSigned(tx, context, { document: locked, verificationCode, now });
+      };
+      // The document is signed once every required party has (the professional signed before
+      // sending): both events in one insert, the signer's first.
+      if (completes) {
+        await recordDocumentSigned(
+          tx,
+          context,
+          { document: locked, verificationCode, now },
+          { parties: signedParties, before: partySigned },
+        );
+      } else {
+        await recordAuditEvent(tx, context, partySigned);
+      }
       return { refused: null, signed: { estado: "signed" as const, assinou_em: now.toISOString() } };
     });
     if (outcome.refused) throw outcome.refused;

@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
-import { signingTokens } from "../../../db/schema.js";
+import { contratos, signingTokens } from "../../../db/schema.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { hashToken, newToken } from "../../lib/tokens.js";
@@ -27,19 +27,45 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 export async function findSigningTokenOrThrow(db: Db, token: string): Promise<SigningTokenRow> {
   if (!TOKEN_SHAPE.test(token)) throw new AppError("SIGNING_LINK_INVALID");
   const [row] = await db
-    .select({
-      id: signingTokens.id,
-      tenantId: signingTokens.tenant_id,
-      contratoId: signingTokens.contrato_id,
-      expiresAt: signingTokens.expires_at,
-      revokedAt: signingTokens.revoked_at,
-      testemunhaId: signingTokens.testemunha_id,
-    })
+    .select(TOKEN_COLUMNS)
     .from(signingTokens)
     .where(eq(signingTokens.token_hash, hashToken(token)))
     .limit(1);
   if (!row) throw new AppError("SIGNING_LINK_INVALID");
   return row;
+}
+
+const TOKEN_COLUMNS = {
+  id: signingTokens.id,
+  tenantId: signingTokens.tenant_id,
+  contratoId: signingTokens.contrato_id,
+  expiresAt: signingTokens.expires_at,
+  revokedAt: signingTokens.revoked_at,
+  testemunhaId: signingTokens.testemunha_id,
+};
+
+/**
+ * findSigningTokenOrThrow and, in the same statement (decision 073), whether `code` is free as a
+ * document verification code among every clinic's (unusedVerificationCode's check, as the owner
+ * role: row-level security would hide the others; the unique index stays the last wall).
+ */
+export async function findSigningTokenWithCode(
+  db: Db,
+  token: string,
+  code: string,
+): Promise<{ link: SigningTokenRow; candidateFree: boolean }> {
+  if (!TOKEN_SHAPE.test(token)) throw new AppError("SIGNING_LINK_INVALID");
+  const [row] = await db
+    .select({
+      ...TOKEN_COLUMNS,
+      taken: sql<boolean>`exists (select 1 from ${contratos} where ${contratos.verification_code} = ${code})`,
+    })
+    .from(signingTokens)
+    .where(eq(signingTokens.token_hash, hashToken(token)))
+    .limit(1);
+  if (!row) throw new AppError("SIGNING_LINK_INVALID");
+  const { taken, ...link } = row;
+  return { link, candidateFree: !taken };
 }
 
 /**
