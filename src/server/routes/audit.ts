@@ -12,6 +12,11 @@ const reportSchema = z.object({
   first_broken_seq: z.number().int().nullable(),
   events: z.number().int(),
   anchored_seq: z.number().int(),
+  timestamps: z.object({
+    valid: z.number().int(),
+    stamped_seq: z.number().int(),
+    stamped_at: z.string().nullable(),
+  }),
   problems: z.array(text()),
 });
 
