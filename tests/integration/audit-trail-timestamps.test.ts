@@ -22,6 +22,7 @@ import { recordAuditEvent } from "../../src/server/services/audit/record-audit-e
 import {
   latestTrailTimestamp,
   scheduleTrailTimestamps,
+  TRAIL_TIMESTAMP_DELAY_MS,
   TRAIL_TIMESTAMP_JOB_KEY,
   timestampAuditTrails,
   trailImprint,
@@ -30,7 +31,7 @@ import { verifyAuditChain } from "../../src/server/services/audit/verify-audit-c
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
 import { EVIDENCE_FILE, type Evidence } from "../../src/shared/evidence/evidence.js";
 import { type FakeTsa, startFakeTsaServer } from "../fakes/tsa-server.js";
-import { newClinic, type SignedIn } from "../helpers/sessions.js";
+import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
@@ -153,6 +154,8 @@ describe("audit trail time-stamps", () => {
       .from(jobs)
       .where(and(eq(jobs.dedupe_key, TRAIL_TIMESTAMP_JOB_KEY), eq(jobs.status, "pending")));
     expect(pending).toHaveLength(1);
+    // Due a few minutes later: the sealing jobs queued meanwhile go first.
+    expect(pending[0]!.run_at).toEqual(new Date(at(400).getTime() + TRAIL_TIMESTAMP_DELAY_MS));
     await jobHandlers["audit.trail_timestamp"]!(jc, {}, null, at(400));
     expect(await stampsOf(clinicA.tenantId)).toHaveLength(4);
     await ctx.database.db.delete(jobs).where(eq(jobs.dedupe_key, TRAIL_TIMESTAMP_JOB_KEY));
@@ -206,6 +209,33 @@ describe("audit trail time-stamps", () => {
           .where(eq(auditTrailTimestamps.tenant_id, clinicA.tenantId)),
       ),
     ).rejects.toThrow();
+  });
+
+  it("GET /api/audit/timestamps: the clinic's own tokens for the owner and the administration, newest first", async () => {
+    const list = (who: SignedIn, query = "") =>
+      ctx.app.inject({ method: "GET", url: `/api/audit/timestamps${query}`, headers: { cookie: who.cookie } });
+    const own = await stampsOf(clinicA.tenantId);
+    const owner = await list(clinicA);
+    expect(owner.statusCode, owner.body).toBe(200);
+    const items = owner.json().items as { seq: number; hash: string; token_b64: string; tsa: string }[];
+    expect(items.map((i) => i.seq)).toEqual(own.map((s) => s.seq).reverse());
+    expect(items[0]!.token_b64).toBe(own.at(-1)!.token_der.toString("base64"));
+    const admin = await newStaff(ctx.app, ctx.database, clinicA.tenantId, "admin");
+    expect((await list(admin, "?limit=1")).json().items).toHaveLength(1);
+    const desk = await newStaff(ctx.app, ctx.database, clinicA.tenantId, "atendente");
+    expect((await list(desk)).statusCode).toBe(403);
+    // Clinic B lists its own only: none of A's heads.
+    const other = (await list(clinicB)).json().items as { hash: string }[];
+    expect(other.length).toBeGreaterThan(0);
+    expect(other.filter((i) => own.some((s) => s.hash === i.hash))).toEqual([]);
+    for (const bad of ["?limit=abc", "?limit=0", "?limit=201"]) {
+      const refused = await list(clinicA, bad);
+      expect(refused.statusCode, bad).toBe(400);
+      const body = refused.json() as { message?: string; issues?: { message: string }[] };
+      const said = [body.message ?? "", ...(body.issues ?? []).map((i) => i.message)].join(" ");
+      expect(said).toMatch(/\S/);
+      expect(said).not.toMatch(/Invalid|expected|received|Too (big|small)/);
+    }
   });
 
   it("a document sealed afterwards carries the clinic's latest token in its evidence", async () => {

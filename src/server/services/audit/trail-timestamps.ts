@@ -11,14 +11,15 @@
  *
  * Cadence: a clinic's head gets a token when it moved since its last token and that token is at
  * least AUDIT_TIMESTAMP_EVERY_MINUTES old (default 60). The worker's sweep enqueues one job
- * (`audit.trail_timestamp`, one pending at a time by its dedupe key) when some clinic is due; the
+ * (`audit.trail_timestamp`, one pending at a time by its dedupe key, due 5 minutes later so it never
+ * holds up sealing) when some clinic is due; the
  * token is asked for outside any transaction and written in a short one that holds a per-clinic
  * advisory lock and checks again, so two workers never write two. An authority that fails stops the
  * run and the job is retried with back-off; nothing is written without a verified token.
  */
 import { createHash, X509Certificate } from "node:crypto";
 import { and, desc, eq, gt, gte, or, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.js";
+import type { Db, DbOrTx } from "../../../db/client.js";
 import { rawRows } from "../../../db/raw.js";
 import { auditTrailTimestamps } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
@@ -29,6 +30,13 @@ import { OID } from "../sealing/der.js";
 import { requestTimestamp, tsaConfigFromEnv, TsaError } from "../timestamping/tsa-client.js";
 
 export const TRAIL_TIMESTAMP_JOB_KEY = "audit.trail_timestamp";
+/**
+ * The job runs this long after the sweep saw a clinic due: the trail can wait a few minutes, the
+ * sealing and messaging jobs (same queue, taken oldest first) should not wait behind it.
+ */
+export const TRAIL_TIMESTAMP_DELAY_MS = 5 * 60_000;
+/** Clinics one run stamps at most (the rest: the next job, enqueued by the next sweep). */
+const MAX_PER_RUN = 200;
 const NO_AUTHORITY =
   "trilha de auditoria: sem autoridade de carimbo do tempo (TSA_URL=none ou vazia); as trilhas das clínicas não são ancoradas";
 /** Each environment is told once that nothing is anchored. */
@@ -104,7 +112,7 @@ export async function timestampAuditTrails(ctx: JobContext, now: Date = new Date
   }
   summary.configured = true;
   const everyMs = everyMsOf(ctx.env);
-  for (const trail of await dueTrails(ctx.db, now, everyMs)) {
+  for (const trail of await dueTrails(ctx.db, now, everyMs, MAX_PER_RUN)) {
     const imprint = trailImprint(trail.hash);
     let token;
     try {
@@ -172,7 +180,7 @@ export async function scheduleTrailTimestamps(ctx: JobContext, now: Date = new D
     kind: "audit.trail_timestamp",
     payload: {},
     dedupeKey: TRAIL_TIMESTAMP_JOB_KEY,
-    runAt: now,
+    runAt: new Date(now.getTime() + TRAIL_TIMESTAMP_DELAY_MS),
     maxAttempts: 5,
   });
   return true;
@@ -196,6 +204,29 @@ export async function latestTrailTimestamp(tx: DbOrTx, tenantId: string): Promis
     .orderBy(desc(auditTrailTimestamps.seq))
     .limit(1);
   return row ? { seq: row.seq, hash: row.hash, tokenDer: row.token_der, genTime: row.gen_time, tsa: row.tsa } : null;
+}
+
+/** The clinic's tokens, newest first, for the staff list (decision 072): read in the tenant's scope. */
+export async function listTrailTimestamps(
+  db: Db,
+  tenantId: string,
+  limit: number,
+): Promise<{ seq: number; hash: string; gen_time: string; tsa: string; token_b64: string }[]> {
+  const rows = await withTenant(db, tenantId, (tx) =>
+    tx
+      .select()
+      .from(auditTrailTimestamps)
+      .where(eq(auditTrailTimestamps.tenant_id, tenantId))
+      .orderBy(desc(auditTrailTimestamps.seq))
+      .limit(limit),
+  );
+  return rows.map((r) => ({
+    seq: r.seq,
+    hash: r.hash,
+    gen_time: r.gen_time.toISOString(),
+    tsa: r.tsa,
+    token_b64: r.token_der.toString("base64"),
+  }));
 }
 
 export interface TrailTimestampCheck {
