@@ -329,6 +329,33 @@ export const auditAnchors = pgTable(
   (t) => [uniqueIndex("audit_anchors_tenant_seq_unique").on(t.tenant_id, t.seq)],
 );
 
+/**
+ * RFC 3161 time-stamp tokens over the head of a clinic's audit chain (decision 072, migration
+ * 0056): the token's imprint is SHA-256 of the 32 bytes of `hash` (the event `seq`'s hash), so an
+ * outsider can tell that every event up to `seq` existed at `gen_time`. Never updated.
+ */
+export const auditTrailTimestamps = pgTable(
+  "audit_trail_timestamps",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    event_id: uuid("event_id").notNull(),
+    hash: text("hash").notNull(),
+    token_der: bytea("token_der").notNull(),
+    gen_time: timestamp("gen_time", { withTimezone: true }).notNull(),
+    tsa: text("tsa").notNull(),
+    tsa_certificate_sha256: text("tsa_certificate_sha256"),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("audit_trail_timestamps_tenant_seq_unique").on(t.tenant_id, t.seq),
+    index("audit_trail_timestamps_tenant_created_idx").on(t.tenant_id, t.created_at),
+  ],
+);
+
 /** Postal-code lookups, shared by every tenant (public data). */
 export const cepCache = pgTable("cep_cache", {
   cep: text("cep").primaryKey(),

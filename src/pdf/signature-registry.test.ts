@@ -23,6 +23,7 @@ import {
   levelText,
   REGISTRY_TITLE,
   registryContent,
+  trailAnchorText,
   type RegistryParty,
   type SignatureRegistry,
   trustText,
@@ -353,6 +354,23 @@ describe("what the registry says of each signer (decision 041)", () => {
       squash(textOf(registryContent(registryWith([party()], { timestamped }), "c".repeat(64))));
     expect(stamped(false)).toContain(`${NO_TIMESTAMP_NOTE}.`);
     expect(stamped(true)).not.toContain("Sem carimbo do tempo");
+  });
+});
+
+describe("the clinic's audit trail time-stamp on the registry (decision 072)", () => {
+  it("says when and by whom the trail was anchored, and what it does not cover", () => {
+    const anchor = { seq: 41, genTime: new Date("2026-12-02T13:05:09Z"), tsa: "ACT Exemplo" };
+    const text = squash(textOf(registryContent(registryWith([party()], { trailAnchor: anchor }), "c".repeat(64))));
+    expect(text).toContain(
+      "Trilha de auditoria da clínica ancorada por carimbo do tempo em 02/12/2026 10:05:09 (ACT Exemplo)",
+    );
+    expect(text).toContain("os eventos da clínica até o de número 41 já existiam nessa data");
+    expect(text).toContain("inclusive a assinatura deste documento, não são cobertos");
+    expect(trailAnchorText(anchor)).toContain("evidencias.json");
+    // Without a token, no line.
+    expect(squash(textOf(registryContent(registryWith([party()]), "c".repeat(64))))).not.toContain(
+      "Trilha de auditoria",
+    );
   });
 });
 

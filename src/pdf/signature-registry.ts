@@ -89,6 +89,8 @@ export interface SignatureRegistry {
   contactChanges: RegistryNote[];
   /** SHA-256 of the draft PDF generated before signing (null when none was generated). */
   draftSha256: string | null;
+  /** The clinic's latest audit-trail time-stamp before the sealing (decision 072). */
+  trailAnchor?: { seq: number; genTime: Date; tsa: string } | null;
   verificationCode: string;
   /** `${origin}/verificar/${code}` */
   verificationUrl: string;
@@ -315,6 +317,18 @@ const ACCENT = "#1e3a5f";
 const PANEL = "#f5f7fa";
 
 /** "2026-03-07 17:04:09" (UTC; the column header names the zone) */
+/**
+ * The registry's line about the clinic's audit-trail time-stamp (decision 072): what it proves —
+ * the clinic's events up to that one existed then — and what it does not.
+ */
+export function trailAnchorText(anchor: { seq: number; genTime: Date; tsa: string }): string {
+  return (
+    `Trilha de auditoria da clínica ancorada por carimbo do tempo em ${formatSaoPaulo(anchor.genTime)} (${anchor.tsa}): ` +
+    `prova que os eventos da clínica até o de número ${anchor.seq} já existiam nessa data e não foram alterados depois. ` +
+    "Os eventos posteriores, inclusive a assinatura deste documento, não são cobertos por esse carimbo; o token está em evidencias.json."
+  );
+}
+
 export function formatUtc(at: Date): string {
   return at.toISOString().slice(0, 19).replace("T", " ");
 }
@@ -671,6 +685,12 @@ export function registryContent(registry: SignatureRegistry, contentSha256: stri
                   fontSize: 7.5,
                   characterSpacing: 0.2,
                 },
+                ...(registry.trailAnchor
+                  ? [
+                      label("Trilha de auditoria da clínica"),
+                      { text: trailAnchorText(registry.trailAnchor), fontSize: 7 },
+                    ]
+                  : []),
                 label("Código de verificação"),
                 { text: registry.verificationCode, fontSize: 11, bold: true, characterSpacing: 1.5 },
                 label("Verifique a autenticidade em"),

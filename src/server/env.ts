@@ -137,6 +137,11 @@ export const envSchema = z
      */
     RETIMESTAMP_MARGIN_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
     /**
+     * The clinic's audit trail anchored by a time-stamp (decision 072): a clinic's chain head gets a
+     * new token when it moved and its last token is at least this many minutes old.
+     */
+    AUDIT_TIMESTAMP_EVERY_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+    /**
      * PEM file with the official ICP-Brasil root certificates (ITI's AC Raiz v5, v10, v11…), downloaded
      * by the operator: with it, the registry and the certificates page say when a chain ends at an
      * official root; without it they say the root was not checked (decision 041).

@@ -58,6 +58,8 @@ import { waitFor } from "../helpers/server-process.js";
 import { newClinic } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp } from "../helpers/test-app.js";
+import { startFakeTsaServer } from "../fakes/tsa-server.js";
+import { timestampAuditTrails } from "../../src/server/services/audit/trail-timestamps.js";
 import { nodeEntryArgs } from "../helpers/node-entry.js";
 
 const onPostgres = process.env.TEST_DB === "postgres";
@@ -164,6 +166,21 @@ async function seed(database: Database, env: Record<string, string>): Promise<Se
     await seedDemoClinic(database.db);
     const swept = await ctx.app.worker.tick({ sweep: true });
     expect(swept.anchored).toBeGreaterThan(0);
+    // Time-stamp tokens over the chain heads (decision 072), from the local authority.
+    const tsa = await startFakeTsaServer();
+    try {
+      const stamped = await timestampAuditTrails({
+        db: database.db,
+        storage: ctx.app.services.storage,
+        secretBox: ctx.app.services.secretBox,
+        env: { ...ctx.env, TSA_URL: tsa.url },
+        origin: "http://localhost:3000",
+        log: ctx.app.log,
+      });
+      expect(stamped.stamped).toBeGreaterThan(0);
+    } finally {
+      await tsa.close();
+    }
     const [document] = await database.db.select().from(contratos).where(eq(contratos.id, documentId));
     expect(document?.signed_pdf_sha256).toMatch(/^[0-9a-f]{64}$/);
     return { documentId, sealedSha256: document?.signed_pdf_sha256 ?? "" };
@@ -194,7 +211,13 @@ async function fingerprint(database: Database): Promise<Record<string, unknown>>
     database.db,
     sql`select tenant_id::text, seq::text, hash, mac from audit_anchors order by tenant_id, seq`,
   );
-  return { counts, chain, heads, anchors };
+  const trailTimestamps = await rawRows(
+    database.db,
+    sql`select tenant_id::text, seq::text, event_id::text, hash, encode(token_der, 'hex') as token,
+                 (extract(epoch from gen_time) * 1000)::bigint::text as gen_time, tsa
+          from audit_trail_timestamps order by tenant_id, seq`,
+  );
+  return { counts, chain, heads, anchors, trailTimestamps };
 }
 
 /** On the restored database: the demo owner signs in, and the sealed PDF downloads with its recorded SHA-256. */
@@ -208,6 +231,7 @@ async function expectUsable(
   expect(reports.length).toBeGreaterThanOrEqual(2);
   expect(reports.filter((r) => !r.intact)).toEqual([]);
   expect(reports.some((r) => r.anchored_seq > 0)).toBe(true);
+  expect(reports.some((r) => r.timestamps.valid > 0)).toBe(true);
   const ctx = await createTestApp({ database, env });
   try {
     const signIn = await ctx.app.inject({

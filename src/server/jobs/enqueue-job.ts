@@ -31,6 +31,8 @@ export interface JobPayloads {
   "document.choice_record": { registroId: string };
   /** The day's archive re-time-stamp of the sealed PDFs (decision 064); `dia` is the São Paulo date. */
   "archive.retimestamp": { dia: string };
+  /** Time-stamp tokens over the audit chain heads that moved (decision 072); one pending at a time. */
+  "audit.trail_timestamp": Record<string, never>;
   /** Attempt `attempt` of one webhook delivery (a webhook_deliveries row; decision 062). */
   "webhook.deliver": { deliveryId: string; attempt: number };
 }

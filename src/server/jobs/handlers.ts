@@ -7,6 +7,7 @@ import { sendWhatsappJob } from "../services/whatsapp/send-whatsapp-job.js";
 import { whatsappFallback } from "../services/whatsapp/whatsapp-fallback.js";
 import { deliverWebhook } from "../services/webhooks/deliver-webhook.js";
 import { retimestampArchive } from "../services/archive/retimestamp-archive.js";
+import { timestampAuditTrails } from "../services/audit/trail-timestamps.js";
 import { runDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
@@ -36,6 +37,9 @@ export const jobHandlers: JobHandlers = {
   },
   "archive.retimestamp": async (ctx) => {
     await retimestampArchive(ctx);
+  },
+  "audit.trail_timestamp": async (ctx, _payload, _tenantId, now) => {
+    await timestampAuditTrails(ctx, now);
   },
   "document.remind": async (ctx, payload, tenantId, now) => {
     if (!tenantId) throw new Error("document.remind needs the document's tenant");

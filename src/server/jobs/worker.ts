@@ -6,6 +6,7 @@ import { deliverDueEmails } from "../services/email/deliver-emails.js";
 import { sealPlainOutboxBodies } from "../services/email/seal-plain-outbox-bodies.js";
 import { AUDIT_ANCHOR_KEY_PURPOSE, anchorAuditChains } from "../services/audit/audit-anchors.js";
 import { scheduleArchiveRetimestamp } from "../services/archive/retimestamp-archive.js";
+import { scheduleTrailTimestamps } from "../services/audit/trail-timestamps.js";
 import { scheduleDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import { warnCertificateExpiry } from "./warn-certificate-expiry.js";
@@ -99,6 +100,8 @@ export function createWorker(
       await scheduleDailyBackup(ctx);
       // Once a day, the archive's sealed PDFs whose time-stamp nears its authority's expiry (decision 064).
       await scheduleArchiveRetimestamp(ctx);
+      // The clinics' chain heads that moved get a time-stamp token, at most hourly (decision 072).
+      await scheduleTrailTimestamps(ctx);
     }
     return { jobs, emails, expired, anchored, certificateWarnings };
   };

@@ -96,7 +96,21 @@ export interface Evidence {
    * generated: whoever holds that file recomputes it with any sha256sum. Null otherwise.
    */
   pdf_sem_assinaturas_sha256: string | null;
+  /**
+   * The clinic's latest audit-trail time-stamp before the sealing (decision 072), when there is one:
+   * the token (DER, base64) is over SHA-256 of the 32 bytes of `hash`, the clinic chain's hash at
+   * event `seq`. It proves the clinic's events up to `seq` existed at `gen_time`, nothing after.
+   */
+  ancora_trilha?: EvidenceTrailAnchor;
   cadeia: { eventos: number; hash_final: string };
+}
+
+export interface EvidenceTrailAnchor {
+  seq: number;
+  hash: string;
+  token_b64: string;
+  gen_time: string;
+  tsa: string;
 }
 
 /** RFC 8785 canonical JSON text (the bytes that are embedded and hashed). */

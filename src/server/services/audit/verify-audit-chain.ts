@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../../db/client.js";
 import { rawRows } from "../../../db/raw.js";
 import { auditChainHeads } from "../../../db/schema.js";
 import { checkAuditAnchors } from "./audit-anchors.js";
+import { checkTrailTimestamps } from "./trail-timestamps.js";
 
 export interface AuditChainReport {
   tenant_id: string;
@@ -12,6 +13,8 @@ export interface AuditChainReport {
   events: number;
   /** The highest event covered by a valid signed anchor (0 when none yet). */
   anchored_seq: number;
+  /** Time-stamp tokens over the chain that hold (decision 072), the highest event they cover and when. */
+  timestamps: { valid: number; stamped_seq: number; stamped_at: string | null };
   /** What failed, in pt-BR (empty when intact). */
   problems: string[];
 }
@@ -48,12 +51,19 @@ export async function verifyAuditChain(db: DbOrTx, anchorKey: Buffer, tenantId: 
   }
   const anchors = await checkAuditAnchors(db, anchorKey, tenantId);
   problems.push(...anchors.problems);
+  const stamps = await checkTrailTimestamps(db, tenantId);
+  problems.push(...stamps.problems);
   return {
     tenant_id: tenantId,
     intact: problems.length === 0,
     first_broken_seq: broken,
     events: Math.max(head?.seq ?? 0, events),
     anchored_seq: anchors.anchoredSeq,
+    timestamps: {
+      valid: stamps.valid,
+      stamped_seq: stamps.stampedSeq,
+      stamped_at: stamps.stampedAt?.toISOString() ?? null,
+    },
     problems,
   };
 }
@@ -65,6 +75,7 @@ export async function verifyAllAuditChains(db: DbOrTx, anchorKey: Buffer): Promi
     sql`select tenant_id from audit_chain_heads
         union select distinct tenant_id from audit_events
         union select distinct tenant_id from audit_anchors
+        union select distinct tenant_id from audit_trail_timestamps
         order by tenant_id`,
   );
   const reports: AuditChainReport[] = [];

@@ -6,6 +6,7 @@ import {
   webhookEndpoints,
   auditAnchors,
   auditChainHeads,
+  auditTrailTimestamps,
   auditEvents,
   beneficios,
   certificados,
@@ -499,6 +500,25 @@ export const EXPORT_TABLES: ExportTable[] = [
     tenantColumn: auditAnchors.tenant_id,
     key: [auditAnchors.seq],
     serverRole: true,
+  },
+  // Time-stamp tokens over the chain (decision 072): token_der is the RFC 3161 token (base64), over
+  // SHA-256 of the 32 bytes of `hash` (the event `seq`'s hash); anyone can check it with openssl.
+  {
+    name: "audit_trail_timestamps",
+    table: auditTrailTimestamps,
+    tenantColumn: auditTrailTimestamps.tenant_id,
+    key: [auditTrailTimestamps.seq],
+    extra: { token_der: sql<string>`encode(${auditTrailTimestamps.token_der}, 'base64')` },
+    csv: {
+      file: "carimbos-do-tempo-da-trilha.csv",
+      columns: [
+        ["Evento", "seq"],
+        ["Hash do evento", "hash"],
+        ["Carimbo do tempo em", "gen_time"],
+        ["Autoridade", "tsa"],
+        ["Token (DER, base64)", "token_der"],
+      ],
+    },
   },
 ];
 

@@ -9,6 +9,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import QRCode from "qrcode";
 import { auditEvents, contratoPartes, contratos, files, profiles, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
+import { latestTrailTimestamp, type TrailTimestamp } from "../audit/trail-timestamps.js";
 import { loadPdfLogo } from "../settings/logo/load-clinic-logo.js";
 import { loadOptionalAnswers } from "../signing/optional-answers.js";
 import type { DocumentPdfInput, DocumentPdfSignature, PdfAttachment } from "../../../pdf/document-pdf.js";
@@ -74,6 +75,8 @@ export interface FinalDocument {
   draftSha256: string | null;
   /** The patient's record as the clinic's trail keeps it: created and changed (decision 046). */
   patientRecord: PatientRecordEvent[];
+  /** The clinic's latest audit-trail time-stamp, read before sealing (decision 072). */
+  trailTimestamp?: TrailTimestamp | null;
 }
 
 /** Reads the document for its final PDF; null when it does not exist in this tenant. */
@@ -159,10 +162,22 @@ export async function loadFinalDocument(
       optionalAnswers: await loadOptionalAnswers(tx, tenantId, contratoId),
       draftSha256: draft?.sha256 ?? null,
       logo: await loadPdfLogo(tx, tenantId),
+      trailTimestamp: await latestTrailTimestamp(tx, tenantId),
     };
   });
   if (!read?.clinic) return null;
-  const { contrato, clinic, physician, parties, events, patientRecord, draftSha256, logo, optionalAnswers } = read;
+  const {
+    contrato,
+    clinic,
+    physician,
+    parties,
+    events,
+    patientRecord,
+    draftSha256,
+    logo,
+    optionalAnswers,
+    trailTimestamp,
+  } = read;
 
   const signatures = await Promise.all(
     parties.map(async ({ parte, imageSha256 }): Promise<DocumentPdfSignature> => ({
@@ -197,6 +212,7 @@ export async function loadFinalDocument(
       cadeia_clinica: event.seq > 0 ? { seq: event.seq, hash: event.hash } : null,
     })),
     draftSha256,
+    trailTimestamp,
     patientRecord: patientRecord.map((e) => ({
       action: e.action,
       created_at: e.created_at.toISOString(),
@@ -320,6 +336,17 @@ export function documentEvidence(
     partes,
     eventos: chain,
     pdf_sem_assinaturas_sha256: document.draftSha256,
+    ...(document.trailTimestamp
+      ? {
+          ancora_trilha: {
+            seq: document.trailTimestamp.seq,
+            hash: document.trailTimestamp.hash,
+            token_b64: document.trailTimestamp.tokenDer.toString("base64"),
+            gen_time: document.trailTimestamp.genTime.toISOString(),
+            tsa: document.trailTimestamp.tsa,
+          },
+        }
+      : {}),
   });
   // The bytes conteudo_sha256 hashes: the canonical JSON of the frozen model (create-document.ts).
   return { evidence, documentJson: canonicalJson(contrato.documento) };
@@ -464,6 +491,13 @@ export function registryOf(
       .filter((e) => e.action === "patient.contact_changed")
       .map((e) => note(e, contactChange(e.data))),
     draftSha256: evidence.pdf_sem_assinaturas_sha256,
+    trailAnchor: evidence.ancora_trilha
+      ? {
+          seq: evidence.ancora_trilha.seq,
+          genTime: new Date(evidence.ancora_trilha.gen_time),
+          tsa: evidence.ancora_trilha.tsa,
+        }
+      : null,
     verificationCode: evidence.documento.codigo_verificacao,
     verificationUrl: link.verificationUrl,
     qrPngDataUrl: link.qrPngDataUrl,
