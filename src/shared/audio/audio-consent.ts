@@ -74,8 +74,10 @@ function lastIndexOf(bytes: Uint8Array, needle: readonly number[]): number {
 }
 
 const bytesOf = (s: string) => [...s].map((c) => c.charCodeAt(0));
-const u32be = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
-const u32le = (b: Uint8Array, at: number) => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+const u32be = (b: Uint8Array, at: number) =>
+  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+const u32le = (b: Uint8Array, at: number) =>
+  (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
 
 const EBML = [0x1a, 0x45, 0xdf, 0xa3];
 const TRACKS = [0x16, 0x54, 0xae, 0x6b];
@@ -88,10 +90,12 @@ function isAudioWebm(b: Uint8Array): boolean {
   if (indexOf(b, [0x42, 0x82, 0x84, ...bytesOf("webm")], 0, 64) < 0) return false;
   const tracks = indexOf(b, TRACKS, 0, 8192);
   if (tracks < 0) return false;
-  const region = [tracks, tracks + 4096] as const;
-  // TrackType (0x83), one byte: 1 video, 2 audio.
+  const size = vint(b, tracks + 4);
+  if (!size) return false;
+  // Within the Tracks element only: TrackType (0x83), one byte: 1 video, 2 audio.
+  const region = [tracks, Math.min(tracks + 4 + size.length + size.value, tracks + 8192)] as const;
   const audio = indexOf(b, [0x83, 0x81, 0x02], ...region) >= 0;
-  const video = indexOf(b, [0x83, 0x81, 0x01], ...region) >= 0 || indexOf(b, [0xe0], ...region) >= 0;
+  const video = indexOf(b, [0x83, 0x81, 0x01], ...region) >= 0;
   return audio && !video;
 }
 
