@@ -71,7 +71,7 @@ export function AudioConsent({
   };
   useEffect(
     () => () => {
-      recorder.current?.state === "recording" && recorder.current.stop();
+      if (recorder.current?.state === "recording") recorder.current.stop();
       releaseMic();
       setUrl(null);
     },
