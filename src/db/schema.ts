@@ -731,6 +731,8 @@ export const contratos = pgTable(
     recusado_at: timestamp("recusado_at", { withTimezone: true }),
     /** The patient asked to talk to the professional after a wrong comprehension answer (decision 061). */
     compreensao_pausada_at: timestamp("compreensao_pausada_at", { withTimezone: true }),
+    /** The clinic asks the patient to record the agreement sentence in audio (decision 069). */
+    pedir_audio: boolean("pedir_audio").notNull().default(false),
     /** When the signed consent was revoked; the document stays signed, its sealed PDF untouched (decision 056). */
     revogado_at: timestamp("revogado_at", { withTimezone: true }),
     /** What the list search matches: title, procedure, patient name (as frozen) and the id. */
@@ -910,6 +912,8 @@ export const contratoPartes = pgTable(
       .default("eletronica"),
     /** The drawn (or typed) signature PNG in the storage driver; null for a professional's in-app signature. */
     assinatura_file_id: uuid("assinatura_file_id"),
+    /** The sealed audio of the agreement sentence kept with this signature (decision 069), or null. */
+    audio_file_id: uuid("audio_file_id"),
     ip_address: text("ip_address"),
     user_agent: text("user_agent"),
     /** SHA-256 of the content shown to the signer (the document's frozen model). */
@@ -940,6 +944,11 @@ export const contratoPartes = pgTable(
     foreignKey({
       name: "contrato_partes_assinatura_fk",
       columns: [t.tenant_id, t.assinatura_file_id],
+      foreignColumns: [files.tenant_id, files.id],
+    }),
+    foreignKey({
+      name: "contrato_partes_audio_fk",
+      columns: [t.tenant_id, t.audio_file_id],
       foreignColumns: [files.tenant_id, files.id],
     }),
   ],

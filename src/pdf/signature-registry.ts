@@ -19,6 +19,7 @@ import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING, CONSENT_VERSIONS_WITH_DETAIL } from "../shared/signing-rules.js";
 import { type ReadingSummary, sectionLine } from "../shared/reading/reading-record.js";
 import { type ComprehensionSummary, comprehensionLine, questionLines } from "../shared/document-model/comprehension.js";
+import { type AudioEvidence, audioEvidenceLine } from "../shared/audio/audio-consent.js";
 
 export interface RegistryChainEntry {
   seq: number;
@@ -71,6 +72,8 @@ export interface RegistryParty {
   leitura?: ReadingSummary | null;
   /** Every answer to the comprehension questions, scored by the server (decision 061); null: none asked. */
   compreensao?: ComprehensionSummary | null;
+  /** The audio of the agreement, when the clinic asked for it (decision 069); null: not asked. */
+  audio?: AudioEvidence | null;
 }
 
 /** A dated line about a staff action (link views, contact changes). */
@@ -573,6 +576,7 @@ function partyBlock(party: RegistryParty): Content {
               label("Conferido pelo servidor no momento da assinatura"),
               ...checked,
               ...comprehensionBlock(party.compreensao ?? null),
+              ...(party.audio ? [bullet(audioEvidenceLine(party.audio))] : []),
               label("Registrado (não conferido)"),
               ...recorded,
               ...readingBlock(party.leitura ?? null),

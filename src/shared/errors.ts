@@ -257,6 +257,20 @@ export const ERRORS = {
     message: "Os dados enviados não correspondem ao tipo desta conta. Recarregue a página e tente novamente.",
   },
   /** The clinic's logo. */
+  /** Audio consent (decision 069). */
+  AUDIO_NOT_REQUESTED: { status: 409, message: "A clínica não pediu gravação em áudio para este documento." },
+  AUDIO_NOT_AUDIO: {
+    status: 415,
+    message: "O arquivo enviado não é uma gravação de áudio. Grave de novo pela página de assinatura.",
+  },
+  AUDIO_TOO_BIG: { status: 413, message: "A gravação é grande demais (máximo de 3 MB). Grave de novo, mais curta." },
+  AUDIO_TOO_LONG: { status: 400, message: "A gravação passou de 3 minutos. Grave de novo, mais curta." },
+  AUDIO_TOO_SHORT: { status: 400, message: "A gravação ficou curta demais. Grave de novo lendo a frase inteira." },
+  AUDIO_TOO_MANY: {
+    status: 429,
+    message: "Você já gravou o áudio muitas vezes por este link. Assine com a última gravação ou fale com a clínica.",
+  },
+  AUDIO_NOT_FOUND: { status: 404, message: "Áudio do aceite não encontrado." },
   LOGO_TOO_LARGE: { status: 413, message: "O logo deve ter no máximo 1 MB." },
   LOGO_UNSUPPORTED: { status: 415, message: "Envie o logo em PNG, JPEG ou SVG." },
   LOGO_INVALID: { status: 400, message: "Não foi possível ler a imagem. Envie um PNG, JPEG ou SVG válido." },

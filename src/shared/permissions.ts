@@ -39,6 +39,7 @@ export type Action =
   | "documents.read"
   | "documents.write"
   | "documents.delete"
+  | "documents.playAudio"
   | "integration.manage"
   | "certificates.manageClinic"
   | "certificates.manageOwn"
@@ -76,6 +77,11 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "documents.write": clinicWriter,
   /** Deleting drafts and cancelling sent documents: the people who manage the clinic's documents. */
   "documents.delete": (a) => a.isOwner || a.role === "admin" || a.role === "profissional" || a.role === "pro_saude",
+  /**
+   * The patient's recorded voice (decision 069): the care team, the administration, legal and
+   * auditors; not the front desk, whose work never needs it.
+   */
+  "documents.playAudio": (a) => a.isOwner || (a.role !== "atendente" && a.role !== "saas_admin"),
   /** The clinic-system token and switches (/integration): the owner and the administration. */
   "integration.manage": (a) => a.isOwner || a.role === "admin",
   /** The clinic's certificates (e-CNPJ), and removing any of the clinic's (decision 019). */

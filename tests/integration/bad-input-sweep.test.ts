@@ -106,6 +106,8 @@ function pathFor(route: string, ids: Record<string, string>): string {
       .replace("{deliveryId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
       // No such record: the document is looked up first (404 for another clinic's), then the record.
       .replace("{recordId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
+      // No such signature: the document is looked up first (404 for another clinic's), then its party.
+      .replace("{parteId}", "4b6f2d3e-8c1a-4f5e-9a7b-2c3d4e5f6a7b")
       .replace("{token}", ids.token ?? "")
       .replace("{code}", "ABCD2345")
       .replace("{cep}", "01001000")
@@ -376,6 +378,19 @@ describe("bad-input sweep over every route of the OpenAPI document", () => {
               payload: upper === "GET" || upper === "DELETE" ? undefined : {},
             });
           }
+        }
+        // The audio upload takes the recording as its raw body (decision 069): text, a fake PDF,
+        // JSON and nothing, each under an audio type and others, with a well-formed duration.
+        if (route === "/api/public/sign/{token}/audio") {
+          for (const [label, rawPayload, contentType] of [
+            ["texto como áudio", "isto não é áudio", "audio/webm"],
+            ["PDF como áudio", "%PDF-1.7\n%%EOF\n", "audio/ogg"],
+            ["NUL como áudio", "\u0000\u0000\u0000", "audio/wav"],
+            ["JSON", '{"audio":"\u0000"}', "application/json"],
+            ["texto puro", "olá", "text/plain"],
+            ["vazio", "", "audio/mp4"],
+          ] as const)
+            probes.push({ method: upper, route, url: `${url}?duracao_ms=12000`, label, rawPayload, contentType });
         }
         if (upper === "POST" || upper === "PUT" || upper === "PATCH") {
           const body = bodies[`${upper} ${route}`];

@@ -27,6 +27,7 @@ import { publicFetch } from "./lib/http";
 import { signedPdfPath, useSignedPdfReady } from "./lib/use-signed-pdf-ready";
 import { useReadingRecord } from "./lib/use-reading-record";
 import { ComprehensionDone, ComprehensionQuiz, comprehensionPending } from "./comprehension-quiz";
+import { AudioConsent } from "./audio-consent";
 
 type State =
   | { kind: "loading" }
@@ -335,18 +336,30 @@ export function SigningPage({ token }: { token: string }) {
               onInvalid={() => setState({ kind: "invalid" })}
             />
           ) : (
-            <SignForm
-              token={token}
-              page={page}
-              code={code}
-              reading={reading.takeFinal}
-              onSigned={() => {
-                reading.stop();
-                void load(true);
-              }}
-              onInvalid={() => setState({ kind: "invalid" })}
-              onStale={() => void load()}
-            />
+            <div className="grid gap-4">
+              {page.audio ? (
+                // Decision 069: the agreement in the patient's voice; never a reason the signature waits.
+                <AudioConsent
+                  token={token}
+                  audio={page.audio}
+                  onSaved={(audio) => setState({ kind: "ready", page: { ...page, audio }, justSigned: false })}
+                  onInvalid={() => setState({ kind: "invalid" })}
+                  onStale={() => void load()}
+                />
+              ) : null}
+              <SignForm
+                token={token}
+                page={page}
+                code={code}
+                reading={reading.takeFinal}
+                onSigned={() => {
+                  reading.stop();
+                  void load(true);
+                }}
+                onInvalid={() => setState({ kind: "invalid" })}
+                onStale={() => void load()}
+              />
+            </div>
           )}
         </div>
       ) : null}

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
@@ -29,6 +29,8 @@ import { READING_BODY_LIMIT, readingBatchSchema } from "../../shared/reading/rea
 import type { FileStorage } from "../storage/file-storage.js";
 import { answerQuestion, pauseSigning } from "../services/signing/record-comprehension.js";
 import { comprehensionAnswerInputSchema } from "../../shared/document-model/comprehension.js";
+import { AUDIO_MAX_BYTES, AUDIO_MAX_MS, AUDIO_UPLOAD_TYPES } from "../../shared/audio/audio-consent.js";
+import { uploadAudio } from "../services/signing/record-audio.js";
 
 /** Any string: a malformed token is answered like an unknown one (410), never a 400 that tells them apart. */
 const tokenParams = z.object({ token: text().max(200) });
@@ -248,6 +250,62 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     async (request) =>
       pauseSigning(db, request.params.token, { pergunta_id: request.body?.pergunta_id }, auditOf(request)),
   );
+
+  // Audio consent (decision 069): the recording as the raw body; what it is, the bytes say.
+  await app.register(async (audioApp) => {
+    audioApp.addContentTypeParser(
+      [...AUDIO_UPLOAD_TYPES],
+      // A little over the cap, so a file just over it gets the audio's own message from the check.
+      { parseAs: "buffer", bodyLimit: AUDIO_MAX_BYTES + 64 * 1024 },
+      (_request, body, done) => {
+        done(null, body);
+      },
+    );
+    audioApp.setErrorHandler((error, _request, _reply) => {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status === 413) throw new AppError("AUDIO_TOO_BIG");
+      if (status === 415) throw new AppError("AUDIO_NOT_AUDIO");
+      throw error;
+    });
+    audioApp.withTypeProvider<ZodTypeProvider>().post(
+      "/api/public/sign/:token/audio",
+      {
+        bodyLimit: AUDIO_MAX_BYTES + 64 * 1024,
+        schema: {
+          tags,
+          summary:
+            "Envia a gravação em áudio da frase de aceite (quando a clínica a pede): o próprio arquivo como corpo (WebM, Ogg, MP4/M4A ou WAV, conferido pelos bytes), até 3 minutos e 3 MB; guardada cifrada, seu SHA-256 vai para as evidências da assinatura",
+          params: tokenParams,
+          querystring: z.object({
+            duracao_ms: z.coerce
+              .number({ error: "Duração inválida" })
+              .int("Duração inválida")
+              .min(0, "Duração inválida")
+              .max(AUDIO_MAX_MS * 10, "A gravação passou de 3 minutos. Grave de novo, mais curta."),
+          }),
+          consumes: [...AUDIO_UPLOAD_TYPES],
+          response: {
+            200: z.object({
+              gravado: z.literal(true),
+              sha256: text(),
+              duracao_ms: z.number().int(),
+              envios: z.number().int(),
+              max_envios: z.number().int(),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        if (!Buffer.isBuffer(request.body)) throw new AppError("AUDIO_NOT_AUDIO");
+        return uploadAudio(
+          { db, storage, secretBox },
+          request.params.token,
+          { bytes: request.body, duracao_ms: request.query.duracao_ms },
+          auditOf(request),
+        );
+      },
+    );
+  });
 
   app.post(
     "/api/public/sign/:token/verify-code",

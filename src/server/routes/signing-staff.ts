@@ -39,6 +39,7 @@ import { startFrontDeskSigning } from "../services/signing/start-front-desk-sign
 import { emailChannelOf } from "../services/signing/signing-settings.js";
 import type { FileStorage } from "../storage/file-storage.js";
 import { clientPort } from "../lib/client-port.js";
+import { playDocumentAudio } from "../services/documents/play-document-audio.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
 const signingSettingsSchema = z
@@ -277,6 +278,35 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       authorize(actor, "documents.read");
       reply.header("cache-control", "private, no-store");
       return { items: await listSignatures(db, storage, actor, request.params.id) };
+    },
+  );
+
+  // Decision 069: the audio of the agreement kept with a signature; each GET is a play in the trail.
+  app.get(
+    "/api/documents/:id/parties/:parteId/audio",
+    {
+      schema: {
+        tags,
+        summary:
+          "Reproduz o áudio do aceite gravado pelo signatário (cada reprodução fica na trilha de auditoria; não disponível para atendentes)",
+        params: idParams.extend({ parteId: z.uuid("Assinatura não encontrada") }),
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      const audio = await playDocumentAudio(
+        { db, storage, secretBox },
+        actor,
+        request.params.id,
+        request.params.parteId,
+        auditOf(request),
+      );
+      return reply
+        .header("content-type", audio.mime)
+        .header("cache-control", "private, no-store")
+        .header("x-content-type-options", "nosniff")
+        .header("content-disposition", `inline; filename="${audio.nome}"`)
+        .send(audio.bytes);
     },
   );
 

@@ -24,6 +24,9 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.party_signed": "Assinatura registrada",
   "document.reading": "Registro de leitura enviado pelo aparelho do signatário (não conferido)",
   "document.comprehension_answered": "Pergunta de compreensão respondida",
+  /** Decision 069. */
+  "document.audio_recorded": "Áudio do aceite gravado pelo signatário",
+  "document.audio_played": "Áudio do aceite reproduzido",
   "document.signing_paused": "Assinatura pausada: o paciente pediu para falar com o profissional",
   "document.expired": "Prazo de assinatura expirado",
   "document.sealed": "PDF assinado selado",

@@ -1,6 +1,7 @@
 import type { ReadingSummary } from "../reading/reading-record.js";
 import type { OptionalAnswer } from "../document-model/optional-consents.js";
 import type { ComprehensionSummary } from "../document-model/comprehension.js";
+import type { AudioEvidence } from "../audio/audio-consent.js";
 /**
  * The evidence a sealed PDF carries about itself (decision 014): two JSON files
  * embedded as associated files before the seal —
@@ -67,6 +68,8 @@ export interface EvidenceParty {
   leitura?: ReadingSummary | null;
   /** Every answer to the comprehension questions, checked by the server (decision 061). */
   compreensao?: ComprehensionSummary | null;
+  /** The audio of the agreement, when the clinic asked for it (decision 069): its SHA-256 and length. */
+  audio?: AudioEvidence;
   /**
    * The signer's Sim/Não to each separate optional consent the model offered (decision 057), as
    * the signature's event recorded it. Absent when none was offered.
@@ -144,6 +147,7 @@ export interface SignedEventData {
   presencial?: { atendente_id: string; atendente_nome: string };
   leitura?: ReadingSummary;
   compreensao?: ComprehensionSummary;
+  audio?: AudioEvidence;
   consentimentos_opcionais?: OptionalAnswer[];
 }
 

@@ -57,6 +57,8 @@ export const documentCreateInputSchema = z.object({
    * unless the user saw the list and chose to create anyway; they then print as visible gaps.
    */
   permitir_pendencias: z.boolean().optional().default(false),
+  /** "Pedir que o paciente grave o aceite em áudio" (decision 069). */
+  pedir_audio: z.boolean({ error: "Valor inválido" }).optional().default(false),
 });
 export type DocumentCreateInput = z.input<typeof documentCreateInputSchema>;
 export type DocumentCreateData = z.output<typeof documentCreateInputSchema>;

@@ -145,6 +145,18 @@ export const signatureSummarySchema = z.object({
   leitura: readingSummarySchema.nullable().optional(),
   /** Every answer to the comprehension questions (staff only; decision 061). */
   compreensao: comprehensionSummarySchema.nullable().optional(),
+  /** The audio of the agreement (staff only; decision 069): asked, recorded, its hash and length. */
+  audio: z
+    .object({
+      gravado: z.boolean(),
+      sha256: text().nullable(),
+      duracao_ms: z.number().int().nullable(),
+      frase: text().nullable(),
+    })
+    .nullable()
+    .optional(),
+  /** The party's id (staff only): the audio route names it. */
+  parte_id: text().optional(),
   /** TCP source port and the parsed device (staff only). */
   porta_origem: z.number().int().nullable(),
   dispositivo: text().nullable(),
@@ -253,6 +265,21 @@ export const signingPageSchema = z.object({
       respostas: z.array(z.object({ pergunta_id: text(), verificada: z.boolean(), tentativas: z.number().int() })),
       pausada: z.boolean(),
       max_tentativas: z.number().int(),
+    })
+    .nullable()
+    .optional(),
+  /**
+   * The clinic asks this signer to record the agreement sentence (decision 069): the sentence,
+   * the limits, and the last recording kept for this link. Null or absent: not asked.
+   */
+  audio: z
+    .object({
+      frase: text(),
+      max_ms: z.number().int(),
+      max_bytes: z.number().int(),
+      max_envios: z.number().int(),
+      envios: z.number().int(),
+      gravacao: z.object({ duracao_ms: z.number().int(), sha256: text() }).nullable(),
     })
     .nullable()
     .optional(),

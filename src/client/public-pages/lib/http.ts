@@ -11,7 +11,14 @@ export type PublicResult<T> =
       issues: { path: string; message: string }[];
     };
 
-type PublicInit = { method?: string; json?: unknown; bytes?: Blob; signal?: AbortSignal };
+type PublicInit = {
+  method?: string;
+  json?: unknown;
+  bytes?: Blob;
+  /** The bytes' type (default application/pdf). */
+  contentType?: string;
+  signal?: AbortSignal;
+};
 
 /**
  * fetch without the admin app's wrapper: no cookies needed, JSON or raw bytes in, JSON out. A 503
@@ -42,7 +49,7 @@ async function fetchOnce<T>(
       headers["content-type"] = "application/json";
       body = JSON.stringify(init.json);
     } else if (init.bytes) {
-      headers["content-type"] = "application/pdf";
+      headers["content-type"] = init.contentType ?? "application/pdf";
       body = init.bytes;
     }
     response = await fetch(path, {

@@ -29,7 +29,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function createDocument(
   db: Db,
   actor: Actor,
-  input: DocumentCreateData,
+  input: Omit<DocumentCreateData, "pedir_audio"> & { pedir_audio?: boolean },
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now: Date = new Date(),
 ): Promise<{ id: string }> {
@@ -99,6 +99,7 @@ export async function createDocument(
         documento: model as unknown as Record<string, unknown>,
         conteudo_sha256: canonicalSha256(model),
         expiracao_at: expiresAt,
+        pedir_audio: input.pedir_audio === true,
         created_by: actor.profileId,
         created_at: now,
         updated_at: now,
@@ -119,6 +120,7 @@ export async function createDocument(
           medico_responsavel_id: physician.id,
           conteudo_sha256: row.conteudo_sha256,
           pendencias: model.unresolved,
+          ...(input.pedir_audio ? { pedir_audio: true } : {}),
         },
       },
     );

@@ -44,6 +44,7 @@ import { shortDocumentId } from "../../../shared/schemas/document.js";
 import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { readComprehension } from "../../../shared/document-model/comprehension.js";
+import { readAudioEvidence } from "../../../shared/audio/audio-consent.js";
 import { clinicDisplayName, pdfClinic, pdfPhysician } from "../../presenters/pdf-parties.js";
 
 /**
@@ -317,6 +318,7 @@ export function documentEvidence(
       ...(signed.presencial ? { presencial: { atendente_nome: signed.presencial.atendente_nome } } : {}),
       ...(signed.leitura ? { leitura: signed.leitura } : {}),
       ...(readComprehension(signed.compreensao) ? { compreensao: readComprehension(signed.compreensao) } : {}),
+      ...(readAudioEvidence(signed.audio) ? { audio: readAudioEvidence(signed.audio)! } : {}),
       ...(signed.consentimentos_opcionais?.length
         ? { consentimentos_opcionais: readOptionalAnswers(signed.consentimentos_opcionais) }
         : {}),
@@ -485,6 +487,7 @@ export function registryOf(
       presencialPor: p.presencial?.atendente_nome ?? null,
       leitura: p.leitura ?? null,
       compreensao: p.compreensao ?? null,
+      audio: p.audio ?? null,
     })),
     linkViews: chain.filter((e) => STAFF_LINK_ACTIONS.has(e.action)).map((e) => note(e, staffLinkNote(e))),
     contactChanges: chain

@@ -8,6 +8,7 @@ import { maskCpf, maskEmail, type SignatureSummary } from "../../../shared/schem
 import type { FileStorage } from "../../storage/file-storage.js";
 import { pngDataUrl } from "./signature-png.js";
 import { readComprehension } from "../../../shared/document-model/comprehension.js";
+import { readAudioEvidence } from "../../../shared/audio/audio-consent.js";
 
 export type SignatureRow = Awaited<ReturnType<typeof selectSignatures>>[number];
 
@@ -22,6 +23,8 @@ export function selectSignatures(tx: Tx, tenantId: string, contratoId: string) {
       leitura: sql<ReadingSummary | null>`${auditEvents.data} -> 'leitura'`,
       // …and so do the comprehension answers (decision 061).
       compreensao: sql<unknown>`${auditEvents.data} -> 'compreensao'`,
+      // …and the audio of the agreement (decision 069).
+      audio: sql<unknown>`${auditEvents.data} -> 'audio'`,
     })
     .from(contratoPartes)
     .innerJoin(
@@ -57,7 +60,8 @@ export async function presentSignatures(
   audience: "staff" | "public",
 ): Promise<SignatureSummary[]> {
   return Promise.all(
-    rows.map(async ({ parte, sha256, icpAplicada, leitura, compreensao }) => {
+    rows.map(async ({ parte, sha256, icpAplicada, leitura, compreensao, audio }) => {
+      const recorded = audience === "staff" ? readAudioEvidence(audio) : null;
       const bytes = sha256 ? await storage.get(sha256) : null;
       return {
         nome: parte.nome,
@@ -72,6 +76,15 @@ export async function presentSignatures(
         user_agent: audience === "staff" ? parte.user_agent : null,
         leitura: audience === "staff" ? (leitura ?? null) : null,
         compreensao: audience === "staff" ? readComprehension(compreensao) : null,
+        audio: recorded
+          ? {
+              gravado: recorded.gravado && parte.audio_file_id !== null,
+              sha256: recorded.sha256 ?? null,
+              duracao_ms: recorded.duracao_ms ?? null,
+              frase: recorded.frase ?? null,
+            }
+          : null,
+        ...(audience === "staff" ? { parte_id: parte.id } : {}),
         porta_origem: audience === "staff" ? parte.porta_origem : null,
         dispositivo: audience === "staff" ? parte.dispositivo : null,
         nivel_assinatura: parte.nivel_assinatura,

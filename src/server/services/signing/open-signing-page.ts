@@ -20,6 +20,7 @@ import { withoutRightAnswers } from "../../../shared/document-model/comprehensio
 import { answersQuestions, comprehensionSummary, publicComprehension } from "./record-comprehension.js";
 import { linkSignerOf, signedAmong } from "./link-signer.js";
 import { loadLinkContext } from "./link-context.js";
+import { publicAudio } from "./record-audio.js";
 import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
 
 /**
@@ -221,6 +222,7 @@ export async function buildSigningPage(
     aguardando_profissional: missing !== null && missing.length === 1 && missing[0] === "profissional",
     email_configurado: channel.smtp,
     pdf_assinado_pronto: document.status === "signed" && document.signed_pdf_file_id !== null,
+    audio: estado === "pending" ? await publicAudio(tx, link, document, signer) : null,
     compreensao:
       estado === "pending" && answersQuestions(signer)
         ? publicComprehension(await comprehensionSummary(tx, link, document))

@@ -24,6 +24,7 @@ import { newVerificationCode } from "./verification-code.js";
 import { keepReadingBatch, readingSummary } from "./record-reading.js";
 import { checkOptionalAnswers, storeOptionalAnswers } from "./optional-answers.js";
 import { checkComprehension } from "./record-comprehension.js";
+import { asksAudio, audioEvidence, latestRecording } from "./record-audio.js";
 
 export interface SignResult {
   estado: "signed";
@@ -89,6 +90,11 @@ export async function signDocument(
       const opcionais = checkOptionalAnswers(locked.documento, signer.papel, input.consentimentos_opcionais);
       // Every comprehension question answered rightly through this link, and not paused (decision 061).
       const compreensao = await checkComprehension(tx, link, locked, signer);
+      // The audio of the agreement, when the clinic asks it (decision 069): the link's last
+      // recording goes with the signature; none is no reason to refuse (a phone without a
+      // microphone must not be a dead end), and the evidence says it was asked and not recorded.
+      const recording = asksAudio(locked, signer) ? (await latestRecording(tx, link, locked.id)).recording : null;
+      const audio = asksAudio(locked, signer) ? audioEvidence(recording) : null;
       const requirement = signingRequirement(state.codeSetting, channel, {
         email: signer.email,
         telefone: signer.telefone,
@@ -148,6 +154,7 @@ export async function signDocument(
           assinou_em: now,
           metodo_assinatura: "eletronica",
           assinatura_file_id: file.id,
+          audio_file_id: recording?.file_id ?? null,
           ip_address: audit.ip ?? null,
           user_agent: audit.userAgent?.slice(0, 500) ?? null,
           conteudo_sha256: locked.conteudo_sha256,
@@ -220,6 +227,7 @@ export async function signDocument(
           ...(presencial ? { presencial } : {}),
           ...(leitura ? { leitura } : {}),
           ...(compreensao ? { compreensao } : {}),
+          ...(audio ? { audio } : {}),
           ...(opcionais.length > 0 ? { consentimentos_opcionais: opcionais } : {}),
         },
       };

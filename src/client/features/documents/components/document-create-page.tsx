@@ -75,6 +75,8 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
   // a free text ("Conforme orçamento") keeps a text field.
   const [valorDefault, setValorDefault] = useState(() => valorField(options.defaults.valor_procedimento));
 
+  // Decision 069: the patient records the agreement sentence in audio on the signing page.
+  const [askAudio, setAskAudio] = useState(false);
   const form = useForm<FormValues, unknown, DocumentCreateData>({
     resolver,
     defaultValues: {
@@ -253,6 +255,7 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
         const created = await create.mutateAsync({
           ...data,
           permitir_pendencias: unresolved.length > 0 && allowPending,
+          pedir_audio: askAudio,
         });
         if (feegowOn) {
           // Spec part 2 §4: after creation the PDF goes to the clinic system; its toast comes when Feegow answered.
@@ -329,6 +332,8 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
           setAllowError(null);
         }}
         allowError={allowError}
+        askAudio={askAudio}
+        onAskAudio={setAskAudio}
         formError={formError}
         pending={create.isPending}
       />

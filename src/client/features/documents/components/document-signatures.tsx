@@ -4,6 +4,7 @@ import { SignatureList } from "@/public-pages/components/signature-list";
 import { useSignatures } from "../api/signing-api";
 import { DocumentReading } from "./document-reading";
 import { DocumentComprehension } from "./document-comprehension";
+import { DocumentAudio } from "./document-audio";
 
 /** The Signatures block under a signed document (spec part 1 §2), with the staff's full data. */
 export function DocumentSignatures({ documentId, status }: { documentId: string; status: string }) {
@@ -27,6 +28,7 @@ export function DocumentSignatures({ documentId, status }: { documentId: string;
         <>
           <SignatureList signatures={signatures.data} detailed />
           <DocumentComprehension signatures={signatures.data} />
+          <DocumentAudio documentId={documentId} signatures={signatures.data} />
           <DocumentReading signatures={signatures.data} />
         </>
       )}

@@ -12,6 +12,8 @@ export function CreateDocumentSubmit({
   allowPending,
   onAllowPending,
   allowError,
+  askAudio,
+  onAskAudio,
   formError,
   pending,
 }: {
@@ -19,11 +21,30 @@ export function CreateDocumentSubmit({
   allowPending: boolean;
   onAllowPending: (allowed: boolean) => void;
   allowError: string | null;
+  askAudio: boolean;
+  onAskAudio: (ask: boolean) => void;
   formError: string | null;
   pending: boolean;
 }) {
   return (
     <div className="grid gap-3">
+      <div className="grid gap-1 rounded-md border p-3">
+        <div className="flex items-center gap-2">
+          <Checkbox
+            id="doc-pedir-audio"
+            checked={askAudio}
+            onCheckedChange={(checked) => onAskAudio(checked === true)}
+            aria-describedby="doc-pedir-audio-hint"
+            data-testid="ask-audio"
+          />
+          <Label htmlFor="doc-pedir-audio">Pedir que o paciente grave o aceite em áudio</Label>
+        </div>
+        <p id="doc-pedir-audio-hint" className="text-xs text-muted-foreground">
+          Na página de assinatura, o paciente lê em voz alta uma frase de aceite e grava (até 3 minutos). Útil em
+          teleconsulta. Se o aparelho não tiver microfone, ele ainda pode assinar; o registro mostra que o áudio não foi
+          gravado.
+        </p>
+      </div>
       <UnresolvedList names={unresolved} />
       {unresolved.length > 0 ? (
         <div className="grid gap-1">
