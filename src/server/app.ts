@@ -109,6 +109,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
+        // The recorded agreement played back on the phone and on the staff page (decision 069).
+        mediaSrc: ["'self'", "blob:"],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", "data:"],
         objectSrc: ["'none'"],

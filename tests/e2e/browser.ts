@@ -17,8 +17,9 @@ const ARGS = [
 
 export const baseUrl = (): string => inject("baseUrl");
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+/** `extraArgs`: e.g. Chromium's fake microphone for the audio consent test. */
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...extraArgs], headless: true });
 }
 
 export const PHONE = { width: 390, height: 844 } as const;

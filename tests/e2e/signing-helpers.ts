@@ -99,6 +99,8 @@ export async function seedSignableDocument(
     introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo {{procedimento}}.",
     sections: [],
   },
+  /** Further fields of the new document (e.g. `pedir_audio`). */
+  documentFields: Record<string, unknown> = {},
 ): Promise<string> {
   const specialties = (await json<{ items: string[] }>(await staffPage.request.get("/api/templates/specialties"), 200))
     .items;
@@ -140,6 +142,7 @@ export async function seedSignableDocument(
         titulo,
         procedimento: "Clareamento dental",
         medico_responsavel_id: options.physicians[0]!.id,
+        ...documentFields,
       },
     }),
     201,

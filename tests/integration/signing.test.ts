@@ -584,6 +584,9 @@ describe("the server is the judge of a signature", () => {
         leitura: null,
         // The template has no comprehension questions (decision 061).
         compreensao: null,
+        // The document did not ask for the agreement in audio (decision 069).
+        audio: null,
+        parte_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
   });
