@@ -299,6 +299,7 @@ export function documentEvidence(
       conteudo_sha256: parte.conteudo_sha256,
       assinatura_sha256: document.signatureSha256.get(parte.id) ?? null,
       ...(signed.presencial ? { presencial: { atendente_nome: signed.presencial.atendente_nome } } : {}),
+      ...(typeof signed.incorporado?.origem === "string" ? { incorporado: { origem: signed.incorporado.origem } } : {}),
       ...(signed.leitura ? { leitura: signed.leitura } : {}),
       ...(readComprehension(signed.compreensao) ? { compreensao: readComprehension(signed.compreensao) } : {}),
       ...(signed.consentimentos_opcionais?.length
@@ -456,6 +457,7 @@ export function registryOf(
       porta: p.porta_origem,
       userAgent: p.user_agent,
       presencialPor: p.presencial?.atendente_nome ?? null,
+      incorporadoEm: p.incorporado?.origem ?? null,
       leitura: p.leitura ?? null,
       compreensao: p.compreensao ?? null,
     })),
