@@ -1,4 +1,4 @@
-import { AppWindow, Trash2 } from "lucide-react";
+import { Trash2 } from "lucide-react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -51,9 +51,7 @@ export function EmbedSettingsCard({ canManage }: { canManage: boolean }) {
   return (
     <Card className="max-w-3xl" data-testid="embed-settings">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
-          <AppWindow className="size-4 text-primary" aria-hidden /> Sites autorizados a incorporar a assinatura
-        </CardTitle>
+        <CardTitle className="text-base">Sites autorizados a incorporar a assinatura</CardTitle>
         <CardDescription>
           O sistema da clínica pode mostrar a página de assinatura dentro das suas próprias telas. Só os sites desta
           lista conseguem; sem nenhum, a assinatura abre apenas pelo link.
