@@ -129,4 +129,44 @@ describe("the signing page inside a clinic's own page", () => {
     await clinicSystem.context.close();
     await staff.context.close();
   });
+
+  it("a refusal inside the frame posts consentir:refused to the parent", async () => {
+    const allowed = `http://localhost:${port}`;
+    const account = await registerProfessional();
+    const staff = await newPage(browser, DESKTOP);
+    await signIn(staff.page, account.email, account.password);
+    await json(await staff.page.request.put("/api/settings/embedding", { data: { origens: [allowed] } }), 200);
+    const patient = { nome: "Otávio Recusa Incorporada", cpf: validCpf(), email: "otavio.incorporada@exemplo.com.br" };
+    const documentId = await seedSignableDocument(staff.page, account, patient, "Termo de Consentimento - Sedação");
+    const sent = await json<{ link: string }>(
+      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+      200,
+    );
+    const clinicSystem = await newPage(browser, DESKTOP);
+    const parent = clinicSystem.page;
+    await parent.goto(`${allowed}/atendimento?link=${encodeURIComponent(sent.link)}`);
+    await parent.getByTestId("eventos").locator('[data-event="consentir:loaded"]').waitFor();
+    const frame = parent.frameLocator("#assinatura");
+    await frame.getByTestId("otp-step").getByRole("button", { name: "Enviar código" }).click();
+    await frame.getByText("Enviamos um código de 6 dígitos para o seu e-mail cadastrado", { exact: false }).waitFor();
+    await frame.getByLabel("Código de 6 dígitos").fill(await latestSigningCode(staff.page, patient.email));
+    await frame.getByRole("button", { name: "Confirmar código" }).click();
+    await frame.getByTestId("otp-verified").waitFor();
+    const choice = frame.getByTestId("choice-recusa");
+    await choice.getByRole("button", { name: "Não concordo / Recusar" }).click();
+    await choice.getByLabel("Nome completo").fill(patient.nome);
+    await choice.getByLabel("CPF").fill(patient.cpf);
+    await choice.getByRole("button", { name: "Recusar o documento" }).click();
+    await frame.getByTestId("refusal-done").getByText("Sua recusa foi registrada").waitFor();
+    await parent.getByTestId("eventos").locator('[data-event="consentir:refused"]').waitFor();
+    expect(await events(parent)).toEqual(["consentir:loaded", "consentir:refused"]);
+    expect(await parent.getByTestId("situacao").textContent()).toBe("O paciente recusou o termo.");
+    expect(await parent.locator('[data-event="consentir:refused"]').textContent()).toBe(
+      `consentir:refused · recusado · ${documentId}`,
+    );
+    await snap(parent, "embed-example-refusal", { fullPage: false });
+    expect(clinicSystem.errors).toEqual([]);
+    await clinicSystem.context.close();
+    await staff.context.close();
+  });
 });
