@@ -45,6 +45,8 @@ export interface TenantSettings {
   documentos?: { validade_dias?: number };
   /** Automatic reminders of unsigned links (decision 059): on with 3 at most when absent. */
   lembretes?: { ativo?: boolean; maximo?: number };
+  /** The sites that may show the signing page inside them (decision 071); none when absent. */
+  incorporacao?: { origens?: string[] };
   // The clinic-system (Feegow) section lives in its own table, integracoes_feegow (decision 016).
 }
 

@@ -65,6 +65,8 @@ export interface RegistryParty {
   dispositivo: string | null;
   /** Front-desk signing: the staff member whose device was handed over. */
   presencialPor?: string | null;
+  /** Signed on the page shown inside this site, one the clinic allowed (decision 071). */
+  incorporadoEm?: string | null;
   ip: string | null;
   porta: number | null;
   userAgent: string | null;
@@ -535,6 +537,13 @@ function partyBlock(party: RegistryParty): Content {
       ? [
           bullet(
             `Assinatura presencial, no aparelho de ${party.presencialPor} (equipe da clínica), com a sessão da equipe bloqueada neste aparelho.`,
+          ),
+        ]
+      : []),
+    ...(party.incorporadoEm
+      ? [
+          bullet(
+            `Assinado em página incorporada em ${party.incorporadoEm} — informado pela página; o endereço consta dos sites que a clínica autorizou a incorporar a assinatura.`,
           ),
         ]
       : []),

@@ -19,6 +19,8 @@ import { originCheckPlugin } from "./plugins/origin-check.js";
 import { publicAdmissionPlugin } from "./plugins/public-admission.js";
 import { apiKeyRoutes } from "./routes/api-keys.js";
 import { webhookRoutes } from "./routes/webhooks.js";
+import { embeddingRoutes } from "./routes/embedding.js";
+import { embedOriginsForToken } from "./services/embedding/embed-settings.js";
 import { auditRoutes } from "./routes/audit.js";
 import { authRoutes } from "./routes/auth.js";
 import { cepRoutes } from "./routes/cep.js";
@@ -224,6 +226,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(witnessRoutes, { db: database.db, env, secretBox });
   await app.register(reminderRoutes, { db: database.db, env });
   await app.register(webhookRoutes, { db: database.db, env, secretBox });
+  await app.register(embeddingRoutes, { db: database.db, env });
   await app.register(feegowRoutes, { db: database.db, env, secretBox });
   await app.register(certificateRoutes, {
     db: database.db,
@@ -249,6 +252,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(clientAppPlugin, {
     clientDir: config.clientDir ?? path.join(projectRoot, "dist", "client"),
     serveSourceMaps: env.NODE_ENV !== "production",
+    embedOriginsFor: (token) => embedOriginsForToken(database.db, token),
   });
 
   return app;

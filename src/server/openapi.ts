@@ -45,6 +45,16 @@ const errorSchema = {
   },
 };
 
+/** The same shape as a component: OpenAPI 3.0 says `example` where JSON Schema says `examples`. */
+const errorComponent = {
+  ...errorSchema,
+  properties: {
+    ...errorSchema.properties,
+    code: { type: "string", example: "VALIDATION" },
+    message: { type: "string", example: "Dados inválidos." },
+  },
+};
+
 type Transform = NonNullable<FastifyDynamicSwaggerOptions["transform"]>;
 
 const transform: Transform = (input) => {
@@ -66,6 +76,79 @@ const transform: Transform = (input) => {
   schema.response = response;
   return { ...out, schema };
 };
+
+/** The routes that answer a file, not JSON: their success is declared with its media type. */
+const DOWNLOADS: Record<string, "application/pdf" | "application/zip"> = {
+  "get /api/documents/{id}/pdf": "application/pdf",
+  "get /api/documents/{id}/signed-pdf": "application/pdf",
+  "get /api/public/sign/{token}/signed-pdf": "application/pdf",
+  "get /api/patients/{id}/export": "application/zip",
+  "get /api/settings/export": "application/zip",
+};
+/** The routes whose body is the PDF itself (the check of a file on /verificar). */
+const PDF_BODIES = new Set(["post /api/public/verify/{code}/pdf", "post /api/public/verify-pdf"]);
+const binary = { type: "string", format: "binary" };
+
+type Json = Record<string, unknown>;
+interface OpenApiOperation {
+  operationId?: string;
+  requestBody?: { content?: Record<string, { schema?: Json }> } & Json;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Json }> }>;
+}
+const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
+
+/**
+ * After every route is in: each JSON request body and answer becomes a named component
+ * (`<OperationId>Corpo`, `<OperationId>Resposta` — `Resposta201` etc. for a second success), the
+ * error shape one `Erro`, and the file routes say `application/pdf` or `application/zip`, so
+ * generated clients get types with names and download methods. Exported for its test.
+ */
+export function withNamedSchemas(document: Json): Json {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, OpenApiOperation>>;
+  const components = { ...((document.components ?? {}) as Json) };
+  const schemas: Record<string, Json> = {
+    ...((components.schemas ?? {}) as Record<string, Json>),
+    Erro: errorComponent,
+  };
+  const named = (name: string, schema: Json | undefined) => {
+    if (!schema || "$ref" in schema) return schema;
+    schemas[name] = schema;
+    return { $ref: `#/components/schemas/${name}` };
+  };
+  for (const [url, methods] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      if (!operation || typeof operation !== "object" || !operation.operationId) continue;
+      const key = `${method} ${url}`;
+      const base = pascal(operation.operationId);
+      const body = operation.requestBody?.content?.["application/json"];
+      if (body?.schema) body.schema = named(`${base}Corpo`, body.schema);
+      if (PDF_BODIES.has(key)) {
+        operation.requestBody = {
+          required: true,
+          description: "O arquivo PDF a conferir",
+          content: { "application/pdf": { schema: binary }, "application/octet-stream": { schema: binary } },
+        };
+      }
+      const download = DOWNLOADS[key];
+      if (download && operation.responses) {
+        for (const status of Object.keys(operation.responses))
+          if (/^2/.test(status)) delete operation.responses[status];
+        operation.responses["200"] = {
+          description: download === "application/pdf" ? "O arquivo PDF" : "O arquivo ZIP",
+          content: { [download]: { schema: binary } },
+        };
+      }
+      const successes = Object.keys(operation.responses ?? {}).filter((status) => /^2/.test(status));
+      for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+        const json = answer.content?.["application/json"];
+        if (!json?.schema) continue;
+        if (json.schema.description === errorSchema.description) json.schema = { $ref: "#/components/schemas/Erro" };
+        else json.schema = named(`${base}Resposta${status === successes[0] ? "" : status}`, json.schema);
+      }
+    }
+  }
+  return { ...document, components: { ...components, schemas } };
+}
 
 export function openapiOptions(publicUrl: string): FastifyDynamicSwaggerOptions {
   return {
@@ -97,5 +180,9 @@ export function openapiOptions(publicUrl: string): FastifyDynamicSwaggerOptions 
       security: [{ sessao: [] }, { chaveApi: [] }],
     },
     transform,
+    transformObject: (input) =>
+      "openapiObject" in input
+        ? (withNamedSchemas(input.openapiObject as Json) as typeof input.openapiObject)
+        : input.swaggerObject,
   };
 }

@@ -255,6 +255,7 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
     },
     "POST /api/settings/api-keys": { nome: "Integração do prontuário", role: "atendente", expira_em: "2027-06-30" },
     "PUT /api/settings/reminders": { ativo: true, maximo: 3 },
+    "PUT /api/settings/embedding": { origens: ["https://sistema.clinica-exemplo.com.br", "http://localhost:5199"] },
     "POST /api/documents/professional-signatures": { ids: [ids.document], senha: "senha-errada" },
     "POST /api/documents/professional-signatures/code": { ids: [ids.document] },
     "POST /api/certificates": certificate,

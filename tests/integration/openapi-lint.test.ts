@@ -46,6 +46,56 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("names every JSON request and answer as a component, and declares the PDF and ZIP downloads and the PDF check's body", () => {
+    const document = ctx.app.swagger() as unknown as {
+      components: { schemas: Record<string, unknown> };
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: { content: Record<string, { schema: unknown }> };
+            responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+          }
+        >
+      >;
+    };
+    const inline: string[] = [];
+    for (const [url, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const body = operation.requestBody?.content["application/json"]?.schema as Record<string, unknown> | undefined;
+        if (body && !("$ref" in body)) inline.push(`${method} ${url} body`);
+        for (const [status, answer] of Object.entries(operation.responses)) {
+          const schema = answer.content?.["application/json"]?.schema;
+          if (schema && !("$ref" in schema)) inline.push(`${method} ${url} ${status}`);
+        }
+      }
+    }
+    expect(inline).toEqual([]);
+    expect(document.paths["/api/settings/embedding"]!.put!.requestBody!.content["application/json"]!.schema).toEqual({
+      $ref: "#/components/schemas/PutSettingsEmbeddingCorpo",
+    });
+    expect(document.components.schemas.PutSettingsEmbeddingResposta).toMatchObject({
+      type: "object",
+      properties: { origens: { type: "array" } },
+    });
+    expect(document.components.schemas.Erro).toMatchObject({ required: ["code", "message"] });
+    const binary = { schema: { type: "string", format: "binary" } };
+    for (const url of [
+      "/api/documents/{id}/pdf",
+      "/api/documents/{id}/signed-pdf",
+      "/api/public/sign/{token}/signed-pdf",
+    ]) {
+      expect(document.paths[url]!.get!.responses["200"]!.content, url).toEqual({ "application/pdf": binary });
+    }
+    for (const url of ["/api/patients/{id}/export", "/api/settings/export"]) {
+      expect(document.paths[url]!.get!.responses["200"]!.content, url).toEqual({ "application/zip": binary });
+    }
+    for (const url of ["/api/public/verify/{code}/pdf", "/api/public/verify-pdf"]) {
+      expect(document.paths[url]!.post!.requestBody!.content["application/pdf"], url).toEqual(binary);
+    }
+  });
+
   it("names fields in one casing: snake_case (confirmPassword is the spec's sign-up field, resourceType FHIR's)", () => {
     const names = new Set<string>();
     const walk = (node: unknown): void => {

@@ -100,10 +100,13 @@ export function SignForm({
   onInvalid,
   onStale,
   reading,
+  embedOrigin,
 }: {
   token: string;
   page: SigningPage;
   code: string | null;
+  /** The clinic-allowed site this page is shown inside (decision 071), recorded with the signature. */
+  embedOrigin?: string | null;
   /** The reading record's last batch, sent with the signature (decision 052). */
   reading?: () => ReadingBatchOut | null;
   onSigned: () => void;
@@ -162,6 +165,7 @@ export function SignForm({
       aceite_detalhe_aberto: consentDetailOpen,
       tipo_assinatura: signatureKind,
       leitura: reading?.() ?? undefined,
+      ...(embedOrigin ? { incorporado: { origem: embedOrigin } } : {}),
       ...(optionalItems.length > 0
         ? { consentimentos_opcionais: optionalItems.map((item) => ({ id: item.id, aceito: choices[item.id]! })) }
         : {}),

@@ -24,6 +24,7 @@ import { OptionalRevocations, RevokePanel } from "./revoke-panel";
 import { FrontDeskNotice, isFrontDesk } from "./front-desk-notice";
 import { formatDate, formatDateTime } from "./lib/format";
 import { publicFetch } from "./lib/http";
+import { embedParentOrigin, postToParent } from "./lib/embed";
 import { signedPdfPath, useSignedPdfReady } from "./lib/use-signed-pdf-ready";
 import { useReadingRecord } from "./lib/use-reading-record";
 import { ComprehensionDone, ComprehensionQuiz, comprehensionPending } from "./comprehension-quiz";
@@ -76,6 +77,22 @@ export function SigningPage({ token }: { token: string }) {
   useEffect(() => {
     if (justSigned || justRevoked) window.scrollTo({ top: 0, behavior: "smooth" });
   }, [justSigned, justRevoked]);
+
+  // Embedded in a clinic's system (decision 071): loaded, signed and refused go to that site only.
+  const shown = state.kind === "ready" || state.kind === "refused" ? state.page : null;
+  const embedOrigin = shown?.incorporacao ? embedParentOrigin(shown.incorporacao.origens) : null;
+  const posted = useRef(new Set<string>());
+  useEffect(() => {
+    if (!shown?.incorporacao || !embedOrigin) return;
+    const post = (type: "consentir:loaded" | "consentir:signed" | "consentir:refused", status: string) => {
+      if (posted.current.has(type)) return;
+      posted.current.add(type);
+      postToParent(embedOrigin, { type, documento_id: shown.incorporacao!.documento_id, status });
+    };
+    post("consentir:loaded", shown.documento.status);
+    if (state.kind === "ready" && state.justSigned) post("consentir:signed", shown.documento.status);
+    if (state.kind === "refused") post("consentir:refused", "recusado");
+  }, [shown, embedOrigin, state]);
 
   if (state.kind === "loading") {
     return (
@@ -352,6 +369,7 @@ export function SigningPage({ token }: { token: string }) {
                 page={page}
                 code={code}
                 reading={reading.takeFinal}
+                embedOrigin={embedOrigin}
                 onSigned={() => {
                   reading.stop();
                   void load(true);

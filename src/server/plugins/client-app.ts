@@ -6,6 +6,19 @@ import { errorBody } from "../errors.js";
 
 /** The public pages (signing link, verification) answer their own small bundle, sign.html. */
 const PUBLIC_PAGE = /^\/(assinar|verificar)(\/|\?|$)/;
+/** A signing link's page: /assinar/<token>, trailing slash and query allowed. */
+const SIGNING_PAGE = /^\/assinar\/([^/?#]+)\/?(\?|$)/;
+
+/**
+ * The CSP helmet set, with `frame-ancestors 'none'` opened to the page itself and the clinic's
+ * allowed sites (decision 071). Exported for its test.
+ */
+export function withFrameAncestors(csp: string, origins: readonly string[]): string {
+  const directive = `frame-ancestors 'self' ${origins.join(" ")}`;
+  return /frame-ancestors [^;]*/.test(csp)
+    ? csp.replace(/frame-ancestors [^;]*/, directive)
+    : `${csp.replace(/;?\s*$/, "")};${directive}`;
+}
 
 /**
  * Serves the built React app from dist/client, with the SPA fallback: any GET that is not an
@@ -13,7 +26,12 @@ const PUBLIC_PAGE = /^\/(assinar|verificar)(\/|\?|$)/;
  * /assinar/* and /verificar/* answer sign.html instead (DESIGN.md §1, §6), without a referrer.
  * Hashed files under assets/ are immutable for a year; the HTML is revalidated every time.
  */
-export const clientAppPlugin = fp<{ clientDir: string; serveSourceMaps?: boolean }>(async (app, options) => {
+export const clientAppPlugin = fp<{
+  clientDir: string;
+  serveSourceMaps?: boolean;
+  /** The sites that may frame a signing link's page (decision 071); none: not embeddable. */
+  embedOriginsFor?: (token: string) => Promise<string[]>;
+}>(async (app, options) => {
   const indexFile = path.join(options.clientDir, "index.html");
   const signFile = path.join(options.clientDir, "sign.html");
   const hasClient = existsSync(indexFile);
@@ -35,7 +53,7 @@ export const clientAppPlugin = fp<{ clientDir: string; serveSourceMaps?: boolean
       },
     });
   }
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const isApi = request.url.startsWith("/api/") || request.url === "/api";
     if (isApi || (request.method !== "GET" && request.method !== "HEAD")) {
       return reply.status(404).send(errorBody("NOT_FOUND"));
@@ -51,6 +69,21 @@ export const clientAppPlugin = fp<{ clientDir: string; serveSourceMaps?: boolean
         .send("A interface não foi compilada. Rode `npm run build` (ou `npm start`, que compila quando preciso).");
     }
     if (hasPublicPages && PUBLIC_PAGE.test(request.url)) {
+      const signing = SIGNING_PAGE.exec(request.url);
+      if (signing && options.embedOriginsFor) {
+        let token: string | null;
+        try {
+          token = decodeURIComponent(signing[1]!);
+        } catch {
+          token = null;
+        }
+        const origins = token ? await options.embedOriginsFor(token) : [];
+        const csp = reply.getHeader("content-security-policy");
+        if (origins.length > 0 && typeof csp === "string") {
+          // frame-ancestors decides; X-Frame-Options (SAMEORIGIN from helmet) would contradict it in old browsers.
+          reply.header("content-security-policy", withFrameAncestors(csp, origins)).removeHeader("x-frame-options");
+        }
+      }
       return reply
         .header("cache-control", "no-cache")
         .header("referrer-policy", "no-referrer")

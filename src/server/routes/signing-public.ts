@@ -15,6 +15,7 @@ import { AppError } from "../errors.js";
 import { clientPort } from "../lib/client-port.js";
 import { countRequest, rateLimitNamespace, type RateLimitRule } from "../plugins/rate-limit-store.js";
 import { getSignerSignedPdf, signerSignedPdfReady } from "../services/signing/get-signer-signed-pdf.js";
+import { embedOriginsForToken } from "../services/embedding/embed-settings.js";
 import { openSigningPage } from "../services/signing/open-signing-page.js";
 import { sendSigningCode } from "../services/signing/send-signing-code.js";
 import { signDocument } from "../services/signing/sign-document.js";
@@ -343,9 +344,14 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         user?.locked && user.lockedContratoId
           ? { tenantId: user.tenantId, contratoId: user.lockedContratoId, profileId: user.profileId, nome: user.nome }
           : null;
+      // Decision 071: the page says it was shown inside a site; kept only when the clinic allows that site.
+      const claimed = request.body.incorporado?.origem;
+      const embeddedIn =
+        claimed && (await embedOriginsForToken(db, request.params.token)).includes(claimed) ? claimed : null;
       return signDocument(db, codeKey, storage, channel, request.params.token, request.body, {
         ...auditOf(request),
         frontDesk,
+        embeddedIn,
       });
     },
   );

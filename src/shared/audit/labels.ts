@@ -65,6 +65,7 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "webhook.resent": "Entrega de webhook reenviada",
   "webhook.test_sent": "Evento de teste de webhook enviado",
   "settings.reminders_updated": "Lembretes automáticos alterados",
+  "settings.embedding_updated": "Sites autorizados a incorporar a assinatura alterados",
   "certificate.uploaded": "Certificado digital enviado",
   "certificate.upload_refused": "Envio de certificado digital recusado",
   "certificate.removed": "Certificado digital removido",

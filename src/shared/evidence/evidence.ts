@@ -64,6 +64,8 @@ export interface EvidenceParty {
   assinatura_sha256: string | null;
   /** Front-desk signing: signed on this staff member's device, handed over locked. Absent otherwise. */
   presencial?: { atendente_nome: string };
+  /** Signed on the page shown inside this clinic-allowed site (decision 071): the page's word. Absent otherwise. */
+  incorporado?: { origem: string };
   /** The reading record the signer's device sent (decision 052): its word, not verified. */
   leitura?: ReadingSummary | null;
   /** Every answer to the comprehension questions, checked by the server (decision 061). */
@@ -145,6 +147,7 @@ export interface SignedEventData {
   porta_origem?: number | null;
   dispositivo?: string | null;
   presencial?: { atendente_id: string; atendente_nome: string };
+  incorporado?: { origem: string };
   leitura?: ReadingSummary;
   compreensao?: ComprehensionSummary;
   audio?: AudioEvidence;

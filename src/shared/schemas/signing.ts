@@ -6,6 +6,7 @@ import { MAX_SIGNATURE_BYTES, SIGNING_MESSAGES } from "../signing-rules.js";
 import { readingBatchSchema, readingSummarySchema } from "../reading/reading-record.js";
 import { optionalAnswersInputSchema } from "../document-model/optional-consents.js";
 import { comprehensionSummarySchema } from "../document-model/comprehension.js";
+import { embeddedInputSchema } from "./embedding.js";
 
 export {
   cpfMatches,
@@ -80,6 +81,11 @@ export const signInputSchema = z
     aceite_eletronico: z.literal(true, { error: SIGNING_MESSAGES.consentRequired }),
     /** "Saiba mais" under the consent box was opened, as the phone reports it (decision 067; not checked). */
     aceite_detalhe_aberto: z.boolean().optional().catch(undefined),
+    /**
+     * Shown inside a clinic's system (decision 071): the parent site the page posts its events to.
+     * Kept only when it is one the clinic allows; a malformed one is dropped, never a reason to refuse.
+     */
+    incorporado: embeddedInputSchema.catch(undefined),
   })
   .superRefine((input, context) => {
     if (input.email_confirmacao !== undefined && input.email_confirmacao.toLowerCase() !== input.email) {
@@ -281,6 +287,15 @@ export const signingPageSchema = z.object({
       envios: z.number().int(),
       gravacao: z.object({ duracao_ms: z.number().int(), sha256: text() }).nullable(),
     })
+    .nullable()
+    .optional(),
+  /**
+   * Embedded signing (decision 071): the document's id (as the API and webhooks name it) and the
+   * sites that may show this page inside them — the only targets of its postMessage events. Null
+   * when the clinic allows no site.
+   */
+  incorporacao: z
+    .object({ documento_id: text(), origens: z.array(text()) })
     .nullable()
     .optional(),
 });

@@ -1,3 +1,4 @@
+import { embedOrigins } from "../embedding/embed-settings.js";
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
 import { contratoRegistros, contratos } from "../../../db/schema.js";
@@ -193,6 +194,8 @@ export async function buildSigningPage(
   const frozenPhysician = document.variaveis_preenchidas.medico_nome;
   const waiting = estado === "signed" && document.status !== "signed";
   const missing = waiting ? missingPartiesOf(state, document, now) : null;
+  // Decision 071: the sites that may show this page inside them, and the id their events name.
+  const embedSites = await embedOrigins(tx, link.tenantId);
   const page: Omit<SigningPage, "assinaturas"> = {
     estado,
     documento: {
@@ -223,6 +226,7 @@ export async function buildSigningPage(
     email_configurado: channel.smtp,
     pdf_assinado_pronto: document.status === "signed" && document.signed_pdf_file_id !== null,
     audio: estado === "pending" ? await publicAudio(tx, link, document, signer) : null,
+    incorporacao: embedSites.length > 0 ? { documento_id: document.id, origens: embedSites } : null,
     compreensao:
       estado === "pending" && answersQuestions(signer)
         ? publicComprehension(await comprehensionSummary(tx, link, document))

@@ -64,6 +64,8 @@ export async function signDocument(
     userAgent?: string | undefined;
     port?: number | undefined;
     frontDesk?: FrontDesk | null;
+    /** Shown inside this site, one the clinic allows (decision 071); the page's word. */
+    embeddedIn?: string | null;
   },
   now = new Date(),
 ): Promise<SignResult> {
@@ -225,6 +227,7 @@ export async function signDocument(
           porta_origem: audit.port ?? null,
           dispositivo: describeDevice(audit.userAgent),
           ...(presencial ? { presencial } : {}),
+          ...(audit.embeddedIn ? { incorporado: { origem: audit.embeddedIn } } : {}),
           ...(leitura ? { leitura } : {}),
           ...(compreensao ? { compreensao } : {}),
           ...(audio ? { audio } : {}),

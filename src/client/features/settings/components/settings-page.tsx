@@ -33,6 +33,7 @@ import { ClinicDataCard } from "./clinic-data-card";
 import { ClinicExportCard } from "./clinic-export-card";
 import { ClinicLogoCard } from "./clinic-logo-card";
 import { ReminderSettingsCard } from "./reminder-settings-card";
+import { EmbedSettingsCard } from "./embed-settings-card";
 
 export { SETTINGS_MESSAGES };
 
@@ -66,6 +67,7 @@ export function SettingsPage() {
       <ClinicExportCard />
       <ApiKeysCard />
       <WebhooksCard />
+      <EmbedSettingsCard canManage={profileCan(user?.profile, "settings.manage")} />
     </div>
   );
 }
