@@ -81,7 +81,21 @@ describe("revoking one optional consent on a phone", () => {
     await p.getByRole("button", { name: "Assinar Documento" }).click();
     await p.getByTestId("signing-success").waitFor();
 
-    // Reopened from the link: only the "Sim" item can be revoked on its own.
+    // Reopened from the signed copy's e-mail (it says how to revoke, with the patient's own link):
+    // only the "Sim" item can be revoked on its own.
+    await expect
+      .poll(
+        async () => {
+          const outbox = await json<{ items: { to: string; subject: string; text: string }[] }>(
+            await staff.page.request.get(`/api/dev/outbox?to=${encodeURIComponent(EMAIL)}`),
+            200,
+          );
+          const copy = outbox.items.find((m) => m.subject.startsWith("Documento assinado:"));
+          return copy?.text.match(/pelo mesmo link que você usou para assinar \((\S+)\)/)?.[1] ?? null;
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(sent.link);
     await p.goto(sent.link);
     await p.getByTestId("signed-revisit").waitFor();
     const panel = p.getByTestId("optional-revocations");
