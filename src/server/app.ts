@@ -215,7 +215,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(documentChoiceRoutes, { db: database.db });
   await app.register(signedPdfRoutes, { db: database.db, storage: app.services.storage });
   await app.register(fhirRoutes, { db: database.db, storage, origin: siteOrigin(env) });
-  await app.register(dataRightsRoutes, { db: database.db, storage });
+  await app.register(dataRightsRoutes, { db: database.db, storage, secretBox });
   await app.register(verificationRoutes, {
     db: database.db,
     rateLimitPerMinute: env.RATE_LIMIT_PUBLIC_PER_MINUTE,

@@ -20,6 +20,7 @@ import type { Evidence } from "../../src/shared/evidence/evidence.js";
 import { oggOpusFile, wavFile, webmFile } from "../helpers/audio-files.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
 import { publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
+import { entryText, unzipEntries } from "../helpers/data-rights.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
@@ -235,6 +236,17 @@ describe("audio consent (decision 069)", () => {
     writeFileSync(file, pdf);
     const text = execFileSync("pdftotext", [file, "-"]).toString("utf8").replace(/\s+/g, "");
     expect(text).toContain(`Áudiodoaceite:SHA-256${sha256(take)},0min12s.`);
+
+    // The patient's export (LGPD art. 18): the recording itself, opened, beside its document.
+    const zip = unzipEntries((await call("GET", `/api/patients/${patient.id}/export`, undefined, clinic)).rawPayload);
+    const index = JSON.parse(entryText(zip, "documentos.json")) as {
+      id: string;
+      audios_do_aceite: { papel: string; arquivo: string | null; sha256: string | null }[];
+    }[];
+    const [exported] = index.find((d) => d.id === documentId)!.audios_do_aceite;
+    expect(exported).toMatchObject({ papel: "paciente", sha256: sha256(take) });
+    expect(exported!.arquivo).toMatch(/_audio-do-aceite_1\.ogg$/);
+    expect(sha256(Buffer.from(zip[exported!.arquivo!]!))).toBe(sha256(take));
   });
 
   it("signs without a recording when asked (the evidence says so), and refuses uploads the document did not ask for", async () => {

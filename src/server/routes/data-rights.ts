@@ -11,6 +11,7 @@ import { prepareClinicExport, writeClinicExport } from "../services/data-rights/
 import { preparePatientExport, writePatientExport } from "../services/data-rights/export-patient-data.js";
 import { ExportAborted, ZipWriter } from "../services/data-rights/zip-writer.js";
 import type { FileStorage } from "../storage/file-storage.js";
+import type { SecretBox } from "../lib/secret-box.js";
 
 const idParams = z.object({ id: z.uuid("Paciente não encontrado") });
 const auditOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers["user-agent"] });
@@ -39,9 +40,9 @@ function sendZip(
 }
 
 /** A patient's rights (LGPD art. 18) and the clinic's full export (decision 026). */
-export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage }> = async (
+export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage; secretBox: SecretBox }> = async (
   app,
-  { db, storage },
+  { db, storage, secretBox },
 ) => {
   app.addHook("preHandler", requireUser);
 
@@ -59,7 +60,9 @@ export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStor
       const actor = currentUser(request);
       authorize(actor, "patients.exportData");
       const data = await preparePatientExport(db, actor, request.params.id, auditOf(request));
-      return sendZip(request, reply, data.fileName, data.at, (zip) => writePatientExport(zip, data, storage));
+      return sendZip(request, reply, data.fileName, data.at, (zip) =>
+        writePatientExport(zip, data, storage, secretBox),
+      );
     },
   );
 

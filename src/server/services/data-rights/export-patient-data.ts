@@ -1,6 +1,9 @@
+import { createHash } from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratoRegistros, contratos, files, tenants } from "../../../db/schema.js";
+import { contratoPartes, contratoRegistros, contratos, files, tenants } from "../../../db/schema.js";
+import type { SecretBox } from "../../lib/secret-box.js";
+import { audioSealContext } from "../signing/record-audio.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { fileTimestamp, safeFileStem } from "../../../pdf/file-name.js";
 import { DOCUMENT_STATUS_LABEL, type DocumentStatus } from "../../../shared/schemas/document.js";
@@ -39,6 +42,8 @@ interface ExportedDocument {
   revogado_em: Date | null;
   /** Refusal and revocation records (decisions 056, 057), each with its own sealed PDF when made. */
   registros: ExportedRecord[];
+  /** The agreements recorded in the signer's voice (decision 069), kept encrypted; opened on export. */
+  audios: { nome: string; papel: string; stored_sha256: string; mime: string }[];
 }
 
 interface ExportedRecord {
@@ -120,6 +125,30 @@ export async function preparePatientExport(
           .where(and(eq(files.tenant_id, actor.tenantId), inArray(files.id, recordPdfIds)))
       : [];
     const sealedById = new Map([...sealed, ...recordPdfs].map((f) => [f.id, f]));
+    const audios = rows.length
+      ? await tx
+          .select({
+            contratoId: contratoPartes.contrato_id,
+            nome: contratoPartes.nome,
+            papel: contratoPartes.papel,
+            stored_sha256: files.sha256,
+            mime: files.content_type,
+          })
+          .from(contratoPartes)
+          .innerJoin(
+            files,
+            and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.audio_file_id)),
+          )
+          .where(
+            and(
+              eq(contratoPartes.tenant_id, actor.tenantId),
+              inArray(
+                contratoPartes.contrato_id,
+                rows.map((r) => r.id),
+              ),
+            ),
+          )
+      : [];
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
@@ -161,6 +190,7 @@ export async function preparePatientExport(
       signed_pdf: r.signed_pdf_file_id ? (sealedById.get(r.signed_pdf_file_id) ?? null) : null,
       consentimentos_opcionais: answers.get(r.id) ?? [],
       revogado_em: r.revogado_at,
+      audios: audios.filter((a) => a.contratoId === r.id).map(({ contratoId: _id, ...audio }) => audio),
       registros: records
         .filter((record) => record.contrato_id === r.id)
         .map((record) => ({
@@ -188,6 +218,14 @@ export async function preparePatientExport(
     };
   });
 }
+
+/** The file name's extension for a recording's sniffed type (decision 069). */
+const AUDIO_EXTENSION: Readonly<Record<string, string>> = {
+  "audio/webm": "webm",
+  "audio/ogg": "ogg",
+  "audio/mp4": "m4a",
+  "audio/wav": "wav",
+};
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -218,7 +256,12 @@ const ACCESS_LOG_HEADERS = [
  * revocation records (decision 056), documentos.json (the
  * index), the access log as CSV and JSON, and manifesto.json (SHA-256 of every entry).
  */
-export async function writePatientExport(zip: ZipWriter, data: PatientExport, storage: FileStorage): Promise<void> {
+export async function writePatientExport(
+  zip: ZipWriter,
+  data: PatientExport,
+  storage: FileStorage,
+  secretBox: SecretBox,
+): Promise<void> {
   await zip.add(
     "LEIA-ME.txt",
     patientReadme({
@@ -277,6 +320,22 @@ export async function writePatientExport(zip: ZipWriter, data: PatientExport, st
             : "O PDF selado do registro ainda está sendo gerado.",
       });
     }
+    const audiosDoAceite: Record<string, unknown>[] = [];
+    for (const [n, audio] of document.audios.entries()) {
+      const sealedAudio = await storage.get(audio.stored_sha256);
+      const bytes = sealedAudio
+        ? secretBox.open(sealedAudio, audioSealContext(data.patient.tenant_id, document.id))
+        : null;
+      const audioFile = bytes ? `${stem}_audio-do-aceite_${n + 1}.${AUDIO_EXTENSION[audio.mime] ?? "audio"}` : null;
+      if (audioFile && bytes) await zip.add(audioFile, bytes, { compress: false });
+      audiosDoAceite.push({
+        quem: audio.nome,
+        papel: audio.papel,
+        arquivo: audioFile,
+        sha256: bytes ? createHash("sha256").update(bytes).digest("hex") : null,
+        observacao: audioFile ? null : "O áudio não foi encontrado no armazenamento.",
+      });
+    }
     index.push({
       id: document.id,
       titulo: document.titulo,
@@ -295,6 +354,7 @@ export async function writePatientExport(zip: ZipWriter, data: PatientExport, st
       consentimentos_opcionais: document.consentimentos_opcionais,
       revogado_em: iso(document.revogado_em),
       registros,
+      audios_do_aceite: audiosDoAceite,
     });
   }
   await zip.add("documentos.json", `${JSON.stringify(index, null, 2)}\n`);
