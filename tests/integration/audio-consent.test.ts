@@ -247,6 +247,10 @@ describe("audio consent (decision 069)", () => {
     expect(exported).toMatchObject({ papel: "paciente", sha256: sha256(take) });
     expect(exported!.arquivo).toMatch(/_audio-do-aceite_1\.ogg$/);
     expect(sha256(Buffer.from(zip[exported!.arquivo!]!))).toBe(sha256(take));
+    // The clinic's export: the recording opened too (playable without this server), not its sealed bytes.
+    const clinicZip = unzipEntries((await call("GET", "/api/settings/export", undefined, clinic)).rawPayload);
+    const audioEntries = Object.keys(clinicZip).filter((name) => /^arquivos\/[0-9a-f]{64}\.ogg$/.test(name));
+    expect(audioEntries.map((name) => sha256(Buffer.from(clinicZip[name]!)))).toContain(sha256(take));
   });
 
   it("signs without a recording when asked (the evidence says so), and refuses uploads the document did not ask for", async () => {

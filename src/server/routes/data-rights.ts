@@ -104,7 +104,9 @@ export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStor
         { withFiles: request.query.arquivos === "sim" },
         auditOf(request),
       );
-      return sendZip(request, reply, data.fileName, data.at, (zip) => writeClinicExport(zip, db, storage, data));
+      return sendZip(request, reply, data.fileName, data.at, (zip) =>
+        writeClinicExport(zip, db, storage, secretBox, data),
+      );
     },
   );
 };

@@ -1,11 +1,13 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { files, tenants } from "../../../db/schema.js";
+import { contratoPartes, files, tenants } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { fileTimestamp, safeFileStem } from "../../../pdf/file-name.js";
 import { AppError } from "../../errors.js";
 import type { Actor } from "../../policies/roles.js";
 import type { FileStorage } from "../../storage/file-storage.js";
+import type { SecretBox } from "../../lib/secret-box.js";
+import { audioSealContext } from "../signing/record-audio.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { EXPORT_TABLES, type ExportTable, exportExclusions } from "./clinic-export-tables.js";
 import { CSV_BOM, csvLine } from "./csv.js";
@@ -102,14 +104,40 @@ async function writeSheet(zip: ZipWriter, db: Db, tenantId: string, spec: Export
 
 const EXTENSIONS: Record<string, string> = {
   "application/pdf": "pdf",
+  "audio/webm": "webm",
+  "audio/ogg": "ogg",
+  "audio/mp4": "m4a",
+  "audio/wav": "wav",
   "image/png": "png",
   "image/jpeg": "jpg",
   "image/svg+xml": "svg",
 };
 const fileEntryName = (sha256: string, contentType: string) => `arquivos/${sha256}.${EXTENSIONS[contentType] ?? "bin"}`;
 
+/**
+ * The recorded agreements (decision 069) are stored sealed with the instance key: the export opens
+ * them, so the clinic holds audio it can play without this server. Keyed by the stored SHA-256.
+ */
+async function audioContexts(db: Db, tenantId: string): Promise<Map<string, string>> {
+  const rows = await withTenant(db, tenantId, (tx) =>
+    tx
+      .select({ sha256: files.sha256, contratoId: contratoPartes.contrato_id })
+      .from(contratoPartes)
+      .innerJoin(files, and(eq(files.tenant_id, contratoPartes.tenant_id), eq(files.id, contratoPartes.audio_file_id)))
+      .where(eq(contratoPartes.tenant_id, tenantId)),
+  );
+  return new Map(rows.map((r) => [r.sha256, audioSealContext(tenantId, r.contratoId)]));
+}
+
 /** Each stored file once, by its SHA-256 (several rows may name the same bytes); returns those missing from storage. */
-async function writeStoredFiles(zip: ZipWriter, db: Db, storage: FileStorage, tenantId: string): Promise<Set<string>> {
+async function writeStoredFiles(
+  zip: ZipWriter,
+  db: Db,
+  storage: FileStorage,
+  secretBox: SecretBox,
+  tenantId: string,
+): Promise<Set<string>> {
+  const sealedAudio = await audioContexts(db, tenantId);
   const missing = new Set<string>();
   let after: string | null = null;
   for (;;) {
@@ -123,7 +151,9 @@ async function writeStoredFiles(zip: ZipWriter, db: Db, storage: FileStorage, te
         .limit(200),
     );
     for (const file of page) {
-      const bytes = await storage.get(file.sha256);
+      const stored = await storage.get(file.sha256);
+      const context = sealedAudio.get(file.sha256);
+      const bytes = stored && context ? secretBox.open(stored, context) : stored;
       if (bytes)
         await zip.add(fileEntryName(file.sha256, file.content_type), bytes, {
           compress: !/^(application\/pdf|image\/(png|jpeg))$/.test(file.content_type),
@@ -183,6 +213,7 @@ export async function writeClinicExport(
   zip: ZipWriter,
   db: Db,
   storage: FileStorage,
+  secretBox: SecretBox,
   data: ClinicExport,
 ): Promise<void> {
   const exclusions = exportExclusions();
@@ -193,7 +224,9 @@ export async function writeClinicExport(
   const counts: Record<string, number> = {};
   for (const spec of EXPORT_TABLES) counts[spec.name] = await writeTable(zip, db, data.tenantId, spec);
   for (const spec of EXPORT_TABLES) await writeSheet(zip, db, data.tenantId, spec);
-  const missing = data.withFiles ? await writeStoredFiles(zip, db, storage, data.tenantId) : new Set<string>();
+  const missing = data.withFiles
+    ? await writeStoredFiles(zip, db, storage, secretBox, data.tenantId)
+    : new Set<string>();
   await writeFileIndex(zip, db, data.tenantId, data.withFiles, missing);
   const manifest = {
     gerado_em: data.at.toISOString(),
