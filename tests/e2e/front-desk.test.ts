@@ -85,13 +85,18 @@ describe("front-desk signing on a tablet", () => {
     // Only the other document still waits; the signature was recorded as presencial.
     await expect.poll(() => page.getByTestId("front-desk-row").count()).toBe(1);
     expect(await page.getByTestId("front-desk-row").textContent()).toContain(other.nome);
-    const detail = await json<{ audit: { action: string }[] }>(
+    const detail = await json<{ audit: { action: string; data: Record<string, unknown> | null }[] }>(
       await page.request.get(`/api/documents/${documentId}`),
       200,
     );
     expect(detail.audit.map((event) => event.action)).toEqual(
       expect.arrayContaining(["document.front_desk_started", "document.front_desk_ended"]),
     );
+    // The browser sent the locked session with the signature: the event names the staff member.
+    const signedEvent = detail.audit.find(
+      (event) => event.action === "document.party_signed" && event.data?.papel === "paciente",
+    );
+    expect(signedEvent?.data).toMatchObject({ presencial: { atendente_nome: account.nome } });
 
     // The expected refusals (423 while locked, the wrong password's 400) are the only console errors.
     expect(errors.filter((line) => !/status of (423|400)/.test(line))).toEqual([]);

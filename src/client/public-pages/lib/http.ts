@@ -21,6 +21,13 @@ type PublicInit = {
 };
 
 /**
+ * The page opened by "Assinar neste aparelho" (`?balcao=1`) sends the staff's locked session
+ * cookie, so that the server can record the signature as presencial; every other public page
+ * sends none.
+ */
+const sendsSession = () => new URLSearchParams(window.location.search).get("balcao") === "1";
+
+/**
  * fetch without the admin app's wrapper: no cookies needed, JSON or raw bytes in, JSON out. A 503
  * with Retry-After (the server turned the call away before doing anything, decision 040) is tried
  * again after a growing, spread-out wait, for up to BUSY_RETRY_BUDGET_MS; meanwhile the shell
@@ -56,7 +63,7 @@ async function fetchOnce<T>(
       method: init.method ?? (body === undefined ? "GET" : "POST"),
       headers,
       body,
-      credentials: "omit",
+      credentials: sendsSession() ? "same-origin" : "omit",
       referrerPolicy: "no-referrer",
       signal: init.signal,
     });
