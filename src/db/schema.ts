@@ -26,6 +26,7 @@ import {
   type FeegowFeature,
 } from "../shared/schemas/feegow.js";
 import { SEXOS } from "../shared/schemas/patient.js";
+import type { ARogo } from "../shared/schemas/a-rogo.js";
 
 /** One specialty chosen by a professional (spec part 2 §3 profiles.especialidades). */
 export interface EspecialidadeEscolhida {
@@ -735,6 +736,8 @@ export const contratos = pgTable(
     compreensao_pausada_at: timestamp("compreensao_pausada_at", { withTimezone: true }),
     /** The clinic asks the patient to record the agreement sentence in audio (decision 069). */
     pedir_audio: boolean("pedir_audio").notNull().default(false),
+    /** Signed "a rogo": who signs at the patient's request, and why the patient does not (decision 070). */
+    a_rogo: jsonb("a_rogo").$type<ARogo | null>(),
     /** When the signed consent was revoked; the document stays signed, its sealed PDF untouched (decision 056). */
     revogado_at: timestamp("revogado_at", { withTimezone: true }),
     /** What the list search matches: title, procedure, patient name (as frozen) and the id. */

@@ -13,7 +13,7 @@ import { formatCpf } from "../shared/br/cpf.js";
 import { formatPhone } from "../shared/br/phone.js";
 import { capitalizeFirst, formatDateTimeSeconds } from "../shared/format/index.js";
 import type { ContactSince } from "../shared/evidence/contact-since.js";
-import type { CodeChannelUsed } from "../shared/evidence/evidence.js";
+import type { ARogoEvidence, CodeChannelUsed } from "../shared/evidence/evidence.js";
 import { revocationText, type RevocationResult } from "../shared/evidence/revocation.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING, CONSENT_VERSIONS_WITH_DETAIL } from "../shared/signing-rules.js";
@@ -65,6 +65,8 @@ export interface RegistryParty {
   dispositivo: string | null;
   /** Front-desk signing: the staff member whose device was handed over. */
   presencialPor?: string | null;
+  /** Signed "a rogo" (decision 070): at whose request, why, and who read the term aloud (declared). */
+  aRogo?: ARogoEvidence | null;
   /** Signed on the page shown inside this site, one the clinic allowed (decision 071). */
   incorporadoEm?: string | null;
   ip: string | null;
@@ -540,6 +542,7 @@ function partyBlock(party: RegistryParty): Content {
           ),
         ]
       : []),
+    ...(party.aRogo ? aRogoLines(party.aRogo).map((line) => bullet(line)) : []),
     ...(party.incorporadoEm
       ? [
           bullet(
@@ -573,7 +576,7 @@ function partyBlock(party: RegistryParty): Content {
                 fontSize: 8.5,
               },
               ...(party.qualidade
-                ? [{ text: `Na qualidade de ${party.qualidade}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content]
+                ? [{ text: `${capacityLine(party.qualidade)}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content]
                 : []),
               {
                 text: levelText(party),
@@ -824,7 +827,7 @@ function professionalBlock(party: RegistryParty): Content {
                 fontSize: 8.5,
               },
               ...(party.qualidade
-                ? [{ text: `Na qualidade de ${party.qualidade}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content]
+                ? [{ text: `${capacityLine(party.qualidade)}.`, fontSize: 8, margin: [0, 1, 0, 0] } as Content]
                 : []),
               {
                 text: levelText(party),
@@ -859,4 +862,20 @@ function professionalBlock(party: RegistryParty): Content {
     unbreakable: true,
     margin: [0, 0, 0, 6],
   } as ContentTable;
+}
+
+/**
+ * An "a rogo" signature in the registry (decision 070): what the server holds (the person named by
+ * the clinic signed, on the clinic's device) apart from what the signer declared (the reading).
+ */
+export function aRogoLines(aRogo: ARogoEvidence): string[] {
+  return [
+    `Assinatura a rogo: assinou a pedido de ${aRogo.a_pedido_de}, que ${aRogo.motivo_texto} — pessoa e motivo cadastrados pela clínica no documento.`,
+    `Leitura em voz alta: o termo foi lido para ${aRogo.a_pedido_de} por ${aRogo.leitura_em_voz_alta.lido_por} — declarado por quem assinou a rogo, não conferido. As duas testemunhas assinam abaixo, cada uma pelo próprio link.`,
+  ];
+}
+
+/** "Na qualidade de testemunha", "Assinou a rogo de Maria …" (decision 070). */
+function capacityLine(qualidade: string): string {
+  return qualidade.startsWith("a rogo de ") ? `Assinou ${qualidade}` : `Na qualidade de ${qualidade}`;
 }

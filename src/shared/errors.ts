@@ -189,10 +189,36 @@ export const ERRORS = {
     status: 409,
     message: "As testemunhas só podem ser alteradas enquanto o documento é um rascunho.",
   },
+  A_ROGO_NOT_EDITABLE: {
+    status: 409,
+    message: "A assinatura a rogo só pode ser definida ou removida enquanto o documento é um rascunho.",
+  },
+  A_ROGO_IS_PARTY: {
+    status: 400,
+    message:
+      "Quem assina a rogo não pode ser o paciente, o responsável legal, o profissional responsável nem uma das testemunhas.",
+  },
+  A_ROGO_WITNESSES_MISSING: {
+    status: 409,
+    message: "A assinatura a rogo exige duas testemunhas: cadastre-as no documento antes de enviar.",
+  },
+  A_ROGO_FRONT_DESK_ONLY: {
+    status: 403,
+    message:
+      "Esta assinatura a rogo é feita na clínica, no aparelho da equipe, com o termo lido em voz alta e duas testemunhas.",
+  },
+  A_ROGO_CHOICE_AT_CLINIC: {
+    status: 403,
+    message: "Para um documento assinado a rogo, a recusa ou a revogação é registrada pela clínica: procure a equipe.",
+  },
+  A_ROGO_READING_REQUIRED: {
+    status: 400,
+    message: "Confirme que o termo foi lido em voz alta para o paciente e informe quem o leu.",
+  },
   WITNESS_IS_PARTY: {
     status: 400,
     message:
-      "A testemunha não pode ser o paciente, o responsável legal, o profissional responsável nem a outra testemunha.",
+      "A testemunha não pode ser o paciente, o responsável legal, o profissional responsável, quem assina a rogo nem a outra testemunha.",
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: "O conteúdo enviado é grande demais." },
   RATE_LIMITED: { status: 429, message: "Muitas tentativas. Aguarde alguns minutos antes de tentar novamente." },

@@ -77,6 +77,21 @@ export const SIGNING_MESSAGES = {
   guardianCpfMismatch: "CPF não confere com o do responsável legal cadastrado",
   witnessNameMismatch: "Nome não confere com o da testemunha cadastrada",
   witnessCpfMismatch: "CPF não confere com o da testemunha cadastrada",
+  aRogoAtClinicTitle: "Assinatura a rogo, na clínica",
+  aRogoAtClinic:
+    "Este documento é assinado a rogo: na clínica, o termo é lido em voz alta para o paciente e a pessoa de confiança dele assina no aparelho da equipe, com duas testemunhas. Procure a equipe da clínica.",
+  aRogoTitle: "Dados de quem assina a rogo",
+  aRogoHint: (patient: string) =>
+    `Você assina a rogo de ${patient}, a pedido dele(a). Preencha com o seu nome e o seu CPF, como informados à clínica.`,
+  aRogoReadingTitle: "Leitura em voz alta",
+  aRogoReaderLabel: "Quem leu o termo em voz alta",
+  aRogoReadingConfirm: (patient: string) =>
+    `O termo foi lido em voz alta para ${patient}, que disse ter entendido e pediu que eu assinasse por ele(a).`,
+  aRogoReaderRequired: "Informe quem leu o termo em voz alta",
+  aRogoReadingRequired: "Confirme que o termo foi lido em voz alta para o paciente",
+  aRogoDeskHint: "Se o paciente não concordar, não assine: devolva o aparelho à equipe, que registra a recusa dele.",
+  aRogoNameMismatch: "Nome não confere com o de quem foi cadastrado para assinar a rogo",
+  aRogoCpfMismatch: "CPF não confere com o de quem foi cadastrado para assinar a rogo",
   /** The signer's own signature is recorded; others (witnesses, the patient) still have to sign. */
   waitingOthersTitle: "Sua assinatura foi registrada",
   waitingOthers:

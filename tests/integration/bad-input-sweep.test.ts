@@ -213,6 +213,7 @@ function validBodies(ids: Record<string, string>, certificate: Record<string, st
       telefone: "(11) 98765-4321",
     },
     "POST /api/documents/{id}/resend": {},
+    "PUT /api/documents/{id}/a-rogo": { nome: "Joaquim Rogado", cpf: "529.982.247-25", motivo: "nao_sabe_ler" },
     "POST /api/documents/{id}/front-desk": {},
     "POST /api/auth/unlock": { senha_atual: "senha-errada" },
     "PUT /api/settings/signing": { codigo_email: false },

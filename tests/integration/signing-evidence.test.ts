@@ -340,6 +340,7 @@ describe("a minor signs through their legal guardian, in the guardian's own name
       papel: "responsavel",
       qualidade: "responsável legal de Pedro Henrique Souza",
       paciente_nome: "Pedro Henrique Souza",
+      a_rogo: null,
     });
 
     // The minor's own name and CPF do not sign.

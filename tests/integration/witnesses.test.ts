@@ -258,7 +258,12 @@ describe("witnesses signing", () => {
 
     // Each page knows whom it asks: the code goes to that signer's own address.
     const anaPage = (await publicCall("GET", `/api/public/sign/${anaToken}`)).json();
-    expect(anaPage.signatario).toEqual({ papel: "testemunha", qualidade: "testemunha", paciente_nome: patient.nome });
+    expect(anaPage.signatario).toEqual({
+      papel: "testemunha",
+      qualidade: "testemunha",
+      paciente_nome: patient.nome,
+      a_rogo: null,
+    });
     expect(anaPage.codigo_email).toBe(`${ana.email!.slice(0, 2)}***@exemplo.com.br`);
     expect((await publicCall("GET", `/api/public/sign/${patientToken}`)).json().signatario.papel).toBe("paciente");
 

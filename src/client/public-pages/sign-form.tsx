@@ -44,7 +44,9 @@ type Field =
   | "codigo"
   | "assinatura"
   | "aceite"
-  | "consentimentos_opcionais";
+  | "consentimentos_opcionais"
+  | "lido_por"
+  | "leitura";
 type Problem = { title: string; message?: string; fields: Field[] };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -58,6 +60,8 @@ const FIELDS: readonly Field[] = [
   "assinatura",
   "aceite",
   "consentimentos_opcionais",
+  "lido_por",
+  "leitura",
 ];
 
 /** The page's own checks, with the spec's messages (the server repeats every one of them). */
@@ -113,7 +117,17 @@ export function SignForm({
   onInvalid: () => void;
   onStale: () => void;
 }) {
-  const [values, setValues] = useState({ nome: "", cpf: "", email: "", email_confirmacao: "", telefone: "" });
+  const [values, setValues] = useState({
+    nome: "",
+    cpf: "",
+    email: "",
+    email_confirmacao: "",
+    telefone: "",
+    lido_por: "",
+  });
+  // Signed "a rogo" at the front desk (decision 070): who read the term aloud, and that it was.
+  const aRogo = page.signatario.a_rogo;
+  const [readAloud, setReadAloud] = useState(false);
   // No address on record: the copy goes to the typed one, so it is typed twice (decision 047).
   const confirmEmail = page.copia_para === null;
   const [consent, setConsent] = useState(false);
@@ -150,6 +164,9 @@ export function SignForm({
       optionalUnanswered: optionalItems.some((item) => choices[item.id] === undefined),
     });
     if (found) return setProblem(found);
+    if (aRogo && values.lido_por.trim().length < 3)
+      return setProblem({ title: SIGNING_MESSAGES.aRogoReaderRequired, fields: ["lido_por"] });
+    if (aRogo && !readAloud) return setProblem({ title: SIGNING_MESSAGES.aRogoReadingRequired, fields: ["leitura"] });
     setProblem(null);
     setSending(true);
     const input: SignInput = {
@@ -166,6 +183,7 @@ export function SignForm({
       tipo_assinatura: signatureKind,
       leitura: reading?.() ?? undefined,
       ...(embedOrigin ? { incorporado: { origem: embedOrigin } } : {}),
+      ...(aRogo ? { a_rogo: { lido_por: values.lido_por.trim(), leitura_confirmada: true as const } } : {}),
       ...(optionalItems.length > 0
         ? { consentimentos_opcionais: optionalItems.map((item) => ({ id: item.id, aceito: choices[item.id]! })) }
         : {}),
@@ -203,7 +221,15 @@ export function SignForm({
     telefone: useId(),
     aceite: useId(),
     aceiteDetalhe: useId(),
+    lidoPor: useId(),
+    leitura: useId(),
   };
+  const heading = aRogo
+    ? { title: SIGNING_MESSAGES.aRogoTitle, hint: SIGNING_MESSAGES.aRogoHint(aRogo.a_pedido_de) }
+    : {
+        title: SIGNER_HEADING[page.signatario.papel].title,
+        hint: SIGNER_HEADING[page.signatario.papel].hint(page.signatario.paciente_nome),
+      };
 
   return (
     <Panel aria-labelledby="sign-title" className="print:hidden">
@@ -227,12 +253,49 @@ export function SignForm({
         ) : null}
         <div className="grid gap-1" data-testid="signer-heading">
           <h2 id="sign-title" className="text-base font-semibold">
-            {SIGNER_HEADING[page.signatario.papel].title}
+            {heading.title}
           </h2>
-          <p className="text-sm text-muted-foreground">
-            {SIGNER_HEADING[page.signatario.papel].hint(page.signatario.paciente_nome)}
-          </p>
+          <p className="text-sm text-muted-foreground">{heading.hint}</p>
         </div>
+
+        {aRogo ? (
+          <fieldset
+            className={`grid gap-3 rounded-lg border p-3 text-sm ${invalid("leitura") || invalid("lido_por") ? "border-destructive" : "border-input"}`}
+            data-testid="a-rogo-reading"
+          >
+            <legend className="px-1 text-sm font-semibold">{SIGNING_MESSAGES.aRogoReadingTitle}</legend>
+            <TextField
+              id={ids.lidoPor}
+              label={SIGNING_MESSAGES.aRogoReaderLabel}
+              required
+              invalid={invalid("lido_por")}
+            >
+              <input
+                id={ids.lidoPor}
+                value={values.lido_por}
+                onChange={(event) => set("lido_por", event.target.value)}
+                autoComplete="off"
+                maxLength={160}
+                aria-invalid={invalid("lido_por") || undefined}
+                className={inputClass(invalid("lido_por"))}
+              />
+            </TextField>
+            <label htmlFor={ids.leitura} className="flex min-h-11 cursor-pointer items-start gap-3">
+              <input
+                id={ids.leitura}
+                type="checkbox"
+                checked={readAloud}
+                onChange={(event) => {
+                  setReadAloud(event.target.checked);
+                  if (invalid("leitura")) setProblem(null);
+                }}
+                className="mt-0.5 size-5 shrink-0 accent-primary"
+              />
+              <span>{SIGNING_MESSAGES.aRogoReadingConfirm(aRogo.a_pedido_de)}</span>
+            </label>
+            <p className="text-muted-foreground">{SIGNING_MESSAGES.aRogoDeskHint}</p>
+          </fieldset>
+        ) : null}
 
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField id={ids.nome} label="Nome completo" required invalid={invalid("nome")} className="sm:col-span-2">
@@ -413,6 +476,7 @@ function fieldsOf(code: string | null, issues: { path: string; message: string }
   if (code === "SIGNING_SIGNATURE_REQUIRED") return ["assinatura"];
   if (code === "SIGNING_OTP_REQUIRED" || code === "SIGNING_OTP_INVALID") return ["codigo"];
   if (code === "SIGNING_OPTIONAL_ANSWERS_INVALID") return ["consentimentos_opcionais"];
+  if (code === "A_ROGO_READING_REQUIRED") return ["leitura"];
   if (issues.some((issue) => issue.path.startsWith("aceite"))) return ["aceite"];
   return issues.map((issue) => issue.path.split(".")[0] as Field).filter((field) => FIELDS.includes(field));
 }

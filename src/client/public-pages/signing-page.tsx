@@ -333,7 +333,12 @@ export function SigningPage({ token }: { token: string }) {
           className="grid scroll-mt-3 rounded-xl outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
           data-testid="signature-step"
         >
-          {comprehensionPending(page) ? (
+          {page.signatario.a_rogo && !isFrontDesk() ? (
+            // Decision 070: signed "a rogo" only on the clinic's device, the term read aloud.
+            <Notice tone="info" title={SIGNING_MESSAGES.aRogoAtClinicTitle} data-testid="a-rogo-at-clinic">
+              {SIGNING_MESSAGES.aRogoAtClinic}
+            </Notice>
+          ) : comprehensionPending(page) ? (
             // Comprehension questions first, scored by the server (decision 061).
             <ComprehensionQuiz
               token={token}
@@ -402,6 +407,7 @@ export function SigningPage({ token }: { token: string }) {
       {!signed &&
       model &&
       page.signatario.papel !== "testemunha" &&
+      !page.signatario.a_rogo &&
       (!page.codigo_obrigatorio || page.codigo_verificado) ? (
         <ChoiceForm
           token={token}

@@ -12,6 +12,8 @@ import { authorize } from "../policies/roles.js";
 import { addWitness } from "../services/witnesses/add-witness.js";
 import { listWitnesses } from "../services/witnesses/list-witnesses.js";
 import { removeWitness } from "../services/witnesses/remove-witness.js";
+import { removeARogo, setARogo } from "../services/witnesses/a-rogo.js";
+import { aRogoInputSchema, A_ROGO_MOTIVOS } from "../../shared/schemas/a-rogo.js";
 
 const idParams = z.object({ id: z.uuid("Documento não encontrado") });
 const witnessParams = idParams.extend({ witnessId: z.uuid("Testemunha não encontrada") });
@@ -97,6 +99,36 @@ export const witnessRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
         siteOrigin(env),
         auditOf(request),
       );
+    },
+  );
+
+  // Decision 070: who signs "a rogo" for a patient who cannot read or sign, named on the draft.
+  app.put(
+    "/api/documents/:id/a-rogo",
+    {
+      schema: {
+        tags,
+        summary: "Define, no rascunho, quem assina a rogo do paciente (nome, CPF e o motivo)",
+        params: idParams,
+        body: aRogoInputSchema,
+        response: { 200: z.object({ nome: z.string(), cpf: z.string(), motivo: z.enum(A_ROGO_MOTIVOS) }) },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.write");
+      return setARogo(db, actor, request.params.id, request.body, auditOf(request));
+    },
+  );
+
+  app.delete(
+    "/api/documents/:id/a-rogo",
+    { schema: { tags, summary: "Remove a assinatura a rogo do rascunho", params: idParams } },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      authorize(actor, "documents.write");
+      await removeARogo(db, actor, request.params.id, auditOf(request));
+      return reply.code(204).send();
     },
   );
 };

@@ -51,6 +51,8 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.sign_attempt_failed": "Tentativa de assinatura recusada",
   "document.witness_added": "Testemunha adicionada ao documento",
   "document.witness_removed": "Testemunha removida do documento",
+  "document.a_rogo_set": "Assinatura a rogo definida no documento",
+  "document.a_rogo_removed": "Assinatura a rogo removida do documento",
   "document.witness_link_emailed": "Link de assinatura enviado por e-mail à testemunha",
   "document.witness_link_email_outbox":
     "E-mail com o link da testemunha na caixa de saída (envio de e-mail não configurado)",

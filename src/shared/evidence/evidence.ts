@@ -18,6 +18,14 @@ import { chainHead, type DocumentChainEntry } from "./document-chain.js";
 export const EVIDENCE_VERSION = 1;
 export { DOCUMENT_FILE, EVIDENCE_FILE } from "./file-names.js";
 
+/** An "a rogo" signature as its event records it (decision 070). */
+export interface ARogoEvidence {
+  a_pedido_de: string;
+  motivo: string;
+  motivo_texto: string;
+  leitura_em_voz_alta: { lido_por: string; declarada: boolean };
+}
+
 export interface EvidenceParty {
   id: string;
   papel: string;
@@ -64,6 +72,11 @@ export interface EvidenceParty {
   assinatura_sha256: string | null;
   /** Front-desk signing: signed on this staff member's device, handed over locked. Absent otherwise. */
   presencial?: { atendente_nome: string };
+  /**
+   * Signed "a rogo" (decision 070): this party signed at the request of `a_pedido_de`, who does not
+   * sign (`motivo_texto`); the term was read aloud by `lido_por` — as the signer declared. Absent otherwise.
+   */
+  a_rogo?: ARogoEvidence;
   /** Signed on the page shown inside this clinic-allowed site (decision 071): the page's word. Absent otherwise. */
   incorporado?: { origem: string };
   /** The reading record the signer's device sent (decision 052): its word, not verified. */
@@ -147,6 +160,7 @@ export interface SignedEventData {
   porta_origem?: number | null;
   dispositivo?: string | null;
   presencial?: { atendente_id: string; atendente_nome: string };
+  a_rogo?: ARogoEvidence;
   incorporado?: { origem: string };
   leitura?: ReadingSummary;
   compreensao?: ComprehensionSummary;

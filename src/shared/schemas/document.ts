@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { A_ROGO_MOTIVOS } from "./a-rogo.js";
 import { choiceRecordSchema } from "./choices.js";
 import { calendarDate, text } from "./safe-input.js";
 import { optionalText } from "./common.js";
@@ -195,6 +196,11 @@ export const documentDetailSchema = documentSummarySchema.extend({
     .optional(),
   /** The patient asked to talk to the professional after a wrong comprehension answer (decision 061). */
   compreensao_pausada_at: text().nullable().optional(),
+  /** Signed "a rogo" (decision 070): who signs at the patient's request, and why; null otherwise. */
+  a_rogo: z
+    .object({ nome: text(), cpf: text(), motivo: z.enum(A_ROGO_MOTIVOS) })
+    .nullable()
+    .optional(),
   /** The refusal and the revocation, with who recorded them and how (decision 056). */
   registros: z.array(choiceRecordSchema),
   audit: z.array(auditEntrySchema),

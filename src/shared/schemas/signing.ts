@@ -7,6 +7,7 @@ import { readingBatchSchema, readingSummarySchema } from "../reading/reading-rec
 import { optionalAnswersInputSchema } from "../document-model/optional-consents.js";
 import { comprehensionSummarySchema } from "../document-model/comprehension.js";
 import { embeddedInputSchema } from "./embedding.js";
+import { A_ROGO_MOTIVOS, aRogoReadingSchema } from "./a-rogo.js";
 
 export {
   cpfMatches,
@@ -86,6 +87,8 @@ export const signInputSchema = z
      * Kept only when it is one the clinic allows; a malformed one is dropped, never a reason to refuse.
      */
     incorporado: embeddedInputSchema.catch(undefined),
+    /** Signed "a rogo" at the front desk (decision 070): who read the term aloud to the patient, and that they did. */
+    a_rogo: aRogoReadingSchema.optional(),
   })
   .superRefine((input, context) => {
     if (input.email_confirmacao !== undefined && input.email_confirmacao.toLowerCase() !== input.email) {
@@ -223,6 +226,8 @@ export const signingPageSchema = z.object({
     papel: z.enum(["paciente", "responsavel", "testemunha"]),
     qualidade: text().nullable(),
     paciente_nome: text(),
+    /** Signed "a rogo" (decision 070): at whose request, and why they do not sign; null otherwise. */
+    a_rogo: z.object({ a_pedido_de: text(), motivo: z.enum(A_ROGO_MOTIVOS) }).nullable(),
   }),
   /** This link's signer has signed, but other parties (witnesses, the patient) have not yet: no sealed PDF to offer. */
   aguardando_outras_assinaturas: z.boolean(),
@@ -391,6 +396,8 @@ export const sendCheckSchema = z.object({
   email_possivel: z.boolean(),
   /** Reenviar on an expired document gives it a new deadline. */
   novo_prazo: z.boolean(),
+  /** Signed "a rogo" at the front desk (decision 070): the link is not sent to the patient. */
+  a_rogo: z.boolean(),
 });
 export type SendCheck = z.infer<typeof sendCheckSchema>;
 

@@ -9,6 +9,10 @@ export const WITNESS_MESSAGES = {
   title: "Testemunhas",
   hint: "Opcional. Até duas pessoas que acompanharam as explicações ao paciente podem assinar também, cada uma pelo próprio link e código.",
   open: "Adicionar testemunha (opcional)",
+  /** Signed "a rogo" (decision 070): the two witnesses are required. */
+  hintARogo:
+    "Obrigatórias na assinatura a rogo: duas pessoas que presenciaram a leitura do termo ao paciente assinam também, cada uma pelo próprio link e código.",
+  openARogo: "Adicionar testemunha",
   added: "Testemunha adicionada",
   removed: "Testemunha removida",
   contactRequired: "Informe o e-mail ou o celular da testemunha: o link e o código de assinatura vão para ele",

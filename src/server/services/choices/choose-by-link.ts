@@ -63,6 +63,8 @@ export async function chooseByLink(
       const state = signingState(current, locked, now, await hasSigned(tx, link.tenantId, locked.id, signer));
       if (state === "invalid") throw new AppError("SIGNING_LINK_INVALID");
       if (signer.papel === "testemunha") throw new AppError("CHOICE_NOT_FOR_WITNESS");
+      // Decision 070: the patient who cannot read refuses or revokes through the clinic, which records it.
+      if (signer.aRogo) throw new AppError("A_ROGO_CHOICE_AT_CLINIC");
       if (tipo === "recusa" && state === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
       if (tipo === "revogacao") {
         if (locked.status !== "signed") throw new AppError("DOCUMENT_NOT_REVOCABLE");

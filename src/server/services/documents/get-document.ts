@@ -1,3 +1,4 @@
+import { aRogoOf } from "../../../shared/schemas/a-rogo.js";
 import { listChoiceRecords } from "../choices/list-choice-records.js";
 import { selectWitnesses } from "../witnesses/witness-rows.js";
 import { and, asc, eq } from "drizzle-orm";
@@ -113,6 +114,7 @@ export async function getDocument(
         revogado_em: registros.find((r) => r.item_id === a.id)?.ocorrido_em ?? null,
       })),
       compreensao_pausada_at: document.compreensao_pausada_at?.toISOString() ?? null,
+      a_rogo: aRogoOf(document.a_rogo),
       registros,
       audit: trail.map(({ event, actor_nome }) => ({
         id: event.id,

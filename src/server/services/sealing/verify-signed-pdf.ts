@@ -578,7 +578,14 @@ export function verifySignedPdfWithSeal(
           conteudo_sha256: doc.conteudo_sha256,
         }
       : null,
-    partes: parties.map((p) => ({ nome: p.nome, nivel: p.nivel, descricao: partyLevelLine(p) })),
+    partes: parties.map((p) => ({
+      nome: p.nome,
+      nivel: p.nivel,
+      // Decision 070: who signed at whose request, and the reading aloud as the signer declared it.
+      descricao: p.a_rogo
+        ? `${partyLevelLine(p)}; assinatura a rogo de ${p.a_rogo.a_pedido_de}, que ${p.a_rogo.motivo_texto}; termo lido em voz alta por ${p.a_rogo.leitura_em_voz_alta.lido_por} (declarado por quem assinou)`
+        : partyLevelLine(p),
+    })),
     dss,
     carimbos_documento: carimbos,
     revisoes_arquivo: revisoes,

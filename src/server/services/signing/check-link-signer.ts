@@ -40,14 +40,16 @@ export async function checkLinkSigner(
   },
 ): Promise<LinkSignerCheck> {
   const { tenantId, contratoId, signer, typed } = input;
+  const mismatch = signer.aRogo
+    ? { nome: SIGNING_MESSAGES.aRogoNameMismatch, cpf: SIGNING_MESSAGES.aRogoCpfMismatch }
+    : MISMATCH[signer.papel];
   const refuse = async (motivo: "nome" | "cpf" | "codigo", error: AppError) => {
     await recordSigningFailureIn(tx, tenantId, contratoId, motivo, input.audit, null, signer.testemunhaId);
     return { refused: error };
   };
   if (!nameMatches(typed.nome, signer.nome))
-    return refuse("nome", new AppError("SIGNING_NAME_MISMATCH", MISMATCH[signer.papel].nome));
-  if (!cpfMatches(typed.cpf, signer.cpf))
-    return refuse("cpf", new AppError("SIGNING_CPF_MISMATCH", MISMATCH[signer.papel].cpf));
+    return refuse("nome", new AppError("SIGNING_NAME_MISMATCH", mismatch.nome));
+  if (!cpfMatches(typed.cpf, signer.cpf)) return refuse("cpf", new AppError("SIGNING_CPF_MISMATCH", mismatch.cpf));
   input.beforeCode?.();
   if (!input.codeRequired) return { refused: null, otpId: null };
   if (!typed.codigo) throw new AppError("SIGNING_OTP_REQUIRED");

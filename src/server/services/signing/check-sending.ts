@@ -10,6 +10,8 @@ import { findDocumentOrThrow } from "../documents/find-document.js";
 import { signedRoles } from "./complete-document.js";
 import { loadSendPatient } from "./send-checks.js";
 import { professionalOrder } from "./signing-settings.js";
+import { selectWitnesses } from "../witnesses/witness-rows.js";
+import { A_ROGO_WITNESSES, aRogoOf } from "../../../shared/schemas/a-rogo.js";
 
 type Problem = SendCheck["problemas"][number];
 const refusal = (codigo: keyof typeof ERRORS): Problem => ({
@@ -46,12 +48,17 @@ export async function checkSending(db: Db, actor: Actor, id: string, now = new D
     ) {
       problemas.push(refusal("PROFESSIONAL_SIGNATURE_MISSING"));
     }
+    const aRogo = aRogoOf(document.a_rogo);
+    if (modo === "send" && aRogo && (await selectWitnesses(tx, actor.tenantId, id)).length < A_ROGO_WITNESSES)
+      problemas.push(refusal("A_ROGO_WITNESSES_MISSING"));
     problemas.sort((a, b) => Number(b.bloqueia) - Number(a.bloqueia));
     return {
       modo,
       paciente_id: document.paciente_id,
       problemas,
-      email_possivel: patient ? canEmailPatient(patient) : false,
+      // Decision 070: an "a rogo" patient signs at the front desk; no link goes to them.
+      email_possivel: patient && !aRogo ? canEmailPatient(patient) : false,
+      a_rogo: aRogo !== null,
       novo_prazo: status === "expired",
     };
   });

@@ -3,6 +3,7 @@ import type { Tx } from "../../../db/client.js";
 import { contratoPartes } from "../../../db/schema.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import { requiredSigner, signerContacts, WITNESS_CAPACITY } from "../../../shared/signing-rules.js";
+import { aRogoCapacity, type ARogoMotivo, aRogoOf } from "../../../shared/schemas/a-rogo.js";
 import { findWitness } from "../witnesses/witness-rows.js";
 import { loadSignerRecord } from "./signer-record.js";
 import type { SigningTokenRow } from "./signing-tokens.js";
@@ -26,6 +27,8 @@ export interface LinkSigner {
   titular: "paciente" | "responsavel" | "testemunha";
   /** The witness row (null on the patient's link). */
   testemunhaId: string | null;
+  /** Signed "a rogo" (decision 070): at whose request (the patient or guardian who cannot sign), and why. */
+  aRogo: { de: string; motivo: ARogoMotivo } | null;
 }
 
 export type SignerRecord = NonNullable<Awaited<ReturnType<typeof loadSignerRecord>>>;
@@ -35,39 +38,20 @@ export async function loadLinkSigner(
   tx: Tx,
   tenantId: string,
   link: Pick<SigningTokenRow, "testemunhaId">,
-  document: { id: string; paciente_id: string },
+  document: { id: string; paciente_id: string; a_rogo: unknown },
   now: Date,
 ): Promise<{ signer: LinkSigner; patient: SignerRecord } | null> {
   const patient = await loadSignerRecord(tx, tenantId, document.paciente_id);
-  if (!patient) return null;
-  if (link.testemunhaId) {
-    const witness = await findWitness(tx, tenantId, document.id, link.testemunhaId);
-    if (!witness) return null;
-    return {
-      patient,
-      signer: {
-        papel: "testemunha",
-        ordem: witness.ordem,
-        nome: witness.nome,
-        cpf: witness.cpf,
-        qualidade: WITNESS_CAPACITY,
-        email: witness.email,
-        telefone: witness.telefone,
-        titular: "testemunha",
-        testemunhaId: witness.id,
-      },
-    };
-  }
-  const today = dateInSaoPaulo(now);
-  const signer = requiredSigner(patient, today);
-  // The guardian's own contacts when they sign and the record has them; else the patient's record.
-  const contacts = signerContacts(patient, today);
-  return { patient, signer: { ...signer, ordem: 1, ...contacts, testemunhaId: null } };
+  const witness = link.testemunhaId ? await findWitness(tx, tenantId, document.id, link.testemunhaId) : undefined;
+  return linkSignerOf(link, patient ?? null, witness ? [witness] : [], now, document.a_rogo);
 }
 
 /**
- * loadLinkSigner on rows already read (loadLinkContext): the same rules, no statement. `witnesses`
- * are the document's named witnesses; the link's is found among them by id.
+ * Who signs through this link, on rows already read (loadLinkContext, or loadLinkSigner's):
+ * `witnesses` are the document's named witnesses, the link's found among them by id. On a document
+ * signed "a rogo" (decision 070) the patient's link belongs to the person named to sign at the
+ * patient's (or guardian's) request: their name and CPF are checked, printed "a rogo de …"; the
+ * code still goes to the patient's record, as the patient is there.
  */
 export function linkSignerOf(
   link: Pick<SigningTokenRow, "testemunhaId">,
@@ -81,6 +65,7 @@ export function linkSignerOf(
     telefone: string | null;
   }[],
   now: Date,
+  aRogoStored: unknown,
 ): { signer: LinkSigner; patient: SignerRecord } | null {
   if (!patient) return null;
   if (link.testemunhaId) {
@@ -98,13 +83,31 @@ export function linkSignerOf(
         telefone: witness.telefone,
         titular: "testemunha",
         testemunhaId: witness.id,
+        aRogo: null,
       },
     };
   }
   const today = dateInSaoPaulo(now);
   const signer = requiredSigner(patient, today);
+  // The guardian's own contacts when they sign and the record has them; else the patient's record.
   const contacts = signerContacts(patient, today);
-  return { patient, signer: { ...signer, ordem: 1, ...contacts, testemunhaId: null } };
+  const aRogo = aRogoOf(aRogoStored);
+  if (aRogo) {
+    return {
+      patient,
+      signer: {
+        papel: signer.papel,
+        ordem: 1,
+        nome: aRogo.nome,
+        cpf: aRogo.cpf,
+        qualidade: aRogoCapacity(signer.nome, signer.qualidade),
+        ...contacts,
+        testemunhaId: null,
+        aRogo: { de: signer.nome, motivo: aRogo.motivo },
+      },
+    };
+  }
+  return { patient, signer: { ...signer, ordem: 1, ...contacts, testemunhaId: null, aRogo: null } };
 }
 
 /** hasSigned on the parties already read (loadLinkContext). */

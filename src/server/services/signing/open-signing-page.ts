@@ -56,7 +56,7 @@ export async function openSigningPage(
  */
 export async function loadLinkState(tx: Tx, link: SigningTokenRow, now: Date, options: { lock?: boolean } = {}) {
   const context = await loadLinkContext(tx, link, options);
-  const parties = linkSignerOf(link, context.patient, context.witnesses, now);
+  const parties = linkSignerOf(link, context.patient, context.witnesses, now, context.document.a_rogo);
   if (!parties) throw new AppError("SIGNING_LINK_INVALID");
   const estado = signingState(context.token, context.document, now, signedAmong(context.parties, parties.signer));
   return { ...context, ...parties, estado };
@@ -134,7 +134,9 @@ export async function buildSigningPage(
       destino: canal === "email" ? maskEmail(signer.email ?? "") : maskPhone4(signer.telefone ?? ""),
     }));
   // Decision 056: the patient (or guardian) may revoke a signed consent on this link, with the signature's checks.
-  const revocable = estado === "signed" && document.status === "signed" && signer.papel !== "testemunha";
+  // Decision 070: a consent signed "a rogo" is revoked through the clinic, never by the link.
+  const revocable =
+    estado === "signed" && document.status === "signed" && signer.papel !== "testemunha" && !signer.aRogo;
   const [revocation] =
     revocable && document.revogado_at
       ? await tx
@@ -220,7 +222,12 @@ export async function buildSigningPage(
     conteudo_mascarado: true,
     nivel: requirement.level,
     motivo_simples: requirement.reason,
-    signatario: { papel: signer.papel, qualidade: signer.qualidade, paciente_nome: patient.nome },
+    signatario: {
+      papel: signer.papel,
+      qualidade: signer.qualidade,
+      paciente_nome: patient.nome,
+      a_rogo: signer.aRogo ? { a_pedido_de: signer.aRogo.de, motivo: signer.aRogo.motivo } : null,
+    },
     aguardando_outras_assinaturas: waiting,
     aguardando_profissional: missing !== null && missing.length === 1 && missing[0] === "profissional",
     email_configurado: channel.smtp,

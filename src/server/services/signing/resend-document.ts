@@ -4,6 +4,7 @@ import { contratos, documentReminders, signingTokens } from "../../../db/schema.
 import { withTenant } from "../../../db/tenant-scope.js";
 import { DOCUMENT_VALIDITY_DAYS, effectiveStatus } from "../../../shared/schemas/document.js";
 import type { SigningLink } from "../../../shared/schemas/signing.js";
+import { aRogoOf } from "../../../shared/schemas/a-rogo.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { Actor } from "../../policies/roles.js";
@@ -104,11 +105,14 @@ export async function resendInTransaction(
       );
   }
   const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
+  // Signed "a rogo" (decision 070): the new link is for the front desk; nothing goes to the patient.
+  const aRogo = aRogoOf(document.a_rogo) !== null;
+  const toPatient = { email: input.email && !aRogo, whatsapp: input.whatsapp === true && !aRogo };
   const link = await issueAndShareLink(tx, secretBox, context, {
     document,
     action: "document.resent",
     expiresAt,
-    email: input.email,
+    email: toPatient.email,
     origin: input.origin,
     channel: input.channel,
     now,
@@ -118,7 +122,7 @@ export async function resendInTransaction(
     document,
     link: link.link,
     expiresAt,
-    on: input.whatsapp === true,
+    on: toPatient.whatsapp,
   });
   // Reenviar starts the reminder schedule again from now (decision 066): the chain's start moves,
   // so the old chain's queued reminders stop, and the new one counts on from those already sent.
@@ -135,7 +139,7 @@ export async function resendInTransaction(
     contratoId: id,
     sentAt: now,
     expiresAt,
-    canais: [...(input.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
+    canais: [...(toPatient.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
     testemunhas: (await selectWitnesses(tx, actor.tenantId, id)).length > 0,
     restart: { base: Number(written?.n ?? 0) },
   });

@@ -14,6 +14,8 @@ import { assertPatientCanSign } from "./send-checks.js";
 import { emailAwaitingProfessional } from "./awaiting-professional-email.js";
 import { issueAndShareLink, loadLinkRecipients } from "./signing-link.js";
 import { issueWitnessLinks } from "../witnesses/witness-links.js";
+import { selectWitnesses } from "../witnesses/witness-rows.js";
+import { A_ROGO_WITNESSES, aRogoOf } from "../../../shared/schemas/a-rogo.js";
 import { type EmailChannel, professionalOrder } from "./signing-settings.js";
 import { scheduleReminders } from "../reminders/schedule-reminders.js";
 import { whatsappSendLink } from "../whatsapp/whatsapp-send-link.js";
@@ -50,6 +52,12 @@ export async function sendDocument(
     ) {
       throw new AppError("PROFESSIONAL_SIGNATURE_MISSING");
     }
+    // Signed "a rogo" (decision 070): two witnesses, and the patient's link is for the front desk
+    // only — nothing is sent to a patient who cannot read it (the witnesses still get theirs).
+    const aRogo = aRogoOf(document.a_rogo);
+    if (aRogo && (await selectWitnesses(tx, actor.tenantId, id)).length < A_ROGO_WITNESSES)
+      throw new AppError("A_ROGO_WITNESSES_MISSING");
+    const toPatient = { email: input.email && !aRogo, whatsapp: input.whatsapp === true && !aRogo };
     const expiresAt =
       document.expiracao_at.getTime() > now.getTime()
         ? document.expiracao_at
@@ -63,7 +71,7 @@ export async function sendDocument(
       document,
       action: "document.sent",
       expiresAt,
-      email: input.email,
+      email: toPatient.email,
       origin: input.origin,
       channel: input.channel,
       now,
@@ -95,14 +103,14 @@ export async function sendDocument(
       document,
       link: link.link,
       expiresAt,
-      on: input.whatsapp === true,
+      on: toPatient.whatsapp,
     });
     await scheduleReminders(tx, {
       tenantId: actor.tenantId,
       contratoId: id,
       sentAt: now,
       expiresAt,
-      canais: [...(input.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
+      canais: [...(toPatient.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
       testemunhas: testemunhas.length > 0,
     });
     const shared = whatsapp ? { ...link, whatsapp_enviado: true } : link;

@@ -10,6 +10,8 @@ import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditEventInput, recordAuditEvent } from "../audit/record-audit-event.js";
 import { checkLinkSigner, consumeSigningCode } from "./check-link-signer.js";
+import type { LinkSigner } from "./link-signer.js";
+import { A_ROGO_MOTIVO_LABELS } from "../../../shared/schemas/a-rogo.js";
 import { decodeSignaturePng } from "./signature-png.js";
 import { type EmailChannel, signingRequirement } from "./signing-settings.js";
 import { findSigningTokenWithCode } from "./signing-tokens.js";
@@ -88,6 +90,9 @@ export async function signDocument(
       const locked = state.document;
       const { signer } = state;
       assertSignable(state.estado);
+      // Signed "a rogo" (decision 070): only on the staff's device handed over for this document,
+      // with the reading aloud declared; the patient's own link cannot be used from elsewhere.
+      const aRogo = signer.aRogo ? aRogoEvidence(signer.aRogo, input, presencial) : null;
       // Exactly the frozen model's optional consents, each Sim or Não (decision 057): else a 400, nothing stored.
       const opcionais = checkOptionalAnswers(locked.documento, signer.papel, input.consentimentos_opcionais);
       // Every comprehension question answered rightly through this link, and not paused (decision 061).
@@ -227,6 +232,7 @@ export async function signDocument(
           porta_origem: audit.port ?? null,
           dispositivo: describeDevice(audit.userAgent),
           ...(presencial ? { presencial } : {}),
+          ...(aRogo ? { a_rogo: aRogo } : {}),
           ...(audit.embeddedIn ? { incorporado: { origem: audit.embeddedIn } } : {}),
           ...(leitura ? { leitura } : {}),
           ...(compreensao ? { compreensao } : {}),
@@ -255,6 +261,22 @@ export async function signDocument(
       throw new AppError("SIGNING_ALREADY_SIGNED");
     throw error;
   }
+}
+
+/** What the signature's event records of an "a rogo" signature; refuses one made off the front desk or without the reading. */
+function aRogoEvidence(
+  aRogo: NonNullable<LinkSigner["aRogo"]>,
+  input: SignData,
+  presencial: { atendente_id: string; atendente_nome: string } | null,
+) {
+  if (!presencial) throw new AppError("A_ROGO_FRONT_DESK_ONLY");
+  if (!input.a_rogo) throw new AppError("A_ROGO_READING_REQUIRED");
+  return {
+    a_pedido_de: aRogo.de,
+    motivo: aRogo.motivo,
+    motivo_texto: A_ROGO_MOTIVO_LABELS[aRogo.motivo],
+    leitura_em_voz_alta: { lido_por: input.a_rogo.lido_por, declarada: true },
+  };
 }
 
 function assertSignable(state: "pending" | "signed" | "invalid"): void {

@@ -1,6 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
-import { contratoTestemunhas, pacientes, profiles } from "../../../db/schema.js";
+import { contratoTestemunhas } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { maskEmail } from "../../../shared/schemas/signing.js";
 import { MAX_WITNESSES, type Witness, type WitnessData } from "../../../shared/schemas/witness.js";
@@ -10,12 +9,13 @@ import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
+import { partyCpfs } from "./party-cpfs.js";
 import { presentWitnesses, selectWitnesses } from "./witness-rows.js";
 
 /**
  * POST /api/documents/:id/witnesses: names a witness on a draft (decision 021), at most two. A
- * witness is a third person: not the patient, the guardian, the responsible professional or the
- * other witness (same CPF). The document row is locked, so two additions at once take 1 and 2.
+ * witness is a third person: not the patient, the guardian, the responsible professional, the
+ * other witness or whoever signs "a rogo" (same CPF). The document row is locked, so two additions at once take 1 and 2.
  */
 export async function addWitness(
   db: Db,
@@ -31,21 +31,8 @@ export async function addWitness(
       if (document.status !== "draft") throw new AppError("WITNESS_NOT_EDITABLE");
       const existing = await selectWitnesses(tx, actor.tenantId, id);
       if (existing.length >= MAX_WITNESSES) throw new AppError("WITNESS_LIMIT");
-      const [patient] = await tx
-        .select({ cpf: pacientes.cpf, responsavel_cpf: pacientes.responsavel_cpf })
-        .from(pacientes)
-        .where(and(eq(pacientes.tenant_id, actor.tenantId), eq(pacientes.id, document.paciente_id)))
-        .limit(1);
-      const [physician] = document.medico_responsavel_id
-        ? await tx
-            .select({ cpf: profiles.cpf })
-            .from(profiles)
-            .where(and(eq(profiles.tenant_id, actor.tenantId), eq(profiles.id, document.medico_responsavel_id)))
-            .limit(1)
-        : [];
-      const taken = [patient?.cpf, patient?.responsavel_cpf, physician?.cpf, ...existing.map((w) => w.cpf)].map((cpf) =>
-        (cpf ?? "").replace(/\D/g, ""),
-      );
+      const cpfs = await partyCpfs(tx, actor.tenantId, document);
+      const taken = [...cpfs.patient, ...cpfs.physician, ...cpfs.witnesses, ...cpfs.aRogo];
       if (taken.includes(input.cpf)) throw new AppError("WITNESS_IS_PARTY");
       const ordem = [1, 2].find((n) => !existing.some((w) => w.ordem === n)) ?? MAX_WITNESSES + 1;
       const [row] = await tx

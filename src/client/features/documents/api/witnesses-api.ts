@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api";
 import type { Witness, WitnessData } from "@shared/schemas/witness";
+import type { ARogo } from "@shared/schemas/a-rogo";
 import { documentKeys, retryUnlessClientError } from "./documents-api";
 
 /** Optional witnesses of a document (decision 021): named on the draft, each signs by own link. */
@@ -32,5 +33,22 @@ export function useRemoveWitness(id: string) {
   return useMutation({
     mutationFn: (witnessId: string) => api<void>(path(id, `/${encodeURIComponent(witnessId)}`), { method: "DELETE" }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: witnessKeys.list(id) }),
+  });
+}
+
+/** Signature "a rogo" (decision 070): who signs at the patient's request, named on the draft. */
+export function useSetARogo(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ARogo) => api<ARogo>(`/api/documents/${encodeURIComponent(id)}/a-rogo`, { method: "PUT", body }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) }),
+  });
+}
+
+export function useRemoveARogo(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<void>(`/api/documents/${encodeURIComponent(id)}/a-rogo`, { method: "DELETE" }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) }),
   });
 }

@@ -29,6 +29,7 @@ import { DocumentSignatures } from "./document-signatures";
 import { ComprehensionPausedNotice } from "./document-comprehension";
 import { DocumentSigningPanel, SignedPdfButton } from "./document-signing-panel";
 import { WitnessesCard } from "./witnesses-card";
+import { ARogoCard } from "./a-rogo-card";
 import { DocumentMessagesCard } from "./document-messages-card";
 import { ChoiceRecordsCard } from "./choice-records-card";
 import { RecordChoicePanel } from "./record-choice-panel";
@@ -181,6 +182,7 @@ export function DocumentDetailPage() {
       <ChoiceRecordsCard doc={doc} />
       <RecordChoicePanel doc={doc} canWrite={canWrite} />
 
+      {doc.status !== "cancelled" ? <ARogoCard doc={doc} canWrite={canWrite} /> : null}
       {doc.status !== "cancelled" ? <WitnessesCard doc={doc} canWrite={canWrite} /> : null}
 
       <DocumentMessagesCard documentId={doc.id} status={doc.status} />

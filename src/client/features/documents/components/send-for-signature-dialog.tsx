@@ -70,6 +70,8 @@ export function SendForSignatureDialog({
   const emailDeliverable = settings.data?.email_entregavel !== false;
   const emailPossible = facts?.email_possivel === true && emailDeliverable;
   const blocked = facts ? facts.problemas.some((problem) => problem.bloqueia) : false;
+  // Signed "a rogo" (decision 070): nothing goes to the patient; the witnesses get their links by e-mail.
+  const aRogo = facts?.a_rogo === true;
   const ready = Boolean(facts) && !blocked;
   const returnTo = `${location.pathname}${location.search}`;
 
@@ -78,7 +80,11 @@ export function SendForSignatureDialog({
     setRefusal(null);
     const withEmail = email && emailPossible;
     try {
-      const link = await send.mutateAsync({ id: target.id, mode: target.mode, email: withEmail });
+      const link = await send.mutateAsync({
+        id: target.id,
+        mode: target.mode,
+        email: aRogo ? emailDeliverable : withEmail,
+      });
       setResult(link);
       toast.success(target.mode === "send" ? SIGNING_MESSAGES.sent : SIGNING_MESSAGES.resent);
       if (withEmail) {
@@ -95,7 +101,10 @@ export function SendForSignatureDialog({
   const resend = target?.mode === "resend";
   const renewed = resend && (facts?.novo_prazo ?? target?.expired === true);
   let description: string;
-  if (result)
+  if (result && aRogo)
+    description =
+      "Assinatura a rogo: com o paciente na clínica, use “Assinar neste aparelho” e leia o termo em voz alta para ele.";
+  else if (result)
     description = "Envie este link ao paciente. Ele abre a página de assinatura no celular, sem precisar de conta.";
   else if (renewed)
     description = `${target?.label ?? ""}: o prazo de assinatura passou. Um novo link será gerado, com novo prazo de ${DOCUMENT_VALIDITY_DAYS} dias.`;
@@ -155,45 +164,52 @@ export function SendForSignatureDialog({
                 <AlertDescription>{refusal}</AlertDescription>
               </Alert>
             ) : null}
-            <div className="grid gap-1">
-              <div className="flex items-center gap-2">
-                <Checkbox
-                  id={emailId}
-                  checked={email && emailPossible}
-                  onCheckedChange={(value) => setEmail(value === true)}
-                  disabled={!canWrite || !emailPossible}
-                  aria-describedby={facts && !emailPossible ? `${emailId}-hint` : undefined}
-                  data-testid="send-email-checkbox"
-                />
-                <Label htmlFor={emailId} className="font-normal">
-                  Enviar também o link por e-mail ao paciente
-                </Label>
-              </div>
-              {facts && !emailDeliverable ? (
-                <p
-                  id={`${emailId}-hint`}
-                  className="pl-6 text-xs text-muted-foreground"
-                  data-testid="send-email-undeliverable"
-                >
-                  Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.
-                </p>
-              ) : facts && !emailPossible ? (
-                <p
-                  id={`${emailId}-hint`}
-                  className="pl-6 text-xs text-muted-foreground"
-                  data-testid="send-email-missing"
-                >
-                  {SIGNING_MESSAGES.patientEmailMissing}.{" "}
-                  <Link
-                    to={patientEditLink(facts.paciente_id, returnTo)}
-                    onClick={onClose}
-                    className="font-medium text-foreground underline underline-offset-4"
+            {aRogo ? (
+              <p className="text-sm text-muted-foreground" data-testid="send-a-rogo">
+                Assinatura a rogo: o link não é enviado ao paciente. Ele assina aqui na clínica, em “Assinar neste
+                aparelho”; as testemunhas recebem cada uma o próprio link.
+              </p>
+            ) : (
+              <div className="grid gap-1">
+                <div className="flex items-center gap-2">
+                  <Checkbox
+                    id={emailId}
+                    checked={email && emailPossible}
+                    onCheckedChange={(value) => setEmail(value === true)}
+                    disabled={!canWrite || !emailPossible}
+                    aria-describedby={facts && !emailPossible ? `${emailId}-hint` : undefined}
+                    data-testid="send-email-checkbox"
+                  />
+                  <Label htmlFor={emailId} className="font-normal">
+                    Enviar também o link por e-mail ao paciente
+                  </Label>
+                </div>
+                {facts && !emailDeliverable ? (
+                  <p
+                    id={`${emailId}-hint`}
+                    className="pl-6 text-xs text-muted-foreground"
+                    data-testid="send-email-undeliverable"
                   >
-                    Cadastrar e-mail
-                  </Link>
-                </p>
-              ) : null}
-            </div>
+                    Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.
+                  </p>
+                ) : facts && !emailPossible ? (
+                  <p
+                    id={`${emailId}-hint`}
+                    className="pl-6 text-xs text-muted-foreground"
+                    data-testid="send-email-missing"
+                  >
+                    {SIGNING_MESSAGES.patientEmailMissing}.{" "}
+                    <Link
+                      to={patientEditLink(facts.paciente_id, returnTo)}
+                      onClick={onClose}
+                      className="font-medium text-foreground underline underline-offset-4"
+                    >
+                      Cadastrar e-mail
+                    </Link>
+                  </p>
+                ) : null}
+              </div>
+            )}
             {settings.data && !blocked ? <SendLevelNotice settings={settings.data} /> : null}
           </div>
         )}

@@ -70,7 +70,7 @@ export function WitnessesCard({ doc, canWrite }: { doc: DocumentDetail; canWrite
     <Card className="gap-3 py-4" data-testid="witnesses-card">
       <CardHeader className="px-4 sm:px-6">
         <CardTitle className="text-base">{WITNESS_MESSAGES.title}</CardTitle>
-        <CardDescription>{WITNESS_MESSAGES.hint}</CardDescription>
+        <CardDescription>{doc.a_rogo ? WITNESS_MESSAGES.hintARogo : WITNESS_MESSAGES.hint}</CardDescription>
       </CardHeader>
       <CardContent className="grid max-w-xl gap-4 px-4 sm:px-6">
         {witnesses.isPending ? (
@@ -120,7 +120,7 @@ export function WitnessesCard({ doc, canWrite }: { doc: DocumentDetail; canWrite
 
         {editable && items.length < max && !witnesses.isPending && !formOpen ? (
           <Button variant="outline" className="w-fit" onClick={() => setFormOpen(true)}>
-            <UserPlus /> {WITNESS_MESSAGES.open}
+            <UserPlus /> {doc.a_rogo ? WITNESS_MESSAGES.openARogo : WITNESS_MESSAGES.open}
           </Button>
         ) : null}
         {editable && items.length < max && !witnesses.isPending && formOpen ? (
