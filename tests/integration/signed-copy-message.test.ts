@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratos, emailOutbox, jobs, whatsappMessages } from "../../src/db/schema.js";
@@ -73,6 +74,8 @@ const staff = (who: SignedIn, method: "GET" | "POST", url: string, payload?: unk
 const pub = (method: "GET" | "POST" | "HEAD", url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, payload: payload as object });
 
+/** Addresses unique to this run: a reused PostgreSQL database keeps earlier runs' outbox. */
+const RUN = randomUUID().slice(0, 8);
 let seq = 0;
 /** A mobile no other test of this file uses: the fakes' received lists are told apart by number. */
 function uniqueMobile(): string {
@@ -87,26 +90,42 @@ interface Sent {
   nome: string;
   cpf: string;
   email: string | null;
-  /** 11 digits. */
+  /** The signer's mobile on record, 11 digits. */
   mobile: string;
+  /** The patient's own mobile. */
+  patientMobile: string;
   who: SignedIn;
 }
 
 /** A patient with a mobile (and an e-mail only when given), a draft, and Enviar (WhatsApp unless `whatsapp: false`). */
-async function sentTo(who: SignedIn, options: { email?: string; whatsapp?: boolean } = {}): Promise<Sent> {
+const masked = (mobile: string) => `(${mobile.slice(0, 2)}) ${mobile.slice(2, 7)}-${mobile.slice(7)}`;
+
+async function sentTo(
+  who: SignedIn,
+  options: { email?: string; whatsapp?: boolean; guardianMobile?: string } = {},
+): Promise<Sent> {
   const mobile = uniqueMobile();
-  const nome = "Carla Mendes Rocha";
+  const guardianCpf = validCpf();
   const created = await staff(who, "POST", "/api/patients", {
-    nome,
+    nome: "Carla Mendes Rocha",
     cpf: validCpf(),
-    data_nascimento: "1980-02-02",
-    telefone: `(${mobile.slice(0, 2)}) ${mobile.slice(2, 7)}-${mobile.slice(7)}`,
+    data_nascimento: options.guardianMobile ? "2014-03-09" : "1980-02-02",
+    telefone: masked(mobile),
     ...(options.email ? { email: options.email } : {}),
+    // A minor whose guardian has only a mobile of their own (decision 068).
+    ...(options.guardianMobile
+      ? {
+          responsavel_nome: "Marta Souza Lima",
+          responsavel_cpf: guardianCpf,
+          responsavel_telefone: masked(options.guardianMobile),
+        }
+      : {}),
   });
   expect(created.statusCode, created.body).toBe(201);
+  const nome = options.guardianMobile ? "Marta Souza Lima" : "Carla Mendes Rocha";
   const documentId = await draftDocument(ctx.app, who, who === clinic ? versionId : otherVersionId, created.json().id);
   const sent = await staff(who, "POST", `/api/documents/${documentId}/send`, {
-    email: Boolean(options.email),
+    email: Boolean(options.email) && !options.guardianMobile,
     ...(options.whatsapp === false ? { whatsapp: false } : {}),
   });
   expect(sent.statusCode, sent.body).toBe(200);
@@ -114,9 +133,11 @@ async function sentTo(who: SignedIn, options: { email?: string; whatsapp?: boole
     documentId,
     token: tokenOf(sent.json().link),
     nome,
-    cpf: created.json().cpf as string,
-    email: options.email ?? null,
-    mobile,
+    cpf: options.guardianMobile ? guardianCpf : (created.json().cpf as string),
+    email: options.guardianMobile ? null : (options.email ?? null),
+    // The signer's mobile: the guardian's when they sign with their own contacts.
+    mobile: options.guardianMobile ?? mobile,
+    patientMobile: mobile,
     who,
   };
 }
@@ -145,7 +166,7 @@ async function sign(doc: Sent): Promise<void> {
     nome: doc.nome,
     cpf: doc.cpf,
     // The page asks for an e-mail even when the record has none (decision 047): it is only typed.
-    email: doc.email ?? `digitado.${doc.mobile}@exemplo.com.br`,
+    email: doc.email ?? `digitado.${RUN}.${doc.mobile}@exemplo.com.br`,
     assinatura: signatureDataUrl(),
     conteudo_sha256: verified.json().documento.conteudo_sha256,
     aceite_eletronico: true,
@@ -236,8 +257,8 @@ describe("the signed copy by message (decision 074)", () => {
   });
 
   it("a patient with an e-mail gets the e-mail only, unless their link went by WhatsApp: then the WhatsApp too", async () => {
-    const byEmail = await sentTo(clinic, { email: `ana.${uniqueMobile()}@exemplo.com.br`, whatsapp: false });
-    const both = await sentTo(clinic, { email: `bia.${uniqueMobile()}@exemplo.com.br` });
+    const byEmail = await sentTo(clinic, { email: `ana.${RUN}@exemplo.com.br`, whatsapp: false });
+    const both = await sentTo(clinic, { email: `bia.${RUN}@exemplo.com.br` });
     await sign(byEmail);
     await sign(both);
     await runJobs();
@@ -259,11 +280,28 @@ describe("the signed copy by message (decision 074)", () => {
     expect(smsTo(both.mobile)).toHaveLength(0);
   });
 
+  it("a guardian with only a mobile of their own gets it there, never at the minor's contacts", async () => {
+    const doc = await sentTo(clinic, { email: `minor.${RUN}@exemplo.com.br`, guardianMobile: uniqueMobile() });
+    await sign(doc);
+    await runJobs();
+    const copies = copiesTo(doc.mobile);
+    expect(copies).toHaveLength(1);
+    expect(params(copies[0]!)[0]).toBe("Marta");
+    expect(tokenOf(params(copies[0]!)[3]!)).toBe(doc.token);
+    expect(copiesTo(doc.patientMobile)).toHaveLength(0);
+    expect((await trail(doc))[0]!.data).toMatchObject({ canal: "whatsapp", contato_de: "responsavel" });
+    expect(await outboxMails({ app: ctx.app, database: ctx.database }, `minor.${RUN}@exemplo.com.br`)).toHaveLength(0);
+  });
+
   it("with the provider down the message waits in the queue and goes on a retry, once", async () => {
     const doc = await sentTo(clinic);
     await sign(doc);
     whatsapp.mode = "down";
-    await runJobs();
+    try {
+      await runJobs();
+    } finally {
+      whatsapp.mode = "ok";
+    }
     expect(copiesTo(doc.mobile)).toHaveLength(0);
     const [row] = await copyRows(doc);
     expect(row).toMatchObject({ status: "queued" });
@@ -274,7 +312,7 @@ describe("the signed copy by message (decision 074)", () => {
       .where(and(eq(jobs.kind, "whatsapp.send"), sql`${jobs.payload} ->> 'messageId' = ${row!.id}`));
     expect(retry).toMatchObject({ status: "pending", attempts: 1 });
 
-    whatsapp.mode = "ok";
+    // The provider is back: the next round at the retry's time sends it.
     await runJobs(undefined, retry!.run_at);
     expect(copiesTo(doc.mobile)).toHaveLength(1);
     expect((await copyRows(doc))[0]).toMatchObject({ status: "accepted", erro: null });
