@@ -33,7 +33,7 @@ export const SIGNED_COPY_MESSAGE_ACTION = "document.signed_copy_message";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type Contrato = Pick<typeof contratos.$inferSelect, "id" | "paciente_id" | "titulo" | "signed_at">;
+type Contrato = Pick<typeof contratos.$inferSelect, "id" | "paciente_id" | "titulo" | "signed_at" | "status">;
 
 /**
  * The patient's own link to the signed document (the newest link of theirs not revoked: it shows
@@ -144,7 +144,8 @@ function queueSms(tx: Tx, box: SecretBox, tenantId: string, contratoId: string, 
  * Queues the signed copy's message in the caller's transaction (the document row locked by it),
  * audited as 'document.signed_copy_message'; returns the channel, or null when none goes: an
  * e-mail on record and a link that did not go by WhatsApp (the e-mail carries the copy), no mobile,
- * no channel on this server, no link, the link's window over, or already queued for this document.
+ * no channel on this server, no link, the document no longer signed or the link's window over, or
+ * already queued for this document.
  */
 export async function enqueueSignedCopyMessage(
   tx: Tx,
@@ -154,7 +155,9 @@ export async function enqueueSignedCopyMessage(
   now = new Date(),
 ): Promise<"whatsapp" | "sms" | null> {
   const { contrato, clinicName } = document;
-  if (!contrato.signed_at || now.getTime() >= contrato.signed_at.getTime() + SIGNED_LINK_DAYS * DAY_MS) return null;
+  // Signed and still within the link's window (a revoked document's rerun sends no "your copy").
+  if (contrato.status !== "signed" || !contrato.signed_at) return null;
+  if (now.getTime() >= contrato.signed_at.getTime() + SIGNED_LINK_DAYS * DAY_MS) return null;
   const [already] = await tx
     .select({ id: auditEvents.id })
     .from(auditEvents)
