@@ -24,7 +24,12 @@ export interface JobPayloads {
     base?: number;
   };
   /** One WhatsApp template message (a whatsapp_messages row); `sealed` holds its parameters (decision 059). */
-  "whatsapp.send": { messageId: string; to: string; tipo: "link" | "codigo" | "lembrete"; sealed: string };
+  "whatsapp.send": {
+    messageId: string;
+    to: string;
+    tipo: "link" | "codigo" | "lembrete" | "via_assinada";
+    sealed: string;
+  };
   /** A WhatsApp message failed for good: send it again by SMS or e-mail, once (decision 066). */
   "whatsapp.fallback": { messageId: string };
   /** Seal a refusal's or revocation's record, e-mail it, send it to Feegow (decision 056). */

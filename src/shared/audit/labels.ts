@@ -19,6 +19,8 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.resent": "Link de assinatura reenviado",
   "document.reminder_sent": "Lembrete automático enviado",
   "document.whatsapp_fallback": "WhatsApp não entregue: mensagem enviada por SMS ou e-mail",
+  /** Decision 074. */
+  "document.signed_copy_message": "Link da via assinada enviado ao celular cadastrado",
   "document.viewed": "Aberto pelo(a) signatário(a)",
   "document.signed": "Documento assinado por todas as partes",
   "document.party_signed": "Assinatura registrada",
@@ -151,10 +153,23 @@ export function auditEventLabel(action: string, data?: unknown): string {
   if (action === "document.whatsapp_fallback") {
     // Decision 066: says which channel carried the message instead of WhatsApp.
     const canal = field(data, "canal");
-    const what = field(data, "tipo") === "codigo" ? "novo código enviado" : "link enviado";
+    const tipo = field(data, "tipo");
+    const what =
+      tipo === "codigo"
+        ? "novo código enviado"
+        : tipo === "via_assinada"
+          ? "link da via assinada enviado"
+          : "link enviado";
     if (canal === "sms") return `WhatsApp não entregue: ${what} por SMS`;
     if (canal === "email") return `WhatsApp não entregue: ${what} por e-mail`;
     if (canal === "nenhum") return "WhatsApp não entregue: sem SMS ou e-mail para reenviar";
+  }
+  if (action === "document.signed_copy_message") {
+    // Decision 074: by which channel, to whose mobile.
+    const canal = field(data, "canal");
+    const whose = field(data, "contato_de") === "responsavel" ? "do responsável legal" : "do paciente";
+    if (canal === "whatsapp" || canal === "sms")
+      return `Link da via assinada enviado por ${canal === "sms" ? "SMS" : "WhatsApp"} ao celular ${whose}`;
   }
   if (action === "document.optional_consent_revoked") {
     const titulo = field(data, "item_titulo");

@@ -37,6 +37,7 @@ export const WHATSAPP_KIND_LABEL: Readonly<Record<string, string>> = {
   link: "Link de assinatura",
   codigo: "Código de verificação",
   lembrete: "Lembrete",
+  via_assinada: "Via assinada",
 };
 
 /** GET /api/documents/:id/messages: reminders sent and WhatsApp messages with their last status. */

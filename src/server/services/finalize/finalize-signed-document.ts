@@ -3,12 +3,13 @@
  * document with the Signatures block and the "Registro de assinaturas" page), signs it — the
  * professional's ICP-Brasil A1 when chosen, then the clinic's e-CNPJ or the instance seal
  * (final-signers.ts) — stores it, links it to the document with the SHA-256 of the sealed
- * bytes, records 'document.sealed' and queues the e-mails with the PDF attached — the last four
- * in one tenant transaction, after the rendering and sealing (which touch no table; they run in
- * the PDF worker pool, decision 012).
+ * bytes, records 'document.sealed' and queues the e-mails with the PDF attached (and, for a
+ * signer reached by mobile, the message with their link to it: decision 074) — in one tenant
+ * transaction, after the rendering and sealing (which touch no table; they run in the PDF worker
+ * pool, decision 012).
  *
  * Idempotent: a document that already has its sealed PDF is not sealed again; the run only
- * makes sure its e-mails were queued (once). Two runs at the same time: the second to reach the
+ * makes sure its e-mails and its message were queued (once). Two runs at the same time: the second to reach the
  * locked row finds the PDF linked and stops (its stored bytes are content-addressed, harmless).
  */
 import { maskCpf, maskEmail } from "../../../shared/signing-rules.js";
@@ -26,6 +27,7 @@ import { finalSigners, pdfSignatures } from "./final-signers.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../../../shared/evidence/evidence.js";
 import { appliedSigningMethod } from "../../../shared/signing-method.js";
 import { emailsWithAttachment, enqueueSignedDocumentEmails } from "./signed-document-emails.js";
+import { enqueueSignedCopyMessage } from "./signed-copy-message.js";
 import { addLongTermValidation } from "../sealing/long-term-validation.js";
 import { tsaConfigFromEnv } from "../timestamping/tsa-client.js";
 import { enqueueSealedPdfUpload } from "../feegow/enqueue-sealed-pdf-upload.js";
@@ -51,6 +53,13 @@ export async function finalizeSignedDocument(
   if (contrato.signed_pdf_file_id) {
     const fileId = contrato.signed_pdf_file_id;
     await withTenant(ctx.db, tenantId, async (tx) => {
+      // The copy's message once per document (decision 074): the row locked, then the trail read.
+      await tx
+        .select({ id: contratos.id })
+        .from(contratos)
+        .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, contratoId)))
+        .for("update");
+      await enqueueSignedCopyMessage(tx, ctx, tenantId, document);
       if ((await emailsWithAttachment(tx, tenantId, fileId)) > 0) return;
       const [file] = await tx
         .select({ nome: files.nome })
@@ -213,6 +222,8 @@ export async function finalizeSignedDocument(
       { fileId: file.id, filename: nome },
       ctx.origin,
     );
+    // No e-mail on record, or the link went by WhatsApp: the copy by message too (decision 074).
+    await enqueueSignedCopyMessage(tx, ctx, tenantId, document, now);
     await enqueueSealedPdfUpload(tx, tenantId, contratoId, { fileId: file.id, sha256: stored.sha256 });
   });
 }

@@ -3,15 +3,15 @@
  * for them (the typed one only when there is none: decision 045), and one to the responsible
  * physician, queued in the outbox inside the sealing transaction.
  */
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
-import { contratoTestemunhas, emailOutbox, pacientes, signingTokens } from "../../../db/schema.js";
+import { contratoTestemunhas, emailOutbox, pacientes } from "../../../db/schema.js";
 import { formatDate, formatDateTimeAt } from "../../../shared/format/index.js";
-import { SIGNED_LINK_DAYS } from "../../../shared/signing-rules.js";
 import { signedCopyAddress } from "../../../shared/signed-copy-address.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
 import type { FinalDocument } from "./final-pdf-input.js";
+import { patientSignedLink } from "./signed-copy-message.js";
 
 const firstName = (nome: string) => nome.trim().split(/\s+/)[0] ?? nome;
 
@@ -56,12 +56,10 @@ async function recordedAddressOf(
   };
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * How the patient (or guardian) takes the consent back (decision 056, LGPD art. 8 §5: "por
  * procedimento gratuito e facilitado"): their own link, which stays open SIGNED_LINK_DAYS after
- * the signature, and the clinic, always. Null token: the link is gone, only the clinic is named.
+ * the signature, and the clinic, always. No link: the link is gone, only the clinic is named.
  */
 async function revocationParagraph(
   tx: Tx,
@@ -71,25 +69,11 @@ async function revocationParagraph(
   clinicName: string,
   origin: string,
 ): Promise<string> {
-  const [row] = await tx
-    .select({ sealed: signingTokens.token_encrypted })
-    .from(signingTokens)
-    .where(
-      and(
-        eq(signingTokens.tenant_id, tenantId),
-        eq(signingTokens.contrato_id, contrato.id),
-        isNull(signingTokens.revoked_at),
-        isNull(signingTokens.testemunha_id),
-      ),
-    )
-    .orderBy(desc(signingTokens.created_at))
-    .limit(1);
+  const signed = await patientSignedLink(tx, box, tenantId, contrato, origin);
   const always = "Se mudar de ideia, você pode revogar este consentimento a qualquer momento, sem custo";
-  if (!row || !contrato.signed_at) return `\n${always}: fale com ${clinicName}.\n`;
-  const until = formatDate(new Date(contrato.signed_at.getTime() + SIGNED_LINK_DAYS * DAY_MS));
-  const link = `${origin}/assinar/${box.open(row.sealed).toString("utf8")}`;
+  if (!signed) return `\n${always}: fale com ${clinicName}.\n`;
   return (
-    `\n${always}: até ${until}, pelo mesmo link que você usou para assinar (${link}), ` +
+    `\n${always}: até ${formatDate(signed.until)}, pelo mesmo link que você usou para assinar (${signed.link}), ` +
     `confirmando seus dados; depois dessa data, ou se preferir, fale com ${clinicName}.\n`
   );
 }

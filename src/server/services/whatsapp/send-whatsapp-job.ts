@@ -10,6 +10,7 @@ import { enqueueWhatsappFallback } from "./whatsapp-fallback.js";
 function templateOf(env: Env, tipo: JobPayloads["whatsapp.send"]["tipo"]): string {
   if (tipo === "codigo") return env.WHATSAPP_TEMPLATE_CODE;
   if (tipo === "lembrete") return env.WHATSAPP_TEMPLATE_REMINDER;
+  if (tipo === "via_assinada") return env.WHATSAPP_TEMPLATE_SIGNED_COPY;
   return env.WHATSAPP_TEMPLATE_LINK;
 }
 

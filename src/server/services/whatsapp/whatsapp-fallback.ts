@@ -15,6 +15,7 @@ import { hashSigningCode, newSigningCode, signingCodeKey } from "../signing/sign
 import { emailChannelOf } from "../signing/signing-settings.js";
 import { currentSigningToken } from "../signing/signing-tokens.js";
 import { ofSigner } from "../signing/of-signer.js";
+import { signedCopyBySms } from "../finalize/signed-copy-message.js";
 
 /** Queues the fallback of a message that failed for good (once per message: the dedupe key). */
 export async function enqueueWhatsappFallback(tx: Tx, tenantId: string, messageId: string): Promise<void> {
@@ -34,7 +35,7 @@ type Fallback = "sms" | "email" | "nenhum";
  * has SMS and the mobile is one) or else by e-mail (when one can be read). The link and the
  * reminder carry the live link; a code cannot be sent again (only its hash is kept), so a new one
  * replaces it and the trail's 'document.otp_sent' names the channel that really carried it (the
- * evidence's `codigo_canal`). Written on the message (`fallback`) and in the trail
+ * evidence's `codigo_canal`). The signed copy's message goes by SMS only (decision 074). Written on the message (`fallback`) and in the trail
  * ('document.whatsapp_fallback'), shown on the document page.
  */
 export async function whatsappFallback(
@@ -68,8 +69,12 @@ export async function whatsappFallback(
     const channel = emailChannelOf(ctx.env);
     let used: Fallback = "nenhum";
     let destino: string | null = null;
-    // Nothing to carry once the document no longer waits (signed, refused, cancelled, expired).
-    if (remindersContinue(doc.status)) {
+    if (message.tipo === "via_assinada") {
+      // The signed copy's message (decision 074): by SMS when no e-mail on record carried the copy.
+      destino = doc.status === "signed" ? await signedCopyBySms(tx, ctx, tenantId, doc.id, now) : null;
+      if (destino) used = "sms";
+    } else if (remindersContinue(doc.status)) {
+      // Nothing to carry once the document no longer waits (signed, refused, cancelled, expired).
       const { patient, clinica } = await loadLinkRecipients(tx, tenantId, doc.paciente_id, now);
       if (message.tipo === "codigo") {
         const sent = await resendCode(ctx, tx, { tenantId, doc, clinica, channel, now });
