@@ -85,9 +85,32 @@ describe("audio consent on a phone", () => {
     expect(phone.errors).toEqual([]);
 
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "audio-consent-")), "assinado.pdf");
-    writeFileSync(file, await sealedPdf(staff.page, documentId));
+    const pdf = await sealedPdf(staff.page, documentId);
+    writeFileSync(file, pdf);
     const text = execFileSync("pdftotext", [file, "-"]).toString("utf8").replace(/\s+/g, " ");
-    expect(text).toMatch(/Áudio do aceite: SHA-256 [0-9a-f]{64}/);
+    const hash = /Áudio do aceite: SHA-256 ([0-9a-f]{64})/.exec(text)?.[1];
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+
+    // /verificar, on the phone: the dropped PDF's audio checked against its chain and listed with
+    // the same hash, then the reading record the page sent, as the device's word.
+    await p.goto("/verificar");
+    await p.getByLabel("Arquivo PDF para verificar").setInputFiles({
+      name: "termo-assinado.pdf",
+      mimeType: "application/pdf",
+      buffer: pdf,
+    });
+    const report = p.getByTestId("evidence-report");
+    await report.waitFor();
+    expect(await p.getByTestId("evidence-verdict").getAttribute("data-ok")).toBe("true");
+    const shown = (await report.textContent())!.replace(/\s+/g, " ");
+    expect(shown).toContain(`O áudio do aceite de ${PATIENT} é o da sua assinatura registrada na cadeia de eventos`);
+    expect(shown).toContain(`${PATIENT} — Áudio do aceite: SHA-256 ${hash}, 0 min `);
+    expect(shown).toMatch(new RegExp(`${PATIENT} — Gravação: formato audio/(webm|ogg|mp4)`));
+    expect(shown).toContain(`O registro de leitura de ${PATIENT} cita as`);
+    expect(shown).toContain(`${PATIENT} — Registrado pelo aparelho do signatário (não conferido):`);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await report.getByText("Áudio do aceite: SHA-256").first().scrollIntoViewIfNeeded();
+    await snap(p, "audio-verificar-phone", { fullPage: false });
 
     // The staff page plays it; the play is an event of the trail.
     await staff.page.goto(`/documents/${documentId}`);

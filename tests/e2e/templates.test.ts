@@ -17,6 +17,13 @@ const sectionCards = (page: Page) => page.getByTestId("template-section");
 const sectionTitle = (page: Page, index: number) => sectionCards(page).nth(index).getByLabel("Título da seção");
 const sectionContent = (page: Page, index: number) => sectionCards(page).nth(index).getByLabel("Conteúdo");
 
+/** The specialty a saved template was given. */
+async function specialtyOf(page: Page, templateId: string): Promise<string> {
+  const detail = await page.request.get(`/api/templates/${templateId}`);
+  expect(detail.status()).toBe(200);
+  return ((await detail.json()) as { especialidade: string }).especialidade;
+}
+
 /** Picks the first specialty offered (the list comes from the server) and a category. */
 async function chooseSpecialtyAndCategory(page: Page, categoria: string): Promise<string> {
   const especialidade = page.getByLabel(/^Especialidade/);
@@ -302,6 +309,9 @@ describe("templates", () => {
     expect(await page.getByTestId("optional-consents-editor").getByTestId("optional-consent-item").count()).toBe(
       SAMPLE_TELECONSULT_TEMPLATE.estrutura.optional_consents!.length,
     );
+    // Its documents ask for the audio of the agreement by default (decision 069): ticked here.
+    const templateAudio = page.getByTestId("template-ask-audio");
+    expect(await templateAudio.getAttribute("aria-checked")).toBe("true");
     // Over content, the other sample asks first, and "Cancelar" keeps the teleconsultation.
     await page.getByRole("button", { name: "Carregar modelo de exemplo" }).click();
     await page.getByRole("alertdialog").getByText("Substituir o conteúdo atual?").waitFor();
@@ -314,6 +324,41 @@ describe("templates", () => {
     await page.waitForURL(/\/templates\/[0-9a-f-]{36}\/preview$/);
     await page.getByRole("heading", { name: SAMPLE_TELECONSULT_TEMPLATE.titulo, level: 1 }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+    // Published, it makes the new-document form come with "Pedir … áudio" ticked; it can be unticked,
+    // and a template without the default shows the box unticked.
+    const templateId = /\/templates\/([0-9a-f-]{36})\/preview$/.exec(page.url())![1]!;
+    expect(
+      (await page.request.post(`/api/templates/${templateId}/status`, { data: { status: "published" } })).status(),
+    ).toBe(200);
+    const plain = await page.request.post("/api/templates", {
+      data: {
+        titulo: "TCLE sem áudio",
+        especialidade: await specialtyOf(page, templateId),
+        categoria: SAMPLE_TEMPLATE.categoria,
+        estrutura: SAMPLE_TEMPLATE.estrutura,
+      },
+    });
+    expect(plain.status()).toBe(201);
+    expect(
+      (
+        await page.request.post(`/api/templates/${(await plain.json()).id}/status`, { data: { status: "published" } })
+      ).status(),
+    ).toBe(200);
+    await page.goto("/documents/create");
+    await page.getByRole("heading", { name: "Novo Documento" }).waitFor();
+    const askAudio = page.getByTestId("ask-audio");
+    expect(await askAudio.getAttribute("aria-checked")).toBe("false");
+    await page.getByLabel(/^Template/).selectOption({ label: `${SAMPLE_TELECONSULT_TEMPLATE.titulo} (v1)` });
+    await expect.poll(() => askAudio.getAttribute("aria-checked")).toBe("true");
+    await askAudio.scrollIntoViewIfNeeded();
+    await snap(page, "document-create-teleconsult-audio-phone", { fullPage: false });
+    await askAudio.click();
+    await expect.poll(() => askAudio.getAttribute("aria-checked")).toBe("false");
+    await page.getByLabel(/^Template/).selectOption({ label: "TCLE sem áudio (v1)" });
+    expect(await askAudio.getAttribute("aria-checked")).toBe("false");
+    await askAudio.click();
+    await expect.poll(() => askAudio.getAttribute("aria-checked")).toBe("true");
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -19,7 +19,10 @@ describe("/verificar shows the evidence the uploaded PDF carries", () => {
     const staff = await newPage(browser, DESKTOP);
     await signIn(staff.page, account.email, account.password);
     const patient = { nome: "Helena Castro Vieira", cpf: validCpf(), email: `helena.${Date.now()}@exemplo.com.br` };
-    const documentId = await seedSignableDocument(staff.page, account, patient);
+    // The audio is asked (decision 069); signing through the API sends neither it nor a reading record.
+    const documentId = await seedSignableDocument(staff.page, account, patient, undefined, undefined, {
+      pedir_audio: true,
+    });
     const sent = await json<{ link: string }>(
       await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
       200,
@@ -51,6 +54,17 @@ describe("/verificar shows the evidence the uploaded PDF carries", () => {
     const first = lines.first();
     expect(await first.textContent()).toMatch(/^✓\s*Confere:\s*Selo digital \(PAdES\) válido/);
     expect(await report.textContent()).toContain("Cadeia de");
+    // Each signer's audio of the agreement and reading record, said even when absent (decisions 069, 052).
+    const texts = (await lines.allTextContents()).map((text) => text.replace(/\s+/g, " "));
+    expect(texts).toContain(
+      `✓Confere: A cadeia de eventos registra, na assinatura de ${patient.nome}, que o áudio do aceite foi pedido e não foi gravado.`,
+    );
+    expect(texts).toContain(
+      `ℹInformação: ${patient.nome} — Áudio do aceite: pedido pela clínica, não gravado (o signatário assinou sem gravar).`,
+    );
+    expect(texts).toContain(
+      `ℹInformação: ${patient.nome} — Registro de leitura: não enviado pelo aparelho do signatário (nenhum tempo de leitura por seção foi registrado).`,
+    );
     // The parties with their level, and the seal certificate with its fingerprint.
     const parties = await p.getByTestId("evidence-parties").textContent();
     // A development server keeps the code in its outbox: the level is the simple one (decision 060).

@@ -13,7 +13,9 @@ import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratoPartes, contratos, files } from "../../src/db/schema.js";
+import { READING_NOT_SENT } from "../../src/server/services/sealing/comprehension-reading-lines.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
+import { formatSignedPdfReport, verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { AUDIO_MAX_UPLOADS } from "../../src/shared/audio/audio-consent.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import type { Evidence } from "../../src/shared/evidence/evidence.js";
@@ -237,6 +239,27 @@ describe("audio consent (decision 069)", () => {
     const text = execFileSync("pdftotext", [file, "-"]).toString("utf8").replace(/\s+/g, "");
     expect(text).toContain(`Áudiodoaceite:SHA-256${sha256(take)},0min12s.`);
 
+    // The offline verifier (npm run verify, /verificar) checks the audio against the sealed chain
+    // and lists it; the patient's page sent no reading record here, and the report says so.
+    const report = verifySignedPdf(pdf);
+    expect(report.ok, JSON.stringify(report.linhas.filter((l) => l.ok === false))).toBe(true);
+    const nome = evidence.partes.find((p) => p.papel === "paciente")!.nome;
+    expect(report.linhas).toEqual(
+      expect.arrayContaining([
+        {
+          ok: true,
+          text: `O áudio do aceite de ${nome} é o da sua assinatura registrada na cadeia de eventos, e uma gravação com esse SHA-256, duração e formato foi registrada na cadeia ao ser recebida.`,
+        },
+        { ok: null, text: `${nome} — Áudio do aceite: SHA-256 ${sha256(take)}, 0 min 12 s.` },
+        { ok: null, text: expect.stringMatching(new RegExp(`^${nome} — Gravação: formato audio/ogg, `)) },
+        { ok: null, text: `${nome} — ${READING_NOT_SENT}` },
+      ]),
+    );
+    // As `npm run verify` prints it.
+    const printed = formatSignedPdfReport(report, "assinado.pdf");
+    expect(printed).toContain(`• ${nome} — Áudio do aceite: SHA-256 ${sha256(take)}, 0 min 12 s.`);
+    expect(printed).toContain(`• ${nome} — Registro de leitura: não enviado pelo aparelho do signatário`);
+
     // The patient's export (LGPD art. 18): the recording itself, opened, beside its document.
     const zip = unzipEntries((await call("GET", `/api/patients/${patient.id}/export`, undefined, clinic)).rawPayload);
     const index = JSON.parse(entryText(zip, "documentos.json")) as {
@@ -261,6 +284,12 @@ describe("audio consent (decision 069)", () => {
       (e) => (e.data as { papel: string }).papel === "paciente",
     );
     expect((party!.data as any).audio).toEqual({ pedido: true, gravado: false });
+    const report = verifySignedPdf(await sealed(asked.documentId, clinic));
+    expect(report.ok, JSON.stringify(report.linhas.filter((l) => l.ok === false))).toBe(true);
+    expect(report.linhas).toContainEqual({
+      ok: null,
+      text: `${asked.patient.nome} — Áudio do aceite: pedido pela clínica, não gravado (o signatário assinou sem gravar).`,
+    });
 
     const plain = await sent(clinic, false);
     expect((await call("GET", `/api/public/sign/${plain.token}`)).json().audio).toBeNull();

@@ -19,6 +19,12 @@ describe("SAMPLE_TELECONSULT_TEMPLATE", () => {
     expect(input.error?.issues ?? []).toEqual([]);
   });
 
+  it("makes its documents ask for the audio of the agreement by default, outside the document's content", () => {
+    // CFM Res. 2.314/2022 (decision 069): the create form comes ticked; the model does not carry it.
+    expect(estrutura.pedir_audio).toBe(true);
+    expect(buildDocumentModel(estrutura, PREVIEW_SAMPLE_VALUES)).not.toHaveProperty("pedir_audio");
+  });
+
   it("uses only known variables, all filled when a document is created", () => {
     expect(placeholders.filter((name) => !isKnownVariable(name))).toEqual([]);
     expect(placeholders).toEqual(expect.arrayContaining(["paciente_nome", "paciente_cpf", "profissional_crm"]));

@@ -126,6 +126,9 @@ export const SAMPLE_TELECONSULT_TEMPLATE: {
         text: "Autorizo a clínica a me enviar lembretes e orientações sobre esta teleconsulta por WhatsApp, SMS ou e-mail.",
       },
     ],
+    // CFM Res. 2.314/2022 admits the recorded agreement in telemedicine: documents from this
+    // template ask for it unless the create form unticks it (decision 069).
+    pedir_audio: true,
     // Answered before signing; a wrong answer shows the section again (decision 061).
     comprehension: [
       {

@@ -38,6 +38,11 @@ export const TemplateStructureSchema = z.object({
   optional_consents: z.array(OptionalConsentSchema).optional(),
   /** Comprehension questions answered before signing (decision 061). Absent in older content. */
   comprehension: z.array(ComprehensionQuestionSchema).optional(),
+  /**
+   * Documents made from this version ask the patient for the audio of the agreement unless the
+   * create form unticks it (decision 069). Not content: the document model does not carry it.
+   */
+  pedir_audio: z.boolean().optional(),
 });
 
 export type TemplateSection = z.output<typeof TemplateSectionSchema>;

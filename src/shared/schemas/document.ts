@@ -58,8 +58,11 @@ export const documentCreateInputSchema = z.object({
    * unless the user saw the list and chose to create anyway; they then print as visible gaps.
    */
   permitir_pendencias: z.boolean().optional().default(false),
-  /** "Pedir que o paciente grave o aceite em áudio" (decision 069). */
-  pedir_audio: z.boolean({ error: "Valor inválido" }).optional().default(false),
+  /**
+   * "Pedir que o paciente grave o aceite em áudio" (decision 069). Absent: the template version's
+   * default (`estrutura.pedir_audio`, on in the teleconsultation sample).
+   */
+  pedir_audio: z.boolean({ error: "Valor inválido" }).optional(),
 });
 export type DocumentCreateInput = z.input<typeof documentCreateInputSchema>;
 export type DocumentCreateData = z.output<typeof documentCreateInputSchema>;
@@ -231,6 +234,8 @@ export const documentFormOptionsSchema = z.object({
         sections: z.array(z.object({ id: text(), type: text(), title: text(), content: text() })),
         /** The optional consents that version offers (decision 057). */
         optional_consents: z.array(z.object({ id: text(), title: text(), text: text() })).optional(),
+        /** The create form ticks "Pedir … áudio" for this template (decision 069). */
+        pedir_audio: z.boolean().optional(),
       }),
     }),
   ),

@@ -103,6 +103,8 @@ export const templateStructureInputSchema = z
     optional_consents: optionalConsentsInputSchema.optional(),
     /** Comprehension questions, each tied to one of these sections (decision 061). */
     comprehension: comprehensionInputSchema.optional(),
+    /** Documents from it ask for the audio of the agreement by default (decision 069). */
+    pedir_audio: z.boolean({ error: "Valor inválido" }).optional(),
   })
   .superRefine((structure, ctx) => {
     const orphans = questionSectionProblems(
@@ -187,6 +189,8 @@ export const templateStructureSchema = z.object({
   optional_consents: z.array(z.object({ id: text(), title: text(), text: text() })).optional(),
   /** Comprehension questions with their right option: staff only (decision 061). */
   comprehension: z.array(ComprehensionQuestionSchema).optional(),
+  /** Documents from it ask for the audio of the agreement by default (decision 069). */
+  pedir_audio: z.boolean().optional(),
 });
 
 /** One template with its current version's content (view and edit). */

@@ -29,7 +29,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function createDocument(
   db: Db,
   actor: Actor,
-  input: Omit<DocumentCreateData, "pedir_audio"> & { pedir_audio?: boolean },
+  input: Omit<DocumentCreateData, "pedir_audio"> & { pedir_audio?: boolean | undefined },
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now: Date = new Date(),
 ): Promise<{ id: string }> {
@@ -73,6 +73,8 @@ export async function createDocument(
     });
     const structure = parseTemplateContent(version.version.variaveis_json, version.template.titulo);
     const model = buildDocumentModel(structure, values);
+    // Not said by the caller: the template version's default (decision 069).
+    const pedirAudio = input.pedir_audio ?? structure.pedir_audio === true;
     // Filled values (chosen content, custom texts) can make a document far larger than its
     // template: the same render-time limits apply to what will be drawn (decision 012).
     const size = documentModelSize(model);
@@ -99,7 +101,7 @@ export async function createDocument(
         documento: model as unknown as Record<string, unknown>,
         conteudo_sha256: canonicalSha256(model),
         expiracao_at: expiresAt,
-        pedir_audio: input.pedir_audio === true,
+        pedir_audio: pedirAudio,
         created_by: actor.profileId,
         created_at: now,
         updated_at: now,
@@ -120,7 +122,7 @@ export async function createDocument(
           medico_responsavel_id: physician.id,
           conteudo_sha256: row.conteudo_sha256,
           pendencias: model.unresolved,
-          ...(input.pedir_audio ? { pedir_audio: true } : {}),
+          ...(pedirAudio ? { pedir_audio: true } : {}),
         },
       },
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { comprehensionReadingLines } from "./comprehension-reading-lines.js";
+import { comprehensionReadingLines, READING_NOT_SENT } from "./comprehension-reading-lines.js";
 
 const model = {
   sections: [{ id: "s1" }, { id: "s2" }],
@@ -81,10 +81,25 @@ describe("comprehensionReadingLines (decisions 061 and 052)", () => {
     });
     expect(first(patient({ compreensao: { perguntas: "nada" } })).ok).toBe(false);
     const otherSections = { ...leitura, secoes: [{ id: "x", titulo: "X", ms: 1, exibida: true }] };
-    expect(first(patient({ leitura: otherSections })).ok).toBe(false);
+    const reading = comprehensionReadingLines(model, [patient({ leitura: otherSections })], chain);
+    expect(reading.find((l) => l.text.startsWith("O registro de leitura"))).toEqual({
+      ok: false,
+      text: "O registro de leitura de Ana não corresponde às seções do conteúdo congelado.",
+    });
   });
 
-  it("says nothing for a signer without answers or reading record", () => {
-    expect(comprehensionReadingLines(model, [patient({}), { nome: "T", papel: "testemunha" }], chain)).toEqual([]);
+  it("says so when a signer has no answers or no reading record; nothing for the professional", () => {
+    const lines = comprehensionReadingLines(
+      model,
+      [patient({}), { nome: "T", papel: "testemunha" }, { nome: "Dra. Lia", papel: "profissional" }],
+      chain,
+    );
+    expect(lines).toEqual([
+      { ok: null, text: "Ana — Perguntas de compreensão: nenhuma resposta registrada com a assinatura." },
+      { ok: null, text: `Ana — ${READING_NOT_SENT}` },
+      // Witnesses answer no questions (decision 061), but their page records the reading too.
+      { ok: null, text: `T — ${READING_NOT_SENT}` },
+    ]);
+    expect(READING_NOT_SENT).toMatch(/^Registro de leitura: não enviado pelo aparelho/);
   });
 });

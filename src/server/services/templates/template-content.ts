@@ -34,6 +34,8 @@ export function normalizeStructure(input: TemplateData["estrutura"]): TemplateSt
           })),
         }
       : {}),
+    // The create form's default for the audio of the agreement (decision 069), only when on.
+    ...(input.pedir_audio === true ? { pedir_audio: true } : {}),
   };
 }
 

@@ -75,8 +75,10 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
   // a free text ("Conforme orçamento") keeps a text field.
   const [valorDefault, setValorDefault] = useState(() => valorField(options.defaults.valor_procedimento));
 
-  // Decision 069: the patient records the agreement sentence in audio on the signing page.
-  const [askAudio, setAskAudio] = useState(false);
+  // Decision 069: the patient records the agreement sentence in audio on the signing page. The
+  // chosen template says whether the box comes ticked (the teleconsultation sample's does); a
+  // change made here holds for that template only, so another choice shows its own default.
+  const [audioChoice, setAudioChoice] = useState<{ templateVersionId: string; ask: boolean } | null>(null);
   const form = useForm<FormValues, unknown, DocumentCreateData>({
     resolver,
     defaultValues: {
@@ -130,6 +132,11 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
     if (template && template.categoria !== chosenCategory) setValue("template_version_id", "", { shouldDirty: true });
   });
   useEffect(() => clearMismatchedTemplate(categoria), [categoria]);
+
+  const askAudio =
+    audioChoice && audioChoice.templateVersionId === (values.template_version_id ?? "")
+      ? audioChoice.ask
+      : template?.estrutura.pedir_audio === true;
 
   // The responsible physician's own default texts (spec part 2 §3): a receptionist preparing for a
   // doctor gets the doctor's, not hers. Only the texts nobody has edited here are replaced.
@@ -333,7 +340,7 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
         }}
         allowError={allowError}
         askAudio={askAudio}
-        onAskAudio={setAskAudio}
+        onAskAudio={(ask) => setAudioChoice({ templateVersionId: values.template_version_id ?? "", ask })}
         formError={formError}
         pending={create.isPending}
       />

@@ -21,8 +21,10 @@ import {
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useGoBack } from "@/features/patients";
 import { errorMessage } from "@/lib/api";
@@ -62,6 +64,39 @@ export interface TemplateFormValues {
 }
 
 /** Every message under an error subtree (the structure's fields have no input of their own). */
+/** The documents' default for the audio of the agreement (decision 069); the create form may untick it. */
+function AudioDefaultField({
+  checked,
+  onChange,
+  disabled,
+}: {
+  checked: boolean;
+  onChange: (ask: boolean) => void;
+  disabled: boolean;
+}) {
+  return (
+    <Card>
+      <CardContent className="grid gap-1 px-4 sm:px-6">
+        <div className="flex items-center gap-2">
+          <Checkbox
+            id="template-pedir-audio"
+            checked={checked}
+            onCheckedChange={(value) => onChange(value === true)}
+            disabled={disabled}
+            aria-describedby="template-pedir-audio-hint"
+            data-testid="template-ask-audio"
+          />
+          <Label htmlFor="template-pedir-audio">Pedir o aceite em áudio nos documentos deste template</Label>
+        </div>
+        <p id="template-pedir-audio-hint" className="text-xs text-muted-foreground">
+          Ao criar o documento, “Pedir que o paciente grave o aceite em áudio” já vem marcado e pode ser desmarcado.
+          Útil em teleconsulta (Resolução CFM nº 2.314/2022).
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
 function collectMessages(errors: unknown, out: string[] = []): string[] {
   if (!errors || typeof errors !== "object") return out;
   const { message } = errors as { message?: unknown };
@@ -254,6 +289,15 @@ export function TemplateForm({
                 <OptionalConsentsEditor
                   value={field.value.optional_consents ?? []}
                   onChange={(optional_consents) => field.onChange({ ...field.value, optional_consents })}
+                  disabled={isSubmitting}
+                />
+                <AudioDefaultField
+                  checked={field.value.pedir_audio === true}
+                  onChange={(ask) => {
+                    // Off is absent: a template that never asked keeps the content (and hash) it had.
+                    const { pedir_audio: _previous, ...rest } = field.value;
+                    field.onChange(ask ? { ...rest, pedir_audio: true } : rest);
+                  }}
                   disabled={isSubmitting}
                 />
               </div>

@@ -41,8 +41,8 @@ export function CreateDocumentSubmit({
         </div>
         <p id="doc-pedir-audio-hint" className="text-xs text-muted-foreground">
           Na página de assinatura, o paciente lê em voz alta uma frase de aceite e grava (até 3 minutos). Útil em
-          teleconsulta. Se o aparelho não tiver microfone, ele ainda pode assinar; o registro mostra que o áudio não foi
-          gravado.
+          teleconsulta. Vem marcado quando o template pede o áudio, e pode ser desmarcado. Se o aparelho não tiver
+          microfone, ele ainda pode assinar; o registro mostra que o áudio não foi gravado.
         </p>
       </div>
       <UnresolvedList names={unresolved} />
