@@ -25,7 +25,8 @@ type PublicInit = {
  * cookie, so that the server can record the signature as presencial; every other public page
  * sends none.
  */
-const sendsSession = () => new URLSearchParams(window.location.search).get("balcao") === "1";
+const sendsSession = () =>
+  typeof window !== "undefined" && new URLSearchParams(window.location.search).get("balcao") === "1";
 
 /**
  * fetch without the admin app's wrapper: no cookies needed, JSON or raw bytes in, JSON out. A 503
