@@ -1,6 +1,6 @@
 /**
  * "Ouvir o termo inteiro" (decision 052) on a 390 px phone: the browser's voice (stubbed at the
- * browser's edge — headless Chromium has none) reads section after section, each only once the one
+ * browser's edge — headless Chromium has none) reads the title and introduction, then section after section, each only once the one
  * before ended; "Parar a leitura" stops it; the sealed registry names only the sections whose
  * reading began.
  */
@@ -67,17 +67,23 @@ describe("the whole term read aloud on a phone", () => {
     const all = p.getByTestId("listen-all");
     await all.getByText("Ouvir o termo inteiro").click();
     await all.getByText("Parar a leitura").waitFor();
-    expect(await spokenOf(p)).toEqual(["pt-BR: Sobre o procedimento. O que será feito."]);
+    // The title and the introduction first, then each section only once the one before ended.
+    expect(await spokenOf(p)).toEqual([
+      "pt-BR: Termo — Clareamento dental. Eu, Rita Escuta Moreira, autorizo Clareamento dental.",
+    ]);
     expect((await all.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     await snap(p, "read-aloud-phone", { fullPage: false });
-    // The voice ends the first section: the second begins, not before.
-    await p.evaluate(() => (window as unknown as { __finishSpeech: () => void }).__finishSpeech());
+    const finish = () => p.evaluate(() => (window as unknown as { __finishSpeech: () => void }).__finishSpeech());
+    await finish();
     await expect.poll(() => spokenOf(p)).toHaveLength(2);
-    expect((await spokenOf(p))[1]).toBe("pt-BR: Riscos. Inchaço passageiro.");
+    expect((await spokenOf(p))[1]).toBe("pt-BR: Sobre o procedimento. O que será feito.");
+    await finish();
+    await expect.poll(() => spokenOf(p)).toHaveLength(3);
+    expect((await spokenOf(p))[2]).toBe("pt-BR: Riscos. Inchaço passageiro.");
     // Stopping ends the chain: the third section is never spoken.
     await all.getByText("Parar a leitura").click();
     await all.getByText("Ouvir o termo inteiro").waitFor();
-    expect(await spokenOf(p)).toHaveLength(2);
+    expect(await spokenOf(p)).toHaveLength(3);
 
     await p.getByTestId("go-to-signature").click();
     await confirmSigningCode(p, staff.page, EMAIL);

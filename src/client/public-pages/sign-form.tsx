@@ -234,7 +234,7 @@ export function SignForm({
   return (
     <Panel aria-labelledby="sign-title" className="print:hidden">
       <form className="grid gap-5" onSubmit={(event) => void submit(event)} noValidate data-testid="sign-form">
-        {page.codigo_verificado ? (
+        {page.codigo_verificado && !page.audio ? (
           <p className="flex items-center gap-2 text-sm text-emerald-700" data-testid="otp-verified">
             <ShieldCheck className="size-4" aria-hidden /> {SIGNING_MESSAGES.codeVerified}
           </p>

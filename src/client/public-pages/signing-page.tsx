@@ -6,6 +6,7 @@ import {
   FileCheck,
   FileWarning,
   Printer,
+  ShieldCheck,
   Volume2,
 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -359,6 +360,12 @@ export function SigningPage({ token }: { token: string }) {
             />
           ) : (
             <div className="grid gap-4">
+              {page.codigo_verificado && page.audio ? (
+                // Said once, above the first step after the code (the audio, when asked).
+                <p className="flex items-center gap-2 text-sm text-emerald-700" data-testid="otp-verified">
+                  <ShieldCheck className="size-4" aria-hidden /> {SIGNING_MESSAGES.codeVerified}
+                </p>
+              ) : null}
               {page.audio ? (
                 // Decision 069: the agreement in the patient's voice; never a reason the signature waits.
                 <AudioConsent
@@ -437,8 +444,9 @@ const canSpeak = () => typeof window !== "undefined" && "speechSynthesis" in win
  * in a full stop so the voice pauses between them — never the button's own label, which sits
  * beside the title (its textContent ran "Título OuvirPrimeiro parágrafo…").
  */
-function speakableText(section: Element): string {
+function speakableText(section: Element, outsideSections = false): string {
   return Array.from(section.querySelectorAll("h1, h2, h3, h4, p, li"))
+    .filter((block) => !outsideSections || !block.closest("[data-section-id]"))
     .map((block) => (block.textContent ?? "").replace(/\s+/g, " ").trim())
     .filter(Boolean)
     .map((line) => (/[.!?:;…]$/.test(line) ? line : `${line}.`))
@@ -509,9 +517,14 @@ function ListenAllButton({
     const mine = ++run.current;
     synth.cancel();
     if (speaking) return setSpeaking(false);
-    const sections = Array.from(term.current?.querySelectorAll("[data-section-id]") ?? [])
-      .map((section) => ({ id: section.getAttribute("data-section-id") ?? "", text: speakableText(section) }))
-      .filter((section) => section.id && section.text);
+    // The term's title and introduction first (not a section: nothing is marked for them), then each section.
+    const lead = term.current ? speakableText(term.current, true) : "";
+    const sections = [
+      ...(lead ? [{ id: "", text: lead }] : []),
+      ...Array.from(term.current?.querySelectorAll("[data-section-id]") ?? [])
+        .map((section) => ({ id: section.getAttribute("data-section-id") ?? "", text: speakableText(section) }))
+        .filter((section) => section.id && section.text),
+    ];
     const next = (index: number) => {
       const section = sections[index];
       if (run.current !== mine) return;
@@ -520,7 +533,7 @@ function ListenAllButton({
       utterance.lang = "pt-BR";
       utterance.onend = () => next(index + 1);
       utterance.onerror = () => run.current === mine && setSpeaking(false);
-      onListen(section.id);
+      if (section.id) onListen(section.id);
       synth.speak(utterance);
     };
     if (sections.length === 0) return;
