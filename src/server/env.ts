@@ -105,6 +105,7 @@ export const envSchema = z
     WHATSAPP_TEMPLATE_CODE: z.string().min(1).default("consentir_codigo"),
     WHATSAPP_TEMPLATE_REMINDER: z.string().min(1).default("consentir_lembrete"),
     WHATSAPP_TEMPLATE_SIGNED_COPY: z.string().min(1).default("consentir_via_assinada"),
+    WHATSAPP_TEMPLATE_CHOICE_RECORD: z.string().min(1).default("consentir_registro"),
     WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default("pt_BR"),
     WHATSAPP_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
     /**

@@ -363,3 +363,73 @@ describe("the signed copy by message (decision 074)", () => {
     expect(copiesTo(doc.mobile)).toHaveLength(0);
   });
 });
+
+describe("a refusal's or revocation's record by message (decision 074)", () => {
+  const recordMessagesTo = (mobile: string) =>
+    whatsapp.received.filter(to(mobile)).filter((m) => m.body.template.name === "consentir_registro");
+  const recordTrail = (doc: Sent) =>
+    ctx.database.db
+      .select({ data: auditEvents.data })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.tenant_id, doc.who.tenantId),
+          eq(auditEvents.entity_id, doc.documentId),
+          eq(auditEvents.action, "document.choice_record_message"),
+        ),
+      );
+
+  it("a patient with only a mobile hears of the refusal staff recorded: one WhatsApp with the record's /verificar link", async () => {
+    const doc = await sentTo(clinic);
+    const refused = await staff(clinic, "POST", `/api/documents/${doc.documentId}/refusal`, {
+      meio: "presencial",
+      motivo: "Prefere pensar mais",
+    });
+    expect(refused.statusCode, refused.body).toBe(201);
+    const code = refused.json().codigo_verificacao as string;
+    await runJobs(); // seals the record, then sends what it queued
+    await runJobs();
+    const messages = recordMessagesTo(doc.mobile);
+    expect(messages).toHaveLength(1);
+    const [first, , what, titulo, link, codigo] = params(messages[0]!);
+    expect([first, what, titulo, codigo]).toEqual(["Carla", "a sua recusa", "TCLE - Blefaroplastia", code]);
+    expect(new URL(link!).pathname).toBe(`/verificar/${code}`);
+    expect((await pub("GET", `/api/public/verify/${code}`)).statusCode).toBe(200);
+    const [event] = await recordTrail(doc);
+    expect(event!.data).toMatchObject({ tipo: "recusa", canal: "whatsapp", telefone: expect.stringMatching(/\*/) });
+    // Once: running the jobs again sends nothing more; the other clinic sees none of it.
+    await runJobs();
+    expect(recordMessagesTo(doc.mobile)).toHaveLength(1);
+    expect((await staff(other, "GET", `/api/documents/${doc.documentId}`)).statusCode).toBe(404);
+  });
+
+  it("a patient with an e-mail on record gets the sealed record by e-mail only", async () => {
+    const email = `registro.${RUN}@exemplo.com.br`;
+    const doc = await sentTo(clinic, { email });
+    expect(
+      (await staff(clinic, "POST", `/api/documents/${doc.documentId}/refusal`, { meio: "telefone" })).statusCode,
+    ).toBe(201);
+    await runJobs();
+    await runJobs();
+    expect(recordMessagesTo(doc.mobile)).toHaveLength(0);
+    expect(await recordTrail(doc)).toEqual([]);
+    expect((await outboxMails(ctx, email)).some((mail) => mail.subject.startsWith("Registro de recusa"))).toBe(true);
+  });
+
+  it("without WhatsApp on the server, a revocation reaches a phone-only patient by one SMS, short and named", async () => {
+    const doc = await sentTo(clinic, { whatsapp: false });
+    await sign(doc);
+    const smsOnly = { ...ctx.env, WHATSAPP_PHONE_NUMBER_ID: undefined, WHATSAPP_ACCESS_TOKEN: undefined };
+    await runJobs(smsOnly);
+    const revoked = await staff(clinic, "POST", `/api/documents/${doc.documentId}/revocation`, { meio: "telefone" });
+    expect(revoked.statusCode, revoked.body).toBe(201);
+    await runJobs(smsOnly);
+    await runJobs(smsOnly);
+    const sms = smsTo(doc.mobile).filter((m) => m.text.includes("registramos"));
+    expect(sms).toHaveLength(1);
+    expect(sms[0]!.text).toContain("Carla, registramos a revogação do seu consentimento");
+    expect(sms[0]!.text).toContain(`/verificar/${revoked.json().codigo_verificacao as string}`);
+    expect(sms[0]!.text.length).toBeLessThanOrEqual(320);
+    expect((await recordTrail(doc))[0]!.data).toMatchObject({ tipo: "revogacao", canal: "sms" });
+  });
+});

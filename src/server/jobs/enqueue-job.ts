@@ -27,7 +27,7 @@ export interface JobPayloads {
   "whatsapp.send": {
     messageId: string;
     to: string;
-    tipo: "link" | "codigo" | "lembrete" | "via_assinada";
+    tipo: "link" | "codigo" | "lembrete" | "via_assinada" | "registro";
     sealed: string;
   };
   /** A WhatsApp message failed for good: send it again by SMS or e-mail, once (decision 066). */

@@ -38,6 +38,7 @@ export const WHATSAPP_KIND_LABEL: Readonly<Record<string, string>> = {
   codigo: "Código de verificação",
   lembrete: "Lembrete",
   via_assinada: "Via assinada",
+  registro: "Registro de recusa ou revogação",
 };
 
 /** GET /api/documents/:id/messages: reminders sent and WhatsApp messages with their last status. */

@@ -30,6 +30,7 @@ import { loadSignerRecord } from "../signing/signer-record.js";
 import { signerContacts } from "../../../shared/signing-rules.js";
 import { dateInSaoPaulo } from "../../../shared/dates/sao-paulo.js";
 import { queueFeegowUpload } from "../feegow/feegow-uploads-store.js";
+import { enqueueChoiceRecordMessage } from "./choice-record-message.js";
 import { loadFeegowRow } from "../feegow/feegow-store.js";
 import {
   documentEvidence,
@@ -375,6 +376,14 @@ async function enqueueRecordEmails(
         }
       : null,
   ];
+  // No e-mail on record for the patient: the record's code and link by message (decision 074).
+  await enqueueChoiceRecordMessage(tx, ctx, tenantId, {
+    registro,
+    pacienteId: document.contrato.paciente_id,
+    titulo: document.contrato.titulo,
+    clinicName: document.clinicName,
+    itemTitle,
+  });
   const sent = new Set<string>();
   for (const recipient of recipients) {
     if (!recipient || sent.has(recipient.to.toLowerCase())) continue;

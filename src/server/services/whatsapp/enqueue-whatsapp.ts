@@ -6,7 +6,7 @@ import { enqueueJob } from "../../jobs/enqueue-job.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 
 /** Which approved template a message uses (decisions 059, 074). */
-export type WhatsappTemplateKind = "link" | "codigo" | "lembrete" | "via_assinada";
+export type WhatsappTemplateKind = "link" | "codigo" | "lembrete" | "via_assinada" | "registro";
 
 /** The WhatsApp Cloud API is configured (phone number id and token): messages go by the API. */
 export function whatsappConfigured(

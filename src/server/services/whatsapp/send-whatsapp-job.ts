@@ -11,6 +11,7 @@ function templateOf(env: Env, tipo: JobPayloads["whatsapp.send"]["tipo"]): strin
   if (tipo === "codigo") return env.WHATSAPP_TEMPLATE_CODE;
   if (tipo === "lembrete") return env.WHATSAPP_TEMPLATE_REMINDER;
   if (tipo === "via_assinada") return env.WHATSAPP_TEMPLATE_SIGNED_COPY;
+  if (tipo === "registro") return env.WHATSAPP_TEMPLATE_CHOICE_RECORD;
   return env.WHATSAPP_TEMPLATE_LINK;
 }
 

@@ -16,6 +16,7 @@ import { emailChannelOf } from "../signing/signing-settings.js";
 import { currentSigningToken } from "../signing/signing-tokens.js";
 import { ofSigner } from "../signing/of-signer.js";
 import { signedCopyBySms } from "../finalize/signed-copy-message.js";
+import { choiceRecordBySms } from "../choices/choice-record-message.js";
 
 /** Queues the fallback of a message that failed for good (once per message: the dedupe key). */
 export async function enqueueWhatsappFallback(tx: Tx, tenantId: string, messageId: string): Promise<void> {
@@ -72,6 +73,16 @@ export async function whatsappFallback(
     if (message.tipo === "via_assinada") {
       // The signed copy's message (decision 074): by SMS when no e-mail on record carried the copy.
       destino = doc.status === "signed" ? await signedCopyBySms(tx, ctx, tenantId, doc.id, now) : null;
+      if (destino) used = "sms";
+    } else if (message.tipo === "registro") {
+      // A refusal's or revocation's record (decision 074): the same words by SMS.
+      destino = await choiceRecordBySms(tx, ctx, tenantId, {
+        contratoId: doc.id,
+        messageId: message.id,
+        pacienteId: doc.paciente_id,
+        titulo: doc.titulo,
+        clinicName: (await loadLinkRecipients(tx, tenantId, doc.paciente_id, now)).clinica,
+      });
       if (destino) used = "sms";
     } else if (remindersContinue(doc.status)) {
       // Nothing to carry once the document no longer waits (signed, refused, cancelled, expired).
