@@ -101,6 +101,7 @@ describe("send-check", () => {
       problemas: [],
       email_possivel: true,
       novo_prazo: false,
+      a_rogo: false,
     });
   });
 
@@ -116,6 +117,7 @@ describe("send-check", () => {
       ],
       email_possivel: false,
       novo_prazo: false,
+      a_rogo: false,
     });
     expectError(await staff(clinic, "POST", `/api/documents/${documentId}/send`, {}), "PATIENT_CPF_MISSING");
   });

@@ -7,12 +7,13 @@
  * transaction, once per document (the trail's 'document.signed_copy_message' is the mark, read
  * with the document row locked), retried by the worker like any job.
  */
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.js";
 import {
   auditEvents,
   contratoPartes,
   contratos,
+  pacientes,
   signingTokens,
   tenants,
   whatsappMessages,
@@ -97,6 +98,19 @@ export async function signedCopyRecipient(
     )
     .limit(1);
   const record = party ? await loadSignerRecord(tx, tenantId, contrato.paciente_id) : undefined;
+  return recipientOf(party ?? null, record ?? null);
+}
+
+/** signedCopyRecipient on rows already read. */
+function recipientOf(
+  party: { papel: string; nome: string } | null,
+  record: {
+    email: string | null;
+    telefone: string | null;
+    responsavel_email: string | null;
+    responsavel_telefone: string | null;
+  } | null,
+): CopyRecipient | null {
   if (!party || !record) return null;
   const guardianEmail = record.responsavel_email?.trim() || null;
   const guardianPhone = record.responsavel_telefone?.trim() || null;
@@ -158,34 +172,31 @@ export async function enqueueSignedCopyMessage(
   // Signed and still within the link's window (a revoked document's rerun sends no "your copy").
   if (contrato.status !== "signed" || !contrato.signed_at) return null;
   if (now.getTime() >= contrato.signed_at.getTime() + SIGNED_LINK_DAYS * DAY_MS) return null;
-  const [already] = await tx
-    .select({ id: auditEvents.id })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.tenant_id, tenantId),
-        eq(auditEvents.entity_type, "contrato"),
-        eq(auditEvents.entity_id, contrato.id),
-        eq(auditEvents.action, SIGNED_COPY_MESSAGE_ACTION),
-      ),
-    )
+  // In one statement (decision 073): already sent, the signer on the patient's side and their
+  // record's contacts, and whether the clinic's link went by WhatsApp.
+  const [facts] = await tx
+    .select({
+      already: sql<boolean>`exists (select 1 from ${auditEvents} a where a.tenant_id = ${contratos.tenant_id}
+        and a.entity_type = 'contrato' and a.entity_id = ${contratos.id}::text and a.action = ${SIGNED_COPY_MESSAGE_ACTION})`,
+      byWhatsapp: sql<boolean>`exists (select 1 from ${whatsappMessages} w where w.tenant_id = ${contratos.tenant_id}
+        and w.contrato_id = ${contratos.id} and w.tipo = 'link')`,
+      party: sql<{ papel: string; nome: string } | null>`(select json_build_object('papel', p.papel, 'nome', p.nome)
+        from ${contratoPartes} p where p.tenant_id = ${contratos.tenant_id} and p.contrato_id = ${contratos.id}
+        and p.papel in ('paciente', 'responsavel') limit 1)`,
+      email: pacientes.email,
+      telefone: pacientes.telefone,
+      responsavel_email: pacientes.responsavel_email,
+      responsavel_telefone: pacientes.responsavel_telefone,
+    })
+    .from(contratos)
+    .leftJoin(pacientes, and(eq(pacientes.tenant_id, contratos.tenant_id), eq(pacientes.id, contratos.paciente_id)))
+    .where(and(eq(contratos.tenant_id, tenantId), eq(contratos.id, contrato.id)))
     .limit(1);
-  if (already) return null;
-  const recipient = await signedCopyRecipient(tx, tenantId, contrato);
+  if (!facts || facts.already) return null;
+  const recipient = recipientOf(facts.party, facts);
   if (!recipient) return null;
   // The clinic's channel for this patient: their link went by WhatsApp (decision 059).
-  const [byWhatsapp] = await tx
-    .select({ id: whatsappMessages.id })
-    .from(whatsappMessages)
-    .where(
-      and(
-        eq(whatsappMessages.tenant_id, tenantId),
-        eq(whatsappMessages.contrato_id, contrato.id),
-        eq(whatsappMessages.tipo, "link"),
-      ),
-    )
-    .limit(1);
-  if (recipient.email && !byWhatsapp) return null;
+  if (recipient.email && !facts.byWhatsapp) return null;
   const signed = await patientSignedLink(tx, ctx.secretBox, tenantId, contrato, ctx.origin);
   if (!signed) return null;
 
