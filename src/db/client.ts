@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -70,7 +70,13 @@ class StatementObservers {
 
 export type DatabaseOptions = (
   | { kind: "postgres"; url: string; poolSize?: number }
-  | { kind: "pglite"; dataDir: string; thread?: boolean }
+  | {
+      kind: "pglite";
+      dataDir: string;
+      thread?: boolean;
+      /** A tarball (dumpDataDir) a new, empty data directory starts from instead of initdb. */
+      initial?: Blob;
+    }
   | { kind: "pglite-memory"; snapshot?: Blob; thread?: boolean }
 ) & {
   /** Migrate with this folder instead of src/db/migrations (a restore stops at a backup's version). */
@@ -127,21 +133,24 @@ async function startPglite(
 
 async function openPglite(
   options:
-    | { kind: "pglite"; dataDir: string; thread?: boolean }
+    | { kind: "pglite"; dataDir: string; thread?: boolean; initial?: Blob }
     | { kind: "pglite-memory"; snapshot?: Blob; thread?: boolean },
 ): Promise<Database & { migrate(folder?: string): Promise<void> }> {
   let releaseLock: (() => void) | undefined;
   let dataDir: string | undefined;
+  let initial: Blob | undefined;
   if (options.kind === "pglite") {
     dataDir = path.resolve(options.dataDir);
     mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireDataDirLock(dataDir);
+    // Only a directory PostgreSQL never initialised takes the tarball; an existing one is opened as it is.
+    if (options.initial && !existsSync(path.join(dataDir, "PG_VERSION"))) initial = options.initial;
   }
   let client: PgliteClient;
   try {
     client = await startPglite(
       dataDir,
-      options.kind === "pglite-memory" ? options.snapshot : undefined,
+      options.kind === "pglite-memory" ? options.snapshot : initial,
       options.thread ?? true,
     );
   } catch (error) {

@@ -11,6 +11,7 @@
  * revocation record).
  * APP_PROCESS_MODE=serve: the app as `npm start` runs it (worker on when WORKER=true).
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { openDatabase } from "../../src/db/client.js";
 import { buildApp } from "../../src/server/app.js";
@@ -27,7 +28,14 @@ async function main(): Promise<void> {
   const env = loadEnv({ ...process.env, ...(mode === "stall" ? { WORKER: "false" } : {}) });
   const database = env.DATABASE_URL
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL, poolSize: 4 })
-    : await openDatabase({ kind: "pglite", dataDir: path.join(path.resolve(env.DATA_DIR), "pglite") });
+    : await openDatabase({
+        kind: "pglite",
+        dataDir: path.join(path.resolve(env.DATA_DIR), "pglite"),
+        // The suite's migrated snapshot (pglite-snapshot-setup.ts): a new data directory skips initdb.
+        ...(process.env.APP_PROCESS_PGLITE_SNAPSHOT
+          ? { initial: new Blob([readFileSync(process.env.APP_PROCESS_PGLITE_SNAPSHOT)]) }
+          : {}),
+      });
   const app = await buildApp({ env, database, logger: false, pdfPool: { threads: 1 } });
   if (mode === "stall") {
     let passing = Number(process.env.APP_PROCESS_STALL_SKIP ?? "0");

@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import os from "node:os";
 import pg from "pg";
+import { inject } from "vitest";
 import { projectRoot } from "../../src/db/paths.js";
 import { nodeEntryArgs } from "./node-entry.js";
 
@@ -24,7 +25,13 @@ export interface AppProcess {
 export function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
   const child = spawn(process.execPath, nodeEntryArgs("tests/helpers/app-process.ts"), {
     cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? os.tmpdir(),
+      // On PGlite, a new data directory starts from the suite's migrated snapshot, not initdb.
+      ...(env.DATABASE_URL ? {} : { APP_PROCESS_PGLITE_SNAPSHOT: inject("pgliteSnapshot") }),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stderr: string[] = [];
