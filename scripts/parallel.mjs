@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `node scripts/parallel.mjs script…`: runs the named npm scripts at the same time (the checks and
- * the unit suite of `npm test`: tsc, ESLint and Prettier are one process each, so side by side
- * they fill both cores). Each script's output is printed whole, under its name, when it ends; the
+ * `node scripts/parallel.mjs script…`: runs the named npm scripts at the same time (the checks of
+ * `npm test`: tsc, ESLint and Prettier, side by side, fill both cores; the unit suite stays apart,
+ * its PGlite and thread tests time out when they share the cores). Each script's output is printed whole, under its name, when it ends; the
  * exit code is the first failure's, and a summary names each script's code.
  */
 import { spawn } from "node:child_process";
