@@ -63,7 +63,7 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          poolOptions: { forks: { singleFork: true } },
+          // `npm run test:e2e` runs two forks, one per lane, each with its own server (tests/e2e/lanes.ts).
           globalSetup: ["tests/e2e/global-setup.ts"],
         },
       },

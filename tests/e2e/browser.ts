@@ -15,7 +15,15 @@ const ARGS = [
   "--disable-sync",
 ];
 
-export const baseUrl = (): string => inject("baseUrl");
+/**
+ * This fork's server: vitest numbers its forks 1…N (VITEST_POOL_ID) and the global setup starts one
+ * server per lane, so each fork keeps to its own.
+ */
+export function baseUrl(): string {
+  const urls = inject("baseUrls");
+  const fork = Math.max(1, Number(process.env.VITEST_POOL_ID ?? "1") || 1);
+  return urls[(fork - 1) % urls.length]!;
+}
 
 /** `extraArgs`: e.g. Chromium's fake microphone for the audio consent test. */
 export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {

@@ -9,15 +9,29 @@ import { startFakeFeegowServer } from "../fakes/feegow-server.js";
 import { envSchema } from "../../src/server/env.js";
 import { testEnv } from "../helpers/test-env.js";
 import { freePort } from "../helpers/server-process.js";
+import { e2eLanes } from "./lanes.js";
 
 /**
  * Starts the real app (built client, PGlite in memory, the fake postal services and Feegow) on a free
- * port for the browser tests. `npm run test:e2e` builds the client first.
+ * port for the browser tests, once per lane: each vitest fork drives its own server and database, so
+ * two files running side by side never share a clinic, a gate or a fake. `npm run test:e2e` builds
+ * the client first.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!existsSync(path.join(projectRoot, "dist", "client", "index.html"))) {
     throw new Error("dist/client is missing: run `npm run build` (npm run test:e2e does it)");
   }
+  const lanes = await Promise.all(Array.from({ length: e2eLanes() }, () => startLane()));
+  project.provide(
+    "baseUrls",
+    lanes.map((lane) => lane.baseUrl),
+  );
+  return async () => {
+    await Promise.all(lanes.map((lane) => lane.close()));
+  };
+}
+
+async function startLane(): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const cep = await startFakeCepServer();
   const feegow = await startFakeFeegowServer();
   const database = await openDatabase({ kind: "pglite-memory" });
@@ -41,17 +55,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     logger: false,
   });
   await app.listen({ port, host: "127.0.0.1" });
-  project.provide("baseUrl", baseUrl);
-  return async () => {
-    await app.close();
-    await database.close();
-    await cep.close();
-    await feegow.close();
+  return {
+    baseUrl,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await cep.close();
+      await feegow.close();
+    },
   };
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
-    baseUrl: string;
+    /** One server per lane; a fork uses baseUrls[(VITEST_POOL_ID - 1) % length]. */
+    baseUrls: string[];
   }
 }
