@@ -142,7 +142,9 @@ describe("browser verifier, against the CLI's verdicts", () => {
     expect(verdicts(local)).toEqual(verdicts(cli));
     expect(local.veredito).toBe("assinatura_invalida");
     expect(local.linhas[0]!.text).toBe(cli.linhas[0]!.text);
-    expect(failed(local)).toContain("Selo digital inválido: assinatura RSA não confere — o arquivo foi alterado depois de selado ou não é o original.");
+    expect(failed(local)).toContain(
+      "Selo digital inválido: assinatura RSA não confere — o arquivo foi alterado depois de selado ou não é o original.",
+    );
   });
 });
 

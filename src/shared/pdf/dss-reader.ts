@@ -70,4 +70,3 @@ export function readDss(pdf: Uint8Array): DssContents | null {
     vri,
   };
 }
-

@@ -50,7 +50,9 @@ const CURVES: Record<string, { name: string; size: number }> = {
 
 const subtle = () => globalThis.crypto.subtle;
 const view = (buffer: ArrayBuffer | ArrayBufferView): Uint8Array =>
-  buffer instanceof ArrayBuffer ? new Uint8Array(buffer) : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  buffer instanceof ArrayBuffer
+    ? new Uint8Array(buffer)
+    : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 /** A copy in its own ArrayBuffer (WebCrypto and asn1js want whole buffers). */
 const own = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);
 
@@ -205,9 +207,9 @@ export async function verifySignerInfo(
       ? { digestOk: true, signatureOk: true, certificate }
       : { digestOk: true, signatureOk: false, certificate, reason: "assinatura RSA não confere" };
   }
-  const messageDigest = attributeValues(signerInfo.signedAttrs, OIDS.messageDigest)[0] as asn1js.OctetString | undefined;
-  if (!messageDigest)
-    return { digestOk: false, signatureOk: false, certificate, reason: "sem atributo messageDigest" };
+  const messageDigest = attributeValues(signerInfo.signedAttrs, OIDS.messageDigest)[0] as
+    asn1js.OctetString | undefined;
+  if (!messageDigest) return { digestOk: false, signatureOk: false, certificate, reason: "sem atributo messageDigest" };
   const digestOk = equalBytes(view(messageDigest.valueBlock.valueHexView), await digest(hashName, content));
   // The signature covers the attributes encoded as SET (tag 0x31), not as [0] IMPLICIT.
   const attrs = new Uint8Array(signerInfo.signedAttrs.encodedValue.slice(0));
@@ -253,12 +255,12 @@ export async function readTimeStampToken(der: Uint8Array): Promise<TimeStampToke
   info.tsa = check.certificate;
   if (!check.digestOk || !check.signatureOk)
     return { ...info, reason: `assinatura do carimbo: ${check.reason ?? "não confere"}` };
-  const contentType = attributeValues(signerInfo.signedAttrs, OIDS.contentType)[0] as asn1js.ObjectIdentifier | undefined;
+  const contentType = attributeValues(signerInfo.signedAttrs, OIDS.contentType)[0] as
+    asn1js.ObjectIdentifier | undefined;
   if (signerInfo.signedAttrs && contentType?.valueBlock.toString() !== OIDS.tstInfo)
     return { ...info, reason: "contentType do carimbo não é TSTInfo" };
   const eku = check.certificate?.certificate.extensions?.find((e) => e.extnID === OIDS.extKeyUsage)?.parsedValue as
-    | pkijs.ExtKeyUsage
-    | undefined;
+    pkijs.ExtKeyUsage | undefined;
   if (!eku?.keyPurposes.includes(OIDS.kpTimeStamping))
     return { ...info, reason: "o certificado do carimbo não é de carimbo do tempo" };
   return { ...info, signatureValid: true };

@@ -45,12 +45,7 @@ export type VerifierLine = EvidenceLine;
  * unreadable), "evidencias" (the seal holds but the embedded evidence does not), "sem_assinatura".
  */
 export type Verdict =
-  | "integro"
-  | "alterado"
-  | "atualizacao_posterior"
-  | "assinatura_invalida"
-  | "evidencias"
-  | "sem_assinatura";
+  "integro" | "alterado" | "atualizacao_posterior" | "assinatura_invalida" | "evidencias" | "sem_assinatura";
 
 export interface SignatureSummary {
   index: number;
@@ -120,7 +115,8 @@ async function checkOne(pdf: Uint8Array, text: string, index: number, found: Fou
   if (kind === "carimbo_documento") {
     try {
       const token = await readTimeStampToken(contents);
-      const imprintOk = !!token.imprint.hash && equalBytes(await digest(token.imprint.hash, signed), token.imprint.value);
+      const imprintOk =
+        !!token.imprint.hash && equalBytes(await digest(token.imprint.hash, signed), token.imprint.value);
       const valid = token.signatureValid && imprintOk;
       const authority = token.tsa ? commonName(token.tsa.certificate) : null;
       const reason = !token.signatureValid
@@ -298,7 +294,12 @@ export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): P
         const key = toHex(await digest("SHA-1", fromHex(shape.hex))).toUpperCase();
         if (store.vri.has(key)) withVri.push(index + 1);
       }
-      dss = { certificados: store.certs.length, lcr: store.crls.length, ocsp: store.ocsps.length, assinaturas_com_vri: withVri };
+      dss = {
+        certificados: store.certs.length,
+        lcr: store.crls.length,
+        ocsp: store.ocsps.length,
+        assinaturas_com_vri: withVri,
+      };
       info(
         `Dados de validação de longo prazo (DSS) no arquivo: ${store.certs.length} certificado(s), ${store.crls.length} lista(s) de revogação (LCR)${store.ocsps.length ? `, ${store.ocsps.length} resposta(s) OCSP` : ""}; entradas VRI para ${withVri.length ? `as assinaturas ${withVri.join(", ")}` : "nenhuma assinatura"}.`,
       );
@@ -354,7 +355,8 @@ export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): P
       check(false, `${DOCUMENT_FILE} não é JSON válido.`);
     }
   }
-  const record = evidence?.registro?.tipo === "recusa" || evidence?.registro?.tipo === "revogacao" ? evidence.registro : null;
+  const record =
+    evidence?.registro?.tipo === "recusa" || evidence?.registro?.tipo === "revogacao" ? evidence.registro : null;
   const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
 
   // 3. The content hash.

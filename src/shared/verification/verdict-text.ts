@@ -31,7 +31,8 @@ export const VERDICT_TEXT: Record<Verdict, { ok: boolean; title: string; detail:
   evidencias: {
     ok: false,
     title: "O selo confere, mas as evidências embutidas não.",
-    detail: "O conteúdo assinado ou a cadeia de eventos embutidos no arquivo não batem: veja as linhas marcadas abaixo.",
+    detail:
+      "O conteúdo assinado ou a cadeia de eventos embutidos no arquivo não batem: veja as linhas marcadas abaixo.",
   },
   sem_assinatura: {
     ok: false,

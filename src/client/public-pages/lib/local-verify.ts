@@ -1,23 +1,17 @@
 /**
  * Runs the browser verifier (decision 077) on a file without freezing the page: in a Web Worker,
- * with a size cap before reading and a time limit after which the worker is terminated.
+ * with a size cap before reading and a time limit after which the worker is terminated. The worker
+ * comes from the caller: Vite's chunk on /verificar (module-worker.ts), an inline Blob in the
+ * offline page (verificador.html), which must work opened from file://.
  */
 import type { BrowserReport } from "@shared/verification/pdf-verifier";
-import {
-  LOCAL_FAILURE,
-  LOCAL_VERIFY_TIMEOUT_MS,
-  MAX_LOCAL_PDF_BYTES,
-} from "@shared/verification/verdict-text";
+import { LOCAL_FAILURE, LOCAL_VERIFY_TIMEOUT_MS, MAX_LOCAL_PDF_BYTES } from "@shared/verification/verdict-text";
 
 export type LocalVerification = { kind: "done"; report: BrowserReport } | { kind: "failed"; message: string };
 
-/** The default worker: Vite's own chunk, loaded only when a file is checked. */
-export const moduleWorker = () =>
-  new Worker(new URL("./verify-worker.ts", import.meta.url), { type: "module", name: "verificador" });
-
 export async function verifyLocally(
   file: Blob,
-  options: { makeWorker?: () => Worker; timeoutMs?: number } = {},
+  options: { makeWorker: () => Worker; timeoutMs?: number },
 ): Promise<LocalVerification> {
   if (file.size > MAX_LOCAL_PDF_BYTES) return { kind: "failed", message: LOCAL_FAILURE.tooLarge };
   let bytes: ArrayBuffer;
@@ -26,7 +20,7 @@ export async function verifyLocally(
   } catch {
     return { kind: "failed", message: LOCAL_FAILURE.unreadable };
   }
-  const worker = (options.makeWorker ?? moduleWorker)();
+  const worker = options.makeWorker();
   return new Promise((resolve) => {
     const finish = (result: LocalVerification) => {
       clearTimeout(timer);

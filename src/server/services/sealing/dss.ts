@@ -17,7 +17,11 @@ import * as pkijs from "pkijs";
 
 import { OID } from "./der.js";
 import { derOf, parseSignedData } from "./cms-reader.js";
-import { type DssContents as DssBytes, MAX_DSS_ENTRIES, readDss as readDssBytes } from "../../../shared/pdf/dss-reader.js";
+import {
+  type DssContents as DssBytes,
+  MAX_DSS_ENTRIES,
+  readDss as readDssBytes,
+} from "../../../shared/pdf/dss-reader.js";
 
 export { MAX_DSS_ENTRIES };
 import {

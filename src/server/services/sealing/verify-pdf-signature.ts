@@ -90,7 +90,6 @@ export interface AllPdfSignaturesCheck {
   reason?: string;
 }
 
-
 function invalid(reason: string, signerCommonName: string | null = null): PdfSignatureCheck {
   return { valid: false, signerCommonName, reason };
 }
