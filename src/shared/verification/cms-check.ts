@@ -8,7 +8,7 @@
  */
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { equalBytes } from "../pdf/bytes.js";
+import { equalBytes } from "../pdf-reader/bytes.js";
 
 export const OIDS = {
   signedData: "1.2.840.113549.1.7.2",

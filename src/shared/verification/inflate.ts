@@ -4,7 +4,7 @@
  * the limit plus one chunk's worth, never the gigabytes it claims.
  */
 import { Unzlib } from "fflate";
-import { concatBytes } from "../pdf/bytes.js";
+import { concatBytes } from "../pdf-reader/bytes.js";
 
 const CHUNK = 1024;
 

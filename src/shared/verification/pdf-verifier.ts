@@ -1,7 +1,7 @@
 /**
  * The browser's verifier of a sealed PDF (decision 077): what `npm run verify` checks with the
  * file alone (verify-signed-pdf.ts), run with WebCrypto and pkijs so the file never leaves the
- * computer. It shares with the CLI the PDF readers (src/shared/pdf: signature ranges, objects and
+ * computer. It shares with the CLI the PDF readers (src/shared/pdf-reader: signature ranges, objects and
  * revisions, what may follow the seal, the DSS, the embedded files) and the event-chain check;
  * the CMS checks are cms-check.ts, the same rules over another crypto library.
  *
@@ -16,17 +16,22 @@
  * whether the lists in the DSS were the newest. The page says so.
  */
 import canonicalize from "canonicalize";
-import { checkAfterSeal, UPDATE_AFTER_SEAL } from "../pdf/after-seal.js";
-import { concatBytes, equalBytes, fromHex, latin1, toHex, utf8 } from "../pdf/bytes.js";
-import { readDss } from "../pdf/dss-reader.js";
-import { embeddedFiles, infoEntry, type Inflate } from "../pdf/embedded-files.js";
-import { byteRanges, type FoundRange, rangeContents, type SignatureKind, tooMany } from "../pdf/signature-ranges.js";
+import { checkAfterSeal, UPDATE_AFTER_SEAL } from "../pdf-reader/after-seal.js";
+import { concatBytes, equalBytes, fromHex, latin1, toHex, utf8 } from "../pdf-reader/bytes.js";
+import { readDss } from "../pdf-reader/dss-reader.js";
+import { embeddedFiles, infoEntry, type Inflate } from "../pdf-reader/embedded-files.js";
+import {
+  byteRanges,
+  type FoundRange,
+  rangeContents,
+  type SignatureKind,
+  tooMany,
+} from "../pdf-reader/signature-ranges.js";
 import { checkDocumentChainWith } from "../evidence/document-chain-check.js";
 import {
   attributeValues,
   commonName,
   digest,
-  digestName,
   OIDS,
   parseSignedData,
   readTimeStampToken,

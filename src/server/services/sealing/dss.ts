@@ -21,7 +21,7 @@ import {
   type DssContents as DssBytes,
   MAX_DSS_ENTRIES,
   readDss as readDssBytes,
-} from "../../../shared/pdf/dss-reader.js";
+} from "../../../shared/pdf-reader/dss-reader.js";
 
 export { MAX_DSS_ENTRIES };
 import {
@@ -32,7 +32,6 @@ import {
   PdfStructureError,
   type PdfValue,
   readRevisions,
-  refsOf,
   writeValue,
 } from "./pdf-objects.js";
 

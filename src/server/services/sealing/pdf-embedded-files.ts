@@ -1,9 +1,9 @@
 /**
- * The embedded-file reader lives in src/shared/pdf, shared with the browser verifier (decision
+ * The embedded-file reader lives in src/shared/pdf-reader, shared with the browser verifier (decision
  * 077); here it inflates with node:zlib and answers Buffers.
  */
 import { inflateSync } from "node:zlib";
-import { embeddedFiles as readEmbeddedFiles } from "../../../shared/pdf/embedded-files.js";
+import { embeddedFiles as readEmbeddedFiles } from "../../../shared/pdf-reader/embedded-files.js";
 
 export {
   type Inflate,
@@ -11,7 +11,7 @@ export {
   MAX_EMBEDDED_FILE_BYTES,
   MAX_EMBEDDED_FILES,
   pdfStringText,
-} from "../../../shared/pdf/embedded-files.js";
+} from "../../../shared/pdf-reader/embedded-files.js";
 
 export interface EmbeddedFile {
   name: string;

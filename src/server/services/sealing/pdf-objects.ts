@@ -1,2 +1,2 @@
-/** The PDF object reader lives in src/shared/pdf so the browser verifier shares it (decision 077). */
-export * from "../../../shared/pdf/pdf-objects.js";
+/** The PDF object reader lives in src/shared/pdf-reader so the browser verifier shares it (decision 077). */
+export * from "../../../shared/pdf-reader/pdf-objects.js";

@@ -26,9 +26,9 @@ import {
 import { checkAfterSeal, type AfterSeal } from "./after-seal.js";
 import { OID } from "./der.js";
 import { certificateNames } from "./seal-certificate.js";
-import { byteRanges, type FoundRange, rangeContents, tooMany } from "../../../shared/pdf/signature-ranges.js";
+import { byteRanges, type FoundRange, rangeContents, tooMany } from "../../../shared/pdf-reader/signature-ranges.js";
 
-export { MAX_DOCUMENT_TIMESTAMPS, MAX_PDF_SIGNATURES } from "../../../shared/pdf/signature-ranges.js";
+export { MAX_DOCUMENT_TIMESTAMPS, MAX_PDF_SIGNATURES } from "../../../shared/pdf-reader/signature-ranges.js";
 
 export interface PdfSignatureCheck {
   /** True when the CMS verifies over exactly the signed byte ranges. */
