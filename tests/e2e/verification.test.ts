@@ -145,6 +145,10 @@ describe("/verificar shows the evidence the uploaded PDF carries", () => {
     const tampered = Buffer.from(sealed);
     tampered[200] = tampered[200]! ^ 1;
     expect([verifySignedPdf(sealed).ok, verifySignedPdf(tampered).selo_ok]).toEqual([true, false]);
+    // Garbage is answered in words, and the page stays responsive (the check runs in a worker).
+    const garbage = Buffer.alloc(3 * 1024 * 1024, "lixo ");
+    expect(await drop("lixo.pdf", garbage)).toBe("sem_assinatura");
+    expect(await p.getByTestId("local-verdict-title").textContent()).toContain("não tem assinatura digital");
     expect(await drop("alterado.pdf", tampered)).toBe("alterado");
     expect(await p.getByTestId("local-verdict-title").textContent()).toContain("Arquivo alterado");
     expect(await drop("termo.pdf", sealed)).toBe("integro");
