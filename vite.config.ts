@@ -1,4 +1,7 @@
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { build, defineConfig, type Plugin, type UserConfig } from "vite";
@@ -88,6 +91,61 @@ function publicBundle(): Plugin {
 }
 
 /**
+ * The saveable verifier (decision 077): dist/client/verificador.html, one file with its script,
+ * its worker (as text, started from a Blob) and its styles inline, so it works opened from disk
+ * (file://) with no network. Bundled with esbuild: Vite writes chunks, this page must have none.
+ */
+function offlineVerifier(): Plugin {
+  let target = outDir;
+  const shared: esbuild.Plugin = {
+    name: "shared-alias",
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^@shared\// }, (args) => ({
+        path: path.join(sharedRoot, `${args.path.slice("@shared/".length)}.ts`),
+      }));
+    },
+  };
+  const bundle = async (entry: string, define: Record<string, string> = {}) => {
+    const result = await esbuild.build({
+      entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+      bundle: true,
+      format: "iife",
+      platform: "browser",
+      target: "es2022",
+      minify: true,
+      write: false,
+      legalComments: "none",
+      plugins: [shared],
+      define,
+    });
+    return result.outputFiles[0]!.text;
+  };
+  return {
+    name: "consentir-offline-verifier",
+    apply: "build",
+    configResolved(config) {
+      target = config.build.outDir;
+    },
+    async closeBundle() {
+      const worker = await bundle("./src/client/public-pages/lib/verify-worker.ts");
+      const page = await bundle("./src/client/offline-verifier/main.ts", {
+        __VERIFY_WORKER_SOURCE__: JSON.stringify(worker),
+      });
+      const html = await readFile(
+        fileURLToPath(new URL("./src/client/offline-verifier/page.html", import.meta.url)),
+        "utf8",
+      );
+      // "</script" inside the code would end the element early: written as "<\/script".
+      const script = `<script>${page.replace(/<\/script/gi, "<\\/script")}</script>`;
+      await writeFile(
+        path.join(target, "verificador.html"),
+        html.replace("<!--SCRIPT-->", () => script),
+      );
+    },
+  };
+}
+
+/**
  * The shared zod schema modules have no side effects a browser needs (building a schema is pure;
  * the one that matters, the pt-BR error map, lives in zod-locale.ts and stays). Declared so, a
  * screen that imports only a constant or a label re-exported by a schema module (DOCUMENT_MESSAGES
@@ -98,7 +156,7 @@ const SIDE_EFFECT_FREE = /\/src\/shared\/(schemas\/(?!zod-locale\.)[^/]+|notices
 
 export default defineConfig({
   ...common(),
-  plugins: [...(common().plugins ?? []), publicPagesFallback(), publicBundle()],
+  plugins: [...(common().plugins ?? []), publicPagesFallback(), publicBundle(), offlineVerifier()],
   build: {
     outDir,
     emptyOutDir: true,

@@ -91,9 +91,16 @@ describe("audio consent on a phone", () => {
     const hash = /Áudio do aceite: SHA-256 ([0-9a-f]{64})/.exec(text)?.[1];
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
 
-    // /verificar, on the phone: the dropped PDF's audio checked against its chain and listed with
+    // /verificar/:code, on the phone: the dropped PDF's audio checked against its chain and listed with
     // the same hash, then the reading record the page sent, as the device's word.
-    await p.goto("/verificar");
+    // The document's page: the server's full report (the code-less page checks in the browser, decision 077).
+    const signedDetail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(
+      await staff.page.request.get(`/api/documents/${documentId}`),
+      200,
+    );
+    const code = signedDetail.audit.find((event) => event.action === "document.signed")?.data.verification_code;
+    await p.goto(`/verificar/${String(code)}`);
+    await p.getByTestId("sealed-hash").waitFor();
     await p.getByLabel("Arquivo PDF para verificar").setInputFiles({
       name: "termo-assinado.pdf",
       mimeType: "application/pdf",

@@ -179,8 +179,15 @@ describe("comprehension questions and read-aloud on a phone", () => {
     await answers.scrollIntoViewIfNeeded();
     await snap(staff.page, "comprehension-staff-desktop");
 
-    // /verificar, on the phone: the dropped PDF's answers and reading record, checked and listed.
-    await p.goto("/verificar");
+    // /verificar/:code, on the phone: the dropped PDF's answers and reading record, checked and listed.
+    // The document's page: the server's full report (the code-less page checks in the browser, decision 077).
+    const signedDetail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(
+      await staff.page.request.get(`/api/documents/${documentId}`),
+      200,
+    );
+    const code = signedDetail.audit.find((event) => event.action === "document.signed")?.data.verification_code;
+    await p.goto(`/verificar/${String(code)}`);
+    await p.getByTestId("sealed-hash").waitFor();
     await p.getByLabel("Arquivo PDF para verificar").setInputFiles({
       name: "termo-assinado.pdf",
       mimeType: "application/pdf",

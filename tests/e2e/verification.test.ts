@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { signatureDataUrl } from "../helpers/signing.js";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
 import { DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
@@ -99,7 +103,7 @@ describe("/verificar shows the evidence the uploaded PDF carries", () => {
     await staff.context.close();
   });
 
-  it("/verificar without a code: a typed code opens the document, a dropped PDF is checked by the code inside it, on a phone", async () => {
+  it("/verificar without a code: a typed code opens the document, a dropped PDF is checked in the browser (tampered, then genuine), and offline from the saved page", async () => {
     const account = await registerProfessional();
     const staff = await newPage(browser, DESKTOP);
     await signIn(staff.page, account.email, account.password);
@@ -127,18 +131,49 @@ describe("/verificar shows the evidence the uploaded PDF carries", () => {
     await p.getByRole("button", { name: "Verificar", exact: true }).click();
     await p.getByRole("alert").getByText("Digite o código de verificação como está impresso").waitFor();
 
-    await p.getByLabel("Arquivo PDF para verificar").setInputFiles({
-      name: "termo.pdf",
-      mimeType: "application/pdf",
-      buffer: sealed,
+    // The PDF is checked in this browser (decision 077): nothing is sent, the verdicts are the CLI's.
+    const posted: string[] = [];
+    p.on("request", (request) => {
+      if (request.method() === "POST") posted.push(request.url());
     });
-    await p.getByTestId("evidence-report").waitFor();
-    expect(await p.getByTestId("verdict-identical").getAttribute("data-ok")).toBe("true");
-    expect(await p.getByTestId("verdict-signature").getAttribute("data-ok")).toBe("true");
+    expect(await p.getByTestId("local-privacy").textContent()).toContain("o arquivo não sai do seu computador");
+    const drop = async (name: string, buffer: Buffer) => {
+      await p.getByLabel("Arquivo PDF para verificar").setInputFiles({ name, mimeType: "application/pdf", buffer });
+      await p.locator(`[data-testid="local-verdict"]:has-text("${name}")`).waitFor();
+      return p.getByTestId("local-verdict").getAttribute("data-verdict");
+    };
+    const tampered = Buffer.from(sealed);
+    tampered[200] = tampered[200]! ^ 1;
+    expect([verifySignedPdf(sealed).ok, verifySignedPdf(tampered).selo_ok]).toEqual([true, false]);
+    // Garbage is answered in words, and the page stays responsive (the check runs in a worker).
+    const garbage = Buffer.alloc(3 * 1024 * 1024, "lixo ");
+    expect(await drop("lixo.pdf", garbage)).toBe("sem_assinatura");
+    expect(await p.getByTestId("local-verdict-title").textContent()).toContain("não tem assinatura digital");
+    expect(await drop("alterado.pdf", tampered)).toBe("alterado");
+    expect(await p.getByTestId("local-verdict-title").textContent()).toContain("Arquivo alterado");
+    expect(await drop("termo.pdf", sealed)).toBe("integro");
+    expect(await p.getByTestId("local-lines").textContent()).not.toContain("✗");
     const open = p.getByTestId("verification-open-document");
     expect(await open.textContent()).toContain(code);
+    expect(posted).toEqual([]);
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await snap(p, "verification-start-pdf-phone");
+
+    // The saveable page: the same check opened from disk, offline.
+    const saved = await p.request.get("/verificador.html");
+    expect(saved.status()).toBe(200);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "verificador-")), "verificador.html");
+    writeFileSync(file, await saved.body());
+    const offline = await browser.newContext({ offline: true });
+    const page = await offline.newPage();
+    await page.goto(`file://${file}`);
+    await page
+      .getByLabel("Arquivo PDF para verificar")
+      .setInputFiles({ name: "termo.pdf", mimeType: "application/pdf", buffer: sealed });
+    await page.getByTestId("local-verdict").waitFor();
+    expect(await page.getByTestId("local-verdict").getAttribute("data-verdict")).toBe("integro");
+    await snap(page, "offline-verifier-file");
+    await offline.close();
 
     // Typed from paper in lower case with a dash: the document's page opens.
     await p.getByLabel("Código de verificação").fill(`${code.slice(0, 4).toLowerCase()}-${code.slice(4)}`);

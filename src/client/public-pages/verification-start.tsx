@@ -1,16 +1,12 @@
 import { FileSearch, ShieldCheck } from "lucide-react";
 import type * as React from "react";
 import { useId, useState } from "react";
-import type { PdfVerdict } from "@shared/schemas/signing";
-import { PdfCheck } from "./components/pdf-check";
+import { LocalPdfCheck } from "./components/local-pdf-check";
 import { Panel, PlainButton, PublicShell } from "./components/public-shell";
-
-/** What the code-less check answers: the verdict and the code read from the file. */
-type CodedVerdict = PdfVerdict & { codigo: string };
 
 /**
  * /verificar without a code: for whoever holds a paper copy (types the code printed on it) or a
- * PDF (sends it; the code is read from the evidence inside).
+ * PDF (checked in this browser, never sent: decision 077; the code is read from the evidence inside).
  */
 export function VerificationStart() {
   const [code, setCode] = useState("");
@@ -36,7 +32,7 @@ export function VerificationStart() {
         </p>
         <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">Verificar um documento</h1>
         <p className="text-sm text-muted-foreground">
-          Digite o código de verificação impresso no registro de assinaturas do documento, ou envie o arquivo PDF
+          Digite o código de verificação impresso no registro de assinaturas do documento, ou verifique o arquivo PDF
           abaixo.
         </p>
         <form className="grid gap-2" onSubmit={open} noValidate>
@@ -68,20 +64,7 @@ export function VerificationStart() {
           ) : null}
         </form>
       </Panel>
-      <PdfCheck<CodedVerdict>
-        path="/api/public/verify-pdf"
-        sealedKnown
-        intro="Envie o PDF que você recebeu: lemos nele o código de verificação e conferimos se ele é exatamente o PDF selado do documento, se a assinatura digital dele é válida e as evidências que ele traz. O arquivo não fica guardado."
-        after={(verdict) => (
-          <a
-            href={`/verificar/${encodeURIComponent(verdict.codigo)}`}
-            className="text-sm font-medium text-primary underline underline-offset-4"
-            data-testid="verification-open-document"
-          >
-            Ver quem assinou e quando (código {verdict.codigo})
-          </a>
-        )}
-      />
+      <LocalPdfCheck />
     </PublicShell>
   );
 }

@@ -10,8 +10,9 @@
  */
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
+import { checkDocumentChainWith, type DocumentChainCheck, GENESIS_HASH } from "./document-chain-check.js";
 
-export const GENESIS_HASH = "0".repeat(64);
+export { GENESIS_HASH };
 
 /** One event as stored, before it is numbered and linked. */
 export interface DocumentChainEvent {
@@ -35,8 +36,6 @@ export interface DocumentChainEntry extends DocumentChainEvent {
   prev_hash: string;
   hash: string;
 }
-
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /** SHA-256 (hex) of the canonical JSON of `value`. */
 export function canonicalHash(value: unknown): string {
@@ -69,50 +68,13 @@ export function chainHead(chain: readonly Pick<DocumentChainEntry, "hash">[]): s
   return chain.length === 0 ? GENESIS_HASH : chain[chain.length - 1]!.hash;
 }
 
-export interface DocumentChainCheck {
-  ok: boolean;
-  /** Entries read. */
-  count: number;
-  /** The recomputed hash of the last entry (null when an entry could not be read). */
-  head: string | null;
-  /** What is wrong, in pt-BR, one line each (empty when ok). */
-  problems: string[];
-}
+export type { DocumentChainCheck } from "./document-chain-check.js";
 
 /**
  * Recomputes a chain read from JSON: seq 1..n without gaps, each prev_hash equal to the hash of
- * the entry before it (zeros for the first), each hash equal to the hash of its fields.
+ * the entry before it (zeros for the first), each hash equal to the hash of its fields. The check
+ * itself is shared with the browser verifier (document-chain-check.ts, decision 077).
  */
 export function checkDocumentChain(entries: unknown): DocumentChainCheck {
-  if (!Array.isArray(entries))
-    return { ok: false, count: 0, head: null, problems: ["a lista de eventos está ausente"] };
-  const problems: string[] = [];
-  let prev = GENESIS_HASH;
-  entries.forEach((raw, index) => {
-    const position = index + 1;
-    if (!raw || typeof raw !== "object") {
-      problems.push(`evento ${position}: não é um objeto`);
-      return;
-    }
-    const entry = raw as DocumentChainEntry;
-    if (entry.seq !== position)
-      problems.push(
-        `evento ${position}: número de sequência ${String(entry.seq)} (esperado ${position}) — falta ou sobra um evento`,
-      );
-    if (entry.prev_hash !== prev)
-      problems.push(
-        `evento ${position}: o hash anterior não é o hash do evento ${position - 1 || "inicial"} — a cadeia foi quebrada`,
-      );
-    const recomputed = entryHash(entry);
-    if (typeof entry.hash !== "string" || !HEX64.test(entry.hash) || entry.hash !== recomputed) {
-      problems.push(`evento ${position}: o hash não corresponde ao conteúdo do evento — o evento foi alterado`);
-    }
-    prev = recomputed;
-  });
-  return {
-    ok: problems.length === 0,
-    count: entries.length,
-    head: entries.length === 0 ? GENESIS_HASH : prev,
-    problems,
-  };
+  return checkDocumentChainWith(entries, (text) => createHash("sha256").update(text).digest("hex"));
 }

@@ -14,8 +14,16 @@
  */
 import { createHash, X509Certificate } from "node:crypto";
 import * as pkijs from "pkijs";
+
 import { OID } from "./der.js";
 import { derOf, parseSignedData } from "./cms-reader.js";
+import {
+  type DssContents as DssBytes,
+  MAX_DSS_ENTRIES,
+  readDss as readDssBytes,
+} from "../../../shared/pdf-reader/dss-reader.js";
+
+export { MAX_DSS_ENTRIES };
 import {
   dictOf,
   nameOf,
@@ -24,7 +32,6 @@ import {
   PdfStructureError,
   type PdfValue,
   readRevisions,
-  refsOf,
   writeValue,
 } from "./pdf-objects.js";
 
@@ -46,14 +53,10 @@ export interface PdfSignatureBytes {
   vriKey: string;
 }
 
-export interface DssContents {
-  /** The /DSS object's number. */
-  objectNumber: number;
+export interface DssContents extends DssBytes {
   certs: { num: number; der: Buffer }[];
   crls: { num: number; der: Buffer }[];
   ocsps: { num: number; der: Buffer }[];
-  /** VRI key → the object numbers it names. */
-  vri: Map<string, { certs: number[]; crls: number[]; ocsps: number[] }>;
 }
 
 const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
@@ -157,60 +160,15 @@ function listsFor(chain: Buffer[], crls: Buffer[]): Buffer[] {
   });
 }
 
-/** The file's /DSS, or null when it has none. Throws PdfStructureError when the file cannot be followed. */
-/**
- * A stranger's file may name one huge stream thousands of times (decision 049): each stream is read
- * once, however often it is named, and an array or /VRI larger than any real DSS is refused.
- */
-export const MAX_DSS_ENTRIES = 5_000;
-
+/** The file's /DSS, or null when it has none (the reader is shared with the browser verifier, decision 077). */
 export function readDss(pdf: Buffer): DssContents | null {
-  const revisions = readRevisions(pdf);
-  const offsets = objectOffsets(revisions);
-  const root = revisions.at(-1)!.trailer.get("Root");
-  if (root?.kind !== "ref") throw new PdfStructureError("trailer sem /Root");
-  const catalog = dictOf(objectIn(pdf, offsets, root.num)?.value);
-  const dssRef = catalog?.get("DSS");
-  if (!dssRef) return null;
-  if (dssRef.kind !== "ref") throw new PdfStructureError("/DSS não é uma referência");
-  const dss = dictOf(objectIn(pdf, offsets, dssRef.num)?.value);
-  if (!dss) throw new PdfStructureError("/DSS não é um dicionário");
-  const bounded = (key: string, nums: number[]) => {
-    if (nums.length > MAX_DSS_ENTRIES) throw new PdfStructureError(`/DSS /${key}: mais de ${MAX_DSS_ENTRIES} entradas`);
-    return [...new Set(nums)];
-  };
-  const read = new Map<number, Buffer>();
-  const streams = (key: string) =>
-    bounded(key, refsOf(dss.get(key))).map((num) => {
-      let der = read.get(num);
-      if (!der) {
-        const object = objectIn(pdf, offsets, num);
-        if (!object?.stream) throw new PdfStructureError(`/DSS /${key}: o objeto ${num} não é um fluxo`);
-        der = Buffer.from(object.stream);
-        read.set(num, der);
-      }
-      return { num, der };
-    });
-  const vri = new Map<string, { certs: number[]; crls: number[]; ocsps: number[] }>();
-  const vriEntries = [...(dictOf(dss.get("VRI")) ?? [])];
-  if (vriEntries.length > MAX_DSS_ENTRIES)
-    throw new PdfStructureError(`/DSS /VRI: mais de ${MAX_DSS_ENTRIES} entradas`);
-  for (const [key, value] of vriEntries) {
-    const entry = dictOf(value.kind === "ref" ? objectIn(pdf, offsets, value.num)?.value : value);
-    if (!entry) continue;
-    vri.set(key.toUpperCase(), {
-      certs: bounded("VRI /Cert", refsOf(entry.get("Cert"))),
-      crls: bounded("VRI /CRL", refsOf(entry.get("CRL"))),
-      ocsps: bounded("VRI /OCSP", refsOf(entry.get("OCSP"))),
-    });
-  }
-  return {
-    objectNumber: dssRef.num,
-    certs: streams("Certs"),
-    crls: streams("CRLs"),
-    ocsps: streams("OCSPs"),
-    vri,
-  };
+  const store = readDssBytes(pdf);
+  if (!store) return null;
+  const view = (entry: { num: number; der: Uint8Array }) => ({
+    num: entry.num,
+    der: Buffer.from(entry.der.buffer, entry.der.byteOffset, entry.der.length),
+  });
+  return { ...store, certs: store.certs.map(view), crls: store.crls.map(view), ocsps: store.ocsps.map(view) };
 }
 
 const ref = (num: number): PdfValue => ({ kind: "ref", num, gen: 0 });

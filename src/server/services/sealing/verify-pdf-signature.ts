@@ -26,6 +26,9 @@ import {
 import { checkAfterSeal, type AfterSeal } from "./after-seal.js";
 import { OID } from "./der.js";
 import { certificateNames } from "./seal-certificate.js";
+import { byteRanges, type FoundRange, rangeContents, tooMany } from "../../../shared/pdf-reader/signature-ranges.js";
+
+export { MAX_DOCUMENT_TIMESTAMPS, MAX_PDF_SIGNATURES } from "../../../shared/pdf-reader/signature-ranges.js";
 
 export interface PdfSignatureCheck {
   /** True when the CMS verifies over exactly the signed byte ranges. */
@@ -86,10 +89,6 @@ export interface AllPdfSignaturesCheck {
   afterSeal: AfterSeal | null;
   reason?: string;
 }
-
-const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
-/** %%EOF, optionally followed by its end-of-line, at the end of a signed revision. */
-const REVISION_END = /%%EOF(\r\n|\r|\n)?$/;
 
 function invalid(reason: string, signerCommonName: string | null = null): PdfSignatureCheck {
   return { valid: false, signerCommonName, reason };
@@ -199,16 +198,13 @@ function checkDocumentTimestamp(info: PdfSignatureInfo, contents: Buffer, signed
 function checkOne(pdf: Buffer, text: string, index: number, found: FoundRange): PdfSignatureInfo {
   const { range, kind } = found;
   const [a, b, c, d] = range;
-  if (a !== 0 || b <= 0 || c <= b || c + d > pdf.length) return emptyInfo(index, range, "/ByteRange malformado", kind);
-  const gap = text.slice(b, c);
-  if (!/^<[0-9a-fA-F]*>$/.test(gap))
-    return emptyInfo(index, range, "o intervalo não assinado não é só o /Contents", kind);
-  const hex = gap.slice(1, -1);
-  if (hex.length % 2 !== 0) return emptyInfo(index, range, "/Contents com número ímpar de dígitos", kind);
+  const shape = rangeContents(text, pdf.length, range);
+  if ("error" in shape) return emptyInfo(index, range, shape.error, kind);
+  const { hex } = shape;
   const signed = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
   const info = emptyInfo(index, range, "", kind);
-  info.coversWholeFile = c + d === pdf.length;
-  info.endsAtEof = REVISION_END.test(text.slice(Math.max(0, c + d - 8), c + d));
+  info.coversWholeFile = shape.coversWholeFile;
+  info.endsAtEof = shape.endsAtEof;
   if (kind === "carimbo_documento") return checkDocumentTimestamp(info, Buffer.from(hex, "hex"), signed);
 
   let signedData: CmsSignedData;
@@ -249,43 +245,6 @@ function checkOne(pdf: Buffer, text: string, index: number, found: FoundRange): 
   if (check.reason) info.reason = check.reason;
   else delete info.reason;
   return info;
-}
-
-/** More signatures than any PDF of ours carries (the professional's, the seal): refused unread (decision 049). */
-export const MAX_PDF_SIGNATURES = 8;
-/**
- * Document time-stamps, counted apart: the sealing's and one per archive revision (decision 064) —
- * twenty years of yearly renewals fit with room to spare.
- */
-export const MAX_DOCUMENT_TIMESTAMPS = 32;
-
-interface FoundRange {
-  range: [number, number, number, number];
-  kind: PdfSignatureInfo["kind"];
-}
-
-/**
- * The file's /ByteRange arrays, in order, each with the kind its dictionary's /SubFilter names (the
- * entries before /ByteRange, as @signpdf writes them); reading stops once either kind is past its
- * limit (MAX_PDF_SIGNATURES, MAX_DOCUMENT_TIMESTAMPS).
- */
-function byteRanges(text: string): FoundRange[] {
-  const ranges: FoundRange[] = [];
-  for (const m of text.matchAll(BYTE_RANGE)) {
-    const dictionary = text.slice(Math.max(0, text.lastIndexOf("<<", m.index)), m.index);
-    const kind = /\/SubFilter\s*\/ETSI\.RFC3161\b/.test(dictionary) ? "carimbo_documento" : "assinatura";
-    ranges.push({ range: m.slice(1, 5).map(Number) as FoundRange["range"], kind });
-    if (tooMany(ranges)) break;
-  }
-  return ranges;
-}
-
-/** Why the file is refused unread, or null: more signatures or document time-stamps than ours carry. */
-function tooMany(ranges: FoundRange[]): string | null {
-  const stamps = ranges.filter((r) => r.kind === "carimbo_documento").length;
-  if (ranges.length - stamps > MAX_PDF_SIGNATURES) return `mais de ${MAX_PDF_SIGNATURES} assinaturas`;
-  if (stamps > MAX_DOCUMENT_TIMESTAMPS) return `mais de ${MAX_DOCUMENT_TIMESTAMPS} carimbos do tempo do documento`;
-  return null;
 }
 
 const endOf = (s: PdfSignatureInfo) => s.byteRange[2] + s.byteRange[3];

@@ -1,0 +1,508 @@
+/**
+ * The browser's verifier of a sealed PDF (decision 077): what `npm run verify` checks with the
+ * file alone (verify-signed-pdf.ts), run with WebCrypto and pkijs so the file never leaves the
+ * computer. It shares with the CLI the PDF readers (src/shared/pdf-reader: signature ranges, objects and
+ * revisions, what may follow the seal, the DSS, the embedded files) and the event-chain check;
+ * the CMS checks are cms-check.ts, the same rules over another crypto library.
+ *
+ * Every signature: its byte range is exactly the file around its /Contents, the messageDigest is
+ * the digest of those bytes, the signature over the signed attributes verifies with the
+ * certificate in the CMS; an earlier one ends at a complete revision; after the seal only the DSS
+ * and document time-stamps (whose imprint must be the hash of their range). Then the embedded
+ * documento.json / evidencias.json, the content hash, the parties and the chain of events.
+ *
+ * It cannot judge what needs the outside world or a list the person checking must supply: whether
+ * the certificate is this clinic's (a fingerprint to compare), chains to official roots, and
+ * whether the lists in the DSS were the newest. The page says so.
+ */
+import canonicalize from "canonicalize";
+import { checkAfterSeal, UPDATE_AFTER_SEAL } from "../pdf-reader/after-seal.js";
+import { concatBytes, equalBytes, fromHex, latin1, toHex, utf8 } from "../pdf-reader/bytes.js";
+import { readDss } from "../pdf-reader/dss-reader.js";
+import { embeddedFiles, infoEntry, type Inflate } from "../pdf-reader/embedded-files.js";
+import {
+  byteRanges,
+  type FoundRange,
+  rangeContents,
+  type SignatureKind,
+  tooMany,
+} from "../pdf-reader/signature-ranges.js";
+import { checkDocumentChainWith } from "../evidence/document-chain-check.js";
+import {
+  attributeValues,
+  commonName,
+  digest,
+  OIDS,
+  parseSignedData,
+  readTimeStampToken,
+  subjectLine,
+  verifySignerInfo,
+} from "./cms-check.js";
+import { type EvidenceLine, optionalConsentLines } from "./optional-consent-lines.js";
+import { sha256Hex } from "./sha256.js";
+
+export type VerifierLine = EvidenceLine;
+
+/**
+ * The verdict in one word: "integro" (everything holds; the certificate still to be compared),
+ * "alterado" (bytes a signature covers changed), "atualizacao_posterior" (something was appended
+ * after the seal), "assinatura_invalida" (a signature does not verify with its certificate, or is
+ * unreadable), "evidencias" (the seal holds but the embedded evidence does not), "sem_assinatura".
+ */
+export type Verdict =
+  "integro" | "alterado" | "atualizacao_posterior" | "assinatura_invalida" | "evidencias" | "sem_assinatura";
+
+export interface SignatureSummary {
+  index: number;
+  kind: SignatureKind;
+  valid: boolean;
+  digestOk: boolean;
+  signatureOk: boolean;
+  signer: string | null;
+  sha256: string | null;
+  /** The signature's own time-stamp (or, for a document time-stamp, its time). */
+  timestamp: { at: string | null; valid: boolean; authority: string | null } | null;
+  reason?: string;
+}
+
+export interface BrowserReport {
+  ok: boolean;
+  veredito: Verdict;
+  selo_ok: boolean;
+  conteudo_ok: boolean;
+  cadeia_ok: boolean;
+  eventos: number;
+  certificado: { assunto: string; sha256: string } | null;
+  documento: { titulo: string; id_curto: string; codigo_verificacao: string; conteudo_sha256: string } | null;
+  partes: { nome: string; nivel: string }[];
+  assinaturas: SignatureSummary[];
+  dss: { certificados: number; lcr: number; ocsp: number; assinaturas_com_vri: number[] } | null;
+  linhas: VerifierLine[];
+}
+
+export interface VerifyOptions {
+  /** Inflates /FlateDecode streams within a bound (fflate in the browser). */
+  inflate: Inflate;
+}
+
+interface Checked extends SignatureSummary {
+  end: number;
+  coversWholeFile: boolean;
+  endsAtEof: boolean;
+}
+
+const DOCUMENT_FILE = "documento.json";
+const EVIDENCE_FILE = "evidencias.json";
+
+async function checkOne(pdf: Uint8Array, text: string, index: number, found: FoundRange): Promise<Checked> {
+  const { range, kind } = found;
+  const [a, b, c, d] = range;
+  const base: Checked = {
+    index,
+    kind,
+    valid: false,
+    digestOk: false,
+    signatureOk: false,
+    signer: null,
+    sha256: null,
+    timestamp: null,
+    end: c + d,
+    coversWholeFile: false,
+    endsAtEof: false,
+  };
+  const shape = rangeContents(text, pdf.length, range);
+  if ("error" in shape) return { ...base, reason: shape.error };
+  base.coversWholeFile = shape.coversWholeFile;
+  base.endsAtEof = shape.endsAtEof;
+  const contents = fromHex(shape.hex);
+  const signed = concatBytes([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
+
+  if (kind === "carimbo_documento") {
+    try {
+      const token = await readTimeStampToken(contents);
+      const imprintOk =
+        !!token.imprint.hash && equalBytes(await digest(token.imprint.hash, signed), token.imprint.value);
+      const valid = token.signatureValid && imprintOk;
+      const authority = token.tsa ? commonName(token.tsa.certificate) : null;
+      const reason = !token.signatureValid
+        ? (token.reason ?? "carimbo inválido")
+        : imprintOk
+          ? undefined
+          : "o carimbo do documento não é sobre os bytes assinados";
+      return {
+        ...base,
+        valid,
+        digestOk: imprintOk,
+        signatureOk: token.signatureValid,
+        signer: authority,
+        sha256: token.tsa ? sha256Hex(token.tsa.der) : null,
+        timestamp: { at: token.genTime.toISOString(), valid, authority },
+        ...(reason ? { reason } : {}),
+      };
+    } catch (error) {
+      return { ...base, reason: `carimbo do documento ilegível: ${message(error)}` };
+    }
+  }
+
+  let parsed;
+  try {
+    parsed = parseSignedData(contents);
+  } catch (error) {
+    return {
+      ...base,
+      reason:
+        error instanceof Error && error.message === "o conteúdo não é SignedData"
+          ? "o /Contents não é SignedData"
+          : `CMS ilegível: ${message(error)}`,
+    };
+  }
+  const signerInfo = parsed.signedData.signerInfos[0];
+  if (parsed.signedData.signerInfos.length !== 1 || !signerInfo)
+    return { ...base, reason: "esperada uma assinatura no CMS" };
+
+  // RFC 3161 appendix A: the signature's time-stamp is over the hash of its signature value.
+  const tokenNode = attributeValues(signerInfo.unsignedAttrs, OIDS.signatureTimeStampToken)[0];
+  let timestamp: Checked["timestamp"] = null;
+  if (tokenNode) {
+    try {
+      const token = await readTimeStampToken(new Uint8Array(tokenNode.toBER()));
+      const signatureValue = new Uint8Array(signerInfo.signature.valueBlock.valueHexView);
+      const over =
+        !!token.imprint.hash && equalBytes(await digest(token.imprint.hash, signatureValue), token.imprint.value);
+      timestamp = {
+        at: token.genTime.toISOString(),
+        valid: token.signatureValid && over,
+        authority: token.tsa ? commonName(token.tsa.certificate) : null,
+      };
+    } catch {
+      timestamp = { at: null, valid: false, authority: null };
+    }
+  }
+  const check = await verifySignerInfo(parsed, signerInfo, signed);
+  const valid = check.digestOk && check.signatureOk;
+  return {
+    ...base,
+    valid,
+    digestOk: check.digestOk,
+    signatureOk: check.signatureOk,
+    signer: check.certificate ? commonName(check.certificate.certificate) : null,
+    sha256: check.certificate ? sha256Hex(check.certificate.der) : null,
+    timestamp,
+    ...(check.reason ? { reason: check.reason } : {}),
+    ...(check.certificate ? { subject: subjectLine(check.certificate.certificate) } : {}),
+  };
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Checks a PDF with nothing but its bytes (decision 077). Never throws for a bad file: it says what is wrong. */
+export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): Promise<BrowserReport> {
+  const lines: VerifierLine[] = [];
+  const check = (ok: boolean, text: string) => {
+    lines.push({ ok, text });
+    return ok;
+  };
+  const info = (text: string) => lines.push({ ok: null, text });
+  const text = latin1(pdf);
+
+  // 1. The signatures (verify-pdf-signature.ts: checkAllPdfSignatures / checkPdfSignature).
+  const ranges = byteRanges(text);
+  const refused = tooMany(ranges);
+  const signatures: Checked[] = [];
+  if (!refused) for (const [index, range] of ranges.entries()) signatures.push(await checkOne(pdf, text, index, range));
+  const sealIndex = signatures.findLastIndex((s) => s.kind === "assinatura");
+  const seal = signatures[sealIndex] as (Checked & { subject?: string }) | undefined;
+  const stampEnds = signatures.slice(sealIndex + 1).map((s) => s.end);
+  const afterSeal = seal?.valid ? checkAfterSeal(pdf, seal.end, stampEnds) : null;
+  const badStamp = signatures.slice(sealIndex + 1).find((s) => s.kind === "carimbo_documento" && !s.valid);
+  const sealReason = refused
+    ? refused
+    : !seal
+      ? "sem /ByteRange"
+      : !seal.valid
+        ? (seal.reason ?? "assinatura inválida")
+        : afterSeal && !afterSeal.ok
+          ? afterSeal.reason
+          : badStamp
+            ? `carimbo do tempo do documento inválido: ${badStamp.reason ?? "não confere"}`
+            : null;
+  const validationAfter = !!afterSeal?.ok && afterSeal.revisions.length > 0;
+  const seloOk = check(
+    sealReason === null,
+    sealReason === null
+      ? validationAfter
+        ? "Selo digital (PAdES) válido: a assinatura cobre todo o arquivo anterior a ela; depois dela há só dados de validação (DSS) e carimbos do tempo do documento; e confere com o certificado que a contém."
+        : "Selo digital (PAdES) válido: a assinatura cobre o arquivo inteiro e confere com o certificado que a contém."
+      : sealReason.startsWith(UPDATE_AFTER_SEAL)
+        ? `Há uma atualização acrescentada depois do selo (${sealReason.slice(UPDATE_AFTER_SEAL.length).replace(/^ \(|\)$/g, "")}): o arquivo selado continua dentro deste, mas o que foi acrescentado não é coberto pelo selo.`
+        : `Selo digital inválido: ${sealReason} — o arquivo foi alterado depois de selado ou não é o original.`,
+  );
+  let certificado: BrowserReport["certificado"] = null;
+  if (seal?.sha256) {
+    certificado = { assunto: seal.subject ?? seal.signer ?? "", sha256: seal.sha256 };
+    info(`Certificado do selo: ${certificado.assunto}`);
+    info(`Impressão digital SHA-256 do certificado: ${certificado.sha256}`);
+    info(
+      "Compare esta impressão digital com a publicada pela clínica: um selo com o mesmo nome pode ser feito por qualquer um.",
+    );
+  }
+  signatures.forEach((s, index) => {
+    const n = `Assinatura ${index + 1} de ${signatures.length}`;
+    if (s.kind === "carimbo_documento") {
+      check(
+        s.valid,
+        s.valid
+          ? `${n}: carimbo do tempo do documento (PAdES B-LTA) de ${s.timestamp?.at ?? "data ilegível"}, autoridade “${s.signer ?? "sem certificado"}”: confere sobre o arquivo até ele, dados de validação incluídos.`
+          : `${n}: carimbo do tempo do documento NÃO confere (${s.reason ?? "inválido"}).`,
+      );
+      return;
+    }
+    const what = `${n}: “${s.signer ?? "sem certificado"}”${s.timestamp ? `, carimbo do tempo de ${s.timestamp.at ?? "data ilegível"}` : ""}`;
+    if (index === sealIndex) {
+      info(
+        validationAfter
+          ? `${what} (o selo; depois dele, só dados de validação e carimbos do tempo do documento).`
+          : `${what} (o selo, sobre o arquivo inteiro).`,
+      );
+    } else {
+      check(
+        s.valid && s.endsAtEof,
+        s.valid && s.endsAtEof ? `${what}: válida sobre a versão do arquivo que assinou.` : `${what}: INVÁLIDA.`,
+      );
+      if (s.sha256) info(`Impressão digital SHA-256 do certificado da assinatura ${index + 1}: ${s.sha256}`);
+    }
+    if (s.timestamp)
+      check(
+        s.timestamp.valid,
+        s.timestamp.valid
+          ? "O carimbo do tempo dessa assinatura confere."
+          : "O carimbo do tempo dessa assinatura NÃO confere.",
+      );
+  });
+  // The whole set (checkAllPdfSignatures): each earlier one a revision, each covering more.
+  signatures.forEach((s, i) => {
+    const last = i === signatures.length - 1;
+    const previous = signatures[i - 1];
+    if (!last && s.coversWholeFile) check(false, `Assinatura ${i + 1}: cobre o arquivo inteiro mas não é a última.`);
+    if (previous && s.end <= previous.end) check(false, `Assinatura ${i + 1}: não cobre a revisão anterior.`);
+  });
+
+  // 1c. The DSS (decision 053).
+  let dss: BrowserReport["dss"] = null;
+  try {
+    const store = readDss(pdf);
+    if (store) {
+      const withVri: number[] = [];
+      for (const [index, found] of ranges.entries()) {
+        const shape = rangeContents(text, pdf.length, found.range);
+        if ("error" in shape) continue;
+        const key = toHex(await digest("SHA-1", fromHex(shape.hex))).toUpperCase();
+        if (store.vri.has(key)) withVri.push(index + 1);
+      }
+      dss = {
+        certificados: store.certs.length,
+        lcr: store.crls.length,
+        ocsp: store.ocsps.length,
+        assinaturas_com_vri: withVri,
+      };
+      info(
+        `Dados de validação de longo prazo (DSS) no arquivo: ${store.certs.length} certificado(s), ${store.crls.length} lista(s) de revogação (LCR)${store.ocsps.length ? `, ${store.ocsps.length} resposta(s) OCSP` : ""}; entradas VRI para ${withVri.length ? `as assinaturas ${withVri.join(", ")}` : "nenhuma assinatura"}.`,
+      );
+    } else info("Sem dados de validação de longo prazo (DSS) no arquivo.");
+  } catch (error) {
+    info(`Não foi possível ler os dados de validação (DSS): ${message(error)}.`);
+  }
+
+  // 2. The embedded files.
+  let files: { name: string; bytes: Uint8Array }[] = [];
+  try {
+    files = embeddedFiles(pdf, options.inflate);
+  } catch (error) {
+    check(false, `Não foi possível ler os anexos do PDF: ${message(error)}.`);
+  }
+  const one = (name: string) => {
+    const found = files.filter((f) => f.name === name);
+    return found.length === 1 ? found[0]!.bytes : null;
+  };
+  const documentBytes = one(DOCUMENT_FILE);
+  const evidenceBytes = one(EVIDENCE_FILE);
+  check(
+    documentBytes !== null && evidenceBytes !== null,
+    documentBytes !== null && evidenceBytes !== null
+      ? `Anexos ${DOCUMENT_FILE} e ${EVIDENCE_FILE} presentes (um de cada).`
+      : `Anexos ausentes ou repetidos: são esperados um ${DOCUMENT_FILE} e um ${EVIDENCE_FILE}.`,
+  );
+  type Party = { nome?: string; nivel?: string; conteudo_sha256?: string };
+  type EvidenceShape = {
+    documento?: { titulo: string; id_curto: string; codigo_verificacao: string; conteudo_sha256: string };
+    partes?: Party[];
+    eventos?: { action?: string }[];
+    cadeia?: { hash_final?: string; eventos?: number };
+    registro?: { tipo?: string; item?: unknown };
+  };
+  let evidence: EvidenceShape | null = null;
+  if (evidenceBytes) {
+    const textOf = utf8(evidenceBytes);
+    try {
+      evidence = JSON.parse(textOf) as EvidenceShape;
+      check(canonicalize(evidence) === textOf, `${EVIDENCE_FILE} está em JSON canônico (RFC 8785).`);
+    } catch {
+      check(false, `${EVIDENCE_FILE} não é JSON válido.`);
+    }
+  }
+  let documentValue: unknown;
+  if (documentBytes) {
+    const textOf = utf8(documentBytes);
+    try {
+      documentValue = JSON.parse(textOf);
+      check(canonicalize(documentValue) === textOf, `${DOCUMENT_FILE} está em JSON canônico (RFC 8785).`);
+    } catch {
+      check(false, `${DOCUMENT_FILE} não é JSON válido.`);
+    }
+  }
+  const record =
+    evidence?.registro?.tipo === "recusa" || evidence?.registro?.tipo === "revogacao" ? evidence.registro : null;
+  const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
+
+  // 3. The content hash.
+  let conteudoOk = false;
+  const declared = evidence?.documento?.conteudo_sha256;
+  if (documentBytes && declared) {
+    const computed = sha256Hex(documentBytes);
+    conteudoOk = check(
+      computed === declared,
+      computed === declared
+        ? `SHA-256 de ${DOCUMENT_FILE} recalculado (${computed}) igual ao SHA-256 do conteúdo assinado.`
+        : `SHA-256 de ${DOCUMENT_FILE} (${computed}) DIFERENTE do conteúdo declarado (${declared}).`,
+    );
+    const subject = safeInfo(pdf, "Subject");
+    const printed = subject ? /SHA-256 ([0-9a-f]{64})/.exec(subject)?.[1] : undefined;
+    if (printed !== undefined)
+      conteudoOk =
+        check(
+          printed === computed,
+          printed === computed
+            ? "O SHA-256 do conteúdo gravado nos metadados do PDF (o mesmo que o rodapé das páginas mostra) é o mesmo."
+            : `O SHA-256 do conteúdo nos metadados do PDF (${printed}) difere do recalculado.`,
+        ) && conteudoOk;
+    const refusedUnsigned = record?.tipo === "recusa" && parties.length === 0;
+    const partiesOk = (parties.length > 0 || refusedUnsigned) && parties.every((p) => p.conteudo_sha256 === computed);
+    conteudoOk =
+      check(
+        partiesOk,
+        refusedUnsigned
+          ? "Documento recusado antes de qualquer assinatura: nenhum signatário nas evidências."
+          : partiesOk
+            ? `Cada signatário (${parties.length}) está registrado nas evidências com este mesmo SHA-256 do conteúdo.`
+            : "Há signatário sem o mesmo SHA-256 do conteúdo, ou nenhum signatário.",
+      ) && conteudoOk;
+  } else check(false, "Não foi possível recalcular o SHA-256 do conteúdo.");
+
+  // 4. The document's event chain.
+  const chain = checkDocumentChainWith(evidence?.eventos, (value) => sha256Hex(value));
+  for (const problem of chain.problems) check(false, `Cadeia de eventos: ${problem}.`);
+  let cadeiaOk = check(
+    chain.ok && chain.count > 0,
+    chain.ok && chain.count > 0
+      ? `Cadeia de ${chain.count} eventos recalculada: cada evento traz o hash do anterior.`
+      : "Cadeia de eventos quebrada ou vazia.",
+  );
+  const declaredHead = evidence?.cadeia?.hash_final;
+  const declaredCount = evidence?.cadeia?.eventos;
+  cadeiaOk =
+    check(
+      chain.head === declaredHead && chain.count === declaredCount,
+      chain.head === declaredHead && chain.count === declaredCount
+        ? `Hash final da cadeia recalculado igual ao declarado: ${chain.head}.`
+        : `Hash final recalculado (${chain.head ?? "—"}, ${chain.count} eventos) difere do declarado (${declaredHead ?? "—"}, ${declaredCount ?? "—"} eventos).`,
+    ) && cadeiaOk;
+  const printedHead = safeInfo(pdf, "EvidenciasCadeiaSha256");
+  cadeiaOk =
+    check(
+      printedHead !== null && printedHead === chain.head,
+      printedHead === chain.head
+        ? "O hash final gravado nos metadados do PDF (o mesmo que o Registro de assinaturas mostra) é o mesmo."
+        : `O hash final gravado nos metadados do PDF (${printedHead ?? "ausente"}) difere do recalculado — falta, sobra ou mudou um evento.`,
+    ) && cadeiaOk;
+  const events = Array.isArray(evidence?.eventos) ? evidence.eventos : [];
+  const partyEvents = events.filter((e) => e?.action === "document.party_signed").length;
+  if (record?.tipo === "recusa") {
+    const refusedOk = partyEvents >= parties.length && events.some((e) => e?.action === "document.refused");
+    cadeiaOk =
+      check(
+        refusedOk,
+        refusedOk
+          ? "A recusa tem seu evento na cadeia (e cada assinatura anterior a ela, o seu)."
+          : "Falta na cadeia o evento da recusa, ou o de alguma assinatura anterior a ela.",
+      ) && cadeiaOk;
+  } else {
+    const everyParty =
+      parties.length > 0 && partyEvents >= parties.length && events.some((e) => e?.action === "document.signed");
+    cadeiaOk =
+      check(
+        everyParty,
+        everyParty
+          ? "Cada assinatura tem seu evento “Assinatura registrada” na cadeia, e a conclusão do documento também."
+          : "Falta na cadeia o evento de assinatura de algum signatário, ou o de conclusão do documento.",
+      ) && cadeiaOk;
+  }
+  if (record?.tipo === "revogacao") {
+    const action = record.item ? "document.optional_consent_revoked" : "document.revoked";
+    const revoked = events.some((e) => e?.action === action);
+    cadeiaOk =
+      check(revoked, revoked ? "A revogação tem seu evento na cadeia." : "Falta na cadeia o evento da revogação.") &&
+      cadeiaOk;
+  }
+
+  // The patient's Sim/Não to each optional consent, against the frozen model's items (decision 057).
+  lines.push(...optionalConsentLines(documentValue, parties));
+
+  const ok = seloOk && conteudoOk && cadeiaOk && lines.every((l) => l.ok !== false);
+  // The seal speaks first: what happened to it, then to the signatures before or after it.
+  const broken = seal && !seal.valid ? seal : signatures.find((s) => !s.valid);
+  const veredito: Verdict = ok
+    ? "integro"
+    : signatures.length === 0 && !refused
+      ? "sem_assinatura"
+      : sealReason?.startsWith(UPDATE_AFTER_SEAL)
+        ? "atualizacao_posterior"
+        : broken && !broken.digestOk && broken.signatureOk
+          ? "alterado"
+          : broken || !seloOk
+            ? "assinatura_invalida"
+            : "evidencias";
+  const doc = evidence?.documento;
+  return {
+    ok,
+    veredito,
+    selo_ok: seloOk,
+    conteudo_ok: conteudoOk,
+    cadeia_ok: cadeiaOk,
+    eventos: chain.count,
+    certificado,
+    documento:
+      doc && typeof doc === "object"
+        ? {
+            titulo: String(doc.titulo ?? ""),
+            id_curto: String(doc.id_curto ?? ""),
+            codigo_verificacao: String(doc.codigo_verificacao ?? ""),
+            conteudo_sha256: String(doc.conteudo_sha256 ?? ""),
+          }
+        : null,
+    partes: parties.map((p) => ({ nome: String(p?.nome ?? ""), nivel: String(p?.nivel ?? "") })),
+    assinaturas: signatures.map(({ end: _end, coversWholeFile: _whole, endsAtEof: _eof, ...s }) => {
+      const { subject: _subject, ...rest } = s as Checked & { subject?: string };
+      return rest;
+    }),
+    dss,
+    linhas: lines,
+  };
+}
+
+function safeInfo(pdf: Uint8Array, key: string): string | null {
+  try {
+    return infoEntry(pdf, key);
+  } catch {
+    return null;
+  }
+}
