@@ -85,7 +85,11 @@ describe("POST /api/documents/bulk", () => {
     expect(rows.map((row) => row.linha)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(rows[0]).toMatchObject({ paciente_id: byId.id, enviado: true, email_enviado: true, erro: null });
     expect(rows[1]).toMatchObject({ paciente_id: byCpf.id, cpf: byCpf.cpf, enviado: true, erro: null });
-    expect(rows[2]).toMatchObject({ enviado: false, documento_id: null, erro: { mensagem: BULK_ROW_ERRORS.CPF_INVALID } });
+    expect(rows[2]).toMatchObject({
+      enviado: false,
+      documento_id: null,
+      erro: { mensagem: BULK_ROW_ERRORS.CPF_INVALID },
+    });
     expect(rows[3]).toMatchObject({
       paciente_nome: "Dora Sem Contato",
       enviado: false,
@@ -154,10 +158,7 @@ describe("POST /api/documents/bulk", () => {
     for (const [payload, message] of [
       [{ template_version_id: versionId, titulo: "TCLE", email: true }, "Informe os pacientes do lote"],
       [{ template_version_id: versionId, titulo: "TCLE", email: true, linhas: [] }, "Escolha ao menos um paciente"],
-      [
-        { template_version_id: versionId, titulo: "TCLE", email: true, linhas: [{ paciente_id: "x" }] },
-        null,
-      ],
+      [{ template_version_id: versionId, titulo: "TCLE", email: true, linhas: [{ paciente_id: "x" }] }, null],
       [{ template_version_id: versionId, titulo: "TCLE", email: "sim", linhas: [{ paciente_id: patient.id }] }, null],
       [{ template_version_id: "nada", titulo: "TCLE", email: true, linhas: [{ paciente_id: patient.id }] }, null],
     ] as const) {
@@ -210,9 +211,9 @@ describe("POST /api/documents/bulk", () => {
     const options = await as(receptionist, "GET", "/api/documents/bulk/options");
     expect(options.json()).toMatchObject({ max_linhas: BULK_SEND_MAX_ROWS, profissional_antes_do_envio: false });
     // "Antes do envio" (decision 050): no document could be sent before the professional signs it.
-    expect((await as(clinic, "PUT", "/api/settings/signing", { ordem_profissional: "antes_do_envio" })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await as(clinic, "PUT", "/api/settings/signing", { ordem_profissional: "antes_do_envio" })).statusCode,
+    ).toBe(200);
     try {
       expect((await as(receptionist, "GET", "/api/documents/bulk/options")).json().profissional_antes_do_envio).toBe(
         true,

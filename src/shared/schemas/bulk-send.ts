@@ -92,4 +92,3 @@ export function cpfsFromText(input: string): string[] {
   }
   return found;
 }
-
