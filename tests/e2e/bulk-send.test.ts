@@ -90,8 +90,8 @@ describe("bulk send", () => {
     expect(await pageWidth(staff.page)).toBeLessThanOrEqual(PHONE.width);
     await snap(staff.page, "bulk-send-results-phone");
     await rows.filter({ hasText: "Bruno Lote Dias" }).getByRole("link", { name: "Abrir documento" }).click();
+    await staff.page.waitForURL(/\/documents\/[0-9a-f-]{36}$/);
     await staff.page.getByText("Bruno Lote Dias").first().waitFor();
-    expect(staff.page.url()).toMatch(/\/documents\/[0-9a-f-]{36}$/);
     expect(staff.errors).toEqual([]);
     await staff.context.close();
   });

@@ -143,6 +143,32 @@ describe("POST /api/documents/bulk", () => {
     expect((await outboxMails(ctx, clinic.email)).length).toBe(1);
   });
 
+  it("sends nothing twice when a request of the same batch is tried again", async () => {
+    const patient = await signingPatient(ctx.app, clinic, { nome: "Gabriela Repete" });
+    const since = (await as(clinic, "GET", "/api/documents/bulk/options")).json().agora as string;
+    const first = await batch(clinic, [{ paciente_id: patient.id }], { lote_desde: since });
+    expect(first.json().resultados[0]).toMatchObject({ enviado: true, ja_enviado: false });
+    const documentId = first.json().resultados[0].documento_id as string;
+    // The answer was lost and the screen tries again, by CPF this time: the same document answers.
+    const again = await batch(clinic, [{ cpf: patient.cpf }], { lote_desde: since });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ enviados: 1, falhas: 0 });
+    expect(again.json().resultados[0]).toMatchObject({ documento_id: documentId, enviado: true, ja_enviado: true });
+    const theirs = await ctx.database.db.select().from(contratos).where(eq(contratos.paciente_id, patient.id));
+    expect(theirs.length).toBe(1);
+    expect((await outboxMails(ctx, patient.email)).length).toBe(1);
+    // A new batch (later start) is a new send, as one send would be.
+    const later = await batch(clinic, [{ paciente_id: patient.id }], { lote_desde: new Date().toISOString() });
+    expect(later.json().resultados[0]).toMatchObject({ enviado: true, ja_enviado: false });
+    expect(later.json().resultados[0].documento_id).not.toBe(documentId);
+    // A start more than a day back is refused, in Portuguese.
+    const old = await batch(clinic, [{ paciente_id: patient.id }], {
+      lote_desde: new Date(Date.now() - 2 * 24 * 3600_000).toISOString(),
+    });
+    expect(old.statusCode, old.body).toBe(400);
+    expect(old.json().message).toBe(BULK_ROW_ERRORS.BATCH_TOO_OLD);
+  });
+
   it("answers another clinic's template like a missing one and creates nothing", async () => {
     const patient = await signingPatient(ctx.app, clinic);
     const before = (await documentsOf(clinic.tenantId)).length;

@@ -42,6 +42,7 @@ export const bulkSendRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox
       const refusal = await withTenant(db, actor.tenantId, (tx) => bulkSendRefusal(tx, actor.tenantId));
       return {
         max_linhas: BULK_SEND_MAX_ROWS,
+        agora: new Date().toISOString(),
         email_disponivel: channel.usable,
         whatsapp_disponivel: whatsappConfigured(env),
         profissional_antes_do_envio: refusal !== null,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { normalizeCpf } from "../br/cpf.js";
 import { documentCreateInputSchema } from "./document.js";
-import { text } from "./safe-input.js";
+import { isIsoInstant, text } from "./safe-input.js";
 
 /**
  * Enviar em lote (decision 076): one document per patient from one published template, each
@@ -10,6 +10,8 @@ import { text } from "./safe-input.js";
  */
 export const BULK_SEND_MAX_ROWS = 200;
 export const BULK_SEND_CHUNK = 10;
+/** How far back `lote_desde` may go. */
+export const BULK_BATCH_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** What a row that was not sent says (pt-BR, for the front desk); other refusals use ERRORS. */
 export const BULK_ROW_ERRORS = {
@@ -20,6 +22,7 @@ export const BULK_ROW_ERRORS = {
   NO_CHANNEL:
     "Sem canal de envio: o paciente não tem e-mail nem celular para os canais escolhidos. Complete o cadastro ou envie um a um.",
   UNEXPECTED: "Não foi possível enviar este documento. Tente novamente.",
+  BATCH_TOO_OLD: "Este lote começou há mais de um dia: comece um novo lote.",
 } as const;
 export type BulkRowErrorCode = keyof typeof BULK_ROW_ERRORS;
 
@@ -37,6 +40,12 @@ export type BulkSendRow = z.infer<typeof rowSchema>;
 export const bulkSendInputSchema = documentCreateInputSchema.omit({ paciente_id: true }).extend({
   email: z.boolean({ error: "Valor inválido" }).optional().default(false),
   whatsapp: z.boolean({ error: "Valor inválido" }).optional(),
+  /**
+   * When the batch began (server time, from GET /options): a patient who already has a document
+   * of this template version sent since then is answered "já enviado" with that document, not sent
+   * again — a retried request whose answer was lost sends nothing twice (decision 076).
+   */
+  lote_desde: text({ error: "Início do lote inválido" }).refine(isIsoInstant, "Início do lote inválido").optional(),
   linhas: z
     .array(rowSchema, { error: "Informe os pacientes do lote" })
     .min(1, "Escolha ao menos um paciente")
@@ -54,6 +63,8 @@ export const bulkSendRowResultSchema = z.object({
   cpf: text().nullable(),
   documento_id: text().nullable(),
   enviado: z.boolean(),
+  /** Sent earlier in this batch (same template version, since `lote_desde`): nothing new was sent. */
+  ja_enviado: z.boolean(),
   email_enviado: z.boolean(),
   whatsapp_enviado: z.boolean(),
   erro: z.object({ codigo: text(), mensagem: text() }).nullable(),
@@ -70,6 +81,8 @@ export type BulkSendResult = z.infer<typeof bulkSendResultSchema>;
 /** What the Enviar em lote screen needs to know before choosing channels. */
 export const bulkSendOptionsSchema = z.object({
   max_linhas: z.number().int(),
+  /** The server's clock, for `lote_desde`. */
+  agora: text(),
   email_disponivel: z.boolean(),
   whatsapp_disponivel: z.boolean(),
   /** The clinic's professional signs before sending (decision 050): bulk send is not possible. */

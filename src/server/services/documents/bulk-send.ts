@@ -1,10 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, gte, inArray } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
-import { pacientes, templateVersions } from "../../../db/schema.js";
+import { contratos, pacientes, templateVersions } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { isValidCpf, normalizeCpf } from "../../../shared/br/cpf.js";
 import { isMobilePhone } from "../../../shared/br/phone.js";
 import {
+  BULK_BATCH_MAX_AGE_MS,
   BULK_ROW_ERRORS,
   type BulkRowErrorCode,
   type BulkSendData,
@@ -67,6 +68,13 @@ export async function bulkSend(
       issues: [{ path: "email", message: "Escolha ao menos um canal de envio disponível: e-mail ou WhatsApp." }],
     });
   }
+  const now = new Date();
+  const since = input.lote_desde ? new Date(input.lote_desde) : null;
+  if (since && (since.getTime() < now.getTime() - BULK_BATCH_MAX_AGE_MS || since.getTime() > now.getTime() + 60_000)) {
+    throw new AppError("VALIDATION", BULK_ROW_ERRORS.BATCH_TOO_OLD, {
+      issues: [{ path: "lote_desde", message: BULK_ROW_ERRORS.BATCH_TOO_OLD }],
+    });
+  }
   const physicianId = await withTenant(db, actor.tenantId, async (tx) => {
     const [version] = await tx
       .select({ id: templateVersions.id, published_at: templateVersions.published_at })
@@ -90,6 +98,7 @@ export async function bulkSend(
         ...base,
         ...(patient ? { paciente_id: patient.id, paciente_nome: patient.nome } : {}),
         enviado: false,
+        ja_enviado: false,
         email_enviado: false,
         whatsapp_enviado: false,
         erro: { codigo, mensagem: mensagem ?? BULK_ROW_ERRORS[codigo as BulkRowErrorCode] },
@@ -110,9 +119,25 @@ export async function bulkSend(
         )
         .limit(1);
       if (!patient) return null;
+      // Already sent in this batch (a retried request whose answer was lost): not sent again.
+      const [earlier] = since
+        ? await tx
+            .select({ id: contratos.id })
+            .from(contratos)
+            .where(
+              and(
+                eq(contratos.tenant_id, actor.tenantId),
+                eq(contratos.paciente_id, patient.id),
+                eq(contratos.template_version_id, input.template_version_id),
+                gte(contratos.created_at, since),
+                inArray(contratos.status, ["sent", "viewed", "signed"]),
+              ),
+            )
+            .limit(1)
+        : [];
       const { patient: contact } = await loadLinkRecipients(tx, actor.tenantId, patient.id);
       const reachable = (email && Boolean(contact.email?.trim())) || (whatsapp && isMobilePhone(contact.telefone));
-      return { ...patient, reachable };
+      return { ...patient, reachable, earlierId: earlier?.id ?? null };
     });
     if (!found) {
       fail("cpf" in row ? "PATIENT_NOT_FOUND_BY_CPF" : "PATIENT_NOT_FOUND");
@@ -123,6 +148,20 @@ export async function bulkSend(
       continue;
     }
     seen.add(found.id);
+    if (found.earlierId) {
+      resultados.push({
+        ...base,
+        paciente_id: found.id,
+        paciente_nome: found.nome,
+        documento_id: found.earlierId,
+        enviado: true,
+        ja_enviado: true,
+        email_enviado: false,
+        whatsapp_enviado: false,
+        erro: null,
+      });
+      continue;
+    }
     if (!found.reachable) {
       fail("NO_CHANNEL", undefined, found);
       continue;
@@ -152,6 +191,7 @@ export async function bulkSend(
         paciente_nome: found.nome,
         documento_id: id,
         enviado: true,
+        ja_enviado: false,
         email_enviado: link.email_enviado,
         whatsapp_enviado: link.whatsapp_enviado === true,
         erro: null,
@@ -166,6 +206,7 @@ export async function bulkSend(
   }
 
   const enviados = resultados.filter((row) => row.enviado).length;
+  const novos = resultados.filter((row) => row.enviado && !row.ja_enviado);
   await withTenant(db, actor.tenantId, async (tx) => {
     await recordAuditEvent(
       tx,
@@ -178,18 +219,20 @@ export async function bulkSend(
           linhas: input.linhas.length,
           enviados,
           falhas: resultados.length - enviados,
-          documentos: resultados.flatMap((row) => (row.documento_id ? [row.documento_id] : [])),
+          ja_enviados: enviados - novos.length,
+          documentos: novos.map((row) => row.documento_id),
+          ...(since ? { lote_desde: since.toISOString() } : {}),
         },
       },
     );
     // One "documentos aguardam sua assinatura" e-mail for the batch, not one per document (decision 050).
-    if (enviados > 0) {
+    if (novos.length > 0) {
       await emailAwaitingProfessional(tx, secretBox, {
         tenantId: actor.tenantId,
         professionalId: physicianId,
         senderId: actor.profileId,
         origin: channels.origin,
-        now: new Date(),
+        now,
       });
     }
   });

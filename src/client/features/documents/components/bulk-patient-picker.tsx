@@ -10,6 +10,8 @@ import { formatCpf } from "@shared/br/cpf";
 export interface PickedPatient {
   id: string;
   nome: string;
+  /** Digits, to skip a pasted CPF of a patient already ticked. */
+  cpf: string | null;
 }
 
 /** Search the clinic's patients and tick those who get a document; the ticks survive new searches. */
@@ -58,7 +60,10 @@ export function BulkPatientPicker({
               onCheckedChange={(value) =>
                 onChange(
                   value === true
-                    ? [...picked, ...items.filter((item) => !chosen.has(item.id)).map(({ id, nome }) => ({ id, nome }))]
+                    ? [
+                        ...picked,
+                        ...items.filter((item) => !chosen.has(item.id)).map(({ id, nome, cpf }) => ({ id, nome, cpf })),
+                      ]
                     : picked.filter((item) => !items.some((shown) => shown.id === item.id)),
                 )
               }
@@ -92,7 +97,9 @@ export function BulkPatientPicker({
                     id={id}
                     className="mt-0.5"
                     checked={chosen.has(patient.id)}
-                    onCheckedChange={(value) => toggle({ id: patient.id, nome: patient.nome }, value === true)}
+                    onCheckedChange={(value) =>
+                      toggle({ id: patient.id, nome: patient.nome, cpf: patient.cpf }, value === true)
+                    }
                   />
                   <span className="grid min-w-0 gap-0.5">
                     <span className="font-medium">{patient.nome}</span>

@@ -19,6 +19,7 @@ const who = ({ row, result }: RowOutcome) =>
   result?.paciente_nome ?? (result?.cpf ? `CPF ${formatCpf(result.cpf)}` : row.label);
 
 function sentBy(result: BulkSendRowResult): string {
+  if (result.ja_enviado) return "Já enviado neste lote";
   const channels = [result.email_enviado ? "e-mail" : null, result.whatsapp_enviado ? "WhatsApp" : null].filter(
     Boolean,
   );

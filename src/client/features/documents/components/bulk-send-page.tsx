@@ -27,6 +27,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useCurrentUser } from "@/features/auth";
 import { errorMessage } from "@/lib/api";
+import { normalizeCpf } from "@shared/br/cpf";
 import { profileCan } from "@shared/permissions";
 import { BULK_SEND_CHUNK, type BulkSendRow } from "@shared/schemas/bulk-send";
 import { useBulkSend, useBulkSendOptions } from "../api/bulk-send-api";
@@ -68,6 +69,8 @@ export function BulkSendPage() {
   const [running, setRunning] = useState<{ done: number; total: number } | null>(null);
   const [outcomes, setOutcomes] = useState<RowOutcome[] | null>(null);
   const [fatal, setFatal] = useState<string | null>(null);
+  // The batch's start on the server's clock: a retry then never sends a patient twice (decision 076).
+  const [since, setSince] = useState<string | null>(null);
 
   const templates = useMemo(() => formOptions.data?.templates ?? [], [formOptions.data]);
   const template = templates.find((item) => item.template_version_id === templateVersionId);
@@ -82,17 +85,28 @@ export function BulkSendPage() {
     }
   }, [params, templates, templateVersionId]);
 
-  const rows: BatchRow[] = useMemo(
-    () => [
-      ...picked.map((patient) => ({
-        key: `p:${patient.id}`,
-        label: patient.nome,
-        input: { paciente_id: patient.id },
-      })),
-      ...cpfs.map((cpf, index) => ({ key: `c:${index}:${cpf}`, label: `CPF ${cpf}`, input: { cpf } })),
-    ],
-    [picked, cpfs],
-  );
+  // One row per patient: a pasted CPF of a ticked patient, or pasted twice, is not sent again
+  // (the server also refuses a repeated patient, but only within one request of the batch).
+  const { rows, skipped } = useMemo(() => {
+    const keys = new Set(picked.flatMap((patient) => (patient.cpf ? [`c:${normalizeCpf(patient.cpf)}`] : [])));
+    const list: BatchRow[] = picked.map((patient) => ({
+      key: `p:${patient.id}`,
+      label: patient.nome,
+      input: { paciente_id: patient.id },
+    }));
+    let repeated = 0;
+    for (const cpf of cpfs) {
+      const digits = normalizeCpf(cpf);
+      const key = `c:${digits.length === 11 ? digits : cpf.trim()}`;
+      if (keys.has(key)) {
+        repeated += 1;
+        continue;
+      }
+      keys.add(key);
+      list.push({ key, label: `CPF ${cpf.trim()}`, input: { cpf } });
+    }
+    return { rows: list, skipped: repeated };
+  }, [picked, cpfs]);
 
   const max = options.data?.max_linhas ?? 200;
   const emailOn = email && options.data?.email_disponivel === true;
@@ -107,6 +121,9 @@ export function BulkSendPage() {
   if (rows.length > max) problems.push(`Envie no máximo ${max} pacientes por lote.`);
 
   async function run(batch: BatchRow[]) {
+    const serverOffset = options.data ? Date.parse(options.data.agora) - options.dataUpdatedAt : 0;
+    const loteDesde = since ?? new Date(Date.now() + serverOffset).toISOString();
+    setSince(loteDesde);
     setConfirming(false);
     setFatal(null);
     setRunning({ done: 0, total: batch.length });
@@ -117,6 +134,7 @@ export function BulkSendPage() {
       ...(mustChoose ? { medico_responsavel_id: physicianId } : {}),
       email: emailOn,
       whatsapp: whatsappOn,
+      lote_desde: loteDesde,
     };
     const results = new Map<string, RowOutcome>();
     for (let start = 0; start < batch.length; start += BULK_SEND_CHUNK) {
@@ -237,6 +255,7 @@ export function BulkSendPage() {
               onClick={() => {
                 setOutcomes(null);
                 setFatal(null);
+                setSince(null);
                 setPicked([]);
                 setCpfs([]);
               }}
@@ -351,6 +370,11 @@ export function BulkSendPage() {
         </Card>
 
         <div className="grid gap-2">
+          <p className="text-sm text-muted-foreground" data-testid="bulk-summary">
+            {picked.length === 1 ? "1 paciente selecionado" : `${picked.length} pacientes selecionados`}
+            {cpfs.length > 0 ? ` e ${cpfs.length === 1 ? "1 CPF colado" : `${cpfs.length} CPFs colados`}` : ""}
+            {skipped > 0 ? ` (${skipped === 1 ? "1 repetido ignorado" : `${skipped} repetidos ignorados`})` : ""}.
+          </p>
           {rows.length > 0 && problems.length > 0 ? (
             <ul className="text-sm text-destructive" data-testid="bulk-problems">
               {problems.map((problem) => (
