@@ -256,6 +256,47 @@ describe("POST /api/documents/bulk", () => {
     const unnamed = await batch(receptionist, [{ paciente_id: patient.id }], { medico_responsavel_id: undefined });
     expect(unnamed.statusCode, unnamed.body).toBe(400);
     expect(unnamed.json().code).toBe("DOCUMENT_PHYSICIAN_REQUIRED");
+    // With an API key (decision 058): the key's clinic and role, the same route.
+    const key = await as(clinic, "POST", "/api/settings/api-keys", { nome: "Sistema da recepção", role: "atendente" });
+    expect(key.statusCode, key.body).toBe(201);
+    const foreignId = (await signingPatient(ctx.app, other)).id;
+    const byKey = (extra: Record<string, unknown>) =>
+      ctx.app.inject({
+        method: "POST",
+        url: "/api/documents/bulk",
+        headers: { authorization: `Bearer ${key.json().segredo as string}` },
+        payload: {
+          template_version_id: versionId,
+          titulo: "TCLE por integração",
+          medico_responsavel_id: clinic.profileId,
+          variaveis: { riscos_personalizados: "Hematoma" },
+          email: true,
+          linhas: [{ paciente_id: patient.id }, { paciente_id: foreignId }],
+          ...extra,
+        },
+      });
+    // The template's title needs {{procedimento}}: without it the row names what is missing, as
+    // one create refuses, and leaves nothing behind.
+    const unresolved = await byKey({});
+    expect(unresolved.statusCode, unresolved.body).toBe(200);
+    expect(unresolved.json().resultados[0]).toMatchObject({
+      documento_id: null,
+      erro: { codigo: "DOCUMENT_UNRESOLVED" },
+    });
+    expect(unresolved.json().resultados[0].erro.mensagem).toContain("{{procedimento}}");
+    const viaKey = await byKey({ procedimento: "Toxina botulínica" });
+    expect(viaKey.statusCode, viaKey.body).toBe(200);
+    expect(
+      viaKey.json().resultados.map((row: { enviado: boolean }) => row.enviado),
+      viaKey.body,
+    ).toEqual([true, false]);
+    expect(viaKey.json().resultados[1].erro.codigo).toBe("PATIENT_NOT_FOUND");
+    // "Criar mesmo com variáveis sem valor", as one create allows.
+    const gaps = await byKey({
+      permitir_pendencias: true,
+      linhas: [{ paciente_id: (await signingPatient(ctx.app, clinic)).id }],
+    });
+    expect(gaps.json().resultados[0], gaps.body).toMatchObject({ enviado: true });
     const outbox = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.tenant_id, other.tenantId));
     expect(outbox.length).toBe(0);
   });

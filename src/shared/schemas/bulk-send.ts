@@ -22,6 +22,7 @@ export const BULK_ROW_ERRORS = {
   NO_CHANNEL:
     "Sem canal de envio: o paciente não tem e-mail nem celular para os canais escolhidos. Complete o cadastro ou envie um a um.",
   UNEXPECTED: "Não foi possível enviar este documento. Tente novamente.",
+  UNRESOLVED: "Variáveis sem valor neste documento:",
   BATCH_TOO_OLD: "Este lote começou há mais de um dia: comece um novo lote.",
 } as const;
 export type BulkRowErrorCode = keyof typeof BULK_ROW_ERRORS;

@@ -33,6 +33,14 @@ export interface BulkSendChannels {
 type Audit = Omit<AuditContext, "tenantId" | "actorProfileId">;
 type Log = { error(object: unknown, message: string): void };
 
+/** A refusal of one create or send, as its row says it: unresolved variables are named. */
+function rowMessage(error: AppError): string {
+  const names = error.extra.details?.unresolved;
+  if (error.code !== "DOCUMENT_UNRESOLVED" || !Array.isArray(names) || names.length === 0) return error.message;
+  const list = names.map((name) => `{{${String(name)}}}`).join(", ");
+  return `${BULK_ROW_ERRORS.UNRESOLVED} ${list}. Preencha o cadastro ou os campos do lote, ou marque “Criar mesmo com variáveis sem valor”.`;
+}
+
 /** Is bulk sending possible for this clinic (the checks that would fail every row alike)? */
 export async function bulkSendRefusal(tx: Tx, tenantId: string): Promise<AppError | null> {
   // "Antes do envio" (decision 050): each document waits for the professional's declaration.
@@ -197,7 +205,7 @@ export async function bulkSend(
         erro: null,
       });
     } catch (error) {
-      if (error instanceof AppError) fail(error.code, error.message, found);
+      if (error instanceof AppError) fail(error.code, rowMessage(error), found);
       else {
         log.error({ err: error, linha }, "bulk send row failed");
         fail("UNEXPECTED", undefined, found);

@@ -63,6 +63,7 @@ export function BulkSendPage() {
   const [physicianId, setPhysicianId] = useState("");
   const [email, setEmail] = useState(true);
   const [whatsapp, setWhatsapp] = useState(true);
+  const [allowGaps, setAllowGaps] = useState(false);
   const [picked, setPicked] = useState<PickedPatient[]>([]);
   const [cpfs, setCpfs] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
@@ -135,6 +136,7 @@ export function BulkSendPage() {
       email: emailOn,
       whatsapp: whatsappOn,
       lote_desde: loteDesde,
+      permitir_pendencias: allowGaps,
     };
     const results = new Map<string, RowOutcome>();
     for (let start = 0; start < batch.length; start += BULK_SEND_CHUNK) {
@@ -314,6 +316,22 @@ export function BulkSendPage() {
                 </NativeSelect>
               </FormField>
             ) : null}
+            <div className="grid gap-1 sm:col-span-2">
+              <div className="flex items-center gap-2">
+                <Checkbox
+                  id="bulk-gaps"
+                  checked={allowGaps}
+                  onCheckedChange={(value) => setAllowGaps(value === true)}
+                />
+                <Label htmlFor="bulk-gaps" className="font-normal">
+                  Criar mesmo com variáveis sem valor
+                </Label>
+              </div>
+              <p className="pl-6 text-xs text-muted-foreground">
+                Desmarcado, o paciente cujo documento ficaria com lacunas (por exemplo, endereço não cadastrado) aparece
+                no resultado com as variáveis que faltam.
+              </p>
+            </div>
             <fieldset className="grid gap-2 sm:col-span-2">
               <legend className="mb-1 text-sm font-medium">Enviar o link por</legend>
               <div className="flex items-center gap-2">
