@@ -39,6 +39,7 @@ import { signedPdfRoutes } from "./routes/signed-pdf.js";
 import { verificationRoutes } from "./routes/verification.js";
 import { signingPublicRoutes } from "./routes/signing-public.js";
 import { signingStaffRoutes } from "./routes/signing-staff.js";
+import { bulkSendRoutes } from "./routes/bulk-send.js";
 import { procedureRoutes } from "./routes/procedures.js";
 import { profileRoutes } from "./routes/profile.js";
 import { settingsRoutes } from "./routes/settings.js";
@@ -222,6 +223,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     pdf: pdfPool,
   });
   await app.register(signingStaffRoutes, { db: database.db, env, storage, secretBox });
+  await app.register(bulkSendRoutes, { db: database.db, env, secretBox });
   await app.register(signingPublicRoutes, { db: database.db, env, storage, secretBox });
   await app.register(witnessRoutes, { db: database.db, env, secretBox });
   await app.register(reminderRoutes, { db: database.db, env });

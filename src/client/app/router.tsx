@@ -202,6 +202,13 @@ export const router = createBrowserRouter([
             ),
           },
           {
+            path: "/documents/bulk",
+            lazy: page(
+              () => import("@/features/documents/components/bulk-send-page"),
+              (m) => m.BulkSendPage,
+            ),
+          },
+          {
             path: "/contracts/create",
             lazy: page(
               () => import("@/features/documents/components/document-create-page"),

@@ -17,6 +17,8 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.choice_sealed": "Registro de recusa ou revogação selado",
   "document.sent": "Enviado para assinatura",
   "document.resent": "Link de assinatura reenviado",
+  /** Decision 076: one event for the batch (each document has its own created/sent events). */
+  "document.bulk_sent": "Envio em lote",
   "document.reminder_sent": "Lembrete automático enviado",
   "document.whatsapp_fallback": "WhatsApp não entregue: mensagem enviada por SMS ou e-mail",
   /** Decision 074. */

@@ -33,7 +33,14 @@ export async function sendDocument(
   secretBox: SecretBox,
   actor: Actor,
   id: string,
-  input: { email: boolean; whatsapp?: boolean; origin: string; channel: EmailChannel },
+  input: {
+    email: boolean;
+    whatsapp?: boolean;
+    origin: string;
+    channel: EmailChannel;
+    /** False: the caller tells the professional once for many documents (bulk send, decision 076). */
+    notifyProfessional?: boolean;
+  },
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
   now = new Date(),
 ): Promise<SigningLink> {
@@ -88,7 +95,11 @@ export async function sendDocument(
       now,
     });
     // Sent before the professional signed (decision 050): tell them what waits for them.
-    if (document.medico_responsavel_id && !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")) {
+    if (
+      input.notifyProfessional !== false &&
+      document.medico_responsavel_id &&
+      !(await signedRoles(tx, actor.tenantId, id)).includes("profissional")
+    ) {
       await emailAwaitingProfessional(tx, secretBox, {
         tenantId: actor.tenantId,
         professionalId: document.medico_responsavel_id,

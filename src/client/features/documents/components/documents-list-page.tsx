@@ -1,4 +1,4 @@
-import { AlertTriangle, FilePlus2, FileText, Search } from "lucide-react";
+import { AlertTriangle, FilePlus2, FileText, Search, Send } from "lucide-react";
 import type * as React from "react";
 import { useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
@@ -91,6 +91,16 @@ export function DocumentsListPage() {
       </Link>
     </Button>
   ) : undefined;
+  const headerActions = canWrite ? (
+    <div className="flex flex-col gap-2 sm:flex-row">
+      <Button variant="outline" asChild>
+        <Link to="/documents/bulk">
+          <Send /> Enviar em lote
+        </Link>
+      </Button>
+      {newButton}
+    </div>
+  ) : undefined;
 
   let body: React.ReactNode;
   if (list.isPending) {
@@ -146,7 +156,7 @@ export function DocumentsListPage() {
       <PageHeader
         title="Documentos"
         description="Gerencie os termos de consentimento e assinaturas"
-        actions={newButton}
+        actions={headerActions}
       />
 
       <DocumentCounters counters={counters.data} loading={counters.isPending} />

@@ -1,4 +1,4 @@
-import { BarChart3, Copy, Eye, History, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
+import { BarChart3, Copy, Eye, History, MoreHorizontal, Pencil, Send, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
@@ -22,6 +22,8 @@ import {
 import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/api";
 import { ApiError } from "@/lib/api";
+import { useCurrentUser } from "@/features/auth";
+import { profileCan } from "@shared/permissions";
 import { TEMPLATE_MESSAGES, type TemplateSummary } from "@shared/schemas/template";
 import { useDeleteTemplate, useDuplicateTemplate } from "../api/templates-api";
 
@@ -35,6 +37,9 @@ export function TemplateRowActions({ template, canWrite }: { template: TemplateS
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [blocked, setBlocked] = useState<string | null>(null);
   const base = `/templates/${template.id}`;
+  const { data: user } = useCurrentUser();
+  // Enviar em lote (decision 076): whoever may create and send documents, from a published template.
+  const canSend = template.status === "published" && profileCan(user?.profile, "documents.write");
 
   async function onDuplicate() {
     try {
@@ -74,6 +79,13 @@ export function TemplateRowActions({ template, canWrite }: { template: TemplateS
               <Eye /> Visualizar
             </Link>
           </DropdownMenuItem>
+          {canSend ? (
+            <DropdownMenuItem asChild>
+              <Link to={`/documents/bulk?template=${encodeURIComponent(template.id)}`}>
+                <Send /> Enviar em lote
+              </Link>
+            </DropdownMenuItem>
+          ) : null}
           {canWrite ? (
             <>
               <DropdownMenuItem asChild>

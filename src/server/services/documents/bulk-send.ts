@@ -1,0 +1,248 @@
+import { and, eq, gte, inArray } from "drizzle-orm";
+import type { Db, Tx } from "../../../db/client.js";
+import { contratos, pacientes, templateVersions } from "../../../db/schema.js";
+import { withTenant } from "../../../db/tenant-scope.js";
+import { isValidCpf, normalizeCpf } from "../../../shared/br/cpf.js";
+import { isMobilePhone } from "../../../shared/br/phone.js";
+import {
+  BULK_BATCH_MAX_AGE_MS,
+  BULK_ROW_ERRORS,
+  type BulkRowErrorCode,
+  type BulkSendData,
+  type BulkSendResult,
+  type BulkSendRowResult,
+} from "../../../shared/schemas/bulk-send.js";
+import { AppError } from "../../errors.js";
+import type { SecretBox } from "../../lib/secret-box.js";
+import type { Actor } from "../../policies/roles.js";
+import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
+import { emailAwaitingProfessional } from "../signing/awaiting-professional-email.js";
+import { sendDocument } from "../signing/send-document.js";
+import { type EmailChannel, professionalOrder } from "../signing/signing-settings.js";
+import { loadLinkRecipients } from "../signing/signing-link.js";
+import { createDocument } from "./create-document.js";
+import { resolveResponsiblePhysician } from "./responsible-physician.js";
+
+export interface BulkSendChannels {
+  origin: string;
+  channel: EmailChannel;
+  /** The WhatsApp Cloud API is configured on this server (decision 059). */
+  whatsappConfigured: boolean;
+}
+
+type Audit = Omit<AuditContext, "tenantId" | "actorProfileId">;
+type Log = { error(object: unknown, message: string): void };
+
+/** A refusal of one create or send, as its row says it: unresolved variables are named. */
+function rowMessage(error: AppError): string {
+  const names = error.extra.details?.unresolved;
+  if (error.code !== "DOCUMENT_UNRESOLVED" || !Array.isArray(names) || names.length === 0) return error.message;
+  const list = names.map((name) => `{{${String(name)}}}`).join(", ");
+  return `${BULK_ROW_ERRORS.UNRESOLVED} ${list}. Preencha o cadastro ou os campos do lote, ou marque “Criar mesmo com variáveis sem valor”.`;
+}
+
+/** Is bulk sending possible for this clinic (the checks that would fail every row alike)? */
+export async function bulkSendRefusal(tx: Tx, tenantId: string): Promise<AppError | null> {
+  // "Antes do envio" (decision 050): each document waits for the professional's declaration.
+  if ((await professionalOrder(tx, tenantId)) === "antes_do_envio") {
+    return new AppError(
+      "PROFESSIONAL_SIGNATURE_MISSING",
+      "Nesta clínica o profissional assina a declaração antes do envio: o envio em lote não está disponível. Crie os documentos um a um ou mude a ordem em Configurações.",
+    );
+  }
+  return null;
+}
+
+/**
+ * Enviar em lote (decision 076): for each row, the patient (by id or CPF, only of this clinic),
+ * a channel that reaches them, then createDocument and sendDocument — the very services of one
+ * send, in one transaction per row, so a refused row leaves nothing behind and the others go on.
+ * The whole request is refused (like one send) for what would fail every row: the template,
+ * the responsible professional, the clinic's signing order, no channel chosen.
+ */
+export async function bulkSend(
+  db: Db,
+  secretBox: SecretBox,
+  actor: Actor,
+  input: BulkSendData,
+  channels: BulkSendChannels,
+  audit: Audit,
+  log: Log,
+): Promise<BulkSendResult> {
+  const email = input.email && channels.channel.usable;
+  const whatsapp = input.whatsapp !== false && channels.whatsappConfigured;
+  if (!email && !whatsapp) {
+    throw new AppError("VALIDATION", "Escolha ao menos um canal de envio disponível: e-mail ou WhatsApp.", {
+      issues: [{ path: "email", message: "Escolha ao menos um canal de envio disponível: e-mail ou WhatsApp." }],
+    });
+  }
+  const now = new Date();
+  const since = input.lote_desde ? new Date(input.lote_desde) : null;
+  if (since && (since.getTime() < now.getTime() - BULK_BATCH_MAX_AGE_MS || since.getTime() > now.getTime() + 60_000)) {
+    throw new AppError("VALIDATION", BULK_ROW_ERRORS.BATCH_TOO_OLD, {
+      issues: [{ path: "lote_desde", message: BULK_ROW_ERRORS.BATCH_TOO_OLD }],
+    });
+  }
+  const physicianId = await withTenant(db, actor.tenantId, async (tx) => {
+    const [version] = await tx
+      .select({ id: templateVersions.id, published_at: templateVersions.published_at })
+      .from(templateVersions)
+      .where(and(eq(templateVersions.tenant_id, actor.tenantId), eq(templateVersions.id, input.template_version_id)))
+      .limit(1);
+    if (!version) throw new AppError("NOT_FOUND", "Template não encontrado");
+    if (!version.published_at) throw new AppError("DOCUMENT_TEMPLATE_NOT_PUBLISHED");
+    const refusal = await bulkSendRefusal(tx, actor.tenantId);
+    if (refusal) throw refusal;
+    return (await resolveResponsiblePhysician(tx, actor, input.medico_responsavel_id)).id;
+  });
+
+  const seen = new Set<string>();
+  const resultados: BulkSendRowResult[] = [];
+  for (const [linha, row] of input.linhas.entries()) {
+    const cpf = "cpf" in row ? normalizeCpf(row.cpf) || null : null;
+    const base = { linha, paciente_id: null, paciente_nome: null, cpf, documento_id: null };
+    const fail = (codigo: BulkRowErrorCode | string, mensagem?: string, patient?: { id: string; nome: string }) =>
+      resultados.push({
+        ...base,
+        ...(patient ? { paciente_id: patient.id, paciente_nome: patient.nome } : {}),
+        enviado: false,
+        ja_enviado: false,
+        email_enviado: false,
+        whatsapp_enviado: false,
+        erro: { codigo, mensagem: mensagem ?? BULK_ROW_ERRORS[codigo as BulkRowErrorCode] },
+      });
+    if ("cpf" in row && !isValidCpf(row.cpf.trim())) {
+      fail("CPF_INVALID");
+      continue;
+    }
+    const found = await withTenant(db, actor.tenantId, async (tx) => {
+      const [patient] = await tx
+        .select({ id: pacientes.id, nome: pacientes.nome })
+        .from(pacientes)
+        .where(
+          and(
+            eq(pacientes.tenant_id, actor.tenantId),
+            "cpf" in row ? eq(pacientes.cpf, cpf ?? "") : eq(pacientes.id, row.paciente_id),
+          ),
+        )
+        .limit(1);
+      if (!patient) return null;
+      // Already sent in this batch (a retried request whose answer was lost): not sent again.
+      const [earlier] = since
+        ? await tx
+            .select({ id: contratos.id })
+            .from(contratos)
+            .where(
+              and(
+                eq(contratos.tenant_id, actor.tenantId),
+                eq(contratos.paciente_id, patient.id),
+                eq(contratos.template_version_id, input.template_version_id),
+                gte(contratos.created_at, since),
+                inArray(contratos.status, ["sent", "viewed", "signed"]),
+              ),
+            )
+            .limit(1)
+        : [];
+      const { patient: contact } = await loadLinkRecipients(tx, actor.tenantId, patient.id);
+      const reachable = (email && Boolean(contact.email?.trim())) || (whatsapp && isMobilePhone(contact.telefone));
+      return { ...patient, reachable, earlierId: earlier?.id ?? null };
+    });
+    if (!found) {
+      fail("cpf" in row ? "PATIENT_NOT_FOUND_BY_CPF" : "PATIENT_NOT_FOUND");
+      continue;
+    }
+    if (seen.has(found.id)) {
+      fail("PATIENT_REPEATED", undefined, found);
+      continue;
+    }
+    seen.add(found.id);
+    if (found.earlierId) {
+      resultados.push({
+        ...base,
+        paciente_id: found.id,
+        paciente_nome: found.nome,
+        documento_id: found.earlierId,
+        enviado: true,
+        ja_enviado: true,
+        email_enviado: false,
+        whatsapp_enviado: false,
+        erro: null,
+      });
+      continue;
+    }
+    if (!found.reachable) {
+      fail("NO_CHANNEL", undefined, found);
+      continue;
+    }
+    try {
+      // One transaction for the row: created and sent, or nothing (the services nest as savepoints).
+      const { id, link } = await db.transaction(async (tx) => {
+        const created = await createDocument(
+          tx,
+          actor,
+          { ...input, paciente_id: found.id, medico_responsavel_id: physicianId },
+          audit,
+        );
+        const sent = await sendDocument(
+          tx,
+          secretBox,
+          actor,
+          created.id,
+          { email, whatsapp, origin: channels.origin, channel: channels.channel, notifyProfessional: false },
+          audit,
+        );
+        return { id: created.id, link: sent };
+      });
+      resultados.push({
+        ...base,
+        paciente_id: found.id,
+        paciente_nome: found.nome,
+        documento_id: id,
+        enviado: true,
+        ja_enviado: false,
+        email_enviado: link.email_enviado,
+        whatsapp_enviado: link.whatsapp_enviado === true,
+        erro: null,
+      });
+    } catch (error) {
+      if (error instanceof AppError) fail(error.code, rowMessage(error), found);
+      else {
+        log.error({ err: error, linha }, "bulk send row failed");
+        fail("UNEXPECTED", undefined, found);
+      }
+    }
+  }
+
+  const enviados = resultados.filter((row) => row.enviado).length;
+  const novos = resultados.filter((row) => row.enviado && !row.ja_enviado);
+  await withTenant(db, actor.tenantId, async (tx) => {
+    await recordAuditEvent(
+      tx,
+      { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },
+      {
+        action: "document.bulk_sent",
+        entityType: "template_version",
+        entityId: input.template_version_id,
+        data: {
+          linhas: input.linhas.length,
+          enviados,
+          falhas: resultados.length - enviados,
+          ja_enviados: enviados - novos.length,
+          documentos: novos.map((row) => row.documento_id),
+          ...(since ? { lote_desde: since.toISOString() } : {}),
+        },
+      },
+    );
+    // One "documentos aguardam sua assinatura" e-mail for the batch, not one per document (decision 050).
+    if (novos.length > 0) {
+      await emailAwaitingProfessional(tx, secretBox, {
+        tenantId: actor.tenantId,
+        professionalId: physicianId,
+        senderId: actor.profileId,
+        origin: channels.origin,
+        now,
+      });
+    }
+  });
+  return { resultados, enviados, falhas: resultados.length - enviados };
+}
