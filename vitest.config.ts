@@ -5,6 +5,19 @@ import { compiledSources } from "./tests/helpers/compiled-sources-plugin.js";
 const clientRoot = fileURLToPath(new URL("./src/client", import.meta.url));
 const sharedRoot = fileURLToPath(new URL("./src/shared", import.meta.url));
 const postgresUrl = process.env.TEST_DATABASE_URL;
+/**
+ * Integration files whose subject is the bytes of a PDF, an image or a certificate, not the
+ * database: they run on the default database (PGlite) only, not again on PostgreSQL (decision 080).
+ * The database paths they pass through (create, sign, finalize, store) run on both in other files.
+ */
+const SUBJECT_IS_NOT_THE_DATABASE = [
+  "clinic-logo",
+  "offline-evidence",
+  "icp-signing",
+  "tsa-finalize",
+  "certificate-revocation",
+  "signer-signed-pdf",
+].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({
   resolve: { alias: { "@shared": sharedRoot, "@": clientRoot } },
@@ -46,6 +59,7 @@ export default defineConfig({
               test: {
                 name: "integration-postgres",
                 include: ["tests/integration/**/*.test.ts"],
+                exclude: SUBJECT_IS_NOT_THE_DATABASE,
                 env: { TEST_DB: "postgres" },
                 globalSetup: ["tests/helpers/compiled-entries-setup.ts"],
                 // Each fork on its own database (scripts/test-integration.mjs makes them).
