@@ -291,6 +291,15 @@ describe("POST /api/documents/bulk", () => {
       viaKey.body,
     ).toEqual([true, false]);
     expect(viaKey.json().resultados[1].erro.codigo).toBe("PATIENT_NOT_FOUND");
+    // The document's own trail, as staff read it, names the key (and who created it) as the actor.
+    const made = await as(clinic, "GET", `/api/documents/${viaKey.json().resultados[0].documento_id as string}`);
+    expect(made.statusCode, made.body).toBe(200);
+    const trail = made.json().audit as { action: string; actor_nome: string | null }[];
+    const keyActor = `Chave de API “Sistema da recepção” (${key.json().chave.prefixo as string}…), criada por `;
+    for (const action of ["document.created", "document.sent"])
+      expect(trail.find((event) => event.action === action)?.actor_nome, action).toMatch(
+        new RegExp(`^${keyActor.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+      );
     // "Criar mesmo com variáveis sem valor", as one create allows.
     const gaps = await byKey({
       permitir_pendencias: true,

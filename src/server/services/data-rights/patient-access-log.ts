@@ -4,6 +4,7 @@ import { auditEvents, profiles } from "../../../db/schema.js";
 import { auditActionLabel } from "../../../shared/audit/labels.js";
 import { ROLE_LABEL, type Role } from "../../../shared/permissions.js";
 import { formatDateTimeSeconds } from "../../../shared/format/index.js";
+import { apiKeyActorLabel } from "../audit/actor-label.js";
 
 /** One line of a patient's access log: who did what with their data, and when (São Paulo time). */
 export interface AccessLogEntry {
@@ -37,12 +38,6 @@ export function saoPauloDateTime(instant: Date): string {
 }
 
 /** An event made through an API key names the key first, then the person who created it (decision 058). */
-function viaApiKey(data: Record<string, unknown>, creator: string | null): string | null {
-  const key = data.chave_api as { nome?: unknown; prefixo?: unknown } | undefined;
-  if (!key || typeof key.nome !== "string" || typeof key.prefixo !== "string") return null;
-  return `Chave de API “${key.nome}” (${key.prefixo}…)${creator ? `, criada por ${creator}` : ""}`;
-}
-
 function roleLabel(role: string | null, isOwner: boolean | null): string {
   if (role === null) return "—";
   const label = ROLE_LABEL[role as Role] ?? role;
@@ -97,7 +92,7 @@ export async function loadPatientAccessLog(
     data_hora: saoPauloDateTime(row.created_at),
     instante_utc: row.created_at.toISOString(),
     quem:
-      viaApiKey(row.data, row.actor_nome) ??
+      apiKeyActorLabel(row.data, row.actor_nome) ??
       row.actor_nome ??
       (row.actor_id
         ? "Usuário removido"

@@ -18,6 +18,7 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { physicianCredentials } from "../../presenters/physician.js";
 import { summarySelect } from "./list-documents.js";
 import { findDocumentOrThrow } from "./find-document.js";
+import { apiKeyActorLabel } from "../audit/actor-label.js";
 
 const AUDIT_LIMIT = 500;
 
@@ -121,7 +122,7 @@ export async function getDocument(
         action: event.action,
         label: auditEventLabel(event.action, event.data),
         created_at: event.created_at.toISOString(),
-        actor_nome,
+        actor_nome: apiKeyActorLabel(event.data, actor_nome) ?? actor_nome,
         ip_address: event.ip_address,
         user_agent: event.user_agent,
         data: event.data,
