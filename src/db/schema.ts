@@ -1065,6 +1065,8 @@ export const contratoRegistros = pgTable(
     pdf_sha256: text("pdf_sha256"),
     /** A revocation of one optional consent only (decision 057): its stable id; null: the whole document. */
     item_id: text("item_id"),
+    /** Made on the page shown inside this site, one the clinic allowed (decision 071); null: a direct link. */
+    incorporado_origem: text("incorporado_origem"),
     created_at: createdAt(),
   },
   (t) => [

@@ -16,7 +16,7 @@ import { withFrameAncestors } from "../../src/server/plugins/client-app.js";
 import type { Actor } from "../../src/server/policies/roles.js";
 import { saveEmbedSettings } from "../../src/server/services/embedding/embed-settings.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
-import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
+import { latestSigningCode, signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
 import { createTestApp, testEnv, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
@@ -252,5 +252,62 @@ describe("a signature inside an allowed site", () => {
       );
       expect(event!.data).not.toHaveProperty("incorporado");
     }
+  });
+
+  it("a refusal made inside an allowed site is recorded with it, on the record and its sealed PDF; another site is not", async () => {
+    const refuse = async (origem: string) => {
+      const doc = await sentLink(clinic);
+      const page = (await ctx.app.inject({ method: "GET", url: `/api/public/sign/${doc.token}` })).json();
+      let codigo: string | undefined;
+      if (page.codigo_obrigatorio) {
+        expect((await ctx.app.inject({ method: "POST", url: `/api/public/sign/${doc.token}/code` })).statusCode).toBe(
+          200,
+        );
+        codigo = await latestSigningCode({ app: ctx.app, database: ctx.database }, doc.patient.email ?? "");
+      }
+      const refused = await ctx.app.inject({
+        method: "POST",
+        url: `/api/public/sign/${doc.token}/refuse`,
+        payload: {
+          nome: doc.patient.nome,
+          cpf: doc.patient.cpf,
+          conteudo_sha256: page.documento.conteudo_sha256,
+          motivo: "Prefiro pensar",
+          incorporado: { origem },
+          ...(codigo ? { codigo } : {}),
+        },
+      });
+      expect(refused.statusCode, refused.body).toBe(200);
+      const [record] = await rawRows<{ id: string; incorporado_origem: string | null }>(
+        ctx.database.db,
+        sql`select id, incorporado_origem from contrato_registros where contrato_id = ${doc.documentId}`,
+      );
+      const [event] = await rawRows<{ data: Record<string, unknown> }>(
+        ctx.database.db,
+        sql`select data from audit_events where entity_id = ${doc.documentId} and action = 'document.refused'`,
+      );
+      return { doc, record: record!, event: event! };
+    };
+    const inside = await refuse(SITE);
+    expect(inside.record.incorporado_origem).toBe(SITE);
+    expect(inside.event.data.incorporado).toEqual({ origem: SITE });
+    // The staff page's trail carries it too.
+    const detail = await call(clinic, "GET", `/api/documents/${inside.doc.documentId}`);
+    expect(
+      (detail.json().audit as { action: string; data: Record<string, unknown> }[]).find(
+        (e) => e.action === "document.refused",
+      )?.data.incorporado,
+    ).toEqual({ origem: SITE });
+    await ctx.app.worker.tick();
+    const record = await call(clinic, "GET", `/api/documents/${inside.doc.documentId}/records/${inside.record.id}/pdf`);
+    expect(record.statusCode, record.body).toBe(200);
+    const file = path.join(scratch, "recusa-incorporada.pdf");
+    writeFileSync(file, record.rawPayload);
+    const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    expect(text).toContain(`incorporada em ${SITE}`);
+
+    const outside = await refuse("https://intruso.exemplo");
+    expect(outside.record.incorporado_origem).toBeNull();
+    expect(outside.event.data).not.toHaveProperty("incorporado");
   });
 });

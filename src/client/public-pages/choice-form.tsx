@@ -8,6 +8,7 @@ import { SIGNING_MESSAGES } from "@shared/signing-rules";
 import { DigitsInput } from "./components/digits-input";
 import { Notice, Panel, PlainButton } from "./components/public-shell";
 import { Spinner } from "./components/spinner";
+import { embedParentOrigin } from "./lib/embed";
 import { publicFetch } from "./lib/http";
 
 const inputClass = (invalid: boolean) =>
@@ -99,10 +100,13 @@ export function ChoiceForm({
     setProblem(null);
     if (tipo === "revogacao" && !confirming) return setConfirming(true);
     setSending(true);
+    // Shown inside a clinic's system (decision 071): the record names the site, as a signature does.
+    const embedOrigin = page.incorporacao ? embedParentOrigin(page.incorporacao.origens) : null;
     const body: LinkChoiceInput = {
       nome: values.nome,
       cpf: values.cpf,
       conteudo_sha256: page.documento.conteudo_sha256,
+      ...(embedOrigin ? { incorporado: { origem: embedOrigin } } : {}),
       ...(values.motivo.trim() ? { motivo: values.motivo.trim() } : {}),
       ...(code ? { codigo: code } : {}),
     };

@@ -64,6 +64,12 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
   { db, env, storage, secretBox },
 ) => {
   const codeKey = signingCodeKey(secretBox);
+  /**
+   * Decision 071: the page says it was shown inside a site (signature, refusal, revocation); kept
+   * only when it is one the clinic allows for this link's document, else null (a direct link).
+   */
+  const allowedEmbedding = async (token: string, claimed: { origem: string } | undefined): Promise<string | null> =>
+    claimed && (await embedOriginsForToken(db, token)).includes(claimed.origem) ? claimed.origem : null;
   // onSend runs for every answer, errors and 429s included.
   app.addHook("onSend", async (_request, reply, payload) => {
     reply.header("referrer-policy", "no-referrer");
@@ -344,14 +350,10 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         user?.locked && user.lockedContratoId
           ? { tenantId: user.tenantId, contratoId: user.lockedContratoId, profileId: user.profileId, nome: user.nome }
           : null;
-      // Decision 071: the page says it was shown inside a site; kept only when the clinic allows that site.
-      const claimed = request.body.incorporado?.origem;
-      const embeddedIn =
-        claimed && (await embedOriginsForToken(db, request.params.token)).includes(claimed) ? claimed : null;
       return signDocument(db, codeKey, storage, channel, request.params.token, request.body, {
         ...auditOf(request),
         frontDesk,
-        embeddedIn,
+        embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
       });
     },
   );
@@ -374,12 +376,10 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) =>
-      chooseByLink(
-        db,
-        { codeKey, channel, token: request.params.token, tipo: "recusa" },
-        request.body,
-        auditOf(request),
-      ),
+      chooseByLink(db, { codeKey, channel, token: request.params.token, tipo: "recusa" }, request.body, {
+        ...auditOf(request),
+        embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
+      }),
   );
   app.post(
     "/api/public/sign/:token/revoke",
@@ -394,12 +394,10 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) =>
-      chooseByLink(
-        db,
-        { codeKey, channel, token: request.params.token, tipo: "revogacao" },
-        request.body,
-        auditOf(request),
-      ),
+      chooseByLink(db, { codeKey, channel, token: request.params.token, tipo: "revogacao" }, request.body, {
+        ...auditOf(request),
+        embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
+      }),
   );
   // Decision 057: one optional consent answered "Sim" is revoked on its own, with the same checks.
   app.post(
@@ -419,7 +417,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         db,
         { codeKey, channel, token: request.params.token, tipo: "revogacao", itemId: request.params.item },
         request.body,
-        auditOf(request),
+        { ...auditOf(request), embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado) },
       ),
   );
 };

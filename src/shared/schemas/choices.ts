@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { isValidCpf } from "../br/cpf.js";
 import { SIGNING_MESSAGES } from "../signing-rules.js";
+import { embeddedInputSchema } from "./embedding.js";
 import { isIsoInstant, text } from "./safe-input.js";
 
 export const CHOICE_KINDS = ["recusa", "revogacao"] as const;
@@ -51,6 +52,8 @@ export const linkChoiceInputSchema = z.object({
   motivo: reason,
   /** The content the page showed (a refusal is of that text, not of a newer one). */
   conteudo_sha256: text().regex(/^[0-9a-f]{64}$/, "Conteúdo inválido"),
+  /** Shown inside a clinic's system (decision 071), as for a signature: kept only when allowed. */
+  incorporado: embeddedInputSchema.catch(undefined),
 });
 export type LinkChoiceInput = z.input<typeof linkChoiceInputSchema>;
 export type LinkChoiceData = z.output<typeof linkChoiceInputSchema>;

@@ -40,7 +40,7 @@ export async function chooseByLink(
     itemId?: string;
   },
   input: LinkChoiceData,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
+  audit: { ip?: string | undefined; userAgent?: string | undefined; embeddedIn?: string | null },
   now = new Date(),
 ): Promise<LinkChoiceResult> {
   const { tipo } = options;
@@ -111,6 +111,7 @@ export async function chooseByLink(
         verificationCode,
         now,
         item: item ? { id: item.id, title: item.title } : null,
+        embeddedIn: audit.embeddedIn ?? null,
       });
       return { refused: null };
     });

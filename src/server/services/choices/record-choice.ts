@@ -30,6 +30,8 @@ export interface NewChoice {
    * (optional-item.ts): the document's own state is left as it is, the record names the item.
    */
   item?: { id: string; title: string } | null;
+  /** Made on the page shown inside this allowed site (decision 071); null or absent: a direct link or staff. */
+  embeddedIn?: string | null;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function recordChoice(tx: Tx, input: NewChoice): Promise<{ id: stri
       original_pdf_sha256: refusal ? null : document.signed_pdf_sha256,
       original_verification_code: refusal ? null : document.verification_code,
       item_id: item?.id ?? null,
+      incorporado_origem: input.embeddedIn ?? null,
       created_at: now,
     })
     .returning({ id: contratoRegistros.id });
@@ -112,6 +115,7 @@ export async function recordChoice(tx: Tx, input: NewChoice): Promise<{ id: stri
         status_anterior: document.status,
         ...(item ? { item_id: item.id, item_titulo: item.title } : {}),
         ...(input.staff ? { registrado_por: input.staff.nome } : {}),
+        ...(input.embeddedIn ? { incorporado: { origem: input.embeddedIn } } : {}),
         ...(refusal
           ? {}
           : {

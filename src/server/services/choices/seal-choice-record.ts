@@ -73,6 +73,7 @@ export function choiceEvidence(registro: Registro, document: FinalDocument) {
     conteudo_sha256: document.contrato.conteudo_sha256,
     original_pdf_sha256: registro.original_pdf_sha256,
     original_codigo_verificacao: registro.original_verification_code,
+    incorporado_em: registro.incorporado_origem,
     original_assinado_em: document.contrato.signed_at?.toISOString() ?? null,
     // One optional consent revoked (decision 057): its id, and its title and text as signed.
     ...(registro.item_id ? { item: itemEvidence(registro.item_id, document) } : {}),
@@ -129,6 +130,14 @@ export function choiceRecordModel(registro: Registro, document: FinalDocument, c
       labeled(refusal ? "Recusado em" : "Revogado em", `${when} (horário de Brasília)`),
       labeled("Motivo informado", registro.motivo ?? "não informado"),
       labeled("Conferências", checks.join(" ")),
+      ...(registro.incorporado_origem
+        ? [
+            labeled(
+              "Página",
+              `incorporada em ${registro.incorporado_origem} — informado pela página; o endereço consta dos sites que a clínica autorizou a incorporar a assinatura.`,
+            ),
+          ]
+        : []),
       labeled("SHA-256 do conteúdo apresentado", contrato.conteudo_sha256),
       ...(refusal
         ? []

@@ -18,6 +18,8 @@ export interface ChoiceRecordEvidence {
   original_codigo_verificacao: string | null;
   original_assinado_em: string | null;
   item: { id: string; titulo: string | null } | null;
+  /** Made on the page shown inside this site, one the clinic allowed (decision 071). */
+  incorporado_em: string | null;
 }
 
 const text = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v : null);
@@ -45,6 +47,7 @@ export function readChoiceRecord(evidence: unknown): ChoiceRecordEvidence | null
     original_codigo_verificacao: text(r.original_codigo_verificacao),
     original_assinado_em: text(r.original_assinado_em),
     item: item && typeof item.id === "string" ? { id: item.id, titulo: text(item.titulo) } : null,
+    incorporado_em: text(r.incorporado_em),
   };
 }
 
@@ -71,6 +74,11 @@ export function choiceRecordLines(
     ok: null,
     text: `Este arquivo é um ${title} (código de verificação ${record.codigo_verificacao ?? "ausente"}): ${what.toLowerCase()} em ${when(record.ocorrido_em)}, ${by}.`,
   });
+  if (record.incorporado_em)
+    lines.push({
+      ok: null,
+      text: `Feita na página de assinatura incorporada em ${record.incorporado_em} (site autorizado pela clínica).`,
+    });
   const sameContent = record.conteudo_sha256 !== null && record.conteudo_sha256 === context.contentSha256;
   lines.push({
     ok: sameContent,

@@ -301,6 +301,12 @@ const FAILURE_REASON: Record<string, string> = {
   codigo: "código inválido ou expirado",
 };
 
+/** The site the signing page was shown inside (decision 071), as the server kept it; null: a direct link. */
+function embeddedOrigin(data: Record<string, unknown>): string | null {
+  const origem = (data.incorporado as { origem?: unknown } | undefined)?.origem;
+  return typeof origem === "string" ? origem : null;
+}
+
 function AuditTrail({ audit }: { audit: readonly AuditEntry[] }) {
   if (audit.length === 0) return <p className="text-sm text-muted-foreground">Nenhum evento registrado.</p>;
   return (
@@ -314,6 +320,9 @@ function AuditTrail({ audit }: { audit: readonly AuditEntry[] }) {
               <Meta label="Por" value={event.actor_nome ?? "Sistema"} />
               <Meta label="IP" value={event.ip_address ?? "—"} />
               <Meta label="Navegador" value={event.user_agent ?? "—"} />
+              {embeddedOrigin(event.data) ? (
+                <Meta label="Página incorporada em" value={embeddedOrigin(event.data)} />
+              ) : null}
               {typeof event.data.motivo === "string" ? (
                 <Meta label="Motivo" value={FAILURE_REASON[event.data.motivo] ?? event.data.motivo} />
               ) : null}
