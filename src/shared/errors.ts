@@ -236,6 +236,13 @@ export const ERRORS = {
       "A gestão de usuários é exclusiva de estabelecimentos. Uma conta de profissional independente tem um único usuário.",
   },
   USER_NOT_FOUND: { status: 404, message: "Usuário não encontrado." },
+  /** A clinic chosen by the platform administrator (part 2 §6) that does not exist. */
+  CLINIC_NOT_FOUND: { status: 404, message: "Clínica não encontrada." },
+  /** Another clinic's specialties asked by anyone but the platform administrator (part 2 §6). */
+  OTHER_CLINIC_FORBIDDEN: {
+    status: 403,
+    message: "Acesso negado: só o administrador da plataforma pode consultar outra clínica.",
+  },
   USER_EMAIL_TAKEN: { status: 409, message: "Este e-mail já está cadastrado no Consentir. Use outro e-mail." },
   USER_CPF_TAKEN: { status: 409, message: "Já existe um usuário com este CPF nesta clínica." },
   USER_OWNER_PROTECTED: { status: 409, message: "O proprietário da clínica não pode ser desativado." },
