@@ -82,6 +82,8 @@ export const ERRORS = {
   DOCUMENT_NOT_CANCELLABLE: { status: 409, message: "Este documento não pode ser cancelado." },
   PDF_UNAVAILABLE: { status: 404, message: "PDF não disponível" },
   PDF_FAILED: { status: 500, message: "Erro ao gerar PDF" },
+  /** The document's frozen content cannot be drawn (spec part 1 §5 PDF generation). */
+  PDF_TEMPLATE_INVALID: { status: 422, message: "Erro ao processar template do documento" },
   DOCUMENT_TOO_LARGE: {
     status: 400,
     message: "O documento ficou grande demais para gerar o PDF. Escolha menos conteúdos ou encurte os textos.",

@@ -11,11 +11,12 @@ import { freePort } from "../helpers/server-process.js";
 import { testEnv, uniqueEmail } from "../helpers/test-env.js";
 import { signIn } from "./accounts.js";
 import { launchBrowser, PHONE, snap } from "./browser.js";
-import { json, seedSignableDocument } from "./signing-helpers.js";
+import { json, latestSigningCode, seedSignableDocument } from "./signing-helpers.js";
 
 /**
  * WhatsApp (decision 059) in the browser: the patient, on a phone, chooses to get the code by
- * WhatsApp and confirms it; staff see the message's delivery status on the document page after
+ * WhatsApp; WhatsApp cannot deliver it, the page says the new code went by e-mail and the patient
+ * confirms that one; staff see the message's delivery status on the document page after
  * Meta's webhook. Its own app, configured for a local Cloud API fake.
  */
 const PHONE_NUMBER_ID = "106540352242922";
@@ -90,10 +91,11 @@ async function workUntil(done: () => boolean): Promise<void> {
 
 describe("WhatsApp in the browser", () => {
   it("the patient gets the code by WhatsApp on a phone; staff see the delivery status on the document page", async () => {
+    const patientEmail = uniqueEmail("paciente-wa");
     const documentId = await seedSignableDocument(staff, account, {
       nome: "Carla Mendes Rocha",
       cpf: validCpf(),
-      email: uniqueEmail("paciente-wa"),
+      email: patientEmail,
     });
     const [doc] = await database.db.select().from(contratos).where(eq(contratos.id, documentId));
     await database.db.update(pacientes).set({ telefone: "(11) 98765-4321" }).where(eq(pacientes.id, doc!.paciente_id));
@@ -125,26 +127,9 @@ describe("WhatsApp in the browser", () => {
       .getByText("Enviamos um código de 6 dígitos por WhatsApp para o seu celular cadastrado, final 4321.")
       .waitFor();
     await workUntil(() => fake.received.some((m) => m.body.template.name === "consentir_codigo"));
-    const code = fake.received.find((m) => m.body.template.name === "consentir_codigo")!.body.template.components[0]!
-      .parameters[0]!.text;
-    await patient.getByLabel("Código de 6 dígitos").fill(code);
-    await patient.getByRole("button", { name: "Confirmar código" }).click();
-    await patient.getByTestId("otp-verified").waitFor();
-    expect(errors).toEqual([]);
 
-    // Meta reports the link as read.
-    const [linkMessage] = await database.db
-      .select()
-      .from(whatsappMessages)
-      .where(eq(whatsappMessages.contrato_id, documentId));
-    const body = statusWebhook(linkMessage!.wamid!, "read");
-    const hook = await fetch(`${base}/api/webhooks/whatsapp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-hub-signature-256": hubSignature(body, APP_SECRET) },
-      body,
-    });
-    expect(hook.status).toBe(200);
-    // Meta then reports the code message undeliverable: it goes again by e-mail (decision 066).
+    // Meta reports the code message undeliverable before the patient typed it: a new code goes by
+    // e-mail (decision 066), and the page says where it went instead.
     const [codeMessage] = await database.db
       .select()
       .from(whatsappMessages)
@@ -163,6 +148,32 @@ describe("WhatsApp in the browser", () => {
       fellBack = row!.fallback;
     }
     expect(fellBack).toBe("email");
+    await patient.getByTestId("otp-fallback").waitFor({ timeout: 20_000 });
+    expect(await step.textContent()).toMatch(
+      /Não conseguimos entregar o código pelo WhatsApp\. Enviamos um novo código de 6 dígitos para o seu e-mail cadastrado \(.+\)\./,
+    );
+    expect(await patient.getByTestId("otp-fallback").textContent()).toBe(
+      "O código do WhatsApp não vale mais: use o novo.",
+    );
+    await snap(patient, "whatsapp-code-fell-back-to-email", { fullPage: false });
+    const code = await latestSigningCode(staff, patientEmail);
+    await patient.getByLabel("Código de 6 dígitos").fill(code);
+    await patient.getByRole("button", { name: "Confirmar código" }).click();
+    await patient.getByTestId("otp-verified").waitFor();
+    expect(errors).toEqual([]);
+
+    // Meta reports the link as read.
+    const [linkMessage] = await database.db
+      .select()
+      .from(whatsappMessages)
+      .where(and(eq(whatsappMessages.contrato_id, documentId), eq(whatsappMessages.tipo, "link")));
+    const body = statusWebhook(linkMessage!.wamid!, "read");
+    const hook = await fetch(`${base}/api/webhooks/whatsapp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": hubSignature(body, APP_SECRET) },
+      body,
+    });
+    expect(hook.status).toBe(200);
     await staff.goto(`/documents/${documentId}`);
     const lines = staff.getByTestId("whatsapp-line");
     await lines.first().waitFor();

@@ -267,12 +267,16 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
         if (feegowOn) {
           // Spec part 2 §4: after creation the PDF goes to the clinic system; its toast comes when Feegow answered.
           toast.success("Documento criado", { description: "Enviando o PDF ao Feegow…" });
-          void feegow.send(created.id, { successTitle: FEEGOW_IMPORT_MESSAGES.documentCreatedAndSent });
+          void feegow.send(created.id, {
+            successTitle: FEEGOW_IMPORT_MESSAGES.documentCreatedAndSent,
+            generated: true,
+          });
         } else if (created.pdf_gerado) {
           toast.success(DOCUMENT_MESSAGES.createdLocal);
         } else {
-          toast.warning("Documento criado", {
-            description: `${DOCUMENT_MESSAGES.pdfError}. Gere o PDF novamente na página do documento.`,
+          // Spec part 1 §8 'Erro no PDF' with the message: the document exists, its PDF does not yet.
+          toast.error(DOCUMENT_MESSAGES.pdfErrorTitle, {
+            description: `${DOCUMENT_MESSAGES.pdfError}. O documento foi criado: gere o PDF novamente na página do documento.`,
           });
         }
         unsaved.release();
