@@ -302,7 +302,12 @@ describe("documents", () => {
       200,
     );
     const doctors = [
-      { nome: "Dra. Camila Ribeiro Torres", riscos: "Hematoma\nInfecção", beneficios: "Pele mais lisa", valor: "R$ 1.500,00" },
+      {
+        nome: "Dra. Camila Ribeiro Torres",
+        riscos: "Hematoma\nInfecção",
+        beneficios: "Pele mais lisa",
+        valor: "R$ 1.500,00",
+      },
       { nome: "Dr. Bruno Saraiva Lima", riscos: "Assimetria", beneficios: "Contorno definido", valor: "R$ 2.750,00" },
     ];
     const ids: string[] = [];
@@ -328,10 +333,7 @@ describe("documents", () => {
       ids.push(created.id);
       // Each doctor saves their own defaults in their own session.
       const own = await browser.newContext({ baseURL: baseUrl() });
-      await json(
-        await own.request.post("/api/auth/sign-in", { data: { email, password: "jardim-azul-42" } }),
-        200,
-      );
+      await json(await own.request.post("/api/auth/sign-in", { data: { email, password: "jardim-azul-42" } }), 200);
       await json(
         await own.request.put("/api/me/template-defaults", {
           data: {

@@ -36,7 +36,9 @@ async function layoutProblems(page: Page, selector: string): Promise<string[]> {
       const rect = element.getBoundingClientRect();
       if (rect.width <= 1 || rect.height <= 1 || getComputedStyle(element).visibility === "hidden") continue;
       if (rect.left < box.left - 1 || rect.right > box.right + 1)
-        problems.push(`${element.tagName.toLowerCase()} "${(element.textContent ?? "").trim().slice(0, 40)}" sticks out`);
+        problems.push(
+          `${element.tagName.toLowerCase()} "${(element.textContent ?? "").trim().slice(0, 40)}" sticks out`,
+        );
     }
     const sidebar = document.querySelector('[data-slot="sidebar-container"]');
     const side = sidebar && getComputedStyle(sidebar).display !== "none" ? sidebar.getBoundingClientRect() : null;
@@ -154,9 +156,7 @@ describe("front-desk signing on a tablet", () => {
       const preview = page.getByTestId("document-preview-dialog");
       await preview.getByTestId("document-signatures").locator("img").first().waitFor();
       await animationsFinished(page);
-      expect(await layoutProblems(page, '[aria-label="Informações do documento"]'), `${layout.name} panel`).toEqual(
-        [],
-      );
+      expect(await layoutProblems(page, '[aria-label="Informações do documento"]'), `${layout.name} panel`).toEqual([]);
       expect(await layoutProblems(page, '[data-testid="document-signatures"]'), `${layout.name} signatures`).toEqual(
         [],
       );

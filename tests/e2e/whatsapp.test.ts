@@ -10,7 +10,7 @@ import { validCpf } from "../helpers/factories.js";
 import { freePort } from "../helpers/server-process.js";
 import { testEnv, uniqueEmail } from "../helpers/test-env.js";
 import { signIn } from "./accounts.js";
-import { launchBrowser, PHONE, snap } from "./browser.js";
+import { animationsFinished, launchBrowser, PHONE, snap } from "./browser.js";
 import { json, latestSigningCode, seedSignableDocument } from "./signing-helpers.js";
 
 /**
@@ -182,5 +182,48 @@ describe("WhatsApp in the browser", () => {
     expect(await lines.nth(1).getByTestId("whatsapp-fallback").textContent()).toBe("Reenviado por e-mail");
     await staff.getByTestId("document-messages").scrollIntoViewIfNeeded();
     await snap(staff, "whatsapp-document-page", { fullPage: false });
+  });
+
+  it("on a server that sends no e-mail, the send dialog says so once, first, and leaves the e-mail box off", async () => {
+    const documentId = await seedSignableDocument(staff, account, {
+      nome: "Rui Tavares Moura",
+      cpf: validCpf(),
+      email: uniqueEmail("paciente-sem-smtp"),
+    });
+    const [doc] = await database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    await database.db.update(pacientes).set({ telefone: "(11) 98765-1234" }).where(eq(pacientes.id, doc!.paciente_id));
+    // Production without SMTP (decision 067) cannot run here (production refuses a localhost
+    // PUBLIC_URL); the server's own answer, with the e-mail flags such a server gives.
+    await staff.route("**/api/settings/signing", async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({
+        response,
+        json: { ...body, email_configurado: false, email_entregavel: false, codigo_disponivel: false },
+      });
+    });
+    await staff.goto(`/documents/${documentId}`);
+    await staff.getByTestId("signing-panel").getByRole("button", { name: "Enviar para Assinatura" }).click();
+    const dialog = staff.getByTestId("send-for-signature-dialog");
+    const hint = dialog.getByTestId("send-email-undeliverable");
+    await hint.waitFor();
+    expect(await hint.textContent()).toBe("Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.");
+    const box = dialog.getByTestId("send-email-checkbox");
+    expect(await box.isDisabled()).toBe(true);
+    expect(await box.getAttribute("aria-checked")).toBe("false");
+    expect(await box.getAttribute("aria-describedby")).toBe(await hint.getAttribute("id"));
+    // The ways that work come first; the e-mail is not spoken of again below.
+    expect((await hint.boundingBox())!.y).toBeLessThan((await box.boundingBox())!.y);
+    expect(await dialog.getByTestId("send-level-notice").textContent()).not.toMatch(/e-mail/i);
+    await animationsFinished(staff);
+    await snap(staff, "send-dialog-no-email-server", { fullPage: false });
+    const sendRequest = staff.waitForRequest((request) => request.url().endsWith(`/api/documents/${documentId}/send`));
+    await dialog.getByRole("button", { name: "Enviar para Assinatura" }).click();
+    expect((await sendRequest).postDataJSON()).toMatchObject({ email: false });
+    await dialog.getByTestId("signing-link").waitFor();
+    await dialog.getByRole("button", { name: "WhatsApp" }).waitFor();
+    await dialog.getByRole("button", { name: "Copiar Link" }).waitFor();
+    expect(await dialog.getByRole("button", { name: "Email", exact: true }).count()).toBe(0);
+    await staff.unroute("**/api/settings/signing");
   });
 });
