@@ -144,11 +144,11 @@ describe("front-desk signing on a tablet", () => {
       await page.goto(`/documents/${documentId}`);
       await page.getByTestId("document-signatures").locator("img").first().waitFor();
       await animationsFinished(page);
+      await snap(page, `front-desk-signed-document-${layout.name}`, { fullPage: false });
+      expect(await layoutProblems(page, "main"), `${layout.name} page`).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), layout.name).toBeLessThanOrEqual(
         layout.width,
       );
-      expect(await layoutProblems(page, "main"), `${layout.name} page`).toEqual([]);
-      await snap(page, `front-desk-signed-document-${layout.name}`, { fullPage: false });
       await page.goto("/documents");
       const listed = page.getByTestId("document-row").filter({ hasText: patient.nome });
       await listed.getByRole("button", { name: /Ações do documento/ }).click();
@@ -156,11 +156,11 @@ describe("front-desk signing on a tablet", () => {
       const preview = page.getByTestId("document-preview-dialog");
       await preview.getByTestId("document-signatures").locator("img").first().waitFor();
       await animationsFinished(page);
+      await snap(page, `front-desk-preview-${layout.name}`, { fullPage: false });
       expect(await layoutProblems(page, '[aria-label="Informações do documento"]'), `${layout.name} panel`).toEqual([]);
       expect(await layoutProblems(page, '[data-testid="document-signatures"]'), `${layout.name} signatures`).toEqual(
         [],
       );
-      await snap(page, `front-desk-preview-${layout.name}`, { fullPage: false });
       await page.keyboard.press("Escape");
       await preview.waitFor({ state: "detached" });
     }
