@@ -23,7 +23,7 @@ const LAYOUTS = [
 
 /**
  * Boxes of `selector`'s visible descendants that stick out of it sideways (clipped or overflowing),
- * and of the signature images that overlap the staff sidebar.
+ * signature images over the staff sidebar, and signature boxes over their signer's data.
  */
 async function layoutProblems(page: Page, selector: string): Promise<string[]> {
   return page.evaluate((sel) => {
@@ -47,6 +47,17 @@ async function layoutProblems(page: Page, selector: string): Promise<string[]> {
       for (const image of document.querySelectorAll('[data-testid="document-signatures"] img')) {
         const rect = image.getBoundingClientRect();
         if (rect.width > 0 && rect.left < side.right - 1) problems.push("signature image under the sidebar");
+      }
+    }
+    // Each signature's data and its image box side by side or stacked, never on top of each other.
+    for (const item of root.querySelectorAll('[data-testid="signature-item"]')) {
+      const [data, image] = [...item.children].map((child) => child.getBoundingClientRect());
+      if (!data || !image) continue;
+      const apart = data.right <= image.left + 1 || image.top >= data.bottom - 1;
+      if (!apart) problems.push(`signature box over its data (${Math.round(data.right)} > ${Math.round(image.left)})`);
+      for (const line of item.firstElementChild?.querySelectorAll("*") ?? []) {
+        const rect = line.getBoundingClientRect();
+        if (rect.width > 1 && rect.right > data.right + 1) problems.push("signature data wider than its column");
       }
     }
     return problems;
