@@ -82,6 +82,8 @@ export const ERRORS = {
   DOCUMENT_NOT_CANCELLABLE: { status: 409, message: "Este documento não pode ser cancelado." },
   PDF_UNAVAILABLE: { status: 404, message: "PDF não disponível" },
   PDF_FAILED: { status: 500, message: "Erro ao gerar PDF" },
+  /** The document's frozen content cannot be drawn (spec part 1 §5 PDF generation). */
+  PDF_TEMPLATE_INVALID: { status: 422, message: "Erro ao processar template do documento" },
   DOCUMENT_TOO_LARGE: {
     status: 400,
     message: "O documento ficou grande demais para gerar o PDF. Escolha menos conteúdos ou encurte os textos.",
@@ -236,6 +238,13 @@ export const ERRORS = {
       "A gestão de usuários é exclusiva de estabelecimentos. Uma conta de profissional independente tem um único usuário.",
   },
   USER_NOT_FOUND: { status: 404, message: "Usuário não encontrado." },
+  /** A clinic chosen by the platform administrator (part 2 §6) that does not exist. */
+  CLINIC_NOT_FOUND: { status: 404, message: "Clínica não encontrada." },
+  /** Another clinic's specialties asked by anyone but the platform administrator (part 2 §6). */
+  OTHER_CLINIC_FORBIDDEN: {
+    status: 403,
+    message: "Acesso negado: só o administrador da plataforma pode consultar outra clínica.",
+  },
   USER_EMAIL_TAKEN: { status: 409, message: "Este e-mail já está cadastrado no Consentir. Use outro e-mail." },
   USER_CPF_TAKEN: { status: 409, message: "Já existe um usuário com este CPF nesta clínica." },
   USER_OWNER_PROTECTED: { status: 409, message: "O proprietário da clínica não pode ser desativado." },

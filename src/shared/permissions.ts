@@ -49,7 +49,8 @@ export type Action =
   | "patients.anonymize"
   | "clinic.export"
   | "notices.read"
-  | "notices.operations";
+  | "notices.operations"
+  | "platform.chooseClinic";
 
 /** The care team and the front desk write; auditors and legal staff only read. */
 const CLINIC_WRITERS = new Set(["profissional", "admin", "atendente", "pro_saude"]);
@@ -101,6 +102,8 @@ const rules: Record<Action, (subject: PermissionSubject) => boolean> = {
   "notices.read": () => true,
   /** Notices about the clinic's operation — e-mails not delivered, system notices (e.g. a failed backup). */
   "notices.operations": (a) => a.isOwner || a.role === "admin",
+  /** Another clinic's specialties (part 2 §6, p_clinica_id): the platform administrator only, never an owner. */
+  "platform.chooseClinic": (a) => a.role === "saas_admin",
 };
 
 /** Every action of the table (decision 058 compares a key's role with its creator's over all of them). */

@@ -72,6 +72,12 @@ export const SIGNING_MESSAGES = {
   codeFirstWhatsapp:
     "Para ver o documento completo e assinar, confirme o código enviado por WhatsApp ao seu celular cadastrado.",
   otpSentWhatsapp: "Enviamos um código de 6 dígitos por WhatsApp para o seu celular cadastrado.",
+  /** The WhatsApp code could not be delivered and a new one went another way (decision 066). */
+  otpFallbackSms:
+    "Não conseguimos entregar o código pelo WhatsApp. Enviamos um novo código de 6 dígitos por SMS para o seu celular cadastrado.",
+  otpFallbackEmail:
+    "Não conseguimos entregar o código pelo WhatsApp. Enviamos um novo código de 6 dígitos para o seu e-mail cadastrado.",
+  otpFallbackOld: "O código do WhatsApp não vale mais: use o novo.",
   codeVerified: "Código confirmado. Agora você pode ler o documento completo e assinar.",
   guardianNameMismatch: "Nome não confere com o do responsável legal cadastrado",
   guardianCpfMismatch: "CPF não confere com o do responsável legal cadastrado",

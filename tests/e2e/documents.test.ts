@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerProfessional, signIn, validCpf } from "./accounts.js";
+import { registerEstablishment, registerProfessional, signIn, validCpf } from "./accounts.js";
 import {
   animationsFinished,
+  baseUrl,
   DESKTOP,
   holdRequests,
   launchBrowser,
@@ -279,6 +280,98 @@ describe("documents", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "Excluir" }).click();
     await page.getByText("Documento excluído").waitFor();
     await page.getByText("Nenhum documento encontrado", { exact: true }).waitFor();
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("fills risks, benefits and value from the chosen professional's defaults, not the receptionist's, and follows a switch", async () => {
+    const owner = await registerEstablishment();
+    const { context, page, errors } = await newPage(browser, DESKTOP);
+    await signIn(page, owner.email, owner.password);
+    // The front desk (the owner choosing for the doctors) has defaults of her own: never used for them.
+    await json(
+      await page.request.put("/api/me/template-defaults", {
+        data: {
+          template_riscos: "Risco da recepção",
+          template_beneficios: "Benefício da recepção",
+          template_cuidados_pos: null,
+          template_valor_procedimento: "R$ 1,00",
+        },
+      }),
+      200,
+    );
+    const doctors = [
+      {
+        nome: "Dra. Camila Ribeiro Torres",
+        riscos: "Hematoma\nInfecção",
+        beneficios: "Pele mais lisa",
+        valor: "R$ 1.500,00",
+      },
+      { nome: "Dr. Bruno Saraiva Lima", riscos: "Assimetria", beneficios: "Contorno definido", valor: "R$ 2.750,00" },
+    ];
+    const ids: string[] = [];
+    for (const [index, doctor] of doctors.entries()) {
+      const email = `medico${index}-${Date.now()}@exemplo.com.br`;
+      const created = await json<{ id: string }>(
+        await page.request.post("/api/users", {
+          data: {
+            nome: doctor.nome,
+            email,
+            cpf: validCpf(),
+            role: "profissional",
+            acesso: "senha",
+            password: "jardim-azul-42",
+            conselho_tipo: "CRM",
+            conselho_numero: `11223${index}`,
+            conselho_uf: "SP",
+            especialidades: [{ especialidade: "dermatologia", areas_atuacao: [], rqe: `778${index}` }],
+          },
+        }),
+        201,
+      );
+      ids.push(created.id);
+      // Each doctor saves their own defaults in their own session.
+      const own = await browser.newContext({ baseURL: baseUrl() });
+      await json(await own.request.post("/api/auth/sign-in", { data: { email, password: "jardim-azul-42" } }), 200);
+      await json(
+        await own.request.put("/api/me/template-defaults", {
+          data: {
+            template_riscos: doctor.riscos,
+            template_beneficios: doctor.beneficios,
+            template_cuidados_pos: null,
+            template_valor_procedimento: doctor.valor,
+          },
+        }),
+        200,
+      );
+      await own.close();
+    }
+
+    await page.goto("/documents/create");
+    const physician = page.getByLabel(/^Médico responsável/);
+    await physician.waitFor();
+    const riscos = page.getByLabel("Riscos personalizados");
+    const beneficios = page.getByLabel("Benefícios personalizados");
+    const valor = page.getByLabel("Valor do procedimento", { exact: true });
+    // Before a choice: nothing of the receptionist's.
+    expect(await riscos.inputValue()).not.toContain("recepção");
+    await physician.selectOption(ids[0]!);
+    await expect.poll(() => riscos.inputValue()).toBe("Hematoma\nInfecção");
+    expect(await beneficios.inputValue()).toBe("Pele mais lisa");
+    expect(await valor.inputValue()).toBe("R$ 1.500,00");
+    await snap(page, "document-form-physician-defaults-desktop");
+    // Switching doctors brings the other one's texts.
+    await physician.selectOption(ids[1]!);
+    await expect.poll(() => riscos.inputValue()).toBe("Assimetria");
+    expect(await beneficios.inputValue()).toBe("Contorno definido");
+    expect(await valor.inputValue()).toBe("R$ 2.750,00");
+    // A text edited here for this patient stays when the doctor changes again.
+    await beneficios.fill("Combinado com a paciente");
+    await physician.selectOption(ids[0]!);
+    await expect.poll(() => riscos.inputValue()).toBe("Hematoma\nInfecção");
+    expect(await beneficios.inputValue()).toBe("Combinado com a paciente");
+    expect(await page.content()).not.toContain("Risco da recepção");
 
     expect(errors).toEqual([]);
     await context.close();

@@ -7,8 +7,8 @@ import { json } from "./signing-helpers.js";
 
 /**
  * second step, in the browser against the fake Feegow of the e2e setup: import a
- * procedure on /integration, "Gerar e Enviar PDF" from the documents list ('Upload realizado' and
- * the row's status), and "Remover token".
+ * procedure on /integration, "Gerar e Enviar PDF" from the documents list ('Sucesso!' / 'Aviso' of
+ * spec part 1 §8 and the row's status), the preview's Feegow button ('Upload realizado'), and "Remover token".
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -109,17 +109,27 @@ describe("Feegow, second step", () => {
     await page.goto("/procedures");
     await page.getByText("Toxina botulínica", { exact: true }).first().waitFor();
 
-    // "Gerar e Enviar PDF" from the documents list: 'Upload realizado', and the row says it was sent.
+    // "Gerar e Enviar PDF" from the documents list: 'Sucesso!' (spec part 1 §8), and the row says it was sent.
     const documentId = await seedDocument(page);
     await page.goto("/documents");
     const row = page.getByTestId("document-row").filter({ hasText: "Helena Duarte Vasconcelos" });
     await row.waitFor();
     await row.getByRole("button", { name: /Ações do documento/ }).click();
     await page.getByRole("menuitem", { name: "Gerar e Enviar PDF" }).click();
-    await page.getByText("Upload realizado", { exact: true }).waitFor({ timeout: 45_000 });
+    const success = page.locator("[data-sonner-toast]").filter({ hasText: "Sucesso!" });
+    await success.waitFor({ timeout: 45_000 });
+    expect(await success.textContent()).toContain("PDF gerado e enviado ao Feegow.");
     await expect
       .poll(() => row.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 })
       .toBe("enviado");
+    // The preview's Feegow button alone is a plain upload: 'Upload realizado' (part 2 §8).
+    await row.getByRole("button", { name: /Ações do documento/ }).click();
+    await page.getByRole("menuitem", { name: "Gerar e Visualizar PDF" }).click();
+    const preview = page.getByTestId("document-preview-dialog");
+    await preview.getByRole("button", { name: "Feegow" }).click();
+    await page.getByText("Upload realizado", { exact: true }).waitFor({ timeout: 45_000 });
+    await page.keyboard.press("Escape");
+    await preview.waitFor({ state: "detached" });
     expect(await row.getByTestId("feegow-upload-status").textContent()).toContain("Feegow: Enviado");
     await snap(page, "documents-feegow-sent-desktop");
     // The document page tells the same.
@@ -127,13 +137,20 @@ describe("Feegow, second step", () => {
     const card = page.getByTestId("feegow-document-card");
     await expect.poll(() => card.getByTestId("feegow-upload-status").getAttribute("data-status")).toBe("enviado");
 
-    // A patient Feegow does not know: 'Erro no upload' with the reason, the row says so and offers "Tentar de novo".
+    // A patient Feegow does not know: 'Aviso' with the spec's sentence and the reason (the PDF is
+    // still saved), the row says so and offers "Tentar de novo".
     await seedDocument(page, { nome: "Otávio Brandão Leite", cpf: validCpf() });
     await page.goto("/documents");
     const stranger = page.getByTestId("document-row").filter({ hasText: "Otávio Brandão Leite" });
     await stranger.getByRole("button", { name: /Ações do documento/ }).click();
     await page.getByRole("menuitem", { name: "Gerar e Enviar PDF" }).click();
-    await page.getByText("Erro no upload", { exact: true }).waitFor({ timeout: 45_000 });
+    const warning = page.locator("[data-sonner-toast]").filter({ hasText: "Aviso" });
+    await warning.waitFor({ timeout: 45_000 });
+    expect(await warning.textContent()).toContain(
+      "PDF gerado com sucesso, mas houve erro no upload para o Feegow. Verifique os logs para mais detalhes.",
+    );
+    expect(await warning.textContent()).toContain("Paciente não encontrado no Feegow");
+    await snap(page, "documents-feegow-warning-desktop");
     await expect
       .poll(() => stranger.getByTestId("feegow-upload-status").getAttribute("data-status"), { timeout: 30_000 })
       .toBe("falhou");

@@ -10,12 +10,13 @@ import { validCpf } from "../helpers/factories.js";
 import { freePort } from "../helpers/server-process.js";
 import { testEnv, uniqueEmail } from "../helpers/test-env.js";
 import { signIn } from "./accounts.js";
-import { launchBrowser, PHONE, snap } from "./browser.js";
-import { json, seedSignableDocument } from "./signing-helpers.js";
+import { animationsFinished, launchBrowser, PHONE, snap } from "./browser.js";
+import { json, latestSigningCode, seedSignableDocument } from "./signing-helpers.js";
 
 /**
  * WhatsApp (decision 059) in the browser: the patient, on a phone, chooses to get the code by
- * WhatsApp and confirms it; staff see the message's delivery status on the document page after
+ * WhatsApp; WhatsApp cannot deliver it, the page says the new code went by e-mail and the patient
+ * confirms that one; staff see the message's delivery status on the document page after
  * Meta's webhook. Its own app, configured for a local Cloud API fake.
  */
 const PHONE_NUMBER_ID = "106540352242922";
@@ -90,10 +91,11 @@ async function workUntil(done: () => boolean): Promise<void> {
 
 describe("WhatsApp in the browser", () => {
   it("the patient gets the code by WhatsApp on a phone; staff see the delivery status on the document page", async () => {
+    const patientEmail = uniqueEmail("paciente-wa");
     const documentId = await seedSignableDocument(staff, account, {
       nome: "Carla Mendes Rocha",
       cpf: validCpf(),
-      email: uniqueEmail("paciente-wa"),
+      email: patientEmail,
     });
     const [doc] = await database.db.select().from(contratos).where(eq(contratos.id, documentId));
     await database.db.update(pacientes).set({ telefone: "(11) 98765-4321" }).where(eq(pacientes.id, doc!.paciente_id));
@@ -125,26 +127,9 @@ describe("WhatsApp in the browser", () => {
       .getByText("Enviamos um código de 6 dígitos por WhatsApp para o seu celular cadastrado, final 4321.")
       .waitFor();
     await workUntil(() => fake.received.some((m) => m.body.template.name === "consentir_codigo"));
-    const code = fake.received.find((m) => m.body.template.name === "consentir_codigo")!.body.template.components[0]!
-      .parameters[0]!.text;
-    await patient.getByLabel("Código de 6 dígitos").fill(code);
-    await patient.getByRole("button", { name: "Confirmar código" }).click();
-    await patient.getByTestId("otp-verified").waitFor();
-    expect(errors).toEqual([]);
 
-    // Meta reports the link as read.
-    const [linkMessage] = await database.db
-      .select()
-      .from(whatsappMessages)
-      .where(eq(whatsappMessages.contrato_id, documentId));
-    const body = statusWebhook(linkMessage!.wamid!, "read");
-    const hook = await fetch(`${base}/api/webhooks/whatsapp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-hub-signature-256": hubSignature(body, APP_SECRET) },
-      body,
-    });
-    expect(hook.status).toBe(200);
-    // Meta then reports the code message undeliverable: it goes again by e-mail (decision 066).
+    // Meta reports the code message undeliverable before the patient typed it: a new code goes by
+    // e-mail (decision 066), and the page says where it went instead.
     const [codeMessage] = await database.db
       .select()
       .from(whatsappMessages)
@@ -163,6 +148,32 @@ describe("WhatsApp in the browser", () => {
       fellBack = row!.fallback;
     }
     expect(fellBack).toBe("email");
+    await patient.getByTestId("otp-fallback").waitFor({ timeout: 20_000 });
+    expect(await step.textContent()).toMatch(
+      /Não conseguimos entregar o código pelo WhatsApp\. Enviamos um novo código de 6 dígitos para o seu e-mail cadastrado \(.+\)\./,
+    );
+    expect(await patient.getByTestId("otp-fallback").textContent()).toBe(
+      "O código do WhatsApp não vale mais: use o novo.",
+    );
+    await snap(patient, "whatsapp-code-fell-back-to-email", { fullPage: false });
+    const code = await latestSigningCode(staff, patientEmail);
+    await patient.getByLabel("Código de 6 dígitos").fill(code);
+    await patient.getByRole("button", { name: "Confirmar código" }).click();
+    await patient.getByTestId("otp-verified").waitFor();
+    expect(errors).toEqual([]);
+
+    // Meta reports the link as read.
+    const [linkMessage] = await database.db
+      .select()
+      .from(whatsappMessages)
+      .where(and(eq(whatsappMessages.contrato_id, documentId), eq(whatsappMessages.tipo, "link")));
+    const body = statusWebhook(linkMessage!.wamid!, "read");
+    const hook = await fetch(`${base}/api/webhooks/whatsapp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": hubSignature(body, APP_SECRET) },
+      body,
+    });
+    expect(hook.status).toBe(200);
     await staff.goto(`/documents/${documentId}`);
     const lines = staff.getByTestId("whatsapp-line");
     await lines.first().waitFor();
@@ -171,5 +182,48 @@ describe("WhatsApp in the browser", () => {
     expect(await lines.nth(1).getByTestId("whatsapp-fallback").textContent()).toBe("Reenviado por e-mail");
     await staff.getByTestId("document-messages").scrollIntoViewIfNeeded();
     await snap(staff, "whatsapp-document-page", { fullPage: false });
+  });
+
+  it("on a server that sends no e-mail, the send dialog says so once, first, and leaves the e-mail box off", async () => {
+    const documentId = await seedSignableDocument(staff, account, {
+      nome: "Rui Tavares Moura",
+      cpf: validCpf(),
+      email: uniqueEmail("paciente-sem-smtp"),
+    });
+    const [doc] = await database.db.select().from(contratos).where(eq(contratos.id, documentId));
+    await database.db.update(pacientes).set({ telefone: "(11) 98765-1234" }).where(eq(pacientes.id, doc!.paciente_id));
+    // Production without SMTP (decision 067) cannot run here (production refuses a localhost
+    // PUBLIC_URL); the server's own answer, with the e-mail flags such a server gives.
+    await staff.route("**/api/settings/signing", async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({
+        response,
+        json: { ...body, email_configurado: false, email_entregavel: false, codigo_disponivel: false },
+      });
+    });
+    await staff.goto(`/documents/${documentId}`);
+    await staff.getByTestId("signing-panel").getByRole("button", { name: "Enviar para Assinatura" }).click();
+    const dialog = staff.getByTestId("send-for-signature-dialog");
+    const hint = dialog.getByTestId("send-email-undeliverable");
+    await hint.waitFor();
+    expect(await hint.textContent()).toBe("Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.");
+    const box = dialog.getByTestId("send-email-checkbox");
+    expect(await box.isDisabled()).toBe(true);
+    expect(await box.getAttribute("aria-checked")).toBe("false");
+    expect(await box.getAttribute("aria-describedby")).toBe(await hint.getAttribute("id"));
+    // The ways that work come first; the e-mail is not spoken of again below.
+    expect((await hint.boundingBox())!.y).toBeLessThan((await box.boundingBox())!.y);
+    expect(await dialog.getByTestId("send-level-notice").textContent()).not.toMatch(/e-mail/i);
+    await animationsFinished(staff);
+    await snap(staff, "send-dialog-no-email-server", { fullPage: false });
+    const sendRequest = staff.waitForRequest((request) => request.url().endsWith(`/api/documents/${documentId}/send`));
+    await dialog.getByRole("button", { name: "Enviar para Assinatura" }).click();
+    expect((await sendRequest).postDataJSON()).toMatchObject({ email: false });
+    await dialog.getByTestId("signing-link").waitFor();
+    await dialog.getByRole("button", { name: "WhatsApp" }).waitFor();
+    await dialog.getByRole("button", { name: "Copiar Link" }).waitFor();
+    expect(await dialog.getByRole("button", { name: "Email", exact: true }).count()).toBe(0);
+    await staff.unrouteAll({ behavior: "ignoreErrors" });
   });
 });

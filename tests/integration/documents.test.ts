@@ -511,6 +511,14 @@ describe("delete, cancel and the PDF", () => {
     expect(info).toMatch(/Page size:\s+595\.\d* x 841\.\d* pts \(A4\)/);
   });
 
+  it("says 'Erro ao processar template do documento' when the frozen content cannot be drawn", async () => {
+    const { id } = (await call(clinic, "POST", "/api/documents", baseInput())).json();
+    await ctx.database.db.execute(sql`update contratos set documento = '{"titulo": 1}'::jsonb where id = ${id}`);
+    const answer = await call(clinic, "POST", `/api/documents/${id}/pdf`);
+    expect(answer.statusCode).toBe(422);
+    expect(answer.json().message).toBe("Erro ao processar template do documento");
+  });
+
   it("answers 404 for another clinic's document on every route, and 400 for malformed ids", async () => {
     const { id } = (await call(clinic, "POST", "/api/documents", baseInput())).json();
     const routes: ["GET" | "POST" | "DELETE", string, unknown?][] = [
@@ -521,7 +529,10 @@ describe("delete, cancel and the PDF", () => {
       ["DELETE", `/api/documents/${id}`],
     ];
     for (const [method, url, body] of routes) {
-      expect((await call(other, method, url, body)).statusCode, `${method} ${url}`).toBe(404);
+      const answer = await call(other, method, url, body);
+      expect(answer.statusCode, `${method} ${url}`).toBe(404);
+      // The PDF paths speak of the contract (spec part 1 §5 PDF generation).
+      if (url.endsWith("/pdf")) expect(answer.json().message).toBe("Contrato não encontrado");
     }
     expect((await call(clinic, "GET", "/api/documents/nao-e-uuid")).statusCode).toBe(400);
     expect((await call(null, "GET", `/api/documents/${id}`)).statusCode).toBe(401);

@@ -103,3 +103,59 @@ describe("personal template defaults (/profile/templates)", () => {
     expect((await call(null, "PUT", EMPTY)).statusCode).toBe(401);
   });
 });
+
+describe("the platform administrator chooses a clinic to list its specialties (part 2 §6)", () => {
+  const specialtiesOf = (who: SignedIn, clinicaId?: string) =>
+    ctx.app.inject({
+      method: "GET",
+      url:
+        clinicaId === undefined ? "/api/templates/specialties" : `/api/templates/specialties?clinica_id=${clinicaId}`,
+      headers: { cookie: who.cookie },
+    });
+
+  it("lists clinics and another clinic's specialties for saas_admin only; bad or foreign ids are pt-BR 4xx", async () => {
+    const other = await newClinic(ctx.app);
+    await ctx.database.db.execute(
+      sql`update profiles set conselho_tipo = 'CRM', especialidades = ${JSON.stringify([{ especialidade: "dermatologia", areas_atuacao: [], rqe: "123" }])}::jsonb where id = ${other.profileId}`,
+    );
+    const platform = await newStaff(ctx.app, ctx.database, owner.tenantId, "admin");
+    await ctx.database.db.execute(sql`update profiles set role = 'saas_admin' where id = ${platform.profileId}`);
+
+    const clinics = await ctx.app.inject({
+      method: "GET",
+      url: "/api/templates/specialty-clinics",
+      headers: { cookie: platform.cookie },
+    });
+    expect(clinics.statusCode, clinics.body).toBe(200);
+    expect(clinics.json().items.map((c: { id: string }) => c.id)).toEqual(
+      expect.arrayContaining([owner.tenantId, other.tenantId]),
+    );
+
+    const chosen = await specialtiesOf(platform, other.tenantId);
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json()).toEqual({ items: ["Dermatologia"], fallback: false });
+
+    const malformed = await specialtiesOf(platform, "not-a-uuid");
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().message).toBe("Clínica inválida");
+    const missing = await specialtiesOf(platform, "00000000-0000-4000-8000-000000000000");
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe("Clínica não encontrada.");
+
+    // The other clinic's own owner and this clinic's owner: only their own clinic.
+    const foreign = await specialtiesOf(owner, other.tenantId);
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json().message).toBe(
+      "Acesso negado: só o administrador da plataforma pode consultar outra clínica.",
+    );
+    expect((await specialtiesOf(owner, "00000000-0000-4000-8000-000000000000")).statusCode).toBe(403);
+    expect((await specialtiesOf(other, other.tenantId)).json()).toEqual({ items: ["Dermatologia"], fallback: false });
+    const ownerClinics = await ctx.app.inject({
+      method: "GET",
+      url: "/api/templates/specialty-clinics",
+      headers: { cookie: owner.cookie },
+    });
+    expect(ownerClinics.statusCode).toBe(403);
+    expect(ownerClinics.json().message).toBe("Você não tem permissão para esta ação.");
+  });
+});

@@ -332,6 +332,12 @@ describe("WhatsApp Cloud API", () => {
       payload: { canal: "whatsapp" },
     });
     expect(asked.statusCode, asked.body).toBe(200);
+    // Where the code went, as the signing page asks (decision 079): WhatsApp, no fallback yet.
+    const where = () => ctx.app.inject({ method: "GET", url: `/api/public/sign/${token}/code` });
+    expect((await where()).json()).toEqual({
+      entrega: { canal: "whatsapp", destino: expect.stringMatching(/\d{4}$/), reenvio_whatsapp: false },
+    });
+    expect((await ctx.app.inject({ method: "GET", url: "/api/public/sign/nao-e-um-token/code" })).statusCode).toBe(410);
     const codeRow = await rowOf(documentId, "codigo");
     // One attempt left, and Meta refuses it.
     await ctx.database.db
@@ -347,6 +353,9 @@ describe("WhatsApp Cloud API", () => {
     expect(await rowOf(documentId, "codigo")).toMatchObject({ status: "failed" });
     await runDueJobs(jobContext(), jobHandlers, 20);
     expect((await rowOf(documentId, "codigo")).fallback).toBe("email");
+    expect((await where()).json()).toEqual({
+      entrega: { canal: "email", destino: expect.stringContaining("***@"), reenvio_whatsapp: true },
+    });
     const code = await latestSigningCode({ app: ctx.app, database: ctx.database }, email);
     const verified = await ctx.app.inject({
       method: "POST",

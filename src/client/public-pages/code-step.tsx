@@ -21,6 +21,15 @@ const FIRST_TEXT: Record<CodeCanal, string> = {
 };
 const CANAL_NAME: Record<CodeCanal, string> = { email: "E-mail", sms: "SMS", whatsapp: "WhatsApp" };
 
+/** Where a WhatsApp code went instead when WhatsApp could not deliver it (decision 066). */
+const FALLBACK_TEXT: Record<"email" | "sms", string> = {
+  email: SIGNING_MESSAGES.otpFallbackEmail,
+  sms: SIGNING_MESSAGES.otpFallbackSms,
+};
+/** How often the page asks where a WhatsApp code really went, and for how long. */
+const DELIVERY_EVERY_MS = 4000;
+const DELIVERY_WATCH_MS = 15 * 60_000;
+
 /** Revoking a signed consent (decision 056): what the code is for, said before it is sent. */
 const REVOKE_FIRST_TEXT: Record<CodeCanal, string> = {
   email: "Para revogar, confirme que é você: enviaremos um código ao seu e-mail cadastrado.",
@@ -64,7 +73,30 @@ export function CodeStep({
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(initialError ?? null);
   const [cooldown, setCooldown] = useState(0);
+  /** Set when the WhatsApp code fell back to SMS or e-mail: the page then names where it went. */
+  const [fellBack, setFellBack] = useState<"email" | "sms" | null>(null);
   const codeId = useId();
+  const sent = state === "sent" || state === "verifying";
+
+  // A WhatsApp code can fail after it left (decision 066): ask where it really went while waiting.
+  useEffect(() => {
+    if (!sent || canal !== "whatsapp" || fellBack) return;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (Date.now() - started > DELIVERY_WATCH_MS) return clearInterval(timer);
+      void publicFetch<{ entrega: { canal: CodeCanal; destino: string; reenvio_whatsapp: boolean } | null }>(
+        `${base}/code`,
+      ).then((result) => {
+        const entrega = result.ok ? result.data.entrega : null;
+        if (!entrega?.reenvio_whatsapp || entrega.canal === "whatsapp") return;
+        setCanal(entrega.canal);
+        setEmail(entrega.destino);
+        setFellBack(entrega.canal);
+        setCode("");
+      });
+    }, DELIVERY_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [sent, canal, fellBack, base]);
 
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -80,6 +112,8 @@ export function CodeStep({
       json: { canal },
     });
     if (result.ok) {
+      setFellBack(null);
+      setCanal(result.data.canal);
       setEmail(result.data.destino);
       setState("sent");
       setCooldown(30);
@@ -104,7 +138,6 @@ export function CodeStep({
     setError(result.message ?? SIGNING_MESSAGES.otpInvalid);
   }
 
-  const sent = state === "sent" || state === "verifying";
   return (
     <Panel aria-labelledby="code-title" className="print:hidden" data-testid="otp-step">
       <form className="grid gap-4" onSubmit={(event) => void verify(event)} noValidate>
@@ -114,11 +147,20 @@ export function CodeStep({
           </h2>
           <p className="text-sm text-muted-foreground">
             {withDestination(
-              sent ? SENT_TEXT[canal] : (revoking ? REVOKE_FIRST_TEXT : FIRST_TEXT)[canal],
+              fellBack
+                ? FALLBACK_TEXT[fellBack]
+                : sent
+                  ? SENT_TEXT[canal]
+                  : (revoking ? REVOKE_FIRST_TEXT : FIRST_TEXT)[canal],
               canal,
               email,
             )}
           </p>
+          {fellBack ? (
+            <p className="text-sm font-medium" role="status" data-testid="otp-fallback">
+              {SIGNING_MESSAGES.otpFallbackOld}
+            </p>
+          ) : null}
         </div>
         {channels.length > 1 && !sent ? (
           <fieldset className="grid gap-2" data-testid="code-channels">

@@ -17,6 +17,7 @@ import { countRequest, rateLimitNamespace, type RateLimitRule } from "../plugins
 import { getSignerSignedPdf, signerSignedPdfReady } from "../services/signing/get-signer-signed-pdf.js";
 import { embedOriginsForToken } from "../services/embedding/embed-settings.js";
 import { openSigningPage } from "../services/signing/open-signing-page.js";
+import { codeDelivery } from "../services/signing/code-delivery.js";
 import { sendSigningCode } from "../services/signing/send-signing-code.js";
 import { signDocument } from "../services/signing/sign-document.js";
 import { chooseByLink } from "../services/choices/choose-by-link.js";
@@ -168,6 +169,30 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       await signerSignedPdfReady(db, request.params.token);
       return reply.header("content-type", "application/pdf").send();
     },
+  );
+
+  app.get(
+    CODE_ROUTE,
+    {
+      schema: {
+        tags,
+        summary:
+          "Por onde foi o último código deste link: e-mail, SMS ou WhatsApp (e se substituiu um WhatsApp não entregue)",
+        params: tokenParams,
+        response: {
+          200: z.object({
+            entrega: z
+              .object({
+                canal: z.enum(["email", "sms", "whatsapp"]),
+                destino: text(),
+                reenvio_whatsapp: z.boolean(),
+              })
+              .nullable(),
+          }),
+        },
+      },
+    },
+    async (request) => ({ entrega: await codeDelivery(db, request.params.token) }),
   );
 
   app.post(

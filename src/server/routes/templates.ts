@@ -3,7 +3,9 @@ import { z } from "zod";
 import { text } from "../../shared/schemas/safe-input.js";
 import type { Db } from "../../db/client.js";
 import {
+  allowedSpecialtiesQuerySchema,
   allowedSpecialtiesSchema,
+  platformClinicListSchema,
   templateDetailSchema,
   templateInputSchema,
   templateListQuerySchema,
@@ -21,7 +23,7 @@ import { changeTemplateStatus } from "../services/templates/change-template-stat
 import { createTemplate } from "../services/templates/create-template.js";
 import { deleteTemplate } from "../services/templates/delete-template.js";
 import { duplicateTemplate } from "../services/templates/duplicate-template.js";
-import { getAllowedSpecialties } from "../services/templates/get-allowed-specialties.js";
+import { getAllowedSpecialties, listPlatformClinics } from "../services/templates/get-allowed-specialties.js";
 import { getTemplate } from "../services/templates/get-template.js";
 import { getTemplateStats } from "../services/templates/get-template-stats.js";
 import { getTemplateUsage } from "../services/templates/get-template-usage.js";
@@ -82,14 +84,29 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       schema: {
         tags,
         summary: "Especialidades que o usuário pode dar a um template",
+        description:
+          "Sem clinica_id: as da clínica do usuário. Com clinica_id de outra clínica: só o administrador da plataforma (403 para os demais; 404 se a clínica não existe).",
+        querystring: allowedSpecialtiesQuerySchema,
         response: { 200: allowedSpecialtiesSchema },
       },
     },
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.read");
-      return getAllowedSpecialties(db, actor);
+      return getAllowedSpecialties(db, actor, request.query.clinica_id);
     },
+  );
+
+  app.get(
+    "/api/templates/specialty-clinics",
+    {
+      schema: {
+        tags,
+        summary: "Clínicas que o administrador da plataforma pode escolher para listar especialidades",
+        response: { 200: platformClinicListSchema },
+      },
+    },
+    async (request) => listPlatformClinics(db, currentUser(request)),
   );
 
   app.post(

@@ -95,6 +95,10 @@ export const DOCUMENT_MESSAGES = {
   pdfUnavailable: "PDF não disponível",
   pdfUnavailableText: "Gere o PDF primeiro para fazer download",
   pdfError: "Erro ao gerar PDF",
+  /** Spec part 1 §8: the toast titles of a failed generation ('Erro na Geração do PDF', server message
+   * or 'Erro ao gerar PDF') and of a PDF problem told with its message ('Erro no PDF'). */
+  pdfGenerationErrorTitle: "Erro na Geração do PDF",
+  pdfErrorTitle: "Erro no PDF",
   templateProcessingError: "Erro ao processar template do documento",
   noTemplateContent: "Nenhum conteúdo de template encontrado.",
   contentError: "Erro ao gerar conteúdo do documento.",

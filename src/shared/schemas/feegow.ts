@@ -174,6 +174,12 @@ export const FEEGOW_IMPORT_MESSAGES = {
   uploadQueued: "Envio ao Feegow na fila",
   uploadRetry: "Tentar de novo",
   documentCreatedAndSent: "Documento criado e PDF enviado ao Feegow com sucesso",
+  /** Spec part 1 §8: "Gerar e Enviar PDF" went through ('Sucesso!'), or the PDF was made and its upload failed ('Aviso'). */
+  generatedAndSentTitle: "Sucesso!",
+  generatedAndSent: "PDF gerado e enviado ao Feegow.",
+  uploadWarningTitle: "Aviso",
+  uploadWarning:
+    "PDF gerado com sucesso, mas houve erro no upload para o Feegow. Verifique os logs para mais detalhes.",
 } as const;
 
 /** POST …/professionals/import and …/procedures/import: some Feegow ids, or all of them. */

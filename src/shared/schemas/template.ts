@@ -262,6 +262,17 @@ export const allowedSpecialtiesSchema = z.object({
 });
 export type AllowedSpecialties = z.infer<typeof allowedSpecialtiesSchema>;
 
+/** ?clinica_id: whose specialties (part 2 §6, p_clinica_id); only the platform administrator may name another clinic. */
+export const allowedSpecialtiesQuerySchema = z.object({
+  clinica_id: z.uuid("Clínica inválida").optional(),
+});
+
+/** The clinics the platform administrator may choose from (part 2 §6). */
+export const platformClinicListSchema = z.object({
+  items: z.array(z.object({ id: z.uuid(), nome: z.string() })),
+});
+export type PlatformClinicList = z.infer<typeof platformClinicListSchema>;
+
 /** /profile/templates: the professional's default texts (part 2 §2 Personal template defaults). */
 export const templateDefaultsSchema = z.object({
   template_riscos: text().max(MAX_SECTION_CONTENT).nullable(),

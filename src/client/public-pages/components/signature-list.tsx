@@ -20,16 +20,18 @@ export function SignatureList({
     return <p className="text-sm text-muted-foreground">Documento ainda não foi assinado</p>;
   }
   return (
-    <ul className="grid gap-3" aria-label="Assinaturas" data-testid="signature-list">
+    // Two columns by the list's own width, not the window's: beside the staff sidebar a tablet
+    // leaves too little room for the data and the 280 px signature side by side.
+    <ul className="@container grid gap-3" aria-label="Assinaturas" data-testid="signature-list">
       {signatures.map((signature, index) => (
         <li
           key={`${signature.assinou_em}-${index}`}
-          className="grid gap-3 rounded-lg border bg-background p-3 sm:grid-cols-[1fr_auto] sm:p-4"
+          className="grid gap-3 rounded-lg border bg-background p-3 @xl:grid-cols-[minmax(0,1fr)_auto] sm:p-4"
           data-testid="signature-item"
         >
           <div className="grid min-w-0 gap-1.5 text-sm">
             <div className="flex flex-wrap items-center gap-2">
-              <span className="font-semibold break-words">{signature.nome}</span>
+              <span className="font-semibold [overflow-wrap:anywhere]">{signature.nome}</span>
               <span className="inline-flex items-center gap-1 rounded-md border border-success/30 bg-success/15 px-2 py-0.5 text-xs font-medium text-[color-mix(in_oklab,var(--color-success)_60%,black)]">
                 <CheckCircle2 className="size-3" aria-hidden /> Assinado
               </span>
@@ -68,7 +70,7 @@ export function SignatureList({
               </>
             ) : null}
           </div>
-          <div className="grid h-[120px] w-full max-w-[280px] place-items-center justify-self-center rounded-md border border-dashed bg-white sm:w-[280px]">
+          <div className="grid h-[120px] w-full max-w-[280px] place-items-center justify-self-center rounded-md border border-dashed bg-white @xl:w-[280px]">
             {signature.assinatura ? (
               <img
                 src={signature.assinatura}
@@ -91,7 +93,7 @@ export function SignatureList({
 
 function Line({ label, value }: { label: string; value: string }) {
   return (
-    <p className="text-xs break-words text-muted-foreground">
+    <p className="text-xs [overflow-wrap:anywhere] text-muted-foreground">
       {label}: <span className="text-foreground/90">{value}</span>
     </p>
   );

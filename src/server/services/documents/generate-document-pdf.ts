@@ -12,7 +12,7 @@ import type { PdfRenderer } from "../../pdf-pool/pdf-pool.js";
 import type { Actor } from "../../policies/roles.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
-import { findDocumentOrThrow } from "./find-document.js";
+import { findContractForPdf } from "./find-document.js";
 import { asBulkDatabaseWork } from "../../../db/database-priority.js";
 
 /**
@@ -39,7 +39,7 @@ async function drawAndStoreDraftPdf(
   now: Date = new Date(),
 ): Promise<{ fileId: string; nome: string; bytes: Buffer }> {
   const { document, clinic, physician, logo } = await withTenant(db, actor.tenantId, async (tx) => {
-    const document = await findDocumentOrThrow(tx, actor.tenantId, id);
+    const document = await findContractForPdf(tx, actor.tenantId, id);
     const [clinic] = await tx.select().from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);
     const [physician] = document.medico_responsavel_id
       ? await tx
@@ -51,6 +51,8 @@ async function drawAndStoreDraftPdf(
     return { document, clinic, physician, logo: await loadPdfLogo(tx, actor.tenantId) };
   });
   if (!clinic) throw new AppError("NOT_FOUND");
+  // Spec part 1 §5: a frozen model the PDF cannot be drawn from is 'Erro ao processar template do documento'.
+  if (!isDrawableModel(document.documento)) throw new AppError("PDF_TEMPLATE_INVALID");
 
   let bytes: Buffer;
   try {
@@ -102,4 +104,10 @@ async function drawAndStoreDraftPdf(
     return file.id;
   });
   return { fileId, nome, bytes };
+}
+
+function isDrawableModel(value: unknown): boolean {
+  if (!value || typeof value !== "object") return false;
+  const model = value as Partial<DocumentModel>;
+  return typeof model.title === "string" && Array.isArray(model.sections) && Array.isArray(model.introduction);
 }

@@ -6,7 +6,7 @@ import type { PdfRenderer } from "../../pdf-pool/pdf-pool.js";
 import type { Actor } from "../../policies/roles.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
-import { findDocumentOrThrow } from "./find-document.js";
+import { findContractForPdf } from "./find-document.js";
 import { isWatermarkedDraftName } from "../../../pdf/file-name.js";
 import { generateDocumentPdf } from "./generate-document-pdf.js";
 
@@ -24,7 +24,7 @@ export async function getDocumentPdf(
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
 ): Promise<{ nome: string; bytes: Buffer }> {
   const stored = await withTenant(db, actor.tenantId, async (tx) => {
-    const document = await findDocumentOrThrow(tx, actor.tenantId, id);
+    const document = await findContractForPdf(tx, actor.tenantId, id);
     if (!document.pdf_file_id) return null;
     const [file] = await tx
       .select()

@@ -73,7 +73,10 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
   const [now] = useState(() => new Date());
   // The user's default "Valor do procedimento": an amount is shown as the currency field writes it;
   // a free text ("Conforme orçamento") keeps a text field.
-  const [valorDefault, setValorDefault] = useState(() => valorField(options.defaults.valor_procedimento));
+  // Whoever must choose the responsible physician (the front desk) starts blank: her own defaults
+  // are never a doctor's (spec part 2 §3); the chosen physician's come with the choice.
+  const startDefaults = options.must_choose_physician ? NO_DEFAULTS : options.defaults;
+  const [valorDefault, setValorDefault] = useState(() => valorField(startDefaults.valor_procedimento));
 
   // Decision 069: the patient records the agreement sentence in audio on the signing page. The
   // chosen template says whether the box comes ticked (the teleconsultation sample's does); a
@@ -90,9 +93,9 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
       medico_responsavel_id: "",
       variaveis: {
         valor_procedimento: valorDefault.value,
-        riscos_personalizados: options.defaults.riscos_personalizados ?? "",
-        beneficios_personalizados: options.defaults.beneficios_personalizados ?? "",
-        cuidados_personalizados: options.defaults.cuidados_personalizados ?? "",
+        riscos_personalizados: startDefaults.riscos_personalizados ?? "",
+        beneficios_personalizados: startDefaults.beneficios_personalizados ?? "",
+        cuidados_personalizados: startDefaults.cuidados_personalizados ?? "",
       },
       conteudo: { riscos: [], beneficios: [], cuidados: [] },
       permitir_pendencias: false,
@@ -141,7 +144,7 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
   // The responsible physician's own default texts (spec part 2 §3): a receptionist preparing for a
   // doctor gets the doctor's, not hers. Only the texts nobody has edited here are replaced.
   const takePhysicianDefaults = useEffectEvent((id: string) => {
-    const defaults = options.physicians.find((p) => p.id === id)?.defaults ?? options.defaults;
+    const defaults = options.physicians.find((p) => p.id === id)?.defaults ?? startDefaults;
     const edited = formState.dirtyFields.variaveis ?? {};
     if (!edited.valor_procedimento) {
       const valor = valorField(defaults.valor_procedimento);
@@ -267,12 +270,16 @@ function DocumentCreateForm({ user, options }: { user: CurrentUser; options: Doc
         if (feegowOn) {
           // Spec part 2 §4: after creation the PDF goes to the clinic system; its toast comes when Feegow answered.
           toast.success("Documento criado", { description: "Enviando o PDF ao Feegow…" });
-          void feegow.send(created.id, { successTitle: FEEGOW_IMPORT_MESSAGES.documentCreatedAndSent });
+          void feegow.send(created.id, {
+            successTitle: FEEGOW_IMPORT_MESSAGES.documentCreatedAndSent,
+            generated: true,
+          });
         } else if (created.pdf_gerado) {
           toast.success(DOCUMENT_MESSAGES.createdLocal);
         } else {
-          toast.warning("Documento criado", {
-            description: `${DOCUMENT_MESSAGES.pdfError}. Gere o PDF novamente na página do documento.`,
+          // Spec part 1 §8 'Erro no PDF' with the message: the document exists, its PDF does not yet.
+          toast.error(DOCUMENT_MESSAGES.pdfErrorTitle, {
+            description: `${DOCUMENT_MESSAGES.pdfError}. O documento foi criado: gere o PDF novamente na página do documento.`,
           });
         }
         unsaved.release();
@@ -427,3 +434,11 @@ function valorField(saved: string | null): { value: string; isText: boolean } {
   const text = saved ?? "";
   return { value: normalizeReaisText(text) ?? text, isText: text.trim() !== "" && normalizeReaisText(text) === null };
 }
+
+/** No personal defaults: the start of the form for whoever chooses the responsible physician. */
+const NO_DEFAULTS: DocumentFormOptions["defaults"] = {
+  valor_procedimento: null,
+  riscos_personalizados: null,
+  beneficios_personalizados: null,
+  cuidados_personalizados: null,
+};

@@ -120,7 +120,8 @@ export function DocumentDetailPage() {
         >
           <ArrowLeft className="size-4" aria-hidden /> Documentos
         </Link>
-        <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
+        {/* Side by side from xl: at lg (a 1024 px tablet) the sidebar leaves 768 px, too few for the buttons in one row. */}
+        <div className="flex flex-col gap-4 xl:flex-row xl:items-start xl:justify-between">
           <div className="grid min-w-0 gap-1">
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="text-2xl font-semibold tracking-tight break-words">{doc.titulo}</h1>
@@ -137,7 +138,7 @@ export function DocumentDetailPage() {
               ) : null}
             </p>
           </div>
-          <div className="flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap">
+          <div className="flex flex-wrap gap-2 xl:shrink-0 xl:flex-nowrap">
             {signed ? <SignedPdfButton id={doc.id} hint={false} /> : null}
             {/* A refused term is not offered as a draft to print: its sealed refusal record is the paper. */}
             {doc.status === "recusado" ? null : (

@@ -171,6 +171,16 @@ export function SendForSignatureDialog({
               </p>
             ) : (
               <div className="grid gap-1">
+                {/* Decision 067: without e-mail, the ways that work come first; the e-mail box stays, off. */}
+                {facts && !emailDeliverable ? (
+                  <p
+                    id={`${emailId}-hint`}
+                    className="text-sm text-muted-foreground"
+                    data-testid="send-email-undeliverable"
+                  >
+                    {EMAIL_UNDELIVERABLE}
+                  </p>
+                ) : null}
                 <div className="flex items-center gap-2">
                   <Checkbox
                     id={emailId}
@@ -184,15 +194,7 @@ export function SendForSignatureDialog({
                     Enviar também o link por e-mail ao paciente
                   </Label>
                 </div>
-                {facts && !emailDeliverable ? (
-                  <p
-                    id={`${emailId}-hint`}
-                    className="pl-6 text-xs text-muted-foreground"
-                    data-testid="send-email-undeliverable"
-                  >
-                    Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.
-                  </p>
-                ) : facts && !emailPossible ? (
+                {facts && !emailDeliverable ? null : facts && !emailPossible ? (
                   <p
                     id={`${emailId}-hint`}
                     className="pl-6 text-xs text-muted-foreground"
@@ -234,9 +236,20 @@ export function SendForSignatureDialog({
   );
 }
 
+/** The one sentence of a server that sends no e-mail (production without SMTP, decision 067). */
+const EMAIL_UNDELIVERABLE = "Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.";
+
 /** Before sending: what the signature will reach, and whether an e-mail can leave this server. */
 function SendLevelNotice({ settings }: { settings: Parameters<typeof signingLevelNotice>[0] }) {
-  const notice = signingLevelNotice(settings);
+  const level = signingLevelNotice(settings);
+  // The e-mail was already said once above: the level alone, without repeating it.
+  const notice =
+    !settings.email_entregavel && level.level === "simples" && settings.codigo_email
+      ? {
+          ...level,
+          text: "Nenhum código pode chegar ao paciente: o documento será assinado com assinatura eletrônica simples.",
+        }
+      : level;
   return (
     <div className="grid gap-1 text-sm" data-testid="send-level-notice">
       <p className={notice.level === "simples" ? "text-amber-700 dark:text-amber-400" : "text-muted-foreground"}>

@@ -18,7 +18,7 @@ export function useFeegowRowActions(documentIds: readonly string[], canWrite: bo
   const act = canWrite && on;
   return {
     feegowUploads: uploads.data,
-    onFeegowUpload: act ? (id: string) => void feegow.send(id) : undefined,
+    onFeegowUpload: act ? (id: string) => void feegow.send(id, { generated: true }) : undefined,
     onFeegowRetry: act
       ? (upload: FeegowUpload) =>
           void retry.mutateAsync(upload.id).then(

@@ -1,7 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
-import { errorMessage } from "@/lib/api";
+import { ApiError, errorMessage } from "@/lib/api";
+import { DOCUMENT_MESSAGES } from "@shared/schemas/document";
 import { FEEGOW_IMPORT_MESSAGES, FEEGOW_MESSAGES, type FeegowUpload } from "@shared/schemas/feegow";
 import { feegowUploadKeys, readDocumentUploads, requestFeegowUpload } from "../api/feegow-uploads-api";
 
@@ -27,19 +28,32 @@ async function watch(documentId: string, uploadId: string): Promise<FeegowUpload
  * "Gerar e Enviar PDF" and the preview's Feegow button: queues the upload of the document's
  * current PDF, follows it for a while and says how it went — 'Upload realizado' / 'Erro no
  * upload' (spec §8) — or that it goes on in the background. `successTitle` replaces the success
- * title (document creation: 'Documento criado e PDF enviado ao Feegow com sucesso').
+ * title (document creation: 'Documento criado e PDF enviado ao Feegow com sucesso'). `generated`:
+ * the PDF was made for this send (document creation, "Gerar e Enviar PDF") — spec part 1 §8 then
+ * says 'Sucesso!', or 'Aviso' when only the upload failed (the PDF stays saved), and a failed
+ * generation is 'Erro na Geração do PDF' with the server's message.
  */
 export function useFeegowSend() {
   const queryClient = useQueryClient();
   const [pendingId, setPendingId] = useState<string | null>(null);
 
-  async function send(documentId: string, options: { successTitle?: string } = {}): Promise<void> {
+  async function send(documentId: string, options: { successTitle?: string; generated?: boolean } = {}): Promise<void> {
     setPendingId(documentId);
     try {
       const { upload, enfileirado } = await requestFeegowUpload(documentId);
       void queryClient.invalidateQueries({ queryKey: feegowUploadKeys.all });
       const final = upload.status === "enviado" && !enfileirado ? upload : await watch(documentId, upload.id);
-      if (final?.status === "enviado") {
+      if (final?.status === "enviado" && options.generated) {
+        toast.success(options.successTitle ?? FEEGOW_IMPORT_MESSAGES.generatedAndSentTitle, {
+          description: FEEGOW_IMPORT_MESSAGES.generatedAndSent,
+        });
+      } else if (final?.status === "falhou" && options.generated) {
+        toast.warning(FEEGOW_IMPORT_MESSAGES.uploadWarningTitle, {
+          description: final.ultimo_erro
+            ? `${FEEGOW_IMPORT_MESSAGES.uploadWarning} Motivo: ${final.ultimo_erro}`
+            : FEEGOW_IMPORT_MESSAGES.uploadWarning,
+        });
+      } else if (final?.status === "enviado") {
         toast.success(options.successTitle ?? FEEGOW_MESSAGES.uploadOk, {
           description: enfileirado
             ? "PDF enviado ao prontuário do paciente no Feegow."
@@ -55,7 +69,13 @@ export function useFeegowSend() {
         });
       }
     } catch (error) {
-      toast.error(FEEGOW_MESSAGES.uploadError, { description: errorMessage(error) });
+      if (options.generated && isPdfGenerationError(error)) {
+        toast.error(DOCUMENT_MESSAGES.pdfGenerationErrorTitle, {
+          description: error.message || DOCUMENT_MESSAGES.pdfError,
+        });
+      } else {
+        toast.error(FEEGOW_MESSAGES.uploadError, { description: errorMessage(error) });
+      }
     } finally {
       setPendingId(null);
       void queryClient.invalidateQueries({ queryKey: feegowUploadKeys.all });
@@ -63,4 +83,15 @@ export function useFeegowSend() {
   }
 
   return { send, pendingId };
+}
+
+/** The server could not make the PDF (or find the contract): spec part 1 §5 PDF generation. */
+export function isPdfGenerationError(error: unknown): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    (error.code === "PDF_FAILED" ||
+      error.code === "PDF_TEMPLATE_INVALID" ||
+      error.code === "DOCUMENT_TOO_LARGE" ||
+      error.code === "NOT_FOUND")
+  );
 }

@@ -1,7 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "@/lib/api";
 import type { z } from "zod";
-import type { AllowedSpecialties, TemplateDefaults, templateDefaultsInputSchema } from "@shared/schemas/template";
+import type {
+  AllowedSpecialties,
+  PlatformClinicList,
+  TemplateDefaults,
+  templateDefaultsInputSchema,
+} from "@shared/schemas/template";
 
 export const templateDefaultsKey = ["me", "template-defaults"] as const;
 /** Same key as the templates feature uses for this call, so both screens share one cache entry. */
@@ -36,6 +41,28 @@ export function useAllowedSpecialties(enabled: boolean) {
     queryKey: allowedSpecialtiesKey,
     queryFn: ({ signal }) => api<AllowedSpecialties>("/api/templates/specialties", { signal }),
     enabled,
+    staleTime: 5 * 60 * 1000,
+    retry: retryUnlessClientError,
+  });
+}
+
+/** The clinics the platform administrator may choose (saas_admin only; part 2 §6). */
+export function usePlatformClinics(enabled: boolean) {
+  return useQuery({
+    queryKey: ["templates", "specialty-clinics"],
+    queryFn: ({ signal }) => api<PlatformClinicList>("/api/templates/specialty-clinics", { signal }),
+    enabled,
+    retry: retryUnlessClientError,
+  });
+}
+
+/** One chosen clinic's specialties (p_clinica_id); not asked for until a clinic is chosen. */
+export function useClinicSpecialties(clinicId: string) {
+  return useQuery({
+    queryKey: [...allowedSpecialtiesKey, clinicId],
+    queryFn: ({ signal }) =>
+      api<AllowedSpecialties>(`/api/templates/specialties?clinica_id=${encodeURIComponent(clinicId)}`, { signal }),
+    enabled: clinicId !== "",
     staleTime: 5 * 60 * 1000,
     retry: retryUnlessClientError,
   });

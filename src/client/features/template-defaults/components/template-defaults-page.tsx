@@ -5,6 +5,7 @@ import { LoadError } from "@/components/list/load-error";
 import { errorMessage } from "@/lib/api";
 import { useAllowedSpecialties, useTemplateDefaults } from "../api/template-defaults-api";
 import { specialtyWarning } from "../lib/specialty-warning";
+import { ClinicSpecialtiesCard } from "./clinic-specialties-card";
 import { SpecialtyWarningAlert } from "./specialty-warning-alert";
 import { TemplateDefaultsForm } from "./template-defaults-form";
 import { TemplateDefaultsSkeleton } from "./template-defaults-skeleton";
@@ -42,6 +43,7 @@ export function TemplateDefaultsPage() {
         description="Textos padrão de riscos, benefícios, cuidados e valor que preenchem as tags dos seus templates."
       />
       <SpecialtyWarningAlert warning={warning} />
+      {isSaasAdmin && <ClinicSpecialtiesCard />}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0">{body}</div>
         <TemplateTagsCard />

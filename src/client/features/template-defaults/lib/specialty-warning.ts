@@ -4,7 +4,7 @@ export const SPECIALTY_WARNINGS = {
   noSpecialties:
     "Nenhuma especialidade vinculada ao seu perfil. Peça ao superusuário da clínica para vincular suas especialidades.",
   needsClinic:
-    "Como administrador da plataforma, você precisa do contexto de uma clínica para listar as especialidades. Acesse esta tela a partir da clínica desejada.",
+    "Como administrador da plataforma, você precisa do contexto de uma clínica para listar as especialidades. Escolha a clínica em “Especialidades por clínica”, abaixo.",
 } as const;
 
 export type SpecialtyWarning = keyof typeof SPECIALTY_WARNINGS;
