@@ -41,6 +41,11 @@ export interface TenantSettings {
     codigo_email?: boolean;
     /** When the responsible professional signs (decision 050); "qualquer_ordem" when absent. */
     ordem_profissional?: string;
+    /**
+     * The responsible professional must confirm with the code e-mailed to their account (decision
+     * 078); when absent, on exactly where e-mail really leaves the server (SMTP configured).
+     */
+    codigo_profissional?: boolean;
   };
   /** Days a new document stays open for signature (Configurações; spec part 2 §9: 7 by default). */
   documentos?: { validade_dias?: number };

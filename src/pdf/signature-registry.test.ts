@@ -170,6 +170,20 @@ describe("what the registry says of each signer (decision 041)", () => {
     expect(text).toContain("login e senha, sem segundo fator");
   });
 
+  it("says why the professional signed with the password alone, when the signature recorded it (decision 078)", () => {
+    const professional = party({
+      papel: "profissional",
+      tipoAssinatura: "senha",
+      otpVerificado: false,
+      codigoCanal: null,
+      codigoEnviadoPara: null,
+      motivoSimples: "A clínica não exige o código do profissional.",
+    });
+    expect(levelText(professional)).toBe(
+      "Assinatura eletrônica do profissional por login e senha — sessão própria no Consentir, senha digitada de novo para assinar (sem segundo fator: A clínica não exige o código do profissional)",
+    );
+  });
+
   it("calls the professional's signature advanced only with the code from their account's e-mail (decision 042)", () => {
     const withCode = party({
       papel: "profissional",

@@ -440,7 +440,7 @@ export function levelText(
         ? "Assinatura eletrônica simples do profissional (servidor de desenvolvimento) — sessão própria, senha digitada de novo e o código de verificação que ficou na caixa de saída deste servidor, sem envio real"
         : `Assinatura eletrônica avançada do profissional — sessão própria no Consentir, senha digitada de novo e código de verificação enviado ao e-mail da conta${party.codigoEnviadoPara ? ` (${party.codigoEnviadoPara})` : ""}`;
     }
-    return "Assinatura eletrônica do profissional por login e senha — sessão própria no Consentir, senha digitada de novo para assinar (sem segundo fator)";
+    return `Assinatura eletrônica do profissional por login e senha — sessão própria no Consentir, senha digitada de novo para assinar (sem segundo fator${party.motivoSimples ? `: ${withoutFinalStop(party.motivoSimples)}` : ""})`;
   }
   if (party.nivel === "avancada") {
     if (party.codigoCanal === "caixa_de_saida") {

@@ -181,6 +181,12 @@ export const ERRORS = {
     message:
       "Este servidor não envia e-mails, então não há código para confirmar: assine só com a senha (a assinatura fica com login e senha, sem segundo fator).",
   },
+  /** The clinic requires the professional's code (decision 078) and none came with the password. */
+  PROFESSIONAL_CODE_REQUIRED: {
+    status: 409,
+    message:
+      "A clínica exige o código enviado ao e-mail da sua conta para assinar como profissional: peça o código, digite-o e assine com a sua senha.",
+  },
   GUARDIAN_MISSING: {
     status: 400,
     message:

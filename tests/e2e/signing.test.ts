@@ -98,9 +98,12 @@ describe("signing", () => {
     // Send from the document page: the link is shown and Copiar Link copies it.
     await page.goto(`/documents/${documentId}`);
     // This clinic chose "antes do envio" (decision 050): the responsible professional signs the
-    // professional declaration first, as themselves.
+    // professional declaration first, as themselves — and requires the professional's code
+    // (decision 078: on by default only with SMTP, which this server has not).
     await json(
-      await page.request.put("/api/settings/signing", { data: { ordem_profissional: "antes_do_envio" } }),
+      await page.request.put("/api/settings/signing", {
+        data: { ordem_profissional: "antes_do_envio", codigo_profissional: true },
+      }),
       200,
     );
     await page.reload();
@@ -505,8 +508,24 @@ describe("signing", () => {
     await card.getByTestId("signing-level").getByText("assinatura eletrônica simples", { exact: false }).waitFor();
     await page.reload();
     await expect
-      .poll(() => page.getByTestId("signing-settings").getByRole("switch").getAttribute("aria-checked"))
+      .poll(() =>
+        page
+          .getByTestId("signing-settings")
+          .getByRole("switch", { name: "Exigir código por e-mail antes de assinar" })
+          .getAttribute("aria-checked"),
+      )
       .toBe("false");
+    // The professional's code (decision 078): off by default on a server without SMTP; turned on.
+    const professionalToggle = page
+      .getByTestId("signing-settings")
+      .getByRole("switch", { name: "Exigir o código do profissional ao assinar" });
+    expect(await professionalToggle.getAttribute("aria-checked")).toBe("false");
+    await professionalToggle.click();
+    await expect.poll(() => professionalToggle.getAttribute("aria-checked")).toBe("true");
+    expect(
+      (await json<{ codigo_profissional: boolean }>(await page.request.get("/api/settings/signing"), 200))
+        .codigo_profissional,
+    ).toBe(true);
     await snap(page, "settings-desktop");
     expect(errors).toEqual([]);
     await context.close();

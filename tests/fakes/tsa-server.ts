@@ -29,8 +29,14 @@ import {
 } from "../../src/server/services/sealing/der.js";
 import { newKeyPair, type TestCertificate, testPki } from "../fixtures/icp-brasil.js";
 
-/** The policy our fake authority states in its tokens (a test OID, not an ICP-Brasil one). */
-export const FAKE_TSA_POLICY = "1.3.6.1.4.1.55555.1.1";
+/**
+ * The policy our fake authority states by default: one under the ICP-Brasil arc of time-stamp
+ * policies (2.16.76.1.6, DOC-ICP-04.01), since the fake plays an ACT chained to the test root
+ * (decision 078 checks the token's policy before "ACT credenciada").
+ */
+export const FAKE_TSA_POLICY = "2.16.76.1.6.2";
+/** A policy outside that arc, for the tests of an authority that is not an ICP-Brasil ACT. */
+export const FOREIGN_TSA_POLICY = "1.3.6.1.4.1.55555.1.1";
 
 export type FakeTsaMode =
   | "ok"
@@ -46,6 +52,8 @@ export type FakeTsaMode =
 export interface FakeTsa {
   url: string;
   mode: FakeTsaMode;
+  /** The TSA policy OID its tokens state (FAKE_TSA_POLICY unless a test changes it). */
+  policy: string;
   /** The authority's certificate and its issuer chain (AC, root), for openssl ts -verify. */
   certificate: TestCertificate;
   chain: TestCertificate[];
@@ -111,7 +119,13 @@ function readRequest(body: Buffer): TokenParts {
 }
 
 /** Like most authorities, the token carries the authority's certificate and its issuing AC (not the root). */
-function issueToken(tsa: TestCertificate, issuingAc: TestCertificate, parts: TokenParts, mode: FakeTsaMode): Buffer {
+function issueToken(
+  tsa: TestCertificate,
+  issuingAc: TestCertificate,
+  parts: TokenParts,
+  mode: FakeTsaMode,
+  policy: string,
+): Buffer {
   const privateKey = createPrivateKey(tsa.privateKeyPem);
   let imprint = parts.messageImprint;
   if (mode === "wrong-imprint") {
@@ -121,7 +135,7 @@ function issueToken(tsa: TestCertificate, issuingAc: TestCertificate, parts: Tok
   const nonce = mode === "wrong-nonce" ? unsignedInteger(randomBytes(8)) : parts.nonce;
   const tstInfo = sequence(
     smallInteger(1),
-    oid(FAKE_TSA_POLICY),
+    oid(policy),
     imprint,
     unsignedInteger(randomBytes(12)),
     generalizedTime(new Date()),
@@ -175,6 +189,7 @@ export async function startFakeTsaServer(
   const state: FakeTsa = {
     url: "",
     mode: "ok",
+    policy: FAKE_TSA_POLICY,
     certificate,
     chain: [pki.ac, pki.root],
     requests: [],
@@ -213,7 +228,7 @@ export async function startFakeTsaServer(
         reply(
           200,
           "application/timestamp-reply",
-          granted(issueToken(state.certificate, pki.ac, readRequest(body), state.mode)),
+          granted(issueToken(state.certificate, pki.ac, readRequest(body), state.mode, state.policy)),
         );
       } catch {
         reply(200, "application/timestamp-reply", sequence(sequence(smallInteger(2))));

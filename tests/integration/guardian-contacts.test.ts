@@ -171,6 +171,16 @@ describe("the guardian signs with their own contacts", () => {
       .where(and(eq(auditEvents.entity_id, documentId), eq(auditEvents.action, "document.otp_email_outbox")));
     expect(otpEvent?.data).toMatchObject({ canal: "email", contato_de: "responsavel" });
     expect(JSON.stringify(otpEvent?.data)).not.toContain("pedro");
+    // The staff's document page says where the guardian's link and code went (decision 078).
+    const detail = await staff(clinic, "GET", `/api/documents/${documentId}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    const labels = (detail.json().audit as { label: string }[]).map((e) => e.label);
+    expect(labels).toContain(
+      `E-mail com o link ao responsável legal na caixa de saída (${maskEmail(guardianMail)}) (envio de e-mail não configurado)`,
+    );
+    expect(labels).toContain(
+      `Código de verificação ao responsável legal na caixa de saída (${maskEmail(guardianMail)}) (envio de e-mail não configurado)`,
+    );
 
     const verified = await pub("POST", `/api/public/sign/${token}/verify-code`, { codigo });
     expect(verified.statusCode, verified.body).toBe(200);

@@ -222,6 +222,8 @@ describe("exclusive control by default", () => {
       expect(settings.json()).toEqual({
         codigo_email: true,
         ordem_profissional: "qualquer_ordem",
+        // No SMTP: the professional's code is not required by default (decision 078).
+        codigo_profissional: false,
         email_configurado: false,
         email_entregavel: false,
         codigo_disponivel: false,

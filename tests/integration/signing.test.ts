@@ -652,6 +652,8 @@ describe("the e-mail one-time code", () => {
     expect((await staff(otpClinic, "GET", "/api/settings/signing")).json()).toEqual({
       codigo_email: true,
       ordem_profissional: "qualquer_ordem",
+      // No SMTP: the professional's code is not required by default (decision 078).
+      codigo_profissional: false,
       email_configurado: false,
       email_entregavel: true,
       codigo_disponivel: true,

@@ -7,7 +7,7 @@ import { sendWhatsappJob } from "../services/whatsapp/send-whatsapp-job.js";
 import { whatsappFallback } from "../services/whatsapp/whatsapp-fallback.js";
 import { deliverWebhook } from "../services/webhooks/deliver-webhook.js";
 import { retimestampArchive } from "../services/archive/retimestamp-archive.js";
-import { timestampAuditTrails } from "../services/audit/trail-timestamps.js";
+import { renewTrailAnchors, timestampAuditTrails } from "../services/audit/trail-timestamps.js";
 import { runDailyBackup } from "./daily-backup.js";
 import { expireDocuments } from "./expire-documents.js";
 import type { JobHandlers } from "./run-due-jobs.js";
@@ -35,8 +35,10 @@ export const jobHandlers: JobHandlers = {
   "backup.daily": async (ctx, payload) => {
     await runDailyBackup(ctx, payload);
   },
-  "archive.retimestamp": async (ctx) => {
+  "archive.retimestamp": async (ctx, _payload, _tenantId, now) => {
     await retimestampArchive(ctx);
+    // The trail's anchors, by the same rule as the sealed PDFs (decision 078).
+    await renewTrailAnchors(ctx, now);
   },
   "audit.trail_timestamp": async (ctx, _payload, _tenantId, now) => {
     await timestampAuditTrails(ctx, now);

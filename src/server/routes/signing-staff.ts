@@ -50,13 +50,23 @@ const signingSettingsSchema = z
         error: "Escolha quando o profissional assina: antes do envio, depois do paciente ou em qualquer ordem",
       })
       .optional(),
+    codigo_profissional: z
+      .boolean({ error: "Informe se o código do profissional é exigido para assinar como profissional" })
+      .optional(),
   })
-  .refine((value) => value.codigo_email !== undefined || value.ordem_profissional !== undefined, {
-    message: "Informe a opção de assinatura a alterar",
-  });
+  .refine(
+    (value) =>
+      value.codigo_email !== undefined ||
+      value.ordem_profissional !== undefined ||
+      value.codigo_profissional !== undefined,
+    {
+      message: "Informe a opção de assinatura a alterar",
+    },
+  );
 const signingSettingsViewSchema = z.object({
   codigo_email: z.boolean(),
   ordem_profissional: z.enum(PROFESSIONAL_ORDERS),
+  codigo_profissional: z.boolean(),
   email_configurado: z.boolean(),
   email_entregavel: z.boolean(),
   codigo_disponivel: z.boolean(),

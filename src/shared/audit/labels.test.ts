@@ -39,6 +39,29 @@ describe("auditEventLabel", () => {
     expect(Object.values(AUDIT_ACTION_LABEL)).not.toContain("Aberto pelo paciente");
   });
 
+  it("says where the guardian's link and code went, masked, and that it was the guardian's contact (decision 078)", () => {
+    const guardian = { contato_de: "responsavel" };
+    expect(auditEventLabel("document.link_emailed", { ...guardian, email: "m***@exemplo.com.br" })).toBe(
+      "Link de assinatura enviado por e-mail ao responsável legal (m***@exemplo.com.br)",
+    );
+    expect(auditEventLabel("document.link_email_outbox", { ...guardian, email: "m***@exemplo.com.br" })).toBe(
+      "E-mail com o link ao responsável legal na caixa de saída (m***@exemplo.com.br) (envio de e-mail não configurado)",
+    );
+    expect(auditEventLabel("document.otp_sent", { ...guardian, canal: "sms", telefone: "(11) *****-4321" })).toBe(
+      "Código de verificação enviado por SMS ao celular do responsável legal ((11) *****-4321)",
+    );
+    expect(auditEventLabel("document.otp_sent", { ...guardian, canal: "email", email: "m***@exemplo.com.br" })).toBe(
+      "Código de verificação enviado ao e-mail do responsável legal (m***@exemplo.com.br)",
+    );
+    // The patient's own contact: the labels as before.
+    expect(auditEventLabel("document.link_emailed", { email: "p***@exemplo.com.br" })).toBe(
+      "Link de assinatura enviado por e-mail ao paciente",
+    );
+    expect(auditEventLabel("document.otp_sent", { canal: "email", email: "p***@exemplo.com.br" })).toBe(
+      "Código de verificação enviado ao paciente",
+    );
+  });
+
   it("gives every other action its fixed label, whatever the data, and unknown actions their code", () => {
     expect(auditEventLabel("document.sent", { papel: "paciente" })).toBe("Enviado para assinatura");
     expect(auditEventLabel("document.party_signed", { papel: "testemunha" })).toBe("Assinatura registrada");

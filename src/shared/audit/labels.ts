@@ -57,6 +57,8 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.witness_removed": "Testemunha removida do documento",
   "document.a_rogo_set": "Assinatura a rogo definida no documento",
   "document.a_rogo_removed": "Assinatura a rogo removida do documento",
+  "audit.trail_timestamp_renewed":
+    "Carimbo do tempo da trilha de auditoria renovado antes de vencer o certificado da autoridade",
   "document.witness_link_emailed": "Link de assinatura enviado por e-mail à testemunha",
   "document.witness_link_email_outbox":
     "E-mail com o link da testemunha na caixa de saída (envio de e-mail não configurado)",
@@ -173,9 +175,38 @@ export function auditEventLabel(action: string, data?: unknown): string {
     if (canal === "whatsapp" || canal === "sms")
       return `Link da via assinada enviado por ${canal === "sms" ? "SMS" : "WhatsApp"} ao celular ${whose}`;
   }
+  const toGuardian = guardianDestinationLabel(action, data);
+  if (toGuardian) return toGuardian;
   if (action === "document.optional_consent_revoked") {
     const titulo = field(data, "item_titulo");
     if (typeof titulo === "string" && titulo) return `Autorização opcional revogada: ${titulo}`;
   }
   return auditActionLabel(action);
+}
+
+/**
+ * Where the guardian's link or code went (decision 078): when the guardian signs with contacts of
+ * their own (`contato_de: "responsavel"`, decision 068), the staff trail names the masked address
+ * or mobile recorded in the event and whose it was, instead of "ao paciente". Null otherwise.
+ */
+function guardianDestinationLabel(action: string, data: unknown): string | null {
+  if (field(data, "contato_de") !== "responsavel") return null;
+  const email = field(data, "email");
+  const telefone = field(data, "telefone");
+  const destination = typeof email === "string" && email ? email : typeof telefone === "string" ? telefone : "";
+  const where = destination ? ` (${destination})` : "";
+  const canal = field(data, "canal");
+  const by = canal === "sms" ? "por SMS ao celular" : canal === "whatsapp" ? "por WhatsApp ao celular" : "ao e-mail";
+  switch (action) {
+    case "document.link_emailed":
+      return `Link de assinatura enviado por e-mail ao responsável legal${where}`;
+    case "document.link_email_outbox":
+      return `E-mail com o link ao responsável legal na caixa de saída${where} (envio de e-mail não configurado)`;
+    case "document.otp_sent":
+      return `Código de verificação enviado ${by} do responsável legal${where}`;
+    case "document.otp_email_outbox":
+      return `Código de verificação ao responsável legal na caixa de saída${where} (envio de e-mail não configurado)`;
+    default:
+      return null;
+  }
 }

@@ -31,7 +31,9 @@ import {
   retimestampDecision,
 } from "../sealing/archive-timestamp-rule.js";
 import { addDocumentTimestamp } from "../sealing/document-timestamp.js";
-import { appendDss, readDss, type ValidationMaterial } from "../sealing/dss.js";
+import { derOf, parseSignedData } from "../sealing/cms-reader.js";
+import { OID } from "../sealing/der.js";
+import { appendDss, readDss, signatureBytes, type ValidationMaterial } from "../sealing/dss.js";
 import { checkAllPdfSignatures } from "../sealing/verify-pdf-signature.js";
 import { verifySignedPdf } from "../sealing/verify-signed-pdf.js";
 import { requestTimestamp, type TsaConfig, tsaConfigFromEnv, TsaError } from "../timestamping/tsa-client.js";
@@ -89,35 +91,83 @@ function chainOf(holder: Buffer, pool: readonly Buffer[]): Buffer[] {
   return chain;
 }
 
+/** The certificates a CMS carries, and those of the time-stamp tokens in its unsigned attributes. */
+function certificatesOfCms(contents: Buffer): Buffer[] {
+  try {
+    const signedData = parseSignedData(contents);
+    const tokens = signedData.signerInfos.flatMap((info) =>
+      info.unsignedAttributes.filter((a) => a.type === OID.signatureTimeStampToken).flatMap((a) => a.values),
+    );
+    return [
+      ...signedData.certificates,
+      ...tokens.flatMap((token) => {
+        try {
+          return parseSignedData(derOf(token)).certificates;
+        } catch {
+          return [];
+        }
+      }),
+    ];
+  } catch {
+    return [];
+  }
+}
+
 /**
- * What the new DSS adds for the previous time-stamp: its authority's chain (from the token, the
- * file's DSS and the official roots) and, for a chain to an official root with CRL_CHECK, the
- * lists read now — while they are still published.
+ * What the new DSS adds before (and after) the new time-stamp (decisions 064 and 078): for EVERY
+ * holder certificate in the file — each signature's signer, each time-stamp authority, the
+ * previous stamp's among them — its chain (from the file, its DSS and the official roots) and, for
+ * a chain to an official root with CRL_CHECK, the revocation lists read NOW through the same
+ * address-checked source as the sealing (decision 053), not only the lists the file kept: the new
+ * stamp then covers evidence that was current when it was made.
  */
 async function validationMaterialFor(
   ctx: JobContext,
   pdf: Buffer,
-  stamp: DocumentTimestampFacts,
+  stamp: DocumentTimestampFacts | null,
   now: Date,
 ): Promise<ValidationMaterial> {
-  if (!stamp.tsaCertificateDer) return { certificates: [], crls: [] };
   const roots = officialRootsFromEnv(ctx.env);
   let dssCertificates: Buffer[] = [];
   try {
     dssCertificates = readDss(pdf)?.certs.map((c) => c.der) ?? [];
   } catch {
-    // A DSS the reader cannot follow: the token's own certificates still go in.
+    // A DSS the reader cannot follow: the signatures' own certificates still go in.
   }
-  const pool = [...stamp.tokenCertificates, ...dssCertificates, ...(roots?.certificates.map((c) => c.raw) ?? [])];
-  const chain = chainOf(stamp.tsaCertificateDer, pool);
+  const inSignatures = signatureBytes(pdf).flatMap((s) => certificatesOfCms(s.contents));
+  const pool = [
+    ...(stamp?.tokenCertificates ?? []),
+    ...inSignatures,
+    ...dssCertificates,
+    ...(roots?.certificates.map((c) => c.raw) ?? []),
+  ];
+  const unique = [...new Map(pool.map((der) => [createHash("sha256").update(der).digest("hex"), der])).values()];
+  const holders = unique.filter((der) => {
+    try {
+      return !new X509Certificate(der).ca;
+    } catch {
+      return false;
+    }
+  });
+  if (stamp?.tsaCertificateDer && !holders.some((h) => h.equals(stamp.tsaCertificateDer!)))
+    holders.push(stamp.tsaCertificateDer);
+  const source = crlSourceFromEnv(ctx.env);
+  const certificates: Buffer[] = [];
   const crls: Buffer[] = [];
-  const revocation = await revocationOf(chain, officialRootOf(chain, roots), crlSourceFromEnv(ctx.env), now, crls);
-  if (revocation.status === "revogado")
-    ctx.log.warn(
-      { certificado: revocation.certificado, revogadoEm: revocation.revogadoEm },
-      "carimbo de arquivo: o certificado da autoridade do carimbo anterior consta como revogado",
-    );
-  return { certificates: chain, crls };
+  for (const holder of holders) {
+    const chain = chainOf(holder, unique);
+    certificates.push(...chain);
+    const revocation = await revocationOf(chain, officialRootOf(chain, roots), source, now, crls);
+    if (revocation.status === "revogado")
+      ctx.log.warn(
+        { certificado: revocation.certificado, revogadoEm: revocation.revogadoEm },
+        "carimbo de arquivo: um certificado do arquivo consta como revogado nas listas lidas agora",
+      );
+  }
+  const distinct = (list: Buffer[]) => [
+    ...new Map(list.map((der) => [createHash("sha256").update(der).digest("hex"), der])).values(),
+  ];
+  return { certificates: distinct(certificates), crls: distinct(crls) };
 }
 
 /** The stamp's authority certificate details, for the revision row. */
@@ -156,7 +206,8 @@ export async function buildRevision(
   const material = await validationMaterialFor(ctx, previous, stamp, now);
   const withDss = appendDss(previous, material);
   const stamped = await addDocumentTimestamp(withDss, tsa);
-  const pdf = appendDss(stamped.pdf, { certificates: [], crls: [] });
+  // The new stamp's authority too: its chain and lists, read now (the others' come from the cache).
+  const pdf = appendDss(stamped.pdf, await validationMaterialFor(ctx, stamped.pdf, null, now));
   if (pdf.length <= previous.length || !pdf.subarray(0, previous.length).equals(previous))
     throw new Error("carimbo de arquivo: o arquivo anterior não é prefixo do novo");
   const all = checkAllPdfSignatures(pdf);

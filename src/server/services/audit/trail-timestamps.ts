@@ -26,8 +26,9 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { readTimeStampToken } from "../timestamping/timestamp-token.js";
+import { recordAuditEvent } from "./record-audit-event.js";
 import { OID } from "../sealing/der.js";
-import { requestTimestamp, tsaConfigFromEnv, TsaError } from "../timestamping/tsa-client.js";
+import { requestTimestamp, type TsaConfig, tsaConfigFromEnv, TsaError } from "../timestamping/tsa-client.js";
 
 export const TRAIL_TIMESTAMP_JOB_KEY = "audit.trail_timestamp";
 /**
@@ -99,6 +100,64 @@ export interface TrailTimestampSummary {
 }
 
 /**
+ * A verified token over `trail`'s head, asked outside any transaction, written in a short one that
+ * takes the clinic's advisory lock and checks again (no token of this or a later head, none
+ * younger than `everyMs`). False when another worker got there first; the authority's error is thrown.
+ */
+async function stampTrail(
+  ctx: JobContext,
+  tsa: TsaConfig,
+  trail: DueTrail,
+  now: Date,
+  everyMs: number,
+): Promise<boolean> {
+  const imprint = trailImprint(trail.hash);
+  let token;
+  try {
+    token = await requestTimestamp(imprint, tsa);
+  } catch (error) {
+    if (error instanceof TsaError)
+      ctx.log.warn(
+        { err: error, clinica: trail.tenantId },
+        "trilha de auditoria: a autoridade de carimbo do tempo não deu o carimbo; tenta-se de novo mais tarde",
+      );
+    throw error;
+  }
+  return withTenant(ctx.db, trail.tenantId, async (tx) => {
+    // One writer per clinic at a time; then check again what another worker may have written.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`trilha:carimbo:${trail.tenantId}`}))`);
+    const [recent] = await tx
+      .select({ id: auditTrailTimestamps.id })
+      .from(auditTrailTimestamps)
+      .where(
+        and(
+          eq(auditTrailTimestamps.tenant_id, trail.tenantId),
+          or(
+            gte(auditTrailTimestamps.seq, trail.seq),
+            gt(auditTrailTimestamps.created_at, new Date(now.getTime() - everyMs)),
+          ),
+        ),
+      )
+      .limit(1);
+    if (recent) return false;
+    await tx.insert(auditTrailTimestamps).values({
+      tenant_id: trail.tenantId,
+      seq: trail.seq,
+      event_id: trail.eventId,
+      hash: trail.hash,
+      token_der: token.tokenDer,
+      gen_time: token.genTime,
+      tsa: authorityName(token.tsaCertificateDer, tsa.urls[0] ?? "autoridade de carimbo do tempo"),
+      tsa_certificate_sha256: token.tsaCertificateDer
+        ? createHash("sha256").update(token.tsaCertificateDer).digest("hex")
+        : null,
+      created_at: now,
+    });
+    return true;
+  });
+}
+
+/**
  * One run: a verified token for every due clinic (see the module comment). Throws the authority's
  * error (after writing what it could) so the job is retried later.
  */
@@ -113,55 +172,132 @@ export async function timestampAuditTrails(ctx: JobContext, now: Date = new Date
   summary.configured = true;
   const everyMs = everyMsOf(ctx.env);
   for (const trail of await dueTrails(ctx.db, now, everyMs, MAX_PER_RUN)) {
-    const imprint = trailImprint(trail.hash);
-    let token;
-    try {
-      token = await requestTimestamp(imprint, tsa);
-    } catch (error) {
-      if (error instanceof TsaError)
-        ctx.log.warn(
-          { err: error, clinica: trail.tenantId },
-          "trilha de auditoria: a autoridade de carimbo do tempo não deu o carimbo; tenta-se de novo mais tarde",
-        );
-      throw error;
-    }
-    const written = await withTenant(ctx.db, trail.tenantId, async (tx) => {
-      // One writer per clinic at a time; then check again what another worker may have written.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`trilha:carimbo:${trail.tenantId}`}))`);
-      const [recent] = await tx
-        .select({ id: auditTrailTimestamps.id })
-        .from(auditTrailTimestamps)
-        .where(
-          and(
-            eq(auditTrailTimestamps.tenant_id, trail.tenantId),
-            or(
-              gte(auditTrailTimestamps.seq, trail.seq),
-              gt(auditTrailTimestamps.created_at, new Date(now.getTime() - everyMs)),
-            ),
-          ),
-        )
-        .limit(1);
-      if (recent) return false;
-      await tx.insert(auditTrailTimestamps).values({
-        tenant_id: trail.tenantId,
-        seq: trail.seq,
-        event_id: trail.eventId,
-        hash: trail.hash,
-        token_der: token.tokenDer,
-        gen_time: token.genTime,
-        tsa: authorityName(token.tsaCertificateDer, tsa.urls[0] ?? "autoridade de carimbo do tempo"),
-        tsa_certificate_sha256: token.tsaCertificateDer
-          ? createHash("sha256").update(token.tsaCertificateDer).digest("hex")
-          : null,
-        created_at: now,
-      });
-      return true;
-    });
+    const written = await stampTrail(ctx, tsa, trail, now, everyMs);
     if (written) summary.stamped += 1;
     else summary.skipped += 1;
   }
   if (summary.stamped > 0) ctx.log.info({ carimbos: summary.stamped }, "trilha de auditoria: cabeças ancoradas");
   return summary;
+}
+
+export interface TrailRenewalSummary {
+  /** False with TSA_URL=none (or unset): nothing done. */
+  configured: boolean;
+  /** Clinics whose latest token was renewed (a renewal event, then a token over it). */
+  renewed: number;
+  /** Due clinics left for another day (the authority's own certificate would not help). */
+  postponed: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const TRAIL_RENEWED_ACTION = "audit.trail_timestamp_renewed";
+
+/** When the authority certificate inside a token expires (null: no certificate, or unreadable). */
+export function tokenAuthorityNotAfter(tokenDer: Buffer): Date | null {
+  try {
+    const der = readTimeStampToken(tokenDer).tsaCertificateDer;
+    return der ? new Date(new X509Certificate(der).validTo) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Each clinic's latest token whose authority certificate expires within `marginDays` of `now`. */
+async function anchorsToRenew(ctx: JobContext, now: Date, marginDays: number) {
+  const latest = await ctx.db
+    .selectDistinctOn([auditTrailTimestamps.tenant_id], {
+      id: auditTrailTimestamps.id,
+      tenantId: auditTrailTimestamps.tenant_id,
+      seq: auditTrailTimestamps.seq,
+      tokenDer: auditTrailTimestamps.token_der,
+      tsa: auditTrailTimestamps.tsa,
+    })
+    .from(auditTrailTimestamps)
+    .orderBy(auditTrailTimestamps.tenant_id, desc(auditTrailTimestamps.seq));
+  return latest.flatMap((row) => {
+    const notAfter = tokenAuthorityNotAfter(row.tokenDer);
+    return notAfter && notAfter.getTime() - marginDays * DAY_MS <= now.getTime() ? [{ ...row, notAfter }] : [];
+  });
+}
+
+/**
+ * The trail's anchors re-time-stamped before their authority's certificate expires (decision 078,
+ * as decision 064 does for sealed PDFs), run by the daily archive job. For each clinic whose LATEST
+ * token's authority certificate expires within RETIMESTAMP_MARGIN_DAYS, an event
+ * `audit.trail_timestamp_renewed` goes into the clinic's own trail carrying the SHA-256 of that
+ * token's DER; then a new token is asked over the new head. The new token covers the chain, and so
+ * the old token's bytes, at a time its certificate was still valid: the proof passes from one
+ * authority certificate to the next, like an archive time-stamp. Earlier tokens are covered
+ * through the chain by the latest. One probe first: when the authority's own certificate would
+ * expire within the margin too, nothing is renewed (the warning says so) — no daily loop.
+ */
+export async function renewTrailAnchors(ctx: JobContext, now: Date = new Date()): Promise<TrailRenewalSummary> {
+  const summary: TrailRenewalSummary = { configured: false, renewed: 0, postponed: 0 };
+  const tsa = tsaConfigFromEnv(ctx.env);
+  if (!tsa) return summary;
+  summary.configured = true;
+  const margin = ctx.env.RETIMESTAMP_MARGIN_DAYS;
+  const due = await anchorsToRenew(ctx, now, margin);
+  if (due.length === 0) return summary;
+  const probe = await requestTimestamp(createHash("sha256").update(`trilha: sonda ${now.toISOString()}`).digest(), tsa);
+  const authorityNotAfter = probe.tsaCertificateDer
+    ? new Date(new X509Certificate(probe.tsaCertificateDer).validTo)
+    : now;
+  if (authorityNotAfter.getTime() - margin * DAY_MS <= now.getTime()) {
+    ctx.log.warn(
+      { venceEm: authorityNotAfter.toISOString(), margemDias: margin, clinicas: due.length },
+      "trilha de auditoria: o certificado da autoridade de carimbo do tempo vence dentro da margem; os carimbos da trilha não são renovados hoje",
+    );
+    summary.postponed = due.length;
+    return summary;
+  }
+  for (const anchor of due.slice(0, MAX_PER_RUN)) {
+    const recorded = await withTenant(ctx.db, anchor.tenantId, async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`trilha:carimbo:${anchor.tenantId}`}))`);
+      // Still the latest token (another run may have renewed it meanwhile).
+      const [newer] = await tx
+        .select({ id: auditTrailTimestamps.id })
+        .from(auditTrailTimestamps)
+        .where(and(eq(auditTrailTimestamps.tenant_id, anchor.tenantId), gt(auditTrailTimestamps.seq, anchor.seq)))
+        .limit(1);
+      if (newer) return false;
+      await recordAuditEvent(
+        tx,
+        { tenantId: anchor.tenantId, actorProfileId: null },
+        {
+          action: TRAIL_RENEWED_ACTION,
+          entityType: "tenant",
+          entityId: anchor.tenantId,
+          data: {
+            seq_carimbo: anchor.seq,
+            carimbo_sha256: createHash("sha256").update(anchor.tokenDer).digest("hex"),
+            autoridade: anchor.tsa,
+            autoridade_vence_em: anchor.notAfter.toISOString(),
+          },
+        },
+      );
+      return true;
+    });
+    if (!recorded) continue;
+    const [head] = await dueHeadOf(ctx, anchor.tenantId);
+    // Not stamped now (another worker did): the head's hourly token covers the event anyway.
+    if (head && (await stampTrail(ctx, tsa, head, now, 0))) summary.renewed += 1;
+  }
+  if (summary.renewed > 0)
+    ctx.log.info({ renovados: summary.renewed }, "trilha de auditoria: carimbos da trilha renovados");
+  return summary;
+}
+
+/** The clinic's chain head, as a trail to stamp. */
+async function dueHeadOf(ctx: JobContext, tenantId: string): Promise<DueTrail[]> {
+  const rows = await rawRows<{ seq: string | number; event_id: string; hash: string }>(
+    ctx.db,
+    sql`select e.seq, e.id as event_id, e.hash
+          from audit_chain_heads h
+          join audit_events e on e.tenant_id = h.tenant_id and e.seq = h.seq
+         where h.tenant_id = ${tenantId}`,
+  );
+  return rows.map((r) => ({ tenantId, seq: Number(r.seq), eventId: r.event_id, hash: r.hash }));
 }
 
 /**
@@ -294,6 +430,19 @@ export async function checkTrailTimestamps(db: DbOrTx, tenantId: string): Promis
     check.valid += 1;
     check.stampedSeq = row.seq;
     check.stampedAt = row.gen_time;
+  }
+  // Each renewal (decision 078) names the token it renewed by its hash: that token must still be the one kept.
+  const renewals = await rawRows<{ seq: string | number; data: { seq_carimbo?: unknown; carimbo_sha256?: unknown } }>(
+    db,
+    sql`select seq, data from audit_events where tenant_id = ${tenantId} and action = ${TRAIL_RENEWED_ACTION} order by seq`,
+  );
+  const tokenHashes = new Map(rows.map((r) => [r.seq, createHash("sha256").update(r.token_der).digest("hex")]));
+  for (const renewal of renewals) {
+    const renewed = Number(renewal.data?.seq_carimbo);
+    if (tokenHashes.get(renewed) !== renewal.data?.carimbo_sha256)
+      check.problems.push(
+        `O evento ${Number(renewal.seq)} renovou o carimbo do tempo da trilha no evento ${renewed}, mas esse carimbo não é mais o guardado.`,
+      );
   }
   return check;
 }

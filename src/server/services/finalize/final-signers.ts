@@ -90,6 +90,8 @@ export async function finalSigners(
         urls: accredited.map((c) => c.url),
         // The real tokens must come from the very certificates the probe checked (a relay could differ).
         acceptedCertificates: accredited.flatMap((c) => (c.certificateSha256 ? [c.certificateSha256] : [])),
+        // …and under an ICP-Brasil time-stamp policy, as the probe's was (decision 078).
+        requireIcpBrasilPolicy: true,
       };
       timestampAuthority = {
         names: accredited.map((c) => c.authority ?? c.url),

@@ -5,11 +5,16 @@ import { withTenant } from "../../../db/tenant-scope.js";
 import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import type { SigningSettings, SigningSettingsView } from "./get-signing-settings.js";
-import { type EmailChannel, professionalOrder, requiresEmailCode } from "./signing-settings.js";
+import {
+  type EmailChannel,
+  professionalCodeSetting,
+  professionalOrder,
+  requiresEmailCode,
+} from "./signing-settings.js";
 
 /**
  * Owner/admin: the e-mail one-time code on or off, and when the responsible professional signs
- * (decision 050), for the clinic; a field left out keeps its value. Audited with old and new values.
+ * (decision 050), and whether the professional needs their code (decision 078), for the clinic; a field left out keeps its value. Audited with old and new values.
  */
 export async function saveSigningSettings(
   db: Db,
@@ -23,13 +28,17 @@ export async function saveSigningSettings(
     const before: SigningSettings = {
       codigo_email: await requiresEmailCode(tx, actor.tenantId),
       ordem_profissional: await professionalOrder(tx, actor.tenantId),
+      codigo_profissional: await professionalCodeSetting(tx, actor.tenantId, channel),
     };
     const after: SigningSettings = { ...before, ...input };
-    // jsonb_set on the one key, so other settings (clinic system…) written meanwhile are kept.
+    // jsonb_set on the one key, so other settings (clinic system…) written meanwhile are kept; only
+    // the keys given are stored, so a default never set (the professional's code follows SMTP,
+    // decision 078) is not frozen by saving another option.
+    const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
     await tx
       .update(tenants)
       .set({
-        settings: sql`jsonb_set(${tenants.settings}, '{assinatura}', coalesce(${tenants.settings} -> 'assinatura', '{}'::jsonb) || ${JSON.stringify(after)}::jsonb, true)`,
+        settings: sql`jsonb_set(${tenants.settings}, '{assinatura}', coalesce(${tenants.settings} -> 'assinatura', '{}'::jsonb) || ${JSON.stringify(given)}::jsonb, true)`,
         updated_at: now,
       })
       .where(eq(tenants.id, actor.tenantId));

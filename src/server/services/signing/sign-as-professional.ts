@@ -12,7 +12,7 @@ import { findDocumentOrThrow } from "../documents/find-document.js";
 import { recordSigningFailure, recordSigningFailureIn } from "./record-signing-failure.js";
 import { assertProfessionalCanSign } from "./professional-can-sign.js";
 import { consumeProfessionalCode, matchProfessionalCode } from "./professional-signing-code.js";
-import type { EmailChannel } from "./signing-settings.js";
+import { type EmailChannel, professionalCodeSetting, requiresProfessionalCode } from "./signing-settings.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { activeProfessionalCertificate } from "../certificates/load-signing-certificate.js";
 import {
@@ -68,6 +68,7 @@ export async function signAsProfessional(
   const me = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     await assertProfessionalCanSign(tx, actor, document, now);
+    await assertCodeWhenRequired(tx, actor, options);
     return loadMe(tx, actor);
   });
   if (!(await verifyPassword(me.password_hash, password))) {
@@ -105,7 +106,10 @@ export async function signManyAsProfessional(
 ): Promise<BatchRowResult[]> {
   const now = options.now ?? new Date();
   const ids = [...new Set(input.ids)];
-  const me = await withTenant(db, actor.tenantId, (tx) => loadMe(tx, actor));
+  const me = await withTenant(db, actor.tenantId, async (tx) => {
+    await assertCodeWhenRequired(tx, actor, options);
+    return loadMe(tx, actor);
+  });
   if (!(await verifyPassword(me.password_hash, input.password))) {
     const found = await withTenant(db, actor.tenantId, (tx) =>
       tx
@@ -138,6 +142,16 @@ export async function signManyAsProfessional(
     }
   }
   return results;
+}
+
+/**
+ * The clinic requires the professional's code (decision 078) and a code can reach them: the
+ * password alone is refused (409) before it is even checked — nothing is signed, nothing counted.
+ */
+async function assertCodeWhenRequired(tx: Tx, actor: Actor, options: ProfessionalSigningOptions): Promise<void> {
+  if (options.codigo !== undefined) return;
+  const channel = options.channel ?? { smtp: false, usable: false, sms: false };
+  if (await requiresProfessionalCode(tx, actor.tenantId, channel)) throw new AppError("PROFESSIONAL_CODE_REQUIRED");
 }
 
 type Me = typeof profiles.$inferSelect;
@@ -181,6 +195,15 @@ async function signCheckedAsProfessional(
     if (!codeId) throw new AppError("SIGNING_OTP_INVALID");
   }
   const nivel = codeId ? ("avancada" as const) : ("simples" as const);
+  // Why the password alone, as the registry says it (decision 078): never a guess.
+  const channel = options.channel ?? { smtp: false, usable: false, sms: false };
+  const motivoSimples = codeId
+    ? null
+    : !channel.usable
+      ? "Este servidor não envia e-mails, então não havia código a confirmar."
+      : (await withTenant(db, actor.tenantId, (tx) => professionalCodeSetting(tx, actor.tenantId, channel)))
+        ? null
+        : "A clínica não exige o código do profissional.";
   const codeChannel = codeId ? (options.channel?.smtp ? ("email" as const) : ("caixa_de_saida" as const)) : null;
   // The certificate is named now (its fingerprint goes into the event); the final PDF job signs
   // with that same certificate, or says in the registry why it could not.
@@ -258,6 +281,7 @@ async function signCheckedAsProfessional(
           nivel,
           otp_verificado: codeId !== null,
           codigo_canal: codeChannel,
+          motivo_simples: motivoSimples,
           tipo_assinatura: "senha",
           porta_origem: audit.port ?? null,
           dispositivo: describeDevice(audit.userAgent),

@@ -14,6 +14,24 @@ export async function requiresEmailCode(tx: Tx, tenantId: string): Promise<boole
   return row?.settings.assinatura?.codigo_email !== false;
 }
 
+/**
+ * The clinic's stored choice for the professional's code (decision 078): what it set in
+ * Configurações, or — never set — on exactly when e-mail really leaves this server (SMTP).
+ */
+export async function professionalCodeSetting(tx: Tx, tenantId: string, channel: EmailChannel): Promise<boolean> {
+  const [row] = await tx.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  return row?.settings.assinatura?.codigo_profissional ?? channel.smtp;
+}
+
+/**
+ * Must this professional signature carry the code? The clinic's setting, when a code can reach the
+ * professional's e-mail at all (never a code that cannot arrive: without e-mail, password alone,
+ * recorded as simple).
+ */
+export async function requiresProfessionalCode(tx: Tx, tenantId: string, channel: EmailChannel): Promise<boolean> {
+  return channel.usable && (await professionalCodeSetting(tx, tenantId, channel));
+}
+
 /** When the clinic's responsible professional signs (tenants.settings.assinatura, decision 050). */
 export async function professionalOrder(tx: Tx, tenantId: string): Promise<ProfessionalOrder> {
   const [row] = await tx.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);

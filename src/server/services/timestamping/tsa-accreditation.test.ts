@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeTsa, startFakeTsaServer } from "../../../../tests/fakes/tsa-server.js";
+import {
+  FAKE_TSA_POLICY,
+  FOREIGN_TSA_POLICY,
+  type FakeTsa,
+  startFakeTsaServer,
+} from "../../../../tests/fakes/tsa-server.js";
 import { issueCertificate, testPki } from "../../../../tests/fixtures/icp-brasil.js";
 import { parseOfficialRoots } from "../certificates/official-roots.js";
 import { checkTsaAccreditation, forgetTsaAccreditations, tsaAccreditations } from "./tsa-accreditation.js";
+import { requestTimestamp, TsaBadResponseError } from "./tsa-client.js";
+import { isIcpBrasilTsaPolicy } from "./tsa-policy.js";
 
 let tsa: FakeTsa;
 const pki = testPki();
@@ -43,6 +50,32 @@ describe("is the time-stamp authority an ICP-Brasil ACT? (checked, decision 060)
     const without = await checkTsaAccreditation(tsa.url, config, null);
     expect(without).toMatchObject({ accredited: false, authority: null });
     expect(without.reason).toContain("raízes oficiais da ICP-Brasil não foram dadas");
+  });
+
+  it("no when the token states a policy that is not an ICP-Brasil time-stamp policy, even with the chain (decision 078)", async () => {
+    tsa.policy = FOREIGN_TSA_POLICY;
+    try {
+      const result = await checkTsaAccreditation(tsa.url, config, officialRoots);
+      expect(result).toMatchObject({ accredited: false, authority: "ACT Teste Consentir", root: null });
+      expect(result.reason).toContain(`o carimbo declara a política ${FOREIGN_TSA_POLICY}`);
+      expect(result.reason).toContain("não é uma política de carimbo do tempo da ICP-Brasil");
+      // And a seal's token under another policy is refused when an ICP-Brasil one is required.
+      const hash = Buffer.alloc(32, 7);
+      await expect(
+        requestTimestamp(hash, { urls: [tsa.url], ...config, requireIcpBrasilPolicy: true }),
+      ).rejects.toThrow(TsaBadResponseError);
+      expect((await requestTimestamp(hash, { urls: [tsa.url], ...config })).policyOid).toBe(FOREIGN_TSA_POLICY);
+    } finally {
+      tsa.policy = FAKE_TSA_POLICY;
+    }
+    expect((await checkTsaAccreditation(tsa.url, config, officialRoots)).accredited).toBe(true);
+  });
+
+  it("knows the ICP-Brasil arc of time-stamp policies (2.16.76.1.6)", () => {
+    expect(isIcpBrasilTsaPolicy("2.16.76.1.6.2")).toBe(true);
+    expect(isIcpBrasilTsaPolicy("2.16.76.1.6.6")).toBe(true);
+    for (const other of ["2.16.76.1.6", "2.16.76.1.60.1", "2.16.76.1.7.1.12.1.3", "1.3.6.1.4.1.55555.1.1", "", null])
+      expect(isIcpBrasilTsaPolicy(other), String(other)).toBe(false);
   });
 
   it("no when the chain is checked at a time its certificates are not valid", async () => {

@@ -2,13 +2,17 @@
  * Whether a time-stamp authority is an ICP-Brasil ACT, checked rather than assumed (decision 060):
  * the authority is asked for a token over a probe hash, and its certificate — time-stamping only,
  * valid now — must chain, link by link with verified signatures, through the certificates the
- * token carries to one of the official roots (ICP_BRASIL_ROOTS_FILE). Only then may a signature
+ * token carries to one of the official roots (ICP_BRASIL_ROOTS_FILE) — and the token must state an
+ * ICP-Brasil time-stamp policy (decision 078: the arc 2.16.76.1.6 of DOC-ICP-04.01, under which
+ * each ACT's PCT is registered), since a certificate of the ICP-Brasil chain says who stamped, the
+ * policy under which it stamped. Only then may a signature
  * declare AD-RT and the PDF say "ACT credenciada". The answer is kept for an hour per authority.
  */
 import { createHash, X509Certificate } from "node:crypto";
 import { commonNameOf, type OfficialRoots, rootOfChain } from "../certificates/official-roots.js";
 import { parseSignedData } from "../sealing/cms-reader.js";
 import { requestTimestamp, type TsaConfig } from "./tsa-client.js";
+import { ICP_BRASIL_TSA_POLICY_ARC, isIcpBrasilTsaPolicy } from "./tsa-policy.js";
 
 export interface TsaAccreditation {
   url: string;
@@ -24,6 +28,7 @@ export interface TsaAccreditation {
 }
 
 const CACHE_MS = 60 * 60 * 1000;
+
 /** Per set of official roots (an app's), per authority URL. */
 let cache = new WeakMap<OfficialRoots, Map<string, { at: number; result: TsaAccreditation }>>();
 
@@ -60,12 +65,17 @@ export async function checkTsaAccreditation(
     certificateSha256: createHash("sha256").update(token.tsaCertificateDer).digest("hex"),
   };
   const root = rootOfChain(holder, pool, roots, now);
-  return root
-    ? { ...named, accredited: true, root, reason: null }
-    : {
-        ...named,
-        reason: "a cadeia do certificado da autoridade não chega, válida, a uma raiz oficial da ICP-Brasil",
-      };
+  if (!root)
+    return {
+      ...named,
+      reason: "a cadeia do certificado da autoridade não chega, válida, a uma raiz oficial da ICP-Brasil",
+    };
+  if (!isIcpBrasilTsaPolicy(token.policyOid))
+    return {
+      ...named,
+      reason: `o carimbo declara a política ${token.policyOid || "(nenhuma)"}, que não é uma política de carimbo do tempo da ICP-Brasil (${ICP_BRASIL_TSA_POLICY_ARC}.…)`,
+    };
+  return { ...named, accredited: true, root, reason: null };
 }
 
 /** Each configured authority's answer, kept an hour (a failed check is asked again at the next sealing). */

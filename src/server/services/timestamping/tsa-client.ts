@@ -18,6 +18,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import forge from "node-forge";
+import { isIcpBrasilTsaPolicy } from "./tsa-policy.js";
 import { tsaUrlList } from "../../env.js";
 import { fetchOutbound, OutboundAddressError } from "../../lib/outbound-address.js";
 import { derBoolean, octetString, oid, OID, sequence, smallInteger, unsignedInteger } from "../sealing/der.js";
@@ -33,6 +34,11 @@ export interface TsaConfig {
    * AD-RT signature, decision 060): a token signed by any other is refused like a bad answer.
    */
   acceptedCertificates?: string[] | undefined;
+  /**
+   * Only tokens stating an ICP-Brasil time-stamp policy (2.16.76.1.6.…) are taken: set with
+   * acceptedCertificates for an AD-RT seal (decision 078).
+   */
+  requireIcpBrasilPolicy?: boolean | undefined;
   username?: string | undefined;
   password?: string | undefined;
   /** Whole request, connection included (default 10 s). */
@@ -194,6 +200,10 @@ async function requestTimestampFrom(url: string, sha256Hash: Buffer, config: Tsa
     if (!config.acceptedCertificates.includes(fingerprint))
       throw new TsaBadResponseError("o carimbo não foi assinado pelo certificado da autoridade conferida");
   }
+  if (config.requireIcpBrasilPolicy && !isIcpBrasilTsaPolicy(result.policyOid))
+    throw new TsaBadResponseError(
+      `o carimbo declara a política ${result.policyOid || "(nenhuma)"}, que não é uma política de carimbo do tempo da ICP-Brasil`,
+    );
   return result;
 }
 

@@ -67,8 +67,13 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
   );
   const [withCertificate, setWithCertificate] = useState(true);
   if (!pending || !doc.medico) return null;
-  // The code is required whenever it can be sent; without e-mail on this server, the password alone.
-  const codeReady = codeState.kind === "unavailable" || (codeState.kind === "sent" && code.length === 6);
+  // The clinic's setting (decision 078): with it on, the code is required whenever it can be sent;
+  // off, the password alone is allowed (a code typed still makes the signature advanced).
+  const codeOptional = settings.data?.codigo_profissional === false;
+  const codeReady =
+    codeState.kind === "unavailable" ||
+    (codeState.kind === "sent" && code.length === 6) ||
+    (codeOptional && code.length === 0);
 
   async function askCode() {
     try {
@@ -89,7 +94,7 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
         id: doc.id,
         senha: password,
         com_certificado: !!ownCertificate && withCertificate,
-        ...(codeState.kind === "sent" ? { codigo: code } : {}),
+        ...(codeState.kind === "sent" && code.length > 0 ? { codigo: code } : {}),
       });
       toast.success(PROFESSIONAL_SIGNED);
       setOpen(false);
@@ -154,7 +159,9 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
                   <p className="text-sm">
                     {codeState.kind === "sent"
                       ? `Enviamos um código de 6 dígitos para ${codeState.destino}. Ele vale ${OTP_TTL_MINUTES} minutos.`
-                      : "Primeiro, peça o código que vai para o e-mail da sua conta."}
+                      : codeOptional
+                        ? "A clínica não exige o código: você pode assinar só com a senha (login e senha, sem segundo fator) ou pedir o código ao e-mail da sua conta para uma assinatura avançada."
+                        : "Primeiro, peça o código que vai para o e-mail da sua conta."}
                   </p>
                   {codeState.kind === "sent" ? (
                     <div className="grid gap-1.5">

@@ -9,6 +9,8 @@ import type { ProfessionalOrder } from "@shared/signing-rules";
 export interface SigningSettings {
   codigo_email: boolean;
   ordem_profissional: ProfessionalOrder;
+  /** The professional signs with the code sent to their account's e-mail too (decision 078). */
+  codigo_profissional: boolean;
 }
 
 /** …and whether this server sends e-mail (SMTP) and can deliver a code at all. */

@@ -1,4 +1,4 @@
-import { FilePen, MailCheck, ShieldAlert } from "lucide-react";
+import { FilePen, KeyRound, MailCheck, ShieldAlert } from "lucide-react";
 import { useId } from "react";
 import { toast } from "sonner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -129,6 +129,35 @@ function SigningSettingsCard() {
             />
           </div>
         )}
+        {settings.data ? (
+          <div
+            className="mt-4 flex items-start justify-between gap-4 border-t pt-4"
+            data-testid="professional-code-setting"
+          >
+            <div className="grid gap-1">
+              <Label htmlFor={`${switchId}-professional-code`} className="flex items-center gap-2">
+                <KeyRound className="size-4 text-primary" aria-hidden /> Exigir o código do profissional ao assinar
+              </Label>
+              <p className="text-sm text-muted-foreground">
+                O profissional responsável assina com a senha <strong>e</strong> um código de 6 dígitos enviado ao
+                e-mail da conta dele: a assinatura do profissional fica <strong>avançada</strong>. Desligado, ele pode
+                assinar só com a senha, e o registro do PDF diz que foi login e senha, sem segundo fator.
+              </p>
+              {settings.data.codigo_profissional && !settings.data.email_entregavel ? (
+                <p className="text-sm text-amber-700 dark:text-amber-400">
+                  Este servidor não envia e-mails: enquanto isso, o profissional assina só com a senha.
+                </p>
+              ) : null}
+            </div>
+            <Switch
+              id={`${switchId}-professional-code`}
+              checked={settings.data.codigo_profissional}
+              onCheckedChange={(value) => void change({ codigo_profissional: value })}
+              disabled={!canManage || save.isPending}
+              className="mt-0.5"
+            />
+          </div>
+        ) : null}
         {settings.data ? (
           <fieldset className="mt-4 grid gap-2 border-t pt-4" data-testid="professional-order">
             <legend className="flex items-center gap-2 pt-4 text-sm font-medium">
