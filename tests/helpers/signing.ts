@@ -140,6 +140,8 @@ export async function draftDocument(
   patientId: string,
   titulo = "TCLE - Blefaroplastia",
   professional: { com_certificado?: boolean } = {},
+  /** Where the professional's code is read when the clinic requires it (decision 078: on with SMTP). */
+  database?: Database,
 ): Promise<string> {
   const response = await caller(app, who)("POST", "/api/documents", {
     paciente_id: patientId,
@@ -153,14 +155,23 @@ export async function draftDocument(
   expectStatus(response, 201, "document");
   const id = response.json().id as string;
   // The responsible professional signs the professional declaration before sending.
-  expectStatus(
-    await caller(app, who)("POST", `/api/documents/${id}/professional-signature`, {
+  const sign = (codigo?: string) =>
+    caller(app, who)("POST", `/api/documents/${id}/professional-signature`, {
       senha: who.password,
       ...professional,
-    }),
-    200,
-    "professional signature",
-  );
+      ...(codigo ? { codigo } : {}),
+    });
+  let signed = await sign();
+  if (signed.statusCode === 409 && signed.json().code === "PROFESSIONAL_CODE_REQUIRED" && database) {
+    // The clinic requires the professional's code (decision 078): ask for it and read it, as they would.
+    expectStatus(
+      await caller(app, who)("POST", `/api/documents/${id}/professional-signature/code`, {}),
+      200,
+      "professional code",
+    );
+    signed = await sign(await latestProfessionalCode({ app, database }, who.email));
+  }
+  expectStatus(signed, 200, "professional signature");
   return id;
 }
 
@@ -169,15 +180,18 @@ export interface SignableDocument {
   patient: SignablePatient;
 }
 
-/** Template (reused when `versionId` is given) + patient + draft document, ready to send. */
+/**
+ * Template (reused when `versionId` is given) + patient + draft document, ready to send. With
+ * `database`, a clinic that requires the professional's code (SMTP set) gets it from the outbox.
+ */
 export async function signableDocument(
   app: FastifyInstance,
   who: SignedIn,
-  options: { versionId?: string; nome?: string; email?: string | null } = {},
+  options: { versionId?: string; nome?: string; email?: string | null; database?: Database } = {},
 ): Promise<SignableDocument & { versionId: string }> {
   const versionId = options.versionId ?? (await publishedTemplateVersion(app, who));
   const patient = await signingPatient(app, who, options);
-  const documentId = await draftDocument(app, who, versionId, patient.id);
+  const documentId = await draftDocument(app, who, versionId, patient.id, undefined, undefined, options.database);
   return { documentId, patient, versionId };
 }
 
@@ -192,6 +206,14 @@ export function tokenOf(link: string): string {
  * The newest 6-digit code e-mailed to `email` (read from the outbox, as the patient reads their
  * mail): a code to sign (or refuse) or, on a signed link, to revoke the consent.
  */
+/** The latest professional's signing code e-mailed to `email` (decision 078). */
+export async function latestProfessionalCode(source: OutboxSource, email: string): Promise<string> {
+  const mail = await latestMail(source, email, like(emailOutbox.subject, "%código de assinatura do profissional%"));
+  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no professional code e-mailed to ${email}`);
+  return code;
+}
+
 export async function latestSigningCode(source: OutboxSource, email: string): Promise<string> {
   const mail = await latestMail(source, email, like(emailOutbox.subject, "%seu código para %"));
   const code = mail?.text.match(/\b(\d{6})\b/)?.[1];

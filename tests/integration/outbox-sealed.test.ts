@@ -79,7 +79,7 @@ function subjectOf(message: Received): string {
 
 describe("the outbox at rest", () => {
   it("keeps no signing link, code or reset link in clear, and sends them whole", async () => {
-    const { documentId, patient } = await signableDocument(ctx.app, clinic);
+    const { documentId, patient } = await signableDocument(ctx.app, clinic, { database: ctx.database });
     const sent = await ctx.app.inject({
       method: "POST",
       url: `/api/documents/${documentId}/send`,

@@ -266,7 +266,7 @@ describe("what the signed page promises by e-mail", () => {
     const withSmtp = await createTestApp({ env: { SMTP_URL: "smtp://127.0.0.1:2525" } });
     try {
       const owner = await newClinic(withSmtp.app);
-      const { documentId } = await signableDocument(withSmtp.app, owner);
+      const { documentId } = await signableDocument(withSmtp.app, owner, { database: withSmtp.database });
       const sent = await withSmtp.app.inject({
         method: "POST",
         url: `/api/documents/${documentId}/send`,

@@ -458,7 +458,7 @@ describe("audit verification cannot be blinded", () => {
 
 describe("after a signature", () => {
   it("the worker runs the finalize job: sealed PDF stored, e-mails with it attached, delivered over SMTP", async () => {
-    const { documentId, patient } = await signableDocument(ctx.app, clinic);
+    const { documentId, patient } = await signableDocument(ctx.app, clinic, { database: ctx.database });
     const sent = await ctx.app.inject({
       method: "POST",
       url: `/api/documents/${documentId}/send`,
