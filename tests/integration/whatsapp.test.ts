@@ -5,6 +5,8 @@ import { levelText } from "../../src/pdf/signature-registry.js";
 import { jobHandlers } from "../../src/server/jobs/handlers.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
+import { getSigningSettings } from "../../src/server/services/signing/get-signing-settings.js";
+import { emailChannelOf } from "../../src/server/services/signing/signing-settings.js";
 import { whatsappCloudClient } from "../../src/server/services/whatsapp/whatsapp-cloud.js";
 import { hubSignature, startFakeWhatsapp, statusWebhook, type FakeWhatsappServer } from "../fakes/whatsapp-server.js";
 import { validCpf } from "../helpers/factories.js";
@@ -411,5 +413,26 @@ describe("WhatsApp Cloud API", () => {
     } finally {
       await bare.app.close();
     }
+  });
+
+  it("a production server whose only channel is WhatsApp says a code can reach the patient", async () => {
+    const actor = {
+      profileId: clinic.profileId,
+      tenantId: clinic.tenantId,
+      role: "profissional" as const,
+      isOwner: true,
+    };
+    const whatsappOnly = emailChannelOf({
+      NODE_ENV: "production",
+      WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
+      WHATSAPP_ACCESS_TOKEN: TOKEN,
+    });
+    expect(whatsappOnly).toMatchObject({ smtp: false, usable: false, sms: false, whatsapp: true });
+    expect(await getSigningSettings(ctx.database.db, actor, whatsappOnly)).toMatchObject({
+      email_entregavel: false,
+      codigo_disponivel: true,
+    });
+    const nothing = emailChannelOf({ NODE_ENV: "production" });
+    expect((await getSigningSettings(ctx.database.db, actor, nothing)).codigo_disponivel).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ export interface SigningSettingsView extends SigningSettings {
   email_configurado: boolean;
   /** An e-mail to the patient can be read: SMTP, or the development outbox viewer (never in production without SMTP). */
   email_entregavel: boolean;
-  /** A code can reach a patient now (SMTP, the development outbox, or SMS). */
+  /** A code can reach a patient now (SMTP, the development outbox, SMS or WhatsApp). */
   codigo_disponivel: boolean;
   /** Codes can also go by SMS (SMS_API_TOKEN). */
   sms_configurado: boolean;
@@ -39,7 +39,7 @@ export async function getSigningSettings(db: Db, actor: Actor, channel: EmailCha
     codigo_profissional: await professionalCodeSetting(tx, actor.tenantId, channel),
     email_configurado: channel.smtp,
     email_entregavel: channel.usable,
-    codigo_disponivel: channel.usable || channel.sms,
+    codigo_disponivel: channel.usable || channel.sms || channel.whatsapp === true,
     sms_configurado: channel.sms,
   }));
 }

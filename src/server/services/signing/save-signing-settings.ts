@@ -59,7 +59,7 @@ export async function saveSigningSettings(
       ...after,
       email_configurado: channel.smtp,
       email_entregavel: channel.usable,
-      codigo_disponivel: channel.usable || channel.sms,
+      codigo_disponivel: channel.usable || channel.sms || channel.whatsapp === true,
       sms_configurado: channel.sms,
     };
   });
