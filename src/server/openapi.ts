@@ -85,6 +85,47 @@ const DOWNLOADS: Record<string, "application/pdf" | "application/zip"> = {
   "get /api/patients/{id}/export": "application/zip",
   "get /api/settings/export": "application/zip",
 };
+/**
+ * Example request bodies of the operations an integrator starts with (README "API"): shown by
+ * /api/docs and generated clients, checked against their schemas by the lint test (Redocly's
+ * no-invalid-media-type-examples) and, for those that need no existing ids, sent to a live app.
+ */
+const PATIENT_ID = "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f";
+const VERSION_ID = "7d2e9c4b-1a3f-4e5d-8c6b-2f1a0e9d8c7b";
+const PROFESSIONAL_ID = "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e";
+export const REQUEST_EXAMPLES: Record<string, Json> = {
+  "post /api/patients": {
+    nome: "Maria Aparecida da Silva",
+    cpf: "529.982.247-25",
+    data_nascimento: "1984-03-15",
+    telefone: "(11) 91234-5678",
+    email: "maria.silva@exemplo.com.br",
+  },
+  "post /api/documents": {
+    paciente_id: PATIENT_ID,
+    template_version_id: VERSION_ID,
+    titulo: "TCLE - Clareamento dental",
+    procedimento: "Clareamento dental",
+    data_procedimento: "2026-12-10",
+    medico_responsavel_id: PROFESSIONAL_ID,
+    variaveis: { riscos_personalizados: "Sensibilidade dentária transitória." },
+  },
+  "post /api/documents/{id}/send": { email: true, whatsapp: true },
+  "post /api/documents/bulk": {
+    template_version_id: VERSION_ID,
+    titulo: "TCLE - Vacinação",
+    medico_responsavel_id: PROFESSIONAL_ID,
+    email: true,
+    linhas: [{ paciente_id: PATIENT_ID }, { cpf: "529.982.247-25" }],
+  },
+  "post /api/settings/api-keys": { nome: "Prontuário da recepção", role: "atendente" },
+  "post /api/settings/webhooks": {
+    url: "https://sistema.clinica-exemplo.com.br/consentir/eventos",
+    descricao: "Prontuário",
+    eventos: ["document.signed", "document.refused", "document.revoked"],
+  },
+};
+
 /** The routes whose body is the PDF itself (the check of a file on /verificar). */
 const PDF_BODIES = new Set(["post /api/public/verify/{code}/pdf", "post /api/public/verify-pdf"]);
 const binary = { type: "string", format: "binary" };
@@ -92,7 +133,7 @@ const binary = { type: "string", format: "binary" };
 type Json = Record<string, unknown>;
 interface OpenApiOperation {
   operationId?: string;
-  requestBody?: { content?: Record<string, { schema?: Json }> } & Json;
+  requestBody?: { content?: Record<string, { schema?: Json; example?: Json }> } & Json;
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: Json }> }>;
 }
 const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
@@ -122,6 +163,7 @@ export function withNamedSchemas(document: Json): Json {
       const base = pascal(operation.operationId);
       const body = operation.requestBody?.content?.["application/json"];
       if (body?.schema) body.schema = named(`${base}Corpo`, body.schema);
+      if (body && REQUEST_EXAMPLES[key]) body.example = REQUEST_EXAMPLES[key];
       if (PDF_BODIES.has(key)) {
         operation.requestBody = {
           required: true,

@@ -6,6 +6,8 @@
  */
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REQUEST_EXAMPLES } from "../../src/server/openapi.js";
+import { newClinic } from "../helpers/sessions.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 let ctx: TestContext;
@@ -128,5 +130,29 @@ describe("OpenAPI document", () => {
     }
     expect(mismatches).toEqual([]);
     expect(operations().length).toBeGreaterThan(60);
+  });
+
+  it("shows example bodies for the integrator's first calls, and the app accepts those that need no ids", async () => {
+    const document = ctx.app.swagger() as unknown as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>>;
+    };
+    for (const key of Object.keys(REQUEST_EXAMPLES)) {
+      const [method, url] = key.split(" ") as [string, string];
+      expect(document.paths[url]?.[method]?.requestBody?.content["application/json"]?.example, key).toEqual(
+        REQUEST_EXAMPLES[key],
+      );
+    }
+    // The lint test above checks every example against its schema; these reach the route itself.
+    const clinic = await newClinic(ctx.app);
+    for (const key of ["post /api/patients", "post /api/settings/api-keys", "post /api/settings/webhooks"]) {
+      const url = key.split(" ")[1]!;
+      const response = await ctx.app.inject({
+        method: "POST",
+        url,
+        headers: { cookie: clinic.cookie },
+        payload: REQUEST_EXAMPLES[key],
+      });
+      expect(response.statusCode, `${key}: ${response.body}`).toBe(201);
+    }
   });
 });
