@@ -1,10 +1,11 @@
-import { CheckCircle2, Download, FileUp, Lock, XCircle } from "lucide-react";
+import { CheckCircle2, Download, Lock, XCircle } from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import type { BrowserReport } from "@shared/verification/pdf-verifier";
 import { LOCAL_LIMITS, LOCAL_PRIVACY, VERDICT_TEXT } from "@shared/verification/verdict-text";
 import { verifyLocally } from "../lib/local-verify";
 import { moduleWorker } from "../lib/module-worker";
+import { PdfDropZone } from "./pdf-drop-zone";
 import { Notice, Panel } from "./public-shell";
 import { Spinner } from "./spinner";
 
@@ -20,7 +21,6 @@ type Check =
  */
 export function LocalPdfCheck() {
   const [check, setCheck] = useState<Check>({ kind: "idle" });
-  const [dragging, setDragging] = useState(false);
 
   async function verify(file: File | undefined) {
     if (!file) return;
@@ -32,12 +32,6 @@ export function LocalPdfCheck() {
         : { kind: "failed", name: file.name, message: result.message },
     );
   }
-
-  const onDrop = (event: React.DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    void verify(event.dataTransfer.files[0]);
-  };
 
   return (
     <Panel aria-labelledby="verify-file">
@@ -53,32 +47,7 @@ export function LocalPdfCheck() {
           <Lock className="size-4 text-primary" aria-hidden /> {LOCAL_PRIVACY}
         </p>
       </div>
-      <label
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={`grid cursor-pointer justify-items-center gap-2 rounded-lg border-2 border-dashed p-6 text-center text-sm transition focus-within:ring-[3px] focus-within:ring-ring/50 ${
-          dragging ? "border-primary bg-primary/5" : "border-input hover:bg-muted/60"
-        }`}
-        data-testid="pdf-drop-zone"
-      >
-        <FileUp className="size-7 text-primary" aria-hidden />
-        <span className="font-medium">Arraste o PDF aqui ou toque para escolher</span>
-        <span className="text-xs text-muted-foreground">Somente arquivos .pdf</span>
-        <input
-          type="file"
-          accept="application/pdf,.pdf"
-          className="sr-only"
-          aria-label="Arquivo PDF para verificar"
-          onChange={(event) => {
-            void verify(event.target.files?.[0]);
-            event.target.value = "";
-          }}
-        />
-      </label>
+      <PdfDropZone onFile={(file) => void verify(file)} />
 
       {check.kind === "checking" ? (
         <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">

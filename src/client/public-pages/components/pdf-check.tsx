@@ -1,9 +1,10 @@
-import { CheckCircle2, FileUp, XCircle } from "lucide-react";
+import { CheckCircle2, XCircle } from "lucide-react";
 import type * as React from "react";
 import { useState } from "react";
 import type { PdfVerdict } from "@shared/schemas/signing";
 import { publicFetch } from "../lib/http";
 import { EvidenceReport } from "./evidence-report";
+import { PdfDropZone } from "./pdf-drop-zone";
 import { Notice, Panel } from "./public-shell";
 import { Spinner } from "./spinner";
 
@@ -30,7 +31,6 @@ export function PdfCheck<V extends PdfVerdict>({
   after?: (verdict: V) => React.ReactNode;
 }) {
   const [check, setCheck] = useState<Check<V>>({ kind: "idle" });
-  const [dragging, setDragging] = useState(false);
 
   async function verify(file: File | undefined) {
     if (!file) return;
@@ -51,12 +51,6 @@ export function PdfCheck<V extends PdfVerdict>({
       });
   }
 
-  const onDrop = (event: React.DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    void verify(event.dataTransfer.files[0]);
-  };
-
   return (
     <Panel aria-labelledby="verify-file">
       <div className="grid gap-1">
@@ -65,32 +59,7 @@ export function PdfCheck<V extends PdfVerdict>({
         </h2>
         <p className="text-sm text-muted-foreground">{intro}</p>
       </div>
-      <label
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={`grid cursor-pointer justify-items-center gap-2 rounded-lg border-2 border-dashed p-6 text-center text-sm transition focus-within:ring-[3px] focus-within:ring-ring/50 ${
-          dragging ? "border-primary bg-primary/5" : "border-input hover:bg-muted/60"
-        }`}
-        data-testid="pdf-drop-zone"
-      >
-        <FileUp className="size-7 text-primary" aria-hidden />
-        <span className="font-medium">Arraste o PDF aqui ou toque para escolher</span>
-        <span className="text-xs text-muted-foreground">Somente arquivos .pdf</span>
-        <input
-          type="file"
-          accept="application/pdf,.pdf"
-          className="sr-only"
-          aria-label="Arquivo PDF para verificar"
-          onChange={(event) => {
-            void verify(event.target.files?.[0]);
-            event.target.value = "";
-          }}
-        />
-      </label>
+      <PdfDropZone onFile={(file) => void verify(file)} />
 
       {check.kind === "checking" ? (
         <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
