@@ -92,6 +92,8 @@ describe("bulk send", () => {
     const link = rows.filter({ hasText: "Bruno Lote Dias" }).getByRole("link", { name: "Abrir documento" });
     const href = (await link.getAttribute("href")) ?? "";
     expect(href).toMatch(/^\/documents\/[0-9a-f-]{36}$/);
+    // In a new tab: the result table stays while a document or a record is looked at.
+    expect(await link.getAttribute("target")).toBe("_blank");
     const opened = await json<{ status: string; paciente: { nome: string } }>(
       await request.get(`/api/${href.slice(1)}`),
       200,

@@ -43,19 +43,25 @@ function Outcome({ outcome }: { outcome: RowOutcome }) {
   );
 }
 
+/** In a new tab: the result table stays where it is while a record is fixed. */
 function DocumentLink({ outcome }: { outcome: RowOutcome }) {
   const id = outcome.result?.documento_id;
   if (id) {
     return (
-      <Link to={`/documents/${id}`} className="font-medium underline underline-offset-4">
-        Abrir documento
+      <Link to={`/documents/${id}`} target="_blank" rel="noopener" className="font-medium underline underline-offset-4">
+        Abrir documento<span className="sr-only"> (em nova aba)</span>
       </Link>
     );
   }
   const patientId = outcome.result?.paciente_id;
   return patientId ? (
-    <Link to={`/patients/${patientId}/edit`} className="text-muted-foreground underline underline-offset-4">
-      Ver cadastro
+    <Link
+      to={`/patients/${patientId}/edit`}
+      target="_blank"
+      rel="noopener"
+      className="text-muted-foreground underline underline-offset-4"
+    >
+      Ver cadastro<span className="sr-only"> (em nova aba)</span>
     </Link>
   ) : null;
 }
