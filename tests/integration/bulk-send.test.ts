@@ -169,6 +169,32 @@ describe("POST /api/documents/bulk", () => {
     expect(old.json().message).toBe(BULK_ROW_ERRORS.BATCH_TOO_OLD);
   });
 
+  it("sends once when two requests of the same batch run at the same time", async () => {
+    const patients = await Promise.all(
+      ["Helena Ao Mesmo Tempo", "Igor Ao Mesmo Tempo", "Júlia Ao Mesmo Tempo"].map((nome) =>
+        signingPatient(ctx.app, clinic, { nome }),
+      ),
+    );
+    const since = (await as(clinic, "GET", "/api/documents/bulk/options")).json().agora as string;
+    const rows = patients.map((p) => ({ paciente_id: p.id }));
+    // Two tabs (or an API client's retry while the first still runs), the rows in opposite orders.
+    const [a, b] = await Promise.all([
+      batch(clinic, rows, { lote_desde: since }),
+      batch(clinic, [...rows].reverse(), { lote_desde: since }),
+    ]);
+    expect(a.statusCode, a.body).toBe(200);
+    expect(b.statusCode, b.body).toBe(200);
+    for (const patient of patients) {
+      const theirs = await ctx.database.db.select().from(contratos).where(eq(contratos.paciente_id, patient.id));
+      expect(theirs.length, patient.nome).toBe(1);
+      expect((await outboxMails(ctx, patient.email)).length, patient.nome).toBe(1);
+    }
+    const fresh = [...a.json().resultados, ...b.json().resultados].filter(
+      (row: { ja_enviado: boolean }) => !row.ja_enviado,
+    );
+    expect(fresh.length).toBe(patients.length);
+  });
+
   it("answers another clinic's template like a missing one and creates nothing", async () => {
     const patient = await signingPatient(ctx.app, clinic);
     const before = (await documentsOf(clinic.tenantId)).length;

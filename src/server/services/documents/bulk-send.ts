@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray } from "drizzle-orm";
+import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.js";
 import { contratos, pacientes, templateVersions } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
@@ -128,24 +128,12 @@ export async function bulkSend(
         .limit(1);
       if (!patient) return null;
       // Already sent in this batch (a retried request whose answer was lost): not sent again.
-      const [earlier] = since
-        ? await tx
-            .select({ id: contratos.id })
-            .from(contratos)
-            .where(
-              and(
-                eq(contratos.tenant_id, actor.tenantId),
-                eq(contratos.paciente_id, patient.id),
-                eq(contratos.template_version_id, input.template_version_id),
-                gte(contratos.created_at, since),
-                inArray(contratos.status, ["sent", "viewed", "signed"]),
-              ),
-            )
-            .limit(1)
-        : [];
+      const earlier = since
+        ? await sentInBatch(tx, actor.tenantId, patient.id, input.template_version_id, since)
+        : null;
       const { patient: contact } = await loadLinkRecipients(tx, actor.tenantId, patient.id);
       const reachable = (email && Boolean(contact.email?.trim())) || (whatsapp && isMobilePhone(contact.telefone));
-      return { ...patient, reachable, earlierId: earlier?.id ?? null };
+      return { ...patient, reachable, earlierId: earlier };
     });
     if (!found) {
       fail("cpf" in row ? "PATIENT_NOT_FOUND_BY_CPF" : "PATIENT_NOT_FOUND");
@@ -176,7 +164,18 @@ export async function bulkSend(
     }
     try {
       // One transaction for the row: created and sent, or nothing (the services nest as savepoints).
-      const { id, link } = await db.transaction(async (tx) => {
+      const made = await db.transaction(async (tx) => {
+        // Two requests of one batch at the same time (two tabs, an API client's retry while the
+        // first still runs): one row per patient at a time, and the check again under the lock.
+        if (since) {
+          await tx.execute(
+            sql`select pg_advisory_xact_lock(hashtext(${`lote:${actor.tenantId}:${found.id}:${input.template_version_id}`}))`,
+          );
+          const earlierId = await withTenant(tx, actor.tenantId, (scoped) =>
+            sentInBatch(scoped, actor.tenantId, found.id, input.template_version_id, since),
+          );
+          if (earlierId) return { kind: "earlier" as const, earlierId };
+        }
         const created = await createDocument(
           tx,
           actor,
@@ -191,8 +190,23 @@ export async function bulkSend(
           { email, whatsapp, origin: channels.origin, channel: channels.channel, notifyProfessional: false },
           audit,
         );
-        return { id: created.id, link: sent };
+        return { kind: "made" as const, id: created.id, link: sent };
       });
+      if (made.kind === "earlier") {
+        resultados.push({
+          ...base,
+          paciente_id: found.id,
+          paciente_nome: found.nome,
+          documento_id: made.earlierId,
+          enviado: true,
+          ja_enviado: true,
+          email_enviado: false,
+          whatsapp_enviado: false,
+          erro: null,
+        });
+        continue;
+      }
+      const { id, link } = made;
       resultados.push({
         ...base,
         paciente_id: found.id,
@@ -245,4 +259,28 @@ export async function bulkSend(
     }
   });
   return { resultados, enviados, falhas: resultados.length - enviados };
+}
+
+/** A document of this template version sent to the patient since the batch began, or null. */
+async function sentInBatch(
+  tx: Tx,
+  tenantId: string,
+  patientId: string,
+  versionId: string,
+  since: Date,
+): Promise<string | null> {
+  const [earlier] = await tx
+    .select({ id: contratos.id })
+    .from(contratos)
+    .where(
+      and(
+        eq(contratos.tenant_id, tenantId),
+        eq(contratos.paciente_id, patientId),
+        eq(contratos.template_version_id, versionId),
+        gte(contratos.created_at, since),
+        inArray(contratos.status, ["sent", "viewed", "signed"]),
+      ),
+    )
+    .limit(1);
+  return earlier?.id ?? null;
 }
