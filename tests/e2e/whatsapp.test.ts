@@ -239,6 +239,8 @@ describe("WhatsApp in the browser", () => {
     expect(await dialog.getByTestId("send-sms-result").textContent()).toBe(
       "Este servidor não envia SMS: o link não foi enviado por SMS.",
     );
+    await animationsFinished(staff);
+    await snap(staff, "send-dialog-sms-not-sent", { fullPage: false });
     await dialog.getByRole("button", { name: "WhatsApp" }).waitFor();
     await dialog.getByRole("button", { name: "Copiar Link" }).waitFor();
     expect(await dialog.getByRole("button", { name: "Email", exact: true }).count()).toBe(0);
