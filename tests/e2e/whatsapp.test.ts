@@ -199,7 +199,15 @@ describe("WhatsApp in the browser", () => {
       const body = (await response.json()) as Record<string, unknown>;
       await route.fulfill({
         response,
-        json: { ...body, email_configurado: false, email_entregavel: false, codigo_disponivel: false },
+        // A server that sends SMS (decision 066): the dialog offers it first. This app has no SMS,
+        // so its answer to the send says why the SMS did not go.
+        json: {
+          ...body,
+          email_configurado: false,
+          email_entregavel: false,
+          codigo_disponivel: false,
+          sms_configurado: true,
+        },
       });
     });
     await staff.goto(`/documents/${documentId}`);
@@ -207,8 +215,15 @@ describe("WhatsApp in the browser", () => {
     const dialog = staff.getByTestId("send-for-signature-dialog");
     const hint = dialog.getByTestId("send-email-undeliverable");
     await hint.waitFor();
-    expect(await hint.textContent()).toBe("Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.");
+    expect(await hint.textContent()).toBe(
+      "Este servidor não envia e-mails: envie o link por SMS, pelo WhatsApp ou copie-o.",
+    );
     const box = dialog.getByTestId("send-email-checkbox");
+    const smsBox = dialog.getByTestId("send-sms-checkbox");
+    expect(await smsBox.isDisabled()).toBe(false);
+    expect(await smsBox.getAttribute("aria-checked")).toBe("false");
+    expect((await smsBox.boundingBox())!.y).toBeLessThan((await box.boundingBox())!.y);
+    await smsBox.click();
     expect(await box.isDisabled()).toBe(true);
     expect(await box.getAttribute("aria-checked")).toBe("false");
     expect(await box.getAttribute("aria-describedby")).toBe(await hint.getAttribute("id"));
@@ -219,8 +234,13 @@ describe("WhatsApp in the browser", () => {
     await snap(staff, "send-dialog-no-email-server", { fullPage: false });
     const sendRequest = staff.waitForRequest((request) => request.url().endsWith(`/api/documents/${documentId}/send`));
     await dialog.getByRole("button", { name: "Enviar para Assinatura" }).click();
-    expect((await sendRequest).postDataJSON()).toMatchObject({ email: false });
+    expect((await sendRequest).postDataJSON()).toEqual({ email: false, sms: true });
     await dialog.getByTestId("signing-link").waitFor();
+    expect(await dialog.getByTestId("send-sms-result").textContent()).toBe(
+      "Este servidor não envia SMS: o link não foi enviado por SMS.",
+    );
+    await animationsFinished(staff);
+    await snap(staff, "send-dialog-sms-not-sent", { fullPage: false });
     await dialog.getByRole("button", { name: "WhatsApp" }).waitFor();
     await dialog.getByRole("button", { name: "Copiar Link" }).waitFor();
     expect(await dialog.getByRole("button", { name: "Email", exact: true }).count()).toBe(0);

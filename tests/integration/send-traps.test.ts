@@ -100,6 +100,7 @@ describe("send-check", () => {
       paciente_id: patient.id,
       problemas: [],
       email_possivel: true,
+      celular_possivel: false,
       novo_prazo: false,
       a_rogo: false,
     });
@@ -116,6 +117,7 @@ describe("send-check", () => {
         { codigo: "PATIENT_CONTACT_MISSING", mensagem: CONTACT_MISSING_MESSAGE, bloqueia: false },
       ],
       email_possivel: false,
+      celular_possivel: false,
       novo_prazo: false,
       a_rogo: false,
     });
@@ -126,7 +128,7 @@ describe("send-check", () => {
     const cpf = validCpf();
     const { documentId } = await draftFor(clinic, { cpf, telefone: "(11) 98765-4321" });
     const check = (await staff(clinic, "GET", `/api/documents/${documentId}/send-check`)).json();
-    expect(check).toMatchObject({ problemas: [], email_possivel: false });
+    expect(check).toMatchObject({ problemas: [], email_possivel: false, celular_possivel: true });
     expectError(
       await staff(clinic, "POST", `/api/documents/${documentId}/send`, { email: true }),
       "PATIENT_EMAIL_MISSING",

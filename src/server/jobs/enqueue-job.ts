@@ -42,7 +42,7 @@ export interface JobPayloads {
   "webhook.deliver": { deliveryId: string; attempt: number };
 }
 /** How a reminder reaches the patient and witnesses: the channels the link was sent by. */
-export type ReminderChannel = "email" | "whatsapp";
+export type ReminderChannel = "email" | "whatsapp" | "sms";
 export type JobKind = keyof JobPayloads;
 
 export interface NewJob<K extends JobKind> {

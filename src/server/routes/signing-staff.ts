@@ -129,7 +129,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
         secretBox,
         actor,
         request.params.id,
-        { email, whatsapp, origin: siteOrigin(env), channel },
+        { email, whatsapp, sms: request.body?.sms === true, origin: siteOrigin(env), channel },
         auditOf(request),
       );
     },
@@ -194,7 +194,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
         secretBox,
         actor,
         request.params.id,
-        { email, whatsapp, origin: siteOrigin(env), channel },
+        { email, whatsapp, sms: request.body?.sms === true, origin: siteOrigin(env), channel },
         auditOf(request),
       );
     },
@@ -226,6 +226,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
           contact: { email: request.body.email, telefone: request.body.telefone },
           email: request.body.enviar_email,
           whatsapp,
+          sms: request.body.sms === true,
           origin: siteOrigin(env),
           channel,
         },

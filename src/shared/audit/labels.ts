@@ -46,6 +46,7 @@ export const AUDIT_ACTION_LABEL: Readonly<Record<string, string>> = {
   "document.professional_code_outbox":
     "Código de verificação do profissional na caixa de saída (envio de e-mail não configurado)",
   "document.link_emailed": "Link de assinatura enviado por e-mail ao paciente",
+  "document.link_sms_sent": "Link de assinatura enviado por SMS ao paciente",
   "document.link_email_outbox": "E-mail com o link na caixa de saída (envio de e-mail não configurado)",
   "document.link_accessed": "Link de assinatura exibido a um membro da equipe",
   "document.front_desk_started":
@@ -200,6 +201,8 @@ function guardianDestinationLabel(action: string, data: unknown): string | null 
   switch (action) {
     case "document.link_emailed":
       return `Link de assinatura enviado por e-mail ao responsável legal${where}`;
+    case "document.link_sms_sent":
+      return `Link de assinatura enviado por SMS ao celular do responsável legal${where}`;
     case "document.link_email_outbox":
       return `E-mail com o link ao responsável legal na caixa de saída${where} (envio de e-mail não configurado)`;
     case "document.otp_sent":

@@ -336,6 +336,10 @@ export const signingLinkSchema = z.object({
   testemunhas: z.array(witnessLinkSchema).optional(),
   /** On Enviar: the link also went by WhatsApp (Cloud API) to the mobile on record (decision 059). */
   whatsapp_enviado: z.boolean().optional(),
+  /** SMS was asked (decision 066, "Link por SMS"): true when the link was queued by SMS. */
+  sms_enviado: z.boolean().optional(),
+  /** SMS was asked and could not go: why, in pt-BR (the send went on by the other channels). */
+  sms_motivo: text().nullable().optional(),
 });
 export type SigningLink = z.infer<typeof signingLinkSchema>;
 
@@ -344,7 +348,15 @@ export const sendInputSchema = z.object({
   email: z.boolean({ error: "Valor inválido" }).optional().default(false),
   /** Also send the link by WhatsApp (Cloud API, decision 059) when the server has it; on by default. */
   whatsapp: z.boolean({ error: "Valor inválido" }).optional(),
+  /** Also send the link by SMS to the patient's mobile (decision 066); off unless chosen. */
+  sms: z.boolean({ error: "Valor inválido" }).optional().default(false),
 });
+
+/** Why an asked SMS with the link did not go (decision 066). */
+export const SMS_LINK_MESSAGES = {
+  notConfigured: "Este servidor não envia SMS: o link não foi enviado por SMS.",
+  noMobile: "O paciente não tem celular cadastrado: o link não foi enviado por SMS.",
+} as const;
 
 export const CONTACT_FIX_MESSAGES = {
   emailInvalid: "E-mail inválido",
@@ -376,6 +388,8 @@ export const contactFixInputSchema = z
     enviar_email: z.boolean({ error: "Valor inválido" }).optional().default(false),
     /** Also send the new link by WhatsApp (Cloud API) when the server has it; on by default. */
     whatsapp: z.boolean({ error: "Valor inválido" }).optional(),
+    /** Also send the new link by SMS to the (corrected) mobile (decision 066); off unless chosen. */
+    sms: z.boolean({ error: "Valor inválido" }).optional().default(false),
   })
   .refine((value) => value.email !== undefined || value.telefone !== undefined, {
     message: CONTACT_FIX_MESSAGES.nothing,
@@ -394,6 +408,8 @@ export const sendCheckSchema = z.object({
   problemas: z.array(z.object({ codigo: text(), mensagem: text(), bloqueia: z.boolean() })),
   /** The patient has an e-mail: "Enviar também por e-mail" can be ticked. */
   email_possivel: z.boolean(),
+  /** The signer has a mobile on record: "SMS" can be ticked when the server has SMS (decision 066). */
+  celular_possivel: z.boolean().optional(),
   /** Reenviar on an expired document gives it a new deadline. */
   novo_prazo: z.boolean(),
   /** Signed "a rogo" at the front desk (decision 070): the link is not sent to the patient. */

@@ -19,6 +19,8 @@ import { currentSigningToken } from "../signing/signing-tokens.js";
 import { selectWitnesses } from "../witnesses/witness-rows.js";
 import { enqueueWhatsapp, whatsappConfigured } from "../whatsapp/enqueue-whatsapp.js";
 import { reminderSettings } from "./reminder-settings.js";
+import { enqueueSms, smsLinkText } from "../messaging/sms-send-link.js";
+import { emailChannelOf } from "../signing/signing-settings.js";
 
 export type ReminderOutcome = "sent" | "stopped" | "rescheduled" | "already_sent" | "nobody";
 
@@ -44,7 +46,7 @@ async function requeue(tx: Tx, tenantId: string, payload: JobPayloads["document.
 /**
  * The "document.remind" job (decision 059): with the document locked, re-sends the SAME live link
  * to the patient and to each witness who has not signed, by the channels of the send (e-mail
- * outbox, WhatsApp), records reminder `ordem` once (document_reminders' unique key) with its audit
+ * outbox, WhatsApp, SMS), records reminder `ordem` once (document_reminders' unique key) with its audit
  * event, and queues the next one — all in one transaction, so a failure leaves nothing half done
  * and the job is retried. It stops for good once the document left sent/viewed, passed its
  * deadline, or the clinic turned reminders off; outside 8 h–20 h (São Paulo) it waits for 8 h.
@@ -155,6 +157,8 @@ async function remind(
   const prazo = deadlineFormat.format(doc.expiracao_at);
   const email = input.canais.includes("email");
   const whatsapp = input.canais.includes("whatsapp") && whatsappConfigured(ctx.env);
+  // The link went by SMS (decision 066): so does its reminder, while the server still has SMS.
+  const sms = input.canais.includes("sms") && emailChannelOf(ctx.env).sms;
 
   if (!signed.some((s) => s.papel === "paciente" || s.papel === "responsavel")) {
     const current = await currentSigningToken(tx, ctx.secretBox, tenantId, doc.id, now);
@@ -183,6 +187,16 @@ async function remind(
           params: [first, clinica, doc.titulo, link, prazo],
         });
         sent.push("WhatsApp");
+      }
+      if (sms && isMobilePhone(patient.telefone)) {
+        await enqueueSms(tx, ctx.secretBox, {
+          tenantId,
+          contratoId: doc.id,
+          telefone: normalizePhone(patient.telefone!),
+          text: smsLinkText(clinica, patient.nome, link, true),
+          now,
+        });
+        sent.push("SMS");
       }
     }
   }

@@ -10,6 +10,8 @@ import { findDocumentOrThrow } from "../documents/find-document.js";
 import { signedRoles } from "./complete-document.js";
 import { loadSendPatient } from "./send-checks.js";
 import { professionalOrder } from "./signing-settings.js";
+import { loadLinkRecipients } from "./signing-link.js";
+import { isMobilePhone } from "../../../shared/br/phone.js";
 import { selectWitnesses } from "../witnesses/witness-rows.js";
 import { A_ROGO_WITNESSES, aRogoOf } from "../../../shared/schemas/a-rogo.js";
 
@@ -58,6 +60,11 @@ export async function checkSending(db: Db, actor: Actor, id: string, now = new D
       problemas,
       // Decision 070: an "a rogo" patient signs at the front desk; no link goes to them.
       email_possivel: patient && !aRogo ? canEmailPatient(patient) : false,
+      // Decision 066: the mobile the link's SMS would go to (the guardian's own when they sign with it).
+      celular_possivel:
+        patient && !aRogo
+          ? isMobilePhone((await loadLinkRecipients(tx, actor.tenantId, document.paciente_id, now)).patient.telefone)
+          : false,
       a_rogo: aRogo !== null,
       novo_prazo: status === "expired",
     };

@@ -15,6 +15,8 @@ import { issueAndShareLink } from "./signing-link.js";
 import type { EmailChannel } from "./signing-settings.js";
 import { revokeSigningTokens } from "./signing-tokens.js";
 import { whatsappSendLink } from "../whatsapp/whatsapp-send-link.js";
+import { smsSendLink } from "../messaging/sms-send-link.js";
+import { reminderChannels, withSms } from "./send-document.js";
 import { scheduleReminders } from "../reminders/schedule-reminders.js";
 import { selectWitnesses } from "../witnesses/witness-rows.js";
 
@@ -48,6 +50,8 @@ export interface ResendInput {
   email: boolean;
   /** Also by WhatsApp (Cloud API) when configured (decision 059). */
   whatsapp?: boolean;
+  /** Also by SMS to the patient's mobile (decision 066); off unless asked. */
+  sms?: boolean;
   origin: string;
   channel: EmailChannel;
 }
@@ -107,7 +111,11 @@ export async function resendInTransaction(
   const context = { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit };
   // Signed "a rogo" (decision 070): the new link is for the front desk; nothing goes to the patient.
   const aRogo = aRogoOf(document.a_rogo) !== null;
-  const toPatient = { email: input.email && !aRogo, whatsapp: input.whatsapp === true && !aRogo };
+  const toPatient = {
+    email: input.email && !aRogo,
+    whatsapp: input.whatsapp === true && !aRogo,
+    sms: input.sms === true && !aRogo,
+  };
   const link = await issueAndShareLink(tx, secretBox, context, {
     document,
     action: "document.resent",
@@ -124,6 +132,13 @@ export async function resendInTransaction(
     expiresAt,
     on: toPatient.whatsapp,
   });
+  const sms = await smsSendLink(tx, secretBox, context, {
+    document,
+    link: link.link,
+    on: toPatient.sms,
+    smsConfigured: input.channel.sms,
+    now,
+  });
   // Reenviar starts the reminder schedule again from now (decision 066): the chain's start moves,
   // so the old chain's queued reminders stop, and the new one counts on from those already sent.
   await tx
@@ -139,9 +154,9 @@ export async function resendInTransaction(
     contratoId: id,
     sentAt: now,
     expiresAt,
-    canais: [...(toPatient.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
+    canais: reminderChannels(toPatient.email, whatsapp, sms),
     testemunhas: (await selectWitnesses(tx, actor.tenantId, id)).length > 0,
     restart: { base: Number(written?.n ?? 0) },
   });
-  return whatsapp ? { ...link, whatsapp_enviado: true } : link;
+  return withSms(whatsapp ? { ...link, whatsapp_enviado: true } : link, sms);
 }

@@ -18,7 +18,9 @@ import { selectWitnesses } from "../witnesses/witness-rows.js";
 import { A_ROGO_WITNESSES, aRogoOf } from "../../../shared/schemas/a-rogo.js";
 import { type EmailChannel, professionalOrder } from "./signing-settings.js";
 import { scheduleReminders } from "../reminders/schedule-reminders.js";
+import type { ReminderChannel } from "../../jobs/enqueue-job.js";
 import { whatsappSendLink } from "../whatsapp/whatsapp-send-link.js";
+import { smsSendLink, type SmsLinkOutcome } from "../messaging/sms-send-link.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -36,6 +38,8 @@ export async function sendDocument(
   input: {
     email: boolean;
     whatsapp?: boolean;
+    /** Also by SMS to the patient's mobile (decision 066); off unless asked. */
+    sms?: boolean;
     origin: string;
     channel: EmailChannel;
     /** False: the caller tells the professional once for many documents (bulk send, decision 076). */
@@ -64,7 +68,11 @@ export async function sendDocument(
     const aRogo = aRogoOf(document.a_rogo);
     if (aRogo && (await selectWitnesses(tx, actor.tenantId, id)).length < A_ROGO_WITNESSES)
       throw new AppError("A_ROGO_WITNESSES_MISSING");
-    const toPatient = { email: input.email && !aRogo, whatsapp: input.whatsapp === true && !aRogo };
+    const toPatient = {
+      email: input.email && !aRogo,
+      whatsapp: input.whatsapp === true && !aRogo,
+      sms: input.sms === true && !aRogo,
+    };
     const expiresAt =
       document.expiracao_at.getTime() > now.getTime()
         ? document.expiracao_at
@@ -116,15 +124,39 @@ export async function sendDocument(
       expiresAt,
       on: toPatient.whatsapp,
     });
+    const sms = await smsSendLink(tx, secretBox, context, {
+      document,
+      link: link.link,
+      on: toPatient.sms,
+      smsConfigured: input.channel.sms,
+      now,
+    });
     await scheduleReminders(tx, {
       tenantId: actor.tenantId,
       contratoId: id,
       sentAt: now,
       expiresAt,
-      canais: [...(toPatient.email ? (["email"] as const) : []), ...(whatsapp ? (["whatsapp"] as const) : [])],
+      canais: reminderChannels(toPatient.email, whatsapp, sms),
       testemunhas: testemunhas.length > 0,
     });
-    const shared = whatsapp ? { ...link, whatsapp_enviado: true } : link;
+    const shared = withSms(whatsapp ? { ...link, whatsapp_enviado: true } : link, sms);
     return testemunhas.length > 0 ? { ...shared, testemunhas } : shared;
   });
+}
+
+/** The channels the patient's link went by: the reminders go by the same ones (decision 059, 066). */
+export function reminderChannels(email: boolean, whatsapp: boolean, sms: SmsLinkOutcome | null): ReminderChannel[] {
+  return [
+    ...(email ? (["email"] as const) : []),
+    ...(whatsapp ? (["whatsapp"] as const) : []),
+    ...(sms?.enviado ? (["sms"] as const) : []),
+  ];
+}
+
+/** The answer says whether the asked SMS went, and why not (decision 066). */
+export function withSms(link: SigningLink, sms: SmsLinkOutcome | null): SigningLink {
+  if (!sms) return link;
+  return sms.enviado
+    ? { ...link, sms_enviado: true, sms_motivo: null }
+    : { ...link, sms_enviado: false, sms_motivo: sms.motivo };
 }

@@ -65,8 +65,8 @@ export type SendMode = "send" | "resend";
 export function useSendForSignature() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, mode, email }: { id: string; mode: SendMode; email: boolean }) =>
-      api<SigningLink>(path(id, mode), { method: "POST", body: { email } }),
+    mutationFn: ({ id, mode, email, sms }: { id: string; mode: SendMode; email: boolean; sms?: boolean }) =>
+      api<SigningLink>(path(id, mode), { method: "POST", body: sms ? { email, sms } : { email } }),
     onSuccess: (link, { id }) => {
       queryClient.setQueryData(signingKeys.link(id), link);
       void queryClient.invalidateQueries({ queryKey: documentKeys.lists() });

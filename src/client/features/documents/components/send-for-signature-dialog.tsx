@@ -53,14 +53,17 @@ export function SendForSignatureDialog({
   const send = useSendForSignature();
   const settings = useSigningSettings();
   const [email, setEmail] = useState(true);
+  const [sms, setSms] = useState(false);
   const [result, setResult] = useState<SigningLink | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const check = useSendCheck(target?.id, target !== null && result === null);
   const location = useLocation();
   const emailId = useId();
+  const smsId = useId();
 
   useEffect(() => {
     setEmail(true);
+    setSms(false);
     setResult(null);
     setRefusal(null);
   }, [target?.id, target?.mode]);
@@ -73,20 +76,27 @@ export function SendForSignatureDialog({
   // Signed "a rogo" (decision 070): nothing goes to the patient; the witnesses get their links by e-mail.
   const aRogo = facts?.a_rogo === true;
   const ready = Boolean(facts) && !blocked;
+  // Decision 066: "SMS" when this server sends SMS; it needs a mobile on the record.
+  const smsOffered = settings.data?.sms_configurado === true && !aRogo;
+  const smsPossible = smsOffered && facts?.celular_possivel !== false;
   const returnTo = `${location.pathname}${location.search}`;
 
   async function confirm() {
     if (!target || !ready) return;
     setRefusal(null);
     const withEmail = email && emailPossible;
+    const withSms = sms && smsPossible;
     try {
       const link = await send.mutateAsync({
         id: target.id,
         mode: target.mode,
         email: aRogo ? emailDeliverable : withEmail,
+        sms: withSms,
       });
       setResult(link);
       toast.success(target.mode === "send" ? SIGNING_MESSAGES.sent : SIGNING_MESSAGES.resent);
+      if (link.sms_enviado) toast.success(SMS_SENT);
+      else if (link.sms_motivo) toast.warning(link.sms_motivo);
       if (withEmail) {
         if (link.email_na_caixa_de_saida) toast.warning(SIGNING_MESSAGES.emailInOutbox);
         else if (link.email_enviado) toast.success(SIGNING_MESSAGES.emailQueued);
@@ -111,6 +121,36 @@ export function SendForSignatureDialog({
   else if (resend) description = `${target?.label ?? ""}: um novo link será gerado. ${RESEND_WARNING}.`;
   else description = `${target?.label ?? ""}: um link de assinatura será gerado e o documento passará a Enviado.`;
 
+  const smsBox = (
+    <div className="grid gap-1">
+      <div className="flex items-center gap-2">
+        <Checkbox
+          id={smsId}
+          checked={sms && smsPossible}
+          onCheckedChange={(value) => setSms(value === true)}
+          disabled={!canWrite || !smsPossible}
+          aria-describedby={facts && !smsPossible ? `${smsId}-hint` : undefined}
+          data-testid="send-sms-checkbox"
+        />
+        <Label htmlFor={smsId} className="font-normal">
+          Enviar o link por SMS ao celular do paciente
+        </Label>
+      </div>
+      {facts && !smsPossible ? (
+        <p id={`${smsId}-hint`} className="pl-6 text-xs text-muted-foreground" data-testid="send-sms-missing">
+          O paciente não tem celular cadastrado.{" "}
+          <Link
+            to={patientEditLink(facts.paciente_id, returnTo)}
+            onClick={onClose}
+            className="font-medium text-foreground underline underline-offset-4"
+          >
+            Cadastrar celular
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  );
+
   return (
     <Dialog open={target !== null} onOpenChange={(open) => !open && !send.isPending && onClose()}>
       <DialogContent
@@ -128,6 +168,15 @@ export function SendForSignatureDialog({
             {result.nivel === "simples" && result.motivo_simples ? (
               <p className="text-sm text-amber-700 dark:text-amber-400" data-testid="send-level">
                 Assinatura eletrônica simples: {result.motivo_simples}
+              </p>
+            ) : null}
+            {result.sms_enviado ? (
+              <p className="text-sm text-muted-foreground" data-testid="send-sms-result">
+                {SMS_SENT}
+              </p>
+            ) : result.sms_motivo ? (
+              <p className="text-sm text-amber-700 dark:text-amber-400" data-testid="send-sms-result">
+                {result.sms_motivo}
               </p>
             ) : null}
             <SigningLinkActions documentId={target.id} link={result} canWrite={false} />
@@ -178,9 +227,10 @@ export function SendForSignatureDialog({
                     className="text-sm text-muted-foreground"
                     data-testid="send-email-undeliverable"
                   >
-                    {EMAIL_UNDELIVERABLE}
+                    {smsOffered ? EMAIL_UNDELIVERABLE_SMS : EMAIL_UNDELIVERABLE}
                   </p>
                 ) : null}
+                {smsOffered && !emailDeliverable ? smsBox : null}
                 <div className="flex items-center gap-2">
                   <Checkbox
                     id={emailId}
@@ -210,6 +260,7 @@ export function SendForSignatureDialog({
                     </Link>
                   </p>
                 ) : null}
+                {smsOffered && emailDeliverable ? smsBox : null}
               </div>
             )}
             {settings.data && !blocked ? <SendLevelNotice settings={settings.data} /> : null}
@@ -238,6 +289,9 @@ export function SendForSignatureDialog({
 
 /** The one sentence of a server that sends no e-mail (production without SMTP, decision 067). */
 const EMAIL_UNDELIVERABLE = "Este servidor não envia e-mails: envie o link pelo WhatsApp ou copie-o.";
+/** The same sentence when this server sends SMS (decision 066): SMS comes first. */
+const EMAIL_UNDELIVERABLE_SMS = "Este servidor não envia e-mails: envie o link por SMS, pelo WhatsApp ou copie-o.";
+const SMS_SENT = "Link enviado por SMS ao celular do paciente.";
 
 /** Before sending: what the signature will reach, and whether an e-mail can leave this server. */
 function SendLevelNotice({ settings }: { settings: Parameters<typeof signingLevelNotice>[0] }) {
