@@ -9,6 +9,7 @@ import { enqueueJob, type JobPayloads } from "../../jobs/enqueue-job.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
+import { smsLinkText } from "../messaging/sms-send-link.js";
 import { smsAddress } from "../messaging/zenvia-sms.js";
 import { loadLinkRecipients } from "../signing/signing-link.js";
 import { hashSigningCode, newSigningCode, signingCodeKey } from "../signing/signing-codes.js";
@@ -98,7 +99,8 @@ export async function whatsappFallback(
           const first = patient.nome.trim().split(/\s+/)[0] ?? patient.nome;
           if (channel.sms && isMobilePhone(patient.telefone)) {
             const phone = normalizePhone(patient.telefone!);
-            const text = `${clinica}: ${first}, o documento "${doc.titulo.slice(0, 60)}" aguarda sua assinatura: ${link}`;
+            // No title: an SMS shows on a locked screen, and a term's title can name a health matter.
+            const text = smsLinkText(clinica, patient.nome, link);
             await enqueueJob(tx, {
               kind: "sms.send",
               tenantId,
