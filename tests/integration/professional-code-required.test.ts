@@ -197,12 +197,18 @@ describe("the clinic requires the professional's code (decision 078)", () => {
     const bad = await as(fresh, "PUT", "/api/settings/signing", { codigo_profissional: "sim" });
     expectError(bad, "VALIDATION");
     expect(bad.body).toContain("Informe se o código do profissional é exigido");
-    const [event] = await ctx.database.db
+    // Each save is its own event, naming only what it changed (no order asked: both are checked).
+    const events = await ctx.database.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.tenant_id, fresh.tenantId), eq(auditEvents.action, "settings.signing_updated")))
-      .limit(1);
-    expect(event?.data).toEqual({ codigo_profissional: { antes: false, depois: true } });
+      .where(and(eq(auditEvents.tenant_id, fresh.tenantId), eq(auditEvents.action, "settings.signing_updated")));
+    expect(events.map((event) => event.data)).toHaveLength(2);
+    expect(events.map((event) => event.data)).toEqual(
+      expect.arrayContaining([
+        { codigo_profissional: { antes: false, depois: true } },
+        { codigo_email: { antes: true, depois: false } },
+      ]),
+    );
   });
 });
 
