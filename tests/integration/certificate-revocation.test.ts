@@ -12,7 +12,12 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRows } from "../../src/db/raw.js";
 import { certificados, profiles, tenants } from "../../src/db/schema.js";
-import { readDss } from "../../src/server/services/sealing/dss.js";
+import { readDss, signatureBytes } from "../../src/server/services/sealing/dss.js";
+import { PADES_AD_RC_V1_4 } from "../../src/server/services/sealing/icp-brasil-policies.js";
+import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
+import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
+import { startFakeTsaServer } from "../fakes/tsa-server.js";
+import { testPki } from "../fixtures/icp-brasil.js";
 import { makeCrl, revocationPki, type RevocationPki } from "../fixtures/crl.js";
 import { startCrlServer, type CrlServer } from "../fakes/crl-server.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
@@ -274,6 +279,62 @@ describe("before sealing", () => {
     );
     expect(text).not.toContain("Assinatura PAdES com o certificado “MARIA DA SILVA TESTE");
     await publishLists();
+  });
+
+  it("with an accredited time-stamp authority too, the seal declares AD-RC and the file holds what it promises", async () => {
+    const tsa = await startFakeTsaServer();
+    // The authority's chain ends at another test root: both are "official" here (decisions 060, 081).
+    const roots = path.join(scratch, "raizes-com-act.pem");
+    writeFileSync(roots, pki.root.pem + testPki().root.pem);
+    const { clinic, id } = await signedDocument();
+    const worker = await createTestApp({
+      database: ctx.database,
+      env: { ICP_BRASIL_ROOTS_FILE: roots, TSA_URL: tsa.url, TSA_ICP_BRASIL: "true", TSA_TIMEOUT_MS: "3000" },
+    });
+    try {
+      await worker.app.worker.tick();
+      const download = await worker.app.inject({
+        method: "GET",
+        url: `/api/documents/${id}/signed-pdf`,
+        headers: { cookie: clinic.cookie },
+      });
+      expect(download.statusCode, download.body).toBe(200);
+      const pdf = download.rawPayload;
+      const report = checkAllPdfSignatures(pdf);
+      expect(report.valid).toBe(true);
+      expect(report.signatures.map((s) => s.kind)).toEqual(["assinatura", "carimbo_documento"]);
+      const seal = report.signatures[0]!;
+      expect(seal.policyOid).toBe(PADES_AD_RC_V1_4.oid);
+      expect(seal.policyHash!.equals(PADES_AD_RC_V1_4.hash)).toBe(true);
+      expect(seal.timestamp).toMatchObject({ valid: true });
+      // The seal's /VRI names its chain's lists, as AD-RC's PDF rules ask.
+      const dss = readDss(pdf)!;
+      const vri = dss.vri.get(signatureBytes(pdf)[0]!.vriKey)!;
+      expect(vri.crls.length).toBe(2);
+      const verified = verifySignedPdf(pdf);
+      expect(verified.linhas).toContainEqual({
+        ok: true,
+        text: "Assinatura 1: a política PA_PAdES_AD_RC_v1_4 pede carimbo do tempo, cadeia e listas de revogação no arquivo (DSS/VRI) e carimbo do tempo do documento — presentes.",
+      });
+      const file = path.join(scratch, `${id}-ad-rc.pdf`);
+      writeFileSync(file, pdf);
+      const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+      expect(text).toContain("ICP-Brasil AD-RC (referências completas");
+
+      // The same file cut before its document time-stamp: the declaration is no longer kept.
+      const sealEnd = signatureBytes(pdf)[0]!.byteRange;
+      const afterDss = pdf.indexOf("%%EOF", sealEnd[2] + sealEnd[3]) + "%%EOF".length;
+      const cut = pdf.subarray(0, afterDss + (pdf[afterDss] === 0x0a ? 1 : 0));
+      const cutReport = verifySignedPdf(Buffer.from(cut));
+      expect(cutReport.ok).toBe(false);
+      expect(cutReport.linhas).toContainEqual({
+        ok: false,
+        text: "Assinatura 1: declara a política PA_PAdES_AD_RC_v1_4, mas falta um carimbo do tempo do documento válido depois dela.",
+      });
+    } finally {
+      await worker.close();
+      await tsa.close();
+    }
   });
 
   it("an unreadable list does not stop the sealing: the registry says it was not looked up, and when it was tried", async () => {

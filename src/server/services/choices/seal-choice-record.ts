@@ -43,7 +43,6 @@ import {
 } from "../finalize/final-pdf-input.js";
 import { finalSigners, pdfSignatures } from "../finalize/final-signers.js";
 import { addLongTermValidation } from "../sealing/long-term-validation.js";
-import { tsaConfigFromEnv } from "../timestamping/tsa-client.js";
 import QRCode from "qrcode";
 
 type Registro = typeof contratoRegistros.$inferSelect;
@@ -266,7 +265,8 @@ export async function sealChoiceRecord(
       certificates: [seal.material.certificateDer, ...(seal.material.chainDer ?? [])].map((der) => Buffer.from(der)),
       crls: signers.crls,
     },
-    timestamp: tsaConfigFromEnv(ctx.env),
+    // The same authorities as the signatures' stamps: only checked ACTs when they declare AD-RT/AD-RC.
+    timestamp: signers.tsa,
   });
   const stored = await ctx.storage.put(sealed);
   const nome = pdfFileName(`${CHOICE_RECORD_TITLE[registro.tipo]} ${loaded.contrato.titulo}`, now);

@@ -6,7 +6,8 @@
  *    instance seal (PAdES B-B).
  * With TSA_URL every signature carries a signatureTimeStampToken: AD-RT when the operator says the
  * authority is an ICP-Brasil ACT (TSA_ICP_BRASIL) and its certificate's chain, checked, reaches an
- * official root (decision 060) — then only such authorities stamp — PAdES B-T otherwise. An
+ * official root (decision 060) — then only such authorities stamp — PAdES B-T otherwise; AD-RC when,
+ * besides, every list of the signer's chain was just read (they go in the DSS, decision 081). An
  * unreachable authority makes the job fail and retry: nothing is ever sealed as AD-RT without its stamp.
  */
 import type { JobContext } from "../../jobs/job-context.js";
@@ -111,11 +112,14 @@ export async function finalSigners(
       };
     }
   }
-  const icpLevel = signatureLevel({
-    policy: policyForSigning(PADES_AD_RB_V1_3),
-    timestamp: !!tsa,
-    tsaAccredited: timestampAuthority?.accredited === true,
-  });
+  // The level is per signer: AD-RC needs that signer's own lists (decision 081).
+  const icpLevel = (trust: CertificateTrust & { kind: "icp" }) =>
+    signatureLevel({
+      policy: policyForSigning(PADES_AD_RB_V1_3),
+      timestamp: !!tsa,
+      tsaAccredited: timestampAuthority?.accredited === true,
+      revocationEmbedded: trust.revocation?.status === "nao_revogado",
+    });
   const crl = crlSourceFromEnv(ctx.env);
   const crls: Buffer[] = [];
   // The root, then the authorities' revocation lists, read just before signing (decision 048).
@@ -141,7 +145,12 @@ export async function finalSigners(
           "o certificado ICP-Brasil escolhido pelo profissional",
         );
       } else {
-        professional = { material: certificate.material, certificateId: certificate.id, level: icpLevel, trust };
+        professional = {
+          material: certificate.material,
+          certificateId: certificate.id,
+          level: icpLevel(trust),
+          trust,
+        };
       }
     } else {
       professionalMissing =
@@ -160,7 +169,7 @@ export async function finalSigners(
       ? {
           material: clinic.material as SealMaterial,
           certificateId: clinic.id,
-          level: icpLevel,
+          level: icpLevel(clinicTrust),
           kind: "clinica" as const,
           trust: clinicTrust,
         }

@@ -148,7 +148,8 @@ export async function finalizeSignedDocument(
       ),
       crls: signers.crls,
     },
-    timestamp: tsaConfigFromEnv(ctx.env),
+    // The same authorities as the signatures' stamps: only checked ACTs when they declare AD-RT/AD-RC.
+    timestamp: signers.tsa,
   });
   const stored = await ctx.storage.put(sealed);
   const nome = signedPdfFileName(contrato.titulo, now);

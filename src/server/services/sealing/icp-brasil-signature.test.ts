@@ -16,7 +16,7 @@ import {
   writeScratch,
 } from "../../../../tests/helpers/pdf-signatures.js";
 import { OID } from "./der.js";
-import { PADES_AD_RB_V1_3, PADES_AD_RT_V1_3, policyForSigning } from "./icp-brasil-policies.js";
+import { PADES_AD_RB_V1_3, PADES_AD_RC_V1_4, PADES_AD_RT_V1_3, policyForSigning } from "./icp-brasil-policies.js";
 import { generateSealCertificate, SEAL_SUBJECT_CN } from "./seal-certificate.js";
 import { sealPdf, signatureSpace } from "./seal-pdf.js";
 import { signatureLevel } from "./signature-level.js";
@@ -275,6 +275,32 @@ describe("signatureLevel", () => {
       policy: { oid: PADES_AD_RB_V1_3.oid },
     });
     expect(signatureLevel({ policy: null, timestamp: false })).toMatchObject({ level: "PAdES B-B", policy: undefined });
+    expect(
+      signatureLevel({ policy: null, timestamp: true, tsaAccredited: true, revocationEmbedded: true }),
+    ).toMatchObject({
+      level: "PAdES B-T",
+      policy: undefined,
+    });
+  });
+
+  it("AD-RC only with an accredited time-stamp and the signer's lists read: else AD-RT or AD-RB, never a promise the file cannot keep", () => {
+    const rc = signatureLevel({ policy: adRb, timestamp: true, tsaAccredited: true, revocationEmbedded: true });
+    expect(rc).toMatchObject({
+      level: "AD-RC",
+      policy: { oid: PADES_AD_RC_V1_4.oid, uri: "http://politicas.icpbrasil.gov.br/PA_PAdES_AD_RC_v1_4.der" },
+      timestamp: true,
+    });
+    expect(rc.policy!.hash.toString("hex")).toBe("712f18a9f0163c1e90da6ff0b7165543378a18a0f06d3cb21668067cac229bd2");
+    expect(
+      signatureLevel({ policy: adRb, timestamp: true, tsaAccredited: true, revocationEmbedded: false }).level,
+    ).toBe("AD-RT");
+    expect(
+      signatureLevel({ policy: adRb, timestamp: true, tsaAccredited: false, revocationEmbedded: true }),
+    ).toMatchObject({
+      level: "PAdES B-T",
+      policy: { oid: PADES_AD_RB_V1_3.oid },
+    });
+    expect(signatureLevel({ policy: adRb, timestamp: false, revocationEmbedded: true }).level).toBe("AD-RB");
     expect(signatureLevel({ policy: undefined, timestamp: true })).toMatchObject({
       level: "PAdES B-T",
       policy: undefined,

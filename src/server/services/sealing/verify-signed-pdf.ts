@@ -365,10 +365,15 @@ export function verifySignedPdfWithSeal(
 
   // 1c. Long-term validation data (decision 053): what the DSS holds, which signatures it describes.
   let dss: SignedPdfReport["dss"] = null;
+  let vriOf: ((index: number) => { crls: number[]; ocsps: number[] } | undefined) | null = null;
   try {
     const store = readDss(pdf);
     if (store) {
       const keys = signatureBytes(pdf);
+      vriOf = (index) => {
+        const key = keys.find((k) => k.index === index)?.vriKey;
+        return key ? store.vri.get(key) : undefined;
+      };
       const withVri = keys.filter((k) => store.vri.has(k.vriKey)).map((k) => k.index + 1);
       dss = {
         certificados: store.certs.length,
@@ -387,6 +392,31 @@ export function verifySignedPdfWithSeal(
       `Não foi possível ler os dados de validação (DSS): ${error instanceof Error ? error.message : String(error)}.`,
     );
   }
+
+  // 1d. A signature declaring AD-RC (or AD-RA) promises what only the file can show (decision 081):
+  // its /VRI with revocation values in the DSS and a valid document time-stamp after it.
+  all.signatures.forEach((signature, index) => {
+    const policy = signature.policyOid ? icpBrasilPolicyByOid(signature.policyOid) : undefined;
+    if (signature.kind === "carimbo_documento" || (policy?.kind !== "AD-RC" && policy?.kind !== "AD-RA")) return;
+    const vri = vriOf?.(index);
+    const stamped = all.signatures.some((s, i) => i > index && s.kind === "carimbo_documento" && s.valid);
+    const missing = [
+      ...(signature.timestamp ? [] : ["o carimbo do tempo da assinatura"]),
+      ...(vri ? [] : ["a entrada VRI no DSS"]),
+      ...(vri && vri.crls.length + vri.ocsps.length === 0 ? ["as listas de revogação na entrada VRI"] : []),
+      ...(stamped ? [] : ["um carimbo do tempo do documento válido depois dela"]),
+    ];
+    check(
+      missing.length === 0,
+      missing.length === 0
+        ? `Assinatura ${index + 1}: a política ${policy.name} pede carimbo do tempo, cadeia e listas de revogação no arquivo (DSS/VRI) e carimbo do tempo do documento — presentes.`
+        : `Assinatura ${index + 1}: declara a política ${policy.name}, mas falta ${missing.join(", ")}.`,
+    );
+    if (policy.kind === "AD-RA")
+      info(
+        `Assinatura ${index + 1}: os artefatos da política AD-RA (política, LPA e assinatura da LPA no DSS) não são conferidos por este verificador; use o verificador do ITI.`,
+      );
+  });
 
   // 2. The embedded files.
   let files: { name: string; bytes: Buffer }[] = [];
