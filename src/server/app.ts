@@ -58,7 +58,7 @@ import { dataRightsRoutes } from "./routes/data-rights.js";
 import { createWorker, smtpTransport, type Worker } from "./jobs/worker.js";
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from "./pdf-pool/pdf-pool.js";
 import { officialRootsFromEnv } from "./services/certificates/official-roots.js";
-import { crlSourceFromEnv } from "./services/certificates/revocation/revocation-checker.js";
+import { crlSourceFromEnv, ocspSourceFromEnv } from "./services/certificates/revocation/revocation-checker.js";
 import { createSecretBox, loadInstanceKey, type SecretBox } from "./lib/secret-box.js";
 import { siteOrigin } from "./lib/origin.js";
 import { clientErrorHandler } from "./plugins/client-errors.js";
@@ -233,7 +233,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(certificateRoutes, {
     db: database.db,
     secretBox,
-    checks: { roots: officialRoots, crl: crlSourceFromEnv(env) },
+    checks: { roots: officialRoots, crl: crlSourceFromEnv(env), ocsp: ocspSourceFromEnv(env) },
   });
   await app.register(feegowUploadRoutes, { db: database.db, storage, pdf: pdfPool });
   await app.register(noticeRoutes, { db: database.db });

@@ -150,8 +150,8 @@ export const envSchema = z
      */
     ICP_BRASIL_ROOTS_FILE: z.string().min(1).optional(),
     /**
-     * Look certificates up in their authorities' revocation lists (LCR) at upload and before each
-     * sealing (decision 048) — only chains that end at one of the official roots above, so nothing is
+     * Look certificates up in their authorities' revocation lists (LCR), and first at the OCSP
+     * responder a certificate names (decision 082), at upload and before each sealing (decision 048) — only chains that end at one of the official roots above, so nothing is
      * fetched without ICP_BRASIL_ROOTS_FILE. Each request waits at most CRL_TIMEOUT_MS.
      */
     CRL_CHECK: booleanFromString.default(true),

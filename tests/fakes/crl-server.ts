@@ -4,16 +4,33 @@ import type { AddressInfo } from "node:net";
 /**
  * A certificate authority's list repository (decision 048): serves each path's DER CRL as
  * application/pkix-crl over plain HTTP, as ICP-Brasil authorities do; a path may answer an HTTP
- * error or hang instead. Counts the requests per path.
+ * error or hang instead. Counts the requests per path. A path may also answer POSTs (an OCSP
+ * responder, decision 082) with what its handler makes of the request body.
  */
 export async function startCrlServer() {
   const lists = new Map<string, Buffer>();
   const failures = new Map<string, number | "hang">();
   const hits = new Map<string, number>();
   const redirects = new Map<string, string>();
+  const responders = new Map<string, (body: Buffer) => Promise<Buffer>>();
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://x").pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    const responder = responders.get(path);
+    if (request.method === "POST" && responder && !failures.has(path)) {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        responder(Buffer.concat(chunks)).then(
+          (der) =>
+            response
+              .writeHead(200, { "content-type": "application/ocsp-response", "content-length": der.length })
+              .end(der),
+          () => response.writeHead(400).end(),
+        );
+      });
+      return;
+    }
     const to = redirects.get(path);
     if (to) return void response.writeHead(302, { location: to }).end();
     const failure = failures.get(path);
@@ -31,6 +48,11 @@ export async function startCrlServer() {
     publish(path: string, der: Buffer) {
       failures.delete(path);
       lists.set(path, der);
+    },
+    /** Answer POSTs to `path` with `handler(body)` (and stop failing there). */
+    respond(path: string, handler: (body: Buffer) => Promise<Buffer>) {
+      failures.delete(path);
+      responders.set(path, handler);
     },
     /** Answer `path` with a 302 to `to` (any address). */
     redirect(path: string, to: string) {

@@ -18,7 +18,7 @@ import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { startFakeTsaServer } from "../fakes/tsa-server.js";
 import { testPki } from "../fixtures/icp-brasil.js";
-import { makeCrl, revocationPki, type RevocationPki } from "../fixtures/crl.js";
+import { makeCrl, ocspResponder, revocationPki, type RevocationPki } from "../fixtures/crl.js";
 import { startCrlServer, type CrlServer } from "../fakes/crl-server.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { draftDocument, publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
@@ -64,16 +64,16 @@ async function clinicWithCnpj(app = ctx.app): Promise<SignedIn> {
   return clinic;
 }
 
-const upload = (who: SignedIn, app = ctx.app) =>
+const upload = (who: SignedIn, app = ctx.app, certificate = pki.ecnpj) =>
   app.inject({
     method: "POST",
     url: "/api/certificates",
     headers: { cookie: who.cookie },
     payload: {
-      arquivo_base64: pki.ecnpj.pfx.toString("base64"),
+      arquivo_base64: certificate.pfx.toString("base64"),
       nome_arquivo: "ecnpj.pfx",
       alias: "e-CNPJ",
-      senha: pki.ecnpj.password,
+      senha: certificate.password,
       titular: "clinica",
     },
   });
@@ -166,10 +166,10 @@ describe("at upload", () => {
 
 describe("before sealing", () => {
   /** A clinic with the e-CNPJ as its seal, and a document the patient has signed (not yet sealed). */
-  async function signedDocument(): Promise<{ clinic: SignedIn; id: string }> {
-    await publishLists();
+  async function signedDocument(certificate = pki.ecnpj): Promise<{ clinic: SignedIn; id: string }> {
+    if (certificate === pki.ecnpj) await publishLists();
     const clinic = await clinicWithCnpj();
-    expect((await upload(clinic)).statusCode).toBe(201);
+    expect((await upload(clinic, ctx.app, certificate)).statusCode).toBe(201);
     const versionId = await publishedTemplateVersion(ctx.app, clinic);
     const patient = await signingPatient(ctx.app, clinic);
     const id = await draftDocument(ctx.app, clinic, versionId, patient.id);
@@ -186,8 +186,8 @@ describe("before sealing", () => {
   }
 
   /** Seals with a worker of a fresh app (its own list cache), and returns the PDF's text and the seal kind. */
-  async function sealWithFreshWorker(clinic: SignedIn, id: string) {
-    const worker = await createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: rootsFile } });
+  async function sealWithFreshWorker(clinic: SignedIn, id: string, roots = rootsFile) {
+    const worker = await createTestApp({ database: ctx.database, env: { ICP_BRASIL_ROOTS_FILE: roots } });
     try {
       await worker.app.worker.tick();
       const download = await worker.app.inject({
@@ -334,6 +334,32 @@ describe("before sealing", () => {
     } finally {
       await worker.close();
       await tsa.close();
+    }
+  });
+
+  it("a holder whose OCSP responder answers: the answer is in the DSS and the seal's /VRI, and the registry says so", async () => {
+    const withOcsp = revocationPki(server.base, { cpf: CPF, cnpj: CNPJ, ocsp: true });
+    const roots = path.join(scratch, "raizes-ocsp.pem");
+    writeFileSync(roots, withOcsp.root.pem);
+    server.publish("/raiz.crl", await makeCrl({ issuer: withOcsp.root }));
+    // Only the responder can answer for the holder (decision 082).
+    server.fail("/ac.crl", 500);
+    server.respond("/ocsp", ocspResponder({ issuer: withOcsp.ac }));
+    try {
+      const { clinic, id } = await signedDocument(withOcsp.ecnpj);
+      const { text, selo, pdf } = await sealWithFreshWorker(clinic, id, roots);
+      expect(selo).toBe("clinica");
+      const dss = readDss(pdf)!;
+      expect(dss.ocsps).toHaveLength(1);
+      expect(dss.crls.map((c) => c.der.toString("hex"))).toEqual([server.served("/raiz.crl")!.toString("hex")]);
+      const vri = dss.vri.get(signatureBytes(pdf)[0]!.vriKey)!;
+      expect(vri.ocsps).toEqual([dss.ocsps[0]!.num]);
+      expect(vri.crls).toEqual([dss.crls[0]!.num]);
+      expect(text).toMatch(
+        /não revogado segundo as listas de revogação \(LCR\) e respostas OCSP da cadeia, consultadas pelo servidor em .*; a resposta OCSP sobre o titular foi emitida em \d\d\/\d\d\/\d{4}/,
+      );
+    } finally {
+      await publishLists();
     }
   });
 

@@ -12,6 +12,8 @@ export interface CrlSeen {
   certificado: string;
   emitidaEm: string;
   proximaAte: string | null;
+  /** An OCSP answer rather than a list (decision 082); absent for a list. */
+  fonte?: "ocsp";
 }
 
 export type RevocationResult =
@@ -23,6 +25,8 @@ export type RevocationResult =
       revogadoEm: string;
       motivo: string | null;
       lista: string;
+      /** Said by an OCSP responder (at `lista`) rather than a list (decision 082). */
+      fonte?: "ocsp";
     }
   | { status: "indisponivel"; consultadoEm: string; motivo: string }
   | { status: "nao_consultado"; motivo: string };
@@ -34,13 +38,18 @@ export function revocationText(result: RevocationResult): string {
   switch (result.status) {
     case "nao_revogado": {
       const holder = result.listas[0];
-      return (
-        `não revogado segundo as listas de revogação (LCR) da cadeia, consultadas pelo servidor em ${when(result.consultadoEm)}` +
-        (holder ? `; a do titular foi emitida em ${when(holder.emitidaEm)}` : "")
-      );
+      const sources = result.listas.some((l) => l.fonte === "ocsp")
+        ? "as listas de revogação (LCR) e respostas OCSP da cadeia, consultadas"
+        : "as listas de revogação (LCR) da cadeia, consultadas";
+      const holderText = !holder
+        ? ""
+        : holder.fonte === "ocsp"
+          ? `; a resposta OCSP sobre o titular foi emitida em ${when(holder.emitidaEm)}`
+          : `; a do titular foi emitida em ${when(holder.emitidaEm)}`;
+      return `não revogado segundo ${sources} pelo servidor em ${when(result.consultadoEm)}${holderText}`;
     }
     case "revogado":
-      return `“${result.certificado}” revogado em ${when(result.revogadoEm)} segundo a LCR consultada pelo servidor em ${when(result.consultadoEm)}`;
+      return `“${result.certificado}” revogado em ${when(result.revogadoEm)} segundo ${result.fonte === "ocsp" ? "o OCSP consultado" : "a LCR consultada"} pelo servidor em ${when(result.consultadoEm)}`;
     case "indisponivel":
       return `revogação não consultada: ${result.motivo} (tentativa do servidor em ${when(result.consultadoEm)})`;
     case "nao_consultado":

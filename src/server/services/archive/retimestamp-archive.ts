@@ -23,7 +23,7 @@ import type { JobContext } from "../../jobs/job-context.js";
 import { sha256Hex } from "../../lib/content-hash.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { officialRootOf, officialRootsFromEnv } from "../certificates/official-roots.js";
-import { crlSourceFromEnv, revocationOf } from "../certificates/revocation/revocation-checker.js";
+import { crlSourceFromEnv, ocspSourceFromEnv, revocationOf } from "../certificates/revocation/revocation-checker.js";
 import {
   type DocumentTimestampFacts,
   latestDocumentTimestamp,
@@ -152,12 +152,14 @@ async function validationMaterialFor(
   if (stamp?.tsaCertificateDer && !holders.some((h) => h.equals(stamp.tsaCertificateDer!)))
     holders.push(stamp.tsaCertificateDer);
   const source = crlSourceFromEnv(ctx.env);
+  const ocsp = ocspSourceFromEnv(ctx.env);
   const certificates: Buffer[] = [];
   const crls: Buffer[] = [];
+  const ocsps: Buffer[] = [];
   for (const holder of holders) {
     const chain = chainOf(holder, unique);
     certificates.push(...chain);
-    const revocation = await revocationOf(chain, officialRootOf(chain, roots), source, now, crls);
+    const revocation = await revocationOf(chain, officialRootOf(chain, roots), source, now, { crls, ocsps, ocsp });
     if (revocation.status === "revogado")
       ctx.log.warn(
         { certificado: revocation.certificado, revogadoEm: revocation.revogadoEm },
@@ -167,7 +169,7 @@ async function validationMaterialFor(
   const distinct = (list: Buffer[]) => [
     ...new Map(list.map((der) => [createHash("sha256").update(der).digest("hex"), der])).values(),
   ];
-  return { certificates: distinct(certificates), crls: distinct(crls) };
+  return { certificates: distinct(certificates), crls: distinct(crls), ocsps: distinct(ocsps) };
 }
 
 /** The stamp's authority certificate details, for the revision row. */

@@ -153,6 +153,7 @@ export async function uploadCertificate(
         officialRootOf(parsed.chainFingerprints, checks.roots),
         checks.crl,
         now,
+        { ocsp: checks.ocsp ?? null },
       );
       if (revocation.status === "revogado") {
         throw new CertificateRefusal(

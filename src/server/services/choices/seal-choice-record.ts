@@ -264,6 +264,7 @@ export async function sealChoiceRecord(
     material: {
       certificates: [seal.material.certificateDer, ...(seal.material.chainDer ?? [])].map((der) => Buffer.from(der)),
       crls: signers.crls,
+      ocsps: signers.ocsps,
     },
     // The same authorities as the signatures' stamps: only checked ACTs when they declare AD-RT/AD-RC.
     timestamp: signers.tsa,

@@ -15,7 +15,7 @@ import type { PdfSignature } from "../../pdf-pool/pdf-pool.js";
 import type { CertificateTrust } from "../../../pdf/signature-registry.js";
 import { activeClinicCertificate, activeProfessionalCertificate } from "../certificates/load-signing-certificate.js";
 import { officialRootOf, officialRootsFromEnv } from "../certificates/official-roots.js";
-import { crlSourceFromEnv, revocationOf } from "../certificates/revocation/revocation-checker.js";
+import { crlSourceFromEnv, ocspSourceFromEnv, revocationOf } from "../certificates/revocation/revocation-checker.js";
 import { revokedReason } from "../../../shared/evidence/revocation.js";
 import { PADES_AD_RB_V1_3, policyForSigning } from "../sealing/icp-brasil-policies.js";
 import { instanceSeal } from "../sealing/instance-seal.js";
@@ -46,6 +46,8 @@ export interface FinalSigners {
    * thrown away (decision 053); the chains come from the signatures themselves.
    */
   crls: Buffer[];
+  /** The OCSP answers read with them (decision 082). */
+  ocsps: Buffer[];
   /** The authorities that stamp the signatures (only checked ACTs when they declare AD-RT). */
   tsa: TsaConfig | undefined;
   /** What the check of the authority found (decision 060); null without TSA_ICP_BRASIL. */
@@ -121,13 +123,19 @@ export async function finalSigners(
       revocationEmbedded: trust.revocation?.status === "nao_revogado",
     });
   const crl = crlSourceFromEnv(ctx.env);
+  const ocsp = ocspSourceFromEnv(ctx.env);
   const crls: Buffer[] = [];
+  const ocsps: Buffer[] = [];
   // The root, then the authorities' revocation lists, read just before signing (decision 048).
   const icpTrust = async (material: SealMaterial): Promise<CertificateTrust & { kind: "icp" }> => {
     const officialRoot = officialRootOf(material.chainDer, roots);
     // The holder, then its issuers: every link but the root is looked up.
     const chain = material.chainDer ? [material.certificateDer, ...material.chainDer] : undefined;
-    return { kind: "icp", officialRoot, revocation: await revocationOf(chain, officialRoot, crl, now, crls) };
+    return {
+      kind: "icp",
+      officialRoot,
+      revocation: await revocationOf(chain, officialRoot, crl, now, { crls, ocsps, ocsp }),
+    };
   };
 
   let professional: FinalSigner | null = null;
@@ -180,7 +188,7 @@ export async function finalSigners(
           kind: "instancia" as const,
           trust: { kind: "instancia" } as const,
         };
-  return { professional, seal, professionalMissing, clinicSealMissing, crls, tsa, timestampAuthority };
+  return { professional, seal, professionalMissing, clinicSealMissing, crls, ocsps, tsa, timestampAuthority };
 }
 
 /** The PAdES signatures to apply, in order, with the options their level asks for. */

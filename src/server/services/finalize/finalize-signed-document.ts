@@ -147,6 +147,7 @@ export async function finalizeSignedDocument(
         s ? [s.material.certificateDer, ...(s.material.chainDer ?? [])].map((der) => Buffer.from(der)) : [],
       ),
       crls: signers.crls,
+      ocsps: signers.ocsps,
     },
     // The same authorities as the signatures' stamps: only checked ACTs when they declare AD-RT/AD-RC.
     timestamp: signers.tsa,

@@ -160,6 +160,45 @@ function listsFor(chain: Buffer[], crls: Buffer[]): Buffer[] {
   });
 }
 
+/**
+ * The OCSP answers about a certificate of the chain (decision 082): a SingleResponse whose serial is
+ * a chain certificate's and whose issuer-name hash is that certificate's issuer's (SHA-1 or SHA-256).
+ */
+function answersFor(chain: Buffer[], ocsps: Buffer[]): Buffer[] {
+  const ids = chain.flatMap((der) => {
+    try {
+      const certificate = pkijs.Certificate.fromBER(new Uint8Array(der));
+      const issuerName = Buffer.from(certificate.issuer.toSchema().toBER(false));
+      return [
+        {
+          serial: Buffer.from(certificate.serialNumber.valueBlock.valueHexView).toString("hex"),
+          names: [
+            createHash("sha1").update(issuerName).digest("hex"),
+            createHash("sha256").update(issuerName).digest("hex"),
+          ],
+        },
+      ];
+    } catch {
+      return [];
+    }
+  });
+  return ocsps.filter((der) => {
+    try {
+      const response = pkijs.OCSPResponse.fromBER(new Uint8Array(der));
+      const bytes = response.responseBytes?.response.valueBlock.valueHexView;
+      if (!bytes) return false;
+      const basic = pkijs.BasicOCSPResponse.fromBER(new Uint8Array(bytes));
+      return basic.tbsResponseData.responses.some((single) => {
+        const serial = Buffer.from(single.certID.serialNumber.valueBlock.valueHexView).toString("hex");
+        const name = Buffer.from(single.certID.issuerNameHash.valueBlock.valueHexView).toString("hex");
+        return ids.some((id) => id.serial === serial && id.names.includes(name));
+      });
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** The file's /DSS, or null when it has none (the reader is shared with the browser verifier, decision 077). */
 export function readDss(pdf: Buffer): DssContents | null {
   const store = readDssBytes(pdf);
@@ -218,9 +257,11 @@ export function appendDss(pdf: Buffer, material: ValidationMaterial): Buffer {
   const certs = streamsOf(existing?.certs ?? [], allCerts);
   const allCrls = [...(existing?.crls.map((c) => c.der) ?? []), ...material.crls];
   const crls = streamsOf(existing?.crls ?? [], allCrls);
-  const ocsps = streamsOf(existing?.ocsps ?? [], material.ocsps ?? []);
   const certPool = [...new Map(allCerts.map((der) => [keyOf(der), der])).values()];
   const crlPool = [...new Map(allCrls.map((der) => [keyOf(der), der])).values()];
+  const allOcsps = [...(existing?.ocsps.map((o) => o.der) ?? []), ...(material.ocsps ?? [])];
+  const ocspPool = [...new Map(allOcsps.map((der) => [keyOf(der), der])).values()];
+  const ocsps = streamsOf(existing?.ocsps ?? [], allOcsps);
 
   const vri = new Map<string, PdfValue>();
   for (const [key, entry] of existing?.vri ?? []) {
@@ -236,6 +277,8 @@ export function appendDss(pdf: Buffer, material: ValidationMaterial): Buffer {
     const entries = new Map<string, PdfValue>([["Type", { kind: "name", value: "VRI" }]]);
     if (chain.length) entries.set("Cert", refArray(chain.map((der) => certs.get(keyOf(der))!)));
     if (lists.length) entries.set("CRL", refArray(lists.map((der) => crls.get(keyOf(der))!)));
+    const answers = answersFor(chain, ocspPool);
+    if (answers.length) entries.set("OCSP", refArray(answers.map((der) => ocsps.get(keyOf(der))!)));
     vri.set(signature.vriKey, { kind: "dict", entries });
   });
 

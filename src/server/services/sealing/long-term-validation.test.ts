@@ -44,7 +44,7 @@ beforeAll(async () => {
     [pki.ecpf.der, pki.ac.der, pki.root.der],
     httpCrlSource({ allowPrivateNetwork: true, timeoutMs: 5000 }),
     new Date(),
-    lists,
+    { crls: lists },
   );
   expect(answer.status).toBe("nao_revogado");
   const pdf = await renderDocumentPdf(sampleDocumentInput());

@@ -13,6 +13,7 @@
 import * as pkijs from "pkijs";
 import type { CrlSeen, RevocationResult } from "../../../../shared/evidence/revocation.js";
 import { CrlFetchError, crlDer, type CrlSource } from "./crl-source.js";
+import { type OcspSource, ocspUrlsOf } from "./ocsp-source.js";
 
 /** RFC 5280 §5.3.1 reason codes, as a clinic reads them. */
 const REASONS: Record<number, string> = {
@@ -66,11 +67,11 @@ function sameSerial(a: pkijs.RevokedCertificate, certificate: pkijs.Certificate)
 }
 
 type LinkAnswer =
-  | { kind: "good"; seen: CrlSeen; der: Buffer }
-  | { kind: "revoked"; at: Date; reason: number | null; url: string }
+  | { kind: "good"; seen: CrlSeen; der: Buffer; from: "crl" | "ocsp" }
+  | { kind: "revoked"; at: Date; reason: number | null; url: string; from?: "ocsp" }
   | { kind: "unavailable"; why: string };
 
-async function checkLink(
+async function checkLinkCrl(
   certificate: pkijs.Certificate,
   issuer: pkijs.Certificate,
   source: CrlSource,
@@ -118,6 +119,7 @@ async function checkLink(
     if (entry && reason !== REMOVE_FROM_CRL) return { kind: "revoked", at: entry.revocationDate.value, reason, url };
     return {
       kind: "good",
+      from: "crl",
       der: crlDer(crl),
       seen: {
         url,
@@ -131,14 +133,58 @@ async function checkLink(
 }
 
 /**
- * `chainDer`: the holder first, then its issuers up to the root. `lists`, when given, receives the
- * DER of each list that answered (for the sealed PDF's DSS, decision 053).
+ * A certificate that names an OCSP responder is asked there first (decision 082); its list is read
+ * when the responder gives no checked answer, so a responder that is down costs only its timeout.
+ */
+async function checkLink(
+  certificate: pkijs.Certificate,
+  issuer: pkijs.Certificate,
+  source: CrlSource,
+  now: Date,
+  ocsp: OcspSource | null | undefined,
+): Promise<LinkAnswer> {
+  let ocspWhy: string | null = null;
+  for (const url of ocsp ? ocspUrlsOf(certificate) : []) {
+    const answer = await ocsp!(url, certificate, issuer);
+    if (answer.kind === "revoked") return { kind: "revoked", at: answer.at, reason: answer.reason, url, from: "ocsp" };
+    if (answer.kind === "good")
+      return {
+        kind: "good",
+        from: "ocsp",
+        der: answer.der,
+        seen: {
+          url,
+          certificado: commonNameOf(certificate),
+          emitidaEm: answer.thisUpdate.toISOString(),
+          proximaAte: answer.nextUpdate?.toISOString() ?? null,
+          fonte: "ocsp",
+        },
+      };
+    ocspWhy = answer.why;
+  }
+  const fromList = await checkLinkCrl(certificate, issuer, source, now);
+  return fromList.kind === "unavailable" && ocspWhy
+    ? { kind: "unavailable", why: `${ocspWhy}; ${fromList.why}` }
+    : fromList;
+}
+
+/** Where the answers read go (for the sealed PDF's DSS, decision 053), and the responders to ask. */
+export interface RevocationCollector {
+  crls?: Buffer[];
+  ocsps?: Buffer[];
+  /** OCSP (decision 082); without it only the lists are read. */
+  ocsp?: OcspSource | null;
+}
+
+/**
+ * `chainDer`: the holder first, then its issuers up to the root. `collect`, when given, receives the
+ * DER of each list and OCSP answer that answered.
  */
 export async function checkRevocation(
   chainDer: readonly Buffer[],
   source: CrlSource,
   now: Date = new Date(),
-  lists?: Buffer[],
+  collect: RevocationCollector = {},
 ): Promise<RevocationResult> {
   const consultadoEm = now.toISOString();
   let chain: pkijs.Certificate[];
@@ -152,7 +198,7 @@ export async function checkRevocation(
   const listas: CrlSeen[] = [];
   for (let index = 0; index < chain.length - 1; index += 1) {
     const certificate = chain[index]!;
-    const answer = await checkLink(certificate, chain[index + 1]!, source, now);
+    const answer = await checkLink(certificate, chain[index + 1]!, source, now, collect.ocsp);
     if (answer.kind === "revoked") {
       return {
         status: "revogado",
@@ -161,11 +207,12 @@ export async function checkRevocation(
         revogadoEm: answer.at.toISOString(),
         motivo: answer.reason === null ? null : (REASONS[answer.reason] ?? null),
         lista: answer.url,
+        ...(answer.from ? { fonte: answer.from } : {}),
       };
     }
     if (answer.kind === "unavailable") return { status: "indisponivel", consultadoEm, motivo: answer.why };
     listas.push(answer.seen);
-    lists?.push(answer.der);
+    (answer.from === "ocsp" ? collect.ocsps : collect.crls)?.push(answer.der);
   }
   return { status: "nao_revogado", consultadoEm, listas };
 }

@@ -6,6 +6,7 @@
  * sealing wait for the timeout.
  */
 import * as pkijs from "pkijs";
+import { readBoundedBody } from "../../../lib/bounded-body.js";
 import { fetchOutbound, OutboundAddressError } from "../../../lib/outbound-address.js";
 
 export type CrlSource = (url: string) => Promise<pkijs.CertificateRevocationList>;
@@ -63,30 +64,13 @@ async function download(url: string, options: CrlSourceOptions): Promise<Buffer>
     await response.body?.cancel().catch(() => undefined);
     throw new CrlFetchError(`a lista de revogação em ${url} respondeu HTTP ${response.status}`);
   }
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) {
-    await response.body.cancel().catch(() => undefined);
-    throw new CrlFetchError(`a lista de revogação em ${url} é grande demais (${declared} bytes)`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new CrlFetchError(`a lista de revogação em ${url} é grande demais`);
-      }
-      chunks.push(Buffer.from(value));
-    }
-  } catch (error) {
-    if (error instanceof CrlFetchError) throw error;
-    throw new CrlFetchError(`a lista de revogação em ${url} chegou incompleta`, { cause: error });
-  }
-  return Buffer.concat(chunks);
+  const body = await readBoundedBody(response, maxBytes);
+  if (body.ok) return body.bytes;
+  throw new CrlFetchError(
+    body.why === "too-large"
+      ? `a lista de revogação em ${url} é grande demais`
+      : `a lista de revogação em ${url} chegou incompleta`,
+  );
 }
 
 /** The DER each parsed list was read from: kept to embed in the sealed PDF's DSS (decision 053). */

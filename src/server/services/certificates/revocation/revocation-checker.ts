@@ -6,8 +6,9 @@
 import { webcrypto } from "node:crypto";
 import * as pkijs from "pkijs";
 import type { RevocationResult } from "../../../../shared/evidence/revocation.js";
-import { checkRevocation } from "./crl-check.js";
+import { checkRevocation, type RevocationCollector } from "./crl-check.js";
 import { httpCrlSource, type CrlSource } from "./crl-source.js";
+import { httpOcspSource, type OcspSource } from "./ocsp-source.js";
 
 pkijs.setEngine("node", new pkijs.CryptoEngine({ name: "node", crypto: webcrypto as unknown as Crypto }));
 
@@ -19,6 +20,8 @@ export interface CertificateChecks {
   roots: OfficialRoots | null;
   /** Where revocation lists are read from, or null when CRL_CHECK is off. */
   crl: CrlSource | null;
+  /** The OCSP responders certificates name (decision 082), or null when CRL_CHECK is off. */
+  ocsp?: OcspSource | null;
 }
 
 export interface RevocationEnv {
@@ -28,6 +31,7 @@ export interface RevocationEnv {
 }
 
 const sources = new WeakMap<RevocationEnv, CrlSource>();
+const ocspSources = new WeakMap<RevocationEnv, OcspSource>();
 
 /**
  * The process's list cache for this configuration (one per env object: the app and its worker
@@ -46,16 +50,28 @@ export function crlSourceFromEnv(env: RevocationEnv): CrlSource | null {
   return source;
 }
 
+/** The process's OCSP client for this configuration (CRL_CHECK turns both on; decision 082). */
+export function ocspSourceFromEnv(env: RevocationEnv): OcspSource | null {
+  if (!env.CRL_CHECK) return null;
+  let source = ocspSources.get(env);
+  if (!source) {
+    source = httpOcspSource({ timeoutMs: env.CRL_TIMEOUT_MS, allowPrivateNetwork: env.OUTBOUND_ALLOW_PRIVATE_NETWORK });
+    ocspSources.set(env, source);
+  }
+  return source;
+}
+
 /**
  * The revocation answer for a chain (holder first) whose official root is `officialRoot` (null:
- * none), or why it was not looked up. `lists` receives the DER of the lists read (decision 053).
+ * none), or why it was not looked up. `collect` receives the DER of the lists and OCSP answers
+ * read (decision 053) and names the OCSP client.
  */
 export async function revocationOf(
   chainDer: readonly Buffer[] | undefined,
   officialRoot: string | null,
   source: CrlSource | null,
   now: Date = new Date(),
-  lists?: Buffer[],
+  collect?: RevocationCollector,
 ): Promise<RevocationResult> {
   if (!source)
     return { status: "nao_consultado", motivo: "a consulta às listas de revogação está desligada neste servidor" };
@@ -67,5 +83,5 @@ export async function revocationOf(
       consultadoEm: now.toISOString(),
       motivo: "o arquivo não traz a cadeia do certificado",
     };
-  return checkRevocation(chainDer, source, now, lists);
+  return checkRevocation(chainDer, source, now, collect);
 }
