@@ -13,7 +13,7 @@ import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratoPartes, contratos, files } from "../../src/db/schema.js";
-import { READING_NOT_SENT } from "../../src/server/services/sealing/comprehension-reading-lines.js";
+import { READING_NOT_SENT } from "../../src/shared/verification/comprehension-reading-lines.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
 import { formatSignedPdfReport, verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { AUDIO_MAX_UPLOADS } from "../../src/shared/audio/audio-consent.js";
