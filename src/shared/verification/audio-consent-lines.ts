@@ -1,5 +1,5 @@
 import { type AudioEvidence, audioEvidenceLine, readAudioEvidence } from "../audio/audio-consent.js";
-import { canonicalJson } from "../evidence/evidence.js";
+import { canonicalJson } from "../evidence/canonical-json.js";
 import { formatDateTimeSeconds } from "../format/index.js";
 import type { EvidenceLine } from "./optional-consent-lines.js";
 

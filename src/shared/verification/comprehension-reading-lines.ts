@@ -1,6 +1,6 @@
 import { comprehensionLines, modelQuestions, readComprehension } from "../document-model/comprehension.js";
 import { READING_HEADING, readingLines, readingSummarySchema } from "../reading/reading-record.js";
-import { canonicalJson } from "../evidence/evidence.js";
+import { canonicalJson } from "../evidence/canonical-json.js";
 import { audioConsentLines } from "./audio-consent-lines.js";
 import type { EvidenceLine } from "./optional-consent-lines.js";
 

@@ -10,7 +10,8 @@
  * reader are given (node:crypto / node:zlib on the server, a JS SHA-256 / fflate in the browser).
  */
 import { checkDocumentChainWith } from "../evidence/document-chain-check.js";
-import { canonicalJson, type Evidence } from "../evidence/evidence.js";
+import { canonicalJson } from "../evidence/canonical-json.js";
+import type { Evidence } from "../evidence/evidence.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../evidence/file-names.js";
 import { infoEntry } from "../pdf-reader/embedded-files.js";
 import { type ChoiceRecordEvidence, choiceRecordLines, readChoiceRecord } from "./choice-record-lines.js";
