@@ -2,14 +2,16 @@
  * The browser's verifier of a sealed PDF (decision 077): what `npm run verify` checks with the
  * file alone (verify-signed-pdf.ts), run with WebCrypto and pkijs so the file never leaves the
  * computer. It shares with the CLI the PDF readers (src/shared/pdf-reader: signature ranges, objects and
- * revisions, what may follow the seal, the DSS, the embedded files) and the event-chain check;
- * the CMS checks are cms-check.ts, the same rules over another crypto library.
+ * revisions, what may follow the seal, the DSS, the embedded files) and, whole, the check of the
+ * embedded evidence and the lines after it (embedded-evidence.ts, decision 077 amended); the CMS
+ * checks are cms-check.ts, the same rules over another crypto library.
  *
  * Every signature: its byte range is exactly the file around its /Contents, the messageDigest is
  * the digest of those bytes, the signature over the signed attributes verifies with the
  * certificate in the CMS; an earlier one ends at a complete revision; after the seal only the DSS
  * and document time-stamps (whose imprint must be the hash of their range). Then the embedded
- * documento.json / evidencias.json, the content hash, the parties and the chain of events.
+ * documento.json / evidencias.json, the content hash, the parties and the chain of events, and
+ * what the evidence records (audio, comprehension, reading, optional consents, a choice record).
  *
  * It cannot judge what needs the outside world or a list the person checking must supply: whether
  * the certificate is this clinic's (a fingerprint to compare), chains to official roots, and
