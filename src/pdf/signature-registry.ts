@@ -17,9 +17,12 @@ import type { ARogoEvidence, CodeChannelUsed } from "../shared/evidence/evidence
 import { revocationText, type RevocationResult } from "../shared/evidence/revocation.js";
 import { DOCUMENT_FILE, EVIDENCE_FILE } from "../shared/evidence/file-names.js";
 import { CONSENT_TEXTS, CONSENT_VERSIONS_ADMITTING, CONSENT_VERSIONS_WITH_DETAIL } from "../shared/signing-rules.js";
-import { type ReadingSummary, sectionLine } from "../shared/reading/reading-record.js";
-import { type ComprehensionSummary, comprehensionLine, questionLines } from "../shared/document-model/comprehension.js";
+import { READING_HEADING, type ReadingSummary, readingLines } from "../shared/reading/reading-record.js";
+import { type ComprehensionSummary, comprehensionLines } from "../shared/document-model/comprehension.js";
 import { type AudioEvidence, audioEvidenceLine } from "../shared/audio/audio-consent.js";
+
+// Shared with the verifiers (decision 077).
+export { comprehensionLines, READING_HEADING, readingLines };
 
 export interface RegistryChainEntry {
   seq: number;
@@ -604,37 +607,7 @@ function partyBlock(party: RegistryParty): Content {
   } as ContentTable;
 }
 
-export const READING_HEADING = "Registrado pelo aparelho do signatário (não conferido)";
-
-/**
- * The reading record (decision 052): per section of the term, how long the signer's device says it
- * was on screen with the page in the foreground, or that it was never shown; the jump to the
- * signature, "Ouvir" and large text. The device's word: it does not say the signer understood.
- */
-export function readingLines(leitura: ReadingSummary | null): string[] {
-  if (!leitura) return ["Leitura: o aparelho não enviou registro de leitura."];
-  const titled = (id: string) => leitura.secoes.find((s) => s.id === id)?.titulo || id;
-  return [
-    ...leitura.secoes.map((s) => `Seção “${s.titulo || s.id}”: ${sectionLine(s)}.`),
-    `Atalho “Ir para a assinatura”: ${leitura.salto ? "usado" : "não usado"}.`,
-    ...(leitura.ouvir.length > 0
-      ? [`“Ouvir” (leitura em voz alta no aparelho) usado em: ${leitura.ouvir.map(titled).join(", ")}.`]
-      : []),
-    ...(leitura.texto_grande ? ["Texto grande ativado."] : []),
-    "Tempo medido na tela do aparelho com a página em primeiro plano; não comprova que o conteúdo foi compreendido.",
-  ];
-}
-
 export const COMPREHENSION_HEADING = "Perguntas de compreensão (respostas conferidas pelo servidor)";
-
-/**
- * The comprehension questions (decision 061): the count verified and the retries, then each
- * question with every try. Proves what was answered, not that the patient understood everything.
- */
-export function comprehensionLines(compreensao: ComprehensionSummary): string[] {
-  const line = comprehensionLine(compreensao);
-  return [`${line.charAt(0).toUpperCase()}${line.slice(1)}.`, ...questionLines(compreensao)];
-}
 
 function comprehensionBlock(compreensao: ComprehensionSummary | null): Content[] {
   if (!compreensao) return [];

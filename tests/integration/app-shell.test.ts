@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -64,6 +65,50 @@ describe("client app", () => {
       expect(file.body).toBe("User-agent: *");
       const api = await app.inject({ method: "GET", url: "/api/qualquer" });
       expect(api.statusCode).toBe(404);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the saveable verifier page (decision 077, amended)", () => {
+  it("has its own policy: only its inline script and style by hash, a blob: worker, no network; the app keeps its own", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "consentir-client-"));
+    writeFileSync(path.join(dir, "index.html"), "<!doctype html><title>Consentir</title><div id=root></div>");
+    const page = (script: string) =>
+      `<!doctype html><style>body{margin:0}${" ".repeat(2000)}</style><p id="aviso">Salve</p><script>${script}</script>`;
+    const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+    writeFileSync(path.join(dir, "verificador.html"), page("document.title='um'"));
+    execFileSync("node", ["scripts/precompress.mjs", dir]);
+    const app = await buildApp({ env: testEnv(), database: ctx.database, logger: false, clientDir: dir });
+    try {
+      const plain = await app.inject({ method: "GET", url: "/verificador.html" });
+      expect(plain.statusCode).toBe(200);
+      const csp = plain.headers["content-security-policy"] as string;
+      expect(csp.split("; ")).toEqual([
+        "default-src 'none'",
+        `script-src ${sha("document.title='um'")}`,
+        `style-src ${sha(`body{margin:0}${" ".repeat(2000)}`)}`,
+        "worker-src blob:",
+        "connect-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+      ]);
+      expect(csp).not.toContain("unsafe");
+      const br = await app.inject({ method: "GET", url: "/verificador.html", headers: { "accept-encoding": "br" } });
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(br.headers["content-security-policy"]).toBe(csp);
+      // The rest of the app keeps the app's policy.
+      const other = await app.inject({ method: "GET", url: "/documents" });
+      expect(other.headers["content-security-policy"]).toContain("script-src 'self'");
+      // A new build of the page: the policy follows the bytes on disk.
+      writeFileSync(path.join(dir, "verificador.html"), page("document.title='dois'"), { flag: "w" });
+      utimesSync(path.join(dir, "verificador.html"), new Date(), new Date(Date.now() + 5_000));
+      const rebuilt = await app.inject({ method: "GET", url: "/verificador.html" });
+      expect(rebuilt.headers["content-security-policy"]).toContain(`script-src ${sha("document.title='dois'")};`);
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

@@ -13,9 +13,10 @@ import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratoPartes, contratos, files } from "../../src/db/schema.js";
-import { READING_NOT_SENT } from "../../src/server/services/sealing/comprehension-reading-lines.js";
+import { READING_NOT_SENT } from "../../src/shared/verification/comprehension-reading-lines.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
 import { formatSignedPdfReport, verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
+import { expectBrowserParity } from "../helpers/browser-parity.js";
 import { AUDIO_MAX_UPLOADS } from "../../src/shared/audio/audio-consent.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import type { Evidence } from "../../src/shared/evidence/evidence.js";
@@ -243,6 +244,8 @@ describe("audio consent (decision 069)", () => {
     // and lists it; the patient's page sent no reading record here, and the report says so.
     const report = verifySignedPdf(pdf);
     expect(report.ok, JSON.stringify(report.linhas.filter((l) => l.ok === false))).toBe(true);
+    // The browser verifier says the same lines (decision 077).
+    await expectBrowserParity(pdf, report);
     const nome = evidence.partes.find((p) => p.papel === "paciente")!.nome;
     expect(report.linhas).toEqual(
       expect.arrayContaining([

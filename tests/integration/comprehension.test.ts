@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratos } from "../../src/db/schema.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
+import { expectBrowserParity } from "../helpers/browser-parity.js";
 import { MAX_ATTEMPTS_PER_QUESTION } from "../../src/shared/document-model/comprehension.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import type { Evidence } from "../../src/shared/evidence/evidence.js";
@@ -254,6 +255,8 @@ describe("comprehension answers (decision 061)", () => {
     );
     const report = verifySignedPdf(pdf);
     expect(report.ok, JSON.stringify(report.linhas.filter((l) => l.ok === false))).toBe(true);
+    // The browser verifier says the same lines (decision 077).
+    await expectBrowserParity(pdf, report);
     expect(report.linhas).toEqual(
       expect.arrayContaining([
         {

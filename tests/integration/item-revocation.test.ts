@@ -16,6 +16,7 @@ import { rawRows } from "../../src/db/raw.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
 import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { formatSignedPdfReport, verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
+import { expectBrowserParity } from "../helpers/browser-parity.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { FAKE_FEEGOW_TOKEN, type FakeFeegowServer, startFakeFeegowServer } from "../fakes/feegow-server.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
@@ -294,6 +295,12 @@ describe("the patient revokes one optional consent on the link", () => {
     const offline = verifySignedPdf(pdf, { original: await sealedBytes(original.signed_pdf_file_id!) });
     expect(offline.ok, formatSignedPdfReport(offline)).toBe(true);
     expect(offline.registro?.item).toEqual({ id: "contato-pesquisas", titulo: "Contato para pesquisas" });
+    // The browser verifier, which has no --original, says what the CLI says without it (decision 077).
+    const local = await expectBrowserParity(pdf);
+    expect(local.linhas).toContainEqual({
+      ok: true,
+      text: "Revoga só a autorização opcional “Contato para pesquisas”; o consentimento principal continua válido.",
+    });
     const report = formatSignedPdfReport(offline);
     expect(report).toContain(
       "✓ Revoga só a autorização opcional “Contato para pesquisas”; o consentimento principal continua válido.",

@@ -14,6 +14,7 @@ import { auditEvents, consentimentosOpcionais, contratoPartes, contratos } from 
 import { canonicalSha256 } from "../../src/server/lib/content-hash.js";
 import { embeddedFiles } from "../../src/server/services/sealing/pdf-embedded-files.js";
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
+import { expectBrowserParity } from "../helpers/browser-parity.js";
 import type { ERRORS } from "../../src/shared/errors.js";
 import type { Evidence } from "../../src/shared/evidence/evidence.js";
 import { entryText, unzipEntries } from "../helpers/data-rights.js";
@@ -277,6 +278,8 @@ describe("POST /api/public/sign/:token with the answers", () => {
     );
     expect(text).toMatch(/Uso de imagem para divulgação\s+Fotos nas redes da clínica\.\s+Resposta: Não/);
     const report = verifySignedPdf(pdf);
+    // The browser verifier says the same lines (decision 077).
+    await expectBrowserParity(pdf, report);
     expect(report.linhas).toEqual(
       expect.arrayContaining([
         { ok: true, text: expect.stringContaining("respondeu a cada um dos 3 consentimentos opcionais") },

@@ -14,6 +14,7 @@ import { auditEvents, contratoRegistros, contratos, emailOutbox, files, jobs } f
 import { rawRows } from "../../src/db/raw.js";
 import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { formatSignedPdfReport, verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
+import { expectBrowserParity } from "../helpers/browser-parity.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { FAKE_FEEGOW_TOKEN, type FakeFeegowServer, startFakeFeegowServer } from "../fakes/feegow-server.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
@@ -234,6 +235,8 @@ describe("informed refusal on the patient's link", () => {
     const offline = verifySignedPdf(pdf);
     expect(offline.ok, formatSignedPdfReport(offline)).toBe(true);
     expect(offline.registro?.tipo).toBe("recusa");
+    // The browser verifier says the same lines (decision 077).
+    expect((await expectBrowserParity(pdf, offline)).registro?.titulo).toBe("Registro de recusa");
     expect(formatSignedPdfReport(offline)).toContain("✓ A recusa tem seu evento na cadeia");
     expect(compact(textOfPdf)).toContain(row.conteudo_sha256);
     const mails = await ctx.database.db
@@ -487,6 +490,7 @@ describe("revocation of a signed consent", () => {
     const originalPdf = await sealedBytes(original.signed_pdf_file_id!);
     const alone = verifySignedPdf(recordPdf);
     expect(alone.ok, formatSignedPdfReport(alone)).toBe(true);
+    expect((await expectBrowserParity(recordPdf, alone)).registro?.titulo).toBe("Registro de revogação");
     expect(alone.registro).toMatchObject({
       tipo: "revogacao",
       item: null,

@@ -3,11 +3,10 @@
  * the same files: a genuine sealed PDF (professional's signature with its time-stamp, the seal,
  * DSS and a document time-stamp, as the finalize job makes it) and three tampered ones — a byte
  * changed inside the signed range, an update appended after the seal, a signature value that no
- * longer verifies — each with the same verdicts; and hostile files answered quickly.
+ * longer verifies — each with the same verdicts and, from the attachments on, the same lines (both
+ * run checkEmbeddedEvidence); and hostile files answered quickly.
  */
 import { createHash } from "node:crypto";
-import * as asn1js from "asn1js";
-import * as pkijs from "pkijs";
 import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderDocumentPdf } from "../../src/pdf/document-pdf.js";
@@ -15,14 +14,14 @@ import { sampleDocumentInput, sampleEvidence } from "../unit/pdf/fixtures.js";
 import { startFakeTsaServer, type FakeTsa } from "../fakes/tsa-server.js";
 import { deflateBomb, manyByteRanges, repeatedStream } from "../fixtures/hostile-pdfs.js";
 import { canonicalJson } from "../../src/shared/evidence/evidence.js";
-import { appendUpdate } from "../../src/server/services/sealing/dss.js";
 import { addLongTermValidation } from "../../src/server/services/sealing/long-term-validation.js";
-import { objectOffsets, readRevisions } from "../../src/server/services/sealing/pdf-objects.js";
 import { generateSealCertificate } from "../../src/server/services/sealing/seal-certificate.js";
 import { sealPdf } from "../../src/server/services/sealing/seal-pdf.js";
 import { type SignedPdfReport, verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
 import { boundedInflate } from "../../src/shared/verification/inflate.js";
 import { type BrowserReport, verifyPdfBytes } from "../../src/shared/verification/pdf-verifier.js";
+import { evidenceLines, expectBrowserParity } from "../helpers/browser-parity.js";
+import { byteChanged, sealSignatureChanged, updateAppended } from "../helpers/tampered-pdfs.js";
 
 let tsa: FakeTsa;
 let genuine: Buffer;
@@ -67,17 +66,6 @@ const verdicts = (r: SignedPdfReport | BrowserReport) => ({
 const failed = (r: { linhas: { ok: boolean | null; text: string }[] }) =>
   r.linhas.filter((l) => l.ok === false).map((l) => l.text);
 
-/** The seal's signature value (the last signature's SignerInfo), as hex in the file. */
-function sealSignatureHex(pdf: Buffer): string {
-  const text = pdf.toString("latin1");
-  const ranges = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const seal = ranges[1]!;
-  const contents = Buffer.from(text.slice(Number(seal[2]) + 1, Number(seal[3]) - 1), "hex");
-  const info = new pkijs.ContentInfo({ schema: asn1js.fromBER(new Uint8Array(contents)).result });
-  const signature = new pkijs.SignedData({ schema: info.content }).signerInfos[0]!.signature;
-  return Buffer.from(signature.valueBlock.valueHexView).toString("hex");
-}
-
 describe("browser verifier, against the CLI's verdicts", () => {
   it("a genuine sealed PDF: everything holds in both, the same lines pass", async () => {
     const cli = verifySignedPdf(genuine);
@@ -97,50 +85,48 @@ describe("browser verifier, against the CLI's verdicts", () => {
       r.linhas.filter((l) => l.ok === true).map((l) => l.text);
     for (const text of checks(cli).filter((t) => !t.startsWith("Assinatura ") && !t.startsWith("O carimbo do tempo")))
       expect(checks(local)).toContain(text);
+    // From the attachments on, line for line: the party's level and the reading record it lacks included.
+    await expectBrowserParity(genuine, cli);
+    expect(evidenceLines(local).map((l) => l.text)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^João Sebastião Gonçalves: assinatura eletrônica avançada/),
+        "João Sebastião Gonçalves — Registro de leitura: não enviado pelo aparelho do signatário (nenhum tempo de leitura por seção foi registrado).",
+      ]),
+    );
   });
 
   it("a byte changed inside the signed range: the seal fails in both, said as an alteration", async () => {
-    const tampered = Buffer.from(genuine);
-    const at = tampered.indexOf("/Producer (") + "/Producer (".length;
-    tampered[at] = tampered[at] === 0x41 ? 0x42 : 0x41;
+    const tampered = byteChanged(genuine);
     const cli = verifySignedPdf(tampered);
     const local = await browser(tampered);
     expect(cli.selo_ok).toBe(false);
     expect(verdicts(local)).toEqual(verdicts(cli));
     expect(local.veredito).toBe("alterado");
+    await expectBrowserParity(tampered, cli);
     expect(local.linhas[0]!.text).toBe(cli.linhas[0]!.text);
   });
 
   it("an update appended after the seal: an update after the seal, not a corrupted file", async () => {
-    const revisions = readRevisions(genuine);
-    const next = Math.max(...objectOffsets(revisions).keys()) + 1;
-    const appended = appendUpdate(
-      genuine,
-      [{ num: next, body: Buffer.from(`${next} 0 obj\n<< /Type /Annot /Subtype /Text /Contents (novo) >>\nendobj\n`) }],
-      { trailer: revisions.at(-1)!.trailer, prev: revisions.at(-1)!.xrefOffset, size: next + 1 },
-    );
+    const appended = updateAppended(genuine);
     const cli = verifySignedPdf(appended);
     const local = await browser(appended);
     expect(cli.selo_ok).toBe(false);
     expect(cli.linhas[0]!.text).toContain("atualização incremental posterior ao selo");
     expect(verdicts(local)).toEqual(verdicts(cli));
     expect(local.veredito).toBe("atualizacao_posterior");
+    await expectBrowserParity(appended, cli);
     expect(local.linhas[0]!.text).toContain("atualização acrescentada depois do selo");
     expect(local.linhas[0]!.text).not.toMatch(/corromp/);
   });
 
   it("a signature value that does not verify with its certificate: an invalid signature in both", async () => {
-    const hex = sealSignatureHex(genuine);
-    const text = genuine.toString("latin1");
-    const at = text.toLowerCase().indexOf(hex) + 10;
-    expect(at).toBeGreaterThan(10);
-    const tampered = Buffer.from(genuine);
-    tampered[at] = tampered[at] === 0x30 ? 0x31 : 0x30;
+    const tampered = sealSignatureChanged(genuine);
     const cli = verifySignedPdf(tampered);
     const local = await browser(tampered);
     expect(cli.selo_ok).toBe(false);
     expect(verdicts(local)).toEqual(verdicts(cli));
     expect(local.veredito).toBe("assinatura_invalida");
+    await expectBrowserParity(tampered, cli);
     expect(local.linhas[0]!.text).toBe(cli.linhas[0]!.text);
     expect(failed(local)).toContain(
       "Selo digital inválido: assinatura RSA não confere — o arquivo foi alterado depois de selado ou não é o original.",

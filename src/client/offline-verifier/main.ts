@@ -46,6 +46,7 @@ function show(name: string, report: BrowserReport) {
       element("p", { class: "arquivo" }, `Arquivo: ${name}`),
       element("p", { class: `veredito ${text.ok ? "ok" : "falha"}`, "data-testid": "local-verdict-title" }, text.title),
       element("p", {}, text.detail),
+      ...(report.registro ? [element("p", { "data-testid": "local-record-title" }, report.registro.titulo)] : []),
       ...(report.documento
         ? [
             element(

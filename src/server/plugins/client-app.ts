@@ -1,8 +1,9 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
 import { errorBody } from "../errors.js";
+import { VERIFIER_PAGE, verifierPageCsp } from "./verifier-page-csp.js";
 
 /** The public pages (signing link, verification) answer their own small bundle, sign.html. */
 const PUBLIC_PAGE = /^\/(assinar|verificar)(\/|\?|$)/;
@@ -36,6 +37,16 @@ export const clientAppPlugin = fp<{
   const signFile = path.join(options.clientDir, "sign.html");
   const hasClient = existsSync(indexFile);
   const hasPublicPages = existsSync(signFile);
+  // The saveable verifier's own policy, for the bytes on disk (decision 077, amended); made again
+  // when a build rewrites the file.
+  const verifierFile = path.join(options.clientDir, "verificador.html");
+  let verifierPolicy: { mtimeMs: number; csp: string } | null = null;
+  const verifierCsp = () => {
+    const { mtimeMs } = statSync(verifierFile);
+    if (verifierPolicy?.mtimeMs !== mtimeMs)
+      verifierPolicy = { mtimeMs, csp: verifierPageCsp(readFileSync(verifierFile, "utf8")) };
+    return verifierPolicy.csp;
+  };
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: options.clientDir,
@@ -50,6 +61,7 @@ export const clientAppPlugin = fp<{
       allowedPath: (pathName) => options.serveSourceMaps !== false || !pathName.endsWith(".map"),
       setHeaders(reply, filePath) {
         if (!filePath.includes(`${path.sep}assets${path.sep}`)) reply.header("cache-control", "no-cache");
+        if (VERIFIER_PAGE.test(filePath)) reply.header("content-security-policy", verifierCsp());
       },
     });
   }

@@ -291,3 +291,13 @@ export function readComprehension(value: unknown): ComprehensionSummary | null {
   const parsed = comprehensionSummarySchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
+
+/**
+ * The comprehension questions (decision 061): the count verified and the retries, then each
+ * question with every try. Proves what was answered, not that the patient understood everything.
+ * Printed in the PDF's registry and said by both verifiers (decision 077).
+ */
+export function comprehensionLines(compreensao: ComprehensionSummary): string[] {
+  const line = comprehensionLine(compreensao);
+  return [`${line.charAt(0).toUpperCase()}${line.slice(1)}.`, ...questionLines(compreensao)];
+}

@@ -11,7 +11,6 @@ import type { AudioEvidence } from "../audio/audio-consent.js";
  *    SHA-256 of the unsigned draft PDF and the chain's final hash, also canonical.
  * Pure (no database): the finalize job builds it, the verifier reads it back.
  */
-import canonicalize from "canonicalize";
 import type { ContactSince } from "./contact-since.js";
 import { chainHead, type DocumentChainEntry } from "./document-chain.js";
 
@@ -131,10 +130,7 @@ export interface EvidenceTrailAnchor {
   tsa: string;
 }
 
-/** RFC 8785 canonical JSON text (the bytes that are embedded and hashed). */
-export function canonicalJson(value: unknown): string {
-  return canonicalize(value) ?? "null";
-}
+export { canonicalJson } from "./canonical-json.js";
 
 export function buildEvidence(input: Omit<Evidence, "versao" | "cadeia">): Evidence {
   return {

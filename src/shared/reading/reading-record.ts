@@ -150,3 +150,25 @@ export function formatOnScreen(ms: number): string {
 export function sectionLine(section: ReadingSummary["secoes"][number]): string {
   return section.exibida ? `na tela por ${formatOnScreen(section.ms)}` : "não exibida";
 }
+
+export const READING_HEADING = "Registrado pelo aparelho do signatário (não conferido)";
+
+/**
+ * The reading record (decision 052): per section of the term, how long the signer's device says it
+ * was on screen with the page in the foreground, or that it was never shown; the jump to the
+ * signature, "Ouvir" and large text. The device's word: it does not say the signer understood.
+ * Printed in the PDF's registry and said by both verifiers (decision 077).
+ */
+export function readingLines(leitura: ReadingSummary | null): string[] {
+  if (!leitura) return ["Leitura: o aparelho não enviou registro de leitura."];
+  const titled = (id: string) => leitura.secoes.find((s) => s.id === id)?.titulo || id;
+  return [
+    ...leitura.secoes.map((s) => `Seção “${s.titulo || s.id}”: ${sectionLine(s)}.`),
+    `Atalho “Ir para a assinatura”: ${leitura.salto ? "usado" : "não usado"}.`,
+    ...(leitura.ouvir.length > 0
+      ? [`“Ouvir” (leitura em voz alta no aparelho) usado em: ${leitura.ouvir.map(titled).join(", ")}.`]
+      : []),
+    ...(leitura.texto_grande ? ["Texto grande ativado."] : []),
+    "Tempo medido na tela do aparelho com a página em primeiro plano; não comprova que o conteúdo foi compreendido.",
+  ];
+}

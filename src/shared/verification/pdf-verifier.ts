@@ -2,24 +2,25 @@
  * The browser's verifier of a sealed PDF (decision 077): what `npm run verify` checks with the
  * file alone (verify-signed-pdf.ts), run with WebCrypto and pkijs so the file never leaves the
  * computer. It shares with the CLI the PDF readers (src/shared/pdf-reader: signature ranges, objects and
- * revisions, what may follow the seal, the DSS, the embedded files) and the event-chain check;
- * the CMS checks are cms-check.ts, the same rules over another crypto library.
+ * revisions, what may follow the seal, the DSS, the embedded files) and, whole, the check of the
+ * embedded evidence and the lines after it (embedded-evidence.ts, decision 077 amended); the CMS
+ * checks are cms-check.ts, the same rules over another crypto library.
  *
  * Every signature: its byte range is exactly the file around its /Contents, the messageDigest is
  * the digest of those bytes, the signature over the signed attributes verifies with the
  * certificate in the CMS; an earlier one ends at a complete revision; after the seal only the DSS
  * and document time-stamps (whose imprint must be the hash of their range). Then the embedded
- * documento.json / evidencias.json, the content hash, the parties and the chain of events.
+ * documento.json / evidencias.json, the content hash, the parties and the chain of events, and
+ * what the evidence records (audio, comprehension, reading, optional consents, a choice record).
  *
  * It cannot judge what needs the outside world or a list the person checking must supply: whether
  * the certificate is this clinic's (a fingerprint to compare), chains to official roots, and
  * whether the lists in the DSS were the newest. The page says so.
  */
-import canonicalize from "canonicalize";
 import { checkAfterSeal, UPDATE_AFTER_SEAL } from "../pdf-reader/after-seal.js";
-import { concatBytes, equalBytes, fromHex, latin1, toHex, utf8 } from "../pdf-reader/bytes.js";
+import { concatBytes, equalBytes, fromHex, latin1, toHex } from "../pdf-reader/bytes.js";
 import { readDss } from "../pdf-reader/dss-reader.js";
-import { embeddedFiles, infoEntry, type Inflate } from "../pdf-reader/embedded-files.js";
+import { embeddedFiles, type Inflate } from "../pdf-reader/embedded-files.js";
 import {
   byteRanges,
   type FoundRange,
@@ -27,7 +28,6 @@ import {
   type SignatureKind,
   tooMany,
 } from "../pdf-reader/signature-ranges.js";
-import { checkDocumentChainWith } from "../evidence/document-chain-check.js";
 import {
   attributeValues,
   commonName,
@@ -38,7 +38,9 @@ import {
   subjectLine,
   verifySignerInfo,
 } from "./cms-check.js";
-import { type EvidenceLine, optionalConsentLines } from "./optional-consent-lines.js";
+import { CHOICE_RECORD_TITLE } from "../schemas/choices.js";
+import { checkEmbeddedEvidence } from "./embedded-evidence.js";
+import type { EvidenceLine } from "./optional-consent-lines.js";
 import { sha256Hex } from "./sha256.js";
 
 export type VerifierLine = EvidenceLine;
@@ -74,6 +76,8 @@ export interface BrowserReport {
   eventos: number;
   certificado: { assunto: string; sha256: string } | null;
   documento: { titulo: string; id_curto: string; codigo_verificacao: string; conteudo_sha256: string } | null;
+  /** A "Registro de recusa/revogação" (decision 056): its kind and title, as the CLI prints it. */
+  registro: { tipo: "recusa" | "revogacao"; titulo: string } | null;
   partes: { nome: string; nivel: string }[];
   assinaturas: SignatureSummary[];
   dss: { certificados: number; lcr: number; ocsp: number; assinaturas_com_vri: number[] } | null;
@@ -90,9 +94,6 @@ interface Checked extends SignatureSummary {
   coversWholeFile: boolean;
   endsAtEof: boolean;
 }
-
-const DOCUMENT_FILE = "documento.json";
-const EVIDENCE_FILE = "evidencias.json";
 
 async function checkOne(pdf: Uint8Array, text: string, index: number, found: FoundRange): Promise<Checked> {
   const { range, kind } = found;
@@ -313,149 +314,15 @@ export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): P
     info(`Não foi possível ler os dados de validação (DSS): ${message(error)}.`);
   }
 
-  // 2. The embedded files.
-  let files: { name: string; bytes: Uint8Array }[] = [];
-  try {
-    files = embeddedFiles(pdf, options.inflate);
-  } catch (error) {
-    check(false, `Não foi possível ler os anexos do PDF: ${message(error)}.`);
-  }
-  const one = (name: string) => {
-    const found = files.filter((f) => f.name === name);
-    return found.length === 1 ? found[0]!.bytes : null;
-  };
-  const documentBytes = one(DOCUMENT_FILE);
-  const evidenceBytes = one(EVIDENCE_FILE);
-  check(
-    documentBytes !== null && evidenceBytes !== null,
-    documentBytes !== null && evidenceBytes !== null
-      ? `Anexos ${DOCUMENT_FILE} e ${EVIDENCE_FILE} presentes (um de cada).`
-      : `Anexos ausentes ou repetidos: são esperados um ${DOCUMENT_FILE} e um ${EVIDENCE_FILE}.`,
-  );
-  type Party = { nome?: string; nivel?: string; conteudo_sha256?: string };
-  type EvidenceShape = {
-    documento?: { titulo: string; id_curto: string; codigo_verificacao: string; conteudo_sha256: string };
-    partes?: Party[];
-    eventos?: { action?: string }[];
-    cadeia?: { hash_final?: string; eventos?: number };
-    registro?: { tipo?: string; item?: unknown };
-  };
-  let evidence: EvidenceShape | null = null;
-  if (evidenceBytes) {
-    const textOf = utf8(evidenceBytes);
-    try {
-      evidence = JSON.parse(textOf) as EvidenceShape;
-      check(canonicalize(evidence) === textOf, `${EVIDENCE_FILE} está em JSON canônico (RFC 8785).`);
-    } catch {
-      check(false, `${EVIDENCE_FILE} não é JSON válido.`);
-    }
-  }
-  let documentValue: unknown;
-  if (documentBytes) {
-    const textOf = utf8(documentBytes);
-    try {
-      documentValue = JSON.parse(textOf);
-      check(canonicalize(documentValue) === textOf, `${DOCUMENT_FILE} está em JSON canônico (RFC 8785).`);
-    } catch {
-      check(false, `${DOCUMENT_FILE} não é JSON válido.`);
-    }
-  }
-  const record =
-    evidence?.registro?.tipo === "recusa" || evidence?.registro?.tipo === "revogacao" ? evidence.registro : null;
-  const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
-
-  // 3. The content hash.
-  let conteudoOk = false;
-  const declared = evidence?.documento?.conteudo_sha256;
-  if (documentBytes && declared) {
-    const computed = sha256Hex(documentBytes);
-    conteudoOk = check(
-      computed === declared,
-      computed === declared
-        ? `SHA-256 de ${DOCUMENT_FILE} recalculado (${computed}) igual ao SHA-256 do conteúdo assinado.`
-        : `SHA-256 de ${DOCUMENT_FILE} (${computed}) DIFERENTE do conteúdo declarado (${declared}).`,
-    );
-    const subject = safeInfo(pdf, "Subject");
-    const printed = subject ? /SHA-256 ([0-9a-f]{64})/.exec(subject)?.[1] : undefined;
-    if (printed !== undefined)
-      conteudoOk =
-        check(
-          printed === computed,
-          printed === computed
-            ? "O SHA-256 do conteúdo gravado nos metadados do PDF (o mesmo que o rodapé das páginas mostra) é o mesmo."
-            : `O SHA-256 do conteúdo nos metadados do PDF (${printed}) difere do recalculado.`,
-        ) && conteudoOk;
-    const refusedUnsigned = record?.tipo === "recusa" && parties.length === 0;
-    const partiesOk = (parties.length > 0 || refusedUnsigned) && parties.every((p) => p.conteudo_sha256 === computed);
-    conteudoOk =
-      check(
-        partiesOk,
-        refusedUnsigned
-          ? "Documento recusado antes de qualquer assinatura: nenhum signatário nas evidências."
-          : partiesOk
-            ? `Cada signatário (${parties.length}) está registrado nas evidências com este mesmo SHA-256 do conteúdo.`
-            : "Há signatário sem o mesmo SHA-256 do conteúdo, ou nenhum signatário.",
-      ) && conteudoOk;
-  } else check(false, "Não foi possível recalcular o SHA-256 do conteúdo.");
-
-  // 4. The document's event chain.
-  const chain = checkDocumentChainWith(evidence?.eventos, (value) => sha256Hex(value));
-  for (const problem of chain.problems) check(false, `Cadeia de eventos: ${problem}.`);
-  let cadeiaOk = check(
-    chain.ok && chain.count > 0,
-    chain.ok && chain.count > 0
-      ? `Cadeia de ${chain.count} eventos recalculada: cada evento traz o hash do anterior.`
-      : "Cadeia de eventos quebrada ou vazia.",
-  );
-  const declaredHead = evidence?.cadeia?.hash_final;
-  const declaredCount = evidence?.cadeia?.eventos;
-  cadeiaOk =
-    check(
-      chain.head === declaredHead && chain.count === declaredCount,
-      chain.head === declaredHead && chain.count === declaredCount
-        ? `Hash final da cadeia recalculado igual ao declarado: ${chain.head}.`
-        : `Hash final recalculado (${chain.head ?? "—"}, ${chain.count} eventos) difere do declarado (${declaredHead ?? "—"}, ${declaredCount ?? "—"} eventos).`,
-    ) && cadeiaOk;
-  const printedHead = safeInfo(pdf, "EvidenciasCadeiaSha256");
-  cadeiaOk =
-    check(
-      printedHead !== null && printedHead === chain.head,
-      printedHead === chain.head
-        ? "O hash final gravado nos metadados do PDF (o mesmo que o Registro de assinaturas mostra) é o mesmo."
-        : `O hash final gravado nos metadados do PDF (${printedHead ?? "ausente"}) difere do recalculado — falta, sobra ou mudou um evento.`,
-    ) && cadeiaOk;
-  const events = Array.isArray(evidence?.eventos) ? evidence.eventos : [];
-  const partyEvents = events.filter((e) => e?.action === "document.party_signed").length;
-  if (record?.tipo === "recusa") {
-    const refusedOk = partyEvents >= parties.length && events.some((e) => e?.action === "document.refused");
-    cadeiaOk =
-      check(
-        refusedOk,
-        refusedOk
-          ? "A recusa tem seu evento na cadeia (e cada assinatura anterior a ela, o seu)."
-          : "Falta na cadeia o evento da recusa, ou o de alguma assinatura anterior a ela.",
-      ) && cadeiaOk;
-  } else {
-    const everyParty =
-      parties.length > 0 && partyEvents >= parties.length && events.some((e) => e?.action === "document.signed");
-    cadeiaOk =
-      check(
-        everyParty,
-        everyParty
-          ? "Cada assinatura tem seu evento “Assinatura registrada” na cadeia, e a conclusão do documento também."
-          : "Falta na cadeia o evento de assinatura de algum signatário, ou o de conclusão do documento.",
-      ) && cadeiaOk;
-  }
-  if (record?.tipo === "revogacao") {
-    const action = record.item ? "document.optional_consent_revoked" : "document.revoked";
-    const revoked = events.some((e) => e?.action === action);
-    cadeiaOk =
-      check(revoked, revoked ? "A revogação tem seu evento na cadeia." : "Falta na cadeia o evento da revogação.") &&
-      cadeiaOk;
-  }
-
-  // The patient's Sim/Não to each optional consent, against the frozen model's items (decision 057).
-  lines.push(...optionalConsentLines(documentValue, parties));
+  // 2–4. The embedded files, the content hash, the event chain and what the evidence records: the
+  // CLI's own steps (embedded-evidence.ts).
+  const embedded = checkEmbeddedEvidence({
+    pdf,
+    readFiles: () => embeddedFiles(pdf, options.inflate),
+    sha256: sha256Hex,
+  });
+  lines.push(...embedded.lines);
+  const { evidence, record, parties, conteudoOk, cadeiaOk } = embedded;
 
   const ok = seloOk && conteudoOk && cadeiaOk && lines.every((l) => l.ok !== false);
   // The seal speaks first: what happened to it, then to the signatures before or after it.
@@ -478,7 +345,7 @@ export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): P
     selo_ok: seloOk,
     conteudo_ok: conteudoOk,
     cadeia_ok: cadeiaOk,
-    eventos: chain.count,
+    eventos: embedded.eventos,
     certificado,
     documento:
       doc && typeof doc === "object"
@@ -489,6 +356,7 @@ export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): P
             conteudo_sha256: String(doc.conteudo_sha256 ?? ""),
           }
         : null,
+    registro: record ? { tipo: record.tipo, titulo: CHOICE_RECORD_TITLE[record.tipo] } : null,
     partes: parties.map((p) => ({ nome: String(p?.nome ?? ""), nivel: String(p?.nivel ?? "") })),
     assinaturas: signatures.map(({ end: _end, coversWholeFile: _whole, endsAtEof: _eof, ...s }) => {
       const { subject: _subject, ...rest } = s as Checked & { subject?: string };
@@ -497,12 +365,4 @@ export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): P
     dss,
     linhas: lines,
   };
-}
-
-function safeInfo(pdf: Uint8Array, key: string): string | null {
-  try {
-    return infoEntry(pdf, key);
-  } catch {
-    return null;
-  }
 }

@@ -96,6 +96,11 @@ function LocalVerdict({ name, report }: { name: string; report: BrowserReport })
         <span>{text.title}</span>
       </p>
       <p className="text-sm">{text.detail}</p>
+      {report.registro ? (
+        <p className="text-sm font-medium" data-testid="local-record-title">
+          {report.registro.titulo}
+        </p>
+      ) : null}
       {report.documento ? (
         <p className="text-sm">
           Documento {report.documento.id_curto} — {report.documento.titulo}.{" "}

@@ -9,7 +9,7 @@
 import { createHash, X509Certificate } from "node:crypto";
 import { type OfficialRoots, rootOfChain } from "../certificates/official-roots.js";
 import { certificateNames } from "./seal-certificate.js";
-import { embeddedFiles, infoEntry } from "./pdf-embedded-files.js";
+import { embeddedFiles } from "./pdf-embedded-files.js";
 import { icpBrasilPolicyByOid } from "./icp-brasil-policies.js";
 import {
   checkAllPdfSignatures,
@@ -18,18 +18,14 @@ import {
   type PdfSignatureInfo,
 } from "./verify-pdf-signature.js";
 import { readDss, signatureBytes } from "./dss.js";
-import { optionalConsentLines } from "./optional-consent-lines.js";
-import { type ChoiceRecordEvidence, choiceRecordLines, readChoiceRecord } from "./choice-record-lines.js";
 import { CHOICE_RECORD_TITLE } from "../../../shared/schemas/choices.js";
-import { comprehensionReadingLines } from "./comprehension-reading-lines.js";
-import { checkDocumentChain } from "../../../shared/evidence/document-chain.js";
-import { canonicalJson, DOCUMENT_FILE, EVIDENCE_FILE, type Evidence } from "../../../shared/evidence/evidence.js";
+import type { ChoiceRecordEvidence } from "../../../shared/verification/choice-record-lines.js";
+import type { EvidenceLine } from "../../../shared/verification/optional-consent-lines.js";
+import { checkEmbeddedEvidence, partyLevelLine } from "../../../shared/verification/embedded-evidence.js";
 
-export interface EvidenceLine {
-  /** true ✓, false ✗, null: information (not a check). */
-  ok: boolean | null;
-  text: string;
-}
+export { partyLevelLine };
+
+export type { EvidenceLine } from "../../../shared/verification/optional-consent-lines.js";
 
 export interface SignedPdfReport {
   /** Every check holds (and the certificate is the expected one, when one was given). */
@@ -418,165 +414,15 @@ export function verifySignedPdfWithSeal(
       );
   });
 
-  // 2. The embedded files.
-  let files: { name: string; bytes: Buffer }[] = [];
-  try {
-    files = embeddedFiles(pdf);
-  } catch (error) {
-    check(false, `Não foi possível ler os anexos do PDF: ${error instanceof Error ? error.message : String(error)}.`);
-  }
-  const one = (name: string) => {
-    const found = files.filter((f) => f.name === name);
-    return found.length === 1 ? found[0]!.bytes : null;
-  };
-  const documentBytes = one(DOCUMENT_FILE);
-  const evidenceBytes = one(EVIDENCE_FILE);
-  check(
-    documentBytes !== null && evidenceBytes !== null,
-    documentBytes !== null && evidenceBytes !== null
-      ? `Anexos ${DOCUMENT_FILE} e ${EVIDENCE_FILE} presentes (um de cada).`
-      : `Anexos ausentes ou repetidos: são esperados um ${DOCUMENT_FILE} e um ${EVIDENCE_FILE}.`,
-  );
-
-  let evidence: Evidence | null = null;
-  let record: ChoiceRecordEvidence | null = null;
-  let documentValue: unknown;
-  if (evidenceBytes) {
-    try {
-      evidence = JSON.parse(evidenceBytes.toString("utf8")) as Evidence;
-      record = readChoiceRecord(evidence);
-      check(
-        canonicalJson(evidence) === evidenceBytes.toString("utf8"),
-        `${EVIDENCE_FILE} está em JSON canônico (RFC 8785).`,
-      );
-    } catch {
-      check(false, `${EVIDENCE_FILE} não é JSON válido.`);
-    }
-  }
-  if (documentBytes) {
-    try {
-      documentValue = JSON.parse(documentBytes.toString("utf8"));
-      check(
-        canonicalJson(documentValue) === documentBytes.toString("utf8"),
-        `${DOCUMENT_FILE} está em JSON canônico (RFC 8785).`,
-      );
-    } catch {
-      check(false, `${DOCUMENT_FILE} não é JSON válido.`);
-    }
-  }
-
-  // 3. The content hash.
-  let conteudoOk = false;
-  const declared = evidence?.documento?.conteudo_sha256;
-  if (documentBytes && declared) {
-    const computed = sha256(documentBytes);
-    conteudoOk = check(
-      computed === declared,
-      computed === declared
-        ? `SHA-256 de ${DOCUMENT_FILE} recalculado (${computed}) igual ao SHA-256 do conteúdo assinado.`
-        : `SHA-256 de ${DOCUMENT_FILE} (${computed}) DIFERENTE do conteúdo declarado (${declared}).`,
-    );
-    const subject = safeInfo(pdf, "Subject");
-    const printed = subject ? /SHA-256 ([0-9a-f]{64})/.exec(subject)?.[1] : undefined;
-    if (printed !== undefined) {
-      conteudoOk =
-        check(
-          printed === computed,
-          printed === computed
-            ? "O SHA-256 do conteúdo gravado nos metadados do PDF (o mesmo que o rodapé das páginas mostra) é o mesmo."
-            : `O SHA-256 do conteúdo nos metadados do PDF (${printed}) difere do recalculado.`,
-        ) && conteudoOk;
-    }
-    const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
-    // A refused document may have no signer at all (decision 056); any other needs one.
-    const refusedUnsigned = record?.tipo === "recusa" && parties.length === 0;
-    const partiesOk = (parties.length > 0 || refusedUnsigned) && parties.every((p) => p.conteudo_sha256 === computed);
-    conteudoOk =
-      check(
-        partiesOk,
-        refusedUnsigned
-          ? "Documento recusado antes de qualquer assinatura: nenhum signatário nas evidências."
-          : partiesOk
-            ? `Cada signatário (${parties.length}) está registrado nas evidências com este mesmo SHA-256 do conteúdo.`
-            : "Há signatário sem o mesmo SHA-256 do conteúdo, ou nenhum signatário.",
-      ) && conteudoOk;
-  } else {
-    check(false, "Não foi possível recalcular o SHA-256 do conteúdo.");
-  }
-
-  // 4. The document's event chain.
-  const chain = checkDocumentChain(evidence?.eventos);
-  for (const problem of chain.problems) check(false, `Cadeia de eventos: ${problem}.`);
-  let cadeiaOk = check(
-    chain.ok && chain.count > 0,
-    chain.ok && chain.count > 0
-      ? `Cadeia de ${chain.count} eventos recalculada: cada evento traz o hash do anterior.`
-      : "Cadeia de eventos quebrada ou vazia.",
-  );
-  const declaredHead = evidence?.cadeia?.hash_final;
-  const declaredCount = evidence?.cadeia?.eventos;
-  cadeiaOk =
-    check(
-      chain.head === declaredHead && chain.count === declaredCount,
-      chain.head === declaredHead && chain.count === declaredCount
-        ? `Hash final da cadeia recalculado igual ao declarado: ${chain.head}.`
-        : `Hash final recalculado (${chain.head ?? "—"}, ${chain.count} eventos) difere do declarado (${declaredHead ?? "—"}, ${declaredCount ?? "—"} eventos).`,
-    ) && cadeiaOk;
-  const printedHead = safeInfo(pdf, "EvidenciasCadeiaSha256");
-  cadeiaOk =
-    check(
-      printedHead !== null && printedHead === chain.head,
-      printedHead === chain.head
-        ? "O hash final gravado nos metadados do PDF (o mesmo que o Registro de assinaturas mostra) é o mesmo."
-        : `O hash final gravado nos metadados do PDF (${printedHead ?? "ausente"}) difere do recalculado — falta, sobra ou mudou um evento.`,
-    ) && cadeiaOk;
-  const events = Array.isArray(evidence?.eventos) ? evidence.eventos : [];
-  const parties = Array.isArray(evidence?.partes) ? evidence.partes : [];
-  const partyEvents = events.filter((e) => e?.action === "document.party_signed").length;
-  const completed = events.some((e) => e?.action === "document.signed");
-  if (record?.tipo === "recusa") {
-    // A refusal: whoever signed before it has their event; the refusal is in the chain.
-    const refused = partyEvents >= parties.length && events.some((e) => e?.action === "document.refused");
-    cadeiaOk =
-      check(
-        refused,
-        refused
-          ? "A recusa tem seu evento na cadeia (e cada assinatura anterior a ela, o seu)."
-          : "Falta na cadeia o evento da recusa, ou o de alguma assinatura anterior a ela.",
-      ) && cadeiaOk;
-  } else {
-    const everyParty = parties.length > 0 && partyEvents >= parties.length && completed;
-    cadeiaOk =
-      check(
-        everyParty,
-        everyParty
-          ? "Cada assinatura tem seu evento “Assinatura registrada” na cadeia, e a conclusão do documento também."
-          : "Falta na cadeia o evento de assinatura de algum signatário, ou o de conclusão do documento.",
-      ) && cadeiaOk;
-  }
-  if (record?.tipo === "revogacao") {
-    const action = record.item ? "document.optional_consent_revoked" : "document.revoked";
-    const revoked = events.some((e) => e?.action === action);
-    cadeiaOk =
-      check(revoked, revoked ? "A revogação tem seu evento na cadeia." : "Falta na cadeia o evento da revogação.") &&
-      cadeiaOk;
-  }
-
-  for (const p of parties) info(`${p.nome}: ${partyLevelLine(p)}.`);
-  // The patient's Sim/Não to each optional consent, against the frozen model's items (decision 057).
-  lines.push(...optionalConsentLines(documentValue, parties));
-  // Each signer's comprehension answers (decision 061) and reading record (decision 052).
-  lines.push(...comprehensionReadingLines(documentValue, parties, events));
-
-  // A "Registro de recusa/revogação" (decision 056): what it records, and its original.
-  if (record)
-    lines.push(
-      ...choiceRecordLines(record, {
-        contentSha256: documentBytes ? sha256(documentBytes) : null,
-        documentValue,
-        original: options.original,
-      }),
-    );
+  // 2–4. The embedded files, the content hash, the event chain and what the evidence records.
+  const embedded = checkEmbeddedEvidence({
+    pdf,
+    readFiles: () => embeddedFiles(pdf),
+    sha256,
+    original: options.original,
+  });
+  lines.push(...embedded.lines);
+  const { evidence, record, parties, conteudoOk, cadeiaOk } = embedded;
 
   // 5. Whose document it is (/verificar/:code): the evidence must name this code.
   if (options.expectedCode !== undefined) {
@@ -599,7 +445,7 @@ export function verifySignedPdfWithSeal(
     certificado_ok: certificadoOk,
     conteudo_ok: conteudoOk,
     cadeia_ok: cadeiaOk,
-    eventos: chain.count,
+    eventos: embedded.eventos,
     documento: doc
       ? {
           titulo: doc.titulo,
@@ -630,37 +476,6 @@ export function verifySignedPdfWithSeal(
     linhas: lines,
   };
   return { report, seal: sealCheck };
-}
-
-/** A party's level in words, as the evidence records it (the professional's password signature is not a code). */
-export function partyLevelLine(p: {
-  nivel?: string;
-  tipo_assinatura?: string;
-  motivo_simples?: string | null;
-  codigo_canal?: string | null;
-  otp_verificado?: boolean;
-}): string {
-  if (p.tipo_assinatura === "senha") {
-    if (p.nivel !== "avancada" || !p.otp_verificado)
-      return "assinatura do profissional por login e senha (senha digitada de novo, sem código)";
-    return p.codigo_canal === "caixa_de_saida"
-      ? "assinatura eletrônica simples do profissional (servidor de desenvolvimento: senha e código na caixa de saída, sem envio real)"
-      : "assinatura eletrônica avançada do profissional (senha e código de uso único enviado ao e-mail da conta)";
-  }
-  if (p.nivel === "avancada") {
-    return p.codigo_canal === "caixa_de_saida"
-      ? "assinatura eletrônica simples (servidor de desenvolvimento: código na caixa de saída, sem envio real)"
-      : "assinatura eletrônica avançada (código de uso único enviado ao contato cadastrado e confirmado)";
-  }
-  return `assinatura eletrônica simples${p.motivo_simples ? ` — ${p.motivo_simples.replace(/\.+$/, "")}` : ""}`;
-}
-
-function safeInfo(pdf: Buffer, key: string): string | null {
-  try {
-    return infoEntry(pdf, key);
-  } catch {
-    return null;
-  }
 }
 
 /** The report as the CLI prints it (pt-BR, ✓ / ✗ / •). */

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
-import { formatDateTimeAt } from "../../../shared/format/index.js";
-import { CHOICE_MEANS_LABEL, CHOICE_RECORD_TITLE, type ChoiceKind } from "../../../shared/schemas/choices.js";
-import type { EvidenceLine } from "./verify-signed-pdf.js";
+import { formatDateTimeAt } from "../format/index.js";
+import { CHOICE_MEANS_LABEL, CHOICE_RECORD_TITLE, type ChoiceKind } from "../schemas/choices.js";
+import type { EvidenceLine } from "./optional-consent-lines.js";
 
 /** The `registro` a sealed "Registro de recusa/revogação" carries in evidencias.json (decision 056). */
 export interface ChoiceRecordEvidence {
@@ -58,10 +57,16 @@ const when = (iso: string | null) => (iso ? `${formatDateTimeAt(iso)} (horário 
  * how; that it is about the content it embeds; for a revocation, the original it names (and, given
  * the original's bytes — `npm run verify -- registro.pdf --original assinado.pdf` — that it is that
  * very file); for one optional consent (decision 057), that the item is one of the frozen content's.
+ * Shared by the CLI and the browser verifier (decision 077), which has no original to compare.
  */
 export function choiceRecordLines(
   record: ChoiceRecordEvidence,
-  context: { contentSha256: string | null; documentValue: unknown; original?: Buffer | undefined },
+  context: {
+    contentSha256: string | null;
+    documentValue: unknown;
+    /** The SHA-256 of the original PDF given (CLI --original). */
+    originalSha256?: string | undefined;
+  },
 ): EvidenceLine[] {
   const lines: EvidenceLine[] = [];
   const title = CHOICE_RECORD_TITLE[record.tipo];
@@ -106,8 +111,8 @@ export function choiceRecordLines(
       ? `Documento original: assinado em ${when(record.original_assinado_em)}, código de verificação ${record.original_codigo_verificacao}, PDF selado com SHA-256 ${record.original_pdf_sha256} (o original não é alterado pela revogação).`
       : "O registro de revogação não identifica o PDF original (SHA-256 e código de verificação).",
   });
-  if (context.original) {
-    const computed = createHash("sha256").update(context.original).digest("hex");
+  if (context.originalSha256 !== undefined) {
+    const computed = context.originalSha256;
     const same = computed === record.original_pdf_sha256;
     lines.push({
       ok: same,

@@ -1,7 +1,7 @@
-import { formatSaoPaulo } from "../../../pdf/signature-registry.js";
-import { type AudioEvidence, audioEvidenceLine, readAudioEvidence } from "../../../shared/audio/audio-consent.js";
-import { canonicalJson } from "../../../shared/evidence/evidence.js";
-import type { EvidenceLine } from "./verify-signed-pdf.js";
+import { type AudioEvidence, audioEvidenceLine, readAudioEvidence } from "../audio/audio-consent.js";
+import { canonicalJson } from "../evidence/canonical-json.js";
+import { formatDateTimeSeconds } from "../format/index.js";
+import type { EvidenceLine } from "./optional-consent-lines.js";
 
 interface ChainEvent {
   action?: unknown;
@@ -96,7 +96,7 @@ export function audioInfoLines(audio: AudioEvidence): string[] {
     audio.mime ? `formato ${audio.mime}` : null,
     audio.tamanho !== undefined ? `${audio.tamanho.toLocaleString("pt-BR")} bytes` : null,
     audio.gravado_em && !Number.isNaN(Date.parse(audio.gravado_em))
-      ? `recebido em ${formatSaoPaulo(new Date(audio.gravado_em))} (America/Sao_Paulo, relógio do servidor)`
+      ? `recebido em ${formatDateTimeSeconds(new Date(audio.gravado_em))} (America/Sao_Paulo, relógio do servidor)`
       : null,
   ].filter((d): d is string => d !== null);
   return [

@@ -1,9 +1,8 @@
-import { comprehensionLines, READING_HEADING, readingLines } from "../../../pdf/signature-registry.js";
-import { modelQuestions, readComprehension } from "../../../shared/document-model/comprehension.js";
-import { readingSummarySchema } from "../../../shared/reading/reading-record.js";
-import { canonicalJson } from "../../../shared/evidence/evidence.js";
+import { comprehensionLines, modelQuestions, readComprehension } from "../document-model/comprehension.js";
+import { READING_HEADING, readingLines, readingSummarySchema } from "../reading/reading-record.js";
+import { canonicalJson } from "../evidence/canonical-json.js";
 import { audioConsentLines } from "./audio-consent-lines.js";
-import type { EvidenceLine } from "./verify-signed-pdf.js";
+import type { EvidenceLine } from "./optional-consent-lines.js";
 
 interface ChainEvent {
   action?: unknown;

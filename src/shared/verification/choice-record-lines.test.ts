@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { choiceRecordLines, readChoiceRecord } from "./choice-record-lines.js";
+import { sha256Hex as sha } from "./sha256.js";
 
-const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
-const original = Buffer.from("%PDF original");
+const original = new TextEncoder().encode("%PDF original");
 const content = "a".repeat(64);
 const revocation = {
   registro: {
@@ -33,7 +32,11 @@ describe("choice record lines (decision 056)", () => {
 
   it("says what the record is, checks its content, item and original", () => {
     const record = readChoiceRecord(revocation)!;
-    const lines = choiceRecordLines(record, { contentSha256: content, documentValue: model, original });
+    const lines = choiceRecordLines(record, {
+      contentSha256: content,
+      documentValue: model,
+      originalSha256: sha(original),
+    });
     expect(lines[0]).toEqual({
       ok: null,
       text: "Este arquivo é um Registro de revogação (código de verificação ABC123DEF4): revogação em 01/12/2026 às 10:00 (horário de Brasília), feita por Ana Souza pelo link de assinatura, com código de confirmação.",
@@ -49,7 +52,7 @@ describe("choice record lines (decision 056)", () => {
     const lines = choiceRecordLines(record, {
       contentSha256: "b".repeat(64),
       documentValue: { optional_consents: [] },
-      original: Buffer.from("outro"),
+      originalSha256: sha("outro"),
     });
     expect(lines.filter((l) => l.ok === false).map((l) => l.text)).toEqual([
       expect.stringContaining("O registro declara outro conteúdo"),
