@@ -16,7 +16,10 @@ import { readDss, signatureBytes } from "../../src/server/services/sealing/dss.j
 import { PADES_AD_RC_V1_4 } from "../../src/server/services/sealing/icp-brasil-policies.js";
 import { checkAllPdfSignatures } from "../../src/server/services/sealing/verify-pdf-signature.js";
 import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed-pdf.js";
+import { boundedInflate } from "../../src/shared/verification/inflate.js";
+import { verifyPdfBytes } from "../../src/shared/verification/pdf-verifier.js";
 import { startFakeTsaServer } from "../fakes/tsa-server.js";
+import { expectBrowserParity } from "../helpers/browser-parity.js";
 import { testPki } from "../fixtures/icp-brasil.js";
 import { makeCrl, ocspResponder, revocationPki, type RevocationPki } from "../fixtures/crl.js";
 import { startCrlServer, type CrlServer } from "../fakes/crl-server.js";
@@ -312,10 +315,13 @@ describe("before sealing", () => {
       const vri = dss.vri.get(signatureBytes(pdf)[0]!.vriKey)!;
       expect(vri.crls.length).toBe(2);
       const verified = verifySignedPdf(pdf);
-      expect(verified.linhas).toContainEqual({
+      const promise = {
         ok: true,
         text: "Assinatura 1: a política PA_PAdES_AD_RC_v1_4 pede carimbo do tempo, cadeia e listas de revogação no arquivo (DSS/VRI) e carimbo do tempo do documento — presentes.",
-      });
+      };
+      expect(verified.linhas).toContainEqual(promise);
+      // The browser verifier checks the same promise (decision 077).
+      expect((await expectBrowserParity(pdf, verified)).linhas).toContainEqual(promise);
       const file = path.join(scratch, `${id}-ad-rc.pdf`);
       writeFileSync(file, pdf);
       const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
@@ -327,10 +333,14 @@ describe("before sealing", () => {
       const cut = pdf.subarray(0, afterDss + (pdf[afterDss] === 0x0a ? 1 : 0));
       const cutReport = verifySignedPdf(Buffer.from(cut));
       expect(cutReport.ok).toBe(false);
-      expect(cutReport.linhas).toContainEqual({
+      const broken = {
         ok: false,
         text: "Assinatura 1: declara a política PA_PAdES_AD_RC_v1_4, mas falta um carimbo do tempo do documento válido depois dela.",
-      });
+      };
+      expect(cutReport.linhas).toContainEqual(broken);
+      const cutInBrowser = await verifyPdfBytes(new Uint8Array(cut), { inflate: boundedInflate });
+      expect(cutInBrowser.ok).toBe(false);
+      expect(cutInBrowser.linhas).toContainEqual(broken);
     } finally {
       await worker.close();
       await tsa.close();

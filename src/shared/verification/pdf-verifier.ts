@@ -19,7 +19,9 @@
  */
 import { checkAfterSeal, UPDATE_AFTER_SEAL } from "../pdf-reader/after-seal.js";
 import { concatBytes, equalBytes, fromHex, latin1, toHex } from "../pdf-reader/bytes.js";
+import * as asn1js from "asn1js";
 import { readDss } from "../pdf-reader/dss-reader.js";
+import { policyPromiseLines } from "./policy-promise.js";
 import { embeddedFiles, type Inflate } from "../pdf-reader/embedded-files.js";
 import {
   byteRanges,
@@ -64,6 +66,8 @@ export interface SignatureSummary {
   sha256: string | null;
   /** The signature's own time-stamp (or, for a document time-stamp, its time). */
   timestamp: { at: string | null; valid: boolean; authority: string | null } | null;
+  /** The signature policy it declares (sigPolicyId), if any. */
+  policyOid?: string | null;
   reason?: string;
 }
 
@@ -181,9 +185,14 @@ async function checkOne(pdf: Uint8Array, text: string, index: number, found: Fou
   }
   const check = await verifySignerInfo(parsed, signerInfo, signed);
   const valid = check.digestOk && check.signatureOk;
+  // SignaturePolicyId ::= SEQUENCE { sigPolicyId OID, sigPolicyHash, … }
+  const policy = attributeValues(signerInfo.signedAttrs, OIDS.sigPolicyId)[0] as asn1js.Sequence | undefined;
+  const policyOid =
+    policy?.valueBlock.value[0] instanceof asn1js.ObjectIdentifier ? policy.valueBlock.value[0].getValue() : null;
   return {
     ...base,
     valid,
+    policyOid,
     digestOk: check.digestOk,
     signatureOk: check.signatureOk,
     signer: check.certificate ? commonName(check.certificate.certificate) : null,
@@ -290,6 +299,7 @@ export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): P
 
   // 1c. The DSS (decision 053).
   let dss: BrowserReport["dss"] = null;
+  const vris = new Map<number, { crls: number; ocsps: number }>();
   try {
     const store = readDss(pdf);
     if (store) {
@@ -298,7 +308,11 @@ export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): P
         const shape = rangeContents(text, pdf.length, found.range);
         if ("error" in shape) continue;
         const key = toHex(await digest("SHA-1", fromHex(shape.hex))).toUpperCase();
-        if (store.vri.has(key)) withVri.push(index + 1);
+        const vri = store.vri.get(key);
+        if (vri) {
+          withVri.push(index + 1);
+          vris.set(index, { crls: vri.crls.length, ocsps: vri.ocsps.length });
+        }
       }
       dss = {
         certificados: store.certs.length,
@@ -313,6 +327,14 @@ export async function verifyPdfBytes(pdf: Uint8Array, options: VerifyOptions): P
   } catch (error) {
     info(`Não foi possível ler os dados de validação (DSS): ${message(error)}.`);
   }
+
+  // 1d. What an AD-RC/AD-RA declaration promises (decision 081), as the CLI checks it.
+  lines.push(
+    ...policyPromiseLines(
+      signatures.map((s) => ({ kind: s.kind, policyOid: s.policyOid, timestamped: !!s.timestamp, valid: s.valid })),
+      (index) => vris.get(index),
+    ),
+  );
 
   // 2–4. The embedded files, the content hash, the event chain and what the evidence records: the
   // CLI's own steps (embedded-evidence.ts).

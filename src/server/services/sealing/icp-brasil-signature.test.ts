@@ -16,7 +16,14 @@ import {
   writeScratch,
 } from "../../../../tests/helpers/pdf-signatures.js";
 import { OID } from "./der.js";
-import { PADES_AD_RB_V1_3, PADES_AD_RC_V1_4, PADES_AD_RT_V1_3, policyForSigning } from "./icp-brasil-policies.js";
+import { ICP_BRASIL_PADES_POLICY_NAMES } from "../../../shared/verification/policy-promise.js";
+import {
+  ICP_BRASIL_PADES_POLICIES,
+  PADES_AD_RB_V1_3,
+  PADES_AD_RC_V1_4,
+  PADES_AD_RT_V1_3,
+  policyForSigning,
+} from "./icp-brasil-policies.js";
 import { generateSealCertificate, SEAL_SUBJECT_CN } from "./seal-certificate.js";
 import { sealPdf, signatureSpace } from "./seal-pdf.js";
 import { signatureLevel } from "./signature-level.js";
@@ -305,5 +312,13 @@ describe("signatureLevel", () => {
       level: "PAdES B-T",
       policy: undefined,
     });
+  });
+});
+
+describe("policy names", () => {
+  it("the browser verifier's table names every policy of the server's, with the same kind", () => {
+    expect(ICP_BRASIL_PADES_POLICY_NAMES).toEqual(
+      ICP_BRASIL_PADES_POLICIES.map((p) => ({ oid: p.oid, name: p.name, kind: p.kind })),
+    );
   });
 });

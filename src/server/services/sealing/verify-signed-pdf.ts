@@ -11,6 +11,7 @@ import { type OfficialRoots, rootOfChain } from "../certificates/official-roots.
 import { certificateNames } from "./seal-certificate.js";
 import { embeddedFiles } from "./pdf-embedded-files.js";
 import { icpBrasilPolicyByOid } from "./icp-brasil-policies.js";
+import { policyPromiseLines } from "../../../shared/verification/policy-promise.js";
 import {
   checkAllPdfSignatures,
   checkPdfSignature,
@@ -391,28 +392,20 @@ export function verifySignedPdfWithSeal(
 
   // 1d. A signature declaring AD-RC (or AD-RA) promises what only the file can show (decision 081):
   // its /VRI with revocation values in the DSS and a valid document time-stamp after it.
-  all.signatures.forEach((signature, index) => {
-    const policy = signature.policyOid ? icpBrasilPolicyByOid(signature.policyOid) : undefined;
-    if (signature.kind === "carimbo_documento" || (policy?.kind !== "AD-RC" && policy?.kind !== "AD-RA")) return;
-    const vri = vriOf?.(index);
-    const stamped = all.signatures.some((s, i) => i > index && s.kind === "carimbo_documento" && s.valid);
-    const missing = [
-      ...(signature.timestamp ? [] : ["o carimbo do tempo da assinatura"]),
-      ...(vri ? [] : ["a entrada VRI no DSS"]),
-      ...(vri && vri.crls.length + vri.ocsps.length === 0 ? ["as listas de revogação na entrada VRI"] : []),
-      ...(stamped ? [] : ["um carimbo do tempo do documento válido depois dela"]),
-    ];
-    check(
-      missing.length === 0,
-      missing.length === 0
-        ? `Assinatura ${index + 1}: a política ${policy.name} pede carimbo do tempo, cadeia e listas de revogação no arquivo (DSS/VRI) e carimbo do tempo do documento — presentes.`
-        : `Assinatura ${index + 1}: declara a política ${policy.name}, mas falta ${missing.join(", ")}.`,
-    );
-    if (policy.kind === "AD-RA")
-      info(
-        `Assinatura ${index + 1}: os artefatos da política AD-RA (política, LPA e assinatura da LPA no DSS) não são conferidos por este verificador; use o verificador do ITI.`,
-      );
-  });
+  lines.push(
+    ...policyPromiseLines(
+      all.signatures.map((signature) => ({
+        kind: signature.kind,
+        policyOid: signature.policyOid,
+        timestamped: !!signature.timestamp,
+        valid: signature.valid,
+      })),
+      (index) => {
+        const vri = vriOf?.(index);
+        return vri ? { crls: vri.crls.length, ocsps: vri.ocsps.length } : undefined;
+      },
+    ),
+  );
 
   // 2–4. The embedded files, the content hash, the event chain and what the evidence records.
   const embedded = checkEmbeddedEvidence({
