@@ -1,5 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { baseUrl, PHONE } from "./browser.js";
+import { signatureDataUrl } from "../helpers/signing.js";
+import { registerProfessional, signIn, validCpf } from "./accounts.js";
+import { baseUrl, DESKTOP, newPage, PHONE } from "./browser.js";
 
 /** The JSON of an API answer, or an error naming the status and body. */
 export async function json<T>(
@@ -201,6 +203,27 @@ export async function sealedPdf(staffPage: Page, documentId: string): Promise<Bu
     if (Date.now() > deadline) throw new Error(`the sealed PDF was not ready in 60 s (last status ${answer.status()})`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/**
+ * A new professional, signed in on a desktop page, with a document for `nome` that asks for the
+ * audio (decision 069), signed through the API (so neither the audio nor a reading record is
+ * sent) and sealed: what the verifier tests check.
+ */
+export async function sealedDocumentWithAudioAsked(browser: Browser, nome: string) {
+  const account = await registerProfessional();
+  const staff = await newPage(browser, DESKTOP);
+  await signIn(staff.page, account.email, account.password);
+  const patient = { nome, cpf: validCpf(), email: `paciente.${Date.now()}@exemplo.com.br` };
+  const documentId = await seedSignableDocument(staff.page, account, patient, undefined, undefined, {
+    pedir_audio: true,
+  });
+  const sent = await json<{ link: string }>(
+    await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
+    200,
+  );
+  await signThroughApi(staff.page, sent.link, patient, signatureDataUrl());
+  return { account, staff, patient, documentId, sealed: await sealedPdf(staff.page, documentId) };
 }
 
 /**

@@ -7,7 +7,14 @@ import { verifySignedPdf } from "../../src/server/services/sealing/verify-signed
 import { signatureDataUrl } from "../helpers/signing.js";
 import { registerProfessional, signIn, validCpf } from "./accounts.js";
 import { DESKTOP, launchBrowser, newPage, snap } from "./browser.js";
-import { json, patientPhone, sealedPdf, seedSignableDocument, signThroughApi } from "./signing-helpers.js";
+import {
+  json,
+  patientPhone,
+  sealedDocumentWithAudioAsked,
+  sealedPdf,
+  seedSignableDocument,
+  signThroughApi,
+} from "./signing-helpers.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -19,20 +26,10 @@ afterAll(async () => {
 
 describe("/verificar shows the evidence the uploaded PDF carries", () => {
   it("every check ✓ for the sealed PDF; a flipped byte gives a ✗ line and a negative verdict, on a phone", async () => {
-    const account = await registerProfessional();
-    const staff = await newPage(browser, DESKTOP);
-    await signIn(staff.page, account.email, account.password);
-    const patient = { nome: "Helena Castro Vieira", cpf: validCpf(), email: `helena.${Date.now()}@exemplo.com.br` };
-    // The audio is asked (decision 069); signing through the API sends neither it nor a reading record.
-    const documentId = await seedSignableDocument(staff.page, account, patient, undefined, undefined, {
-      pedir_audio: true,
-    });
-    const sent = await json<{ link: string }>(
-      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
-      200,
+    const { account, staff, patient, documentId, sealed } = await sealedDocumentWithAudioAsked(
+      browser,
+      "Helena Castro Vieira",
     );
-    await signThroughApi(staff.page, sent.link, patient, signatureDataUrl());
-    const sealed = await sealedPdf(staff.page, documentId);
     const detail = await json<{ audit: { action: string; data: Record<string, unknown> }[] }>(
       await staff.page.request.get(`/api/documents/${documentId}`),
       200,

@@ -13,11 +13,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Verdict } from "../../src/shared/verification/pdf-verifier.js";
 import { VERDICT_TEXT } from "../../src/shared/verification/verdict-text.js";
-import { signatureDataUrl } from "../helpers/signing.js";
 import { byteChanged, sealSignatureChanged, updateAppended } from "../helpers/tampered-pdfs.js";
-import { registerProfessional, signIn, validCpf } from "./accounts.js";
-import { DESKTOP, launchBrowser, newPage, PHONE, snap } from "./browser.js";
-import { json, sealedPdf, seedSignableDocument, signThroughApi } from "./signing-helpers.js";
+import { launchBrowser, newPage, PHONE, snap } from "./browser.js";
+import { sealedDocumentWithAudioAsked } from "./signing-helpers.js";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -57,20 +55,7 @@ async function check(page: Page, name: string, bytes: Buffer) {
 
 describe("/verificador.html served by the app", () => {
   it("runs under its own strict policy and gives npm run verify's verdicts on a genuine and three tampered PDFs", async () => {
-    const account = await registerProfessional();
-    const staff = await newPage(browser, DESKTOP);
-    await signIn(staff.page, account.email, account.password);
-    const patient = { nome: "Marta Quintela Dias", cpf: validCpf(), email: `marta.${Date.now()}@exemplo.com.br` };
-    // The audio is asked; signing through the API records neither it nor a reading record.
-    const documentId = await seedSignableDocument(staff.page, account, patient, undefined, undefined, {
-      pedir_audio: true,
-    });
-    const sent = await json<{ link: string }>(
-      await staff.page.request.post(`/api/documents/${documentId}/send`, { data: {} }),
-      200,
-    );
-    await signThroughApi(staff.page, sent.link, patient, signatureDataUrl());
-    const genuine = await sealedPdf(staff.page, documentId);
+    const { staff, patient, sealed: genuine } = await sealedDocumentWithAudioAsked(browser, "Marta Quintela Dias");
     const files: [string, Buffer, Verdict][] = [
       ["termo.pdf", genuine, "integro"],
       ["alterado.pdf", byteChanged(genuine), "alterado"],
