@@ -1,12 +1,13 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, contratos, documentReminders, emailOutbox, jobs } from "../../src/db/schema.js";
+import { auditEvents, contratos, documentReminders, emailOutbox } from "../../src/db/schema.js";
 import { jobHandlers } from "../../src/server/jobs/handlers.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
 import { sendReminder } from "../../src/server/services/reminders/send-reminder.js";
 import { isReminderHour } from "../../src/shared/reminders/reminder-schedule.js";
 import { validCpf } from "../helpers/factories.js";
+import { pendingJobsOf } from "../helpers/jobs.js";
 import { outboxMails } from "../helpers/outbox.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
@@ -60,18 +61,7 @@ async function sentDocument(email = true) {
   return { ...doc, link: sent.json().link as string, sentAt: row!.sent_at!, expiresAt: row!.expiracao_at };
 }
 
-async function pendingReminderJobs(documentId: string) {
-  return ctx.database.db
-    .select()
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.kind, "document.remind"),
-        eq(jobs.status, "pending"),
-        sql`${jobs.payload} ->> 'contratoId' = ${documentId}`,
-      ),
-    );
-}
+const pendingReminderJobs = (documentId: string) => pendingJobsOf(ctx.database, "document.remind", documentId);
 const reminderMails = (to: string) =>
   outboxMails({ app: ctx.app, database: ctx.database }, to, like(emailOutbox.subject, "%lembrete%"));
 const reminderRows = (documentId: string) =>
