@@ -205,20 +205,20 @@ export async function bulkSend({
           );
           if (earlierId) return { kind: "earlier" as const, earlierId };
         }
-        const created = await createDocument(
-          tx,
+        const created = await createDocument({
+          db: tx,
           actor,
-          { ...input, paciente_id: found.id, medico_responsavel_id: physicianId },
+          input: { ...input, paciente_id: found.id, medico_responsavel_id: physicianId },
           audit,
-        );
-        const sent = await sendDocument(
-          tx,
+        });
+        const sent = await sendDocument({
+          db: tx,
           secretBox,
           actor,
-          created.id,
-          { email, whatsapp, origin: channels.origin, channel: channels.channel, notifyProfessional: false },
+          id: created.id,
+          input: { email, whatsapp, origin: channels.origin, channel: channels.channel, notifyProfessional: false },
           audit,
-        );
+        });
         return { kind: "made" as const, id: created.id, link: sent };
       });
       if (made.kind === "earlier") sentRow(found, made.earlierId);
