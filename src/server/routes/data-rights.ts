@@ -107,7 +107,7 @@ export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStor
       const data = await prepareClinicExport({
         db,
         actor,
-        options: { withFiles: request.query.arquivos === "sim" },
+        withFiles: request.query.arquivos === "sim",
         audit: auditOf(request),
       });
       return sendZip({

@@ -437,7 +437,10 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     async (request) =>
       chooseByLink({
         db,
-        options: { codeKey, channel, token: request.params.token, tipo: "recusa" },
+        codeKey,
+        channel,
+        token: request.params.token,
+        tipo: "recusa",
         input: request.body,
         audit: {
           ...auditOf(request),
@@ -460,7 +463,10 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     async (request) =>
       chooseByLink({
         db,
-        options: { codeKey, channel, token: request.params.token, tipo: "revogacao" },
+        codeKey,
+        channel,
+        token: request.params.token,
+        tipo: "revogacao",
         input: request.body,
         audit: {
           ...auditOf(request),
@@ -484,7 +490,11 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
     async (request) =>
       chooseByLink({
         db,
-        options: { codeKey, channel, token: request.params.token, tipo: "revogacao", itemId: request.params.item },
+        codeKey,
+        channel,
+        token: request.params.token,
+        tipo: "revogacao",
+        itemId: request.params.item,
         input: request.body,
         audit: {
           ...auditOf(request),

@@ -359,11 +359,9 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
         id: request.params.id,
         password: request.body.senha,
         audit: { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
-        options: {
-          withCertificate: request.body.com_certificado ? { secretBox } : null,
-          codigo: request.body.codigo,
-          channel,
-        },
+        withCertificate: request.body.com_certificado ? { secretBox } : null,
+        codigo: request.body.codigo,
+        channel,
       });
     },
   );
@@ -388,11 +386,9 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
         actor,
         input: { ids: request.body.ids, password: request.body.senha },
         audit: { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
-        options: {
-          withCertificate: request.body.com_certificado ? { secretBox } : null,
-          codigo: request.body.codigo,
-          channel,
-        },
+        withCertificate: request.body.com_certificado ? { secretBox } : null,
+        codigo: request.body.codigo,
+        channel,
       });
       return { items };
     },

@@ -23,14 +23,12 @@ export interface LinkChoiceResult {
 
 export interface ChooseByLinkOptions {
   db: Db;
-  options: {
-    codeKey: Buffer;
-    channel: EmailChannel;
-    token: string;
-    tipo: ChoiceKind;
-    /** Revoke only this optional consent (decision 057), not the whole consent. */
-    itemId?: string;
-  };
+  codeKey: Buffer;
+  channel: EmailChannel;
+  token: string;
+  tipo: ChoiceKind;
+  /** Revoke only this optional consent (decision 057), not the whole consent. */
+  itemId?: string;
   input: LinkChoiceData;
   audit: { ip?: string | undefined; userAgent?: string | undefined; embeddedIn?: string | null };
   now?: Date;
@@ -46,10 +44,10 @@ export interface ChooseByLinkOptions {
  */
 export async function chooseByLink({
   db,
-  options,
   input,
   audit,
   now = new Date(),
+  ...options
 }: ChooseByLinkOptions): Promise<LinkChoiceResult> {
   const { tipo } = options;
   const link = await findSigningTokenOrThrow(db, options.token);

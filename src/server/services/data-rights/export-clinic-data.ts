@@ -30,7 +30,8 @@ const FIXED_ENTRIES = EXPORT_TABLES.length + EXPORT_TABLES.filter((t) => t.csv).
 export interface PrepareClinicExportOptions {
   db: Db;
   actor: Actor;
-  options: { withFiles: boolean };
+  /** The stored files go in the ZIP too. */
+  withFiles: boolean;
   audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
   now?: Date;
 }
@@ -42,7 +43,7 @@ export interface PrepareClinicExportOptions {
 export async function prepareClinicExport({
   db,
   actor,
-  options,
+  withFiles,
   audit,
   now = new Date(),
 }: PrepareClinicExportOptions): Promise<ClinicExport> {
@@ -59,7 +60,7 @@ export async function prepareClinicExport({
       );
     const count = stored?.count ?? 0;
     const bytes = Number(stored?.bytes ?? 0);
-    if (options.withFiles && (count + FIXED_ENTRIES > ZIP_MAX_ENTRIES || bytes > ZIP_MAX_BYTES * 0.9)) {
+    if (withFiles && (count + FIXED_ENTRIES > ZIP_MAX_ENTRIES || bytes > ZIP_MAX_BYTES * 0.9)) {
       throw new AppError("CLINIC_EXPORT_TOO_LARGE", undefined, { details: { arquivos: count, bytes } });
     }
     await recordAuditEvent(
@@ -69,7 +70,7 @@ export async function prepareClinicExport({
         action: "clinic.exported",
         entityType: "tenant",
         entityId: actor.tenantId,
-        data: { arquivos: options.withFiles, arquivos_guardados: count },
+        data: { arquivos: withFiles, arquivos_guardados: count },
       },
     );
     const nome = clinic?.nome ?? "clinica";
@@ -78,7 +79,7 @@ export async function prepareClinicExport({
       clinic: nome,
       fileName: `consentir_${safeFileStem(nome).slice(0, 60)}_${fileTimestamp(now)}.zip`,
       at: now,
-      withFiles: options.withFiles,
+      withFiles: withFiles,
     };
   });
 }

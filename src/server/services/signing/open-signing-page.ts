@@ -30,7 +30,8 @@ export interface OpenSigningPageOptions {
   channel: EmailChannel;
   token: string;
   audit: { ip?: string | undefined; userAgent?: string | undefined };
-  options?: { revealed?: boolean };
+  /** The code was right (POST …/verify-code). */
+  revealed?: boolean;
   now?: Date;
 }
 
@@ -49,12 +50,12 @@ export async function openSigningPage({
   channel,
   token,
   audit,
-  options = {},
+  revealed,
   now = new Date(),
 }: OpenSigningPageOptions): Promise<SigningPage> {
   const link = await findSigningTokenOrThrow(db, token);
   const built = await withTenant(db, link.tenantId, async (tx) =>
-    buildSigningPage({ tx, channel, link, audit, options, now, state: await loadLinkState(tx, link, now) }),
+    buildSigningPage({ tx, channel, link, audit, revealed, now, state: await loadLinkState(tx, link, now) }),
   );
   return presentSigningPage(built, storage);
 }
@@ -98,7 +99,7 @@ export interface BuildSigningPageOptions {
   channel: EmailChannel;
   link: SigningTokenRow;
   audit: { ip?: string | undefined; userAgent?: string | undefined };
-  options: { revealed?: boolean };
+  revealed?: boolean;
   now: Date;
   state: LinkState;
 }
@@ -112,7 +113,7 @@ export async function buildSigningPage({
   channel,
   link,
   audit,
-  options,
+  revealed,
   now,
   state,
 }: BuildSigningPageOptions): Promise<BuiltSigningPage> {
@@ -244,7 +245,7 @@ export async function buildSigningPage({
       codeRequired && requirement.channels.includes("email") && signer.email ? maskEmail(signer.email) : null,
     copia_para: signer.email ? maskEmail(signer.email) : null,
     codigo_canais: codeRequired ? channelsOf() : [],
-    codigo_verificado: codeRequired && options.revealed === true,
+    codigo_verificado: codeRequired && revealed === true,
     conteudo_mascarado: true,
     nivel: requirement.level,
     motivo_simples: requirement.reason,

@@ -44,14 +44,13 @@ export interface ProfessionalSigningOptions {
   channel?: EmailChannel;
 }
 
-export interface SignAsProfessionalOptions {
+export interface SignAsProfessionalOptions extends ProfessionalSigningOptions {
   db: Db;
   codeKey: Buffer;
   actor: Actor;
   id: string;
   password: string;
   audit: ProfessionalAudit;
-  options?: ProfessionalSigningOptions;
 }
 
 /**
@@ -72,7 +71,7 @@ export async function signAsProfessional({
   id,
   password,
   audit,
-  options = {},
+  ...options
 }: SignAsProfessionalOptions): Promise<ProfessionalSignature> {
   const now = options.now ?? new Date();
   const me = await withTenant(db, actor.tenantId, async (tx) => {
@@ -85,7 +84,7 @@ export async function signAsProfessional({
     await recordSigningFailure(db, actor.tenantId, id, "senha", audit, actor.profileId);
     throw new AppError("WRONG_PASSWORD");
   }
-  return signCheckedAsProfessional({ db, codeKey, actor, me, id, audit, options: { ...options, now } });
+  return signCheckedAsProfessional({ db, codeKey, actor, me, id, audit, ...options, now });
 }
 
 export interface BatchRowResult {
@@ -97,13 +96,12 @@ export interface BatchRowResult {
   erro?: { codigo: string; status: number; mensagem: string };
 }
 
-export interface SignManyAsProfessionalOptions {
+export interface SignManyAsProfessionalOptions extends ProfessionalSigningOptions {
   db: Db;
   codeKey: Buffer;
   actor: Actor;
   input: { ids: readonly string[]; password: string };
   audit: ProfessionalAudit;
-  options?: ProfessionalSigningOptions;
 }
 
 /**
@@ -121,7 +119,7 @@ export async function signManyAsProfessional({
   actor,
   input,
   audit,
-  options = {},
+  ...options
 }: SignManyAsProfessionalOptions): Promise<BatchRowResult[]> {
   const now = options.now ?? new Date();
   const ids = [...new Set(input.ids)];
@@ -160,7 +158,8 @@ export async function signManyAsProfessional({
         me,
         id,
         audit,
-        options: { ...options, now },
+        ...options,
+        now,
       });
       results.push({ id, ok: true, assinatura });
     } catch (error) {
@@ -193,14 +192,14 @@ async function loadMe(tx: Tx, actor: Actor): Promise<Me> {
   return me;
 }
 
-interface SignCheckedAsProfessionalOptions {
+interface SignCheckedAsProfessionalOptions extends ProfessionalSigningOptions {
   db: Db;
   codeKey: Buffer;
   actor: Actor;
   me: Me;
   id: string;
   audit: ProfessionalAudit;
-  options: ProfessionalSigningOptions & { now: Date };
+  now: Date;
 }
 
 /**
@@ -216,7 +215,7 @@ async function signCheckedAsProfessional({
   me,
   id,
   audit,
-  options,
+  ...options
 }: SignCheckedAsProfessionalOptions): Promise<ProfessionalSignature> {
   const { now } = options;
   const withCertificate = options.withCertificate ?? null;

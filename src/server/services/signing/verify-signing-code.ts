@@ -75,10 +75,10 @@ export async function verifySigningCode({
     if (document.status === "sent") return { refused: false as const, page: null };
     return {
       refused: false as const,
-      page: await buildSigningPage({ tx, channel, link, audit, options: { revealed: true }, now, state }),
+      page: await buildSigningPage({ tx, channel, link, audit, revealed: true, now, state }),
     };
   });
   if (outcome.refused) throw new AppError("SIGNING_OTP_INVALID");
-  if (!outcome.page) return openSigningPage({ db, storage, channel, token, audit, options: { revealed: true }, now });
+  if (!outcome.page) return openSigningPage({ db, storage, channel, token, audit, revealed: true, now });
   return presentSigningPage(outcome.page, storage);
 }

@@ -28,12 +28,11 @@ export interface DeliverOptions {
   resolve?: (host: string) => Promise<string[]>;
 }
 
-export interface DeliverWebhookOptions {
+export interface DeliverWebhookOptions extends DeliverOptions {
   ctx: JobContext;
   payload: DeliverPayload;
   tenantId: string;
   now: Date;
-  options?: DeliverOptions;
 }
 
 /**
@@ -44,13 +43,7 @@ export interface DeliverWebhookOptions {
  * `webhook-id`). The receiver's failures are recorded and the next attempt is a new job; the job
  * itself fails only when our own database does.
  */
-export async function deliverWebhook({
-  ctx,
-  payload,
-  tenantId,
-  now,
-  options = {},
-}: DeliverWebhookOptions): Promise<void> {
+export async function deliverWebhook({ ctx, payload, tenantId, now, resolve }: DeliverWebhookOptions): Promise<void> {
   const staleBefore = new Date(now.getTime() - ctx.env.WEBHOOK_TIMEOUT_MS - 60_000);
   const claim = await withTenant(ctx.db, tenantId, async (tx) => {
     const [found] = await tx
@@ -120,7 +113,7 @@ export async function deliverWebhook({
       {
         allowPrivate: ctx.env.WEBHOOKS_ALLOW_PRIVATE,
         timeoutMs: ctx.env.WEBHOOK_TIMEOUT_MS,
-        ...(options.resolve ? { resolve: options.resolve } : {}),
+        ...(resolve ? { resolve } : {}),
       },
     );
   } catch (error) {
