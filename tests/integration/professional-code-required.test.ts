@@ -40,21 +40,21 @@ afterAll(async () => {
 });
 
 type Ctx = TestContext;
-const as = (who: SignedIn, method: "GET" | "POST" | "PUT", url: string, payload?: unknown, on: Ctx = ctx) =>
-  caller(on.app, who)(method, url, payload);
+const as = (who: SignedIn, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
+  caller(ctx.app, who)(method, url, payload);
 const setCodeRequired = async (value: boolean, who = clinic, on: Ctx = ctx) => {
-  const saved = await as(who, "PUT", "/api/settings/signing", { codigo_profissional: value }, on);
+  const saved = await caller(on.app, who)("PUT", "/api/settings/signing", { codigo_profissional: value });
   expect(saved.statusCode, saved.body).toBe(200);
   expect(saved.json()).toMatchObject({ codigo_profissional: value });
 };
 const signWith = (id: string, body: Record<string, unknown>, who = clinic, on: Ctx = ctx) =>
-  as(who, "POST", `/api/documents/${id}/professional-signature`, { senha: who.password, ...body }, on);
+  caller(on.app, who)("POST", `/api/documents/${id}/professional-signature`, { senha: who.password, ...body });
 
 const draft = (who = clinic, version = versionId, on: Ctx = ctx) =>
   unsignedDocument(on.app, who, { versionId: version });
 
 async function codeFor(id: string, who = clinic, on: Ctx = ctx): Promise<string> {
-  const sent = await as(who, "POST", `/api/documents/${id}/professional-signature/code`, {}, on);
+  const sent = await caller(on.app, who)("POST", `/api/documents/${id}/professional-signature/code`, {});
   expect(sent.statusCode, sent.body).toBe(200);
   return latestProfessionalCode(on, who.email);
 }
@@ -190,7 +190,7 @@ describe("never set, the professional's code follows SMTP (decision 078)", () =>
   it("is on where e-mail leaves the server: the password alone is refused, the code signs; off again, the password alone signs", async () => {
     const owner = await newClinic(smtpCtx.app);
     const version = await publishedTemplateVersion(smtpCtx.app, owner);
-    expect((await as(owner, "GET", "/api/settings/signing", undefined, smtpCtx)).json()).toMatchObject({
+    expect((await caller(smtpCtx.app, owner)("GET", "/api/settings/signing")).json()).toMatchObject({
       codigo_profissional: true,
       email_configurado: true,
     });
