@@ -138,7 +138,7 @@ async function runOn(label: "pglite" | "postgres"): Promise<Record<string, numbe
 
     const started = performance.now();
     // The worker's tick: rounds of up to 20 jobs over its lanes, until the queue is empty.
-    while ((await runDueJobs(ctx, handlers, 20, undefined, { concurrency: WORKERS })) > 0);
+    while ((await runDueJobs({ ctx, handlers, limit: 20, lease: { concurrency: WORKERS } })) > 0);
     const seconds = (performance.now() - started) / 1000;
 
     const [states] = await rawRows<{ enviado: number; outros: number; abertos: number }>(

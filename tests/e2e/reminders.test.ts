@@ -113,7 +113,9 @@ describe("automatic reminders in the browser", () => {
       origin: base,
       log: { info() {}, warn() {}, error() {} },
     };
-    expect(await runDueJobs(ctx, jobHandlers, 20, () => job!.run_at)).toBeGreaterThanOrEqual(1);
+    expect(await runDueJobs({ ctx, handlers: jobHandlers, limit: 20, now: () => job!.run_at })).toBeGreaterThanOrEqual(
+      1,
+    );
 
     await page.reload();
     const line = page.getByTestId("reminder-line");

@@ -1,4 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import type { FastifyInstance } from "fastify";
+import type { SignedIn } from "./sessions.js";
 
 const words = (file: string, args: string[]) =>
   execFileSync("pdftotext", [...args, file, "-"])
@@ -32,4 +35,25 @@ export function sortedChars(text: string): string {
 
 export function pageCount(file: string): number {
   return Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [file]).toString("utf8"))![1]);
+}
+
+/**
+ * The sealed PDF of a signed document, as its text (white space folded): the worker runs a round
+ * (to seal it), the PDF is downloaded as `who` and kept at `file` to look at.
+ */
+export async function sealedPdfText(
+  app: FastifyInstance,
+  who: SignedIn,
+  documentId: string,
+  file: string,
+): Promise<string> {
+  await app.worker.tick();
+  const pdf = await app.inject({
+    method: "GET",
+    url: `/api/documents/${documentId}/signed-pdf`,
+    headers: { cookie: who.cookie },
+  });
+  if (pdf.statusCode !== 200) throw new Error(`signed-pdf: ${pdf.statusCode} ${pdf.body}`);
+  writeFileSync(file, pdf.rawPayload);
+  return execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
 }

@@ -1,6 +1,6 @@
-import { like } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import type { Database } from "../../src/db/client.js";
-import { emailOutbox } from "../../src/db/schema.js";
+import { contratoPartes, emailOutbox } from "../../src/db/schema.js";
 import { deflateSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { MIN_SIGNATURE_BYTES } from "../../src/shared/schemas/signing.js";
@@ -80,8 +80,9 @@ type Call = (
   method: "GET" | "POST" | "PUT",
   url: string,
   payload?: unknown,
-) => Promise<{ statusCode: number; body: string; json(): any }>;
-const caller =
+) => Promise<Awaited<ReturnType<FastifyInstance["inject"]>>>;
+/** Requests as `who` (their session cookie) to `app`. */
+export const caller =
   (app: FastifyInstance, who: SignedIn): Call =>
   (method, url, payload) =>
     app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
@@ -113,11 +114,11 @@ export interface SignablePatient {
   email: string | null;
 }
 
-/** A patient with CPF (and e-mail unless `email: null`). */
+/** A patient with CPF (and e-mail unless `email: null`); `fields` add to (or change) the record. */
 export async function signingPatient(
   app: FastifyInstance,
   who: SignedIn,
-  options: { nome?: string; email?: string | null } = {},
+  options: { nome?: string; email?: string | null; fields?: Record<string, unknown> } = {},
 ): Promise<SignablePatient> {
   const nome = options.nome ?? "Ana Luíza Conceição";
   const cpf = validCpf();
@@ -127,9 +128,42 @@ export async function signingPatient(
     cpf,
     data_nascimento: "1990-05-10",
     ...(email ? { email } : {}),
+    ...options.fields,
   });
   expectStatus(response, 201, "patient");
   return { id: response.json().id as string, nome, cpf, email };
+}
+
+/**
+ * A draft document (made through the API: frozen model, hash, PDF) for the patient, NOT signed by
+ * the professional yet; `fields` add to (or change) the request's body. Returns its id.
+ */
+export async function unsignedDraft(
+  app: FastifyInstance,
+  who: SignedIn,
+  draft: { versionId: string; patientId: string; fields?: Record<string, unknown> },
+): Promise<string> {
+  const response = await caller(app, who)("POST", "/api/documents", {
+    paciente_id: draft.patientId,
+    template_version_id: draft.versionId,
+    titulo: "TCLE - Blefaroplastia",
+    procedimento: "Blefaroplastia superior",
+    medico_responsavel_id: who.profileId,
+    variaveis: { riscos_personalizados: "Hematoma" },
+    ...draft.fields,
+  });
+  expectStatus(response, 201, "document");
+  return response.json().id as string;
+}
+
+/** A new patient (signingPatient) and a draft for them the professional has NOT signed yet. */
+export async function unsignedDocument(
+  app: FastifyInstance,
+  who: SignedIn,
+  options: { versionId: string; nome?: string },
+): Promise<{ id: string; patient: SignablePatient }> {
+  const patient = await signingPatient(app, who, { nome: options.nome });
+  return { id: await unsignedDraft(app, who, { versionId: options.versionId, patientId: patient.id }), patient };
 }
 
 /** A draft document (made through the API: frozen model, hash, PDF) for the patient, ready to send. */
@@ -143,17 +177,11 @@ export async function draftDocument(
   /** Where the professional's code is read when the clinic requires it (decision 078: on with SMTP). */
   database?: Database,
 ): Promise<string> {
-  const response = await caller(app, who)("POST", "/api/documents", {
-    paciente_id: patientId,
-    template_version_id: versionId,
-    titulo,
-    procedimento: "Blefaroplastia superior",
-    data_procedimento: "2026-12-03",
-    medico_responsavel_id: who.profileId,
-    variaveis: { riscos_personalizados: "Hematoma" },
+  const id = await unsignedDraft(app, who, {
+    versionId,
+    patientId,
+    fields: { titulo, data_procedimento: "2026-12-03" },
   });
-  expectStatus(response, 201, "document");
-  const id = response.json().id as string;
   // The responsible professional signs the professional declaration before sending.
   const sign = (codigo?: string) =>
     caller(app, who)("POST", `/api/documents/${id}/professional-signature`, {
@@ -193,6 +221,15 @@ export async function signableDocument(
   const patient = await signingPatient(app, who, options);
   const documentId = await draftDocument(app, who, versionId, patient.id, undefined, undefined, options.database);
   return { documentId, patient, versionId };
+}
+
+/** The professional's party row of a document, once they signed (undefined before). */
+export async function professionalParty(database: Database, documentId: string) {
+  const [party] = await database.db
+    .select()
+    .from(contratoPartes)
+    .where(and(eq(contratoPartes.contrato_id, documentId), eq(contratoPartes.papel, "profissional")));
+  return party;
 }
 
 /** The token at the end of a signing link. */

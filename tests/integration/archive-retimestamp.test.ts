@@ -125,7 +125,13 @@ describe("archive re-time-stamp", () => {
     killedBefore = await storedPdf(documentKilled);
     const stamp = latestDocumentTimestamp(killedBefore)!;
     expect(stamp.tsaNotAfter!.getTime()).toBeLessThan(Date.now() + 31 * DAY);
-    const built = await buildRevision(jobContext(), killedBefore, stamp, tsaConfigFromEnv(ctx.env)!, new Date());
+    const built = await buildRevision({
+      ctx: jobContext(),
+      previous: killedBefore,
+      stamp,
+      tsa: tsaConfigFromEnv(ctx.env)!,
+      now: new Date(),
+    });
     orphan = built.pdf;
     await ctx.app.services.storage.put(orphan);
     // …kill -9 here: nothing recorded.

@@ -5,8 +5,9 @@ import { BULK_ROW_ERRORS, BULK_SEND_MAX_ROWS } from "../../src/shared/schemas/bu
 import { ERRORS } from "../../src/shared/errors.js";
 import { validCpf } from "../helpers/factories.js";
 import { outboxMails } from "../helpers/outbox.js";
-import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
-import { publishedTemplateVersion, signingPatient } from "../helpers/signing.js";
+import { twoClinics } from "../helpers/clinics.js";
+import { newStaff, type SignedIn } from "../helpers/sessions.js";
+import { caller, signingPatient } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
@@ -23,18 +24,14 @@ let otherVersionId: string;
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  clinic = await newClinic(ctx.app);
-  other = await newClinic(ctx.app);
-  receptionist = await newStaff(ctx.app, ctx.database, clinic.tenantId, "atendente");
-  versionId = await publishedTemplateVersion(ctx.app, clinic);
-  otherVersionId = await publishedTemplateVersion(ctx.app, other);
+  ({ clinic, other, receptionist, versionId, otherVersionId } = await twoClinics(ctx, { frontDesk: true }));
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
 const as = (who: SignedIn, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
+  caller(ctx.app, who)(method, url, payload);
 
 const batch = (who: SignedIn, linhas: unknown[], extra: Record<string, unknown> = {}) =>
   as(who, "POST", "/api/documents/bulk", {
@@ -58,13 +55,11 @@ describe("POST /api/documents/bulk", () => {
     const noChannel = await signingPatient(ctx.app, clinic, { nome: "Dora Sem Contato", email: null });
     const foreign = await signingPatient(ctx.app, other, { nome: "Elisa Outra Clínica" });
     // A minor without a guardian on record: sendDocument refuses, after createDocument ran.
-    const minor = await as(clinic, "POST", "/api/patients", {
+    const minor = await signingPatient(ctx.app, clinic, {
       nome: "Felipe Menor",
-      cpf: validCpf(),
-      data_nascimento: "2018-03-04",
       email: "felipe.menor@exemplo.com.br",
+      fields: { data_nascimento: "2018-03-04" },
     });
-    expect(minor.statusCode, minor.body).toBe(201);
     const before = (await documentsOf(clinic.tenantId)).length;
 
     const response = await batch(receptionist, [
@@ -76,7 +71,7 @@ describe("POST /api/documents/bulk", () => {
       { cpf: foreign.cpf },
       { cpf: validCpf() },
       { paciente_id: byId.id },
-      { paciente_id: minor.json().id },
+      { paciente_id: minor.id },
     ]);
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();

@@ -147,13 +147,13 @@ describe("GET/PUT /api/settings/embedding", () => {
 
   it("refuses http:// origins in production", async () => {
     const actor: Actor = { tenantId: clinic.tenantId, profileId: clinic.profileId, role: "admin", isOwner: true };
-    await expect(saveEmbedSettings(ctx.database.db, actor, { origens: [SITE, LOCAL] }, true, {})).rejects.toMatchObject(
-      {
-        code: "VALIDATION",
-        message: "Use um endereço https:// (obrigatório em produção)",
-        extra: { issues: [{ path: "origens.1", message: "Use um endereço https:// (obrigatório em produção)" }] },
-      },
-    );
+    await expect(
+      saveEmbedSettings({ db: ctx.database.db, actor, input: { origens: [SITE, LOCAL] }, production: true, audit: {} }),
+    ).rejects.toMatchObject({
+      code: "VALIDATION",
+      message: "Use um endereço https:// (obrigatório em produção)",
+      extra: { issues: [{ path: "origens.1", message: "Use um endereço https:// (obrigatório em produção)" }] },
+    });
     expect((await call(clinic, "GET", URL_SETTINGS)).json()).toEqual({ origens: [SITE, LOCAL] });
   });
 

@@ -285,7 +285,9 @@ describe("a full queue", () => {
       log: { info() {}, warn() {}, error() {} },
     };
     const before = Date.now();
-    expect(await runDueJobs(ctx, { "documents.expire": async () => Promise.reject(busy) }, 1)).toBe(1);
+    expect(
+      await runDueJobs({ ctx, handlers: { "documents.expire": async () => Promise.reject(busy) }, limit: 1 }),
+    ).toBe(1);
     const [job] = await database.db.select().from(jobs).where(eq(jobs.dedupe_key, dedupeKey));
     expect(job).toMatchObject({ status: "pending", attempts: 0, last_error: null });
     expect(job!.run_at.getTime()).toBeGreaterThanOrEqual(before + 7000);

@@ -1,14 +1,22 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, eq, like } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, contratoPartes, emailOutbox } from "../../src/db/schema.js";
-import { ERRORS } from "../../src/shared/errors.js";
-import { latestMail } from "../helpers/outbox.js";
+import { auditEvents } from "../../src/db/schema.js";
+import { twoClinics } from "../helpers/clinics.js";
+import { expectError } from "../helpers/expect-error.js";
+import { sealedPdfText } from "../helpers/pdf-text.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
-import { publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
+import {
+  caller,
+  latestProfessionalCode,
+  professionalParty as partyOf,
+  publishedTemplateVersion,
+  signAsPatient,
+  tokenOf,
+  unsignedDocument,
+} from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
@@ -25,71 +33,33 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-professional-code-
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  clinic = await newClinic(ctx.app);
-  other = await newClinic(ctx.app);
-  versionId = await publishedTemplateVersion(ctx.app, clinic);
+  ({ clinic, other, versionId } = await twoClinics(ctx));
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
 type Ctx = TestContext;
-const as = (who: SignedIn, method: "GET" | "POST" | "PUT", url: string, payload?: unknown, on: Ctx = ctx) =>
-  on.app.inject({
-    method,
-    url,
-    headers: { cookie: who.cookie },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const as = (who: SignedIn, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
+  caller(ctx.app, who)(method, url, payload);
 const setCodeRequired = async (value: boolean, who = clinic, on: Ctx = ctx) => {
-  const saved = await as(who, "PUT", "/api/settings/signing", { codigo_profissional: value }, on);
+  const saved = await caller(on.app, who)("PUT", "/api/settings/signing", { codigo_profissional: value });
   expect(saved.statusCode, saved.body).toBe(200);
   expect(saved.json()).toMatchObject({ codigo_profissional: value });
 };
 const signWith = (id: string, body: Record<string, unknown>, who = clinic, on: Ctx = ctx) =>
-  as(who, "POST", `/api/documents/${id}/professional-signature`, { senha: who.password, ...body }, on);
+  caller(on.app, who)("POST", `/api/documents/${id}/professional-signature`, { senha: who.password, ...body });
 
-const expectError = (response: { statusCode: number; json(): any; body: string }, code: keyof typeof ERRORS) => {
-  expect(response.statusCode, response.body).toBe(ERRORS[code].status);
-  expect(response.json()).toMatchObject({ code });
-};
-
-async function draft(who = clinic, version = versionId, on: Ctx = ctx) {
-  const patient = await signingPatient(on.app, who);
-  const created = await as(
-    who,
-    "POST",
-    "/api/documents",
-    {
-      paciente_id: patient.id,
-      template_version_id: version,
-      titulo: "TCLE - Blefaroplastia",
-      procedimento: "Blefaroplastia superior",
-      medico_responsavel_id: who.profileId,
-      variaveis: { riscos_personalizados: "Hematoma" },
-    },
-    on,
-  );
-  expect(created.statusCode, created.body).toBe(201);
-  return { id: created.json().id as string, patient };
-}
+const draft = (who = clinic, version = versionId, on: Ctx = ctx) =>
+  unsignedDocument(on.app, who, { versionId: version });
 
 async function codeFor(id: string, who = clinic, on: Ctx = ctx): Promise<string> {
-  const sent = await as(who, "POST", `/api/documents/${id}/professional-signature/code`, {}, on);
+  const sent = await caller(on.app, who)("POST", `/api/documents/${id}/professional-signature/code`, {});
   expect(sent.statusCode, sent.body).toBe(200);
-  const mail = await latestMail(on, who.email, like(emailOutbox.subject, "%código de assinatura do profissional%"));
-  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
-  if (!code) throw new Error("no professional code in the outbox");
-  return code;
+  return latestProfessionalCode(on, who.email);
 }
 
-const professionalParty = async (id: string, on: Ctx = ctx) =>
-  (
-    await on.database.db
-      .select()
-      .from(contratoPartes)
-      .where(and(eq(contratoPartes.contrato_id, id), eq(contratoPartes.papel, "profissional")))
-  )[0];
+const professionalParty = (id: string, on: Ctx = ctx) => partyOf(on.database, id);
 
 describe("the clinic requires the professional's code (decision 078)", () => {
   it("on: the password alone is refused with a pt-BR 409 and nothing is signed; with the code it signs, advanced", async () => {
@@ -148,12 +118,7 @@ describe("the clinic requires the professional's code (decision 078)", () => {
     expect((await signAsPatient(ctx.app, ctx.database, tokenOf(link.json().link), patient)).response.statusCode).toBe(
       200,
     );
-    await ctx.app.worker.tick();
-    const pdf = await as(clinic, "GET", `/api/documents/${id}/signed-pdf`);
-    expect(pdf.statusCode, pdf.body).toBe(200);
-    const file = path.join(scratch, "profissional-sem-codigo.pdf");
-    writeFileSync(file, pdf.rawPayload);
-    const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    const text = await sealedPdfText(ctx.app, clinic, id, path.join(scratch, "profissional-sem-codigo.pdf"));
     expect(text).toContain("(sem segundo fator: A clínica não exige o código do profissional)");
   });
 
@@ -225,7 +190,7 @@ describe("never set, the professional's code follows SMTP (decision 078)", () =>
   it("is on where e-mail leaves the server: the password alone is refused, the code signs; off again, the password alone signs", async () => {
     const owner = await newClinic(smtpCtx.app);
     const version = await publishedTemplateVersion(smtpCtx.app, owner);
-    expect((await as(owner, "GET", "/api/settings/signing", undefined, smtpCtx)).json()).toMatchObject({
+    expect((await caller(smtpCtx.app, owner)("GET", "/api/settings/signing")).json()).toMatchObject({
       codigo_profissional: true,
       email_configurado: true,
     });

@@ -1,14 +1,21 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, eq, like } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, contratoPartes, emailOutbox, professionalSigningCodes } from "../../src/db/schema.js";
-import { ERRORS } from "../../src/shared/errors.js";
-import { latestMail } from "../helpers/outbox.js";
-import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
-import { publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
+import { auditEvents, professionalSigningCodes } from "../../src/db/schema.js";
+import { twoClinics } from "../helpers/clinics.js";
+import { expectError } from "../helpers/expect-error.js";
+import { sealedPdfText } from "../helpers/pdf-text.js";
+import { newStaff, type SignedIn } from "../helpers/sessions.js";
+import {
+  caller,
+  latestProfessionalCode,
+  professionalParty as partyOf,
+  signAsPatient,
+  tokenOf,
+  unsignedDocument,
+} from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
@@ -24,61 +31,24 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-professional-code-
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  clinic = await newClinic(ctx.app);
-  other = await newClinic(ctx.app);
-  versionId = await publishedTemplateVersion(ctx.app, clinic);
+  ({ clinic, other, versionId } = await twoClinics(ctx));
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
 const as = (who: SignedIn, method: "GET" | "POST", url: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: { cookie: who.cookie },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+  caller(ctx.app, who)(method, url, payload);
 const askCode = (id: string, who = clinic, payload: unknown = {}) =>
   as(who, "POST", `/api/documents/${id}/professional-signature/code`, payload);
 const signWith = (id: string, body: Record<string, unknown>, who = clinic) =>
   as(who, "POST", `/api/documents/${id}/professional-signature`, { senha: who.password, ...body });
 
-const expectError = (response: { statusCode: number; json(): any; body: string }, code: keyof typeof ERRORS) => {
-  expect(response.statusCode, response.body).toBe(ERRORS[code].status);
-  expect(response.json()).toMatchObject({ code });
-};
-
 /** A draft the professional has NOT signed yet, with its patient. */
-async function draft() {
-  const patient = await signingPatient(ctx.app, clinic);
-  const created = await as(clinic, "POST", "/api/documents", {
-    paciente_id: patient.id,
-    template_version_id: versionId,
-    titulo: "TCLE - Blefaroplastia",
-    procedimento: "Blefaroplastia superior",
-    medico_responsavel_id: clinic.profileId,
-    variaveis: { riscos_personalizados: "Hematoma" },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  return { id: created.json().id as string, patient };
-}
-
+const draft = () => unsignedDocument(ctx.app, clinic, { versionId });
 /** The newest professional code e-mailed to the clinic's owner (the outbox, as they read their mail). */
-async function latestProfessionalCode(): Promise<string> {
-  const mail = await latestMail(ctx, clinic.email, like(emailOutbox.subject, "%código de assinatura do profissional%"));
-  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
-  if (!code) throw new Error("no professional code in the outbox");
-  return code;
-}
-
-const professionalParty = async (id: string) =>
-  (
-    await ctx.database.db
-      .select()
-      .from(contratoPartes)
-      .where(and(eq(contratoPartes.contrato_id, id), eq(contratoPartes.papel, "profissional")))
-  )[0];
+const latestCode = () => latestProfessionalCode(ctx, clinic.email);
+const professionalParty = (id: string) => partyOf(ctx.database, id);
 
 describe("the professional's code (decision 042)", () => {
   it("goes to the e-mail of their own account, hashed; with it the signature is advanced, and the final PDF says so", async () => {
@@ -90,7 +60,7 @@ describe("the professional's code (decision 042)", () => {
       canal: "email",
       destino: expect.stringMatching(/\*\*\*@teste\.consentir\.test$/),
     });
-    const code = await latestProfessionalCode();
+    const code = await latestCode();
     const [stored] = await ctx.database.db
       .select()
       .from(professionalSigningCodes)
@@ -123,12 +93,7 @@ describe("the professional's code (decision 042)", () => {
     expect((await signAsPatient(ctx.app, ctx.database, tokenOf(link.json().link), patient)).response.statusCode).toBe(
       200,
     );
-    await ctx.app.worker.tick();
-    const pdf = await as(clinic, "GET", `/api/documents/${id}/signed-pdf`);
-    expect(pdf.statusCode, pdf.body).toBe(200);
-    const file = path.join(scratch, "profissional-avancada.pdf");
-    writeFileSync(file, pdf.rawPayload);
-    const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    const text = await sealedPdfText(ctx.app, clinic, id, path.join(scratch, "profissional-avancada.pdf"));
     expect(text).toContain("Assinatura eletrônica simples do profissional (servidor de desenvolvimento)");
     expect(text).not.toContain("sem segundo fator");
     // The list badges: advanced, not "login e senha".
@@ -150,7 +115,7 @@ describe("the professional's code (decision 042)", () => {
   it("a wrong code is refused, counted and recorded; the right one still works after it", async () => {
     const { id } = await draft();
     expect((await askCode(id)).statusCode).toBe(200);
-    const code = await latestProfessionalCode();
+    const code = await latestCode();
     const wrong = await signWith(id, { codigo: code === "000000" ? "111111" : "000000" });
     expectError(wrong, "SIGNING_OTP_INVALID");
     expect(await professionalParty(id)).toBeUndefined();
@@ -176,10 +141,10 @@ describe("the professional's code (decision 042)", () => {
     const a = await draft();
     const b = await draft();
     expect((await askCode(a.id)).statusCode).toBe(200);
-    const codeA = await latestProfessionalCode();
+    const codeA = await latestCode();
     expectError(await signWith(b.id, { codigo: codeA }), "SIGNING_OTP_INVALID");
     expect((await askCode(a.id)).statusCode).toBe(200);
-    const newer = await latestProfessionalCode();
+    const newer = await latestCode();
     if (newer !== codeA) expectError(await signWith(a.id, { codigo: codeA }), "SIGNING_OTP_INVALID");
     expect((await signWith(a.id, { codigo: newer })).statusCode).toBe(200);
   });

@@ -1,12 +1,13 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, contratos, documentReminders, emailOutbox, jobs } from "../../src/db/schema.js";
+import { auditEvents, contratos, documentReminders, emailOutbox } from "../../src/db/schema.js";
 import { jobHandlers } from "../../src/server/jobs/handlers.js";
 import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { runDueJobs } from "../../src/server/jobs/run-due-jobs.js";
 import { sendReminder } from "../../src/server/services/reminders/send-reminder.js";
 import { isReminderHour } from "../../src/shared/reminders/reminder-schedule.js";
 import { validCpf } from "../helpers/factories.js";
+import { pendingJobsOf } from "../helpers/jobs.js";
 import { outboxMails } from "../helpers/outbox.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
 import { signableDocument, signAsPatient, tokenOf } from "../helpers/signing.js";
@@ -60,18 +61,7 @@ async function sentDocument(email = true) {
   return { ...doc, link: sent.json().link as string, sentAt: row!.sent_at!, expiresAt: row!.expiracao_at };
 }
 
-async function pendingReminderJobs(documentId: string) {
-  return ctx.database.db
-    .select()
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.kind, "document.remind"),
-        eq(jobs.status, "pending"),
-        sql`${jobs.payload} ->> 'contratoId' = ${documentId}`,
-      ),
-    );
-}
+const pendingReminderJobs = (documentId: string) => pendingJobsOf(ctx.database, "document.remind", documentId);
 const reminderMails = (to: string) =>
   outboxMails({ app: ctx.app, database: ctx.database }, to, like(emailOutbox.subject, "%lembrete%"));
 const reminderRows = (documentId: string) =>
@@ -104,11 +94,16 @@ describe("automatic reminders", () => {
     expect(isReminderHour(firstAt)).toBe(true);
 
     // A minute early: nothing.
-    await runDueJobs(jobContext(), jobHandlers, 20, at(new Date(firstAt.getTime() - 60_000)));
+    await runDueJobs({
+      ctx: jobContext(),
+      handlers: jobHandlers,
+      limit: 20,
+      now: at(new Date(firstAt.getTime() - 60_000)),
+    });
     expect(await reminderMails(doc.patient.email!)).toHaveLength(0);
 
     // On time: the reminder, with the link the patient already has.
-    await runDueJobs(jobContext(), jobHandlers, 20, at(firstAt));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(firstAt) });
     const mails = await reminderMails(doc.patient.email!);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain(tokenOf(doc.link));
@@ -133,8 +128,8 @@ describe("automatic reminders", () => {
     expect(second!.run_at.getTime()).toBeGreaterThanOrEqual(doc.sentAt.getTime() + 72 * HOUR);
     const clock = at(second!.run_at);
     await Promise.all([
-      runDueJobs(jobContext(), jobHandlers, 20, clock),
-      runDueJobs(jobContext(), jobHandlers, 20, clock),
+      runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: clock }),
+      runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: clock }),
     ]);
     expect(await reminderMails(doc.patient.email!)).toHaveLength(2);
     expect((await reminderRows(doc.documentId)).map((r) => r.ordem).sort()).toEqual([1, 2]);
@@ -144,7 +139,7 @@ describe("automatic reminders", () => {
     expect(signed.response.statusCode, signed.response.body).toBe(200);
     const [third] = await pendingReminderJobs(doc.documentId);
     expect(third!.payload).toMatchObject({ ordem: 3 });
-    await runDueJobs(jobContext(), jobHandlers, 20, at(third!.run_at));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(third!.run_at) });
     expect(await reminderMails(doc.patient.email!)).toHaveLength(2);
     expect(await reminderRows(doc.documentId)).toHaveLength(2);
     expect(await pendingReminderJobs(doc.documentId)).toHaveLength(0);
@@ -156,21 +151,26 @@ describe("automatic reminders", () => {
     // The worker was down and comes back at night: the reminder waits for the morning.
     let night = job!.run_at.getTime();
     while (isReminderHour(new Date(night))) night += 30 * 60_000;
-    await runDueJobs(jobContext(), jobHandlers, 20, at(new Date(night)));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(new Date(night)) });
     expect(await reminderMails(doc.patient.email!)).toHaveLength(0);
     const [morning] = await pendingReminderJobs(doc.documentId);
     expect(morning!.payload).toMatchObject({ ordem: 1 });
     expect(spHour(morning!.run_at)).toBe(8);
     expect(spMinute(morning!.run_at)).toBe(0);
     expect(morning!.run_at.getTime()).toBeGreaterThan(night);
-    await runDueJobs(jobContext(), jobHandlers, 20, at(morning!.run_at));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(morning!.run_at) });
     const mails = await reminderMails(doc.patient.email!);
     expect(mails).toHaveLength(1);
     expect((await reminderRows(doc.documentId))[0]!.enviado_em.toISOString()).toBe(morning!.run_at.toISOString());
 
     // Past the deadline the next one stops, even though its job comes due.
     const [next] = await pendingReminderJobs(doc.documentId);
-    await runDueJobs(jobContext(), jobHandlers, 20, at(new Date(doc.expiresAt.getTime() + HOUR)));
+    await runDueJobs({
+      ctx: jobContext(),
+      handlers: jobHandlers,
+      limit: 20,
+      now: at(new Date(doc.expiresAt.getTime() + HOUR)),
+    });
     expect(await reminderMails(doc.patient.email!)).toHaveLength(1);
     expect(next).toBeDefined();
     expect(await pendingReminderJobs(doc.documentId)).toHaveLength(0);
@@ -183,7 +183,7 @@ describe("automatic reminders", () => {
     });
     expect(cancel.statusCode, cancel.body).toBe(204);
     const [job] = await pendingReminderJobs(cancelled.documentId);
-    await runDueJobs(jobContext(), jobHandlers, 20, at(job!.run_at));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(job!.run_at) });
     expect(await reminderMails(cancelled.patient.email!)).toHaveLength(0);
     expect(await pendingReminderJobs(cancelled.documentId)).toHaveLength(0);
 
@@ -194,7 +194,7 @@ describe("automatic reminders", () => {
     const off = await sentDocument();
     expect((await call(clinic, "PUT", "/api/settings/reminders", { ativo: false })).statusCode).toBe(200);
     const [offJob] = await pendingReminderJobs(off.documentId);
-    await runDueJobs(jobContext(), jobHandlers, 20, at(offJob!.run_at));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(offJob!.run_at) });
     expect(await reminderMails(off.patient.email!)).toHaveLength(0);
     expect((await call(clinic, "PUT", "/api/settings/reminders", { ativo: true })).statusCode).toBe(200);
     const later = await sentDocument();
@@ -214,7 +214,7 @@ describe("automatic reminders", () => {
     expect(sent.statusCode, sent.body).toBe(200);
     const witnessLink = (sent.json().testemunhas as { link: string }[])[0]!.link;
     const [job] = await pendingReminderJobs(doc.documentId);
-    await runDueJobs(jobContext(), jobHandlers, 20, at(job!.run_at));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(job!.run_at) });
     const mails = await reminderMails(witnessEmail);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain(tokenOf(witnessLink));
@@ -235,7 +235,7 @@ describe("automatic reminders", () => {
     expect(sent.statusCode, sent.body).toBe(200);
     const [job] = await pendingReminderJobs(doc.documentId);
     expect(job!.payload).toMatchObject({ canais: [] });
-    await runDueJobs(jobContext(), jobHandlers, 20, at(job!.run_at));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(job!.run_at) });
     expect(await reminderMails(witnessEmail)).toHaveLength(1);
     expect(await reminderMails(doc.patient.email!)).toHaveLength(0);
     expect((await reminderRows(doc.documentId))[0]!.canais).toEqual(["e-mail (testemunha 1)"]);
@@ -244,7 +244,7 @@ describe("automatic reminders", () => {
   it("start again from a manual Reenviar: the old chain stops, the new one counts on and uses the new link (decision 066)", async () => {
     const doc = await sentDocument();
     const [first] = await pendingReminderJobs(doc.documentId);
-    await runDueJobs(jobContext(), jobHandlers, 20, at(first!.run_at));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(first!.run_at) });
     expect(await reminderRows(doc.documentId)).toHaveLength(1);
     const [oldSecond] = await pendingReminderJobs(doc.documentId);
     expect(oldSecond!.payload).toMatchObject({ ordem: 2 });
@@ -262,7 +262,7 @@ describe("automatic reminders", () => {
 
     // The new chain's reminder carries the new link.
     const before = (await reminderMails(doc.patient.email!)).length;
-    await runDueJobs(jobContext(), jobHandlers, 20, at(restarted!.run_at));
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: at(restarted!.run_at) });
     const mails = await reminderMails(doc.patient.email!);
     expect(mails.length).toBe(before + 1);
     expect(mails.filter((m) => m.text.includes(tokenOf(newLink)))).toHaveLength(1);

@@ -68,7 +68,8 @@ const jobContext = (env: Env = ctx.env): JobContext => ({
   origin: "http://localhost:3000",
   log: { info() {}, warn() {}, error() {} },
 });
-const runJobs = (env?: Env, now?: Date) => runDueJobs(jobContext(env), jobHandlers, 50, now ? () => now : undefined);
+const runJobs = (env?: Env, now?: Date) =>
+  runDueJobs({ ctx: jobContext(env), handlers: jobHandlers, limit: 50, now: now ? () => now : undefined });
 const staff = (who: SignedIn, method: "GET" | "POST", url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
 const pub = (method: "GET" | "POST" | "HEAD", url: string, payload?: unknown) =>

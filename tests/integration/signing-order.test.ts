@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { and, asc, eq, like } from "drizzle-orm";
@@ -7,9 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contratos, emailOutbox, jobs } from "../../src/db/schema.js";
 import { ERRORS } from "../../src/shared/errors.js";
 import { SIGNING_MESSAGES } from "../../src/shared/signing-rules.js";
+import { twoClinics } from "../helpers/clinics.js";
+import { expectError } from "../helpers/expect-error.js";
 import { latestMail, outboxMails } from "../helpers/outbox.js";
+import { sealedPdfText } from "../helpers/pdf-text.js";
 import { newClinic, newStaff, type SignedIn } from "../helpers/sessions.js";
-import { publishedTemplateVersion, signAsPatient, signingPatient, tokenOf } from "../helpers/signing.js";
+import { caller, signAsPatient, signingPatient, tokenOf, unsignedDocument, unsignedDraft } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /**
@@ -26,11 +28,7 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), "consentir-signing-order-"));
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  clinic = await newClinic(ctx.app);
-  other = await newClinic(ctx.app);
-  receptionist = await newStaff(ctx.app, ctx.database, clinic.tenantId, "atendente");
-  versionId = await publishedTemplateVersion(ctx.app, clinic);
-  otherVersionId = await publishedTemplateVersion(ctx.app, other);
+  ({ clinic, other, receptionist, versionId, otherVersionId } = await twoClinics(ctx, { frontDesk: true }));
 });
 afterAll(async () => {
   await ctx?.close();
@@ -38,16 +36,7 @@ afterAll(async () => {
 
 type Method = "GET" | "POST" | "PUT";
 const as = (who: SignedIn, method: Method, url: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: { cookie: who.cookie },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-const expectError = (response: { statusCode: number; json(): any; body: string }, code: keyof typeof ERRORS) => {
-  expect(response.statusCode, response.body).toBe(ERRORS[code].status);
-  expect(response.json()).toMatchObject({ code });
-};
+  caller(ctx.app, who)(method, url, payload);
 const setOrder = async (ordem: string, who = clinic) => {
   const saved = await as(who, "PUT", "/api/settings/signing", { ordem_profissional: ordem });
   expect(saved.statusCode, saved.body).toBe(200);
@@ -70,17 +59,7 @@ const finalizeJobs = (id: string) =>
 
 /** A draft the professional has NOT signed, sent by the receptionist (the front desk). */
 async function sentUnsigned(who = clinic, version = versionId, sender = receptionist) {
-  const patient = await signingPatient(ctx.app, who, { nome: "Beatriz Nogueira Lima" });
-  const created = await as(who, "POST", "/api/documents", {
-    paciente_id: patient.id,
-    template_version_id: version,
-    titulo: "TCLE - Blefaroplastia",
-    procedimento: "Blefaroplastia superior",
-    medico_responsavel_id: who.profileId,
-    variaveis: { riscos_personalizados: "Hematoma" },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const id = created.json().id as string;
+  const { id, patient } = await unsignedDocument(ctx.app, who, { versionId: version, nome: "Beatriz Nogueira Lima" });
   const sent = await as(sender, "POST", `/api/documents/${id}/send`, {});
   expect(sent.statusCode, sent.body).toBe(200);
   return { id, patient, token: tokenOf(sent.json().link) };
@@ -118,15 +97,11 @@ describe("the clinic's setting: when the professional signs (decision 050)", () 
   it("'antes do envio': sending waits for the professional; then the patient's signature completes", async () => {
     await setOrder("antes_do_envio");
     const patient = await signingPatient(ctx.app, clinic);
-    const created = await as(clinic, "POST", "/api/documents", {
-      paciente_id: patient.id,
-      template_version_id: versionId,
-      titulo: "TCLE",
-      procedimento: "Rinoplastia",
-      medico_responsavel_id: clinic.profileId,
-      variaveis: { riscos_personalizados: "Edema" },
+    const id = await unsignedDraft(ctx.app, clinic, {
+      versionId,
+      patientId: patient.id,
+      fields: { titulo: "TCLE", procedimento: "Rinoplastia", variaveis: { riscos_personalizados: "Edema" } },
     });
-    const id = created.json().id as string;
     expectError(await as(receptionist, "POST", `/api/documents/${id}/send`, {}), "PROFESSIONAL_SIGNATURE_MISSING");
     expect((await signAsProfessional(id)).json().documento_assinado).toBe(false);
     const sent = await as(receptionist, "POST", `/api/documents/${id}/send`, {});
@@ -238,12 +213,7 @@ describe("completion in any order (decision 050)", () => {
     expect(await finalizeJobs(id)).toHaveLength(1);
 
     // The sealed PDF, made once, after the last signature: the registry prints each party with its time.
-    await ctx.app.worker.tick();
-    const pdf = await as(clinic, "GET", `/api/documents/${id}/signed-pdf`);
-    expect(pdf.statusCode, pdf.body).toBe(200);
-    const file = path.join(scratch, "qualquer-ordem.pdf");
-    writeFileSync(file, pdf.rawPayload);
-    const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    const text = await sealedPdfText(ctx.app, clinic, id, path.join(scratch, "qualquer-ordem.pdf"));
     const registry = text.slice(text.indexOf("Registro de assinaturas"));
     const when = /assinou em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/;
     const patientAt = registry.search(new RegExp(`${patient.nome} ${when.source}`));

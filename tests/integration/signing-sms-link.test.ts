@@ -2,12 +2,12 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, jobs } from "../../src/db/schema.js";
 import type { JobPayloads } from "../../src/server/jobs/enqueue-job.js";
-import type { JobContext } from "../../src/server/jobs/job-context.js";
 import { sendReminder } from "../../src/server/services/reminders/send-reminder.js";
 import { startFakeZenvia, type FakeZenviaServer } from "../fakes/zenvia-server.js";
-import { validCpf } from "../helpers/factories.js";
+import { jobContextOf, pendingJobsOf } from "../helpers/jobs.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
-import { draftDocument, publishedTemplateVersion, tokenOf } from "../helpers/signing.js";
+import { publishedTemplateVersion, tokenOf } from "../helpers/signing.js";
+import { draftForSmsPatient, smsTestApp } from "../helpers/sms.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
 /** Decision 066, "Link por SMS": staff tick SMS and the signing link goes to the patient's mobile. */
@@ -21,16 +21,7 @@ let versionId: string;
 
 beforeAll(async () => {
   zenvia = await startFakeZenvia();
-  ctx = await createTestApp({
-    env: {
-      NODE_ENV: "production",
-      PUBLIC_URL: "https://consentir.exemplo.com.br",
-      TSA_URL: "none",
-      SMS_PROVIDER_URL: zenvia.url,
-      SMS_API_TOKEN: "token-de-teste",
-      SMS_FROM: "clinica",
-    },
-  });
+  ctx = await smsTestApp(zenvia);
   // A server without SMS.
   bare = await createTestApp();
   clinic = await newClinic(ctx.app);
@@ -48,14 +39,7 @@ const as = (app: TestContext, who: SignedIn) => (method: "GET" | "POST", url: st
   app.app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
 
 async function draftFor(app: TestContext, who: SignedIn, patientData: Record<string, unknown>, version = versionId) {
-  const created = await as(app, who)("POST", "/api/patients", {
-    nome: "Carla Mendes Rocha",
-    cpf: validCpf(),
-    data_nascimento: "1980-02-02",
-    ...patientData,
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  return draftDocument(app.app, who, version, created.json().id);
+  return (await draftForSmsPatient(app.app, who, version, patientData)).documentId;
 }
 
 const smsJobs = (app: TestContext, documentId: string) =>
@@ -181,26 +165,10 @@ describe("signing link by SMS", () => {
     const sent = await as(ctx, clinic)("POST", `/api/documents/${documentId}/send`, { sms: true });
     expect(sent.statusCode, sent.body).toBe(200);
     await deliver(documentId, "5511987654007");
-    const [remind] = await ctx.database.db
-      .select()
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.kind, "document.remind"),
-          eq(jobs.status, "pending"),
-          sql`${jobs.payload} ->> 'contratoId' = ${documentId}`,
-        ),
-      );
+    const [remind] = await pendingJobsOf(ctx.database, "document.remind", documentId);
     const payload = remind!.payload as JobPayloads["document.remind"];
     expect(payload.canais).toEqual(["sms"]);
-    const jobContext: JobContext = {
-      db: ctx.database.db,
-      storage: ctx.app.services.storage,
-      secretBox: ctx.app.services.secretBox,
-      env: ctx.env,
-      origin: "https://consentir.exemplo.com.br",
-      log: { info() {}, warn() {}, error() {} },
-    };
+    const jobContext = jobContextOf(ctx, "https://consentir.exemplo.com.br");
     expect(await sendReminder(jobContext, payload, clinic.tenantId, remind!.run_at)).toBe("sent");
     const received = await deliver(documentId, "5511987654007");
     expect(received).toHaveLength(2);

@@ -4,9 +4,10 @@ import { auditEvents, contratoPartes, jobs } from "../../src/db/schema.js";
 import { zenviaSmsSender } from "../../src/server/services/messaging/zenvia-sms.js";
 import { startFakeZenvia, type FakeZenviaServer } from "../fakes/zenvia-server.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
-import { draftDocument, publishedTemplateVersion, signatureDataUrl, tokenOf } from "../helpers/signing.js";
+import { publishedTemplateVersion, signatureDataUrl, tokenOf } from "../helpers/signing.js";
 import { validCpf } from "../helpers/factories.js";
-import { createTestApp, type TestContext } from "../helpers/test-app.js";
+import { draftForSmsPatient, smsTestApp } from "../helpers/sms.js";
+import type { TestContext } from "../helpers/test-app.js";
 
 /** the code can go by SMS (Zenvia API v2) to a mobile on the patient's record. */
 let ctx: TestContext;
@@ -17,16 +18,7 @@ let versionId: string;
 beforeAll(async () => {
   zenvia = await startFakeZenvia();
   // Production without SMTP: e-mail cannot carry the code, SMS can.
-  ctx = await createTestApp({
-    env: {
-      NODE_ENV: "production",
-      PUBLIC_URL: "https://consentir.exemplo.com.br",
-      TSA_URL: "none",
-      SMS_PROVIDER_URL: zenvia.url,
-      SMS_API_TOKEN: "token-de-teste",
-      SMS_FROM: "clinica",
-    },
-  });
+  ctx = await smsTestApp(zenvia);
   clinic = await newClinic(ctx.app);
   versionId = await publishedTemplateVersion(ctx.app, clinic);
 });
@@ -41,17 +33,10 @@ const pub = (method: "GET" | "POST", url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, payload: payload as object });
 
 async function sentTo(patientData: Record<string, unknown>) {
-  const created = await staff("POST", "/api/patients", {
-    nome: "Carla Mendes Rocha",
-    cpf: validCpf(),
-    data_nascimento: "1980-02-02",
-    ...patientData,
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const documentId = await draftDocument(ctx.app, clinic, versionId, created.json().id);
+  const { documentId, patient } = await draftForSmsPatient(ctx.app, clinic, versionId, patientData);
   const sent = await staff("POST", `/api/documents/${documentId}/send`, {});
   expect(sent.statusCode, sent.body).toBe(200);
-  return { documentId, cpf: created.json().cpf as string, token: tokenOf(sent.json().link), link: sent.json() };
+  return { documentId, cpf: patient.cpf, token: tokenOf(sent.json().link), link: sent.json() };
 }
 
 describe("signing code by SMS", () => {

@@ -87,7 +87,13 @@ const jobContext = (env: Partial<TestContext["env"]> = {}): JobContext => ({
 async function work(at?: Date, env: Partial<TestContext["env"]> = {}, concurrency = 1): Promise<number> {
   let total = 0;
   for (;;) {
-    const ran = await runDueJobs(jobContext(env), jobHandlers, 20, () => at ?? new Date(), { concurrency });
+    const ran = await runDueJobs({
+      ctx: jobContext(env),
+      handlers: jobHandlers,
+      limit: 20,
+      now: () => at ?? new Date(),
+      lease: { concurrency },
+    });
     total += ran;
     if (ran === 0) return total;
   }
@@ -763,8 +769,18 @@ describe("two workers, hanging receivers, private addresses", () => {
       .set({ status: "done" })
       .where(sql`${jobs.payload} ->> 'deliveryId' = ${delivery!.id}`);
     const runs = await Promise.allSettled([
-      deliverWebhook(jobContext(), { deliveryId: delivery!.id, attempt: 1 }, clinic.tenantId, now),
-      deliverWebhook(jobContext(), { deliveryId: delivery!.id, attempt: 1 }, clinic.tenantId, now),
+      deliverWebhook({
+        ctx: jobContext(),
+        payload: { deliveryId: delivery!.id, attempt: 1 },
+        tenantId: clinic.tenantId,
+        now,
+      }),
+      deliverWebhook({
+        ctx: jobContext(),
+        payload: { deliveryId: delivery!.id, attempt: 1 },
+        tenantId: clinic.tenantId,
+        now,
+      }),
     ]);
     expect(receiver.received).toHaveLength(1);
     // The run that found the attempt under way leaves it to the queue (fails, to be tried later).
@@ -777,7 +793,12 @@ describe("two workers, hanging receivers, private addresses", () => {
       .where(eq(webhookDeliveries.id, delivery!.id));
     expect(after).toMatchObject({ status: "delivered", tentativas: 1 });
     // Later runs of that attempt do nothing.
-    await deliverWebhook(jobContext(), { deliveryId: delivery!.id, attempt: 1 }, clinic.tenantId, now);
+    await deliverWebhook({
+      ctx: jobContext(),
+      payload: { deliveryId: delivery!.id, attempt: 1 },
+      tenantId: clinic.tenantId,
+      now,
+    });
     expect(receiver.received).toHaveLength(1);
     await call(clinic, "DELETE", `/api/settings/webhooks/${hook.endpoint.id}`);
   });

@@ -75,7 +75,7 @@ async function reminderQueued() {
   const documentId = await draftDocument(ctx.app, clinic, versionId, patient.json().id);
   const sent = await staff("POST", `/api/documents/${documentId}/send`, { email: false });
   expect(sent.statusCode, sent.body).toBe(200);
-  await runDueJobs(jobContext(), jobHandlers, 20);
+  await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
 
   const [remind] = await ctx.database.db
     .select()
@@ -110,7 +110,7 @@ describe("a WhatsApp reminder run late", () => {
   it("goes when the document still waits, in the day's hours", async () => {
     const { daytime, row } = await reminderQueued();
     const before = fake.received.length;
-    await runDueJobs(jobContext(), jobHandlers, 20, () => daytime);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: () => daytime });
     expect(remindersSentTo(before)).toBe(1);
     expect(await row()).toMatchObject({ status: "accepted", erro: null });
   });
@@ -120,7 +120,7 @@ describe("a WhatsApp reminder run late", () => {
     const cancel = await staff("POST", `/api/documents/${documentId}/cancel`, { motivo: "Paciente desistiu" });
     expect(cancel.statusCode, cancel.body).toBe(204);
     const before = fake.received.length;
-    await runDueJobs(jobContext(), jobHandlers, 20, () => daytime);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: () => daytime });
     expect(remindersSentTo(before)).toBe(0);
     const message = await row();
     expect(message.wamid).toBeNull();
@@ -133,7 +133,7 @@ describe("a WhatsApp reminder run late", () => {
     while (spHour(night) !== 23) night = new Date(night.getTime() + HOUR);
     expect(isReminderHour(night)).toBe(false);
     const before = fake.received.length;
-    await runDueJobs(jobContext(), jobHandlers, 20, () => night);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: () => night });
     expect(remindersSentTo(before)).toBe(0);
     expect((await row()).wamid).toBeNull();
   });

@@ -114,7 +114,7 @@ describe("WhatsApp Cloud API", () => {
       { tipo: "link", status: "queued", destino: "(**) *****-4321" },
     ]);
 
-    await runDueJobs(jobContext(), jobHandlers, 20);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
     const got = fake.received.slice(before);
     expect(got).toHaveLength(1);
     expect(got[0]!.path).toBe(`/v21.0/${PHONE_NUMBER_ID}/messages`);
@@ -134,7 +134,7 @@ describe("WhatsApp Cloud API", () => {
 
   it("records delivery statuses from a signed webhook, never backwards; bad or missing signatures are 401 and change nothing", async () => {
     const { documentId } = await sentWithMobile();
-    await runDueJobs(jobContext(), jobHandlers, 20);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
     const { wamid } = await rowOf(documentId, "link");
     const delivered = statusWebhook(wamid!, "delivered");
 
@@ -194,7 +194,7 @@ describe("WhatsApp Cloud API", () => {
   it("a refusal is kept on the message and the job retried; a failed status shows why; the reminder goes by WhatsApp too", async () => {
     fake.mode = "reject";
     const { documentId, link } = await sentWithMobile();
-    await runDueJobs(jobContext(), jobHandlers, 20);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
     const refused = await rowOf(documentId, "link");
     expect(refused.status).toBe("queued");
     expect(refused.erro).toMatch(/131030/);
@@ -204,7 +204,7 @@ describe("WhatsApp Cloud API", () => {
       .where(and(eq(jobs.kind, "whatsapp.send"), sql`${jobs.payload} ->> 'messageId' = ${refused.id}`));
     expect(retry).toMatchObject({ status: "pending", attempts: 1 });
     fake.mode = "ok";
-    await runDueJobs(jobContext(), jobHandlers, 20, () => retry!.run_at);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: () => retry!.run_at });
     const accepted = await rowOf(documentId, "link");
     expect(accepted).toMatchObject({ status: "accepted", erro: null });
     const failed = statusWebhook(accepted.wamid!, "failed");
@@ -225,7 +225,7 @@ describe("WhatsApp Cloud API", () => {
       );
     expect(remind!.payload).toMatchObject({ canais: ["email", "whatsapp"] });
     const before = fake.received.length;
-    await runDueJobs(jobContext(), jobHandlers, 20, () => remind!.run_at);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20, now: () => remind!.run_at });
     // (The moved clock also runs earlier documents' reminders: only this document's link counts.)
     const sent = fake.received
       .slice(before)
@@ -252,7 +252,7 @@ describe("WhatsApp Cloud API", () => {
     expect(asked.statusCode, asked.body).toBe(200);
     expect(asked.json()).toEqual({ enviado: true, canal: "whatsapp", destino: "(**) *****-4321", email: null });
     const before = fake.received.length;
-    await runDueJobs(jobContext(), jobHandlers, 20);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
     const codeMessage = fake.received.slice(before).find((m) => m.body.template.name === "consentir_codigo");
     expect(codeMessage).toBeDefined();
     const code = codeMessage!.body.template.components[0]!.parameters[0]!.text;
@@ -298,7 +298,7 @@ describe("WhatsApp Cloud API", () => {
 
   it("falls back to e-mail once when WhatsApp reports the link failed, and says so on the page and in the trail (decision 066)", async () => {
     const { documentId, link, email } = await sentWithMobile();
-    await runDueJobs(jobContext(), jobHandlers, 20);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
     const accepted = await rowOf(documentId, "link");
     expect(accepted.status).toBe("accepted");
     const failed = statusWebhook(accepted.wamid!, "failed");
@@ -306,8 +306,8 @@ describe("WhatsApp Cloud API", () => {
     // Twice: the second changes nothing (failed is final) and queues no second fallback.
     expect((await webhook(failed, hubSignature(failed, APP_SECRET))).statusCode).toBe(200);
     const mailsBefore = await outboxMails({ app: ctx.app, database: ctx.database }, email);
-    await runDueJobs(jobContext(), jobHandlers, 20);
-    await runDueJobs(jobContext(), jobHandlers, 20);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
     const mails = await outboxMails({ app: ctx.app, database: ctx.database }, email);
     const fallbackMails = mails.slice(mailsBefore.length);
     expect(fallbackMails).toHaveLength(1);
@@ -325,7 +325,7 @@ describe("WhatsApp Cloud API", () => {
 
   it("after the last failed attempt, the code goes again by e-mail as a new code that signs; the trail names e-mail (decision 066)", async () => {
     const { documentId, link, email } = await sentWithMobile();
-    await runDueJobs(jobContext(), jobHandlers, 20);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
     const token = tokenOf(link);
     await ctx.app.inject({ method: "GET", url: `/api/public/sign/${token}` });
     const asked = await ctx.app.inject({
@@ -348,12 +348,12 @@ describe("WhatsApp Cloud API", () => {
       .where(and(eq(jobs.kind, "whatsapp.send"), sql`${jobs.payload} ->> 'messageId' = ${codeRow.id}`));
     fake.mode = "reject";
     try {
-      await runDueJobs(jobContext(), jobHandlers, 20);
+      await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
     } finally {
       fake.mode = "ok";
     }
     expect(await rowOf(documentId, "codigo")).toMatchObject({ status: "failed" });
-    await runDueJobs(jobContext(), jobHandlers, 20);
+    await runDueJobs({ ctx: jobContext(), handlers: jobHandlers, limit: 20 });
     expect((await rowOf(documentId, "codigo")).fallback).toBe("email");
     expect((await where()).json()).toEqual({
       entrega: { canal: "email", destino: expect.stringContaining("***@"), reenvio_whatsapp: true },

@@ -140,21 +140,21 @@ describe("jobs", () => {
       },
     };
     await ctx.database.db.update(jobs).set({ max_attempts: 2 }).where(eq(jobs.dedupe_key, "teste-dedupe"));
-    expect(await runDueJobs(jobContext(), handlers)).toBe(1);
+    expect(await runDueJobs({ ctx: jobContext(), handlers })).toBe(1);
     let [job] = await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "teste-dedupe"));
     expect(job).toMatchObject({ status: "pending", attempts: 1, last_error: "Error: falha proposital" });
     expect(job!.run_at.getTime()).toBeGreaterThan(Date.now());
     // Not due: nothing runs. Then the clock passes the retry time.
-    expect(await runDueJobs(jobContext(), handlers)).toBe(0);
+    expect(await runDueJobs({ ctx: jobContext(), handlers })).toBe(0);
     const later = () => new Date(Date.now() + 60 * 60_000);
-    expect(await runDueJobs(jobContext(), handlers, 20, later)).toBe(1);
+    expect(await runDueJobs({ ctx: jobContext(), handlers, limit: 20, now: later })).toBe(1);
     [job] = await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "teste-dedupe"));
     expect(job).toMatchObject({ status: "failed", attempts: 2 });
     expect(calls).toBe(2);
 
     // A job whose handler succeeds ends done.
     await enqueueJob(ctx.database.db, { kind: "documents.expire", payload: {}, dedupeKey: "teste-ok" });
-    expect(await runDueJobs(jobContext(), { "documents.expire": async () => {} })).toBe(1);
+    expect(await runDueJobs({ ctx: jobContext(), handlers: { "documents.expire": async () => {} } })).toBe(1);
     const [ok] = await ctx.database.db.select().from(jobs).where(eq(jobs.dedupe_key, "teste-ok"));
     expect(ok).toMatchObject({ status: "done" });
   });
@@ -168,7 +168,10 @@ describe("jobs", () => {
         runs.push("x");
       },
     };
-    const [a, b] = await Promise.all([runDueJobs(jobContext(), handlers), runDueJobs(jobContext(), handlers)]);
+    const [a, b] = await Promise.all([
+      runDueJobs({ ctx: jobContext(), handlers }),
+      runDueJobs({ ctx: jobContext(), handlers }),
+    ]);
     expect((a ?? 0) + (b ?? 0)).toBe(runs.length);
     const open = await rawRows<{ n: number }>(
       ctx.database.db,
@@ -199,7 +202,7 @@ describe("jobs", () => {
         inFlight -= 1;
       },
     };
-    expect(await runDueJobs(jobContext(), handlers, 20, undefined, { concurrency: 3 })).toBe(7);
+    expect(await runDueJobs({ ctx: jobContext(), handlers, limit: 20, lease: { concurrency: 3 } })).toBe(7);
     expect(peak).toBe(3);
     expect([...seen].sort()).toEqual([...keys].sort());
     const open = await rawRows<{ n: number }>(
@@ -215,7 +218,13 @@ describe("job leases", () => {
     await enqueueJob(ctx.database.db, { kind: "documents.expire", payload: {}, dedupeKey: "teste-lease-morto" });
     // A worker takes it and dies without finishing (no more heartbeats): the row stays 'running'.
     const died = { "documents.expire": async () => new Promise<void>(() => {}) };
-    void runDueJobs(jobContext(), died, 1, () => new Date(), { heartbeatMs: 2 ** 30 });
+    void runDueJobs({
+      ctx: jobContext(),
+      handlers: died,
+      limit: 1,
+      now: () => new Date(),
+      lease: { heartbeatMs: 2 ** 30 },
+    });
     await expect
       .poll(
         async () =>
@@ -234,9 +243,9 @@ describe("job leases", () => {
         ran += 1;
       },
     };
-    expect(await runDueJobs(jobContext(), handlers)).toBe(0);
+    expect(await runDueJobs({ ctx: jobContext(), handlers })).toBe(0);
     const afterLease = () => new Date(taken!.locked_until!.getTime() + 1);
-    expect(await runDueJobs(jobContext(), handlers, 20, afterLease)).toBe(1);
+    expect(await runDueJobs({ ctx: jobContext(), handlers, limit: 20, now: afterLease })).toBe(1);
     expect(ran).toBe(1);
   });
 
@@ -253,11 +262,11 @@ describe("job leases", () => {
       },
     };
     const lease = { leaseMs: 400, heartbeatMs: 50 };
-    const first = runDueJobs(jobContext(), slow, 1, () => new Date(), lease);
+    const first = runDueJobs({ ctx: jobContext(), handlers: slow, limit: 1, now: () => new Date(), lease });
     await expect.poll(() => runs).toBe(1);
     // Well past the first lease: without the heartbeat another worker would take the job again.
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(await runDueJobs(jobContext(), slow, 20, () => new Date(), lease)).toBe(0);
+    expect(await runDueJobs({ ctx: jobContext(), handlers: slow, limit: 20, now: () => new Date(), lease })).toBe(0);
     expect(runs).toBe(1);
     release();
     expect(await first).toBe(1);

@@ -86,10 +86,10 @@ export async function seedDemoDocuments(db: Db, tenantId: string, ownerId: strin
         .where(eq(procedimentoCuidados.procedimento_id, procedure.id)),
     );
     const dataProcedimento = new Date(Date.now() + (demo.dias + 7) * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-    await createDocument(
+    await createDocument({
       db,
       actor,
-      {
+      input: {
         paciente_id: patient.id,
         template_version_id: version.id,
         titulo: `Termo de Consentimento - ${demo.procedimento}`,
@@ -106,9 +106,9 @@ export async function seedDemoDocuments(db: Db, tenantId: string, ownerId: strin
         conteudo: { riscos, beneficios, cuidados },
         permitir_pendencias: true,
       },
-      { ip: undefined, userAgent: "npm run seed" },
-      new Date(Date.now() - demo.dias * 24 * 60 * 60 * 1000),
-    );
+      audit: { ip: undefined, userAgent: "npm run seed" },
+      now: new Date(Date.now() - demo.dias * 24 * 60 * 60 * 1000),
+    });
   }
   return true;
 }

@@ -49,7 +49,7 @@ export const jobHandlers: JobHandlers = {
   },
   "whatsapp.send": async (ctx, payload, tenantId, now, attempt) => {
     if (!tenantId) throw new Error("whatsapp.send needs the message's tenant");
-    await sendWhatsappJob(ctx, payload, tenantId, now, attempt);
+    await sendWhatsappJob({ ctx, payload, tenantId, now, attempt });
   },
   "whatsapp.fallback": async (ctx, payload, tenantId, now) => {
     if (!tenantId) throw new Error("whatsapp.fallback needs the message's tenant");
@@ -57,6 +57,6 @@ export const jobHandlers: JobHandlers = {
   },
   "webhook.deliver": async (ctx, payload, tenantId, now) => {
     if (!tenantId) throw new Error("webhook.deliver needs the delivery's tenant");
-    await deliverWebhook(ctx, payload, tenantId, now);
+    await deliverWebhook({ ctx, payload, tenantId, now });
   },
 };

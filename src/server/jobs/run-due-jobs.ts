@@ -72,19 +72,27 @@ async function releaseExpiredLeases(db: Db, now: Date): Promise<void> {
     .where(and(eq(jobs.status, "running"), lte(jobs.locked_until, now)));
 }
 
+export interface RunDueJobsOptions {
+  ctx: JobContext;
+  handlers: JobHandlers;
+  limit?: number;
+  now?: () => Date;
+  lease?: LeaseOptions;
+}
+
 /**
  * Runs due jobs until none is left or `limit` ran; a failure is recorded and retried later with
  * back-off, and after max_attempts the job stays 'failed' with its last error (never deleted).
  * `lease.concurrency` lanes run at once (JOB_CONCURRENCY in the worker): each takes its own job
  * with SKIP LOCKED, so a slow outside call (Feegow, SMTP) no longer holds up the jobs behind it.
  */
-export async function runDueJobs(
-  ctx: JobContext,
-  handlers: JobHandlers,
+export async function runDueJobs({
+  ctx,
+  handlers,
   limit = 20,
-  now: () => Date = () => new Date(),
-  lease: LeaseOptions = {},
-): Promise<number> {
+  now = () => new Date(),
+  lease = {},
+}: RunDueJobsOptions): Promise<number> {
   const leaseMs = lease.leaseMs ?? LEASE_MS;
   await releaseExpiredLeases(ctx.db, now());
   let ran = 0;
@@ -93,7 +101,7 @@ export async function runDueJobs(
       const job = await claim(ctx.db, now(), leaseMs);
       if (!job) return;
       ran += 1;
-      await runOne(ctx, handlers, job, now, leaseMs, lease.heartbeatMs ?? HEARTBEAT_MS);
+      await runOne({ ctx, handlers, job, now, leaseMs, heartbeatMs: lease.heartbeatMs ?? HEARTBEAT_MS });
     }
   };
   const lanes = Math.max(1, Math.min(lease.concurrency ?? 1, limit));
@@ -101,17 +109,19 @@ export async function runDueJobs(
   return ran;
 }
 
+interface RunOneOptions {
+  ctx: JobContext;
+  handlers: JobHandlers;
+  job: JobRow;
+  now: () => Date;
+  leaseMs: number;
+  heartbeatMs: number;
+}
+
 /** Runs one claimed job under its lease and records the outcome. */
-async function runOne(
-  ctx: JobContext,
-  handlers: JobHandlers,
-  job: JobRow,
-  now: () => Date,
-  leaseMs: number,
-  heartbeatMs: number,
-): Promise<void> {
+async function runOne({ ctx, handlers, job, now, leaseMs, heartbeatMs }: RunOneOptions): Promise<void> {
   const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
-  const heartbeat = keepLease(ctx, job.id, leaseMs, heartbeatMs, now);
+  const heartbeat = keepLease({ ctx, jobId: job.id, leaseMs, heartbeatMs, now });
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     await handler(ctx, job.payload as never, job.tenant_id, now(), { number: job.attempts, max: job.max_attempts });
@@ -156,14 +166,16 @@ async function runOne(
   }
 }
 
+interface KeepLeaseOptions {
+  ctx: JobContext;
+  jobId: string;
+  leaseMs: number;
+  heartbeatMs: number;
+  now: () => Date;
+}
+
 /** Renews a running job's lease every `heartbeatMs` until stopped (one renewal in flight at a time). */
-function keepLease(
-  ctx: JobContext,
-  jobId: string,
-  leaseMs: number,
-  heartbeatMs: number,
-  now: () => Date,
-): { stop(): Promise<void> } {
+function keepLease({ ctx, jobId, leaseMs, heartbeatMs, now }: KeepLeaseOptions): { stop(): Promise<void> } {
   let inFlight: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     inFlight = inFlight

@@ -76,13 +76,24 @@ export function createWorker(
   const tick = (tickOptions: { sweep?: boolean } = {}) => asBulkDatabaseWork(() => runRound(tickOptions));
   const runRound = async (tickOptions: { sweep?: boolean }) => {
     const leaseMs = ctx.env.JOB_LEASE_MS ?? LEASE_MS;
-    const jobs = await runDueJobs(ctx, handlers, 20, undefined, {
-      leaseMs,
-      heartbeatMs: Math.max(250, Math.floor(leaseMs / 4)),
-      concurrency: ctx.env.JOB_CONCURRENCY,
+    const jobs = await runDueJobs({
+      ctx,
+      handlers,
+      limit: 20,
+      lease: {
+        leaseMs,
+        heartbeatMs: Math.max(250, Math.floor(leaseMs / 4)),
+        concurrency: ctx.env.JOB_CONCURRENCY,
+      },
     });
     const emails = transport
-      ? await deliverDueEmails(ctx.db, transport, ctx.env.SMTP_FROM, ctx.storage, ctx.secretBox)
+      ? await deliverDueEmails({
+          db: ctx.db,
+          transport,
+          from: ctx.env.SMTP_FROM,
+          storage: ctx.storage,
+          box: ctx.secretBox,
+        })
       : 0;
     let expired = 0;
     let anchored = 0;

@@ -44,7 +44,12 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
       },
     },
     async (request, reply) => {
-      const created = await createApiKey(db, currentUser(request), request.body, auditOf(request));
+      const created = await createApiKey({
+        db,
+        actor: currentUser(request),
+        input: request.body,
+        audit: auditOf(request),
+      });
       return reply.status(201).send(created);
     },
   );
@@ -59,6 +64,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
         response: { 200: apiKeySchema },
       },
     },
-    async (request) => revokeApiKey(db, currentUser(request), request.params.id, auditOf(request)),
+    async (request) =>
+      revokeApiKey({ db, actor: currentUser(request), id: request.params.id, audit: auditOf(request) }),
   );
 };

@@ -63,15 +63,15 @@ export const bulkSendRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return bulkSend(
+      return bulkSend({
         db,
         secretBox,
         actor,
-        request.body,
-        { origin: siteOrigin(env), channel, whatsappConfigured: whatsappConfigured(env) },
-        { ip: request.ip, userAgent: request.headers["user-agent"] },
-        request.log,
-      );
+        input: request.body,
+        channels: { origin: siteOrigin(env), channel, whatsappConfigured: whatsappConfigured(env) },
+        audit: { ip: request.ip, userAgent: request.headers["user-agent"] },
+        log: request.log,
+      });
     },
   );
 };

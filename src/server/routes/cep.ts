@@ -21,7 +21,7 @@ export const cepRoutes: FastifyPluginAsyncZod<{ db: Db; sources: CepSource[] }> 
       },
     },
     async (request, reply) => {
-      const address = await lookupCep(db, sources, request.params.cep, request.log);
+      const address = await lookupCep({ db, sources, cep: request.params.cep, log: request.log });
       reply.header("cache-control", "public, max-age=86400");
       return address;
     },

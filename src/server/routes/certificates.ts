@@ -70,9 +70,16 @@ export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> 
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(await uploadCertificate(db, secretBox, checks, currentUser(request), request.body, contextOf(request))),
+      reply.status(201).send(
+        await uploadCertificate({
+          db,
+          secretBox,
+          checks,
+          actor: currentUser(request),
+          input: request.body,
+          context: contextOf(request),
+        }),
+      ),
   );
 
   app.delete(
@@ -85,6 +92,13 @@ export const certificateRoutes: FastifyPluginAsyncZod<CertificateRoutesOptions> 
         response: { 200: certificateSchema },
       },
     },
-    async (request) => removeCertificate(db, checks.roots, currentUser(request), request.params.id, contextOf(request)),
+    async (request) =>
+      removeCertificate({
+        db,
+        roots: checks.roots,
+        actor: currentUser(request),
+        id: request.params.id,
+        context: contextOf(request),
+      }),
   );
 };

@@ -60,9 +60,14 @@ export const clinicLogoRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
     },
     async (request) => {
       if (!Buffer.isBuffer(request.body)) throw new AppError("LOGO_UNSUPPORTED");
-      return saveClinicLogo(db, currentUser(request), request.body, {
-        ip: request.ip,
-        userAgent: request.headers["user-agent"],
+      return saveClinicLogo({
+        db,
+        actor: currentUser(request),
+        bytes: request.body,
+        audit: {
+          ip: request.ip,
+          userAgent: request.headers["user-agent"],
+        },
       });
     },
   );

@@ -59,9 +59,15 @@ export const contentRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "content.write");
-      return reply
-        .status(201)
-        .send(await createContentItem(db, actor, request.params.kind, request.body, auditOf(request)));
+      return reply.status(201).send(
+        await createContentItem({
+          db,
+          actor,
+          kind: request.params.kind,
+          input: request.body,
+          audit: auditOf(request),
+        }),
+      );
     },
   );
 
@@ -79,7 +85,14 @@ export const contentRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "content.write");
-      return updateContentItem(db, actor, request.params.kind, request.params.id, request.body, auditOf(request));
+      return updateContentItem({
+        db,
+        actor,
+        kind: request.params.kind,
+        id: request.params.id,
+        input: request.body,
+        audit: auditOf(request),
+      });
     },
   );
 
@@ -89,7 +102,7 @@ export const contentRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "content.write");
-      await deleteContentItem(db, actor, request.params.kind, request.params.id, auditOf(request));
+      await deleteContentItem({ db, actor, kind: request.params.kind, id: request.params.id, audit: auditOf(request) });
       return reply.status(204).send();
     },
   );

@@ -16,17 +16,19 @@ import type { SecretBox } from "../lib/secret-box.js";
 const idParams = z.object({ id: z.uuid("Paciente não encontrado") });
 const auditOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers["user-agent"] });
 
+interface SendZipOptions {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  fileName: string;
+  at: Date;
+  write: (zip: ZipWriter) => Promise<void>;
+}
+
 /**
  * Sends a ZIP written while it downloads (decision 026). Everything that can refuse (404, 403,
  * 409) has already run; a failure from here on ends the download early, never as a valid file.
  */
-function sendZip(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  fileName: string,
-  at: Date,
-  write: (zip: ZipWriter) => Promise<void>,
-) {
+function sendZip({ request, reply, fileName, at, write }: SendZipOptions) {
   const zip = new ZipWriter(at);
   write(zip).catch((error: Error) => {
     if (!(error instanceof ExportAborted)) request.log.error({ err: error }, "export failed while streaming");
@@ -59,10 +61,14 @@ export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStor
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "patients.exportData");
-      const data = await preparePatientExport(db, actor, request.params.id, auditOf(request));
-      return sendZip(request, reply, data.fileName, data.at, (zip) =>
-        writePatientExport(zip, data, storage, secretBox),
-      );
+      const data = await preparePatientExport({ db, actor, patientId: request.params.id, audit: auditOf(request) });
+      return sendZip({
+        request,
+        reply,
+        fileName: data.fileName,
+        at: data.at,
+        write: (zip) => writePatientExport(zip, data, storage, secretBox),
+      });
     },
   );
 
@@ -81,7 +87,7 @@ export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStor
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "patients.anonymize");
-      return anonymizePatient(db, actor, request.params.id, auditOf(request));
+      return anonymizePatient({ db, actor, patientId: request.params.id, audit: auditOf(request) });
     },
   );
 
@@ -98,15 +104,19 @@ export const dataRightsRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStor
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "clinic.export");
-      const data = await prepareClinicExport(
+      const data = await prepareClinicExport({
         db,
         actor,
-        { withFiles: request.query.arquivos === "sim" },
-        auditOf(request),
-      );
-      return sendZip(request, reply, data.fileName, data.at, (zip) =>
-        writeClinicExport(zip, db, storage, secretBox, data),
-      );
+        withFiles: request.query.arquivos === "sim",
+        audit: auditOf(request),
+      });
+      return sendZip({
+        request,
+        reply,
+        fileName: data.fileName,
+        at: data.at,
+        write: (zip) => writeClinicExport({ zip, db, storage, secretBox, data }),
+      });
     },
   );
 };

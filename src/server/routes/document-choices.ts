@@ -34,12 +34,12 @@ export const documentChoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (ap
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      const result = await recordStaffChoice(
+      const result = await recordStaffChoice({
         db,
         actor,
-        { id: request.params.id, tipo: "recusa", data: request.body },
-        auditOf(request),
-      );
+        input: { id: request.params.id, tipo: "recusa", data: request.body },
+        audit: auditOf(request),
+      });
       return reply.status(201).send(result);
     },
   );
@@ -59,12 +59,12 @@ export const documentChoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (ap
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      const result = await recordStaffChoice(
+      const result = await recordStaffChoice({
         db,
         actor,
-        { id: request.params.id, tipo: "revogacao", data: request.body },
-        auditOf(request),
-      );
+        input: { id: request.params.id, tipo: "revogacao", data: request.body },
+        audit: auditOf(request),
+      });
       return reply.status(201).send(result);
     },
   );
@@ -84,12 +84,12 @@ export const documentChoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (ap
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      const result = await recordStaffChoice(
+      const result = await recordStaffChoice({
         db,
         actor,
-        { id: request.params.id, tipo: "revogacao", data: request.body, itemId: request.params.item },
-        auditOf(request),
-      );
+        input: { id: request.params.id, tipo: "revogacao", data: request.body, itemId: request.params.item },
+        audit: auditOf(request),
+      });
       return reply.status(201).send(result);
     },
   );

@@ -128,9 +128,9 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      const { id } = await createDocument(db, actor, request.body, auditOf(request));
+      const { id } = await createDocument({ db, actor, input: request.body, audit: auditOf(request) });
       try {
-        const pdf = await generateDocumentPdf(db, storage, renderer, actor, id, auditOf(request));
+        const pdf = await generateDocumentPdf({ db, storage, renderer, actor, id, audit: auditOf(request) });
         return reply.status(201).send({ id, pdf_gerado: true, pdf_nome: pdf.nome });
       } catch (error) {
         // The document is kept either way; its PDF is made on download (decision 012).
@@ -157,7 +157,7 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      return getDocument(db, actor, request.params.id, auditOf(request));
+      return getDocument({ db, actor, id: request.params.id, audit: auditOf(request) });
     },
   );
 
@@ -174,7 +174,14 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      const pdf = await generateDocumentPdf(db, storage, renderer, actor, request.params.id, auditOf(request));
+      const pdf = await generateDocumentPdf({
+        db,
+        storage,
+        renderer,
+        actor,
+        id: request.params.id,
+        audit: auditOf(request),
+      });
       return { pdf_nome: pdf.nome };
     },
   );
@@ -185,7 +192,14 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      const pdf = await getDocumentPdf(db, storage, renderer, actor, request.params.id, auditOf(request));
+      const pdf = await getDocumentPdf({
+        db,
+        storage,
+        renderer,
+        actor,
+        id: request.params.id,
+        audit: auditOf(request),
+      });
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", `attachment; filename="${pdf.nome}"`)
@@ -207,7 +221,7 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.delete");
-      await cancelDocument(db, actor, request.params.id, request.body.motivo, auditOf(request));
+      await cancelDocument({ db, actor, id: request.params.id, motivo: request.body.motivo, audit: auditOf(request) });
       return reply.status(204).send();
     },
   );
@@ -218,7 +232,7 @@ export const documentRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorag
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.delete");
-      await deleteDocument(db, actor, request.params.id, auditOf(request));
+      await deleteDocument({ db, actor, id: request.params.id, audit: auditOf(request) });
       return reply.status(204).send();
     },
   );

@@ -38,9 +38,15 @@ export const embeddingRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env }> = asyn
       },
     },
     async (request) =>
-      saveEmbedSettings(db, currentUser(request), request.body, production, {
-        ip: request.ip,
-        userAgent: request.headers["user-agent"],
+      saveEmbedSettings({
+        db,
+        actor: currentUser(request),
+        input: request.body,
+        production,
+        audit: {
+          ip: request.ip,
+          userAgent: request.headers["user-agent"],
+        },
       }),
   );
 };

@@ -55,9 +55,16 @@ export const feegowUploadRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileSt
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return reply
-        .status(202)
-        .send(await requestFeegowUpload(db, storage, pdf, actor, request.params.id, auditOf(request)));
+      return reply.status(202).send(
+        await requestFeegowUpload({
+          db,
+          storage,
+          renderer: pdf,
+          actor,
+          contratoId: request.params.id,
+          audit: auditOf(request),
+        }),
+      );
     },
   );
 
@@ -109,7 +116,7 @@ export const feegowUploadRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileSt
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return retryFeegowUpload(db, actor, request.params.id, auditOf(request));
+      return retryFeegowUpload({ db, actor, uploadId: request.params.id, audit: auditOf(request) });
     },
   );
 };

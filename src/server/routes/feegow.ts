@@ -84,7 +84,7 @@ export const feegowRoutes: FastifyPluginAsyncZod<FeegowRoutesOptions> = async (a
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "integration.manage");
-      return saveFeegowSettings(db, secretBox, actor, request.body, auditOf(request));
+      return saveFeegowSettings({ db, secretBox, actor, input: request.body, audit: auditOf(request) });
     },
   );
 
@@ -101,7 +101,7 @@ export const feegowRoutes: FastifyPluginAsyncZod<FeegowRoutesOptions> = async (a
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "integration.manage");
-      return testFeegowConnection(db, secretBox, connection, actor, auditOf(request), request.log);
+      return testFeegowConnection({ db, secretBox, connection, actor, audit: auditOf(request), log: request.log });
     },
   );
 
@@ -152,7 +152,7 @@ export const feegowRoutes: FastifyPluginAsyncZod<FeegowRoutesOptions> = async (a
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "integration.manage");
-      return importFeegowProcedures(db, secretBox, connection, actor, request.body, auditOf(request));
+      return importFeegowProcedures({ db, secretBox, connection, actor, input: request.body, audit: auditOf(request) });
     },
   );
 
@@ -186,11 +186,18 @@ export const feegowRoutes: FastifyPluginAsyncZod<FeegowRoutesOptions> = async (a
     },
     async (request) => {
       const actor = currentUser(request);
-      return importFeegowProfessionals(db, secretBox, connection, actor, request.body, {
-        origin: siteOrigin(env),
-        box: secretBox,
-        ip: request.ip,
-        userAgent: request.headers["user-agent"],
+      return importFeegowProfessionals({
+        db,
+        secretBox,
+        connection,
+        actor,
+        input: request.body,
+        context: {
+          origin: siteOrigin(env),
+          box: secretBox,
+          ip: request.ip,
+          userAgent: request.headers["user-agent"],
+        },
       });
     },
   );
@@ -225,7 +232,7 @@ export const feegowRoutes: FastifyPluginAsyncZod<FeegowRoutesOptions> = async (a
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "patients.write");
-      return searchFeegowPatient(db, secretBox, connection, actor, request.body.cpf, auditOf(request));
+      return searchFeegowPatient({ db, secretBox, connection, actor, cpf: request.body.cpf, audit: auditOf(request) });
     },
   );
 };

@@ -105,7 +105,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage; o
       const actor = currentUser(request);
       authorize(actor, "documents.read");
       authorize(actor, "patients.read");
-      const source = await getFhirConsent(db, storage, actor, request.params.id, auditOf(request));
+      const source = await getFhirConsent({ db, storage, actor, id: request.params.id, audit: auditOf(request) });
       return sendFhir(reply, 200, consentResource(source, origin));
     },
   );
@@ -124,13 +124,13 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStorage; o
       const actor = currentUser(request);
       authorize(actor, "documents.read");
       authorize(actor, "patients.read");
-      const { total, sources } = await searchFhirConsentsByCpf(
+      const { total, sources } = await searchFhirConsentsByCpf({
         db,
         storage,
         actor,
-        request.query.patient,
-        auditOf(request),
-      );
+        cpf: request.query.patient,
+        audit: auditOf(request),
+      });
       return sendFhir(reply, 200, {
         resourceType: "Bundle",
         type: "searchset",

@@ -95,7 +95,7 @@ export const patientRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "patients.write");
-      return updatePatient(db, actor, request.params.id, request.body, auditOf(request));
+      return updatePatient({ db, actor, id: request.params.id, input: request.body, audit: auditOf(request) });
     },
   );
 

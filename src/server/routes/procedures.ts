@@ -92,7 +92,7 @@ export const procedureRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "procedures.write");
-      return updateProcedure(db, actor, request.params.id, request.body, auditOf(request));
+      return updateProcedure({ db, actor, id: request.params.id, input: request.body, audit: auditOf(request) });
     },
   );
 
@@ -138,7 +138,13 @@ export const procedureRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "procedures.write");
-      return saveProcedureAssociations(db, actor, request.params.id, request.body, auditOf(request));
+      return saveProcedureAssociations({
+        db,
+        actor,
+        id: request.params.id,
+        input: request.body,
+        audit: auditOf(request),
+      });
     },
   );
 };

@@ -28,7 +28,14 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         response: { 200: currentUserSchema },
       },
     },
-    async (request) => updateProfile(db, app.services.secretBox, currentUser(request), request.body, auditOf(request)),
+    async (request) =>
+      updateProfile({
+        db,
+        box: app.services.secretBox,
+        actor: currentUser(request),
+        input: request.body,
+        audit: auditOf(request),
+      }),
   );
 
   app.post(
@@ -42,6 +49,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         response: { 200: z.object({ sessions_ended: z.number().int() }) },
       },
     },
-    async (request) => changePassword(db, currentUser(request), request.body, auditOf(request)),
+    async (request) =>
+      changePassword({ db, actor: currentUser(request), input: request.body, audit: auditOf(request) }),
   );
 };

@@ -44,9 +44,15 @@ export const reminderRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env }> = async
       },
     },
     async (request) =>
-      saveReminderSettings(db, currentUser(request), request.body, whatsapp, {
-        ip: request.ip,
-        userAgent: request.headers["user-agent"],
+      saveReminderSettings({
+        db,
+        actor: currentUser(request),
+        input: request.body,
+        whatsapp,
+        audit: {
+          ip: request.ip,
+          userAgent: request.headers["user-agent"],
+        },
       }),
   );
   app.get(

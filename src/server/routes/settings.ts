@@ -34,9 +34,14 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       },
     },
     async (request) =>
-      saveClinicSettings(db, currentUser(request), request.body, {
-        ip: request.ip,
-        userAgent: request.headers["user-agent"],
+      saveClinicSettings({
+        db,
+        actor: currentUser(request),
+        input: request.body,
+        audit: {
+          ip: request.ip,
+          userAgent: request.headers["user-agent"],
+        },
       }),
   );
 };

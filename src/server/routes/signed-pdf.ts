@@ -57,13 +57,13 @@ export const signedPdfRoutes: FastifyPluginAsyncZod<{ db: Db; storage: FileStora
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      const pdf = await getChoiceRecordPdf(
+      const pdf = await getChoiceRecordPdf({
         db,
         storage,
         actor,
-        { documentId: request.params.id, recordId: request.params.recordId },
-        { ip: request.ip, userAgent: request.headers["user-agent"] },
-      );
+        ids: { documentId: request.params.id, recordId: request.params.recordId },
+        audit: { ip: request.ip, userAgent: request.headers["user-agent"] },
+      });
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", `attachment; filename="${pdf.nome}"`)

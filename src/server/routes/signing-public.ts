@@ -125,7 +125,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         response: { 200: signingPageSchema },
       },
     },
-    async (request) => openSigningPage(db, storage, channel, request.params.token, auditOf(request)),
+    async (request) => openSigningPage({ db, storage, channel, token: request.params.token, audit: auditOf(request) }),
   );
 
   // The sealed PDF for the signer. Whoever holds the link can fetch it for as long as the
@@ -144,9 +144,14 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request, reply) => {
-      const pdf = await getSignerSignedPdf(db, storage, request.params.token, {
-        ip: request.ip,
-        userAgent: request.headers["user-agent"],
+      const pdf = await getSignerSignedPdf({
+        db,
+        storage,
+        token: request.params.token,
+        audit: {
+          ip: request.ip,
+          userAgent: request.headers["user-agent"],
+        },
       });
       return reply
         .header("content-type", "application/pdf")
@@ -215,7 +220,14 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) =>
-      sendSigningCode(db, secretBox, channel, request.params.token, auditOf(request), { canal: request.body?.canal }),
+      sendSigningCode({
+        db,
+        secretBox,
+        channel,
+        token: request.params.token,
+        audit: auditOf(request),
+        choice: { canal: request.body?.canal },
+      }),
   );
 
   // The reading record (decision 052): small batches while the signer reads; bounded, never after signing.
@@ -232,7 +244,7 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         response: { 200: z.object({ registrado: z.literal(true) }) },
       },
     },
-    async (request) => recordReading(db, request.params.token, request.body, auditOf(request)),
+    async (request) => recordReading({ db, token: request.params.token, batch: request.body, audit: auditOf(request) }),
   );
 
   // Comprehension questions (decision 061): each answer scored here; the page never has the right option.
@@ -261,7 +273,8 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         },
       },
     },
-    async (request) => answerQuestion(db, request.params.token, request.body, auditOf(request)),
+    async (request) =>
+      answerQuestion({ db, token: request.params.token, input: request.body, audit: auditOf(request) }),
   );
   app.post(
     "/api/public/sign/:token/comprehension/pause",
@@ -280,7 +293,12 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) =>
-      pauseSigning(db, request.params.token, { pergunta_id: request.body?.pergunta_id }, auditOf(request)),
+      pauseSigning({
+        db,
+        token: request.params.token,
+        input: { pergunta_id: request.body?.pergunta_id },
+        audit: auditOf(request),
+      }),
   );
 
   // Audio consent (decision 069): the recording as the raw body; what it is, the bytes say.
@@ -329,12 +347,12 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
       async (request) => {
         if (!Buffer.isBuffer(request.body)) throw new AppError("AUDIO_NOT_AUDIO");
-        return uploadAudio(
-          { db, storage, secretBox },
-          request.params.token,
-          { bytes: request.body, duracao_ms: request.query.duracao_ms },
-          auditOf(request),
-        );
+        return uploadAudio({
+          ctx: { db, storage, secretBox },
+          token: request.params.token,
+          input: { bytes: request.body, duracao_ms: request.query.duracao_ms },
+          audit: auditOf(request),
+        });
       },
     );
   });
@@ -352,7 +370,15 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) =>
-      verifySigningCode(db, codeKey, storage, channel, request.params.token, request.body.codigo, auditOf(request)),
+      verifySigningCode({
+        db,
+        codeKey,
+        storage,
+        channel,
+        token: request.params.token,
+        code: request.body.codigo,
+        audit: auditOf(request),
+      }),
   );
 
   app.post(
@@ -375,10 +401,18 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
         user?.locked && user.lockedContratoId
           ? { tenantId: user.tenantId, contratoId: user.lockedContratoId, profileId: user.profileId, nome: user.nome }
           : null;
-      return signDocument(db, codeKey, storage, channel, request.params.token, request.body, {
-        ...auditOf(request),
-        frontDesk,
-        embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
+      return signDocument({
+        db,
+        codeKey,
+        storage,
+        channel,
+        token: request.params.token,
+        input: request.body,
+        audit: {
+          ...auditOf(request),
+          frontDesk,
+          embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
+        },
       });
     },
   );
@@ -401,9 +435,17 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) =>
-      chooseByLink(db, { codeKey, channel, token: request.params.token, tipo: "recusa" }, request.body, {
-        ...auditOf(request),
-        embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
+      chooseByLink({
+        db,
+        codeKey,
+        channel,
+        token: request.params.token,
+        tipo: "recusa",
+        input: request.body,
+        audit: {
+          ...auditOf(request),
+          embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
+        },
       }),
   );
   app.post(
@@ -419,9 +461,17 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) =>
-      chooseByLink(db, { codeKey, channel, token: request.params.token, tipo: "revogacao" }, request.body, {
-        ...auditOf(request),
-        embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
+      chooseByLink({
+        db,
+        codeKey,
+        channel,
+        token: request.params.token,
+        tipo: "revogacao",
+        input: request.body,
+        audit: {
+          ...auditOf(request),
+          embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
+        },
       }),
   );
   // Decision 057: one optional consent answered "Sim" is revoked on its own, with the same checks.
@@ -438,11 +488,18 @@ export const signingPublicRoutes: FastifyPluginAsyncZod<SigningPublicOptions> = 
       },
     },
     async (request) =>
-      chooseByLink(
+      chooseByLink({
         db,
-        { codeKey, channel, token: request.params.token, tipo: "revogacao", itemId: request.params.item },
-        request.body,
-        { ...auditOf(request), embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado) },
-      ),
+        codeKey,
+        channel,
+        token: request.params.token,
+        tipo: "revogacao",
+        itemId: request.params.item,
+        input: request.body,
+        audit: {
+          ...auditOf(request),
+          embeddedIn: await allowedEmbedding(request.params.token, request.body.incorporado),
+        },
+      }),
   );
 };

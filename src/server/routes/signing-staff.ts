@@ -124,14 +124,14 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const email = request.body?.email ?? false;
       // Decision 059: with the WhatsApp Cloud API configured the link goes by WhatsApp too, unless asked not to.
       const whatsapp = whatsappConfigured(env) && request.body?.whatsapp !== false;
-      return sendDocument(
+      return sendDocument({
         db,
         secretBox,
         actor,
-        request.params.id,
-        { email, whatsapp, sms: request.body?.sms === true, origin: siteOrigin(env), channel },
-        auditOf(request),
-      );
+        id: request.params.id,
+        input: { email, whatsapp, sms: request.body?.sms === true, origin: siteOrigin(env), channel },
+        audit: auditOf(request),
+      });
     },
   );
 
@@ -169,7 +169,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return startFrontDeskSigning(db, secretBox, actor, request.params.id, auditOf(request));
+      return startFrontDeskSigning({ db, secretBox, actor, id: request.params.id, audit: auditOf(request) });
     },
   );
 
@@ -189,14 +189,14 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       authorize(actor, "documents.write");
       const email = request.body?.email ?? false;
       const whatsapp = whatsappConfigured(env) && request.body?.whatsapp !== false;
-      return resendDocument(
+      return resendDocument({
         db,
         secretBox,
         actor,
-        request.params.id,
-        { email, whatsapp, sms: request.body?.sms === true, origin: siteOrigin(env), channel },
-        auditOf(request),
-      );
+        id: request.params.id,
+        input: { email, whatsapp, sms: request.body?.sms === true, origin: siteOrigin(env), channel },
+        audit: auditOf(request),
+      });
     },
   );
 
@@ -217,12 +217,12 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       authorize(actor, "documents.write");
       authorize(actor, "patients.write");
       const whatsapp = whatsappConfigured(env) && request.body.whatsapp !== false;
-      return fixContactAndResend(
+      return fixContactAndResend({
         db,
         secretBox,
         actor,
-        request.params.id,
-        {
+        id: request.params.id,
+        input: {
           contact: { email: request.body.email, telefone: request.body.telefone },
           email: request.body.enviar_email,
           whatsapp,
@@ -230,8 +230,8 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
           origin: siteOrigin(env),
           channel,
         },
-        auditOf(request),
-      );
+        audit: auditOf(request),
+      });
     },
   );
 
@@ -250,9 +250,17 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
       const actor = currentUser(request);
       authorize(actor, "documents.read");
       reply.header("cache-control", "private, no-store");
-      return getSigningLink(db, secretBox, actor, request.params.id, siteOrigin(env), channel, {
-        ...auditOf(request),
-        via: request.query.via,
+      return getSigningLink({
+        db,
+        secretBox,
+        actor,
+        id: request.params.id,
+        origin: siteOrigin(env),
+        channel,
+        audit: {
+          ...auditOf(request),
+          via: request.query.via,
+        },
       });
     },
   );
@@ -270,7 +278,15 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return emailCurrentLink(db, secretBox, actor, request.params.id, siteOrigin(env), channel, auditOf(request));
+      return emailCurrentLink({
+        db,
+        secretBox,
+        actor,
+        id: request.params.id,
+        origin: siteOrigin(env),
+        channel,
+        audit: auditOf(request),
+      });
     },
   );
 
@@ -305,13 +321,13 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     },
     async (request, reply) => {
       const actor = currentUser(request);
-      const audio = await playDocumentAudio(
-        { db, storage, secretBox },
+      const audio = await playDocumentAudio({
+        ctx: { db, storage, secretBox },
         actor,
-        request.params.id,
-        request.params.parteId,
-        auditOf(request),
-      );
+        contratoId: request.params.id,
+        parteId: request.params.parteId,
+        audit: auditOf(request),
+      });
       return reply
         .header("content-type", audio.mime)
         .header("cache-control", "private, no-store")
@@ -336,19 +352,17 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      return signAsProfessional(
+      return signAsProfessional({
         db,
-        signingCodeKey(secretBox),
+        codeKey: signingCodeKey(secretBox),
         actor,
-        request.params.id,
-        request.body.senha,
-        { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
-        {
-          withCertificate: request.body.com_certificado ? { secretBox } : null,
-          codigo: request.body.codigo,
-          channel,
-        },
-      );
+        id: request.params.id,
+        password: request.body.senha,
+        audit: { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
+        withCertificate: request.body.com_certificado ? { secretBox } : null,
+        codigo: request.body.codigo,
+        channel,
+      });
     },
   );
 
@@ -366,18 +380,16 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      const items = await signManyAsProfessional(
+      const items = await signManyAsProfessional({
         db,
-        signingCodeKey(secretBox),
+        codeKey: signingCodeKey(secretBox),
         actor,
-        { ids: request.body.ids, password: request.body.senha },
-        { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
-        {
-          withCertificate: request.body.com_certificado ? { secretBox } : null,
-          codigo: request.body.codigo,
-          channel,
-        },
-      );
+        input: { ids: request.body.ids, password: request.body.senha },
+        audit: { ...auditOf(request), port: clientPort(request, env.CLIENT_PORT_HEADER) ?? undefined },
+        withCertificate: request.body.com_certificado ? { secretBox } : null,
+        codigo: request.body.codigo,
+        channel,
+      });
       return { items };
     },
   );
@@ -404,14 +416,14 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      const sent = await sendProfessionalSigningCodes(
+      const sent = await sendProfessionalSigningCodes({
         db,
-        secretBox,
+        box: secretBox,
         channel,
         actor,
-        request.body.ids,
-        auditOf(request),
-      );
+        ids: request.body.ids,
+        audit: auditOf(request),
+      });
       return {
         ...sent,
         recusados: sent.recusados.map(({ id, error }) => ({ id, codigo: error.code, mensagem: error.message })),
@@ -434,7 +446,14 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.read");
-      return sendProfessionalSigningCode(db, secretBox, channel, actor, request.params.id, auditOf(request));
+      return sendProfessionalSigningCode({
+        db,
+        box: secretBox,
+        channel,
+        actor,
+        id: request.params.id,
+        audit: auditOf(request),
+      });
     },
   );
 
@@ -468,7 +487,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     async (request) => {
       const actor = currentUser(request);
       if (!can(actor, "documents.chooseResponsiblePhysician")) throw new AppError("FORBIDDEN");
-      return saveSigningSettings(db, actor, channel, request.body, auditOf(request));
+      return saveSigningSettings({ db, actor, channel, input: request.body, audit: auditOf(request) });
     },
   );
 };

@@ -157,7 +157,7 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.write");
-      return updateTemplate(db, actor, request.params.id, request.body, auditOf(request));
+      return updateTemplate({ db, actor, id: request.params.id, input: request.body, audit: auditOf(request) });
     },
   );
 
@@ -209,7 +209,13 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, request.body.status === "published" ? "templates.publish" : "templates.write");
-      return changeTemplateStatus(db, actor, request.params.id, request.body.status, auditOf(request));
+      return changeTemplateStatus({
+        db,
+        actor,
+        id: request.params.id,
+        to: request.body.status,
+        audit: auditOf(request),
+      });
     },
   );
 
@@ -261,7 +267,13 @@ export const templateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "templates.write");
-      return restoreTemplateVersion(db, actor, request.params.id, request.body.versao_id, auditOf(request));
+      return restoreTemplateVersion({
+        db,
+        actor,
+        templateId: request.params.id,
+        versionId: request.body.versao_id,
+        audit: auditOf(request),
+      });
     },
   );
 

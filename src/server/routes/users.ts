@@ -91,7 +91,14 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
         response: { 200: userSchema },
       },
     },
-    async (request) => updateUser(db, currentUser(request), request.params.id, request.body, contextOf(request)),
+    async (request) =>
+      updateUser({
+        db,
+        actor: currentUser(request),
+        id: request.params.id,
+        input: request.body,
+        context: contextOf(request),
+      }),
   );
 
   app.patch(
@@ -107,7 +114,13 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
       },
     },
     async (request) =>
-      setUserActive(db, currentUser(request), request.params.id, request.body.is_active, contextOf(request)),
+      setUserActive({
+        db,
+        actor: currentUser(request),
+        id: request.params.id,
+        isActive: request.body.is_active,
+        context: contextOf(request),
+      }),
   );
 
   app.patch(
@@ -123,7 +136,13 @@ export const userRoutes: FastifyPluginAsyncZod<UserRouteOptions> = async (app, {
       },
     },
     async (request) =>
-      changeUserRole(db, currentUser(request), request.params.id, request.body.role, contextOf(request)),
+      changeUserRole({
+        db,
+        actor: currentUser(request),
+        id: request.params.id,
+        role: request.body.role,
+        context: contextOf(request),
+      }),
   );
 
   app.post(

@@ -85,7 +85,13 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
       },
     },
     async (request) =>
-      updateWebhookEndpoint(settings, currentUser(request), request.params.id, request.body, auditOf(request)),
+      updateWebhookEndpoint({
+        settings,
+        actor: currentUser(request),
+        id: request.params.id,
+        input: request.body,
+        audit: auditOf(request),
+      }),
   );
 
   app.delete(
@@ -114,7 +120,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
         response: { 200: rotatedWebhookSecretSchema },
       },
     },
-    async (request) => rotateWebhookSecret(settings, currentUser(request), request.params.id, auditOf(request)),
+    async (request) =>
+      rotateWebhookSecret({ settings, actor: currentUser(request), id: request.params.id, audit: auditOf(request) }),
   );
 
   app.get(
@@ -141,7 +148,13 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
       },
     },
     async (request) =>
-      resendWebhookDelivery(db, currentUser(request), request.params.id, request.params.deliveryId, auditOf(request)),
+      resendWebhookDelivery({
+        db,
+        actor: currentUser(request),
+        endpointId: request.params.id,
+        deliveryId: request.params.deliveryId,
+        audit: auditOf(request),
+      }),
   );
 
   app.post(
@@ -157,7 +170,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
       },
     },
     async (request, reply) => {
-      const delivery = await sendWebhookTestEvent(db, currentUser(request), request.params.id, auditOf(request));
+      const delivery = await sendWebhookTestEvent({
+        db,
+        actor: currentUser(request),
+        endpointId: request.params.id,
+        audit: auditOf(request),
+      });
       return reply.status(202).send(delivery);
     },
   );

@@ -61,7 +61,13 @@ export const witnessRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      const witness = await addWitness(db, actor, request.params.id, request.body, auditOf(request));
+      const witness = await addWitness({
+        db,
+        actor,
+        id: request.params.id,
+        input: request.body,
+        audit: auditOf(request),
+      });
       return reply.code(201).send(witness);
     },
   );
@@ -72,7 +78,13 @@ export const witnessRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
     async (request, reply) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      await removeWitness(db, actor, request.params.id, request.params.witnessId, auditOf(request));
+      await removeWitness({
+        db,
+        actor,
+        id: request.params.id,
+        witnessId: request.params.witnessId,
+        audit: auditOf(request),
+      });
       return reply.code(204).send();
     },
   );
@@ -90,15 +102,15 @@ export const witnessRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return getWitnessLink(
+      return getWitnessLink({
         db,
         secretBox,
         actor,
-        request.params.id,
-        request.params.witnessId,
-        siteOrigin(env),
-        auditOf(request),
-      );
+        id: request.params.id,
+        witnessId: request.params.witnessId,
+        origin: siteOrigin(env),
+        audit: auditOf(request),
+      });
     },
   );
 
@@ -117,7 +129,7 @@ export const witnessRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
     async (request) => {
       const actor = currentUser(request);
       authorize(actor, "documents.write");
-      return setARogo(db, actor, request.params.id, request.body, auditOf(request));
+      return setARogo({ db, actor, id: request.params.id, input: request.body, audit: auditOf(request) });
     },
   );
 

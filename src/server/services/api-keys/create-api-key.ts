@@ -19,18 +19,26 @@ const dayAfter = (date: string) => {
   return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
 };
 
+export interface CreateApiKeyOptions {
+  db: Db;
+  actor: Actor;
+  input: ApiKeyInput;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * A new key (decision 058): acting as `input.role`, never above its creator's permissions;
  * working through the last day `expira_em` (São Paulo) when given. The secret is returned this
  * once; the table keeps its SHA-256 and its visible prefix.
  */
-export async function createApiKey(
-  db: Db,
-  actor: Actor,
-  input: ApiKeyInput,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function createApiKey({
+  db,
+  actor,
+  input,
+  audit,
   now = new Date(),
-): Promise<CreatedApiKey> {
+}: CreateApiKeyOptions): Promise<CreatedApiKey> {
   authorize(actor, "settings.manage");
   if (!roleWithinCreator(actor, input.role)) throw new AppError("API_KEY_ROLE_ABOVE");
   const lastDay = input.expira_em ?? null;

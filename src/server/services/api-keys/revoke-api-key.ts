@@ -8,17 +8,25 @@ import { type Actor, authorize } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { presentApiKey, selectApiKeys } from "./present-api-key.js";
 
+export interface RevokeApiKeyOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * Revokes a key of the clinic: its next request answers 401. Revoking a revoked key changes
  * nothing and answers it as it is; another clinic's key is not found (404).
  */
-export async function revokeApiKey(
-  db: Db,
-  actor: Actor,
-  id: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function revokeApiKey({
+  db,
+  actor,
+  id,
+  audit,
   now = new Date(),
-): Promise<ApiKeyView> {
+}: RevokeApiKeyOptions): Promise<ApiKeyView> {
   authorize(actor, "settings.manage");
   return withTenant(db, actor.tenantId, async (tx) => {
     const [revoked] = await tx

@@ -197,14 +197,22 @@ const setLookAgain = (ctx: JobContext, document: ArchivedDocument, at: Date) =>
       ),
   );
 
+export interface BuildRevisionOptions {
+  ctx: JobContext;
+  previous: Buffer;
+  stamp: DocumentTimestampFacts;
+  tsa: TsaConfig;
+  now: Date;
+}
+
 /** The new revision's bytes, checked: the previous file as a prefix, every signature and stamp valid. */
-export async function buildRevision(
-  ctx: JobContext,
-  previous: Buffer,
-  stamp: DocumentTimestampFacts,
-  tsa: TsaConfig,
-  now: Date,
-): Promise<{ pdf: Buffer; genTime: Date; tsaCertificateDer: Buffer | undefined }> {
+export async function buildRevision({
+  ctx,
+  previous,
+  stamp,
+  tsa,
+  now,
+}: BuildRevisionOptions): Promise<{ pdf: Buffer; genTime: Date; tsaCertificateDer: Buffer | undefined }> {
   const material = await validationMaterialFor(ctx, previous, stamp, now);
   const withDss = appendDss(previous, material);
   const stamped = await addDocumentTimestamp(withDss, tsa);
@@ -309,14 +317,22 @@ export async function recordRevision(
   });
 }
 
+export interface RetimestampDocumentOptions {
+  ctx: JobContext;
+  document: ArchivedDocument;
+  tsa: TsaConfig;
+  authorityNotAfter: Date;
+  now: Date;
+}
+
 /** One due document: read, decide, build, store, record. */
-export async function retimestampDocument(
-  ctx: JobContext,
-  document: ArchivedDocument,
-  tsa: TsaConfig,
-  authorityNotAfter: Date,
-  now: Date,
-): Promise<DocumentOutcome> {
+export async function retimestampDocument({
+  ctx,
+  document,
+  tsa,
+  authorityNotAfter,
+  now,
+}: RetimestampDocumentOptions): Promise<DocumentOutcome> {
   const margin = ctx.env.RETIMESTAMP_MARGIN_DAYS;
   const tomorrow = new Date(now.getTime() + DAY_MS);
   const previous = await ctx.storage.get(document.sha256);
@@ -340,7 +356,7 @@ export async function retimestampDocument(
   }
   let revision;
   try {
-    revision = await buildRevision(ctx, previous, stamp, tsa, now);
+    revision = await buildRevision({ ctx, previous, stamp, tsa, now });
   } catch (error) {
     // The authority failing propagates (the job retries); a file we cannot renew is kept as it is.
     if (error instanceof TsaError) throw error;
@@ -420,7 +436,7 @@ export async function retimestampArchive(ctx: JobContext, now: Date = new Date()
   while (batch.length > 0 && handled < MAX_PER_RUN) {
     for (const document of batch) {
       handled += 1;
-      const outcome = await retimestampDocument(ctx, document, tsa, authorityNotAfter, now);
+      const outcome = await retimestampDocument({ ctx, document, tsa, authorityNotAfter, now });
       if (outcome === "stamped") summary.stamped += 1;
       if (outcome === "postponed") summary.postponed += 1;
     }

@@ -99,18 +99,20 @@ export interface TrailTimestampSummary {
   skipped: number;
 }
 
+interface StampTrailOptions {
+  ctx: JobContext;
+  tsa: TsaConfig;
+  trail: DueTrail;
+  now: Date;
+  everyMs: number;
+}
+
 /**
  * A verified token over `trail`'s head, asked outside any transaction, written in a short one that
  * takes the clinic's advisory lock and checks again (no token of this or a later head, none
  * younger than `everyMs`). False when another worker got there first; the authority's error is thrown.
  */
-async function stampTrail(
-  ctx: JobContext,
-  tsa: TsaConfig,
-  trail: DueTrail,
-  now: Date,
-  everyMs: number,
-): Promise<boolean> {
+async function stampTrail({ ctx, tsa, trail, now, everyMs }: StampTrailOptions): Promise<boolean> {
   const imprint = trailImprint(trail.hash);
   let token;
   try {
@@ -172,7 +174,7 @@ export async function timestampAuditTrails(ctx: JobContext, now: Date = new Date
   summary.configured = true;
   const everyMs = everyMsOf(ctx.env);
   for (const trail of await dueTrails(ctx.db, now, everyMs, MAX_PER_RUN)) {
-    const written = await stampTrail(ctx, tsa, trail, now, everyMs);
+    const written = await stampTrail({ ctx, tsa, trail, now, everyMs });
     if (written) summary.stamped += 1;
     else summary.skipped += 1;
   }
@@ -281,7 +283,7 @@ export async function renewTrailAnchors(ctx: JobContext, now: Date = new Date())
     if (!recorded) continue;
     const [head] = await dueHeadOf(ctx, anchor.tenantId);
     // Not stamped now (another worker did): the head's hourly token covers the event anyway.
-    if (head && (await stampTrail(ctx, tsa, head, now, 0))) summary.renewed += 1;
+    if (head && (await stampTrail({ ctx, tsa, trail: head, now, everyMs: 0 }))) summary.renewed += 1;
   }
   if (summary.renewed > 0)
     ctx.log.info({ renovados: summary.renewed }, "trilha de auditoria: carimbos da trilha renovados");

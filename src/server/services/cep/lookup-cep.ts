@@ -8,17 +8,19 @@ import type { CepAnswer, CepSource } from "./cep-clients.js";
 const FOUND_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const NOT_FOUND_TTL_MS = 24 * 60 * 60 * 1000;
 
+export interface LookupCepOptions {
+  db: Db;
+  sources: CepSource[];
+  cep: string;
+  log: { warn(obj: object, msg: string): void };
+  now?: Date;
+}
+
 /**
  * Looks a CEP up in the cache, then in each source in turn (ViaCEP, then BrasilAPI). A source
  * that fails is skipped; "not found" from a source that answered is final. Answers are cached.
  */
-export async function lookupCep(
-  db: Db,
-  sources: CepSource[],
-  cep: string,
-  log: { warn(obj: object, msg: string): void },
-  now = new Date(),
-): Promise<Endereco> {
+export async function lookupCep({ db, sources, cep, log, now = new Date() }: LookupCepOptions): Promise<Endereco> {
   const [cached] = await db.select().from(cepCache).where(eq(cepCache.cep, cep)).limit(1);
   if (cached) {
     const age = now.getTime() - cached.fetched_at.getTime();

@@ -9,17 +9,25 @@ import type { OfficialRoots } from "./official-roots.js";
 /** A clinic has a handful of certificates: the list is capped, not paged. */
 export const CERTIFICATE_LIST_LIMIT = 200;
 
+export interface FindCertificatesOptions {
+  tx: DbOrTx;
+  tenantId: string;
+  roots: OfficialRoots | null;
+  where?: SQL;
+  limit?: number;
+}
+
 /**
  * Certificates of a tenant matching `where`, newest first, presented with the names they point at
  * and whether their chains end at one of the official `roots` (null: the server has none).
  */
-export async function findCertificates(
-  tx: DbOrTx,
-  tenantId: string,
-  roots: OfficialRoots | null,
-  where?: SQL,
+export async function findCertificates({
+  tx,
+  tenantId,
+  roots,
+  where,
   limit = CERTIFICATE_LIST_LIMIT,
-): Promise<Certificate[]> {
+}: FindCertificatesOptions): Promise<Certificate[]> {
   const owner = alias(profiles, "owner");
   const linked = alias(profiles, "linked");
   const uploader = alias(profiles, "uploader");

@@ -15,11 +15,11 @@ import type { OfficialRoots } from "./official-roots.js";
 export async function listCertificates(db: Db, roots: OfficialRoots | null, actor: Actor): Promise<CertificateList> {
   const scope = certificateScope(actor);
   return withTenant(db, actor.tenantId, async (tx) => ({
-    items: await findCertificates(
+    items: await findCertificates({
       tx,
-      actor.tenantId,
+      tenantId: actor.tenantId,
       roots,
-      scope === "own" ? eq(certificados.owner_profile_id, actor.profileId) : undefined,
-    ),
+      where: scope === "own" ? eq(certificados.owner_profile_id, actor.profileId) : undefined,
+    }),
   }));
 }

@@ -78,13 +78,21 @@ function unlockOnce(db: Db, secretBox: SecretBox, id: string, sealed: Uint8Array
   return loading;
 }
 
-async function activeCertificate(
-  db: Db,
-  secretBox: SecretBox,
-  tenantId: string,
-  ownerProfileId: string | null,
-  now: Date,
-): Promise<SigningCertificate | null> {
+interface ActiveCertificateOptions {
+  db: Db;
+  secretBox: SecretBox;
+  tenantId: string;
+  ownerProfileId: string | null;
+  now: Date;
+}
+
+async function activeCertificate({
+  db,
+  secretBox,
+  tenantId,
+  ownerProfileId,
+  now,
+}: ActiveCertificateOptions): Promise<SigningCertificate | null> {
   const [row] = await withTenant(db, tenantId, (tx) =>
     tx
       .select({
@@ -122,7 +130,7 @@ export function activeClinicCertificate(
   tenantId: string,
   now: Date = new Date(),
 ): Promise<SigningCertificate | null> {
-  return activeCertificate(db, secretBox, tenantId, null, now);
+  return activeCertificate({ db, secretBox, tenantId, ownerProfileId: null, now });
 }
 
 /** A professional's own active certificate (their e-CPF) in this clinic, or null. */
@@ -133,5 +141,5 @@ export function activeProfessionalCertificate(
   profileId: string,
   now: Date = new Date(),
 ): Promise<SigningCertificate | null> {
-  return activeCertificate(db, secretBox, tenantId, profileId, now);
+  return activeCertificate({ db, secretBox, tenantId, ownerProfileId: profileId, now });
 }

@@ -10,19 +10,28 @@ import { certificateScope } from "./access.js";
 import { findCertificates } from "./find-certificates.js";
 import type { OfficialRoots } from "./official-roots.js";
 
+export interface RemoveCertificateOptions {
+  db: Db;
+  roots: OfficialRoots | null;
+  actor: Actor;
+  id: string;
+  context: { ip?: string; userAgent?: string };
+  now?: Date;
+}
+
 /**
  * DELETE /api/certificates/:id (spec part 1 §4: removal is a soft deactivation). The owner and
  * administrators remove any of the clinic's; a professional only their own (another's is 403).
  * Removing an inactive certificate changes nothing and says so with the same answer.
  */
-export async function removeCertificate(
-  db: Db,
-  roots: OfficialRoots | null,
-  actor: Actor,
-  id: string,
-  context: { ip?: string; userAgent?: string },
-  now: Date = new Date(),
-): Promise<Certificate> {
+export async function removeCertificate({
+  db,
+  roots,
+  actor,
+  id,
+  context,
+  now = new Date(),
+}: RemoveCertificateOptions): Promise<Certificate> {
   const scope = certificateScope(actor);
   return withTenant(db, actor.tenantId, async (tx) => {
     const [row] = await tx
@@ -53,7 +62,13 @@ export async function removeCertificate(
         },
       );
     }
-    const [presented] = await findCertificates(tx, actor.tenantId, roots, eq(certificados.id, id), 1);
+    const [presented] = await findCertificates({
+      tx,
+      tenantId: actor.tenantId,
+      roots,
+      where: eq(certificados.id, id),
+      limit: 1,
+    });
     if (!presented) throw new AppError("CERTIFICATE_NOT_FOUND");
     return presented;
   });

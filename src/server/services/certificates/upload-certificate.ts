@@ -115,15 +115,25 @@ function revocationWarning(revocation: RevocationResult): string | null {
   return `Não foi possível consultar agora a lista de revogação (LCR) da autoridade certificadora: ${revocation.motivo}. A consulta é feita de novo antes de cada selagem.`;
 }
 
-export async function uploadCertificate(
-  db: Db,
-  secretBox: SecretBox,
-  checks: CertificateChecks,
-  actor: Actor,
-  input: CertificateUploadInput,
-  context: UploadContext,
-  now: Date = new Date(),
-): Promise<CertificateUploadResult> {
+export interface UploadCertificateOptions {
+  db: Db;
+  secretBox: SecretBox;
+  checks: CertificateChecks;
+  actor: Actor;
+  input: CertificateUploadInput;
+  context: UploadContext;
+  now?: Date;
+}
+
+export async function uploadCertificate({
+  db,
+  secretBox,
+  checks,
+  actor,
+  input,
+  context,
+  now = new Date(),
+}: UploadCertificateOptions): Promise<CertificateUploadResult> {
   authorizeTitular(actor, input.titular);
   const bytes = Buffer.from(input.arquivo_base64, "base64");
   if (bytes.length > MAX_CERTIFICATE_FILE_BYTES) throw new AppError("CERTIFICATE_TOO_LARGE");
@@ -245,7 +255,13 @@ export async function uploadCertificate(
             : { status: revocation.status, consultado_em: revocation.consultadoEm },
       },
     });
-    const [certificado] = await findCertificates(tx, actor.tenantId, checks.roots, eq(certificados.id, row.id), 1);
+    const [certificado] = await findCertificates({
+      tx,
+      tenantId: actor.tenantId,
+      roots: checks.roots,
+      where: eq(certificados.id, row.id),
+      limit: 1,
+    });
     if (!certificado) throw new Error("uploaded certificate not found");
     const avisos = [
       ...links.warnings,

@@ -90,7 +90,7 @@ export async function enqueueChoiceRecordMessage(
       em: registro.ocorrido_em,
       link,
     });
-    await queueRecordSms(tx, ctx, tenantId, registro, telefone, text);
+    await queueRecordSms({ tx, ctx, tenantId, registro, telefone, text });
     canal = "sms";
   } else {
     return null;
@@ -115,14 +115,16 @@ export async function enqueueChoiceRecordMessage(
   return canal;
 }
 
-function queueRecordSms(
-  tx: Tx,
-  ctx: Pick<JobContext, "secretBox">,
-  tenantId: string,
-  registro: Pick<Registro, "id" | "contrato_id">,
-  telefone: string,
-  text: string,
-) {
+interface QueueRecordSmsOptions {
+  tx: Tx;
+  ctx: Pick<JobContext, "secretBox">;
+  tenantId: string;
+  registro: Pick<Registro, "id" | "contrato_id">;
+  telefone: string;
+  text: string;
+}
+
+function queueRecordSms({ tx, ctx, tenantId, registro, telefone, text }: QueueRecordSmsOptions) {
   return enqueueJob(tx, {
     kind: "sms.send",
     tenantId,
@@ -190,6 +192,6 @@ export async function choiceRecordBySms(
     em: registro.ocorrido_em,
     link: `${ctx.origin}${verificationPath(registro.verification_code)}`,
   });
-  await queueRecordSms(tx, ctx, tenantId, registro, telefone, text);
+  await queueRecordSms({ tx, ctx, tenantId, registro, telefone, text });
   return maskPhone4(telefone);
 }

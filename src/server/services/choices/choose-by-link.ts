@@ -21,6 +21,19 @@ export interface LinkChoiceResult {
   codigo_verificacao: string;
 }
 
+export interface ChooseByLinkOptions {
+  db: Db;
+  codeKey: Buffer;
+  channel: EmailChannel;
+  token: string;
+  tipo: ChoiceKind;
+  /** Revoke only this optional consent (decision 057), not the whole consent. */
+  itemId?: string;
+  input: LinkChoiceData;
+  audit: { ip?: string | undefined; userAgent?: string | undefined; embeddedIn?: string | null };
+  now?: Date;
+}
+
 /**
  * The patient (or legal guardian) refuses the document before signing, or revokes the signed
  * consent, on their own link (decision 056). The same checks as the signature, in one
@@ -29,20 +42,13 @@ export interface LinkChoiceResult {
  * refused, nothing else changes. A witness's link cannot do either. Refusing needs the link
  * waiting for this signer's signature; revoking, a signed document not yet revoked.
  */
-export async function chooseByLink(
-  db: Db,
-  options: {
-    codeKey: Buffer;
-    channel: EmailChannel;
-    token: string;
-    tipo: ChoiceKind;
-    /** Revoke only this optional consent (decision 057), not the whole consent. */
-    itemId?: string;
-  },
-  input: LinkChoiceData,
-  audit: { ip?: string | undefined; userAgent?: string | undefined; embeddedIn?: string | null },
+export async function chooseByLink({
+  db,
+  input,
+  audit,
   now = new Date(),
-): Promise<LinkChoiceResult> {
+  ...options
+}: ChooseByLinkOptions): Promise<LinkChoiceResult> {
   const { tipo } = options;
   const link = await findSigningTokenOrThrow(db, options.token);
   const verificationCode = await unusedChoiceCode(db);
@@ -57,7 +63,7 @@ export async function chooseByLink(
         .where(and(eq(signingTokens.tenant_id, link.tenantId), eq(signingTokens.id, link.id)))
         .limit(1);
       if (!current) throw new AppError("SIGNING_LINK_INVALID");
-      const parties = await loadLinkSigner(tx, link.tenantId, link, locked, now);
+      const parties = await loadLinkSigner({ tx, tenantId: link.tenantId, link, document: locked, now });
       if (!parties) throw new AppError("SIGNING_LINK_INVALID");
       const { signer } = parties;
       const state = signingState(current, locked, now, await hasSigned(tx, link.tenantId, locked.id, signer));

@@ -8,18 +8,26 @@ import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { findDocumentOrThrow } from "../documents/find-document.js";
 
+export interface GetChoiceRecordPdfOptions {
+  db: Db;
+  storage: FileStorage;
+  actor: Actor;
+  ids: { documentId: string; recordId: string };
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * The sealed "Registro de recusa/revogação" of a document (decision 056) for staff download, with
  * its audit event. NOT_FOUND for another clinic's document or a record of another document;
  * PDF_UNAVAILABLE while the record job has not sealed it.
  */
-export async function getChoiceRecordPdf(
-  db: Db,
-  storage: FileStorage,
-  actor: Actor,
-  ids: { documentId: string; recordId: string },
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<{ nome: string; bytes: Buffer }> {
+export async function getChoiceRecordPdf({
+  db,
+  storage,
+  actor,
+  ids,
+  audit,
+}: GetChoiceRecordPdfOptions): Promise<{ nome: string; bytes: Buffer }> {
   const file = await withTenant(db, actor.tenantId, async (tx) => {
     await findDocumentOrThrow(tx, actor.tenantId, ids.documentId);
     const [row] = await tx

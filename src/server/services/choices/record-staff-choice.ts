@@ -19,19 +19,27 @@ const REFUSABLE = new Set(["draft", "sent", "viewed", "expired"]);
 /** A moment a little ahead of the server's clock still counts as now (devices' clocks drift). */
 const CLOCK_SLACK_MS = 5 * 60_000;
 
+export interface RecordStaffChoiceOptions {
+  db: Db;
+  actor: Actor;
+  input: { id: string; tipo: ChoiceKind; data: StaffChoiceData; itemId?: string };
+  audit: { ip?: string | undefined; userAgent?: string | undefined };
+  now?: Date;
+}
+
 /**
  * Staff record what the patient said in person or by phone (decision 056): a refusal of an
  * unsigned document, or the revocation of a signed one — who recorded it (the session's member),
  * how, when the patient said it and why. The same record, event and sealing job as on the link;
  * the document locked, so two at once make one record and the second is told it was done.
  */
-export async function recordStaffChoice(
-  db: Db,
-  actor: Actor,
-  input: { id: string; tipo: ChoiceKind; data: StaffChoiceData; itemId?: string },
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
+export async function recordStaffChoice({
+  db,
+  actor,
+  input,
+  audit,
   now = new Date(),
-): Promise<{ registro_id: string; codigo_verificacao: string }> {
+}: RecordStaffChoiceOptions): Promise<{ registro_id: string; codigo_verificacao: string }> {
   const { tipo, data } = input;
   const ocorridoEm = data.ocorrido_em ? new Date(data.ocorrido_em) : now;
   if (ocorridoEm.getTime() > now.getTime() + CLOCK_SLACK_MS) throw new AppError("CHOICE_IN_FUTURE");

@@ -6,13 +6,21 @@ import { presentContentItem } from "../../presenters/content-item.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { CONTENT_ENTITY, contentTable, kindColumns } from "./content-tables.js";
 
-export async function createContentItem(
-  db: Db,
-  actor: Actor,
-  kind: ContentKind,
-  input: ContentItemData,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<ContentItem> {
+export interface CreateContentItemOptions {
+  db: Db;
+  actor: Actor;
+  kind: ContentKind;
+  input: ContentItemData;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
+export async function createContentItem({
+  db,
+  actor,
+  kind,
+  input,
+  audit,
+}: CreateContentItemOptions): Promise<ContentItem> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .insert(contentTable(kind))

@@ -6,14 +6,16 @@ import type { Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { CONTENT_ENTITY, contentTable, findContentItemOrThrow } from "./content-tables.js";
 
+export interface DeleteContentItemOptions {
+  db: Db;
+  actor: Actor;
+  kind: ContentKind;
+  id: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /** Deletes the item; its links to procedures go with it (ON DELETE CASCADE). */
-export async function deleteContentItem(
-  db: Db,
-  actor: Actor,
-  kind: ContentKind,
-  id: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<void> {
+export async function deleteContentItem({ db, actor, kind, id, audit }: DeleteContentItemOptions): Promise<void> {
   const table = contentTable(kind);
   await withTenant(db, actor.tenantId, async (tx) => {
     const row = await findContentItemOrThrow(tx, kind, actor.tenantId, id);

@@ -7,15 +7,24 @@ import { presentContentItem } from "../../presenters/content-item.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { CONTENT_ENTITY, contentTable, findContentItemOrThrow, kindColumns } from "./content-tables.js";
 
+export interface UpdateContentItemOptions {
+  db: Db;
+  actor: Actor;
+  kind: ContentKind;
+  id: string;
+  input: ContentItemData;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /** Replaces the item's fields with the form's (a field left blank becomes empty). */
-export async function updateContentItem(
-  db: Db,
-  actor: Actor,
-  kind: ContentKind,
-  id: string,
-  input: ContentItemData,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<ContentItem> {
+export async function updateContentItem({
+  db,
+  actor,
+  kind,
+  id,
+  input,
+  audit,
+}: UpdateContentItemOptions): Promise<ContentItem> {
   const table = contentTable(kind);
   return withTenant(db, actor.tenantId, async (tx) => {
     const before = await findContentItemOrThrow(tx, kind, actor.tenantId, id);

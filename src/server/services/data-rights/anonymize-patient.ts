@@ -14,6 +14,14 @@ import { deleteDocumentRows } from "./delete-document-rows.js";
 
 export const ANONYMIZED_NAME = "Paciente anonimizado";
 
+export interface AnonymizePatientOptions {
+  db: Db;
+  actor: Actor;
+  patientId: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * POST /api/patients/:id/anonymize (LGPD art. 18 IV and VI): removes what identifies the patient
  * — the name becomes "Paciente anonimizado"; CPF, birth date, sex, phone, e-mail, address, the
@@ -23,13 +31,13 @@ export const ANONYMIZED_NAME = "Paciente anonimizado";
  * signature; their unsigned documents (drafts, cancelled, expired) are deleted with it, since
  * they carry the patient's name and CPF in their frozen content. One transaction, audited.
  */
-export async function anonymizePatient(
-  db: Db,
-  actor: Actor,
-  patientId: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function anonymizePatient({
+  db,
+  actor,
+  patientId,
+  audit,
   now = new Date(),
-): Promise<Patient> {
+}: AnonymizePatientOptions): Promise<Patient> {
   return withTenant(db, actor.tenantId, async (tx) => {
     await tx
       .select({ id: pacientes.id })

@@ -27,17 +27,26 @@ export interface ClinicExport {
 /** Entries besides the stored files: LEIA-ME, the tables, the sheets, the index, the manifest. */
 const FIXED_ENTRIES = EXPORT_TABLES.length + EXPORT_TABLES.filter((t) => t.csv).length + 3;
 
+export interface PrepareClinicExportOptions {
+  db: Db;
+  actor: Actor;
+  /** The stored files go in the ZIP too. */
+  withFiles: boolean;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * GET /api/settings/export (owner only, checked by the route): refuses up front what one ZIP
  * cannot hold (fflate writes no ZIP64), then records `clinic.exported` before anything is sent.
  */
-export async function prepareClinicExport(
-  db: Db,
-  actor: Actor,
-  options: { withFiles: boolean },
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function prepareClinicExport({
+  db,
+  actor,
+  withFiles,
+  audit,
   now = new Date(),
-): Promise<ClinicExport> {
+}: PrepareClinicExportOptions): Promise<ClinicExport> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const [clinic] = await tx
       .select({ nome: tenants.nome })
@@ -51,7 +60,7 @@ export async function prepareClinicExport(
       );
     const count = stored?.count ?? 0;
     const bytes = Number(stored?.bytes ?? 0);
-    if (options.withFiles && (count + FIXED_ENTRIES > ZIP_MAX_ENTRIES || bytes > ZIP_MAX_BYTES * 0.9)) {
+    if (withFiles && (count + FIXED_ENTRIES > ZIP_MAX_ENTRIES || bytes > ZIP_MAX_BYTES * 0.9)) {
       throw new AppError("CLINIC_EXPORT_TOO_LARGE", undefined, { details: { arquivos: count, bytes } });
     }
     await recordAuditEvent(
@@ -61,7 +70,7 @@ export async function prepareClinicExport(
         action: "clinic.exported",
         entityType: "tenant",
         entityId: actor.tenantId,
-        data: { arquivos: options.withFiles, arquivos_guardados: count },
+        data: { arquivos: withFiles, arquivos_guardados: count },
       },
     );
     const nome = clinic?.nome ?? "clinica";
@@ -70,7 +79,7 @@ export async function prepareClinicExport(
       clinic: nome,
       fileName: `consentir_${safeFileStem(nome).slice(0, 60)}_${fileTimestamp(now)}.zip`,
       at: now,
-      withFiles: options.withFiles,
+      withFiles: withFiles,
     };
   });
 }
@@ -129,14 +138,22 @@ async function audioContexts(db: Db, tenantId: string): Promise<Map<string, stri
   return new Map(rows.map((r) => [r.sha256, audioSealContext(tenantId, r.contratoId)]));
 }
 
+interface WriteStoredFilesOptions {
+  zip: ZipWriter;
+  db: Db;
+  storage: FileStorage;
+  secretBox: SecretBox;
+  tenantId: string;
+}
+
 /** Each stored file once, by its SHA-256 (several rows may name the same bytes); returns those missing from storage. */
-async function writeStoredFiles(
-  zip: ZipWriter,
-  db: Db,
-  storage: FileStorage,
-  secretBox: SecretBox,
-  tenantId: string,
-): Promise<Set<string>> {
+async function writeStoredFiles({
+  zip,
+  db,
+  storage,
+  secretBox,
+  tenantId,
+}: WriteStoredFilesOptions): Promise<Set<string>> {
   const sealedAudio = await audioContexts(db, tenantId);
   const missing = new Set<string>();
   let after: string | null = null;
@@ -165,14 +182,16 @@ async function writeStoredFiles(
   }
 }
 
+interface WriteFileIndexOptions {
+  zip: ZipWriter;
+  db: Db;
+  tenantId: string;
+  withFiles: boolean;
+  missing: Set<string>;
+}
+
 /** arquivos/indice.json: every files row, the entry holding its bytes (or why there is none). */
-async function writeFileIndex(
-  zip: ZipWriter,
-  db: Db,
-  tenantId: string,
-  withFiles: boolean,
-  missing: Set<string>,
-): Promise<void> {
+async function writeFileIndex({ zip, db, tenantId, withFiles, missing }: WriteFileIndexOptions): Promise<void> {
   const spec = EXPORT_TABLES.find((t) => t.name === "files") as ExportTable;
   const entry = zip.entry("arquivos/indice.json");
   await entry.write("[");
@@ -204,18 +223,26 @@ async function writeFileIndex(
   await entry.end();
 }
 
+export interface WriteClinicExportOptions {
+  zip: ZipWriter;
+  db: Db;
+  storage: FileStorage;
+  secretBox: SecretBox;
+  data: ClinicExport;
+}
+
 /**
  * Writes the clinic's ZIP while it downloads: LEIA-ME.txt, dados/<table>.json for every table
  * (EXPORT_TABLES, secrets left out), planilhas/*.csv, arquivos/<sha256>.<ext> and their index,
  * and manifesto.json last (counts per table, exclusions, size and SHA-256 of every entry).
  */
-export async function writeClinicExport(
-  zip: ZipWriter,
-  db: Db,
-  storage: FileStorage,
-  secretBox: SecretBox,
-  data: ClinicExport,
-): Promise<void> {
+export async function writeClinicExport({
+  zip,
+  db,
+  storage,
+  secretBox,
+  data,
+}: WriteClinicExportOptions): Promise<void> {
   const exclusions = exportExclusions();
   await zip.add(
     "LEIA-ME.txt",
@@ -225,9 +252,9 @@ export async function writeClinicExport(
   for (const spec of EXPORT_TABLES) counts[spec.name] = await writeTable(zip, db, data.tenantId, spec);
   for (const spec of EXPORT_TABLES) await writeSheet(zip, db, data.tenantId, spec);
   const missing = data.withFiles
-    ? await writeStoredFiles(zip, db, storage, secretBox, data.tenantId)
+    ? await writeStoredFiles({ zip, db, storage, secretBox, tenantId: data.tenantId })
     : new Set<string>();
-  await writeFileIndex(zip, db, data.tenantId, data.withFiles, missing);
+  await writeFileIndex({ zip, db, tenantId: data.tenantId, withFiles: data.withFiles, missing });
   const manifest = {
     gerado_em: data.at.toISOString(),
     clinica: data.clinic,

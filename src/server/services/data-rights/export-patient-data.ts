@@ -70,19 +70,27 @@ export interface PatientExport {
   accessLog: AccessLogEntry[];
 }
 
+export interface PreparePatientExportOptions {
+  db: Db;
+  actor: Actor;
+  patientId: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * GET /api/patients/:id/export (LGPD art. 18 II access and V portability): the patient of the
  * session's clinic (another clinic's id is 404), their documents and their access log, read in
  * one transaction that also records `patient.exported` — so the log inside the ZIP ends with
  * this very export. Only this patient's rows are read; the PDFs are streamed afterwards.
  */
-export async function preparePatientExport(
-  db: Db,
-  actor: Actor,
-  patientId: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function preparePatientExport({
+  db,
+  actor,
+  patientId,
+  audit,
   now = new Date(),
-): Promise<PatientExport> {
+}: PreparePatientExportOptions): Promise<PatientExport> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const patient = await findPatientOrThrow(tx, actor.tenantId, patientId);
     const [clinic] = await tx

@@ -33,6 +33,16 @@ export interface BulkSendChannels {
 type Audit = Omit<AuditContext, "tenantId" | "actorProfileId">;
 type Log = { error(object: unknown, message: string): void };
 
+export interface BulkSendOptions {
+  db: Db;
+  secretBox: SecretBox;
+  actor: Actor;
+  input: BulkSendData;
+  channels: BulkSendChannels;
+  audit: Audit;
+  log: Log;
+}
+
 /** A refusal of one create or send, as its row says it: unresolved variables are named. */
 function rowMessage(error: AppError): string {
   const names = error.extra.details?.unresolved;
@@ -60,15 +70,15 @@ export async function bulkSendRefusal(tx: Tx, tenantId: string): Promise<AppErro
  * The whole request is refused (like one send) for what would fail every row: the template,
  * the responsible professional, the clinic's signing order, no channel chosen.
  */
-export async function bulkSend(
-  db: Db,
-  secretBox: SecretBox,
-  actor: Actor,
-  input: BulkSendData,
-  channels: BulkSendChannels,
-  audit: Audit,
-  log: Log,
-): Promise<BulkSendResult> {
+export async function bulkSend({
+  db,
+  secretBox,
+  actor,
+  input,
+  channels,
+  audit,
+  log,
+}: BulkSendOptions): Promise<BulkSendResult> {
   const email = input.email && channels.channel.usable;
   const whatsapp = input.whatsapp !== false && channels.whatsappConfigured;
   if (!email && !whatsapp) {
@@ -111,6 +121,23 @@ export async function bulkSend(
         whatsapp_enviado: false,
         erro: { codigo, mensagem: mensagem ?? BULK_ROW_ERRORS[codigo as BulkRowErrorCode] },
       });
+    /** A row sent: now (with what reached the patient) or, without `link`, earlier in this batch. */
+    const sentRow = (
+      patient: { id: string; nome: string },
+      documentId: string,
+      link?: { email_enviado: boolean; whatsapp_enviado?: boolean | null },
+    ) =>
+      resultados.push({
+        ...base,
+        paciente_id: patient.id,
+        paciente_nome: patient.nome,
+        documento_id: documentId,
+        enviado: true,
+        ja_enviado: !link,
+        email_enviado: link?.email_enviado ?? false,
+        whatsapp_enviado: link?.whatsapp_enviado === true,
+        erro: null,
+      });
     if ("cpf" in row && !isValidCpf(row.cpf.trim())) {
       fail("CPF_INVALID");
       continue;
@@ -129,7 +156,13 @@ export async function bulkSend(
       if (!patient) return null;
       // Already sent in this batch (a retried request whose answer was lost): not sent again.
       const earlier = since
-        ? await sentInBatch(tx, actor.tenantId, patient.id, input.template_version_id, since)
+        ? await sentInBatch({
+            tx,
+            tenantId: actor.tenantId,
+            patientId: patient.id,
+            versionId: input.template_version_id,
+            since,
+          })
         : null;
       const { patient: contact } = await loadLinkRecipients(tx, actor.tenantId, patient.id);
       const reachable = (email && Boolean(contact.email?.trim())) || (whatsapp && isMobilePhone(contact.telefone));
@@ -145,17 +178,7 @@ export async function bulkSend(
     }
     seen.add(found.id);
     if (found.earlierId) {
-      resultados.push({
-        ...base,
-        paciente_id: found.id,
-        paciente_nome: found.nome,
-        documento_id: found.earlierId,
-        enviado: true,
-        ja_enviado: true,
-        email_enviado: false,
-        whatsapp_enviado: false,
-        erro: null,
-      });
+      sentRow(found, found.earlierId);
       continue;
     }
     if (!found.reachable) {
@@ -172,52 +195,34 @@ export async function bulkSend(
             sql`select pg_advisory_xact_lock(hashtext(${`lote:${actor.tenantId}:${found.id}:${input.template_version_id}`}))`,
           );
           const earlierId = await withTenant(tx, actor.tenantId, (scoped) =>
-            sentInBatch(scoped, actor.tenantId, found.id, input.template_version_id, since),
+            sentInBatch({
+              tx: scoped,
+              tenantId: actor.tenantId,
+              patientId: found.id,
+              versionId: input.template_version_id,
+              since,
+            }),
           );
           if (earlierId) return { kind: "earlier" as const, earlierId };
         }
-        const created = await createDocument(
-          tx,
+        const created = await createDocument({
+          db: tx,
           actor,
-          { ...input, paciente_id: found.id, medico_responsavel_id: physicianId },
+          input: { ...input, paciente_id: found.id, medico_responsavel_id: physicianId },
           audit,
-        );
-        const sent = await sendDocument(
-          tx,
+        });
+        const sent = await sendDocument({
+          db: tx,
           secretBox,
           actor,
-          created.id,
-          { email, whatsapp, origin: channels.origin, channel: channels.channel, notifyProfessional: false },
+          id: created.id,
+          input: { email, whatsapp, origin: channels.origin, channel: channels.channel, notifyProfessional: false },
           audit,
-        );
+        });
         return { kind: "made" as const, id: created.id, link: sent };
       });
-      if (made.kind === "earlier") {
-        resultados.push({
-          ...base,
-          paciente_id: found.id,
-          paciente_nome: found.nome,
-          documento_id: made.earlierId,
-          enviado: true,
-          ja_enviado: true,
-          email_enviado: false,
-          whatsapp_enviado: false,
-          erro: null,
-        });
-        continue;
-      }
-      const { id, link } = made;
-      resultados.push({
-        ...base,
-        paciente_id: found.id,
-        paciente_nome: found.nome,
-        documento_id: id,
-        enviado: true,
-        ja_enviado: false,
-        email_enviado: link.email_enviado,
-        whatsapp_enviado: link.whatsapp_enviado === true,
-        erro: null,
-      });
+      if (made.kind === "earlier") sentRow(found, made.earlierId);
+      else sentRow(found, made.id, made.link);
     } catch (error) {
       if (error instanceof AppError) fail(error.code, rowMessage(error), found);
       else {
@@ -262,13 +267,19 @@ export async function bulkSend(
 }
 
 /** A document of this template version sent to the patient since the batch began, or null. */
-async function sentInBatch(
-  tx: Tx,
-  tenantId: string,
-  patientId: string,
-  versionId: string,
-  since: Date,
-): Promise<string | null> {
+async function sentInBatch({
+  tx,
+  tenantId,
+  patientId,
+  versionId,
+  since,
+}: {
+  tx: Tx;
+  tenantId: string;
+  patientId: string;
+  versionId: string;
+  since: Date;
+}): Promise<string | null> {
   const [earlier] = await tx
     .select({ id: contratos.id })
     .from(contratos)

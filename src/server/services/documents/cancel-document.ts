@@ -10,15 +10,24 @@ import { findDocumentOrThrow } from "./find-document.js";
 /** An expired document is cancelled too ("Reenvie ou cancele", the list's warning card). */
 const CANCELLABLE = new Set(["draft", "sent", "viewed", "expired"]);
 
+export interface CancelDocumentOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  motivo: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /** draft/sent/viewed/expired → cancelled with a reason (DESIGN §2), one transaction with its audit event. */
-export async function cancelDocument(
-  db: Db,
-  actor: Actor,
-  id: string,
-  motivo: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function cancelDocument({
+  db,
+  actor,
+  id,
+  motivo,
+  audit,
   now = new Date(),
-): Promise<void> {
+}: CancelDocumentOptions): Promise<void> {
   await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
     if (document.status === "signed") throw new AppError("DOCUMENT_LOCKED");

@@ -20,19 +20,27 @@ import { resolveResponsiblePhysician } from "./responsible-physician.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+export interface CreateDocumentOptions {
+  db: Db;
+  actor: Actor;
+  input: Omit<DocumentCreateData, "pedir_audio"> & { pedir_audio?: boolean | undefined };
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * Creates a document (spec part 1 §5 New document, part 2 §7): every variable filled from the
  * clinic's own rows, the document model frozen with its SHA-256 (DESIGN §2), expiry after the
  * clinic's validity (7 days unless Configurações says otherwise),
  * one transaction with its audit event. Returns the new id; the PDF is generated afterwards.
  */
-export async function createDocument(
-  db: Db,
-  actor: Actor,
-  input: Omit<DocumentCreateData, "pedir_audio"> & { pedir_audio?: boolean | undefined },
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-  now: Date = new Date(),
-): Promise<{ id: string }> {
+export async function createDocument({
+  db,
+  actor,
+  input,
+  audit,
+  now = new Date(),
+}: CreateDocumentOptions): Promise<{ id: string }> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const [patient] = await tx
       .select()

@@ -8,18 +8,20 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { deleteDocumentRows } from "../data-rights/delete-document-rows.js";
 import { findDocumentOrThrow } from "./find-document.js";
 
+export interface DeleteDocumentOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * Deletes a document nobody signed (draft, cancelled, expired). Sent or viewed documents are
  * cancelled first; signed ones are kept for 20 years (Lei 13.787/2018, src/shared/retention —
  * the database refuses it too, migration 0029). The audit event outlives the row.
  */
-export async function deleteDocument(
-  db: Db,
-  actor: Actor,
-  id: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-  now = new Date(),
-): Promise<void> {
+export async function deleteDocument({ db, actor, id, audit, now = new Date() }: DeleteDocumentOptions): Promise<void> {
   await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
     // A sent document past its expiry is expired for everyone, before the sweep writes it.

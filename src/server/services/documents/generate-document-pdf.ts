@@ -23,21 +23,29 @@ import { asBulkDatabaseWork } from "../../../db/database-priority.js";
  * in another. A full pool answers SERVER_BUSY (503 + Retry-After); nothing was written then.
  * Its database calls are bulk work: on PGlite they let interactive calls go first (decision 038).
  */
-export function generateDocumentPdf(
-  ...args: Parameters<typeof drawAndStoreDraftPdf>
-): ReturnType<typeof drawAndStoreDraftPdf> {
-  return asBulkDatabaseWork(() => drawAndStoreDraftPdf(...args));
+export function generateDocumentPdf(options: GenerateDocumentPdfOptions): ReturnType<typeof drawAndStoreDraftPdf> {
+  return asBulkDatabaseWork(() => drawAndStoreDraftPdf(options));
 }
 
-async function drawAndStoreDraftPdf(
-  db: Db,
-  storage: FileStorage,
-  renderer: PdfRenderer,
-  actor: Actor,
-  id: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-  now: Date = new Date(),
-): Promise<{ fileId: string; nome: string; bytes: Buffer }> {
+export interface GenerateDocumentPdfOptions {
+  db: Db;
+  storage: FileStorage;
+  renderer: PdfRenderer;
+  actor: Actor;
+  id: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
+async function drawAndStoreDraftPdf({
+  db,
+  storage,
+  renderer,
+  actor,
+  id,
+  audit,
+  now = new Date(),
+}: GenerateDocumentPdfOptions): Promise<{ fileId: string; nome: string; bytes: Buffer }> {
   const { document, clinic, physician, logo } = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findContractForPdf(tx, actor.tenantId, id);
     const [clinic] = await tx.select().from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1);

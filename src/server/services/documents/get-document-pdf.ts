@@ -10,19 +10,28 @@ import { findContractForPdf } from "./find-document.js";
 import { isWatermarkedDraftName } from "../../../pdf/file-name.js";
 import { generateDocumentPdf } from "./generate-document-pdf.js";
 
+export interface GetDocumentPdfOptions {
+  db: Db;
+  storage: FileStorage;
+  renderer: PdfRenderer;
+  actor: Actor;
+  id: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * The document's draft PDF for download (watermarked 'RASCUNHO – sem validade'): the stored one, or a new one when none was generated yet (or
  * its bytes are gone from storage). SERVER_BUSY (503 + Retry-After) when it has to be made and
  * the PDF pool is full.
  */
-export async function getDocumentPdf(
-  db: Db,
-  storage: FileStorage,
-  renderer: PdfRenderer,
-  actor: Actor,
-  id: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<{ nome: string; bytes: Buffer }> {
+export async function getDocumentPdf({
+  db,
+  storage,
+  renderer,
+  actor,
+  id,
+  audit,
+}: GetDocumentPdfOptions): Promise<{ nome: string; bytes: Buffer }> {
   const stored = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findContractForPdf(tx, actor.tenantId, id);
     if (!document.pdf_file_id) return null;
@@ -39,7 +48,7 @@ export async function getDocumentPdf(
     const bytes = await storage.get(stored.sha256);
     if (bytes) pdf = { nome: stored.nome, bytes };
   }
-  pdf ??= await generateDocumentPdf(db, storage, renderer, actor, id, audit);
+  pdf ??= await generateDocumentPdf({ db, storage, renderer, actor, id, audit });
   await withTenant(db, actor.tenantId, (tx) =>
     recordAuditEvent(
       tx,

@@ -22,14 +22,22 @@ import { apiKeyActorLabel } from "../audit/actor-label.js";
 
 const AUDIT_LIMIT = 500;
 
+export interface GetDocumentOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /** A document with its frozen content, the people around it and its audit trail; the view is audited. */
-export async function getDocument(
-  db: Db,
-  actor: Actor,
-  id: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function getDocument({
+  db,
+  actor,
+  id,
+  audit,
   now = new Date(),
-): Promise<DocumentDetail> {
+}: GetDocumentOptions): Promise<DocumentDetail> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     const [summary] = await summarySelect(tx)

@@ -8,23 +8,31 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { AUDIO_PLAYED_ACTION, openPartyAudio } from "../signing/record-audio.js";
 import { findDocumentOrThrow } from "./find-document.js";
 
+export interface PlayDocumentAudioOptions {
+  ctx: { db: Db; storage: FileStorage; secretBox: SecretBox };
+  actor: Actor;
+  contratoId: string;
+  parteId: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * GET /api/documents/:id/parties/:parteId/audio — the audio of the agreement kept with a
  * signature (decision 069), opened for one play: each request is a `document.audio_played` event
  * in the trail ("Áudio do aceite reproduzido por …"). Another clinic's document, a party of
  * another document or a party without audio: 404.
  */
-export async function playDocumentAudio(
-  ctx: { db: Db; storage: FileStorage; secretBox: SecretBox },
-  actor: Actor,
-  contratoId: string,
-  parteId: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<{ bytes: Buffer; mime: string; nome: string }> {
+export async function playDocumentAudio({
+  ctx,
+  actor,
+  contratoId,
+  parteId,
+  audit,
+}: PlayDocumentAudioOptions): Promise<{ bytes: Buffer; mime: string; nome: string }> {
   authorize(actor, "documents.playAudio");
   return withTenant(ctx.db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, contratoId);
-    const audio = await openPartyAudio(tx, ctx, actor.tenantId, document.id, parteId);
+    const audio = await openPartyAudio({ tx, ctx, tenantId: actor.tenantId, contratoId: document.id, parteId });
     if (!audio) throw new AppError("AUDIO_NOT_FOUND");
     await recordAuditEvent(
       tx,

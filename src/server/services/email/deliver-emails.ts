@@ -43,19 +43,28 @@ async function attachmentsOf(db: DbOrTx, storage: FileStorage, row: OutboxRow) {
   );
 }
 
+export interface DeliverDueEmailsOptions {
+  db: Db;
+  transport: Transporter;
+  from: string;
+  storage: FileStorage;
+  box: SecretBox;
+  now?: () => Date;
+}
+
 /**
  * Sends due messages of the outbox through SMTP (nodemailer). Each message is taken with
  * FOR UPDATE SKIP LOCKED and marked in the same transaction, so two workers never send it
  * twice; a failure is recorded and retried with back-off. Returns how many were sent.
  */
-export async function deliverDueEmails(
-  db: Db,
-  transport: Transporter,
-  from: string,
-  storage: FileStorage,
-  box: SecretBox,
-  now: () => Date = () => new Date(),
-): Promise<number> {
+export async function deliverDueEmails({
+  db,
+  transport,
+  from,
+  storage,
+  box,
+  now = () => new Date(),
+}: DeliverDueEmailsOptions): Promise<number> {
   let sent = 0;
   for (let i = 0; i < BATCH; i += 1) {
     const outcome = await db.transaction(async (tx) => {

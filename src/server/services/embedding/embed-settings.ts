@@ -42,18 +42,26 @@ export async function getEmbedSettings(db: Db, actor: Actor): Promise<EmbedSetti
   return withTenant(db, actor.tenantId, async (tx) => ({ origens: await embedOrigins(tx, actor.tenantId) }));
 }
 
+export interface SaveEmbedSettingsOptions {
+  db: Db;
+  actor: Actor;
+  input: { origens: string[] };
+  production: boolean;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * PUT /api/settings/embedding: the whole list replaces the old one (jsonb_set on its own key, so
  * other settings written meanwhile stay), audited with what was added and removed. In production
  * an http:// origin is refused (the schema lets localhost through for development and tests).
  */
-export async function saveEmbedSettings(
-  db: Db,
-  actor: Actor,
-  input: { origens: string[] },
-  production: boolean,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<EmbedSettings> {
+export async function saveEmbedSettings({
+  db,
+  actor,
+  input,
+  production,
+  audit,
+}: SaveEmbedSettingsOptions): Promise<EmbedSettings> {
   assertSettingsManager(actor);
   const insecure = input.origens.findIndex((origin) => isLocalHttpOrigin(origin));
   if (production && insecure >= 0) {

@@ -14,6 +14,16 @@ import { ourProcedures, presentProcedureMatch } from "./feegow-procedures.js";
 /** Our procedure names are at most this long (procedureInputSchema). */
 const MAX_NAME = 160;
 
+export interface ImportFeegowProceduresOptions {
+  db: Db;
+  secretBox: SecretBox;
+  connection: FeegowConnection;
+  actor: Actor;
+  input: z.output<typeof feegowImportInputSchema>;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * "Importar" / "Importar todos" (procedures switch): Feegow's procedures become ours — matched by
  * an earlier import's link, else by name ignoring case, accents and spaces; a match gets Feegow's
@@ -21,15 +31,15 @@ const MAX_NAME = 160;
  * never makes a second copy: imports of one clinic run one at a time (its integration row is
  * locked) and (tenant, Feegow id) is a unique index. Audited with the counts.
  */
-export async function importFeegowProcedures(
-  db: Db,
-  secretBox: SecretBox,
-  connection: FeegowConnection,
-  actor: Actor,
-  input: z.output<typeof feegowImportInputSchema>,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function importFeegowProcedures({
+  db,
+  secretBox,
+  connection,
+  actor,
+  input,
+  audit,
   now = new Date(),
-): Promise<FeegowProcedureImportResult> {
+}: ImportFeegowProceduresOptions): Promise<FeegowProcedureImportResult> {
   const row = await withTenant(db, actor.tenantId, (tx) => loadFeegowRow(tx, actor.tenantId));
   assertFeature(row, "procedures");
   const client = clientFor(row, secretBox, connection);

@@ -11,6 +11,15 @@ import { createUser, type RequestContext } from "../users/create-user.js";
 import { assertFeature, clientFor, type FeegowConnection, feegowAppError, loadFeegowRow } from "./feegow-store.js";
 import { planProfessionals, usersByCpf } from "./feegow-professionals.js";
 
+export interface ImportFeegowProfessionalsOptions {
+  db: Db;
+  secretBox: SecretBox;
+  connection: FeegowConnection;
+  actor: SessionUser;
+  input: z.output<typeof feegowImportInputSchema>;
+  context: RequestContext;
+}
+
 /**
  * "Importar" / "Importar todos" (professionals switch; establishments, owner only): each chosen
  * Feegow professional who is not a user yet (by CPF) is added through the users' own add-user
@@ -19,14 +28,14 @@ import { planProfessionals, usersByCpf } from "./feegow-professionals.js";
  * Never a duplicate: the CPF is unique per clinic (profiles_tenant_cpf_unique), so a second
  * import of the same person, even at the same moment, finds them 'existente'.
  */
-export async function importFeegowProfessionals(
-  db: Db,
-  secretBox: SecretBox,
-  connection: FeegowConnection,
-  actor: SessionUser,
-  input: z.output<typeof feegowImportInputSchema>,
-  context: RequestContext,
-): Promise<FeegowProfessionalImportResult> {
+export async function importFeegowProfessionals({
+  db,
+  secretBox,
+  connection,
+  actor,
+  input,
+  context,
+}: ImportFeegowProfessionalsOptions): Promise<FeegowProfessionalImportResult> {
   const row = await withTenant(db, actor.tenantId, async (tx) => {
     await assertUsersManager(tx, actor);
     return loadFeegowRow(tx, actor.tenantId);

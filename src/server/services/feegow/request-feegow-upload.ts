@@ -15,6 +15,15 @@ import { generateDocumentPdf } from "../documents/generate-document-pdf.js";
 import { assertFeature, loadFeegowRow } from "./feegow-store.js";
 import { presentFeegowUpload, queueFeegowUpload } from "./feegow-uploads-store.js";
 
+export interface RequestFeegowUploadOptions {
+  db: Db;
+  storage: FileStorage;
+  renderer: PdfRenderer;
+  actor: Actor;
+  contratoId: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * "Gerar e Enviar PDF" (documents list row menu, the preview's Feegow button): queues the upload
  * of the document's current PDF — the sealed one once signed (409 while it is being made: the
@@ -22,14 +31,14 @@ import { presentFeegowUpload, queueFeegowUpload } from "./feegow-uploads-store.j
  * existing upload, `enfileirado: false`); a failed one is queued again. Needs the file_upload
  * switch on and a token. Audited.
  */
-export async function requestFeegowUpload(
-  db: Db,
-  storage: FileStorage,
-  renderer: PdfRenderer,
-  actor: Actor,
-  contratoId: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<{ upload: FeegowUpload; enfileirado: boolean }> {
+export async function requestFeegowUpload({
+  db,
+  storage,
+  renderer,
+  actor,
+  contratoId,
+  audit,
+}: RequestFeegowUploadOptions): Promise<{ upload: FeegowUpload; enfileirado: boolean }> {
   const current = await withTenant(db, actor.tenantId, async (tx) => {
     // Another clinic's id (or none) is 404 before anything about the integration is said.
     const document = await findDocumentOrThrow(tx, actor.tenantId, contratoId);
@@ -62,7 +71,7 @@ export async function requestFeegowUpload(
         "O PDF assinado deste documento não está no armazenamento. Fale com o suporte antes de enviar.",
       );
     }
-    const made = await generateDocumentPdf(db, storage, renderer, actor, contratoId, audit);
+    const made = await generateDocumentPdf({ db, storage, renderer, actor, id: contratoId, audit });
     file = { id: made.fileId, sha256: sha256Hex(made.bytes) };
   }
   const chosen = file;

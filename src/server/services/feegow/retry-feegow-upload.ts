@@ -9,18 +9,26 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { assertFeature, loadFeegowRow } from "./feegow-store.js";
 import { presentFeegowUpload, requeue } from "./feegow-uploads-store.js";
 
+export interface RetryFeegowUploadOptions {
+  db: Db;
+  actor: Actor;
+  uploadId: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * "Tentar de novo" on a failed upload: back to 'pendente' with a fresh count of attempts and its
  * job queued. Only a failed upload (409 otherwise: a sent one is never sent twice); another
  * clinic's id is 404. The switch must be on. Audited.
  */
-export async function retryFeegowUpload(
-  db: Db,
-  actor: Actor,
-  uploadId: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function retryFeegowUpload({
+  db,
+  actor,
+  uploadId,
+  audit,
   now = new Date(),
-): Promise<FeegowUpload> {
+}: RetryFeegowUploadOptions): Promise<FeegowUpload> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const [upload] = await tx
       .select()

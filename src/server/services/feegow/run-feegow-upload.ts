@@ -212,7 +212,7 @@ async function claim(ctx: JobContext, uploadId: string, tenantId: string): Promi
           .limit(1)
       : [];
     const settings = await loadFeegowRow(tx, tenantId);
-    const fail = (stop: UploadStop) => markFailed(tx, tenantId, current, stop, uncertain).then(() => null);
+    const fail = (stop: UploadStop) => markFailed({ tx, tenantId, upload: current, stop, uncertain }).then(() => null);
     if (!document || !paciente)
       return fail(new UploadStop("sem_documento", "O documento ou o paciente não existe mais.", false));
     if (settings?.integrations.file_upload !== true) {
@@ -336,17 +336,19 @@ async function recordFailure(ctx: JobContext, tenantId: string, claimed: Claimed
         .where(eq(feegowUploads.id, current.id));
       return;
     }
-    await markFailed(tx, tenantId, current, stop, claimed.uncertain || stop.uncertain);
+    await markFailed({ tx, tenantId, upload: current, stop, uncertain: claimed.uncertain || stop.uncertain });
   });
 }
 
-async function markFailed(
-  tx: Tx,
-  tenantId: string,
-  upload: FeegowUploadRow,
-  stop: UploadStop,
-  uncertain: boolean,
-): Promise<void> {
+interface MarkFailedOptions {
+  tx: Tx;
+  tenantId: string;
+  upload: FeegowUploadRow;
+  stop: UploadStop;
+  uncertain: boolean;
+}
+
+async function markFailed({ tx, tenantId, upload, stop, uncertain }: MarkFailedOptions): Promise<void> {
   const now = new Date();
   await tx
     .update(feegowUploads)

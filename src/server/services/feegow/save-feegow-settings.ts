@@ -15,19 +15,28 @@ import { featureFlags, loadFeegowRow, presentFeegowSettings, tokenFinal } from "
 
 type Input = z.output<typeof feegowSettingsInputSchema>;
 
+export interface SaveFeegowSettingsOptions {
+  db: Db;
+  secretBox: SecretBox;
+  actor: Actor;
+  input: Input;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * Owner/admin: saves a new token (sealed; the connection goes back to disconnected until tested)
  * and/or turns switches on or off. A switch turns on only with a token saved and a connection
  * tested successfully (spec part 2 §2); off is always allowed. Audited without the token.
  */
-export async function saveFeegowSettings(
-  db: Db,
-  secretBox: SecretBox,
-  actor: Actor,
-  input: Input,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function saveFeegowSettings({
+  db,
+  secretBox,
+  actor,
+  input,
+  audit,
   now = new Date(),
-): Promise<FeegowSettings> {
+}: SaveFeegowSettingsOptions): Promise<FeegowSettings> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const before = await loadFeegowRow(tx, actor.tenantId, true);
     let tokenEncrypted = before?.token_encrypted ?? null;

@@ -9,19 +9,28 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { clientFor, type FeegowConnection, feegowAppError, loadFeegowRow } from "./feegow-store.js";
 import { patientFromFeegow } from "./patient-from-feegow.js";
 
+export interface SearchFeegowPatientOptions {
+  db: Db;
+  secretBox: SecretBox;
+  connection: FeegowConnection;
+  actor: Actor;
+  cpf: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * "Buscar no Feegow" on the new-patient form: GET /patient/list?cpf= (who has this CPF, with the
  * Feegow id), then GET /patient/search?paciente_cpf= (the record), shaped for the form. Needs the
  * patients switch on and a token (spec part 2 §5). The lookup goes to the audit trail (masked CPF).
  */
-export async function searchFeegowPatient(
-  db: Db,
-  secretBox: SecretBox,
-  connection: FeegowConnection,
-  actor: Actor,
-  cpf: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<FeegowPatient> {
+export async function searchFeegowPatient({
+  db,
+  secretBox,
+  connection,
+  actor,
+  cpf,
+  audit,
+}: SearchFeegowPatientOptions): Promise<FeegowPatient> {
   const row = await withTenant(db, actor.tenantId, (tx) => loadFeegowRow(tx, actor.tenantId));
   if (row?.integrations.patients !== true) {
     throw new AppError(

@@ -16,20 +16,29 @@ import {
   presentFeegowSettings,
 } from "./feegow-store.js";
 
+export interface TestFeegowConnectionOptions {
+  db: Db;
+  secretBox: SecretBox;
+  connection: FeegowConnection;
+  actor: Actor;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  log: { warn(obj: object, msg: string): void };
+}
+
 /**
  * "Testar conexão": one cheap call (GET /professional/list?ativo=1) with the saved token. Success
  * → connected and last_sync; failure → error, with the reason kept for the screen (spec part 2 §4).
  * No transaction stays open while Feegow answers; the result is written only if the token is still
  * the one tested.
  */
-export async function testFeegowConnection(
-  db: Db,
-  secretBox: SecretBox,
-  connection: FeegowConnection,
-  actor: Actor,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-  log: { warn(obj: object, msg: string): void },
-): Promise<{ ok: true; message: string; settings: FeegowSettings }> {
+export async function testFeegowConnection({
+  db,
+  secretBox,
+  connection,
+  actor,
+  audit,
+  log,
+}: TestFeegowConnectionOptions): Promise<{ ok: true; message: string; settings: FeegowSettings }> {
   const row = await withTenant(db, actor.tenantId, (tx) => loadFeegowRow(tx, actor.tenantId));
   const client = clientFor(row, secretBox, connection);
   const tested = row?.token_encrypted as Buffer;

@@ -16,14 +16,16 @@ export const FHIR_SEARCH_MAX = 100;
 type Audit = Omit<AuditContext, "tenantId" | "actorProfileId">;
 type DocumentRow = typeof contratos.$inferSelect;
 
+export interface GetFhirConsentOptions {
+  db: Db;
+  storage: FileStorage;
+  actor: Actor;
+  id: string;
+  audit: Audit;
+}
+
 /** One document of the clinic as the mapping's source; NOT_FOUND for another clinic's id. The read is audited. */
-export async function getFhirConsent(
-  db: Db,
-  storage: FileStorage,
-  actor: Actor,
-  id: string,
-  audit: Audit,
-): Promise<ConsentSource> {
+export async function getFhirConsent({ db, storage, actor, id, audit }: GetFhirConsentOptions): Promise<ConsentSource> {
   const [source] = await withTenant(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .select()
@@ -36,14 +38,22 @@ export async function getFhirConsent(
   return withSealedHashes(storage, [source!]).then((all) => all[0]!);
 }
 
+export interface SearchFhirConsentsByCpfOptions {
+  db: Db;
+  storage: FileStorage;
+  actor: Actor;
+  cpf: string;
+  audit: Audit;
+}
+
 /** The clinic's documents of the patient with this CPF (digits), newest first; none is an empty list. */
-export async function searchFhirConsentsByCpf(
-  db: Db,
-  storage: FileStorage,
-  actor: Actor,
-  cpf: string,
-  audit: Audit,
-): Promise<{ total: number; sources: ConsentSource[] }> {
+export async function searchFhirConsentsByCpf({
+  db,
+  storage,
+  actor,
+  cpf,
+  audit,
+}: SearchFhirConsentsByCpfOptions): Promise<{ total: number; sources: ConsentSource[] }> {
   const { total, sources } = await withTenant(db, actor.tenantId, async (tx) => {
     const [patient] = await tx
       .select({ id: pacientes.id })

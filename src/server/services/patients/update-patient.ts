@@ -30,14 +30,16 @@ const EDITABLE = [
   "responsavel_telefone",
 ] as const;
 
+export interface UpdatePatientOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  input: PatientData;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /** Replaces the patient's data with the form's (a field left blank becomes empty). */
-export async function updatePatient(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: PatientData,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<Patient> {
+export async function updatePatient({ db, actor, id, input, audit }: UpdatePatientOptions): Promise<Patient> {
   try {
     return await withTenant(db, actor.tenantId, async (tx) => {
       const before = await findPatientOrThrow(tx, actor.tenantId, id);

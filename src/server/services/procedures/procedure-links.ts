@@ -62,14 +62,16 @@ export async function countOwnItems(tx: Tx, kind: ContentKind, tenantId: string,
   return rows.length;
 }
 
+export interface ReplaceLinksOptions {
+  tx: Tx;
+  kind: ContentKind;
+  tenantId: string;
+  procedureId: string;
+  ids: string[];
+}
+
 /** Replaces the procedure's links of `kind` with `ids` (inside the caller's transaction). */
-export async function replaceLinks(
-  tx: Tx,
-  kind: ContentKind,
-  tenantId: string,
-  procedureId: string,
-  ids: string[],
-): Promise<void> {
+export async function replaceLinks({ tx, kind, tenantId, procedureId, ids }: ReplaceLinksOptions): Promise<void> {
   const link = LINKS[kind];
   await tx.delete(link.table).where(and(eq(link.tenant, tenantId), eq(link.procedure, procedureId)));
   if (ids.length === 0) return;

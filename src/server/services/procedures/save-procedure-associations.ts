@@ -7,17 +7,25 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { countOwnItems, KINDS, linkedIds, replaceLinks } from "./procedure-links.js";
 import { findProcedureOrThrow } from "./procedure-visibility.js";
 
+export interface SaveProcedureAssociationsOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  input: ProcedureAssociations;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * Replaces all the procedure's links in one transaction. Every id must be an item of that kind
  * of the same clinic; otherwise nothing changes and the answer is 400 ASSOCIATION_ITEM_UNKNOWN.
  */
-export async function saveProcedureAssociations(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: ProcedureAssociations,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<ProcedureAssociations> {
+export async function saveProcedureAssociations({
+  db,
+  actor,
+  id,
+  input,
+  audit,
+}: SaveProcedureAssociationsOptions): Promise<ProcedureAssociations> {
   return withTenant(db, actor.tenantId, async (tx) => {
     await findProcedureOrThrow(tx, actor, id);
     for (const kind of KINDS) {
@@ -25,7 +33,8 @@ export async function saveProcedureAssociations(
         throw new AppError("ASSOCIATION_ITEM_UNKNOWN", undefined, { details: { kind } });
       }
     }
-    for (const kind of KINDS) await replaceLinks(tx, kind, actor.tenantId, id, input[kind]);
+    for (const kind of KINDS)
+      await replaceLinks({ tx, kind, tenantId: actor.tenantId, procedureId: id, ids: input[kind] });
     await recordAuditEvent(
       tx,
       { tenantId: actor.tenantId, actorProfileId: actor.profileId, ...audit },

@@ -11,14 +11,16 @@ import { effectivePrivacy, findProcedureOrThrow } from "./procedure-visibility.j
 
 const EDITABLE = ["nome", "descricao", "especialidade", "is_private", "valor_centavos"] as const;
 
+export interface UpdateProcedureOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  input: ProcedureData;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /** Replaces the procedure's fields with the form's (a field left blank becomes empty). */
-export async function updateProcedure(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: ProcedureData,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<Procedure> {
+export async function updateProcedure({ db, actor, id, input, audit }: UpdateProcedureOptions): Promise<Procedure> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const before = await findProcedureOrThrow(tx, actor, id);
     // An older free-text specialty may be kept as it is; any other value comes from the list.

@@ -7,19 +7,27 @@ import type { SessionUser } from "../auth/sessions.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { checkCurrentPassword } from "./check-current-password.js";
 
+export interface ChangePasswordOptions {
+  db: Db;
+  actor: SessionUser;
+  input: { senha_atual: string; nova_senha: string };
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * POST /api/profile/password: the signed-in user changes their password. The current
  * one is checked (a wrong one counts toward the account's sign-in throttle, decision 011), the
  * new one follows the shared rule (passwordField). Every other session of the user ends and
  * unused reset links stop working, in the same transaction; this session stays. Audited.
  */
-export async function changePassword(
-  db: Db,
-  actor: SessionUser,
-  input: { senha_atual: string; nova_senha: string },
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function changePassword({
+  db,
+  actor,
+  input,
+  audit,
   now = new Date(),
-): Promise<{ sessions_ended: number }> {
+}: ChangePasswordOptions): Promise<{ sessions_ended: number }> {
   await checkCurrentPassword(db, actor, input.senha_atual, now);
   const passwordHash = await hashPassword(input.nova_senha);
   return withTenant(db, actor.tenantId, async (tx) => {

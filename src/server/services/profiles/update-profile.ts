@@ -26,6 +26,15 @@ const EDITABLE = [
   "especialidades",
 ] as const;
 
+export interface UpdateProfileOptions {
+  db: Db;
+  box: SecretBox;
+  actor: SessionUser;
+  input: ProfileUpdate;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * PATCH /api/profile: the signed-in user replaces their own name, phone, council and
  * specialties (sign-up's rules; the role's from the session). Changing the e-mail (which signs
@@ -33,14 +42,14 @@ const EDITABLE = [
  * CPF in the clinic) and, for the e-mail, tells the previous address. Audited with the fields
  * that changed. An independent professional's account carries their name: it follows.
  */
-export async function updateProfile(
-  db: Db,
-  box: SecretBox,
-  actor: SessionUser,
-  input: ProfileUpdate,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function updateProfile({
+  db,
+  box,
+  actor,
+  input,
+  audit,
   now = new Date(),
-): Promise<CurrentUser> {
+}: UpdateProfileOptions): Promise<CurrentUser> {
   const roleIssues = councilRoleIssues(actor.role, input);
   if (roleIssues[0]) throw new AppError("VALIDATION", roleIssues[0].message, { issues: roleIssues });
   const current = await withTenant(db, actor.tenantId, async (tx) => {

@@ -17,17 +17,25 @@ export async function getReminderSettings(db: Db, actor: Actor, whatsapp: boolea
   }));
 }
 
+export interface SaveReminderSettingsOptions {
+  db: Db;
+  actor: Actor;
+  input: ReminderSettingsInput;
+  whatsapp: boolean;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * PUT /api/settings/reminders: on/off and how many (1–3); a field left out keeps its value.
  * jsonb_set on its own key, so other settings written meanwhile stay; audited with old and new.
  */
-export async function saveReminderSettings(
-  db: Db,
-  actor: Actor,
-  input: ReminderSettingsInput,
-  whatsapp: boolean,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<ReminderSettingsView> {
+export async function saveReminderSettings({
+  db,
+  actor,
+  input,
+  whatsapp,
+  audit,
+}: SaveReminderSettingsOptions): Promise<ReminderSettingsView> {
   assertSettingsManager(actor);
   return withTenant(db, actor.tenantId, async (tx) => {
     const before = await reminderSettings(tx, actor.tenantId);

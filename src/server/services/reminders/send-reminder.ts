@@ -161,7 +161,7 @@ async function remind(
   const sms = input.canais.includes("sms") && emailChannelOf(ctx.env).sms;
 
   if (!signed.some((s) => s.papel === "paciente" || s.papel === "responsavel")) {
-    const current = await currentSigningToken(tx, ctx.secretBox, tenantId, doc.id, now);
+    const current = await currentSigningToken({ tx, secretBox: ctx.secretBox, tenantId, contratoId: doc.id, now });
     if (current) {
       const link = `${ctx.origin}${signingPath(current.token)}`;
       const first = patient.nome.trim().split(/\s+/)[0] ?? patient.nome;
@@ -205,7 +205,14 @@ async function remind(
   {
     for (const witness of await selectWitnesses(tx, tenantId, doc.id)) {
       if (!witness.email || signed.some((s) => s.papel === "testemunha" && s.ordem === witness.ordem)) continue;
-      const current = await currentSigningToken(tx, ctx.secretBox, tenantId, doc.id, now, witness.id);
+      const current = await currentSigningToken({
+        tx,
+        secretBox: ctx.secretBox,
+        tenantId,
+        contratoId: doc.id,
+        now,
+        testemunhaId: witness.id,
+      });
       if (!current) continue;
       const first = witness.nome.trim().split(/\s+/)[0] ?? witness.nome;
       await enqueueEmail(tx, ctx.secretBox, {

@@ -40,18 +40,26 @@ function columnsOf(input: ClinicSettingsData) {
   };
 }
 
+export interface SaveClinicSettingsOptions {
+  db: Db;
+  actor: Actor;
+  input: ClinicSettingsData;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * PUT /api/settings/clinic (owner and administrators): the clinic's data and the validity of new
  * documents, in one transaction with an audit event naming the fields that changed. The
  * validity goes into tenants.settings with jsonb_set, keeping the other settings written meanwhile.
  */
-export async function saveClinicSettings(
-  db: Db,
-  actor: Actor,
-  input: ClinicSettingsData,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function saveClinicSettings({
+  db,
+  actor,
+  input,
+  audit,
   now = new Date(),
-): Promise<ClinicSettings> {
+}: SaveClinicSettingsOptions): Promise<ClinicSettings> {
   assertSettingsManager(actor);
   return withTenant(db, actor.tenantId, async (tx) => {
     const [before] = await tx.select().from(tenants).where(eq(tenants.id, actor.tenantId)).limit(1).for("update");

@@ -53,15 +53,15 @@ export async function checkLinkSigner(
   input.beforeCode?.();
   if (!input.codeRequired) return { refused: null, otpId: null };
   if (!typed.codigo) throw new AppError("SIGNING_OTP_REQUIRED");
-  const otpId = await matchSigningCode(
+  const otpId = await matchSigningCode({
     tx,
-    input.codeKey,
+    key: input.codeKey,
     tenantId,
     contratoId,
-    typed.codigo,
-    input.now,
-    signer.testemunhaId,
-  );
+    code: typed.codigo,
+    now: input.now,
+    testemunhaId: signer.testemunhaId,
+  });
   if (!otpId) return refuse("codigo", new AppError("SIGNING_OTP_INVALID"));
   return { refused: null, otpId };
 }

@@ -4,6 +4,16 @@ import { signingOtps } from "../../../db/schema.js";
 import { codeVerdict, signingCodeMatches } from "./signing-codes.js";
 import { ofSigner } from "./of-signer.js";
 
+export interface MatchSigningCodeOptions {
+  tx: Tx;
+  key: Buffer;
+  tenantId: string;
+  contratoId: string;
+  code: string;
+  now: Date;
+  testemunhaId: string | null;
+}
+
 /**
  * Checks the typed code against the newest unconsumed code of the document for this link's signer
  * (the patient's, or `testemunhaId`'s), in the caller's transaction: the code's id (consumed later
@@ -11,15 +21,15 @@ import { ofSigner } from "./of-signer.js";
  * it with the failure's audit event), expired or used up (OTP_MAX_ATTEMPTS), when a new one must be
  * asked for. `key`: signingCodeKey(secretBox).
  */
-export async function matchSigningCode(
-  tx: Tx,
-  key: Buffer,
-  tenantId: string,
-  contratoId: string,
-  code: string,
-  now: Date,
-  testemunhaId: string | null,
-): Promise<string | null> {
+export async function matchSigningCode({
+  tx,
+  key,
+  tenantId,
+  contratoId,
+  code,
+  now,
+  testemunhaId,
+}: MatchSigningCodeOptions): Promise<string | null> {
   const [otp] = await tx
     .select()
     .from(signingOtps)

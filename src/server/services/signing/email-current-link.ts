@@ -13,25 +13,36 @@ import type { EmailChannel } from "./signing-settings.js";
 
 const EMAILABLE = new Set(["sent", "viewed"]);
 
+export interface EmailCurrentLinkOptions {
+  db: Db;
+  secretBox: SecretBox;
+  actor: Actor;
+  id: string;
+  origin: string;
+  channel: EmailChannel;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * The preview dialog's Email button on a document already sent: e-mails the patient the SAME live
  * link (the one they may already have), through the outbox, and answers it for copying.
  */
-export async function emailCurrentLink(
-  db: Db,
-  secretBox: SecretBox,
-  actor: Actor,
-  id: string,
-  origin: string,
-  channel: EmailChannel,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function emailCurrentLink({
+  db,
+  secretBox,
+  actor,
+  id,
+  origin,
+  channel,
+  audit,
   now = new Date(),
-): Promise<SigningLink> {
+}: EmailCurrentLinkOptions): Promise<SigningLink> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     if (!channel.usable) throw new AppError("EMAIL_NOT_DELIVERABLE");
     const current = EMAILABLE.has(effectiveStatus(document.status, document.expiracao_at, now))
-      ? await currentSigningToken(tx, secretBox, actor.tenantId, id, now)
+      ? await currentSigningToken({ tx, secretBox, tenantId: actor.tenantId, contratoId: id, now })
       : null;
     if (!current) throw new AppError("NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
     const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id, now);

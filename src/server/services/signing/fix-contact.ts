@@ -12,6 +12,16 @@ import { findPatientOrThrow } from "../patients/find-patient.js";
 import { findResendableDocument, type ResendInput, resendInTransaction } from "./resend-document.js";
 import { ofSigner } from "./of-signer.js";
 
+export interface FixContactAndResendOptions {
+  db: Db;
+  secretBox: SecretBox;
+  actor: Actor;
+  id: string;
+  input: ResendInput & { contact: { email?: string | undefined; telefone?: string | undefined } };
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * "Corrigir contato e reenviar", from the document's page: the patient's e-mail and/or mobile are
  * corrected on the record, every pending code of the patient's link stops working, the old link
@@ -19,15 +29,15 @@ import { ofSigner } from "./of-signer.js";
  * the document locked. The trail has 'patient.updated' (what 'contato desde' reads, decision 046)
  * and, on this document, 'patient.contact_changed' marked as fixed here, which the registry prints.
  */
-export async function fixContactAndResend(
-  db: Db,
-  secretBox: SecretBox,
-  actor: Actor,
-  id: string,
-  input: ResendInput & { contact: { email?: string | undefined; telefone?: string | undefined } },
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function fixContactAndResend({
+  db,
+  secretBox,
+  actor,
+  id,
+  input,
+  audit,
   now = new Date(),
-): Promise<SigningLink> {
+}: FixContactAndResendOptions): Promise<SigningLink> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findResendableDocument(tx, actor.tenantId, id, now);
     const before = await findPatientOrThrow(tx, actor.tenantId, document.paciente_id);
@@ -68,6 +78,6 @@ export async function fixContactAndResend(
           gt(signingOtps.expires_at, now),
         ),
       );
-    return resendInTransaction(tx, secretBox, actor, document, input, audit, now);
+    return resendInTransaction({ tx, secretBox, actor, document, input, audit, now });
   });
 }

@@ -50,17 +50,25 @@ export async function signerSignedPdfReady(db: Db, token: string, now = new Date
   await signedPdfFileOf(db, token, now);
 }
 
+export interface GetSignerSignedPdfOptions {
+  db: Db;
+  storage: FileStorage;
+  token: string;
+  audit: { ip?: string | undefined; userAgent?: string | undefined };
+  now?: Date;
+}
+
 /**
  * GET /api/public/sign/:token/signed-pdf: the sealed bytes under the name staff get, audited as
  * 'document.signed_pdf_downloaded_by_signer' (no actor; IP and user agent).
  */
-export async function getSignerSignedPdf(
-  db: Db,
-  storage: FileStorage,
-  token: string,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
+export async function getSignerSignedPdf({
+  db,
+  storage,
+  token,
+  audit,
   now = new Date(),
-): Promise<{ nome: string; bytes: Buffer }> {
+}: GetSignerSignedPdfOptions): Promise<{ nome: string; bytes: Buffer }> {
   const { tenantId, documentId, file } = await signedPdfFileOf(db, token, now);
   const bytes = await storage.get(file.sha256);
   if (!bytes) throw new AppError("SIGNED_PDF_PREPARING");

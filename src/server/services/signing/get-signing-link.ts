@@ -13,25 +13,36 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 
 const LINKABLE = new Set(["sent", "viewed", "signed"]);
 
+export interface GetSigningLinkOptions {
+  db: Db;
+  secretBox: SecretBox;
+  actor: Actor;
+  id: string;
+  origin: string;
+  channel: EmailChannel;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId"> & { via: "ver" | "copiar" | "whatsapp" | "qr" };
+  now?: Date;
+}
+
 /**
  * The document's live link again (Copiar Link, WhatsApp), or 404 'Token de assinatura não gerado'.
  * Whoever holds the link can open the term, so every staff fetch is an audit event naming the
  * user, shown on the document's trail and printed in the signatures registry.
  */
-export async function getSigningLink(
-  db: Db,
-  secretBox: SecretBox,
-  actor: Actor,
-  id: string,
-  origin: string,
-  channel: EmailChannel,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId"> & { via: "ver" | "copiar" | "whatsapp" | "qr" },
+export async function getSigningLink({
+  db,
+  secretBox,
+  actor,
+  id,
+  origin,
+  channel,
+  audit,
   now = new Date(),
-): Promise<SigningLink> {
+}: GetSigningLinkOptions): Promise<SigningLink> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     const current = LINKABLE.has(effectiveStatus(document.status, document.expiracao_at, now))
-      ? await currentSigningToken(tx, secretBox, actor.tenantId, id, now)
+      ? await currentSigningToken({ tx, secretBox, tenantId: actor.tenantId, contratoId: id, now })
       : null;
     if (!current) throw new AppError("NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
     const recipients = await loadLinkRecipients(tx, actor.tenantId, document.paciente_id);

@@ -33,17 +33,46 @@ export interface LinkSigner {
 
 export type SignerRecord = NonNullable<Awaited<ReturnType<typeof loadSignerRecord>>>;
 
+export interface LoadLinkSignerOptions {
+  tx: Tx;
+  tenantId: string;
+  link: Pick<SigningTokenRow, "testemunhaId">;
+  document: { id: string; paciente_id: string; a_rogo: unknown };
+  now: Date;
+}
+
 /** The link's signer and the patient of the document; null when either is gone (the link is then invalid). */
-export async function loadLinkSigner(
-  tx: Tx,
-  tenantId: string,
-  link: Pick<SigningTokenRow, "testemunhaId">,
-  document: { id: string; paciente_id: string; a_rogo: unknown },
-  now: Date,
-): Promise<{ signer: LinkSigner; patient: SignerRecord } | null> {
+export async function loadLinkSigner({
+  tx,
+  tenantId,
+  link,
+  document,
+  now,
+}: LoadLinkSignerOptions): Promise<{ signer: LinkSigner; patient: SignerRecord } | null> {
   const patient = await loadSignerRecord(tx, tenantId, document.paciente_id);
   const witness = link.testemunhaId ? await findWitness(tx, tenantId, document.id, link.testemunhaId) : undefined;
-  return linkSignerOf(link, patient ?? null, witness ? [witness] : [], now, document.a_rogo);
+  return linkSignerOf({
+    link,
+    patient: patient ?? null,
+    witnesses: witness ? [witness] : [],
+    now,
+    aRogoStored: document.a_rogo,
+  });
+}
+
+export interface LinkSignerOfOptions {
+  link: Pick<SigningTokenRow, "testemunhaId">;
+  patient: SignerRecord | null;
+  witnesses: readonly {
+    id: string;
+    ordem: number;
+    nome: string;
+    cpf: string;
+    email: string | null;
+    telefone: string | null;
+  }[];
+  now: Date;
+  aRogoStored: unknown;
 }
 
 /**
@@ -53,20 +82,13 @@ export async function loadLinkSigner(
  * patient's (or guardian's) request: their name and CPF are checked, printed "a rogo de …"; the
  * code still goes to the patient's record, as the patient is there.
  */
-export function linkSignerOf(
-  link: Pick<SigningTokenRow, "testemunhaId">,
-  patient: SignerRecord | null,
-  witnesses: readonly {
-    id: string;
-    ordem: number;
-    nome: string;
-    cpf: string;
-    email: string | null;
-    telefone: string | null;
-  }[],
-  now: Date,
-  aRogoStored: unknown,
-): { signer: LinkSigner; patient: SignerRecord } | null {
+export function linkSignerOf({
+  link,
+  patient,
+  witnesses,
+  now,
+  aRogoStored,
+}: LinkSignerOfOptions): { signer: LinkSigner; patient: SignerRecord } | null {
   if (!patient) return null;
   if (link.testemunhaId) {
     const witness = witnesses.find((row) => row.id === link.testemunhaId);

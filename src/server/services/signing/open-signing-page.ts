@@ -24,6 +24,17 @@ import { loadLinkContext } from "./link-context.js";
 import { publicAudio } from "./record-audio.js";
 import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.js";
 
+export interface OpenSigningPageOptions {
+  db: Db;
+  storage: FileStorage;
+  channel: EmailChannel;
+  token: string;
+  audit: { ip?: string | undefined; userAgent?: string | undefined };
+  /** The code was right (POST …/verify-code). */
+  revealed?: boolean;
+  now?: Date;
+}
+
 /**
  * GET /api/public/sign/:token: what the signing page draws. The first opening of a sent document
  * moves it to viewed with an audit event (no actor; IP and user agent; who opened it: the link
@@ -33,18 +44,18 @@ import { findSigningTokenOrThrow, type SigningTokenRow } from "./signing-tokens.
  * asks for the full CPF and checks it, so it must not show it. A witness's page also masks the
  * patient's birth date and contacts. `revealed` (POST …/verify-code) only says the code was right.
  */
-export async function openSigningPage(
-  db: Db,
-  storage: FileStorage,
-  channel: EmailChannel,
-  token: string,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
-  options: { revealed?: boolean } = {},
+export async function openSigningPage({
+  db,
+  storage,
+  channel,
+  token,
+  audit,
+  revealed,
   now = new Date(),
-): Promise<SigningPage> {
+}: OpenSigningPageOptions): Promise<SigningPage> {
   const link = await findSigningTokenOrThrow(db, token);
   const built = await withTenant(db, link.tenantId, async (tx) =>
-    buildSigningPage(tx, channel, link, audit, options, now, await loadLinkState(tx, link, now)),
+    buildSigningPage({ tx, channel, link, audit, revealed, now, state: await loadLinkState(tx, link, now) }),
   );
   return presentSigningPage(built, storage);
 }
@@ -56,7 +67,13 @@ export async function openSigningPage(
  */
 export async function loadLinkState(tx: Tx, link: SigningTokenRow, now: Date, options: { lock?: boolean } = {}) {
   const context = await loadLinkContext(tx, link, options);
-  const parties = linkSignerOf(link, context.patient, context.witnesses, now, context.document.a_rogo);
+  const parties = linkSignerOf({
+    link,
+    patient: context.patient,
+    witnesses: context.witnesses,
+    now,
+    aRogoStored: context.document.a_rogo,
+  });
   if (!parties) throw new AppError("SIGNING_LINK_INVALID");
   const estado = signingState(context.token, context.document, now, signedAmong(context.parties, parties.signer));
   return { ...context, ...parties, estado };
@@ -77,19 +94,29 @@ export async function presentSigningPage(
   return { ...page, assinaturas: await presentSignatures(signatureRows, storage, "public") };
 }
 
+export interface BuildSigningPageOptions {
+  tx: Tx;
+  channel: EmailChannel;
+  link: SigningTokenRow;
+  audit: { ip?: string | undefined; userAgent?: string | undefined };
+  revealed?: boolean;
+  now: Date;
+  state: LinkState;
+}
+
 /**
  * The page for a link whose state was just read in this transaction: an invalid link is refused,
  * a first opening moves the document to viewed (status before audit: the lock order).
  */
-export async function buildSigningPage(
-  tx: Tx,
-  channel: EmailChannel,
-  link: SigningTokenRow,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
-  options: { revealed?: boolean },
-  now: Date,
-  state: LinkState,
-): Promise<BuiltSigningPage> {
+export async function buildSigningPage({
+  tx,
+  channel,
+  link,
+  audit,
+  revealed,
+  now,
+  state,
+}: BuildSigningPageOptions): Promise<BuiltSigningPage> {
   const { document, signer, patient, estado } = state;
   if (estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
 
@@ -218,7 +245,7 @@ export async function buildSigningPage(
       codeRequired && requirement.channels.includes("email") && signer.email ? maskEmail(signer.email) : null,
     copia_para: signer.email ? maskEmail(signer.email) : null,
     codigo_canais: codeRequired ? channelsOf() : [],
-    codigo_verificado: codeRequired && options.revealed === true,
+    codigo_verificado: codeRequired && revealed === true,
     conteudo_mascarado: true,
     nivel: requirement.level,
     motivo_simples: requirement.reason,

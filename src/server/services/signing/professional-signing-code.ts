@@ -30,19 +30,39 @@ import type { EmailChannel } from "./signing-settings.js";
 export const PROFESSIONAL_CODES_PER_WINDOW = 5;
 const WINDOW_MS = 15 * 60_000;
 
-export async function sendProfessionalSigningCode(
-  db: Db,
-  box: SecretBox,
-  channel: EmailChannel,
-  actor: Actor,
-  id: string,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
+export interface SendProfessionalSigningCodeOptions {
+  db: Db;
+  box: SecretBox;
+  channel: EmailChannel;
+  actor: Actor;
+  id: string;
+  audit: { ip?: string | undefined; userAgent?: string | undefined };
+  now?: Date;
+}
+
+export async function sendProfessionalSigningCode({
+  db,
+  box,
+  channel,
+  actor,
+  id,
+  audit,
   now = new Date(),
-): Promise<{ enviado: true; canal: "email"; destino: string }> {
-  const sent = await sendProfessionalSigningCodes(db, box, channel, actor, [id], audit, now);
+}: SendProfessionalSigningCodeOptions): Promise<{ enviado: true; canal: "email"; destino: string }> {
+  const sent = await sendProfessionalSigningCodes({ db, box, channel, actor, ids: [id], audit, now });
   const refused = sent.recusados[0];
   if (refused) throw refused.error;
   return { enviado: true as const, canal: "email" as const, destino: sent.destino };
+}
+
+export interface SendProfessionalSigningCodesOptions {
+  db: Db;
+  box: SecretBox;
+  channel: EmailChannel;
+  actor: Actor;
+  ids: readonly string[];
+  audit: { ip?: string | undefined; userAgent?: string | undefined };
+  now?: Date;
 }
 
 /**
@@ -52,15 +72,15 @@ export async function sendProfessionalSigningCode(
  * hold per document); ONE e-mail names them all. Documents refused are returned, not coded; when
  * none is left, the first refusal is thrown.
  */
-export async function sendProfessionalSigningCodes(
-  db: Db,
-  box: SecretBox,
-  channel: EmailChannel,
-  actor: Actor,
-  ids: readonly string[],
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
+export async function sendProfessionalSigningCodes({
+  db,
+  box,
+  channel,
+  actor,
+  ids,
+  audit,
   now = new Date(),
-): Promise<{
+}: SendProfessionalSigningCodesOptions): Promise<{
   enviado: true;
   canal: "email";
   destino: string;
@@ -83,7 +103,7 @@ export async function sendProfessionalSigningCodes(
       try {
         const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
         await assertProfessionalCanSign(tx, actor, document, now);
-        await issueCodeRow(tx, box, actor, id, code, now);
+        await issueCodeRow({ tx, box, actor, id, code, now });
         accepted.push({ id, titulo: document.titulo });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -145,8 +165,17 @@ export async function sendProfessionalSigningCodes(
   });
 }
 
+interface IssueCodeRowOptions {
+  tx: Tx;
+  box: SecretBox;
+  actor: Actor;
+  id: string;
+  code: string;
+  now: Date;
+}
+
 /** The code's row for one document: rate-limited, and the earlier codes for it stop working. */
-async function issueCodeRow(tx: Tx, box: SecretBox, actor: Actor, id: string, code: string, now: Date): Promise<void> {
+async function issueCodeRow({ tx, box, actor, id, code, now }: IssueCodeRowOptions): Promise<void> {
   const mine = and(
     eq(professionalSigningCodes.tenant_id, actor.tenantId),
     eq(professionalSigningCodes.contrato_id, id),
@@ -176,20 +205,30 @@ async function issueCodeRow(tx: Tx, box: SecretBox, actor: Actor, id: string, co
   });
 }
 
+export interface MatchProfessionalCodeOptions {
+  tx: Tx;
+  key: Buffer;
+  tenantId: string;
+  contratoId: string;
+  profileId: string;
+  code: string;
+  now: Date;
+}
+
 /**
  * The newest unconsumed code of this professional for this document, when `code` matches it and
  * it is neither expired nor used up; a wrong code counts an attempt. Returns its id (consumed in
  * the signing transaction), or null.
  */
-export async function matchProfessionalCode(
-  tx: Tx,
-  key: Buffer,
-  tenantId: string,
-  contratoId: string,
-  profileId: string,
-  code: string,
-  now: Date,
-): Promise<string | null> {
+export async function matchProfessionalCode({
+  tx,
+  key,
+  tenantId,
+  contratoId,
+  profileId,
+  code,
+  now,
+}: MatchProfessionalCodeOptions): Promise<string | null> {
   const [row] = await tx
     .select()
     .from(professionalSigningCodes)
@@ -204,7 +243,9 @@ export async function matchProfessionalCode(
     .orderBy(desc(professionalSigningCodes.created_at))
     .limit(1)
     .for("update");
-  const verdict = codeVerdict(row, now, (stored) => professionalCodeMatches(key, contratoId, profileId, code, stored));
+  const verdict = codeVerdict(row, now, (stored) =>
+    professionalCodeMatches({ key, contratoId, profileId, code, storedHash: stored }),
+  );
   if (!row || verdict === "dead") return null;
   if (verdict === "wrong") {
     await tx

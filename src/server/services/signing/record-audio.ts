@@ -142,19 +142,27 @@ export interface AudioUploadResult {
   max_envios: number;
 }
 
+export interface UploadAudioOptions {
+  ctx: { db: Db; storage: FileStorage; secretBox: SecretBox };
+  token: string;
+  input: { bytes: Buffer; duracao_ms: number };
+  audit: Audit;
+  now?: Date;
+}
+
 /**
  * POST /api/public/sign/:token/audio: one recording, the raw bytes as the body. Refused with a
  * pt-BR 4xx when the document does not ask for it, the bytes are not audio (sniffed here, never
  * the declared type), too big, too long or too short, after AUDIO_MAX_UPLOADS, after signing, or
  * on a dead link. The bytes are sealed with the instance key before they reach the storage.
  */
-export async function uploadAudio(
-  ctx: { db: Db; storage: FileStorage; secretBox: SecretBox },
-  token: string,
-  input: { bytes: Buffer; duracao_ms: number },
-  audit: Audit,
+export async function uploadAudio({
+  ctx,
+  token,
+  input,
+  audit,
   now = new Date(),
-): Promise<AudioUploadResult> {
+}: UploadAudioOptions): Promise<AudioUploadResult> {
   const link = await findSigningTokenOrThrow(ctx.db, token);
   return withTenant(ctx.db, link.tenantId, async (tx) => {
     const { document, signer } = await openState(tx, link, now);
@@ -218,14 +226,22 @@ export async function uploadAudio(
   });
 }
 
+export interface OpenPartyAudioOptions {
+  tx: Tx;
+  ctx: { storage: FileStorage; secretBox: SecretBox };
+  tenantId: string;
+  contratoId: string;
+  parteId: string;
+}
+
 /** A party's kept recording, opened: the bytes as made, their type and hash. Null: none. */
-export async function openPartyAudio(
-  tx: Tx,
-  ctx: { storage: FileStorage; secretBox: SecretBox },
-  tenantId: string,
-  contratoId: string,
-  parteId: string,
-): Promise<{ bytes: Buffer; mime: string; nome: string; sha256: string } | null> {
+export async function openPartyAudio({
+  tx,
+  ctx,
+  tenantId,
+  contratoId,
+  parteId,
+}: OpenPartyAudioOptions): Promise<{ bytes: Buffer; mime: string; nome: string; sha256: string } | null> {
   const [row] = await tx
     .select({ sha256: files.sha256, mime: files.content_type, nome: files.nome })
     .from(contratoPartes)

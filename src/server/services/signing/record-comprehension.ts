@@ -126,19 +126,27 @@ export interface AnswerResult {
   compreensao: NonNullable<SigningPage["compreensao"]>;
 }
 
+export interface AnswerQuestionOptions {
+  db: Db;
+  token: string;
+  input: ComprehensionAnswerInput;
+  audit: Audit;
+  now?: Date;
+}
+
 /**
  * POST /api/public/sign/:token/comprehension: one answer to one question of the frozen model.
  * Checked on the server (the page never has the right option); refused with a pt-BR 4xx for
  * another version's content, an unknown question, an option out of range, a question already
  * answered rightly, too many tries, a paused signature, a signed or dead link.
  */
-export async function answerQuestion(
-  db: Db,
-  token: string,
-  input: ComprehensionAnswerInput,
-  audit: Audit,
+export async function answerQuestion({
+  db,
+  token,
+  input,
+  audit,
   now = new Date(),
-): Promise<AnswerResult> {
+}: AnswerQuestionOptions): Promise<AnswerResult> {
   const link = await findSigningTokenOrThrow(db, token);
   return withTenant(db, link.tenantId, async (tx) => {
     const { document, signer } = await openState(tx, link, now);
@@ -185,18 +193,26 @@ export async function answerQuestion(
   });
 }
 
+export interface PauseSigningOptions {
+  db: Db;
+  token: string;
+  input: { pergunta_id?: string | undefined };
+  audit: Audit;
+  now?: Date;
+}
+
 /**
  * POST /api/public/sign/:token/comprehension/pause — "Quero falar com o profissional": the
  * signature is paused (the link says so and refuses to sign), the responsible professional sees a
  * notice ('document.paused') and the document's chain records it. Idempotent.
  */
-export async function pauseSigning(
-  db: Db,
-  token: string,
-  input: { pergunta_id?: string | undefined },
-  audit: Audit,
+export async function pauseSigning({
+  db,
+  token,
+  input,
+  audit,
   now = new Date(),
-): Promise<{ pausada: true; em: string }> {
+}: PauseSigningOptions): Promise<{ pausada: true; em: string }> {
   const link = await findSigningTokenOrThrow(db, token);
   return withTenant(db, link.tenantId, async (tx) => {
     const { document, signer } = await openState(tx, link, now);

@@ -131,17 +131,25 @@ export async function readingSummary(
   return summarize(modelSections(document.documento), kept);
 }
 
+export interface RecordReadingOptions {
+  db: Db;
+  token: string;
+  batch: ReadingBatch;
+  audit: { ip?: string | undefined; userAgent?: string | undefined };
+  now?: Date;
+}
+
 /**
  * POST /api/public/sign/:token/reading: a batch from the page while the signer reads. Only while
  * the link is pending (signed: 409; invalid: 410); bounded by keepReadingBatch.
  */
-export async function recordReading(
-  db: Db,
-  token: string,
-  batch: ReadingBatch,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
+export async function recordReading({
+  db,
+  token,
+  batch,
+  audit,
   now = new Date(),
-): Promise<{ registrado: true }> {
+}: RecordReadingOptions): Promise<{ registrado: true }> {
   const link = await findSigningTokenOrThrow(db, token);
   await withTenant(db, link.tenantId, async (tx) => {
     const state = await loadLinkState(tx, link, now);

@@ -23,6 +23,16 @@ import { selectWitnesses } from "../witnesses/witness-rows.js";
 const DAY_MS = 24 * 60 * 60 * 1000;
 const RESENDABLE = new Set(["sent", "viewed", "expired"]);
 
+export interface ResendDocumentOptions {
+  db: Db;
+  secretBox: SecretBox;
+  actor: Actor;
+  id: string;
+  input: ResendInput;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * Reenviar: a sent, viewed or expired document gets a new link; every previous patient link stops
  * working at once. A sent or viewed document keeps its status and deadline. An expired one (the
@@ -31,18 +41,18 @@ const RESENDABLE = new Set(["sent", "viewed", "expired"]);
  * witnesses who have not signed are extended to the same deadline (they keep the link they got).
  * The patient must still be able to sign (src/shared/send-readiness), as when sending.
  */
-export async function resendDocument(
-  db: Db,
-  secretBox: SecretBox,
-  actor: Actor,
-  id: string,
-  input: ResendInput,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function resendDocument({
+  db,
+  secretBox,
+  actor,
+  id,
+  input,
+  audit,
   now = new Date(),
-): Promise<SigningLink> {
+}: ResendDocumentOptions): Promise<SigningLink> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findResendableDocument(tx, actor.tenantId, id, now);
-    return resendInTransaction(tx, secretBox, actor, document, input, audit, now);
+    return resendInTransaction({ tx, secretBox, actor, document, input, audit, now });
   });
 }
 
@@ -67,16 +77,26 @@ export async function findResendableDocument(tx: Tx, tenantId: string, id: strin
   return document;
 }
 
+export interface ResendInTransactionOptions {
+  tx: Tx;
+  secretBox: SecretBox;
+  actor: Actor;
+  document: LockedDocument;
+  input: ResendInput;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now: Date;
+}
+
 /** Reenviar inside the caller's transaction, on a document locked by findResendableDocument. */
-export async function resendInTransaction(
-  tx: Tx,
-  secretBox: SecretBox,
-  actor: Actor,
-  document: LockedDocument,
-  input: ResendInput,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-  now: Date,
-): Promise<SigningLink> {
+export async function resendInTransaction({
+  tx,
+  secretBox,
+  actor,
+  document,
+  input,
+  audit,
+  now,
+}: ResendInTransactionOptions): Promise<SigningLink> {
   const id = document.id;
   const status = effectiveStatus(document.status, document.expiracao_at, now);
   await assertPatientCanSign(tx, actor.tenantId, document.paciente_id, now);

@@ -12,18 +12,27 @@ import {
   requiresEmailCode,
 } from "./signing-settings.js";
 
+export interface SaveSigningSettingsOptions {
+  db: Db;
+  actor: Actor;
+  channel: EmailChannel;
+  input: Partial<SigningSettings>;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * Owner/admin: the e-mail one-time code on or off, and when the responsible professional signs
  * (decision 050), and whether the professional needs their code (decision 078), for the clinic; a field left out keeps its value. Audited with old and new values.
  */
-export async function saveSigningSettings(
-  db: Db,
-  actor: Actor,
-  channel: EmailChannel,
-  input: Partial<SigningSettings>,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function saveSigningSettings({
+  db,
+  actor,
+  channel,
+  input,
+  audit,
   now = new Date(),
-): Promise<SigningSettingsView> {
+}: SaveSigningSettingsOptions): Promise<SigningSettingsView> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const before: SigningSettings = {
       codigo_email: await requiresEmailCode(tx, actor.tenantId),

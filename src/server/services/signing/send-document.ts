@@ -24,17 +24,11 @@ import { smsSendLink, type SmsLinkOutcome } from "../messaging/sms-send-link.js"
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * Enviar para Assinatura: draft → sent with a new signing link (expires with the document), in
- * one transaction with its audit event; optionally e-mails the link to the patient. Each witness
- * named on the draft gets their own link too (decision 021).
- * A draft whose deadline already passed gets a fresh one (the link would be born dead).
- */
-export async function sendDocument(
-  db: Db,
-  secretBox: SecretBox,
-  actor: Actor,
-  id: string,
+export interface SendDocumentOptions {
+  db: Db;
+  secretBox: SecretBox;
+  actor: Actor;
+  id: string;
   input: {
     email: boolean;
     whatsapp?: boolean;
@@ -44,10 +38,26 @@ export async function sendDocument(
     channel: EmailChannel;
     /** False: the caller tells the professional once for many documents (bulk send, decision 076). */
     notifyProfessional?: boolean;
-  },
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+  };
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
+/**
+ * Enviar para Assinatura: draft → sent with a new signing link (expires with the document), in
+ * one transaction with its audit event; optionally e-mails the link to the patient. Each witness
+ * named on the draft gets their own link too (decision 021).
+ * A draft whose deadline already passed gets a fresh one (the link would be born dead).
+ */
+export async function sendDocument({
+  db,
+  secretBox,
+  actor,
+  id,
+  input,
+  audit,
   now = new Date(),
-): Promise<SigningLink> {
+}: SendDocumentOptions): Promise<SigningLink> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
     if (document.status === "signed") throw new AppError("DOCUMENT_LOCKED");

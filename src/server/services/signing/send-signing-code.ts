@@ -17,20 +17,30 @@ import { findSigningTokenOrThrow } from "./signing-tokens.js";
 import { ofSigner } from "./of-signer.js";
 import { enqueueWhatsapp } from "../whatsapp/enqueue-whatsapp.js";
 
+export interface SendSigningCodeOptions {
+  db: Db;
+  secretBox: SecretBox;
+  channel: EmailChannel;
+  token: string;
+  audit: { ip?: string | undefined; userAgent?: string | undefined };
+  choice?: { canal?: CodeChannel | undefined };
+  now?: Date;
+}
+
 /**
  * POST /api/public/sign/:token/code: a new 6-digit code, valid OTP_TTL_MINUTES, sent to the link
  * signer's REGISTERED address (the patient's record, the guardian's own contacts when the guardian
  * signs and has them, or the witness's own — never one typed on the page). This signer's earlier codes stop working. Only the code's hash is stored.
  */
-export async function sendSigningCode(
-  db: Db,
-  secretBox: SecretBox,
-  channel: EmailChannel,
-  token: string,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
-  choice: { canal?: CodeChannel | undefined } = {},
+export async function sendSigningCode({
+  db,
+  secretBox,
+  channel,
+  token,
+  audit,
+  choice = {},
   now = new Date(),
-): Promise<{ enviado: true; canal: CodeChannel; destino: string; email: string | null }> {
+}: SendSigningCodeOptions): Promise<{ enviado: true; canal: CodeChannel; destino: string; email: string | null }> {
   const link = await findSigningTokenOrThrow(db, token);
   return withTenant(db, link.tenantId, async (tx) => {
     // The document, the signer, the parties and the clinic in one statement (decision 073).

@@ -44,6 +44,15 @@ export interface ProfessionalSigningOptions {
   channel?: EmailChannel;
 }
 
+export interface SignAsProfessionalOptions extends ProfessionalSigningOptions {
+  db: Db;
+  codeKey: Buffer;
+  actor: Actor;
+  id: string;
+  password: string;
+  audit: ProfessionalAudit;
+}
+
 /**
  * POST /api/documents/:id/professional-signature: the responsible professional signs
  * the professional declaration as themselves — signed in, and re-entering their password, which
@@ -55,15 +64,15 @@ export interface ProfessionalSigningOptions {
  * the document (the finalize job, once). The party keeps their name, CPF, council and
  * the evidence of the request; it covers the document's frozen content (its SHA-256).
  */
-export async function signAsProfessional(
-  db: Db,
-  codeKey: Buffer,
-  actor: Actor,
-  id: string,
-  password: string,
-  audit: ProfessionalAudit,
-  options: ProfessionalSigningOptions = {},
-): Promise<ProfessionalSignature> {
+export async function signAsProfessional({
+  db,
+  codeKey,
+  actor,
+  id,
+  password,
+  audit,
+  ...options
+}: SignAsProfessionalOptions): Promise<ProfessionalSignature> {
   const now = options.now ?? new Date();
   const me = await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
@@ -75,7 +84,7 @@ export async function signAsProfessional(
     await recordSigningFailure(db, actor.tenantId, id, "senha", audit, actor.profileId);
     throw new AppError("WRONG_PASSWORD");
   }
-  return signCheckedAsProfessional(db, codeKey, actor, me, id, audit, { ...options, now });
+  return signCheckedAsProfessional({ db, codeKey, actor, me, id, audit, ...options, now });
 }
 
 export interface BatchRowResult {
@@ -87,6 +96,14 @@ export interface BatchRowResult {
   erro?: { codigo: string; status: number; mensagem: string };
 }
 
+export interface SignManyAsProfessionalOptions extends ProfessionalSigningOptions {
+  db: Db;
+  codeKey: Buffer;
+  actor: Actor;
+  input: { ids: readonly string[]; password: string };
+  audit: ProfessionalAudit;
+}
+
 /**
  * POST /api/documents/professional-signatures (decision 050): the responsible professional signs
  * several professional declarations at once with one password and, optionally, one code (sent to
@@ -96,14 +113,14 @@ export interface BatchRowResult {
  * one says so. A wrong password refuses the whole batch (and leaves its event on each named
  * document of this clinic that is this professional's to sign).
  */
-export async function signManyAsProfessional(
-  db: Db,
-  codeKey: Buffer,
-  actor: Actor,
-  input: { ids: readonly string[]; password: string },
-  audit: ProfessionalAudit,
-  options: ProfessionalSigningOptions = {},
-): Promise<BatchRowResult[]> {
+export async function signManyAsProfessional({
+  db,
+  codeKey,
+  actor,
+  input,
+  audit,
+  ...options
+}: SignManyAsProfessionalOptions): Promise<BatchRowResult[]> {
   const now = options.now ?? new Date();
   const ids = [...new Set(input.ids)];
   const me = await withTenant(db, actor.tenantId, async (tx) => {
@@ -134,7 +151,16 @@ export async function signManyAsProfessional(
         const document = await findDocumentOrThrow(tx, actor.tenantId, id);
         await assertProfessionalCanSign(tx, actor, document, now);
       });
-      const assinatura = await signCheckedAsProfessional(db, codeKey, actor, me, id, audit, { ...options, now });
+      const assinatura = await signCheckedAsProfessional({
+        db,
+        codeKey,
+        actor,
+        me,
+        id,
+        audit,
+        ...options,
+        now,
+      });
       results.push({ id, ok: true, assinatura });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -166,21 +192,31 @@ async function loadMe(tx: Tx, actor: Actor): Promise<Me> {
   return me;
 }
 
+interface SignCheckedAsProfessionalOptions extends ProfessionalSigningOptions {
+  db: Db;
+  codeKey: Buffer;
+  actor: Actor;
+  me: Me;
+  id: string;
+  audit: ProfessionalAudit;
+  now: Date;
+}
+
 /**
  * After the checks and the password: the code, the certificate, then one transaction with the
  * document locked that records the party and — when this was the last required signature
  * (decision 050) — completes the document: status first, then the party's event, then
  * `document.signed` and the final-PDF job (the lock order of complete-document.ts).
  */
-async function signCheckedAsProfessional(
-  db: Db,
-  codeKey: Buffer,
-  actor: Actor,
-  me: Me,
-  id: string,
-  audit: ProfessionalAudit,
-  options: ProfessionalSigningOptions & { now: Date },
-): Promise<ProfessionalSignature> {
+async function signCheckedAsProfessional({
+  db,
+  codeKey,
+  actor,
+  me,
+  id,
+  audit,
+  ...options
+}: SignCheckedAsProfessionalOptions): Promise<ProfessionalSignature> {
   const { now } = options;
   const withCertificate = options.withCertificate ?? null;
   // The code: a wrong one counts its attempt and leaves its event, then is refused.
@@ -188,7 +224,15 @@ async function signCheckedAsProfessional(
   if (options.codigo !== undefined) {
     const codigo = options.codigo;
     codeId = await withTenant(db, actor.tenantId, async (tx) => {
-      const match = await matchProfessionalCode(tx, codeKey, actor.tenantId, id, actor.profileId, codigo, now);
+      const match = await matchProfessionalCode({
+        tx,
+        key: codeKey,
+        tenantId: actor.tenantId,
+        contratoId: id,
+        profileId: actor.profileId,
+        code: codigo,
+        now,
+      });
       if (!match) await recordSigningFailureIn(tx, actor.tenantId, id, "codigo", audit, actor.profileId);
       return match;
     });

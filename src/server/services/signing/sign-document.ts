@@ -41,6 +41,24 @@ export interface FrontDesk {
   nome: string;
 }
 
+export interface SignDocumentOptions {
+  db: Db;
+  codeKey: Buffer;
+  storage: FileStorage;
+  channel: EmailChannel;
+  token: string;
+  input: SignData;
+  audit: {
+    ip?: string | undefined;
+    userAgent?: string | undefined;
+    port?: number | undefined;
+    frontDesk?: FrontDesk | null;
+    /** Shown inside this site, one the clinic allows (decision 071); the page's word. */
+    embeddedIn?: string | null;
+  };
+  now?: Date;
+}
+
 /**
  * POST /api/public/sign/:token — the server is the judge (spec part 1 §5, DESIGN §3):
  * the link must be live; the typed name must equal the registered one (case, accents and spaces
@@ -54,23 +72,16 @@ export interface FrontDesk {
  * enqueues the final PDF. A second submission (replay or concurrent) finds this signer signed:
  * SIGNING_ALREADY_SIGNED; the unique (tenant, contrato, papel, ordem) is the last wall.
  */
-export async function signDocument(
-  db: Db,
-  codeKey: Buffer,
-  storage: FileStorage,
-  channel: EmailChannel,
-  token: string,
-  input: SignData,
-  audit: {
-    ip?: string | undefined;
-    userAgent?: string | undefined;
-    port?: number | undefined;
-    frontDesk?: FrontDesk | null;
-    /** Shown inside this site, one the clinic allows (decision 071); the page's word. */
-    embeddedIn?: string | null;
-  },
+export async function signDocument({
+  db,
+  codeKey,
+  storage,
+  channel,
+  token,
+  input,
+  audit,
   now = new Date(),
-): Promise<SignResult> {
+}: SignDocumentOptions): Promise<SignResult> {
   // The verification code, should this signature complete the document: checked unused by every
   // clinic's codes in the token's own lookup (the owner role, before the tenant's transaction).
   const candidate = newVerificationCode();

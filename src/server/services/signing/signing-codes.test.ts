@@ -42,8 +42,12 @@ describe("signing codes at rest", () => {
 
   it("keep the professional's code apart from the signers' codes", () => {
     const stored = hashProfessionalCode(key, doc, "p1", "042137");
-    expect(professionalCodeMatches(key, doc, "p1", "042137", stored)).toBe(true);
-    expect(professionalCodeMatches(key, doc, "p2", "042137", stored)).toBe(false);
+    expect(professionalCodeMatches({ key, contratoId: doc, profileId: "p1", code: "042137", storedHash: stored })).toBe(
+      true,
+    );
+    expect(professionalCodeMatches({ key, contratoId: doc, profileId: "p2", code: "042137", storedHash: stored })).toBe(
+      false,
+    );
     expect(signingCodeMatches(key, doc, "042137", stored)).toBe(false);
   });
 

@@ -58,12 +58,20 @@ export function hashProfessionalCode(key: Buffer, contratoId: string, profileId:
   return keyed(key, `${contratoId}:profissional:${profileId}:${code}`);
 }
 
-export function professionalCodeMatches(
-  key: Buffer,
-  contratoId: string,
-  profileId: string,
-  code: string,
-  storedHash: string,
-): boolean {
+export interface ProfessionalCodeMatchesOptions {
+  key: Buffer;
+  contratoId: string;
+  profileId: string;
+  code: string;
+  storedHash: string;
+}
+
+export function professionalCodeMatches({
+  key,
+  contratoId,
+  profileId,
+  code,
+  storedHash,
+}: ProfessionalCodeMatchesOptions): boolean {
   return matches(key, `${contratoId}:profissional:${profileId}:${code}`, storedHash);
 }

@@ -118,15 +118,24 @@ export async function revokeSigningTokens(tx: Tx, tenantId: string, contratoId: 
     );
 }
 
+export interface CurrentSigningTokenOptions {
+  tx: Tx;
+  secretBox: SecretBox;
+  tenantId: string;
+  contratoId: string;
+  now: Date;
+  testemunhaId?: string | null;
+}
+
 /** The newest unrevoked, unexpired token of the document (the patient's, or `testemunhaId`'s), decrypted; null when none. */
-export async function currentSigningToken(
-  tx: Tx,
-  secretBox: SecretBox,
-  tenantId: string,
-  contratoId: string,
-  now: Date,
-  testemunhaId: string | null = null,
-): Promise<{ token: string; expiresAt: Date } | null> {
+export async function currentSigningToken({
+  tx,
+  secretBox,
+  tenantId,
+  contratoId,
+  now,
+  testemunhaId = null,
+}: CurrentSigningTokenOptions): Promise<{ token: string; expiresAt: Date } | null> {
   const [row] = await tx
     .select({ sealed: signingTokens.token_encrypted, expiresAt: signingTokens.expires_at })
     .from(signingTokens)

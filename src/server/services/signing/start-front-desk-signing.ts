@@ -13,6 +13,15 @@ import { currentSigningToken } from "./signing-tokens.js";
 
 const WAITING = new Set(["sent", "viewed"]);
 
+export interface StartFrontDeskSigningOptions {
+  db: Db;
+  secretBox: SecretBox;
+  actor: SessionUser;
+  id: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * "Assinar neste aparelho": the staff member hands their own device to the patient.
  * In one transaction: the document must wait for the patient's (or guardian's) signature; the
@@ -21,21 +30,21 @@ const WAITING = new Set(["sent", "viewed"]);
  * answer is the patient's live link (the same one sent, so nothing else changes); a signature
  * made through it from this locked session is recorded as presencial.
  */
-export async function startFrontDeskSigning(
-  db: Db,
-  secretBox: SecretBox,
-  actor: SessionUser,
-  id: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function startFrontDeskSigning({
+  db,
+  secretBox,
+  actor,
+  id,
+  audit,
   now = new Date(),
-): Promise<{ caminho: string }> {
+}: StartFrontDeskSigningOptions): Promise<{ caminho: string }> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     if (!WAITING.has(effectiveStatus(document.status, document.expiracao_at, now)))
       throw new AppError("FRONT_DESK_NOT_WAITING");
     if (await hasSigned(tx, actor.tenantId, id, { papel: "paciente", ordem: 1 }))
       throw new AppError("FRONT_DESK_NOT_WAITING");
-    const current = await currentSigningToken(tx, secretBox, actor.tenantId, id, now);
+    const current = await currentSigningToken({ tx, secretBox, tenantId: actor.tenantId, contratoId: id, now });
     if (!current) throw new AppError("FRONT_DESK_NOT_WAITING");
     await tx
       .update(sessions)

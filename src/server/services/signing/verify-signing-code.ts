@@ -10,6 +10,17 @@ import { recordSigningFailureIn } from "./record-signing-failure.js";
 import type { EmailChannel } from "./signing-settings.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 
+export interface VerifySigningCodeOptions {
+  db: Db;
+  codeKey: Buffer;
+  storage: FileStorage;
+  channel: EmailChannel;
+  token: string;
+  code: string;
+  audit: { ip?: string | undefined; userAgent?: string | undefined };
+  now?: Date;
+}
+
 /**
  * POST /api/public/sign/:token/verify-code: the signer proves control of the registered e-mail
  * before reading the whole term. A wrong code counts an attempt and is audited; a right one is
@@ -21,16 +32,16 @@ import { findSigningTokenOrThrow } from "./signing-tokens.js";
  * the page in a second transaction, as the GET does: its move to viewed changes the status, which
  * must come before any audit event of a transaction (the lock order).
  */
-export async function verifySigningCode(
-  db: Db,
-  codeKey: Buffer,
-  storage: FileStorage,
-  channel: EmailChannel,
-  token: string,
-  code: string,
-  audit: { ip?: string | undefined; userAgent?: string | undefined },
+export async function verifySigningCode({
+  db,
+  codeKey,
+  storage,
+  channel,
+  token,
+  code,
+  audit,
   now = new Date(),
-): Promise<SigningPage> {
+}: VerifySigningCodeOptions): Promise<SigningPage> {
   if (!code) throw new AppError("SIGNING_OTP_REQUIRED");
   const link = await findSigningTokenOrThrow(db, token);
   const outcome = await withTenant(db, link.tenantId, async (tx) => {
@@ -38,7 +49,15 @@ export async function verifySigningCode(
     if (state.estado === "signed") throw new AppError("SIGNING_ALREADY_SIGNED");
     if (state.estado === "invalid") throw new AppError("SIGNING_LINK_INVALID");
     const { document, signer } = state;
-    const otpId = await matchSigningCode(tx, codeKey, link.tenantId, document.id, code, now, signer.testemunhaId);
+    const otpId = await matchSigningCode({
+      tx,
+      key: codeKey,
+      tenantId: link.tenantId,
+      contratoId: document.id,
+      code,
+      now,
+      testemunhaId: signer.testemunhaId,
+    });
     if (!otpId) {
       await recordSigningFailureIn(tx, link.tenantId, document.id, "codigo", audit, null, signer.testemunhaId);
       return { refused: true as const };
@@ -56,10 +75,10 @@ export async function verifySigningCode(
     if (document.status === "sent") return { refused: false as const, page: null };
     return {
       refused: false as const,
-      page: await buildSigningPage(tx, channel, link, audit, { revealed: true }, now, state),
+      page: await buildSigningPage({ tx, channel, link, audit, revealed: true, now, state }),
     };
   });
   if (outcome.refused) throw new AppError("SIGNING_OTP_INVALID");
-  if (!outcome.page) return openSigningPage(db, storage, channel, token, audit, { revealed: true }, now);
+  if (!outcome.page) return openSigningPage({ db, storage, channel, token, audit, revealed: true, now });
   return presentSigningPage(outcome.page, storage);
 }

@@ -14,19 +14,27 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { findTemplateOrThrow, newestVersion } from "./find-template.js";
 import { loadTemplateDetail } from "./get-template.js";
 
+export interface ChangeTemplateStatusOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  to: TemplateStatus;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * Moves the template along TEMPLATE_TRANSITIONS (the route has already asked templates.publish
  * for → published, templates.write otherwise); anything else is 409 TEMPLATE_INVALID_TRANSITION.
  * Publishing stamps the newest version (published_at, published_by) unless it already is: new
  * documents use the newest published version.
  */
-export async function changeTemplateStatus(
-  db: Db,
-  actor: Actor,
-  id: string,
-  to: TemplateStatus,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<TemplateDetail> {
+export async function changeTemplateStatus({
+  db,
+  actor,
+  id,
+  to,
+  audit,
+}: ChangeTemplateStatusOptions): Promise<TemplateDetail> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const row = await findTemplateOrThrow(tx, actor, id, { lock: true });
     const from: TemplateStatus = (TEMPLATE_STATUSES as readonly string[]).includes(row.status) ? row.status : "draft";

@@ -11,6 +11,14 @@ import { loadTemplateDetail, storedStructure } from "./get-template.js";
 import { normalizeStructure } from "./template-content.js";
 import { appendTemplateVersion, publicationOfNewVersion } from "./append-template-version.js";
 
+export interface RestoreTemplateVersionOptions {
+  db: Db;
+  actor: Actor;
+  templateId: string;
+  versionId: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * "Restaurar esta versão" (decision 034): a NEW version (max + 1) whose content equals the chosen
  * one's, changelog 'Restaurado da versão N'. History is never rewritten: the chosen version and
@@ -19,13 +27,13 @@ import { appendTemplateVersion, publicationOfNewVersion } from "./append-templat
  * otherwise the template goes to review. The template row is locked first, so concurrent saves
  * and restores get consecutive numbers.
  */
-export async function restoreTemplateVersion(
-  db: Db,
-  actor: Actor,
-  templateId: string,
-  versionId: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<TemplateDetail> {
+export async function restoreTemplateVersion({
+  db,
+  actor,
+  templateId,
+  versionId,
+  audit,
+}: RestoreTemplateVersionOptions): Promise<TemplateDetail> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const before = await findTemplateOrThrow(tx, actor, templateId, { lock: true });
     const source = await findTemplateVersionOrThrow(tx, actor, templateId, versionId);

@@ -12,6 +12,14 @@ import { loadTemplateDetail } from "./get-template.js";
 import { normalizeStructure } from "./template-content.js";
 import { appendTemplateVersion, publicationOfNewVersion } from "./append-template-version.js";
 
+export interface UpdateTemplateOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  input: TemplateData;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * Saves an edit: the template's fields change and a NEW immutable version (max + 1, 'Template
  * atualizado') is always inserted; old versions are never touched (spec part 2 §4). The template
@@ -26,13 +34,7 @@ import { appendTemplateVersion, publicationOfNewVersion } from "./append-templat
  *   publishes it.
  * Draft and review templates get an unpublished version and keep their status.
  */
-export async function updateTemplate(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: TemplateData,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<TemplateDetail> {
+export async function updateTemplate({ db, actor, id, input, audit }: UpdateTemplateOptions): Promise<TemplateDetail> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const before = await findTemplateOrThrow(tx, actor, id, { lock: true });
     if (input.especialidade !== before.especialidade) {

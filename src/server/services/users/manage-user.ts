@@ -19,17 +19,19 @@ const auditOf = (actor: SessionUser, context: Omit<RequestContext, "origin" | "b
   userAgent: context.userAgent,
 });
 
+export interface SetUserActiveOptions {
+  db: Db;
+  actor: SessionUser;
+  id: string;
+  isActive: boolean;
+  context: Omit<RequestContext, "origin" | "box">;
+}
+
 /**
  * Activates or deactivates a user (spec part 2 §4: the owner only; the owner row never).
  * Deactivating ends the user's sessions in the same transaction: their next request is a 401.
  */
-export async function setUserActive(
-  db: Db,
-  actor: SessionUser,
-  id: string,
-  isActive: boolean,
-  context: Omit<RequestContext, "origin" | "box">,
-): Promise<User> {
+export async function setUserActive({ db, actor, id, isActive, context }: SetUserActiveOptions): Promise<User> {
   return withTenant(db, actor.tenantId, async (tx) => {
     await assertUsersManager(tx, actor);
     const user = await findUser(tx, actor.tenantId, id);
@@ -57,17 +59,19 @@ export async function setUserActive(
   });
 }
 
+export interface ChangeUserRoleOptions {
+  db: Db;
+  actor: SessionUser;
+  id: string;
+  role: AssignableRole;
+  context: Omit<RequestContext, "origin" | "box">;
+}
+
 /**
  * Gives a user another role. The owner's row keeps its role; care roles need a council on
  * record, and a CRM registration outside the administration needs an RQE per specialty (part 2 §5).
  */
-export async function changeUserRole(
-  db: Db,
-  actor: SessionUser,
-  id: string,
-  role: AssignableRole,
-  context: Omit<RequestContext, "origin" | "box">,
-): Promise<User> {
+export async function changeUserRole({ db, actor, id, role, context }: ChangeUserRoleOptions): Promise<User> {
   return withTenant(db, actor.tenantId, async (tx) => {
     await assertUsersManager(tx, actor);
     const user = await findUser(tx, actor.tenantId, id);

@@ -14,18 +14,20 @@ import { presentUser } from "./present-user.js";
 
 const EDITABLE = ["nome", "role", "conselho_tipo", "conselho_numero", "conselho_uf", "especialidades"] as const;
 
+export interface UpdateUserOptions {
+  db: Db;
+  actor: SessionUser;
+  id: string;
+  input: UserUpdate;
+  context: Omit<RequestContext, "origin">;
+}
+
 /**
  * PATCH /api/users/:id: the owner corrects a user's name, role, council and
  * specialties with the add-user dialog's rules. The owner's row keeps its role. Audited with the
  * fields that changed; the role applies to the user's open sessions at once (read per request).
  */
-export async function updateUser(
-  db: Db,
-  actor: SessionUser,
-  id: string,
-  input: UserUpdate,
-  context: Omit<RequestContext, "origin">,
-): Promise<User> {
+export async function updateUser({ db, actor, id, input, context }: UpdateUserOptions): Promise<User> {
   return withTenant(db, actor.tenantId, async (tx) => {
     await assertUsersManager(tx, actor);
     const user = await findUser(tx, actor.tenantId, id);

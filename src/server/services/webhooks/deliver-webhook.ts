@@ -28,6 +28,13 @@ export interface DeliverOptions {
   resolve?: (host: string) => Promise<string[]>;
 }
 
+export interface DeliverWebhookOptions extends DeliverOptions {
+  ctx: JobContext;
+  payload: DeliverPayload;
+  tenantId: string;
+  now: Date;
+}
+
 /**
  * One attempt of one delivery (job `webhook.deliver`, decision 062). The job queue hands a job to
  * one worker (SKIP LOCKED); the delivery row is claimed again here by its attempt number, so an
@@ -36,13 +43,7 @@ export interface DeliverOptions {
  * `webhook-id`). The receiver's failures are recorded and the next attempt is a new job; the job
  * itself fails only when our own database does.
  */
-export async function deliverWebhook(
-  ctx: JobContext,
-  payload: DeliverPayload,
-  tenantId: string,
-  now: Date,
-  options: DeliverOptions = {},
-): Promise<void> {
+export async function deliverWebhook({ ctx, payload, tenantId, now, resolve }: DeliverWebhookOptions): Promise<void> {
   const staleBefore = new Date(now.getTime() - ctx.env.WEBHOOK_TIMEOUT_MS - 60_000);
   const claim = await withTenant(ctx.db, tenantId, async (tx) => {
     const [found] = await tx
@@ -112,27 +113,37 @@ export async function deliverWebhook(
       {
         allowPrivate: ctx.env.WEBHOOKS_ALLOW_PRIVATE,
         timeoutMs: ctx.env.WEBHOOK_TIMEOUT_MS,
-        ...(options.resolve ? { resolve: options.resolve } : {}),
+        ...(resolve ? { resolve } : {}),
       },
     );
   } catch (error) {
     result = { status: null, durationMs: 0, error: `Erro interno: ${String(error)}`.slice(0, 300) };
   }
-  await recordAttempt(ctx, tenantId, delivery, endpoint, result, payload.attempt, now);
+  await recordAttempt({ ctx, tenantId, delivery, endpoint, result, attempt: payload.attempt, now });
 }
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
-async function recordAttempt(
-  ctx: JobContext,
-  tenantId: string,
-  delivery: DeliveryRow,
-  endpoint: EndpointRow,
-  result: WebhookPostResult,
-  attempt: number,
-  now: Date,
-): Promise<void> {
+interface RecordAttemptOptions {
+  ctx: JobContext;
+  tenantId: string;
+  delivery: DeliveryRow;
+  endpoint: EndpointRow;
+  result: WebhookPostResult;
+  attempt: number;
+  now: Date;
+}
+
+async function recordAttempt({
+  ctx,
+  tenantId,
+  delivery,
+  endpoint,
+  result,
+  attempt,
+  now,
+}: RecordAttemptOptions): Promise<void> {
   const log = {
     ultimo_status_http: result.status,
     ultima_duracao_ms: result.durationMs,

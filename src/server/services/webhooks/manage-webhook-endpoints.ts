@@ -118,15 +118,24 @@ export async function createWebhookEndpoint(
   });
 }
 
+export interface UpdateWebhookEndpointOptions {
+  settings: WebhookSettings;
+  actor: Actor;
+  id: string;
+  input: z.output<typeof webhookEndpointUpdateSchema>;
+  audit: Audit;
+  now?: Date;
+}
+
 /** Changes URL, description or events; `ativo: true` reactivates (and forgets the failures). */
-export async function updateWebhookEndpoint(
-  settings: WebhookSettings,
-  actor: Actor,
-  id: string,
-  input: z.output<typeof webhookEndpointUpdateSchema>,
-  audit: Audit,
+export async function updateWebhookEndpoint({
+  settings,
+  actor,
+  id,
+  input,
+  audit,
   now = new Date(),
-): Promise<WebhookEndpointView> {
+}: UpdateWebhookEndpointOptions): Promise<WebhookEndpointView> {
   authorize(actor, "settings.manage");
   requireHttpsInProduction(settings, input.url);
   return withTenant(settings.db, actor.tenantId, async (tx) => {
@@ -177,18 +186,26 @@ export async function deleteWebhookEndpoint(db: Db, actor: Actor, id: string, au
   });
 }
 
+export interface RotateWebhookSecretOptions {
+  settings: WebhookSettings;
+  actor: Actor;
+  id: string;
+  audit: Audit;
+  now?: Date;
+}
+
 /**
  * A new secret, shown in this answer only. The previous one keeps signing next to it for 24 hours
  * (two `v1,` signatures, as Standard Webhooks allows), so the receiver can switch without losing
  * events; a second rotation within that time drops the oldest at once.
  */
-export async function rotateWebhookSecret(
-  settings: WebhookSettings,
-  actor: Actor,
-  id: string,
-  audit: Audit,
+export async function rotateWebhookSecret({
+  settings,
+  actor,
+  id,
+  audit,
   now = new Date(),
-): Promise<RotatedWebhookSecret> {
+}: RotateWebhookSecretOptions): Promise<RotatedWebhookSecret> {
   authorize(actor, "settings.manage");
   const secret = newWebhookSecret();
   const graceUntil = new Date(now.getTime() + WEBHOOK_SECRET_GRACE_MS);

@@ -49,19 +49,28 @@ export async function listWebhookDeliveries(db: Db, actor: Actor, endpointId: st
   });
 }
 
+export interface ResendWebhookDeliveryOptions {
+  db: Db;
+  actor: Actor;
+  endpointId: string;
+  deliveryId: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * "Reenviar": the same message (same `webhook-id` and body) is tried again now, with three new
  * days of retries if it fails. An attempt under way is left to finish; a disabled endpoint must
  * be reactivated first (409).
  */
-export async function resendWebhookDelivery(
-  db: Db,
-  actor: Actor,
-  endpointId: string,
-  deliveryId: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function resendWebhookDelivery({
+  db,
+  actor,
+  endpointId,
+  deliveryId,
+  audit,
   now = new Date(),
-): Promise<WebhookDeliveryView> {
+}: ResendWebhookDeliveryOptions): Promise<WebhookDeliveryView> {
   authorize(actor, "settings.manage");
   return withTenant(db, actor.tenantId, async (tx) => {
     const endpoint = await endpointOf(tx, actor.tenantId, endpointId);
@@ -100,18 +109,26 @@ export async function resendWebhookDelivery(
   });
 }
 
+export interface SendWebhookTestEventOptions {
+  db: Db;
+  actor: Actor;
+  endpointId: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * "Enviar evento de teste": one delivery of type `webhook.test` whose data is the endpoint's id
  * only, signed and logged like any other, tried once (no three days of retries: the screen shows
  * the answer at once, and "Reenviar" tries again). A disabled endpoint must be reactivated first.
  */
-export async function sendWebhookTestEvent(
-  db: Db,
-  actor: Actor,
-  endpointId: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function sendWebhookTestEvent({
+  db,
+  actor,
+  endpointId,
+  audit,
   now = new Date(),
-): Promise<WebhookDeliveryView> {
+}: SendWebhookTestEventOptions): Promise<WebhookDeliveryView> {
   authorize(actor, "settings.manage");
   return withTenant(db, actor.tenantId, async (tx) => {
     const endpoint = await endpointOf(tx, actor.tenantId, endpointId);

@@ -15,19 +15,21 @@ function templateOf(env: Env, tipo: JobPayloads["whatsapp.send"]["tipo"]): strin
   return env.WHATSAPP_TEMPLATE_LINK;
 }
 
+export interface SendWhatsappJobOptions {
+  ctx: JobContext;
+  payload: JobPayloads["whatsapp.send"];
+  tenantId: string;
+  now: Date;
+  attempt?: { number: number; max: number };
+}
+
 /**
  * The "whatsapp.send" job (decision 059): opens the sealed parameters and sends the template
  * message through the Cloud API; the message row gets the wamid (status "accepted" until the
  * webhook says sent/delivered/read/failed). A failure is written on the row and thrown, so the
  * worker retries with back-off and keeps the error.
  */
-export async function sendWhatsappJob(
-  ctx: JobContext,
-  payload: JobPayloads["whatsapp.send"],
-  tenantId: string,
-  now: Date,
-  attempt?: { number: number; max: number },
-): Promise<void> {
+export async function sendWhatsappJob({ ctx, payload, tenantId, now, attempt }: SendWhatsappJobOptions): Promise<void> {
   const env = ctx.env;
   const where = and(eq(whatsappMessages.tenant_id, tenantId), eq(whatsappMessages.id, payload.messageId));
   const [row] = await ctx.db

@@ -93,7 +93,7 @@ export async function whatsappFallback(
         used = sent?.canal ?? "nenhum";
         destino = sent?.destino ?? null;
       } else {
-        const current = await currentSigningToken(tx, ctx.secretBox, tenantId, doc.id, now);
+        const current = await currentSigningToken({ tx, secretBox: ctx.secretBox, tenantId, contratoId: doc.id, now });
         if (current) {
           const link = `${ctx.origin}${signingPath(current.token)}`;
           const first = patient.nome.trim().split(/\s+/)[0] ?? patient.nome;

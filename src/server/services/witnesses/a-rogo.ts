@@ -10,18 +10,20 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { partyCpfs } from "./party-cpfs.js";
 
+export interface SetARogoOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  input: ARogo;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /**
  * PUT /api/documents/:id/a-rogo: names, on a draft, the person who will sign at the patient's
  * request and why the patient does not sign (decision 070). A third person: not the patient, the
  * guardian, the responsible professional or a witness. Setting it again replaces it; audited.
  */
-export async function setARogo(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: ARogo,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<ARogo> {
+export async function setARogo({ db, actor, id, input, audit }: SetARogoOptions): Promise<ARogo> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
     if (document.status !== "draft") throw new AppError("A_ROGO_NOT_EDITABLE");

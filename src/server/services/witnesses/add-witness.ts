@@ -12,19 +12,28 @@ import { findDocumentOrThrow } from "../documents/find-document.js";
 import { partyCpfs } from "./party-cpfs.js";
 import { presentWitnesses, selectWitnesses } from "./witness-rows.js";
 
+export interface AddWitnessOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  input: WitnessData;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * POST /api/documents/:id/witnesses: names a witness on a draft (decision 021), at most two. A
  * witness is a third person: not the patient, the guardian, the responsible professional, the
  * other witness or whoever signs "a rogo" (same CPF). The document row is locked, so two additions at once take 1 and 2.
  */
-export async function addWitness(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: WitnessData,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function addWitness({
+  db,
+  actor,
+  id,
+  input,
+  audit,
   now = new Date(),
-): Promise<Witness> {
+}: AddWitnessOptions): Promise<Witness> {
   try {
     return await withTenant(db, actor.tenantId, async (tx) => {
       const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);

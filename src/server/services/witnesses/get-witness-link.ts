@@ -13,27 +13,45 @@ import { findWitness } from "./witness-rows.js";
 
 const LINKABLE = new Set(["sent", "viewed"]);
 
+export interface GetWitnessLinkOptions {
+  db: Db;
+  secretBox: SecretBox;
+  actor: Actor;
+  id: string;
+  witnessId: string;
+  origin: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * GET /api/documents/:id/witnesses/:witnessId/link: a witness's live link again (to copy or send by
  * WhatsApp). Whoever holds it can sign as that witness's link, so each fetch is audited naming the
  * staff member, like the patient's link (decision 015).
  */
-export async function getWitnessLink(
-  db: Db,
-  secretBox: SecretBox,
-  actor: Actor,
-  id: string,
-  witnessId: string,
-  origin: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function getWitnessLink({
+  db,
+  secretBox,
+  actor,
+  id,
+  witnessId,
+  origin,
+  audit,
   now = new Date(),
-): Promise<WitnessLink> {
+}: GetWitnessLinkOptions): Promise<WitnessLink> {
   return withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id);
     const witness = await findWitness(tx, actor.tenantId, id, witnessId);
     if (!witness) throw new AppError("NOT_FOUND", "Testemunha não encontrada");
     const current = LINKABLE.has(effectiveStatus(document.status, document.expiracao_at, now))
-      ? await currentSigningToken(tx, secretBox, actor.tenantId, id, now, witness.id)
+      ? await currentSigningToken({
+          tx,
+          secretBox,
+          tenantId: actor.tenantId,
+          contratoId: id,
+          now,
+          testemunhaId: witness.id,
+        })
       : null;
     if (!current) throw new AppError("NOT_FOUND", SIGNING_MESSAGES.tokenMissing);
     await recordAuditEvent(

@@ -8,14 +8,16 @@ import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event
 import { findDocumentOrThrow } from "../documents/find-document.js";
 import { findWitness } from "./witness-rows.js";
 
+export interface RemoveWitnessOptions {
+  db: Db;
+  actor: Actor;
+  id: string;
+  witnessId: string;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+}
+
 /** DELETE /api/documents/:id/witnesses/:witnessId: only while the document is a draft (no link exists yet). */
-export async function removeWitness(
-  db: Db,
-  actor: Actor,
-  id: string,
-  witnessId: string,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
-): Promise<void> {
+export async function removeWitness({ db, actor, id, witnessId, audit }: RemoveWitnessOptions): Promise<void> {
   await withTenant(db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, id, true);
     const witness = await findWitness(tx, actor.tenantId, id, witnessId);

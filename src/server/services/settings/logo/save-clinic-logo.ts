@@ -8,18 +8,26 @@ import { assertSettingsManager } from "../clinic-settings-access.js";
 import { presentClinicLogo } from "./clinic-logo-presenter.js";
 import { normalizeClinicLogo } from "./normalize-clinic-logo.js";
 
+export interface SaveClinicLogoOptions {
+  db: Db;
+  actor: Actor;
+  bytes: Buffer;
+  audit: Omit<AuditContext, "tenantId" | "actorProfileId">;
+  now?: Date;
+}
+
 /**
  * PUT /api/settings/clinic/logo (owner and administrators): the uploaded PNG, JPEG or SVG is
  * re-encoded (normalizeClinicLogo) before anything is written; the clinic's one logo is replaced
  * and the change audited. PDFs made from now on draw it; sealed PDFs keep the logo they were made with.
  */
-export async function saveClinicLogo(
-  db: Db,
-  actor: Actor,
-  bytes: Buffer,
-  audit: Omit<AuditContext, "tenantId" | "actorProfileId">,
+export async function saveClinicLogo({
+  db,
+  actor,
+  bytes,
+  audit,
   now = new Date(),
-): Promise<ClinicLogo> {
+}: SaveClinicLogoOptions): Promise<ClinicLogo> {
   assertSettingsManager(actor);
   const logo = await normalizeClinicLogo(bytes);
   return withTenant(db, actor.tenantId, async (tx) => {
