@@ -71,10 +71,11 @@ export async function bulkSend(
 ): Promise<BulkSendResult> {
   const email = input.email && channels.channel.usable;
   const whatsapp = input.whatsapp !== false && channels.whatsappConfigured;
-  if (!email && !whatsapp) {
-    throw new AppError("VALIDATION", "Escolha ao menos um canal de envio disponível: e-mail ou WhatsApp.", {
-      issues: [{ path: "email", message: "Escolha ao menos um canal de envio disponível: e-mail ou WhatsApp." }],
-    });
+  // Decision 066: SMS when this server sends it, off unless chosen (as in one send).
+  const sms = input.sms && channels.channel.sms;
+  if (!email && !whatsapp && !sms) {
+    const message = "Escolha ao menos um canal de envio disponível: e-mail, WhatsApp ou SMS.";
+    throw new AppError("VALIDATION", message, { issues: [{ path: "email", message }] });
   }
   const now = new Date();
   const since = input.lote_desde ? new Date(input.lote_desde) : null;
@@ -109,6 +110,8 @@ export async function bulkSend(
         ja_enviado: false,
         email_enviado: false,
         whatsapp_enviado: false,
+        sms_enviado: false,
+        sms_motivo: null,
         erro: { codigo, mensagem: mensagem ?? BULK_ROW_ERRORS[codigo as BulkRowErrorCode] },
       });
     if ("cpf" in row && !isValidCpf(row.cpf.trim())) {
@@ -132,7 +135,8 @@ export async function bulkSend(
         ? await sentInBatch(tx, actor.tenantId, patient.id, input.template_version_id, since)
         : null;
       const { patient: contact } = await loadLinkRecipients(tx, actor.tenantId, patient.id);
-      const reachable = (email && Boolean(contact.email?.trim())) || (whatsapp && isMobilePhone(contact.telefone));
+      const mobile = isMobilePhone(contact.telefone);
+      const reachable = (email && Boolean(contact.email?.trim())) || ((whatsapp || sms) && mobile);
       return { ...patient, reachable, earlierId: earlier };
     });
     if (!found) {
@@ -154,12 +158,15 @@ export async function bulkSend(
         ja_enviado: true,
         email_enviado: false,
         whatsapp_enviado: false,
+        sms_enviado: false,
+        sms_motivo: null,
         erro: null,
       });
       continue;
     }
     if (!found.reachable) {
-      fail("NO_CHANNEL", undefined, found);
+      // Only the mobile's channels were chosen: the row says the mobile is what is missing.
+      fail(email ? "NO_CHANNEL" : "NO_MOBILE", undefined, found);
       continue;
     }
     try {
@@ -187,7 +194,7 @@ export async function bulkSend(
           secretBox,
           actor,
           created.id,
-          { email, whatsapp, origin: channels.origin, channel: channels.channel, notifyProfessional: false },
+          { email, whatsapp, sms, origin: channels.origin, channel: channels.channel, notifyProfessional: false },
           audit,
         );
         return { kind: "made" as const, id: created.id, link: sent };
@@ -202,6 +209,8 @@ export async function bulkSend(
           ja_enviado: true,
           email_enviado: false,
           whatsapp_enviado: false,
+          sms_enviado: false,
+          sms_motivo: null,
           erro: null,
         });
         continue;
@@ -216,6 +225,8 @@ export async function bulkSend(
         ja_enviado: false,
         email_enviado: link.email_enviado,
         whatsapp_enviado: link.whatsapp_enviado === true,
+        sms_enviado: link.sms_enviado === true,
+        sms_motivo: link.sms_motivo ?? null,
         erro: null,
       });
     } catch (error) {
