@@ -233,6 +233,33 @@ describe("the link by SMS from the front desk", () => {
       expect(theirs[0]!.text).not.toContain("Clareamento");
     }
     expect(zenvia.received.filter((message) => /Caio/.test(message.text))).toEqual([]);
+
+    // E-mail and SMS: a patient with an e-mail and no mobile is sent by e-mail, and their row says
+    // the SMS did not go.
+    await json(
+      await request.post("/api/patients", {
+        data: {
+          nome: "Dora Só E-mail",
+          cpf: validCpf(),
+          data_nascimento: "1985-07-21",
+          email: `dora.${validCpf()}@exemplo.com.br`,
+        },
+      }),
+      201,
+    );
+    await staff.getByRole("button", { name: "Novo lote" }).click();
+    await staff.getByRole("checkbox", { name: "E-mail", exact: true }).click();
+    expect(await sms.getAttribute("aria-checked")).toBe("true");
+    await picker.getByLabel(/Dora Só E-mail/).check();
+    await staff.getByTestId("bulk-submit").click();
+    await staff.getByRole("alertdialog").getByText("por e-mail e SMS.", { exact: false }).waitFor();
+    await staff.getByTestId("bulk-confirm").click();
+    const dora = results.getByTestId("bulk-result-row").filter({ hasText: "Dora Só E-mail" });
+    await dora.getByText("Enviado por e-mail", { exact: true }).waitFor();
+    expect(await dora.getByTestId("bulk-row-sms-motivo").textContent()).toBe(
+      "O paciente não tem celular cadastrado: o link não foi enviado por SMS.",
+    );
+    await snap(staff, "bulk-send-sms-no-mobile", { fullPage: false });
     expect(errors).toEqual([]);
   });
 });
