@@ -65,6 +65,9 @@ describe("signing code by SMS", () => {
     expect(sms).toMatchObject({ token: "token-de-teste", from: "clinica", to: "5511987654321" });
     const code = /\b(\d{6})\b/.exec(sms.text)?.[1];
     expect(code).toBeDefined();
+    // The clinic's name and the code, never the document's title (decision 066: a locked screen shows it).
+    expect(sms.text).toMatch(/^.+: seu código para assinar o seu documento é \d{6}\. Vale 10 min\. Não compartilhe\.$/);
+    expect(sms.text).not.toContain("Blefaroplastia");
 
     const verified = await pub("POST", `/api/public/sign/${token}/verify-code`, { codigo: code });
     expect(verified.statusCode, verified.body).toBe(200);

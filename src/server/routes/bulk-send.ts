@@ -45,6 +45,7 @@ export const bulkSendRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox
         agora: new Date().toISOString(),
         email_disponivel: channel.usable,
         whatsapp_disponivel: whatsappConfigured(env),
+        sms_disponivel: channel.sms,
         profissional_antes_do_envio: refusal !== null,
       };
     },

@@ -21,6 +21,7 @@ export const BULK_ROW_ERRORS = {
   PATIENT_REPEATED: "Paciente repetido neste lote: só um documento é enviado",
   NO_CHANNEL:
     "Sem canal de envio: o paciente não tem e-mail nem celular para os canais escolhidos. Complete o cadastro ou envie um a um.",
+  NO_MOBILE: "Sem celular cadastrado para os canais escolhidos. Cadastre o celular ou envie um a um.",
   UNEXPECTED: "Não foi possível enviar este documento. Tente novamente.",
   UNRESOLVED: "Variáveis sem valor neste documento:",
   BATCH_TOO_OLD: "Este lote começou há mais de um dia: comece um novo lote.",
@@ -41,6 +42,8 @@ export type BulkSendRow = z.infer<typeof rowSchema>;
 export const bulkSendInputSchema = documentCreateInputSchema.omit({ paciente_id: true }).extend({
   email: z.boolean({ error: "Valor inválido" }).optional().default(false),
   whatsapp: z.boolean({ error: "Valor inválido" }).optional(),
+  /** Also by SMS to each patient's mobile (decision 066); off unless chosen, as in one send. */
+  sms: z.boolean({ error: "Valor inválido" }).optional().default(false),
   /**
    * When the batch began (server time, from GET /options): a patient who already has a document
    * of this template version sent since then is answered "já enviado" with that document, not sent
@@ -68,6 +71,10 @@ export const bulkSendRowResultSchema = z.object({
   ja_enviado: z.boolean(),
   email_enviado: z.boolean(),
   whatsapp_enviado: z.boolean(),
+  /** SMS was asked and the link went by SMS (decision 066). */
+  sms_enviado: z.boolean(),
+  /** SMS was asked and could not go (no mobile), while the other channels sent the document. */
+  sms_motivo: text().nullable(),
   erro: z.object({ codigo: text(), mensagem: text() }).nullable(),
 });
 export type BulkSendRowResult = z.infer<typeof bulkSendRowResultSchema>;
@@ -86,6 +93,8 @@ export const bulkSendOptionsSchema = z.object({
   agora: text(),
   email_disponivel: z.boolean(),
   whatsapp_disponivel: z.boolean(),
+  /** This server sends SMS (decision 066): "SMS" is offered. */
+  sms_disponivel: z.boolean(),
   /** The clinic's professional signs before sending (decision 050): bulk send is not possible. */
   profissional_antes_do_envio: z.boolean(),
 });

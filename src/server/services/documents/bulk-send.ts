@@ -81,10 +81,11 @@ export async function bulkSend({
 }: BulkSendOptions): Promise<BulkSendResult> {
   const email = input.email && channels.channel.usable;
   const whatsapp = input.whatsapp !== false && channels.whatsappConfigured;
-  if (!email && !whatsapp) {
-    throw new AppError("VALIDATION", "Escolha ao menos um canal de envio disponível: e-mail ou WhatsApp.", {
-      issues: [{ path: "email", message: "Escolha ao menos um canal de envio disponível: e-mail ou WhatsApp." }],
-    });
+  // Decision 066: SMS when this server sends it, off unless chosen (as in one send).
+  const sms = input.sms && channels.channel.sms;
+  if (!email && !whatsapp && !sms) {
+    const message = "Escolha ao menos um canal de envio disponível: e-mail, WhatsApp ou SMS.";
+    throw new AppError("VALIDATION", message, { issues: [{ path: "email", message }] });
   }
   const now = new Date();
   const since = input.lote_desde ? new Date(input.lote_desde) : null;
@@ -119,13 +120,20 @@ export async function bulkSend({
         ja_enviado: false,
         email_enviado: false,
         whatsapp_enviado: false,
+        sms_enviado: false,
+        sms_motivo: null,
         erro: { codigo, mensagem: mensagem ?? BULK_ROW_ERRORS[codigo as BulkRowErrorCode] },
       });
     /** A row sent: now (with what reached the patient) or, without `link`, earlier in this batch. */
     const sentRow = (
       patient: { id: string; nome: string },
       documentId: string,
-      link?: { email_enviado: boolean; whatsapp_enviado?: boolean | null },
+      link?: {
+        email_enviado: boolean;
+        whatsapp_enviado?: boolean | null;
+        sms_enviado?: boolean | null;
+        sms_motivo?: string | null;
+      },
     ) =>
       resultados.push({
         ...base,
@@ -136,6 +144,8 @@ export async function bulkSend({
         ja_enviado: !link,
         email_enviado: link?.email_enviado ?? false,
         whatsapp_enviado: link?.whatsapp_enviado === true,
+        sms_enviado: link?.sms_enviado === true,
+        sms_motivo: link?.sms_motivo ?? null,
         erro: null,
       });
     if ("cpf" in row && !isValidCpf(row.cpf.trim())) {
@@ -165,7 +175,8 @@ export async function bulkSend({
           })
         : null;
       const { patient: contact } = await loadLinkRecipients(tx, actor.tenantId, patient.id);
-      const reachable = (email && Boolean(contact.email?.trim())) || (whatsapp && isMobilePhone(contact.telefone));
+      const mobile = isMobilePhone(contact.telefone);
+      const reachable = (email && Boolean(contact.email?.trim())) || ((whatsapp || sms) && mobile);
       return { ...patient, reachable, earlierId: earlier };
     });
     if (!found) {
@@ -182,7 +193,8 @@ export async function bulkSend({
       continue;
     }
     if (!found.reachable) {
-      fail("NO_CHANNEL", undefined, found);
+      // Only the mobile's channels were chosen: the row says the mobile is what is missing.
+      fail(email ? "NO_CHANNEL" : "NO_MOBILE", undefined, found);
       continue;
     }
     try {
@@ -216,7 +228,14 @@ export async function bulkSend({
           secretBox,
           actor,
           id: created.id,
-          input: { email, whatsapp, origin: channels.origin, channel: channels.channel, notifyProfessional: false },
+          input: {
+            email,
+            whatsapp,
+            sms,
+            origin: channels.origin,
+            channel: channels.channel,
+            notifyProfessional: false,
+          },
           audit,
         });
         return { kind: "made" as const, id: created.id, link: sent };

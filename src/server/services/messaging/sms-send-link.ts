@@ -1,6 +1,6 @@
 import type { Tx } from "../../../db/client.js";
 import { isMobilePhone, maskPhone4, normalizePhone } from "../../../shared/br/phone.js";
-import { SMS_LINK_MESSAGES } from "../../../shared/schemas/signing.js";
+import { OTP_TTL_MINUTES, SMS_LINK_MESSAGES } from "../../../shared/schemas/signing.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
@@ -17,6 +17,15 @@ export function smsLinkText(clinica: string, nome: string, link: string, lembret
   return lembrete
     ? `${clinica}: lembrete, ${first}: há um documento aguardando sua assinatura. Link pessoal: ${link}`
     : `${clinica}: ${first}, há um documento para você assinar. Link pessoal: ${link}`;
+}
+
+/**
+ * The SMS with a one-time code (decision 066): the clinic's name and what the code is for, never
+ * the document's title (the same locked-screen rule as smsLinkText). `revogar`: the code revokes
+ * a signed consent (decision 056).
+ */
+export function smsCodeText(clinica: string, code: string, revogar = false): string {
+  return `${clinica}: seu código ${revogar ? "para revogar o seu consentimento" : "para assinar o seu documento"} é ${code}. Vale ${OTP_TTL_MINUTES} min. Não compartilhe.`;
 }
 
 /** Queues one "sms.send" with the text sealed, as every SMS of the app (decision 018). */

@@ -12,6 +12,7 @@ import { maskPhone4, normalizePhone } from "../../../shared/br/phone.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { smsAddress } from "../messaging/zenvia-sms.js";
+import { smsCodeText } from "../messaging/sms-send-link.js";
 import { loadLinkState } from "./open-signing-page.js";
 import { findSigningTokenOrThrow } from "./signing-tokens.js";
 import { ofSigner } from "./of-signer.js";
@@ -136,7 +137,7 @@ export async function sendSigningCode({
     if (canal === "sms") {
       // Only to the mobile on the record; the text travels sealed through the jobs table.
       const phone = normalizePhone(signer.telefone ?? "");
-      const text = `${clinica}: seu código ${revoking ? "para revogar o consentimento a" : "para assinar"} "${document.titulo.slice(0, 60)}" é ${code}. Vale ${OTP_TTL_MINUTES} min. Não compartilhe.`;
+      const text = smsCodeText(clinica, code, revoking);
       await enqueueJob(tx, {
         kind: "sms.send",
         tenantId: link.tenantId,

@@ -9,7 +9,7 @@ import { enqueueJob, type JobPayloads } from "../../jobs/enqueue-job.js";
 import type { JobContext } from "../../jobs/job-context.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { enqueueEmail } from "../email/enqueue-email.js";
-import { smsLinkText } from "../messaging/sms-send-link.js";
+import { smsCodeText, smsLinkText } from "../messaging/sms-send-link.js";
 import { smsAddress } from "../messaging/zenvia-sms.js";
 import { loadLinkRecipients } from "../signing/signing-link.js";
 import { hashSigningCode, newSigningCode, signingCodeKey } from "../signing/signing-codes.js";
@@ -231,7 +231,7 @@ async function resendCode(
   const audit = { tenantId, actorProfileId: null };
   if (sms) {
     const phone = normalizePhone(signer.telefone!);
-    const text = `${input.clinica}: seu código para assinar "${doc.titulo.slice(0, 60)}" é ${code}. Vale ${OTP_TTL_MINUTES} min. Não compartilhe.`;
+    const text = smsCodeText(input.clinica, code);
     await enqueueJob(tx, {
       kind: "sms.send",
       tenantId,

@@ -119,7 +119,12 @@ export function ARogoCard({ doc, canWrite }: { doc: DocumentDetail; canWrite: bo
             ) : null}
           </div>
         ) : !formOpen ? (
-          <Button variant="outline" className="w-fit" onClick={() => setFormOpen(true)}>
+          // A long label: it wraps on a phone instead of widening the page.
+          <Button
+            variant="outline"
+            className="h-auto w-fit max-w-full py-2 text-left whitespace-normal"
+            onClick={() => setFormOpen(true)}
+          >
             <HandHelping /> {A_ROGO_MESSAGES.open}
           </Button>
         ) : (

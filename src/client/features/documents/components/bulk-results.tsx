@@ -6,6 +6,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { useIsMobile } from "@/components/ui/use-mobile";
 import { formatCpf } from "@shared/br/cpf";
 import type { BulkSendRowResult } from "@shared/schemas/bulk-send";
+import { channelList } from "../lib/channel-list";
 import type { BatchRow } from "./bulk-send-page";
 
 /** A row's end: the server's answer, or the reason its request did not complete. */
@@ -20,18 +21,28 @@ const who = ({ row, result }: RowOutcome) =>
 
 function sentBy(result: BulkSendRowResult): string {
   if (result.ja_enviado) return "Já enviado neste lote";
-  const channels = [result.email_enviado ? "e-mail" : null, result.whatsapp_enviado ? "WhatsApp" : null].filter(
-    Boolean,
-  );
-  return channels.length > 0 ? `Enviado por ${channels.join(" e ")}` : "Enviado";
+  const channels = channelList([
+    result.email_enviado ? "e-mail" : null,
+    result.whatsapp_enviado ? "WhatsApp" : null,
+    result.sms_enviado ? "SMS" : null,
+  ]);
+  return channels ? `Enviado por ${channels}` : "Enviado";
 }
 
 function Outcome({ outcome }: { outcome: RowOutcome }) {
   const { result } = outcome;
   if (result?.enviado) {
     return (
-      <span className="flex items-center gap-1.5 text-emerald-700 dark:text-emerald-400">
-        <CheckCircle2 className="size-4 shrink-0" aria-hidden /> {sentBy(result)}
+      <span className="grid gap-0.5">
+        <span className="flex items-center gap-1.5 text-emerald-700 dark:text-emerald-400">
+          <CheckCircle2 className="size-4 shrink-0" aria-hidden /> {sentBy(result)}
+        </span>
+        {/* Sent by the other channels; the SMS asked for could not go (decision 066). */}
+        {result.sms_motivo ? (
+          <span className="pl-[1.375rem] text-amber-700 dark:text-amber-400" data-testid="bulk-row-sms-motivo">
+            {result.sms_motivo}
+          </span>
+        ) : null}
       </span>
     );
   }

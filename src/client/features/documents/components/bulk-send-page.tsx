@@ -34,6 +34,7 @@ import { useBulkSend, useBulkSendOptions } from "../api/bulk-send-api";
 import { useDocumentFormOptions } from "../api/documents-api";
 import { BulkCpfImport } from "./bulk-cpf-import";
 import { BulkPatientPicker, type PickedPatient } from "./bulk-patient-picker";
+import { channelList } from "../lib/channel-list";
 import { BulkResults, type RowOutcome } from "./bulk-results";
 
 /** A row of the batch as the screen knows it: what to send and how to name it. */
@@ -63,6 +64,8 @@ export function BulkSendPage() {
   const [physicianId, setPhysicianId] = useState("");
   const [email, setEmail] = useState(true);
   const [whatsapp, setWhatsapp] = useState(true);
+  // Decision 066: SMS off unless chosen, as in one send.
+  const [sms, setSms] = useState(false);
   const [allowGaps, setAllowGaps] = useState(false);
   const [picked, setPicked] = useState<PickedPatient[]>([]);
   const [cpfs, setCpfs] = useState<string[]>([]);
@@ -112,12 +115,13 @@ export function BulkSendPage() {
   const max = options.data?.max_linhas ?? 200;
   const emailOn = email && options.data?.email_disponivel === true;
   const whatsappOn = whatsapp && options.data?.whatsapp_disponivel === true;
+  const smsOn = sms && options.data?.sms_disponivel === true;
   const mustChoose = formOptions.data?.must_choose_physician === true;
   const problems: string[] = [];
   if (!template) problems.push("Escolha o template.");
   if (!titulo.trim()) problems.push("Informe o título dos documentos.");
   if (mustChoose && !physicianId) problems.push("Escolha o profissional responsável.");
-  if (!emailOn && !whatsappOn) problems.push("Escolha ao menos um canal de envio.");
+  if (!emailOn && !whatsappOn && !smsOn) problems.push("Escolha ao menos um canal de envio.");
   if (rows.length === 0) problems.push("Escolha os pacientes ou cole os CPFs.");
   if (rows.length > max) problems.push(`Envie no máximo ${max} pacientes por lote.`);
 
@@ -135,6 +139,7 @@ export function BulkSendPage() {
       ...(mustChoose ? { medico_responsavel_id: physicianId } : {}),
       email: emailOn,
       whatsapp: whatsappOn,
+      sms: smsOn,
       lote_desde: loteDesde,
       permitir_pendencias: allowGaps,
     };
@@ -358,9 +363,20 @@ export function BulkSendPage() {
                   </Label>
                 </div>
               ) : null}
+              {options.data?.sms_disponivel ? (
+                <div className="flex items-center gap-2">
+                  <Checkbox id="bulk-sms" checked={smsOn} onCheckedChange={(value) => setSms(value === true)} />
+                  <Label htmlFor="bulk-sms" className="font-normal">
+                    SMS (celular do cadastro)
+                  </Label>
+                </div>
+              ) : null}
               <p className="text-xs text-muted-foreground">
                 Pacientes sem e-mail nem celular para esses canais aparecem no resultado como “sem canal de envio”; os
                 demais são enviados.
+                {smsOn
+                  ? " Quem não tem celular cadastrado não recebe o SMS, e o resultado diz isso na linha dele."
+                  : ""}
               </p>
             </fieldset>
           </CardContent>
@@ -428,8 +444,8 @@ export function BulkSendPage() {
             </AlertDialogTitle>
             <AlertDialogDescription>
               “{titulo.trim()}” será criado e enviado para cada paciente por{" "}
-              {[emailOn ? "e-mail" : null, whatsappOn ? "WhatsApp" : null].filter(Boolean).join(" e ")}. Quem não puder
-              receber aparece no resultado, sem impedir os demais.
+              {channelList([emailOn ? "e-mail" : null, whatsappOn ? "WhatsApp" : null, smsOn ? "SMS" : null])}. Quem não
+              puder receber aparece no resultado, sem impedir os demais.
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>

@@ -1,6 +1,6 @@
 import { UserPen } from "lucide-react";
 import { useEffect, useId, useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { FormErrorAlert } from "@/components/form/form-error-alert";
 import { MaskedInput } from "@/components/form/masked-input";
@@ -22,7 +22,7 @@ import { Label } from "@/components/ui/label";
 import { applyServerErrors } from "@/lib/form-errors";
 import { useSigningSettings } from "@/features/settings";
 import { maskPhone } from "@shared/br/masks";
-import { normalizePhone } from "@shared/br/phone";
+import { isMobilePhone, normalizePhone } from "@shared/br/phone";
 import type { DocumentDetail } from "@shared/schemas/document";
 import { CONTACT_FIX_MESSAGES, contactFixInputSchema, type SigningLink } from "@shared/schemas/signing";
 import { useFixContact } from "../api/signing-api";
@@ -38,6 +38,7 @@ const FIELDS = ["email", "telefone"] as const;
  * "Corrigir contato e reenviar" on a sent, viewed or expired document: the patient's e-mail or
  * mobile as they should be; only what changed is sent. The server puts it on the record, records
  * the change on the document and sends a new link (the old one and any pending code stop working).
+ * "SMS" when this server sends SMS (decision 066), as in Reenviar: to the corrected mobile.
  */
 export function ContactFixDialog({
   doc,
@@ -51,21 +52,29 @@ export function ContactFixDialog({
   const fix = useFixContact();
   const settings = useSigningSettings();
   const emailId = useId();
+  const smsId = useId();
   const [sendEmail, setSendEmail] = useState(true);
+  const [sendSms, setSendSms] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [result, setResult] = useState<SigningLink | null>(null);
   const recorded = { email: doc.paciente?.email ?? "", telefone: doc.paciente?.telefone ?? "" };
   const form = useForm<Values>({
     defaultValues: { email: recorded.email, telefone: recorded.telefone ? maskPhone(recorded.telefone) : "" },
   });
-  const { register, handleSubmit, reset, setError, formState } = form;
+  const { register, handleSubmit, reset, setError, formState, control } = form;
   const emailDelivery = settings.data?.email_entregavel === true;
+  // Decision 066: offered when this server sends SMS (not to a patient signing "a rogo", decision
+  // 070); it needs a mobile in the field, the corrected one or the one on record.
+  const typedPhone = useWatch({ control, name: "telefone" });
+  const smsOffered = settings.data?.sms_configurado === true && !doc.a_rogo;
+  const smsPossible = smsOffered && isMobilePhone(typedPhone);
 
   useEffect(() => {
     if (!open) return;
     setResult(null);
     setFormError(null);
     setSendEmail(true);
+    setSendSms(false);
     reset({ email: recorded.email, telefone: recorded.telefone ? maskPhone(recorded.telefone) : "" });
     // Reset only when the dialog opens; the recorded values are read then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -79,6 +88,7 @@ export function ContactFixDialog({
       ...(email.toLowerCase() !== recorded.email.toLowerCase() ? { email } : {}),
       ...(normalizePhone(telefone) !== normalizePhone(recorded.telefone) ? { telefone } : {}),
       enviar_email: emailDelivery && sendEmail && (email || recorded.email) !== "",
+      ...(smsOffered && sendSms && isMobilePhone(telefone) ? { sms: true } : {}),
     };
     const parsed = contactFixInputSchema.safeParse(body);
     if (!parsed.success) {
@@ -97,6 +107,8 @@ export function ContactFixDialog({
       const link = await fix.mutateAsync({ id: doc.id, body });
       setResult(link);
       toast.success(CONTACT_FIX_MESSAGES.done);
+      if (link.sms_enviado) toast.success(SMS_SENT);
+      else if (link.sms_motivo) toast.warning(link.sms_motivo);
     } catch (error) {
       setFormError(applyServerErrors(error, setError, FIELDS));
     }
@@ -115,6 +127,15 @@ export function ContactFixDialog({
         </DialogHeader>
         {result ? (
           <>
+            {result.sms_enviado ? (
+              <p className="text-sm text-muted-foreground" data-testid="contact-fix-sms-result">
+                {SMS_SENT}
+              </p>
+            ) : result.sms_motivo ? (
+              <p className="text-sm text-amber-700 dark:text-amber-400" data-testid="contact-fix-sms-result">
+                {result.sms_motivo}
+              </p>
+            ) : null}
             <SigningLinkActions documentId={doc.id} link={result} canWrite={false} />
             <DialogFooter>
               <Button variant="outline" onClick={() => onOpenChange(false)}>
@@ -160,6 +181,28 @@ export function ContactFixDialog({
                 </p>
               ) : null}
             </div>
+            {smsOffered ? (
+              <div className="grid gap-1">
+                <div className="flex items-center gap-2">
+                  <Checkbox
+                    id={smsId}
+                    checked={smsPossible && sendSms}
+                    onCheckedChange={(value) => setSendSms(value === true)}
+                    disabled={!smsPossible}
+                    aria-describedby={smsPossible ? undefined : `${smsId}-hint`}
+                    data-testid="contact-fix-sms-checkbox"
+                  />
+                  <Label htmlFor={smsId} className="font-normal">
+                    Enviar o novo link por SMS ao celular
+                  </Label>
+                </div>
+                {smsPossible ? null : (
+                  <p id={`${smsId}-hint`} className="pl-6 text-xs text-muted-foreground">
+                    {SMS_NEEDS_MOBILE}
+                  </p>
+                )}
+              </div>
+            ) : null}
             <DialogFooter>
               <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={fix.isPending}>
                 Voltar
@@ -174,3 +217,6 @@ export function ContactFixDialog({
     </Dialog>
   );
 }
+
+const SMS_SENT = "Novo link enviado por SMS ao celular do paciente.";
+const SMS_NEEDS_MOBILE = "Informe um celular com DDD para enviar o novo link por SMS.";

@@ -198,7 +198,9 @@ export function DocumentDetailPage() {
 
       <FeegowDocumentCard documentId={doc.id} canWrite={canWrite} refused={doc.status === "recusado"} />
 
+      {/* min-w-0: on a phone the tab row scrolls inside itself instead of widening the page. */}
       <Tabs
+        className="min-w-0"
         value={tab}
         onValueChange={(next) => setParams(next === "conteudo" ? {} : { aba: next }, { replace: true })}
       >

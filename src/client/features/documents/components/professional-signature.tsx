@@ -118,7 +118,8 @@ export function ProfessionalSignature({ doc }: { doc: DocumentDetail }) {
           : `${doc.medico.nome} precisa entrar no Consentir e assinar a declaração do profissional. O documento só fica concluído quando todas as partes assinarem.`}
       </p>
       {mine ? (
-        <Button onClick={() => setOpen(true)} className="w-full sm:w-fit">
+        // Wraps on a narrow phone instead of widening the page.
+        <Button onClick={() => setOpen(true)} className="h-auto w-full py-2 whitespace-normal sm:w-fit">
           <PenLine /> Assinar como profissional responsável
         </Button>
       ) : null}
