@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { apiKeyInputSchema, apiKeySchema, createdApiKeySchema } from "../../shared/schemas/api-keys.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
+import { authorize } from "../policies/roles.js";
 import { createApiKey } from "../services/api-keys/create-api-key.js";
 import { listApiKeys } from "../services/api-keys/list-api-keys.js";
 import { revokeApiKey } from "../services/api-keys/revoke-api-key.js";
@@ -16,6 +17,8 @@ const idParams = z.object({ id: z.uuid("Chave de API não encontrada") });
  */
 export const apiKeyRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.addHook("preHandler", requireUser);
+  // Every route here is the clinic's settings: one check for all of them (owner or administrator).
+  app.addHook("preHandler", async (request) => authorize(currentUser(request), "settings.manage"));
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
     ip: request.ip,
     userAgent: request.headers["user-agent"],

@@ -321,6 +321,7 @@ export const signingStaffRoutes: FastifyPluginAsyncZod<SigningStaffOptions> = as
     },
     async (request, reply) => {
       const actor = currentUser(request);
+      authorize(actor, "documents.playAudio");
       const audio = await playDocumentAudio({
         ctx: { db, storage, secretBox },
         actor,

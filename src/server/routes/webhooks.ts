@@ -13,6 +13,7 @@ import {
 import type { Env } from "../env.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { currentUser, requireUser } from "../plugins/auth.js";
+import { authorize } from "../policies/roles.js";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -39,6 +40,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ db: Db; env: Env; secretBox:
   { db, env, secretBox },
 ) => {
   app.addHook("preHandler", requireUser);
+  // Every route here is the clinic's settings: one check for all of them (owner or administrator).
+  app.addHook("preHandler", async (request) => authorize(currentUser(request), "settings.manage"));
   const settings = { db, secretBox, production: env.NODE_ENV === "production" };
   const auditOf = (request: { ip: string; headers: { "user-agent"?: string } }) => ({
     ip: request.ip,

@@ -9,7 +9,7 @@ import {
   roleWithinCreator,
 } from "../../../shared/schemas/api-keys.js";
 import { AppError } from "../../errors.js";
-import { type Actor, authorize } from "../../policies/roles.js";
+import { type Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { newApiKeySecret } from "./api-key-secret.js";
 import { presentApiKey, selectApiKeys } from "./present-api-key.js";
@@ -39,7 +39,6 @@ export async function createApiKey({
   audit,
   now = new Date(),
 }: CreateApiKeyOptions): Promise<CreatedApiKey> {
-  authorize(actor, "settings.manage");
   if (!roleWithinCreator(actor, input.role)) throw new AppError("API_KEY_ROLE_ABOVE");
   const lastDay = input.expira_em ?? null;
   if (lastDay !== null && lastDay < dateInSaoPaulo(now)) {

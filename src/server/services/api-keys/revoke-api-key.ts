@@ -4,7 +4,7 @@ import { apiKeys } from "../../../db/schema.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import type { ApiKeyView } from "../../../shared/schemas/api-keys.js";
 import { AppError } from "../../errors.js";
-import { type Actor, authorize } from "../../policies/roles.js";
+import { type Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { presentApiKey, selectApiKeys } from "./present-api-key.js";
 
@@ -27,7 +27,6 @@ export async function revokeApiKey({
   audit,
   now = new Date(),
 }: RevokeApiKeyOptions): Promise<ApiKeyView> {
-  authorize(actor, "settings.manage");
   return withTenant(db, actor.tenantId, async (tx) => {
     const [revoked] = await tx
       .update(apiKeys)

@@ -2,7 +2,7 @@ import type { Db } from "../../../db/client.js";
 import { withTenant } from "../../../db/tenant-scope.js";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
-import { type Actor, authorize } from "../../policies/roles.js";
+import { type Actor } from "../../policies/roles.js";
 import type { FileStorage } from "../../storage/file-storage.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { AUDIO_PLAYED_ACTION, openPartyAudio } from "../signing/record-audio.js";
@@ -29,7 +29,6 @@ export async function playDocumentAudio({
   parteId,
   audit,
 }: PlayDocumentAudioOptions): Promise<{ bytes: Buffer; mime: string; nome: string }> {
-  authorize(actor, "documents.playAudio");
   return withTenant(ctx.db, actor.tenantId, async (tx) => {
     const document = await findDocumentOrThrow(tx, actor.tenantId, contratoId);
     const audio = await openPartyAudio({ tx, ctx, tenantId: actor.tenantId, contratoId: document.id, parteId });

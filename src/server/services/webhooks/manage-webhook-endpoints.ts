@@ -16,7 +16,7 @@ import {
 import type { z } from "zod";
 import { AppError } from "../../errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
-import { type Actor, authorize } from "../../policies/roles.js";
+import { type Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { newWebhookSecret, sealWebhookSecret } from "./webhook-secret.js";
 
@@ -72,7 +72,6 @@ const auditContext = (actor: Actor, audit: Audit) => ({
 });
 
 export async function listWebhookEndpoints(db: Db, actor: Actor): Promise<WebhookEndpointView[]> {
-  authorize(actor, "settings.manage");
   return withTenant(db, actor.tenantId, async (tx) => {
     const rows = await tx
       .select()
@@ -90,7 +89,6 @@ export async function createWebhookEndpoint(
   input: z.output<typeof webhookEndpointInputSchema>,
   audit: Audit,
 ): Promise<CreatedWebhookEndpoint> {
-  authorize(actor, "settings.manage");
   requireHttpsInProduction(settings, input.url);
   const id = randomUUID();
   const secret = newWebhookSecret();
@@ -136,7 +134,6 @@ export async function updateWebhookEndpoint({
   audit,
   now = new Date(),
 }: UpdateWebhookEndpointOptions): Promise<WebhookEndpointView> {
-  authorize(actor, "settings.manage");
   requireHttpsInProduction(settings, input.url);
   return withTenant(settings.db, actor.tenantId, async (tx) => {
     const current = await endpointOf(tx, actor.tenantId, id);
@@ -171,7 +168,6 @@ export async function updateWebhookEndpoint({
 
 /** Removes the endpoint and its delivery log; deliveries still queued for it do nothing. */
 export async function deleteWebhookEndpoint(db: Db, actor: Actor, id: string, audit: Audit): Promise<void> {
-  authorize(actor, "settings.manage");
   await withTenant(db, actor.tenantId, async (tx) => {
     const current = await endpointOf(tx, actor.tenantId, id);
     await tx
@@ -206,7 +202,6 @@ export async function rotateWebhookSecret({
   audit,
   now = new Date(),
 }: RotateWebhookSecretOptions): Promise<RotatedWebhookSecret> {
-  authorize(actor, "settings.manage");
   const secret = newWebhookSecret();
   const graceUntil = new Date(now.getTime() + WEBHOOK_SECRET_GRACE_MS);
   return withTenant(settings.db, actor.tenantId, async (tx) => {

@@ -9,7 +9,7 @@ import {
 } from "../../../shared/schemas/webhooks.js";
 import { AppError } from "../../errors.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
-import { type Actor, authorize } from "../../policies/roles.js";
+import { type Actor } from "../../policies/roles.js";
 import { type AuditContext, recordAuditEvent } from "../audit/record-audit-event.js";
 import { WEBHOOK_JOB_MAX_ATTEMPTS } from "./deliver-webhook.js";
 import { endpointOf } from "./manage-webhook-endpoints.js";
@@ -36,7 +36,6 @@ function presentDelivery(row: typeof webhookDeliveries.$inferSelect): WebhookDel
 
 /** The endpoint's latest deliveries, newest first (status, answer, time, attempts). */
 export async function listWebhookDeliveries(db: Db, actor: Actor, endpointId: string): Promise<WebhookDeliveryView[]> {
-  authorize(actor, "settings.manage");
   return withTenant(db, actor.tenantId, async (tx) => {
     await endpointOf(tx, actor.tenantId, endpointId);
     const rows = await tx
@@ -71,7 +70,6 @@ export async function resendWebhookDelivery({
   audit,
   now = new Date(),
 }: ResendWebhookDeliveryOptions): Promise<WebhookDeliveryView> {
-  authorize(actor, "settings.manage");
   return withTenant(db, actor.tenantId, async (tx) => {
     const endpoint = await endpointOf(tx, actor.tenantId, endpointId);
     const [current] = await tx
@@ -129,7 +127,6 @@ export async function sendWebhookTestEvent({
   audit,
   now = new Date(),
 }: SendWebhookTestEventOptions): Promise<WebhookDeliveryView> {
-  authorize(actor, "settings.manage");
   return withTenant(db, actor.tenantId, async (tx) => {
     const endpoint = await endpointOf(tx, actor.tenantId, endpointId);
     if (!endpoint.ativo) throw new AppError("WEBHOOK_ENDPOINT_INACTIVE");
