@@ -358,7 +358,9 @@ describe("the signed copy by message (decision 074)", () => {
     const sms = smsTo(doc.mobile);
     expect(sms).toHaveLength(1);
     expect(sms[0]!.text).toContain(`/assinar/${doc.token}`);
-    expect(sms[0]!.text).toContain("Carla, sua via assinada");
+    expect(sms[0]!.text).toContain("Carla, sua via assinada está em");
+    // A locked screen shows the SMS: no document title (decision 066).
+    expect(sms[0]!.text).not.toContain("Blefaroplastia");
     expect(sms[0]!.text.length).toBeLessThanOrEqual(320);
     expect((await trail(doc))[0]!.data).toMatchObject({ canal: "sms" });
     expect(copiesTo(doc.mobile)).toHaveLength(0);
@@ -428,7 +430,8 @@ describe("a refusal's or revocation's record by message (decision 074)", () => {
     await runJobs(smsOnly);
     const sms = smsTo(doc.mobile).filter((m) => m.text.includes("registramos"));
     expect(sms).toHaveLength(1);
-    expect(sms[0]!.text).toContain("Carla, registramos a revogação do seu consentimento");
+    expect(sms[0]!.text).toContain("Carla, registramos a revogação do seu consentimento em");
+    expect(sms[0]!.text).not.toContain("Blefaroplastia");
     expect(sms[0]!.text).toContain(`/verificar/${revoked.json().codigo_verificacao as string}`);
     expect(sms[0]!.text.length).toBeLessThanOrEqual(320);
     expect((await recordTrail(doc))[0]!.data).toMatchObject({ tipo: "revogacao", canal: "sms" });

@@ -42,12 +42,12 @@ export function choiceRecordSmsText(input: {
   clinica: string;
   nome: string;
   o_que: string;
-  titulo: string;
   em: Date;
   link: string;
 }): string {
+  // No document title: an SMS shows on a locked screen (decision 066, as the link and the code).
   return (
-    `${input.clinica.slice(0, 40)}: ${firstName(input.nome)}, registramos ${input.o_que} ao documento "${input.titulo.slice(0, 40)}" ` +
+    `${input.clinica.slice(0, 40)}: ${firstName(input.nome)}, registramos ${input.o_que} ` +
     `em ${formatDateTimeAt(input.em)}. Confira em ${input.link} — o registro selado fica com a clínica, que o entrega a você.`
   );
 }
@@ -86,7 +86,6 @@ export async function enqueueChoiceRecordMessage(
       clinica: input.clinicName,
       nome: registro.nome,
       o_que: oQue,
-      titulo: input.titulo,
       em: registro.ocorrido_em,
       link,
     });
@@ -188,7 +187,6 @@ export async function choiceRecordBySms(
     clinica: input.clinicName,
     nome: registro.nome,
     o_que: recordedChoice(registro.tipo, itemTitle),
-    titulo: input.titulo,
     em: registro.ocorrido_em,
     link: `${ctx.origin}${verificationPath(registro.verification_code)}`,
   });

@@ -129,16 +129,11 @@ function recipientOf(
 const firstName = (nome: string) => nome.trim().split(/\s+/)[0] ?? nome;
 
 /** The SMS (and the WhatsApp fallback's SMS): where the copy is, until when, and how to revoke. */
-export function signedCopySmsText(input: {
-  clinica: string;
-  nome: string;
-  titulo: string;
-  link: string;
-  until: Date;
-}): string {
+export function signedCopySmsText(input: { clinica: string; nome: string; link: string; until: Date }): string {
   const until = formatDate(input.until);
+  // No document title: an SMS shows on a locked screen (decision 066, as the link and the code).
   return (
-    `${input.clinica}: ${firstName(input.nome)}, sua via assinada de "${input.titulo.slice(0, 60)}" está em ` +
+    `${input.clinica}: ${firstName(input.nome)}, sua via assinada está em ` +
     `${input.link} até ${until}. Para revogar o consentimento, sem custo, use o mesmo link até essa data; ` +
     `depois, fale com ${input.clinica}.`
   );
@@ -212,7 +207,7 @@ export async function enqueueSignedCopyMessage(
     });
     canal = "whatsapp";
   } else if (ctx.env.SMS_API_TOKEN && !recipient.email) {
-    const text = signedCopySmsText({ clinica: clinicName, nome: recipient.nome, titulo: contrato.titulo, ...signed });
+    const text = signedCopySmsText({ clinica: clinicName, nome: recipient.nome, ...signed });
     await queueSms(tx, ctx.secretBox, tenantId, contrato.id, recipient.telefone, text);
     canal = "sms";
   } else {
@@ -270,7 +265,7 @@ export async function signedCopyBySms(
   const signed = await patientSignedLink(tx, ctx.secretBox, tenantId, contrato, ctx.origin);
   if (!signed || now.getTime() >= signed.until.getTime()) return null;
   const clinica = contrato.fantasia ?? contrato.clinica;
-  const text = signedCopySmsText({ clinica, nome: recipient.nome, titulo: contrato.titulo, ...signed });
+  const text = signedCopySmsText({ clinica, nome: recipient.nome, ...signed });
   await queueSms(tx, ctx.secretBox, tenantId, contratoId, recipient.telefone, text);
   return maskPhone4(recipient.telefone);
 }
