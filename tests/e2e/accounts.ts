@@ -3,10 +3,15 @@ import { uniqueEmail } from "../helpers/test-env.js";
 import type { Page } from "playwright-core";
 import { baseUrl } from "./browser.js";
 
-/** Registers a professional through the API (for tests whose subject is not sign-up). */
-export async function registerProfessional(): Promise<{ email: string; password: string; nome: string }> {
+/**
+ * Registers a professional through the API (for tests whose subject is not sign-up), on the lane's
+ * server or on `base` (a test's own app).
+ */
+export async function registerProfessional(
+  base: string = baseUrl(),
+): Promise<{ email: string; password: string; nome: string }> {
   const account = { email: uniqueEmail("e2e"), password: "segredo123", nome: "Dra. Marina Costa Lima" };
-  const response = await fetch(`${baseUrl()}/api/auth/sign-up`, {
+  const response = await fetch(`${base}/api/auth/sign-up`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({

@@ -5,9 +5,9 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerProfessional, signIn, validCpf } from "./accounts.js";
+import { registerProfessional, signIn } from "./accounts.js";
 import { DESKTOP, PHONE, launchBrowser, newPage, pageWidth, snap } from "./browser.js";
-import { json } from "./signing-helpers.js";
+import { clareamentoTemplateAndPatients, json } from "./signing-helpers.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,35 +23,11 @@ describe("bulk send", () => {
     const staff = await newPage(browser, DESKTOP);
     await signIn(staff.page, account.email, account.password);
     const request = staff.page.request;
-    const specialties = (await json<{ items: string[] }>(await request.get("/api/templates/specialties"), 200)).items;
-    const template = await json<{ id: string }>(
-      await request.post("/api/templates", {
-        data: {
-          titulo: "TCLE Clareamento",
-          especialidade: specialties[0],
-          categoria: "Consentimento",
-          estrutura: {
-            title: "Termo — Clareamento",
-            introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo o clareamento dental.",
-            sections: [],
-          },
-        },
-      }),
-      201,
-    );
-    await json(await request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
-    for (const [nome, email] of [
-      ["Ana Lote Ribeiro", "ana.lote@exemplo.com.br"],
-      ["Bruno Lote Dias", "bruno.lote@exemplo.com.br"],
-      ["Caio Sem Contato", null],
-    ] as const) {
-      await json(
-        await request.post("/api/patients", {
-          data: { nome, cpf: validCpf(), data_nascimento: "1985-07-21", ...(email ? { email } : {}) },
-        }),
-        201,
-      );
-    }
+    await clareamentoTemplateAndPatients(request, "TCLE Clareamento", [
+      { nome: "Ana Lote Ribeiro", email: "ana.lote@exemplo.com.br" },
+      { nome: "Bruno Lote Dias", email: "bruno.lote@exemplo.com.br" },
+      { nome: "Caio Sem Contato", email: null },
+    ]);
 
     // From the documents list, as the front desk finds it.
     await staff.page.goto("/documents");

@@ -1,16 +1,12 @@
-import type { FastifyInstance } from "fastify";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../src/db/client.js";
 import { DOCUMENT_MESSAGES } from "../../src/shared/schemas/document.js";
-import { buildApp } from "../../src/server/app.js";
 import { FAKE_FEEGOW_TOKEN, startFakeFeegowServer, type FakeFeegowServer } from "../fakes/feegow-server.js";
 import { validCpf } from "../helpers/factories.js";
-import { freePort } from "../helpers/server-process.js";
 import { newClinic, type SignedIn } from "../helpers/sessions.js";
-import { testEnv } from "../helpers/test-env.js";
 import { signIn } from "./accounts.js";
-import { animationsFinished, launchBrowser, PHONE, pageWidth, snap } from "./browser.js";
+import { animationsFinished, PHONE, pageWidth, snap } from "./browser.js";
+import { OWN_APP_DESKTOP, type OwnApp, startOwnApp } from "./own-app.js";
 import { json } from "./signing-helpers.js";
 
 /**
@@ -20,49 +16,25 @@ import { json } from "./signing-helpers.js";
  * a PDF — 'Erro no PDF' — and its draft's download, or "Gerar e Enviar PDF" to Feegow, is 'Erro
  * na Geração do PDF' with the server's message.
  */
-const DESKTOP = { width: 1366, height: 900 } as const;
-let browser: Browser;
-let app: FastifyInstance;
-let database: Database;
+let own: OwnApp;
 let feegow: FakeFeegowServer;
-let base: string;
 let clinic: SignedIn;
-let context: BrowserContext;
 let staff: Page;
-const errors: string[] = [];
 
 beforeAll(async () => {
   feegow = await startFakeFeegowServer();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  database = await openDatabase({ kind: "pglite-memory" });
-  app = await buildApp({
-    env: testEnv({ PORT: String(port), PUBLIC_URL: base, FEEGOW_URL: feegow.url }),
-    database,
-    logger: false,
+  own = await startOwnApp({
+    env: { FEEGOW_URL: feegow.url },
     pdfPool: { threads: 1, taskTimeoutMs: 1 },
+    // The failed download answers 500: the browser logs that request, nothing else may fail.
+    expectedConsoleError: /status of 500/,
   });
-  await app.listen({ port, host: "127.0.0.1" });
-  browser = await launchBrowser();
-  clinic = await newClinic(app);
-  context = await browser.newContext({
-    viewport: DESKTOP,
-    baseURL: base,
-    locale: "pt-BR",
-    timezoneId: "America/Sao_Paulo",
-  });
-  staff = await context.newPage();
-  // The failed download answers 500: the browser logs that request, nothing else may fail.
-  staff.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  staff.on("console", (message) => {
-    if (message.type() === "error" && !/status of 500/.test(message.text())) errors.push(`console: ${message.text()}`);
-  });
+  staff = own.staff;
+  clinic = await newClinic(own.app);
   await signIn(staff, clinic.email, clinic.password);
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.close();
+  await own?.close();
   await feegow?.close();
 });
 
@@ -156,11 +128,11 @@ describe("PDF errors (spec part 1 §8) when the renderer fails", () => {
       .waitFor();
     expect(await pageWidth(staff)).toBeLessThanOrEqual(PHONE.width);
     await snap(staff, "pdf-error-download-phone", { fullPage: false });
-    expect(errors).toEqual([]);
+    expect(own.errors).toEqual([]);
   });
 
   it("'Gerar e Enviar PDF' to Feegow says 'Erro na Geração do PDF' and sends nothing", async () => {
-    await staff.setViewportSize(DESKTOP);
+    await staff.setViewportSize(OWN_APP_DESKTOP);
     await staff.goto("/integration");
     const connection = staff.getByTestId("feegow-connection");
     await connection.getByLabel("Token de acesso à API do Feegow").fill(FAKE_FEEGOW_TOKEN);
@@ -206,6 +178,6 @@ describe("PDF errors (spec part 1 §8) when the renderer fails", () => {
     await animationsFinished(staff);
     await snap(staff, "pdf-error-feegow", { fullPage: false });
     expect(feegow.uploads).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(own.errors).toEqual([]);
   });
 });

@@ -1,16 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../src/db/client.js";
+import type { Database } from "../../src/db/client.js";
 import { profiles, tenants } from "../../src/db/schema.js";
-import { buildApp } from "../../src/server/app.js";
 import { professionalSignUp } from "../helpers/factories.js";
-import { freePort } from "../helpers/server-process.js";
 import { newStaff } from "../helpers/sessions.js";
-import { testEnv } from "../helpers/test-env.js";
 import { signIn } from "./accounts.js";
-import { launchBrowser, PHONE, pageWidth, snap } from "./browser.js";
+import { PHONE, pageWidth, snap } from "./browser.js";
+import { type OwnApp, startOwnApp } from "./own-app.js";
 
 /**
  * The platform administrator's clinic picker on Config. Templates (decision 079, spec part 2 §6:
@@ -18,14 +16,10 @@ import { launchBrowser, PHONE, pageWidth, snap } from "./browser.js";
  * shows that clinic's specialties and not another's. Its own app: the role saas_admin is given
  * in the database, as no screen grants it.
  */
-const DESKTOP = { width: 1366, height: 900 } as const;
-let browser: Browser;
+let own: OwnApp;
 let app: FastifyInstance;
 let database: Database;
-let base: string;
-let context: BrowserContext;
 let admin: Page;
-const errors: string[] = [];
 
 async function clinic(nome: string, signUp: Record<string, unknown>): Promise<string> {
   const response = await app.inject({
@@ -40,28 +34,11 @@ async function clinic(nome: string, signUp: Record<string, unknown>): Promise<st
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  database = await openDatabase({ kind: "pglite-memory" });
-  app = await buildApp({ env: testEnv({ PORT: String(port), PUBLIC_URL: base }), database, logger: false });
-  await app.listen({ port, host: "127.0.0.1" });
-  browser = await launchBrowser();
-  context = await browser.newContext({
-    viewport: DESKTOP,
-    baseURL: base,
-    locale: "pt-BR",
-    timezoneId: "America/Sao_Paulo",
-  });
-  admin = await context.newPage();
-  admin.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  admin.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console: ${message.text()}`);
-  });
+  own = await startOwnApp();
+  ({ app, database, staff: admin } = own);
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.close();
+  await own?.close();
 });
 
 describe("platform administrator's clinic context (decision 079)", () => {
@@ -111,6 +88,6 @@ describe("platform administrator's clinic context (decision 079)", () => {
     await list.getByText("Ortodontia", { exact: true }).waitFor();
     expect(await pageWidth(admin)).toBeLessThanOrEqual(PHONE.width);
     await snap(admin, "platform-admin-specialties-phone", { fullPage: false });
-    expect(errors).toEqual([]);
+    expect(own.errors).toEqual([]);
   });
 });

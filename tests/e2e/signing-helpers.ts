@@ -227,6 +227,41 @@ export async function sealedDocumentWithAudioAsked(browser: Browser, nome: strin
 }
 
 /**
+ * A published template "TCLE ‹procedure›" (one introduction with the patient's name and CPF) and the
+ * patients given, made through the API — what a bulk send starts from (decision 076).
+ */
+export async function clareamentoTemplateAndPatients(
+  request: Page["request"],
+  titulo: string,
+  patients: Record<string, string | null>[],
+): Promise<void> {
+  const specialties = (await json<{ items: string[] }>(await request.get("/api/templates/specialties"), 200)).items;
+  const template = await json<{ id: string }>(
+    await request.post("/api/templates", {
+      data: {
+        titulo,
+        especialidade: specialties[0],
+        categoria: "Consentimento",
+        estrutura: {
+          title: "Termo — Clareamento",
+          introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo o clareamento dental.",
+          sections: [],
+        },
+      },
+    }),
+    201,
+  );
+  await json(await request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
+  for (const patient of patients) {
+    const fields = Object.fromEntries(Object.entries(patient).filter(([, value]) => value !== null));
+    await json(
+      await request.post("/api/patients", { data: { cpf: validCpf(), data_nascimento: "1985-07-21", ...fields } }),
+      201,
+    );
+  }
+}
+
+/**
  * A speechSynthesis that keeps what it was asked to say (the page's own code runs unchanged), for
  * `context.addInitScript`: `window.__spoken` lists "lang: text"; `window.__finishSpeech()` ends
  * the utterance being spoken, as the voice would at its end.

@@ -1,98 +1,41 @@
-import type { FastifyInstance } from "fastify";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../src/db/client.js";
-import { buildApp } from "../../src/server/app.js";
 import { startFakeZenvia, type FakeZenviaServer } from "../fakes/zenvia-server.js";
 import { validCpf } from "../helpers/factories.js";
-import { freePort } from "../helpers/server-process.js";
-import { testEnv, uniqueEmail } from "../helpers/test-env.js";
-import { signIn } from "./accounts.js";
-import { launchBrowser, PHONE, pageWidth, snap } from "./browser.js";
-import { json, seedSignableDocument } from "./signing-helpers.js";
+import { registerProfessional, signIn } from "./accounts.js";
+import { PHONE, pageWidth, snap } from "./browser.js";
+import { OWN_APP_DESKTOP, type OwnApp, startOwnApp } from "./own-app.js";
+import { clareamentoTemplateAndPatients, json, seedSignableDocument } from "./signing-helpers.js";
 
 /**
  * The link by SMS (decision 066) from the front desk's two other screens: "Corrigir contato e
  * reenviar" with the corrected mobile, and Enviar em lote (decision 076) with "SMS" as a channel.
  * Its own app, configured for the local Zenvia fake, whose inbox is what the patients received.
  */
-const DESKTOP = { width: 1366, height: 900 } as const;
-let browser: Browser;
-let app: FastifyInstance;
-let database: Database;
+let own: OwnApp;
 let zenvia: FakeZenviaServer;
-let base: string;
-let context: BrowserContext;
 let staff: Page;
-const errors: string[] = [];
-const account = { email: uniqueEmail("e2e-sms"), password: "segredo123", nome: "Dra. Helena Duarte" };
+let account: { email: string; password: string; nome: string };
 
 beforeAll(async () => {
   zenvia = await startFakeZenvia();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  database = await openDatabase({ kind: "pglite-memory" });
-  app = await buildApp({
-    env: testEnv({
-      PORT: String(port),
-      PUBLIC_URL: base,
-      SMS_PROVIDER_URL: zenvia.url,
-      SMS_API_TOKEN: "token-de-teste",
-      SMS_FROM: "clinica",
-    }),
-    database,
-    logger: false,
+  own = await startOwnApp({
+    env: { SMS_PROVIDER_URL: zenvia.url, SMS_API_TOKEN: "token-de-teste", SMS_FROM: "clinica" },
   });
-  await app.listen({ port, host: "127.0.0.1" });
-  browser = await launchBrowser();
-  const response = await fetch(`${base}/api/auth/sign-up`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      profile_type: "profissional_independente",
-      nome: account.nome,
-      cpf: validCpf(),
-      email: account.email,
-      password: account.password,
-      confirmPassword: account.password,
-      conselho_tipo: "CRO",
-      conselho_numero: "43210",
-      conselho_uf: "SP",
-      especialidades: [{ especialidade: "implantodontia", areas_atuacao: [], rqe: null }],
-    }),
-  });
-  expect(response.status, await response.clone().text()).toBe(201);
-  context = await browser.newContext({
-    viewport: DESKTOP,
-    baseURL: base,
-    locale: "pt-BR",
-    timezoneId: "America/Sao_Paulo",
-  });
-  staff = await context.newPage();
-  staff.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  staff.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console: ${message.text()}`);
-  });
+  staff = own.staff;
+  account = await registerProfessional(own.base);
   await signIn(staff, account.email, account.password);
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.close();
+  await own?.close();
   await zenvia?.close();
 });
-
-/** Runs the queued jobs (the SMS sends) until the fake received what `done` waits for. */
-async function workUntil(done: () => boolean): Promise<void> {
-  for (let round = 0; round < 20 && !done(); round += 1) await app.worker.tick({ sweep: false });
-  expect(done()).toBe(true);
-}
 
 const smsTo = (to: string) => zenvia.received.filter((message) => message.to === to);
 
 describe("the link by SMS from the front desk", () => {
   it("Corrigir contato: the corrected mobile gets the new link by SMS", async () => {
-    await staff.setViewportSize(DESKTOP);
+    await staff.setViewportSize(OWN_APP_DESKTOP);
     const cpf = validCpf();
     const email = `lia.${cpf}@exemplo.com.br`;
     const documentId = await seedSignableDocument(staff, account, { nome: "Lia Celular Trocado", cpf, email });
@@ -119,7 +62,7 @@ describe("the link by SMS from the front desk", () => {
     await staff.setViewportSize(PHONE);
     expect(await pageWidth(staff)).toBeLessThanOrEqual(PHONE.width);
     await snap(staff, "contact-fix-sms-phone", { fullPage: false });
-    await staff.setViewportSize(DESKTOP);
+    await staff.setViewportSize(OWN_APP_DESKTOP);
     const fixRequest = staff.waitForRequest((request) =>
       request.url().endsWith(`/api/documents/${documentId}/contact`),
     );
@@ -133,48 +76,24 @@ describe("the link by SMS from the front desk", () => {
     expect(newLink).not.toBe(sent.link);
     await snap(staff, "contact-fix-sms-done", { fullPage: false });
 
-    await workUntil(() => smsTo("5511987657001").length > 0);
+    await own.workUntil(() => smsTo("5511987657001").length > 0);
     const [received] = smsTo("5511987657001");
     expect(received!.text).toBe(
       `${received!.text.split(":")[0]}: Lia, há um documento para você assinar. Link pessoal: ${newLink}`,
     );
     expect(received!.text).not.toContain("Clareamento");
 
-    expect(errors).toEqual([]);
+    expect(own.errors).toEqual([]);
   });
 
   it("Enviar em lote by SMS: each mobile gets its link; a patient without one is told on their row", async () => {
-    await staff.setViewportSize(DESKTOP);
+    await staff.setViewportSize(OWN_APP_DESKTOP);
     const request = staff.request;
-    const specialties = (await json<{ items: string[] }>(await request.get("/api/templates/specialties"), 200)).items;
-    const template = await json<{ id: string }>(
-      await request.post("/api/templates", {
-        data: {
-          titulo: "TCLE Clareamento Lote",
-          especialidade: specialties[0],
-          categoria: "Consentimento",
-          estrutura: {
-            title: "Termo — Clareamento",
-            introduction: "Eu, {{paciente_nome}}, CPF {{cpf_paciente}}, autorizo o clareamento dental.",
-            sections: [],
-          },
-        },
-      }),
-      201,
-    );
-    await json(await request.post(`/api/templates/${template.id}/status`, { data: { status: "published" } }), 200);
-    for (const [nome, telefone] of [
-      ["Ana Lote Ribeiro", "(11) 98765-7101"],
-      ["Bruno Lote Dias", "(21) 99876-7102"],
-      ["Caio Sem Celular", null],
-    ] as const) {
-      await json(
-        await request.post("/api/patients", {
-          data: { nome, cpf: validCpf(), data_nascimento: "1985-07-21", ...(telefone ? { telefone } : {}) },
-        }),
-        201,
-      );
-    }
+    await clareamentoTemplateAndPatients(request, "TCLE Clareamento Lote", [
+      { nome: "Ana Lote Ribeiro", telefone: "(11) 98765-7101" },
+      { nome: "Bruno Lote Dias", telefone: "(21) 99876-7102" },
+      { nome: "Caio Sem Celular", telefone: null },
+    ]);
 
     await staff.goto("/documents/bulk");
     await staff.getByRole("heading", { name: "Enviar em lote" }).waitFor();
@@ -195,7 +114,7 @@ describe("the link by SMS from the front desk", () => {
     await staff.setViewportSize(PHONE);
     expect(await pageWidth(staff)).toBeLessThanOrEqual(PHONE.width);
     await snap(staff, "bulk-send-sms-form-phone");
-    await staff.setViewportSize(DESKTOP);
+    await staff.setViewportSize(OWN_APP_DESKTOP);
     const bulkRequest = staff.waitForRequest((r) => r.url().endsWith("/api/documents/bulk") && r.method() === "POST");
     await staff.getByTestId("bulk-submit").click();
     await staff.getByRole("alertdialog").getByText("por SMS.", { exact: false }).waitFor();
@@ -217,10 +136,10 @@ describe("the link by SMS from the front desk", () => {
     await results.locator("li").first().waitFor();
     expect(await pageWidth(staff)).toBeLessThanOrEqual(PHONE.width);
     await snap(staff, "bulk-send-sms-results-phone");
-    await staff.setViewportSize(DESKTOP);
+    await staff.setViewportSize(OWN_APP_DESKTOP);
 
     // What the patients' phones received: their own link, their first name, no title.
-    await workUntil(() => smsTo("5511987657101").length > 0 && smsTo("5521998767102").length > 0);
+    await own.workUntil(() => smsTo("5511987657101").length > 0 && smsTo("5521998767102").length > 0);
     for (const [to, nome] of [
       ["5511987657101", "Ana"],
       ["5521998767102", "Bruno"],
@@ -228,7 +147,7 @@ describe("the link by SMS from the front desk", () => {
       const theirs = smsTo(to);
       expect(theirs, to).toHaveLength(1);
       expect(theirs[0]!.text).toMatch(
-        new RegExp(`: ${nome}, há um documento para você assinar\\. Link pessoal: ${base}/assinar/`),
+        new RegExp(`: ${nome}, há um documento para você assinar\\. Link pessoal: ${own.base}/assinar/`),
       );
       expect(theirs[0]!.text).not.toContain("Clareamento");
     }
@@ -260,6 +179,6 @@ describe("the link by SMS from the front desk", () => {
       "O paciente não tem celular cadastrado: o link não foi enviado por SMS.",
     );
     await snap(staff, "bulk-send-sms-no-mobile", { fullPage: false });
-    expect(errors).toEqual([]);
+    expect(own.errors).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { FakeZenviaServer } from "../fakes/zenvia-server.js";
-import type { SignedIn } from "./sessions.js";
-import { draftDocument, type SignablePatient, signingPatient } from "./signing.js";
+import { startFakeZenvia, type FakeZenviaServer } from "../fakes/zenvia-server.js";
+import { newClinic, type SignedIn } from "./sessions.js";
+import { draftDocument, publishedTemplateVersion, type SignablePatient, signingPatient } from "./signing.js";
 import { createTestApp, type TestContext } from "./test-app.js";
 
 /** A production app without SMTP whose SMS go to the fake Zenvia (decision 066): e-mail carries no code, SMS can. */
@@ -36,3 +36,36 @@ export async function draftForSmsPatient(
   });
   return { documentId: await draftDocument(app, who, versionId, patient.id), patient };
 }
+
+/**
+ * The SMS tests' world: an app whose SMS go to the fake Zenvia (`make`, by default the production
+ * one above), a server without SMS, two clinics on the first (the second for cross-clinic ids), one
+ * on the bare server, and a published template of the first clinic.
+ */
+export async function smsWorld(make: (zenvia: FakeZenviaServer) => Promise<TestContext> = smsTestApp) {
+  const zenvia = await startFakeZenvia();
+  const ctx = await make(zenvia);
+  const bare = await createTestApp();
+  const clinic = await newClinic(ctx.app);
+  const other = await newClinic(ctx.app);
+  const bareClinic = await newClinic(bare.app);
+  const versionId = await publishedTemplateVersion(ctx.app, clinic);
+  return {
+    zenvia,
+    ctx,
+    bare,
+    clinic,
+    other,
+    bareClinic,
+    versionId,
+    async close() {
+      await ctx.close();
+      await bare.close();
+      await zenvia.close();
+    },
+  };
+}
+
+/** A request as `who` on `app`. */
+export const as = (app: TestContext, who: SignedIn) => (method: "GET" | "POST", url: string, payload?: unknown) =>
+  app.app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });

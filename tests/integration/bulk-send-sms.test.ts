@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, jobs } from "../../src/db/schema.js";
 import { BULK_ROW_ERRORS } from "../../src/shared/schemas/bulk-send.js";
 import { SMS_LINK_MESSAGES } from "../../src/shared/schemas/signing.js";
-import { startFakeZenvia, type FakeZenviaServer } from "../fakes/zenvia-server.js";
+import type { FakeZenviaServer } from "../fakes/zenvia-server.js";
 import { validCpf } from "../helpers/factories.js";
 import { outboxMails } from "../helpers/outbox.js";
-import { newClinic, type SignedIn } from "../helpers/sessions.js";
+import type { SignedIn } from "../helpers/sessions.js";
+import { as, smsWorld } from "../helpers/sms.js";
 import { publishedTemplateVersion } from "../helpers/signing.js";
 import { createTestApp, type TestContext } from "../helpers/test-app.js";
 
@@ -22,26 +23,17 @@ let other: SignedIn;
 let bareClinic: SignedIn;
 let versionId: string;
 
+let world: Awaited<ReturnType<typeof smsWorld>>;
+
 beforeAll(async () => {
-  zenvia = await startFakeZenvia();
-  ctx = await createTestApp({
-    env: { SMS_PROVIDER_URL: zenvia.url, SMS_API_TOKEN: "token-de-teste", SMS_FROM: "clinica" },
-  });
-  // A server without SMS.
-  bare = await createTestApp();
-  clinic = await newClinic(ctx.app);
-  other = await newClinic(ctx.app);
-  bareClinic = await newClinic(bare.app);
-  versionId = await publishedTemplateVersion(ctx.app, clinic);
+  world = await smsWorld((zenvia: FakeZenviaServer) =>
+    createTestApp({ env: { SMS_PROVIDER_URL: zenvia.url, SMS_API_TOKEN: "token-de-teste", SMS_FROM: "clinica" } }),
+  );
+  ({ ctx, bare, zenvia, clinic, other, bareClinic, versionId } = world);
 });
 afterAll(async () => {
-  await ctx?.close();
-  await bare?.close();
-  await zenvia?.close();
+  await world?.close();
 });
-
-const as = (app: TestContext, who: SignedIn) => (method: "GET" | "POST", url: string, payload?: unknown) =>
-  app.app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
 
 const batch = (linhas: unknown[], extra: Record<string, unknown> = {}) =>
   as(ctx, clinic)("POST", "/api/documents/bulk", {

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, jobs } from "../../src/db/schema.js";
 import type { JobPayloads } from "../../src/server/jobs/enqueue-job.js";
 import { sendReminder } from "../../src/server/services/reminders/send-reminder.js";
-import { startFakeZenvia, type FakeZenviaServer } from "../fakes/zenvia-server.js";
+import type { FakeZenviaServer } from "../fakes/zenvia-server.js";
 import { jobContextOf, pendingJobsOf } from "../helpers/jobs.js";
-import { newClinic, type SignedIn } from "../helpers/sessions.js";
+import type { SignedIn } from "../helpers/sessions.js";
 import { publishedTemplateVersion, tokenOf } from "../helpers/signing.js";
-import { draftForSmsPatient, smsTestApp } from "../helpers/sms.js";
-import { createTestApp, type TestContext } from "../helpers/test-app.js";
+import { as, draftForSmsPatient, smsWorld } from "../helpers/sms.js";
+import type { TestContext } from "../helpers/test-app.js";
 
 /** Decision 066, "Link por SMS": staff tick SMS and the signing link goes to the patient's mobile. */
 let ctx: TestContext;
@@ -19,24 +19,15 @@ let other: SignedIn;
 let bareClinic: SignedIn;
 let versionId: string;
 
+let world: Awaited<ReturnType<typeof smsWorld>>;
+
 beforeAll(async () => {
-  zenvia = await startFakeZenvia();
-  ctx = await smsTestApp(zenvia);
-  // A server without SMS.
-  bare = await createTestApp();
-  clinic = await newClinic(ctx.app);
-  other = await newClinic(ctx.app);
-  bareClinic = await newClinic(bare.app);
-  versionId = await publishedTemplateVersion(ctx.app, clinic);
+  world = await smsWorld();
+  ({ ctx, bare, zenvia, clinic, other, bareClinic, versionId } = world);
 });
 afterAll(async () => {
-  await ctx.close();
-  await bare.close();
-  await zenvia.close();
+  await world?.close();
 });
-
-const as = (app: TestContext, who: SignedIn) => (method: "GET" | "POST", url: string, payload?: unknown) =>
-  app.app.inject({ method, url, payload: payload as object, headers: { cookie: who.cookie } });
 
 async function draftFor(app: TestContext, who: SignedIn, patientData: Record<string, unknown>, version = versionId) {
   return (await draftForSmsPatient(app.app, who, version, patientData)).documentId;
