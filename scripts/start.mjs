@@ -2,6 +2,8 @@
 // last build), then runs the compiled server in the foreground. `npm run worker` is
 // `node scripts/start.mjs worker`: the same build, then the compiled worker (no HTTP). Through
 // tsx an idle worker spent ~4 ms of CPU a second more, and needed the dev dependencies (decision 075).
+// `node scripts/start.mjs build` (npm's `prepare`, so `npm install` and `npm ci` run it) only builds,
+// when needed: a fresh clone's first `npm start` then serves at once (decision 084).
 //
 // Plain Node ESM on purpose: it must run before anything is compiled.
 
@@ -13,6 +15,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const worker = process.argv[2] === "worker";
+const buildOnly = process.argv[2] === "build";
 const serverEntry = path.join(root, "dist", "server", "server", worker ? "worker-main.js" : "main.js");
 /** What is not started when the build fails. */
 const what = worker ? "o processo de tarefas" : "o servidor";
@@ -185,6 +188,10 @@ async function main() {
   }
 
   if (interruptedBy) process.exit(128 + (osConstants.signals[interruptedBy] ?? 0));
+  if (buildOnly) {
+    if (!reason) console.log("Compilação em dia; nada a fazer.");
+    return;
+  }
 
   let result;
   try {
