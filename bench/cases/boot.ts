@@ -6,7 +6,10 @@
  *  - existing data dir (5 runs on the first run's DATA_DIR, after that server was stopped
  *    with SIGTERM and exited) — this is the headline median_ms / p95_ms;
  *  - with DATABASE_URL set in the environment, also 5 runs against that PostgreSQL
- *    (postgres_median_ms; note the server applies pending migrations to it, as it always does).
+ *    (postgres_median_ms; note the server applies pending migrations to it, as it always does);
+ *  - a fresh clone of HEAD (node_modules hard-linked, as `npm install` would leave it): the build
+ *    `npm install` runs (its `prepare`, fresh_clone_install_build_ms), then the first `npm start`
+ *    to the sign-in page (fresh_clone_first_start_ms, target ≤ 15 s; decision 084).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -84,6 +87,24 @@ function ensureBuilt(): void {
 interface Target {
   dataDir: string;
   databaseUrl?: string;
+  /** Another checkout to start in (the fresh clone), with its command and the page to wait for. */
+  cwd?: string;
+  args?: string[];
+  path?: string;
+}
+
+/** A clone of HEAD with node_modules hard-linked, built as `npm install` builds it (its `prepare`). */
+function freshClone(): { dir: string; buildMs: number } {
+  const dir = path.join(makeTempDir(), "clone");
+  const sh = (command: string, args: string[], cwd = projectRoot) => {
+    const result = spawnSync(command, args, { cwd, stdio: ["ignore", 2, 2] });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} falhou (${result.status ?? result.signal})`);
+  };
+  sh("git", ["clone", "--quiet", projectRoot, dir]);
+  sh("cp", ["-al", path.join(projectRoot, "node_modules"), path.join(dir, "node_modules")]);
+  const started = performance.now();
+  sh(process.execPath, [path.join(dir, "scripts", "start.mjs"), "build"], dir);
+  return { dir, buildMs: performance.now() - started };
 }
 
 interface BootRun {
@@ -106,8 +127,8 @@ async function bootOnce(target: Target): Promise<BootRun> {
 
   let output = "";
   const started = performance.now();
-  const child = spawn(process.execPath, [serverEntry], {
-    cwd: projectRoot,
+  const child = spawn(process.execPath, target.args ?? [serverEntry], {
+    cwd: target.cwd ?? projectRoot,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -128,7 +149,7 @@ async function bootOnce(target: Target): Promise<BootRun> {
 
   try {
     let bootMs: number | undefined;
-    const url = `http://127.0.0.1:${port}/api/health`;
+    const url = `http://127.0.0.1:${port}${target.path ?? "/api/health"}`;
     while (bootMs === undefined) {
       if (exitInfo) {
         throw new Error(
@@ -215,6 +236,16 @@ async function run(): Promise<BenchResult> {
       }
     }
 
+    const fresh = freshClone();
+    log(`clone novo: build do npm install ${round(fresh.buildMs)} ms…`);
+    const { bootMs: firstStartMs } = await bootOnce({
+      dataDir: path.join(fresh.dir, "data"),
+      cwd: fresh.dir,
+      args: [path.join(fresh.dir, "scripts", "start.mjs")],
+      path: "/entrar",
+    });
+    log(`clone novo: primeiro npm start até /entrar ${round(firstStartMs)} ms (meta ≤ 15000 ms)`);
+
     const existing = summarize(existingDir);
     return {
       median_ms: round(existing.median),
@@ -223,6 +254,9 @@ async function run(): Promise<BenchResult> {
       ...figures("new_dir", newDir),
       ...(postgres.length > 0 ? figures("postgres", postgres) : {}),
       shutdown_median_ms: round(summarize(stopTimes).median),
+      fresh_clone_install_build_ms: round(fresh.buildMs),
+      fresh_clone_first_start_ms: round(firstStartMs),
+      fresh_clone_first_start_target_ms: 15_000,
       runs: {
         new_dir_ms: newDir.map((ms) => round(ms)),
         existing_dir_ms: existingDir.map((ms) => round(ms)),
