@@ -3,9 +3,10 @@ import { matchRoutes, NavLink, type NavLinkProps, type RouteObject } from "react
 
 /**
  * Route prefetching (decision 033): each screen is its own chunk (app/router.tsx, `lazy`), so the
- * first load carries only the shell and the dashboard. A sidebar link downloads its screen when the
- * pointer rests on it or it takes focus, and the browser fetches the sidebar's screens once it is
- * idle; the click then renders at once.
+ * first load carries only the shell and the dashboard. A menu link downloads its screen when the
+ * pointer rests on it, it takes focus or a finger touches it; once the browser is idle it fetches a
+ * few likely next screens (navigation.ts, LIKELY_NEXT_SCREENS), not every screen of the menu:
+ * loading and running each one's chunks costs a phone's CPU, and most are rarely opened next.
  */
 let knownRoutes: RouteObject[] = [];
 const started = new Set<unknown>();
@@ -27,7 +28,10 @@ export function prefetchRoute(path: string): void {
   }
 }
 
-/** Prefetches `paths` one by one while the browser is idle, after the page has loaded. */
+/**
+ * Prefetches `paths` (keep it to a few screens) one by one while the browser is idle, after the
+ * page has loaded; nothing under Save-Data or on a 2G link.
+ */
 export function usePrefetchWhenIdle(paths: readonly string[]): void {
   const key = paths.join("\n");
   React.useEffect(() => {

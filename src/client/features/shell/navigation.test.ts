@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { documentTitleFor } from "@/lib/use-document-title";
-import { bottomBarFor, type NavViewer, pageTitle, sidebarFor } from "./navigation";
+import { bottomBarFor, likelyNextScreensFor, type NavViewer, pageTitle, sidebarFor } from "./navigation";
 
 const viewer = (role: string, isOwner = false, tipo = "estabelecimento"): NavViewer => ({
   profile: { role, is_proprietario: isOwner },
@@ -66,6 +66,21 @@ describe("menus follow the role (src/shared/permissions.ts)", () => {
     const groups = sidebarFor(null).map((g) => g.label);
     expect(labels(null)).toEqual(["Dashboard"]);
     expect(groups).toEqual(["Principal"]);
+  });
+});
+
+describe("screens prefetched when idle (decision 033)", () => {
+  it("are only the few likely next ones, not the whole menu", () => {
+    expect(likelyNextScreensFor(viewer("profissional", true))).toEqual([
+      "/documents",
+      "/documents/create",
+      "/patients",
+    ]);
+  });
+
+  it("leave out what the viewer may not open, and everything while the session loads", () => {
+    expect(likelyNextScreensFor(viewer("auditor"))).toEqual(["/documents", "/patients"]);
+    expect(likelyNextScreensFor(null)).toEqual([]);
   });
 });
 

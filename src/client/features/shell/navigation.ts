@@ -69,6 +69,14 @@ export const BOTTOM_BAR: NavItem[] = [
   { label: "Perfil", to: "/profile", icon: User },
 ];
 
+/**
+ * The screens opened most often right after the dashboard: the only ones the app prefetches when
+ * the browser is idle (decision 033, amended). Prefetching every sidebar screen (~110 chunks,
+ * ~1.2 MB) kept a phone's CPU busy for more than a second after the first paint; the others load on
+ * hover, focus or touch of their link.
+ */
+export const LIKELY_NEXT_SCREENS = ["/documents", "/documents/create", "/patients"] as const;
+
 /** Who is looking: the role, the owner flag and the kind of account (GET /api/auth/session). */
 export interface NavViewer {
   profile: { role: string; is_proprietario: boolean };
@@ -91,6 +99,12 @@ export function sidebarFor(viewer: NavViewer | null | undefined): { label: strin
 
 export function bottomBarFor(viewer: NavViewer | null | undefined): NavItem[] {
   return BOTTOM_BAR.filter((item) => canSee(item, viewer));
+}
+
+/** The {@link LIKELY_NEXT_SCREENS} `viewer` may open, most likely first. */
+export function likelyNextScreensFor(viewer: NavViewer | null | undefined): string[] {
+  const items = [...SIDEBAR_GROUPS.flatMap((group) => group.items), ...BOTTOM_BAR];
+  return LIKELY_NEXT_SCREENS.filter((to) => items.some((item) => item.to === to && canSee(item, viewer)));
 }
 
 /** Title of the screen at `pathname`, for the header. */

@@ -18,7 +18,7 @@ import {
   useSidebar,
 } from "@/components/ui/sidebar";
 import { useCurrentUser, useSignOut } from "@/features/auth";
-import { sidebarFor } from "../navigation";
+import { likelyNextScreensFor, sidebarFor } from "../navigation";
 
 export function AppSidebar() {
   const { pathname } = useLocation();
@@ -42,7 +42,8 @@ export function AppSidebar() {
   }
 
   const groups = sidebarFor(user);
-  usePrefetchWhenIdle(groups.flatMap((group) => group.items.map((item) => item.to)));
+  // Only the likely next screens when idle; the other links load theirs on hover, focus or touch.
+  usePrefetchWhenIdle(likelyNextScreensFor(user));
 
   const isActive = (to: string) => (to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`));
 

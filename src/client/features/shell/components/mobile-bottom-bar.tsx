@@ -1,4 +1,4 @@
-import { NavLink } from "react-router";
+import { PrefetchNavLink } from "@/components/routing/prefetch";
 import { useCurrentUser } from "@/features/auth";
 import { useUnreadNotices } from "@/features/notices";
 import { UnreadBadge, unreadDescription } from "@/features/notices";
@@ -19,7 +19,7 @@ export function MobileBottomBar() {
       <ul className="grid" style={{ gridTemplateColumns: `repeat(${items.length}, minmax(0, 1fr))` }}>
         {items.map((item) => (
           <li key={item.to}>
-            <NavLink
+            <PrefetchNavLink
               to={item.to}
               aria-label={item.to === "/notifications" ? unreadDescription(unread) : undefined}
               className={({ isActive }) =>
@@ -39,7 +39,7 @@ export function MobileBottomBar() {
                   <UnreadBadge count={unread} className="absolute -top-1.5 -right-2.5" />
                 ) : null}
               </span>
-            </NavLink>
+            </PrefetchNavLink>
           </li>
         ))}
       </ul>
